@@ -1,0 +1,145 @@
+package sim
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Kind is a kind of counted work or event. Every Kind has a deterministic
+// counter; the CPU kinds also have a cost per unit in Costs, the event kinds
+// (barriers run, sleeps taken, ...) cost nothing by themselves because the time
+// they stand for is charged elsewhere (as a sleep or a grace period).
+//
+// The zero Kind is Syscall.
+type Kind uint8
+
+const (
+	// Syscall counts rtnetlink requests entering the kernel (one per Handle call).
+	Syscall Kind = iota
+	// HWAddrCompare counts netdev_hw_addr entries examined while searching a
+	// device address list, or tree nodes compared during a descent.
+	HWAddrCompare
+	// HWAddrIterate counts entries visited while iterating a whole address list
+	// (sync, unsync, flush), where no search key is compared.
+	HWAddrIterate
+	// RxModeSync counts __dev_set_rx_mode calls that reached a device's
+	// ndo_set_rx_mode (the device was up).
+	RxModeSync
+	// NotifierCall counts netdev notifier chain invocations (one per event per
+	// device, whatever the number of subscribers).
+	NotifierCall
+	// DevRegister counts register_netdevice calls.
+	DevRegister
+	// DevUnregister counts devices taken through unregister_netdevice_many.
+	DevUnregister
+	// AddrOp counts IPv4/IPv6 address additions and removals.
+	AddrOp
+	// Fib6Visit counts IPv6 routes visited by fib6_clean_all walks
+	// (rt6_sync_down_dev / rt6_disable_ip on device down and unregister).
+	Fib6Visit
+	// RCUCallback counts RCU callbacks invoked.
+	RCUCallback
+	// GracePeriod counts RCU grace periods that ended.
+	GracePeriod
+	// SyncExpedited counts synchronize_rcu_expedited (synchronize_net under RTNL) calls.
+	SyncExpedited
+	// RCUBarrier counts rcu_barrier calls that ran a barrier.
+	RCUBarrier
+	// RCUBarrierShared counts rcu_barrier calls that returned early because a
+	// barrier started after their snapshot had completed (barrier_sequence).
+	RCUBarrierShared
+	// Sleep counts msleep calls.
+	Sleep
+	// LockAcquire counts simulated mutex acquisitions.
+	LockAcquire
+	// LockContended counts acquisitions that had to wait.
+	LockContended
+
+	// NumKinds is the number of kinds; not a kind.
+	NumKinds
+)
+
+var kindNames = [NumKinds]string{
+	Syscall:          "syscalls",
+	HWAddrCompare:    "hwaddr_compares",
+	HWAddrIterate:    "hwaddr_iterated",
+	RxModeSync:       "rx_mode_syncs",
+	NotifierCall:     "notifier_calls",
+	DevRegister:      "dev_registers",
+	DevUnregister:    "dev_unregisters",
+	AddrOp:           "addr_ops",
+	Fib6Visit:        "fib6_visits",
+	RCUCallback:      "rcu_callbacks",
+	GracePeriod:      "grace_periods",
+	SyncExpedited:    "sync_expedited",
+	RCUBarrier:       "rcu_barriers",
+	RCUBarrierShared: "rcu_barriers_shared",
+	Sleep:            "sleeps",
+	LockAcquire:      "lock_acquires",
+	LockContended:    "lock_contended",
+}
+
+// String returns the kind's counter name, e.g. "hwaddr_compares".
+func (k Kind) String() string {
+	if k < NumKinds {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", uint8(k))
+}
+
+// ParseKind returns the Kind whose String is name.
+func ParseKind(name string) (Kind, bool) {
+	for k, n := range kindNames {
+		if n == name {
+			return Kind(k), true
+		}
+	}
+	return 0, false
+}
+
+// Counters holds one count per Kind. The zero value is all zeros and ready to use.
+type Counters [NumKinds]int64
+
+// Get returns the count of k.
+func (c *Counters) Get(k Kind) int64 { return c[k] }
+
+// Add adds every count of o to c.
+func (c *Counters) Add(o *Counters) {
+	for i := range c {
+		c[i] += o[i]
+	}
+}
+
+// Sub returns c minus o, kind by kind: the work done between two snapshots.
+func (c Counters) Sub(o Counters) Counters {
+	for i := range c {
+		c[i] -= o[i]
+	}
+	return c
+}
+
+// Map returns the non-zero counts by name.
+func (c *Counters) Map() map[string]int64 {
+	m := make(map[string]int64)
+	for k, v := range c {
+		if v != 0 {
+			m[Kind(k).String()] = v
+		}
+	}
+	return m
+}
+
+// String lists the non-zero counts as "name=value" in Kind order.
+func (c Counters) String() string {
+	var b strings.Builder
+	for k, v := range c {
+		if v == 0 {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%s=%d", Kind(k), v)
+	}
+	return b.String()
+}
