@@ -101,7 +101,7 @@ func ParseKind(name string) (Kind, bool) {
 type Counters [NumKinds]int64
 
 // Get returns the count of k.
-func (c *Counters) Get(k Kind) int64 { return c[k] }
+func (c Counters) Get(k Kind) int64 { return c[k] }
 
 // Add adds every count of o to c.
 func (c *Counters) Add(o *Counters) {
@@ -119,7 +119,7 @@ func (c Counters) Sub(o Counters) Counters {
 }
 
 // Map returns the non-zero counts by name.
-func (c *Counters) Map() map[string]int64 {
+func (c Counters) Map() map[string]int64 {
 	m := make(map[string]int64)
 	for k, v := range c {
 		if v != 0 {

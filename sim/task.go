@@ -1,17 +1,189 @@
 package sim
 
-// Task is a simulated process or kernel thread. (Being written.)
+import (
+	"fmt"
+	"time"
+)
+
+// Task is a simulated process or kernel thread: an `ip -batch` run, a
+// systemd-networkd, a kworker. It owns a virtual clock. Every operation that
+// does work takes the task that does it as its first argument, the way the
+// kernel charges CPU to current.
+//
+// A Task is driven by one goroutine at a time. The zero Task is not usable;
+// create tasks with World.NewTask or World.Spawn. Charge and Count accept a
+// nil *Task and then do nothing, so data structures can be used without a
+// simulation around them.
 type Task struct {
+	w      *World
+	id     int
+	name   string
+	inline bool // kernel-thread context: charged work advances the clock but never waits
+
+	// Owned by the goroutine driving the task; written by others only under
+	// World.mu while the task is blocked in the scheduler.
+	now      Time
+	cpu      time.Duration // CPU time: charged work plus spinning
+	spin     time.Duration // part of cpu spent spinning on a Mutex
+	cpuWait  time.Duration // time spent runnable, waiting for a virtual CPU
+	lockWait time.Duration // time spent waiting for Mutexes
+	slept    time.Duration
 	counters Counters
+
+	// Scheduling state, guarded by World.mu.
+	sched    bool // driven by the World's scheduler (Spawn)
+	body     func(*Task)
+	wake     chan struct{}
+	heapIdx  int
+	finished bool
+	held     int // Mutexes held
 }
 
-// Charge records n units of work of kind k. A nil Task records nothing.
+// Name returns the task's name.
+func (t *Task) Name() string { return t.name }
+
+// ID returns the task's id, unique in its World, starting at 1.
+func (t *Task) ID() int { return t.id }
+
+// World returns the task's World.
+func (t *Task) World() *World { return t.w }
+
+// Now returns the task's virtual time.
+func (t *Task) Now() Time { return t.now }
+
+// CPUTime returns the virtual CPU time the task consumed: its charged work
+// plus the time it spent spinning on Mutexes.
+func (t *Task) CPUTime() time.Duration { return t.cpu }
+
+// SpinTime returns the part of CPUTime spent spinning on Mutexes.
+func (t *Task) SpinTime() time.Duration { return t.spin }
+
+// SleepTime returns the virtual time the task spent sleeping.
+func (t *Task) SleepTime() time.Duration { return t.slept }
+
+// LockWaitTime returns the virtual time the task spent waiting for Mutexes.
+func (t *Task) LockWaitTime() time.Duration { return t.lockWait }
+
+// CPUWaitTime returns the virtual time the task was runnable but every
+// virtual CPU was busy.
+func (t *Task) CPUWaitTime() time.Duration { return t.cpuWait }
+
+// Counters returns the work the task has counted.
+func (t *Task) Counters() Counters { return t.counters }
+
+// String returns "name#id".
+func (t *Task) String() string { return fmt.Sprintf("%s#%d", t.name, t.id) }
+
+// Charge records n units of work of kind k and spends their CPU cost
+// (n × Costs.PerUnit(k)) on one of the World's virtual CPUs. A nil Task
+// records nothing.
 func (t *Task) Charge(k Kind, n int64) {
 	if t == nil || n == 0 {
 		return
 	}
 	t.counters[k] += n
+	t.w.counters[k].Add(n)
+	if d := time.Duration(n) * t.w.table[k]; d > 0 {
+		t.compute(d)
+	}
 }
 
-// Counters returns the task's work counters.
-func (t *Task) Counters() Counters { return t.counters }
+// Busy spends d of CPU time that no counter describes (for example the user
+// space part of an `ip` invocation).
+func (t *Task) Busy(d time.Duration) {
+	if d > 0 {
+		t.compute(d)
+	}
+}
+
+func (t *Task) compute(d time.Duration) {
+	t.cpu += d
+	switch {
+	case t.inline:
+		t.now += Time(d)
+	case t.sched:
+		w := t.w
+		w.mu.Lock()
+		best := 0
+		for i, f := range w.cpuFree {
+			if f < w.cpuFree[best] {
+				best = i
+			}
+		}
+		start := maxTime(t.now, w.cpuFree[best])
+		t.cpuWait += start.Sub(t.now)
+		t.now = start.Add(d)
+		w.cpuFree[best] = t.now
+		w.mu.Unlock()
+		t.yield()
+	default:
+		t.now += Time(d)
+		t.w.runDue(t.now)
+	}
+}
+
+// Sleep advances the task's clock by d without using a CPU.
+func (t *Task) Sleep(d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	t.mustBlock("sleep")
+	start := t.now
+	t.now += Time(d)
+	t.slept += d
+	t.trace(Event{Name: "sleep", Cat: "sleep", Start: start, Dur: d})
+	t.sync()
+}
+
+// Msleep models the kernel's msleep(ms): the task sleeps ms milliseconds
+// rounded up to whole jiffies, plus one jiffy.
+//
+// Kernel: msleep (kernel/time/timer.c).
+func (t *Task) Msleep(ms int) {
+	t.Charge(Sleep, 1)
+	j := t.w.costs.Jiffy
+	d := time.Duration(ms) * time.Millisecond
+	if j > 0 {
+		d = (d+j-1)/j*j + j
+	}
+	start := t.now
+	t.mustBlock("msleep")
+	t.now += Time(d)
+	t.slept += d
+	t.trace(Event{Name: fmt.Sprintf("msleep(%d)", ms), Cat: "sleep", Start: start, Dur: d})
+	t.sync()
+}
+
+// SleepUntil sleeps until virtual time at (no-op if at is not in the future).
+func (t *Task) SleepUntil(at Time) { t.Sleep(at.Sub(t.now)) }
+
+// Span starts a named span of the task's timeline (a request, a phase) and
+// returns the function that ends it. Spans appear in traces.
+func (t *Task) Span(name string) (end func()) {
+	start := t.now
+	return func() { t.trace(Event{Name: name, Cat: "span", Start: start, Dur: t.now.Sub(start)}) }
+}
+
+func (t *Task) trace(e Event) {
+	if tr := t.w.tracer; tr != nil {
+		e.Task, e.TID = t.name, t.id
+		tr.Record(e)
+	}
+}
+
+func (t *Task) mustBlock(what string) {
+	if t.inline {
+		panic(fmt.Sprintf("sim: %s in kernel thread %s (RCU callbacks cannot block)", what, t))
+	}
+}
+
+// sync lets the World catch up with the task's advanced clock: a scheduled
+// task yields to any task or event that is earlier; a direct task runs the
+// events that are due.
+func (t *Task) sync() {
+	if t.sched {
+		t.yield()
+	} else if !t.inline {
+		t.w.runDue(t.now)
+	}
+}

@@ -1,0 +1,122 @@
+package sim
+
+import "time"
+
+// Costs is the cost model: how much virtual CPU time one unit of each kind of
+// counted work takes, and how long the kernel's waits (grace periods, jiffies)
+// last. Counted work is converted to virtual time only here, so a researcher
+// can change one number and rerun.
+//
+// Every value says where it comes from. "Calibrated" means fitted to one
+// published number; everything else the simulator prints is a prediction.
+// The zero Costs makes all work free and all waits instantaneous.
+type Costs struct {
+	// CPU time per unit of work, by Kind.
+
+	// Syscall is the kernel entry/exit and netlink round trip of one
+	// rtnetlink request (sendmsg, parse, reply, recvmsg). A few µs on any
+	// x86 of the seeds' era; it is small next to everything the seeds measure.
+	Syscall time.Duration
+	// HWAddrCompare is one netdev_hw_addr examined in a list walk or tree
+	// descent (a pointer chase and a memcmp of 6 bytes). Calibrated: 12 ns,
+	// from seed 001's "IPv6 address add" phase (19.22 s before vs 5.64 s after
+	// over 1.135e9 list-node visits; mechanisms/SEED001.md §4).
+	HWAddrCompare time.Duration
+	// HWAddrIterate is one entry visited while iterating a whole list (sync,
+	// unsync, flush) without a search. Same memory behaviour as a compare
+	// minus the memcmp; set to the same 12 ns as HWAddrCompare.
+	HWAddrIterate time.Duration
+	// RxModeSync is the fixed part of one ndo_set_rx_mode call (the driver
+	// callback, locks, filter programming of a software device). Estimate: 1 µs.
+	RxModeSync time.Duration
+	// NotifierCall is one netdev notifier chain invocation for one device
+	// (all subscribers together). Estimate: 5 µs.
+	NotifierCall time.Duration
+	// DevRegister is register_netdevice's fixed work (sysfs, kobjects,
+	// queues). Estimate: 150 µs, from seed 001's after-patch create phase
+	// (5.59 s for 1500 `ip link add`, most of it process start-up).
+	DevRegister time.Duration
+	// DevUnregister is the per-device unregister work under RTNL outside the
+	// IPv6 FIB walks (notifiers, sysfs, kobject teardown). Estimate: 1 ms;
+	// seed 004's group deletion gives 3.0 ms per device for all of it.
+	DevUnregister time.Duration
+	// AddrOp is adding or removing one IPv4/IPv6 address (allocation, hash
+	// insert, netlink notification). Estimate: 20 µs.
+	AddrOp time.Duration
+	// Fib6Visit is one IPv6 route visited by fib6_clean_all. Estimate: 50 ns.
+	Fib6Visit time.Duration
+	// RCUCallback is invoking one RCU callback. Estimate: 1 µs.
+	RCUCallback time.Duration
+
+	// Waits (virtual time that is not CPU time).
+
+	// GracePeriod is one normal RCU grace period. 10 ms: seed 002's after
+	// number needs the grace period left after the barrier to end before the
+	// first 16 ms poll (mechanisms/SEED002.md §3: G ≈ 10–16 ms).
+	GracePeriod time.Duration
+	// ExpeditedGP is one synchronize_rcu_expedited (synchronize_net under
+	// RTNL). Estimate: 500 µs; seed 004 puts three of them plus
+	// flush_all_backlogs at ≈ 2.4 ms per one-by-one request.
+	ExpeditedGP time.Duration
+	// BarrierOverhead is rcu_barrier's own latency beyond the callbacks it
+	// waits for (IPIs to entrain the barrier callback on every CPU and the
+	// wake-up). Estimate: 100 µs.
+	BarrierOverhead time.Duration
+	// Jiffy is one scheduler tick; msleep(m) sleeps m ms rounded up to
+	// jiffies plus one jiffy. 1 ms (HZ=1000), so msleep(250) takes 251 ms.
+	Jiffy time.Duration
+}
+
+// DefaultCosts is the documented default cost model.
+var DefaultCosts = Costs{
+	Syscall:         5 * time.Microsecond,
+	HWAddrCompare:   12 * time.Nanosecond,
+	HWAddrIterate:   12 * time.Nanosecond,
+	RxModeSync:      1 * time.Microsecond,
+	NotifierCall:    5 * time.Microsecond,
+	DevRegister:     150 * time.Microsecond,
+	DevUnregister:   1 * time.Millisecond,
+	AddrOp:          20 * time.Microsecond,
+	Fib6Visit:       50 * time.Nanosecond,
+	RCUCallback:     1 * time.Microsecond,
+	GracePeriod:     10 * time.Millisecond,
+	ExpeditedGP:     500 * time.Microsecond,
+	BarrierOverhead: 100 * time.Microsecond,
+	Jiffy:           1 * time.Millisecond,
+}
+
+// PerUnit returns the CPU cost of one unit of work of kind k. Kinds that only
+// count events (barriers, sleeps, lock acquisitions) cost nothing by
+// themselves.
+func (c *Costs) PerUnit(k Kind) time.Duration {
+	switch k {
+	case Syscall:
+		return c.Syscall
+	case HWAddrCompare:
+		return c.HWAddrCompare
+	case HWAddrIterate:
+		return c.HWAddrIterate
+	case RxModeSync:
+		return c.RxModeSync
+	case NotifierCall:
+		return c.NotifierCall
+	case DevRegister:
+		return c.DevRegister
+	case DevUnregister:
+		return c.DevUnregister
+	case AddrOp:
+		return c.AddrOp
+	case Fib6Visit:
+		return c.Fib6Visit
+	case RCUCallback:
+		return c.RCUCallback
+	}
+	return 0
+}
+
+func (c *Costs) table() (t [NumKinds]time.Duration) {
+	for k := range t {
+		t[k] = c.PerUnit(Kind(k))
+	}
+	return t
+}

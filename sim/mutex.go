@@ -1,0 +1,191 @@
+package sim
+
+import (
+	"fmt"
+	"sync"
+)
+
+// Mutex is a simulated sleeping lock (the kernel's struct mutex, such as
+// RTNL) that is also a real sync.Mutex, so code that uses it is safe for real
+// concurrent use and visible to the race detector.
+//
+// In virtual time a Mutex serves waiters in FIFO order of arrival. It keeps
+// statistics of hold and wait times. A waiter either sleeps (the default) or
+// spins: with SetSpin(true) the time a waiter waits is also charged to it as
+// CPU time, modelling the optimistic spinning of a kernel mutex whose owner
+// is running (the CPU burnt that way shows in Task.CPUTime and SpinTime, but
+// spinners do not occupy one of the World's virtual CPUs).
+//
+// The zero Mutex is not usable; create one with World.NewMutex.
+type Mutex struct {
+	w    *World
+	name string
+	real sync.Mutex
+
+	// Guarded by w.mu.
+	spin       bool
+	owner      *Task
+	acquiredAt Time
+	freeAt     Time // when the last holder released it
+	waiters    []mutexWaiter
+	acquires   int64
+	contended  int64
+	holds      Histogram
+	waits      Histogram
+	holdMaxBy  string
+	holdMaxAt  Time
+}
+
+type mutexWaiter struct {
+	t     *Task
+	since Time
+}
+
+// NewMutex returns an unlocked Mutex named name (the name appears in stats
+// and traces, e.g. "RTNL").
+func (w *World) NewMutex(name string) *Mutex { return &Mutex{w: w, name: name} }
+
+// Name returns the mutex's name.
+func (m *Mutex) Name() string { return m.name }
+
+// SetSpin chooses whether waiters spin (true) or sleep (false, the default).
+func (m *Mutex) SetSpin(spin bool) {
+	m.w.mu.Lock()
+	m.spin = spin
+	m.w.mu.Unlock()
+}
+
+// Lock acquires m for task t, waiting in virtual time (and, for direct tasks
+// of other goroutines, in real time) while another task holds it.
+//
+// Kernel: mutex_lock (kernel/locking/mutex.c).
+func (m *Mutex) Lock(t *Task) {
+	t.mustBlock("mutex_lock " + m.name)
+	w := m.w
+	t.counters[LockAcquire]++
+	w.counters[LockAcquire].Add(1)
+	if !t.sched {
+		m.real.Lock()
+		w.mu.Lock()
+		start := maxTime(t.now, m.freeAt)
+		m.grantLocked(t, t.now, start)
+		w.mu.Unlock()
+		if start > t.now {
+			t.now = start
+			t.w.runDue(t.now)
+		}
+		t.held++
+		return
+	}
+	w.mu.Lock()
+	if m.owner == nil {
+		start := maxTime(t.now, m.freeAt)
+		since := t.now
+		t.now = start
+		m.grantLocked(t, since, start)
+		w.mu.Unlock()
+		m.real.Lock()
+		t.held++
+		if start > since {
+			t.yield()
+		}
+		return
+	}
+	m.waiters = append(m.waiters, mutexWaiter{t: t, since: t.now})
+	w.mu.Unlock()
+	w.reschedule(t) // returns once Unlock has handed m to t
+	m.real.Lock()
+	t.held++
+}
+
+// grantLocked records that t, which asked at since, owns m from start.
+func (m *Mutex) grantLocked(t *Task, since, start Time) {
+	wait := start.Sub(since)
+	m.owner = t
+	m.acquiredAt = start
+	m.acquires++
+	m.waits.Record(wait)
+	if wait > 0 {
+		m.contended++
+		t.counters[LockContended]++
+		m.w.counters[LockContended].Add(1)
+		t.lockWait += wait
+		if m.spin {
+			t.cpu += wait
+			t.spin += wait
+		}
+		t.trace(Event{Name: m.name, Cat: "lockwait", Start: since, Dur: wait})
+	}
+}
+
+// Unlock releases m, which t must hold, and hands it to the first waiter.
+//
+// Kernel: mutex_unlock (kernel/locking/mutex.c).
+func (m *Mutex) Unlock(t *Task) {
+	w := m.w
+	w.mu.Lock()
+	if m.owner != t {
+		owner := m.owner
+		w.mu.Unlock()
+		panic(fmt.Sprintf("sim: %s unlocks %s held by %v", t, m.name, owner))
+	}
+	hold := t.now.Sub(m.acquiredAt)
+	m.holds.Record(hold)
+	if hold >= m.holds.Max() {
+		m.holdMaxBy, m.holdMaxAt = t.String(), m.acquiredAt
+	}
+	t.trace(Event{Name: m.name, Cat: "lock", Start: m.acquiredAt, Dur: hold})
+	m.freeAt = maxTime(m.freeAt, t.now)
+	m.owner = nil
+	t.held--
+	var next *Task
+	if len(m.waiters) > 0 {
+		wt := m.waiters[0]
+		m.waiters[0] = mutexWaiter{}
+		m.waiters = m.waiters[1:]
+		next = wt.t
+		start := maxTime(next.now, t.now)
+		next.now = start
+		m.grantLocked(next, wt.since, start)
+	}
+	m.real.Unlock()
+	if next != nil {
+		pushRunnableLocked(w, next)
+	}
+	w.mu.Unlock()
+	if t.sched && next != nil {
+		t.yield()
+	}
+}
+
+func pushRunnableLocked(w *World, t *Task) {
+	w.sched.runq.push(t)
+}
+
+// HeldBy reports whether t holds m.
+func (m *Mutex) HeldBy(t *Task) bool {
+	m.w.mu.Lock()
+	defer m.w.mu.Unlock()
+	return m.owner == t
+}
+
+// Stats returns the mutex's usage statistics so far.
+func (m *Mutex) Stats() LockStats {
+	m.w.mu.Lock()
+	defer m.w.mu.Unlock()
+	return LockStats{
+		Name:      m.name,
+		Acquires:  m.acquires,
+		Contended: m.contended,
+		HoldTotal: m.holds.Sum(),
+		HoldMax:   m.holds.Max(),
+		HoldMaxBy: m.holdMaxBy,
+		HoldMaxAt: m.holdMaxAt,
+		HoldP50:   m.holds.Percentile(0.50),
+		HoldP99:   m.holds.Percentile(0.99),
+		WaitTotal: m.waits.Sum(),
+		WaitMax:   m.waits.Max(),
+		WaitP50:   m.waits.Percentile(0.50),
+		WaitP99:   m.waits.Percentile(0.99),
+	}
+}

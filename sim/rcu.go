@@ -1,0 +1,173 @@
+package sim
+
+import (
+	"time"
+)
+
+// RCU models the kernel's read-copy-update machinery at the level the
+// control plane sees it: callbacks queued with call_rcu run one grace period
+// later, synchronize_rcu waits for a grace period, rcu_barrier waits for the
+// callbacks already queued — and not for the callbacks those callbacks queue,
+// which is what makes a chained release (seed 002) outlive a barrier.
+//
+// Grace periods are serial: a grace period starts when one is needed and none
+// is running; a callback queued while one runs waits for the next, so it
+// waits between one and two grace periods. Callbacks run in a kernel thread
+// ("rcuc") at the end of their grace period, in the order they were queued.
+type RCU struct {
+	w      *World
+	kthr   *Task // context callbacks run in
+	mu     *Mutex
+	gpLen  time.Duration
+	expLen time.Duration
+
+	// Guarded by w.mu.
+	gpStart, gpEnd Time // the latest grace period planned
+	lastCB         Time // when the latest queued callback will run
+	pending        int  // callbacks queued and not yet run
+	barrierRun     int64
+	barrierDone    int64 // barriers completed (barrier_sequence / 2)
+}
+
+func newRCU(w *World) *RCU {
+	r := &RCU{w: w, gpLen: w.costs.GracePeriod, expLen: w.costs.ExpeditedGP, gpStart: -1, gpEnd: -1}
+	r.kthr = &Task{w: w, name: "rcuc", inline: true, heapIdx: -1}
+	r.mu = w.NewMutex("rcu_barrier_mutex")
+	return r
+}
+
+// KernelThread returns the task RCU callbacks run in; its counters hold the
+// work the callbacks charged.
+func (r *RCU) KernelThread() *Task { return r.kthr }
+
+// gpEndForLocked returns the end of the first grace period that starts at or
+// after q, planning it if needed.
+func (r *RCU) gpEndForLocked(q Time) Time {
+	switch {
+	case q <= r.gpStart:
+		// The latest planned grace period starts at or after q.
+	case q < r.gpEnd:
+		// One is running; the next starts when it ends.
+		r.gpStart, r.gpEnd = r.gpEnd, r.gpEnd.Add(r.gpLen)
+		r.countGPLocked(r.gpEnd)
+	default:
+		r.gpStart, r.gpEnd = q, q.Add(r.gpLen)
+		r.countGPLocked(r.gpEnd)
+	}
+	return r.gpEnd
+}
+
+func (r *RCU) countGPLocked(at Time) {
+	r.w.atLocked(at, func() {
+		r.kthr.counters[GracePeriod]++
+		r.w.counters[GracePeriod].Add(1)
+	})
+}
+
+// Call queues fn to run after a grace period, in the RCU callback thread,
+// with that thread's task (whose clock is the callback's virtual time). fn
+// may charge work and queue further callbacks; it must not sleep or take a
+// Mutex.
+//
+// Kernel: call_rcu (kernel/rcu/tree.c).
+func (r *RCU) Call(t *Task, fn func(t *Task)) {
+	w := r.w
+	w.mu.Lock()
+	at := r.gpEndForLocked(t.now)
+	r.lastCB = maxTime(r.lastCB, at)
+	r.pending++
+	w.atLocked(at, func() {
+		w.mu.Lock()
+		r.pending--
+		w.mu.Unlock()
+		k := r.kthr
+		k.now = at
+		k.Charge(RCUCallback, 1)
+		fn(k)
+	})
+	w.mu.Unlock()
+}
+
+// Pending returns the number of callbacks queued and not yet run.
+func (r *RCU) Pending() int {
+	r.w.mu.Lock()
+	defer r.w.mu.Unlock()
+	return r.pending
+}
+
+// Synchronize waits for a full grace period that starts after the call.
+//
+// Kernel: synchronize_rcu (kernel/rcu/tree.c).
+func (r *RCU) Synchronize(t *Task) {
+	r.w.mu.Lock()
+	end := r.gpEndForLocked(t.now)
+	r.w.mu.Unlock()
+	start := t.now
+	t.Sleep(end.Sub(t.now))
+	t.trace(Event{Name: "synchronize_rcu", Cat: "rcu", Start: start, Dur: t.now.Sub(start)})
+}
+
+// SynchronizeExpedited waits for an expedited grace period (Costs.ExpeditedGP),
+// which does not wait for normal grace periods in progress. synchronize_net
+// under RTNL is this.
+//
+// Kernel: synchronize_rcu_expedited (kernel/rcu/tree_exp.h).
+func (r *RCU) SynchronizeExpedited(t *Task) {
+	t.Charge(SyncExpedited, 1)
+	start := t.now
+	t.Sleep(r.expLen)
+	t.trace(Event{Name: "synchronize_rcu_expedited", Cat: "rcu", Start: start, Dur: t.now.Sub(start)})
+}
+
+// Barrier waits until every callback queued before the call has run. It does
+// not wait for callbacks that those callbacks queue. Concurrent callers share
+// barriers: a caller that finds, once it holds the barrier mutex, that a
+// barrier which started after it arrived has completed returns at once
+// (counted as RCUBarrierShared); otherwise it runs a barrier (RCUBarrier),
+// holding the mutex until the last queued callback has run plus
+// Costs.BarrierOverhead.
+//
+// Kernel: rcu_barrier (kernel/rcu/tree.c), with its barrier_mutex and the
+// rcu_seq_snap / rcu_seq_done test of barrier_sequence.
+func (r *RCU) Barrier(t *Task) {
+	w := r.w
+	start := t.now
+	w.mu.Lock()
+	// The barrier this caller needs is the first one that starts after now:
+	// the next to run, whether or not one is running now.
+	need := r.barrierRun + 1
+	w.mu.Unlock()
+
+	r.mu.Lock(t)
+	w.mu.Lock()
+	if r.barrierDone >= need {
+		w.mu.Unlock()
+		r.mu.Unlock(t)
+		t.Charge(RCUBarrierShared, 1)
+		t.trace(Event{Name: "rcu_barrier (shared)", Cat: "rcu", Start: start, Dur: t.now.Sub(start)})
+		return
+	}
+	r.barrierRun++
+	done := t.now
+	if r.pending > 0 {
+		done = maxTime(done, r.lastCB)
+	}
+	done = done.Add(w.costs.BarrierOverhead)
+	w.mu.Unlock()
+
+	t.Charge(RCUBarrier, 1)
+	t.Sleep(done.Sub(t.now))
+
+	w.mu.Lock()
+	r.barrierDone = r.barrierRun
+	w.mu.Unlock()
+	r.mu.Unlock(t)
+	t.trace(Event{Name: "rcu_barrier", Cat: "rcu", Start: start, Dur: t.now.Sub(start)})
+}
+
+// BarrierStats returns how many barriers ran.
+func (r *RCU) BarrierStats() (run int64) {
+	r.w.mu.Lock()
+	defer r.w.mu.Unlock()
+	return r.barrierDone
+}

@@ -1,0 +1,232 @@
+package sim
+
+import (
+	"container/heap"
+	"fmt"
+	"strings"
+)
+
+// scheduler is the state of one World.Run.
+type scheduler struct {
+	runq    taskHeap // runnable tasks that are not executing
+	live    int      // tasks that have not finished
+	done    chan struct{}
+	failure any // a panic from a task, or a deadlock report
+}
+
+type taskHeap []*Task
+
+func (h taskHeap) Len() int { return len(h) }
+func (h taskHeap) Less(i, j int) bool {
+	if h[i].now != h[j].now {
+		return h[i].now < h[j].now
+	}
+	return h[i].id < h[j].id
+}
+func (h taskHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].heapIdx, h[j].heapIdx = i, j
+}
+func (h *taskHeap) Push(x any) {
+	t := x.(*Task)
+	t.heapIdx = len(*h)
+	*h = append(*h, t)
+}
+func (h *taskHeap) Pop() any {
+	old := *h
+	t := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	t.heapIdx = -1
+	return t
+}
+
+// Spawn creates a scheduled task that will run body when Run is called (or
+// at once, in virtual time, if Run is executing and the caller is one of its
+// tasks). Its clock starts at the World's current Now, or at the spawning
+// task's Now when spawned from a running task.
+func (w *World) Spawn(name string, body func(t *Task)) *Task {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	t := w.newTaskLocked(name)
+	t.sched, t.body, t.wake = true, body, make(chan struct{}, 1)
+	if s := w.sched; s != nil {
+		s.live++
+		heap.Push(&s.runq, t)
+		go t.main()
+	} else {
+		w.pending = append(w.pending, t)
+	}
+	return t
+}
+
+// SpawnFrom is Spawn for a task started by parent (a process forking a
+// worker, a work item queued by a request): the new task starts at parent's
+// virtual time.
+func (w *World) SpawnFrom(parent *Task, name string, body func(t *Task)) *Task {
+	t := w.Spawn(name, body)
+	w.mu.Lock()
+	if t.heapIdx >= 0 {
+		t.now = parent.now
+		heap.Fix(&w.sched.runq, t.heapIdx)
+	} else {
+		t.now = parent.now
+	}
+	w.mu.Unlock()
+	return t
+}
+
+// Run executes every spawned task to completion, deterministically: at every
+// step the runnable task with the smallest virtual time (ties: the lowest id)
+// runs until it charges work, sleeps, waits or takes a lock; RCU callbacks run
+// at their virtual times before any task that is later. Run returns the
+// World's Now when the last task finished.
+//
+// A panic in a task is re-raised by Run. Tasks left blocked with nothing else
+// to run (a deadlock, for example a task that finished holding a Mutex that
+// others wait for) make Run panic with a description.
+func (w *World) Run() Time {
+	w.mu.Lock()
+	if w.sched != nil {
+		w.mu.Unlock()
+		panic("sim: World.Run called while running")
+	}
+	s := &scheduler{done: make(chan struct{})}
+	w.sched = s
+	for _, t := range w.pending {
+		s.live++
+		heap.Push(&s.runq, t)
+		go t.main()
+	}
+	w.pending = nil
+	empty := s.live == 0
+	w.mu.Unlock()
+	if !empty {
+		w.reschedule(nil)
+		<-s.done
+	}
+	w.mu.Lock()
+	w.sched = nil
+	failure := s.failure
+	now := w.horizon
+	w.mu.Unlock()
+	if failure != nil {
+		panic(failure)
+	}
+	return now
+}
+
+func (t *Task) main() {
+	<-t.wake
+	defer func() {
+		if r := recover(); r != nil {
+			t.w.fail(fmt.Sprintf("sim: task %s panicked: %v", t, r))
+			return
+		}
+		t.w.mu.Lock()
+		t.finished = true
+		t.w.sched.live--
+		t.w.advanceHorizonLocked(t.now)
+		t.w.mu.Unlock()
+		t.w.reschedule(nil)
+	}()
+	t.body(t)
+	if t.held > 0 {
+		panic(fmt.Sprintf("finished holding %d mutex(es)", t.held))
+	}
+}
+
+func (w *World) fail(v any) {
+	w.mu.Lock()
+	s := w.sched
+	if s.failure == nil {
+		s.failure = v
+		close(s.done)
+	}
+	w.mu.Unlock()
+}
+
+// yield puts the running scheduled task back in the run queue and lets an
+// earlier task or event go first.
+func (t *Task) yield() {
+	w := t.w
+	w.mu.Lock()
+	w.advanceHorizonLocked(t.now)
+	s := w.sched
+	// Fast path: nothing is due before the task's new time.
+	if (len(w.events) == 0 || w.events[0].at > t.now) &&
+		(len(s.runq) == 0 || t.now < s.runq[0].now || (t.now == s.runq[0].now && t.id < s.runq[0].id)) {
+		w.mu.Unlock()
+		return
+	}
+	heap.Push(&s.runq, t)
+	w.mu.Unlock()
+	w.reschedule(t)
+}
+
+// reschedule runs due events and hands control to the earliest runnable task.
+// self is the calling task: if it is in the run queue and is picked, reschedule
+// returns at once; otherwise the caller waits until it is picked again. A nil
+// self (a finished task, or Run itself) just hands control over.
+func (w *World) reschedule(self *Task) {
+	for {
+		w.mu.Lock()
+		s := w.sched
+		if s.failure != nil {
+			w.mu.Unlock()
+			if self != nil {
+				select {} // the World has failed; Run reports it
+			}
+			return
+		}
+		var next *Task
+		if len(s.runq) > 0 {
+			next = s.runq[0]
+		}
+		if len(w.events) > 0 && (next == nil || w.events[0].at <= next.now) {
+			e := heap.Pop(&w.events).(*event)
+			w.advanceHorizonLocked(e.at)
+			w.mu.Unlock()
+			e.fn()
+			continue
+		}
+		if next == nil {
+			if s.live == 0 {
+				close(s.done)
+				w.mu.Unlock()
+				return
+			}
+			s.failure = w.deadlockReportLocked()
+			close(s.done)
+			w.mu.Unlock()
+			if self != nil {
+				select {}
+			}
+			return
+		}
+		heap.Pop(&s.runq)
+		w.advanceHorizonLocked(next.now)
+		w.mu.Unlock()
+		if next == self {
+			return
+		}
+		next.wake <- struct{}{}
+		if self != nil {
+			<-self.wake
+		}
+		return
+	}
+}
+
+func (w *World) deadlockReportLocked() string {
+	var b strings.Builder
+	b.WriteString("sim: deadlock: no runnable task; blocked:")
+	for _, t := range w.tasks {
+		if t.sched && !t.finished && t.heapIdx < 0 {
+			fmt.Fprintf(&b, " %s(at %v)", t, t.now)
+		}
+	}
+	return b.String()
+}
+
+func (h *taskHeap) push(t *Task) { heap.Push(h, t) }

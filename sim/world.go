@@ -1,0 +1,226 @@
+package sim
+
+import (
+	"container/heap"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Options configures a World. The zero Options gives one virtual CPU, the
+// DefaultCosts, no tracing and seed 1.
+type Options struct {
+	// CPUs is the number of virtual CPUs P that scheduled tasks share for
+	// their charged work. Zero means 1.
+	CPUs int
+	// Costs is the cost model; nil means DefaultCosts.
+	Costs *Costs
+	// Tracer receives trace events; nil disables tracing.
+	Tracer Tracer
+	// Seed seeds World.Rand; zero means 1.
+	Seed uint64
+}
+
+// World is one simulated machine: a virtual clock origin, P virtual CPUs, an
+// RCU instance, the cost model, the work counters and the trace sink.
+//
+// Tasks use a World in one of two ways:
+//   - directly (NewTask): the caller's goroutine drives the task; many
+//     goroutines may drive their own tasks at once and the library stays safe
+//     for that real concurrency, but virtual times of concurrent direct tasks
+//     are only approximately ordered;
+//   - scheduled (Spawn, then Run): the World runs the tasks one at a time in
+//     virtual-time order, always the one with the smallest Now, switching at
+//     every point where it charges work, sleeps, waits or takes a lock. The
+//     result is exact and bit-for-bit reproducible.
+type World struct {
+	costs Costs
+	table [NumKinds]time.Duration // costs.PerUnit by kind, read without locks
+	ncpu  int
+
+	tracer   Tracer
+	counters [NumKinds]atomic.Int64
+
+	// mu guards the fields below and the scheduling state of every Task and
+	// Mutex of this World.
+	mu      sync.Mutex
+	cpuFree []Time // per virtual CPU: when it is next idle
+	nextID  int
+	horizon Time // the latest virtual time any task has reached
+	tasks   []*Task
+	pending []*Task // spawned, waiting for Run
+	events  eventHeap
+	evSeq   uint64
+	sched   *scheduler // non-nil while Run executes
+	rng     *rand.Rand
+
+	// evRun serialises event execution for direct tasks.
+	evRun sync.Mutex
+
+	rcu *RCU
+}
+
+// NewWorld returns a World configured by opts.
+func NewWorld(opts Options) *World {
+	w := &World{costs: DefaultCosts, ncpu: opts.CPUs, tracer: opts.Tracer}
+	if opts.Costs != nil {
+		w.costs = *opts.Costs
+	}
+	if w.ncpu <= 0 {
+		w.ncpu = 1
+	}
+	seed := opts.Seed
+	if seed == 0 {
+		seed = 1
+	}
+	w.rng = rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	w.table = w.costs.table()
+	w.cpuFree = make([]Time, w.ncpu)
+	w.rcu = newRCU(w)
+	return w
+}
+
+// Costs returns the cost model.
+func (w *World) Costs() Costs { return w.costs }
+
+// CPUs returns the number of virtual CPUs.
+func (w *World) CPUs() int { return w.ncpu }
+
+// RCU returns the World's RCU instance.
+func (w *World) RCU() *RCU { return w.rcu }
+
+// Tracer returns the trace sink, or nil.
+func (w *World) Tracer() Tracer { return w.tracer }
+
+// Rand returns the World's seeded random source. It is not safe for
+// concurrent use; scheduled tasks may use it freely (one runs at a time).
+func (w *World) Rand() *rand.Rand { return w.rng }
+
+// Now returns the latest virtual time any task of the World has reached.
+func (w *World) Now() Time {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.horizon
+}
+
+// Counters returns the work counted by every task of the World so far.
+func (w *World) Counters() Counters {
+	var c Counters
+	for k := range c {
+		c[k] = w.counters[k].Load()
+	}
+	return c
+}
+
+// Tasks returns every task created in the World, in creation order.
+func (w *World) Tasks() []*Task {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]*Task(nil), w.tasks...)
+}
+
+// NewTask returns a direct task named name, driven by the caller's goroutine.
+// Its clock starts at the World's current Now.
+func (w *World) NewTask(name string) *Task {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.newTaskLocked(name)
+}
+
+func (w *World) newTaskLocked(name string) *Task {
+	w.nextID++
+	t := &Task{w: w, id: w.nextID, name: name, now: w.horizon, heapIdx: -1}
+	w.tasks = append(w.tasks, t)
+	return t
+}
+
+// NewKernelThread returns a task for work the kernel does outside any process
+// (RCU callbacks, timers). Its work is charged and counted but never waits:
+// it must not sleep or take a Mutex.
+func (w *World) NewKernelThread(name string) *Task {
+	t := w.NewTask(name)
+	t.inline = true
+	return t
+}
+
+func (w *World) advanceHorizonLocked(t Time) {
+	if t > w.horizon {
+		w.horizon = t
+	}
+}
+
+// event is something that happens at a virtual time without a task of its
+// own: an RCU callback.
+type event struct {
+	at  Time
+	seq uint64
+	fn  func()
+}
+
+type eventHeap []*event
+
+func (h eventHeap) Len() int { return len(h) }
+func (h eventHeap) Less(i, j int) bool {
+	if h[i].at != h[j].at {
+		return h[i].at < h[j].at
+	}
+	return h[i].seq < h[j].seq
+}
+func (h eventHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *eventHeap) Push(x any)   { *h = append(*h, x.(*event)) }
+func (h *eventHeap) Pop() any {
+	old := *h
+	e := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	return e
+}
+
+// atLocked schedules fn to run at virtual time at.
+func (w *World) atLocked(at Time, fn func()) {
+	w.evSeq++
+	heap.Push(&w.events, &event{at: at, seq: w.evSeq, fn: fn})
+}
+
+// runDue runs, for a direct task, every event due at or before now.
+func (w *World) runDue(now Time) {
+	w.mu.Lock()
+	w.advanceHorizonLocked(now)
+	if len(w.events) == 0 || w.events[0].at > now {
+		w.mu.Unlock()
+		return
+	}
+	w.mu.Unlock()
+	w.evRun.Lock()
+	defer w.evRun.Unlock()
+	for {
+		w.mu.Lock()
+		if len(w.events) == 0 || w.events[0].at > now {
+			w.mu.Unlock()
+			return
+		}
+		e := heap.Pop(&w.events).(*event)
+		w.mu.Unlock()
+		e.fn()
+	}
+}
+
+// Settle runs every pending event (RCU callbacks), however far in the future,
+// advancing the World's Now to the last of them. It must not be called while
+// Run executes.
+func (w *World) Settle() {
+	w.evRun.Lock()
+	defer w.evRun.Unlock()
+	for {
+		w.mu.Lock()
+		if len(w.events) == 0 {
+			w.mu.Unlock()
+			return
+		}
+		e := heap.Pop(&w.events).(*event)
+		w.advanceHorizonLocked(e.at)
+		w.mu.Unlock()
+		e.fn()
+	}
+}
