@@ -10,10 +10,10 @@ import (
 // sum and maximum. It allocates only the range of buckets it has seen. The
 // zero Histogram is empty and ready to use.
 type Histogram struct {
-	n       int64
-	sum     time.Duration
-	max     time.Duration
-	base    int      // bucket index of counts[0]
+	n      int64
+	sum    time.Duration
+	max    time.Duration
+	base   int     // bucket index of counts[0]
 	counts []int64 // counts[i] is the number of values in bucket base+i
 }
 
