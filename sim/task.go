@@ -187,3 +187,7 @@ func (t *Task) sync() {
 		t.w.runDue(t.now)
 	}
 }
+
+// Scheduled reports whether the task is run by World.Run (created with Spawn)
+// rather than driven directly by a goroutine.
+func (t *Task) Scheduled() bool { return t.sched }
