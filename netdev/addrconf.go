@@ -1,0 +1,683 @@
+// IPv6 addrconf-lite: the per-device IPv6 state (struct inet6_dev), link-local
+// address generation, duplicate address detection as deferred work, the
+// multicast groups a device joins (all-nodes, all-routers, solicited-node),
+// subnet-router anycast addresses when forwarding, and the IPv6 routes that
+// addresses create, each holding a device reference that an RCU callback
+// drops. Follows net/ipv6/addrconf.c, mcast.c and anycast.c.
+
+package netdev
+
+import (
+	"net/netip"
+	"slices"
+	"syscall"
+	"time"
+
+	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// IPv6MinMTU is the smallest MTU on which a device gets IPv6 (IPV6_MIN_MTU).
+const IPv6MinMTU = 1280
+
+// DAD timing (net/ipv6/addrconf.c defaults): one probe (dad_transmits),
+// retrans_time 1 s, and a random initial delay below rtr_solicit_delay 1 s.
+const (
+	dadRetrans      = time.Second
+	dadInitialDelay = time.Second
+)
+
+type dadState uint8
+
+const (
+	dadPre  dadState = iota // INET6_IFADDR_STATE_PREDAD: DAD work queued
+	dadRun                  // INET6_IFADDR_STATE_DAD: probing (or waiting for the link)
+	dadPost                 // INET6_IFADDR_STATE_POSTDAD / ERRDAD: done
+	dadDead                 // INET6_IFADDR_STATE_DEAD: removed
+)
+
+// ifaddr6 is one IPv6 address, struct inet6_ifaddr.
+type ifaddr6 struct {
+	Addr
+	state      dadState
+	solicit    bool // joined its solicited-node group
+	anycast    bool // joined its subnet-router anycast address
+	hostRoute  bool // its /128 local route is in the FIB
+	prefixRt   bool // its prefix route is in the FIB
+	linkLocal  bool // autoconfigured link-local
+	generation int  // bumps when the address is reset; stale DAD work checks it
+}
+
+// mcGroup is one IPv6 multicast group membership, struct ifmcaddr6.
+type mcGroup struct {
+	addr   netip.Addr
+	users  int
+	loaded bool // MAF_LOADED: its MAC is in the device's mc list
+}
+
+// acAddr is one anycast address, struct ifacaddr6, with its anycast route.
+type acAddr struct {
+	addr  netip.Addr
+	users int
+}
+
+// inet6Dev is a device's IPv6 state, struct inet6_dev.
+type inet6Dev struct {
+	cnf    IPv6Conf
+	addrs  []*ifaddr6 // addr_list, by scope: global first, newest first within a scope
+	mc     []*mcGroup // mc_list, newest first
+	ac     []*acAddr  // ac_list, newest first
+	ready  bool       // IF_READY
+	dead   bool
+	routes int // IPv6 routes whose nexthop is this device
+	mroute bool
+	llRt   bool // fe80::/64 route
+}
+
+var (
+	ipv6AllNodesIface   = netip.MustParseAddr("ff01::1")
+	ipv6AllNodesLink    = netip.MustParseAddr("ff02::1")
+	ipv6AllRoutersLink  = netip.MustParseAddr("ff02::2")
+	ipv6LinkLocalPrefix = netip.MustParsePrefix("fe80::/64")
+)
+
+// ipv6MulticastMAC maps an IPv6 multicast group to its Ethernet address:
+// 33:33 and the group's last four bytes.
+//
+// Kernel: ipv6_eth_mc_map (include/net/if_inet6.h).
+func ipv6MulticastMAC(a netip.Addr) MAC {
+	b := a.As16()
+	return MAC{0x33, 0x33, b[12], b[13], b[14], b[15]}
+}
+
+// solicitedNode returns the solicited-node group of a: ff02::1:ff00:0/104
+// with a's low 24 bits.
+//
+// Kernel: addrconf_addr_solict_mult (include/net/addrconf.h).
+func solicitedNode(a netip.Addr) netip.Addr {
+	b := a.As16()
+	return netip.AddrFrom16([16]byte{0xff, 0x02, 10: 0, 11: 0x01, 12: 0xff, 13: b[13], 14: b[14], 15: b[15]})
+}
+
+// eui64LinkLocal returns fe80:: with the modified EUI-64 interface
+// identifier of mac.
+//
+// Kernel: addrconf_ifid_eui48 (net/ipv6/addrconf.c).
+func eui64LinkLocal(mac MAC) netip.Addr {
+	return netip.AddrFrom16([16]byte{0xfe, 0x80, 8: mac[0] ^ 0x02, 9: mac[1], 10: mac[2], 11: 0xff, 12: 0xfe, 13: mac[3], 14: mac[4], 15: mac[5]})
+}
+
+func ipv6Scope(a netip.Addr) Scope {
+	switch {
+	case a.IsLoopback():
+		return ScopeHost
+	case a.IsLinkLocalUnicast():
+		return ScopeLink
+	}
+	return ScopeUniverse
+}
+
+// addrconfNotify is the IPv6 side of the netdev notifier chain.
+//
+// Kernel: addrconf_notify (net/ipv6/addrconf.c).
+func addrconfNotify(t *sim.Task, ev Event, d *Device) error {
+	tb := d.tbl
+	switch ev {
+	case EventRegister:
+		if d.mtu >= IPv6MinMTU && !tb.IPv6Default.DisableIPv6 {
+			d.ipv6AddDev(t)
+		}
+	case EventUp, EventChange:
+		idev := d.inet6
+		if idev == nil && ev == EventUp && d.mtu >= IPv6MinMTU && !tb.IPv6Default.DisableIPv6 {
+			d.ipv6AddDev(t)
+			idev = d.inet6
+		}
+		if idev == nil || idev.cnf.DisableIPv6 || !d.IsUp() {
+			return nil
+		}
+		if d.flags&FlagSlave != 0 {
+			// IFF_SLAVE (IFF_NO_ADDRCONF today): groups only, no addresses.
+			d.ipv6McUp(t)
+			return nil
+		}
+		if idev.ready || !d.carrier {
+			// Already configured, or the link is not ready: wait for
+			// NETDEV_CHANGE.
+			return nil
+		}
+		idev.ready = true
+		d.addrconfUp(t)
+	case EventDown:
+		d.addrconfIfdown(t, false)
+	case EventUnregister:
+		d.addrconfIfdown(t, true)
+	case EventChangeUpper:
+		// Entering or leaving an L3 master domain resets the addresses;
+		// the vrf then cycles the device.
+		if d.inet6 != nil && (d.master != nil && d.master.isL3Master() || d.master == nil) && d.IsUp() {
+			d.addrconfIfdown(t, false)
+		}
+	}
+	return nil
+}
+
+// ipv6AddDev creates the device's IPv6 state and joins the all-nodes groups
+// (and all-routers when forwarding). The inet6_dev holds a device reference.
+//
+// Kernel: ipv6_add_dev (net/ipv6/addrconf.c).
+func (d *Device) ipv6AddDev(t *sim.Task) {
+	idev := &inet6Dev{cnf: d.tbl.IPv6Default}
+	if d.flags&(FlagNoARP|FlagLoopback) != 0 {
+		idev.cnf.AcceptDAD = -1
+	}
+	d.inet6 = idev
+	d.Hold()
+	d.ipv6McInc(t, ipv6AllNodesIface)
+	d.ipv6McInc(t, ipv6AllNodesLink)
+	if idev.cnf.Forwarding && d.flags&FlagMulticast != 0 {
+		d.ipv6McInc(t, ipv6AllRoutersLink)
+	}
+}
+
+// addrconfUp configures IPv6 on a device that came up with carrier.
+//
+// Kernel: addrconf_notify NETDEV_UP: addrconf_permanent_addr,
+// init_loopback / addrconf_dev_config (ipv6_mc_up, ff00::/8, link-local
+// from the EUI-64), addrconf_dad_run.
+func (d *Device) addrconfUp(t *sim.Task) {
+	idev := d.inet6
+	d.ipv6McUp(t)
+	// addrconf_permanent_addr: kept addresses get their routes back.
+	for _, ifa := range idev.addrs {
+		if !ifa.prefixRt && ifa.Prefix.Bits() < 128 {
+			ifa.prefixRt = true
+			d.fib6Add(t)
+		}
+	}
+	if d.isLoopback() {
+		if idev.find(netip.IPv6Loopback()) == nil {
+			_ = d.ipv6AddAddr(t, Addr{Prefix: netip.PrefixFrom(netip.IPv6Loopback(), 128), Scope: ScopeHost, Flags: AddrPermanent}, false)
+		}
+	} else {
+		if !d.isL3Master() && !idev.mroute {
+			idev.mroute = true // addrconf_add_mroute: ff00::/8
+			d.fib6Add(t)
+		}
+		if !d.isL3Master() && d.flags&FlagSlave == 0 {
+			ll := eui64LinkLocal(d.addr)
+			if idev.find(ll) == nil {
+				if !idev.llRt {
+					idev.llRt = true // addrconf_prefix_route(fe80::/64)
+					d.fib6Add(t)
+				}
+				_ = d.ipv6AddAddr(t, Addr{Prefix: netip.PrefixFrom(ll, 64), Scope: ScopeLink, Flags: AddrPermanent}, true)
+			}
+		}
+	}
+	// addrconf_dad_run: restart DAD of tentative addresses.
+	for _, ifa := range idev.addrs {
+		if ifa.Flags&AddrTentative != 0 && ifa.state != dadPre {
+			d.dadStart(t, ifa)
+		}
+	}
+}
+
+func (idev *inet6Dev) find(a netip.Addr) *ifaddr6 {
+	for _, ifa := range idev.addrs {
+		if ifa.Prefix.Addr() == a {
+			return ifa
+		}
+	}
+	return nil
+}
+
+// Inet6Addrs returns the device's IPv6 addresses in kernel order (global
+// scope first, newest first within a scope).
+func (d *Device) Inet6Addrs() []Addr {
+	if d.inet6 == nil {
+		return nil
+	}
+	out := make([]Addr, len(d.inet6.addrs))
+	for i, a := range d.inet6.addrs {
+		out[i] = a.Addr
+	}
+	return out
+}
+
+// Inet6Groups returns the IPv6 multicast groups the device has joined, with
+// their user counts, newest first.
+func (d *Device) Inet6Groups() map[netip.Addr]int {
+	m := map[netip.Addr]int{}
+	if d.inet6 != nil {
+		for _, g := range d.inet6.mc {
+			m[g.addr] = g.users
+		}
+	}
+	return m
+}
+
+// Inet6Anycast returns the device's anycast addresses, newest first.
+func (d *Device) Inet6Anycast() []netip.Addr {
+	var out []netip.Addr
+	if d.inet6 != nil {
+		for _, a := range d.inet6.ac {
+			out = append(out, a.addr)
+		}
+	}
+	return out
+}
+
+// IPv6Routes returns the IPv6 routes whose nexthop is this device.
+func (d *Device) IPv6Routes() int {
+	if d.inet6 == nil {
+		return 0
+	}
+	return d.inet6.routes
+}
+
+// AddInet6 adds IPv6 address a (a.Flags may hold AddrNoDAD). Duplicate
+// address detection and the solicited-node join run later, as deferred work
+// (see Stack.SetWorkQueue).
+//
+// Kernel: inet6_rtm_newaddr → inet6_addr_add → ipv6_add_addr
+// (net/ipv6/addrconf.c): EEXIST for an address the device has (whatever the
+// prefix length), EADDRNOTAVAIL for ::, multicast or a loopback address on
+// another device, EACCES with disable_ipv6.
+func (d *Device) AddInet6(t *sim.Task, a Addr) error {
+	p := a.Prefix
+	if !p.IsValid() || !p.Addr().Is6() || p.Addr().Is4In6() {
+		return errno.New(syscall.EINVAL, "ipv6: Invalid prefix")
+	}
+	if p.Addr().Zone() != "" {
+		return errno.New(syscall.EINVAL, "ipv6: Zones are not allowed")
+	}
+	idev := d.inet6
+	switch {
+	case idev == nil || idev.dead:
+		return errno.New(syscall.ENODEV, "IPv6 is disabled on this device")
+	case idev.cnf.DisableIPv6:
+		return errno.New(syscall.EACCES, "IPv6 is disabled on this device")
+	case p.Addr().IsUnspecified():
+		return errno.New(syscall.EADDRNOTAVAIL, "Invalid address")
+	case p.Addr().IsMulticast():
+		return errno.New(syscall.EADDRNOTAVAIL, "Cannot assign multicast address without \"IFA_F_MCAUTOJOIN\" flag")
+	case p.Addr().IsLoopback() && !d.isLoopback() && !d.isL3Master():
+		return errno.New(syscall.EADDRNOTAVAIL, "Cannot assign loopback address on this device")
+	case idev.find(p.Addr()) != nil:
+		return errno.New(syscall.EEXIST, "address already assigned")
+	}
+	a.Scope = ipv6Scope(p.Addr())
+	a.Flags = a.Flags&AddrNoDAD | AddrPermanent
+	a.Broadcast, a.Label = netip.Addr{}, ""
+	return d.ipv6AddAddr(t, a, false)
+}
+
+// ipv6AddAddr adds a validated address, its prefix route, and starts DAD.
+func (d *Device) ipv6AddAddr(t *sim.Task, a Addr, linkLocal bool) error {
+	t.Charge(sim.AddrOp, 1)
+	idev := d.inet6
+	a.Flags |= AddrTentative
+	ifa := &ifaddr6{Addr: a, linkLocal: linkLocal}
+	// ipv6_link_dev_addr: before the first address of the same or a larger scope.
+	at := len(idev.addrs)
+	for i, o := range idev.addrs {
+		if o.Scope >= a.Scope {
+			at = i
+			break
+		}
+	}
+	idev.addrs = slices.Insert(idev.addrs, at, ifa)
+	if !linkLocal && a.Prefix.Bits() < 128 {
+		ifa.prefixRt = true // addrconf_prefix_route
+		d.fib6Add(t)
+	}
+	d.dadStart(t, ifa)
+	return nil
+}
+
+// DelInet6 removes the IPv6 address p (address and prefix length).
+//
+// Kernel: inet6_rtm_deladdr → inet6_addr_del (net/ipv6/addrconf.c):
+// EADDRNOTAVAIL when no address matches both.
+func (d *Device) DelInet6(t *sim.Task, p netip.Prefix) error {
+	idev := d.inet6
+	if idev == nil {
+		return errno.New(syscall.ENXIO, "IPv6 is disabled on this device")
+	}
+	i := slices.IndexFunc(idev.addrs, func(a *ifaddr6) bool { return a.Prefix == p })
+	if i < 0 {
+		return errno.New(syscall.EADDRNOTAVAIL, "address not found")
+	}
+	t.Charge(sim.AddrOp, 1)
+	ifa := idev.addrs[i]
+	idev.addrs = slices.Delete(idev.addrs, i, i+1)
+	d.ipv6DelAddr(t, ifa)
+	return nil
+}
+
+// ipv6DelAddr is __ipv6_ifa_notify(RTM_DELADDR) plus the prefix route.
+func (d *Device) ipv6DelAddr(t *sim.Task, ifa *ifaddr6) {
+	ifa.state = dadDead
+	ifa.generation++
+	d.ipv6LeaveAddrGroups(t, ifa)
+	if ifa.hostRoute {
+		ifa.hostRoute = false
+		d.fib6Del(t)
+	}
+	if ifa.prefixRt {
+		ifa.prefixRt = false
+		d.fib6Del(t)
+	}
+	d.tbl.s.addrNotify(t, EventDown, d, ifa.Addr)
+}
+
+// ipv6LeaveAddrGroups leaves the anycast and solicited-node groups of an
+// address.
+func (d *Device) ipv6LeaveAddrGroups(t *sim.Task, ifa *ifaddr6) {
+	if ifa.anycast {
+		ifa.anycast = false
+		d.ipv6AcDec(t, ifa.Prefix.Masked().Addr())
+	}
+	if ifa.solicit {
+		ifa.solicit = false
+		d.ipv6LeaveSolicit(t, ifa.Prefix.Addr())
+	}
+}
+
+// dadStart queues DAD for ifa.
+//
+// Kernel: addrconf_dad_start → addrconf_mod_dad_work(ifp, 0).
+func (d *Device) dadStart(t *sim.Task, ifa *ifaddr6) {
+	ifa.state = dadPre
+	gen := ifa.generation
+	d.tbl.s.wq.Queue(t, 0, "addrconf_dad_work", func(kw *sim.Task) { d.dadBegin(kw, ifa, gen) })
+}
+
+// dadBegin runs in the DAD worker with RTNL held.
+//
+// Kernel: addrconf_dad_work → addrconf_dad_begin (net/ipv6/addrconf.c): the
+// solicited-node join first; immediate completion on NOARP and loopback
+// devices, with DAD disabled or for NODAD addresses; otherwise probing after
+// a random delay.
+func (d *Device) dadBegin(t *sim.Task, ifa *ifaddr6, gen int) {
+	idev := d.inet6
+	if idev == nil || idev.dead || ifa.generation != gen || ifa.state != dadPre {
+		return
+	}
+	if !ifa.solicit {
+		ifa.solicit = d.ipv6JoinSolicit(t, ifa.Prefix.Addr())
+	}
+	ifa.state = dadRun
+	if d.flags&(FlagNoARP|FlagLoopback) != 0 || (d.tbl.IPv6All.AcceptDAD < 1 && idev.cnf.AcceptDAD < 1) ||
+		ifa.Flags&AddrTentative == 0 || ifa.Flags&AddrNoDAD != 0 {
+		d.dadCompleted(t, ifa)
+		return
+	}
+	if !idev.ready {
+		return // addrconf_dad_stop: stays tentative until the link is ready
+	}
+	delay := dadRetrans + time.Duration(d.tbl.s.rng.Int64N(int64(dadInitialDelay)))
+	d.tbl.s.wq.Queue(t, delay, "addrconf_dad_work", func(kw *sim.Task) {
+		if ifa.generation == gen && ifa.state == dadRun && d.inet6 == idev && !idev.dead && idev.ready {
+			d.dadCompleted(kw, ifa)
+		}
+	})
+}
+
+// dadCompleted marks ifa usable and announces it: its host route goes in
+// and, when forwarding, its subnet-router anycast address is joined.
+//
+// Kernel: addrconf_dad_completed → ipv6_ifa_notify(RTM_NEWADDR) →
+// __ipv6_ifa_notify (net/ipv6/addrconf.c).
+func (d *Device) dadCompleted(t *sim.Task, ifa *ifaddr6) {
+	ifa.state = dadPost
+	ifa.Flags &^= AddrTentative
+	if !ifa.hostRoute {
+		ifa.hostRoute = true
+		d.fib6Add(t)
+	}
+	if d.inet6.cnf.Forwarding && !ifa.anycast {
+		// addrconf_join_anycast: the subnet-router anycast address.
+		if p := ifa.Prefix; p.Bits() < 127 && !p.Masked().Addr().IsUnspecified() {
+			if d.ipv6AcInc(t, p.Masked().Addr()) == nil {
+				ifa.anycast = true
+			}
+		}
+	}
+	d.tbl.s.addrNotify(t, EventUp, d, ifa.Addr)
+}
+
+// ipv6JoinSolicit joins a's solicited-node group; NOARP and loopback
+// devices join none.
+//
+// Kernel: addrconf_join_solict (net/ipv6/addrconf.c).
+func (d *Device) ipv6JoinSolicit(t *sim.Task, a netip.Addr) bool {
+	if d.flags&(FlagNoARP|FlagLoopback) != 0 {
+		return false
+	}
+	d.ipv6McInc(t, solicitedNode(a))
+	return true
+}
+
+// ipv6LeaveSolicit leaves a's solicited-node group.
+//
+// Kernel: addrconf_leave_solict (net/ipv6/addrconf.c).
+func (d *Device) ipv6LeaveSolicit(t *sim.Task, a netip.Addr) {
+	d.ipv6McDec(t, solicitedNode(a))
+}
+
+// ipv6McInc joins group g, loading its MAC into the device's mc list the
+// first time (groups of interface-local scope have no MAC).
+//
+// Kernel: ipv6_dev_mc_inc → igmp6_group_added (net/ipv6/mcast.c).
+func (d *Device) ipv6McInc(t *sim.Task, g netip.Addr) {
+	idev := d.inet6
+	for _, m := range idev.mc {
+		if m.addr == g {
+			m.users++
+			return
+		}
+	}
+	m := &mcGroup{addr: g, users: 1}
+	idev.mc = slices.Insert(idev.mc, 0, m)
+	d.ipv6McLoad(t, m)
+}
+
+func mcScopeBelowLink(g netip.Addr) bool { return g.As16()[1]&0x0f < 2 }
+
+func (d *Device) ipv6McLoad(t *sim.Task, m *mcGroup) {
+	if m.loaded {
+		return
+	}
+	m.loaded = true
+	if !mcScopeBelowLink(m.addr) && d.ethMulticast() {
+		_ = d.MCAdd(t, ipv6MulticastMAC(m.addr))
+	}
+}
+
+func (d *Device) ipv6McUnload(t *sim.Task, m *mcGroup) {
+	if !m.loaded {
+		return
+	}
+	m.loaded = false
+	if !mcScopeBelowLink(m.addr) && d.ethMulticast() {
+		_ = d.MCDel(t, ipv6MulticastMAC(m.addr))
+	}
+}
+
+// ipv6McDec drops a user of group g, leaving it with the last.
+//
+// Kernel: __ipv6_dev_mc_dec → igmp6_group_dropped (net/ipv6/mcast.c).
+func (d *Device) ipv6McDec(t *sim.Task, g netip.Addr) {
+	idev := d.inet6
+	i := slices.IndexFunc(idev.mc, func(m *mcGroup) bool { return m.addr == g })
+	if i < 0 {
+		return
+	}
+	m := idev.mc[i]
+	if m.users--; m.users > 0 {
+		return
+	}
+	idev.mc = slices.Delete(idev.mc, i, i+1)
+	d.ipv6McUnload(t, m)
+}
+
+// ipv6McUp reloads every group (ipv6_mc_up); ipv6McDown unloads them
+// (ipv6_mc_down), keeping the memberships.
+func (d *Device) ipv6McUp(t *sim.Task) {
+	for _, m := range slices.Backward(d.inet6.mc) {
+		d.ipv6McLoad(t, m)
+	}
+}
+
+func (d *Device) ipv6McDown(t *sim.Task) {
+	for _, m := range d.inet6.mc {
+		d.ipv6McUnload(t, m)
+	}
+}
+
+// ipv6AcInc joins anycast address a. A new anycast address gets an anycast
+// route whose nexthop holds a device reference, and joins its
+// solicited-node group.
+//
+// Kernel: __ipv6_dev_ac_inc (net/ipv6/anycast.c).
+func (d *Device) ipv6AcInc(t *sim.Task, a netip.Addr) error {
+	idev := d.inet6
+	if idev.dead {
+		return errno.New(syscall.ENODEV, "device is going away")
+	}
+	for _, ac := range idev.ac {
+		if ac.addr == a {
+			ac.users++
+			return nil
+		}
+	}
+	idev.ac = slices.Insert(idev.ac, 0, &acAddr{addr: a, users: 1})
+	d.fib6AddNoRelease()
+	d.ipv6JoinSolicit(t, a)
+	return nil
+}
+
+// ipv6AcDec drops a user of anycast address a; the last user removes it.
+//
+// Kernel: __ipv6_dev_ac_dec (net/ipv6/anycast.c).
+func (d *Device) ipv6AcDec(t *sim.Task, a netip.Addr) {
+	idev := d.inet6
+	i := slices.IndexFunc(idev.ac, func(ac *acAddr) bool { return ac.addr == a })
+	if i < 0 {
+		return
+	}
+	ac := idev.ac[i]
+	if ac.users--; ac.users > 0 {
+		return
+	}
+	idev.ac = slices.Delete(idev.ac, i, i+1)
+	d.ipv6AcFree(t, a)
+}
+
+// ipv6AcFree removes an anycast address: leave its solicited-node group,
+// delete its route, and drop the ifacaddr6 — whose memory goes in one RCU
+// callback that drops the anycast route, whose own memory and device
+// reference go in a second RCU callback queued by the first.
+//
+// Kernel: __ipv6_dev_ac_dec / ipv6_ac_destroy_dev → aca_put →
+// call_rcu(aca_free_rcu) → fib6_info_release → call_rcu(fib6_info_destroy_rcu)
+// → fib6_nh_release → dev_put.
+func (d *Device) ipv6AcFree(t *sim.Task, a netip.Addr) {
+	if d.flags&(FlagNoARP|FlagLoopback) == 0 {
+		d.ipv6LeaveSolicit(t, a)
+	}
+	idev := d.inet6
+	idev.routes--
+	d.tbl.fib6Routes--
+	rcu := d.tbl.s.w.RCU()
+	rcu.Call(t, func(k *sim.Task) { // aca_free_rcu
+		rcu.Call(k, func(*sim.Task) { d.Put() }) // fib6_info_destroy_rcu
+	})
+}
+
+// fib6Add accounts for an IPv6 route via d: it holds a device reference
+// that fib6Del drops in an RCU callback.
+func (d *Device) fib6Add(t *sim.Task) {
+	d.fib6AddNoRelease()
+}
+
+func (d *Device) fib6AddNoRelease() {
+	d.inet6.routes++
+	d.tbl.fib6Routes++
+	d.Hold()
+}
+
+// fib6Del removes an IPv6 route via d; its memory and device reference go
+// one grace period later.
+//
+// Kernel: fib6_info_release → call_rcu(fib6_info_destroy_rcu) → dev_put.
+func (d *Device) fib6Del(t *sim.Task) {
+	d.inet6.routes--
+	d.tbl.fib6Routes--
+	d.tbl.s.w.RCU().Call(t, func(*sim.Task) { d.Put() })
+}
+
+// addrconfIfdown tears IPv6 down on a device going down (unregister=false)
+// or away. Every IPv6 route of the namespace is walked once
+// (rt6_disable_ip → fib6_clean_all). With keep_addr_on_down, permanent
+// global addresses survive a down, tentative again.
+//
+// Kernel: addrconf_ifdown (net/ipv6/addrconf.c).
+func (d *Device) addrconfIfdown(t *sim.Task, unregister bool) {
+	idev := d.inet6
+	if idev == nil {
+		return
+	}
+	t.Charge(sim.Fib6Visit, int64(d.tbl.fib6Routes))
+	keep := !unregister && !idev.cnf.DisableIPv6 && (d.tbl.IPv6All.KeepAddrOnDown || idev.cnf.KeepAddrOnDown)
+	var kept []*ifaddr6
+	for _, ifa := range idev.addrs {
+		if keep && ifa.Flags&AddrPermanent != 0 && !ifa.linkLocal && !ifa.Prefix.Addr().IsLoopback() {
+			ifa.generation++
+			ifa.state = dadPre
+			ifa.Flags |= AddrTentative
+			d.ipv6LeaveAddrGroups(t, ifa)
+			if ifa.hostRoute {
+				ifa.hostRoute = false
+				d.fib6Del(t)
+			}
+			if ifa.prefixRt { // rt6_sync_down_dev removes routes via the device
+				ifa.prefixRt = false
+				d.fib6Del(t)
+			}
+			kept = append(kept, ifa)
+			continue
+		}
+		d.ipv6DelAddr(t, ifa)
+	}
+	idev.addrs = kept
+	if idev.mroute {
+		idev.mroute = false
+		d.fib6Del(t)
+	}
+	if idev.llRt {
+		idev.llRt = false
+		d.fib6Del(t)
+	}
+	if unregister {
+		idev.dead = true
+		// ipv6_ac_destroy_dev
+		for len(idev.ac) > 0 {
+			ac := idev.ac[0]
+			idev.ac = idev.ac[1:]
+			d.ipv6AcFree(t, ac.addr)
+		}
+		// ipv6_mc_destroy_dev
+		d.ipv6McDown(t)
+		idev.mc = nil
+		d.inet6 = nil
+		d.Put() // in6_dev_put: the inet6_dev's reference
+		return
+	}
+	if idev.ready {
+		idev.ready = false
+		d.ipv6McDown(t)
+	}
+}

@@ -1,0 +1,168 @@
+package netdev
+
+import (
+	"sync/atomic"
+
+	"github.com/netsimlab/netsim/hwaddr"
+)
+
+// regState is a device's registration state (enum netdev_reg_state).
+type regState uint8
+
+const (
+	regUninitialized regState = iota // NETREG_UNINITIALIZED
+	regRegistered                    // NETREG_REGISTERED
+	regUnregistering                 // NETREG_UNREGISTERING
+	regUnregistered                  // NETREG_UNREGISTERED
+)
+
+// Device is a network device, struct net_device.
+//
+// Every field is guarded by RTNL except refcnt (atomic: references are
+// dropped from RCU callbacks). Exported methods that read a device may be
+// called by anyone who holds RTNL, or by a single-goroutine user of a
+// quiescent simulation; Handle methods in package rtnl take RTNL for you.
+type Device struct {
+	tbl     *Table
+	ifindex IfIndex
+	name    string
+	ops     *linkOps
+	state   regState
+
+	flags     Flags // administrative and static flags; FlagLowerUp is derived from carrier
+	carrier   bool
+	operState OperState
+	mtu       int
+	minMTU    int
+	maxMTU    int
+	group     uint32
+	addr      MAC
+	broadcast MAC
+	txqlen    int
+	uniFlt    bool // IFF_UNICAST_FLT: the device filters unicast addresses itself
+
+	link   *Device   // the lower device of a vlan or macvlan (IFLA_LINK)
+	uppers []*Device // devices stacked on this one (vlans, macvlans), in creation order
+	master *Device   // bond or vrf this device is enslaved to
+	slaves []*Device // for masters: enslaved devices in enslave order
+	peer   *Device   // the other end of a veth pair
+
+	uc, mc     *hwaddr.List
+	ucPromisc  bool
+	promiscCnt int
+	allmulti   int
+
+	refcnt atomic.Int64 // references held by others (dev_hold); 0 when only the registration's own remains
+
+	priv devPriv // kind-specific state
+
+	inet  *inDev
+	inet6 *inet6Dev
+
+	prev, next *Device // the table's device list, registration order (dev_base_head)
+}
+
+// Index returns the device's ifindex.
+func (d *Device) Index() IfIndex { return d.ifindex }
+
+// Name returns the device's name.
+func (d *Device) Name() string { return d.name }
+
+// Kind returns the link kind ("dummy", "veth", "vlan", ...; "" for loopback,
+// as `ip -d link` shows no kind for it).
+func (d *Device) Kind() string { return d.ops.kind }
+
+// Flags returns the device's IFF_* flags, including IFF_LOWER_UP when the
+// device is up with carrier.
+func (d *Device) Flags() Flags {
+	f := d.flags
+	if d.promiscCnt > 0 {
+		f |= FlagPromisc
+	}
+	if d.allmulti > 0 {
+		f |= FlagAllMulti
+	}
+	if d.flags&FlagUp != 0 && d.carrier {
+		f |= FlagLowerUp
+	}
+	return f
+}
+
+// IsUp reports whether the device is administratively up (IFF_UP).
+func (d *Device) IsUp() bool { return d.flags&FlagUp != 0 }
+
+// Carrier reports whether the device has carrier.
+func (d *Device) Carrier() bool { return d.carrier }
+
+// OperState returns the device's operational state.
+func (d *Device) OperState() OperState { return d.operState }
+
+// MTU returns the device's MTU.
+func (d *Device) MTU() int { return d.mtu }
+
+// MTURange returns the device's minimum and maximum MTU.
+func (d *Device) MTURange() (min, max int) { return d.minMTU, d.maxMTU }
+
+// Group returns the device's group (0 is the default group).
+func (d *Device) Group() uint32 { return d.group }
+
+// Addr returns the device's hardware address.
+func (d *Device) Addr() MAC { return d.addr }
+
+// Broadcast returns the device's broadcast address.
+func (d *Device) Broadcast() MAC { return d.broadcast }
+
+// TxQueueLen returns the device's transmit queue length.
+func (d *Device) TxQueueLen() int { return d.txqlen }
+
+// Link returns the lower device of a vlan or macvlan, or nil.
+func (d *Device) Link() *Device { return d.link }
+
+// Master returns the bond or vrf the device is enslaved to, or nil.
+func (d *Device) Master() *Device { return d.master }
+
+// Slaves returns the devices enslaved to a bond or vrf, in enslave order.
+func (d *Device) Slaves() []*Device { return append([]*Device(nil), d.slaves...) }
+
+// Uppers returns the vlans and macvlans stacked on the device.
+func (d *Device) Uppers() []*Device { return append([]*Device(nil), d.uppers...) }
+
+// Peer returns the other end of a veth pair, or nil.
+func (d *Device) Peer() *Device { return d.peer }
+
+// UC returns the device's unicast address list (dev->uc).
+func (d *Device) UC() *hwaddr.List { return d.uc }
+
+// MC returns the device's multicast address list (dev->mc).
+func (d *Device) MC() *hwaddr.List { return d.mc }
+
+// Promiscuity returns the device's promiscuity count.
+func (d *Device) Promiscuity() int { return d.promiscCnt }
+
+// Table returns the namespace's device table the device belongs to.
+func (d *Device) Table() *Table { return d.tbl }
+
+// Registered reports whether the device is registered (not being or having
+// been unregistered).
+func (d *Device) Registered() bool { return d.state == regRegistered }
+
+// Hold takes a reference to the device.
+//
+// Kernel: dev_hold (include/linux/netdevice.h).
+func (d *Device) Hold() { d.refcnt.Add(1) }
+
+// Put drops a reference taken with Hold.
+//
+// Kernel: dev_put (include/linux/netdevice.h).
+func (d *Device) Put() {
+	if d.refcnt.Add(-1) < 0 {
+		panic("netdev: dev_put on " + d.name + " without a reference")
+	}
+}
+
+// RefCount returns the references held by others (0 means only the
+// registration's own remains, which is what netdev_wait_allrefs waits for).
+func (d *Device) RefCount() int64 { return d.refcnt.Load() }
+
+// String returns the device's name.
+func (d *Device) String() string { return d.name }

@@ -1,0 +1,203 @@
+// IPv4 interface addresses and the IPv4 multicast groups a device joins:
+// net/ipv4/devinet.c (inetdev_event, __inet_insert_ifa, __inet_del_ifa) and
+// net/ipv4/igmp.c (ip_mc_up, ip_mc_down).
+
+package netdev
+
+import (
+	"net/netip"
+	"slices"
+	"syscall"
+
+	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// inDev is a device's IPv4 state, struct in_device.
+type inDev struct {
+	addrs  []*Addr // ifa_list: primaries first (by scope), then secondaries
+	mcUp   bool    // ip_mc_up has run (the device is up)
+	hasRef bool    // holds a device reference
+}
+
+var allHostsMAC = MAC{0x01, 0x00, 0x5e, 0x00, 0x00, 0x01} // 224.0.0.1
+
+// ethMulticast reports whether d maps IP multicast groups to Ethernet
+// multicast addresses (arp_mc_map / ndisc_mc_map accept the device type):
+// every kind netsim models except loopback.
+func (d *Device) ethMulticast() bool { return !d.isLoopback() }
+
+// inetdevEvent is the IPv4 side of the netdev notifier chain.
+//
+// Kernel: inetdev_event (net/ipv4/devinet.c).
+func inetdevEvent(t *sim.Task, ev Event, d *Device) error {
+	switch ev {
+	case EventRegister:
+		d.inet = &inDev{hasRef: true}
+		d.Hold()
+	case EventUp:
+		in := d.inet
+		if in == nil || d.mtu < 68 {
+			return nil
+		}
+		if d.isLoopback() && len(in.addrs) == 0 {
+			lo := Addr{Prefix: netip.MustParsePrefix("127.0.0.1/8"), Scope: ScopeHost, Label: d.name}
+			_ = d.insertInet4(t, lo)
+		}
+		// ip_mc_up: join 224.0.0.1.
+		if !in.mcUp {
+			in.mcUp = true
+			if d.ethMulticast() {
+				_ = d.MCAdd(t, allHostsMAC)
+			}
+		}
+	case EventDown:
+		// ip_mc_down: leave the groups; addresses stay.
+		if in := d.inet; in != nil && in.mcUp {
+			in.mcUp = false
+			if d.ethMulticast() {
+				_ = d.MCDel(t, allHostsMAC)
+			}
+		}
+	case EventUnregister:
+		// inetdev_destroy: every address goes, and the in_device drops its
+		// device reference in an RCU callback (in_dev_rcu_put).
+		in := d.inet
+		if in == nil {
+			return nil
+		}
+		for len(in.addrs) > 0 {
+			a := in.addrs[len(in.addrs)-1]
+			in.addrs = in.addrs[:len(in.addrs)-1]
+			d.tbl.s.addrNotify(t, EventDown, d, *a)
+		}
+		d.inet = nil
+		if in.hasRef {
+			d.tbl.s.w.RCU().Call(t, func(*sim.Task) { d.Put() })
+		}
+	}
+	return nil
+}
+
+// Inet4Addrs returns the device's IPv4 addresses in kernel order.
+func (d *Device) Inet4Addrs() []Addr {
+	if d.inet == nil {
+		return nil
+	}
+	out := make([]Addr, len(d.inet.addrs))
+	for i, a := range d.inet.addrs {
+		out[i] = *a
+	}
+	return out
+}
+
+func sameSubnet(a, b netip.Prefix) bool {
+	return a.Bits() == b.Bits() && a.Masked() == b.Masked()
+}
+
+// AddInet4 adds IPv4 address a to the device. An address in the subnet of
+// an existing primary address becomes secondary.
+//
+// Kernel: inet_rtm_newaddr → __inet_insert_ifa (net/ipv4/devinet.c):
+// EEXIST for the same local address in the same subnet, EINVAL for a scope
+// that differs from the primary's.
+func (d *Device) AddInet4(t *sim.Task, a Addr) error {
+	if !a.Prefix.IsValid() || !a.Prefix.Addr().Is4() {
+		return errno.New(syscall.EINVAL, "ipv4: Invalid prefix length")
+	}
+	if d.inet == nil {
+		return errno.New(syscall.ENODEV, "ipv4: Device not found")
+	}
+	if a.Label == "" {
+		a.Label = d.name
+	}
+	if a.Broadcast.IsValid() && !a.Broadcast.Is4() {
+		return errno.New(syscall.EINVAL, "ipv4: Invalid broadcast address")
+	}
+	a.Flags &^= AddrSecondary
+	return d.insertInet4(t, a)
+}
+
+func (d *Device) insertInet4(t *sim.Task, a Addr) error {
+	in := d.inet
+	lastPrimary := 0
+	for i, o := range in.addrs {
+		if o.Flags&AddrSecondary == 0 && o.Scope <= a.Scope {
+			lastPrimary = i + 1
+		}
+		if sameSubnet(o.Prefix, a.Prefix) {
+			if o.Prefix.Addr() == a.Prefix.Addr() {
+				return errno.New(syscall.EEXIST, "ipv4: Address already assigned")
+			}
+			if o.Scope != a.Scope {
+				return errno.New(syscall.EINVAL, "ipv4: Invalid scope value")
+			}
+			a.Flags |= AddrSecondary
+		}
+	}
+	t.Charge(sim.AddrOp, 1)
+	na := a
+	if a.Flags&AddrSecondary == 0 {
+		in.addrs = slices.Insert(in.addrs, lastPrimary, &na)
+	} else {
+		in.addrs = append(in.addrs, &na)
+	}
+	d.tbl.s.addrNotify(t, EventUp, d, na)
+	return nil
+}
+
+// DelInet4 removes the IPv4 address p (local address and prefix length).
+// Removing a primary address removes the secondaries of its subnet, or
+// promotes the first of them when promote_secondaries is set.
+//
+// Kernel: inet_rtm_deladdr → __inet_del_ifa (net/ipv4/devinet.c):
+// EADDRNOTAVAIL when no address matches.
+func (d *Device) DelInet4(t *sim.Task, p netip.Prefix) error {
+	if d.inet == nil {
+		return errno.New(syscall.ENODEV, "ipv4: Device not found")
+	}
+	in := d.inet
+	i := slices.IndexFunc(in.addrs, func(a *Addr) bool { return a.Prefix == p })
+	if i < 0 {
+		return errno.New(syscall.EADDRNOTAVAIL, "ipv4: Address not found")
+	}
+	t.Charge(sim.AddrOp, 1)
+	victim := in.addrs[i]
+	in.addrs = slices.Delete(in.addrs, i, i+1)
+	if victim.Flags&AddrSecondary == 0 {
+		promote := d.tbl.IPv4All.PromoteSecondaries || d.tbl.IPv4Default.PromoteSecondaries
+		var promoted *Addr
+		for j := 0; j < len(in.addrs); {
+			o := in.addrs[j]
+			if o.Flags&AddrSecondary == 0 || !sameSubnet(o.Prefix, victim.Prefix) {
+				j++
+				continue
+			}
+			if promote && promoted == nil {
+				promoted = o
+				j++
+				continue
+			}
+			in.addrs = slices.Delete(in.addrs, j, j+1)
+			d.tbl.s.addrNotify(t, EventDown, d, *o)
+		}
+		d.tbl.s.addrNotify(t, EventDown, d, *victim)
+		if promoted != nil {
+			// The promoted address moves to the primaries.
+			k := slices.Index(in.addrs, promoted)
+			in.addrs = slices.Delete(in.addrs, k, k+1)
+			promoted.Flags &^= AddrSecondary
+			at := 0
+			for j, o := range in.addrs {
+				if o.Flags&AddrSecondary == 0 && o.Scope <= promoted.Scope {
+					at = j + 1
+				}
+			}
+			in.addrs = slices.Insert(in.addrs, at, promoted)
+			d.tbl.s.addrNotify(t, EventUp, d, *promoted)
+		}
+		return nil
+	}
+	d.tbl.s.addrNotify(t, EventDown, d, *victim)
+	return nil
+}

@@ -1,0 +1,306 @@
+package netdev
+
+import (
+	"fmt"
+	"syscall"
+
+	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// linkOps is a device kind's behaviour: the parts of net_device_ops and
+// rtnl_link_ops netsim models. A nil function is an operation the kind does
+// not have.
+type linkOps struct {
+	kind string // rtnl_link_ops->kind; "" for loopback
+
+	init          func(t *sim.Task, d *Device)               // ndo_init, after the device is listed
+	uninit        func(t *sim.Task, d *Device)               // ndo_uninit, during unregister
+	open          func(t *sim.Task, d *Device) error         // ndo_open
+	stop          func(t *sim.Task, d *Device)               // ndo_stop
+	setRxMode     func(t *sim.Task, d *Device)               // ndo_set_rx_mode
+	changeRxFlags func(t *sim.Task, d *Device, change Flags) // ndo_change_rx_flags
+	dellink       func(t *sim.Task, d *Device, q *[]*Device) // rtnl_link_ops->dellink
+	addSlave      func(t *sim.Task, master, slave *Device) error
+	delSlave      func(t *sim.Task, master, slave *Device) error
+	// carrierOf computes carrier while the device is up; nil means always on.
+	carrierOf func(d *Device) bool
+	// operUp is the operstate shown when up with carrier: OperUnknown for
+	// devices without link state (loopback, dummy), OperUp otherwise.
+	operUp OperState
+	// master is true for kinds that take slaves (bond, vrf).
+	master bool
+	// l3mdev is true for VRF masters.
+	l3mdev bool
+
+	// kind-specific configuration
+}
+
+// LinkSpec describes a device to create: Dummy, Veth, Macvlan, Vlan, Bond or
+// VRF. It is what `ip link add ... type KIND ...` sends.
+type LinkSpec interface {
+	// LinkName returns the requested device name.
+	LinkName() string
+	// LinkAttrs returns the requested common attributes.
+	LinkAttrs() Attrs
+	// create validates the spec against the table and builds the device(s)
+	// it describes, unregistered. It changes nothing.
+	create(t *sim.Task, tb *Table) ([]*Device, error)
+}
+
+// Attrs are the optional attributes every kind accepts. Zero values mean
+// "the kind's default".
+type Attrs struct {
+	MTU        int     // IFLA_MTU
+	Group      uint32  // IFLA_GROUP
+	Index      IfIndex // requested ifindex (ifi_index of RTM_NEWLINK)
+	Addr       MAC     // IFLA_ADDRESS; zero means a random address (or the lower's, for vlan)
+	TxQueueLen int     // IFLA_TXQLEN
+}
+
+// Dummy is a dummy device (drivers/net/dummy.c).
+type Dummy struct {
+	Name string
+	Attrs
+}
+
+// Veth is a veth pair (drivers/net/veth.c): Name and its peer Peer. An empty
+// Peer gets the name "veth%d" with the lowest free number.
+type Veth struct {
+	Name, Peer string
+	Attrs
+	PeerAttrs Attrs
+}
+
+// MacvlanMode is a macvlan mode (enum macvlan_mode).
+type MacvlanMode uint32
+
+const (
+	MacvlanPrivate  MacvlanMode = 1  // MACVLAN_MODE_PRIVATE
+	MacvlanVEPA     MacvlanMode = 2  // MACVLAN_MODE_VEPA, the default
+	MacvlanBridge   MacvlanMode = 4  // MACVLAN_MODE_BRIDGE
+	MacvlanPassthru MacvlanMode = 8  // MACVLAN_MODE_PASSTHRU
+	MacvlanSource   MacvlanMode = 16 // MACVLAN_MODE_SOURCE
+)
+
+// String returns the mode as `ip -d link` prints it.
+func (m MacvlanMode) String() string {
+	switch m {
+	case MacvlanPrivate:
+		return "private"
+	case MacvlanVEPA:
+		return "vepa"
+	case MacvlanBridge:
+		return "bridge"
+	case MacvlanPassthru:
+		return "passthru"
+	case MacvlanSource:
+		return "source"
+	}
+	return fmt.Sprintf("mode(%d)", uint32(m))
+}
+
+// Macvlan is a macvlan device on Link (drivers/net/macvlan.c). A zero Mode
+// is MacvlanVEPA, the kernel's default.
+type Macvlan struct {
+	Name, Link string
+	Mode       MacvlanMode
+	Attrs
+}
+
+// Vlan is an 802.1Q VLAN device with id ID on Link (net/8021q).
+type Vlan struct {
+	Name, Link string
+	ID         uint16
+	Attrs
+}
+
+// BondMode is a bonding mode (BOND_MODE_*).
+type BondMode uint8
+
+const (
+	BondRoundRobin   BondMode = 0 // balance-rr, the default
+	BondActiveBackup BondMode = 1 // active-backup
+	BondXOR          BondMode = 2 // balance-xor
+	BondBroadcast    BondMode = 3 // broadcast
+	Bond8023AD       BondMode = 4 // 802.3ad
+	BondTLB          BondMode = 5 // balance-tlb
+	BondALB          BondMode = 6 // balance-alb
+)
+
+var bondModeNames = [...]string{"balance-rr", "active-backup", "balance-xor", "broadcast", "802.3ad", "balance-tlb", "balance-alb"}
+
+// String returns the mode's name, e.g. "balance-rr".
+func (m BondMode) String() string {
+	if int(m) < len(bondModeNames) {
+		return bondModeNames[m]
+	}
+	return fmt.Sprintf("mode(%d)", uint8(m))
+}
+
+// usesPrimary reports whether the mode sends traffic through one active
+// slave, whose address lists alone follow the bond's.
+//
+// Kernel: bond_uses_primary / BOND_MODE_IS_LB (include/net/bonding.h).
+func (m BondMode) usesPrimary() bool {
+	return m == BondActiveBackup || m == BondTLB || m == BondALB
+}
+
+// Bond is a bonding master (drivers/net/bonding).
+type Bond struct {
+	Name string
+	Mode BondMode
+	Attrs
+}
+
+// VRF is an L3 master device bound to routing table Table (drivers/net/vrf.c).
+type VRF struct {
+	Name  string
+	Table uint32
+	Attrs
+}
+
+type loopbackSpec struct{}
+
+func (s Dummy) LinkName() string      { return s.Name }
+func (s Dummy) LinkAttrs() Attrs      { return s.Attrs }
+func (s Veth) LinkName() string       { return s.Name }
+func (s Veth) LinkAttrs() Attrs       { return s.Attrs }
+func (s Macvlan) LinkName() string    { return s.Name }
+func (s Macvlan) LinkAttrs() Attrs    { return s.Attrs }
+func (s Vlan) LinkName() string       { return s.Name }
+func (s Vlan) LinkAttrs() Attrs       { return s.Attrs }
+func (s Bond) LinkName() string       { return s.Name }
+func (s Bond) LinkAttrs() Attrs       { return s.Attrs }
+func (s VRF) LinkName() string        { return s.Name }
+func (s VRF) LinkAttrs() Attrs        { return s.Attrs }
+func (loopbackSpec) LinkName() string { return "lo" }
+func (loopbackSpec) LinkAttrs() Attrs { return Attrs{} }
+func (d *Device) isLoopback() bool    { return d.flags&FlagLoopback != 0 }
+
+// isL3Master reports whether d is an L3 master device (a vrf).
+func (d *Device) isL3Master() bool { return d.ops.l3mdev }
+
+// devPriv is the kind-specific state (netdev_priv).
+type devPriv struct {
+	vlanID      uint16
+	macvlanMode MacvlanMode
+	bondMode    BondMode
+	vrfTable    uint32
+	addrRandom  bool      // addr_assign_type == NET_ADDR_RANDOM
+	addrStolen  bool      // addr_assign_type == NET_ADDR_STOLEN (a vlan using its lower's address)
+	wantIndex   IfIndex   // requested ifindex, for kinds that create several devices
+	bondSaved   bondSaved // a bond slave's own address and MTU, restored on release
+}
+
+// VlanID returns a vlan's id (0 for other kinds).
+func (d *Device) VlanID() uint16 { return d.priv.vlanID }
+
+// MacvlanMode returns a macvlan's mode (0 for other kinds).
+func (d *Device) MacvlanMode() MacvlanMode { return d.priv.macvlanMode }
+
+// BondMode returns a bond's mode.
+func (d *Device) BondMode() BondMode { return d.priv.bondMode }
+
+// VRFTable returns a vrf's table id (0 for other kinds).
+func (d *Device) VRFTable() uint32 { return d.priv.vrfTable }
+
+const (
+	ethMinMTU  = 68    // ETH_MIN_MTU
+	ethMaxMTU  = 65535 // ETH_MAX_MTU
+	ethDataLen = 1500  // ETH_DATA_LEN
+)
+
+var broadcastMAC = MAC{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
+
+// newDevice builds an unregistered device of kind ops with the common attrs
+// applied; the caller sets the kind's own fields.
+func (tb *Table) newDevice(name string, ops *linkOps, a Attrs, flags Flags, mtu, minMTU, maxMTU int) (*Device, error) {
+	d := &Device{name: name, ops: ops, flags: flags, mtu: mtu, minMTU: minMTU, maxMTU: maxMTU,
+		group: a.Group, txqlen: 1000, broadcast: broadcastMAC}
+	if a.TxQueueLen > 0 {
+		d.txqlen = a.TxQueueLen
+	}
+	if a.MTU != 0 {
+		if err := d.checkMTU(a.MTU); err != nil {
+			return nil, err
+		}
+		d.mtu = a.MTU
+	}
+	if a.Addr != (MAC{}) {
+		if a.Addr.IsMulticast() {
+			return nil, errno.New(syscall.EADDRNOTAVAIL, "Cannot assign a multicast address")
+		}
+		d.addr = a.Addr
+	} else {
+		d.addr = tb.s.randomMAC()
+		d.priv.addrRandom = true
+	}
+	return d, nil
+}
+
+// randomMAC returns a random locally administered unicast address.
+//
+// Kernel: eth_random_addr (include/linux/etherdevice.h).
+func (s *Stack) randomMAC() MAC {
+	var m MAC
+	v := s.rng.Uint64()
+	for i := range m {
+		m[i] = byte(v >> (8 * i))
+	}
+	m[0] = m[0]&0xfe | 0x02
+	return m
+}
+
+// checkMTU validates mtu against the device's range.
+//
+// Kernel: dev_validate_mtu (net/core/dev.c).
+func (d *Device) checkMTU(mtu int) error {
+	if mtu < 0 {
+		return errno.New(syscall.EINVAL, "Invalid MTU")
+	}
+	if mtu < d.minMTU {
+		return errno.Errorf(syscall.EINVAL, "mtu less than device minimum")
+	}
+	if d.maxMTU > 0 && mtu > d.maxMTU {
+		return errno.Errorf(syscall.EINVAL, "mtu greater than device maximum")
+	}
+	return nil
+}
+
+var loopbackOps = &linkOps{operUp: OperUnknown}
+
+func (loopbackSpec) create(t *sim.Task, tb *Table) ([]*Device, error) {
+	d := &Device{name: "lo", ops: loopbackOps, flags: FlagLoopback, mtu: 65536, minMTU: 0, maxMTU: 0, txqlen: 1000}
+	return []*Device{d}, nil
+}
+
+var dummyOps = &linkOps{
+	kind:      "dummy",
+	operUp:    OperUnknown,
+	setRxMode: func(*sim.Task, *Device) {},
+	dellink:   func(_ *sim.Task, d *Device, q *[]*Device) { *q = append(*q, d) },
+}
+
+func (s Dummy) create(t *sim.Task, tb *Table) ([]*Device, error) {
+	if err := tb.checkName(s.Name); err != nil {
+		return nil, err
+	}
+	d, err := tb.newDevice(s.Name, dummyOps, s.Attrs, FlagBroadcast|FlagNoARP, ethDataLen, 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	return []*Device{d}, nil
+}
+
+// checkLinkName resolves the spec's name (with a %d template) and checks it.
+func (tb *Table) checkLinkName(name string, taken map[string]bool) (string, error) {
+	if name == "" {
+		return "", errno.New(syscall.EINVAL, "Device name is required")
+	}
+	n, err := tb.allocName(name, taken)
+	if err != nil {
+		return "", err
+	}
+	return n, tb.checkName(n)
+}

@@ -1,0 +1,380 @@
+package netdev
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/hwaddr"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// Config holds the netdev behaviour switches that seed patches changed.
+// The zero Config is the pre-patch behaviour of seeds 001 and 002.
+type Config struct {
+	// HWAddr is the search policy of every device's uc and mc lists
+	// (seed 001: ListOnly before, TreeIndexed after).
+	HWAddr hwaddr.Policy
+	// Wait is netdev_wait_allrefs's polling (seed 002: WaitFixed before,
+	// WaitBackoff after).
+	Wait WaitPolicy
+}
+
+// Notifier receives netdev notifier events. Returning an error vetoes the
+// events that can be vetoed (EventPreUp, EventPreChangeUpper); for the
+// others the error is ignored, as the kernel ignores NOTIFY_BAD there.
+//
+// Notifiers run with RTNL held, in the task that caused the event.
+type Notifier interface {
+	NetdevEvent(t *sim.Task, ev Event, dev *Device) error
+}
+
+// NotifierFunc adapts a function to Notifier.
+type NotifierFunc func(t *sim.Task, ev Event, dev *Device) error
+
+// NetdevEvent calls f.
+func (f NotifierFunc) NetdevEvent(t *sim.Task, ev Event, dev *Device) error { return f(t, ev, dev) }
+
+// Stack is the machine-wide net_device state: the behaviour Config, the
+// notifier chain, and the list of unregistered devices waiting for
+// netdev_run_todo. Namespaces' device tables hang off it.
+//
+// LOCK ORDERING: RTNL (the Mutex given to NewStack) guards everything in a
+// Stack, its Tables and their Devices, except Device.refcnt.
+type Stack struct {
+	w    *sim.World
+	rtnl *sim.Mutex
+	cfg  Config
+
+	rng       *rand.Rand // random MACs; guarded by RTNL
+	notifiers []Notifier // guarded by RTNL
+	todo      []*Device  // net_todo_list, guarded by RTNL
+
+	addrNotifiers []AddrEventHandler // guarded by RTNL
+	wq            WorkQueue
+	nextNetID int
+}
+
+// NewStack returns a Stack for world w whose RTNL is rtnl.
+func NewStack(w *sim.World, rtnl *sim.Mutex, cfg Config) *Stack {
+	seed := w.Rand().Uint64()
+	return &Stack{w: w, rtnl: rtnl, cfg: cfg, rng: rand.New(rand.NewPCG(seed, ^seed)), wq: InlineWork{}}
+}
+
+// Config returns the stack's behaviour switches.
+func (s *Stack) Config() Config { return s.cfg }
+
+// World returns the stack's World.
+func (s *Stack) World() *sim.World { return s.w }
+
+// RegisterNotifier appends n to the netdev notifier chain. Call it while
+// setting up, before any task uses the stack.
+//
+// Kernel: register_netdevice_notifier (net/core/dev.c).
+func (s *Stack) RegisterNotifier(n Notifier) { s.notifiers = append(s.notifiers, n) }
+
+// notify calls the notifier chain for ev on dev: first the subsystems inside
+// netdev (stacked devices, IPv4, IPv6), then the registered notifiers.
+//
+// Kernel: call_netdevice_notifiers (net/core/dev.c).
+func (s *Stack) notify(t *sim.Task, ev Event, dev *Device) error {
+	t.Charge(sim.NotifierCall, 1)
+	for _, f := range []func(*sim.Task, Event, *Device) error{stackedDeviceEvent, inetdevEvent, addrconfNotify} {
+		if err := f(t, ev, dev); err != nil && (ev == EventPreUp || ev == EventPreChangeUpper) {
+			return err
+		}
+	}
+	for _, n := range s.notifiers {
+		if err := n.NetdevEvent(t, ev, dev); err != nil && (ev == EventPreUp || ev == EventPreChangeUpper) {
+			return err
+		}
+	}
+	return nil
+}
+
+// Table is one network namespace's devices: the name and ifindex indexes,
+// the device list in registration order, and the per-namespace sysctls that
+// device code reads.
+type Table struct {
+	s    *Stack
+	id   int
+	name string
+
+	byIndex    map[IfIndex]*Device
+	byName     map[string]*Device
+	head, tail *Device
+	count      int
+	lastIndex  IfIndex // net->ifindex: the last ifindex handed out
+	unregCount int     // dev_unreg_count: devices unregistered, not yet freed
+	loopback   *Device
+
+	// IPv4 and IPv6 configuration (net.ipv4.conf.* / net.ipv6.conf.*).
+	IPv4All, IPv4Default IPv4Conf
+	IPv6All, IPv6Default IPv6Conf
+
+	fib6Routes int // IPv6 routes in the namespace, walked by fib6_clean_all
+}
+
+// IPv4Conf is the part of net.ipv4.conf.{all,default,DEV} netsim models.
+type IPv4Conf struct {
+	PromoteSecondaries bool // promote_secondaries
+	Forwarding         bool // forwarding
+}
+
+// IPv6Conf is the part of net.ipv6.conf.{all,default,DEV} netsim models.
+type IPv6Conf struct {
+	DisableIPv6    bool // disable_ipv6
+	Forwarding     bool // forwarding: joins ff02::2 and subnet-router anycast addresses
+	KeepAddrOnDown bool // keep_addr_on_down (only the value 1 is modelled)
+	AcceptDAD      int  // accept_dad
+}
+
+// NewTable creates a namespace's device table and registers its loopback
+// device (ifindex 1). The caller holds RTNL.
+//
+// Kernel: net_dev_init's per-net setup and loopback_net_init
+// (drivers/net/loopback.c).
+func (s *Stack) NewTable(t *sim.Task, name string) (*Table, error) {
+	s.nextNetID++
+	tb := &Table{
+		s: s, id: s.nextNetID, name: name,
+		byIndex: make(map[IfIndex]*Device), byName: make(map[string]*Device),
+		IPv6Default: IPv6Conf{AcceptDAD: 1}, IPv6All: IPv6Conf{AcceptDAD: 1},
+	}
+	lo, err := loopbackSpec{}.create(t, tb)
+	if err != nil {
+		return nil, err
+	}
+	if err := tb.register(t, lo[0], LoopbackIfIndex); err != nil {
+		return nil, err
+	}
+	tb.loopback = lo[0]
+	return tb, nil
+}
+
+// Name returns the namespace's name.
+func (tb *Table) Name() string { return tb.name }
+
+// Stack returns the table's Stack.
+func (tb *Table) Stack() *Stack { return tb.s }
+
+// Loopback returns the namespace's loopback device.
+func (tb *Table) Loopback() *Device { return tb.loopback }
+
+// Len returns the number of registered devices.
+func (tb *Table) Len() int { return tb.count }
+
+// UnregisteringCount returns the devices unregistered but not yet freed
+// (dev_unreg_count).
+func (tb *Table) UnregisteringCount() int { return tb.unregCount }
+
+// IPv6Routes returns the number of IPv6 routes addrconf keeps in the namespace.
+func (tb *Table) IPv6Routes() int { return tb.fib6Routes }
+
+// ByName returns the registered device named name, or nil.
+//
+// Kernel: __dev_get_by_name (net/core/dev.c).
+func (tb *Table) ByName(name string) *Device { return tb.byName[name] }
+
+// ByIndex returns the registered device with ifindex i, or nil.
+//
+// Kernel: __dev_get_by_index (net/core/dev.c).
+func (tb *Table) ByIndex(i IfIndex) *Device { return tb.byIndex[i] }
+
+// Lookup returns the device named name or an ENODEV error.
+func (tb *Table) Lookup(name string) (*Device, error) {
+	if d := tb.byName[name]; d != nil {
+		return d, nil
+	}
+	return nil, errno.Errorf(syscall.ENODEV, "Cannot find device \"%s\"", name)
+}
+
+// Devices returns the registered devices in registration order (the order
+// `ip link show` lists them in).
+func (tb *Table) Devices() []*Device {
+	out := make([]*Device, 0, tb.count)
+	for d := tb.head; d != nil; d = d.next {
+		out = append(out, d)
+	}
+	return out
+}
+
+// ValidName reports whether name is a valid device name.
+//
+// Kernel: dev_valid_name (net/core/dev.c).
+func ValidName(name string) bool {
+	if name == "" || len(name) >= IFNAMSIZ || name == "." || name == ".." {
+		return false
+	}
+	for _, c := range []byte(name) {
+		if c == '/' || c == ':' || c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+// checkName validates a requested name as rtnetlink does: too long is the
+// netlink policy's ERANGE, otherwise-invalid is EINVAL, taken is EEXIST.
+func (tb *Table) checkName(name string) error {
+	if len(name) >= IFNAMSIZ {
+		return errno.Errorf(syscall.ERANGE, "Attribute failed policy validation (name \"%s\" longer than %d bytes)", name, IFNAMSIZ-1)
+	}
+	if !ValidName(name) {
+		return errno.Errorf(syscall.EINVAL, "Invalid device name \"%s\"", name)
+	}
+	if tb.byName[name] != nil {
+		return errno.Errorf(syscall.EEXIST, "Device \"%s\" already exists", name)
+	}
+	return nil
+}
+
+// allocName resolves a name template with one %d to the lowest free
+// number, as dev_alloc_name does; a plain name is returned unchanged.
+//
+// Kernel: __dev_alloc_name (net/core/dev.c).
+func (tb *Table) allocName(name string, taken map[string]bool) (string, error) {
+	i := strings.Index(name, "%")
+	if i < 0 {
+		return name, nil
+	}
+	if name[i:i+min(2, len(name)-i)] != "%d" || strings.Contains(name[i+2:], "%") {
+		return "", errno.Errorf(syscall.EINVAL, "Invalid device name template \"%s\"", name)
+	}
+	prefix, suffix := name[:i], name[i+2:]
+	used := map[int]bool{}
+	for n := range tb.byName {
+		if strings.HasPrefix(n, prefix) && strings.HasSuffix(n, suffix) && len(n) > len(prefix)+len(suffix) {
+			if v, err := strconv.Atoi(n[len(prefix) : len(n)-len(suffix)]); err == nil && v >= 0 {
+				used[v] = true
+			}
+		}
+	}
+	for n := range taken {
+		if v, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(n, prefix), suffix)); err == nil {
+			used[v] = true
+		}
+	}
+	for v := 0; v < 32768; v++ {
+		if !used[v] {
+			cand := prefix + strconv.Itoa(v) + suffix
+			if len(cand) >= IFNAMSIZ {
+				break
+			}
+			return cand, nil
+		}
+	}
+	return "", errno.Errorf(syscall.ENFILE, "No free name for template \"%s\"", name)
+}
+
+// newIndex hands out the next free ifindex after the last one handed out,
+// wrapping around, as the kernel's per-namespace cyclic allocator does: a
+// freed ifindex is not reused until the counter comes round again.
+//
+// Kernel: dev_index_reserve / dev_new_index (net/core/dev.c).
+func (tb *Table) newIndex() (IfIndex, error) {
+	i := tb.lastIndex
+	for range 1 << 20 {
+		i++
+		if i <= 0 {
+			i = 1
+		}
+		if tb.byIndex[i] == nil {
+			tb.lastIndex = i
+			return i, nil
+		}
+	}
+	return 0, errno.New(syscall.ENOSPC, "No free ifindex")
+}
+
+// register adds a device built by a LinkSpec to the table: name and ifindex
+// checks, the address lists, the device list, NETDEV_REGISTER. want is the
+// requested ifindex or 0.
+//
+// Kernel: register_netdevice (net/core/dev.c).
+func (tb *Table) register(t *sim.Task, d *Device, want IfIndex) error {
+	if d.state != regUninitialized {
+		return errno.Errorf(syscall.EINVAL, "device %s is already registered", d.name)
+	}
+	if err := tb.checkName(d.name); err != nil {
+		return err
+	}
+	switch {
+	case want < 0:
+		return errno.Errorf(syscall.EINVAL, "Invalid ifindex %d", want)
+	case want > 0:
+		if tb.byIndex[want] != nil {
+			return errno.Errorf(syscall.EBUSY, "ifindex %d is in use", want)
+		}
+		d.ifindex = want
+	default:
+		i, err := tb.newIndex()
+		if err != nil {
+			return err
+		}
+		d.ifindex = i
+	}
+	t.Charge(sim.DevRegister, 1)
+	d.tbl = tb
+	d.uc = hwaddr.NewList(tb.s.cfg.HWAddr)
+	d.mc = hwaddr.NewList(tb.s.cfg.HWAddr)
+	d.state = regRegistered
+	d.operState = OperDown
+	tb.byIndex[d.ifindex] = d
+	tb.byName[d.name] = d
+	if tb.tail == nil {
+		tb.head = d
+	} else {
+		tb.tail.next, d.prev = d, tb.tail
+	}
+	tb.tail = d
+	tb.count++
+	if d.ops.init != nil {
+		d.ops.init(t, d)
+	}
+	_ = tb.s.notify(t, EventRegister, d)
+	return nil
+}
+
+// unlist removes the device from the table's indexes and list.
+//
+// Kernel: unlist_netdevice (net/core/dev.c).
+func (tb *Table) unlist(d *Device) {
+	delete(tb.byIndex, d.ifindex)
+	delete(tb.byName, d.name)
+	if d.prev != nil {
+		d.prev.next = d.next
+	} else {
+		tb.head = d.next
+	}
+	if d.next != nil {
+		d.next.prev = d.prev
+	} else {
+		tb.tail = d.prev
+	}
+	d.prev, d.next = nil, nil
+	tb.count--
+}
+
+// ByGroup returns the devices in group g, in registration order.
+func (tb *Table) ByGroup(g uint32) []*Device {
+	var out []*Device
+	for d := tb.head; d != nil; d = d.next {
+		if d.group == g {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// sortDevices orders devices by ifindex (for deterministic iteration over
+// maps).
+func sortDevices(ds []*Device) {
+	sort.Slice(ds, func(i, j int) bool { return ds[i].ifindex < ds[j].ifindex })
+}
+
+func (tb *Table) String() string { return fmt.Sprintf("netns %s", tb.name) }

@@ -1,0 +1,773 @@
+// Device kinds that pair with or stack on other devices: veth
+// (drivers/net/veth.c), macvlan (drivers/net/macvlan.c), vlan
+// (net/8021q/vlan.c, vlan_dev.c, vlan_netlink.c), bond
+// (drivers/net/bonding/bond_main.c) and vrf (drivers/net/vrf.c), and the
+// upper/lower links between devices (netdev_upper_dev_link, net/core/dev.c).
+
+package netdev
+
+import (
+	"slices"
+	"syscall"
+
+	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/sim"
+)
+
+func queueSelf(_ *sim.Task, d *Device, q *[]*Device) { *q = append(*q, d) }
+
+// lowerCarrier is the carrier of a device stacked on d.link: the lower's
+// carrier while it is up.
+//
+// Kernel: netif_stacked_transfer_operstate (net/core/dev.c).
+func lowerCarrier(d *Device) bool { return d.link != nil && d.link.IsUp() && d.link.carrier }
+
+// ---- veth ----
+
+var vethOps = &linkOps{
+	kind:      "veth",
+	operUp:    OperUp,
+	setRxMode: func(*sim.Task, *Device) {},
+	// veth_dellink: deleting either end unregisters both.
+	dellink: func(_ *sim.Task, d *Device, q *[]*Device) {
+		*q = append(*q, d)
+		if d.peer != nil && d.peer.state == regRegistered {
+			*q = append(*q, d.peer)
+		}
+	},
+	// veth_open / veth_close: carrier on both ends only while both are up.
+	carrierOf: func(d *Device) bool { return d.peer != nil && d.peer.IsUp() },
+	uninit: func(_ *sim.Task, d *Device) {
+		if d.peer != nil {
+			d.peer.peer = nil
+		}
+	},
+}
+
+func (s Veth) create(t *sim.Task, tb *Table) ([]*Device, error) {
+	name, err := tb.checkLinkName(s.Name, nil)
+	if err != nil {
+		return nil, err
+	}
+	peerName := s.Peer
+	if peerName == "" {
+		peerName = "veth%d"
+	}
+	peerName, err = tb.checkLinkName(peerName, map[string]bool{name: true})
+	if err != nil {
+		return nil, err
+	}
+	if peerName == name {
+		return nil, errno.Errorf(syscall.EEXIST, "Device \"%s\" already exists", name)
+	}
+	if s.Index != 0 && s.Index == s.PeerAttrs.Index {
+		return nil, errno.Errorf(syscall.EBUSY, "ifindex %d is in use", s.Index)
+	}
+	a, err := tb.newDevice(name, vethOps, s.Attrs, FlagBroadcast|FlagMulticast, ethDataLen, ethMinMTU, ethMaxMTU)
+	if err != nil {
+		return nil, err
+	}
+	b, err := tb.newDevice(peerName, vethOps, s.PeerAttrs, FlagBroadcast|FlagMulticast, ethDataLen, ethMinMTU, ethMaxMTU)
+	if err != nil {
+		return nil, err
+	}
+	a.peer, b.peer = b, a
+	a.priv.wantIndex, b.priv.wantIndex = s.Index, s.PeerAttrs.Index
+	// veth_newlink registers the peer first.
+	return []*Device{b, a}, nil
+}
+
+// ---- macvlan ----
+
+var macvlanOps = &linkOps{
+	kind:      "macvlan",
+	operUp:    OperUp,
+	carrierOf: lowerCarrier,
+	dellink:   queueSelf,
+	// macvlan_open: claim the address on the lower device (passthru makes
+	// the lower promiscuous instead).
+	open: func(t *sim.Task, d *Device) error {
+		if d.priv.macvlanMode == MacvlanPassthru {
+			d.link.SetPromiscuity(t, 1)
+			return nil
+		}
+		for _, u := range d.link.uppers {
+			if u != d && u.kindIs("macvlan") && u.IsUp() && u.addr == d.addr {
+				return errno.New(syscall.EADDRINUSE, "Address already in use by another macvlan")
+			}
+		}
+		if err := d.link.UCAdd(t, d.addr); err != nil {
+			return err
+		}
+		if d.allmulti > 0 {
+			d.link.SetAllmulti(t, 1)
+		}
+		if d.promiscCnt > 0 {
+			d.link.SetPromiscuity(t, 1)
+		}
+		return nil
+	},
+	// macvlan_stop
+	stop: func(t *sim.Task, d *Device) {
+		UCUnsync(t, d.link, d)
+		MCUnsync(t, d.link, d)
+		if d.allmulti > 0 {
+			d.link.SetAllmulti(t, -1)
+		}
+		if d.priv.macvlanMode == MacvlanPassthru {
+			d.link.SetPromiscuity(t, -1)
+			return
+		}
+		if d.promiscCnt > 0 {
+			d.link.SetPromiscuity(t, -1)
+		}
+		_ = d.link.UCDel(t, d.addr)
+	},
+	// macvlan_set_mac_lists
+	setRxMode: func(t *sim.Task, d *Device) {
+		_ = UCSync(t, d.link, d)
+		_ = MCSync(t, d.link, d)
+	},
+	changeRxFlags: passRxFlagsToLink,
+	uninit:        unlinkFromLower,
+}
+
+// passRxFlagsToLink passes promiscuity and allmulti changes of an up vlan
+// or macvlan to its lower device.
+//
+// Kernel: vlan_dev_change_rx_flags (net/8021q/vlan_dev.c),
+// macvlan_change_rx_flags (drivers/net/macvlan.c).
+func passRxFlagsToLink(t *sim.Task, d *Device, change Flags) {
+	if change&FlagAllMulti != 0 {
+		if d.allmulti > 0 {
+			d.link.SetAllmulti(t, 1)
+		} else {
+			d.link.SetAllmulti(t, -1)
+		}
+	}
+	if change&FlagPromisc != 0 && d.priv.macvlanMode != MacvlanPassthru {
+		if d.promiscCnt > 0 {
+			d.link.SetPromiscuity(t, 1)
+		} else {
+			d.link.SetPromiscuity(t, -1)
+		}
+	}
+}
+
+func unlinkFromLower(_ *sim.Task, d *Device) {
+	if d.link != nil {
+		d.link.uppers = slices.DeleteFunc(d.link.uppers, func(u *Device) bool { return u == d })
+	}
+}
+
+func (s Macvlan) create(t *sim.Task, tb *Table) ([]*Device, error) {
+	name, err := tb.checkLinkName(s.Name, nil)
+	if err != nil {
+		return nil, err
+	}
+	lower, err := tb.lookupLink(s.Link)
+	if err != nil {
+		return nil, err
+	}
+	if lower.kindIs("macvlan") { // macvlan on macvlan stacks on the real device
+		lower = lower.link
+	}
+	if lower.isLoopback() || lower.kindIs("vrf") {
+		return nil, errno.New(syscall.EINVAL, "Lower device cannot carry macvlans")
+	}
+	mode := s.Mode
+	if mode == 0 {
+		mode = MacvlanVEPA
+	}
+	switch mode {
+	case MacvlanPrivate, MacvlanVEPA, MacvlanBridge, MacvlanPassthru, MacvlanSource:
+	default:
+		return nil, errno.Errorf(syscall.EINVAL, "Invalid macvlan mode %d", uint32(s.Mode))
+	}
+	var count int
+	for _, u := range lower.uppers {
+		if u.kindIs("macvlan") {
+			count++
+			if u.priv.macvlanMode == MacvlanPassthru {
+				return nil, errno.New(syscall.EINVAL, "Lower device already has a passthru macvlan")
+			}
+		}
+	}
+	if mode == MacvlanPassthru && count > 0 {
+		return nil, errno.New(syscall.EINVAL, "Passthru macvlan must be the only macvlan of its lower device")
+	}
+	a := s.Attrs
+	if a.MTU == 0 {
+		a.MTU = lower.mtu
+	}
+	d, err := tb.newDevice(name, macvlanOps, Attrs{Group: a.Group, Index: a.Index, Addr: a.Addr, TxQueueLen: a.TxQueueLen},
+		lower.flags&(FlagBroadcast|FlagMulticast), lower.mtu, ethMinMTU, lower.mtu)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.checkMTU(a.MTU); err != nil {
+		return nil, err
+	}
+	d.mtu = a.MTU
+	if mode == MacvlanPassthru && s.Addr == (MAC{}) {
+		d.addr, d.priv.addrRandom = lower.addr, false
+	}
+	d.link, d.uniFlt = lower, true
+	d.priv.macvlanMode = mode
+	return []*Device{d}, nil
+}
+
+// lookupLink resolves IFLA_LINK.
+func (tb *Table) lookupLink(name string) (*Device, error) {
+	if name == "" {
+		return nil, errno.New(syscall.EINVAL, "A lower device (link) is required")
+	}
+	return tb.Lookup(name)
+}
+
+// ---- vlan ----
+
+// VlanMaxID is the largest valid VLAN id (VLAN_VID_MASK - 1).
+const VlanMaxID = 4094
+
+var vlanOps = &linkOps{
+	kind:      "vlan",
+	operUp:    OperUp,
+	carrierOf: lowerCarrier,
+	// vlan_dellink → unregister_vlan_dev
+	dellink: queueSelf,
+	// vlan_dev_open
+	open: func(t *sim.Task, d *Device) error {
+		if !d.link.IsUp() {
+			return errno.New(syscall.ENETDOWN, "Lower device is down")
+		}
+		if d.addr != d.link.addr {
+			if err := d.link.UCAdd(t, d.addr); err != nil {
+				return err
+			}
+		}
+		if d.allmulti > 0 {
+			d.link.SetAllmulti(t, 1)
+		}
+		if d.promiscCnt > 0 {
+			d.link.SetPromiscuity(t, 1)
+		}
+		return nil
+	},
+	// vlan_dev_stop
+	stop: func(t *sim.Task, d *Device) {
+		MCUnsync(t, d.link, d)
+		UCUnsync(t, d.link, d)
+		if d.allmulti > 0 {
+			d.link.SetAllmulti(t, -1)
+		}
+		if d.promiscCnt > 0 {
+			d.link.SetPromiscuity(t, -1)
+		}
+		if d.addr != d.link.addr {
+			_ = d.link.UCDel(t, d.addr)
+		}
+	},
+	// vlan_dev_set_rx_mode
+	setRxMode: func(t *sim.Task, d *Device) {
+		_ = MCSync(t, d.link, d)
+		_ = UCSync(t, d.link, d)
+	},
+	changeRxFlags: passRxFlagsToLink,
+	uninit:        unlinkFromLower,
+}
+
+func (s Vlan) create(t *sim.Task, tb *Table) ([]*Device, error) {
+	name, err := tb.checkLinkName(s.Name, nil)
+	if err != nil {
+		return nil, err
+	}
+	lower, err := tb.lookupLink(s.Link)
+	if err != nil {
+		return nil, err
+	}
+	if s.ID > VlanMaxID {
+		return nil, errno.New(syscall.ERANGE, "Invalid VLAN id")
+	}
+	// vlan_check_real_dev: loopback and vrf are VLAN-challenged; a vid may
+	// be used once per lower device.
+	if lower.isLoopback() || lower.kindIs("vrf") {
+		return nil, errno.New(syscall.EOPNOTSUPP, "VLANs not supported on device")
+	}
+	for _, u := range lower.uppers {
+		if u.kindIs("vlan") && u.priv.vlanID == s.ID {
+			return nil, errno.New(syscall.EEXIST, "VLAN device already exists")
+		}
+	}
+	a := s.Attrs
+	d, err := tb.newDevice(name, vlanOps, Attrs{Group: a.Group, Index: a.Index, Addr: a.Addr, TxQueueLen: a.TxQueueLen},
+		lower.flags&(FlagBroadcast|FlagMulticast|FlagNoARP), lower.mtu, 0, lower.mtu)
+	if err != nil {
+		return nil, err
+	}
+	if a.MTU != 0 {
+		if err := d.checkMTU(a.MTU); err != nil {
+			return nil, err
+		}
+		d.mtu = a.MTU
+	}
+	if s.Addr == (MAC{}) { // vlan_dev_init: the vlan uses the lower's address
+		d.addr, d.priv.addrRandom, d.priv.addrStolen = lower.addr, false, true
+	}
+	d.link = lower
+	d.priv.vlanID = s.ID
+	return []*Device{d}, nil
+}
+
+// hasMacvlans reports whether macvlans use d as their lower device (its
+// rx_handler is taken).
+func (d *Device) hasMacvlans() bool {
+	for _, u := range d.uppers {
+		if u.kindIs("macvlan") {
+			return true
+		}
+	}
+	return false
+}
+
+// ---- bond ----
+
+var bondOps = &linkOps{
+	kind:     "bond",
+	operUp:   OperUp,
+	master:   true,
+	dellink:  queueSelf,
+	addSlave: bondEnslave,
+	delSlave: func(t *sim.Task, m, s *Device) error { return bondRelease(t, m, s) },
+	// bond_set_rx_mode: push the bond's lists to the active slave, or to
+	// every slave in the modes without a primary.
+	setRxMode: func(t *sim.Task, b *Device) {
+		if b.priv.bondMode.usesPrimary() {
+			if s := bondActiveSlave(b); s != nil {
+				_ = UCSync(t, s, b)
+				_ = MCSync(t, s, b)
+			}
+			return
+		}
+		for _, s := range b.slaves {
+			_ = UCSyncMultiple(t, s, b)
+			_ = MCSyncMultiple(t, s, b)
+		}
+	},
+	// bond_change_rx_flags
+	changeRxFlags: func(t *sim.Task, b *Device, change Flags) {
+		targets := b.slaves
+		if b.priv.bondMode.usesPrimary() {
+			targets = nil
+			if s := bondActiveSlave(b); s != nil {
+				targets = []*Device{s}
+			}
+		}
+		for _, s := range targets {
+			if change&FlagPromisc != 0 {
+				s.SetPromiscuity(t, sign(b.promiscCnt > 0))
+			}
+			if change&FlagAllMulti != 0 {
+				s.SetAllmulti(t, sign(b.allmulti > 0))
+			}
+		}
+	},
+	// bond_uninit releases every slave.
+	uninit: func(t *sim.Task, b *Device) {
+		for len(b.slaves) > 0 {
+			_ = bondRelease(t, b, b.slaves[len(b.slaves)-1])
+		}
+	},
+	carrierOf: func(b *Device) bool {
+		for _, s := range b.slaves {
+			if s.IsUp() && s.carrier {
+				return true
+			}
+		}
+		return false
+	},
+}
+
+func sign(up bool) int {
+	if up {
+		return 1
+	}
+	return -1
+}
+
+// bondActiveSlave returns the current active slave of a primary-using bond:
+// the first slave that is up.
+func bondActiveSlave(b *Device) *Device {
+	for _, s := range b.slaves {
+		if s.IsUp() {
+			return s
+		}
+	}
+	return nil
+}
+
+func (s Bond) create(t *sim.Task, tb *Table) ([]*Device, error) {
+	name, err := tb.checkLinkName(s.Name, nil)
+	if err != nil {
+		return nil, err
+	}
+	if int(s.Mode) >= len(bondModeNames) {
+		return nil, errno.Errorf(syscall.EINVAL, "Invalid bond mode %d", s.Mode)
+	}
+	d, err := tb.newDevice(name, bondOps, s.Attrs, FlagBroadcast|FlagMulticast|FlagMaster, ethDataLen, ethMinMTU, ethMaxMTU)
+	if err != nil {
+		return nil, err
+	}
+	d.uniFlt = true
+	d.priv.bondMode = s.Mode
+	return []*Device{d}, nil
+}
+
+// bondEnslave makes slave a port of bond b.
+//
+// Kernel: bond_enslave (drivers/net/bonding/bond_main.c): the checks, the
+// bond taking the first slave's address, the slave taking the bond's
+// address and MTU, dev_open of the slave, the upper link, and the sync of
+// the bond's address lists to the new slave.
+func bondEnslave(t *sim.Task, b, slave *Device) error {
+	switch {
+	case slave.flags&FlagMaster != 0 && !slave.kindIs("bond"):
+		return errno.New(syscall.EPERM, "Device type (master device) cannot be enslaved")
+	case slave.master != nil || slave.hasMacvlans():
+		return errno.New(syscall.EBUSY, "Device is in use and cannot be enslaved")
+	case slave == b:
+		return errno.New(syscall.EPERM, "Cannot enslave bond to itself.")
+	case slave.IsUp():
+		return errno.New(syscall.EPERM, "Device can not be enslaved while up")
+	case slave.isLoopback():
+		return errno.New(syscall.EINVAL, "Device type is different from other slaves")
+	}
+	if isUpperOf(slave, b) {
+		return errno.New(syscall.EBUSY, "Cannot enslave a device to one stacked on it")
+	}
+	if len(b.slaves) == 0 && b.priv.addrRandom {
+		// bond_set_dev_addr: the bond takes its first slave's address.
+		if err := b.SetAddr(t, slave.addr); err != nil {
+			return err
+		}
+		b.priv.addrRandom = true
+	}
+	old := bondSaved{addr: slave.addr, mtu: slave.mtu}
+	if slave.mtu != b.mtu {
+		if err := slave.SetMTU(t, b.mtu); err != nil {
+			return err
+		}
+	}
+	if slave.addr != b.addr {
+		_ = slave.SetAddr(t, b.addr)
+	}
+	if err := slave.open(t); err != nil {
+		slave.restore(t, old)
+		return err
+	}
+	_ = b.tbl.s.notify(t, EventUp, slave)
+	if err := slave.masterUpperLink(t, b); err != nil {
+		b.tbl.closeMany(t, []*Device{slave})
+		slave.restore(t, old)
+		return err
+	}
+	slave.priv.bondSaved = old
+	slave.flags |= FlagSlave
+	b.slaves = append(b.slaves, slave)
+	if !b.priv.bondMode.usesPrimary() {
+		if b.promiscCnt > 0 {
+			slave.SetPromiscuity(t, 1)
+		}
+		if b.allmulti > 0 {
+			slave.SetAllmulti(t, 1)
+		}
+		_ = MCSyncMultiple(t, slave, b)
+		_ = UCSyncMultiple(t, slave, b)
+	} else if bondActiveSlave(b) == slave {
+		_ = UCSync(t, slave, b)
+		_ = MCSync(t, slave, b)
+	}
+	b.refreshCarrier(t)
+	return nil
+}
+
+type bondSaved struct {
+	addr MAC
+	mtu  int
+}
+
+func (d *Device) restore(t *sim.Task, s bondSaved) {
+	if d.mtu != s.mtu {
+		_ = d.SetMTU(t, s.mtu)
+	}
+	if d.addr != s.addr {
+		_ = d.SetAddr(t, s.addr)
+	}
+}
+
+// bondRelease removes slave from bond b.
+//
+// Kernel: __bond_release_one (drivers/net/bonding/bond_main.c): unlink, undo
+// the address-list sync and flags, close the slave, give it back its own
+// address and MTU.
+func bondRelease(t *sim.Task, b, slave *Device) error {
+	if slave.master != b || !b.kindIs("bond") {
+		return errno.Errorf(syscall.EINVAL, "Device \"%s\" is not a slave of \"%s\"", slave.name, b.name)
+	}
+	wasActive := bondActiveSlave(b) == slave
+	slave.masterUpperUnlink(t)
+	b.tbl.s.w.RCU().Synchronize(t) // one synchronize_rcu per released slave
+	b.slaves = slices.DeleteFunc(b.slaves, func(s *Device) bool { return s == slave })
+	slave.flags &^= FlagSlave
+	if !b.priv.bondMode.usesPrimary() || wasActive {
+		// bond_hw_addr_flush
+		UCUnsync(t, slave, b)
+		MCUnsync(t, slave, b)
+		if b.promiscCnt > 0 {
+			slave.SetPromiscuity(t, -1)
+		}
+		if b.allmulti > 0 {
+			slave.SetAllmulti(t, -1)
+		}
+	}
+	if slave.state == regRegistered {
+		b.tbl.closeMany(t, []*Device{slave})
+		slave.restore(t, slave.priv.bondSaved)
+	}
+	if len(b.slaves) == 0 && b.priv.addrRandom {
+		b.addr = b.tbl.s.randomMAC()
+	}
+	b.refreshCarrier(t)
+	return nil
+}
+
+// ---- vrf ----
+
+var vrfOps = &linkOps{
+	kind:      "vrf",
+	operUp:    OperUp,
+	master:    true,
+	l3mdev:    true,
+	setRxMode: func(*sim.Task, *Device) {},
+	addSlave:  vrfAddSlave,
+	delSlave:  func(t *sim.Task, vrf, port *Device) error { return vrfRelease(t, vrf, port, true) },
+	// vrf_dellink: release every port (cycling it), then unregister.
+	dellink: func(t *sim.Task, d *Device, q *[]*Device) {
+		for len(d.slaves) > 0 {
+			_ = vrfRelease(t, d, d.slaves[0], false)
+		}
+		*q = append(*q, d)
+	},
+	uninit: func(t *sim.Task, d *Device) {
+		for len(d.slaves) > 0 {
+			_ = vrfRelease(t, d, d.slaves[0], false)
+		}
+	},
+}
+
+// VRFMTU is a vrf device's MTU (64 KiB plus the IPv6 header, IP6_MAX_MTU).
+const VRFMTU = 65575
+
+func (s VRF) create(t *sim.Task, tb *Table) ([]*Device, error) {
+	name, err := tb.checkLinkName(s.Name, nil)
+	if err != nil {
+		return nil, err
+	}
+	if s.Table == 0 {
+		return nil, errno.New(syscall.EINVAL, "Invalid VRF table id")
+	}
+	d, err := tb.newDevice(name, vrfOps, s.Attrs, FlagNoARP|FlagMaster, VRFMTU, 1280, VRFMTU)
+	if err != nil {
+		return nil, err
+	}
+	d.priv.vrfTable = s.Table
+	return []*Device{d}, nil
+}
+
+// vrfAddSlave enslaves port to vrf.
+//
+// Kernel: do_vrf_add_slave (drivers/net/vrf.c): link as master, then
+// cycle_netdev — down and up again if it was up, so that addresses and
+// routes move to the VRF's table.
+func vrfAddSlave(t *sim.Task, vrf, port *Device) error {
+	if port.isL3Master() {
+		return errno.New(syscall.EINVAL, "Can not enslave an L3 master device to a VRF")
+	}
+	if port.isLoopback() {
+		return errno.New(syscall.EOPNOTSUPP, "Can not enslave loopback device to a VRF")
+	}
+	if err := port.masterUpperLink(t, vrf); err != nil {
+		return err
+	}
+	vrf.slaves = append(vrf.slaves, port)
+	port.cycle(t)
+	return nil
+}
+
+// vrfRelease releases port from vrf; sync adds the grace period that
+// vrf_del_slave waits for (vrf_dellink and port unregistration skip it).
+//
+// Kernel: do_vrf_del_slave (drivers/net/vrf.c): unlink, synchronize_net,
+// then cycle_netdev.
+func vrfRelease(t *sim.Task, vrf, port *Device, sync bool) error {
+	if port.master != vrf {
+		return errno.Errorf(syscall.EINVAL, "Device \"%s\" is not a slave of \"%s\"", port.name, vrf.name)
+	}
+	port.masterUpperUnlink(t)
+	vrf.slaves = slices.DeleteFunc(vrf.slaves, func(s *Device) bool { return s == port })
+	if sync {
+		vrf.tbl.s.w.RCU().SynchronizeExpedited(t)
+	}
+	if port.state == regRegistered {
+		port.cycle(t)
+	}
+	return nil
+}
+
+// cycle takes an up device down and up again.
+//
+// Kernel: cycle_netdev (drivers/net/vrf.c).
+func (d *Device) cycle(t *sim.Task) {
+	if !d.IsUp() {
+		return
+	}
+	_ = d.SetUp(t, false)
+	_ = d.SetUp(t, true)
+}
+
+// ---- upper/lower links ----
+
+// isUpperOf reports whether up is stacked (directly or not) on d.
+func isUpperOf(up, d *Device) bool {
+	for _, u := range d.uppers {
+		if u == up || isUpperOf(up, u) {
+			return true
+		}
+	}
+	if d.master != nil && (d.master == up || isUpperOf(up, d.master)) {
+		return true
+	}
+	return false
+}
+
+// masterUpperLink makes master d's master.
+//
+// Kernel: netdev_master_upper_dev_link (net/core/dev.c): EBUSY for a device
+// that has a master or for a loop, NETDEV_PRECHANGEUPPER (which may veto),
+// NETDEV_CHANGEUPPER.
+func (d *Device) masterUpperLink(t *sim.Task, master *Device) error {
+	if d == master || d.master != nil || isUpperOf(d, master) {
+		return errno.New(syscall.EBUSY, "Device is already linked to an upper device")
+	}
+	if err := d.tbl.s.notify(t, EventPreChangeUpper, d); err != nil {
+		return err
+	}
+	d.master = master
+	_ = d.tbl.s.notify(t, EventChangeUpper, d)
+	return nil
+}
+
+// masterUpperUnlink undoes masterUpperLink.
+//
+// Kernel: netdev_upper_dev_unlink (net/core/dev.c).
+func (d *Device) masterUpperUnlink(t *sim.Task) {
+	if d.master == nil {
+		return
+	}
+	_ = d.tbl.s.notify(t, EventPreChangeUpper, d)
+	d.master = nil
+	_ = d.tbl.s.notify(t, EventChangeUpper, d)
+}
+
+// SetMaster enslaves d to master, or releases it from its master when
+// master is nil.
+//
+// Kernel: do_set_master (net/core/rtnetlink.c): ndo_del_slave of the old
+// master, then ndo_add_slave of the new one; EOPNOTSUPP for a device that
+// takes no slaves.
+func (d *Device) SetMaster(t *sim.Task, master *Device) error {
+	if d.master == master {
+		return nil
+	}
+	if master != nil && master.ops.addSlave == nil {
+		return errno.Errorf(syscall.EOPNOTSUPP, "Device \"%s\" cannot be a master", master.name)
+	}
+	if master != nil && master.tbl != d.tbl {
+		return errno.New(syscall.EINVAL, "Master is in another namespace")
+	}
+	if old := d.master; old != nil {
+		if err := old.ops.delSlave(t, old, d); err != nil {
+			return err
+		}
+	}
+	if master == nil {
+		return nil
+	}
+	return master.ops.addSlave(t, master, d)
+}
+
+// stackedDeviceEvent is what vlan, macvlan, bond and vrf do when a device
+// they stack on changes.
+//
+// Kernel: vlan_device_event (net/8021q/vlan.c), macvlan_device_event
+// (drivers/net/macvlan.c), bond_netdev_event (bond_main.c), vrf_device_event
+// (drivers/net/vrf.c).
+func stackedDeviceEvent(t *sim.Task, ev Event, d *Device) error {
+	switch ev {
+	case EventDown:
+		// vlan_device_event NETDEV_DOWN: the vlans on d go down with it.
+		var vlans []*Device
+		for _, u := range d.uppers {
+			if u.kindIs("vlan") && u.IsUp() {
+				vlans = append(vlans, u)
+			}
+		}
+		d.tbl.closeMany(t, vlans)
+	case EventUp:
+		// vlan_device_event NETDEV_UP: the vlans on d come up with it.
+		for _, u := range slices.Clone(d.uppers) {
+			if u.kindIs("vlan") && !u.IsUp() && u.state == regRegistered {
+				_ = u.SetUp(t, true)
+			}
+		}
+	case EventUnregister:
+		if d.state != regUnregistering {
+			return nil // a rebroadcast from netdev_wait_allrefs
+		}
+		// bond_netdev_event / vrf_device_event: a port that goes away is
+		// released by its master.
+		if m := d.master; m != nil {
+			if m.kindIs("vrf") {
+				_ = vrfRelease(t, m, d, false)
+			} else if m.ops.delSlave != nil {
+				_ = m.ops.delSlave(t, m, d)
+			}
+		}
+		// vlan_device_event / macvlan_device_event: the devices stacked on
+		// d are deleted with it, in a nested batch.
+		if len(d.uppers) > 0 {
+			var q []*Device
+			for _, u := range slices.Clone(d.uppers) {
+				if u.state == regRegistered {
+					u.ops.dellink(t, u, &q)
+				}
+			}
+			d.tbl.s.UnregisterMany(t, q)
+		}
+	case EventChangeMTU:
+		for _, u := range d.uppers {
+			u.maxMTU = d.mtu
+			if u.mtu > d.mtu {
+				_ = u.SetMTU(t, d.mtu)
+			}
+		}
+	case EventChangeAddr:
+		// vlan_sync_address: vlans that used the old address follow.
+		for _, u := range d.uppers {
+			if u.kindIs("vlan") && u.priv.addrStolen && !u.IsUp() {
+				u.addr = d.addr
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,152 @@
+package netdev
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/netsimlab/netsim/hwaddr"
+)
+
+// IfIndex is an interface index, unique in a network namespace. The zero
+// IfIndex is not a valid index (the kernel never assigns 0).
+type IfIndex int32
+
+// LoopbackIfIndex is the ifindex of every namespace's loopback device.
+const LoopbackIfIndex IfIndex = 1 // LOOPBACK_IFINDEX
+
+// MAC is an Ethernet hardware address. The zero MAC is 00:00:00:00:00:00,
+// loopback's address.
+type MAC = hwaddr.Addr
+
+// IFNAMSIZ is the size of a device name buffer including the terminating
+// NUL: names have at most IFNAMSIZ-1 = 15 bytes.
+const IFNAMSIZ = 16
+
+// Flags are a device's IFF_* flags as `ip link` shows them.
+type Flags uint32
+
+const (
+	FlagUp        Flags = 0x1     // IFF_UP
+	FlagBroadcast Flags = 0x2     // IFF_BROADCAST
+	FlagLoopback  Flags = 0x8     // IFF_LOOPBACK
+	FlagNoARP     Flags = 0x80    // IFF_NOARP
+	FlagPromisc   Flags = 0x100   // IFF_PROMISC
+	FlagAllMulti  Flags = 0x200   // IFF_ALLMULTI
+	FlagMaster    Flags = 0x400   // IFF_MASTER (bond masters)
+	FlagSlave     Flags = 0x800   // IFF_SLAVE (bond slaves)
+	FlagMulticast Flags = 0x1000  // IFF_MULTICAST
+	FlagLowerUp   Flags = 0x10000 // IFF_LOWER_UP (carrier)
+)
+
+var flagNames = []struct {
+	f    Flags
+	name string
+}{
+	{FlagLoopback, "LOOPBACK"}, {FlagBroadcast, "BROADCAST"}, {FlagNoARP, "NOARP"},
+	{FlagPromisc, "PROMISC"}, {FlagAllMulti, "ALLMULTI"}, {FlagMaster, "MASTER"},
+	{FlagSlave, "SLAVE"}, {FlagMulticast, "MULTICAST"}, {FlagUp, "UP"}, {FlagLowerUp, "LOWER_UP"},
+}
+
+// String renders flags in `ip link` order, e.g. "BROADCAST,MULTICAST,UP,LOWER_UP".
+func (f Flags) String() string {
+	var parts []string
+	for _, n := range flagNames {
+		if f&n.f != 0 {
+			parts = append(parts, n.name)
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// OperState is RFC 2863 operational state (IF_OPER_*). The zero value is
+// OperUnknown.
+type OperState uint8
+
+const (
+	OperUnknown        OperState = 0 // IF_OPER_UNKNOWN
+	OperNotPresent     OperState = 1 // IF_OPER_NOTPRESENT
+	OperDown           OperState = 2 // IF_OPER_DOWN
+	OperLowerLayerDown OperState = 3 // IF_OPER_LOWERLAYERDOWN
+	OperTesting        OperState = 4 // IF_OPER_TESTING
+	OperDormant        OperState = 5 // IF_OPER_DORMANT
+	OperUp             OperState = 6 // IF_OPER_UP
+)
+
+// String returns the name `ip link` prints ("UP", "DOWN", "LOWERLAYERDOWN", ...).
+func (s OperState) String() string {
+	switch s {
+	case OperUnknown:
+		return "UNKNOWN"
+	case OperNotPresent:
+		return "NOTPRESENT"
+	case OperDown:
+		return "DOWN"
+	case OperLowerLayerDown:
+		return "LOWERLAYERDOWN"
+	case OperTesting:
+		return "TESTING"
+	case OperDormant:
+		return "DORMANT"
+	case OperUp:
+		return "UP"
+	}
+	return fmt.Sprintf("OPER(%d)", uint8(s))
+}
+
+// Event is a netdev notifier event (enum netdev_cmd).
+type Event uint8
+
+const (
+	EventUp             Event = iota + 1 // NETDEV_UP
+	EventDown                            // NETDEV_DOWN
+	EventChange                          // NETDEV_CHANGE: carrier or operstate changed
+	EventRegister                        // NETDEV_REGISTER
+	EventUnregister                      // NETDEV_UNREGISTER
+	EventChangeMTU                       // NETDEV_CHANGEMTU
+	EventChangeAddr                      // NETDEV_CHANGEADDR
+	EventGoingDown                       // NETDEV_GOING_DOWN
+	EventChangeName                      // NETDEV_CHANGENAME
+	EventPreUp                           // NETDEV_PRE_UP
+	EventChangeUpper                     // NETDEV_CHANGEUPPER
+	EventPreChangeUpper                  // NETDEV_PRECHANGEUPPER
+)
+
+var eventNames = map[Event]string{
+	EventUp: "NETDEV_UP", EventDown: "NETDEV_DOWN", EventChange: "NETDEV_CHANGE",
+	EventRegister: "NETDEV_REGISTER", EventUnregister: "NETDEV_UNREGISTER",
+	EventChangeMTU: "NETDEV_CHANGEMTU", EventChangeAddr: "NETDEV_CHANGEADDR",
+	EventGoingDown: "NETDEV_GOING_DOWN", EventChangeName: "NETDEV_CHANGENAME",
+	EventPreUp: "NETDEV_PRE_UP", EventChangeUpper: "NETDEV_CHANGEUPPER",
+	EventPreChangeUpper: "NETDEV_PRECHANGEUPPER",
+}
+
+// String returns the kernel name of the event, e.g. "NETDEV_UP".
+func (e Event) String() string {
+	if n, ok := eventNames[e]; ok {
+		return n
+	}
+	return fmt.Sprintf("NETDEV_EVENT(%d)", uint8(e))
+}
+
+// WaitPolicy is how netdev_wait_allrefs polls for the last references of an
+// unregistered device (seed 002).
+type WaitPolicy uint8
+
+const (
+	// WaitFixed polls every 250 ms (msleep(250)), as before the patch.
+	WaitFixed WaitPolicy = iota
+	// WaitBackoff polls after 16 ms, doubling up to 250 ms (v3 of the patch
+	// "net: use exponential backoff in netdev_wait_allrefs").
+	WaitBackoff
+)
+
+// String returns "fixed" or "backoff".
+func (p WaitPolicy) String() string {
+	switch p {
+	case WaitFixed:
+		return "fixed"
+	case WaitBackoff:
+		return "backoff"
+	}
+	return fmt.Sprintf("WaitPolicy(%d)", uint8(p))
+}

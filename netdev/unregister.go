@@ -1,0 +1,266 @@
+// Creating and destroying devices: the rtnetlink newlink/dellink entry
+// points (net/core/rtnetlink.c), unregister_netdevice_many, netdev_run_todo
+// and netdev_wait_allrefs (net/core/dev.c).
+
+package netdev
+
+import (
+	"slices"
+	"syscall"
+
+	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// MaxIfindexList is the most ifindexes one IFLA_IFINDEX_LIST request can
+// carry: a u16 attribute length less its header, in 4-byte ints (seed 004).
+const MaxIfindexList = 16382
+
+// NewLink creates and registers the device(s) spec describes (two for a
+// veth pair). Nothing is registered unless everything is valid. The caller
+// holds RTNL.
+//
+// Kernel: rtnl_newlink → rtnl_create_link + ops->newlink → register_netdevice
+// (net/core/rtnetlink.c). A requested ifindex that is in use is EEXIST (the
+// request finds that device first), a veth peer's is EBUSY.
+func (tb *Table) NewLink(t *sim.Task, spec LinkSpec) ([]*Device, error) {
+	if spec == nil {
+		return nil, errno.New(syscall.EINVAL, "No link specification")
+	}
+	a := spec.LinkAttrs()
+	if a.Index < 0 {
+		return nil, errno.New(syscall.EINVAL, "ifindex can't be negative")
+	}
+	if a.Index > 0 && tb.byIndex[a.Index] != nil {
+		return nil, errno.Errorf(syscall.EEXIST, "Device with ifindex %d already exists", a.Index)
+	}
+	if spec.LinkName() != "" && tb.byName[spec.LinkName()] != nil {
+		return nil, errno.Errorf(syscall.EEXIST, "Device \"%s\" already exists", spec.LinkName())
+	}
+	devs, err := spec.create(t, tb)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range devs {
+		want := d.priv.wantIndex
+		if len(devs) == 1 {
+			want = a.Index
+		}
+		if want < 0 {
+			return nil, errno.New(syscall.EINVAL, "ifindex can't be negative")
+		}
+		if want > 0 && tb.byIndex[want] != nil {
+			return nil, errno.Errorf(syscall.EBUSY, "ifindex %d is in use", want)
+		}
+	}
+	for _, d := range devs {
+		want := d.priv.wantIndex
+		if len(devs) == 1 {
+			want = a.Index
+		}
+		if err := tb.register(t, d, want); err != nil {
+			panic("netdev: register after validation: " + err.Error()) // a broken invariant
+		}
+		if d.link != nil {
+			// netdev_upper_dev_link(lower, dev) and the operstate transfer.
+			d.link.uppers = append(d.link.uppers, d)
+			d.refreshCarrier(t)
+		}
+	}
+	return devs, nil
+}
+
+// DelLink deletes d and whatever its kind deletes with it (a veth's peer).
+// The caller holds RTNL; the devices are freed by RunTodo after RTNL is
+// released.
+//
+// Kernel: rtnl_dellink → rtnl_delete_link (net/core/rtnetlink.c):
+// EOPNOTSUPP for a device without dellink (loopback).
+func (tb *Table) DelLink(t *sim.Task, d *Device) error {
+	if d == nil || d.tbl != tb || d.state != regRegistered {
+		return errno.New(syscall.ENODEV, "No such device")
+	}
+	if d.ops.dellink == nil {
+		return errno.Errorf(syscall.EOPNOTSUPP, "Device \"%s\" cannot be deleted", d.name)
+	}
+	var q []*Device
+	d.ops.dellink(t, d, &q)
+	tb.s.UnregisterMany(t, q)
+	return nil
+}
+
+// DelGroup deletes every device in group g in one batch, or none.
+//
+// Kernel: rtnl_group_dellink (net/core/rtnetlink.c): EPERM for group 0,
+// EOPNOTSUPP if any member cannot be deleted, ENODEV if none matches.
+func (tb *Table) DelGroup(t *sim.Task, g uint32) error {
+	if g == 0 {
+		return errno.New(syscall.EPERM, "Cannot delete the default group")
+	}
+	members := tb.ByGroup(g)
+	if len(members) == 0 {
+		return errno.Errorf(syscall.ENODEV, "No device in group %d", g)
+	}
+	for _, d := range members {
+		if d.ops.dellink == nil {
+			return errno.Errorf(syscall.EOPNOTSUPP, "Device \"%s\" cannot be deleted", d.name)
+		}
+	}
+	return tb.delBatch(t, members)
+}
+
+// DelIfindexList deletes the devices with the given ifindexes in one batch,
+// or none: seed 004's IFLA_IFINDEX_LIST. Duplicates are harmless.
+//
+// Kernel: rtnl_list_dellink (net/core/rtnetlink.c, patch v3 "rtnetlink:
+// Support fine-grained netdevice bulk deletion"): EINVAL for an empty list
+// or one over MaxIfindexList entries, ENODEV for an unknown ifindex,
+// EOPNOTSUPP for a device without dellink.
+func (tb *Table) DelIfindexList(t *sim.Task, idx []IfIndex) error {
+	if len(idx) == 0 || len(idx) > MaxIfindexList {
+		return errno.Errorf(syscall.EINVAL, "ifindex list must hold 1 to %d entries, not %d", MaxIfindexList, len(idx))
+	}
+	devs := make([]*Device, 0, len(idx))
+	for _, i := range idx {
+		d := tb.byIndex[i]
+		if d == nil {
+			return errno.Errorf(syscall.ENODEV, "No device with ifindex %d", i)
+		}
+		if d.ops.dellink == nil {
+			return errno.Errorf(syscall.EOPNOTSUPP, "Device \"%s\" cannot be deleted", d.name)
+		}
+		devs = append(devs, d)
+	}
+	return tb.delBatch(t, devs)
+}
+
+func (tb *Table) delBatch(t *sim.Task, devs []*Device) error {
+	var q []*Device
+	for _, d := range devs {
+		if d.state == regRegistered && !slices.Contains(q, d) {
+			d.ops.dellink(t, d, &q)
+		}
+	}
+	tb.s.UnregisterMany(t, q)
+	return nil
+}
+
+// UnregisterMany takes devices out of service in one batch: close the ones
+// that are up, unlist them, one expedited grace period, NETDEV_UNREGISTER
+// (which deletes the vlans and macvlans on them in a nested batch and
+// releases them from their masters), flush their address lists, uninit,
+// another expedited grace period, and queue them for RunTodo. The caller
+// holds RTNL.
+//
+// Kernel: unregister_netdevice_many → rollback_registered_many (5.x,
+// net/core/dev.c). dev_close_many skips dev_deactivate_many's grace period
+// for devices being dismantled, so a batch waits for two expedited grace
+// periods whatever its size.
+func (s *Stack) UnregisterMany(t *sim.Task, devs []*Device) {
+	var list []*Device
+	for _, d := range devs {
+		if d.state == regRegistered && !slices.Contains(list, d) {
+			list = append(list, d)
+		}
+	}
+	if len(list) == 0 {
+		return
+	}
+	var up []*Device
+	for _, d := range list {
+		if d.IsUp() {
+			up = append(up, d)
+		}
+	}
+	if len(up) > 0 {
+		for _, d := range up {
+			_ = s.notify(t, EventGoingDown, d)
+		}
+		for _, d := range up {
+			if d.ops.stop != nil {
+				d.ops.stop(t, d)
+			}
+			d.flags &^= FlagUp
+			d.refreshCarrier(t)
+		}
+		for _, d := range up {
+			_ = s.notify(t, EventDown, d)
+			d.carrierChangedForOthers(t)
+		}
+	}
+	for _, d := range list {
+		d.tbl.unlist(d)
+		d.state = regUnregistering
+	}
+	s.w.RCU().SynchronizeExpedited(t)
+	for _, d := range list {
+		t.Charge(sim.DevUnregister, 1)
+		_ = s.notify(t, EventUnregister, d)
+		d.uc.Flush(t)
+		d.mc.Flush(t)
+		if d.ops.uninit != nil {
+			d.ops.uninit(t, d)
+		}
+	}
+	s.w.RCU().SynchronizeExpedited(t)
+	for _, d := range list {
+		s.todo = append(s.todo, d)
+		d.tbl.unregCount++
+	}
+}
+
+// TakeTodo returns the devices waiting to be freed and empties the list.
+// The caller holds RTNL and calls RunTodo with the result after releasing it.
+func (s *Stack) TakeTodo() []*Device {
+	l := s.todo
+	s.todo = nil
+	return l
+}
+
+// RunTodo finishes unregistering devices taken with TakeTodo. The caller
+// has released RTNL. One rcu_barrier for the whole list, then for each
+// device in turn: wait for its last references (netdev_wait_allrefs, with
+// the Config's WaitPolicy), take RTNL once to count it gone, free it.
+//
+// Kernel: netdev_run_todo (net/core/dev.c, 5.x).
+func (s *Stack) RunTodo(t *sim.Task, list []*Device) {
+	if len(list) == 0 {
+		return
+	}
+	s.w.RCU().Barrier(t)
+	for _, d := range list {
+		d.state = regUnregistered
+		s.waitAllRefs(t, d)
+		s.rtnl.Lock(t)
+		d.tbl.unregCount--
+		s.rtnl.Unlock(t)
+	}
+}
+
+// waitAllRefs polls until only the registration's reference to d is left.
+// Every second it rebroadcasts NETDEV_UNREGISTER (under RTNL) and runs
+// rcu_barrier. WaitFixed sleeps 250 ms between polls; WaitBackoff sleeps
+// 16 ms first and doubles up to 250 ms.
+//
+// Kernel: netdev_wait_allrefs (net/core/dev.c); the backoff is seed 002's.
+func (s *Stack) waitAllRefs(t *sim.Task, d *Device) {
+	const second = 1_000_000_000
+	rebroadcast := t.Now()
+	wait := 250
+	if s.cfg.Wait == WaitBackoff {
+		wait = 16
+	}
+	for d.refcnt.Load() != 0 {
+		if t.Now()-rebroadcast > second {
+			s.rtnl.Lock(t)
+			_ = s.notify(t, EventUnregister, d)
+			s.rtnl.Unlock(t)
+			s.w.RCU().Barrier(t)
+			rebroadcast = t.Now()
+		}
+		t.Msleep(wait)
+		if s.cfg.Wait == WaitBackoff {
+			wait = min(wait*2, 250)
+		}
+	}
+}

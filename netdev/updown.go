@@ -1,0 +1,205 @@
+// Bringing devices up and down, carrier and operstate: dev_change_flags,
+// __dev_open, __dev_close_many and linkwatch's operstate (net/core/dev.c,
+// net/core/link_watch.c).
+
+package netdev
+
+import (
+	"syscall"
+
+	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// SetUp brings the device administratively up (up=true) or down. Bringing
+// up a device that is up, or down one that is down, changes nothing.
+//
+// Kernel: dev_change_flags with IFF_UP toggled: __dev_change_flags (which
+// reloads the rx mode first), __dev_open or __dev_close, then
+// __dev_notify_flags (NETDEV_UP / NETDEV_DOWN).
+func (d *Device) SetUp(t *sim.Task, up bool) error {
+	if d.state != regRegistered {
+		return errno.Errorf(syscall.ENODEV, "Device \"%s\" is being unregistered", d.name)
+	}
+	if d.IsUp() == up {
+		return nil
+	}
+	d.setRxMode(t)
+	if up {
+		if err := d.open(t); err != nil {
+			return err
+		}
+		_ = d.tbl.s.notify(t, EventUp, d)
+		return nil
+	}
+	d.tbl.closeMany(t, []*Device{d})
+	return nil
+}
+
+// open brings d up without the NETDEV_UP notification.
+//
+// Kernel: __dev_open (net/core/dev.c).
+func (d *Device) open(t *sim.Task) error {
+	if err := d.tbl.s.notify(t, EventPreUp, d); err != nil {
+		return err
+	}
+	if d.ops.open != nil {
+		if err := d.ops.open(t, d); err != nil {
+			return err
+		}
+	}
+	d.flags |= FlagUp
+	d.setRxMode(t)
+	d.refreshCarrier(t)
+	d.carrierChangedForOthers(t)
+	return nil
+}
+
+// closeMany takes the devices that are up down, as one batch, and sends
+// NETDEV_DOWN for each.
+//
+// Kernel: dev_close_many → __dev_close_many (net/core/dev.c): NETDEV_GOING_DOWN
+// for each, one synchronize_net in dev_deactivate_many, ndo_stop for each,
+// then NETDEV_DOWN for each.
+func (tb *Table) closeMany(t *sim.Task, devs []*Device) {
+	var up []*Device
+	for _, d := range devs {
+		if d.IsUp() {
+			up = append(up, d)
+		}
+	}
+	if len(up) == 0 {
+		return
+	}
+	for _, d := range up {
+		_ = tb.s.notify(t, EventGoingDown, d)
+	}
+	tb.s.w.RCU().SynchronizeExpedited(t) // dev_deactivate_many
+	for _, d := range up {
+		if d.ops.stop != nil {
+			d.ops.stop(t, d)
+		}
+		d.flags &^= FlagUp
+		d.refreshCarrier(t)
+	}
+	for _, d := range up {
+		_ = tb.s.notify(t, EventDown, d)
+		d.carrierChangedForOthers(t)
+	}
+}
+
+// refreshCarrier recomputes d's carrier and operstate and, when the
+// operstate of an up device changes, sends NETDEV_CHANGE.
+//
+// Kernel: netif_carrier_on/off, netif_stacked_transfer_operstate and
+// linkwatch's rfc2863_policy (net/core/link_watch.c).
+func (d *Device) refreshCarrier(t *sim.Task) {
+	oldOper := d.operState
+	d.carrier = d.ops.carrierOf == nil || d.ops.carrierOf(d)
+	switch {
+	case !d.IsUp():
+		d.operState = OperDown
+	case d.carrier:
+		d.operState = d.ops.operUp
+	case d.link != nil:
+		d.operState = OperLowerLayerDown
+	default:
+		d.operState = OperDown
+	}
+	if d.IsUp() && oldOper != d.operState && oldOper != OperDown {
+		_ = d.tbl.s.notify(t, EventChange, d)
+	}
+}
+
+// carrierChangedForOthers refreshes the devices whose carrier follows d's:
+// a veth's peer, the vlans and macvlans on d, and d's bond master.
+func (d *Device) carrierChangedForOthers(t *sim.Task) {
+	if p := d.peer; p != nil && p.state == regRegistered {
+		p.refreshCarrier(t)
+	}
+	for _, u := range d.uppers {
+		u.refreshCarrier(t)
+	}
+	if m := d.master; m != nil {
+		m.refreshCarrier(t)
+	}
+}
+
+// SetMTU changes the device's MTU.
+//
+// Kernel: dev_set_mtu_ext (net/core/dev.c): dev_validate_mtu's extack
+// messages, NETDEV_CHANGEMTU; vlan_device_event and macvlan_device_event then
+// clamp the devices stacked on it.
+func (d *Device) SetMTU(t *sim.Task, mtu int) error {
+	if mtu == d.mtu {
+		return nil
+	}
+	if err := d.checkMTU(mtu); err != nil {
+		return err
+	}
+	d.mtu = mtu
+	_ = d.tbl.s.notify(t, EventChangeMTU, d)
+	return nil
+}
+
+// SetGroup puts the device in group g.
+//
+// Kernel: dev_set_group (net/core/dev.c).
+func (d *Device) SetGroup(t *sim.Task, g uint32) { d.group = g }
+
+// SetName renames the device.
+//
+// Kernel: dev_change_name (net/core/dev.c): EBUSY while up, EEXIST if the
+// name is taken, NETDEV_CHANGENAME.
+func (d *Device) SetName(t *sim.Task, name string) error {
+	if name == d.name {
+		return nil
+	}
+	if d.IsUp() {
+		return errno.Errorf(syscall.EBUSY, "Cannot rename device \"%s\" while it is up", d.name)
+	}
+	n, err := d.tbl.checkLinkName(name, nil)
+	if err != nil {
+		return err
+	}
+	delete(d.tbl.byName, d.name)
+	d.name = n
+	d.tbl.byName[n] = d
+	_ = d.tbl.s.notify(t, EventChangeName, d)
+	return nil
+}
+
+// SetAddr changes the device's hardware address. A macvlan or vlan that is
+// up moves its unicast entry on the lower device.
+//
+// Kernel: dev_set_mac_address (net/core/dev.c), NETDEV_CHANGEADDR.
+func (d *Device) SetAddr(t *sim.Task, a MAC) error {
+	if a.IsMulticast() {
+		return errno.New(syscall.EADDRNOTAVAIL, "Cannot assign a multicast address")
+	}
+	if d.isLoopback() {
+		return errno.New(syscall.EOPNOTSUPP, "Device does not support changing its address")
+	}
+	if a == d.addr {
+		return nil
+	}
+	old := d.addr
+	if d.link != nil && d.IsUp() && (d.kindIs("macvlan") || old != d.link.addr || a != d.link.addr) {
+		// macvlan_set_mac_address / vlan_dev_set_mac_address: move the
+		// filter entry on the lower device.
+		if !(d.kindIs("vlan") && a == d.link.addr) {
+			if err := d.link.UCAdd(t, a); err != nil {
+				return err
+			}
+		}
+		if !(d.kindIs("vlan") && old == d.link.addr) {
+			_ = d.link.UCDel(t, old)
+		}
+	}
+	d.addr = a
+	d.priv.addrRandom = false
+	_ = d.tbl.s.notify(t, EventChangeAddr, d)
+	return nil
+}
+
+func (d *Device) kindIs(k string) bool { return d.ops.kind == k }
