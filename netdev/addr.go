@@ -79,7 +79,9 @@ type AddrEventHandler func(t *sim.Task, ev Event, dev *Device, a Addr)
 //
 // Kernel: register_inetaddr_notifier (net/ipv4/devinet.c),
 // register_inet6addr_notifier (net/ipv6/addrconf_core.c).
-func (s *Stack) RegisterAddrNotifier(h AddrEventHandler) { s.addrNotifiers = append(s.addrNotifiers, h) }
+func (s *Stack) RegisterAddrNotifier(h AddrEventHandler) {
+	s.addrNotifiers = append(s.addrNotifiers, h)
+}
 
 func (s *Stack) addrNotify(t *sim.Task, ev Event, d *Device, a Addr) {
 	for _, h := range s.addrNotifiers {

@@ -681,3 +681,73 @@ func (d *Device) addrconfIfdown(t *sim.Task, unregister bool) {
 		d.ipv6McDown(t)
 	}
 }
+
+var (
+	ipv6AllRoutersIface = netip.MustParseAddr("ff01::2")
+	ipv6AllRoutersSite  = netip.MustParseAddr("ff05::2")
+)
+
+// SetIPv6Forwarding sets IPv6 forwarding on device d, or with d nil on
+// every device and as the default for new ones (net.ipv6.conf.all.forwarding).
+//
+// Kernel: addrconf_fixup_forwarding → dev_forward_change
+// (net/ipv6/addrconf.c): join or leave the all-routers groups and the
+// subnet-router anycast address of every address that finished DAD.
+func (tb *Table) SetIPv6Forwarding(t *sim.Task, d *Device, on bool) {
+	if d != nil {
+		d.forwardChange(t, on)
+		return
+	}
+	tb.IPv6All.Forwarding, tb.IPv6Default.Forwarding = on, on
+	for dev := tb.head; dev != nil; dev = dev.next {
+		dev.forwardChange(t, on)
+	}
+}
+
+func (d *Device) forwardChange(t *sim.Task, on bool) {
+	idev := d.inet6
+	if idev == nil || idev.cnf.Forwarding == on {
+		return
+	}
+	idev.cnf.Forwarding = on
+	if d.flags&FlagMulticast != 0 {
+		for _, g := range []netip.Addr{ipv6AllRoutersLink, ipv6AllRoutersIface, ipv6AllRoutersSite} {
+			if on {
+				d.ipv6McInc(t, g)
+			} else {
+				d.ipv6McDec(t, g)
+			}
+		}
+	}
+	for _, ifa := range idev.addrs {
+		if ifa.Flags&AddrTentative != 0 {
+			continue
+		}
+		p := ifa.Prefix
+		switch {
+		case on && !ifa.anycast && p.Bits() < 127 && !p.Masked().Addr().IsUnspecified():
+			if d.ipv6AcInc(t, p.Masked().Addr()) == nil {
+				ifa.anycast = true
+			}
+		case !on && ifa.anycast:
+			ifa.anycast = false
+			d.ipv6AcDec(t, p.Masked().Addr())
+		}
+	}
+}
+
+// IPv6Conf returns the device's IPv6 configuration, and false if the device
+// has no IPv6.
+func (d *Device) IPv6Conf() (IPv6Conf, bool) {
+	if d.inet6 == nil {
+		return IPv6Conf{}, false
+	}
+	return d.inet6.cnf, true
+}
+
+// SetIPv6KeepAddrOnDown sets net.ipv6.conf.DEV.keep_addr_on_down.
+func (d *Device) SetIPv6KeepAddrOnDown(on bool) {
+	if d.inet6 != nil {
+		d.inet6.cnf.KeepAddrOnDown = on
+	}
+}

@@ -56,7 +56,7 @@ type Stack struct {
 
 	addrNotifiers []AddrEventHandler // guarded by RTNL
 	wq            WorkQueue
-	nextNetID int
+	nextNetID     int
 }
 
 // NewStack returns a Stack for world w whose RTNL is rtnl.

@@ -1,0 +1,488 @@
+package rtnl
+
+import (
+	"net/netip"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/hwaddr"
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// Handle makes rtnetlink requests in one network namespace as one task, the
+// way a process holding a netlink socket in that namespace would. Each
+// method is one request: it enters the kernel (sim.Syscall), takes RTNL,
+// does its work, and releases RTNL — which finishes any device it
+// unregistered, waiting for RCU and for the device's last references in the
+// caller's task, outside the lock.
+//
+// Errors are *errno.Error values: test them with errors.Is(err,
+// syscall.EEXIST). A rejected request changes nothing.
+//
+// A Handle is used by one goroutine at a time (its task's). Handles of the
+// same or of different namespaces may be used from different goroutines at
+// once, each with its own task.
+type Handle struct {
+	n *Net
+	t *sim.Task
+}
+
+// Task returns the task the handle acts as.
+func (h *Handle) Task() *sim.Task { return h.t }
+
+// Net returns the handle's namespace.
+func (h *Handle) Net() *Net { return h.n }
+
+// do runs one request.
+func (h *Handle) do(op string, fn func(t *sim.Task, tb *netdev.Table) error) error {
+	t, k := h.t, h.n.k
+	k.wq.runDue(t, t.Now())
+	end := t.Span(op)
+	defer end()
+	t.Charge(sim.Syscall, 1)
+	k.lock(t)
+	if h.n.dead {
+		k.unlock(t)
+		return errno.Errorf(syscall.ENOENT, "Network namespace \"%s\" has been deleted", h.n.name)
+	}
+	err := fn(t, h.n.devs)
+	k.unlock(t)
+	return err
+}
+
+func lookup(tb *netdev.Table, name string) (*netdev.Device, error) {
+	if name == "" {
+		return nil, errno.New(syscall.EINVAL, "Device name is required")
+	}
+	return tb.Lookup(name)
+}
+
+// LinkAdd creates the device(s) spec describes: netdev.Dummy, Veth,
+// Macvlan, Vlan, Bond or VRF.
+//
+// Kernel: rtnl_newlink with NLM_F_CREATE|NLM_F_EXCL (`ip link add`).
+func (h *Handle) LinkAdd(spec netdev.LinkSpec) error {
+	return h.do("RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
+		_, err := tb.NewLink(t, spec)
+		return err
+	})
+}
+
+// LinkDel deletes the device named name (and a veth's peer with it).
+//
+// Kernel: rtnl_dellink (`ip link del NAME`).
+func (h *Handle) LinkDel(name string) error {
+	return h.do("RTM_DELLINK", func(t *sim.Task, tb *netdev.Table) error {
+		d, err := lookup(tb, name)
+		if err != nil {
+			return err
+		}
+		return tb.DelLink(t, d)
+	})
+}
+
+// LinkDelIndex deletes the device with ifindex i.
+//
+// Kernel: rtnl_dellink with ifi_index set.
+func (h *Handle) LinkDelIndex(i netdev.IfIndex) error {
+	return h.do("RTM_DELLINK", func(t *sim.Task, tb *netdev.Table) error {
+		d := tb.ByIndex(i)
+		if d == nil {
+			return errno.Errorf(syscall.ENODEV, "No device with ifindex %d", i)
+		}
+		return tb.DelLink(t, d)
+	})
+}
+
+// LinkDelGroup deletes every device of group g in one request.
+//
+// Kernel: rtnl_group_dellink (`ip link del group G`).
+func (h *Handle) LinkDelGroup(g uint32) error {
+	return h.do("RTM_DELLINK", func(t *sim.Task, tb *netdev.Table) error { return tb.DelGroup(t, g) })
+}
+
+// LinkDelList deletes the devices with the given ifindexes in one request
+// (seed 004's IFLA_IFINDEX_LIST). A kernel without the patch
+// (Config.IfindexList false) does not know the attribute: the request names
+// no device and fails with EINVAL.
+//
+// Kernel: rtnl_list_dellink (patch v3, never merged).
+func (h *Handle) LinkDelList(idx []netdev.IfIndex) error {
+	return h.do("RTM_DELLINK", func(t *sim.Task, tb *netdev.Table) error {
+		if !h.n.k.cfg.IfindexList {
+			return errno.New(syscall.EINVAL, "IFLA_IFINDEX_LIST is not supported by this kernel")
+		}
+		return tb.DelIfindexList(t, idx)
+	})
+}
+
+// LinkSetUp brings the device up.
+//
+// Kernel: do_setlink → dev_change_flags(IFF_UP) (`ip link set NAME up`).
+func (h *Handle) LinkSetUp(name string) error { return h.setUp(name, true) }
+
+// LinkSetDown brings the device down.
+//
+// Kernel: do_setlink → dev_change_flags (`ip link set NAME down`).
+func (h *Handle) LinkSetDown(name string) error { return h.setUp(name, false) }
+
+func (h *Handle) setUp(name string, up bool) error {
+	return h.do("RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
+		d, err := lookup(tb, name)
+		if err != nil {
+			return err
+		}
+		return d.SetUp(t, up)
+	})
+}
+
+// LinkSetMaster enslaves the device to master (a bond or a vrf).
+//
+// Kernel: do_setlink → do_set_master (`ip link set NAME master MASTER`).
+func (h *Handle) LinkSetMaster(name, master string) error {
+	return h.do("RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
+		d, err := lookup(tb, name)
+		if err != nil {
+			return err
+		}
+		m, err := lookup(tb, master)
+		if err != nil {
+			return err
+		}
+		return d.SetMaster(t, m)
+	})
+}
+
+// LinkSetNoMaster releases the device from its master.
+//
+// Kernel: do_set_master with IFLA_MASTER 0 (`ip link set NAME nomaster`).
+func (h *Handle) LinkSetNoMaster(name string) error {
+	return h.do("RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
+		d, err := lookup(tb, name)
+		if err != nil {
+			return err
+		}
+		return d.SetMaster(t, nil)
+	})
+}
+
+// LinkSetGroup puts the device in group g.
+//
+// Kernel: do_setlink → dev_set_group (`ip link set NAME group G`).
+func (h *Handle) LinkSetGroup(name string, g uint32) error {
+	return h.do("RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
+		d, err := lookup(tb, name)
+		if err != nil {
+			return err
+		}
+		d.SetGroup(t, g)
+		return nil
+	})
+}
+
+// LinkSetMTU sets the device's MTU.
+//
+// Kernel: do_setlink → dev_set_mtu_ext (`ip link set NAME mtu M`).
+func (h *Handle) LinkSetMTU(name string, mtu int) error {
+	return h.do("RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
+		d, err := lookup(tb, name)
+		if err != nil {
+			return err
+		}
+		return d.SetMTU(t, mtu)
+	})
+}
+
+// LinkSetName renames the device.
+//
+// Kernel: do_setlink → dev_change_name (`ip link set NAME name NEW`).
+func (h *Handle) LinkSetName(name, newName string) error {
+	return h.do("RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
+		d, err := lookup(tb, name)
+		if err != nil {
+			return err
+		}
+		return d.SetName(t, newName)
+	})
+}
+
+// LinkSetHardwareAddr sets the device's hardware address.
+//
+// Kernel: do_setlink → dev_set_mac_address (`ip link set NAME address MAC`).
+func (h *Handle) LinkSetHardwareAddr(name string, mac netdev.MAC) error {
+	return h.do("RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
+		d, err := lookup(tb, name)
+		if err != nil {
+			return err
+		}
+		return d.SetAddr(t, mac)
+	})
+}
+
+// LinkInfo is a snapshot of a device, what `ip -d link show` prints.
+type LinkInfo struct {
+	Index       netdev.IfIndex
+	Name        string
+	Kind        string // "" for loopback
+	Flags       netdev.Flags
+	MTU         int
+	MinMTU      int
+	MaxMTU      int
+	OperState   netdev.OperState
+	Group       uint32
+	Addr        netdev.MAC
+	Broadcast   netdev.MAC
+	TxQueueLen  int
+	Promiscuity int
+	Master      string // the bond or vrf, or ""
+	Link        string // a vlan's or macvlan's lower device, or a veth's peer, or ""
+	LinkIndex   netdev.IfIndex
+	VlanID      uint16
+	MacvlanMode netdev.MacvlanMode
+	BondMode    netdev.BondMode
+	VRFTable    uint32
+	UC, MC      []hwaddr.Entry // the address lists, in list order
+	RefCount    int64
+}
+
+func linkInfo(d *netdev.Device) LinkInfo {
+	li := LinkInfo{
+		Index: d.Index(), Name: d.Name(), Kind: d.Kind(), Flags: d.Flags(), MTU: d.MTU(),
+		OperState: d.OperState(), Group: d.Group(), Addr: d.Addr(), Broadcast: d.Broadcast(),
+		TxQueueLen: d.TxQueueLen(), Promiscuity: d.Promiscuity(), VlanID: d.VlanID(),
+		MacvlanMode: d.MacvlanMode(), VRFTable: d.VRFTable(),
+		UC: d.UC().Entries(), MC: d.MC().Entries(), RefCount: d.RefCount(),
+	}
+	li.MinMTU, li.MaxMTU = d.MTURange()
+	if d.Kind() == "bond" {
+		li.BondMode = d.BondMode()
+	}
+	if m := d.Master(); m != nil {
+		li.Master = m.Name()
+	}
+	if l := d.Link(); l != nil {
+		li.Link, li.LinkIndex = l.Name(), l.Index()
+	} else if p := d.Peer(); p != nil {
+		li.Link, li.LinkIndex = p.Name(), p.Index()
+	}
+	return li
+}
+
+// LinkByName returns a snapshot of the device named name.
+//
+// Kernel: rtnl_getlink.
+func (h *Handle) LinkByName(name string) (LinkInfo, error) {
+	var li LinkInfo
+	err := h.do("RTM_GETLINK", func(t *sim.Task, tb *netdev.Table) error {
+		d, err := lookup(tb, name)
+		if err != nil {
+			return err
+		}
+		li = linkInfo(d)
+		return nil
+	})
+	return li, err
+}
+
+// LinkByIndex returns a snapshot of the device with ifindex i.
+//
+// Kernel: rtnl_getlink with ifi_index.
+func (h *Handle) LinkByIndex(i netdev.IfIndex) (LinkInfo, error) {
+	var li LinkInfo
+	err := h.do("RTM_GETLINK", func(t *sim.Task, tb *netdev.Table) error {
+		d := tb.ByIndex(i)
+		if d == nil {
+			return errno.Errorf(syscall.ENODEV, "No device with ifindex %d", i)
+		}
+		li = linkInfo(d)
+		return nil
+	})
+	return li, err
+}
+
+// LinkList returns a snapshot of every device, in the order `ip link show`
+// lists them.
+//
+// Kernel: rtnl_dump_ifinfo.
+func (h *Handle) LinkList() ([]LinkInfo, error) {
+	var out []LinkInfo
+	err := h.do("RTM_GETLINK", func(t *sim.Task, tb *netdev.Table) error {
+		for _, d := range tb.Devices() {
+			out = append(out, linkInfo(d))
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Address families for AddrList.
+const (
+	FamilyAll = 0
+	FamilyV4  = syscall.AF_INET
+	FamilyV6  = syscall.AF_INET6
+)
+
+// AddrInfo is one address as `ip addr show` lists it.
+type AddrInfo struct {
+	Index netdev.IfIndex
+	Link  string
+	netdev.Addr
+}
+
+// AddrAdd adds address p to the device named link: IPv4 (primary, or
+// secondary in the subnet of an existing one) or IPv6 (with duplicate
+// address detection run later by a kworker).
+//
+// Kernel: inet_rtm_newaddr / inet6_rtm_newaddr (`ip addr add P dev LINK`).
+func (h *Handle) AddrAdd(link string, p netip.Prefix) error {
+	return h.AddrAddWith(link, netdev.Addr{Prefix: p})
+}
+
+// AddrAddWith adds a with its optional fields: Broadcast and Label (IPv4),
+// Scope, and the AddrNoDAD flag (IPv6).
+func (h *Handle) AddrAddWith(link string, a netdev.Addr) error {
+	return h.do("RTM_NEWADDR", func(t *sim.Task, tb *netdev.Table) error {
+		d, err := lookup(tb, link)
+		if err != nil {
+			return err
+		}
+		if !a.Prefix.IsValid() {
+			return errno.New(syscall.EINVAL, "Invalid prefix")
+		}
+		if a.Prefix.Addr().Is4() {
+			return d.AddInet4(t, a)
+		}
+		return d.AddInet6(t, a)
+	})
+}
+
+// AddrDel removes address p (address and prefix length) from the device.
+//
+// Kernel: inet_rtm_deladdr / inet6_rtm_deladdr (`ip addr del P dev LINK`).
+func (h *Handle) AddrDel(link string, p netip.Prefix) error {
+	return h.do("RTM_DELADDR", func(t *sim.Task, tb *netdev.Table) error {
+		d, err := lookup(tb, link)
+		if err != nil {
+			return err
+		}
+		if !p.IsValid() {
+			return errno.New(syscall.EINVAL, "Invalid prefix")
+		}
+		if p.Addr().Is4() {
+			return d.DelInet4(t, p)
+		}
+		return d.DelInet6(t, p)
+	})
+}
+
+// AddrList returns the addresses of the device named link (every device if
+// link is ""), of family FamilyV4, FamilyV6 or FamilyAll, IPv4 first for
+// each device.
+//
+// Kernel: inet_dump_ifaddr / inet6_dump_ifaddr.
+func (h *Handle) AddrList(link string, family int) ([]AddrInfo, error) {
+	if family != FamilyAll && family != FamilyV4 && family != FamilyV6 {
+		return nil, errno.Errorf(syscall.EAFNOSUPPORT, "Unknown address family %d", family)
+	}
+	var out []AddrInfo
+	err := h.do("RTM_GETADDR", func(t *sim.Task, tb *netdev.Table) error {
+		devs := tb.Devices()
+		if link != "" {
+			d, err := lookup(tb, link)
+			if err != nil {
+				return err
+			}
+			devs = []*netdev.Device{d}
+		}
+		for _, d := range devs {
+			if family != FamilyV6 {
+				for _, a := range d.Inet4Addrs() {
+					out = append(out, AddrInfo{Index: d.Index(), Link: d.Name(), Addr: a})
+				}
+			}
+			if family != FamilyV4 {
+				for _, a := range d.Inet6Addrs() {
+					out = append(out, AddrInfo{Index: d.Index(), Link: d.Name(), Addr: a})
+				}
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Sysctl sets a namespace sysctl, e.g. "net.ipv6.conf.all.keep_addr_on_down"
+// to "1". Supported: net.ipv6.conf.{all,default,DEV}.{forwarding,
+// keep_addr_on_down} and net.ipv6.conf.{all,default}.{disable_ipv6,accept_dad},
+// net.ipv4.conf.{all,default}.{promote_secondaries,forwarding}.
+func (h *Handle) Sysctl(key, value string) error {
+	key = strings.ReplaceAll(key, "/", ".")
+	parts := strings.Split(key, ".")
+	if len(parts) != 5 || parts[0] != "net" || parts[2] != "conf" || (parts[1] != "ipv4" && parts[1] != "ipv6") {
+		return errno.Errorf(syscall.ENOENT, "sysctl %s is not modelled", key)
+	}
+	v, err := strconv.Atoi(strings.TrimSpace(value))
+	if err != nil {
+		return errno.Errorf(syscall.EINVAL, "sysctl %s: invalid value %q", key, value)
+	}
+	fam, scope, name := parts[1], parts[3], parts[4]
+	return h.do("sysctl", func(t *sim.Task, tb *netdev.Table) error {
+		on := v != 0
+		if fam == "ipv4" {
+			var c *netdev.IPv4Conf
+			switch scope {
+			case "all":
+				c = &tb.IPv4All
+			case "default":
+				c = &tb.IPv4Default
+			default:
+				return errno.Errorf(syscall.ENOENT, "sysctl %s is not modelled", key)
+			}
+			switch name {
+			case "promote_secondaries":
+				c.PromoteSecondaries = on
+			case "forwarding":
+				c.Forwarding = on
+			default:
+				return errno.Errorf(syscall.ENOENT, "sysctl %s is not modelled", key)
+			}
+			return nil
+		}
+		var c *netdev.IPv6Conf
+		var dev *netdev.Device
+		switch scope {
+		case "all":
+			c = &tb.IPv6All
+		case "default":
+			c = &tb.IPv6Default
+		default:
+			d := tb.ByName(scope)
+			if d == nil {
+				return errno.Errorf(syscall.ENOENT, "sysctl %s: no device %s", key, scope)
+			}
+			dev = d
+		}
+		switch {
+		case name == "forwarding" && scope == "all":
+			tb.SetIPv6Forwarding(t, nil, on)
+		case name == "forwarding" && dev != nil:
+			tb.SetIPv6Forwarding(t, dev, on)
+		case name == "forwarding":
+			c.Forwarding = on
+		case name == "keep_addr_on_down" && dev != nil:
+			dev.SetIPv6KeepAddrOnDown(on)
+		case name == "keep_addr_on_down":
+			c.KeepAddrOnDown = on
+		case name == "disable_ipv6" && dev == nil:
+			c.DisableIPv6 = on
+		case name == "accept_dad" && dev == nil:
+			c.AcceptDAD = v
+		default:
+			return errno.Errorf(syscall.ENOENT, "sysctl %s is not modelled", key)
+		}
+		return nil
+	})
+}

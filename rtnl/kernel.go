@@ -1,0 +1,327 @@
+// Package rtnl is netsim's simulated kernel: the global RTNL lock, network
+// namespaces, the rtnetlink request handlers, and the wiring between the
+// subsystem packages (netdev and its address lists today; the FIB, nexthops
+// and policy rules as they arrive). A Handle, bound to one namespace and one
+// task, is the user-facing API, shaped like vishvananda/netlink's Handle.
+//
+// LOCK ORDERING: RTNL → (per-subsystem locks, taken inside RTNL) → World
+// internals. Every request takes RTNL for its whole duration, as 5.x
+// rtnetlink does for link and address requests, and releases it through
+// rtnl_unlock, which finishes unregistered devices (netdev_run_todo) outside
+// the lock.
+package rtnl
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// Kernel is one simulated machine's network control plane.
+type Kernel struct {
+	w     *sim.World
+	cfg   Config
+	rtnl  *sim.Mutex
+	stack *netdev.Stack
+	wq    *workQueue
+
+	mu      sync.Mutex      // guards nets (changed with RTNL held too)
+	nets    map[string]*Net // named namespaces
+	initNet *Net
+}
+
+// NewKernel returns a kernel with configuration cfg in a new World with
+// default options (one virtual CPU, the default cost model).
+func NewKernel(cfg Config) *Kernel { return NewKernelIn(sim.NewWorld(sim.Options{}), cfg) }
+
+// NewKernelIn returns a kernel with configuration cfg running in World w.
+// The initial namespace is created with its loopback device.
+func NewKernelIn(w *sim.World, cfg Config) *Kernel {
+	k := &Kernel{w: w, cfg: cfg, rtnl: w.NewMutex("RTNL"), nets: map[string]*Net{}}
+	k.stack = netdev.NewStack(w, k.rtnl, cfg.netdev())
+	k.wq = &workQueue{k: k}
+	k.stack.SetWorkQueue(k.wq)
+	boot := w.NewTask("swapper")
+	k.rtnl.Lock(boot)
+	n, err := k.newNetLocked(boot, "")
+	k.rtnl.Unlock(boot)
+	if err != nil {
+		panic("rtnl: cannot create the initial namespace: " + err.Error())
+	}
+	k.initNet = n
+	return k
+}
+
+// World returns the kernel's World.
+func (k *Kernel) World() *sim.World { return k.w }
+
+// Config returns the kernel's behaviour switches.
+func (k *Kernel) Config() Config { return k.cfg }
+
+// RTNL returns the RTNL mutex, for its statistics.
+func (k *Kernel) RTNL() *sim.Mutex { return k.rtnl }
+
+// Stack returns the machine-wide netdev state.
+func (k *Kernel) Stack() *netdev.Stack { return k.stack }
+
+// Counters returns the work counted so far by every task of the kernel's World.
+func (k *Kernel) Counters() sim.Counters { return k.w.Counters() }
+
+// InitNet returns the initial network namespace (init_net).
+func (k *Kernel) InitNet() *Net { return k.initNet }
+
+// lock takes RTNL for t.
+//
+// Kernel: rtnl_lock (net/core/rtnetlink.c).
+func (k *Kernel) lock(t *sim.Task) { k.rtnl.Lock(t) }
+
+// unlock releases RTNL and then finishes the devices that the critical
+// section unregistered.
+//
+// Kernel: rtnl_unlock → netdev_run_todo (net/core/rtnetlink.c, dev.c).
+func (k *Kernel) unlock(t *sim.Task) {
+	todo := k.stack.TakeTodo()
+	k.rtnl.Unlock(t)
+	k.stack.RunTodo(t, todo)
+}
+
+// Settle runs all pending deferred work (DAD, namespace cleanup) and RCU
+// callbacks, however far in the future, so the kernel is quiescent, then
+// advances t's clock to the World's Now: t waits for the kernel to settle.
+// Use it between phases of a direct (unscheduled) simulation.
+func (k *Kernel) Settle(t *sim.Task) {
+	for {
+		k.wq.runDue(t, sim.Time(1<<62))
+		k.w.Settle()
+		if k.wq.pendingCount() == 0 && k.w.RCU().Pending() == 0 {
+			break
+		}
+	}
+	t.SleepUntil(k.w.Now())
+}
+
+// Net is a network namespace (struct net).
+type Net struct {
+	k    *Kernel
+	name string
+	devs *netdev.Table
+	dead bool // guarded by RTNL
+}
+
+// Name returns the namespace's name ("" for the initial namespace).
+func (n *Net) Name() string { return n.name }
+
+// Kernel returns the namespace's kernel.
+func (n *Net) Kernel() *Kernel { return n.k }
+
+// Devices returns the namespace's device table, for inspection by a caller
+// that holds RTNL or has a quiescent simulation.
+func (n *Net) Devices() *netdev.Table { return n.devs }
+
+// Handle returns a Handle that makes requests in n as task t.
+func (n *Net) Handle(t *sim.Task) *Handle { return &Handle{n: n, t: t} }
+
+func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
+	tb, err := k.stack.NewTable(t, name)
+	if err != nil {
+		return nil, err
+	}
+	n := &Net{k: k, name: name, devs: tb}
+	if name != "" {
+		k.mu.Lock()
+		k.nets[name] = n
+		k.mu.Unlock()
+	}
+	return n, nil
+}
+
+// ValidNetnsName reports whether name can name a namespace (as `ip netns
+// add` requires: a non-empty file name).
+func ValidNetnsName(name string) bool {
+	return name != "" && name != "." && name != ".." && len(name) < 256 && !containsSlash(name)
+}
+
+func containsSlash(s string) bool {
+	for i := range len(s) {
+		if s[i] == '/' {
+			return true
+		}
+	}
+	return false
+}
+
+// NewNet creates a network namespace named name with its loopback device.
+//
+// Kernel: copy_net_ns / setup_net; `ip netns add` gives EEXIST for a name in
+// use.
+func (k *Kernel) NewNet(t *sim.Task, name string) (*Net, error) {
+	if !ValidNetnsName(name) {
+		return nil, errno.Errorf(syscall.EINVAL, "Invalid netns name \"%s\"", name)
+	}
+	t.Charge(sim.Syscall, 1)
+	k.wq.runDue(t, t.Now())
+	k.lock(t)
+	defer k.unlock(t)
+	if k.Net(name) != nil {
+		return nil, errno.Errorf(syscall.EEXIST, "Cannot create namespace \"%s\": File exists", name)
+	}
+	return k.newNetLocked(t, name)
+}
+
+// Net returns the namespace named name, or nil.
+func (k *Kernel) Net(name string) *Net {
+	if name == "" {
+		return k.initNet
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.nets[name]
+}
+
+// NetNames returns the names of the namespaces other than the initial one,
+// sorted.
+func (k *Kernel) NetNames() []string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	var out []string
+	for n := range k.nets {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// DelNet deletes the namespace named name. As in the kernel, the name goes
+// at once and the namespace is dismantled later by a cleanup worker
+// (cleanup_net), which takes RTNL: every device is deleted in one batch,
+// then the loopback device.
+//
+// Kernel: `ip netns del` unmounts the name; cleanup_net →
+// default_device_exit_batch, loopback_net_exit (net/core/net_namespace.c,
+// net/core/dev.c).
+func (k *Kernel) DelNet(t *sim.Task, name string) error {
+	t.Charge(sim.Syscall, 1)
+	k.wq.runDue(t, t.Now())
+	k.lock(t)
+	n := k.Net(name)
+	if name == "" || n == nil {
+		k.unlock(t)
+		return errno.Errorf(syscall.ENOENT, "Cannot remove namespace \"%s\": No such file or directory", name)
+	}
+	k.mu.Lock()
+	delete(k.nets, name)
+	k.mu.Unlock()
+	n.dead = true
+	k.unlock(t)
+	k.wq.Queue(t, 0, "cleanup_net", func(kw *sim.Task) { k.cleanupNet(kw, n) })
+	return nil
+}
+
+// cleanupNet dismantles a dead namespace; the caller holds RTNL.
+func (k *Kernel) cleanupNet(t *sim.Task, n *Net) {
+	var q []*netdev.Device
+	for _, d := range n.devs.Devices() {
+		if d == n.devs.Loopback() || !d.Registered() {
+			continue
+		}
+		if err := n.devs.DelLink(t, d); err != nil {
+			q = append(q, d) // devices without dellink are unregistered directly
+		}
+	}
+	k.stack.UnregisterMany(t, q)
+	k.stack.UnregisterMany(t, []*netdev.Device{n.devs.Loopback()})
+}
+
+// workQueue runs deferred kernel work (netdev.WorkQueue). For a scheduled
+// task it spawns a kworker task that sleeps for the delay, takes RTNL, runs
+// the work and releases RTNL. For a direct task it keeps the work pending
+// until a later request (or Settle) runs it in a kworker task at its due
+// virtual time, before that request takes RTNL.
+type workQueue struct {
+	k       *Kernel
+	mu      sync.Mutex // guards pending, seq
+	pending []pendingWork
+	seq     uint64
+	runMu   sync.Mutex // one direct kworker at a time
+	kw      *sim.Task
+}
+
+type pendingWork struct {
+	at   sim.Time
+	seq  uint64
+	name string
+	fn   func(kw *sim.Task)
+}
+
+func (q *workQueue) Queue(t *sim.Task, delay time.Duration, name string, fn func(kw *sim.Task)) {
+	k := q.k
+	if t.Scheduled() {
+		k.w.SpawnFrom(t, "kworker/"+name, func(kw *sim.Task) {
+			kw.Sleep(delay)
+			k.lock(kw)
+			fn(kw)
+			k.unlock(kw)
+		})
+		return
+	}
+	q.mu.Lock()
+	q.seq++
+	q.pending = append(q.pending, pendingWork{at: t.Now().Add(delay), seq: q.seq, name: name, fn: fn})
+	q.mu.Unlock()
+}
+
+func (q *workQueue) pendingCount() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.pending)
+}
+
+// runDue runs the pending work due at or before upTo, earliest first,
+// including work that the work itself queues.
+func (q *workQueue) runDue(t *sim.Task, upTo sim.Time) {
+	if t.Scheduled() {
+		return
+	}
+	q.runMu.Lock()
+	defer q.runMu.Unlock()
+	for {
+		q.mu.Lock()
+		i := -1
+		for j, p := range q.pending {
+			if p.at <= upTo && (i < 0 || p.at < q.pending[i].at || p.at == q.pending[i].at && p.seq < q.pending[i].seq) {
+				i = j
+			}
+		}
+		if i < 0 {
+			q.mu.Unlock()
+			return
+		}
+		p := q.pending[i]
+		q.pending = slices.Delete(q.pending, i, i+1)
+		if q.kw == nil {
+			q.kw = q.k.w.NewTask("kworker")
+		}
+		kw := q.kw
+		q.mu.Unlock()
+		kw.SleepUntil(p.at)
+		end := kw.Span(p.name)
+		q.k.lock(kw)
+		p.fn(kw)
+		q.k.unlock(kw)
+		end()
+	}
+}
+
+func (n *Net) String() string {
+	if n.name == "" {
+		return "init_net"
+	}
+	return fmt.Sprintf("netns %s", n.name)
+}
