@@ -1,6 +1,8 @@
 package rtnl
 
 import (
+	"fmt"
+
 	"github.com/netsimlab/netsim/hwaddr"
 	"github.com/netsimlab/netsim/netdev"
 )
@@ -26,3 +28,15 @@ var Before = Config{HWAddr: hwaddr.ListOnly, Wait: netdev.WaitFixed, IfindexList
 var After = Config{HWAddr: hwaddr.TreeIndexed, Wait: netdev.WaitBackoff, IfindexList: true}
 
 func (c Config) netdev() netdev.Config { return netdev.Config{HWAddr: c.HWAddr, Wait: c.Wait} }
+
+// String returns "before" or "after" for the presets, otherwise the
+// switches, e.g. "hwaddr=TreeIndexed,wait=fixed,ifindex-list=false".
+func (c Config) String() string {
+	switch c {
+	case Before:
+		return "before"
+	case After:
+		return "after"
+	}
+	return fmt.Sprintf("hwaddr=%v,wait=%v,ifindex-list=%v", c.HWAddr, c.Wait, c.IfindexList)
+}

@@ -12,8 +12,8 @@
 package rtnl
 
 import (
+	"container/heap"
 	"fmt"
-	"slices"
 	"sort"
 	"sync"
 	"syscall"
@@ -246,8 +246,8 @@ func (k *Kernel) cleanupNet(t *sim.Task, n *Net) {
 // virtual time, before that request takes RTNL.
 type workQueue struct {
 	k       *Kernel
-	mu      sync.Mutex // guards pending, seq
-	pending []pendingWork
+	mu      sync.Mutex // guards pending, seq, kw
+	pending workHeap
 	seq     uint64
 	runMu   sync.Mutex // one direct kworker at a time
 	kw      *sim.Task
@@ -260,20 +260,41 @@ type pendingWork struct {
 	fn   func(kw *sim.Task)
 }
 
+type workHeap []pendingWork
+
+func (h workHeap) Len() int { return len(h) }
+func (h workHeap) Less(i, j int) bool {
+	if h[i].at != h[j].at {
+		return h[i].at < h[j].at
+	}
+	return h[i].seq < h[j].seq
+}
+func (h workHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *workHeap) Push(x any)   { *h = append(*h, x.(pendingWork)) }
+func (h *workHeap) Pop() any {
+	old := *h
+	p := old[len(old)-1]
+	old[len(old)-1] = pendingWork{}
+	*h = old[:len(old)-1]
+	return p
+}
+
 func (q *workQueue) Queue(t *sim.Task, delay time.Duration, name string, fn func(kw *sim.Task)) {
 	k := q.k
 	if t.Scheduled() {
 		k.w.SpawnFrom(t, "kworker/"+name, func(kw *sim.Task) {
 			kw.Sleep(delay)
+			end := kw.Span(name)
 			k.lock(kw)
 			fn(kw)
 			k.unlock(kw)
+			end()
 		})
 		return
 	}
 	q.mu.Lock()
 	q.seq++
-	q.pending = append(q.pending, pendingWork{at: t.Now().Add(delay), seq: q.seq, name: name, fn: fn})
+	heap.Push(&q.pending, pendingWork{at: t.Now().Add(delay), seq: q.seq, name: name, fn: fn})
 	q.mu.Unlock()
 }
 
@@ -289,22 +310,21 @@ func (q *workQueue) runDue(t *sim.Task, upTo sim.Time) {
 	if t.Scheduled() {
 		return
 	}
+	q.mu.Lock()
+	idle := len(q.pending) == 0 || q.pending[0].at > upTo
+	q.mu.Unlock()
+	if idle {
+		return
+	}
 	q.runMu.Lock()
 	defer q.runMu.Unlock()
 	for {
 		q.mu.Lock()
-		i := -1
-		for j, p := range q.pending {
-			if p.at <= upTo && (i < 0 || p.at < q.pending[i].at || p.at == q.pending[i].at && p.seq < q.pending[i].seq) {
-				i = j
-			}
-		}
-		if i < 0 {
+		if len(q.pending) == 0 || q.pending[0].at > upTo {
 			q.mu.Unlock()
 			return
 		}
-		p := q.pending[i]
-		q.pending = slices.Delete(q.pending, i, i+1)
+		p := heap.Pop(&q.pending).(pendingWork)
 		if q.kw == nil {
 			q.kw = q.k.w.NewTask("kworker")
 		}
