@@ -1,0 +1,66 @@
+package netsim_test
+
+import (
+	"fmt"
+	"net/netip"
+	"testing"
+
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rtnl"
+	"github.com/netsimlab/netsim/scenario"
+	"github.com/netsimlab/netsim/sim"
+)
+
+var modes = []rtnl.Config{rtnl.Before, rtnl.After}
+
+// BenchmarkCreateDevices creates N dummy devices, each up with an IPv6
+// address, in one namespace: the real cost of the simulator's device and
+// address machinery (target: 10K devices in under 1 s).
+func BenchmarkCreateDevices(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			var virtual float64
+			for b.Loop() {
+				k := rtnl.NewKernel(rtnl.After)
+				t := k.World().NewTask("ip")
+				h := k.InitNet().Handle(t)
+				for i := range n {
+					name := fmt.Sprintf("d%d", i)
+					a := netip.PrefixFrom(netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 4: byte(i >> 8), 5: byte(i), 15: 1}), 64)
+					if err := h.LinkAdd(netdev.Dummy{Name: name}); err != nil {
+						b.Fatal(err)
+					}
+					if err := h.LinkSetUp(name); err != nil {
+						b.Fatal(err)
+					}
+					if err := h.AddrAdd(name, a); err != nil {
+						b.Fatal(err)
+					}
+				}
+				k.Settle(t)
+				virtual = t.Now().Seconds()
+			}
+			b.ReportMetric(virtual, "virtual-s/op")
+			b.ReportMetric(float64(n), "devices/op")
+		})
+	}
+}
+
+// BenchmarkBuild runs the build scenario (scenario.Build) in each mode and
+// reports its virtual time and the counters that differ between the modes.
+func BenchmarkBuild(b *testing.B) {
+	for _, cfg := range modes {
+		b.Run(cfg.String(), func(b *testing.B) {
+			var r *scenario.Report
+			for b.Loop() {
+				var err error
+				if r, err = scenario.Build(cfg, scenario.BuildParams{Dummies: 1000, VLANs: 200, OneByOne: 10}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(r.Virtual().Seconds(), "virtual-s/op")
+			b.ReportMetric(float64(r.Counters.Get(sim.HWAddrCompare)), "hwaddr-compares/op")
+			b.ReportMetric(float64(r.Counters.Get(sim.RCUBarrier)), "rcu-barriers/op")
+		})
+	}
+}

@@ -1,0 +1,37 @@
+package netsim_test
+
+import (
+	"fmt"
+	"net/netip"
+
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rtnl"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// Deleting an IPv6-forwarding dummy device waits in netdev_wait_allrefs for
+// its anycast route's chained RCU release: one msleep(250) before seed 002's
+// patch, one msleep(16) after.
+func Example() {
+	for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
+		k := rtnl.NewKernel(cfg)
+		t := k.World().NewTask("ip")
+		h := k.InitNet().Handle(t)
+		_ = h.Sysctl("net.ipv6.conf.default.forwarding", "1")
+		_ = h.LinkAdd(netdev.Dummy{Name: "eth0"})
+		_ = h.LinkSetUp("eth0")
+		_ = h.AddrAdd("eth0", netip.MustParsePrefix("2021::1/120"))
+		k.Settle(t)
+		start, before := t.Now(), t.Counters()
+		_ = h.LinkDel("eth0")
+		work := t.Counters().Sub(before)
+		fmt.Println(cfg, t.Now().Sub(start), work.Get(sim.Sleep), "sleep")
+	}
+	k := rtnl.NewKernel(rtnl.After)
+	err := k.InitNet().Handle(k.World().NewTask("ip")).LinkDel("lo")
+	fmt.Println(err)
+	// Output:
+	// before 271.115374ms 1 sleep
+	// after 37.115374ms 1 sleep
+	// operation not supported: Device "lo" cannot be deleted
+}
