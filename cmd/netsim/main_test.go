@@ -1,0 +1,42 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestBuildTable(t *testing.T) {
+	var out bytes.Buffer
+	require.NoError(t, run([]string{"build", "-dummies", "20", "-vlans", "5", "-one-by-one", "3"}, &out))
+	s := out.String()
+	for _, want := range []string{"virtual", "dummies", "vlans", "delete one by one", "delete the rest", "before", "after"} {
+		require.Contains(t, s, want)
+	}
+}
+
+func TestBuildJSON(t *testing.T) {
+	var out bytes.Buffer
+	require.NoError(t, run([]string{"build", "-dummies", "20", "-vlans", "5", "-one-by-one", "3", "-json"}, &out))
+	var rows []map[string]any
+	require.NoError(t, json.Unmarshal(out.Bytes(), &rows))
+	require.Len(t, rows, 8)
+	for _, r := range rows {
+		for _, k := range []string{"scenario", "phase", "mode", "virtual_s", "real_s", "counters"} {
+			require.Contains(t, r, k)
+		}
+	}
+}
+
+func TestBadInvocations(t *testing.T) {
+	var out bytes.Buffer
+	require.ErrorContains(t, run([]string{"frobnicate"}, &out), `unknown command "frobnicate"`)
+	require.ErrorContains(t, run([]string{"build", "-vlans", "5000"}, &out), "vlans")
+	require.ErrorContains(t, run([]string{"build", "extra"}, &out), "unexpected argument")
+	require.Error(t, run([]string{"build", "-dummies", "x"}, &out))
+	out.Reset()
+	require.NoError(t, run(nil, &out))
+	require.Contains(t, out.String(), "usage")
+}
