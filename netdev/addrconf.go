@@ -188,11 +188,16 @@ func (d *Device) ipv6AddDev(t *sim.Task) {
 func (d *Device) addrconfUp(t *sim.Task) {
 	idev := d.inet6
 	d.ipv6McUp(t)
-	// addrconf_permanent_addr: kept addresses get their routes back.
+	// addrconf_permanent_addr → fixup_permanent_addr: kept addresses get
+	// their routes back and, left in PREDAD by addrconf_ifdown, start DAD
+	// again.
 	for _, ifa := range idev.addrs {
 		if !ifa.prefixRt && ifa.Prefix.Bits() < 128 {
 			ifa.prefixRt = true
 			d.fib6Add(t)
+		}
+		if ifa.state == dadPre {
+			d.dadStart(t, ifa)
 		}
 	}
 	if d.isLoopback() {
@@ -294,7 +299,14 @@ func (d *Device) AddInet6(t *sim.Task, a Addr) error {
 	}
 	idev := d.inet6
 	switch {
-	case idev == nil || idev.dead:
+	case idev == nil && d.mtu < IPv6MinMTU:
+		// addrconf_add_dev → ipv6_add_dev refuses a device below IPV6_MIN_MTU.
+		return errno.New(syscall.EINVAL, "IPv6 needs an MTU of at least 1280")
+	case idev == nil:
+		// The kernel would create the inet6_dev here, with disable_ipv6
+		// from net.ipv6.conf.default, and refuse the address with EACCES.
+		return errno.New(syscall.EACCES, "IPv6 is disabled on this device")
+	case idev.dead:
 		return errno.New(syscall.ENODEV, "IPv6 is disabled on this device")
 	case idev.cnf.DisableIPv6:
 		return errno.New(syscall.EACCES, "IPv6 is disabled on this device")

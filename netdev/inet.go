@@ -173,8 +173,12 @@ func (d *Device) DelInet4(t *sim.Task, p netip.Prefix) error {
 				j++
 				continue
 			}
-			if promote && promoted == nil {
-				promoted = o
+			if promote {
+				// The first secondary is promoted; the others stay, as
+				// its secondaries.
+				if promoted == nil {
+					promoted = o
+				}
 				j++
 				continue
 			}

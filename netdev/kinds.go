@@ -22,7 +22,13 @@ type linkOps struct {
 	changeRxFlags func(t *sim.Task, d *Device, change Flags) // ndo_change_rx_flags
 	dellink       func(t *sim.Task, d *Device, q *[]*Device) // rtnl_link_ops->dellink
 	addSlave      func(t *sim.Task, master, slave *Device) error
-	delSlave      func(t *sim.Task, master, slave *Device) error
+	// checkSlave is addSlave's refusals for a slave that its current
+	// master is about to release (do_set_master moving a device).
+	checkSlave func(master, slave *Device) error
+	delSlave   func(t *sim.Task, master, slave *Device) error
+	// changeMTU is ndo_change_mtu's own check of a new MTU, after
+	// dev_validate_mtu's range check; nil accepts any MTU in range.
+	changeMTU func(d *Device, mtu int) error
 	// carrierOf computes carrier while the device is up; nil means always on.
 	carrierOf func(d *Device) bool
 	// operUp is the operstate shown when up with carrier: OperUnknown for
@@ -256,10 +262,7 @@ func (s *Stack) randomMAC() MAC {
 //
 // Kernel: dev_validate_mtu (net/core/dev.c).
 func (d *Device) checkMTU(mtu int) error {
-	if mtu < 0 {
-		return errno.New(syscall.EINVAL, "Invalid MTU")
-	}
-	if mtu < d.minMTU {
+	if mtu < 0 || mtu < d.minMTU {
 		return errno.Errorf(syscall.EINVAL, "mtu less than device minimum")
 	}
 	if d.maxMTU > 0 && mtu > d.maxMTU {
@@ -283,10 +286,11 @@ var dummyOps = &linkOps{
 }
 
 func (s Dummy) create(t *sim.Task, tb *Table) ([]*Device, error) {
-	if err := tb.checkName(s.Name); err != nil {
+	name, err := tb.checkLinkName(s.Name, nil)
+	if err != nil {
 		return nil, err
 	}
-	d, err := tb.newDevice(s.Name, dummyOps, s.Attrs, FlagBroadcast|FlagNoARP, ethDataLen, 0, 0)
+	d, err := tb.newDevice(name, dummyOps, s.Attrs, FlagBroadcast|FlagNoARP, ethDataLen, 0, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -297,6 +301,11 @@ func (s Dummy) create(t *sim.Task, tb *Table) ([]*Device, error) {
 func (tb *Table) checkLinkName(name string, taken map[string]bool) (string, error) {
 	if name == "" {
 		return "", errno.New(syscall.EINVAL, "Device name is required")
+	}
+	// The netlink policy (IFLA_IFNAME, NLA_STRING of at most IFNAMSIZ-1
+	// bytes) rejects a long template before dev_alloc_name sees it.
+	if len(name) >= IFNAMSIZ {
+		return "", tb.checkName(name)
 	}
 	n, err := tb.allocName(name, taken)
 	if err != nil {

@@ -50,7 +50,8 @@ type Stack struct {
 	rtnl *sim.Mutex
 	cfg  Config
 
-	rng       *rand.Rand // random MACs; guarded by RTNL
+	rng       *rand.Rand // random MACs and DAD delays; guarded by RTNL
+	rngSrc    *rand.PCG  // rng's source, saved and restored around a request that may fail
 	notifiers []Notifier // guarded by RTNL
 	todo      []*Device  // net_todo_list, guarded by RTNL
 
@@ -62,7 +63,8 @@ type Stack struct {
 // NewStack returns a Stack for world w whose RTNL is rtnl.
 func NewStack(w *sim.World, rtnl *sim.Mutex, cfg Config) *Stack {
 	seed := w.Rand().Uint64()
-	return &Stack{w: w, rtnl: rtnl, cfg: cfg, rng: rand.New(rand.NewPCG(seed, ^seed)), wq: InlineWork{}}
+	src := rand.NewPCG(seed, ^seed)
+	return &Stack{w: w, rtnl: rtnl, cfg: cfg, rng: rand.New(src), rngSrc: src, wq: InlineWork{}}
 }
 
 // Config returns the stack's behaviour switches.

@@ -130,6 +130,13 @@ var macvlanOps = &linkOps{
 	},
 	changeRxFlags: passRxFlagsToLink,
 	uninit:        unlinkFromLower,
+	// macvlan_change_mtu
+	changeMTU: func(d *Device, mtu int) error {
+		if mtu > d.link.mtu {
+			return errno.New(syscall.EINVAL, "MTU is larger than the lower device's")
+		}
+		return nil
+	},
 }
 
 // passRxFlagsToLink passes promiscuity and allmulti changes of an up vlan
@@ -197,18 +204,15 @@ func (s Macvlan) create(t *sim.Task, tb *Table) ([]*Device, error) {
 		return nil, errno.New(syscall.EINVAL, "Passthru macvlan must be the only macvlan of its lower device")
 	}
 	a := s.Attrs
-	if a.MTU == 0 {
-		a.MTU = lower.mtu
-	}
-	d, err := tb.newDevice(name, macvlanOps, Attrs{Group: a.Group, Index: a.Index, Addr: a.Addr, TxQueueLen: a.TxQueueLen},
-		lower.flags&(FlagBroadcast|FlagMulticast), lower.mtu, ethMinMTU, lower.mtu)
+	// MTU range: 68 to the lower's maximum; the MTU itself defaults to,
+	// and may not exceed, the lower's (macvlan_common_newlink).
+	d, err := tb.newDevice(name, macvlanOps, a, lower.flags&(FlagBroadcast|FlagMulticast), lower.mtu, ethMinMTU, lower.maxMTU)
 	if err != nil {
 		return nil, err
 	}
-	if err := d.checkMTU(a.MTU); err != nil {
-		return nil, err
+	if d.mtu > lower.mtu {
+		return nil, errno.New(syscall.EINVAL, "MTU is larger than the lower device's")
 	}
-	d.mtu = a.MTU
 	if mode == MacvlanPassthru && s.Addr == (MAC{}) {
 		d.addr, d.priv.addrRandom = lower.addr, false
 	}
@@ -275,6 +279,13 @@ var vlanOps = &linkOps{
 	},
 	changeRxFlags: passRxFlagsToLink,
 	uninit:        unlinkFromLower,
+	// vlan_dev_change_mtu
+	changeMTU: func(d *Device, mtu int) error {
+		if mtu > d.link.mtu {
+			return errno.New(syscall.ERANGE, "MTU is larger than the lower device's")
+		}
+		return nil
+	},
 }
 
 func (s Vlan) create(t *sim.Task, tb *Table) ([]*Device, error) {
@@ -300,16 +311,14 @@ func (s Vlan) create(t *sim.Task, tb *Table) ([]*Device, error) {
 		}
 	}
 	a := s.Attrs
-	d, err := tb.newDevice(name, vlanOps, Attrs{Group: a.Group, Index: a.Index, Addr: a.Addr, TxQueueLen: a.TxQueueLen},
-		lower.flags&(FlagBroadcast|FlagMulticast|FlagNoARP), lower.mtu, 0, lower.mtu)
+	// MTU range 0..ETH_MAX_MTU (vlan_setup); the MTU defaults to, and may
+	// not exceed, the lower's (vlan_newlink).
+	d, err := tb.newDevice(name, vlanOps, a, lower.flags&(FlagBroadcast|FlagMulticast|FlagNoARP), lower.mtu, 0, ethMaxMTU)
 	if err != nil {
 		return nil, err
 	}
-	if a.MTU != 0 {
-		if err := d.checkMTU(a.MTU); err != nil {
-			return nil, err
-		}
-		d.mtu = a.MTU
+	if d.mtu > lower.mtu {
+		return nil, errno.New(syscall.EINVAL, "MTU is larger than the lower device's")
 	}
 	if s.Addr == (MAC{}) { // vlan_dev_init: the vlan uses the lower's address
 		d.addr, d.priv.addrRandom, d.priv.addrStolen = lower.addr, false, true
@@ -338,6 +347,11 @@ var bondOps = &linkOps{
 	master:   true,
 	dellink:  queueSelf,
 	addSlave: bondEnslave,
+	// A slave moved from another master is released first; a bond closes
+	// the slaves it releases, a vrf cycles them.
+	checkSlave: func(b, slave *Device) error {
+		return bondCheckSlave(b, slave, false, slave.IsUp() && !slave.master.kindIs("bond"))
+	},
 	delSlave: func(t *sim.Task, m, s *Device) error { return bondRelease(t, m, s) },
 	// bond_set_rx_mode: push the bond's lists to the active slave, or to
 	// every slave in the modes without a primary.
@@ -372,6 +386,15 @@ var bondOps = &linkOps{
 			}
 		}
 	},
+	// bond_close: take the bond's addresses back from the slaves it
+	// pushed them to (bond_hw_addr_flush); bond_open's rx-mode reload
+	// pushes them again.
+	stop: func(t *sim.Task, b *Device) {
+		for _, s := range bondSyncTargets(b) {
+			UCUnsync(t, s, b)
+			MCUnsync(t, s, b)
+		}
+	},
 	// bond_uninit releases every slave.
 	uninit: func(t *sim.Task, b *Device) {
 		for len(b.slaves) > 0 {
@@ -393,6 +416,18 @@ func sign(up bool) int {
 		return 1
 	}
 	return -1
+}
+
+// bondSyncTargets returns the slaves that carry the bond's address lists:
+// the active slave in modes with a primary, every slave otherwise.
+func bondSyncTargets(b *Device) []*Device {
+	if !b.priv.bondMode.usesPrimary() {
+		return b.slaves
+	}
+	if s := bondActiveSlave(b); s != nil {
+		return []*Device{s}
+	}
+	return nil
 }
 
 // bondActiveSlave returns the current active slave of a primary-using bond:
@@ -430,20 +465,19 @@ func (s Bond) create(t *sim.Task, tb *Table) ([]*Device, error) {
 // address and MTU, dev_open of the slave, the upper link, and the sync of
 // the bond's address lists to the new slave.
 func bondEnslave(t *sim.Task, b, slave *Device) error {
-	switch {
-	case slave.flags&FlagMaster != 0 && !slave.kindIs("bond"):
-		return errno.New(syscall.EPERM, "Device type (master device) cannot be enslaved")
-	case slave.master != nil || slave.hasMacvlans():
-		return errno.New(syscall.EBUSY, "Device is in use and cannot be enslaved")
-	case slave == b:
-		return errno.New(syscall.EPERM, "Cannot enslave bond to itself.")
-	case slave.IsUp():
-		return errno.New(syscall.EPERM, "Device can not be enslaved while up")
-	case slave.isLoopback():
-		return errno.New(syscall.EINVAL, "Device type is different from other slaves")
+	if err := bondCheckSlave(b, slave, slave.master != nil, slave.IsUp()); err != nil {
+		return err
 	}
-	if isUpperOf(slave, b) {
-		return errno.New(syscall.EBUSY, "Cannot enslave a device to one stacked on it")
+	// On failure the bond gets its own address back (the kernel's
+	// err_undo_flags gives it a new random one) and the slave its own
+	// address, MTU and address type (the kernel's err_restore_mac leaves
+	// it NET_ADDR_SET).
+	bondAddr, bondRandom := b.addr, b.priv.addrRandom
+	undoBond := func() {
+		if b.addr != bondAddr {
+			_ = b.SetAddr(t, bondAddr)
+		}
+		b.priv.addrRandom = bondRandom
 	}
 	if len(b.slaves) == 0 && b.priv.addrRandom {
 		// bond_set_dev_addr: the bond takes its first slave's address.
@@ -453,26 +487,36 @@ func bondEnslave(t *sim.Task, b, slave *Device) error {
 		b.priv.addrRandom = true
 	}
 	old := bondSaved{addr: slave.addr, mtu: slave.mtu}
+	slaveRandom, slaveStolen := slave.priv.addrRandom, slave.priv.addrStolen
+	undoSlave := func() {
+		slave.flags &^= FlagSlave
+		slave.restore(t, old)
+		slave.priv.addrRandom, slave.priv.addrStolen = slaveRandom, slaveStolen
+		undoBond()
+	}
 	if slave.mtu != b.mtu {
 		if err := slave.SetMTU(t, b.mtu); err != nil {
+			undoBond()
 			return err
 		}
 	}
 	if slave.addr != b.addr {
 		_ = slave.SetAddr(t, b.addr)
 	}
+	// IFF_SLAVE goes on before dev_open, so that addrconf gives the slave
+	// no link-local address.
+	slave.flags |= FlagSlave
 	if err := slave.open(t); err != nil {
-		slave.restore(t, old)
+		undoSlave()
 		return err
 	}
 	_ = b.tbl.s.notify(t, EventUp, slave)
 	if err := slave.masterUpperLink(t, b); err != nil {
 		b.tbl.closeMany(t, []*Device{slave})
-		slave.restore(t, old)
+		undoSlave()
 		return err
 	}
 	slave.priv.bondSaved = old
-	slave.flags |= FlagSlave
 	b.slaves = append(b.slaves, slave)
 	if !b.priv.bondMode.usesPrimary() {
 		if b.promiscCnt > 0 {
@@ -481,13 +525,44 @@ func bondEnslave(t *sim.Task, b, slave *Device) error {
 		if b.allmulti > 0 {
 			slave.SetAllmulti(t, 1)
 		}
-		_ = MCSyncMultiple(t, slave, b)
-		_ = UCSyncMultiple(t, slave, b)
-	} else if bondActiveSlave(b) == slave {
+		if b.IsUp() {
+			_ = MCSyncMultiple(t, slave, b)
+			_ = UCSyncMultiple(t, slave, b)
+		}
+	} else if bondActiveSlave(b) == slave && b.IsUp() {
 		_ = UCSync(t, slave, b)
 		_ = MCSync(t, slave, b)
 	}
-	b.refreshCarrier(t)
+	if b.refreshCarrier(t, true) {
+		b.carrierChangedForOthers(t)
+	}
+	return nil
+}
+
+// bondCheckSlave is bond_enslave's refusals, in its order, judging the
+// slave as having a master and being up as given: SetMaster asks before it
+// releases the slave from its current master, which may close it.
+func bondCheckSlave(b, slave *Device, hasMaster, up bool) error {
+	switch {
+	case slave.flags&FlagMaster != 0 && !slave.kindIs("bond"):
+		return errno.New(syscall.EPERM, "Device type (master device) cannot be enslaved")
+	case hasMaster || slave.hasMacvlans():
+		return errno.New(syscall.EBUSY, "Device is in use and cannot be enslaved")
+	case slave == b:
+		return errno.New(syscall.EPERM, "Cannot enslave bond to itself.")
+	case up:
+		return errno.New(syscall.EPERM, "Device can not be enslaved while up")
+	case slave.isLoopback():
+		return errno.New(syscall.EINVAL, "Device type is different from other slaves")
+	}
+	if isUpperOf(slave, b) {
+		return errno.New(syscall.EBUSY, "Cannot enslave a device to one stacked on it")
+	}
+	if slave.kindIs("vlan") && !slave.link.IsUp() {
+		// dev_open(slave) would fail in vlan_dev_open; refusing here
+		// keeps a moved device with its old master.
+		return errno.New(syscall.ENETDOWN, "Lower device is down")
+	}
 	return nil
 }
 
@@ -537,20 +612,23 @@ func bondRelease(t *sim.Task, b, slave *Device) error {
 	if len(b.slaves) == 0 && b.priv.addrRandom {
 		b.addr = b.tbl.s.randomMAC()
 	}
-	b.refreshCarrier(t)
+	if b.refreshCarrier(t, true) {
+		b.carrierChangedForOthers(t)
+	}
 	return nil
 }
 
 // ---- vrf ----
 
 var vrfOps = &linkOps{
-	kind:      "vrf",
-	operUp:    OperUp,
-	master:    true,
-	l3mdev:    true,
-	setRxMode: func(*sim.Task, *Device) {},
-	addSlave:  vrfAddSlave,
-	delSlave:  func(t *sim.Task, vrf, port *Device) error { return vrfRelease(t, vrf, port, true) },
+	kind:       "vrf",
+	operUp:     OperUp,
+	master:     true,
+	l3mdev:     true,
+	setRxMode:  func(*sim.Task, *Device) {},
+	addSlave:   vrfAddSlave,
+	checkSlave: vrfCheckSlave,
+	delSlave:   func(t *sim.Task, vrf, port *Device) error { return vrfRelease(t, vrf, port, true) },
 	// vrf_dellink: release every port (cycling it), then unregister.
 	dellink: func(t *sim.Task, d *Device, q *[]*Device) {
 		for len(d.slaves) > 0 {
@@ -590,17 +668,25 @@ func (s VRF) create(t *sim.Task, tb *Table) ([]*Device, error) {
 // cycle_netdev — down and up again if it was up, so that addresses and
 // routes move to the VRF's table.
 func vrfAddSlave(t *sim.Task, vrf, port *Device) error {
-	if port.isL3Master() {
-		return errno.New(syscall.EINVAL, "Can not enslave an L3 master device to a VRF")
-	}
-	if port.isLoopback() {
-		return errno.New(syscall.EOPNOTSUPP, "Can not enslave loopback device to a VRF")
+	if err := vrfCheckSlave(vrf, port); err != nil {
+		return err
 	}
 	if err := port.masterUpperLink(t, vrf); err != nil {
 		return err
 	}
 	vrf.slaves = append(vrf.slaves, port)
 	port.cycle(t)
+	return nil
+}
+
+// vrfCheckSlave is vrf_add_slave's refusals.
+func vrfCheckSlave(vrf, port *Device) error {
+	if port.isL3Master() {
+		return errno.New(syscall.EINVAL, "Can not enslave an L3 master device to a VRF")
+	}
+	if port.isLoopback() {
+		return errno.New(syscall.EOPNOTSUPP, "Can not enslave loopback device to a VRF")
+	}
 	return nil
 }
 
@@ -696,6 +782,14 @@ func (d *Device) SetMaster(t *sim.Task, master *Device) error {
 		return errno.New(syscall.EINVAL, "Master is in another namespace")
 	}
 	if old := d.master; old != nil {
+		// The kernel releases d before the new master can refuse it, and
+		// a refused move leaves d released; netsim asks first, so that a
+		// rejected request changes nothing.
+		if master != nil && master.ops.checkSlave != nil {
+			if err := master.ops.checkSlave(master, d); err != nil {
+				return err
+			}
+		}
 		if err := old.ops.delSlave(t, old, d); err != nil {
 			return err
 		}
@@ -755,17 +849,22 @@ func stackedDeviceEvent(t *sim.Task, ev Event, d *Device) error {
 			d.tbl.s.UnregisterMany(t, q)
 		}
 	case EventChangeMTU:
+		// vlan_device_event / macvlan_device_event NETDEV_CHANGEMTU: the
+		// devices stacked on d shrink to fit it.
 		for _, u := range d.uppers {
-			u.maxMTU = d.mtu
 			if u.mtu > d.mtu {
 				_ = u.SetMTU(t, d.mtu)
 			}
 		}
 	case EventChangeAddr:
-		// vlan_sync_address: vlans that used the old address follow.
+		// vlan_sync_address (vlans that are up) and vlan_dev_open (the
+		// others, when they come up): a vlan that uses its lower's address
+		// follows it. Its address stays equal to the lower's, so no
+		// unicast entry on the lower changes.
 		for _, u := range d.uppers {
-			if u.kindIs("vlan") && u.priv.addrStolen && !u.IsUp() {
+			if u.kindIs("vlan") && u.priv.addrStolen && u.addr != d.addr {
 				u.addr = d.addr
+				_ = u.tbl.s.notify(t, EventChangeAddr, u)
 			}
 		}
 	}

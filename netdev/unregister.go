@@ -37,9 +37,16 @@ func (tb *Table) NewLink(t *sim.Task, spec LinkSpec) ([]*Device, error) {
 	if spec.LinkName() != "" && tb.byName[spec.LinkName()] != nil {
 		return nil, errno.Errorf(syscall.EEXIST, "Device \"%s\" already exists", spec.LinkName())
 	}
+	// A refused request draws no random address: the generator is put
+	// back, so that what the kernel does next does not depend on it.
+	rngState, _ := tb.s.rngSrc.MarshalBinary()
+	refuse := func(err error) ([]*Device, error) {
+		_ = tb.s.rngSrc.UnmarshalBinary(rngState)
+		return nil, err
+	}
 	devs, err := spec.create(t, tb)
 	if err != nil {
-		return nil, err
+		return refuse(err)
 	}
 	for _, d := range devs {
 		want := d.priv.wantIndex
@@ -47,10 +54,10 @@ func (tb *Table) NewLink(t *sim.Task, spec LinkSpec) ([]*Device, error) {
 			want = a.Index
 		}
 		if want < 0 {
-			return nil, errno.New(syscall.EINVAL, "ifindex can't be negative")
+			return refuse(errno.New(syscall.EINVAL, "ifindex can't be negative"))
 		}
 		if want > 0 && tb.byIndex[want] != nil {
-			return nil, errno.Errorf(syscall.EBUSY, "ifindex %d is in use", want)
+			return refuse(errno.Errorf(syscall.EBUSY, "ifindex %d is in use", want))
 		}
 	}
 	for _, d := range devs {
@@ -64,7 +71,7 @@ func (tb *Table) NewLink(t *sim.Task, spec LinkSpec) ([]*Device, error) {
 		if d.link != nil {
 			// netdev_upper_dev_link(lower, dev) and the operstate transfer.
 			d.link.uppers = append(d.link.uppers, d)
-			d.refreshCarrier(t)
+			d.refreshCarrier(t, false)
 		}
 	}
 	return devs, nil
@@ -181,7 +188,7 @@ func (s *Stack) UnregisterMany(t *sim.Task, devs []*Device) {
 				d.ops.stop(t, d)
 			}
 			d.flags &^= FlagUp
-			d.refreshCarrier(t)
+			d.refreshCarrier(t, false)
 		}
 		for _, d := range up {
 			_ = s.notify(t, EventDown, d)
@@ -262,5 +269,34 @@ func (s *Stack) waitAllRefs(t *sim.Task, d *Device) {
 		if s.cfg.Wait == WaitBackoff {
 			wait = min(wait*2, 250)
 		}
+	}
+}
+
+// DelAll deletes every device of the namespace as its teardown does: all
+// but loopback in one batch (through their kind's dellink where they have
+// one), then loopback. The caller holds RTNL.
+//
+// Kernel: default_device_exit_batch and loopback_net_exit (net/core/dev.c,
+// drivers/net/loopback.c), run by cleanup_net.
+func (tb *Table) DelAll(t *sim.Task) {
+	var q []*Device
+	queued := map[*Device]bool{}
+	for d := tb.head; d != nil; d = d.next {
+		if d == tb.loopback || queued[d] || d.state != regRegistered {
+			continue
+		}
+		n := len(q)
+		if d.ops.dellink != nil {
+			d.ops.dellink(t, d, &q)
+		} else {
+			q = append(q, d)
+		}
+		for _, x := range q[n:] {
+			queued[x] = true
+		}
+	}
+	tb.s.UnregisterMany(t, q)
+	if tb.loopback != nil && tb.loopback.state == regRegistered {
+		tb.s.UnregisterMany(t, []*Device{tb.loopback})
 	}
 }

@@ -5,6 +5,7 @@
 package netdev
 
 import (
+	"slices"
 	"syscall"
 
 	"github.com/netsimlab/netsim/errno"
@@ -50,7 +51,7 @@ func (d *Device) open(t *sim.Task) error {
 	}
 	d.flags |= FlagUp
 	d.setRxMode(t)
-	d.refreshCarrier(t)
+	d.refreshCarrier(t, false)
 	d.carrierChangedForOthers(t)
 	return nil
 }
@@ -80,7 +81,7 @@ func (tb *Table) closeMany(t *sim.Task, devs []*Device) {
 			d.ops.stop(t, d)
 		}
 		d.flags &^= FlagUp
-		d.refreshCarrier(t)
+		d.refreshCarrier(t, false)
 	}
 	for _, d := range up {
 		_ = tb.s.notify(t, EventDown, d)
@@ -88,40 +89,55 @@ func (tb *Table) closeMany(t *sim.Task, devs []*Device) {
 	}
 }
 
-// refreshCarrier recomputes d's carrier and operstate and, when the
-// operstate of an up device changes, sends NETDEV_CHANGE.
+// refreshCarrier recomputes d's carrier and operstate and, with notify,
+// sends NETDEV_CHANGE when the carrier or operstate of an up device changed
+// (opening and closing send NETDEV_UP and NETDEV_DOWN instead).
 //
 // Kernel: netif_carrier_on/off, netif_stacked_transfer_operstate and
-// linkwatch's rfc2863_policy (net/core/link_watch.c).
-func (d *Device) refreshCarrier(t *sim.Task) {
-	oldOper := d.operState
+// linkwatch's rfc2863_policy / default_operstate (net/core/link_watch.c):
+// without carrier a device whose iflink is another device (a vlan's or
+// macvlan's lower, a veth's peer) is LOWERLAYERDOWN, others DOWN.
+//
+// It reports whether the carrier or operstate changed.
+func (d *Device) refreshCarrier(t *sim.Task, notify bool) bool {
+	oldOper, oldCarrier := d.operState, d.carrier
 	d.carrier = d.ops.carrierOf == nil || d.ops.carrierOf(d)
 	switch {
 	case !d.IsUp():
 		d.operState = OperDown
 	case d.carrier:
 		d.operState = d.ops.operUp
-	case d.link != nil:
+	case d.link != nil || d.peer != nil:
 		d.operState = OperLowerLayerDown
 	default:
 		d.operState = OperDown
 	}
-	if d.IsUp() && oldOper != d.operState && oldOper != OperDown {
+	changed := oldOper != d.operState || oldCarrier != d.carrier
+	if notify && d.IsUp() && changed {
 		_ = d.tbl.s.notify(t, EventChange, d)
 	}
+	return changed
 }
 
 // carrierChangedForOthers refreshes the devices whose carrier follows d's:
-// a veth's peer, the vlans and macvlans on d, and d's bond master.
+// a veth's peer, the vlans and macvlans on d, and d's bond master; and, in
+// turn, the devices that follow one of those that changed (the vlans on a
+// bond whose last slave lost carrier).
 func (d *Device) carrierChangedForOthers(t *sim.Task) {
 	if p := d.peer; p != nil && p.state == regRegistered {
-		p.refreshCarrier(t)
+		if p.refreshCarrier(t, true) {
+			p.carrierChangedForOthers(t)
+		}
 	}
-	for _, u := range d.uppers {
-		u.refreshCarrier(t)
+	for _, u := range slices.Clone(d.uppers) {
+		if u.refreshCarrier(t, true) {
+			u.carrierChangedForOthers(t)
+		}
 	}
 	if m := d.master; m != nil {
-		m.refreshCarrier(t)
+		if m.refreshCarrier(t, true) {
+			m.carrierChangedForOthers(t)
+		}
 	}
 }
 
@@ -136,6 +152,11 @@ func (d *Device) SetMTU(t *sim.Task, mtu int) error {
 	}
 	if err := d.checkMTU(mtu); err != nil {
 		return err
+	}
+	if d.ops.changeMTU != nil {
+		if err := d.ops.changeMTU(d, mtu); err != nil {
+			return err
+		}
 	}
 	d.mtu = mtu
 	_ = d.tbl.s.notify(t, EventChangeMTU, d)
@@ -177,6 +198,9 @@ func (d *Device) SetAddr(t *sim.Task, a MAC) error {
 	if a.IsMulticast() {
 		return errno.New(syscall.EADDRNOTAVAIL, "Cannot assign a multicast address")
 	}
+	if a == (MAC{}) { // is_valid_ether_addr (eth_prepare_mac_addr_change)
+		return errno.New(syscall.EADDRNOTAVAIL, "Cannot assign the all-zero address")
+	}
 	if d.isLoopback() {
 		return errno.New(syscall.EOPNOTSUPP, "Device does not support changing its address")
 	}
@@ -197,7 +221,7 @@ func (d *Device) SetAddr(t *sim.Task, a MAC) error {
 		}
 	}
 	d.addr = a
-	d.priv.addrRandom = false
+	d.priv.addrRandom, d.priv.addrStolen = false, false // NET_ADDR_SET
 	_ = d.tbl.s.notify(t, EventChangeAddr, d)
 	return nil
 }

@@ -419,8 +419,7 @@ func (h *Handle) AddrList(link string, family int) ([]AddrInfo, error) {
 // keep_addr_on_down} and net.ipv6.conf.{all,default}.{disable_ipv6,accept_dad},
 // net.ipv4.conf.{all,default}.{promote_secondaries,forwarding}.
 func (h *Handle) Sysctl(key, value string) error {
-	key = strings.ReplaceAll(key, "/", ".")
-	parts := strings.Split(key, ".")
+	parts := sysctlPath(key)
 	if len(parts) != 5 || parts[0] != "net" || parts[2] != "conf" || (parts[1] != "ipv4" && parts[1] != "ipv6") {
 		return errno.Errorf(syscall.ENOENT, "sysctl %s is not modelled", key)
 	}
@@ -485,4 +484,20 @@ func (h *Handle) Sysctl(key, value string) error {
 		}
 		return nil
 	})
+}
+
+// sysctlPath splits a sysctl name into its components. A name in file
+// form ("net/ipv6/conf/eth0.100/forwarding") is split at slashes; in dotted
+// form ("net.ipv6.conf.eth0/100.forwarding") at dots, and a slash within a
+// component stands for a dot, as sysctl(8) writes a device name that
+// contains one.
+func sysctlPath(key string) []string {
+	if strings.HasPrefix(key, "net/") {
+		return strings.Split(key, "/")
+	}
+	parts := strings.Split(key, ".")
+	for i, p := range parts {
+		parts[i] = strings.ReplaceAll(p, "/", ".")
+	}
+	return parts
 }

@@ -225,19 +225,9 @@ func (k *Kernel) DelNet(t *sim.Task, name string) error {
 }
 
 // cleanupNet dismantles a dead namespace; the caller holds RTNL.
-func (k *Kernel) cleanupNet(t *sim.Task, n *Net) {
-	var q []*netdev.Device
-	for _, d := range n.devs.Devices() {
-		if d == n.devs.Loopback() || !d.Registered() {
-			continue
-		}
-		if err := n.devs.DelLink(t, d); err != nil {
-			q = append(q, d) // devices without dellink are unregistered directly
-		}
-	}
-	k.stack.UnregisterMany(t, q)
-	k.stack.UnregisterMany(t, []*netdev.Device{n.devs.Loopback()})
-}
+//
+// Kernel: cleanup_net (net/core/net_namespace.c).
+func (k *Kernel) cleanupNet(t *sim.Task, n *Net) { n.devs.DelAll(t) }
 
 // workQueue runs deferred kernel work (netdev.WorkQueue). For a scheduled
 // task it spawns a kworker task that sleeps for the delay, takes RTNL, runs

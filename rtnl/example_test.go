@@ -1,0 +1,111 @@
+package rtnl_test
+
+import (
+	"errors"
+	"fmt"
+	"net/netip"
+	"syscall"
+
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rtnl"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// A simulated kernel, a task that plays `ip`, and a Handle on init_net:
+// create a veth pair and a macvlan on it, give it an address, bring it up.
+// A request the kernel refuses returns the errno, with the extack-style
+// message, and changes nothing.
+func Example() {
+	k := rtnl.NewKernel(rtnl.After)
+	t := k.World().NewTask("ip")
+	h := k.InitNet().Handle(t)
+
+	_ = h.LinkAdd(netdev.Veth{Name: "eth2", Peer: "eth2p"})
+	_ = h.LinkAdd(netdev.Macvlan{Name: "testnh0", Link: "eth2", Mode: netdev.MacvlanBridge})
+	_ = h.AddrAdd("testnh0", netip.MustParsePrefix("198.51.100.1/24"))
+	_ = h.LinkSetUp("eth2p")
+	_ = h.LinkSetUp("eth2")
+	_ = h.LinkSetUp("testnh0")
+
+	links, _ := h.LinkList()
+	for _, l := range links {
+		fmt.Printf("%d: %s kind=%q link=%q state=%v <%v>\n", l.Index, l.Name, l.Kind, l.Link, l.OperState, l.Flags)
+	}
+
+	err := h.LinkAdd(netdev.Vlan{Name: "eth2.4095", Link: "eth2", ID: 4095})
+	fmt.Println(errors.Is(err, syscall.ERANGE), err)
+	err = h.LinkAdd(netdev.Dummy{Name: "eth2"})
+	fmt.Println(errors.Is(err, syscall.EEXIST), err)
+	// Output:
+	// 1: lo kind="" link="" state=DOWN <LOOPBACK>
+	// 2: eth2p kind="veth" link="eth2" state=UP <BROADCAST,MULTICAST,UP,LOWER_UP>
+	// 3: eth2 kind="veth" link="eth2p" state=UP <BROADCAST,PROMISC,MULTICAST,UP,LOWER_UP>
+	// 4: testnh0 kind="macvlan" link="eth2" state=UP <BROADCAST,MULTICAST,UP,LOWER_UP>
+	// true numerical result out of range: Invalid VLAN id
+	// true file exists: Device "eth2" already exists
+}
+
+// Seed 002 in miniature: deleting devices one by one whose anycast routes
+// release their device references through two chained RCU callbacks. The
+// rcu_barrier in netdev_run_todo waits for the first callback only, so
+// netdev_wait_allrefs has to poll once per device: msleep(250), which is 251
+// ms at HZ=1000, before the patch (WaitFixed); msleep(16) after
+// (WaitBackoff). A trace shows the sleeps.
+func Example_waitAllRefs() {
+	for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
+		tr := &sim.ChromeTrace{}
+		k := rtnl.NewKernelIn(sim.NewWorld(sim.Options{Tracer: tr}), cfg)
+		t := k.World().NewTask("ip")
+		h := k.InitNet().Handle(t)
+		_ = h.Sysctl("net.ipv6.conf.all.forwarding", "1")
+		for i := range 4 {
+			name := fmt.Sprintf("dummy%d", i)
+			_ = h.LinkAdd(netdev.Dummy{Name: name})
+			_ = h.LinkSetUp(name)
+			_ = h.AddrAdd(name, netip.MustParsePrefix(fmt.Sprintf("2021:%d::1/120", i+1)))
+		}
+		k.Settle(t)
+
+		before, mark := k.Counters(), len(tr.Events())
+		for i := range 4 {
+			_ = h.LinkDel(fmt.Sprintf("dummy%d", i))
+		}
+		d := k.Counters().Sub(before)
+		var sleeps []string
+		for _, e := range tr.Events()[mark:] {
+			if e.Cat == "sleep" && e.Name != "sleep" {
+				sleeps = append(sleeps, fmt.Sprintf("%s=%v", e.Name, e.Dur))
+			}
+		}
+		fmt.Printf("%-7v barriers=%d %v\n", cfg.Wait, d.Get(sim.RCUBarrier), sleeps)
+	}
+	// Output:
+	// fixed   barriers=4 [msleep(250)=251ms msleep(250)=251ms msleep(250)=251ms msleep(250)=251ms]
+	// backoff barriers=4 [msleep(16)=17ms msleep(16)=17ms msleep(16)=17ms msleep(16)=17ms]
+}
+
+// Seed 004's bulk deletion: one request deletes the listed devices, or, if
+// any cannot be deleted, none of them.
+func ExampleHandle_LinkDelList() {
+	k := rtnl.NewKernel(rtnl.After)
+	t := k.World().NewTask("ip")
+	h := k.InitNet().Handle(t)
+	var idx []netdev.IfIndex
+	for i := range 3 {
+		_ = h.LinkAdd(netdev.Dummy{Name: fmt.Sprintf("d%d", i)})
+		li, _ := h.LinkByName(fmt.Sprintf("d%d", i))
+		idx = append(idx, li.Index)
+	}
+
+	err := h.LinkDelList(append(idx, netdev.LoopbackIfIndex))
+	links, _ := h.LinkList()
+	fmt.Println(errors.Is(err, syscall.EOPNOTSUPP), err, len(links))
+
+	before := k.Counters()
+	err = h.LinkDelList(idx)
+	links, _ = h.LinkList()
+	fmt.Println(err, len(links), "barriers:", k.Counters().Sub(before).Get(sim.RCUBarrier))
+	// Output:
+	// true operation not supported: Device "lo" cannot be deleted 4
+	// <nil> 1 barriers: 1
+}
