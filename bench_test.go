@@ -21,7 +21,7 @@ func BenchmarkCreateDevices(b *testing.B) {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			var virtual float64
 			for b.Loop() {
-				k := rtnl.NewKernel(rtnl.After)
+				k := rtnl.MustNewKernel(rtnl.After)
 				t := k.World().NewTask("ip")
 				h := k.InitNet().Handle(t)
 				for i := range n {

@@ -33,7 +33,7 @@
 //
 // A minimal session:
 //
-//	k := rtnl.NewKernel(rtnl.After)
+//	k := rtnl.MustNewKernel(rtnl.After)
 //	t := k.World().NewTask("ip")
 //	h := k.InitNet().Handle(t)
 //	h.LinkAdd(netdev.Dummy{Name: "eth0"})

@@ -14,7 +14,7 @@ import (
 // patch, one msleep(16) after.
 func Example() {
 	for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
-		k := rtnl.NewKernel(cfg)
+		k := rtnl.MustNewKernel(cfg)
 		t := k.World().NewTask("ip")
 		h := k.InitNet().Handle(t)
 		_ = h.Sysctl("net.ipv6.conf.default.forwarding", "1")
@@ -27,7 +27,7 @@ func Example() {
 		work := t.Counters().Sub(before)
 		fmt.Println(cfg, t.Now().Sub(start), work.Get(sim.Sleep), "sleep")
 	}
-	k := rtnl.NewKernel(rtnl.After)
+	k := rtnl.MustNewKernel(rtnl.After)
 	err := k.InitNet().Handle(k.World().NewTask("ip")).LinkDel("lo")
 	fmt.Println(err)
 	// Output:

@@ -16,9 +16,9 @@ import (
 // the all-hosts group from up. An invalid name is refused with the
 // netlink policy's ERANGE.
 func Example() {
-	w := sim.NewWorld(sim.Options{})
+	w := sim.MustNewWorld(sim.Options{})
 	rtnl := w.NewMutex("RTNL")
-	s := netdev.NewStack(w, rtnl, netdev.Config{})
+	s, _ := netdev.NewStack(w, rtnl, netdev.Config{})
 	t := w.NewTask("ip")
 
 	rtnl.Lock(t)
@@ -48,9 +48,9 @@ func Example() {
 
 // A notifier sees the events of a device's life, in the kernel's order.
 func ExampleStack_RegisterNotifier() {
-	w := sim.NewWorld(sim.Options{})
+	w := sim.MustNewWorld(sim.Options{})
 	rtnl := w.NewMutex("RTNL")
-	s := netdev.NewStack(w, rtnl, netdev.Config{})
+	s, _ := netdev.NewStack(w, rtnl, netdev.Config{})
 	s.RegisterNotifier(netdev.NotifierFunc(func(_ *sim.Task, ev netdev.Event, d *netdev.Device) error {
 		if d.Name() != "lo" {
 			fmt.Println(ev, d)

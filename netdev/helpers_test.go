@@ -25,9 +25,12 @@ type env struct {
 
 func newEnv(tb testing.TB, cfg netdev.Config) *env {
 	tb.Helper()
-	w := sim.NewWorld(sim.Options{})
+	w := sim.MustNewWorld(sim.Options{})
 	e := &env{tb: tb, w: w, rtnl: w.NewMutex("RTNL"), t: w.NewTask("ip"), rec: &recorder{}}
-	e.s = netdev.NewStack(w, e.rtnl, cfg)
+	var err error
+	if e.s, err = netdev.NewStack(w, e.rtnl, cfg); err != nil {
+		panic(err)
+	}
 	e.s.RegisterNotifier(e.rec)
 	e.tbl = e.table("")
 	return e

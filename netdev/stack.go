@@ -61,10 +61,28 @@ type Stack struct {
 }
 
 // NewStack returns a Stack for world w whose RTNL is rtnl.
-func NewStack(w *sim.World, rtnl *sim.Mutex, cfg Config) *Stack {
+// It returns an EINVAL error for a nil World or RTNL, or an invalid Config.
+func NewStack(w *sim.World, rtnl *sim.Mutex, cfg Config) (*Stack, error) {
+	if w == nil || rtnl == nil {
+		return nil, errno.New(syscall.EINVAL, "netdev: NewStack needs a World and its RTNL")
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
 	seed := w.Rand().Uint64()
 	src := rand.NewPCG(seed, ^seed)
-	return &Stack{w: w, rtnl: rtnl, cfg: cfg, rng: rand.New(src), rngSrc: src, wq: InlineWork{}}
+	return &Stack{w: w, rtnl: rtnl, cfg: cfg, rng: rand.New(src), rngSrc: src, wq: InlineWork{}}, nil
+}
+
+// Validate returns an EINVAL error for a policy value that does not exist.
+func (c Config) Validate() error {
+	if c.HWAddr != hwaddr.ListOnly && c.HWAddr != hwaddr.TreeIndexed {
+		return errno.Errorf(syscall.EINVAL, "Unknown hardware address list policy %d", c.HWAddr)
+	}
+	if c.Wait != WaitFixed && c.Wait != WaitBackoff {
+		return errno.Errorf(syscall.EINVAL, "Unknown netdev_wait_allrefs policy %d", c.Wait)
+	}
+	return nil
 }
 
 // Config returns the stack's behaviour switches.

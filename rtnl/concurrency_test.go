@@ -69,7 +69,7 @@ func TestConcurrentHandles(t *testing.T) {
 		perNet  = 3
 		perWork = 12
 	)
-	k := rtnl.NewKernel(rtnl.After)
+	k := rtnl.MustNewKernel(rtnl.After)
 	w := k.World()
 	boot := w.NewTask("setup")
 	ns := []*rtnl.Net{k.InitNet()}
@@ -160,8 +160,9 @@ func TestConcurrentHandles(t *testing.T) {
 // configuring and deleting devices at once; DAD runs in kworker tasks the
 // kernel spawns. It returns what a run must reproduce exactly.
 func runScheduled(t *testing.T) (summary []string) {
-	w := sim.NewWorld(sim.Options{CPUs: 2})
-	k := rtnl.NewKernelIn(w, rtnl.After)
+	w := sim.MustNewWorld(sim.Options{CPUs: 2})
+	k, err := rtnl.NewKernelIn(w, rtnl.After)
+	require.NoError(t, err)
 	setup := w.NewTask("setup")
 	red, err := k.NewNet(setup, "red")
 	require.NoError(t, err)

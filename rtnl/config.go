@@ -40,3 +40,6 @@ func (c Config) String() string {
 	}
 	return fmt.Sprintf("hwaddr=%v,wait=%v,ifindex-list=%v", c.HWAddr, c.Wait, c.IfindexList)
 }
+
+// Validate returns an EINVAL error for a policy value that does not exist.
+func (c Config) Validate() error { return c.netdev().Validate() }

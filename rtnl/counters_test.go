@@ -18,7 +18,7 @@ import (
 // netdev_wait_allrefs from.
 func tracedRig(tb testing.TB, cfg rtnl.Config) (*rig, *sim.ChromeTrace) {
 	tr := &sim.ChromeTrace{}
-	return newRigIn(tb, sim.NewWorld(sim.Options{Tracer: tr}), cfg), tr
+	return newRigIn(tb, sim.MustNewWorld(sim.Options{Tracer: tr}), cfg), tr
 }
 
 // msleeps returns the msleep events of task t recorded after index from,

@@ -16,7 +16,7 @@ import (
 // A request the kernel refuses returns the errno, with the extack-style
 // message, and changes nothing.
 func Example() {
-	k := rtnl.NewKernel(rtnl.After)
+	k := rtnl.MustNewKernel(rtnl.After)
 	t := k.World().NewTask("ip")
 	h := k.InitNet().Handle(t)
 
@@ -54,7 +54,7 @@ func Example() {
 func Example_waitAllRefs() {
 	for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
 		tr := &sim.ChromeTrace{}
-		k := rtnl.NewKernelIn(sim.NewWorld(sim.Options{Tracer: tr}), cfg)
+		k, _ := rtnl.NewKernelIn(sim.MustNewWorld(sim.Options{Tracer: tr}), cfg)
 		t := k.World().NewTask("ip")
 		h := k.InitNet().Handle(t)
 		_ = h.Sysctl("net.ipv6.conf.all.forwarding", "1")
@@ -87,7 +87,7 @@ func Example_waitAllRefs() {
 // Seed 004's bulk deletion: one request deletes the listed devices, or, if
 // any cannot be deleted, none of them.
 func ExampleHandle_LinkDelList() {
-	k := rtnl.NewKernel(rtnl.After)
+	k := rtnl.MustNewKernel(rtnl.After)
 	t := k.World().NewTask("ip")
 	h := k.InitNet().Handle(t)
 	var idx []netdev.IfIndex

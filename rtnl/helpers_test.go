@@ -21,12 +21,15 @@ type rig struct {
 
 func newRig(tb testing.TB, cfg rtnl.Config) *rig {
 	tb.Helper()
-	return newRigIn(tb, sim.NewWorld(sim.Options{}), cfg)
+	return newRigIn(tb, sim.MustNewWorld(sim.Options{}), cfg)
 }
 
 func newRigIn(tb testing.TB, w *sim.World, cfg rtnl.Config) *rig {
 	tb.Helper()
-	k := rtnl.NewKernelIn(w, cfg)
+	k, err := rtnl.NewKernelIn(w, cfg)
+	if err != nil {
+		panic(err)
+	}
 	t := w.NewTask("ip")
 	return &rig{tb: tb, k: k, t: t, h: k.InitNet().Handle(t)}
 }

@@ -39,13 +39,38 @@ type Kernel struct {
 
 // NewKernel returns a kernel with configuration cfg in a new World with
 // default options (one virtual CPU, the default cost model).
-func NewKernel(cfg Config) *Kernel { return NewKernelIn(sim.NewWorld(sim.Options{}), cfg) }
+// It returns an EINVAL error for an invalid Config.
+func NewKernel(cfg Config) (*Kernel, error) {
+	w, err := sim.NewWorld(sim.Options{})
+	if err != nil {
+		return nil, err
+	}
+	return NewKernelIn(w, cfg)
+}
+
+// MustNewKernel is NewKernel for a Config known to be valid (the presets,
+// tests, examples); it panics on an error.
+func MustNewKernel(cfg Config) *Kernel {
+	k, err := NewKernel(cfg)
+	if err != nil {
+		panic(err)
+	}
+	return k
+}
 
 // NewKernelIn returns a kernel with configuration cfg running in World w.
-// The initial namespace is created with its loopback device.
-func NewKernelIn(w *sim.World, cfg Config) *Kernel {
+// The initial namespace is created with its loopback device. It returns an
+// EINVAL error for a nil World or an invalid Config.
+func NewKernelIn(w *sim.World, cfg Config) (*Kernel, error) {
+	if w == nil {
+		return nil, errno.New(syscall.EINVAL, "rtnl: nil World")
+	}
 	k := &Kernel{w: w, cfg: cfg, rtnl: w.NewMutex("RTNL"), nets: map[string]*Net{}}
-	k.stack = netdev.NewStack(w, k.rtnl, cfg.netdev())
+	stack, err := netdev.NewStack(w, k.rtnl, cfg.netdev())
+	if err != nil {
+		return nil, err
+	}
+	k.stack = stack
 	k.wq = &workQueue{k: k}
 	k.stack.SetWorkQueue(k.wq)
 	boot := w.NewTask("swapper")
@@ -56,7 +81,7 @@ func NewKernelIn(w *sim.World, cfg Config) *Kernel {
 		panic("rtnl: cannot create the initial namespace: " + err.Error())
 	}
 	k.initNet = n
-	return k
+	return k, nil
 }
 
 // World returns the kernel's World.

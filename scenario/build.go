@@ -45,7 +45,10 @@ func (p *BuildParams) defaults() {
 //     request where the kernel supports it (seed 004), one by one otherwise.
 func Build(cfg rtnl.Config, p BuildParams) (*Report, error) {
 	p.defaults()
-	k := rtnl.NewKernel(cfg)
+	k, err := rtnl.NewKernel(cfg)
+	if err != nil {
+		return nil, err
+	}
 	t := k.World().NewTask("ip")
 	rc := newRecorder("build", k, t)
 	n, err := k.NewNet(t, "build")

@@ -1,6 +1,11 @@
 package sim
 
-import "time"
+import (
+	"fmt"
+	"reflect"
+	"syscall"
+	"time"
+)
 
 // Costs is the cost model: how much virtual CPU time one unit of each kind of
 // counted work takes, and how long the kernel's waits (grace periods, jiffies)
@@ -112,6 +117,17 @@ func (c *Costs) PerUnit(k Kind) time.Duration {
 		return c.RCUCallback
 	}
 	return 0
+}
+
+// Validate returns an EINVAL error naming the first negative field.
+func (c *Costs) Validate() error {
+	v := reflect.ValueOf(*c)
+	for i := range v.NumField() {
+		if d := v.Field(i).Interface().(time.Duration); d < 0 {
+			return fmt.Errorf("%w: sim: cost %s is negative (%v)", syscall.EINVAL, v.Type().Field(i).Name, d)
+		}
+	}
+	return nil
 }
 
 func (c *Costs) table() (t [NumKinds]time.Duration) {

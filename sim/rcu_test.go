@@ -12,7 +12,7 @@ import (
 const ms = time.Millisecond
 
 func TestCallbackRunsAfterGracePeriod(t *testing.T) {
-	w := sim.NewWorld(sim.Options{Costs: testCosts()})
+	w := sim.MustNewWorld(sim.Options{Costs: testCosts()})
 	task := w.NewTask("t")
 	var ran []sim.Time
 	w.RCU().Call(task, func(k *sim.Task) { ran = append(ran, k.Now()) }) // GP [0,10)
@@ -30,7 +30,7 @@ func TestCallbackRunsAfterGracePeriod(t *testing.T) {
 }
 
 func TestSynchronizeWaitsForNewGracePeriod(t *testing.T) {
-	w := sim.NewWorld(sim.Options{Costs: testCosts()})
+	w := sim.MustNewWorld(sim.Options{Costs: testCosts()})
 	task := w.NewTask("t")
 	w.RCU().Synchronize(task)
 	require.Equal(t, sim.Time(10*ms), task.Now())
@@ -42,7 +42,7 @@ func TestBarrierDoesNotWaitForChainedCallbacks(t *testing.T) {
 	// Seed 002's chain: the first callback queues the second, which drops
 	// the last reference. The barrier returns after the first only.
 	for _, scheduled := range []bool{false, true} {
-		w := sim.NewWorld(sim.Options{Costs: testCosts()})
+		w := sim.MustNewWorld(sim.Options{Costs: testCosts()})
 		refs := 2
 		body := func(task *sim.Task) {
 			w.RCU().Call(task, func(k *sim.Task) { // aca_free_rcu
@@ -72,7 +72,7 @@ func TestBarrierDoesNotWaitForChainedCallbacks(t *testing.T) {
 func TestBarrierWithNothingQueuedIsCheap(t *testing.T) {
 	c := *testCosts()
 	c.BarrierOverhead = 50 * time.Microsecond
-	w := sim.NewWorld(sim.Options{Costs: &c})
+	w := sim.MustNewWorld(sim.Options{Costs: &c})
 	task := w.NewTask("t")
 	w.RCU().Barrier(task)
 	require.Equal(t, sim.Time(50*time.Microsecond), task.Now())
@@ -83,7 +83,7 @@ func TestConcurrentBarriersAreShared(t *testing.T) {
 	// first runs a barrier; all the others arrived while it ran, so they
 	// need the next one: exactly one more barrier runs and the rest share it.
 	const K = 10
-	w := sim.NewWorld(sim.Options{CPUs: K, Costs: testCosts()})
+	w := sim.MustNewWorld(sim.Options{CPUs: K, Costs: testCosts()})
 	var ends []sim.Time
 	for i := range K {
 		w.Spawn(fmt.Sprint("del", i), func(t *sim.Task) {
@@ -106,7 +106,7 @@ func TestBarrierCohorts(t *testing.T) {
 	// Tasks arriving while a barrier runs wait for the next one, between B
 	// and 2B: a closed loop of K tasks runs far fewer barriers than calls.
 	const K, N = 10, 20
-	w := sim.NewWorld(sim.Options{CPUs: K, Costs: testCosts()})
+	w := sim.MustNewWorld(sim.Options{CPUs: K, Costs: testCosts()})
 	for i := range K {
 		w.Spawn(fmt.Sprint("del", i), func(t *sim.Task) {
 			t.Sleep(time.Duration(i) * ms)

@@ -28,7 +28,7 @@ func testCosts() *sim.Costs {
 // mixedScenario runs K tasks that take a shared lock, compute, sleep, queue
 // RCU callbacks and run barriers, and returns everything observable.
 func mixedScenario(cpus int) string {
-	w := sim.NewWorld(sim.Options{CPUs: cpus, Costs: testCosts(), Seed: 42})
+	w := sim.MustNewWorld(sim.Options{CPUs: cpus, Costs: testCosts(), Seed: 42})
 	lock := w.NewMutex("RTNL")
 	var out bytes.Buffer
 	for i := range 8 {
@@ -70,7 +70,7 @@ func TestSaturatedLockMakespanIsSumOfHolds(t *testing.T) {
 	// else: with enough CPUs the lock is the only bottleneck, so the makespan
 	// equals the sum of every hold.
 	const K, H = 16, 10
-	w := sim.NewWorld(sim.Options{CPUs: K, Costs: testCosts()})
+	w := sim.MustNewWorld(sim.Options{CPUs: K, Costs: testCosts()})
 	lock := w.NewMutex("RTNL")
 	for i := range K {
 		w.Spawn(fmt.Sprint("t", i), func(t *sim.Task) {
@@ -98,7 +98,7 @@ func TestSaturatedLockMakespanIsSumOfHolds(t *testing.T) {
 func TestVirtualCPUs(t *testing.T) {
 	// 10 tasks each computing 5 ms on P CPUs finish at ceil(10/P)×5 ms.
 	for _, p := range []int{1, 2, 3, 10, 20} {
-		w := sim.NewWorld(sim.Options{CPUs: p, Costs: testCosts()})
+		w := sim.MustNewWorld(sim.Options{CPUs: p, Costs: testCosts()})
 		for i := range 10 {
 			w.Spawn(fmt.Sprint("t", i), func(t *sim.Task) { t.Charge(sim.Syscall, 5) })
 		}
@@ -111,7 +111,7 @@ func TestVirtualCPUs(t *testing.T) {
 func TestSleepDoesNotUseCPU(t *testing.T) {
 	// One CPU, two tasks: one sleeps 100 ms, the other computes 100 ms. They
 	// overlap completely.
-	w := sim.NewWorld(sim.Options{CPUs: 1, Costs: testCosts()})
+	w := sim.MustNewWorld(sim.Options{CPUs: 1, Costs: testCosts()})
 	a := w.Spawn("sleeper", func(t *sim.Task) { t.Sleep(100 * time.Millisecond) })
 	b := w.Spawn("worker", func(t *sim.Task) { t.Charge(sim.Syscall, 100) })
 	require.Equal(t, 100*time.Millisecond, time.Duration(w.Run()))
@@ -122,7 +122,7 @@ func TestSleepDoesNotUseCPU(t *testing.T) {
 
 func TestSpinningWaiterBurnsCPU(t *testing.T) {
 	for _, spin := range []bool{false, true} {
-		w := sim.NewWorld(sim.Options{CPUs: 2, Costs: testCosts()})
+		w := sim.MustNewWorld(sim.Options{CPUs: 2, Costs: testCosts()})
 		lock := w.NewMutex("RTNL")
 		lock.SetSpin(spin)
 		w.Spawn("holder", func(t *sim.Task) {
@@ -147,13 +147,13 @@ func TestSpinningWaiterBurnsCPU(t *testing.T) {
 }
 
 func TestMsleepRoundsToJiffies(t *testing.T) {
-	w := sim.NewWorld(sim.Options{Costs: testCosts()})
+	w := sim.MustNewWorld(sim.Options{Costs: testCosts()})
 	task := w.NewTask("t")
 	task.Msleep(250)
 	require.Equal(t, 251*time.Millisecond, time.Duration(task.Now()))
 	c := *testCosts()
 	c.Jiffy = 4 * time.Millisecond // HZ=250
-	w = sim.NewWorld(sim.Options{Costs: &c})
+	w = sim.MustNewWorld(sim.Options{Costs: &c})
 	task = w.NewTask("t")
 	task.Msleep(250)
 	require.Equal(t, 256*time.Millisecond, time.Duration(task.Now()))
@@ -161,7 +161,7 @@ func TestMsleepRoundsToJiffies(t *testing.T) {
 }
 
 func TestSpawnDuringRun(t *testing.T) {
-	w := sim.NewWorld(sim.Options{CPUs: 4, Costs: testCosts()})
+	w := sim.MustNewWorld(sim.Options{CPUs: 4, Costs: testCosts()})
 	var childStart sim.Time
 	w.Spawn("parent", func(t *sim.Task) {
 		t.Sleep(7 * time.Millisecond)
@@ -177,13 +177,13 @@ func TestSpawnDuringRun(t *testing.T) {
 }
 
 func TestTaskPanicIsReraisedByRun(t *testing.T) {
-	w := sim.NewWorld(sim.Options{})
+	w := sim.MustNewWorld(sim.Options{})
 	w.Spawn("bad", func(t *sim.Task) { panic("boom") })
 	require.PanicsWithValue(t, "sim: task bad#1 panicked: boom", func() { w.Run() })
 }
 
 func TestDeadlockIsReported(t *testing.T) {
-	w := sim.NewWorld(sim.Options{Costs: testCosts()})
+	w := sim.MustNewWorld(sim.Options{Costs: testCosts()})
 	lock := w.NewMutex("RTNL")
 	w.Spawn("leaker", func(t *sim.Task) { lock.Lock(t) })
 	w.Spawn("victim", func(t *sim.Task) { t.Sleep(time.Millisecond); lock.Lock(t) })
@@ -193,7 +193,7 @@ func TestDeadlockIsReported(t *testing.T) {
 func TestDirectTasksFromManyGoroutines(t *testing.T) {
 	// Real concurrency: direct tasks on their own goroutines share a Mutex.
 	// The race detector checks the library; the counts must add up.
-	w := sim.NewWorld(sim.Options{Costs: testCosts()})
+	w := sim.MustNewWorld(sim.Options{Costs: testCosts()})
 	lock := w.NewMutex("RTNL")
 	shared := 0
 	var wg sync.WaitGroup
@@ -222,7 +222,7 @@ func TestDirectTasksFromManyGoroutines(t *testing.T) {
 
 func TestChromeTrace(t *testing.T) {
 	tr := &sim.ChromeTrace{}
-	w := sim.NewWorld(sim.Options{Costs: testCosts(), Tracer: tr})
+	w := sim.MustNewWorld(sim.Options{Costs: testCosts(), Tracer: tr})
 	lock := w.NewMutex("RTNL")
 	w.Spawn("ip", func(t *sim.Task) {
 		end := t.Span("ip link del eth0")
@@ -273,7 +273,7 @@ func TestHistogramPercentiles(t *testing.T) {
 }
 
 func TestCountersSubAndString(t *testing.T) {
-	w := sim.NewWorld(sim.Options{Costs: testCosts()})
+	w := sim.MustNewWorld(sim.Options{Costs: testCosts()})
 	task := w.NewTask("t")
 	before := task.Counters()
 	task.Charge(sim.HWAddrCompare, 5)

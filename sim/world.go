@@ -2,9 +2,11 @@ package sim
 
 import (
 	"container/heap"
+	"fmt"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -61,10 +63,17 @@ type World struct {
 	rcu *RCU
 }
 
-// NewWorld returns a World configured by opts.
-func NewWorld(opts Options) *World {
+// NewWorld returns a World configured by opts, or an EINVAL error for a
+// negative CPU count or a negative cost.
+func NewWorld(opts Options) (*World, error) {
+	if opts.CPUs < 0 {
+		return nil, fmt.Errorf("%w: sim: negative number of virtual CPUs %d", syscall.EINVAL, opts.CPUs)
+	}
 	w := &World{costs: DefaultCosts, ncpu: opts.CPUs, tracer: opts.Tracer}
 	if opts.Costs != nil {
+		if err := opts.Costs.Validate(); err != nil {
+			return nil, err
+		}
 		w.costs = *opts.Costs
 	}
 	if w.ncpu <= 0 {
@@ -78,6 +87,16 @@ func NewWorld(opts Options) *World {
 	w.table = w.costs.table()
 	w.cpuFree = make([]Time, w.ncpu)
 	w.rcu = newRCU(w)
+	return w, nil
+}
+
+// MustNewWorld is NewWorld for options known to be valid (tests, examples);
+// it panics on an error.
+func MustNewWorld(opts Options) *World {
+	w, err := NewWorld(opts)
+	if err != nil {
+		panic(err)
+	}
 	return w
 }
 
