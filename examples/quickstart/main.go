@@ -15,7 +15,7 @@ import (
 
 func main() {
 	for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
-		k := rtnl.MustNewKernel(cfg)     // a simulated kernel, pre- or post-patch
+		k := rtnl.MustNewKernel(cfg) // a simulated kernel, pre- or post-patch
 		t := k.World().NewTask("ip") // the process doing the work, with its own virtual clock
 		h := k.InitNet().Handle(t)   // like vishvananda/netlink's Handle
 		check(h.Sysctl("net.ipv6.conf.default.forwarding", "1"))
