@@ -153,10 +153,27 @@ func addrconfNotify(t *sim.Task, ev Event, d *Device) error {
 	case EventUnregister:
 		d.addrconfIfdown(t, true)
 	case EventChangeUpper:
-		// Entering or leaving an L3 master domain resets the addresses;
-		// the vrf then cycles the device.
-		if d.inet6 != nil && (d.master != nil && d.master.isL3Master() || d.master == nil) && d.IsUp() {
+		// Entering or leaving an L3 master domain flushes the addresses
+		// and routes; the vrf then cycles the device.
+		if u := d.changingUpper; u != nil && u.isL3Master() && d.inet6 != nil {
 			d.addrconfIfdown(t, false)
+		}
+	case EventChangeMTU:
+		// Below IPV6_MIN_MTU a device loses IPv6 (loopback only goes
+		// down); back above it gets a new inet6_dev.
+		if d.mtu < IPv6MinMTU {
+			if d.inet6 != nil {
+				d.addrconfIfdown(t, !d.isLoopback())
+			}
+			return nil
+		}
+		if d.inet6 != nil || tb.IPv6Default.DisableIPv6 {
+			return nil
+		}
+		d.ipv6AddDev(t)
+		if d.IsUp() && d.carrier && d.flags&FlagSlave == 0 {
+			d.inet6.ready = true
+			d.addrconfUp(t)
 		}
 	}
 	return nil

@@ -39,13 +39,16 @@ type Device struct {
 	addr      MAC
 	broadcast MAC
 	txqlen    int
-	uniFlt    bool // IFF_UNICAST_FLT: the device filters unicast addresses itself
+	qdisc     string // "noop" until first opened, then "noqueue"
+	uniFlt    bool   // IFF_UNICAST_FLT: the device filters unicast addresses itself
 
 	link   *Device   // the lower device of a vlan or macvlan (IFLA_LINK)
 	uppers []*Device // devices stacked on this one (vlans, macvlans), in creation order
 	master *Device   // bond or vrf this device is enslaved to
 	slaves []*Device // for masters: enslaved devices in enslave order
 	peer   *Device   // the other end of a veth pair
+
+	changingUpper *Device // the upper being linked or unlinked, during (PRE)CHANGEUPPER
 
 	uc, mc     *hwaddr.List
 	ucPromisc  bool
@@ -72,16 +75,14 @@ func (d *Device) Name() string { return d.name }
 // as `ip -d link` shows no kind for it).
 func (d *Device) Kind() string { return d.ops.kind }
 
-// Flags returns the device's IFF_* flags, including IFF_LOWER_UP when the
-// device is up with carrier.
+// Flags returns the device's IFF_* flags as rtnetlink reports them,
+// including IFF_LOWER_UP when the device is up with carrier. IFF_PROMISC and
+// IFF_ALLMULTI are reported only when a user set them (dev->gflags), not
+// when stacked devices raised the counts (see Promiscuity).
+//
+// Kernel: dev_get_flags (net/core/dev.c).
 func (d *Device) Flags() Flags {
-	f := d.flags
-	if d.promiscCnt > 0 {
-		f |= FlagPromisc
-	}
-	if d.allmulti > 0 {
-		f |= FlagAllMulti
-	}
+	f := d.flags &^ (FlagPromisc | FlagAllMulti)
 	if d.flags&FlagUp != 0 && d.carrier {
 		f |= FlagLowerUp
 	}
@@ -111,6 +112,18 @@ func (d *Device) Addr() MAC { return d.addr }
 
 // Broadcast returns the device's broadcast address.
 func (d *Device) Broadcast() MAC { return d.broadcast }
+
+// Qdisc returns the root qdisc `ip link` shows: "noop" until the device is
+// first brought up, "noqueue" from then on (every kind netsim models is a
+// software device without a queue, IFF_NO_QUEUE).
+//
+// Kernel: dev_activate / attach_default_qdiscs (net/sched/sch_generic.c).
+func (d *Device) Qdisc() string {
+	if d.qdisc == "" {
+		return "noop"
+	}
+	return d.qdisc
+}
 
 // TxQueueLen returns the device's transmit queue length.
 func (d *Device) TxQueueLen() int { return d.txqlen }

@@ -286,7 +286,7 @@ var dummyOps = &linkOps{
 }
 
 func (s Dummy) create(t *sim.Task, tb *Table) ([]*Device, error) {
-	name, err := tb.checkLinkName(s.Name, nil)
+	name, err := tb.checkLinkName(s.Name, "dummy", nil)
 	if err != nil {
 		return nil, err
 	}
@@ -298,9 +298,16 @@ func (s Dummy) create(t *sim.Task, tb *Table) ([]*Device, error) {
 }
 
 // checkLinkName resolves the spec's name (with a %d template) and checks it.
-func (tb *Table) checkLinkName(name string, taken map[string]bool) (string, error) {
+//
+// Without a name the kernel names the device after its kind: "dummy%d".
+//
+// Kernel: rtnl_newlink_create (net/core/rtnetlink.c).
+func (tb *Table) checkLinkName(name, kind string, taken map[string]bool) (string, error) {
 	if name == "" {
-		return "", errno.New(syscall.EINVAL, "Device name is required")
+		if kind == "" {
+			return "", errno.New(syscall.EINVAL, "Device name is required")
+		}
+		name = kind + "%d"
 	}
 	// The netlink policy (IFLA_IFNAME, NLA_STRING of at most IFNAMSIZ-1
 	// bytes) rejects a long template before dev_alloc_name sees it.

@@ -141,3 +141,20 @@ func TestGroups(t *testing.T) {
 	require.Equal(t, int64(4), d.Get(sim.DevUnregister))
 	require.Equal(t, int64(1), d.Get(sim.RCUBarrier), "one batch, one rcu_barrier")
 }
+
+func TestDefaultNames(t *testing.T) {
+	// rtnl_newlink_create names a device without IFLA_IFNAME after its kind;
+	// veth_newlink names (and registers) the peer first.
+	e := newEnv(t, netdev.Config{})
+	e.add(netdev.Veth{}, netdev.Dummy{}, netdev.Dummy{})
+	peer, main := e.dev("veth0"), e.dev("veth1")
+	require.Less(t, peer.Index(), main.Index())
+	require.Equal(t, main, peer.Peer())
+	e.dev("dummy0")
+	e.dev("dummy1")
+	require.Equal(t, "noop", peer.Qdisc())
+	e.up("veth0")
+	require.Equal(t, "noqueue", peer.Qdisc())
+	e.down("veth0")
+	require.Equal(t, "noqueue", peer.Qdisc(), "the default qdisc stays after down")
+}

@@ -45,15 +45,12 @@ var vethOps = &linkOps{
 }
 
 func (s Veth) create(t *sim.Task, tb *Table) ([]*Device, error) {
-	name, err := tb.checkLinkName(s.Name, nil)
+	// veth_newlink names, addresses and registers the peer first.
+	peerName, err := tb.checkLinkName(s.Peer, "veth", nil)
 	if err != nil {
 		return nil, err
 	}
-	peerName := s.Peer
-	if peerName == "" {
-		peerName = "veth%d"
-	}
-	peerName, err = tb.checkLinkName(peerName, map[string]bool{name: true})
+	name, err := tb.checkLinkName(s.Name, "veth", map[string]bool{peerName: true})
 	if err != nil {
 		return nil, err
 	}
@@ -63,11 +60,11 @@ func (s Veth) create(t *sim.Task, tb *Table) ([]*Device, error) {
 	if s.Index != 0 && s.Index == s.PeerAttrs.Index {
 		return nil, errno.Errorf(syscall.EBUSY, "ifindex %d is in use", s.Index)
 	}
-	a, err := tb.newDevice(name, vethOps, s.Attrs, FlagBroadcast|FlagMulticast, ethDataLen, ethMinMTU, ethMaxMTU)
+	b, err := tb.newDevice(peerName, vethOps, s.PeerAttrs, FlagBroadcast|FlagMulticast, ethDataLen, ethMinMTU, ethMaxMTU)
 	if err != nil {
 		return nil, err
 	}
-	b, err := tb.newDevice(peerName, vethOps, s.PeerAttrs, FlagBroadcast|FlagMulticast, ethDataLen, ethMinMTU, ethMaxMTU)
+	a, err := tb.newDevice(name, vethOps, s.Attrs, FlagBroadcast|FlagMulticast, ethDataLen, ethMinMTU, ethMaxMTU)
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +165,7 @@ func unlinkFromLower(_ *sim.Task, d *Device) {
 }
 
 func (s Macvlan) create(t *sim.Task, tb *Table) ([]*Device, error) {
-	name, err := tb.checkLinkName(s.Name, nil)
+	name, err := tb.checkLinkName(s.Name, "macvlan", nil)
 	if err != nil {
 		return nil, err
 	}
@@ -289,7 +286,7 @@ var vlanOps = &linkOps{
 }
 
 func (s Vlan) create(t *sim.Task, tb *Table) ([]*Device, error) {
-	name, err := tb.checkLinkName(s.Name, nil)
+	name, err := tb.checkLinkName(s.Name, "vlan", nil)
 	if err != nil {
 		return nil, err
 	}
@@ -442,7 +439,7 @@ func bondActiveSlave(b *Device) *Device {
 }
 
 func (s Bond) create(t *sim.Task, tb *Table) ([]*Device, error) {
-	name, err := tb.checkLinkName(s.Name, nil)
+	name, err := tb.checkLinkName(s.Name, "bond", nil)
 	if err != nil {
 		return nil, err
 	}
@@ -647,7 +644,7 @@ var vrfOps = &linkOps{
 const VRFMTU = 65575
 
 func (s VRF) create(t *sim.Task, tb *Table) ([]*Device, error) {
-	name, err := tb.checkLinkName(s.Name, nil)
+	name, err := tb.checkLinkName(s.Name, "vrf", nil)
 	if err != nil {
 		return nil, err
 	}
@@ -745,6 +742,8 @@ func (d *Device) masterUpperLink(t *sim.Task, master *Device) error {
 	if d == master || d.master != nil || isUpperOf(d, master) {
 		return errno.New(syscall.EBUSY, "Device is already linked to an upper device")
 	}
+	d.changingUpper = master
+	defer func() { d.changingUpper = nil }()
 	if err := d.tbl.s.notify(t, EventPreChangeUpper, d); err != nil {
 		return err
 	}
@@ -753,6 +752,11 @@ func (d *Device) masterUpperLink(t *sim.Task, master *Device) error {
 	return nil
 }
 
+// ChangingUpper returns, during NETDEV_PRECHANGEUPPER and
+// NETDEV_CHANGEUPPER, the upper device being linked or unlinked
+// (netdev_notifier_changeupper_info.upper_dev); nil otherwise.
+func (d *Device) ChangingUpper() *Device { return d.changingUpper }
+
 // masterUpperUnlink undoes masterUpperLink.
 //
 // Kernel: netdev_upper_dev_unlink (net/core/dev.c).
@@ -760,6 +764,8 @@ func (d *Device) masterUpperUnlink(t *sim.Task) {
 	if d.master == nil {
 		return
 	}
+	d.changingUpper = d.master
+	defer func() { d.changingUpper = nil }()
 	_ = d.tbl.s.notify(t, EventPreChangeUpper, d)
 	d.master = nil
 	_ = d.tbl.s.notify(t, EventChangeUpper, d)

@@ -50,6 +50,7 @@ func (d *Device) open(t *sim.Task) error {
 		}
 	}
 	d.flags |= FlagUp
+	d.qdisc = "noqueue"
 	d.setRxMode(t)
 	d.refreshCarrier(t, false)
 	d.carrierChangedForOthers(t)
@@ -179,7 +180,7 @@ func (d *Device) SetName(t *sim.Task, name string) error {
 	if d.IsUp() {
 		return errno.Errorf(syscall.EBUSY, "Cannot rename device \"%s\" while it is up", d.name)
 	}
-	n, err := d.tbl.checkLinkName(name, nil)
+	n, err := d.tbl.checkLinkName(name, "", nil)
 	if err != nil {
 		return err
 	}

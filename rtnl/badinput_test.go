@@ -241,8 +241,8 @@ func TestRejectedRequestsChangeNothing(t *testing.T) {
 		{"add/name-dot", nil, func() error { return h.LinkAdd(netdev.Dummy{Name: "."}) }, syscall.EINVAL, "Invalid device name"},
 		// dev_valid_name: not ".." either, whatever the kind.
 		{"add/name-dotdot", nil, func() error { return h.LinkAdd(netdev.Bond{Name: ".."}) }, syscall.EINVAL, "Invalid device name"},
-		// netsim requires a name (the kernel would pick "KIND%d").
-		{"add/name-empty", nil, func() error { return h.LinkAdd(netdev.Dummy{}) }, syscall.EINVAL, "Device name is required"},
+		// A template that is not one %d.
+		{"add/name-bad-template", nil, func() error { return h.LinkAdd(netdev.Dummy{Name: "d%s"}) }, syscall.EINVAL, "Invalid device name template"},
 		// __dev_alloc_name: one %d and no other %.
 		{"add/template-bad-verb", nil, func() error { return h.LinkAdd(netdev.Dummy{Name: "d%s"}) }, syscall.EINVAL, "Invalid device name template"},
 		// __dev_alloc_name: two %d.

@@ -39,7 +39,7 @@ func Example() {
 	// Output:
 	// 1: lo kind="" link="" state=DOWN <LOOPBACK>
 	// 2: eth2p kind="veth" link="eth2" state=UP <BROADCAST,MULTICAST,UP,LOWER_UP>
-	// 3: eth2 kind="veth" link="eth2p" state=UP <BROADCAST,PROMISC,MULTICAST,UP,LOWER_UP>
+	// 3: eth2 kind="veth" link="eth2p" state=UP <BROADCAST,MULTICAST,UP,LOWER_UP>
 	// 4: testnh0 kind="macvlan" link="eth2" state=UP <BROADCAST,MULTICAST,UP,LOWER_UP>
 	// true numerical result out of range: Invalid VLAN id
 	// true file exists: Device "eth2" already exists

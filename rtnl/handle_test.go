@@ -3,6 +3,7 @@ package rtnl_test
 import (
 	"net/netip"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/netsimlab/netsim/netdev"
@@ -303,4 +304,49 @@ func TestAddrList(t *testing.T) {
 	require.Equal(t, r.link("d0").Index, ai.Index)
 	require.Equal(t, "d0", ai.Label)
 	require.True(t, slices.Contains(r.addrs("lo", rtnl.FamilyAll), netip.MustParsePrefix("::1/128").String()))
+}
+
+func TestIPv6FollowsMTU(t *testing.T) {
+	// addrconf_notify NETDEV_CHANGEMTU: below IPV6_MIN_MTU the device loses
+	// IPv6 (addresses, groups, the inet6_dev's device reference); back at
+	// 1280 or more it gets IPv6 again, with a new link-local while up.
+	r := newRig(t, rtnl.After)
+	r.ok(r.h.LinkAdd(netdev.Veth{Name: "a", Peer: "b"}))
+	r.up("a", "b")
+	r.ok(r.h.AddrAdd("a", pfx("2001:db8::1/64")))
+	r.settle()
+	require.Len(t, r.addrs("a", rtnl.FamilyV6), 2)
+	refs := r.dev("a").RefCount()
+
+	r.ok(r.h.LinkSetMTU("a", 1279))
+	r.settle()
+	require.Empty(t, r.addrs("a", rtnl.FamilyV6))
+	require.False(t, mcHas(r.dev("a"), "33:33:00:00:00:01"))
+	_, ok := r.dev("a").IPv6Conf()
+	require.False(t, ok)
+	require.Less(t, r.dev("a").RefCount(), refs)
+
+	r.ok(r.h.LinkSetMTU("a", 1280))
+	r.settle()
+	got := r.addrs("a", rtnl.FamilyV6)
+	require.Len(t, got, 1)
+	require.True(t, strings.HasPrefix(got[0], "fe80::"), got[0])
+	require.True(t, mcHas(r.dev("a"), "33:33:00:00:00:01"))
+}
+
+func TestVRFEnslaveKeepsKeptAddresses(t *testing.T) {
+	// NETDEV_CHANGEUPPER to an L3 master flushes IPv6 (addrconf_ifdown); with
+	// keep_addr_on_down the global address survives the flush and the cycle.
+	r := newRig(t, rtnl.After)
+	r.ok(r.h.LinkAdd(netdev.Veth{Name: "a", Peer: "b"}))
+	r.ok(r.h.LinkAdd(netdev.VRF{Name: "v", Table: 10}))
+	r.up("a", "b", "v")
+	r.ok(r.h.Sysctl("net.ipv6.conf.all.keep_addr_on_down", "1"))
+	r.ok(r.h.AddrAdd("a", pfx("2001:db8::1/64")))
+	r.settle()
+	rec := r.watch("a")
+	r.ok(r.h.LinkSetMaster("a", "v"))
+	r.settle()
+	require.Contains(t, rec.take(), "NETDEV_CHANGEUPPER a")
+	require.Contains(t, r.addrs("a", rtnl.FamilyV6), "2001:db8::1/64", "kept across the cycle")
 }
