@@ -5,7 +5,6 @@
 package netdev
 
 import (
-	"slices"
 	"syscall"
 
 	"github.com/netsimlab/netsim/errno"
@@ -143,9 +142,14 @@ func (tb *Table) DelIfindexList(t *sim.Task, idx []IfIndex) error {
 
 func (tb *Table) delBatch(t *sim.Task, devs []*Device) error {
 	var q []*Device
+	queued := make(map[*Device]bool, len(devs))
 	for _, d := range devs {
-		if d.state == regRegistered && !slices.Contains(q, d) {
+		if d.state == regRegistered && !queued[d] {
+			n := len(q)
 			d.ops.dellink(t, d, &q)
+			for _, x := range q[n:] {
+				queued[x] = true
+			}
 		}
 	}
 	tb.s.UnregisterMany(t, q)
@@ -165,8 +169,10 @@ func (tb *Table) delBatch(t *sim.Task, devs []*Device) error {
 // periods whatever its size.
 func (s *Stack) UnregisterMany(t *sim.Task, devs []*Device) {
 	var list []*Device
+	seen := make(map[*Device]bool, len(devs))
 	for _, d := range devs {
-		if d.state == regRegistered && !slices.Contains(list, d) {
+		if d.state == regRegistered && !seen[d] {
+			seen[d] = true
 			list = append(list, d)
 		}
 	}

@@ -54,6 +54,13 @@ const (
 	LockAcquire
 	// LockContended counts acquisitions that had to wait.
 	LockContended
+	// IPExec counts `ip` (or sysctl) processes started from a shell: fork,
+	// exec, dynamic loading, opening the netlink socket, exit.
+	IPExec
+	// NetnsExec counts `ip netns exec NS CMD` wrappers: the extra process
+	// that enters the namespace (setns, a new mount namespace with /sys
+	// remounted) before exec'ing CMD.
+	NetnsExec
 
 	// NumKinds is the number of kinds; not a kind.
 	NumKinds
@@ -77,6 +84,8 @@ var kindNames = [NumKinds]string{
 	Sleep:            "sleeps",
 	LockAcquire:      "lock_acquires",
 	LockContended:    "lock_contended",
+	IPExec:           "ip_execs",
+	NetnsExec:        "netns_execs",
 }
 
 // String returns the kind's counter name, e.g. "hwaddr_compares".

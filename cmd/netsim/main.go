@@ -5,6 +5,7 @@
 //
 // Usage:
 //
+//	netsim seeds [-only 001,004] [-json]
 //	netsim build [-dummies N] [-vlans N] [-one-by-one N] [-json]
 package main
 
@@ -15,6 +16,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
 
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/scenario"
@@ -31,6 +35,8 @@ func main() {
 const usage = `usage: netsim COMMAND [flags]
 
 commands:
+  seeds   rerun the seed patches' experiments at full scale, before and
+          after; print published vs simulated (virtual) vs real time
   build   build thousands of devices with addresses, then delete them,
           before and after the seed patches; print virtual and real times
 `
@@ -41,6 +47,8 @@ func run(args []string, out io.Writer) error {
 		return nil
 	}
 	switch args[0] {
+	case "seeds":
+		return runSeeds(args[1:], out)
 	case "build":
 		return runBuild(args[1:], out)
 	case "help", "-h", "-help", "--help":
@@ -82,6 +90,60 @@ func runBuild(args []string, out io.Writer) error {
 		return writeJSON(out, reports)
 	}
 	return scenario.WriteTable(out, reports, sim.HWAddrCompare, sim.RCUBarrier, sim.Sleep)
+}
+
+func runSeeds(args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("seeds", flag.ContinueOnError)
+	fs.SetOutput(out)
+	only := fs.String("only", "", "comma-separated seeds to run (default: all implemented: "+strings.Join(scenario.SeedIDs, ",")+")")
+	asJSON := fs.Bool("json", false, "print a JSON array instead of a table")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("seeds: unexpected argument %q", fs.Arg(0))
+	}
+	var ids []string
+	if *only != "" {
+		for _, s := range strings.Split(*only, ",") {
+			ids = append(ids, strings.TrimSpace(s))
+		}
+	}
+	rows, err := scenario.RunSeeds(ids)
+	if err != nil {
+		return fmt.Errorf("seeds: %w", err)
+	}
+	if *asJSON {
+		type row struct {
+			Seed       string  `json:"seed"`
+			Phase      string  `json:"phase"`
+			Mode       string  `json:"mode"`
+			PublishedS float64 `json:"published_s"`
+			VirtualS   float64 `json:"virtual_s"`
+			Ratio      float64 `json:"ratio"`
+			RealS      float64 `json:"real_s"`
+		}
+		var js []row
+		for _, r := range rows {
+			js = append(js, row{r.Seed, r.Phase, r.Mode, r.Published, r.Virtual.Seconds(), r.Ratio(), r.Real.Seconds()})
+		}
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(js)
+	}
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "seed\tphase\tmode\tpublished\tvirtual\tratio\treal\t")
+	for _, r := range rows {
+		pub, ratio := "-", "-"
+		if r.Published > 0 {
+			pub, ratio = fmt.Sprintf("%.3fs", r.Published), fmt.Sprintf("%.2f", r.Ratio())
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.3fs\t%s\t%s\t\n", r.Seed, r.Phase, r.Mode, pub, r.Virtual.Seconds(), ratio, r.Real.Round(time.Microsecond))
+	}
+	return tw.Flush()
 }
 
 type jsonPhase struct {

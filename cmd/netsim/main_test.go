@@ -40,3 +40,23 @@ func TestBadInvocations(t *testing.T) {
 	require.NoError(t, run(nil, &out))
 	require.Contains(t, out.String(), "usage")
 }
+
+func TestSeedsJSON(t *testing.T) {
+	var out bytes.Buffer
+	require.NoError(t, run([]string{"seeds", "-only", "002", "-json"}, &out))
+	var rows []map[string]any
+	require.NoError(t, json.Unmarshal(out.Bytes(), &rows))
+	require.Len(t, rows, 2)
+	for _, r := range rows {
+		for _, k := range []string{"seed", "phase", "mode", "published_s", "virtual_s", "real_s"} {
+			require.Contains(t, r, k)
+		}
+		require.Equal(t, "002", r["seed"])
+	}
+	require.Equal(t, "before", rows[0]["mode"])
+	require.Equal(t, 31.522, rows[0]["published_s"])
+	out.Reset()
+	require.NoError(t, run([]string{"seeds", "-only", "002"}, &out))
+	require.Contains(t, out.String(), "published")
+	require.ErrorContains(t, run([]string{"seeds", "-only", "007"}, &out), "unknown or unimplemented seed")
+}

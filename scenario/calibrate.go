@@ -1,0 +1,98 @@
+package scenario
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"time"
+
+	"github.com/netsimlab/netsim/rtnl"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// Calibration is how one cost parameter is fitted to one published number.
+type Calibration struct {
+	Param  string // the sim.Costs field, e.g. "Fib6Visit"
+	Seed   string
+	Phase  string
+	Mode   string
+	Target float64 // the published seconds the fit reproduces
+	// Run runs the phase with costs c and returns its virtual time.
+	Run func(c sim.Costs) (time.Duration, error)
+	// Base is the cost model the other parameters come from.
+	Base func() sim.Costs
+}
+
+// Calibrations lists every fitted parameter: at most one per seed; every
+// other published number is a prediction.
+var Calibrations = []Calibration{
+	{
+		Param: "NetnsExec", Seed: "002", Phase: "script", Mode: "after", Target: 8.199,
+		Base: seed002Costs,
+		Run: func(c sim.Costs) (time.Duration, error) {
+			r, err := Seed002(rtnl.After, Seed002Params{Costs: &c})
+			return phaseTime(r, err, "script")
+		},
+	},
+	{
+		Param: "Fib6Visit", Seed: "004", Phase: "group", Mode: "before", Target: 30,
+		Base: defaultCosts,
+		Run: func(c sim.Costs) (time.Duration, error) {
+			r, err := Seed004(rtnl.Before, Seed004Params{Method: ByGroup, Costs: &c})
+			return phaseTime(r, err, "group")
+		},
+	},
+}
+
+func phaseTime(r *Report, err error, name string) (time.Duration, error) {
+	if err != nil {
+		return 0, err
+	}
+	p, ok := r.Phase(name)
+	if !ok {
+		return 0, fmt.Errorf("no phase %q", name)
+	}
+	return p.Virtual, nil
+}
+
+// Fit returns the value of c.Param that makes the phase's virtual time
+// equal c.Target, everything else as in c.Base. Virtual time is affine in
+// a per-unit cost, so two runs determine it; a third checks the result.
+func (c Calibration) Fit() (time.Duration, error) {
+	at := func(v time.Duration) (time.Duration, error) {
+		costs := c.Base()
+		f := reflect.ValueOf(&costs).Elem().FieldByName(c.Param)
+		if !f.IsValid() {
+			return 0, fmt.Errorf("sim.Costs has no field %s", c.Param)
+		}
+		f.SetInt(int64(v))
+		return c.Run(costs)
+	}
+	base := reflect.ValueOf(c.Base()).FieldByName(c.Param).Interface().(time.Duration)
+	x0, x1 := base/2+1, base*2+2
+	y0, err := at(x0)
+	if err != nil {
+		return 0, err
+	}
+	y1, err := at(x1)
+	if err != nil {
+		return 0, err
+	}
+	if y1 == y0 {
+		return 0, fmt.Errorf("%s does not change %s/%s", c.Param, c.Seed, c.Phase)
+	}
+	target := time.Duration(c.Target * 1e9)
+	x := float64(x0) + float64(x1-x0)*float64(target-y0)/float64(y1-y0)
+	if x < 0 {
+		return 0, fmt.Errorf("%s would have to be negative to reach %.3fs", c.Param, c.Target)
+	}
+	v := time.Duration(math.Round(x))
+	got, err := at(v)
+	if err != nil {
+		return 0, err
+	}
+	if math.Abs(got.Seconds()-c.Target)/c.Target > 0.01 {
+		return v, fmt.Errorf("fit of %s is not affine: %.3fs at %v, want %.3fs", c.Param, got.Seconds(), v, c.Target)
+	}
+	return v, nil
+}

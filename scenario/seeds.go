@@ -1,0 +1,125 @@
+package scenario
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/netsimlab/netsim/rtnl"
+)
+
+// Published is one time a seed patch's commit message reports.
+type Published struct {
+	Seed    string  // "001"
+	Phase   string  // the scenario phase it times
+	Mode    string  // "before" or "after"
+	Seconds float64 // the published time
+	Source  string  // where in the seed it is stated
+}
+
+// PublishedTimes are the seeds' published numbers that netsim reproduces.
+var PublishedTimes = []Published{
+	{"001", "create vlans", "before", 108.35, "seed 001: Creating vlans, before"},
+	{"001", "create vlans", "after", 5.59, "seed 001: Creating vlans, after"},
+	{"001", "bring up", "before", 4.96, "seed 001: Bringing them up, before"},
+	{"001", "bring up", "after", 5.07, "seed 001: Bringing them up, after"},
+	{"001", "assign addresses", "before", 19.22, "seed 001: Assigning IPv6 Addresses, before"},
+	{"001", "assign addresses", "after", 5.64, "seed 001: Assigning IPv6 Addresses, after"},
+	{"001", "attach to vrf", "before", 458.84, "seed 001: Attaching to VRF, before"},
+	{"001", "attach to vrf", "after", 25.37, "seed 001: Attaching to VRF, after"},
+	{"002", "script", "before", 31.522, "seed 002: Time without this patch, real"},
+	{"002", "script", "after", 8.199, "seed 002: Time with this patch on a 5.4 kernel, real"},
+	{"004", "one-by-one/1", "before", 243, "seed 004: Deleting one-by-one using 1 thread"},
+	{"004", "one-by-one/10", "before", 70, "seed 004: Deleting one-by-one using 10 thread"},
+	{"004", "one-by-one/50", "before", 54, "seed 004: Deleting one-by-one using 50 thread"},
+	{"004", "group", "before", 30, "seed 004: Deleting all using \"group deletion\""},
+	{"004", "list", "after", 30, "seed 004: the new API: \"the same as using the existing group deletion\""},
+}
+
+// SeedRow is one line of the seeds table: a phase of a seed in one mode,
+// with its published time if the seed reports one.
+type SeedRow struct {
+	Seed      string
+	Phase     string
+	Mode      string
+	Published float64 // seconds; 0 when the seed reports none
+	Virtual   time.Duration
+	Real      time.Duration
+	Report    *Report
+}
+
+// Ratio returns virtual / published, or 0 without a published time.
+func (r SeedRow) Ratio() float64 {
+	if r.Published == 0 {
+		return 0
+	}
+	return r.Virtual.Seconds() / r.Published
+}
+
+// SeedIDs are the seeds RunSeeds knows, in order.
+var SeedIDs = []string{"002", "004"}
+
+// RunSeeds runs the named seeds' experiments at full scale, before and
+// after, and returns a row for every published phase.
+func RunSeeds(only []string) ([]SeedRow, error) {
+	if len(only) == 0 {
+		only = SeedIDs
+	}
+	for _, s := range only {
+		if !slices.Contains(SeedIDs, s) {
+			return nil, fmt.Errorf("unknown or unimplemented seed %q (have %s)", s, strings.Join(SeedIDs, ", "))
+		}
+	}
+	var rows []SeedRow
+	add := func(seed, mode string, r *Report, phases ...string) {
+		for _, name := range phases {
+			p, ok := r.Phase(name)
+			if !ok {
+				continue
+			}
+			row := SeedRow{Seed: seed, Phase: name, Mode: mode, Virtual: p.Virtual, Real: p.Real, Report: r}
+			for _, pub := range PublishedTimes {
+				if pub.Seed == seed && pub.Phase == name && pub.Mode == mode {
+					row.Published = pub.Seconds
+				}
+			}
+			rows = append(rows, row)
+		}
+	}
+	for _, seed := range SeedIDs {
+		if !slices.Contains(only, seed) {
+			continue
+		}
+		switch seed {
+		case "002":
+			for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
+				r, err := Seed002(cfg, Seed002Params{})
+				if err != nil {
+					return nil, err
+				}
+				add(seed, cfg.String(), r, "script")
+			}
+		case "004":
+			runs := []struct {
+				cfg rtnl.Config
+				p   Seed004Params
+			}{
+				{rtnl.Before, Seed004Params{Threads: 1}},
+				{rtnl.Before, Seed004Params{Threads: 10}},
+				{rtnl.Before, Seed004Params{Threads: 50}},
+				{rtnl.Before, Seed004Params{Method: ByGroup}},
+				{rtnl.After, Seed004Params{Method: ByList}},
+			}
+			for _, run := range runs {
+				r, err := Seed004(run.cfg, run.p)
+				if err != nil {
+					return nil, err
+				}
+				last := r.Phases[len(r.Phases)-1].Name
+				add(seed, run.cfg.String(), r, last)
+			}
+		}
+	}
+	return rows, nil
+}

@@ -1,0 +1,144 @@
+package scenario_test
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/netsimlab/netsim/rtnl"
+	"github.com/netsimlab/netsim/scenario"
+	"github.com/netsimlab/netsim/sim"
+	"github.com/stretchr/testify/require"
+)
+
+func phase(t *testing.T, r *scenario.Report, name string) scenario.Phase {
+	t.Helper()
+	p, ok := r.Phase(name)
+	require.True(t, ok, "no phase %q", name)
+	return p
+}
+
+func TestSeed002WaitPolicies(t *testing.T) {
+	const n = 20
+	before, err := scenario.Seed002(rtnl.Before, scenario.Seed002Params{Interfaces: n})
+	require.NoError(t, err)
+	after, err := scenario.Seed002(rtnl.After, scenario.Seed002Params{Interfaces: n})
+	require.NoError(t, err)
+	db, da := phase(t, before, "delete"), phase(t, after, "delete")
+
+	// One rcu_barrier and exactly one poll per device in both modes: the
+	// barrier absorbs the first chained callback, never the second.
+	for _, p := range []scenario.Phase{db, da} {
+		require.EqualValues(t, n, p.Counters.Get(sim.RCUBarrier))
+		require.EqualValues(t, n, p.Counters.Get(sim.Sleep))
+	}
+	// The only difference is the poll: msleep(250) = 251 ms against
+	// msleep(16) = 17 ms at HZ=1000.
+	require.Equal(t, time.Duration(n)*234*time.Millisecond, db.Virtual-da.Virtual)
+	require.Equal(t, phase(t, before, "create").Virtual, phase(t, after, "create").Virtual)
+}
+
+func TestSeed002BackoffStopsAtFirstPollAfterGracePeriods(t *testing.T) {
+	// With a grace period longer than the first polls, WaitBackoff polls at
+	// 16, 48 (16+32), 112 (+64) ... ms after the barrier and stops at the
+	// first poll point after the second chained callback ran; WaitFixed
+	// still needs only its one 251 ms poll.
+	for _, tc := range []struct {
+		gp     time.Duration
+		sleeps int64
+	}{
+		{10 * time.Millisecond, 1}, // second callback within 16 ms
+		{30 * time.Millisecond, 2}, // within 16+32
+		{90 * time.Millisecond, 3}, // within 16+32+64
+	} {
+		c := sim.DefaultCosts
+		c.GracePeriod = tc.gp
+		r, err := scenario.Seed002(rtnl.After, scenario.Seed002Params{Interfaces: 5, Costs: &c})
+		require.NoError(t, err)
+		require.EqualValues(t, 5*tc.sleeps, phase(t, r, "delete").Counters.Get(sim.Sleep), "gp=%v", tc.gp)
+		r, err = scenario.Seed002(rtnl.Before, scenario.Seed002Params{Interfaces: 5, Costs: &c})
+		require.NoError(t, err)
+		require.EqualValues(t, 5, phase(t, r, "delete").Counters.Get(sim.Sleep), "gp=%v", tc.gp)
+	}
+}
+
+func TestSeed004Barriers(t *testing.T) {
+	const n = 300
+	one, err := scenario.Seed004(rtnl.Before, scenario.Seed004Params{Devices: n, Threads: 1})
+	require.NoError(t, err)
+	p := phase(t, one, "one-by-one/1")
+	require.EqualValues(t, n, p.Counters.Get(sim.RCUBarrier), "one barrier per request")
+	require.EqualValues(t, 2*n, p.Counters.Get(sim.SyncExpedited), "two synchronize_net per request")
+	// RTNL twice per device (the request, then 5.x's dev_unreg_count
+	// update in netdev_run_todo) and rcu_barrier's mutex once.
+	require.EqualValues(t, 3*n, p.Counters.Get(sim.LockAcquire))
+
+	for _, m := range []scenario.Seed004Method{scenario.ByGroup, scenario.ByList} {
+		r, err := scenario.Seed004(rtnl.After, scenario.Seed004Params{Devices: n, Method: m})
+		require.NoError(t, err)
+		g := phase(t, r, m.String())
+		require.EqualValues(t, 1, g.Counters.Get(sim.RCUBarrier), m)
+		require.EqualValues(t, 2, g.Counters.Get(sim.SyncExpedited), m)
+		require.EqualValues(t, n, g.Counters.Get(sim.DevUnregister), m)
+		require.Less(t, g.Virtual, p.Virtual/3, m)
+	}
+
+	// Threads share barriers (rcu_barrier's sequence check): fewer barriers
+	// run than are asked for, and the makespan shrinks towards the RTNL-bound
+	// floor.
+	ten, err := scenario.Seed004(rtnl.Before, scenario.Seed004Params{Devices: n, Threads: 10})
+	require.NoError(t, err)
+	p10 := phase(t, ten, "one-by-one/10")
+	require.EqualValues(t, n, p10.Counters.Get(sim.RCUBarrier)+p10.Counters.Get(sim.RCUBarrierShared))
+	require.Less(t, p10.Counters.Get(sim.RCUBarrier), int64(n/2))
+	require.Less(t, p10.Virtual, p.Virtual/2)
+
+	// The list needs the patch.
+	_, err = scenario.Seed004(rtnl.Before, scenario.Seed004Params{Devices: 10, Method: scenario.ByList})
+	require.ErrorContains(t, err, "IFLA_IFINDEX_LIST")
+}
+
+func TestSeed004GroupIsQuadratic(t *testing.T) {
+	// Each device's NETDEV_DOWN walks every IPv6 route left in the
+	// namespace (three per device): group deletion visits ~1.5·N² routes.
+	visits := func(n int) int64 {
+		r, err := scenario.Seed004(rtnl.Before, scenario.Seed004Params{Devices: n, Method: scenario.ByGroup})
+		require.NoError(t, err)
+		return phase(t, r, "group").Counters.Get(sim.Fib6Visit)
+	}
+	a, b := visits(200), visits(400)
+	require.InDelta(t, 4.0, float64(b)/float64(a), 0.1)
+}
+
+func TestCalibration(t *testing.T) {
+	// Every calibrated constant in the code is what its fit gives today.
+	want := map[string]time.Duration{
+		"NetnsExec": scenario.Seed002NetnsExec,
+		"Fib6Visit": sim.DefaultCosts.Fib6Visit,
+	}
+	seen := map[string]bool{}
+	for _, c := range scenario.Calibrations {
+		require.False(t, seen[c.Seed], "seed %s calibrates more than one number", c.Seed)
+		seen[c.Seed] = true
+		got, err := c.Fit()
+		require.NoError(t, err, c.Param)
+		w, ok := want[c.Param]
+		require.True(t, ok, c.Param)
+		require.InEpsilon(t, float64(w), float64(got), 0.01, "%s: code has %v, fit gives %v", c.Param, w, got)
+		require.True(t, reflect.ValueOf(sim.Costs{}).FieldByName(c.Param).IsValid())
+	}
+}
+
+func TestRunSeedsIsDeterministic(t *testing.T) {
+	a, err := scenario.RunSeeds([]string{"002", "004"})
+	require.NoError(t, err)
+	b, err := scenario.RunSeeds([]string{"002", "004"})
+	require.NoError(t, err)
+	require.Equal(t, len(a), len(b))
+	for i := range a {
+		require.Equal(t, a[i].Virtual, b[i].Virtual, "%s %s %s", a[i].Seed, a[i].Phase, a[i].Mode)
+		require.Equal(t, a[i].Report.Counters, b[i].Report.Counters)
+	}
+	_, err = scenario.RunSeeds([]string{"009"})
+	require.ErrorContains(t, err, `unknown or unimplemented seed "009"`)
+}
