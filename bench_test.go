@@ -64,3 +64,78 @@ func BenchmarkBuild(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSeed001 reruns seed 001 (1500 VLANs on a bond with IPv6, then
+// enslaved to a VRF) in each mode.
+func BenchmarkSeed001(b *testing.B) {
+	for _, cfg := range modes {
+		b.Run(cfg.String(), func(b *testing.B) {
+			var r *scenario.Report
+			for b.Loop() {
+				var err error
+				if r, err = scenario.Seed001(cfg, scenario.Seed001Params{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(r.Virtual().Seconds(), "virtual-s/op")
+			b.ReportMetric(float64(r.Counters.Get(sim.HWAddrCompare)), "hwaddr-compares/op")
+			b.ReportMetric(float64(r.Counters.Get(sim.RxModeSync)), "rx-mode-syncs/op")
+		})
+	}
+}
+
+// BenchmarkSeed002 reruns seed 002's script (100 IPv6-forwarding dummies
+// created, then deleted one by one) in each mode.
+func BenchmarkSeed002(b *testing.B) {
+	for _, cfg := range modes {
+		b.Run(cfg.String(), func(b *testing.B) {
+			var r *scenario.Report
+			for b.Loop() {
+				var err error
+				if r, err = scenario.Seed002(cfg, scenario.Seed002Params{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			p, _ := r.Phase("script")
+			b.ReportMetric(p.Virtual.Seconds(), "virtual-s/op")
+			b.ReportMetric(float64(p.Counters.Get(sim.Sleep)), "msleeps/op")
+			b.ReportMetric(float64(p.Counters.Get(sim.RCUBarrier)), "rcu-barriers/op")
+		})
+	}
+}
+
+// BenchmarkSeed004 reruns seed 004's deletion of 10 000 devices: one by
+// one from 1, 10 and 50 tasks and by group (before), by ifindex list
+// (after).
+func BenchmarkSeed004(b *testing.B) {
+	runs := []struct {
+		cfg rtnl.Config
+		p   scenario.Seed004Params
+	}{
+		{rtnl.Before, scenario.Seed004Params{Threads: 1}},
+		{rtnl.Before, scenario.Seed004Params{Threads: 10}},
+		{rtnl.Before, scenario.Seed004Params{Threads: 50}},
+		{rtnl.Before, scenario.Seed004Params{Method: scenario.ByGroup}},
+		{rtnl.After, scenario.Seed004Params{Method: scenario.ByList}},
+	}
+	for _, run := range runs {
+		name := fmt.Sprintf("%s/%s", run.cfg, run.p.Method)
+		if run.p.Method == scenario.OneByOne {
+			name = fmt.Sprintf("%s-%d", name, run.p.Threads)
+		}
+		b.Run(name, func(b *testing.B) {
+			var r *scenario.Report
+			for b.Loop() {
+				var err error
+				if r, err = scenario.Seed004(run.cfg, run.p); err != nil {
+					b.Fatal(err)
+				}
+			}
+			p := r.Phases[len(r.Phases)-1]
+			b.ReportMetric(p.Virtual.Seconds(), "virtual-s/op")
+			b.ReportMetric(float64(p.Counters.Get(sim.RCUBarrier)), "rcu-barriers/op")
+			b.ReportMetric(float64(p.Counters.Get(sim.Fib6Visit)), "fib6-visits/op")
+			b.ReportMetric(r.RTNL.HoldMax.Seconds(), "rtnl-max-hold-s")
+		})
+	}
+}

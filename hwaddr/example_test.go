@@ -69,6 +69,27 @@ func ExampleSyncMultiple() {
 	// resync compares: 6
 }
 
+// A counted walk counts the compares of the real walk without walking: the
+// same M(M+1)/2 for a resync, in O(M log M) time instead of O(M²).
+func ExampleList_SetCountedWalk() {
+	for _, counted := range []bool{false, true} {
+		bond := hwaddr.NewList(hwaddr.ListOnly)
+		slave := hwaddr.NewList(hwaddr.ListOnly)
+		bond.SetCountedWalk(counted)
+		slave.SetCountedWalk(counted)
+		for i := range 1000 {
+			_ = bond.Add(nil, hwaddr.Addr{0x33, 0x33, 0xff, 0, byte(i >> 8), byte(i)}, hwaddr.TypeMulticast)
+		}
+		_ = hwaddr.SyncMultiple(nil, slave, bond)
+		before := slave.Compares()
+		_ = hwaddr.SyncMultiple(nil, slave, bond)
+		fmt.Printf("counted=%v: bond compares %d, resync compares %d\n", slave.CountedWalk(), bond.Compares(), slave.Compares()-before)
+	}
+	// Output:
+	// counted=false: bond compares 499500, resync compares 500500
+	// counted=true: bond compares 499500, resync compares 500500
+}
+
 func ExampleParseAddr() {
 	a, err := hwaddr.ParseAddr("33:33:FF:0:1:2")
 	fmt.Println(a, err)

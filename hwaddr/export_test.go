@@ -2,6 +2,8 @@ package hwaddr
 
 import (
 	"fmt"
+
+	"github.com/netsimlab/netsim/sim"
 )
 
 // CheckList verifies the list's structural invariants; see checkList.
@@ -69,7 +71,13 @@ func checkList(l *List) error {
 		if l.tree.root != nil {
 			return fmt.Errorf("%s list has a tree", l.policy)
 		}
+		if l.walk != nil {
+			return checkWalkIndex(l)
+		}
 		return nil
+	}
+	if l.walk != nil {
+		return fmt.Errorf("%s list has a counted-walk index", l.policy)
 	}
 
 	root := l.tree.root
@@ -120,4 +128,70 @@ func checkList(l *List) error {
 		return fmt.Errorf("tree has %d nodes, list %d", seen, l.count)
 	}
 	return nil
+}
+
+// checkWalkIndex verifies a counted-walk index against the list: sequence
+// numbers increase along the list and stay below the next one to be given; the
+// Fenwick tree has a 1 at exactly those numbers; every address's chain holds
+// exactly its entries, in list order.
+func checkWalkIndex(l *List) error {
+	w := l.walk
+	if w.next > len(w.live) {
+		return fmt.Errorf("next sequence number %d outside the space of %d", w.next, len(w.live))
+	}
+	bits := make([]int32, len(w.live))
+	byAddr := map[uint64][]*node{}
+	last := -1
+	for x := l.head; x != nil; x = x.next {
+		if x.seq <= last || x.seq >= w.next {
+			return fmt.Errorf("node %s: sequence number %d after %d, next %d", x.entry(), x.seq, last, w.next)
+		}
+		last = x.seq
+		bits[x.seq] = 1
+		byAddr[x.key>>8] = append(byAddr[x.key>>8], x)
+	}
+	want := 0
+	for i, b := range bits {
+		if got := w.live.prefix(i); got != want {
+			return fmt.Errorf("Fenwick prefix(%d) = %d, want %d", i, got, want)
+		}
+		want += int(b)
+	}
+	if got := w.live.prefix(len(bits)); got != want {
+		return fmt.Errorf("Fenwick total %d, want %d", got, want)
+	}
+	if len(w.byAddr) != len(byAddr) {
+		return fmt.Errorf("index has %d addresses, list %d", len(w.byAddr), len(byAddr))
+	}
+	for a, want := range byAddr {
+		i := 0
+		for x := w.byAddr[a]; x != nil; x = x.sameAddr {
+			if i >= len(want) || x != want[i] {
+				return fmt.Errorf("address %s: chain entry %d is %s", addrFromUint48(a), i, x.entry())
+			}
+			i++
+		}
+		if i != len(want) {
+			return fmt.Errorf("address %s: chain has %d entries, list %d", addrFromUint48(a), i, len(want))
+		}
+	}
+	return nil
+}
+
+// SeqState returns a counted-walk list's sequence space and the sequence
+// number its next entry gets (zeros when counted walks are off). The next
+// number drops when the list renumbers.
+func SeqState(l *List) (space, next int) {
+	if l.walk == nil {
+		return 0, 0
+	}
+	return len(l.walk.live), l.walk.next
+}
+
+// WatchCharges makes every charge of the package call f instead of
+// (*sim.Task).Charge, until the returned function restores it.
+func WatchCharges(f func(t *sim.Task, k sim.Kind, n int64)) (restore func()) {
+	old := chargeFn
+	chargeFn = f
+	return func() { chargeFn = old }
 }

@@ -70,45 +70,54 @@ func watchCharges(t *testing.T) *[]chargeRecord {
 // most once per kind, with totals equal to the lists' own counters.
 func TestChargeOncePerOperation(t *testing.T) {
 	got := watchCharges(t)
+	for _, counted := range []bool{false, true} {
+		for _, p := range []Policy{ListOnly, TreeIndexed} {
+			runChargeOncePerOperation(t, got, p, counted)
+		}
+	}
+}
+
+// runChargeOncePerOperation runs TestChargeOncePerOperation's operations on
+// two lists of policy p.
+func runChargeOncePerOperation(t *testing.T, got *[]chargeRecord, p Policy, counted bool) {
 	task := new(sim.Task) // an identity only: see watchCharges
 	mc := func(i int) Addr { return Addr{0x33, 0x33, 0, 0, 0, byte(i)} }
-
 	type op struct {
 		name string
 		run  func()
 	}
-	for _, p := range []Policy{ListOnly, TreeIndexed} {
-		upper, lower := NewList(p), NewList(p)
-		var ops []op
-		for i := range 10 {
-			ops = append(ops, op{"add", func() { _ = upper.Add(task, mc(i), TypeMulticast) }})
+	upper, lower := NewList(p), NewList(p)
+	upper.SetCountedWalk(counted)
+	lower.SetCountedWalk(counted)
+	var ops []op
+	for i := range 10 {
+		ops = append(ops, op{"add", func() { _ = upper.Add(task, mc(i), TypeMulticast) }})
+	}
+	ops = append(ops,
+		op{"sync_multiple", func() { _ = SyncMultiple(task, lower, upper) }},
+		op{"resync", func() { _ = SyncMultiple(task, lower, upper) }},
+		op{"del", func() { _ = upper.Del(task, mc(3), TypeMulticast) }},
+		op{"del missing", func() { _ = upper.Del(task, mc(98), TypeMulticast) }},
+		op{"sync", func() { _ = Sync(task, lower, upper) }},
+		op{"unsync", func() { Unsync(task, lower, upper) }},
+		op{"lookup miss", func() { upper.Lookup(task, mc(99), 0) }},
+		op{"sync_dev", func() { _ = upper.SyncDev(task, func(Addr) error { return nil }, nil) }},
+		op{"unsync_dev", func() { upper.UnsyncDev(task, nil) }},
+		op{"flush", func() { upper.Flush(task) }},
+	)
+	for _, op := range ops {
+		*got = (*got)[:0]
+		c0 := upper.Compares() + lower.Compares()
+		i0 := upper.Iterated() + lower.Iterated()
+		op.run()
+		perKind := map[sim.Kind]int64{}
+		for _, c := range *got {
+			require.Same(t, task, c.t, "%s counted=%v/%s", p, counted, op.name)
+			_, dup := perKind[c.k]
+			require.False(t, dup, "%s counted=%v/%s charged %s twice", p, counted, op.name, c.k)
+			perKind[c.k] = c.n
 		}
-		ops = append(ops,
-			op{"sync_multiple", func() { _ = SyncMultiple(task, lower, upper) }},
-			op{"resync", func() { _ = SyncMultiple(task, lower, upper) }},
-			op{"del", func() { _ = upper.Del(task, mc(3), TypeMulticast) }},
-			op{"del missing", func() { _ = upper.Del(task, mc(98), TypeMulticast) }},
-			op{"sync", func() { _ = Sync(task, lower, upper) }},
-			op{"unsync", func() { Unsync(task, lower, upper) }},
-			op{"lookup miss", func() { upper.Lookup(task, mc(99), 0) }},
-			op{"sync_dev", func() { _ = upper.SyncDev(task, func(Addr) error { return nil }, nil) }},
-			op{"unsync_dev", func() { upper.UnsyncDev(task, nil) }},
-			op{"flush", func() { upper.Flush(task) }},
-		)
-		for _, op := range ops {
-			*got = (*got)[:0]
-			c0 := upper.Compares() + lower.Compares()
-			i0 := upper.Iterated() + lower.Iterated()
-			op.run()
-			perKind := map[sim.Kind]int64{}
-			for _, c := range *got {
-				require.Same(t, task, c.t, "%s/%s", p, op.name)
-				_, dup := perKind[c.k]
-				require.False(t, dup, "%s/%s charged %s twice", p, op.name, c.k)
-				perKind[c.k] = c.n
-			}
-			require.Equal(t, upper.Compares()+lower.Compares()-c0, perKind[sim.HWAddrCompare], "%s/%s compares", p, op.name)
-			require.Equal(t, upper.Iterated()+lower.Iterated()-i0, perKind[sim.HWAddrIterate], "%s/%s iterated", p, op.name)
-		}
+		require.Equal(t, upper.Compares()+lower.Compares()-c0, perKind[sim.HWAddrCompare], "%s counted=%v/%s compares", p, counted, op.name)
+		require.Equal(t, upper.Iterated()+lower.Iterated()-i0, perKind[sim.HWAddrIterate], "%s counted=%v/%s iterated", p, counted, op.name)
 	}
 }

@@ -50,6 +50,10 @@ type node struct {
 
 	left, right, parent *node // tree links, TreeIndexed only
 	red                 bool
+
+	// Counted-walk index (counted.go), ListOnly lists with SetCountedWalk only.
+	seq      int   // creation order: increasing along the list
+	sameAddr *node // the next newer entry with the same address
 }
 
 func makeKey(a Addr, t Type) uint64 { return a.uint48()<<8 | uint64(t) }
@@ -79,7 +83,8 @@ type List struct {
 	policy     Policy
 	head, tail *node
 	count      int
-	tree       rbtree // empty unless policy is TreeIndexed
+	tree       rbtree     // empty unless policy is TreeIndexed
+	walk       *walkIndex // nil unless counted walks are on (ListOnly only)
 
 	compares int64 // entries compared while searching this list, ever
 	iterated int64 // entries visited by whole-list walks of this list, ever
@@ -98,6 +103,30 @@ func NewList(p Policy) *List {
 
 // Policy returns the list's search policy.
 func (l *List) Policy() Policy { return l.policy }
+
+// SetCountedWalk turns counted walks on or off for a ListOnly list. A counted
+// walk is a simulation-speed option: every operation behaves exactly as with
+// the real walk and counts exactly the same work (Compares, Iterated and the
+// charges to the task), but a search takes O(log n) real time instead of
+// walking n entries. Whole-list walks (the syncs, SyncDev, Flush) still visit
+// every entry. The default, off, really walks, so that benchmarks show the
+// pre-5.15 linear cost in wall time too.
+//
+// Turning it on indexes the current entries, in O(n); the index costs a few
+// dozen bytes per entry. A TreeIndexed list ignores the call: its searches are
+// already tree descents, and they are what it counts.
+func (l *List) SetCountedWalk(on bool) {
+	switch {
+	case !on || l.policy != ListOnly:
+		l.walk = nil
+	case l.walk == nil:
+		l.walk = newWalkIndex(l)
+	}
+}
+
+// CountedWalk reports whether the list counts its walks instead of walking:
+// see SetCountedWalk. It is always false for a TreeIndexed list.
+func (l *List) CountedWalk() bool { return l.walk != nil }
 
 // Len returns the number of entries.
 //
@@ -401,8 +430,15 @@ func (l *List) lookup(k uint64) *node {
 }
 
 // listFind walks the list from its head to the first entry with key k (with
-// anyType, the first with k's address), counting every entry it compares.
+// anyType, the first with k's address), counting every entry it compares. A
+// counted walk finds the same entry and counts the same entries without
+// walking.
 func (l *List) listFind(k uint64, anyType bool) *node {
+	if l.walk != nil {
+		n, walked := l.walk.find(l, k, anyType)
+		l.compares += walked
+		return n
+	}
 	var walked int64
 	var found *node
 	if anyType {
@@ -485,6 +521,9 @@ func (l *List) pushBack(n *node) {
 	}
 	l.tail = n
 	l.count++
+	if l.walk != nil {
+		l.walk.appended(l, n)
+	}
 }
 
 // unlink removes n from the list. It leaves n.next alone, so a walk that is
@@ -502,4 +541,7 @@ func (l *List) unlink(n *node) {
 	}
 	n.prev = nil
 	l.count--
+	if l.walk != nil {
+		l.walk.unlinked(n)
+	}
 }

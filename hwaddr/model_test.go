@@ -10,6 +10,7 @@ import (
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/hwaddr"
+	"github.com/netsimlab/netsim/sim"
 	"github.com/stretchr/testify/require"
 )
 
@@ -203,6 +204,23 @@ type world struct {
 	name  string
 	lists [3]*hwaddr.List
 	refs  [3]*refList
+	// task is the world's identity in the charges recorded (see runRandom);
+	// it is never run.
+	task *sim.Task
+	// counted is whether the lists were asked for counted walks, and twin
+	// the world that really walks the same lists: it must count the same
+	// work, to the unit, in every operation.
+	counted bool
+	twin    *world
+}
+
+func newWorld(name string, ps [3]hwaddr.Policy, counted bool, twin *world) *world {
+	w := &world{name: name, task: new(sim.Task), counted: counted, twin: twin}
+	for i, p := range ps {
+		w.lists[i] = hwaddr.NewList(p)
+		w.lists[i].SetCountedWalk(counted)
+	}
+	return w
 }
 
 func (w *world) entries(i int) []hwaddr.Entry {
@@ -216,53 +234,115 @@ func (w *world) entries(i int) []hwaddr.Entry {
 }
 
 var (
-	flagSeed  = flag.Uint64("hwaddr.seed", 0, "run TestRandomAgainstModel with this seed only")
-	flagSteps = flag.Int("hwaddr.steps", 4000, "operations per seed in TestRandomAgainstModel")
+	flagSeed  = flag.Uint64("hwaddr.seed", 0, "run TestRandomAgainstModel and TestCountedWalkAgainstWalk with this seed only")
+	flagSteps = flag.Int("hwaddr.steps", 4000, "operations per seed in TestRandomAgainstModel and TestCountedWalkAgainstWalk")
 )
+
+func randomSeeds() []uint64 {
+	if *flagSeed != 0 {
+		return []uint64{*flagSeed}
+	}
+	return []uint64{1, 2, 3, 4, 5, 6, 7, 8, 406, 0x406f42fa}
+}
+
+func randomSteps() int {
+	if testing.Short() {
+		return *flagSteps / 4
+	}
+	return *flagSteps
+}
 
 // TestRandomAgainstModel runs long random sequences of adds, deletes, syncs,
 // unsyncs, driver syncs and flushes on ListOnly lists, TreeIndexed lists, a
 // mixed set and the reference model, and compares every result and every
-// list after every step. Each address has one fixed type, so type-0 deletes
-// are unambiguous (see TestAnyTypeDivergence for the ambiguous case). Rerun a
+// list after every step. The ListOnly and mixed sets run twice, walking and
+// with counted walks, and the counted ones must count exactly the work of the
+// walking ones. Each address has one fixed type, so type-0 deletes are
+// unambiguous (see TestAnyTypeDivergence for the ambiguous case). Rerun a
 // failure with -hwaddr.seed=N.
 func TestRandomAgainstModel(t *testing.T) {
-	seeds := []uint64{1, 2, 3, 4, 5, 6, 7, 8, 406, 0x406f42fa}
-	if *flagSeed != 0 {
-		seeds = []uint64{*flagSeed}
-	}
-	steps := *flagSteps
-	if testing.Short() {
-		steps /= 4
-	}
-	for _, seed := range seeds {
+	for _, seed := range randomSeeds() {
 		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
-			runRandom(t, seed, steps)
+			runRandom(t, seed, randomSteps(), randomConfig{pool: 12})
 		})
 	}
 }
 
-func runRandom(t *testing.T, seed uint64, steps int) {
+// TestCountedWalkAgainstWalk runs random sequences on lists that hold one
+// address under several types, type 0 included, so that type-0 deletes and
+// unsyncs must pick the first entry of the address in list order, with lists
+// of up to 160 entries under heavy churn, so that counted walks renumber
+// often. Only the model and ListOnly lists, walking and counted, take part:
+// TreeIndexed picks another entry on an ambiguous type-0 delete. Rerun a
+// failure with -hwaddr.seed=N.
+func TestCountedWalkAgainstWalk(t *testing.T) {
+	for _, seed := range randomSeeds() {
+		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
+			runRandom(t, seed, randomSteps(), randomConfig{pool: 40, multiType: true})
+		})
+	}
+}
+
+// randomConfig shapes runRandom's operations.
+type randomConfig struct {
+	pool int // distinct addresses
+	// multiType draws every operation's type, 0 included, instead of giving
+	// each address one type, and leaves the TreeIndexed worlds out.
+	multiType bool
+}
+
+type chargeRecord struct {
+	k sim.Kind
+	n int64
+}
+
+func runRandom(t *testing.T, seed uint64, steps int, cfg randomConfig) {
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	var pool []hwaddr.Addr
 	var typeOf []hwaddr.Type
-	for i := range 12 {
+	for i := range cfg.pool {
 		pool = append(pool, hwaddr.Addr{0x33, 0x33, 0xff, 0, byte(i * 37), byte(i)})
 		typeOf = append(typeOf, []hwaddr.Type{mc, uc, hwaddr.TypeLAN}[i%3])
 	}
+	anyOf := []hwaddr.Type{0, mc, uc, hwaddr.TypeLAN}
 	L, T := hwaddr.ListOnly, hwaddr.TreeIndexed
+	listOnly := newWorld("ListOnly", [3]hwaddr.Policy{L, L, L}, false, nil)
 	worlds := []*world{
 		{name: "model", refs: [3]*refList{{}, {}, {}}},
-		{name: "ListOnly", lists: [3]*hwaddr.List{hwaddr.NewList(L), hwaddr.NewList(L), hwaddr.NewList(L)}},
-		{name: "TreeIndexed", lists: [3]*hwaddr.List{hwaddr.NewList(T), hwaddr.NewList(T), hwaddr.NewList(T)}},
-		{name: "mixed", lists: [3]*hwaddr.List{hwaddr.NewList(T), hwaddr.NewList(L), hwaddr.NewList(T)}},
+		listOnly,
+		newWorld("ListOnly/counted", [3]hwaddr.Policy{L, L, L}, true, listOnly),
+	}
+	if !cfg.multiType {
+		mixed := newWorld("mixed", [3]hwaddr.Policy{T, L, T}, false, nil)
+		worlds = append(worlds,
+			newWorld("TreeIndexed", [3]hwaddr.Policy{T, T, T}, false, nil),
+			mixed,
+			newWorld("mixed/counted", [3]hwaddr.Policy{T, L, T}, true, mixed), // SetCountedWalk ignored by T
+		)
 	}
 
+	// Every charge is recorded per world (its task) and operation; none is
+	// made for real.
+	charges := map[*sim.Task][]chargeRecord{}
+	t.Cleanup(hwaddr.WatchCharges(func(task *sim.Task, k sim.Kind, n int64) {
+		charges[task] = append(charges[task], chargeRecord{k, n})
+	}))
+
+	// The counted lists' next sequence numbers, to see that churn renumbers
+	// them (the number drops), and the largest sequence space seen.
+	nexts := map[*world]*[3]int{}
+	for _, w := range worlds {
+		nexts[w] = new([3]int)
+	}
+	renumbered, maxSpace := 0, 0
 	for step := range steps {
 		// Draw the operation once; apply it to every world.
 		li := rng.IntN(3)
 		ai := rng.IntN(len(pool))
 		a, typ := pool[ai], typeOf[ai]
+		if cfg.multiType {
+			typ = anyOf[rng.IntN(len(anyOf))]
+		}
 		var desc string
 		var apply func(w *world) (err error, calls []string)
 
@@ -286,7 +366,7 @@ func runRandom(t *testing.T, seed uint64, steps int) {
 				if w.refs[li] != nil {
 					return w.refs[li].addEx(a, typ, o), nil
 				}
-				return w.lists[li].AddEx(nil, a, typ, o), nil
+				return w.lists[li].AddEx(w.task, a, typ, o), nil
 			}
 		case r < 55:
 			dt := typ
@@ -294,7 +374,11 @@ func runRandom(t *testing.T, seed uint64, steps int) {
 			case 0:
 				dt = 0
 			case 1:
-				dt = typeOf[(ai+1)%len(pool)] // another type: ENOENT unless equal
+				if cfg.multiType {
+					dt = anyOf[rng.IntN(len(anyOf))]
+				} else {
+					dt = typeOf[(ai+1)%len(pool)] // another type: ENOENT unless equal
+				}
 			}
 			o := hwaddr.DelOptions{}
 			switch rng.IntN(6) {
@@ -310,7 +394,7 @@ func runRandom(t *testing.T, seed uint64, steps int) {
 				if w.refs[li] != nil {
 					return w.refs[li].delEx(a, dt, o), nil
 				}
-				return w.lists[li].DelEx(nil, a, dt, o), nil
+				return w.lists[li].DelEx(w.task, a, dt, o), nil
 			}
 		case r < 90:
 			// Syncs: upper 0 to lowers 1 and 2, and 1 on to 2 (a VLAN over
@@ -334,14 +418,14 @@ func runRandom(t *testing.T, seed uint64, steps int) {
 				}
 				switch kind {
 				case 0:
-					return hwaddr.Sync(nil, w.lists[to], w.lists[from]), nil
+					return hwaddr.Sync(w.task, w.lists[to], w.lists[from]), nil
 				case 1:
-					return hwaddr.SyncMultiple(nil, w.lists[to], w.lists[from]), nil
+					return hwaddr.SyncMultiple(w.task, w.lists[to], w.lists[from]), nil
 				}
-				hwaddr.Unsync(nil, w.lists[to], w.lists[from])
+				hwaddr.Unsync(w.task, w.lists[to], w.lists[from])
 				return nil, nil
 			}
-		case r < 99:
+		case r < 97:
 			fail := map[hwaddr.Addr]bool{}
 			for _, x := range pool {
 				if rng.IntN(5) == 0 {
@@ -370,7 +454,7 @@ func runRandom(t *testing.T, seed uint64, steps int) {
 					if w.refs[li] != nil {
 						w.refs[li].unsyncDev(unsync)
 					} else {
-						w.lists[li].UnsyncDev(nil, unsync)
+						w.lists[li].UnsyncDev(w.task, unsync)
 					}
 					return nil, calls
 				}
@@ -378,9 +462,20 @@ func runRandom(t *testing.T, seed uint64, steps int) {
 				if w.refs[li] != nil {
 					err = w.refs[li].syncDev(sync, unsync)
 				} else {
-					err = w.lists[li].SyncDev(nil, sync, unsync)
+					err = w.lists[li].SyncDev(w.task, sync, unsync)
 				}
 				return err, calls
+			}
+		case r < 99:
+			// Counted walks off and on again: the index is rebuilt from the
+			// list as it stands.
+			desc = fmt.Sprintf("list%d.SetCountedWalk(false); SetCountedWalk(true)", li)
+			apply = func(w *world) (error, []string) {
+				if w.counted {
+					w.lists[li].SetCountedWalk(false)
+					w.lists[li].SetCountedWalk(true)
+				}
+				return nil, nil
 			}
 		default:
 			desc = fmt.Sprintf("list%d.Flush()", li)
@@ -388,7 +483,7 @@ func runRandom(t *testing.T, seed uint64, steps int) {
 				if w.refs[li] != nil {
 					w.refs[li].es = nil
 				} else {
-					w.lists[li].Flush(nil)
+					w.lists[li].Flush(w.task)
 				}
 				return nil, nil
 			}
@@ -400,9 +495,12 @@ func runRandom(t *testing.T, seed uint64, steps int) {
 		wantErr, wantCalls := apply(model)
 		if wantErr != nil && len(wantCalls) == 0 {
 			for i := range 3 {
-				require.Equal(t, before[i], model.entries(i), "%s: model changed list%d on error %v", where, i, wantErr)
+				if !slices.Equal(before[i], model.entries(i)) {
+					require.Equal(t, before[i], model.entries(i), "%s: model changed list%d on error %v", where, i, wantErr)
+				}
 			}
 		}
+		clear(charges)
 		for _, w := range worlds[1:] {
 			err, calls := apply(w)
 			if wantErr == nil {
@@ -422,8 +520,39 @@ func runRandom(t *testing.T, seed uint64, steps int) {
 				if len(want) != w.lists[i].Len() {
 					t.Fatalf("%s: %s list%d: Len %d, want %d", where, w.name, i, w.lists[i].Len(), len(want))
 				}
-				require.NoError(t, hwaddr.CheckList(w.lists[i]), "%s: %s list%d", where, w.name, i)
+				l := w.lists[i]
+				if err := hwaddr.CheckList(l); err != nil {
+					t.Fatalf("%s: %s list%d: %v", where, w.name, i, err)
+				}
+				if want := w.counted && l.Policy() == L; l.CountedWalk() != want {
+					t.Fatalf("%s: %s list%d: CountedWalk() = %v, want %v", where, w.name, i, l.CountedWalk(), want)
+				}
+				if w.twin == nil {
+					continue
+				}
+				space, next := hwaddr.SeqState(l)
+				if next < nexts[w][i] {
+					renumbered++
+				}
+				nexts[w][i] = next
+				maxSpace = max(maxSpace, space)
+				tl := w.twin.lists[i]
+				if l.Compares() != tl.Compares() || l.Iterated() != tl.Iterated() {
+					t.Fatalf("%s: %s list%d: compares %d, iterated %d; %s: %d, %d",
+						where, w.name, i, l.Compares(), l.Iterated(), w.twin.name, tl.Compares(), tl.Iterated())
+				}
 			}
 		}
+		for _, w := range worlds[1:] {
+			if w.twin != nil && !slices.Equal(charges[w.task], charges[w.twin.task]) {
+				require.Equal(t, charges[w.twin.task], charges[w.task], "%s: %s charges", where, w.name)
+			}
+		}
+	}
+	require.Greater(t, renumbered, steps/100, "counted walks hardly renumbered: the churn is lost")
+	if cfg.multiType {
+		// A space of 2n is renumbered for n entries: some list held more
+		// entries than there are addresses.
+		require.GreaterOrEqual(t, maxSpace, 2*cfg.pool, "counted lists stayed small")
 	}
 }

@@ -223,5 +223,8 @@ func (l *List) Flush(t *sim.Task) {
 	l.iterated += n
 	l.head, l.tail, l.count = nil, nil, 0
 	l.tree = rbtree{}
+	if l.walk != nil {
+		l.walk.flushed()
+	}
 	charge(t, sim.HWAddrIterate, n)
 }

@@ -201,7 +201,7 @@ func (d *Device) ipv6AddDev(t *sim.Task) {
 //
 // Kernel: addrconf_notify NETDEV_UP: addrconf_permanent_addr,
 // init_loopback / addrconf_dev_config (ipv6_mc_up, ff00::/8, link-local
-// from the EUI-64), addrconf_dad_run.
+// from the EUI-64), addrconf_dad_run, rt6_sync_up.
 func (d *Device) addrconfUp(t *sim.Task) {
 	idev := d.inet6
 	d.ipv6McUp(t)
@@ -243,6 +243,9 @@ func (d *Device) addrconfUp(t *sim.Task) {
 			d.dadStart(t, ifa)
 		}
 	}
+	// rt6_sync_up: clear RTNH_F_DEAD on the device's routes, a walk of
+	// every IPv6 route in the namespace (fib6_clean_all).
+	t.Charge(sim.Fib6Visit, int64(d.tbl.fib6Routes))
 }
 
 func (idev *inet6Dev) find(a netip.Addr) *ifaddr6 {

@@ -27,6 +27,14 @@ type Calibration struct {
 // other published number is a prediction.
 var Calibrations = []Calibration{
 	{
+		Param: "HWAddrCompare", Seed: "001", Phase: "assign addresses", Mode: "before", Target: 19.22,
+		Base: defaultCosts,
+		Run: func(c sim.Costs) (time.Duration, error) {
+			r, err := Seed001(rtnl.Before, Seed001Params{Costs: &c, Phases: 3})
+			return phaseTime(r, err, "assign addresses")
+		},
+	},
+	{
 		Param: "NetnsExec", Seed: "002", Phase: "script", Mode: "after", Target: 8.199,
 		Base: seed002Costs,
 		Run: func(c sim.Costs) (time.Duration, error) {

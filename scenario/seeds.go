@@ -58,7 +58,7 @@ func (r SeedRow) Ratio() float64 {
 }
 
 // SeedIDs are the seeds RunSeeds knows, in order.
-var SeedIDs = []string{"002", "004"}
+var SeedIDs = []string{"001", "002", "004"}
 
 // RunSeeds runs the named seeds' experiments at full scale, before and
 // after, and returns a row for every published phase.
@@ -92,6 +92,14 @@ func RunSeeds(only []string) ([]SeedRow, error) {
 			continue
 		}
 		switch seed {
+		case "001":
+			for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
+				r, err := Seed001(cfg, Seed001Params{})
+				if err != nil {
+					return nil, err
+				}
+				add(seed, cfg.String(), r, "create vlans", "bring up", "assign addresses", "attach to vrf")
+			}
 		case "002":
 			for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
 				r, err := Seed002(cfg, Seed002Params{})

@@ -113,7 +113,8 @@ func TestSeed004GroupIsQuadratic(t *testing.T) {
 func TestCalibration(t *testing.T) {
 	// Every calibrated constant in the code is what its fit gives today.
 	want := map[string]time.Duration{
-		"NetnsExec": scenario.Seed002NetnsExec,
+		"HWAddrCompare": sim.DefaultCosts.HWAddrCompare,
+		"NetnsExec":     scenario.Seed002NetnsExec,
 		"Fib6Visit": sim.DefaultCosts.Fib6Visit,
 	}
 	seen := map[string]bool{}
@@ -141,4 +142,62 @@ func TestRunSeedsIsDeterministic(t *testing.T) {
 	}
 	_, err = scenario.RunSeeds([]string{"009"})
 	require.ErrorContains(t, err, `unknown or unimplemented seed "009"`)
+}
+
+func TestSeed001Growth(t *testing.T) {
+	// Per address added (and per VRF enslave), ListOnly compares grow as the
+	// square of the VLAN count — each of the two bond re-syncs searches the
+	// slave's list once per entry of the bond's — and TreeIndexed as n log n.
+	perOp := func(cfg rtnl.Config, n int, name string) float64 {
+		r, err := scenario.Seed001(cfg, scenario.Seed001Params{VLANs: n})
+		require.NoError(t, err)
+		return float64(phase(t, r, name).Counters.Get(sim.HWAddrCompare)) / float64(n)
+	}
+	for _, name := range []string{"assign addresses", "attach to vrf"} {
+		l1, l2 := perOp(rtnl.Before, 150, name), perOp(rtnl.Before, 300, name)
+		require.InDelta(t, 4.0, l2/l1, 0.5, "%s: ListOnly per op", name)
+		t1, t2 := perOp(rtnl.After, 150, name), perOp(rtnl.After, 300, name)
+		require.Greater(t, t2/t1, 1.9, "%s: TreeIndexed per op", name)
+		require.Less(t, t2/t1, 2.7, "%s: TreeIndexed per op", name)
+		require.Greater(t, l2, 5*t2, name)
+	}
+	// Creating VLANs touches no growing list at all, in either mode.
+	for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
+		r, err := scenario.Seed001(cfg, scenario.Seed001Params{VLANs: 150, Phases: 1})
+		require.NoError(t, err)
+		require.Zero(t, phase(t, r, "create vlans").Counters.Get(sim.HWAddrCompare))
+		require.Zero(t, phase(t, r, "create vlans").Counters.Get(sim.RxModeSync))
+	}
+}
+
+func TestSeed001Syncs(t *testing.T) {
+	// Every change of an up VLAN's lists reloads its rx mode, which syncs
+	// its lists to b1 twice (dev_mc_sync, dev_uc_sync), each reloading b1,
+	// whose bond_set_rx_mode syncs both lists to bar: 1 + 2×(1+2) = 7
+	// reloads. mechanisms/SEED001.md §2 counts per VLAN 3 such changes when
+	// it comes up, 1 per address and 10 per VRF enslave (20 bond syncs).
+	const n = 100
+	r, err := scenario.Seed001(rtnl.After, scenario.Seed001Params{VLANs: n})
+	require.NoError(t, err)
+	changes := func(name string) float64 {
+		return float64(phase(t, r, name).Counters.Get(sim.RxModeSync)) / n / 7
+	}
+	require.InDelta(t, 3, changes("bring up"), 0.05)
+	require.InDelta(t, 1, changes("assign addresses"), 0.05)
+	require.InDelta(t, 10, changes("attach to vrf"), 0.2)
+}
+
+func TestSeed001PreviousRunStallsSetupNotCreate(t *testing.T) {
+	// The hypothesis for seed 001's unexplained 108 s: the previous run's
+	// namespace being dismantled under RTNL. In the model its cleanup
+	// (cleanup_net) holds RTNL in one stretch, so the set-up commands wait
+	// for it and the timed VLAN creation does not.
+	const n = 100
+	fresh, err := scenario.Seed001(rtnl.Before, scenario.Seed001Params{VLANs: n, Phases: 1})
+	require.NoError(t, err)
+	prev, err := scenario.Seed001(rtnl.Before, scenario.Seed001Params{VLANs: n, Phases: 1, PreviousRun: true})
+	require.NoError(t, err)
+	require.Equal(t, phase(t, fresh, "create vlans").Virtual, phase(t, prev, "create vlans").Virtual)
+	require.Greater(t, phase(t, prev, "setup").Virtual, 5*phase(t, fresh, "setup").Virtual)
+	require.Greater(t, prev.RTNL.HoldMax, 100*fresh.RTNL.HoldMax)
 }

@@ -23,13 +23,14 @@ type Costs struct {
 	// x86 of the seeds' era; it is small next to everything the seeds measure.
 	Syscall time.Duration
 	// HWAddrCompare is one netdev_hw_addr examined in a list walk or tree
-	// descent (a pointer chase and a memcmp of 6 bytes). Calibrated: 12 ns,
-	// from seed 001's "IPv6 address add" phase (19.22 s before vs 5.64 s after
-	// over 1.135e9 list-node visits; mechanisms/SEED001.md §4).
+	// descent (a pointer chase and a memcmp of 6 bytes). Calibrated: 16 ns,
+	// the one number taken from seed 001, its before-patch "Assigning IPv6
+	// Addresses" time of 19.22 s (1.13e9 compares; scenario.Calibrations).
 	HWAddrCompare time.Duration
 	// HWAddrIterate is one entry visited while iterating a whole list (sync,
-	// unsync, flush) without a search. Same memory behaviour as a compare
-	// minus the memcmp; set to the same 12 ns as HWAddrCompare.
+	// unsync, flush) without a search: a pointer chase that misses L2 on
+	// Haswell-EP (the lists of seed 001 outgrow its 256 KB L2). Estimate:
+	// 12 ns, between its L2 (≈5 ns) and L3 (≈17 ns) latencies.
 	HWAddrIterate time.Duration
 	// RxModeSync is the fixed part of one ndo_set_rx_mode call (the driver
 	// callback, locks, filter programming of a software device). Estimate: 1 µs.
@@ -88,7 +89,7 @@ type Costs struct {
 // DefaultCosts is the documented default cost model.
 var DefaultCosts = Costs{
 	Syscall:         5 * time.Microsecond,
-	HWAddrCompare:   12 * time.Nanosecond,
+	HWAddrCompare:   16 * time.Nanosecond,
 	HWAddrIterate:   12 * time.Nanosecond,
 	RxModeSync:      1 * time.Microsecond,
 	NotifierCall:    5 * time.Microsecond,
