@@ -115,7 +115,7 @@ func TestCalibration(t *testing.T) {
 	want := map[string]time.Duration{
 		"HWAddrCompare": sim.DefaultCosts.HWAddrCompare,
 		"NetnsExec":     scenario.Seed002NetnsExec,
-		"Fib6Visit": sim.DefaultCosts.Fib6Visit,
+		"Fib6Visit":     sim.DefaultCosts.Fib6Visit,
 	}
 	seen := map[string]bool{}
 	for _, c := range scenario.Calibrations {
