@@ -12,8 +12,14 @@ import (
 // last. Counted work is converted to virtual time only here, so a researcher
 // can change one number and rerun.
 //
-// Every value says where it comes from. "Calibrated" means fitted to one
-// published number; everything else the simulator prints is a prediction.
+// Every value says where it comes from: "calibrated" means fitted to one
+// published number (at most one per seed; scenario.Calibrations refits them
+// and TestCalibration checks these constants), "measured" means timed on a
+// real kernel, "estimate" means neither. Everything else the simulator
+// prints is a prediction. The seeds ran on different machines: the one
+// difference a seed's machine needs (seed 002's NetnsExec) is in
+// scenario/machines.go, calibrated the same way.
+//
 // The zero Costs makes all work free and all waits instantaneous.
 type Costs struct {
 	// CPU time per unit of work, by Kind.
@@ -43,8 +49,9 @@ type Costs struct {
 	// (5.59 s for 1500 `ip link add`, most of it process start-up).
 	DevRegister time.Duration
 	// DevUnregister is the per-device unregister work under RTNL outside the
-	// IPv6 FIB walks (notifiers, sysfs, kobject teardown). Estimate: 1 ms;
-	// seed 004's group deletion gives 3.0 ms per device for all of it.
+	// IPv6 FIB walks (notifiers, sysfs, kobject teardown). Estimate: 1 ms,
+	// a third of the 3.0 ms per device of seed 004's group deletion, whose
+	// remainder the route walks (Fib6Visit) account for.
 	DevUnregister time.Duration
 	// AddrOp is adding or removing one IPv4/IPv6 address (allocation, hash
 	// insert, netlink notification). Estimate: 20 µs.
