@@ -96,27 +96,18 @@ var macvlanOps = &linkOps{
 		if err := d.link.UCAdd(t, d.addr); err != nil {
 			return err
 		}
-		if d.allmulti > 0 {
-			d.link.SetAllmulti(t, 1)
-		}
-		if d.promiscCnt > 0 {
-			d.link.SetPromiscuity(t, 1)
-		}
+		d.passRxFlags(t, 1, true)
 		return nil
 	},
 	// macvlan_stop
 	stop: func(t *sim.Task, d *Device) {
 		UCUnsync(t, d.link, d)
 		MCUnsync(t, d.link, d)
-		if d.allmulti > 0 {
-			d.link.SetAllmulti(t, -1)
-		}
-		if d.priv.macvlanMode == MacvlanPassthru {
+		passthru := d.priv.macvlanMode == MacvlanPassthru
+		d.passRxFlags(t, -1, !passthru)
+		if passthru {
 			d.link.SetPromiscuity(t, -1)
 			return
-		}
-		if d.promiscCnt > 0 {
-			d.link.SetPromiscuity(t, -1)
 		}
 		_ = d.link.UCDel(t, d.addr)
 	},
@@ -134,6 +125,18 @@ var macvlanOps = &linkOps{
 		}
 		return nil
 	},
+}
+
+// passRxFlags adds inc to the lower device's allmulti count if d is
+// allmulti, and (with promisc) to its promiscuity if d is promiscuous: what
+// vlan and macvlan do when they open (+1) and stop (-1).
+func (d *Device) passRxFlags(t *sim.Task, inc int, promisc bool) {
+	if d.allmulti > 0 {
+		d.link.SetAllmulti(t, inc)
+	}
+	if promisc && d.promiscCnt > 0 {
+		d.link.SetPromiscuity(t, inc)
+	}
 }
 
 // passRxFlagsToLink passes promiscuity and allmulti changes of an up vlan
@@ -247,24 +250,14 @@ var vlanOps = &linkOps{
 				return err
 			}
 		}
-		if d.allmulti > 0 {
-			d.link.SetAllmulti(t, 1)
-		}
-		if d.promiscCnt > 0 {
-			d.link.SetPromiscuity(t, 1)
-		}
+		d.passRxFlags(t, 1, true)
 		return nil
 	},
 	// vlan_dev_stop
 	stop: func(t *sim.Task, d *Device) {
 		MCUnsync(t, d.link, d)
 		UCUnsync(t, d.link, d)
-		if d.allmulti > 0 {
-			d.link.SetAllmulti(t, -1)
-		}
-		if d.promiscCnt > 0 {
-			d.link.SetPromiscuity(t, -1)
-		}
+		d.passRxFlags(t, -1, true)
 		if d.addr != d.link.addr {
 			_ = d.link.UCDel(t, d.addr)
 		}

@@ -179,28 +179,7 @@ func (s *Stack) UnregisterMany(t *sim.Task, devs []*Device) {
 	if len(list) == 0 {
 		return
 	}
-	var up []*Device
-	for _, d := range list {
-		if d.IsUp() {
-			up = append(up, d)
-		}
-	}
-	if len(up) > 0 {
-		for _, d := range up {
-			_ = s.notify(t, EventGoingDown, d)
-		}
-		for _, d := range up {
-			if d.ops.stop != nil {
-				d.ops.stop(t, d)
-			}
-			d.flags &^= FlagUp
-			d.refreshCarrier(t, false)
-		}
-		for _, d := range up {
-			_ = s.notify(t, EventDown, d)
-			d.carrierChangedForOthers(t)
-		}
-	}
+	s.closeMany(t, list, true)
 	for _, d := range list {
 		d.tbl.unlist(d)
 		d.state = regUnregistering

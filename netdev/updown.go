@@ -63,7 +63,12 @@ func (d *Device) open(t *sim.Task) error {
 // Kernel: dev_close_many → __dev_close_many (net/core/dev.c): NETDEV_GOING_DOWN
 // for each, one synchronize_net in dev_deactivate_many, ndo_stop for each,
 // then NETDEV_DOWN for each.
-func (tb *Table) closeMany(t *sim.Task, devs []*Device) {
+func (tb *Table) closeMany(t *sim.Task, devs []*Device) { tb.s.closeMany(t, devs, false) }
+
+// closeMany is dev_close_many for devices of any table. Devices being
+// dismantled (unregistered) skip dev_deactivate_many's synchronize_net: the
+// 5.x unregister path waits for grace periods of its own.
+func (s *Stack) closeMany(t *sim.Task, devs []*Device, dismantle bool) {
 	var up []*Device
 	for _, d := range devs {
 		if d.IsUp() {
@@ -74,9 +79,11 @@ func (tb *Table) closeMany(t *sim.Task, devs []*Device) {
 		return
 	}
 	for _, d := range up {
-		_ = tb.s.notify(t, EventGoingDown, d)
+		_ = s.notify(t, EventGoingDown, d)
 	}
-	tb.s.w.RCU().SynchronizeExpedited(t) // dev_deactivate_many
+	if !dismantle {
+		s.w.RCU().SynchronizeExpedited(t) // dev_deactivate_many
+	}
 	for _, d := range up {
 		if d.ops.stop != nil {
 			d.ops.stop(t, d)
@@ -85,7 +92,7 @@ func (tb *Table) closeMany(t *sim.Task, devs []*Device) {
 		d.refreshCarrier(t, false)
 	}
 	for _, d := range up {
-		_ = tb.s.notify(t, EventDown, d)
+		_ = s.notify(t, EventDown, d)
 		d.carrierChangedForOthers(t)
 	}
 }

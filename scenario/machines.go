@@ -3,6 +3,7 @@ package scenario
 import (
 	"time"
 
+	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -33,3 +34,17 @@ func costsOr(c *sim.Costs, def func() sim.Costs) sim.Costs {
 }
 
 func defaultCosts() sim.Costs { return sim.DefaultCosts }
+
+// newKernel returns a kernel with configuration cfg in a World with the
+// given costs and virtual CPUs (0: one).
+func newKernel(cfg rtnl.Config, costs sim.Costs, cpus int) (*rtnl.Kernel, *sim.World, error) {
+	w, err := sim.NewWorld(sim.Options{Costs: &costs, CPUs: cpus})
+	if err != nil {
+		return nil, nil, err
+	}
+	k, err := rtnl.NewKernelIn(w, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return k, w, nil
+}

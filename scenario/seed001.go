@@ -45,12 +45,7 @@ func Seed001(cfg rtnl.Config, p Seed001Params) (*Report, error) {
 		return nil, fmt.Errorf("seed 001: vlans must be 1..%d, not %d", netdev.VlanMaxID, p.VLANs)
 	}
 	cfg.CountedWalks = true // same counters and virtual times, far less real time
-	costs := costsOr(p.Costs, defaultCosts)
-	w, err := sim.NewWorld(sim.Options{Costs: &costs})
-	if err != nil {
-		return nil, err
-	}
-	k, err := rtnl.NewKernelIn(w, cfg)
+	k, w, err := newKernel(cfg, costsOr(p.Costs, defaultCosts), 0)
 	if err != nil {
 		return nil, err
 	}

@@ -35,12 +35,7 @@ func Seed002(cfg rtnl.Config, p Seed002Params) (*Report, error) {
 	if p.Interfaces < 0 || p.Interfaces > 65536 {
 		return nil, fmt.Errorf("seed 002: interfaces must be 1..65536, not %d", p.Interfaces)
 	}
-	costs := costsOr(p.Costs, seed002Costs)
-	w, err := sim.NewWorld(sim.Options{Costs: &costs})
-	if err != nil {
-		return nil, err
-	}
-	k, err := rtnl.NewKernelIn(w, cfg)
+	k, w, err := newKernel(cfg, costsOr(p.Costs, seed002Costs), 0)
 	if err != nil {
 		return nil, err
 	}

@@ -80,12 +80,7 @@ func Seed004(cfg rtnl.Config, p Seed004Params) (*Report, error) {
 	if p.Method != OneByOne {
 		p.Threads = 1
 	}
-	costs := costsOr(p.Costs, defaultCosts)
-	w, err := sim.NewWorld(sim.Options{CPUs: p.CPUs, Costs: &costs})
-	if err != nil {
-		return nil, err
-	}
-	k, err := rtnl.NewKernelIn(w, cfg)
+	k, w, err := newKernel(cfg, costsOr(p.Costs, defaultCosts), p.CPUs)
 	if err != nil {
 		return nil, err
 	}
