@@ -45,20 +45,21 @@ func (p Policy) String() string {
 // GroupMember is one member of a nexthop group (struct nexthop_grp).
 type GroupMember struct {
 	ID     ID
-	Weight uint16 // 1..256; 0 means 1
+	Weight uint16 // 1..255 (MaxWeight); 0 means 1
 }
 
 // Config describes a nexthop to add or replace (RTM_NEWNEXTHOP). The zero
 // Config is not valid.
 type Config struct {
 	ID        ID             // NHA_ID; 0 allocates the next free id
-	Family    int            // syscall.AF_INET or AF_INET6 for single nexthops; 0 for groups and blackholes
+	Family    int            // syscall.AF_INET or AF_INET6 for single nexthops (0: the gateway's, else AF_INET, as ip fills it); 0 for groups
 	Gateway   netip.Addr     // NHA_GATEWAY
 	Dev       *netdev.Device // NHA_OIF (resolved by the caller from a name or ifindex)
 	OnLink    bool           // RTNH_F_ONLINK
 	Blackhole bool           // NHA_BLACKHOLE
 	Group     []GroupMember  // NHA_GROUP: a multipath group of existing single nexthops
 	Protocol  uint8          // nh_protocol
+	GroupType GroupType      // NHA_GROUP_TYPE; the zero value is GroupMultipath (added to the contract)
 }
 
 // FIBUser is a FIB entry that uses a nexthop object (struct fib_info with
@@ -108,3 +109,16 @@ type GatewayChecker func(t *sim.Task, family int, gw netip.Addr, dev *netdev.Dev
 //	func (nh *Nexthop) RemoveFIBUser(u FIBUser)
 //	func (nh *Nexthop) FIBUsers() int
 //	func (nh *Nexthop) String() string                          // as `ip nexthop show` prints it
+//
+// Additions to the contract (table.go, nexthop.go, group.go, users.go):
+//
+//	func (tb *Table) SetLoopback(lo *netdev.Device)            // blackholes need loopback up
+//	func (nh *Nexthop) NumMembers() int                         // len(Members()) without the copy
+//	func (nh *Nexthop) Parents() []*Nexthop                     // groups it is in (nh->grp_list)
+//	func (nh *Nexthop) Scope() uint8                            // nhc_scope: link, or host for IPv4 device-only
+//	func (nh *Nexthop) Protocol() uint8
+//	func (nh *Nexthop) HasV4() bool                             // nhg->has_v4
+//	func (nh *Nexthop) CheckScope(scope uint8) error            // fib_check_nexthop, for route insertion
+//	type GroupType; Config.GroupType; const MaxWeight = 255
+//	type ScopedFIBUser interface { FIBUser; RouteScope() uint8 }          // checked by Replace
+//	type UpdateNotifier interface { FIBUser; NexthopUpdated(*sim.Task, *Nexthop) } // told by Replace

@@ -62,6 +62,46 @@ const (
 	// remounted) before exec'ing CMD.
 	NetnsExec
 
+	// Nexthop objects (package nexthop, net/ipv4/nexthop.c).
+
+	// NexthopAdd counts nexthop objects built by RTM_NEWNEXTHOP (nexthop_add):
+	// an added nexthop, or the new definition a replace installs.
+	NexthopAdd
+	// NexthopRemove counts nexthop objects removed (remove_nexthop),
+	// including groups removed because they lost their last member.
+	NexthopRemove
+	// NexthopDevhashVisit counts per-device hash entries visited by
+	// nexthop_flush_dev, entries of other devices in the bucket included.
+	NexthopDevhashVisit
+	// NexthopFIBMark counts FIB entries (fib_info on nh->fi_list) marked
+	// RTNH_F_DEAD by nexthop removals.
+	NexthopFIBMark
+	// NexthopFIBFlush counts the fib_flush calls nexthop removal requests
+	// (seed 000: one per removed nexthop with routes before the patch, one
+	// per operation after). The flush's own work is counted by the FIB.
+	NexthopFIBFlush
+
+	// IPv4 FIB (package fib, net/ipv4/fib_trie.c and fib_semantics.c).
+
+	// TrieNodeVisit counts internal trie nodes (tnodes) entered by FIB
+	// lookups, inserts, deletions, walks and resizes.
+	TrieNodeVisit
+	// TrieLeafVisit counts trie leaves visited: one per leaf per table walk
+	// (fib_table_flush visits every leaf of the trie), one per leaf a lookup
+	// or insert reaches.
+	TrieLeafVisit
+	// FibAliasScan counts fib_alias entries examined in leaves.
+	FibAliasScan
+	// FibInfoExamine counts fib_info structures examined (dead-flag tests in
+	// flushes, fib_find_info comparisons, fib_sync_down_dev/fib_sync_up).
+	FibInfoExamine
+	// FIBFlush counts fib_flush calls (every table walked once each).
+	FIBFlush
+	// FibAliasInsert counts routes (fib_alias) inserted or replaced.
+	FibAliasInsert
+	// FibAliasRemove counts routes (fib_alias) removed by deletes and flushes.
+	FibAliasRemove
+
 	// NumKinds is the number of kinds; not a kind.
 	NumKinds
 )
@@ -86,6 +126,20 @@ var kindNames = [NumKinds]string{
 	LockContended:    "lock_contended",
 	IPExec:           "ip_execs",
 	NetnsExec:        "netns_execs",
+
+	NexthopAdd:          "nexthop_adds",
+	NexthopRemove:       "nexthops_removed",
+	NexthopDevhashVisit: "nexthop_devhash_visits",
+	NexthopFIBMark:      "nexthop_fib_marks",
+	NexthopFIBFlush:     "nexthop_fib_flushes",
+
+	TrieNodeVisit:  "trie_node_visits",
+	TrieLeafVisit:  "trie_leaf_visits",
+	FibAliasScan:   "fib_alias_scans",
+	FibInfoExamine: "fib_info_examined",
+	FIBFlush:       "fib_flushes",
+	FibAliasInsert: "fib_alias_inserts",
+	FibAliasRemove: "fib_alias_removes",
 }
 
 // String returns the kind's counter name, e.g. "hwaddr_compares".

@@ -1,0 +1,212 @@
+// config.go follows the validation and construction of a new nexthop in
+// net/ipv4/nexthop.c: rtm_to_nh_config, nh_check_attr_group, valid_group_nh,
+// nexthop_create, nh_create_ipv4, nh_create_ipv6 and nexthop_create_group,
+// with the part of fib_check_nh (net/ipv4/fib_semantics.c) that does not
+// need the FIB.
+
+package nexthop
+
+import (
+	"net/netip"
+	"syscall"
+
+	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// nhConfig is a validated Config (struct nh_config): the family resolved,
+// the gateway normalised.
+type nhConfig struct {
+	Config
+	family int
+}
+
+func einval(msg string) error { return errno.New(syscall.EINVAL, msg) }
+
+// parseConfig checks cfg the way rtm_to_nh_config checks the netlink
+// request, in the same order, so the first error is the kernel's.
+//
+// Config has no netlink header, so Family 0 on a single nexthop is filled
+// in the way iproute2's ipnh_modify fills nh_family: from the gateway's
+// address family, else AF_INET ("dev" and "blackhole" default to it). Only
+// a request with neither group, blackhole, gateway nor device is left
+// AF_UNSPEC, which the kernel refuses ("Invalid address family").
+//
+// Kernel: rtm_to_nh_config (net/ipv4/nexthop.c).
+func (tb *Table) parseConfig(cfg Config) (nhConfig, error) {
+	c := nhConfig{Config: cfg, family: cfg.Family}
+	isGroup := cfg.Group != nil
+
+	switch cfg.Family {
+	case syscall.AF_INET, syscall.AF_INET6:
+	case syscall.AF_UNSPEC:
+		switch {
+		case isGroup:
+		case cfg.Gateway.IsValid() && !cfg.Gateway.Is4():
+			c.family = syscall.AF_INET6
+		case cfg.Gateway.IsValid() || cfg.Blackhole || cfg.Dev != nil:
+			c.family = syscall.AF_INET
+		default:
+			return c, einval("Invalid address family")
+		}
+	default:
+		return c, einval("Invalid address family")
+	}
+
+	if isGroup {
+		if cfg.Family != syscall.AF_UNSPEC {
+			return c, einval("Invalid family for group")
+		}
+		if cfg.GroupType > groupTypeMax {
+			return c, einval("Invalid group type")
+		}
+		if err := tb.checkAttrGroup(cfg); err != nil {
+			return c, err
+		}
+		if cfg.GroupType == GroupResilient {
+			return c, errno.New(syscall.EOPNOTSUPP, "netsim: resilient nexthop groups are not modelled")
+		}
+		c.family = syscall.AF_UNSPEC
+		c.OnLink = false // nh_flags are not kept for groups
+		return c, nil
+	}
+
+	if cfg.Blackhole {
+		if cfg.Gateway.IsValid() || cfg.Dev != nil {
+			return c, einval("Blackhole attribute can not be used with gateway, oif, encap or fdb")
+		}
+		return c, nil
+	}
+
+	if cfg.Dev == nil {
+		return c, einval("Device attribute required for non-blackhole and non-fdb nexthops")
+	}
+	switch d := cfg.Dev; {
+	case !d.Registered():
+		return c, einval("Invalid device index")
+	case !d.IsUp():
+		return c, errno.New(syscall.ENETDOWN, "Nexthop device is not up")
+	case !d.Carrier():
+		return c, errno.New(syscall.ENETDOWN, "Carrier for nexthop device is down")
+	}
+
+	if cfg.Gateway.IsValid() {
+		// NHA_GATEWAY's length must match the family: 4 bytes for AF_INET,
+		// 16 for AF_INET6 (an IPv4-mapped address is 16 bytes).
+		if (c.family == syscall.AF_INET) != cfg.Gateway.Is4() {
+			return c, einval("Invalid gateway")
+		}
+		// The kernel keeps 0.0.0.0 and :: as "no gateway" (fc_gw_family 0,
+		// no RTF_GATEWAY); only the ONLINK check below saw the attribute.
+		c.Gateway = cfg.Gateway.WithZone("")
+		if c.Gateway.IsUnspecified() {
+			c.Gateway = netip.Addr{}
+		}
+	} else if cfg.OnLink {
+		return c, einval("ONLINK flag can not be set for nexthop without a gateway")
+	}
+	return c, nil
+}
+
+// checkAttrGroup models nh_check_attr_group and valid_group_nh: member
+// weights and duplicates first, then existence and kind of every member,
+// then the attributes a group may not have.
+func (tb *Table) checkAttrGroup(cfg Config) error {
+	g := cfg.Group
+	if len(g) == 0 {
+		return einval("Invalid length for nexthop group attribute")
+	}
+	for i := range g {
+		if g[i].Weight > MaxWeight {
+			return einval("Invalid value for weight")
+		}
+		for j := i + 1; j < len(g); j++ {
+			if g[i].ID == g[j].ID {
+				return einval("Nexthop id can not be used twice in a group")
+			}
+		}
+	}
+	for i := range g {
+		nh := tb.Get(g[i].ID)
+		if nh == nil {
+			return einval("Invalid nexthop id")
+		}
+		if nh.grp != nil {
+			return einval("Hash-threshold group can not be a nexthop within a group")
+		}
+		if nh.info.blackhole && len(g) > 1 {
+			return einval("Blackhole nexthop can not be used in a group with more than 1 path")
+		}
+	}
+	if cfg.Blackhole || cfg.Dev != nil || cfg.Gateway.IsValid() {
+		return einval("No other attributes can be set in nexthop groups")
+	}
+	return nil
+}
+
+// create builds the nexthop a validated config describes, not yet in the
+// table and not yet linked anywhere: the candidate of an add or a replace.
+// A single nexthop's gateway is checked here, by the GatewayChecker.
+//
+// Kernel: nexthop_create, nh_create_ipv4, nh_create_ipv6,
+// nexthop_create_group (net/ipv4/nexthop.c).
+func (tb *Table) create(t *sim.Task, c nhConfig, id ID) (*Nexthop, error) {
+	if c.Group == nil {
+		// A single nexthop and its first nh_info in one allocation.
+		sn := &singleNexthop{Nexthop: Nexthop{tbl: tb, id: id, protocol: c.Protocol}}
+		return tb.createSingle(t, c, &sn.Nexthop, &sn.info)
+	}
+	nh := &Nexthop{tbl: tb, id: id, protocol: c.Protocol}
+	g := &nhGroup{entries: make([]*grpEntry, len(c.Group))}
+	for i, m := range c.Group {
+		w := m.Weight
+		if w == 0 {
+			w = 1
+		}
+		g.entries[i] = &grpEntry{nh: tb.Get(m.ID), parent: nh, weight: w}
+	}
+	g.hasV4 = computeHasV4(g.entries)
+	nh.grp = g
+	return nh, nil
+}
+
+// singleNexthop is how a single nexthop is allocated: with its first
+// nh_info (a replace installs a separately allocated one).
+type singleNexthop struct {
+	Nexthop
+	info nhInfo
+}
+
+// createSingle fills in a single nexthop's nh_info and checks it.
+func (tb *Table) createSingle(t *sim.Task, c nhConfig, nh *Nexthop, info *nhInfo) (*Nexthop, error) {
+	*info = nhInfo{
+		parent:    nh,
+		family:    c.family,
+		gw:        c.Gateway,
+		dev:       c.Dev,
+		onlink:    c.OnLink,
+		blackhole: c.Blackhole,
+		scope:     scopeLink,
+	}
+	if c.family == syscall.AF_INET && !info.gw.IsValid() {
+		// fib_check_nh_nongw: a device-only IPv4 nexthop (a blackhole uses
+		// loopback) is host scope and may not be onlink.
+		if info.onlink {
+			return nil, einval("Invalid flags for nexthop - PERVASIVE and ONLINK can not be set")
+		}
+		info.scope = scopeHost
+	}
+	if info.blackhole && tb.loopback != nil && !tb.loopback.IsUp() {
+		if c.family == syscall.AF_INET {
+			return nil, errno.New(syscall.ENETDOWN, "Device for nexthop is not up") // fib_check_nh_nongw
+		}
+		return nil, errno.New(syscall.ENETDOWN, "Nexthop device is not up") // fib6_nh_init
+	}
+	if info.gw.IsValid() && tb.check != nil {
+		if err := tb.check(t, c.family, info.gw, info.dev, info.onlink); err != nil {
+			return nil, err
+		}
+	}
+	nh.info = info
+	return nh, nil
+}

@@ -1,0 +1,181 @@
+// group.go follows the nexthop groups of net/ipv4/nexthop.c: struct
+// nh_group and nh_grp_entry, nexthop_create_group, remove_nh_grp_entry,
+// remove_nexthop_from_groups and remove_nexthop_group.
+
+package nexthop
+
+import (
+	"fmt"
+	"syscall"
+
+	"github.com/netsimlab/netsim/sim"
+)
+
+// GroupType is a nexthop group's type (NHA_GROUP_TYPE). The zero value is
+// GroupMultipath.
+type GroupType uint16
+
+const (
+	// GroupMultipath is a hash-threshold multipath group
+	// (NEXTHOP_GRP_TYPE_MPATH), the default.
+	GroupMultipath GroupType = 0
+	// GroupResilient is a resilient group (NEXTHOP_GRP_TYPE_RES). netsim
+	// does not model its bucket table: such groups are refused with
+	// EOPNOTSUPP.
+	GroupResilient GroupType = 1
+
+	groupTypeMax = GroupResilient // NEXTHOP_GRP_TYPE_MAX
+)
+
+// String returns "mpath", "resilient" or "GroupType(N)".
+func (g GroupType) String() string {
+	switch g {
+	case GroupMultipath:
+		return "mpath"
+	case GroupResilient:
+		return "resilient"
+	}
+	return fmt.Sprintf("GroupType(%d)", uint16(g))
+}
+
+// MaxWeight is the largest weight of a group member. struct nexthop_grp
+// carries weight-1 in a byte and nh_check_attr_group refuses a byte above
+// 254, so weight 256 gets "Invalid value for weight" (kernels before 6.12,
+// whose 16-bit weights are not modelled).
+const MaxWeight = 255
+
+// nhGroup is a group's member array, struct nh_group. The kernel swaps in a
+// spare array on every member removal; here the entries slice is rebuilt.
+type nhGroup struct {
+	entries []*grpEntry
+	hasV4   bool // an IPv4 member (nhg->has_v4)
+}
+
+// grpEntry is one member of a group, struct nh_grp_entry. It is linked on
+// its member's grpList (nhge->nh_list on nh->grp_list).
+type grpEntry struct {
+	nh     *Nexthop // the member
+	parent *Nexthop // the group (nh_parent)
+	weight uint16   // 1..256
+
+	prev, next *grpEntry
+	linked     bool
+}
+
+// entryList is nh->grp_list. list_add links at the head, so a member meets
+// the group that linked it most recently first.
+type entryList struct {
+	head *grpEntry
+	n    int
+}
+
+func (l *entryList) pushFront(e *grpEntry) {
+	e.prev, e.next = nil, l.head
+	if l.head != nil {
+		l.head.prev = e
+	}
+	l.head = e
+	e.linked = true
+	l.n++
+}
+
+func (l *entryList) remove(e *grpEntry) {
+	if !e.linked {
+		return
+	}
+	if e.prev != nil {
+		e.prev.next = e.next
+	} else {
+		l.head = e.next
+	}
+	if e.next != nil {
+		e.next.prev = e.prev
+	}
+	e.prev, e.next, e.linked = nil, nil, false
+	l.n--
+}
+
+// linkEntries links a group's entries on their members' lists, in member
+// order, as nexthop_create_group does.
+func linkEntries(g *nhGroup) {
+	for _, e := range g.entries {
+		e.nh.grpList.pushFront(e)
+	}
+}
+
+// computeHasV4 models nh_group_v4_update.
+func computeHasV4(entries []*grpEntry) bool {
+	for _, e := range entries {
+		if e.nh.info != nil && e.nh.info.family == syscall.AF_INET {
+			return true
+		}
+	}
+	return false
+}
+
+// removeNhGrpEntry takes e's member out of e's group. A group losing its
+// last member is removed itself (and its FIB users marked dead); the result
+// says whether that removal left a FIB flush to do.
+//
+// Kernel: remove_nh_grp_entry (net/ipv4/nexthop.c).
+func (op *removal) removeNhGrpEntry(e *grpEntry) bool {
+	parent := e.parent
+	g := parent.grp
+	if len(g.entries) == 1 {
+		// The last entry stays visible; removing the parent unlinks it.
+		return op.removeNexthop(parent)
+	}
+	entries := make([]*grpEntry, 0, len(g.entries)-1)
+	for _, x := range g.entries {
+		if x.nh == e.nh {
+			continue
+		}
+		// The kernel copies every other entry into the spare array and
+		// relinks it (list_del, list_add): it moves to the head of its
+		// member's grp_list.
+		x.nh.grpList.remove(x)
+		x.nh.grpList.pushFront(x)
+		entries = append(entries, x)
+	}
+	g.entries = entries
+	g.hasV4 = computeHasV4(entries)
+	e.nh.grpList.remove(e)
+	return false
+}
+
+// removeNexthopFromGroups takes a single nexthop out of every group it is in.
+//
+// Kernel: remove_nexthop_from_groups (net/ipv4/nexthop.c).
+func (op *removal) removeNexthopFromGroups(nh *Nexthop) bool {
+	if nh.grpList.n == 0 {
+		// Nothing to do: the kernel skips the costly synchronize_net.
+		return false
+	}
+	need := false
+	for e := nh.grpList.head; e != nil; {
+		next := e.next
+		if op.removeNhGrpEntry(e) {
+			need = true
+		}
+		e = next
+	}
+	// Make every reader see the new member arrays before RTNL is released.
+	synchronizeNet(op.t)
+	return need
+}
+
+// removeNexthopGroup unlinks a removed group's entries from its members.
+//
+// Kernel: remove_nexthop_group (net/ipv4/nexthop.c).
+func removeNexthopGroup(nh *Nexthop) {
+	for _, e := range nh.grp.entries {
+		e.nh.grpList.remove(e)
+	}
+}
+
+// synchronizeNet models synchronize_net under RTNL: an expedited grace period.
+func synchronizeNet(t *sim.Task) {
+	if t != nil {
+		t.World().RCU().SynchronizeExpedited(t)
+	}
+}

@@ -1,0 +1,418 @@
+package nexthop_test
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/netip"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/nexthop"
+)
+
+// model is the slow, obviously correct twin of a nexthop table: a map of
+// id → definition, with removal cascades written the direct way (scan every
+// group for the member) and no device hash, no back references, no lists.
+type model struct {
+	nhs    map[nexthop.ID]*mnh
+	lastID uint32
+	users  map[nexthop.ID][]string // live FIB users by nexthop
+	dead   map[string]bool
+}
+
+type mnh struct {
+	group []nexthop.GroupMember // nil for single nexthops; weights normalised
+	dev   string                // "" for blackholes
+	gw    netip.Addr
+	bh    bool
+	fam   int
+	proto uint8
+}
+
+type merr struct {
+	errno syscall.Errno
+	msg   string
+}
+
+func (m *model) render(id nexthop.ID) string {
+	n := m.nhs[id]
+	s := fmt.Sprintf("id %d", id)
+	switch {
+	case n.group != nil:
+		var parts []string
+		for _, g := range n.group {
+			p := fmt.Sprint(g.ID)
+			if g.Weight != 1 {
+				p += fmt.Sprintf(",%d", g.Weight)
+			}
+			parts = append(parts, p)
+		}
+		s += " group " + strings.Join(parts, "/")
+	case n.bh:
+		s += " blackhole"
+	default:
+		if n.gw.IsValid() {
+			s += " via " + n.gw.String()
+		}
+		scope := "link"
+		if n.fam == syscall.AF_INET && !n.gw.IsValid() {
+			scope = "host"
+		}
+		s += " dev " + n.dev + " scope " + scope
+	}
+	if n.proto == 4 {
+		s += " proto static"
+	}
+	return s
+}
+
+func (m *model) show() []string {
+	var ids []nexthop.ID
+	for id := range m.nhs {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	var s []string
+	for _, id := range ids {
+		s = append(s, m.render(id))
+	}
+	return s
+}
+
+func (m *model) parents(id nexthop.ID) []nexthop.ID {
+	var p []nexthop.ID
+	for gid, n := range m.nhs {
+		for _, g := range n.group {
+			if g.ID == id {
+				p = append(p, gid)
+			}
+		}
+	}
+	slices.Sort(p)
+	return p
+}
+
+// remove removes id and what follows from it; it returns how many removed
+// nexthops had FIB users (the flushes FlushPerNexthop does).
+func (m *model) remove(id nexthop.ID) int {
+	n, ok := m.nhs[id]
+	if !ok {
+		return 0
+	}
+	delete(m.nhs, id)
+	withUsers := 0
+	if len(m.users[id]) > 0 {
+		withUsers++
+		for _, u := range m.users[id] {
+			m.dead[u] = true
+		}
+		delete(m.users, id)
+	}
+	if n.group != nil {
+		return withUsers
+	}
+	for _, gid := range m.parents(id) {
+		g := m.nhs[gid]
+		if len(g.group) == 1 {
+			withUsers += m.remove(gid)
+			continue
+		}
+		g.group = slices.DeleteFunc(slices.Clone(g.group), func(x nexthop.GroupMember) bool { return x.ID == id })
+	}
+	return withUsers
+}
+
+func (m *model) unusedID() nexthop.ID {
+	start := m.lastID
+	for {
+		m.lastID++
+		if m.lastID == start {
+			return 0
+		}
+		if _, ok := m.nhs[nexthop.ID(m.lastID)]; !ok {
+			return nexthop.ID(m.lastID)
+		}
+	}
+}
+
+// newNexthop predicts an add or a replace of cfg (as the generator builds
+// them) and applies it.
+func (m *model) newNexthop(cfg nexthop.Config, replace bool) *merr {
+	n := &mnh{proto: cfg.Protocol}
+	if cfg.Group != nil {
+		g := cfg.Group
+		for i := range g {
+			for j := i + 1; j < len(g); j++ {
+				if g[i].ID == g[j].ID {
+					return &merr{syscall.EINVAL, "Nexthop id can not be used twice in a group"}
+				}
+			}
+		}
+		for _, x := range g {
+			mem, ok := m.nhs[x.ID]
+			switch {
+			case !ok:
+				return &merr{syscall.EINVAL, "Invalid nexthop id"}
+			case mem.group != nil:
+				return &merr{syscall.EINVAL, "Hash-threshold group can not be a nexthop within a group"}
+			case mem.bh && len(g) > 1:
+				return &merr{syscall.EINVAL, "Blackhole nexthop can not be used in a group with more than 1 path"}
+			}
+			w := x.Weight
+			if w == 0 {
+				w = 1
+			}
+			n.group = append(n.group, nexthop.GroupMember{ID: x.ID, Weight: w})
+		}
+	} else {
+		n.bh = cfg.Blackhole
+		if cfg.Dev != nil {
+			n.dev = cfg.Dev.Name()
+		}
+		n.gw = cfg.Gateway
+		switch {
+		case cfg.Family != 0:
+			n.fam = cfg.Family
+		case n.bh || n.gw.Is4():
+			n.fam = syscall.AF_INET
+		default:
+			n.fam = syscall.AF_INET6
+		}
+	}
+	id := cfg.ID
+	if id == 0 {
+		if id = m.unusedID(); id == 0 {
+			return &merr{syscall.EINVAL, "No unused id"}
+		}
+	}
+	if n.gw == gw4("10.99.0.1") {
+		return &merr{syscall.EINVAL, "Nexthop has invalid gateway"}
+	}
+	old, exists := m.nhs[id]
+	if !exists {
+		m.nhs[id] = n
+		return nil
+	}
+	if !replace {
+		return &merr{errno: syscall.EEXIST}
+	}
+	if n.bh {
+		for _, p := range m.parents(id) {
+			if len(m.nhs[p].group) > 1 {
+				return &merr{syscall.EINVAL, "Blackhole nexthop can not be a member of a group with more than one path"}
+			}
+		}
+	}
+	switch {
+	case old.group != nil && n.group == nil:
+		return &merr{syscall.EINVAL, "Can not replace a nexthop group with a nexthop."}
+	case old.group == nil && n.group != nil:
+		return &merr{syscall.EINVAL, "Can not replace a nexthop with a nexthop group."}
+	case old.group != nil:
+		old.group = n.group // the group keeps its protocol
+	default:
+		m.nhs[id] = n
+	}
+	return nil
+}
+
+// twin is one table under test with its fake FIB.
+type twin struct {
+	tbl   *nexthop.Table
+	f     *fib
+	users map[string]*user
+}
+
+func TestRandomAgainstModel(t *testing.T) {
+	seeds := 40
+	steps := 400
+	if testing.Short() {
+		seeds = 5
+	}
+	for seed := range uint64(seeds) {
+		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
+			runModel(t, seed+1, steps)
+		})
+	}
+}
+
+func runModel(t *testing.T, seed uint64, steps int) {
+	e := newEnv(t)
+	rng := rand.New(rand.NewPCG(seed, 0x6e68))
+	m := &model{nhs: map[nexthop.ID]*mnh{}, users: map[nexthop.ID][]string{}, dead: map[string]bool{}}
+	twins := []*twin{}
+	for _, p := range []nexthop.Policy{nexthop.FlushPerNexthop, nexthop.FlushDeferred} {
+		tbl := nexthop.NewTable(p)
+		tbl.SetGatewayChecker(rejectGW)
+		twins = append(twins, &twin{tbl: tbl, f: &fib{}, users: map[string]*user{}})
+	}
+	devs := []string{"d0", "d1", "d2"}
+	randID := func() nexthop.ID { return nexthop.ID(1 + rng.IntN(24)) }
+	randSingle := func(id nexthop.ID) nexthop.Config {
+		c := nexthop.Config{ID: id, Dev: e.d[devs[rng.IntN(len(devs))]]}
+		if rng.IntN(2) == 0 {
+			c.Protocol = 4
+		}
+		switch k := rng.IntN(20); {
+		case k < 3:
+			return nexthop.Config{ID: id, Blackhole: true, Protocol: c.Protocol}
+		case k < 7:
+			c.Family = syscall.AF_INET
+		case k < 13:
+			c.Gateway = netip.AddrFrom4([4]byte{192, 0, 2, byte(1 + rng.IntN(8))})
+		case k < 18:
+			c.Gateway = netip.MustParseAddr(fmt.Sprintf("2001:db8::%d", 1+rng.IntN(8)))
+		default:
+			c.Gateway = gw4("10.99.0.1")
+		}
+		return c
+	}
+	randGroup := func(id nexthop.ID) nexthop.Config {
+		c := nexthop.Config{ID: id, Group: []nexthop.GroupMember{}}
+		for range 1 + rng.IntN(4) {
+			c.Group = append(c.Group, nexthop.GroupMember{ID: randID(), Weight: uint16(rng.IntN(4))})
+		}
+		if rng.IntN(2) == 0 {
+			c.Protocol = 4
+		}
+		return c
+	}
+	userSeq := 0
+	var trace []string
+
+	for step := range steps {
+		var (
+			op      string
+			want    *merr
+			flushes [2]int // expected per twin: FlushPerNexthop, FlushDeferred
+			do      func(tw *twin) error
+		)
+		removed := func(n int) {
+			flushes[0] = n
+			if n > 0 {
+				flushes[1] = 1
+			}
+		}
+		switch k := rng.IntN(100); {
+		case k < 30:
+			id := randID()
+			if rng.IntN(10) == 0 {
+				id = 0
+			}
+			cfg := randSingle(id)
+			op = fmt.Sprintf("add %+v", cfg)
+			want = m.newNexthop(cfg, false)
+			do = func(tw *twin) error { _, err := tw.tbl.Add(e.t, cfg); return err }
+		case k < 45:
+			cfg := randGroup(randID() + 24)
+			if rng.IntN(3) == 0 {
+				cfg.ID = randID()
+			}
+			op = fmt.Sprintf("add %+v", cfg)
+			want = m.newNexthop(cfg, false)
+			do = func(tw *twin) error { _, err := tw.tbl.Add(e.t, cfg); return err }
+		case k < 55:
+			var cfg nexthop.Config
+			if rng.IntN(2) == 0 {
+				cfg = randSingle(randID())
+			} else {
+				cfg = randGroup(randID() + nexthop.ID(24*rng.IntN(2)))
+			}
+			op = fmt.Sprintf("replace %+v", cfg)
+			want = m.newNexthop(cfg, true)
+			do = func(tw *twin) error { _, err := tw.tbl.Replace(e.t, cfg, tw.f); return err }
+		case k < 70:
+			id := randID() + nexthop.ID(24*rng.IntN(2))
+			op = fmt.Sprintf("del %d", id)
+			if _, ok := m.nhs[id]; ok {
+				removed(m.remove(id))
+			} else {
+				want = &merr{errno: syscall.ENOENT}
+			}
+			do = func(tw *twin) error { return tw.tbl.Del(e.t, id, tw.f) }
+		case k < 85:
+			var ids []nexthop.ID
+			for id := range m.nhs {
+				ids = append(ids, id)
+			}
+			if len(ids) == 0 {
+				continue
+			}
+			slices.Sort(ids)
+			id := ids[rng.IntN(len(ids))]
+			name := fmt.Sprint("u", userSeq)
+			userSeq++
+			op = fmt.Sprintf("route %s via %d", name, id)
+			m.users[id] = append(m.users[id], name)
+			do = func(tw *twin) error {
+				tw.users[name] = tw.f.attach(tw.tbl.Get(id), name)
+				return nil
+			}
+		case k < 98:
+			dev := append(devs, "lo")[rng.IntN(4)]
+			ev := []netdev.Event{netdev.EventDown, netdev.EventUnregister}[rng.IntN(2)]
+			op = fmt.Sprintf("flushdev %s %v", dev, ev)
+			var victims []nexthop.ID
+			for id, n := range m.nhs {
+				if n.group == nil && (n.dev == dev || (n.bh && dev == "lo" && ev == netdev.EventUnregister)) {
+					victims = append(victims, id)
+				}
+			}
+			total := 0
+			for _, id := range victims {
+				total += m.remove(id)
+			}
+			removed(total)
+			do = func(tw *twin) error { tw.tbl.FlushDev(e.t, e.d[dev], ev, tw.f); return nil }
+		default:
+			op = "flushall"
+			var ids []nexthop.ID
+			for id := range m.nhs {
+				ids = append(ids, id)
+			}
+			total := 0
+			for _, id := range ids {
+				total += m.remove(id)
+			}
+			removed(total)
+			do = func(tw *twin) error { tw.tbl.FlushAll(e.t, tw.f); return nil }
+		}
+		trace = append(trace, op)
+		ctx := fmt.Sprintf("seed %d step %d: %s\nlast operations:\n%s", seed, step, op, strings.Join(trace[max(0, len(trace)-30):], "\n"))
+
+		for i, tw := range twins {
+			before := tw.f.flushes
+			snap := snapshot(tw.tbl)
+			err := do(tw)
+			if want == nil {
+				require.NoError(t, err, ctx)
+			} else {
+				require.Error(t, err, ctx)
+				var ee *errno.Error
+				require.True(t, errors.As(err, &ee), ctx)
+				require.Equal(t, want.errno, ee.Errno, ctx)
+				require.Equal(t, want.msg, ee.Msg, ctx)
+				require.Equal(t, snap, snapshot(tw.tbl), "refused request changed the table\n"+ctx)
+			}
+			require.Equal(t, flushes[i], tw.f.flushes-before, "flushes of %v\n%s", tw.tbl.Policy(), ctx)
+			require.Equal(t, m.show(), show(tw.tbl), ctx)
+			for _, nh := range tw.tbl.List() {
+				got := parentIDs(nh)
+				slices.Sort(got)
+				require.Equal(t, m.parents(nh.ID()), got, "parents of %d\n%s", nh.ID(), ctx)
+				require.Equal(t, len(m.users[nh.ID()]), nh.FIBUsers(), "users of %d\n%s", nh.ID(), ctx)
+				require.False(t, nh.Dead(), ctx)
+			}
+			require.Equal(t, m.dead, tw.f.dead(), ctx)
+		}
+	}
+	// Same MarkDead calls in the same order under both policies.
+	require.Equal(t, twins[0].f.marks, twins[1].f.marks)
+}

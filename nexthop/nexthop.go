@@ -1,0 +1,442 @@
+// nexthop.go follows struct nexthop and struct nh_info of
+// include/net/nexthop.h, and nh_fill_node of net/ipv4/nexthop.c for what a
+// nexthop shows.
+
+package nexthop
+
+import (
+	"fmt"
+	"net/netip"
+	"reflect"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// Route scopes (RT_SCOPE_*) as nexthops and routes use them.
+const (
+	scopeUniverse uint8 = 0   // RT_SCOPE_UNIVERSE
+	scopeLink     uint8 = 253 // RT_SCOPE_LINK
+	scopeHost     uint8 = 254 // RT_SCOPE_HOST
+)
+
+// Nexthop is a nexthop object, struct nexthop: a single nexthop (a gateway
+// and/or a device, or a blackhole) or a multipath group of single nexthops.
+//
+// A Nexthop keeps its identity for its whole life: a replace changes the
+// object in place (the kernel swaps nh_info or nh_grp into the old struct
+// nexthop), so FIB entries holding a *Nexthop see the new definition, as
+// fib_info->nh does. After removal Dead reports true; the object stays
+// readable (its last definition) for the FIB entries that still hold it.
+//
+// Every field is guarded by the owner of the Table (RTNL). The zero Nexthop
+// is not usable; nexthops come from Table.Add and Table.Replace.
+type Nexthop struct {
+	tbl      *Table
+	id       ID
+	protocol uint8
+	dead     bool // removed from the table
+
+	info *nhInfo  // single nexthops (nh->nh_info); nil for groups
+	grp  *nhGroup // groups (nh->nh_grp); nil for single nexthops
+
+	grpList entryList // nh->grp_list: entries of the groups this nexthop is in, newest first
+	fiList  userList  // nh->fi_list: the FIB entries using this nexthop, newest first
+}
+
+// nhInfo is a single nexthop's definition, struct nh_info. Replacing a
+// single nexthop installs a new nhInfo.
+type nhInfo struct {
+	parent    *Nexthop
+	family    int            // AF_INET or AF_INET6
+	gw        netip.Addr     // invalid when the nexthop has no gateway
+	dev       *netdev.Device // nil for blackholes, which the kernel puts on loopback
+	onlink    bool           // RTNH_F_ONLINK
+	blackhole bool           // reject_nh
+	scope     uint8          // nhc_scope
+
+	// The per-device hash (nh_info->dev_hash), see devhash.go.
+	ifindex      netdev.IfIndex // dev's ifindex, or loopback's for blackholes
+	hprev, hnext *nhInfo
+	hashed       bool
+}
+
+// ID returns the nexthop's id.
+func (nh *Nexthop) ID() ID { return nh.id }
+
+// Family returns AF_INET or AF_INET6 for a single nexthop (blackholes
+// included) and 0 (AF_UNSPEC) for a group, as a dump reports nh_family.
+func (nh *Nexthop) Family() int {
+	if nh.info == nil {
+		return 0
+	}
+	return nh.info.family
+}
+
+// IsGroup reports whether the nexthop is a group.
+func (nh *Nexthop) IsGroup() bool { return nh.grp != nil }
+
+// Members returns a group's members in order with their weights (1..256);
+// it returns nil for a single nexthop.
+func (nh *Nexthop) Members() []GroupMember {
+	if nh.grp == nil {
+		return nil
+	}
+	m := make([]GroupMember, len(nh.grp.entries))
+	for i, e := range nh.grp.entries {
+		m[i] = GroupMember{ID: e.nh.id, Weight: e.weight}
+	}
+	return m
+}
+
+// NumMembers returns the number of a group's members (nexthop_num_path
+// counts paths: 1 for a single nexthop).
+func (nh *Nexthop) NumMembers() int {
+	if nh.grp == nil {
+		return 0
+	}
+	return len(nh.grp.entries)
+}
+
+// Member returns a group's i-th member object, or nil when i is out of range
+// or nh is not a group.
+func (nh *Nexthop) Member(i int) *Nexthop {
+	if nh.grp == nil || i < 0 || i >= len(nh.grp.entries) {
+		return nil
+	}
+	return nh.grp.entries[i].nh
+}
+
+// Parents returns the groups the nexthop is a member of, in the order of
+// nh->grp_list (the group that linked it most recently first).
+func (nh *Nexthop) Parents() []*Nexthop {
+	var p []*Nexthop
+	for e := nh.grpList.head; e != nil; e = e.next {
+		p = append(p, e.parent)
+	}
+	return p
+}
+
+// Gateway returns a single nexthop's gateway; the zero Addr when it has none
+// (device-only nexthops, blackholes, groups).
+func (nh *Nexthop) Gateway() netip.Addr {
+	if nh.info == nil {
+		return netip.Addr{}
+	}
+	return nh.info.gw
+}
+
+// Dev returns a single nexthop's device; nil for groups and for blackholes
+// (the kernel points a blackhole at the loopback device).
+func (nh *Nexthop) Dev() *netdev.Device {
+	if nh.info == nil {
+		return nil
+	}
+	return nh.info.dev
+}
+
+// OnLink reports whether a single nexthop has RTNH_F_ONLINK.
+func (nh *Nexthop) OnLink() bool { return nh.info != nil && nh.info.onlink }
+
+// Blackhole reports whether the nexthop is a blackhole (reject_nh).
+func (nh *Nexthop) Blackhole() bool { return nh.info != nil && nh.info.blackhole }
+
+// Scope returns a single nexthop's scope (nhc_scope): RT_SCOPE_LINK (253)
+// for IPv4 nexthops with a gateway and for IPv6 nexthops, RT_SCOPE_HOST
+// (254) for IPv4 device-only nexthops and blackholes (fib_check_nh_nongw);
+// 0 for groups.
+func (nh *Nexthop) Scope() uint8 {
+	if nh.info == nil {
+		return scopeUniverse
+	}
+	return nh.info.scope
+}
+
+// Protocol returns the nexthop's protocol (nh_protocol).
+func (nh *Nexthop) Protocol() uint8 { return nh.protocol }
+
+// HasV4 reports whether a group has an IPv4 member (nhg->has_v4), which an
+// IPv6 route may not use. As in the kernel, replacing an IPv6 member by an
+// IPv4 one does not set it again (only IPv4 → IPv6 replaces recompute it).
+func (nh *Nexthop) HasV4() bool { return nh.grp != nil && nh.grp.hasV4 }
+
+// Dead reports whether the nexthop has been removed from its table.
+func (nh *Nexthop) Dead() bool { return nh.dead }
+
+// CheckScope reports whether a route of the given scope (RT_SCOPE_*) may use
+// the nexthop, with the kernel's EINVAL errors: a host-scope route cannot
+// use a group or a gateway, and an onlink nexthop needs a route scope below
+// link.
+//
+// Kernel: fib_check_nexthop, nexthop_check_scope (net/ipv4/nexthop.c).
+func (nh *Nexthop) CheckScope(scope uint8) error {
+	info := nh.info
+	if nh.grp != nil {
+		if scope == scopeHost {
+			return errno.New(syscall.EINVAL, "Route with host scope can not have multiple nexthops")
+		}
+		if len(nh.grp.entries) == 0 {
+			return nil
+		}
+		// All members of a group have the same scope.
+		info = nh.grp.entries[0].nh.info
+	}
+	return checkScope(info, scope)
+}
+
+// checkScope models nexthop_check_scope.
+func checkScope(info *nhInfo, scope uint8) error {
+	if info == nil {
+		return nil
+	}
+	if scope == scopeHost && info.gw.IsValid() {
+		return errno.New(syscall.EINVAL, "Route with host scope can not have a gateway")
+	}
+	if info.onlink && scope >= scopeLink {
+		return errno.New(syscall.EINVAL, "Scope mismatch with nexthop")
+	}
+	return nil
+}
+
+// String renders the nexthop as `ip nexthop show` prints it, without the
+// trailing space iproute2 leaves:
+//
+//	id 1 via 198.51.100.2 dev testnh0 scope link
+//	id 2 dev veth1 scope host
+//	id 13 via 172.16.3.2 dev veth1 scope link onlink
+//	id 3 group 1/2,3
+//	id 4 blackhole
+//	id 106 blackhole proto 100
+//
+// The order is iproute2's print_nexthop: id, group, via, dev, scope,
+// blackhole, proto, flags. A weight of 1 is not printed.
+func (nh *Nexthop) String() string {
+	var b strings.Builder
+	b.WriteString("id ")
+	b.WriteString(strconv.FormatUint(uint64(nh.id), 10))
+	if nh.grp != nil {
+		b.WriteString(" group ")
+		for i, e := range nh.grp.entries {
+			if i > 0 {
+				b.WriteByte('/')
+			}
+			b.WriteString(strconv.FormatUint(uint64(e.nh.id), 10))
+			if e.weight != 1 {
+				b.WriteByte(',')
+				b.WriteString(strconv.Itoa(int(e.weight)))
+			}
+		}
+	} else if info := nh.info; info != nil {
+		if info.blackhole {
+			b.WriteString(" blackhole")
+		} else {
+			if info.gw.IsValid() {
+				b.WriteString(" via ")
+				b.WriteString(info.gw.String())
+			}
+			if info.dev != nil {
+				b.WriteString(" dev ")
+				b.WriteString(info.dev.Name())
+			}
+			b.WriteString(" scope ")
+			b.WriteString(scopeName(info.scope))
+		}
+	}
+	if nh.protocol != 0 {
+		b.WriteString(" proto ")
+		b.WriteString(protoName(nh.protocol))
+	}
+	if nh.OnLink() {
+		b.WriteString(" onlink")
+	}
+	return b.String()
+}
+
+// scopeName is iproute2's rtnl_rtscope_n2a.
+func scopeName(s uint8) string {
+	switch s {
+	case 0:
+		return "global"
+	case 200:
+		return "site"
+	case scopeLink:
+		return "link"
+	case scopeHost:
+		return "host"
+	case 255:
+		return "nowhere"
+	}
+	return strconv.Itoa(int(s))
+}
+
+// protoNames are the RTPROT_* names iproute2 prints (rtnl_rtprot_n2a).
+var protoNames = map[uint8]string{
+	1: "redirect", 2: "kernel", 3: "boot", 4: "static", 8: "gated", 9: "ra",
+	10: "mrt", 11: "zebra", 12: "bird", 13: "dnrouted", 14: "xorp", 15: "ntk",
+	16: "dhcp", 17: "mrouted", 18: "keepalived", 42: "babel", 99: "openr",
+	186: "bgp", 187: "isis", 188: "ospf", 189: "rip", 192: "eigrp",
+}
+
+func protoName(p uint8) string {
+	if n, ok := protoNames[p]; ok {
+		return n
+	}
+	return strconv.Itoa(int(p))
+}
+
+// FIB users (nh->fi_list).
+
+// userIndexMin is the list length from which a user list keeps a map index,
+// so that RemoveFIBUser stays O(1) on long lists without giving every
+// nexthop a map (most have one or two fib_info).
+const userIndexMin = 8
+
+type userNode struct {
+	u          FIBUser
+	prev, next *userNode
+}
+
+// userList is nh->fi_list: newest first (fib_create_info links with
+// list_add), O(1) insertion and removal.
+type userList struct {
+	head *userNode
+	n    int
+	idx  map[FIBUser]*userNode // built once n exceeds userIndexMin
+}
+
+func (l *userList) find(u FIBUser) *userNode {
+	if l.idx != nil {
+		return l.idx[u]
+	}
+	for n := l.head; n != nil; n = n.next {
+		if n.u == u {
+			return n
+		}
+	}
+	return nil
+}
+
+func (l *userList) add(u FIBUser) {
+	if l.find(u) != nil {
+		return
+	}
+	n := &userNode{u: u, next: l.head}
+	if l.head != nil {
+		l.head.prev = n
+	}
+	l.head = n
+	l.n++
+	switch {
+	case l.idx != nil:
+		l.idx[u] = n
+	case l.n > userIndexMin:
+		l.idx = make(map[FIBUser]*userNode, 2*l.n)
+		for m := l.head; m != nil; m = m.next {
+			l.idx[m.u] = m
+		}
+	}
+}
+
+func (l *userList) remove(u FIBUser) {
+	n := l.find(u)
+	if n == nil {
+		return
+	}
+	if n.prev != nil {
+		n.prev.next = n.next
+	} else {
+		l.head = n.next
+	}
+	if n.next != nil {
+		n.next.prev = n.prev
+	}
+	n.prev, n.next = nil, nil
+	l.n--
+	if l.idx != nil {
+		delete(l.idx, u)
+	}
+}
+
+// AddFIBUser links a FIB entry to the nexthop (fib_create_info's list_add on
+// nh->fi_list). Adding a user twice, or a nil user, does nothing. The user
+// must be of a comparable type (a pointer, typically); AddFIBUser panics
+// otherwise, as a map key would.
+func (nh *Nexthop) AddFIBUser(u FIBUser) {
+	if u == nil {
+		return
+	}
+	if !reflect.TypeOf(u).Comparable() {
+		panic(fmt.Sprintf("nexthop: FIBUser of non-comparable type %T", u))
+	}
+	nh.fiList.add(u)
+}
+
+// RemoveFIBUser unlinks a FIB entry from the nexthop in O(1) (free_fib_info's
+// list_del); it works on removed nexthops too, whose FIB entries are freed
+// by the flush that follows. Removing a user that is not linked does nothing.
+func (nh *Nexthop) RemoveFIBUser(u FIBUser) {
+	if u == nil || !reflect.TypeOf(u).Comparable() {
+		return
+	}
+	nh.fiList.remove(u)
+}
+
+// FIBUsers returns the number of FIB entries linked to the nexthop.
+func (nh *Nexthop) FIBUsers() int { return nh.fiList.n }
+
+// markFIBUsersDead marks every user RTNH_F_DEAD and reports whether there
+// was any (the need for a flush).
+//
+// Kernel: __remove_nexthop_fib (net/ipv4/nexthop.c).
+func (nh *Nexthop) markFIBUsersDead(t *sim.Task) bool {
+	if nh.fiList.n == 0 {
+		return false
+	}
+	for n := nh.fiList.head; n != nil; {
+		next := n.next
+		n.u.MarkDead()
+		n = next
+	}
+	t.Charge(sim.NexthopFIBMark, int64(nh.fiList.n))
+	return true
+}
+
+// notifyUpdated tells the users that implement UpdateNotifier that the
+// nexthop's definition changed.
+func (nh *Nexthop) notifyUpdated(t *sim.Task) {
+	for n := nh.fiList.head; n != nil; {
+		next := n.next
+		if un, ok := n.u.(UpdateNotifier); ok {
+			un.NexthopUpdated(t, nh)
+		}
+		n = next
+	}
+}
+
+// notifyReplaced models nexthop_replace_notify: the users of the nexthop
+// and of every group it is in are told the definition changed.
+func (nh *Nexthop) notifyReplaced(t *sim.Task) {
+	nh.notifyUpdated(t)
+	for e := nh.grpList.head; e != nil; e = e.next {
+		e.parent.notifyUpdated(t)
+	}
+}
+
+// checkUsersScope models fib_check_nh_list: every user that reports its
+// route scope (ScopedFIBUser) must accept the candidate definition.
+func (nh *Nexthop) checkUsersScope(cand *Nexthop) error {
+	for n := nh.fiList.head; n != nil; n = n.next {
+		su, ok := n.u.(ScopedFIBUser)
+		if !ok {
+			continue
+		}
+		if err := cand.CheckScope(su.RouteScope()); err != nil {
+			return err
+		}
+	}
+	return nil
+}

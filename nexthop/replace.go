@@ -1,0 +1,92 @@
+// replace.go follows the replace of a nexthop in net/ipv4/nexthop.c:
+// replace_nexthop, replace_nexthop_single, replace_nexthop_grp,
+// nh_group_v4_update and nh_rt_cache_flush.
+
+package nexthop
+
+import (
+	"syscall"
+
+	"github.com/netsimlab/netsim/sim"
+)
+
+// replaceNexthop checks that old may take cand's definition and installs
+// it in place; on error nothing has changed.
+//
+// The kernel builds the new definition as a second struct nexthop, swaps
+// the nh_info (or nh_grp) into the old one that the tree and the FIB
+// entries hold, and tears down the second one with the old definition in
+// it. The FIB entries are not marked dead and no flush runs: routes stay,
+// and use the new gateway, device or members from then on.
+//
+// Kernel: replace_nexthop (net/ipv4/nexthop.c).
+func (tb *Table) replaceNexthop(t *sim.Task, old, cand *Nexthop) error {
+	// The routes using old must accept the new definition.
+	if err := old.checkUsersScope(cand); err != nil {
+		return err
+	}
+	newIsReject := cand.info != nil && cand.info.blackhole
+	for e := old.grpList.head; e != nil; e = e.next {
+		if newIsReject && len(e.parent.grp.entries) > 1 {
+			return einval("Blackhole nexthop can not be a member of a group with more than one path")
+		}
+		if err := e.parent.checkUsersScope(cand); err != nil {
+			return err
+		}
+	}
+	if old.grp != nil {
+		if cand.grp == nil {
+			return einval("Can not replace a nexthop group with a nexthop.")
+		}
+		tb.replaceGroup(t, old, cand)
+	} else {
+		if cand.grp != nil {
+			return einval("Can not replace a nexthop with a nexthop group.")
+		}
+		tb.replaceSingle(old, cand)
+	}
+	old.notifyReplaced(t)
+	return nil
+}
+
+// replaceSingle installs cand's nh_info in old. The new definition enters
+// the device hash at the head of its bucket (nexthop_create hashed it),
+// the old one leaves it (__remove_nexthop on the discarded struct).
+//
+// Kernel: replace_nexthop_single (net/ipv4/nexthop.c).
+func (tb *Table) replaceSingle(old, cand *Nexthop) {
+	oldInfo, newInfo := old.info, cand.info
+	tb.devhashDel(oldInfo)
+	newInfo.parent = old
+	old.info = newInfo
+	tb.devhashAdd(newInfo)
+	old.protocol = cand.protocol
+
+	// Only an IPv4 → IPv6 replace recomputes the groups' IPv4 indication.
+	if oldInfo.family == syscall.AF_INET && newInfo.family == syscall.AF_INET6 {
+		for e := old.grpList.head; e != nil; e = e.next {
+			e.parent.grp.hasV4 = computeHasV4(e.parent.grp.entries)
+		}
+	}
+}
+
+// replaceGroup installs cand's member array in old. The new entries were
+// linked onto their members when the new group was built; the old ones
+// are unlinked when the discarded struct is torn down. The group keeps its
+// protocol: replace_nexthop_grp, unlike replace_nexthop_single, does not
+// copy it.
+//
+// Kernel: replace_nexthop_grp, nh_rt_cache_flush (net/ipv4/nexthop.c).
+func (tb *Table) replaceGroup(t *sim.Task, old, cand *Nexthop) {
+	oldGrp := old.grp
+	for _, e := range cand.grp.entries {
+		e.parent = old
+	}
+	old.grp = cand.grp
+	linkEntries(old.grp)
+	for _, e := range oldGrp.entries {
+		e.nh.grpList.remove(e)
+	}
+	// New lookups must use only the new group before the old one goes.
+	synchronizeNet(t)
+}

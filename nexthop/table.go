@@ -1,0 +1,288 @@
+// table.go follows struct netns_nexthop and the request handlers of
+// net/ipv4/nexthop.c: the id tree, id allocation (nh_find_unused_id),
+// rtm_new_nexthop / nexthop_add / insert_nexthop, rtm_del_nexthop,
+// nh_netdev_event / nexthop_flush_dev and flush_all_nexthops.
+
+package nexthop
+
+import (
+	"syscall"
+
+	"github.com/google/btree"
+
+	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// Table is one network namespace's nexthops, net->nexthop: the objects by id
+// in an ordered tree (the kernel's rbtree; a B-tree here), the per-device
+// hash of single nexthops, the last automatically allocated id, and the
+// seed 000 flush Policy.
+//
+// A Table has no lock of its own: like net->nexthop it is guarded by RTNL,
+// which its user (package rtnl) holds around every call. The zero Table is
+// not usable; create one with NewTable.
+type Table struct {
+	policy   Policy
+	check    GatewayChecker
+	loopback *netdev.Device // the namespace's loopback, when known (SetLoopback)
+
+	tree            *btree.BTreeG[treeItem] // nexthops by id (net->nexthop.rb_root)
+	devhash         [devHashSize]*nhInfo    // single nexthops by device (net->nexthop.devhash)
+	lastIDAllocated uint32                  // net->nexthop.last_id_allocated
+}
+
+// treeItem is a tree entry; a value type so that looking an id up allocates
+// nothing.
+type treeItem struct {
+	id ID
+	nh *Nexthop
+}
+
+func lessItem(a, b treeItem) bool { return a.id < b.id }
+
+// NewTable returns an empty nexthop table that flushes the FIB per policy p.
+// A Policy value other than FlushPerNexthop behaves as FlushDeferred.
+//
+// Kernel: nexthop_net_init (net/ipv4/nexthop.c).
+func NewTable(p Policy) *Table {
+	return &Table{policy: p, tree: btree.NewG(64, lessItem)}
+}
+
+// SetGatewayChecker sets the function that validates a new single
+// nexthop's gateway (the FIB's fib_check_nh). It is called, after every
+// check of the request itself, only for single nexthops with a gateway.
+// With no checker every gateway is accepted.
+func (tb *Table) SetGatewayChecker(c GatewayChecker) { tb.check = c }
+
+// SetLoopback tells the table its namespace's loopback device, on which the
+// kernel puts blackhole nexthops: a blackhole is then refused with ENETDOWN
+// while loopback is down, as fib_check_nh_nongw (IPv4) and fib6_nh_init
+// (IPv6) refuse it. Without it blackholes are not checked.
+func (tb *Table) SetLoopback(lo *netdev.Device) { tb.loopback = lo }
+
+// Policy returns the table's flush policy.
+func (tb *Table) Policy() Policy { return tb.policy }
+
+// Get returns the nexthop with the given id, or nil.
+//
+// Kernel: nexthop_find_by_id (net/ipv4/nexthop.c).
+func (tb *Table) Get(id ID) *Nexthop {
+	it, ok := tb.tree.Get(treeItem{id: id})
+	if !ok {
+		return nil
+	}
+	return it.nh
+}
+
+// List returns every nexthop in id order, as a dump walks the tree.
+func (tb *Table) List() []*Nexthop {
+	l := make([]*Nexthop, 0, tb.tree.Len())
+	tb.tree.Ascend(func(it treeItem) bool {
+		l = append(l, it.nh)
+		return true
+	})
+	return l
+}
+
+// Len returns the number of nexthops in the table.
+func (tb *Table) Len() int { return tb.tree.Len() }
+
+// findUnusedID returns the id after the last one allocated that is free,
+// wrapping around; 0 when none is. As in the kernel, the search that wraps
+// past 0xffffffff lands on 0, which is never in the tree, and fails once.
+//
+// Kernel: nh_find_unused_id (net/ipv4/nexthop.c).
+func (tb *Table) findUnusedID() ID {
+	start := tb.lastIDAllocated
+	for {
+		tb.lastIDAllocated++
+		if tb.lastIDAllocated == start {
+			return 0
+		}
+		if tb.Get(ID(tb.lastIDAllocated)) == nil {
+			return ID(tb.lastIDAllocated)
+		}
+	}
+}
+
+// Add adds a nexthop object, like `ip nexthop add` (RTM_NEWNEXTHOP with
+// NLM_F_CREATE|NLM_F_EXCL): a single nexthop (Gateway and/or Dev, or
+// Blackhole) or a group of existing single nexthops. Config.ID 0 allocates
+// the id after the last one allocated. An existing id is refused with
+// EEXIST.
+//
+// Errors are *errno.Error with the kernel's errno and extack message;
+// a refused request leaves the table as it was, except that an id allocated
+// before a failing gateway check stays consumed, as in the kernel.
+//
+// Kernel: rtm_new_nexthop, nexthop_add, insert_nexthop (net/ipv4/nexthop.c).
+func (tb *Table) Add(t *sim.Task, cfg Config) (*Nexthop, error) {
+	return tb.newNexthop(t, cfg, false)
+}
+
+// Replace replaces the nexthop with cfg.ID in place, like `ip nexthop
+// replace` (NLM_F_CREATE|NLM_F_REPLACE), and adds it when the id does not
+// exist. The FIB entries using the nexthop keep using it: they see the new
+// definition through the same *Nexthop, and the kernel neither marks them
+// dead nor flushes, so f is not called (users implementing UpdateNotifier
+// are told). A replace is refused with EINVAL when it would turn a single
+// nexthop into a group or back, put a blackhole into a multipath group,
+// or give a route (ScopedFIBUser) a nexthop its scope does not allow.
+//
+// Kernel: insert_nexthop, replace_nexthop, replace_nexthop_single,
+// replace_nexthop_grp (net/ipv4/nexthop.c).
+func (tb *Table) Replace(t *sim.Task, cfg Config, f Flusher) (*Nexthop, error) {
+	_ = f // replace never flushes the FIB; kept for the contract
+	return tb.newNexthop(t, cfg, true)
+}
+
+func (tb *Table) newNexthop(t *sim.Task, cfg Config, replace bool) (*Nexthop, error) {
+	c, err := tb.parseConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if replace && cfg.ID == 0 {
+		return nil, einval("Replace requires nexthop id")
+	}
+	id := cfg.ID
+	if id == 0 {
+		if id = tb.findUnusedID(); id == 0 {
+			return nil, einval("No unused id")
+		}
+	}
+	cand, err := tb.create(t, c, id)
+	if err != nil {
+		return nil, err
+	}
+	t.Charge(sim.NexthopAdd, 1)
+
+	// insert_nexthop: one descent of the tree inserts the new nexthop or
+	// finds the existing one, which goes straight back.
+	if prev, found := tb.tree.ReplaceOrInsert(treeItem{id: id, nh: cand}); found {
+		tb.tree.ReplaceOrInsert(prev)
+		old := prev.nh
+		if !replace {
+			return nil, errno.New(syscall.EEXIST, "")
+		}
+		if err := tb.replaceNexthop(t, old, cand); err != nil {
+			return nil, err
+		}
+		return old, nil
+	}
+	tb.link(cand)
+	return cand, nil
+}
+
+// link links a nexthop just inserted in the tree: a single nexthop into
+// the device hash, a group's entries onto its members.
+func (tb *Table) link(nh *Nexthop) {
+	if nh.grp != nil {
+		linkEntries(nh.grp)
+	} else {
+		tb.devhashAdd(nh.info)
+	}
+}
+
+// Del removes the nexthop with the given id, like `ip nexthop del id ID`,
+// and what its removal implies: the FIB entries using it are marked dead,
+// it leaves the groups it is in, and a group left without members is
+// removed too. The FIB is flushed per the Policy: after each removed
+// nexthop that had FIB users (FlushPerNexthop), or once at the end if any
+// had (FlushDeferred). Id 0 is refused with EINVAL ("Invalid nexthop id"),
+// an unknown id with a bare ENOENT: rtm_del_nexthop sets no message.
+//
+// Kernel: rtm_del_nexthop, remove_one_nexthop (net/ipv4/nexthop.c).
+func (tb *Table) Del(t *sim.Task, id ID, f Flusher) error {
+	if id == 0 {
+		return einval("Invalid nexthop id")
+	}
+	nh := tb.Get(id)
+	if nh == nil {
+		return errno.New(syscall.ENOENT, "")
+	}
+	op := tb.newRemoval(t, f)
+	op.flushIf(op.removeNexthop(nh))
+	return nil
+}
+
+// FlushDev removes every nexthop that uses dev when dev goes down, loses its
+// carrier or is unregistered — the nexthop notifier's reaction to ev:
+// EventDown and EventUnregister always flush; EventChange flushes when dev
+// is neither running nor has carrier (dev_get_flags without IFF_RUNNING
+// and IFF_LOWER_UP); other events do nothing. Blackholes, which the kernel
+// puts on loopback, leave only when loopback is unregistered.
+//
+// Nexthops are removed newest first (the device hash links at the head),
+// with the cascade Del describes. With FlushPerNexthop the FIB is flushed
+// after every removed nexthop that had FIB users — N flushes for N
+// nexthops with routes, the O(N×R) of seed 000; with FlushDeferred once at
+// the end.
+//
+// Kernel: nh_netdev_event, nexthop_flush_dev (net/ipv4/nexthop.c).
+func (tb *Table) FlushDev(t *sim.Task, dev *netdev.Device, ev netdev.Event, f Flusher) {
+	if dev == nil {
+		return
+	}
+	switch ev {
+	case netdev.EventDown, netdev.EventUnregister:
+	case netdev.EventChange:
+		// dev_get_flags: IFF_RUNNING when up and operationally up (UP or
+		// UNKNOWN), IFF_LOWER_UP when up with carrier.
+		running := dev.IsUp() && (dev.OperState() == netdev.OperUp || dev.OperState() == netdev.OperUnknown)
+		lowerUp := dev.IsUp() && dev.Carrier()
+		if running || lowerUp {
+			return
+		}
+	default:
+		return
+	}
+	tb.flushDev(t, dev, ev, f)
+}
+
+// flushDev models nexthop_flush_dev.
+func (tb *Table) flushDev(t *sim.Task, dev *netdev.Device, ev netdev.Event, f Flusher) {
+	op := tb.newRemoval(t, f)
+	need := false
+	b := &tb.devhash[devHashFn(dev.Index())]
+	visits := int64(0)
+	for info := *b; info != nil; {
+		next := info.hnext
+		visits++
+		if !info.onDev(dev) || (info.blackhole && (ev == netdev.EventDown || ev == netdev.EventChange)) {
+			info = next
+			continue
+		}
+		if op.removeNexthop(info.parent) {
+			need = true
+		}
+		if next != nil && !next.hashed {
+			// A Flusher removed the next entry behind our back; start over
+			// from the bucket's head, which holds only live entries.
+			next = *b
+		}
+		info = next
+	}
+	t.Charge(sim.NexthopDevhashVisit, visits)
+	op.flushIf(need)
+}
+
+// FlushAll removes every nexthop, lowest id first, as when the namespace
+// goes away; the FIB is flushed per the Policy, as in Del.
+//
+// Kernel: flush_all_nexthops (net/ipv4/nexthop.c).
+func (tb *Table) FlushAll(t *sim.Task, f Flusher) {
+	op := tb.newRemoval(t, f)
+	need := false
+	for {
+		it, ok := tb.tree.Min()
+		if !ok {
+			break
+		}
+		if op.removeNexthop(it.nh) {
+			need = true
+		}
+	}
+	op.flushIf(need)
+}
