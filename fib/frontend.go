@@ -1,0 +1,789 @@
+// The per-namespace IPv4 FIB: its tables, route requests, address and
+// device events. Modelled on net/ipv4/fib_frontend.c.
+
+package fib
+
+import (
+	"fmt"
+	"net/netip"
+	"strings"
+	"syscall"
+
+	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// tableHashSize is FIB_TABLE_HASHSZ (with CONFIG_IP_MULTIPLE_TABLES).
+const tableHashSize = 256
+
+// RuleLookup resolves a flow through the policy rules once the namespace has
+// custom IPv4 rules (fib_has_custom_rules), the way __fib_lookup does. It is
+// called with RTNL held and must not change the FIB.
+type RuleLookup func(t *sim.Task, fl Flow) (Result, error)
+
+// FIB is one network namespace's IPv4 forwarding information base: its
+// routing tables (struct netns_ipv4's fib_table_hash), the fib_info hash
+// tables, and the per-device lists of nexthops.
+//
+// Every method must be called with the namespace's RTNL held (rtnl's
+// Handles do), as the kernel's writers hold it; lookups need it too, since
+// netsim has no RCU readers. The zero FIB is not usable; call New.
+type FIB struct {
+	nh *nexthop.Table // the namespace's nexthop objects; may be nil
+
+	buckets     [tableHashSize][]*Table // fib_table_hash: newest first in a bucket
+	tables      map[uint32]*Table
+	main, deflt *Table
+	customRules bool // fib_has_custom_rules
+	customLocal bool // fib_has_custom_local_routes
+	rules       RuleLookup
+
+	infos     map[infoKey]*fibInfo      // fib_info_hash, classic nexthops
+	nhInfos   map[nhInfoKey]*fibInfo    // fib_info_hash, nexthop objects
+	laddr     map[netip.Addr]*fibInfo   // fib_info_laddrhash
+	devNH     map[*netdev.Device]*fibNH // fib_info_devhash
+	infoCount int                       // fib_info_cnt
+	fis       infoTable                 // live fib_infos by number, for aliases
+	cand      fibInfo                   // scratch: the fib_info a request describes
+	candNH    [1]fibNH                  // scratch: its nexthop
+
+	work trieWork
+	mem  syncMem
+}
+
+// New returns an empty FIB whose routes can use the nexthop objects of nh
+// (nil for none). Like a new namespace's, it has no tables until a route
+// needs one: local and main are created merged, local as an alias of main's
+// trie, until Unmerge.
+//
+// Kernel: fib_net_init, fib4_rules_init (net/ipv4/fib_frontend.c).
+func New(nh *nexthop.Table) *FIB {
+	return &FIB{
+		nh:      nh,
+		tables:  make(map[uint32]*Table),
+		infos:   make(map[infoKey]*fibInfo),
+		nhInfos: make(map[nhInfoKey]*fibInfo),
+		laddr:   make(map[netip.Addr]*fibInfo),
+		devNH:   make(map[*netdev.Device]*fibNH),
+		mem:     syncMem{limit: defaultSyncMem},
+	}
+}
+
+// SetRuleLookup installs the policy-rule lookup FIB lookups use once the
+// namespace has custom rules (see Unmerge). Without one, such lookups try
+// local, main and default, as the default rules do.
+func (f *FIB) SetRuleLookup(fn RuleLookup) { f.rules = fn }
+
+// SetSyncMem sets sysctl net.ipv4.fib_sync_mem: after this many bytes of
+// trie nodes freed by resizes, a resize waits for an RCU grace period.
+// The default is 512 KB; the kernel accepts 64 KB to 64 MB.
+//
+// Kernel: tnode_free (net/ipv4/fib_trie.c).
+func (f *FIB) SetSyncMem(bytes int) { f.mem.limit = bytes }
+
+// charge charges the counted trie work of the operation to t and runs the
+// synchronize_rcu calls tnode_free asked for.
+func (f *FIB) charge(t *sim.Task) {
+	w := &f.work
+	if t != nil {
+		t.Charge(sim.TrieNodeVisit, w.nodes)
+		t.Charge(sim.TrieLeafVisit, w.leaves)
+		t.Charge(sim.FibAliasScan, w.aliases)
+		t.Charge(sim.FibInfoExamine, w.infos)
+		for range w.syncs {
+			t.World().RCU().Synchronize(t)
+		}
+	}
+	*w = trieWork{}
+}
+
+// Table returns table id (0 means main), or nil if it does not exist.
+//
+// Kernel: fib_get_table (net/ipv4/fib_frontend.c).
+func (f *FIB) Table(id uint32) *Table {
+	if id == 0 {
+		id = TableMain
+	}
+	return f.tables[id]
+}
+
+// Tables returns the tables in the kernel's hash order (the order of
+// `ip route show table all` and /proc/net/fib_triestat).
+func (f *FIB) Tables() []*Table {
+	var out []*Table
+	for _, b := range f.buckets {
+		out = append(out, b...)
+	}
+	return out
+}
+
+// newTable is fib_new_table: the table, created if needed (local as an alias
+// of main while there are no custom rules).
+func (f *FIB) newTable(id uint32) *Table {
+	if id == 0 {
+		id = TableMain
+	}
+	if tb := f.tables[id]; tb != nil {
+		return tb
+	}
+	var alias *Table
+	if id == TableLocal && !f.customRules {
+		alias = f.newTable(TableMain)
+	}
+	tb := &Table{f: f, id: id}
+	if alias != nil {
+		tb.t = alias.t
+	} else {
+		tb.t = newTrie(&f.work, &f.mem, &f.fis)
+	}
+	switch id {
+	case TableMain:
+		f.main = tb
+	case TableDefault:
+		f.deflt = tb
+	}
+	h := id & (tableHashSize - 1)
+	f.buckets[h] = append([]*Table{tb}, f.buckets[h]...)
+	f.tables[id] = tb
+	return tb
+}
+
+// toConfig is rtm_to_fib_config: validate a request and turn it into a
+// fib_config.
+func toConfig(r *Route, mode Mode, del bool) (config, error) {
+	cfg := config{
+		tos: r.TOS, table: r.Table, protocol: r.Protocol, scope: r.Scope, typ: r.Type,
+		oif: r.Dev, gw: r.Gateway, priority: r.Priority, prefsrc: r.PrefSrc,
+		nhID: r.NexthopID, mp: r.Multipath, mode: mode,
+	}
+	if r.OnLink {
+		cfg.flags |= FlagOnLink
+	}
+	if cfg.tos&3 != 0 {
+		return cfg, einval("Invalid dsfield (tos): ECN bits must be 0")
+	}
+	if !del && cfg.typ == TypeUnspec {
+		cfg.typ = TypeUnicast
+	}
+	if del && cfg.scope == ScopeUniverse {
+		cfg.scope = ScopeNowhere
+	}
+	if cfg.typ > typeMax {
+		return cfg, einval("Invalid route type")
+	}
+	if !r.Dst.IsValid() || !r.Dst.Addr().Is4() {
+		return cfg, errno.New(syscall.EAFNOSUPPORT, "IPv4 destination prefix required")
+	}
+	cfg.dst, cfg.dstLen = addr4(r.Dst.Addr()), uint8(r.Dst.Bits())
+	if cfg.dstLen < keyLength && cfg.dst<<cfg.dstLen != 0 {
+		return cfg, einval("Invalid prefix for given prefix length")
+	}
+	if cfg.nhID != 0 && (cfg.oif != nil || cfg.gw.IsValid() || len(cfg.mp) > 0) {
+		return cfg, einval("Nexthop specification and nexthop id are mutually exclusive")
+	}
+	if cfg.prefsrc.IsValid() && !cfg.prefsrc.Is4() {
+		return cfg, einval("Invalid prefsrc address")
+	}
+	if cfg.table == 0 {
+		cfg.table = TableMain
+	}
+	return cfg, nil
+}
+
+// Add adds, replaces, appends or prepends a route, as mode says (ModeAdd,
+// ModeReplace, ModeAppend, ModePrepend, ModeChange). Errors are the
+// kernel's: EEXIST for an existing route with ModeAdd, ENOENT for a missing
+// one without NLMCreate, EINVAL with "Invalid prefix for given prefix
+// length", "Nexthop id does not exist", "Nexthop has invalid gateway"
+// (ENETUNREACH when no connected route reaches the gateway), "Invalid
+// prefsrc address", ENODEV for a route with neither gateway nor device,
+// ENETDOWN for a device that is down. A failed request changes nothing. The
+// caller holds RTNL.
+//
+// Kernel: inet_rtm_newroute, rtm_to_fib_config (net/ipv4/fib_frontend.c),
+// fib_table_insert (net/ipv4/fib_trie.c), fib_create_info
+// (net/ipv4/fib_semantics.c).
+func (f *FIB) Add(t *sim.Task, r Route, mode Mode) error {
+	cfg, err := toConfig(&r, mode, false)
+	if err == nil {
+		err = f.newTable(cfg.table).insert(t, &cfg)
+		if err == nil && cfg.typ == TypeLocal {
+			f.customLocal = true
+		}
+	}
+	f.charge(t)
+	return err
+}
+
+// Del deletes the first route of the prefix and TOS that matches the
+// attributes r sets (see Route). Errors: ESRCH when none matches (also
+// "FIB table does not exist"), EINVAL "Nexthop id does not exist" for an
+// unknown nexthop id. The caller holds RTNL.
+//
+// Kernel: inet_rtm_delroute (net/ipv4/fib_frontend.c), fib_table_delete
+// (net/ipv4/fib_trie.c).
+func (f *FIB) Del(t *sim.Task, r Route) error {
+	err := f.del(t, r)
+	f.charge(t)
+	return err
+}
+
+func (f *FIB) del(t *sim.Task, r Route) error {
+	cfg, err := toConfig(&r, 0, true)
+	if err != nil {
+		return err
+	}
+	if cfg.nhID != 0 && (f.nh == nil || f.nh.Get(cfg.nhID) == nil) {
+		return einval("Nexthop id does not exist")
+	}
+	tb := f.Table(cfg.table)
+	if tb == nil {
+		return errno.New(syscall.ESRCH, "FIB table does not exist")
+	}
+	return tb.delete(t, &cfg)
+}
+
+// Lookup finds the route for a flow the way the kernel does without policy
+// rules: in main (which sees local's routes while they are merged), then in
+// default; with custom rules (after Unmerge) through the RuleLookup, or in
+// local, main and default. It fails with ENETUNREACH when no route matches
+// and with a reject route's error (EINVAL, EHOSTUNREACH, EACCES). The caller
+// holds RTNL.
+//
+// Kernel: fib_lookup (include/net/ip_fib.h).
+func (f *FIB) Lookup(t *sim.Task, fl Flow) (Result, error) {
+	res, err := f.fibLookup(t, fl)
+	f.charge(t)
+	return res, err
+}
+
+func (f *FIB) fibLookup(t *sim.Task, fl Flow) (Result, error) {
+	var tables []*Table
+	if f.customRules {
+		if f.rules != nil {
+			return f.rules(t, fl)
+		}
+		tables = []*Table{f.tables[TableLocal], f.main, f.deflt}
+	} else {
+		tables = []*Table{f.main, f.deflt}
+	}
+	err := error(errAgain)
+	var res Result
+	for _, tb := range tables {
+		if tb == nil {
+			continue
+		}
+		res, err = tb.lookup(t, fl)
+		if !isAgain(err) {
+			break
+		}
+	}
+	if isAgain(err) {
+		return Result{}, errno.New(syscall.ENETUNREACH, "")
+	}
+	return res, err
+}
+
+// Routes returns the routes of table id (0 means main) in dump order, or nil
+// if there is no such table.
+//
+// Kernel: fib_table_dump (net/ipv4/fib_trie.c).
+func (f *FIB) Routes(id uint32) []Route {
+	tb := f.Table(id)
+	if tb == nil {
+		return nil
+	}
+	return tb.Routes()
+}
+
+// AllRoutes returns every table's routes in the order of
+// `ip -4 route show table all`: tables in hash order, each in dump order.
+//
+// Kernel: inet_dump_fib (net/ipv4/fib_frontend.c).
+func (f *FIB) AllRoutes() []Route {
+	var out []Route
+	for _, tb := range f.Tables() {
+		out = append(out, tb.Routes()...)
+	}
+	return out
+}
+
+// Len returns the number of routes in all tables.
+func (f *FIB) Len() int {
+	n := 0
+	for _, tb := range f.tables {
+		n += tb.routes
+	}
+	return n
+}
+
+// InfoCount returns the number of live fib_info structures (fib_info_cnt).
+func (f *FIB) InfoCount() int { return f.infoCount }
+
+// FlushFIB removes the routes marked dead from every table, walking each
+// table's trie once; it implements nexthop.Flusher. Main and local are
+// walked separately even while they share a trie. The caller holds RTNL.
+//
+// Kernel: fib_flush (net/ipv4/fib_frontend.c), fib_table_flush
+// (net/ipv4/fib_trie.c).
+func (f *FIB) FlushFIB(t *sim.Task) {
+	f.flush(t)
+	f.charge(t)
+}
+
+func (f *FIB) flush(t *sim.Task) int {
+	t.Charge(sim.FIBFlush, 1)
+	n := 0
+	for _, b := range f.buckets {
+		for _, tb := range b {
+			n += tb.flush(t, false)
+		}
+	}
+	return n
+}
+
+// Exit removes every route of every table, error routes included, and the
+// tables, as a namespace's teardown does; every fib_info is released. In
+// the kernel the namespace's devices are gone by then, so every route but
+// the error routes is already dead; Exit marks the survivors dead first.
+// The caller holds RTNL.
+//
+// Kernel: ip_fib_net_exit (net/ipv4/fib_frontend.c).
+func (f *FIB) Exit(t *sim.Task) {
+	for _, fi := range f.fis.list {
+		if fi != nil {
+			fi.flags |= FlagDead
+		}
+	}
+	f.main, f.deflt = nil, nil
+	for h := tableHashSize - 1; h >= 0; h-- {
+		for _, tb := range f.buckets[h] {
+			tb.flush(t, true)
+			delete(f.tables, tb.id)
+		}
+		f.buckets[h] = nil
+	}
+	f.charge(t)
+}
+
+// Unmerge gives local its own trie, copying local's routes out of the trie it
+// shares with main and dropping them from main's, and records that the
+// namespace has custom rules, so that local is never merged again. Routes,
+// lookups and dumps are the same before and after. The rules layer calls it
+// before the first custom IPv4 rule; calling it again does nothing. The
+// caller holds RTNL.
+//
+// Kernel: fib_unmerge (net/ipv4/fib_frontend.c), fib_trie_unmerge and
+// fib_table_flush_external (net/ipv4/fib_trie.c).
+func (f *FIB) Unmerge(t *sim.Task) error {
+	f.customRules = true
+	defer f.charge(t)
+	old := f.tables[TableLocal]
+	if old == nil || f.main == nil || old.t != f.main.t {
+		return nil
+	}
+	ot := old.t
+	lt := newTrie(&f.work, &f.mem, &f.fis)
+	var pn uint32
+	key := uint32(0)
+	for {
+		l := ot.leafWalk(&pn, key)
+		if l == 0 {
+			break
+		}
+		lk := ot.lf[l].key
+		var nl, ntp uint32
+		found := false
+		for a := ot.lf[l].head; a != 0; a = ot.al(a).next {
+			ot.work.aliases++
+			if ot.al(a).tbID != TableLocal {
+				continue
+			}
+			if !found {
+				nl, ntp = lt.findNode(lk)
+				found = true
+			}
+			c := *ot.al(a)
+			c.next = 0
+			lt.insertAlias(ntp, nl, c, 0, lk)
+			if nl == 0 {
+				nl, ntp = lt.findNode(lk)
+			}
+		}
+		key = lk + 1
+		if key < lk {
+			break
+		}
+	}
+	local := &Table{f: f, id: TableLocal, t: lt, numDefault: old.numDefault, routes: old.routes}
+	b := f.buckets[TableLocal&(tableHashSize-1)]
+	for i, tb := range b {
+		if tb == old {
+			b[i] = local
+		}
+	}
+	f.tables[TableLocal] = local
+	f.main.flushExternal()
+	return nil
+}
+
+// fibMagic is fib_magic: add or delete a kernel route for an address.
+func (f *FIB) fibMagic(t *sim.Task, add bool, typ Type, dst uint32, dstLen uint8, prim netdev.Addr, dev *netdev.Device, priority uint32) {
+	tbID := TableLocal
+	if typ == TypeUnicast {
+		tbID = TableMain
+	}
+	tb := f.newTable(tbID)
+	cfg := config{
+		protocol: ProtoKernel, typ: typ, dst: dst, dstLen: dstLen, priority: priority,
+		prefsrc: prim.Prefix.Addr(), oif: dev, mode: NLMCreate | NLMAppend, table: tb.id,
+		scope: ScopeLink,
+	}
+	if typ == TypeLocal {
+		cfg.scope = ScopeHost
+	}
+	if add {
+		_ = tb.insert(t, &cfg)
+	} else {
+		_ = tb.delete(t, &cfg)
+	}
+}
+
+func mask(bits int) uint32 {
+	if bits <= 0 {
+		return 0
+	}
+	return ^uint32(0) << (keyLength - bits)
+}
+
+// primaryOf is inet_ifa_byprefix: the primary address of a's subnet on dev.
+func primaryOf(dev *netdev.Device, a netdev.Addr) (netdev.Addr, bool) {
+	prefix := addr4(a.Prefix.Addr()) & mask(a.Prefix.Bits())
+	for _, o := range dev.Inet4Addrs() {
+		if o.Flags&netdev.AddrSecondary == 0 && o.Prefix.Bits() == a.Prefix.Bits() &&
+			addr4(o.Prefix.Addr())&mask(o.Prefix.Bits()) == prefix {
+			return o, true
+		}
+	}
+	return netdev.Addr{}, false
+}
+
+// AddIfAddr adds the routes an IPv4 address brings: its local /32 in table
+// local, and if the device is up its broadcast address (when one was given),
+// the prefix route in main and the subnet broadcast in local (for prefixes
+// shorter than /31). Secondary addresses add only their local and broadcast
+// routes, with the primary as preferred source. The caller holds RTNL.
+//
+// Kernel: fib_add_ifaddr (net/ipv4/fib_frontend.c).
+func (f *FIB) AddIfAddr(t *sim.Task, dev *netdev.Device, a netdev.Addr) {
+	f.addIfAddr(t, dev, a)
+	f.charge(t)
+}
+
+func (f *FIB) addIfAddr(t *sim.Task, dev *netdev.Device, a netdev.Addr) {
+	if !a.Prefix.Addr().Is4() {
+		return
+	}
+	prim := a
+	if a.Flags&netdev.AddrSecondary != 0 {
+		p, ok := primaryOf(dev, a)
+		if !ok {
+			return
+		}
+		prim = p
+	}
+	addr := addr4(a.Prefix.Addr())
+	m := mask(a.Prefix.Bits())
+	prefix := addr & m
+	f.fibMagic(t, true, TypeLocal, addr, 32, prim, dev, 0)
+	if !dev.IsUp() {
+		return
+	}
+	if brd := addr4(a.Broadcast); a.Broadcast.IsValid() && brd != 0xffffffff {
+		f.fibMagic(t, true, TypeBroadcast, brd, 32, prim, dev, 0)
+	}
+	if prefix != 0 && a.Flags&netdev.AddrSecondary == 0 && (prefix != addr || a.Prefix.Bits() < 32) {
+		typ := TypeUnicast
+		if dev.Flags()&netdev.FlagLoopback != 0 {
+			typ = TypeLocal
+		}
+		f.fibMagic(t, true, typ, prefix, uint8(a.Prefix.Bits()), prim, dev, 0)
+		if a.Prefix.Bits() < 31 {
+			f.fibMagic(t, true, TypeBroadcast, prefix|^m, 32, prim, dev, 0)
+		}
+	}
+}
+
+// DelIfAddr removes the routes of an IPv4 address that was removed from dev
+// (dev's remaining addresses are consulted so that routes another address
+// still needs stay), and when the address is really gone, flushes the routes
+// that used it as preferred source. The caller holds RTNL.
+//
+// Kernel: fib_del_ifaddr (net/ipv4/fib_frontend.c) without secondary
+// promotion (iprim is NULL).
+func (f *FIB) DelIfAddr(t *sim.Task, dev *netdev.Device, a netdev.Addr) {
+	f.delIfAddr(t, dev, a)
+	f.charge(t)
+}
+
+func (f *FIB) delIfAddr(t *sim.Task, dev *netdev.Device, a netdev.Addr) {
+	if !a.Prefix.Addr().Is4() {
+		return
+	}
+	const (
+		localOK = 1 << iota
+		brdOK
+		brd0OK
+		brd1OK
+	)
+	local := addr4(a.Prefix.Addr())
+	m := mask(a.Prefix.Bits())
+	brd := local | ^m
+	anyAddr := local & m
+	ifaBrd := addr4(a.Broadcast)
+	prim := a
+	subnet := false
+	remaining := dev.Inet4Addrs()
+	if a.Flags&netdev.AddrSecondary != 0 {
+		// netdev unlinks a primary before notifying the removal of its
+		// secondaries, while the kernel notifies them first with the
+		// primary still listed; without the primary, match its routes
+		// whatever their preferred source.
+		prim = netdev.Addr{}
+		if p, ok := primaryOf(dev, a); ok {
+			prim = p
+		}
+	} else if anyAddr != 0 && (anyAddr != local || a.Prefix.Bits() < 32) {
+		typ := TypeUnicast
+		if dev.Flags()&netdev.FlagLoopback != 0 {
+			typ = TypeLocal
+		}
+		f.fibMagic(t, false, typ, anyAddr, uint8(a.Prefix.Bits()), prim, dev, 0)
+		subnet = true
+	}
+	primLocal := addr4(prim.Prefix.Addr())
+	ok := 0
+	gone := true
+	if dev.Registered() {
+		sameSrc := false
+		var prim1 *netdev.Addr
+		for i := range remaining {
+			o := &remaining[i]
+			if o.Prefix == a.Prefix && o.Broadcast == a.Broadcast {
+				gone = false
+				continue
+			}
+			oLocal := addr4(o.Prefix.Addr())
+			if o.Flags&netdev.AddrSecondary != 0 {
+				if o.Prefix.Bits() == prim.Prefix.Bits() && sameNet(oLocal, primLocal, prim.Prefix.Bits()) {
+					p := prim
+					prim1 = &p
+				} else {
+					if !sameSrc {
+						continue
+					}
+					if prim1 == nil || o.Prefix.Bits() != prim1.Prefix.Bits() ||
+						!sameNet(oLocal, addr4(prim1.Prefix.Addr()), prim1.Prefix.Bits()) {
+						p, found := primaryOf(dev, *o)
+						if !found {
+							prim1 = nil
+							continue
+						}
+						prim1 = &p
+					}
+					if addr4(prim1.Prefix.Addr()) != primLocal {
+						continue
+					}
+				}
+			} else {
+				if primLocal != oLocal {
+					continue
+				}
+				p := *o
+				prim1 = &p
+				if prim.Prefix != o.Prefix {
+					sameSrc = true
+				}
+			}
+			oBrd := addr4(o.Broadcast)
+			if local == oLocal {
+				ok |= localOK
+			}
+			if ifaBrd == oBrd {
+				ok |= brdOK
+			}
+			if brd == oBrd {
+				ok |= brd1OK
+			}
+			if anyAddr == oBrd {
+				ok |= brd0OK
+			}
+			if prim1 != nil && prim1.Prefix == o.Prefix && o.Prefix.Bits() < 31 {
+				m1 := mask(o.Prefix.Bits())
+				brd1, any1 := oLocal|^m1, oLocal&m1
+				if any1 != 0 {
+					if ifaBrd == brd1 || ifaBrd == any1 {
+						ok |= brdOK
+					}
+					if brd == brd1 || brd == any1 {
+						ok |= brd1OK
+					}
+					if anyAddr == brd1 || anyAddr == any1 {
+						ok |= brd0OK
+					}
+				}
+			}
+		}
+	}
+	if ok&brdOK == 0 {
+		f.fibMagic(t, false, TypeBroadcast, ifaBrd, 32, prim, dev, 0)
+	}
+	if subnet && a.Prefix.Bits() < 31 {
+		if ok&brd1OK == 0 {
+			f.fibMagic(t, false, TypeBroadcast, brd, 32, prim, dev, 0)
+		}
+		if ok&brd0OK == 0 {
+			f.fibMagic(t, false, TypeBroadcast, anyAddr, 32, prim, dev, 0)
+		}
+	}
+	if ok&localOK == 0 {
+		f.fibMagic(t, false, TypeLocal, local, 32, prim, dev, 0)
+		if gone && f.addrType(t, dev, a.Prefix.Addr(), TableLocal) != TypeLocal {
+			if f.syncDownAddr(a.Prefix.Addr()) > 0 {
+				f.flush(t)
+			}
+		}
+	}
+}
+
+func sameNet(a, b uint32, bits int) bool { return (a^b)&mask(bits) == 0 }
+
+// DisableIP marks the routes through dev dead and flushes them: on
+// NETDEV_DOWN the device's routes except its local ones, on
+// NETDEV_UNREGISTER or when the last address goes (force) all of them. The
+// caller holds RTNL.
+//
+// Kernel: fib_disable_ip (net/ipv4/fib_frontend.c).
+func (f *FIB) DisableIP(t *sim.Task, dev *netdev.Device, ev netdev.Event, force bool) {
+	if f.syncDownDev(dev, ev, force) > 0 {
+		f.flush(t)
+	}
+	f.charge(t)
+}
+
+// InetAddrEvent handles an IPv4 address being added (EventUp) or removed
+// (EventDown); it has the type of netdev.AddrEventHandler. Removing the last
+// address of a device disables IP on it. IPv6 addresses are ignored.
+//
+// Kernel: fib_inetaddr_event (net/ipv4/fib_frontend.c).
+func (f *FIB) InetAddrEvent(t *sim.Task, ev netdev.Event, dev *netdev.Device, a netdev.Addr) {
+	if !a.Prefix.Addr().Is4() {
+		return
+	}
+	switch ev {
+	case netdev.EventUp:
+		f.addIfAddr(t, dev, a)
+		f.syncUp(dev, FlagDead)
+	case netdev.EventDown:
+		f.delIfAddr(t, dev, a)
+		if len(dev.Inet4Addrs()) == 0 {
+			if f.syncDownDev(dev, netdev.EventDown, true) > 0 {
+				f.flush(t)
+			}
+		}
+	}
+	f.charge(t)
+}
+
+// NetdevEvent handles the netdev notifier events that concern the FIB; it
+// implements netdev.Notifier. NETDEV_UP adds the routes of the device's
+// addresses and revives its nexthops, NETDEV_DOWN disables IP on it,
+// NETDEV_CHANGE marks its nexthops link-down or up with the carrier,
+// NETDEV_UNREGISTER removes all its routes.
+//
+// Kernel: fib_netdev_event (net/ipv4/fib_frontend.c).
+func (f *FIB) NetdevEvent(t *sim.Task, ev netdev.Event, dev *netdev.Device) error {
+	switch ev {
+	case netdev.EventUnregister:
+		if f.syncDownDev(dev, ev, true) > 0 {
+			f.flush(t)
+		}
+	case netdev.EventUp:
+		for _, a := range dev.Inet4Addrs() {
+			f.addIfAddr(t, dev, a)
+		}
+		f.syncUp(dev, FlagDead)
+	case netdev.EventDown:
+		if f.syncDownDev(dev, ev, false) > 0 {
+			f.flush(t)
+		}
+	case netdev.EventChange:
+		if dev.Flags()&netdev.FlagLowerUp != 0 {
+			f.syncUp(dev, FlagLinkDown)
+		} else {
+			f.syncDownDev(dev, ev, false)
+		}
+	}
+	f.charge(t)
+	return nil
+}
+
+// Stats returns the trie shape of table id (0 means main), and false if
+// there is no such table.
+func (f *FIB) Stats(id uint32) (Stats, bool) {
+	tb := f.Table(id)
+	if tb == nil {
+		return Stats{}, false
+	}
+	return tb.Stats(), true
+}
+
+// String renders the statistics block of one table as
+// /proc/net/fib_triestat prints it.
+//
+// Kernel: trie_show_stats (net/ipv4/fib_trie.c).
+func (s Stats) String() string {
+	var b strings.Builder
+	av := s.AverDepth()
+	fmt.Fprintf(&b, "\tAver depth:     %d.%02d\n", av/100, av%100)
+	fmt.Fprintf(&b, "\tMax depth:      %d\n", s.MaxDepth)
+	fmt.Fprintf(&b, "\tLeaves:         %d\n", s.Leaves)
+	fmt.Fprintf(&b, "\tPrefixes:       %d\n", s.Prefixes)
+	fmt.Fprintf(&b, "\tInternal nodes: %d\n\t", s.Tnodes)
+	top := len(s.NodeSizes)
+	for top > 0 && s.NodeSizes[top-1] == 0 {
+		top--
+	}
+	for i := 1; i < top; i++ {
+		if s.NodeSizes[i] != 0 {
+			fmt.Fprintf(&b, "  %d: %d", i, s.NodeSizes[i])
+		}
+	}
+	b.WriteByte('\n')
+	fmt.Fprintf(&b, "\tPointers: %d\n", s.Pointers())
+	fmt.Fprintf(&b, "Null ptrs: %d\n", s.NullPointers)
+	fmt.Fprintf(&b, "Total size: %d  kB\n", (s.KernelBytes()+1023)/1024)
+	return b.String()
+}
+
+// TrieStat renders /proc/net/fib_triestat for the namespace.
+//
+// Kernel: fib_triestat_seq_show (net/ipv4/fib_trie.c).
+func (f *FIB) TrieStat() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Basic info: size of leaf: %d bytes, size of tnode: %d bytes.\n", kernelLeafSize, kernelTnodeSize)
+	for _, tb := range f.Tables() {
+		switch tb.id {
+		case TableLocal:
+			b.WriteString("Local:\n")
+		case TableMain:
+			b.WriteString("Main:\n")
+		default:
+			fmt.Fprintf(&b, "Id %d:\n", tb.id)
+		}
+		b.WriteString(tb.Stats().String())
+	}
+	return b.String()
+}

@@ -1,0 +1,309 @@
+// Routes as rtnetlink carries them (struct rtmsg and its RTA_* attributes,
+// include/uapi/linux/rtnetlink.h) and as `ip route show` prints them
+// (iproute2's print_route).
+
+package fib
+
+import (
+	"net/netip"
+	"strconv"
+	"strings"
+
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/nexthop"
+)
+
+// Well-known table ids (enum rt_class_t).
+const (
+	TableUnspec  uint32 = 0   // RT_TABLE_UNSPEC: means main in requests
+	TableDefault uint32 = 253 // RT_TABLE_DEFAULT
+	TableMain    uint32 = 254 // RT_TABLE_MAIN
+	TableLocal   uint32 = 255 // RT_TABLE_LOCAL
+)
+
+// Type is a route type (RTN_*). The zero Type is TypeUnspec, which a route
+// request treats as TypeUnicast (see Route).
+type Type uint8
+
+const (
+	TypeUnspec      Type = 0  // RTN_UNSPEC
+	TypeUnicast     Type = 1  // RTN_UNICAST: a gateway or direct route
+	TypeLocal       Type = 2  // RTN_LOCAL: accept locally
+	TypeBroadcast   Type = 3  // RTN_BROADCAST: accept locally as broadcast, send as broadcast
+	TypeAnycast     Type = 4  // RTN_ANYCAST
+	TypeMulticast   Type = 5  // RTN_MULTICAST
+	TypeBlackhole   Type = 6  // RTN_BLACKHOLE: drop (lookup fails with EINVAL)
+	TypeUnreachable Type = 7  // RTN_UNREACHABLE: lookup fails with EHOSTUNREACH
+	TypeProhibit    Type = 8  // RTN_PROHIBIT: lookup fails with EACCES
+	TypeThrow       Type = 9  // RTN_THROW: continue with the next rule (EAGAIN)
+	TypeNAT         Type = 10 // RTN_NAT
+	TypeXResolve    Type = 11 // RTN_XRESOLVE
+	typeMax              = TypeXResolve
+)
+
+var typeNames = [...]string{"unspec", "unicast", "local", "broadcast", "anycast", "multicast",
+	"blackhole", "unreachable", "prohibit", "throw", "nat", "xresolve"}
+
+// String returns the name iproute2 uses ("unicast", "local", "blackhole", ...).
+func (ty Type) String() string {
+	if int(ty) < len(typeNames) {
+		return typeNames[ty]
+	}
+	return strconv.Itoa(int(ty))
+}
+
+// Scope is a route scope (enum rt_scope_t). The zero Scope is ScopeUniverse.
+type Scope uint8
+
+const (
+	ScopeUniverse Scope = 0   // RT_SCOPE_UNIVERSE, "global"
+	ScopeSite     Scope = 200 // RT_SCOPE_SITE
+	ScopeLink     Scope = 253 // RT_SCOPE_LINK
+	ScopeHost     Scope = 254 // RT_SCOPE_HOST
+	ScopeNowhere  Scope = 255 // RT_SCOPE_NOWHERE
+)
+
+// String returns the name iproute2 prints ("global", "link", "host", ...).
+func (s Scope) String() string {
+	switch s {
+	case ScopeUniverse:
+		return "global"
+	case ScopeSite:
+		return "site"
+	case ScopeLink:
+		return "link"
+	case ScopeHost:
+		return "host"
+	case ScopeNowhere:
+		return "nowhere"
+	}
+	return strconv.Itoa(int(s))
+}
+
+// Protocol is the route's origin (RTPROT_*). The zero Protocol is
+// ProtoUnspec; `ip route add` sends ProtoBoot.
+type Protocol uint8
+
+const (
+	ProtoUnspec   Protocol = 0  // RTPROT_UNSPEC
+	ProtoRedirect Protocol = 1  // RTPROT_REDIRECT
+	ProtoKernel   Protocol = 2  // RTPROT_KERNEL: added by the kernel (addresses)
+	ProtoBoot     Protocol = 3  // RTPROT_BOOT: `ip route` without "proto"
+	ProtoStatic   Protocol = 4  // RTPROT_STATIC
+	ProtoDHCP     Protocol = 16 // RTPROT_DHCP
+)
+
+var protoNames = map[Protocol]string{
+	0: "unspec", 1: "redirect", 2: "kernel", 3: "boot", 4: "static", 8: "gated", 9: "ra",
+	10: "mrt", 11: "zebra", 12: "bird", 13: "dnrouted", 14: "xorp", 15: "ntk", 16: "dhcp",
+	17: "mrouted", 18: "keepalived", 42: "babel", 99: "openr", 186: "bgp", 187: "isis",
+	188: "ospf", 189: "rip", 192: "eigrp",
+}
+
+// String returns the name iproute2 prints ("kernel", "boot", "static", ...),
+// or the number.
+func (p Protocol) String() string {
+	if n, ok := protoNames[p]; ok {
+		return n
+	}
+	return strconv.Itoa(int(p))
+}
+
+// NHFlags are nexthop flags (RTNH_F_*), in routes' rtm_flags and per path.
+type NHFlags uint32
+
+const (
+	FlagDead      NHFlags = 1  // RTNH_F_DEAD: the nexthop (or the whole route) is dead
+	FlagPervasive NHFlags = 2  // RTNH_F_PERVASIVE
+	FlagOnLink    NHFlags = 4  // RTNH_F_ONLINK: the gateway is on the link, no connected route needed
+	FlagOffload   NHFlags = 8  // RTNH_F_OFFLOAD
+	FlagLinkDown  NHFlags = 16 // RTNH_F_LINKDOWN: the device has no carrier
+	FlagTrap      NHFlags = 64 // RTNH_F_TRAP
+
+	compareMask = FlagDead | FlagLinkDown | FlagOffload | FlagTrap // RTNH_COMPARE_MASK
+)
+
+// String lists the flags as iproute2 prints them ("dead onlink linkdown").
+func (f NHFlags) String() string {
+	var p []string
+	for _, n := range []struct {
+		f    NHFlags
+		name string
+	}{{FlagDead, "dead"}, {FlagOnLink, "onlink"}, {FlagPervasive, "pervasive"},
+		{FlagOffload, "offload"}, {FlagTrap, "trap"}, {FlagLinkDown, "linkdown"}} {
+		if f&n.f != 0 {
+			p = append(p, n.name)
+		}
+	}
+	return strings.Join(p, " ")
+}
+
+// NextHop is one path of a multipath route (struct rtnexthop). The zero
+// NextHop has no gateway and no device.
+type NextHop struct {
+	Gateway netip.Addr     // RTA_GATEWAY inside the rtnexthop; IPv4
+	Dev     *netdev.Device // rtnh_ifindex
+	Weight  int            // rtnh_hops+1: 1..256; 0 means 1
+	OnLink  bool           // RTNH_F_ONLINK in rtnh_flags
+	Flags   NHFlags        // in dumps: the path's flags (dead, linkdown, onlink)
+}
+
+// Route is an IPv4 route: the request of `ip route add/del/replace/...`
+// (RTM_NEWROUTE / RTM_DELROUTE) and an entry of a dump. The zero Route is
+// not a valid request: Dst must be an IPv4 prefix.
+//
+// In requests, zero fields take the kernel's and iproute2's defaults: Table
+// 0 is main, Type 0 is unicast. For Del, zero fields are wildcards (type,
+// scope, protocol, prefsrc, priority, gateway, device, nexthop id), as an
+// `ip route del` that names only the prefix leaves them unset; TOS always
+// matches exactly.
+//
+// A dumped route that uses a nexthop object carries the object's gateway and
+// device (the kernel's nexthop compatibility mode); a request must not send
+// them back with the NexthopID, or it is refused, as by the kernel.
+type Route struct {
+	Table     uint32         // RTA_TABLE; 0 means main (254)
+	Dst       netip.Prefix   // RTA_DST and rtm_dst_len; must be masked
+	Type      Type           // rtm_type; 0 means unicast
+	Scope     Scope          // rtm_scope
+	Protocol  Protocol       // rtm_protocol
+	Priority  uint32         // RTA_PRIORITY ("metric")
+	TOS       uint8          // rtm_tos (DSCP; the two ECN bits must be 0)
+	Gateway   netip.Addr     // RTA_GATEWAY
+	Dev       *netdev.Device // RTA_OIF
+	OnLink    bool           // RTNH_F_ONLINK in rtm_flags
+	NexthopID nexthop.ID     // RTA_NH_ID: use a nexthop object
+	Multipath []NextHop      // RTA_MULTIPATH
+	PrefSrc   netip.Addr     // RTA_PREFSRC ("src")
+
+	// Flags is set in dumps: the route's rtm_flags (dead, linkdown, onlink).
+	Flags NHFlags
+}
+
+func tableName(id uint32) string {
+	switch id {
+	case TableDefault:
+		return "default"
+	case TableMain:
+		return "main"
+	case TableLocal:
+		return "local"
+	}
+	return strconv.FormatUint(uint64(id), 10)
+}
+
+// String renders the route as `ip route show table all` prints it (the
+// table is named unless it is main), without the trailing space iproute2
+// leaves on each line; a multipath route takes one line per path:
+//
+//	198.51.100.0/24 dev eth0 proto kernel scope link src 198.51.100.1
+//	local 198.51.100.1 dev eth0 table local proto kernel scope host src 198.51.100.1
+//	10.0.0.0 nhid 1 via 198.51.100.2 dev eth0
+//	10.1.0.0/16
+//		nexthop via 198.51.100.2 dev eth0 weight 1
+//		nexthop via 198.51.100.3 dev eth0 weight 3
+func (r Route) String() string {
+	s := r.IPFormat()
+	return strings.ReplaceAll(strings.TrimRight(s, " "), " \n", "\n")
+}
+
+// IPFormat renders the route exactly as iproute2 prints it, trailing spaces
+// included, without the final newline.
+//
+// Kernel: fib_dump_info (net/ipv4/fib_semantics.c); iproute2: print_route.
+func (r Route) IPFormat() string {
+	var b strings.Builder
+	ty := r.Type
+	if ty == TypeUnspec {
+		ty = TypeUnicast
+	}
+	if ty != TypeUnicast {
+		b.WriteString(ty.String())
+		b.WriteByte(' ')
+	}
+	switch {
+	case !r.Dst.IsValid() || r.Dst.Bits() == 0:
+		b.WriteString("default ")
+	case r.Dst.Bits() == 32:
+		b.WriteString(r.Dst.Addr().String() + " ")
+	default:
+		b.WriteString(r.Dst.String() + " ")
+	}
+	if r.TOS != 0 {
+		b.WriteString("tos 0x" + strconv.FormatUint(uint64(r.TOS)|0x100, 16)[1:] + " ")
+	}
+	if r.NexthopID != 0 {
+		b.WriteString("nhid " + strconv.FormatUint(uint64(r.NexthopID), 10) + " ")
+	}
+	if len(r.Multipath) == 0 {
+		writeVia(&b, r.Gateway)
+		if r.Dev != nil {
+			b.WriteString("dev " + r.Dev.Name() + " ")
+		}
+	}
+	if r.Table != TableMain && r.Table != TableUnspec {
+		b.WriteString("table " + tableName(r.Table) + " ")
+	}
+	if r.Protocol != ProtoBoot {
+		b.WriteString("proto " + r.Protocol.String() + " ")
+	}
+	if r.Scope != ScopeUniverse {
+		b.WriteString("scope " + r.Scope.String() + " ")
+	}
+	if r.PrefSrc.IsValid() {
+		b.WriteString("src " + r.PrefSrc.String() + " ")
+	}
+	if r.Priority != 0 {
+		b.WriteString("metric " + strconv.FormatUint(uint64(r.Priority), 10) + " ")
+	}
+	if f := r.Flags.String(); f != "" {
+		b.WriteString(f + " ")
+	}
+	for _, nh := range r.Multipath {
+		b.WriteString("\n\tnexthop ")
+		writeVia(&b, nh.Gateway)
+		if nh.Dev != nil {
+			b.WriteString("dev " + nh.Dev.Name() + " ")
+		}
+		w := nh.Weight
+		if w == 0 {
+			w = 1
+		}
+		b.WriteString("weight " + strconv.Itoa(w) + " ")
+		if f := nh.Flags.String(); f != "" {
+			b.WriteString(f + " ")
+		}
+	}
+	return b.String()
+}
+
+func writeVia(b *strings.Builder, gw netip.Addr) {
+	switch {
+	case !gw.IsValid():
+	case gw.Is4():
+		b.WriteString("via " + gw.String() + " ")
+	default:
+		b.WriteString("via inet6 " + gw.String() + " ")
+	}
+}
+
+// Mode is the NLM_F_* flags of an RTM_NEWROUTE request: what to do when a
+// route with the same prefix, TOS and priority exists.
+type Mode uint16
+
+// The request flags fib_table_insert reads.
+const (
+	NLMReplace Mode = 0x100 // NLM_F_REPLACE: replace the first matching route
+	NLMExcl    Mode = 0x200 // NLM_F_EXCL: fail with EEXIST if one exists
+	NLMCreate  Mode = 0x400 // NLM_F_CREATE: create it if none exists
+	NLMAppend  Mode = 0x800 // NLM_F_APPEND: add after the existing ones
+)
+
+// The modes of the `ip route` commands.
+const (
+	ModeAdd     = NLMCreate | NLMExcl    // ip route add
+	ModeReplace = NLMCreate | NLMReplace // ip route replace
+	ModeChange  = NLMReplace             // ip route change
+	ModeAppend  = NLMCreate | NLMAppend  // ip route append
+	ModePrepend = NLMCreate              // ip route prepend
+)

@@ -1,0 +1,825 @@
+// Route semantics: fib_info shared between routes, their nexthops, the
+// gateway checks and the reaction to devices going down and up. Modelled on
+// net/ipv4/fib_semantics.c.
+
+package fib
+
+import (
+	"net/netip"
+	"slices"
+	"syscall"
+
+	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// typeProps is fib_props: the lookup error of each route type and the
+// widest scope it may have.
+var typeProps = [typeMax + 1]struct {
+	err   syscall.Errno
+	scope Scope
+}{
+	TypeUnspec:      {0, ScopeNowhere},
+	TypeUnicast:     {0, ScopeUniverse},
+	TypeLocal:       {0, ScopeHost},
+	TypeBroadcast:   {0, ScopeLink},
+	TypeAnycast:     {0, ScopeLink},
+	TypeMulticast:   {0, ScopeUniverse},
+	TypeBlackhole:   {syscall.EINVAL, ScopeUniverse},
+	TypeUnreachable: {syscall.EHOSTUNREACH, ScopeUniverse},
+	TypeProhibit:    {syscall.EACCES, ScopeUniverse},
+	TypeThrow:       {syscall.EAGAIN, ScopeUniverse},
+	TypeNAT:         {syscall.EINVAL, ScopeNowhere},
+	TypeXResolve:    {syscall.EINVAL, ScopeNowhere},
+}
+
+// config is struct fib_config: a route request after rtm_to_fib_config.
+type config struct {
+	dst      uint32
+	dstLen   uint8
+	tos      uint8
+	table    uint32
+	protocol Protocol
+	scope    Scope
+	typ      Type
+	flags    NHFlags
+	oif      *netdev.Device
+	gw       netip.Addr
+	priority uint32
+	prefsrc  netip.Addr
+	nhID     nexthop.ID
+	mp       []NextHop
+	mode     Mode
+}
+
+// fibNH is a classic nexthop built into a fib_info (struct fib_nh).
+type fibNH struct {
+	parent *fibInfo
+	dev    *netdev.Device // fib_nh_dev, resolved by fib_check_nh
+	oif    netdev.IfIndex // fib_nh_oif
+	gw     netip.Addr     // fib_nh_gw4 (or gw6)
+	flags  NHFlags        // fib_nh_flags
+	scope  Scope          // fib_nh_scope
+	weight int            // fib_nh_weight
+
+	// fib_info_devhash: the nexthops on the same device.
+	devPrev, devNext *fibNH
+	hashed           bool
+}
+
+// fibInfo is struct fib_info: everything routes with the same nexthops,
+// priority, prefsrc, protocol, scope, type and table share.
+type fibInfo struct {
+	f        *FIB
+	protocol Protocol
+	scope    Scope
+	typ      Type
+	flags    NHFlags
+	priority uint32
+	prefsrc  netip.Addr
+	tbID     uint32
+	nh       *nexthop.Nexthop // fi->nh: a nexthop object, or nil
+	nhs      []fibNH          // fi->fib_nh: classic nexthops
+
+	treeref int    // fib_treeref: routes (fib_alias) using it
+	dead    bool   // fib_dead: released
+	idx     uint32 // in the FIB's infoTable, while live
+
+	pfsrcRemoved bool // pfsrc_removed
+
+	hashNext *fibInfo // fib_info_hash chain (same key)
+
+	lprev, lnext *fibInfo // fib_info_laddrhash: same prefsrc
+}
+
+// MarkDead sets RTNH_F_DEAD so the next FIB flush removes the routes that
+// use the fib_info (nexthop.FIBUser, called by nexthop removal).
+//
+// Kernel: __remove_nexthop_fib (net/ipv4/nexthop.c).
+func (fi *fibInfo) MarkDead() { fi.flags |= FlagDead }
+
+// RouteScope returns the routes' scope (nexthop.ScopedFIBUser).
+func (fi *fibInfo) RouteScope() uint8 { return uint8(fi.scope) }
+
+// numPath is fib_info_num_path.
+func (fi *fibInfo) numPath() int {
+	if fi.nh != nil {
+		if fi.nh.IsGroup() {
+			return fi.nh.NumMembers()
+		}
+		return 1
+	}
+	return len(fi.nhs)
+}
+
+// nhInfoKey is what fib_find_info_nh compares: the fib_infos of routes
+// that use a nexthop object.
+type nhInfoKey struct {
+	nhID     nexthop.ID
+	priority uint32
+	tbID     uint32
+	prefsrc  uint32
+	flags    NHFlags
+	protocol Protocol
+	scope    Scope
+	typ      Type
+}
+
+// infoKey is what fib_info_hashfn and fib_find_info compare for classic
+// nexthops, minus the nexthops beyond the first (compared on the hash
+// chain).
+type infoKey struct {
+	nhID     nexthop.ID
+	priority uint32
+	tbID     uint32
+	prefsrc  uint32
+	flags    NHFlags
+	nhs      int
+	protocol Protocol
+	scope    Scope
+	typ      Type
+	oif      netdev.IfIndex
+	nhFlags  NHFlags
+	nhScope  Scope
+	weight   int
+	gw       [16]byte
+}
+
+func addr4(a netip.Addr) uint32 {
+	if !a.Is4() {
+		return 0
+	}
+	b := a.As4()
+	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
+}
+
+func addrFrom4(v uint32) netip.Addr {
+	return netip.AddrFrom4([4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)})
+}
+
+func gwKey(a netip.Addr) [16]byte {
+	if !a.IsValid() {
+		return [16]byte{}
+	}
+	return a.As16()
+}
+
+func (fi *fibInfo) nhKey() nhInfoKey {
+	return nhInfoKey{nhID: fi.nh.ID(), priority: fi.priority, tbID: fi.tbID, prefsrc: addr4(fi.prefsrc),
+		flags: fi.flags &^ compareMask, protocol: fi.protocol, scope: fi.scope, typ: fi.typ}
+}
+
+func (fi *fibInfo) makeKey() infoKey {
+	k := infoKey{
+		priority: fi.priority, tbID: fi.tbID, prefsrc: addr4(fi.prefsrc),
+		flags: fi.flags &^ compareMask, protocol: fi.protocol, scope: fi.scope, typ: fi.typ,
+	}
+	k.nhs = len(fi.nhs)
+	if len(fi.nhs) > 0 {
+		nh := &fi.nhs[0]
+		k.oif, k.nhFlags, k.nhScope, k.weight, k.gw = nh.oif, nh.flags&^compareMask, nh.scope, nh.weight, gwKey(nh.gw)
+	}
+	return k
+}
+
+// nhComp is nh_comp for two fib_infos with the same key: the remaining
+// classic nexthops must match too.
+func nhComp(a, b *fibInfo) bool {
+	if a.nh != nil || b.nh != nil {
+		return a.nh == b.nh
+	}
+	if len(a.nhs) != len(b.nhs) {
+		return false
+	}
+	for i := range a.nhs {
+		x, y := &a.nhs[i], &b.nhs[i]
+		if x.oif != y.oif || x.gw != y.gw || x.scope != y.scope || x.weight != y.weight ||
+			(x.flags^y.flags)&^compareMask != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// findInfo is fib_find_info for classic nexthops: an existing fib_info
+// with the same configuration.
+func (f *FIB) findInfo(k infoKey, nfi *fibInfo) *fibInfo {
+	for fi := f.infos[k]; fi != nil; fi = fi.hashNext {
+		f.work.infos++
+		if nhComp(fi, nfi) {
+			return fi
+		}
+	}
+	return nil
+}
+
+// findInfoNH is fib_find_info_nh: an existing fib_info with the same
+// nexthop object and configuration.
+func (f *FIB) findInfoNH(k nhInfoKey) *fibInfo {
+	fi := f.nhInfos[k]
+	if fi != nil {
+		f.work.infos++
+	}
+	return fi
+}
+
+// linkInfo puts a new fib_info in the hash tables and on its nexthop's or
+// devices' lists (the end of fib_create_info).
+func (f *FIB) linkInfo(fi *fibInfo) {
+	fi.treeref = 1
+	f.fis.add(fi)
+	if fi.nh != nil {
+		f.nhInfos[fi.nhKey()] = fi
+	} else {
+		k := fi.makeKey()
+		fi.hashNext = f.infos[k]
+		f.infos[k] = fi
+	}
+	f.infoCount++
+	if fi.prefsrc.IsValid() {
+		h := f.laddr[fi.prefsrc]
+		fi.lnext = h
+		if h != nil {
+			h.lprev = fi
+		}
+		f.laddr[fi.prefsrc] = fi
+	}
+	if fi.nh != nil {
+		fi.nh.AddFIBUser(fi)
+		return
+	}
+	for i := range fi.nhs {
+		nh := &fi.nhs[i]
+		if nh.dev == nil {
+			continue
+		}
+		nh.parent = fi
+		h := f.devNH[nh.dev]
+		nh.devNext = h
+		if h != nil {
+			h.devPrev = nh
+		}
+		nh.hashed = true
+		f.devNH[nh.dev] = nh
+	}
+}
+
+// releaseInfo is fib_release_info: drop one route's reference; the last
+// one unlinks the fib_info.
+func (f *FIB) releaseInfo(fi *fibInfo) {
+	if fi == nil {
+		return
+	}
+	fi.treeref--
+	if fi.treeref > 0 {
+		return
+	}
+	// Unhash.
+	if fi.nh != nil {
+		delete(f.nhInfos, fi.nhKey())
+	} else if k := fi.makeKey(); f.infos[k] == fi {
+		if fi.hashNext == nil {
+			delete(f.infos, k)
+		} else {
+			f.infos[k] = fi.hashNext
+		}
+	} else {
+		p := f.infos[k]
+		for ; p != nil; p = p.hashNext {
+			if p.hashNext == fi {
+				p.hashNext = fi.hashNext
+				break
+			}
+		}
+	}
+	fi.hashNext = nil
+	f.fis.remove(fi)
+	f.infoCount--
+	if fi.prefsrc.IsValid() {
+		if fi.lprev != nil {
+			fi.lprev.lnext = fi.lnext
+		} else if fi.lnext != nil {
+			f.laddr[fi.prefsrc] = fi.lnext
+		} else {
+			delete(f.laddr, fi.prefsrc)
+		}
+		if fi.lnext != nil {
+			fi.lnext.lprev = fi.lprev
+		}
+		fi.lprev, fi.lnext = nil, nil
+	}
+	if fi.nh != nil {
+		fi.nh.RemoveFIBUser(fi)
+	} else {
+		for i := range fi.nhs {
+			f.unhashNH(&fi.nhs[i])
+		}
+	}
+	fi.dead = true
+}
+
+func (f *FIB) unhashNH(nh *fibNH) {
+	if !nh.hashed {
+		return
+	}
+	if nh.devPrev != nil {
+		nh.devPrev.devNext = nh.devNext
+	} else if nh.devNext != nil {
+		f.devNH[nh.dev] = nh.devNext
+	} else {
+		delete(f.devNH, nh.dev)
+	}
+	if nh.devNext != nil {
+		nh.devNext.devPrev = nh.devPrev
+	}
+	nh.devPrev, nh.devNext, nh.hashed = nil, nil, false
+}
+
+func einval(msg string) error { return errno.New(syscall.EINVAL, msg) }
+
+// createInfo is fib_create_info: find or build the fib_info for a request,
+// validating its nexthops. The caller owns one reference on success.
+func (f *FIB) createInfo(t *sim.Task, cfg *config) (*fibInfo, error) {
+	if cfg.typ > typeMax {
+		return nil, einval("Invalid route type")
+	}
+	if typeProps[cfg.typ].scope > cfg.scope {
+		return nil, einval("Invalid scope")
+	}
+	if cfg.flags&(FlagDead|FlagLinkDown) != 0 {
+		return nil, einval("Invalid rtm_flags - can not contain DEAD or LINKDOWN")
+	}
+	var nh *nexthop.Nexthop
+	if cfg.nhID != 0 {
+		k := nhInfoKey{nhID: cfg.nhID, priority: cfg.priority, tbID: cfg.table,
+			prefsrc: addr4(cfg.prefsrc), flags: cfg.flags &^ compareMask,
+			protocol: cfg.protocol, scope: cfg.scope, typ: cfg.typ}
+		if fi := f.findInfoNH(k); fi != nil {
+			fi.treeref++
+			return fi, nil
+		}
+		if f.nh != nil {
+			nh = f.nh.Get(cfg.nhID)
+		}
+		if nh == nil {
+			return nil, einval("Nexthop id does not exist")
+		}
+	}
+	// Build the candidate in scratch space: most requests end up sharing
+	// an existing fib_info (linkOrShare copies a new one to the heap).
+	fi := &f.cand
+	*fi = fibInfo{
+		f: f, protocol: cfg.protocol, scope: cfg.scope, flags: cfg.flags, priority: cfg.priority,
+		prefsrc: cfg.prefsrc, typ: cfg.typ, tbID: cfg.table,
+	}
+	if nh != nil {
+		if nh.Dead() {
+			return nil, einval("Nexthop has been deleted")
+		}
+		fi.nh = nh
+	} else if len(cfg.mp) > 0 {
+		if err := fi.getNHs(cfg); err != nil {
+			return nil, err
+		}
+	} else {
+		f.candNH[0] = fibNH{oif: ifindex(cfg.oif), dev: cfg.oif, gw: cfg.gw, flags: cfg.flags, weight: 1}
+		fi.nhs = f.candNH[:]
+	}
+
+	if typeProps[cfg.typ].err != 0 {
+		if cfg.gw.IsValid() || cfg.oif != nil || len(cfg.mp) > 0 {
+			return nil, einval("Gateway, device and multipath can not be specified for this route type")
+		}
+		return f.linkOrShare(fi), nil
+	}
+	switch cfg.typ {
+	case TypeUnicast, TypeLocal, TypeBroadcast, TypeAnycast, TypeMulticast:
+	default:
+		return nil, einval("Invalid route type")
+	}
+	if cfg.scope > ScopeHost {
+		return nil, einval("Invalid scope")
+	}
+	switch {
+	case fi.nh != nil:
+		if err := fi.nh.CheckScope(uint8(cfg.scope)); err != nil {
+			return nil, err
+		}
+	case cfg.scope == ScopeHost:
+		if len(fi.nhs) != 1 {
+			return nil, einval("Route with host scope can not have multiple nexthops")
+		}
+		nh := &fi.nhs[0]
+		if nh.gw.IsValid() {
+			return nil, einval("Route with host scope can not have a gateway")
+		}
+		nh.scope = ScopeNowhere
+		if nh.dev == nil || !nh.dev.Registered() {
+			return nil, errno.New(syscall.ENODEV, "")
+		}
+	default:
+		linkdown := 0
+		for i := range fi.nhs {
+			if err := f.checkNH(t, &fi.nhs[i], cfg.table, cfg.scope); err != nil {
+				return nil, err
+			}
+			if fi.nhs[i].flags&FlagLinkDown != 0 {
+				linkdown++
+			}
+		}
+		if linkdown == len(fi.nhs) {
+			fi.flags |= FlagLinkDown
+		}
+	}
+	if fi.prefsrc.IsValid() && !f.validPrefsrc(t, cfg) {
+		return nil, einval("Invalid prefsrc address")
+	}
+	return f.linkOrShare(fi), nil
+}
+
+func ifindex(d *netdev.Device) netdev.IfIndex {
+	if d == nil {
+		return 0
+	}
+	return d.Index()
+}
+
+// linkOrShare is the link_it tail of fib_create_info: reuse an identical
+// fib_info, or hash the new one.
+func (f *FIB) linkOrShare(fi *fibInfo) *fibInfo {
+	// A fib_info with a nexthop object was looked for first thing
+	// (fib_find_info_nh); fib_find_info would find nothing more.
+	if fi.nh == nil {
+		if ofi := f.findInfo(fi.makeKey(), fi); ofi != nil {
+			ofi.treeref++
+			return ofi
+		}
+	}
+	nfi := new(fibInfo)
+	*nfi = *fi
+	if len(fi.nhs) > 0 {
+		nfi.nhs = slices.Clone(fi.nhs)
+	}
+	f.linkInfo(nfi)
+	return nfi
+}
+
+// getNHs is fib_get_nhs: the paths of a multipath request.
+func (fi *fibInfo) getNHs(cfg *config) error {
+	fi.nhs = make([]fibNH, len(cfg.mp))
+	for i, p := range cfg.mp {
+		w := p.Weight
+		if w == 0 {
+			w = 1
+		}
+		if w < 1 || w > 256 {
+			return einval("Invalid nexthop weight")
+		}
+		flags := cfg.flags&^0xff | p.Flags&0xff
+		if p.Flags&(FlagDead|FlagLinkDown) != 0 {
+			return einval("Invalid flags for nexthop - can not contain DEAD or LINKDOWN")
+		}
+		if p.OnLink {
+			flags |= FlagOnLink
+		}
+		fi.nhs[i] = fibNH{oif: ifindex(p.Dev), dev: p.Dev, gw: p.Gateway, flags: flags, weight: w}
+	}
+	nh := &fi.nhs[0]
+	if cfg.oif != nil && nh.oif != cfg.oif.Index() {
+		return einval("Nexthop device index does not match RTA_OIF")
+	}
+	if cfg.gw.IsValid() && cfg.gw != nh.gw {
+		return einval("Nexthop gateway does not match RTA_GATEWAY or RTA_VIA")
+	}
+	return nil
+}
+
+// checkNH is fib_check_nh for a classic nexthop: resolve its device and
+// scope, or refuse it.
+func (f *FIB) checkNH(t *sim.Task, nh *fibNH, table uint32, scope Scope) error {
+	switch {
+	case nh.gw.Is4():
+		return f.checkNHv4GW(t, nh, table, scope)
+	case nh.gw.IsValid():
+		// An IPv6 gateway (RTA_VIA): netsim has no IPv6 FIB to resolve
+		// it in, so it needs a device that is up, as fib6_nh_init would.
+		if nh.dev == nil || !nh.dev.Registered() {
+			return errno.New(syscall.ENODEV, "")
+		}
+		if !nh.dev.IsUp() {
+			return errno.New(syscall.ENETDOWN, "Nexthop device is not up")
+		}
+		nh.scope = ScopeLink
+		return nil
+	}
+	return checkNHNonGW(nh)
+}
+
+// checkNHNonGW is fib_check_nh_nongw: a device-only nexthop.
+func checkNHNonGW(nh *fibNH) error {
+	if nh.flags&(FlagPervasive|FlagOnLink) != 0 {
+		return einval("Invalid flags for nexthop - PERVASIVE and ONLINK can not be set")
+	}
+	if nh.dev == nil || !nh.dev.Registered() {
+		return errno.New(syscall.ENODEV, "")
+	}
+	if !nh.dev.IsUp() {
+		return errno.New(syscall.ENETDOWN, "Device for nexthop is not up")
+	}
+	nh.scope = ScopeHost
+	if !nh.dev.Carrier() {
+		nh.flags |= FlagLinkDown
+	}
+	return nil
+}
+
+// checkNHv4GW is fib_check_nh_v4_gw: an IPv4 gateway must be on the link
+// (onlink), or reachable through a route of narrower scope, typically the
+// connected route of an address on the device.
+func (f *FIB) checkNHv4GW(t *sim.Task, nh *fibNH, table uint32, scope Scope) error {
+	if nh.flags&FlagOnLink != 0 {
+		if scope >= ScopeLink {
+			return einval("Nexthop has invalid scope")
+		}
+		dev := nh.dev
+		if dev == nil || !dev.Registered() {
+			return errno.New(syscall.ENODEV, "Nexthop device required for onlink")
+		}
+		if !dev.IsUp() {
+			return errno.New(syscall.ENETDOWN, "Nexthop device is not up")
+		}
+		if f.addrType(t, nil, nh.gw, TableLocal) != TypeUnicast {
+			return einval("Nexthop has invalid gateway")
+		}
+		if !dev.Carrier() {
+			nh.flags |= FlagLinkDown
+		}
+		nh.scope = ScopeLink
+		return nil
+	}
+	fl := Flow{Dst: nh.gw, Scope: scope + 1, OIF: nh.oif}
+	if fl.Scope < ScopeLink {
+		fl.Scope = ScopeLink
+	}
+	var res Result
+	err := error(errAgain)
+	if table != 0 && table != TableMain {
+		if tb := f.Table(table); tb != nil {
+			res, err = tb.lookup(t, fl)
+		}
+	}
+	if err != nil {
+		res, err = f.fibLookup(t, fl)
+	}
+	if err != nil {
+		e := syscall.ENETUNREACH
+		if ee, ok := err.(*errno.Error); ok {
+			e = ee.Errno
+		}
+		return errno.New(e, "Nexthop has invalid gateway")
+	}
+	if res.Type != TypeUnicast && res.Type != TypeLocal {
+		return einval("Nexthop has invalid gateway")
+	}
+	nh.scope = res.Scope
+	nh.oif = ifindex(res.Dev)
+	nh.dev = res.Dev
+	if nh.dev == nil {
+		return einval("No egress device for nexthop gateway")
+	}
+	if !nh.dev.Carrier() {
+		nh.flags |= FlagLinkDown
+	}
+	if !nh.dev.IsUp() {
+		return errno.New(syscall.ENETDOWN, "")
+	}
+	return nil
+}
+
+// CheckGateway validates a nexthop object's gateway and device the way
+// nh_create_ipv4 does, with fib_check_nh in table main at scope universe;
+// it has the type of nexthop.GatewayChecker. IPv6 gateways need only a
+// device that is up (netsim has no IPv6 FIB). The caller holds RTNL.
+//
+// Kernel: nh_create_ipv4 (net/ipv4/nexthop.c), fib_check_nh
+// (net/ipv4/fib_semantics.c).
+func (f *FIB) CheckGateway(t *sim.Task, family int, gw netip.Addr, dev *netdev.Device, onlink bool) error {
+	nh := fibNH{dev: dev, oif: ifindex(dev), gw: gw, weight: 1}
+	if onlink {
+		nh.flags |= FlagOnLink
+	}
+	err := f.checkNH(t, &nh, TableMain, ScopeUniverse)
+	f.charge(t)
+	return err
+}
+
+// validPrefsrc is fib_valid_prefsrc: a preferred source must be a local
+// address (in the route's table, then in local), unless it is the
+// destination of a local route.
+func (f *FIB) validPrefsrc(t *sim.Task, cfg *config) bool {
+	if cfg.typ == TypeLocal && cfg.dst != 0 && addr4(cfg.prefsrc) == cfg.dst {
+		return true
+	}
+	tb := cfg.table
+	if tb == TableMain {
+		tb = TableLocal
+	}
+	rc := f.addrType(t, nil, cfg.prefsrc, tb)
+	if rc != TypeLocal && tb != TableLocal {
+		rc = f.addrType(t, nil, cfg.prefsrc, TableLocal)
+	}
+	return rc == TypeLocal
+}
+
+// addrType is __inet_dev_addr_type: the type of the route addr takes in
+// table tbID (as if only dev existed, when dev is not nil).
+func (f *FIB) addrType(t *sim.Task, dev *netdev.Device, addr netip.Addr, tbID uint32) Type {
+	v := addr4(addr)
+	if v == 0 || v == 0xffffffff {
+		return TypeBroadcast
+	}
+	if v>>28 == 0xe {
+		return TypeMulticast
+	}
+	tb := f.Table(tbID)
+	if tb == nil {
+		return TypeBroadcast
+	}
+	res, err := tb.lookup(t, Flow{Dst: addr})
+	if err == nil && (dev == nil || dev == res.Dev) {
+		return res.Type
+	}
+	return TypeUnicast
+}
+
+// nhMatch is fib_nh_match: does a delete request's nexthop part match fi.
+func nhMatch(cfg *config, fi *fibInfo) bool {
+	if cfg.priority != 0 && cfg.priority != fi.priority {
+		return false
+	}
+	if cfg.nhID != 0 {
+		return fi.nh != nil && fi.nh.ID() == cfg.nhID
+	}
+	if fi.nh != nil {
+		return cfg.oif == nil && !cfg.gw.IsValid() && len(cfg.mp) == 0
+	}
+	if cfg.oif != nil || cfg.gw.IsValid() {
+		nh := &fi.nhs[0]
+		if cfg.oif != nil && cfg.oif.Index() != nh.oif {
+			return false
+		}
+		if cfg.gw.IsValid() && cfg.gw != nh.gw {
+			return false
+		}
+		return true
+	}
+	if len(cfg.mp) == 0 {
+		return true
+	}
+	for i := range fi.nhs {
+		if i >= len(cfg.mp) {
+			break
+		}
+		p, nh := cfg.mp[i], &fi.nhs[i]
+		if p.Dev != nil && p.Dev.Index() != nh.oif {
+			return false
+		}
+		if p.Gateway.IsValid() && p.Gateway != nh.gw {
+			return false
+		}
+	}
+	return true
+}
+
+// SyncDownDev marks the classic nexthops on dev dead (NETDEV_DOWN,
+// NETDEV_UNREGISTER) or link-down (NETDEV_CHANGE), and whole fib_infos once
+// all their paths are; host-scope nexthops (local routes) survive unless
+// force. It returns the number of fib_infos that died, which is when the
+// caller must flush. Routes that use nexthop objects are left to package
+// nexthop. The caller holds RTNL.
+//
+// Kernel: fib_sync_down_dev (net/ipv4/fib_semantics.c).
+func (f *FIB) SyncDownDev(t *sim.Task, dev *netdev.Device, ev netdev.Event, force bool) int {
+	n := f.syncDownDev(dev, ev, force)
+	f.charge(t)
+	return n
+}
+
+func (f *FIB) syncDownDev(dev *netdev.Device, ev netdev.Event, force bool) int {
+	scope := int(ScopeNowhere)
+	if force {
+		scope = -1
+	}
+	ret := 0
+	var prev *fibInfo
+	for nh := f.devNH[dev]; nh != nil; nh = nh.devNext {
+		fi := nh.parent
+		if nh.dev != dev || fi == prev {
+			continue
+		}
+		prev = fi
+		f.work.infos++
+		dead := 0
+		for i := range fi.nhs {
+			x := &fi.nhs[i]
+			if x.flags&FlagDead != 0 {
+				dead++
+			} else if x.dev == dev && int(x.scope) != scope {
+				switch ev {
+				case netdev.EventDown, netdev.EventUnregister:
+					x.flags |= FlagDead | FlagLinkDown
+				case netdev.EventChange:
+					x.flags |= FlagLinkDown
+				}
+				dead++
+			}
+			if ev == netdev.EventUnregister && x.dev == dev {
+				dead = len(fi.nhs)
+				break
+			}
+		}
+		if dead == len(fi.nhs) {
+			switch ev {
+			case netdev.EventDown, netdev.EventUnregister:
+				fi.flags |= FlagDead | FlagLinkDown
+			case netdev.EventChange:
+				fi.flags |= FlagLinkDown
+			}
+			ret++
+		}
+	}
+	return ret
+}
+
+// SyncUp revives the classic nexthops on dev that have any of flags
+// (FlagDead after NETDEV_UP or an address, FlagLinkDown when carrier
+// returns), and their fib_infos. It returns the number of fib_infos with a
+// live path. The caller holds RTNL.
+//
+// Kernel: fib_sync_up (net/ipv4/fib_semantics.c).
+func (f *FIB) SyncUp(t *sim.Task, dev *netdev.Device, flags NHFlags) int {
+	n := f.syncUp(dev, flags)
+	f.charge(t)
+	return n
+}
+
+func (f *FIB) syncUp(dev *netdev.Device, flags NHFlags) int {
+	if !dev.IsUp() {
+		return 0
+	}
+	if flags&FlagDead != 0 && dev.Flags()&netdev.FlagLowerUp != 0 {
+		flags |= FlagLinkDown
+	}
+	ret := 0
+	var prev *fibInfo
+	for nh := f.devNH[dev]; nh != nil; nh = nh.devNext {
+		fi := nh.parent
+		if nh.dev != dev || fi == prev {
+			continue
+		}
+		prev = fi
+		f.work.infos++
+		alive := 0
+		for i := range fi.nhs {
+			x := &fi.nhs[i]
+			if x.flags&flags == 0 {
+				alive++
+				continue
+			}
+			if x.dev == nil || !x.dev.IsUp() {
+				continue
+			}
+			if x.dev != dev || !dev.Registered() {
+				continue
+			}
+			alive++
+			x.flags &^= flags
+		}
+		if alive > 0 {
+			fi.flags &^= flags
+			ret++
+		}
+	}
+	return ret
+}
+
+// syncDownAddr is fib_sync_down_addr: mark dead the main-table fib_infos
+// whose preferred source was local, an address that went away.
+func (f *FIB) syncDownAddr(local netip.Addr) int {
+	if !local.IsValid() || addr4(local) == 0 {
+		return 0
+	}
+	ret := 0
+	for fi := f.laddr[local]; fi != nil; fi = fi.lnext {
+		f.work.infos++
+		if fi.tbID != TableMain {
+			continue
+		}
+		fi.flags |= FlagDead
+		fi.pfsrcRemoved = true
+		ret++
+	}
+	return ret
+}

@@ -1,0 +1,646 @@
+// FIB tables: route insertion, deletion, lookup, dump and flush on an
+// LC-trie, modelled on the fib_table_* functions of net/ipv4/fib_trie.c.
+
+package fib
+
+import (
+	"net/netip"
+	"syscall"
+
+	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// faAccessed is FA_S_ACCESSED: a lookup returned the route.
+const faAccessed = 1
+
+// Table is one routing table (struct fib_table). Main and local share one
+// trie until the first custom IPv4 rule (Unmerge), each seeing only its own
+// routes in dumps and flushes; lookups in main see local's routes too, as
+// the kernel's do. The zero Table is not usable; tables come from a FIB.
+//
+// A Table is guarded by RTNL, like the FIB it belongs to.
+type Table struct {
+	f          *FIB
+	id         uint32
+	t          *trie
+	numDefault int // tb_num_default: /0 routes
+	routes     int // fib_aliases with this table's id
+}
+
+// ID returns the table id.
+func (tb *Table) ID() uint32 { return tb.id }
+
+// Len returns the number of routes in the table.
+func (tb *Table) Len() int { return tb.routes }
+
+// Stats returns the shape of the table's trie, as /proc/net/fib_triestat
+// reports it (main and local report the same trie while merged).
+//
+// Kernel: trie_collect_stats (net/ipv4/fib_trie.c).
+func (tb *Table) Stats() Stats { return tb.t.collectStats() }
+
+// findAlias is fib_find_alias: in the alias list starting at head, the first
+// alias of the section (slen, tbID) with a tos not above tos and either a
+// priority at or above prio or a lower tos; with findFirst, the first alias
+// of the section.
+func (t *trie) findAlias(head uint32, slen, tos uint8, prio, tbID uint32, findFirst bool) uint32 {
+	for a := head; a != 0; a = t.al(a).next {
+		t.work.aliases++
+		fa := t.al(a)
+		if fa.slen < slen {
+			continue
+		}
+		if fa.slen != slen {
+			break
+		}
+		if fa.tbID > tbID {
+			continue
+		}
+		if fa.tbID != tbID {
+			break
+		}
+		if findFirst {
+			return a
+		}
+		if fa.tos > tos {
+			continue
+		}
+		t.work.infos++
+		if t.fiOf(fa).priority >= prio || fa.tos < tos {
+			return a
+		}
+	}
+	return 0
+}
+
+// prevAlias returns the alias before a in leaf l's list (0 if a is first).
+func (t *trie) prevAlias(l, a uint32) uint32 {
+	var p uint32
+	for x := t.lf[l].head; x != a; x = t.al(x).next {
+		p = x
+	}
+	return p
+}
+
+// insertAlias is fib_insert_alias: link alias a into leaf l before fa, or
+// at the end of its (slen, table) section when fa is 0; a new leaf when l is
+// 0.
+func (t *trie) insertAlias(tp, l uint32, a alias, fa, key uint32) {
+	if l == 0 {
+		t.insertNode(tp, key, a)
+		return
+	}
+	nfa := t.newAlias(l, a)
+	n := t.al(nfa)
+	if fa != 0 {
+		n.next = fa
+		if p := t.prevAlias(l, fa); p != 0 {
+			t.al(p).next = nfa
+		} else {
+			t.lf[l].head = nfa
+		}
+	} else {
+		for last := t.lf[l].head; last != 0; last = t.al(last).next {
+			x := t.al(last)
+			if n.slen < x.slen {
+				break
+			}
+			if n.slen == x.slen && n.tbID > x.tbID {
+				break
+			}
+			fa = last
+		}
+		if fa != 0 {
+			n.next = t.al(fa).next
+			t.al(fa).next = nfa
+		} else {
+			n.next = t.lf[l].head
+			t.lf[l].head = nfa
+		}
+	}
+	if t.lf[l].slen < n.slen {
+		t.lf[l].slen = n.slen
+		t.nodePushSuffix(tp, n.slen)
+	}
+}
+
+// removeAlias is fib_remove_alias: unlink alias old from leaf l (below tp),
+// removing the leaf when it empties. It does not free old.
+func (t *trie) removeAlias(tp, l, old uint32) {
+	p := t.prevAlias(l, old)
+	next := t.al(old).next
+	if p != 0 {
+		t.al(p).next = next
+	} else {
+		t.lf[l].head = next
+	}
+	if t.lf[l].head == 0 {
+		t.removeLeaf(tp, l)
+		return
+	}
+	if next != 0 {
+		return
+	}
+	// old was the last alias: the leaf's suffix is now the previous one's.
+	s := t.al(p).slen
+	t.lf[l].slen = s
+	t.nodePullSuffix(tp, s)
+}
+
+// insert is fib_table_insert (the request is valid and in this table).
+func (tb *Table) insert(t *sim.Task, cfg *config) error {
+	f := tb.f
+	fi, err := f.createInfo(t, cfg)
+	if err != nil {
+		return err
+	}
+	tr := tb.t
+	key, slen, tos := cfg.dst, keyLength-cfg.dstLen, cfg.tos
+	l, tp := tr.findNode(key)
+	var fa uint32
+	if l != 0 {
+		fa = tr.findAlias(tr.lf[l].head, slen, tos, fi.priority, tb.id, false)
+	}
+	if fa != 0 && tr.al(fa).tos == tos && tr.fiOf(tr.al(fa)).priority == fi.priority {
+		if cfg.mode&NLMExcl != 0 {
+			f.releaseInfo(fi)
+			return errno.New(syscall.EEXIST, "")
+		}
+		faFirst, faMatch := fa, uint32(0)
+		for ; fa != 0; fa = tr.al(fa).next {
+			tr.work.aliases++
+			x := tr.al(fa)
+			if x.slen != slen || x.tbID != tb.id || x.tos != tos || tr.fiOf(x).priority != fi.priority {
+				break
+			}
+			if x.typ == cfg.typ && x.info == fi.idx {
+				faMatch = fa
+				break
+			}
+		}
+		if cfg.mode&NLMReplace != 0 {
+			fa = faFirst
+			if faMatch != 0 {
+				f.releaseInfo(fi)
+				if fa == faMatch {
+					return nil
+				}
+				return errno.New(syscall.EEXIST, "")
+			}
+			// The kernel links a new fib_alias in the old one's place;
+			// rewriting it in place is the same.
+			x := tr.al(fa)
+			drop := tr.fiOf(x)
+			*x = alias{info: fi.idx, tos: x.tos, typ: cfg.typ, slen: x.slen,
+				tbID: tb.id, state: x.state &^ faAccessed, next: x.next}
+			f.releaseInfo(drop)
+			t.Charge(sim.FibAliasInsert, 1)
+			return nil
+		}
+		if faMatch != 0 {
+			f.releaseInfo(fi)
+			return errno.New(syscall.EEXIST, "")
+		}
+		if cfg.mode&NLMAppend == 0 {
+			fa = faFirst
+		}
+	}
+	if cfg.mode&NLMCreate == 0 {
+		f.releaseInfo(fi)
+		return errno.New(syscall.ENOENT, "")
+	}
+	tr.insertAlias(tp, l, alias{info: fi.idx, tos: tos, typ: cfg.typ, slen: slen, tbID: tb.id}, fa, key)
+	if cfg.dstLen == 0 {
+		tb.numDefault++
+	}
+	tb.routes++
+	t.Charge(sim.FibAliasInsert, 1)
+	return nil
+}
+
+// delete is fib_table_delete: remove the first route of the (prefix, tos)
+// section that matches every attribute the request sets.
+func (tb *Table) delete(t *sim.Task, cfg *config) error {
+	tr := tb.t
+	key, slen, tos := cfg.dst, keyLength-cfg.dstLen, cfg.tos
+	l, tp := tr.findNode(key)
+	if l == 0 {
+		return errno.New(syscall.ESRCH, "")
+	}
+	fa := tr.findAlias(tr.lf[l].head, slen, tos, 0, tb.id, false)
+	if fa == 0 {
+		return errno.New(syscall.ESRCH, "")
+	}
+	var del uint32
+	for ; fa != 0; fa = tr.al(fa).next {
+		tr.work.aliases++
+		x := tr.al(fa)
+		if x.slen != slen || x.tbID != tb.id || x.tos != tos {
+			break
+		}
+		fi := tr.fiOf(x)
+		tr.work.infos++
+		if (cfg.typ == TypeUnspec || x.typ == cfg.typ) &&
+			(cfg.scope == ScopeNowhere || fi.scope == cfg.scope) &&
+			(!cfg.prefsrc.IsValid() || fi.prefsrc == cfg.prefsrc) &&
+			(cfg.protocol == ProtoUnspec || fi.protocol == cfg.protocol) &&
+			nhMatch(cfg, fi) {
+			del = fa
+			break
+		}
+	}
+	if del == 0 {
+		return errno.New(syscall.ESRCH, "")
+	}
+	if cfg.dstLen == 0 {
+		tb.numDefault--
+	}
+	fi := tr.fiOf(tr.al(del))
+	tr.removeAlias(tp, l, del)
+	tr.freeAlias(del)
+	tb.routes--
+	tb.f.releaseInfo(fi)
+	t.Charge(sim.FibAliasRemove, 1)
+	return nil
+}
+
+// Flow is a lookup key: the parts of struct flowi4 a FIB lookup reads. The
+// zero Flow looks up 0.0.0.0 with any TOS, any scope and any device.
+type Flow struct {
+	Dst   netip.Addr     // flowi4_daddr
+	TOS   uint8          // flowi4_tos: routes with a TOS must match it
+	Scope Scope          // flowi4_scope: routes of a wider scope (lower value) are skipped
+	OIF   netdev.IfIndex // flowi4_oif: only paths through this device
+}
+
+// Result is what a lookup found (struct fib_result). For a route type that
+// rejects (blackhole, unreachable, prohibit, throw) the lookup returns its
+// error with Prefix, Type, Scope and Table set.
+type Result struct {
+	Prefix    netip.Prefix   // the matching route's prefix
+	Type      Type           // its type
+	Scope     Scope          // its scope (fib_scope)
+	Table     uint32         // the table it is in
+	Priority  uint32         // its metric
+	PrefSrc   netip.Addr     // its preferred source, if any
+	NHSel     int            // the path chosen (nh_sel)
+	Gateway   netip.Addr     // the path's gateway (none for a direct route)
+	Dev       *netdev.Device // the path's device
+	NHScope   Scope          // the path's scope (nhc_scope)
+	NexthopID nexthop.ID     // the route's nexthop object, if any
+}
+
+func prefixMismatch(key, pkey uint32) uint32 { return (key ^ pkey) & (pkey | -pkey) }
+
+// backtrack is the "backtrace" of fib_table_lookup: strip the lowest set
+// bit of cindex, climbing while it is zero, and return the next non-empty
+// child to examine; false when the trie is exhausted.
+func (t *trie) backtrack(pn, cindex *uint32) (ref, bool) {
+	for {
+		for *cindex == 0 {
+			if *pn == 0 {
+				return 0, false
+			}
+			pkey := t.tn[*pn].key
+			*pn = t.tn[*pn].parent
+			*cindex = getIndex(pkey, &t.tn[*pn])
+		}
+		*cindex &= *cindex - 1
+		if n := t.kid(&t.tn[*pn], *cindex); n != 0 {
+			return n, true
+		}
+	}
+}
+
+var errAgain = errno.New(syscall.EAGAIN, "")
+
+// isAgain reports whether err is EAGAIN (no route in the table, or a
+// throw route), without the reflection of errors.As.
+func isAgain(err error) bool {
+	if err == errAgain {
+		return true
+	}
+	e, ok := err.(*errno.Error)
+	return ok && e.Errno == syscall.EAGAIN
+}
+
+// lookup is fib_table_lookup: the longest prefix that covers fl.Dst with a
+// route that fits the flow, backtracking to shorter prefixes when a leaf's
+// routes are all dead, of the wrong TOS or scope, or use other devices. It
+// fails with EAGAIN when nothing matches.
+func (tb *Table) lookup(t *sim.Task, fl Flow) (Result, error) {
+	tr := tb.t
+	w := tr.work
+	key := addr4(fl.Dst)
+	var pn, cindex uint32
+	n := tr.kid(&tr.tn[0], 0)
+	if n == 0 {
+		return Result{}, errAgain
+	}
+	var ok bool
+	atLeaf := false
+	// Step 1: travel to the longest prefix match in the trie.
+	for {
+		if n.isLeaf() {
+			atLeaf = tr.lf[n.idx()].key == key
+			break
+		}
+		w.nodes++
+		tn := &tr.tn[n.idx()]
+		index := (key ^ tn.key) >> tn.pos
+		if index>>tn.bits != 0 {
+			break
+		}
+		if tn.slen > tn.pos {
+			pn, cindex = n.idx(), index
+		}
+		n = tr.kid(tn, index)
+		if n == 0 {
+			if n, ok = tr.backtrack(&pn, &cindex); !ok {
+				return Result{}, errAgain
+			}
+			break
+		}
+	}
+	// Step 2: sort out leaves and backtrack for the longest prefix.
+	for {
+		if !atLeaf {
+			var nkey uint32
+			var nslen, npos uint8
+			if n.isLeaf() {
+				l := &tr.lf[n.idx()]
+				nkey, nslen = l.key, l.slen
+			} else {
+				w.nodes++
+				tn := &tr.tn[n.idx()]
+				nkey, nslen, npos = tn.key, tn.slen, tn.pos
+			}
+			if prefixMismatch(key, nkey) != 0 || nslen == npos {
+				if n, ok = tr.backtrack(&pn, &cindex); !ok {
+					return Result{}, errAgain
+				}
+				continue
+			}
+			if !n.isLeaf() {
+				n = tr.kid(&tr.tn[n.idx()], 0)
+				if n == 0 {
+					if n, ok = tr.backtrack(&pn, &cindex); !ok {
+						return Result{}, errAgain
+					}
+				}
+				continue
+			}
+		}
+		atLeaf = false
+		// Step 3: process the leaf; fall back to backtracking on a miss.
+		if res, err, hit := tb.leafLookup(n.idx(), key, &fl); hit {
+			return res, err
+		}
+		if n, ok = tr.backtrack(&pn, &cindex); !ok {
+			return Result{}, errAgain
+		}
+	}
+}
+
+// leafLookup is step 3 of fib_table_lookup: the first route of leaf l that
+// covers key and fits the flow, with a live path.
+func (tb *Table) leafLookup(l, key uint32, fl *Flow) (Result, error, bool) {
+	tr := tb.t
+	tr.work.leaves++
+	lf := &tr.lf[l]
+	index := uint64(key ^ lf.key)
+	for a := lf.head; a != 0; a = tr.al(a).next {
+		tr.work.aliases++
+		fa := tr.al(a)
+		if index >= 1<<fa.slen {
+			continue
+		}
+		if fa.tos != 0 && fa.tos != fl.TOS {
+			continue
+		}
+		fi := tr.fiOf(fa)
+		tr.work.infos++
+		if fi.dead || fi.scope < fl.Scope {
+			continue
+		}
+		fa.state |= faAccessed
+		res := Result{
+			Prefix: netip.PrefixFrom(addrFrom4(lf.key), int(keyLength-fa.slen)),
+			Type:   fa.typ, Scope: fi.scope, Table: tb.id, Priority: fi.priority, PrefSrc: fi.prefsrc,
+		}
+		if e := typeProps[fa.typ].err; e != 0 {
+			return res, errno.New(e, ""), true
+		}
+		if fi.flags&FlagDead != 0 {
+			continue
+		}
+		if fi.nh != nil {
+			res.NexthopID = fi.nh.ID()
+			if fi.nh.Blackhole() {
+				res.Type = TypeBlackhole
+				return res, errno.New(typeProps[TypeBlackhole].err, ""), true
+			}
+			if sel, nh := nexthopLookup(fi.nh, fl); nh != nil {
+				res.NHSel, res.Gateway, res.Dev, res.NHScope = sel, nh.Gateway(), nh.Dev(), Scope(nh.Scope())
+				return res, nil, true
+			}
+			continue
+		}
+		for i := range fi.nhs {
+			nh := &fi.nhs[i]
+			if nh.flags&FlagDead != 0 {
+				continue
+			}
+			if fl.OIF != 0 && fl.OIF != nh.oif {
+				continue
+			}
+			res.NHSel, res.Gateway, res.Dev, res.NHScope = i, nh.gw, nh.dev, nh.scope
+			return res, nil, true
+		}
+	}
+	return Result{}, nil, false
+}
+
+// nexthopLookup is nexthop_get_nhc_lookup: the first live path of a nexthop
+// object that fits the flow.
+func nexthopLookup(nh *nexthop.Nexthop, fl *Flow) (int, *nexthop.Nexthop) {
+	good := func(x *nexthop.Nexthop) bool {
+		return x != nil && !x.Dead() && (fl.OIF == 0 || fl.OIF == ifindex(x.Dev()))
+	}
+	if nh.IsGroup() {
+		for i := range nh.NumMembers() {
+			if m := nh.Member(i); good(m) {
+				return i, m
+			}
+		}
+		return 0, nil
+	}
+	if good(nh) {
+		return 0, nh
+	}
+	return 0, nil
+}
+
+// Lookup is fib_table_lookup on this table alone: the longest matching
+// prefix with a route that fits the flow. It fails with EAGAIN when no route
+// matches, and with the route type's error for blackhole (EINVAL),
+// unreachable (EHOSTUNREACH), prohibit (EACCES) and throw (EAGAIN) routes.
+// The caller holds RTNL.
+//
+// Kernel: fib_table_lookup (net/ipv4/fib_trie.c).
+func (tb *Table) Lookup(t *sim.Task, fl Flow) (Result, error) {
+	res, err := tb.lookup(t, fl)
+	tb.f.charge(t)
+	return res, err
+}
+
+// flush is fib_table_flush: remove this table's routes whose fib_info is
+// dead (and, with flushAll, its error routes), resizing the trie on the way
+// back up. It returns the number of routes removed.
+func (tb *Table) flush(t *sim.Task, flushAll bool) int {
+	tr, f := tb.t, tb.f
+	found := 0
+	tr.flushWalk(func(l uint32) {
+		var slen uint8
+		var prev uint32
+		for a := tr.lf[l].head; a != 0; {
+			tr.work.aliases++
+			fa := tr.al(a)
+			next := fa.next
+			fi := tr.fiOf(fa)
+			if fi == nil || fa.tbID != tb.id {
+				slen, prev, a = fa.slen, a, next
+				continue
+			}
+			tr.work.infos++
+			typeErr := typeProps[fa.typ].err != 0
+			if fi.flags&FlagDead == 0 && !typeErr || !flushAll && typeErr {
+				slen, prev, a = fa.slen, a, next
+				continue
+			}
+			if prev != 0 {
+				tr.al(prev).next = next
+			} else {
+				tr.lf[l].head = next
+			}
+			tr.freeAlias(a)
+			tb.routes--
+			f.releaseInfo(fi)
+			found++
+			a = next
+		}
+		tr.lf[l].slen = slen
+	})
+	t.Charge(sim.FibAliasRemove, int64(found))
+	return found
+}
+
+// flushExternal is fib_table_flush_external: drop from main's trie the
+// routes of other tables (local's, copied to its own trie by unmerge).
+func (tb *Table) flushExternal() {
+	tr := tb.t
+	tr.flushWalk(func(l uint32) {
+		var slen uint8
+		var prev uint32
+		for a := tr.lf[l].head; a != 0; {
+			fa := tr.al(a)
+			next := fa.next
+			if fa.tbID != tb.id {
+				if prev != 0 {
+					tr.al(prev).next = next
+				} else {
+					tr.lf[l].head = next
+				}
+				tr.freeAlias(a)
+				a = next
+				continue
+			}
+			slen, prev, a = fa.slen, a, next
+		}
+		tr.lf[l].slen = slen
+	})
+}
+
+// route builds the dump of one alias (fib_dump_info with the nexthop
+// compatibility mode on, its default).
+func (tb *Table) route(key uint32, fa *alias) Route {
+	fi := tb.t.fiOf(fa)
+	r := Route{
+		Table: tb.id, Dst: netip.PrefixFrom(addrFrom4(key), int(keyLength-fa.slen)),
+		Type: fa.typ, Scope: fi.scope, Protocol: fi.protocol, Priority: fi.priority,
+		TOS: fa.tos, PrefSrc: fi.prefsrc, Flags: fi.flags,
+	}
+	const shown = FlagDead | FlagLinkDown | FlagOnLink | FlagOffload | FlagTrap
+	switch {
+	case fi.nh != nil:
+		nh := fi.nh
+		r.NexthopID = nh.ID()
+		if nh.Blackhole() {
+			r.Type = TypeBlackhole
+		}
+		if nh.IsGroup() && nh.NumMembers() == 1 {
+			nh = nh.Member(0) // one path: dumped as a single nexthop
+		}
+		if nh.IsGroup() {
+			for i, m := range nh.Members() {
+				x := nh.Member(i)
+				p := NextHop{Weight: int(m.Weight)}
+				if x != nil {
+					p.Gateway, p.Dev, p.OnLink = x.Gateway(), x.Dev(), x.OnLink()
+					if p.OnLink {
+						p.Flags |= FlagOnLink
+					}
+				}
+				r.Multipath = append(r.Multipath, p)
+			}
+		} else {
+			r.Gateway, r.Dev = nh.Gateway(), nh.Dev()
+			r.Flags = 0
+			if nh.OnLink() {
+				r.Flags = FlagOnLink
+			}
+		}
+	case len(fi.nhs) == 1:
+		nh := &fi.nhs[0]
+		r.Gateway, r.Dev, r.Flags = nh.gw, nh.dev, nh.flags&shown
+	default:
+		for i := range fi.nhs {
+			nh := &fi.nhs[i]
+			r.Multipath = append(r.Multipath, NextHop{Gateway: nh.gw, Dev: nh.dev,
+				Weight: nh.weight, OnLink: nh.flags&FlagOnLink != 0, Flags: nh.flags & shown})
+		}
+	}
+	r.OnLink = r.Flags&FlagOnLink != 0
+	return r
+}
+
+// Routes returns the table's routes in the order `ip route show table ID`
+// lists them: by key, then in each leaf's alias order.
+//
+// Kernel: fib_table_dump (net/ipv4/fib_trie.c).
+func (tb *Table) Routes() []Route {
+	var out []Route
+	tr := tb.t
+	var pn uint32
+	key := uint32(0)
+	for {
+		l := tr.leafWalk(&pn, key)
+		if l == 0 {
+			break
+		}
+		lk := tr.lf[l].key
+		for a := tr.lf[l].head; a != 0; a = tr.al(a).next {
+			if tr.al(a).tbID == tb.id {
+				out = append(out, tb.route(lk, tr.al(a)))
+			}
+		}
+		key = lk + 1
+		if key < lk {
+			break
+		}
+	}
+	return out
+}

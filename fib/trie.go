@@ -1,0 +1,1023 @@
+// The level-compressed trie (LC-trie) that holds an IPv4 routing table,
+// modelled on net/ipv4/fib_trie.c.
+//
+// # The algorithm
+//
+// The trie is the dynamic LC-trie of Nilsson and Tikkanen ("An experimental
+// study of compression methods for dynamic tries", Algorithmica 33(1), 2002),
+// as the kernel adapted it for IP lookup (Nilsson and Karlsson, "IP-address
+// lookup using LC-tries", IEEE JSAC 17(6), 1999). Two compressions make it
+// shallow:
+//
+//   - path compression: a node records the first bit it tests, so a chain
+//     of one-child nodes costs nothing;
+//   - level compression: a node tests several bits at once and has
+//     2^bits children, a whole subtree of a binary trie folded into one
+//     array, as long as that array stays mostly full.
+//
+// Every node — internal node ("tnode") or leaf — is a key vector: a 32-bit
+// key and two small numbers, pos and bits. Bits are numbered from the least
+// significant (bit 0) to the most significant (bit 31), as in the kernel. A
+// tnode looks at key bits pos .. pos+bits-1 to pick one of its 2^bits
+// children; the bits above pos+bits are the same for every key below the
+// node and are stored in its key, the bits below pos are zero in its key.
+// A leaf is a key vector with pos = bits = 0 and holds one key: the network
+// address of one or more prefixes (10.1.0.0/16 and 10.1.0.0/24 share a leaf)
+// as a list of fib_alias entries, longest prefix first.
+//
+// Worked example: the routes 198.51.100.0/24, 198.51.100.1/32 and
+// 198.51.100.255/32 (an address's connected, local and broadcast routes) have
+// the keys
+//
+//	198.51.100.0   = 11000110 00110011 01100100 00000000
+//	198.51.100.1   = 11000110 00110011 01100100 00000001
+//	198.51.100.255 = 11000110 00110011 01100100 11111111
+//
+// Inserting them one by one makes a binary tnode at pos 7 (the highest bit
+// where .0 and .255 differ) whose child 0 is a binary tnode at pos 0
+// (separating .0 from .1). The root is then level-compressed: a tnode with
+// two non-empty children out of two is "full enough" to double, so it
+// becomes pos 6, bits 2, with the .0/.1 tnode at index 00 and the .255 leaf
+// at index 11, two empty slots between. This is exactly what the kernel's
+// /proc/net/fib_triestat reports for a veth with one /24 address: 2 internal
+// nodes ("1: 1  2: 1"), 6 pointers, 2 null pointers, 3 leaves at average
+// depth 1.66.
+//
+// # Shape
+//
+// After every insertion and deletion the nodes on the path are resized
+// (resize): a node doubles (inflate) while the doubled node would have at
+// least 50% non-empty children (30% for the root), it halves while fewer
+// than 25% (15% for the root) are non-empty, and a node with one child
+// disappears (collapse). Children that are themselves "full" tnodes (no
+// skipped bits) count twice towards inflating, since inflation splits them.
+// At most MAX_WORK = 10 doublings or halvings happen per resize. This file
+// follows the kernel's order of operations, so that for the same sequence
+// of insertions and deletions the shape — and so /proc/net/fib_triestat —
+// is the kernel's.
+//
+// # Memory layout
+//
+// Nodes live in three arenas (tnodes, leaves, fib_aliases) and point at each
+// other with 32-bit indexes, not Go pointers: a child slot is a ref, 0 for
+// empty, odd for a leaf, even for a tnode. A leaf is 16 bytes, a fib_alias
+// 24, a child slot 4 (the kernel's are 48, 56 and 8), and the garbage
+// collector never scans the trie. tnode index 0 is the kernel's "trie" key
+// vector (pos 32, no bits): the parent of the root, whose only child slot
+// holds the root.
+package fib
+
+import (
+	"math/bits"
+)
+
+const keyLength = 32 // KEYLENGTH
+
+// Resize thresholds in percent (fib_trie.c).
+const (
+	halveThreshold       = 25 // halve_threshold
+	inflateThreshold     = 50 // inflate_threshold
+	halveThresholdRoot   = 15 // halve_threshold_root
+	inflateThresholdRoot = 30 // inflate_threshold_root
+	maxWork              = 10 // MAX_WORK
+)
+
+// Kernel sizes (x86-64), for /proc/net/fib_triestat's "Total size" and the
+// memory comparisons in benchmarks.
+const (
+	kernelLeafSize  = 48 // LEAF_SIZE = TNODE_SIZE(1)
+	kernelTnodeSize = 40 // TNODE_SIZE(0)
+	kernelAliasSize = 56 // sizeof(struct fib_alias)
+	kernelPtrSize   = 8  // sizeof(struct key_vector *)
+)
+
+// ref is a child slot: 0 is empty, an odd value is leaf ref>>1, an even
+// non-zero value is tnode ref>>1.
+type ref uint32
+
+func leafRef(i uint32) ref  { return ref(i<<1 | 1) }
+func tnodeRef(i uint32) ref { return ref(i << 1) }
+
+func (r ref) isLeaf() bool { return r&1 != 0 }
+func (r ref) idx() uint32  { return uint32(r >> 1) }
+
+// tnode is an internal node (struct tnode with its key_vector). Index 0 of
+// the arena is the trie itself.
+type tnode struct {
+	key    uint32
+	off    uint32 // with more than inlineBits bits, its child slots are kids[off:]
+	parent uint32 // tnode index; 0 is the trie
+	empty  uint32 // empty_children
+	full   uint32 // full_children: children that are tnodes with no skipped bits
+	pos    uint8
+	bits   uint8
+	slen   uint8 // longest suffix (32 - prefix length) of any alias below
+	// The child slots of small tnodes (most of a big trie's), kept with
+	// the key vector as the kernel keeps them, so a lookup step touches
+	// one place; and the trie's single slot.
+	inl [1 << inlineBits]ref
+}
+
+// inlineBits is the largest tnode whose children the tnode holds itself.
+const inlineBits = 2
+
+// kid returns child slot i of n.
+func (t *trie) kid(n *tnode, i uint32) ref {
+	if n.bits <= inlineBits {
+		return n.inl[i]
+	}
+	return t.kids[n.off+i]
+}
+
+// setKid sets child slot i of n.
+func (t *trie) setKid(n *tnode, i uint32, r ref) {
+	if n.bits <= inlineBits {
+		n.inl[i] = r
+		return
+	}
+	t.kids[n.off+i] = r
+}
+
+// leaf is a leaf key vector; its fib_alias list starts at head. The leaf
+// holds one alias itself (the first added, usually the only one), so that a
+// lookup finds key and route in one place; more go to the alias arena.
+type leaf struct {
+	key    uint32
+	parent uint32 // tnode index
+	head   uint32 // first alias (an aliasRef); 0 when empty
+	slen   uint8  // suffix length of the last (shortest-prefix) alias
+	inUse  bool   // first holds an alias
+	first  alias
+}
+
+// An alias reference: 0 is none, inlineAlias|l is leaf l's own alias,
+// anything else an index in the alias arena.
+const inlineAlias = 1 << 31
+
+// al returns the alias r refers to. The pointer is good until the next leaf
+// or alias is allocated.
+func (t *trie) al(r uint32) *alias {
+	if r&inlineAlias != 0 {
+		return &t.lf[r&^inlineAlias].first
+	}
+	return &t.fa[r]
+}
+
+// alias is a struct fib_alias: one route (prefix length, tos, table,
+// type) and the fib_info it uses. Aliases of a leaf are chained by next in
+// the kernel's order: by slen ascending (longest prefix first), then tb_id
+// descending, tos descending, priority ascending.
+type alias struct {
+	next  uint32
+	info  uint32 // the fib_info: index in the FIB's infoTable
+	tbID  uint32
+	tos   uint8
+	typ   Type
+	slen  uint8
+	state uint8 // FA_S_ACCESSED
+}
+
+// infoTable numbers the live fib_infos so that aliases can refer to them
+// with 32 bits and no pointer (the trie then has none for the garbage
+// collector to scan). Index 0 is unused.
+type infoTable struct {
+	list []*fibInfo
+	free []uint32
+}
+
+func (it *infoTable) add(fi *fibInfo) {
+	if len(it.list) == 0 {
+		it.list = append(it.list, nil)
+	}
+	if k := len(it.free); k > 0 {
+		fi.idx = it.free[k-1]
+		it.free = it.free[:k-1]
+		it.list[fi.idx] = fi
+		return
+	}
+	fi.idx = uint32(len(it.list))
+	it.list = append(it.list, fi)
+}
+
+func (it *infoTable) remove(fi *fibInfo) {
+	it.list[fi.idx] = nil
+	it.free = append(it.free, fi.idx)
+	fi.idx = 0
+}
+
+// fiOf returns the fib_info of alias a.
+func (t *trie) fiOf(a *alias) *fibInfo { return t.fis.list[a.info] }
+
+// trieWork counts the work of the current operation; the FIB charges it to
+// the task and resets it.
+type trieWork struct {
+	nodes, leaves, aliases, infos int64
+	syncs                         int // synchronize_rcu calls tnode_free asked for
+}
+
+// trie is one LC-trie. Local and main share one until fib_unmerge.
+type trie struct {
+	tn       []tnode
+	tnFree   []uint32
+	kids     []ref                   // the child slots of all tnodes
+	kidsFree [keyLength + 1][]uint32 // freed blocks of kids, by bits
+	lf       []leaf
+	lfFree   []uint32
+	fa       []alias
+	faFree   []uint32
+
+	nLeaves  int
+	nTnodes  int
+	nAliases int // all aliases, those held by leaves included
+	nInline  int // aliases held by leaves
+
+	work     *trieWork
+	mem      *syncMem
+	fis      *infoTable
+	freeList []uint32 // scratch: the tnodes an inflate or halve replaces
+}
+
+// syncMem models tnode_free_size and sysctl_fib_sync_mem: once 512 KB of
+// tnodes have been freed by resizes, tnode_free calls synchronize_rcu.
+type syncMem struct {
+	freed int
+	limit int
+}
+
+// defaultSyncMem is sysctl_fib_sync_mem's default, 512 KB.
+const defaultSyncMem = 512 * 1024
+
+func newTrie(w *trieWork, m *syncMem, fis *infoTable) *trie {
+	t := &trie{work: w, mem: m, fis: fis}
+	// tn[0] is the trie key vector; lf[0] and fa[0] are unused so that
+	// index 0 can mean "none".
+	t.tn = append(t.tn, tnode{pos: keyLength, slen: keyLength})
+	t.lf = append(t.lf, leaf{})
+	t.fa = append(t.fa, alias{})
+	return t
+}
+
+func (t *trie) root() ref { return t.tn[0].inl[0] }
+
+// Key vector accessors, leaf or tnode.
+
+func (t *trie) kvKey(r ref) uint32 {
+	if r.isLeaf() {
+		return t.lf[r.idx()].key
+	}
+	return t.tn[r.idx()].key
+}
+
+func (t *trie) kvSlen(r ref) uint8 {
+	if r.isLeaf() {
+		return t.lf[r.idx()].slen
+	}
+	return t.tn[r.idx()].slen
+}
+
+func (t *trie) kvPos(r ref) uint8 {
+	if r.isLeaf() {
+		return 0
+	}
+	return t.tn[r.idx()].pos
+}
+
+func (t *trie) setParent(r ref, p uint32) {
+	if r == 0 {
+		return
+	}
+	if r.isLeaf() {
+		t.lf[r.idx()].parent = p
+	} else {
+		t.tn[r.idx()].parent = p
+	}
+}
+
+func (t *trie) parentOf(r ref) uint32 {
+	if r.isLeaf() {
+		return t.lf[r.idx()].parent
+	}
+	return t.tn[r.idx()].parent
+}
+
+// childLength is child_length: 2^bits, and 0 for the trie.
+func childLength(n *tnode) uint32 { return (1 << n.bits) &^ 1 }
+
+// getIndex is get_index: the child index of key in n (0 for the trie).
+func getIndex(key uint32, n *tnode) uint32 { return (key ^ n.key) >> n.pos }
+
+// Allocation.
+
+func (t *trie) newTnode(key uint32, pos, nbits uint8) uint32 {
+	shift := uint(pos) + uint(nbits)
+	if shift < keyLength {
+		key = key >> shift << shift
+	} else {
+		key = 0
+	}
+	n := tnode{key: key, pos: pos, bits: nbits, slen: pos, empty: 1 << nbits}
+	if nbits > inlineBits {
+		n.off = t.allocKids(nbits)
+	}
+	var i uint32
+	if k := len(t.tnFree); k > 0 {
+		i = t.tnFree[k-1]
+		t.tnFree = t.tnFree[:k-1]
+		t.tn[i] = n
+	} else {
+		i = uint32(len(t.tn))
+		t.tn = appendDoubling(t.tn, n)
+	}
+	t.nTnodes++
+	return i
+}
+
+// allocKids returns a zeroed block of 1<<nbits child slots: a freed block
+// of that size, or the front of the smallest larger one (the rest goes to
+// the free lists, halving), or new slots at the end of kids.
+func (t *trie) allocKids(nbits uint8) uint32 {
+	size := uint32(1) << nbits
+	for b := nbits; b <= keyLength; b++ {
+		f := t.kidsFree[b]
+		if len(f) == 0 {
+			continue
+		}
+		off := f[len(f)-1]
+		t.kidsFree[b] = f[:len(f)-1]
+		for b > nbits {
+			b--
+			t.kidsFree[b] = append(t.kidsFree[b], off+1<<b)
+		}
+		clear(t.kids[off : off+size])
+		return off
+	}
+	off := uint32(len(t.kids))
+	if cap(t.kids)-len(t.kids) < int(size) {
+		k := make([]ref, len(t.kids), max(2*cap(t.kids), len(t.kids)+int(size)))
+		copy(k, t.kids)
+		t.kids = k
+	}
+	t.kids = t.kids[:len(t.kids)+int(size)]
+	return off
+}
+
+// appendDoubling appends v, doubling the capacity when it runs out (append
+// grows large slices by a quarter, which copies an arena four times over).
+func appendDoubling[T any](s []T, v T) []T {
+	if len(s) == cap(s) {
+		n := make([]T, len(s), max(16, 2*cap(s)))
+		copy(n, s)
+		s = n
+	}
+	return append(s, v)
+}
+
+// freeTnode frees a tnode; its block of child slots is kept for the next
+// tnode of the same size (inserts keep making binary tnodes that the next
+// inflation absorbs).
+func (t *trie) freeTnode(i uint32) {
+	n := &t.tn[i]
+	if n.bits > inlineBits {
+		t.kidsFree[n.bits] = append(t.kidsFree[n.bits], n.off)
+	}
+	*n = tnode{}
+	t.tnFree = append(t.tnFree, i)
+	t.nTnodes--
+}
+
+// newLeaf makes a leaf for key holding alias a.
+func (t *trie) newLeaf(key uint32, a alias) uint32 {
+	a.next = 0
+	l := leaf{key: key, slen: a.slen, inUse: true, first: a}
+	var i uint32
+	if k := len(t.lfFree); k > 0 {
+		i = t.lfFree[k-1]
+		t.lfFree = t.lfFree[:k-1]
+		t.lf[i] = l
+	} else {
+		i = uint32(len(t.lf))
+		t.lf = appendDoubling(t.lf, l)
+	}
+	t.lf[i].head = i | inlineAlias
+	t.nLeaves++
+	t.nAliases++
+	t.nInline++
+	return i
+}
+
+func (t *trie) freeLeaf(i uint32) {
+	t.lf[i] = leaf{}
+	t.lfFree = append(t.lfFree, i)
+	t.nLeaves--
+}
+
+// newAlias stores alias a for leaf l: in the leaf if its own slot is free,
+// else in the arena. It returns the alias's reference.
+func (t *trie) newAlias(l uint32, a alias) uint32 {
+	t.nAliases++
+	if lf := &t.lf[l]; !lf.inUse {
+		lf.inUse, lf.first = true, a
+		t.nInline++
+		return l | inlineAlias
+	}
+	var i uint32
+	if k := len(t.faFree); k > 0 {
+		i = t.faFree[k-1]
+		t.faFree = t.faFree[:k-1]
+		t.fa[i] = a
+	} else {
+		i = uint32(len(t.fa))
+		t.fa = appendDoubling(t.fa, a)
+	}
+	return i
+}
+
+// freeAlias frees an alias already unlinked from its leaf's list.
+func (t *trie) freeAlias(r uint32) {
+	t.nAliases--
+	if r&inlineAlias != 0 {
+		lf := &t.lf[r&^inlineAlias]
+		lf.inUse, lf.first = false, alias{}
+		t.nInline--
+		return
+	}
+	t.fa[r] = alias{}
+	t.faFree = append(t.faFree, r)
+}
+
+// tnodeFull is tnode_full: n is a tnode with no skipped bits below tn.
+func (t *trie) tnodeFull(tn *tnode, n ref) bool {
+	if n == 0 || n.isLeaf() {
+		return false
+	}
+	c := &t.tn[n.idx()]
+	return c.pos+c.bits == tn.pos
+}
+
+// putChild is put_child: set child i of tnode ti, keeping the empty and
+// full counts and the suffix length.
+func (t *trie) putChild(ti, i uint32, n ref) {
+	tn := &t.tn[ti]
+	chi := t.kid(tn, i)
+	switch {
+	case n == 0 && chi != 0:
+		tn.empty++
+	case n != 0 && chi == 0:
+		tn.empty--
+	}
+	wasFull, isFull := t.tnodeFull(tn, chi), t.tnodeFull(tn, n)
+	switch {
+	case wasFull && !isFull:
+		tn.full--
+	case !wasFull && isFull:
+		tn.full++
+	}
+	if n != 0 {
+		if s := t.kvSlen(n); tn.slen < s {
+			tn.slen = s
+		}
+	}
+	t.setKid(tn, i, n)
+}
+
+// putChildRoot is put_child_root: set the slot of key in tp, the trie's
+// single slot when tp is the trie.
+func (t *trie) putChildRoot(tp, key uint32, n ref) {
+	if tp == 0 {
+		t.tn[0].inl[0] = n
+		return
+	}
+	t.putChild(tp, getIndex(key, &t.tn[tp]), n)
+}
+
+// updateChildren is update_children: point every child of ti back at it,
+// descending into the new tnodes that already do.
+func (t *trie) updateChildren(ti uint32) {
+	for i := childLength(&t.tn[ti]); i > 0; {
+		i--
+		c := t.kid(&t.tn[ti], i)
+		if c == 0 {
+			continue
+		}
+		if !c.isLeaf() && t.tn[c.idx()].parent == ti {
+			t.updateChildren(c.idx())
+		} else {
+			t.setParent(c, ti)
+		}
+	}
+}
+
+// tnodeFreeList is tnode_free: free the replaced nodes and, once enough
+// memory is waiting for RCU, ask for a synchronize_rcu.
+func (t *trie) tnodeFreeList(list []uint32) {
+	for _, i := range list {
+		t.mem.freed += kernelTnodeSize + kernelPtrSize<<t.tn[i].bits
+		t.freeTnode(i)
+	}
+	if t.mem.freed >= t.mem.limit {
+		t.mem.freed = 0
+		t.work.syncs++
+	}
+}
+
+// replace is replace: install tn in oldtnode's place and resize the full
+// children it gained.
+func (t *trie) replace(oldtnode, tn uint32, freeList []uint32) uint32 {
+	tp := t.tn[oldtnode].parent
+	t.tn[tn].parent = tp
+	t.putChildRoot(tp, t.tn[tn].key, tnodeRef(tn))
+	t.updateChildren(tn)
+	t.tnodeFreeList(freeList)
+	for i := childLength(&t.tn[tn]); i > 0; {
+		i--
+		inode := t.kid(&t.tn[tn], i)
+		if t.tnodeFull(&t.tn[tn], inode) {
+			tn = t.resize(inode.idx())
+		}
+	}
+	return tp
+}
+
+// inflate is inflate: double tnode oldtnode, splitting its full children.
+func (t *trie) inflate(oldtnode uint32) uint32 {
+	o := t.tn[oldtnode]
+	tn := t.newTnode(o.key, o.pos-1, o.bits+1)
+	t.freeList = append(t.freeList[:0], oldtnode)
+	m := uint32(1) << (o.pos - 1)
+	for i := childLength(&o); i > 0; {
+		i--
+		inode := t.kid(&o, i)
+		if inode == 0 {
+			continue
+		}
+		if !t.tnodeFull(&o, inode) {
+			n := &t.tn[tn]
+			t.putFresh(n, getIndex(t.kvKey(inode), n), inode)
+			continue
+		}
+		ii := inode.idx()
+		t.freeList = append(t.freeList, ii)
+		in := t.tn[ii]
+		if in.bits == 1 {
+			n := &t.tn[tn]
+			t.putFresh(n, 2*i+1, t.kid(&in, 1))
+			t.putFresh(n, 2*i, t.kid(&in, 0))
+			continue
+		}
+		node1 := t.newTnode(in.key|m, in.pos, in.bits-1)
+		node0 := t.newTnode(in.key, in.pos, in.bits-1)
+		n1, n0 := &t.tn[node1], &t.tn[node0]
+		half := childLength(&in) / 2
+		for j := range half {
+			t.putFresh(n1, j, t.kid(&in, half+j))
+			t.putFresh(n0, j, t.kid(&in, j))
+		}
+		n1.parent, n0.parent = tn, tn
+		n := &t.tn[tn]
+		t.putFresh(n, 2*i+1, tnodeRef(node1))
+		t.putFresh(n, 2*i, tnodeRef(node0))
+	}
+	t.work.nodes++
+	return t.replace(oldtnode, tn, t.freeList)
+}
+
+// halve is halve: halve tnode oldtnode, pairing children under new binary
+// tnodes where both of a pair are present.
+func (t *trie) halve(oldtnode uint32) uint32 {
+	o := t.tn[oldtnode]
+	tn := t.newTnode(o.key, o.pos+1, o.bits-1)
+	for i := childLength(&o); i > 0; {
+		i--
+		node1 := t.kid(&o, i)
+		i--
+		node0 := t.kid(&o, i)
+		if node1 == 0 || node0 == 0 {
+			n := node1
+			if n == 0 {
+				n = node0
+			}
+			t.putFresh(&t.tn[tn], i/2, n)
+			continue
+		}
+		inode := t.newTnode(t.kvKey(node0), o.pos, 1)
+		in := &t.tn[inode]
+		t.putFresh(in, 1, node1)
+		t.putFresh(in, 0, node0)
+		in.parent = tn
+		t.putFresh(&t.tn[tn], i/2, tnodeRef(inode))
+	}
+	t.work.nodes++
+	t.freeList = append(t.freeList[:0], oldtnode)
+	return t.replace(oldtnode, tn, t.freeList)
+}
+
+// putFresh is put_child into a slot known to be empty, in a tnode being
+// built (inflate, halve); n may be empty. tn must not move meanwhile: no
+// tnode is allocated while it runs.
+func (t *trie) putFresh(tn *tnode, i uint32, n ref) {
+	if n == 0 {
+		return
+	}
+	tn.empty--
+	var s uint8
+	if n.isLeaf() {
+		s = t.lf[n.idx()].slen
+	} else {
+		c := &t.tn[n.idx()]
+		s = c.slen
+		if c.pos+c.bits == tn.pos {
+			tn.full++
+		}
+	}
+	if tn.slen < s {
+		tn.slen = s
+	}
+	t.setKid(tn, i, n)
+}
+
+// collapse is collapse: replace a tnode with at most one child by that child.
+func (t *trie) collapse(oldtnode uint32) uint32 {
+	var n ref
+	for i := childLength(&t.tn[oldtnode]); n == 0 && i > 0; {
+		i--
+		n = t.kid(&t.tn[oldtnode], i)
+	}
+	tp := t.tn[oldtnode].parent
+	t.putChildRoot(tp, t.tn[oldtnode].key, n)
+	t.setParent(n, tp)
+	t.freeTnode(oldtnode) // node_free: not counted in tnode_free_size
+	return tp
+}
+
+// updateSuffix is update_suffix: recompute a tnode's slen from its children.
+func (t *trie) updateSuffix(ti uint32) uint8 {
+	tn := &t.tn[ti]
+	slen := tn.pos
+	slenMax := min(tn.pos+tn.bits-1, tn.slen)
+	n := uint64(childLength(tn))
+	for i, stride := uint64(0), uint64(2); i < n; i += stride {
+		c := t.kid(tn, uint32(i))
+		if c == 0 {
+			continue
+		}
+		cs := t.kvSlen(c)
+		if cs <= slen {
+			continue
+		}
+		stride <<= cs - slen
+		slen = cs
+		i &^= stride - 1
+		if slen >= slenMax {
+			break
+		}
+	}
+	tn.slen = slen
+	return slen
+}
+
+func (t *trie) shouldInflate(tp, ti uint32) bool {
+	tn := &t.tn[ti]
+	used := uint64(childLength(tn))
+	threshold := used
+	if tp == 0 {
+		threshold *= inflateThresholdRoot
+	} else {
+		threshold *= inflateThreshold
+	}
+	used -= uint64(tn.empty)
+	used += uint64(tn.full)
+	return used > 1 && tn.pos != 0 && 50*used >= threshold
+}
+
+func (t *trie) shouldHalve(tp, ti uint32) bool {
+	tn := &t.tn[ti]
+	used := uint64(childLength(tn))
+	threshold := used
+	if tp == 0 {
+		threshold *= halveThresholdRoot
+	} else {
+		threshold *= halveThreshold
+	}
+	used -= uint64(tn.empty)
+	return used > 1 && tn.bits > 1 && 100*used < threshold
+}
+
+func (t *trie) shouldCollapse(ti uint32) bool {
+	tn := &t.tn[ti]
+	return childLength(tn)-tn.empty < 2
+}
+
+// resize is resize: inflate, else halve, else collapse tnode ti, at most
+// maxWork doublings or halvings; it returns the parent.
+func (t *trie) resize(ti uint32) uint32 {
+	t.work.nodes++
+	tp := t.tn[ti].parent
+	cindex := getIndex(t.tn[ti].key, &t.tn[tp])
+	work := maxWork
+	for work > 0 && t.shouldInflate(tp, ti) {
+		tp = t.inflate(ti)
+		work--
+		ti = t.kid(&t.tn[tp], cindex).idx()
+	}
+	tp = t.tn[ti].parent
+	if work != maxWork {
+		return tp
+	}
+	for work > 0 && t.shouldHalve(tp, ti) {
+		tp = t.halve(ti)
+		work--
+		ti = t.kid(&t.tn[tp], cindex).idx()
+	}
+	if t.shouldCollapse(ti) {
+		return t.collapse(ti)
+	}
+	return t.tn[ti].parent
+}
+
+// nodePullSuffix is node_pull_suffix.
+func (t *trie) nodePullSuffix(ti uint32, slen uint8) {
+	nodeSlen := t.tn[ti].slen
+	for nodeSlen > t.tn[ti].pos && nodeSlen > slen {
+		slen = t.updateSuffix(ti)
+		if nodeSlen == slen {
+			break
+		}
+		ti = t.tn[ti].parent
+		nodeSlen = t.tn[ti].slen
+	}
+}
+
+// nodePushSuffix is node_push_suffix.
+func (t *trie) nodePushSuffix(ti uint32, slen uint8) {
+	for t.tn[ti].slen < slen {
+		t.tn[ti].slen = slen
+		ti = t.tn[ti].parent
+	}
+}
+
+// rebalance is trie_rebalance: resize every tnode from ti up to the root.
+func (t *trie) rebalance(ti uint32) {
+	for ti != 0 {
+		ti = t.resize(ti)
+	}
+}
+
+// findNode is fib_find_node: the leaf holding key (0 if none) and the tnode
+// where the search stopped (its parent, or where it would go).
+func (t *trie) findNode(key uint32) (l uint32, tp uint32) {
+	n := t.tn[0].inl[0]
+	visits := int64(0)
+	for n != 0 {
+		if n.isLeaf() {
+			t.work.leaves++
+			if t.lf[n.idx()].key != key {
+				n = 0
+			}
+			break
+		}
+		visits++
+		tn := &t.tn[n.idx()]
+		idx := (key ^ tn.key) >> tn.pos
+		if idx>>tn.bits != 0 {
+			n = 0
+			break
+		}
+		tp = n.idx()
+		n = t.kid(tn, idx)
+	}
+	t.work.nodes += visits
+	if n == 0 {
+		return 0, tp
+	}
+	return n.idx(), tp
+}
+
+// insertNode is fib_insert_node: add a new leaf for key holding alias a
+// below tp (as fib_find_node left it), splitting the slot's occupant under a
+// new binary tnode if there is one, and rebalance.
+func (t *trie) insertNode(tp, key uint32, a alias) uint32 {
+	slen := a.slen
+	l := t.newLeaf(key, a)
+	var n ref
+	if tp == 0 {
+		n = t.tn[0].inl[0]
+	} else {
+		n = t.kid(&t.tn[tp], getIndex(key, &t.tn[tp]))
+	}
+	if n != 0 {
+		tn := t.newTnode(key, uint8(bits.Len32(key^t.kvKey(n))-1), 1)
+		t.tn[tn].parent = tp
+		t.putChild(tn, getIndex(key, &t.tn[tn])^1, n)
+		t.putChildRoot(tp, key, tnodeRef(tn))
+		t.setParent(n, tn)
+		tp = tn
+	}
+	t.nodePushSuffix(tp, slen)
+	t.lf[l].parent = tp
+	t.putChildRoot(tp, key, leafRef(l))
+	t.rebalance(tp)
+	return l
+}
+
+// removeLeaf removes an emptied leaf below tp and rebalances (the first
+// branch of fib_remove_alias).
+func (t *trie) removeLeaf(tp, l uint32) {
+	if t.tn[tp].slen == t.lf[l].slen {
+		t.nodePullSuffix(tp, t.tn[tp].pos)
+	}
+	t.putChildRoot(tp, t.lf[l].key, 0)
+	t.freeLeaf(l)
+	t.rebalance(tp)
+}
+
+// leafWalk is leaf_walk_rcu: the first leaf with a key at or above key,
+// starting the search at *pn (the trie, or where the previous call stopped).
+// It returns 0 when there is none.
+func (t *trie) leafWalk(pn *uint32, key uint32) uint32 {
+	p := *pn
+	n := tnodeRef(p)
+	var cindex uint32
+	for {
+		p = n.idx()
+		tn := &t.tn[p]
+		cindex = 0
+		if key > tn.key {
+			cindex = getIndex(key, tn)
+		}
+		if cindex>>tn.bits != 0 {
+			break
+		}
+		n = t.kid(tn, cindex)
+		cindex++
+		if n == 0 {
+			break
+		}
+		if n.isLeaf() {
+			if t.lf[n.idx()].key >= key {
+				*pn = p
+				return n.idx()
+			}
+			break
+		}
+	}
+	for p != 0 {
+		tn := &t.tn[p]
+		if cindex >= 1<<tn.bits {
+			pkey := tn.key
+			p = tn.parent
+			cindex = getIndex(pkey, &t.tn[p]) + 1
+			continue
+		}
+		n = t.kid(tn, cindex)
+		cindex++
+		if n == 0 {
+			continue
+		}
+		if n.isLeaf() {
+			*pn = p
+			return n.idx()
+		}
+		p = n.idx()
+		cindex = 0
+	}
+	*pn = p
+	return 0
+}
+
+// flushWalk walks the trie in reverse key order the way fib_table_flush does:
+// fn edits each leaf's aliases (and its slen); emptied leaves are unlinked,
+// and each tnode is resized once all its children are done.
+func (t *trie) flushWalk(fn func(l uint32)) {
+	var pn uint32 // the trie
+	cindex := uint32(1)
+	for {
+		if cindex == 0 {
+			if pn == 0 {
+				break
+			}
+			pkey := t.tn[pn].key
+			if t.tn[pn].slen > t.tn[pn].pos {
+				t.updateSuffix(pn)
+			}
+			pn = t.resize(pn)
+			cindex = getIndex(pkey, &t.tn[pn])
+			continue
+		}
+		cindex--
+		n := t.kid(&t.tn[pn], cindex)
+		if n == 0 {
+			continue
+		}
+		if !n.isLeaf() {
+			pn = n.idx()
+			cindex = 1 << t.tn[pn].bits
+			t.work.nodes++
+			continue
+		}
+		l := n.idx()
+		t.work.leaves++
+		fn(l)
+		if t.lf[l].head == 0 {
+			t.putChildRoot(pn, t.lf[l].key, 0)
+			t.freeLeaf(l)
+		}
+	}
+}
+
+// Stats is the shape of one trie as /proc/net/fib_triestat reports it
+// (struct trie_stat). The zero Stats is an empty trie.
+type Stats struct {
+	TotDepth     int     // sum of the leaves' depths
+	MaxDepth     int     // deepest leaf
+	Leaves       int     // leaves (distinct keys)
+	Prefixes     int     // fib_alias entries (routes) in all leaves
+	Tnodes       int     // internal nodes
+	NullPointers int     // empty child slots
+	NodeSizes    [32]int // internal nodes by bits
+}
+
+// collectStats is trie_collect_stats: a depth-first walk in the order of
+// fib_trie_get_next, where a leaf's depth is the number of tnodes above it.
+func (t *trie) collectStats() Stats {
+	var s Stats
+	n := t.tn[0].inl[0]
+	if n == 0 {
+		return s
+	}
+	if n.isLeaf() {
+		s.Leaves = 1
+		s.Prefixes = t.aliasCount(n.idx())
+		return s
+	}
+	s.addTnode(&t.tn[n.idx()])
+	pn, cindex, depth := n.idx(), uint32(0), 1
+	for pn != 0 {
+		tn := &t.tn[pn]
+		if cindex < childLength(tn) {
+			c := t.kid(tn, cindex)
+			cindex++
+			if c == 0 {
+				continue
+			}
+			if c.isLeaf() {
+				s.Leaves++
+				s.TotDepth += depth
+				s.MaxDepth = max(s.MaxDepth, depth)
+				s.Prefixes += t.aliasCount(c.idx())
+				continue
+			}
+			s.addTnode(&t.tn[c.idx()])
+			pn, cindex = c.idx(), 0
+			depth++
+			continue
+		}
+		pkey := tn.key
+		pn = tn.parent
+		cindex = getIndex(pkey, &t.tn[pn]) + 1
+		depth--
+	}
+	return s
+}
+
+func (s *Stats) addTnode(tn *tnode) {
+	s.Tnodes++
+	if tn.bits < 32 {
+		s.NodeSizes[tn.bits]++
+	}
+	s.NullPointers += int(tn.empty)
+}
+
+func (t *trie) aliasCount(l uint32) int {
+	n := 0
+	for a := t.lf[l].head; a != 0; a = t.al(a).next {
+		n++
+	}
+	return n
+}
+
+// Pointers is the number of child slots in all internal nodes.
+func (s Stats) Pointers() int {
+	p := 0
+	for i, n := range s.NodeSizes {
+		if i > 0 {
+			p += n << i
+		}
+	}
+	return p
+}
+
+// AverDepth is the kernel's average depth in hundredths (totdepth*100 /
+// leaves, truncated), 166 for "1.66".
+func (s Stats) AverDepth() int {
+	if s.Leaves == 0 {
+		return 0
+	}
+	return s.TotDepth * 100 / s.Leaves
+}
+
+// KernelBytes is the memory the kernel's trie of this shape takes (the
+// "Total size" of /proc/net/fib_triestat, before rounding up to kB).
+func (s Stats) KernelBytes() int {
+	return kernelLeafSize*s.Leaves + kernelAliasSize*s.Prefixes +
+		kernelTnodeSize*s.Tnodes + kernelPtrSize*s.Pointers()
+}
