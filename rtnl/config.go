@@ -2,9 +2,12 @@ package rtnl
 
 import (
 	"fmt"
+	"syscall"
 
+	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/hwaddr"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/nexthop"
 )
 
 // Config gathers the behaviour switches of the seed patches. Any mix is
@@ -19,6 +22,9 @@ type Config struct {
 	// IfindexList is whether RTM_DELLINK accepts IFLA_IFINDEX_LIST (seed 004,
 	// "rtnetlink: Support fine-grained netdevice bulk deletion").
 	IfindexList bool
+	// Nexthop is how removing a device's nexthop objects flushes the FIB
+	// (seed 000, "ipv4: Flush the FIB once per dev nexthop removal").
+	Nexthop nexthop.Policy
 	// CountedWalks is a simulation-speed option, not a seed patch: ListOnly
 	// address lists count their searches' compares instead of walking
 	// (netdev.Config.CountedWalks). Behaviour, counters and virtual time are
@@ -27,10 +33,10 @@ type Config struct {
 }
 
 // Before is every seed's pre-patch behaviour.
-var Before = Config{HWAddr: hwaddr.ListOnly, Wait: netdev.WaitFixed, IfindexList: false}
+var Before = Config{HWAddr: hwaddr.ListOnly, Wait: netdev.WaitFixed, IfindexList: false, Nexthop: nexthop.FlushPerNexthop}
 
 // After is every seed's post-patch behaviour.
-var After = Config{HWAddr: hwaddr.TreeIndexed, Wait: netdev.WaitBackoff, IfindexList: true}
+var After = Config{HWAddr: hwaddr.TreeIndexed, Wait: netdev.WaitBackoff, IfindexList: true, Nexthop: nexthop.FlushDeferred}
 
 func (c Config) netdev() netdev.Config {
 	return netdev.Config{HWAddr: c.HWAddr, Wait: c.Wait, CountedWalks: c.CountedWalks}
@@ -49,7 +55,7 @@ func (c Config) String() string {
 	case After:
 		return "after"
 	}
-	s := fmt.Sprintf("hwaddr=%v,wait=%v,ifindex-list=%v", c.HWAddr, c.Wait, c.IfindexList)
+	s := fmt.Sprintf("hwaddr=%v,wait=%v,ifindex-list=%v,nexthop=%v", c.HWAddr, c.Wait, c.IfindexList, c.Nexthop)
 	if c.CountedWalks {
 		s += ",counted-walks"
 	}
@@ -57,4 +63,9 @@ func (c Config) String() string {
 }
 
 // Validate returns an EINVAL error for a policy value that does not exist.
-func (c Config) Validate() error { return c.netdev().Validate() }
+func (c Config) Validate() error {
+	if c.Nexthop != nexthop.FlushPerNexthop && c.Nexthop != nexthop.FlushDeferred {
+		return errno.Errorf(syscall.EINVAL, "Unknown nexthop flush policy %d", c.Nexthop)
+	}
+	return c.netdev().Validate()
+}

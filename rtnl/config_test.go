@@ -25,6 +25,10 @@ func TestConstructorsRejectBadInput(t *testing.T) {
 	_, err = netdev.NewStack(nil, nil, netdev.Config{})
 	require.ErrorIs(t, err, syscall.EINVAL)
 
+	_, err = rtnl.NewKernel(rtnl.Config{Nexthop: 5})
+	require.ErrorIs(t, err, syscall.EINVAL)
+	require.ErrorContains(t, err, "nexthop flush policy")
+
 	require.Panics(t, func() { rtnl.MustNewKernel(rtnl.Config{HWAddr: 3}) })
 	for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After, {HWAddr: hwaddr.TreeIndexed, Wait: netdev.WaitFixed}} {
 		require.NoError(t, cfg.Validate())
@@ -34,6 +38,6 @@ func TestConstructorsRejectBadInput(t *testing.T) {
 	}
 	require.Equal(t, "before", rtnl.Before.String())
 	require.Equal(t, "after", rtnl.After.String())
-	require.Equal(t, "hwaddr=TreeIndexed,wait=fixed,ifindex-list=false",
+	require.Equal(t, "hwaddr=TreeIndexed,wait=fixed,ifindex-list=false,nexthop=per-nexthop",
 		rtnl.Config{HWAddr: hwaddr.TreeIndexed, Wait: netdev.WaitFixed}.String())
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/netsimlab/netsim/hwaddr"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/nexthop"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/stretchr/testify/require"
 )
@@ -96,9 +97,9 @@ func TestConfigCountedWalks(t *testing.T) {
 	}{
 		{rtnl.Before, "before"},
 		{rtnl.Config{HWAddr: hwaddr.ListOnly, Wait: netdev.WaitFixed, CountedWalks: true}, "before"},
-		{rtnl.Config{HWAddr: hwaddr.TreeIndexed, Wait: netdev.WaitBackoff, IfindexList: true, CountedWalks: true}, "after"},
-		{rtnl.Config{HWAddr: hwaddr.TreeIndexed, Wait: netdev.WaitFixed}, "hwaddr=TreeIndexed,wait=fixed,ifindex-list=false"},
-		{rtnl.Config{Wait: netdev.WaitBackoff, CountedWalks: true}, "hwaddr=ListOnly,wait=backoff,ifindex-list=false,counted-walks"},
+		{rtnl.Config{HWAddr: hwaddr.TreeIndexed, Wait: netdev.WaitBackoff, IfindexList: true, Nexthop: nexthop.FlushDeferred, CountedWalks: true}, "after"},
+		{rtnl.Config{HWAddr: hwaddr.TreeIndexed, Wait: netdev.WaitFixed}, "hwaddr=TreeIndexed,wait=fixed,ifindex-list=false,nexthop=per-nexthop"},
+		{rtnl.Config{Wait: netdev.WaitBackoff, CountedWalks: true}, "hwaddr=ListOnly,wait=backoff,ifindex-list=false,nexthop=per-nexthop,counted-walks"},
 	}
 	for _, c := range cases {
 		require.Equal(t, c.name, c.cfg.String(), "%#v", c.cfg)

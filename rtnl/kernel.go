@@ -20,7 +20,9 @@ import (
 	"time"
 
 	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/nexthop"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -35,6 +37,8 @@ type Kernel struct {
 	mu      sync.Mutex      // guards nets (changed with RTNL held too)
 	nets    map[string]*Net // named namespaces
 	initNet *Net
+
+	byTable map[*netdev.Table]*Net // every live namespace by its device table; guarded by RTNL
 }
 
 // NewKernel returns a kernel with configuration cfg in a new World with
@@ -65,12 +69,32 @@ func NewKernelIn(w *sim.World, cfg Config) (*Kernel, error) {
 	if w == nil {
 		return nil, errno.New(syscall.EINVAL, "rtnl: nil World")
 	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
 	k := &Kernel{w: w, cfg: cfg, rtnl: w.NewMutex("RTNL"), nets: map[string]*Net{}}
 	stack, err := netdev.NewStack(w, k.rtnl, cfg.netdev())
 	if err != nil {
 		return nil, err
 	}
 	k.stack = stack
+	k.byTable = map[*netdev.Table]*Net{}
+	// The FIB and the nexthop objects follow device and address events.
+	// Kernel: nh_netdev_event (net/ipv4/nexthop.c) runs before
+	// fib_netdev_event (net/ipv4/fib_frontend.c); fib_inetaddr_event.
+	stack.RegisterNotifier(netdev.NotifierFunc(func(t *sim.Task, ev netdev.Event, d *netdev.Device) error {
+		n := k.byTable[d.Table()]
+		if n == nil {
+			return nil
+		}
+		n.nh.FlushDev(t, d, ev, n.fib)
+		return n.fib.NetdevEvent(t, ev, d)
+	}))
+	stack.RegisterAddrNotifier(func(t *sim.Task, ev netdev.Event, d *netdev.Device, a netdev.Addr) {
+		if n := k.byTable[d.Table()]; n != nil {
+			n.fib.InetAddrEvent(t, ev, d, a)
+		}
+	})
 	k.wq = &workQueue{k: k}
 	k.stack.SetWorkQueue(k.wq)
 	boot := w.NewTask("swapper")
@@ -137,7 +161,9 @@ type Net struct {
 	k    *Kernel
 	name string
 	devs *netdev.Table
-	dead bool // guarded by RTNL
+	nh   *nexthop.Table // net->nexthop
+	fib  *fib.FIB       // net->ipv4's tables
+	dead bool           // guarded by RTNL
 }
 
 // Name returns the namespace's name ("" for the initial namespace).
@@ -158,7 +184,12 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &Net{k: k, name: name, devs: tb}
+	nh := nexthop.NewTable(k.cfg.Nexthop)
+	f := fib.New(nh)
+	nh.SetGatewayChecker(f.CheckGateway)
+	nh.SetLoopback(tb.Loopback())
+	n := &Net{k: k, name: name, devs: tb, nh: nh, fib: f}
+	k.byTable[tb] = n
 	if name != "" {
 		k.mu.Lock()
 		k.nets[name] = n
@@ -251,8 +282,15 @@ func (k *Kernel) DelNet(t *sim.Task, name string) error {
 
 // cleanupNet dismantles a dead namespace; the caller holds RTNL.
 //
-// Kernel: cleanup_net (net/core/net_namespace.c).
-func (k *Kernel) cleanupNet(t *sim.Task, n *Net) { n.devs.DelAll(t) }
+// Kernel: cleanup_net (net/core/net_namespace.c): the pernet exit methods —
+// nexthop_net_exit (flush_all_nexthops), default_device_exit_batch,
+// ip_fib_net_exit.
+func (k *Kernel) cleanupNet(t *sim.Task, n *Net) {
+	n.nh.FlushAll(t, n.fib)
+	n.devs.DelAll(t)
+	n.fib.Exit(t)
+	delete(k.byTable, n.devs)
+}
 
 // workQueue runs deferred kernel work (netdev.WorkQueue). For a scheduled
 // task it spawns a kworker task that sleeps for the delay, takes RTNL, runs

@@ -20,6 +20,8 @@ type Published struct {
 
 // PublishedTimes are the seeds' published numbers that netsim reproduces.
 var PublishedTimes = []Published{
+	{"000", "link down", "before", 32.601, "seed 000: Without this patch, real"},
+	{"000", "link down", "after", 0.209, "seed 000: With this patch, real"},
 	{"001", "create vlans", "before", 108.35, "seed 001: Creating vlans, before"},
 	{"001", "create vlans", "after", 5.59, "seed 001: Creating vlans, after"},
 	{"001", "bring up", "before", 4.96, "seed 001: Bringing them up, before"},
@@ -58,7 +60,7 @@ func (r SeedRow) Ratio() float64 {
 }
 
 // SeedIDs are the seeds RunSeeds knows, in order.
-var SeedIDs = []string{"001", "002", "004"}
+var SeedIDs = []string{"000", "001", "002", "004"}
 
 // RunSeeds runs the named seeds' experiments at full scale, before and
 // after, and returns a row for every published phase.
@@ -92,6 +94,14 @@ func RunSeeds(only []string) ([]SeedRow, error) {
 			continue
 		}
 		switch seed {
+		case "000":
+			for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
+				r, err := Seed000(cfg, Seed000Params{})
+				if err != nil {
+					return nil, err
+				}
+				add(seed, cfg.String(), r.Report, "link down")
+			}
 		case "001":
 			for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
 				r, err := Seed001(cfg, Seed001Params{})

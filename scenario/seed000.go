@@ -1,0 +1,127 @@
+package scenario
+
+import (
+	"fmt"
+	"net/netip"
+	"time"
+
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rtnl"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// Seed000Params sizes seed 000's experiment. Zero fields take the seed's
+// values.
+type Seed000Params struct {
+	Nexthops int        // nexthops, each with one /32 route (seed: 65536)
+	Costs    *sim.Costs // cost model; nil means sim.DefaultCosts
+	// Bystander is the period of a bystander's RTNL requests (a
+	// systemd-networkd renewing DHCP leases); 0 means every second.
+	Bystander time.Duration
+}
+
+// Seed000Result is what seed 000's experiment reports beyond its Report.
+type Seed000Result struct {
+	*Report
+	Hold         time.Duration // RTNL held by `ip link set testnh0 down`
+	BystanderMax time.Duration // the longest wait of the bystander's requests for RTNL
+	Flushes      int64         // fib_flush calls during the link down
+	LeafVisits   int64         // trie leaves visited during the link down
+}
+
+// Seed000 runs the test of seed 000 ("ipv4: Flush the FIB once per dev
+// nexthop removal"): a veth eth2, a bridge-mode macvlan testnh0 on it with
+// 198.51.100.1/24, p.Nexthops nexthop objects `via 198.51.100.2 dev
+// testnh0` and as many routes 10.a.b.0/32 each using its own nexthop (both
+// fed as `ip -batch`), then `ip link set testnh0 down` — phase "link down"
+// — while a bystander makes an RTNL request every second.
+//
+// Taking the device down removes its nexthops newest first; each had one
+// route. Before the patch every removal flushes the whole FIB (fib_flush:
+// two walks of the trie that local and main share), visiting every route
+// left: Θ(N·R). After it, the routes are marked dead and one flush removes
+// them: Θ(N+R). RTNL is held throughout; nothing sleeps.
+func Seed000(cfg rtnl.Config, p Seed000Params) (*Seed000Result, error) {
+	if p.Nexthops == 0 {
+		p.Nexthops = 65536
+	}
+	if p.Nexthops < 1 || p.Nexthops > 65536 {
+		return nil, fmt.Errorf("seed 000: nexthops must be 1..65536, not %d", p.Nexthops)
+	}
+	if p.Bystander == 0 {
+		p.Bystander = time.Second
+	}
+	cfg.CountedWalks = true
+	k, w, err := newKernel(cfg, costsOr(p.Costs, defaultCosts), 2)
+	if err != nil {
+		return nil, err
+	}
+	t := w.NewTask("ip")
+	rc := newRecorder("000", k, t)
+	n := k.InitNet()
+	h := n.Handle(t)
+	sh := &shell{t: t}
+	if err := rc.phase("setup", func() error {
+		steps := []func() error{
+			func() error { return h.LinkAdd(netdev.Veth{Name: "eth2", Peer: "eth2p"}) },
+			func() error { return h.LinkSetUp("eth2p") },
+			func() error { return h.LinkSetUp("eth2") },
+			func() error {
+				return h.LinkAdd(netdev.Macvlan{Name: "testnh0", Link: "eth2", Mode: netdev.MacvlanBridge})
+			},
+			func() error { return h.AddrAdd("testnh0", netip.MustParsePrefix("198.51.100.1/24")) },
+			func() error { return h.LinkSetUp("testnh0") },
+		}
+		for _, s := range steps {
+			if err := sh.ip(s); err != nil {
+				return err
+			}
+		}
+		gw := netip.MustParseAddr("198.51.100.2")
+		// seq 1 N | sed 's/.*/nexthop add id & via 198.51.100.2 dev testnh0/' | ip -batch -
+		t.Charge(sim.IPExec, 1)
+		for i := 1; i <= p.Nexthops; i++ {
+			if err := h.NexthopAdd(rtnl.Nexthop{ID: nexthop.ID(i), Gateway: gw, Dev: "testnh0"}); err != nil {
+				return err
+			}
+		}
+		// route add 10.a.b.0/32 nhid i, for a, b in 0..255, as one ip -batch.
+		t.Charge(sim.IPExec, 1)
+		for i := 1; i <= p.Nexthops; i++ {
+			a, b := (i-1)/256, (i-1)%256
+			dst := netip.PrefixFrom(netip.AddrFrom4([4]byte{10, byte(a), byte(b), 0}), 32)
+			if err := h.RouteAdd(rtnl.Route{Dst: dst, NexthopID: nexthop.ID(i)}); err != nil {
+				return err
+			}
+		}
+		k.Settle(t)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+
+	// The timed command, `time ip link set testnh0 down`, runs scheduled
+	// beside a bystander that asks for RTNL every period.
+	startC, real0 := k.Counters(), time.Now()
+	b := spawnBystander(k, n, p.Bystander)
+	var downErr error
+	var took, hold time.Duration
+	w.Spawn("ip", func(t *sim.Task) {
+		defer b.stop()
+		t0 := t.Now()
+		t.Charge(sim.IPExec, 1)
+		wait0, r0 := t.LockWaitTime(), t.Now()
+		downErr = n.Handle(t).LinkSetDown("testnh0")
+		hold = t.Now().Sub(r0) - (t.LockWaitTime() - wait0)
+		took = t.Now().Sub(t0)
+	})
+	w.Run()
+	if downErr != nil {
+		return nil, fmt.Errorf("seed 000: link down: %w", downErr)
+	}
+	c := k.Counters().Sub(startC)
+	rc.r.Phases = append(rc.r.Phases, Phase{Name: "link down", Virtual: took, Real: time.Since(real0), Counters: c})
+	return &Seed000Result{Report: rc.done(), Hold: hold, BystanderMax: b.maxWait,
+		Flushes: c.Get(sim.FIBFlush), LeafVisits: c.Get(sim.TrieLeafVisit)}, nil
+}
