@@ -212,3 +212,28 @@ func TestSeed001PreviousRunStallsSetupNotCreate(t *testing.T) {
 	require.Greater(t, phase(t, prev, "setup").Virtual, 5*phase(t, fresh, "setup").Virtual)
 	require.Greater(t, prev.RTNL.HoldMax, 100*fresh.RTNL.HoldMax)
 }
+
+func TestSeed000(t *testing.T) {
+	// At reduced scale: one FIB flush per nexthop before (plus the FIB's own
+	// on NETDEV_DOWN), one in all after; the same routes are left; RTNL is
+	// held for the whole command and a bystander asking for it in the
+	// meantime waits for all of it.
+	const n = 256
+	res := map[string]*scenario.Seed000Result{}
+	for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
+		r, err := scenario.Seed000(cfg, scenario.Seed000Params{Nexthops: n, Bystander: time.Millisecond})
+		require.NoError(t, err)
+		res[cfg.String()] = r
+		p := phase(t, r.Report, "link down")
+		require.Greater(t, r.Hold, time.Duration(0))
+		require.LessOrEqual(t, r.Hold, p.Virtual)
+		require.InDelta(t, float64(r.Hold), float64(r.BystanderMax), float64(r.Hold)/5, "the bystander waits about the whole hold")
+		require.Zero(t, p.Counters.Get(sim.Sleep), "nothing sleeps on this path")
+	}
+	b, a := res["before"], res["after"]
+	require.EqualValues(t, n+1, b.Flushes)
+	require.EqualValues(t, 2, a.Flushes)
+	require.Greater(t, b.LeafVisits, int64(n*n))
+	require.Less(t, a.LeafVisits, int64(3*n))
+	require.Greater(t, b.Hold, a.Hold)
+}
