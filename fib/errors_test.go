@@ -110,3 +110,34 @@ func TestBadRouteValues(t *testing.T) {
 		t.Errorf("%d routes, want the 3 of the address", n)
 	}
 }
+
+// TestCheckGateway checks the FIB's fib_check_nh as the nexthop package's
+// gateway checker, with the errors this machine's kernel gave for
+// `ip nexthop add`.
+func TestCheckGateway(t *testing.T) {
+	for _, c := range []struct {
+		line  string
+		errno syscall.Errno
+		msg   string
+	}{
+		{"nexthop add id 5 via 192.0.2.1 dev vethA", syscall.ENETUNREACH, "Nexthop has invalid gateway"},
+		{"nexthop add id 6 via 198.51.100.255 dev vethA", syscall.EINVAL, "Nexthop has invalid gateway"},
+		{"nexthop add id 7 via 198.51.100.1 dev vethA onlink", syscall.EINVAL, "Nexthop has invalid gateway"},
+		{"nexthop add id 8 via 198.51.100.2 dev vethA", 0, ""},
+		{"nexthop add id 9 via 203.0.113.9 dev vethA onlink", 0, ""},
+	} {
+		e := newEnv(t, nexthop.FlushDeferred)
+		e.mustIP(setupLines()...)
+		err := e.ip(c.line)
+		if c.errno == 0 {
+			if err != nil {
+				t.Errorf("%s: %v", c.line, err)
+			}
+			continue
+		}
+		var ee *errno.Error
+		if !errors.Is(err, c.errno) || !errors.As(err, &ee) || ee.Msg != c.msg {
+			t.Errorf("%s: %v, want %v %q", c.line, err, c.errno, c.msg)
+		}
+	}
+}

@@ -37,11 +37,10 @@ type FIB struct {
 	tables      map[uint32]*Table
 	main, deflt *Table
 	customRules bool // fib_has_custom_rules
-	customLocal bool // fib_has_custom_local_routes
 	rules       RuleLookup
 
-	infos     map[infoKey]*fibInfo      // fib_info_hash, classic nexthops
-	nhInfos   map[nhInfoKey]*fibInfo    // fib_info_hash, nexthop objects
+	infos     map[uint64]*fibInfo       // fib_info_hash, classic nexthops, by infoKey.hash
+	nhInfos   map[nexthop.ID]*fibInfo   // fib_info_hash, nexthop objects, by id
 	laddr     map[netip.Addr]*fibInfo   // fib_info_laddrhash
 	devNH     map[*netdev.Device]*fibNH // fib_info_devhash
 	infoCount int                       // fib_info_cnt
@@ -63,8 +62,8 @@ func New(nh *nexthop.Table) *FIB {
 	return &FIB{
 		nh:      nh,
 		tables:  make(map[uint32]*Table),
-		infos:   make(map[infoKey]*fibInfo),
-		nhInfos: make(map[nhInfoKey]*fibInfo),
+		infos:   make(map[uint64]*fibInfo),
+		nhInfos: make(map[nexthop.ID]*fibInfo),
 		laddr:   make(map[netip.Addr]*fibInfo),
 		devNH:   make(map[*netdev.Device]*fibNH),
 		mem:     syncMem{limit: defaultSyncMem},
@@ -110,7 +109,10 @@ func (f *FIB) Table(id uint32) *Table {
 }
 
 // Tables returns the tables in the kernel's hash order (the order of
-// `ip route show table all` and /proc/net/fib_triestat).
+// `ip route show table all` and /proc/net/fib_triestat): by id modulo 256,
+// the newest first among equals.
+//
+// Kernel: fib_table_hash (include/net/netns/ipv4.h), fib_new_table.
 func (f *FIB) Tables() []*Table {
 	var out []*Table
 	for _, b := range f.buckets {
@@ -209,9 +211,6 @@ func (f *FIB) Add(t *sim.Task, r Route, mode Mode) error {
 	cfg, err := toConfig(&r, mode, false)
 	if err == nil {
 		err = f.newTable(cfg.table).insert(t, &cfg)
-		if err == nil && cfg.typ == TypeLocal {
-			f.customLocal = true
-		}
 	}
 	f.charge(t)
 	return err
@@ -319,7 +318,9 @@ func (f *FIB) Len() int {
 	return n
 }
 
-// InfoCount returns the number of live fib_info structures (fib_info_cnt).
+// InfoCount returns the number of live fib_info structures.
+//
+// Kernel: fib_info_cnt (net/ipv4/fib_semantics.c).
 func (f *FIB) InfoCount() int { return f.infoCount }
 
 // FlushFIB removes the routes marked dead from every table, walking each
@@ -732,6 +733,8 @@ func (f *FIB) NetdevEvent(t *sim.Task, ev netdev.Event, dev *netdev.Device) erro
 
 // Stats returns the trie shape of table id (0 means main), and false if
 // there is no such table.
+//
+// Kernel: trie_collect_stats (net/ipv4/fib_trie.c).
 func (f *FIB) Stats(id uint32) (Stats, bool) {
 	tb := f.Table(id)
 	if tb == nil {

@@ -80,8 +80,10 @@ func (t *trie) check() (inflatable, halvable int, err error) {
 		if n.bits > inlineBits && int(n.off)+1<<n.bits > len(t.kids) {
 			return fmt.Errorf("tnode %d: slots %d+%d beyond %d", i, n.off, 1<<n.bits, len(t.kids))
 		}
-		slots := n.inl[:1<<n.bits&(1<<(inlineBits+1)-1)]
-		if n.bits > inlineBits {
+		var slots []ref
+		if n.bits <= inlineBits {
+			slots = n.inl[:1<<n.bits]
+		} else {
 			slots = t.kids[n.off : n.off+1<<n.bits]
 		}
 		empty, full, used := uint32(0), uint32(0), 0
@@ -185,19 +187,24 @@ func (f *FIB) check() error {
 		}
 		return nil
 	}
-	for _, chain := range f.infos {
+	for h, chain := range f.infos {
 		for fi := chain; fi != nil; fi = fi.hashNext {
 			if err := check(fi); err != nil {
 				return err
 			}
+			if k := fi.makeKey(); k.hash() != h {
+				return fmt.Errorf("fib_info hashed under another key")
+			}
 		}
 	}
-	for k, fi := range f.nhInfos {
-		if err := check(fi); err != nil {
-			return err
-		}
-		if fi.nhKey() != k {
-			return fmt.Errorf("fib_info hashed under another key")
+	for k, chain := range f.nhInfos {
+		for fi := chain; fi != nil; fi = fi.hashNext {
+			if err := check(fi); err != nil {
+				return err
+			}
+			if fi.nh.ID() != k {
+				return fmt.Errorf("fib_info hashed under another nexthop id")
+			}
 		}
 	}
 	if n != len(refs) || n != f.infoCount {

@@ -203,12 +203,38 @@ func nhComp(a, b *fibInfo) bool {
 	return true
 }
 
+// hash mixes the key into the 64 bits fib_info_hash is indexed by (a Go
+// map keyed by the whole struct hashes some 90 bytes per lookup).
+func (k *infoKey) hash() uint64 {
+	h := uint64(k.priority)<<32 | uint64(k.tbID)
+	h = mix(h ^ uint64(k.prefsrc)<<32 ^ uint64(k.flags))
+	h = mix(h ^ uint64(k.nhs)<<40 ^ uint64(k.protocol)<<32 ^ uint64(k.scope)<<24 ^ uint64(k.typ)<<16 ^ uint64(k.nhScope))
+	h = mix(h ^ uint64(uint32(k.oif))<<32 ^ uint64(k.nhFlags) ^ uint64(k.weight)<<48)
+	for i := 0; i < 16; i += 8 {
+		var w uint64
+		for _, b := range k.gw[i : i+8] {
+			w = w<<8 | uint64(b)
+		}
+		h = mix(h ^ w)
+	}
+	return h
+}
+
+// mix is splitmix64's finalizer.
+func mix(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
 // findInfo is fib_find_info for classic nexthops: an existing fib_info
 // with the same configuration.
 func (f *FIB) findInfo(k infoKey, nfi *fibInfo) *fibInfo {
-	for fi := f.infos[k]; fi != nil; fi = fi.hashNext {
+	for fi := f.infos[k.hash()]; fi != nil; fi = fi.hashNext {
 		f.work.infos++
-		if nhComp(fi, nfi) {
+		if fi.makeKey() == k && nhComp(fi, nfi) {
 			return fi
 		}
 	}
@@ -218,11 +244,37 @@ func (f *FIB) findInfo(k infoKey, nfi *fibInfo) *fibInfo {
 // findInfoNH is fib_find_info_nh: an existing fib_info with the same
 // nexthop object and configuration.
 func (f *FIB) findInfoNH(k nhInfoKey) *fibInfo {
-	fi := f.nhInfos[k]
-	if fi != nil {
+	for fi := f.nhInfos[k.nhID]; fi != nil; fi = fi.hashNext {
 		f.work.infos++
+		if fi.nhKey() == k {
+			return fi
+		}
 	}
-	return fi
+	return nil
+}
+
+// chainAdd puts fi at the head of the hash chain of key k.
+func chainAdd[K comparable](m map[K]*fibInfo, k K, fi *fibInfo) {
+	fi.hashNext = m[k]
+	m[k] = fi
+}
+
+// chainDel takes fi out of the hash chain of key k.
+func chainDel[K comparable](m map[K]*fibInfo, k K, fi *fibInfo) {
+	switch p := m[k]; {
+	case p == fi && fi.hashNext == nil:
+		delete(m, k)
+	case p == fi:
+		m[k] = fi.hashNext
+	default:
+		for ; p != nil; p = p.hashNext {
+			if p.hashNext == fi {
+				p.hashNext = fi.hashNext
+				break
+			}
+		}
+	}
+	fi.hashNext = nil
 }
 
 // linkInfo puts a new fib_info in the hash tables and on its nexthop's or
@@ -231,11 +283,10 @@ func (f *FIB) linkInfo(fi *fibInfo) {
 	fi.treeref = 1
 	f.fis.add(fi)
 	if fi.nh != nil {
-		f.nhInfos[fi.nhKey()] = fi
+		chainAdd(f.nhInfos, fi.nh.ID(), fi)
 	} else {
 		k := fi.makeKey()
-		fi.hashNext = f.infos[k]
-		f.infos[k] = fi
+		chainAdd(f.infos, k.hash(), fi)
 	}
 	f.infoCount++
 	if fi.prefsrc.IsValid() {
@@ -278,23 +329,11 @@ func (f *FIB) releaseInfo(fi *fibInfo) {
 	}
 	// Unhash.
 	if fi.nh != nil {
-		delete(f.nhInfos, fi.nhKey())
-	} else if k := fi.makeKey(); f.infos[k] == fi {
-		if fi.hashNext == nil {
-			delete(f.infos, k)
-		} else {
-			f.infos[k] = fi.hashNext
-		}
+		chainDel(f.nhInfos, fi.nh.ID(), fi)
 	} else {
-		p := f.infos[k]
-		for ; p != nil; p = p.hashNext {
-			if p.hashNext == fi {
-				p.hashNext = fi.hashNext
-				break
-			}
-		}
+		k := fi.makeKey()
+		chainDel(f.infos, k.hash(), fi)
 	}
-	fi.hashNext = nil
 	f.fis.remove(fi)
 	f.infoCount--
 	if fi.prefsrc.IsValid() {
@@ -457,7 +496,7 @@ func (f *FIB) linkOrShare(fi *fibInfo) *fibInfo {
 			return ofi
 		}
 	}
-	nfi := new(fibInfo)
+	nfi := f.fis.newInfo()
 	*nfi = *fi
 	if len(fi.nhs) > 0 {
 		nfi.nhs = slices.Clone(fi.nhs)

@@ -501,21 +501,52 @@ func (tb *Table) Lookup(t *sim.Task, fl Flow) (Result, error) {
 // dead (and, with flushAll, its error routes), resizing the trie on the way
 // back up. It returns the number of routes removed.
 func (tb *Table) flush(t *sim.Task, flushAll bool) int {
+	// This is flushWalk with the leaf's work written out: seed 000 before
+	// its patch runs N flushes of N leaves, so this loop is what a
+	// simulation of it spends its real time in.
 	tr, f := tb.t, tb.f
 	found := 0
-	tr.flushWalk(func(l uint32) {
+	var aliases, infos, leaves, nodes int64
+	var pn uint32 // the trie
+	cindex := uint32(1)
+	for {
+		if cindex == 0 {
+			if pn == 0 {
+				break
+			}
+			pkey := tr.tn[pn].key
+			if tr.tn[pn].slen > tr.tn[pn].pos {
+				tr.updateSuffix(pn)
+			}
+			pn = tr.resize(pn)
+			cindex = getIndex(pkey, &tr.tn[pn])
+			continue
+		}
+		cindex--
+		n := tr.kid(&tr.tn[pn], cindex)
+		if n == 0 {
+			continue
+		}
+		if !n.isLeaf() {
+			pn = n.idx()
+			cindex = 1 << tr.tn[pn].bits
+			nodes++
+			continue
+		}
+		l := n.idx()
+		leaves++
 		var slen uint8
 		var prev uint32
 		for a := tr.lf[l].head; a != 0; {
-			tr.work.aliases++
+			aliases++
 			fa := tr.al(a)
 			next := fa.next
-			fi := tr.fiOf(fa)
-			if fi == nil || fa.tbID != tb.id {
+			if fa.tbID != tb.id {
 				slen, prev, a = fa.slen, a, next
 				continue
 			}
-			tr.work.infos++
+			fi := tr.fis.list[fa.info]
+			infos++
 			typeErr := typeProps[fa.typ].err != 0
 			if fi.flags&FlagDead == 0 && !typeErr || !flushAll && typeErr {
 				slen, prev, a = fa.slen, a, next
@@ -533,7 +564,16 @@ func (tb *Table) flush(t *sim.Task, flushAll bool) int {
 			a = next
 		}
 		tr.lf[l].slen = slen
-	})
+		if tr.lf[l].head == 0 {
+			tr.putChildRoot(pn, tr.lf[l].key, 0)
+			tr.freeLeaf(l)
+		}
+	}
+	w := tr.work
+	w.aliases += aliases
+	w.infos += infos
+	w.leaves += leaves
+	w.nodes += nodes
 	t.Charge(sim.FibAliasRemove, int64(found))
 	return found
 }

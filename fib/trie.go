@@ -56,15 +56,22 @@
 // of insertions and deletions the shape — and so /proc/net/fib_triestat —
 // is the kernel's.
 //
+// The shape depends on the order of the changes, not only on the route
+// set: the same prefixes inserted in another order can give another trie —
+// in the kernel too (testdata/kernel/random3000-a and -b).
+//
 // # Memory layout
 //
-// Nodes live in three arenas (tnodes, leaves, fib_aliases) and point at each
-// other with 32-bit indexes, not Go pointers: a child slot is a ref, 0 for
-// empty, odd for a leaf, even for a tnode. A leaf is 16 bytes, a fib_alias
-// 24, a child slot 4 (the kernel's are 48, 56 and 8), and the garbage
-// collector never scans the trie. tnode index 0 is the kernel's "trie" key
-// vector (pos 32, no bits): the parent of the root, whose only child slot
-// holds the root.
+// Nodes live in arenas and point at each other with 32-bit indexes, not Go
+// pointers: a child slot is a ref, 0 for empty, odd for a leaf, even for a
+// tnode. A tnode is 40 bytes and holds up to 4 child slots itself (most
+// tnodes of a big trie are 2-bit); larger ones have a block of 4-byte slots
+// in a shared array, reused by size. A leaf is 32 bytes and holds its first
+// fib_alias (16 bytes; more go to an alias arena), and an alias names its
+// fib_info by number. The kernel's leaf is 48 bytes, its fib_alias 56 and a
+// child pointer 8. The garbage collector never scans the trie. tnode index
+// 0 is the kernel's "trie" key vector (pos 32, no bits): the parent of the
+// root, whose only child slot holds the root.
 package fib
 
 import (
@@ -181,8 +188,29 @@ type alias struct {
 // with 32 bits and no pointer (the trie then has none for the garbage
 // collector to scan). Index 0 is unused.
 type infoTable struct {
-	list []*fibInfo
-	free []uint32
+	list  []*fibInfo
+	free  []uint32
+	chunk []fibInfo  // room for the next fib_infos
+	spare []*fibInfo // released fib_infos, for reuse
+}
+
+// newInfo returns a zeroed fib_info. They are allocated in chunks, so that
+// fib_infos made one after the other sit one after the other in memory, as
+// slab objects do, and a table walk that tests their flags reads memory in
+// order rather than all over the heap.
+func (it *infoTable) newInfo() *fibInfo {
+	if k := len(it.spare); k > 0 {
+		fi := it.spare[k-1]
+		it.spare = it.spare[:k-1]
+		*fi = fibInfo{}
+		return fi
+	}
+	if len(it.chunk) == 0 {
+		it.chunk = make([]fibInfo, 128)
+	}
+	fi := &it.chunk[0]
+	it.chunk = it.chunk[1:]
+	return fi
 }
 
 func (it *infoTable) add(fi *fibInfo) {
@@ -203,6 +231,7 @@ func (it *infoTable) remove(fi *fibInfo) {
 	it.list[fi.idx] = nil
 	it.free = append(it.free, fi.idx)
 	fi.idx = 0
+	it.spare = append(it.spare, fi)
 }
 
 // fiOf returns the fib_info of alias a.
@@ -1016,7 +1045,10 @@ func (s Stats) AverDepth() int {
 }
 
 // KernelBytes is the memory the kernel's trie of this shape takes (the
-// "Total size" of /proc/net/fib_triestat, before rounding up to kB).
+// "Total size" of /proc/net/fib_triestat, before rounding up to kB): 48
+// bytes a leaf, 56 a fib_alias, 40 a tnode and 8 a child pointer on x86-64.
+//
+// Kernel: trie_show_stats (net/ipv4/fib_trie.c).
 func (s Stats) KernelBytes() int {
 	return kernelLeafSize*s.Leaves + kernelAliasSize*s.Prefixes +
 		kernelTnodeSize*s.Tnodes + kernelPtrSize*s.Pointers()
