@@ -163,13 +163,15 @@ func (d *Device) DelInet4(t *sim.Task, p netip.Prefix) error {
 	}
 	t.Charge(sim.AddrOp, 1)
 	victim := in.addrs[i]
-	in.addrs = slices.Delete(in.addrs, i, i+1)
+	var promoted *Addr
 	if victim.Flags&AddrSecondary == 0 {
+		// __inet_del_ifa: the secondaries of the subnet go (or the first
+		// is promoted) while the primary is still listed, so listeners
+		// still find it.
 		promote := d.tbl.IPv4All.PromoteSecondaries || d.tbl.IPv4Default.PromoteSecondaries
-		var promoted *Addr
 		for j := 0; j < len(in.addrs); {
 			o := in.addrs[j]
-			if o.Flags&AddrSecondary == 0 || !sameSubnet(o.Prefix, victim.Prefix) {
+			if o == victim || o.Flags&AddrSecondary == 0 || !sameSubnet(o.Prefix, victim.Prefix) {
 				j++
 				continue
 			}
@@ -185,23 +187,22 @@ func (d *Device) DelInet4(t *sim.Task, p netip.Prefix) error {
 			in.addrs = slices.Delete(in.addrs, j, j+1)
 			d.tbl.s.addrNotify(t, EventDown, d, *o)
 		}
-		d.tbl.s.addrNotify(t, EventDown, d, *victim)
-		if promoted != nil {
-			// The promoted address moves to the primaries.
-			k := slices.Index(in.addrs, promoted)
-			in.addrs = slices.Delete(in.addrs, k, k+1)
-			promoted.Flags &^= AddrSecondary
-			at := 0
-			for j, o := range in.addrs {
-				if o.Flags&AddrSecondary == 0 && o.Scope <= promoted.Scope {
-					at = j + 1
-				}
-			}
-			in.addrs = slices.Insert(in.addrs, at, promoted)
-			d.tbl.s.addrNotify(t, EventUp, d, *promoted)
-		}
-		return nil
 	}
+	in.addrs = slices.DeleteFunc(in.addrs, func(a *Addr) bool { return a == victim })
 	d.tbl.s.addrNotify(t, EventDown, d, *victim)
+	if promoted != nil {
+		// The promoted address moves to the primaries.
+		k := slices.Index(in.addrs, promoted)
+		in.addrs = slices.Delete(in.addrs, k, k+1)
+		promoted.Flags &^= AddrSecondary
+		at := 0
+		for j, o := range in.addrs {
+			if o.Flags&AddrSecondary == 0 && o.Scope <= promoted.Scope {
+				at = j + 1
+			}
+		}
+		in.addrs = slices.Insert(in.addrs, at, promoted)
+		d.tbl.s.addrNotify(t, EventUp, d, *promoted)
+	}
 	return nil
 }
