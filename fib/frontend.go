@@ -355,7 +355,7 @@ func (f *FIB) flush(t *sim.Task) int {
 func (f *FIB) Exit(t *sim.Task) {
 	for _, fi := range f.fis.list {
 		if fi != nil {
-			fi.flags |= FlagDead
+			fi.setFlags(fi.flags | FlagDead)
 		}
 	}
 	f.main, f.deflt = nil, nil

@@ -185,6 +185,9 @@ func (f *FIB) check() error {
 		if fi.dead || f.fis.list[fi.idx] != fi {
 			return fmt.Errorf("released fib_info still hashed")
 		}
+		if f.fis.dead[fi.idx] != (fi.flags&FlagDead != 0) {
+			return fmt.Errorf("fib_info %p: flags %v, walks see dead=%v", fi, fi.flags, f.fis.dead[fi.idx])
+		}
 		return nil
 	}
 	for h, chain := range f.infos {

@@ -98,7 +98,17 @@ type fibInfo struct {
 // use the fib_info (nexthop.FIBUser, called by nexthop removal).
 //
 // Kernel: __remove_nexthop_fib (net/ipv4/nexthop.c).
-func (fi *fibInfo) MarkDead() { fi.flags |= FlagDead }
+func (fi *fibInfo) MarkDead() { fi.setFlags(fi.flags | FlagDead) }
+
+// setFlags sets fi's flags (fib_flags), keeping the FIB's copy of the dead
+// flag that table walks read (infoTable.dead) in step. Every change of a
+// linked fib_info's flags goes through it.
+func (fi *fibInfo) setFlags(fl NHFlags) {
+	fi.flags = fl
+	if fi.idx != 0 {
+		fi.f.fis.dead[fi.idx] = fl&FlagDead != 0
+	}
+}
 
 // RouteScope returns the routes' scope (nexthop.ScopedFIBUser).
 func (fi *fibInfo) RouteScope() uint8 { return uint8(fi.scope) }
@@ -782,9 +792,9 @@ func (f *FIB) syncDownDev(dev *netdev.Device, ev netdev.Event, force bool) int {
 		if dead == len(fi.nhs) {
 			switch ev {
 			case netdev.EventDown, netdev.EventUnregister:
-				fi.flags |= FlagDead | FlagLinkDown
+				fi.setFlags(fi.flags | FlagDead | FlagLinkDown)
 			case netdev.EventChange:
-				fi.flags |= FlagLinkDown
+				fi.setFlags(fi.flags | FlagLinkDown)
 			}
 			ret++
 		}
@@ -837,7 +847,7 @@ func (f *FIB) syncUp(dev *netdev.Device, flags NHFlags) int {
 			x.flags &^= flags
 		}
 		if alive > 0 {
-			fi.flags &^= flags
+			fi.setFlags(fi.flags &^ flags)
 			ret++
 		}
 	}
@@ -856,7 +866,7 @@ func (f *FIB) syncDownAddr(local netip.Addr) int {
 		if fi.tbID != TableMain {
 			continue
 		}
-		fi.flags |= FlagDead
+		fi.setFlags(fi.flags | FlagDead)
 		fi.pfsrcRemoved = true
 		ret++
 	}

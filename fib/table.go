@@ -341,6 +341,7 @@ func (tb *Table) lookup(t *sim.Task, fl Flow) (Result, error) {
 		return Result{}, errAgain
 	}
 	var ok bool
+	var res Result // filled in by leafLookup, not copied out of it
 	atLeaf := false
 	// Step 1: travel to the longest prefix match in the trie.
 	for {
@@ -396,7 +397,7 @@ func (tb *Table) lookup(t *sim.Task, fl Flow) (Result, error) {
 		}
 		atLeaf = false
 		// Step 3: process the leaf; fall back to backtracking on a miss.
-		if res, err, hit := tb.leafLookup(n.idx(), key, &fl); hit {
+		if hit, err := tb.leafLookup(n.idx(), key, &fl, &res); hit {
 			return res, err
 		}
 		if n, ok = tr.backtrack(&pn, &cindex); !ok {
@@ -406,8 +407,8 @@ func (tb *Table) lookup(t *sim.Task, fl Flow) (Result, error) {
 }
 
 // leafLookup is step 3 of fib_table_lookup: the first route of leaf l that
-// covers key and fits the flow, with a live path.
-func (tb *Table) leafLookup(l, key uint32, fl *Flow) (Result, error, bool) {
+// covers key and fits the flow, with a live path, into *res.
+func (tb *Table) leafLookup(l, key uint32, fl *Flow, res *Result) (bool, error) {
 	tr := tb.t
 	tr.work.leaves++
 	lf := &tr.lf[l]
@@ -427,12 +428,12 @@ func (tb *Table) leafLookup(l, key uint32, fl *Flow) (Result, error, bool) {
 			continue
 		}
 		fa.state |= faAccessed
-		res := Result{
+		*res = Result{
 			Prefix: netip.PrefixFrom(addrFrom4(lf.key), int(keyLength-fa.slen)),
 			Type:   fa.typ, Scope: fi.scope, Table: tb.id, Priority: fi.priority, PrefSrc: fi.prefsrc,
 		}
 		if e := typeProps[fa.typ].err; e != 0 {
-			return res, errno.New(e, ""), true
+			return true, errno.New(e, "")
 		}
 		if fi.flags&FlagDead != 0 {
 			continue
@@ -441,11 +442,11 @@ func (tb *Table) leafLookup(l, key uint32, fl *Flow) (Result, error, bool) {
 			res.NexthopID = fi.nh.ID()
 			if fi.nh.Blackhole() {
 				res.Type = TypeBlackhole
-				return res, errno.New(typeProps[TypeBlackhole].err, ""), true
+				return true, errno.New(typeProps[TypeBlackhole].err, "")
 			}
 			if sel, nh := nexthopLookup(fi.nh, fl); nh != nil {
 				res.NHSel, res.Gateway, res.Dev, res.NHScope = sel, nh.Gateway(), nh.Dev(), Scope(nh.Scope())
-				return res, nil, true
+				return true, nil
 			}
 			continue
 		}
@@ -458,10 +459,10 @@ func (tb *Table) leafLookup(l, key uint32, fl *Flow) (Result, error, bool) {
 				continue
 			}
 			res.NHSel, res.Gateway, res.Dev, res.NHScope = i, nh.gw, nh.dev, nh.scope
-			return res, nil, true
+			return true, nil
 		}
 	}
-	return Result{}, nil, false
+	return false, nil
 }
 
 // nexthopLookup is nexthop_get_nhc_lookup: the first live path of a nexthop
@@ -502,11 +503,15 @@ func (tb *Table) Lookup(t *sim.Task, fl Flow) (Result, error) {
 // back up. It returns the number of routes removed.
 func (tb *Table) flush(t *sim.Task, flushAll bool) int {
 	// This is flushWalk with the leaf's work written out: seed 000 before
-	// its patch runs N flushes of N leaves, so this loop is what a
-	// simulation of it spends its real time in.
-	tr, f := tb.t, tb.f
-	found := 0
-	var aliases, infos, leaves, nodes int64
+	// its patch runs N flushes of N leaves that each remove one route, so
+	// this loop is what a simulation of it spends its real time in. A
+	// tnode's child slots are scanned as one array, and a leaf whose only
+	// route stays (one alias held in the leaf, its fib_info live: nearly
+	// every leaf, nearly every time) is passed over after reading the leaf
+	// and one byte of infoTable.dead; anything else goes to flushLeaf.
+	tr, id := tb.t, tb.id
+	lfs, dead := tr.lf, tr.fis.dead
+	var c flushCount
 	var pn uint32 // the trie
 	cindex := uint32(1)
 	for {
@@ -522,60 +527,115 @@ func (tb *Table) flush(t *sim.Task, flushAll bool) int {
 			cindex = getIndex(pkey, &tr.tn[pn])
 			continue
 		}
-		cindex--
-		n := tr.kid(&tr.tn[pn], cindex)
-		if n == 0 {
-			continue
+		// Nothing below allocates a tnode, a leaf or child slots until
+		// the scan ends, so kids, lfs and dead stay put meanwhile.
+		tn := &tr.tn[pn]
+		var kids []ref
+		if tn.bits <= inlineBits {
+			kids = tn.inl[:cindex]
+		} else {
+			kids = tr.kids[tn.off : tn.off+cindex]
 		}
-		if !n.isLeaf() {
-			pn = n.idx()
-			cindex = 1 << tr.tn[pn].bits
-			nodes++
-			continue
-		}
-		l := n.idx()
-		leaves++
-		var slen uint8
-		var prev uint32
-		for a := tr.lf[l].head; a != 0; {
-			aliases++
-			fa := tr.al(a)
-			next := fa.next
-			if fa.tbID != tb.id {
-				slen, prev, a = fa.slen, a, next
+		var down ref
+		for i := len(kids) - 1; i >= 0; i-- {
+			n := kids[i]
+			if n == 0 {
 				continue
 			}
-			fi := tr.fis.list[fa.info]
-			infos++
-			typeErr := typeProps[fa.typ].err != 0
-			if fi.flags&FlagDead == 0 && !typeErr || !flushAll && typeErr {
-				slen, prev, a = fa.slen, a, next
-				continue
+			if !n.isLeaf() {
+				down = n
+				break
 			}
-			if prev != 0 {
-				tr.al(prev).next = next
-			} else {
-				tr.lf[l].head = next
+			l := n.idx()
+			lf := &lfs[l]
+			if fa := &lf.first; lf.head == l|inlineAlias && fa.next == 0 && lf.slen == fa.slen {
+				if fa.tbID != id {
+					c.leaves++
+					c.aliases++
+					continue
+				}
+				if !dead[fa.info] && !typeErr[fa.typ] {
+					c.leaves++
+					c.aliases++
+					c.infos++
+					continue
+				}
 			}
-			tr.freeAlias(a)
-			tb.routes--
-			f.releaseInfo(fi)
-			found++
-			a = next
+			tb.flushLeaf(pn, l, flushAll, &c)
 		}
-		tr.lf[l].slen = slen
-		if tr.lf[l].head == 0 {
-			tr.putChildRoot(pn, tr.lf[l].key, 0)
-			tr.freeLeaf(l)
+		if down == 0 {
+			cindex = 0
+			continue
 		}
+		pn = down.idx()
+		cindex = 1 << tr.tn[pn].bits
+		c.nodes++
 	}
 	w := tr.work
-	w.aliases += aliases
-	w.infos += infos
-	w.leaves += leaves
-	w.nodes += nodes
-	t.Charge(sim.FibAliasRemove, int64(found))
-	return found
+	w.aliases += c.aliases
+	w.infos += c.infos
+	w.leaves += c.leaves
+	w.nodes += c.nodes
+	t.Charge(sim.FibAliasRemove, c.found)
+	return int(c.found)
+}
+
+// flushCount is the work of one fib_table_flush, kept in its locals and
+// added to the trie's once at the end.
+type flushCount struct {
+	nodes, leaves, aliases, infos, found int64
+}
+
+// typeErr tells the route types whose lookups fail (fib_props[type].error
+// set): the error routes a flush leaves alone unless it flushes all.
+var typeErr = func() (e [typeMax + 1]bool) {
+	for typ, p := range typeProps {
+		e[typ] = p.err != 0
+	}
+	return e
+}()
+
+// flushLeaf is fib_table_flush's work on leaf l below pn: unlink and free
+// the table's routes with a dead fib_info (and, with flushAll, its error
+// routes), fix the leaf's suffix length, and remove the leaf if it emptied.
+func (tb *Table) flushLeaf(pn, l uint32, flushAll bool, c *flushCount) {
+	tr := tb.t
+	c.leaves++
+	var slen uint8
+	var prev uint32
+	for a := tr.lf[l].head; a != 0; {
+		c.aliases++
+		fa := tr.al(a)
+		next := fa.next
+		if fa.tbID != tb.id {
+			slen, prev, a = fa.slen, a, next
+			continue
+		}
+		c.infos++
+		te := typeErr[fa.typ]
+		if !tr.fis.dead[fa.info] && !te || !flushAll && te {
+			slen, prev, a = fa.slen, a, next
+			continue
+		}
+		fi := tr.fis.list[fa.info]
+		if prev != 0 {
+			tr.al(prev).next = next
+		} else {
+			tr.lf[l].head = next
+		}
+		tr.freeAlias(a)
+		tb.routes--
+		tb.f.releaseInfo(fi)
+		c.found++
+		a = next
+	}
+	if tr.lf[l].slen != slen {
+		tr.lf[l].slen = slen
+	}
+	if tr.lf[l].head == 0 {
+		tr.putChildRoot(pn, tr.lf[l].key, 0)
+		tr.freeLeaf(l)
+	}
 }
 
 // flushExternal is fib_table_flush_external: drop from main's trie the

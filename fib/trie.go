@@ -188,7 +188,11 @@ type alias struct {
 // with 32 bits and no pointer (the trie then has none for the garbage
 // collector to scan). Index 0 is unused.
 type infoTable struct {
-	list  []*fibInfo
+	list []*fibInfo
+	// dead[i] is list[i]'s RTNH_F_DEAD, kept in step by fibInfo.setFlags:
+	// a table walk tests it for every route, and a byte per fib_info stays
+	// in cache where the fib_infos themselves do not.
+	dead  []bool
 	free  []uint32
 	chunk []fibInfo  // room for the next fib_infos
 	spare []*fibInfo // released fib_infos, for reuse
@@ -216,19 +220,23 @@ func (it *infoTable) newInfo() *fibInfo {
 func (it *infoTable) add(fi *fibInfo) {
 	if len(it.list) == 0 {
 		it.list = append(it.list, nil)
+		it.dead = append(it.dead, false)
 	}
 	if k := len(it.free); k > 0 {
 		fi.idx = it.free[k-1]
 		it.free = it.free[:k-1]
 		it.list[fi.idx] = fi
+		it.dead[fi.idx] = fi.flags&FlagDead != 0
 		return
 	}
 	fi.idx = uint32(len(it.list))
 	it.list = append(it.list, fi)
+	it.dead = append(it.dead, fi.flags&FlagDead != 0)
 }
 
 func (it *infoTable) remove(fi *fibInfo) {
 	it.list[fi.idx] = nil
+	it.dead[fi.idx] = false
 	it.free = append(it.free, fi.idx)
 	fi.idx = 0
 	it.spare = append(it.spare, fi)
