@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/nexthop"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/scenario"
 	"github.com/netsimlab/netsim/sim"
@@ -138,4 +139,38 @@ func BenchmarkSeed004(b *testing.B) {
 			b.ReportMetric(r.RTNL.HoldMax.Seconds(), "rtnl-max-hold-s")
 		})
 	}
+}
+
+// BenchmarkSeed000Setup builds seed 000's 65 536 nexthops and 65 536 /32
+// routes through the Handle API (target: under 100 ms).
+func BenchmarkSeed000Setup(b *testing.B) {
+	gw := netip.MustParseAddr("198.51.100.2")
+	for b.Loop() {
+		b.StopTimer()
+		k := rtnl.MustNewKernel(rtnl.After)
+		t := k.World().NewTask("ip")
+		h := k.InitNet().Handle(t)
+		for _, err := range []error{
+			h.LinkAdd(netdev.Veth{Name: "eth2", Peer: "eth2p"}), h.LinkSetUp("eth2p"), h.LinkSetUp("eth2"),
+			h.LinkAdd(netdev.Macvlan{Name: "testnh0", Link: "eth2", Mode: netdev.MacvlanBridge}),
+			h.AddrAdd("testnh0", netip.MustParsePrefix("198.51.100.1/24")), h.LinkSetUp("testnh0"),
+		} {
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.StartTimer()
+		for i := 1; i <= 65536; i++ {
+			if err := h.NexthopAdd(rtnl.Nexthop{ID: nexthop.ID(i), Gateway: gw, Dev: "testnh0"}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		for i := 1; i <= 65536; i++ {
+			dst := netip.PrefixFrom(netip.AddrFrom4([4]byte{10, byte((i - 1) / 256), byte((i - 1) % 256), 0}), 32)
+			if err := h.RouteAdd(rtnl.Route{Dst: dst, NexthopID: nexthop.ID(i)}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(2*65536/(float64(b.Elapsed().Seconds())/float64(b.N)), "requests/s")
 }

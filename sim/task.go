@@ -160,6 +160,9 @@ func (t *Task) SleepUntil(at Time) { t.Sleep(at.Sub(t.now)) }
 // Span starts a named span of the task's timeline (a request, a phase) and
 // returns the function that ends it. Spans appear in traces.
 func (t *Task) Span(name string) (end func()) {
+	if t.w.tracer == nil {
+		return noop
+	}
 	start := t.now
 	return func() { t.trace(Event{Name: name, Cat: "span", Start: start, Dur: t.now.Sub(start)}) }
 }
@@ -191,3 +194,5 @@ func (t *Task) sync() {
 // Scheduled reports whether the task is run by World.Run (created with Spawn)
 // rather than driven directly by a goroutine.
 func (t *Task) Scheduled() bool { return t.sched }
+
+func noop() {}
