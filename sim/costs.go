@@ -105,6 +105,15 @@ type Costs struct {
 	// seed 000's after-patch cost per nexthop and route (0.209 s / 65,536 =
 	// 3.2 µs; NexthopRemove is the first half).
 	FibAliasRemove time.Duration
+	// RuleScan is one fib_rule compared by rule_exists (or walked by
+	// rule_find and fib_rules_lookup). Measured: ≈5.7 ns per existing rule
+	// (mechanisms/SEED003.md, the IPv4 slope on the 6.18 VM); a Duration
+	// holds whole nanoseconds, so the default is 6 ns.
+	RuleScan time.Duration
+	// RuleChange is the fixed part of adding or deleting one rule under the
+	// lock (nl2rule leftovers, configure, list insert, hand-over). Estimate:
+	// 2.5 µs, h0 of mechanisms/SEED003.md §3 for IPv4.
+	RuleChange time.Duration
 
 	// Waits (virtual time that is not CPU time).
 
@@ -145,6 +154,8 @@ var DefaultCosts = Costs{
 	TrieLeafVisit:   8 * time.Nanosecond,
 	FibAliasInsert:  1 * time.Microsecond,
 	FibAliasRemove:  1600 * time.Nanosecond,
+	RuleScan:        6 * time.Nanosecond,
+	RuleChange:      2500 * time.Nanosecond,
 	GracePeriod:     10 * time.Millisecond,
 	ExpeditedGP:     500 * time.Microsecond,
 	BarrierOverhead: 100 * time.Microsecond,
@@ -192,6 +203,10 @@ func (c *Costs) PerUnit(k Kind) time.Duration {
 		return c.FibAliasInsert
 	case FibAliasRemove:
 		return c.FibAliasRemove
+	case RuleScan:
+		return c.RuleScan
+	case RuleChange:
+		return c.RuleChange
 	}
 	return 0
 }

@@ -102,6 +102,15 @@ const (
 	// FibAliasRemove counts routes (fib_alias) removed by deletes and flushes.
 	FibAliasRemove
 
+	// Policy routing rules (package fibrules, net/core/fib_rules.c).
+
+	// RuleScan counts fib_rule entries walked by rule_exists, rule_find and
+	// fib_rules_lookup.
+	RuleScan
+	// RuleChange counts rules added or deleted (the fixed part of
+	// fib_nl_newrule / fib_nl_delrule under the lock).
+	RuleChange
+
 	// NumKinds is the number of kinds; not a kind.
 	NumKinds
 )
@@ -140,6 +149,9 @@ var kindNames = [NumKinds]string{
 	FIBFlush:       "fib_flushes",
 	FibAliasInsert: "fib_alias_inserts",
 	FibAliasRemove: "fib_alias_removes",
+
+	RuleScan:   "rule_scans",
+	RuleChange: "rule_changes",
 }
 
 // String returns the kind's counter name, e.g. "hwaddr_compares".

@@ -1,0 +1,698 @@
+// The per-namespace, per-family rule list and its requests. Modelled on
+// net/core/fib_rules.c (fib_nl_newrule, fib_nl_delrule, fib_rules_event)
+// with the configure/compare hooks of net/ipv4/fib_rules.c and
+// net/ipv6/fib6_rules.c.
+
+package fibrules
+
+import (
+	"net/netip"
+	"sync/atomic"
+	"syscall"
+
+	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// LockPolicy is how RTM_NEWRULE and RTM_DELRULE serialise (seed 003). The
+// zero LockPolicy is LockRTNL.
+type LockPolicy uint8
+
+const (
+	// LockRTNL holds the global RTNL for every rule added or deleted, as
+	// kernels up to 6.19 do (rtnl_net_lock is rtnl_lock).
+	LockRTNL LockPolicy = iota
+	// LockPerOps holds the ops' own mutex (fib_rules_ops.lock) and takes
+	// RTNL only for an IPv4 add while the namespace has no custom rule yet,
+	// because that add calls fib_unmerge ("net: fib_rules: RTNL-less
+	// RTM_NEWRULE and RTM_DELRULE").
+	LockPerOps
+)
+
+// String returns "rtnl" or "per-ops".
+func (p LockPolicy) String() string {
+	if p == LockPerOps {
+		return "per-ops"
+	}
+	return "rtnl"
+}
+
+// DeviceLookup finds a namespace's device by name; *netdev.Table is one.
+type DeviceLookup interface {
+	ByName(name string) *netdev.Device
+}
+
+// Config describes one Ops: its family, locking policy and the hooks into
+// the rest of the namespace. The zero Config is not valid: Family is needed.
+type Config struct {
+	Family Family
+	Policy LockPolicy
+	// Devices resolves IIF/OIF names when a rule is added; nil means no
+	// device exists. Under LockPerOps it is called without RTNL, as the
+	// kernel's RCU name lookup is.
+	Devices DeviceLookup
+	// Unmerge is fib_unmerge (IPv4): called, with RTNL held, by the adds
+	// made while the namespace has no custom rule. May be nil.
+	Unmerge func(t *sim.Task) error
+	// TableExists reports whether table id exists (IPv4 fib_empty_table,
+	// which gives a to_tbl rule of table 0 the lowest unused table). May be nil.
+	TableExists func(id uint32) bool
+	// NewTable is fib6_new_table (IPv6): called for the table of every
+	// to_tbl rule added. May be nil.
+	NewTable func(t *sim.Task, id uint32) error
+	// FlushCache is flush_route_cache: called after every successful add
+	// and delete, outside the locks. May be nil.
+	FlushCache func(t *sim.Task)
+}
+
+// entry is a rule in an Ops list. Its Rule is immutable once published;
+// the device indexes and the goto target change under the writers' lock
+// and are read locklessly by lookups (the kernel's READ_ONCE/RCU).
+type entry struct {
+	r        Rule // Src/Dst normalised; IIFIndex/OIFIndex unused
+	iif, oif atomic.Int32
+	ctarget  atomic.Pointer[entry]
+	next     atomic.Pointer[entry] // list_head.next, read by lookups
+	prev     *entry                // list_head.prev, writers only
+}
+
+// Ops is the rule list of one network namespace and family (struct
+// fib_rules_ops): the rules ordered by pref, a new rule after the existing
+// rules of equal pref.
+//
+// Lookups run without locks, on an RCU-style list. Writers serialise on the
+// policy's lock: RTNL under LockRTNL, the ops lock under LockPerOps. Device
+// events (NetdevEvent) run under RTNL and touch only the atomics of rules.
+// Lock order: RTNL → ops lock.
+//
+// The zero Ops is not usable; call NewOps.
+type Ops struct {
+	family Family
+	policy LockPolicy
+	cfg    Config
+	lock   *sim.Mutex // fib_rules_ops.lock; nil under LockRTNL
+
+	list entry // sentinel: list.next is the first rule
+
+	// Guarded by the policy's lock.
+	unresolved int // unresolved_rules: goto rules without ctarget
+	nrGoto     int // nr_goto_rules
+
+	n      atomic.Int64  // rules in the list
+	seq    atomic.Uint64 // fib_rules_seq
+	custom atomic.Bool   // net->ipv4.fib_has_custom_rules (IPv4)
+
+	rtnlAcquires atomic.Int64
+	lockAcquires atomic.Int64
+}
+
+// NewOps returns the rule list of a new namespace for cfg.Family with its
+// default rules: for IPv4 0 local, 32766 main, 32767 default; for IPv6 0
+// local and 32766 main. w is needed under LockPerOps for the ops lock.
+//
+// Kernel: fib_rules_register, fib_default_rules_init
+// (net/ipv4/fib_rules.c), fib6_rules_net_init (net/ipv6/fib6_rules.c).
+func NewOps(w *sim.World, cfg Config) (*Ops, error) {
+	if cfg.Family != FamilyIPv4 && cfg.Family != FamilyIPv6 {
+		return nil, errno.New(syscall.EAFNOSUPPORT, "Rule family not supported")
+	}
+	if cfg.Policy > LockPerOps {
+		return nil, errno.Errorf(syscall.EINVAL, "unknown lock policy %d", cfg.Policy)
+	}
+	o := &Ops{family: cfg.Family, policy: cfg.Policy, cfg: cfg}
+	if cfg.Policy == LockPerOps {
+		if w == nil {
+			return nil, errno.New(syscall.EINVAL, "LockPerOps needs a World")
+		}
+		o.lock = w.NewMutex("fib_rules_ops." + cfg.Family.String())
+	}
+	o.list.prev = &o.list
+	o.defaultRule(0, tableLocal)
+	o.defaultRule(0x7FFE, tableMain)
+	if cfg.Family == FamilyIPv4 {
+		o.defaultRule(0x7FFF, tableDefault)
+	}
+	return o, nil
+}
+
+// defaultRule is fib_default_rule_add: append a to_tbl rule of the kernel.
+func (o *Ops) defaultRule(pref, table uint32) {
+	e := &entry{r: Rule{
+		Pref: pref, Table: table, Action: ActToTable, Protocol: protoKernel,
+		SuppressPrefixLen: -1, SuppressIfGroup: -1, UID: uidUnset,
+	}}
+	o.insertAfter(o.list.prev, e)
+}
+
+// Family returns the ops' family.
+func (o *Ops) Family() Family { return o.family }
+
+// Policy returns the ops' locking policy.
+func (o *Ops) Policy() LockPolicy { return o.policy }
+
+// Len returns the number of rules.
+func (o *Ops) Len() int { return int(o.n.Load()) }
+
+// Seq returns the change counter, bumped by every add and delete.
+//
+// Kernel: fib_rules_seq_read (net/core/fib_rules.c).
+func (o *Ops) Seq() uint64 { return o.seq.Load() }
+
+// RTNLAcquires returns how many times Add and Del took RTNL for this ops.
+func (o *Ops) RTNLAcquires() int64 { return o.rtnlAcquires.Load() }
+
+// LockAcquires returns how many times Add and Del took the ops lock.
+func (o *Ops) LockAcquires() int64 { return o.lockAcquires.Load() }
+
+// HasCustomRules reports whether an IPv4 rule has been added to the ops
+// (net->ipv4.fib_has_custom_rules; never cleared).
+func (o *Ops) HasCustomRules() bool { return o.custom.Load() }
+
+// Unresolved returns the number of goto rules whose target pref has no
+// rule (unresolved_rules). The caller holds the policy's lock or knows no
+// writer runs.
+func (o *Ops) Unresolved() int { return o.unresolved }
+
+func (o *Ops) first() *entry { return o.list.next.Load() }
+
+// insertAfter is list_add_rcu(&e.list, &at.list): e is fully built before
+// the store that publishes it.
+func (o *Ops) insertAfter(at, e *entry) {
+	nx := at.next.Load()
+	e.next.Store(nx)
+	e.prev = at
+	if nx != nil {
+		nx.prev = e
+	} else {
+		o.list.prev = e
+	}
+	at.next.Store(e)
+	o.n.Add(1)
+}
+
+// unlink is list_del_rcu: e keeps its next pointer for lookups still on it.
+func (o *Ops) unlink(e *entry) {
+	nx := e.next.Load()
+	e.prev.next.Store(nx)
+	if nx != nil {
+		nx.prev = e.prev
+	} else {
+		o.list.prev = e.prev
+	}
+	o.n.Add(-1)
+}
+
+// lockChange takes the locks an add (or delete) needs under the policy and
+// reports whether it took RTNL.
+func (o *Ops) lockChange(t *sim.Task, rtnl *sim.Mutex, add bool) bool {
+	if o.policy == LockRTNL {
+		rtnl.Lock(t)
+		o.rtnlAcquires.Add(1)
+		return true
+	}
+	held := false
+	if add && o.family == FamilyIPv4 && !o.custom.Load() {
+		rtnl.Lock(t)
+		o.rtnlAcquires.Add(1)
+		held = true
+	}
+	o.lock.Lock(t)
+	o.lockAcquires.Add(1)
+	return held
+}
+
+func (o *Ops) unlockChange(t *sim.Task, rtnl *sim.Mutex, rtnlHeld bool) {
+	if o.lock != nil {
+		o.lock.Unlock(t)
+	}
+	if rtnlHeld {
+		rtnl.Unlock(t)
+	}
+}
+
+// Add adds rule r, taking the locks the policy asks for: RTNL (rtnl) for
+// every add under LockRTNL; under LockPerOps the ops lock, and RTNL too for
+// the IPv4 adds made while the namespace has no custom rule. With excl
+// (NLM_F_EXCL, which `ip rule add` sets) an equal rule fails the add with
+// EEXIST. Rejected requests change nothing.
+//
+// Kernel: fib_nl_newrule (net/core/fib_rules.c).
+func (o *Ops) Add(t *sim.Task, rtnl *sim.Mutex, r Rule, excl bool) error {
+	held := o.lockChange(t, rtnl, true)
+	err := o.addLocked(t, r, excl, held)
+	o.unlockChange(t, rtnl, held)
+	if err == nil && o.cfg.FlushCache != nil {
+		o.cfg.FlushCache(t)
+	}
+	return err
+}
+
+// AddLocked is Add for a caller that holds the policy's locks itself
+// (RTNL under LockRTNL; the ops lock, plus RTNL for IPv4 while
+// HasCustomRules is false, under LockPerOps). It does not flush the cache.
+func (o *Ops) AddLocked(t *sim.Task, r Rule, excl bool) error {
+	return o.addLocked(t, r, excl, o.policy == LockRTNL || o.family == FamilyIPv4 && !o.custom.Load())
+}
+
+func (o *Ops) addLocked(t *sim.Task, req Rule, excl, rtnlHeld bool) error {
+	r, _, err := o.nl2rule(req)
+	if err != nil {
+		return err
+	}
+	if excl {
+		found, scanned := o.ruleExists(&r)
+		t.Charge(sim.RuleScan, scanned)
+		if found {
+			return errno.New(syscall.EEXIST, "")
+		}
+	}
+	if err := o.configure(t, &r, rtnlHeld); err != nil {
+		return err
+	}
+	t.Charge(sim.RuleChange, 1)
+	e := &entry{r: r}
+	e.iif.Store(int32(r.IIFIndex))
+	e.oif.Store(int32(r.OIFIndex))
+	e.r.IIFIndex, e.r.OIFIndex = 0, 0
+	unresolved := false
+	if r.Action == ActGoto {
+		for x := o.first(); x != nil; x = x.next.Load() {
+			if x.r.Pref == r.Goto {
+				e.ctarget.Store(x)
+				break
+			}
+		}
+		unresolved = e.ctarget.Load() == nil
+	}
+	last := &o.list
+	for x := o.first(); x != nil && x.r.Pref <= r.Pref; x = x.next.Load() {
+		last = x
+	}
+	o.insertAfter(last, e)
+	if o.unresolved > 0 {
+		for x := o.first(); x != nil; x = x.next.Load() {
+			if x.r.Action == ActGoto && x.r.Goto == r.Pref && x.ctarget.Load() == nil {
+				x.ctarget.Store(e)
+				if o.unresolved--; o.unresolved == 0 {
+					break
+				}
+			}
+		}
+	}
+	if r.Action == ActGoto {
+		o.nrGoto++
+	}
+	if unresolved {
+		o.unresolved++
+	}
+	o.seq.Add(1)
+	return nil
+}
+
+// nl2rule checks a request and builds the rule it describes, with the
+// kernel's defaults, and reports whether the pref was given.
+//
+// Kernel: fib_nl2rule (net/core/fib_rules.c).
+func (o *Ops) nl2rule(req Rule) (Rule, bool, error) {
+	einval := func(msg string) (Rule, bool, error) { return Rule{}, false, errno.New(syscall.EINVAL, msg) }
+	if len(req.IIF) > 15 || len(req.OIF) > 15 {
+		return einval("Error parsing msg")
+	}
+	var r Rule
+	var ok bool
+	if r.Src, ok = o.prefix(req.Src); !ok {
+		return einval("Invalid source address")
+	}
+	if r.Dst, ok = o.prefix(req.Dst); !ok {
+		return einval("Invalid dst address")
+	}
+	user := req.Attrs&AttrPriority != 0
+	if user {
+		r.Pref = req.Pref
+	} else {
+		r.Pref = o.defaultPref()
+	}
+	r.Protocol = req.Protocol
+	r.IIF, r.OIF = req.IIF, req.OIF
+	if r.IIF != "" {
+		r.IIFIndex = o.ifindex(r.IIF)
+	}
+	if r.OIF != "" {
+		r.OIFIndex = o.ifindex(r.OIF)
+	}
+	r.FwMark = req.FwMark
+	if r.FwMark != 0 {
+		r.FwMask = ^uint32(0)
+	}
+	if req.Attrs&AttrFwMask != 0 || req.FwMask != 0 {
+		r.FwMask = req.FwMask
+	}
+	r.L3MDev = req.L3MDev
+	r.Action = req.Action
+	r.Flags = req.Flags
+	r.Table = req.Table
+	r.TOS = req.TOS
+	r.SuppressPrefixLen, r.SuppressIfGroup = -1, -1
+	if req.Attrs&AttrSuppressPrefixLen != 0 {
+		r.SuppressPrefixLen = req.SuppressPrefixLen
+	}
+	if req.Attrs&AttrSuppressIfGroup != 0 {
+		r.SuppressIfGroup = req.SuppressIfGroup
+	}
+	if req.Goto != 0 {
+		if r.Action != ActGoto {
+			return einval("Unexpected goto")
+		}
+		r.Goto = req.Goto
+		if r.Goto <= r.Pref {
+			return einval("Backward goto not supported")
+		}
+	} else if r.Action == ActGoto {
+		return einval("Missing goto target for action goto")
+	}
+	if r.L3MDev && r.Table != 0 {
+		return einval("l3mdev and table are mutually exclusive")
+	}
+	r.UID = uidUnset
+	if req.Attrs&AttrUIDRange != 0 {
+		if !req.UID.set() || req.UID.Start > req.UID.End {
+			return einval("Invalid uid range")
+		}
+		r.UID = req.UID
+	}
+	r.IPProto = req.IPProto
+	if req.Sport != (PortRange{}) {
+		if !req.Sport.valid() {
+			return einval("Invalid sport range")
+		}
+		r.Sport = req.Sport
+	}
+	if req.Dport != (PortRange{}) {
+		if !req.Dport.valid() {
+			return einval("Invalid dport range")
+		}
+		r.Dport = req.Dport
+	}
+	return r, user, nil
+}
+
+// prefix checks a FRA_SRC/FRA_DST: a prefix of length 0 (or none) is "all";
+// otherwise its address must be of the ops' family. The address is kept as
+// given, unmasked, as the kernel keeps it.
+func (o *Ops) prefix(p netip.Prefix) (netip.Prefix, bool) {
+	if !p.IsValid() || p.Bits() == 0 {
+		return netip.Prefix{}, true
+	}
+	if o.family == FamilyIPv4 {
+		return p, p.Addr().Is4()
+	}
+	return p, p.Addr().Is6()
+}
+
+func (o *Ops) ifindex(name string) netdev.IfIndex {
+	if o.cfg.Devices != nil {
+		if d := o.cfg.Devices.ByName(name); d != nil {
+			return d.Index()
+		}
+	}
+	return -1
+}
+
+// defaultPref is fib_default_rule_pref: one less than the second rule's
+// pref (the first is normally the local rule at 0), or 0.
+func (o *Ops) defaultPref() uint32 {
+	if f := o.first(); f != nil {
+		if s := f.next.Load(); s != nil && s.r.Pref != 0 {
+			return s.r.Pref - 1
+		}
+	}
+	return 0
+}
+
+// ruleExists is rule_exists: a rule equal to r in every field the kernel
+// compares. The family part (ops->compare) compares addresses, prefix
+// lengths and TOS only when the request sets them, so `from all` equals
+// any source. It returns the rules examined.
+func (o *Ops) ruleExists(r *Rule) (bool, int64) {
+	var n int64
+	for x := o.first(); x != nil; x = x.next.Load() {
+		n++
+		y := &x.r
+		if y.Action != r.Action || y.Table != r.Table || y.Pref != r.Pref ||
+			y.IIF != r.IIF || y.OIF != r.OIF || y.FwMark != r.FwMark ||
+			y.SuppressIfGroup != r.SuppressIfGroup || y.SuppressPrefixLen != r.SuppressPrefixLen ||
+			y.FwMask != r.FwMask || y.L3MDev != r.L3MDev || y.UID != r.UID ||
+			y.IPProto != r.IPProto || y.Protocol != r.Protocol ||
+			y.Sport != r.Sport || y.Dport != r.Dport {
+			continue
+		}
+		if compare(y, r) {
+			return true, n
+		}
+	}
+	return false, n
+}
+
+// compare is fib4_rule_compare / fib6_rule_compare: the family fields the
+// request sets must be equal.
+func compare(y, req *Rule) bool {
+	if req.Src.IsValid() && y.Src != req.Src {
+		return false
+	}
+	if req.Dst.IsValid() && y.Dst != req.Dst {
+		return false
+	}
+	return req.TOS == 0 || y.TOS == req.TOS
+}
+
+// configure is fib4_rule_configure / fib6_rule_configure.
+func (o *Ops) configure(t *sim.Task, r *Rule, rtnlHeld bool) error {
+	if o.family == FamilyIPv4 {
+		if r.TOS&3 != 0 {
+			return errno.New(syscall.EINVAL, "Invalid dsfield (tos): ECN bits must be 0")
+		}
+		if !o.custom.Load() {
+			if !rtnlHeld {
+				panic("fibrules: fib_unmerge without RTNL")
+			}
+			if o.cfg.Unmerge != nil {
+				if err := o.cfg.Unmerge(t); err != nil {
+					return err
+				}
+			}
+		}
+		if r.Table == 0 && !r.L3MDev && r.Action == ActToTable {
+			r.Table = o.emptyTable()
+		}
+		o.custom.Store(true)
+		return nil
+	}
+	if r.TOS&3 != 0 {
+		return errno.New(syscall.EINVAL, "Invalid dsfield (tclass): ECN bits must be 0")
+	}
+	if r.Action == ActToTable && !r.L3MDev {
+		if r.Table == 0 {
+			return errno.New(syscall.EINVAL, "Invalid table")
+		}
+		if o.cfg.NewTable != nil {
+			if err := o.cfg.NewTable(t, r.Table); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// emptyTable approximates fib_empty_table: the lowest table id that
+// neither exists in the FIB nor is named by a rule (the kernel creates the
+// table at once; netsim's FIB creates it with its first route).
+func (o *Ops) emptyTable() uint32 {
+	used := make(map[uint32]bool)
+	for x := o.first(); x != nil; x = x.next.Load() {
+		used[x.r.Table] = true
+	}
+	for id := uint32(1); ; id++ {
+		if !used[id] && (o.cfg.TableExists == nil || !o.cfg.TableExists(id)) {
+			return id
+		}
+	}
+}
+
+// Del deletes the first rule that matches r, taking the locks the policy
+// asks for (RTNL under LockRTNL, the ops lock alone under LockPerOps).
+// Zero fields of r are wildcards; Pref is compared only with AttrPriority.
+// It fails with ENOENT when no rule matches and EPERM for a permanent
+// rule. The default rules can be deleted like any other.
+//
+// Kernel: fib_nl_delrule (net/core/fib_rules.c).
+func (o *Ops) Del(t *sim.Task, rtnl *sim.Mutex, r Rule) error {
+	held := o.lockChange(t, rtnl, false)
+	err := o.DelLocked(t, r)
+	o.unlockChange(t, rtnl, held)
+	if err == nil && o.cfg.FlushCache != nil {
+		o.cfg.FlushCache(t)
+	}
+	return err
+}
+
+// DelLocked is Del for a caller that holds the policy's lock. It does not
+// flush the cache.
+func (o *Ops) DelLocked(t *sim.Task, req Rule) error {
+	nr, user, err := o.nl2rule(req)
+	if err != nil {
+		return err
+	}
+	e, scanned := o.ruleFind(&nr, user)
+	t.Charge(sim.RuleScan, scanned)
+	if e == nil {
+		return errno.New(syscall.ENOENT, "")
+	}
+	if e.r.Flags&FlagPermanent != 0 {
+		return errno.New(syscall.EPERM, "")
+	}
+	t.Charge(sim.RuleChange, 1)
+	o.unlink(e)
+	if e.r.Action == ActGoto {
+		o.nrGoto--
+		if e.ctarget.Load() == nil {
+			o.unresolved--
+		}
+	}
+	if o.nrGoto > 0 {
+		n := e.next.Load()
+		if n != nil && n.r.Pref != e.r.Pref {
+			n = nil
+		}
+		for x := o.first(); x != nil; x = x.next.Load() {
+			if x.ctarget.Load() != e {
+				continue
+			}
+			x.ctarget.Store(n)
+			if n == nil {
+				o.unresolved++
+			}
+		}
+	}
+	o.seq.Add(1)
+	return nil
+}
+
+// ruleFind is rule_find: the first rule equal to r in the fields the
+// request sets.
+func (o *Ops) ruleFind(r *Rule, user bool) (*entry, int64) {
+	var n int64
+	for x := o.first(); x != nil; x = x.next.Load() {
+		n++
+		y := &x.r
+		switch {
+		case r.Action != 0 && y.Action != r.Action,
+			r.Table != 0 && y.Table != r.Table,
+			user && y.Pref != r.Pref,
+			r.IIF != "" && y.IIF != r.IIF,
+			r.OIF != "" && y.OIF != r.OIF,
+			r.FwMark != 0 && y.FwMark != r.FwMark,
+			r.SuppressIfGroup != -1 && y.SuppressIfGroup != r.SuppressIfGroup,
+			r.SuppressPrefixLen != -1 && y.SuppressPrefixLen != r.SuppressPrefixLen,
+			r.FwMask != 0 && y.FwMask != r.FwMask,
+			r.L3MDev && !y.L3MDev,
+			r.UID.set() && y.UID != r.UID,
+			r.IPProto != 0 && y.IPProto != r.IPProto,
+			r.Protocol != 0 && y.Protocol != r.Protocol,
+			r.Sport.set() && y.Sport != r.Sport,
+			r.Dport.set() && y.Dport != r.Dport,
+			!compare(y, r):
+			continue
+		}
+		return x, n
+	}
+	return nil, n
+}
+
+// Rules returns the rules in list order (the order of `ip rule show`),
+// with Family, IIFIndex/OIFIndex and the state flags (unresolved,
+// detached) filled in and the Attrs of the values set.
+//
+// Kernel: fib_nl_dumprule, fib_nl_fill_rule (net/core/fib_rules.c).
+func (o *Ops) Rules() []Rule {
+	out := make([]Rule, 0, o.Len())
+	for x := o.first(); x != nil; x = x.next.Load() {
+		out = append(out, x.dump(o.family))
+	}
+	return out
+}
+
+func (x *entry) dump(f Family) Rule {
+	r := x.r
+	r.Family = f
+	r.IIFIndex = netdev.IfIndex(x.iif.Load())
+	r.OIFIndex = netdev.IfIndex(x.oif.Load())
+	if r.Action == ActGoto && x.ctarget.Load() == nil {
+		r.Flags |= FlagUnresolved
+	}
+	if r.IIFIndex == -1 {
+		r.Flags |= FlagIIFDetached
+	}
+	if r.OIFIndex == -1 {
+		r.Flags |= FlagOIFDetached
+	}
+	r.Attrs = AttrPriority
+	if r.FwMask != 0 {
+		r.Attrs |= AttrFwMask
+	}
+	if r.SuppressPrefixLen != -1 {
+		r.Attrs |= AttrSuppressPrefixLen
+	}
+	if r.SuppressIfGroup != -1 {
+		r.Attrs |= AttrSuppressIfGroup
+	}
+	if r.UID.set() {
+		r.Attrs |= AttrUIDRange
+	}
+	return r
+}
+
+// NetdevEvent attaches rules to a device registered or renamed under their
+// IIF/OIF name and detaches them (index -1) from a device unregistered or
+// renamed away. The caller holds RTNL.
+//
+// Kernel: fib_rules_event, attach_rules, detach_rules (net/core/fib_rules.c).
+func (o *Ops) NetdevEvent(t *sim.Task, ev netdev.Event, dev *netdev.Device) error {
+	switch ev {
+	case netdev.EventRegister:
+		t.Charge(sim.RuleScan, o.attach(dev))
+	case netdev.EventChangeName:
+		t.Charge(sim.RuleScan, o.detach(dev)+o.attach(dev))
+	case netdev.EventUnregister:
+		t.Charge(sim.RuleScan, o.detach(dev))
+	}
+	return nil
+}
+
+func (o *Ops) attach(dev *netdev.Device) int64 {
+	var n int64
+	for x := o.first(); x != nil; x = x.next.Load() {
+		n++
+		if x.iif.Load() == -1 && x.r.IIF == dev.Name() {
+			x.iif.Store(int32(dev.Index()))
+		}
+		if x.oif.Load() == -1 && x.r.OIF == dev.Name() {
+			x.oif.Store(int32(dev.Index()))
+		}
+	}
+	return n
+}
+
+func (o *Ops) detach(dev *netdev.Device) int64 {
+	var n int64
+	for x := o.first(); x != nil; x = x.next.Load() {
+		n++
+		if x.iif.Load() == int32(dev.Index()) {
+			x.iif.Store(-1)
+		}
+		if x.oif.Load() == int32(dev.Index()) {
+			x.oif.Store(-1)
+		}
+	}
+	return n
+}

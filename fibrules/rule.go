@@ -1,0 +1,252 @@
+// Policy routing rules as rtnetlink carries them (struct fib_rule_hdr and
+// its FRA_* attributes, include/uapi/linux/fib_rules.h) and as the kernel
+// keeps them (struct fib_rule, fib4_rule, fib6_rule).
+
+package fibrules
+
+import (
+	"fmt"
+	"net/netip"
+	"strconv"
+	"strings"
+
+	"github.com/netsimlab/netsim/netdev"
+)
+
+// Family is an address family (AF_*). The zero Family is not valid for Ops.
+type Family uint8
+
+const (
+	FamilyIPv4 Family = 2  // AF_INET
+	FamilyIPv6 Family = 10 // AF_INET6
+)
+
+// String returns "inet" or "inet6".
+func (f Family) String() string {
+	switch f {
+	case FamilyIPv4:
+		return "inet"
+	case FamilyIPv6:
+		return "inet6"
+	}
+	return "family(" + strconv.Itoa(int(f)) + ")"
+}
+
+// Action is what a matching rule does (FR_ACT_*). The zero Action is
+// ActUnspec, which the kernel accepts and whose lookups fail with EINVAL;
+// iproute2 sends ActToTable when no action is named.
+type Action uint8
+
+const (
+	ActUnspec      Action = 0 // FR_ACT_UNSPEC
+	ActToTable     Action = 1 // FR_ACT_TO_TBL: look the flow up in Table
+	ActGoto        Action = 2 // FR_ACT_GOTO: jump to the first rule of pref Goto
+	ActNop         Action = 3 // FR_ACT_NOP: no operation
+	ActBlackhole   Action = 6 // FR_ACT_BLACKHOLE: drop silently (EINVAL)
+	ActUnreachable Action = 7 // FR_ACT_UNREACHABLE: ENETUNREACH
+	ActProhibit    Action = 8 // FR_ACT_PROHIBIT: EACCES
+)
+
+var actionNames = map[Action]string{
+	ActUnspec: "unspec", ActToTable: "lookup", ActGoto: "goto", ActNop: "nop",
+	ActBlackhole: "blackhole", ActUnreachable: "unreachable", ActProhibit: "prohibit",
+}
+
+// String returns the word `ip rule show` prints for the action.
+func (a Action) String() string {
+	if n, ok := actionNames[a]; ok {
+		return n
+	}
+	return "action(" + strconv.Itoa(int(a)) + ")"
+}
+
+// Flags are fib_rule_hdr flags (FIB_RULE_*). The zero Flags is none.
+type Flags uint32
+
+const (
+	FlagPermanent   Flags = 0x01 // FIB_RULE_PERMANENT: the rule cannot be deleted (EPERM)
+	FlagInvert      Flags = 0x02 // FIB_RULE_INVERT: "not", the match is negated
+	FlagUnresolved  Flags = 0x04 // FIB_RULE_UNRESOLVED: in dumps, a goto whose target does not exist
+	FlagIIFDetached Flags = 0x08 // FIB_RULE_IIF_DETACHED: in dumps, iif names no present device
+	FlagOIFDetached Flags = 0x10 // FIB_RULE_OIF_DETACHED: in dumps, oif names no present device
+)
+
+// Attr says which optional attributes a request carries, where the zero
+// value of a field is itself meaningful. The zero Attr carries none: the
+// pref is chosen by fib_default_rule_pref, the mark mask follows the mark,
+// and suppression and the uid range are unset.
+type Attr uint8
+
+const (
+	AttrPriority          Attr = 1 << iota // FRA_PRIORITY: Pref was given
+	AttrFwMask                             // FRA_FWMASK: FwMask was given (else all ones when FwMark ≠ 0)
+	AttrSuppressPrefixLen                  // FRA_SUPPRESS_PREFIXLEN: SuppressPrefixLen was given (else -1)
+	AttrSuppressIfGroup                    // FRA_SUPPRESS_IFGROUP: SuppressIfGroup was given (else -1)
+	AttrUIDRange                           // FRA_UID_RANGE: UID was given (else unset, 0..2³²-1)
+)
+
+// PortRange is an inclusive range of ports (struct fib_rule_port_range).
+// The zero PortRange is unset and matches every port.
+type PortRange struct{ Start, End uint16 }
+
+func (p PortRange) set() bool { return p.Start != 0 && p.End != 0 }
+
+// valid is fib_rule_port_range_valid.
+func (p PortRange) valid() bool {
+	return p.Start != 0 && p.End != 0 && p.End < 0xffff && p.Start <= p.End
+}
+
+func (p PortRange) contains(port uint16) bool { return port >= p.Start && port <= p.End }
+
+func (p PortRange) String() string {
+	if p.Start == p.End {
+		return strconv.Itoa(int(p.Start))
+	}
+	return fmt.Sprintf("%d-%d", p.Start, p.End)
+}
+
+// UIDRange is an inclusive range of user ids (struct fib_kuid_range). The
+// zero UIDRange is 0-0; a rule without AttrUIDRange has 0-4294967295.
+type UIDRange struct{ Start, End uint32 }
+
+var uidUnset = UIDRange{0, ^uint32(0)}
+
+// set is uid_range_set: both ends are valid uids (not (uid_t)-1).
+func (u UIDRange) set() bool { return u.Start != ^uint32(0) && u.End != ^uint32(0) }
+
+// Rule is a policy routing rule: the request of `ip rule add/del`
+// (RTM_NEWRULE / RTM_DELRULE) and an entry of a dump.
+//
+// The zero Rule is `ip rule add` with nothing but a (default) pref and
+// action unspec. In a delete request, zero fields (and absent Attrs) are
+// wildcards, as in the kernel's rule_find: Del(Rule{Table: 5}) deletes the
+// first rule that looks up table 5.
+//
+// Kernel: struct fib_rule (include/net/fib_rules.h), struct fib4_rule
+// (net/ipv4/fib_rules.c), struct fib6_rule (net/ipv6/fib6_rules.c).
+type Rule struct {
+	Src, Dst netip.Prefix // FRA_SRC/FRA_DST with src_len/dst_len; a /0 or zero Prefix is "all"
+	IIF, OIF string       // FRA_IIFNAME, FRA_OIFNAME (at most 15 bytes)
+
+	// IIFIndex and OIFIndex are set in dumps: the index of the device IIF
+	// (OIF) names, -1 while no such device exists, 0 without a name.
+	IIFIndex, OIFIndex netdev.IfIndex
+
+	Pref              uint32    // FRA_PRIORITY (with AttrPriority)
+	Table             uint32    // FRA_TABLE / frh.table
+	Goto              uint32    // FRA_GOTO: the target pref of ActGoto
+	FwMark, FwMask    uint32    // FRA_FWMARK, FRA_FWMASK
+	SuppressPrefixLen int32     // FRA_SUPPRESS_PREFIXLEN; -1 in dumps when unset
+	SuppressIfGroup   int32     // FRA_SUPPRESS_IFGROUP; -1 in dumps when unset
+	UID               UIDRange  // FRA_UID_RANGE
+	Sport, Dport      PortRange // FRA_SPORT_RANGE, FRA_DPORT_RANGE
+	Flags             Flags     // frh.flags: FlagInvert, FlagPermanent; dumps add the state flags
+	Family            Family    // frh.family; set in dumps, ignored in requests
+	Action            Action    // frh.action
+	TOS               uint8     // frh.tos: the DSCP bits of the dsfield; the two ECN bits must be 0
+	IPProto           uint8     // FRA_IP_PROTO
+	Protocol          uint8     // FRA_PROTOCOL: who installed the rule (2 = kernel for the defaults)
+	L3MDev            bool      // FRA_L3MDEV: look up the table of the flow's l3mdev (VRF)
+	Attrs             Attr      // which optional attributes the request carries
+}
+
+// String renders the rule as `ip rule show` prints it, e.g.
+//
+//	32766:	from all lookup main
+//	100:	not from 10.0.0.0/8 iif eth0 [detached] fwmark 0x7 goto 200 [unresolved]
+func (r Rule) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d:\t", r.Pref)
+	if r.Flags&FlagInvert != 0 {
+		b.WriteString("not ")
+	}
+	if r.Src.IsValid() && r.Src.Bits() > 0 {
+		b.WriteString("from " + r.Src.String())
+	} else {
+		b.WriteString("from all")
+	}
+	if r.Dst.IsValid() && r.Dst.Bits() > 0 {
+		b.WriteString(" to " + r.Dst.String())
+	}
+	if r.TOS != 0 {
+		fmt.Fprintf(&b, " tos %#x", r.TOS)
+	}
+	if r.FwMark != 0 || r.FwMask != 0 {
+		if r.FwMask == ^uint32(0) {
+			fmt.Fprintf(&b, " fwmark %#x", r.FwMark)
+		} else {
+			fmt.Fprintf(&b, " fwmark %#x/%#x", r.FwMark, r.FwMask)
+		}
+	}
+	if r.IIF != "" {
+		b.WriteString(" iif " + r.IIF)
+		if r.Flags&FlagIIFDetached != 0 {
+			b.WriteString(" [detached]")
+		}
+	}
+	if r.OIF != "" {
+		b.WriteString(" oif " + r.OIF)
+		if r.Flags&FlagOIFDetached != 0 {
+			b.WriteString(" [detached]")
+		}
+	}
+	if r.L3MDev {
+		b.WriteString(" lookup [l3mdev-table]")
+	}
+	if r.UID != uidUnset && r.Attrs&AttrUIDRange != 0 {
+		fmt.Fprintf(&b, " uidrange %d-%d", r.UID.Start, r.UID.End)
+	}
+	if r.IPProto != 0 {
+		fmt.Fprintf(&b, " ipproto %d", r.IPProto)
+	}
+	if r.Sport.set() {
+		b.WriteString(" sport " + r.Sport.String())
+	}
+	if r.Dport.set() {
+		b.WriteString(" dport " + r.Dport.String())
+	}
+	switch r.Action {
+	case ActToTable:
+		if !r.L3MDev {
+			b.WriteString(" lookup " + tableName(r.Table))
+		}
+	case ActGoto:
+		fmt.Fprintf(&b, " goto %d", r.Goto)
+		if r.Flags&FlagUnresolved != 0 {
+			b.WriteString(" [unresolved]")
+		}
+	default:
+		b.WriteString(" " + r.Action.String())
+	}
+	if r.Attrs&AttrSuppressPrefixLen != 0 && r.SuppressPrefixLen != -1 {
+		fmt.Fprintf(&b, " suppress_prefixlength %d", r.SuppressPrefixLen)
+	}
+	if r.Attrs&AttrSuppressIfGroup != 0 && r.SuppressIfGroup != -1 {
+		fmt.Fprintf(&b, " suppress_ifgroup %d", r.SuppressIfGroup)
+	}
+	if r.Protocol == protoKernel {
+		b.WriteString(" proto kernel")
+	}
+	return b.String()
+}
+
+func tableName(id uint32) string {
+	switch id {
+	case tableDefault:
+		return "default"
+	case tableMain:
+		return "main"
+	case tableLocal:
+		return "local"
+	}
+	return strconv.FormatUint(uint64(id), 10)
+}
+
+// Table ids and protocol values the default rules use (enum rt_class_t,
+// RTPROT_KERNEL); they equal fib.TableDefault, fib.TableMain, fib.TableLocal.
+const (
+	tableDefault uint32 = 253
+	tableMain    uint32 = 254
+	tableLocal   uint32 = 255
+	protoKernel  uint8  = 2
+)
