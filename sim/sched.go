@@ -108,7 +108,7 @@ func (w *World) Run() Time {
 	w.mu.Lock()
 	w.sched = nil
 	failure := s.failure
-	now := w.horizon
+	now := Time(w.horizon.Load())
 	w.mu.Unlock()
 	if failure != nil {
 		panic(failure)
@@ -184,7 +184,7 @@ func (w *World) reschedule(self *Task) {
 			next = s.runq[0]
 		}
 		if len(w.events) > 0 && (next == nil || w.events[0].at <= next.now) {
-			e := heap.Pop(&w.events).(*event)
+			e := w.popEventLocked()
 			w.advanceHorizonLocked(e.at)
 			w.mu.Unlock()
 			e.fn()

@@ -49,7 +49,8 @@ type World struct {
 	mu      sync.Mutex
 	cpuFree []Time // per virtual CPU: when it is next idle
 	nextID  int
-	horizon Time // the latest virtual time any task has reached
+	horizon atomic.Int64 // the latest virtual time any task has reached (a Time)
+	nextEv  atomic.Int64 // when the earliest pending event is due (a Time); noEvent when none
 	tasks   []*Task
 	pending []*Task // spawned, waiting for Run
 	events  eventHeap
@@ -86,6 +87,7 @@ func NewWorld(opts Options) (*World, error) {
 	w.rng = rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	w.table = w.costs.table()
 	w.cpuFree = make([]Time, w.ncpu)
+	w.nextEv.Store(noEvent)
 	w.rcu = newRCU(w)
 	return w, nil
 }
@@ -120,7 +122,7 @@ func (w *World) Rand() *rand.Rand { return w.rng }
 func (w *World) Now() Time {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.horizon
+	return Time(w.horizon.Load())
 }
 
 // Counters returns the work counted by every task of the World so far.
@@ -149,7 +151,7 @@ func (w *World) NewTask(name string) *Task {
 
 func (w *World) newTaskLocked(name string) *Task {
 	w.nextID++
-	t := &Task{w: w, id: w.nextID, name: name, now: w.horizon, heapIdx: -1}
+	t := &Task{w: w, id: w.nextID, name: name, now: Time(w.horizon.Load()), heapIdx: -1}
 	w.tasks = append(w.tasks, t)
 	return t
 }
@@ -164,9 +166,7 @@ func (w *World) NewKernelThread(name string) *Task {
 }
 
 func (w *World) advanceHorizonLocked(t Time) {
-	if t > w.horizon {
-		w.horizon = t
-	}
+	w.advanceHorizon(t)
 }
 
 // event is something that happens at a virtual time without a task of its
@@ -196,21 +196,49 @@ func (h *eventHeap) Pop() any {
 	return e
 }
 
+// advanceHorizon raises the World's Now to t if t is later; safe without
+// w.mu.
+func (w *World) advanceHorizon(t Time) {
+	for {
+		h := w.horizon.Load()
+		if int64(t) <= h || w.horizon.CompareAndSwap(h, int64(t)) {
+			return
+		}
+	}
+}
+
+const noEvent = int64(^uint64(0) >> 1)
+
+// eventsChangedLocked records when the earliest pending event is due, so
+// that tasks can see without w.mu that nothing is due.
+func (w *World) eventsChangedLocked() {
+	if len(w.events) == 0 {
+		w.nextEv.Store(noEvent)
+	} else {
+		w.nextEv.Store(int64(w.events[0].at))
+	}
+}
+
+// popEventLocked removes the earliest pending event.
+func (w *World) popEventLocked() *event {
+	e := heap.Pop(&w.events).(*event)
+	w.eventsChangedLocked()
+	return e
+}
+
 // atLocked schedules fn to run at virtual time at.
 func (w *World) atLocked(at Time, fn func()) {
 	w.evSeq++
 	heap.Push(&w.events, &event{at: at, seq: w.evSeq, fn: fn})
+	w.eventsChangedLocked()
 }
 
 // runDue runs, for a direct task, every event due at or before now.
 func (w *World) runDue(now Time) {
-	w.mu.Lock()
-	w.advanceHorizonLocked(now)
-	if len(w.events) == 0 || w.events[0].at > now {
-		w.mu.Unlock()
+	w.advanceHorizon(now)
+	if Time(w.nextEv.Load()) > now {
 		return
 	}
-	w.mu.Unlock()
 	w.evRun.Lock()
 	defer w.evRun.Unlock()
 	for {
@@ -219,7 +247,7 @@ func (w *World) runDue(now Time) {
 			w.mu.Unlock()
 			return
 		}
-		e := heap.Pop(&w.events).(*event)
+		e := w.popEventLocked()
 		w.mu.Unlock()
 		e.fn()
 	}
@@ -237,7 +265,7 @@ func (w *World) Settle() {
 			w.mu.Unlock()
 			return
 		}
-		e := heap.Pop(&w.events).(*event)
+		e := w.popEventLocked()
 		w.advanceHorizonLocked(e.at)
 		w.mu.Unlock()
 		e.fn()
