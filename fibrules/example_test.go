@@ -29,11 +29,11 @@ func Example() {
 	fmt.Println(o.Add(t, rtnl, fibrules.Rule{Pref: 30, Attrs: fibrules.AttrPriority, Action: fibrules.ActGoto, Goto: 20}, true))
 	fmt.Println("RTNL taken:", o.RTNLAcquires())
 	// Output:
-	// 0:	from all lookup local proto kernel
+	// 0:	from all lookup local
 	// 10:	from all fwmark 0x7 goto 20 [unresolved]
 	// 32765:	from 10.0.0.0/8 lookup 100
-	// 32766:	from all lookup main proto kernel
-	// 32767:	from all lookup default proto kernel
+	// 32766:	from all lookup main
+	// 32767:	from all lookup default
 	// file exists
 	// invalid argument: Backward goto not supported
 	// RTNL taken: 1

@@ -224,8 +224,10 @@ func (r Rule) String() string {
 	if r.Attrs&AttrSuppressIfGroup != 0 && r.SuppressIfGroup != -1 {
 		fmt.Fprintf(&b, " suppress_ifgroup %d", r.SuppressIfGroup)
 	}
-	if r.Protocol == protoKernel {
-		b.WriteString(" proto kernel")
+	// iproute2 (print_rule) names the protocol unless it is 0 or kernel:
+	// `ip rule show` prints the default rules without it.
+	if r.Protocol != 0 && r.Protocol != protoKernel {
+		fmt.Fprintf(&b, " proto %d", r.Protocol)
 	}
 	return b.String()
 }

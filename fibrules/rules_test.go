@@ -18,9 +18,9 @@ func TestDefaults(t *testing.T) {
 		want string
 	}{
 		// fib_default_rules_init: local, main, default.
-		{fibrules.FamilyIPv4, "0:\tfrom all lookup local proto kernel\n32766:\tfrom all lookup main proto kernel\n32767:\tfrom all lookup default proto kernel\n"},
+		{fibrules.FamilyIPv4, "0:\tfrom all lookup local\n32766:\tfrom all lookup main\n32767:\tfrom all lookup default\n"},
 		// fib6_rules_net_init: local and main only.
-		{fibrules.FamilyIPv6, "0:\tfrom all lookup local proto kernel\n32766:\tfrom all lookup main proto kernel\n"},
+		{fibrules.FamilyIPv6, "0:\tfrom all lookup local\n32766:\tfrom all lookup main\n"},
 	} {
 		t.Run(tc.fam.String(), func(t *testing.T) {
 			_, o := newOps(t, tc.fam, fibrules.LockRTNL)
@@ -48,13 +48,13 @@ func TestAddDelDump(t *testing.T) {
 	// Equal prefs: the new rule goes after the existing ones.
 	e.must(e.add(tbl(pref(32765), 12)))
 	e.must(e.add(tbl(fibrules.Rule{Src: netip.MustParsePrefix("10.0.0.0/8"), Flags: fibrules.FlagInvert}, 13)))
-	want := "0:\tfrom all lookup local proto kernel\n" +
+	want := "0:\tfrom all lookup local\n" +
 		"32763:\tnot from 10.0.0.0/8 lookup 13\n" +
 		"32764:\tfrom all lookup 11\n" +
 		"32765:\tfrom all lookup 10\n" +
 		"32765:\tfrom all lookup 12\n" +
-		"32766:\tfrom all lookup main proto kernel\n" +
-		"32767:\tfrom all lookup default proto kernel\n"
+		"32766:\tfrom all lookup main\n" +
+		"32767:\tfrom all lookup default\n"
 	if got := show(e.o); got != want {
 		t.Fatalf("got\n%swant\n%s", got, want)
 	}
@@ -72,8 +72,8 @@ func TestAddDelDump(t *testing.T) {
 	want = "32763:\tnot from 10.0.0.0/8 lookup 13\n" +
 		"32764:\tfrom all lookup 11\n" +
 		"32765:\tfrom all lookup 10\n" +
-		"32766:\tfrom all lookup main proto kernel\n" +
-		"32767:\tfrom all lookup default proto kernel\n"
+		"32766:\tfrom all lookup main\n" +
+		"32767:\tfrom all lookup default\n"
 	if got := show(e.o); got != want {
 		t.Fatalf("got\n%swant\n%s", got, want)
 	}
@@ -206,7 +206,7 @@ func TestGoto(t *testing.T) {
 	// A goto to a pref with no rule is unresolved.
 	must(o.Add(tk, rtnl, gt(10, 20), true))
 	must(o.Add(tk, rtnl, gt(11, 20), true))
-	if o.Unresolved() != 2 || show(o) != "0:\tfrom all lookup local proto kernel\n10:\tfrom all goto 20 [unresolved]\n11:\tfrom all goto 20 [unresolved]\n32766:\tfrom all lookup main proto kernel\n32767:\tfrom all lookup default proto kernel\n" {
+	if o.Unresolved() != 2 || show(o) != "0:\tfrom all lookup local\n10:\tfrom all goto 20 [unresolved]\n11:\tfrom all goto 20 [unresolved]\n32766:\tfrom all lookup main\n32767:\tfrom all lookup default\n" {
 		t.Fatalf("unresolved %d\n%s", o.Unresolved(), show(o))
 	}
 	// Adding the target resolves both.

@@ -5,6 +5,7 @@ import (
 	"syscall"
 
 	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/fibrules"
 	"github.com/netsimlab/netsim/hwaddr"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
@@ -25,6 +26,9 @@ type Config struct {
 	// Nexthop is how removing a device's nexthop objects flushes the FIB
 	// (seed 000, "ipv4: Flush the FIB once per dev nexthop removal").
 	Nexthop nexthop.Policy
+	// Rules is which lock RTM_NEWRULE and RTM_DELRULE take (seed 003,
+	// "net: fib_rules: RTNL-less RTM_NEWRULE and RTM_DELRULE").
+	Rules fibrules.LockPolicy
 	// CountedWalks is a simulation-speed option, not a seed patch: ListOnly
 	// address lists count their searches' compares instead of walking
 	// (netdev.Config.CountedWalks). Behaviour, counters and virtual time are
@@ -33,10 +37,10 @@ type Config struct {
 }
 
 // Before is every seed's pre-patch behaviour.
-var Before = Config{HWAddr: hwaddr.ListOnly, Wait: netdev.WaitFixed, IfindexList: false, Nexthop: nexthop.FlushPerNexthop}
+var Before = Config{HWAddr: hwaddr.ListOnly, Wait: netdev.WaitFixed, IfindexList: false, Nexthop: nexthop.FlushPerNexthop, Rules: fibrules.LockRTNL}
 
 // After is every seed's post-patch behaviour.
-var After = Config{HWAddr: hwaddr.TreeIndexed, Wait: netdev.WaitBackoff, IfindexList: true, Nexthop: nexthop.FlushDeferred}
+var After = Config{HWAddr: hwaddr.TreeIndexed, Wait: netdev.WaitBackoff, IfindexList: true, Nexthop: nexthop.FlushDeferred, Rules: fibrules.LockPerOps}
 
 func (c Config) netdev() netdev.Config {
 	return netdev.Config{HWAddr: c.HWAddr, Wait: c.Wait, CountedWalks: c.CountedWalks}
@@ -55,7 +59,7 @@ func (c Config) String() string {
 	case After:
 		return "after"
 	}
-	s := fmt.Sprintf("hwaddr=%v,wait=%v,ifindex-list=%v,nexthop=%v", c.HWAddr, c.Wait, c.IfindexList, c.Nexthop)
+	s := fmt.Sprintf("hwaddr=%v,wait=%v,ifindex-list=%v,nexthop=%v,rules=%v", c.HWAddr, c.Wait, c.IfindexList, c.Nexthop, c.Rules)
 	if c.CountedWalks {
 		s += ",counted-walks"
 	}
@@ -64,6 +68,9 @@ func (c Config) String() string {
 
 // Validate returns an EINVAL error for a policy value that does not exist.
 func (c Config) Validate() error {
+	if c.Rules != fibrules.LockRTNL && c.Rules != fibrules.LockPerOps {
+		return errno.Errorf(syscall.EINVAL, "Unknown fib rules lock policy %d", c.Rules)
+	}
 	if c.Nexthop != nexthop.FlushPerNexthop && c.Nexthop != nexthop.FlushDeferred {
 		return errno.Errorf(syscall.EINVAL, "Unknown nexthop flush policy %d", c.Nexthop)
 	}

@@ -38,6 +38,6 @@ func TestConstructorsRejectBadInput(t *testing.T) {
 	}
 	require.Equal(t, "before", rtnl.Before.String())
 	require.Equal(t, "after", rtnl.After.String())
-	require.Equal(t, "hwaddr=TreeIndexed,wait=fixed,ifindex-list=false,nexthop=per-nexthop",
+	require.Equal(t, "hwaddr=TreeIndexed,wait=fixed,ifindex-list=false,nexthop=per-nexthop,rules=rtnl",
 		rtnl.Config{HWAddr: hwaddr.TreeIndexed, Wait: netdev.WaitFixed}.String())
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/netsimlab/netsim/fibrules"
 	"github.com/netsimlab/netsim/hwaddr"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
@@ -97,9 +98,9 @@ func TestConfigCountedWalks(t *testing.T) {
 	}{
 		{rtnl.Before, "before"},
 		{rtnl.Config{HWAddr: hwaddr.ListOnly, Wait: netdev.WaitFixed, CountedWalks: true}, "before"},
-		{rtnl.Config{HWAddr: hwaddr.TreeIndexed, Wait: netdev.WaitBackoff, IfindexList: true, Nexthop: nexthop.FlushDeferred, CountedWalks: true}, "after"},
-		{rtnl.Config{HWAddr: hwaddr.TreeIndexed, Wait: netdev.WaitFixed}, "hwaddr=TreeIndexed,wait=fixed,ifindex-list=false,nexthop=per-nexthop"},
-		{rtnl.Config{Wait: netdev.WaitBackoff, CountedWalks: true}, "hwaddr=ListOnly,wait=backoff,ifindex-list=false,nexthop=per-nexthop,counted-walks"},
+		{rtnl.Config{HWAddr: hwaddr.TreeIndexed, Wait: netdev.WaitBackoff, IfindexList: true, Nexthop: nexthop.FlushDeferred, Rules: fibrules.LockPerOps, CountedWalks: true}, "after"},
+		{rtnl.Config{HWAddr: hwaddr.TreeIndexed, Wait: netdev.WaitFixed}, "hwaddr=TreeIndexed,wait=fixed,ifindex-list=false,nexthop=per-nexthop,rules=rtnl"},
+		{rtnl.Config{Wait: netdev.WaitBackoff, CountedWalks: true}, "hwaddr=ListOnly,wait=backoff,ifindex-list=false,nexthop=per-nexthop,rules=rtnl,counted-walks"},
 	}
 	for _, c := range cases {
 		require.Equal(t, c.name, c.cfg.String(), "%#v", c.cfg)

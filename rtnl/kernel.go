@@ -16,11 +16,13 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/fib"
+	"github.com/netsimlab/netsim/fibrules"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
 	"github.com/netsimlab/netsim/sim"
@@ -88,6 +90,8 @@ func NewKernelIn(w *sim.World, cfg Config) (*Kernel, error) {
 			return nil
 		}
 		n.nh.FlushDev(t, d, ev, n.fib)
+		_ = n.rules4.NetdevEvent(t, ev, d)
+		_ = n.rules6.NetdevEvent(t, ev, d)
 		return n.fib.NetdevEvent(t, ev, d)
 	}))
 	stack.RegisterAddrNotifier(func(t *sim.Task, ev netdev.Event, d *netdev.Device, a netdev.Addr) {
@@ -163,7 +167,12 @@ type Net struct {
 	devs *netdev.Table
 	nh   *nexthop.Table // net->nexthop
 	fib  *fib.FIB       // net->ipv4's tables
-	dead bool           // guarded by RTNL
+
+	rules4, rules6 *fibrules.Ops   // the IPv4 and IPv6 fib_rules_ops
+	ipv6Tables     map[uint32]bool // IPv6 FIB tables (fib6_new_table); guarded by rules6's lock
+	ipv6TableCount atomic.Int64    // len(ipv6Tables), read by flushes outside the lock
+
+	dead bool // guarded by RTNL
 }
 
 // Name returns the namespace's name ("" for the initial namespace).
@@ -188,7 +197,26 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	f := fib.New(nh)
 	nh.SetGatewayChecker(f.CheckGateway)
 	nh.SetLoopback(tb.Loopback())
-	n := &Net{k: k, name: name, devs: tb, nh: nh, fib: f}
+	n := &Net{k: k, name: name, devs: tb, nh: nh, fib: f, ipv6Tables: map[uint32]bool{254: true, 255: true}}
+	n.ipv6TableCount.Store(2)
+	if n.rules4, err = fibrules.NewIPv4(k.w, k.cfg.Rules, f, tb); err != nil {
+		return nil, err
+	}
+	// fib6_rules: every to_tbl rule creates its table (fib6_new_table) and
+	// every change walks all the namespace's IPv6 tables (fib6_flush_trees).
+	if n.rules6, err = fibrules.NewOps(k.w, fibrules.Config{
+		Family: fibrules.FamilyIPv6, Policy: k.cfg.Rules, Devices: tb,
+		NewTable: func(t *sim.Task, id uint32) error {
+			if !n.ipv6Tables[id] {
+				n.ipv6Tables[id] = true
+				n.ipv6TableCount.Add(1)
+			}
+			return nil
+		},
+		FlushCache: func(t *sim.Task) { t.Charge(sim.Fib6TableWalk, n.ipv6TableCount.Load()) },
+	}); err != nil {
+		return nil, err
+	}
 	k.byTable[tb] = n
 	if name != "" {
 		k.mu.Lock()

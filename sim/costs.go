@@ -114,6 +114,10 @@ type Costs struct {
 	// lock (nl2rule leftovers, configure, list insert, hand-over). Estimate:
 	// 2.5 µs, h0 of mechanisms/SEED003.md §3 for IPv4.
 	RuleChange time.Duration
+	// Fib6TableWalk is walking one (nearly empty) IPv6 FIB table in
+	// fib6_flush_trees. Measured: ≈76 ns per existing table on the
+	// development VM (mechanisms/SEED003.md §1, perf in __fib6_clean_all).
+	Fib6TableWalk time.Duration
 
 	// Waits (virtual time that is not CPU time).
 
@@ -156,6 +160,7 @@ var DefaultCosts = Costs{
 	FibAliasRemove:  1600 * time.Nanosecond,
 	RuleScan:        6 * time.Nanosecond,
 	RuleChange:      2500 * time.Nanosecond,
+	Fib6TableWalk:   76 * time.Nanosecond,
 	GracePeriod:     10 * time.Millisecond,
 	ExpeditedGP:     500 * time.Microsecond,
 	BarrierOverhead: 100 * time.Microsecond,
@@ -207,6 +212,8 @@ func (c *Costs) PerUnit(k Kind) time.Duration {
 		return c.RuleScan
 	case RuleChange:
 		return c.RuleChange
+	case Fib6TableWalk:
+		return c.Fib6TableWalk
 	}
 	return 0
 }

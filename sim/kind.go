@@ -110,6 +110,9 @@ const (
 	// RuleChange counts rules added or deleted (the fixed part of
 	// fib_nl_newrule / fib_nl_delrule under the lock).
 	RuleChange
+	// Fib6TableWalk counts IPv6 FIB tables walked by fib6_flush_trees
+	// (every table of the namespace, after every IPv6 rule change).
+	Fib6TableWalk
 
 	// NumKinds is the number of kinds; not a kind.
 	NumKinds
@@ -150,8 +153,9 @@ var kindNames = [NumKinds]string{
 	FibAliasInsert: "fib_alias_inserts",
 	FibAliasRemove: "fib_alias_removes",
 
-	RuleScan:   "rule_scans",
-	RuleChange: "rule_changes",
+	RuleScan:      "rule_scans",
+	RuleChange:    "rule_changes",
+	Fib6TableWalk: "fib6_table_walks",
 }
 
 // String returns the kind's counter name, e.g. "hwaddr_compares".

@@ -1,0 +1,73 @@
+package rtnl
+
+import (
+	"syscall"
+
+	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/fibrules"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// ruleOps returns the namespace's rules of family (FamilyV4 or FamilyV6).
+func (n *Net) ruleOps(family int) (*fibrules.Ops, error) {
+	switch family {
+	case FamilyV4:
+		return n.rules4, nil
+	case FamilyV6:
+		return n.rules6, nil
+	}
+	return nil, errno.Errorf(syscall.EAFNOSUPPORT, "Rules of address family %d are not modelled", family)
+}
+
+// rule runs one RTM_NEWRULE or RTM_DELRULE: unlike the other requests it
+// does not simply hold RTNL throughout — the rules' own lock policy
+// (Config.Rules) decides which locks it takes.
+func (h *Handle) rule(op string, family int, fn func(t *sim.Task, o *fibrules.Ops) error) error {
+	t, k := h.t, h.n.k
+	k.wq.runDue(t, t.Now())
+	end := t.Span(op)
+	defer end()
+	t.Charge(sim.Syscall, 1)
+	if h.n.dead {
+		return errno.Errorf(syscall.ENOENT, "Network namespace \"%s\" has been deleted", h.n.name)
+	}
+	o, err := h.n.ruleOps(family)
+	if err != nil {
+		return err
+	}
+	return fn(t, o)
+}
+
+// RuleAdd adds a policy routing rule of family (FamilyV4 or FamilyV6), as
+// `ip rule add` does (NLM_F_EXCL: EEXIST for an identical rule). With
+// Config.Rules = LockRTNL it holds RTNL; with LockPerOps it holds the
+// family's rules lock, and RTNL only for the namespace's first IPv4 rule,
+// which splits the local and main tables (fib_unmerge).
+//
+// Kernel: fib_nl_newrule → fib_newrule (net/core/fib_rules.c).
+func (h *Handle) RuleAdd(family int, r fibrules.Rule) error {
+	return h.rule("RTM_NEWRULE", family, func(t *sim.Task, o *fibrules.Ops) error {
+		return o.Add(t, h.n.k.rtnl, r, true)
+	})
+}
+
+// RuleDel deletes the first rule matching r (zero fields match anything).
+//
+// Kernel: fib_nl_delrule → fib_delrule (net/core/fib_rules.c).
+func (h *Handle) RuleDel(family int, r fibrules.Rule) error {
+	return h.rule("RTM_DELRULE", family, func(t *sim.Task, o *fibrules.Ops) error {
+		return o.Del(t, h.n.k.rtnl, r)
+	})
+}
+
+// RuleList returns the rules of family in lookup order, as `ip rule show`.
+//
+// Kernel: fib_nl_dumprule.
+func (h *Handle) RuleList(family int) ([]fibrules.Rule, error) {
+	var out []fibrules.Rule
+	err := h.rule("RTM_GETRULE", family, func(t *sim.Task, o *fibrules.Ops) error {
+		out = o.Rules()
+		return nil
+	})
+	return out, err
+}

@@ -1,0 +1,80 @@
+package rtnl_test
+
+import (
+	"net/netip"
+	"syscall"
+	"testing"
+
+	"github.com/netsimlab/netsim/fibrules"
+	"github.com/netsimlab/netsim/rtnl"
+	"github.com/netsimlab/netsim/sim"
+	"github.com/stretchr/testify/require"
+)
+
+func (r *rig) rules(family int) []string {
+	r.tb.Helper()
+	l, err := r.h.RuleList(family)
+	require.NoError(r.tb, err)
+	var out []string
+	for _, x := range l {
+		out = append(out, x.String())
+	}
+	return out
+}
+
+func TestRulesThroughHandle(t *testing.T) {
+	r := routeRig(t, rtnl.After)
+	require.Equal(t, []string{"0:\tfrom all lookup local", "32766:\tfrom all lookup main", "32767:\tfrom all lookup default"}, r.rules(rtnl.FamilyV4))
+	require.Equal(t, []string{"0:\tfrom all lookup local", "32766:\tfrom all lookup main"}, r.rules(rtnl.FamilyV6))
+
+	// A route in table 10 is found only once a rule sends lookups there.
+	r.ok(r.h.RouteAdd(rtnl.Route{Table: 10, Dst: pfx("10.0.0.0/8"), Gateway: netip.MustParseAddr("198.51.100.2"), Dev: "eth0"}))
+	_, err := r.h.RouteGet(netip.MustParseAddr("10.1.1.1"))
+	require.ErrorIs(t, err, syscall.ENETUNREACH)
+	r.ok(r.h.RuleAdd(rtnl.FamilyV4, fibrules.Rule{Pref: 100, Table: 10, Action: fibrules.ActToTable, Attrs: fibrules.AttrPriority}))
+	got, err := r.h.RouteGet(netip.MustParseAddr("10.1.1.1"))
+	require.NoError(t, err)
+	require.EqualValues(t, 10, got.Table)
+	// Local and main still work after the tables split.
+	got, err = r.h.RouteGet(netip.MustParseAddr("198.51.100.7"))
+	require.NoError(t, err)
+	require.Equal(t, "eth0", got.Dev)
+
+	// The same rule again: EEXIST, nothing changes.
+	before := r.rules(rtnl.FamilyV4)
+	err = r.h.RuleAdd(rtnl.FamilyV4, fibrules.Rule{Pref: 100, Table: 10, Action: fibrules.ActToTable, Attrs: fibrules.AttrPriority})
+	require.ErrorIs(t, err, syscall.EEXIST)
+	require.Equal(t, before, r.rules(rtnl.FamilyV4))
+	require.ErrorIs(t, r.h.RuleDel(rtnl.FamilyV4, fibrules.Rule{Pref: 555, Attrs: fibrules.AttrPriority}), syscall.ENOENT)
+	_, err = r.h.RuleList(99)
+	require.ErrorIs(t, err, syscall.EAFNOSUPPORT)
+}
+
+func TestRuleLocking(t *testing.T) {
+	// LockRTNL takes RTNL for every rule; LockPerOps only for the first
+	// IPv4 rule of a namespace (fib_unmerge) and never for IPv6.
+	for _, tc := range []struct {
+		cfg      rtnl.Config
+		v4, v6   int64
+		v6tables bool
+	}{
+		{rtnl.Before, 20, 20, true},
+		{rtnl.After, 1, 0, true},
+	} {
+		r := newRig(t, tc.cfg)
+		add := func(family int) int64 {
+			before := r.k.RTNL().Stats().Acquires
+			for i := 1; i <= 20; i++ {
+				r.ok(r.h.RuleAdd(family, fibrules.Rule{Table: uint32(i), Action: fibrules.ActToTable}))
+			}
+			return r.k.RTNL().Stats().Acquires - before
+		}
+		require.Equal(t, tc.v4, add(rtnl.FamilyV4), tc.cfg)
+		c0 := r.counters().Get(sim.Fib6TableWalk)
+		require.Equal(t, tc.v6, add(rtnl.FamilyV6), tc.cfg)
+		// Every IPv6 rule creates its table, then walks every IPv6 table:
+		// 3 + 4 + ... + 22.
+		require.EqualValues(t, 250, r.counters().Get(sim.Fib6TableWalk)-c0)
+		require.Len(t, r.rules(rtnl.FamilyV4), 23)
+	}
+}
