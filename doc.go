@@ -1,8 +1,8 @@
 // Package netsim is a pure-Go, in-memory simulator of the Linux kernel's
 // network control plane: net_device registration and teardown, device
-// hardware address lists, IPv4 and IPv6 interface addresses, under a
-// simulated RTNL lock with virtual time and RCU. (The IPv4 FIB trie,
-// nexthop objects and policy rules are being added.)
+// hardware address lists, IPv4 and IPv6 interface addresses, the IPv4 FIB
+// (an LC-trie shaped like the kernel's), nexthop objects and policy routing
+// rules, under a simulated RTNL lock with virtual time and RCU.
 //
 // It reproduces, measures and explains control-plane scalability behaviour
 // — the "before" and the "after" of real kernel patches — without root or a
@@ -25,9 +25,16 @@
 //   - netdev: net_device and its kinds (loopback, dummy, veth, macvlan, vlan,
 //     bond, vrf), up/down, the unregister pipeline with the WaitFixed and
 //     WaitBackoff policies of seed 002, IPv4 addresses and IPv6 addrconf-lite.
+//   - fib: net/ipv4/fib_trie.c and friends — the LC-trie, fib_info and
+//     fib_alias, tables, lookups, flushes.
+//   - nexthop: net/ipv4/nexthop.c, with the FlushPerNexthop and
+//     FlushDeferred policies of seed 000.
+//   - fibrules: policy routing rules, with the LockRTNL and LockPerOps
+//     policies of seed 003.
 //   - rtnl: the simulated kernel — RTNL, network namespaces, rtnetlink
-//     requests through a Handle, bulk deletion by group and by ifindex list
-//     (seed 004) — with the Before and After configurations.
+//     requests through a Handle (links, addresses, routes, nexthops, rules),
+//     bulk deletion by group and by ifindex list (seed 004) — with the
+//     Before and After configurations.
 //   - scenario: experiments as functions returning reports.
 //   - cmd/netsim: the command line.
 //
