@@ -605,10 +605,14 @@ func (t *trie) inflate(oldtnode uint32) uint32 {
 		node0 := t.newTnode(in.key, in.pos, in.bits-1)
 		n1, n0 := &t.tn[node1], &t.tn[node0]
 		half := childLength(&in) / 2
-		for j := range half {
-			t.putFresh(n1, j, t.kid(&in, half+j))
-			t.putFresh(n0, j, t.kid(&in, j))
+		var src []ref
+		if in.bits <= inlineBits {
+			src = in.inl[:2*half]
+		} else {
+			src = t.kids[in.off : in.off+2*half]
 		}
+		t.fillFresh(n1, src[half:])
+		t.fillFresh(n0, src[:half])
 		n1.parent, n0.parent = tn, tn
 		n := &t.tn[tn]
 		t.putFresh(n, 2*i+1, tnodeRef(node1))
@@ -670,6 +674,38 @@ func (t *trie) putFresh(tn *tnode, i uint32, n ref) {
 		tn.slen = s
 	}
 	t.setKid(tn, i, n)
+}
+
+// fillFresh is putFresh of src[i] into slot i of tn for every i: tn's
+// first len(src) slots are empty and no tnode is allocated meanwhile.
+func (t *trie) fillFresh(tn *tnode, src []ref) {
+	var dst []ref
+	if tn.bits <= inlineBits {
+		dst = tn.inl[:len(src)]
+	} else {
+		dst = t.kids[tn.off : tn.off+uint32(len(src))]
+	}
+	dst = dst[:len(src)]
+	empty, full, slen := tn.empty, tn.full, tn.slen
+	for i, n := range src {
+		if n == 0 {
+			continue
+		}
+		empty--
+		var s uint8
+		if n.isLeaf() {
+			s = t.lf[n.idx()].slen
+		} else {
+			c := &t.tn[n.idx()]
+			s = c.slen
+			if c.pos+c.bits == tn.pos {
+				full++
+			}
+		}
+		slen = max(slen, s)
+		dst[i] = n
+	}
+	tn.empty, tn.full, tn.slen = empty, full, slen
 }
 
 // collapse is collapse: replace a tnode with at most one child by that child.

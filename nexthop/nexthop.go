@@ -306,6 +306,10 @@ type userList struct {
 	head *userNode
 	n    int
 	idx  map[FIBUser]*userNode // built once n exceeds userIndexMin
+	// inl is a node kept in the list itself, used for a user whenever it
+	// is free (most nexthops have one FIB user): no allocation for it.
+	inl    userNode
+	inlUse bool
 }
 
 func (l *userList) find(u FIBUser) *userNode {
@@ -324,7 +328,14 @@ func (l *userList) add(u FIBUser) {
 	if l.find(u) != nil {
 		return
 	}
-	n := &userNode{u: u, next: l.head}
+	var n *userNode
+	if !l.inlUse {
+		n = &l.inl
+		l.inlUse = true
+		*n = userNode{u: u, next: l.head}
+	} else {
+		n = &userNode{u: u, next: l.head}
+	}
 	if l.head != nil {
 		l.head.prev = n
 	}
@@ -355,6 +366,10 @@ func (l *userList) remove(u FIBUser) {
 		n.next.prev = n.prev
 	}
 	n.prev, n.next = nil, nil
+	if n == &l.inl {
+		n.u = nil
+		l.inlUse = false
+	}
 	l.n--
 	if l.idx != nil {
 		delete(l.idx, u)

@@ -33,6 +33,7 @@ func (op *removal) removeNexthop(nh *Nexthop) bool {
 	}
 	op.t.Charge(sim.NexthopRemove, 1)
 	op.tb.tree.Delete(treeItem{id: nh.id})
+	op.tb.denseSet(nh.id, nil)
 	nh.dead = true
 	return op.removeNexthopLinks(nh)
 }

@@ -31,6 +31,36 @@ type Table struct {
 	tree            *btree.BTreeG[treeItem] // nexthops by id (net->nexthop.rb_root)
 	devhash         [devHashSize]*nhInfo    // single nexthops by device (net->nexthop.devhash)
 	lastIDAllocated uint32                  // net->nexthop.last_id_allocated
+
+	// dense mirrors the tree for ids below denseMax: dense[id] is the
+	// nexthop with that id, or nil. Get answers from it without a tree
+	// descent; ids at or above len(dense) but below denseMax are absent.
+	dense []*Nexthop
+}
+
+// denseMax bounds the ids the dense index covers (8 MB of pointers at most).
+const denseMax = 1 << 20
+
+// denseSet records nh (or nil) as the nexthop with the given id in the
+// dense index.
+func (tb *Table) denseSet(id ID, nh *Nexthop) {
+	if id >= denseMax {
+		return
+	}
+	if int(id) >= len(tb.dense) {
+		if nh == nil {
+			return
+		}
+		n := min(max(int(id)+1, 2*len(tb.dense), 64), denseMax)
+		if n > cap(tb.dense) {
+			d := make([]*Nexthop, n, n)
+			copy(d, tb.dense)
+			tb.dense = d
+		} else {
+			tb.dense = tb.dense[:n]
+		}
+	}
+	tb.dense[id] = nh
 }
 
 // treeItem is a tree entry; a value type so that looking an id up allocates
@@ -69,6 +99,12 @@ func (tb *Table) Policy() Policy { return tb.policy }
 //
 // Kernel: nexthop_find_by_id (net/ipv4/nexthop.c).
 func (tb *Table) Get(id ID) *Nexthop {
+	if id < denseMax {
+		if int(id) < len(tb.dense) {
+			return tb.dense[id]
+		}
+		return nil
+	}
 	it, ok := tb.tree.Get(treeItem{id: id})
 	if !ok {
 		return nil
@@ -171,6 +207,7 @@ func (tb *Table) newNexthop(t *sim.Task, cfg Config, replace bool) (*Nexthop, er
 		}
 		return old, nil
 	}
+	tb.denseSet(id, cand)
 	tb.link(cand)
 	return cand, nil
 }
