@@ -32,7 +32,7 @@ type Mutex struct {
 	contended  int64
 	holds      Histogram
 	waits      Histogram
-	holdMaxBy  string
+	holdMaxBy  *Task
 	holdMaxAt  Time
 }
 
@@ -132,7 +132,7 @@ func (m *Mutex) Unlock(t *Task) {
 	hold := t.now.Sub(m.acquiredAt)
 	m.holds.Record(hold)
 	if hold >= m.holds.Max() {
-		m.holdMaxBy, m.holdMaxAt = t.String(), m.acquiredAt
+		m.holdMaxBy, m.holdMaxAt = t, m.acquiredAt
 	}
 	t.trace(Event{Name: m.name, Cat: "lock", Start: m.acquiredAt, Dur: hold})
 	m.freeAt = maxTime(m.freeAt, t.now)
@@ -179,7 +179,7 @@ func (m *Mutex) Stats() LockStats {
 		Contended: m.contended,
 		HoldTotal: m.holds.Sum(),
 		HoldMax:   m.holds.Max(),
-		HoldMaxBy: m.holdMaxBy,
+		HoldMaxBy: m.holdMaxBy.String(),
 		HoldMaxAt: m.holdMaxAt,
 		HoldP50:   m.holds.Percentile(0.50),
 		HoldP99:   m.holds.Percentile(0.99),

@@ -71,8 +71,13 @@ func (t *Task) CPUWaitTime() time.Duration { return t.cpuWait }
 // Counters returns the work the task has counted.
 func (t *Task) Counters() Counters { return t.counters }
 
-// String returns "name#id".
-func (t *Task) String() string { return fmt.Sprintf("%s#%d", t.name, t.id) }
+// String returns "name#id" ("" for a nil Task).
+func (t *Task) String() string {
+	if t == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s#%d", t.name, t.id)
+}
 
 // Charge records n units of work of kind k and spends their CPU cost
 // (n × Costs.PerUnit(k)) on one of the World's virtual CPUs. A nil Task
