@@ -60,7 +60,9 @@ func (m *Mutex) SetSpin(spin bool) {
 //
 // Kernel: mutex_lock (kernel/locking/mutex.c).
 func (m *Mutex) Lock(t *Task) {
-	t.mustBlock("mutex_lock " + m.name)
+	if t.inline {
+		t.mustBlock("mutex_lock " + m.name)
+	}
 	w := m.w
 	t.counters[LockAcquire]++
 	w.counters[LockAcquire].Add(1)
