@@ -237,8 +237,8 @@ func TestScheduledDeterministic(t *testing.T) {
 	first := runScheduled(t)
 	second := runScheduled(t)
 	require.Equal(t, first, second)
-	require.Contains(t, first, "a#3 links=13", "lo and three pairs from each of two tasks in init_net")
-	require.Contains(t, first, "c#5 links=7", "lo and three pairs in red")
+	require.Contains(t, first, "a#4 links=13", "lo and three pairs from each of two tasks in init_net")
+	require.Contains(t, first, "c#6 links=7", "lo and three pairs in red")
 	for _, line := range first {
 		t.Log(line)
 	}

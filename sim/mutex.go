@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"container/heap"
 	"fmt"
 	"sync"
 )
@@ -152,16 +153,12 @@ func (m *Mutex) Unlock(t *Task) {
 	}
 	m.real.Unlock()
 	if next != nil {
-		pushRunnableLocked(w, next)
+		heap.Push(&w.sched.runq, next)
 	}
 	w.mu.Unlock()
 	if t.sched && next != nil {
 		t.yield()
 	}
-}
-
-func pushRunnableLocked(w *World, t *Task) {
-	w.sched.runq.push(t)
 }
 
 // HeldBy reports whether t holds m.

@@ -31,7 +31,7 @@ type RCU struct {
 
 func newRCU(w *World) *RCU {
 	r := &RCU{w: w, gpLen: w.costs.GracePeriod, expLen: w.costs.ExpeditedGP, gpStart: -1, gpEnd: -1}
-	r.kthr = &Task{w: w, name: "rcuc", inline: true, heapIdx: -1}
+	r.kthr = w.NewKernelThread("rcuc")
 	r.mu = w.NewMutex("rcu_barrier_mutex")
 	return r
 }
@@ -163,11 +163,4 @@ func (r *RCU) Barrier(t *Task) {
 	w.mu.Unlock()
 	r.mu.Unlock(t)
 	t.trace(Event{Name: "rcu_barrier", Cat: "rcu", Start: start, Dur: t.now.Sub(start)})
-}
-
-// BarrierStats returns how many barriers ran.
-func (r *RCU) BarrierStats() (run int64) {
-	r.w.mu.Lock()
-	defer r.w.mu.Unlock()
-	return r.barrierDone
 }

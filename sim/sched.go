@@ -66,11 +66,9 @@ func (w *World) Spawn(name string, body func(t *Task)) *Task {
 func (w *World) SpawnFrom(parent *Task, name string, body func(t *Task)) *Task {
 	t := w.Spawn(name, body)
 	w.mu.Lock()
+	t.now = parent.now
 	if t.heapIdx >= 0 {
-		t.now = parent.now
 		heap.Fix(&w.sched.runq, t.heapIdx)
-	} else {
-		t.now = parent.now
 	}
 	w.mu.Unlock()
 	return t
@@ -126,7 +124,7 @@ func (t *Task) main() {
 		t.w.mu.Lock()
 		t.finished = true
 		t.w.sched.live--
-		t.w.advanceHorizonLocked(t.now)
+		t.w.advanceHorizon(t.now)
 		t.w.mu.Unlock()
 		t.w.reschedule(nil)
 	}()
@@ -151,7 +149,7 @@ func (w *World) fail(v any) {
 func (t *Task) yield() {
 	w := t.w
 	w.mu.Lock()
-	w.advanceHorizonLocked(t.now)
+	w.advanceHorizon(t.now)
 	s := w.sched
 	// Fast path: nothing is due before the task's new time.
 	if (len(w.events) == 0 || w.events[0].at > t.now) &&
@@ -185,7 +183,7 @@ func (w *World) reschedule(self *Task) {
 		}
 		if len(w.events) > 0 && (next == nil || w.events[0].at <= next.now) {
 			e := w.popEventLocked()
-			w.advanceHorizonLocked(e.at)
+			w.advanceHorizon(e.at)
 			w.mu.Unlock()
 			e.fn()
 			continue
@@ -205,7 +203,7 @@ func (w *World) reschedule(self *Task) {
 			return
 		}
 		heap.Pop(&s.runq)
-		w.advanceHorizonLocked(next.now)
+		w.advanceHorizon(next.now)
 		w.mu.Unlock()
 		if next == self {
 			return
@@ -228,5 +226,3 @@ func (w *World) deadlockReportLocked() string {
 	}
 	return b.String()
 }
-
-func (h *taskHeap) push(t *Task) { heap.Push(h, t) }

@@ -179,7 +179,7 @@ func TestSpawnDuringRun(t *testing.T) {
 func TestTaskPanicIsReraisedByRun(t *testing.T) {
 	w := sim.MustNewWorld(sim.Options{})
 	w.Spawn("bad", func(t *sim.Task) { panic("boom") })
-	require.PanicsWithValue(t, "sim: task bad#1 panicked: boom", func() { w.Run() })
+	require.PanicsWithValue(t, "sim: task bad#2 panicked: boom", func() { w.Run() })
 }
 
 func TestDeadlockIsReported(t *testing.T) {

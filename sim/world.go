@@ -165,10 +165,6 @@ func (w *World) NewKernelThread(name string) *Task {
 	return t
 }
 
-func (w *World) advanceHorizonLocked(t Time) {
-	w.advanceHorizon(t)
-}
-
 // event is something that happens at a virtual time without a task of its
 // own: an RCU callback.
 type event struct {
@@ -266,7 +262,7 @@ func (w *World) Settle() {
 			return
 		}
 		e := w.popEventLocked()
-		w.advanceHorizonLocked(e.at)
+		w.advanceHorizon(e.at)
 		w.mu.Unlock()
 		e.fn()
 	}
