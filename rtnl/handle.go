@@ -36,17 +36,28 @@ func (h *Handle) Task() *sim.Task { return h.t }
 // Net returns the handle's namespace.
 func (h *Handle) Net() *Net { return h.n }
 
-// do runs one request.
-func (h *Handle) do(op string, fn func(t *sim.Task, tb *netdev.Table) error) error {
-	t, k := h.t, h.n.k
-	k.wq.runDue(t, t.Now())
-	end := t.Span(op)
-	defer end()
+// enter is what every request does first: let due deferred work run, open
+// its trace span and enter the kernel. The caller defers the returned end.
+func (h *Handle) enter(op string) (end func()) {
+	t := h.t
+	h.n.k.wq.runDue(t, t.Now())
+	end = t.Span(op)
 	t.Charge(sim.Syscall, 1)
+	return end
+}
+
+func (n *Net) errDead() error {
+	return errno.Errorf(syscall.ENOENT, "Network namespace \"%s\" has been deleted", n.name)
+}
+
+// do runs one request with RTNL held.
+func (h *Handle) do(op string, fn func(t *sim.Task, tb *netdev.Table) error) error {
+	defer h.enter(op)()
+	t, k := h.t, h.n.k
 	k.lock(t)
 	if h.n.dead {
 		k.unlock(t)
-		return errno.Errorf(syscall.ENOENT, "Network namespace \"%s\" has been deleted", h.n.name)
+		return h.n.errDead()
 	}
 	err := fn(t, h.n.devs)
 	k.unlock(t)

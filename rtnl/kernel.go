@@ -15,6 +15,7 @@ import (
 	"container/heap"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -229,16 +230,7 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 // ValidNetnsName reports whether name can name a namespace (as `ip netns
 // add` requires: a non-empty file name).
 func ValidNetnsName(name string) bool {
-	return name != "" && name != "." && name != ".." && len(name) < 256 && !containsSlash(name)
-}
-
-func containsSlash(s string) bool {
-	for i := range len(s) {
-		if s[i] == '/' {
-			return true
-		}
-	}
-	return false
+	return name != "" && name != "." && name != ".." && len(name) < 256 && !strings.Contains(name, "/")
 }
 
 // NewNet creates a network namespace named name with its loopback device.
@@ -365,11 +357,7 @@ func (q *workQueue) Queue(t *sim.Task, delay time.Duration, name string, fn func
 	if t.Scheduled() {
 		k.w.SpawnFrom(t, "kworker/"+name, func(kw *sim.Task) {
 			kw.Sleep(delay)
-			end := kw.Span(name)
-			k.lock(kw)
-			fn(kw)
-			k.unlock(kw)
-			end()
+			k.runWork(kw, name, fn)
 		})
 		return
 	}
@@ -412,12 +400,17 @@ func (q *workQueue) runDue(t *sim.Task, upTo sim.Time) {
 		kw := q.kw
 		q.mu.Unlock()
 		kw.SleepUntil(p.at)
-		end := kw.Span(p.name)
-		q.k.lock(kw)
-		p.fn(kw)
-		q.k.unlock(kw)
-		end()
+		q.k.runWork(kw, p.name, p.fn)
 	}
+}
+
+// runWork runs one work item in kworker kw, under RTNL.
+func (k *Kernel) runWork(kw *sim.Task, name string, fn func(kw *sim.Task)) {
+	end := kw.Span(name)
+	k.lock(kw)
+	fn(kw)
+	k.unlock(kw)
+	end()
 }
 
 func (n *Net) String() string {

@@ -23,19 +23,15 @@ func (n *Net) ruleOps(family int) (*fibrules.Ops, error) {
 // does not simply hold RTNL throughout — the rules' own lock policy
 // (Config.Rules) decides which locks it takes.
 func (h *Handle) rule(op string, family int, fn func(t *sim.Task, o *fibrules.Ops) error) error {
-	t, k := h.t, h.n.k
-	k.wq.runDue(t, t.Now())
-	end := t.Span(op)
-	defer end()
-	t.Charge(sim.Syscall, 1)
+	defer h.enter(op)()
 	if h.n.dead {
-		return errno.Errorf(syscall.ENOENT, "Network namespace \"%s\" has been deleted", h.n.name)
+		return h.n.errDead()
 	}
 	o, err := h.n.ruleOps(family)
 	if err != nil {
 		return err
 	}
-	return fn(t, o)
+	return fn(h.t, o)
 }
 
 // RuleAdd adds a policy routing rule of family (FamilyV4 or FamilyV6), as
