@@ -77,10 +77,20 @@ func newRecorder(name string, k *rtnl.Kernel, t *sim.Task) *recorder {
 // Deferred kernel work the phase leaves behind (DAD, namespace cleanup)
 // runs later, when it is due, competing for RTNL with whatever comes next.
 func (rc *recorder) phase(name string, fn func() error) error {
-	start, startC, real0 := rc.t.Now(), rc.k.Counters(), time.Now()
-	err := fn()
+	start := rc.t.Now()
+	return rc.timed(name, func() (time.Duration, error) {
+		err := fn()
+		return rc.t.Now().Sub(start), err
+	})
+}
+
+// timed runs fn as a phase named name whose virtual time fn measures itself
+// (for phases run by scheduled tasks), recording its real time and counters.
+func (rc *recorder) timed(name string, fn func() (time.Duration, error)) error {
+	startC, real0 := rc.k.Counters(), time.Now()
+	virtual, err := fn()
 	rc.r.Phases = append(rc.r.Phases, Phase{
-		Name: name, Virtual: rc.t.Now().Sub(start), Real: time.Since(real0),
+		Name: name, Virtual: virtual, Real: time.Since(real0),
 		Counters: rc.k.Counters().Sub(startC),
 	})
 	if err != nil {

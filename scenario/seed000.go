@@ -103,25 +103,27 @@ func Seed000(cfg rtnl.Config, p Seed000Params) (*Seed000Result, error) {
 
 	// The timed command, `time ip link set testnh0 down`, runs scheduled
 	// beside a bystander that asks for RTNL every period.
-	startC, real0 := k.Counters(), time.Now()
-	b := spawnBystander(k, n, p.Bystander)
-	var downErr error
-	var took, hold time.Duration
-	w.Spawn("ip", func(t *sim.Task) {
-		defer b.stop()
-		t0 := t.Now()
-		t.Charge(sim.IPExec, 1)
-		wait0, r0 := t.LockWaitTime(), t.Now()
-		downErr = n.Handle(t).LinkSetDown("testnh0")
-		hold = t.Now().Sub(r0) - (t.LockWaitTime() - wait0)
-		took = t.Now().Sub(t0)
-	})
-	w.Run()
-	if downErr != nil {
-		return nil, fmt.Errorf("seed 000: link down: %w", downErr)
+	var b *bystander
+	var hold time.Duration
+	if err := rc.timed("link down", func() (time.Duration, error) {
+		b = spawnBystander(k, n, p.Bystander)
+		var downErr error
+		var took time.Duration
+		w.Spawn("ip", func(t *sim.Task) {
+			defer b.stop()
+			t0 := t.Now()
+			t.Charge(sim.IPExec, 1)
+			wait0, r0 := t.LockWaitTime(), t.Now()
+			downErr = n.Handle(t).LinkSetDown("testnh0")
+			hold = t.Now().Sub(r0) - (t.LockWaitTime() - wait0)
+			took = t.Now().Sub(t0)
+		})
+		w.Run()
+		return took, downErr
+	}); err != nil {
+		return nil, err
 	}
-	c := k.Counters().Sub(startC)
-	rc.r.Phases = append(rc.r.Phases, Phase{Name: "link down", Virtual: took, Real: time.Since(real0), Counters: c})
+	c := rc.r.Phases[len(rc.r.Phases)-1].Counters
 	return &Seed000Result{Report: rc.done(), Hold: hold, BystanderMax: b.maxWait,
 		Flushes: c.Get(sim.FIBFlush), LeafVisits: c.Get(sim.TrieLeafVisit)}, nil
 }

@@ -121,7 +121,7 @@ func Seed004(cfg rtnl.Config, p Seed004Params) (*Report, error) {
 		phase = fmt.Sprintf("%s/%d", phase, p.Threads)
 	}
 	var errs []error
-	start, startC, real0 := w.Now(), k.Counters(), time.Now()
+	start := w.Now()
 	switch p.Method {
 	case OneByOne:
 		per := (p.Devices + p.Threads - 1) / p.Threads
@@ -156,10 +156,14 @@ func Seed004(cfg rtnl.Config, p Seed004Params) (*Report, error) {
 			}
 		})
 	}
-	end := w.Run()
-	if len(errs) > 0 {
-		return nil, fmt.Errorf("seed 004: %s: %w", phase, errs[0])
+	if err := rc.timed(phase, func() (time.Duration, error) {
+		end := w.Run()
+		if len(errs) > 0 {
+			return end.Sub(start), errs[0]
+		}
+		return end.Sub(start), nil
+	}); err != nil {
+		return nil, err
 	}
-	rc.r.Phases = append(rc.r.Phases, Phase{Name: phase, Virtual: end.Sub(start), Real: time.Since(real0), Counters: k.Counters().Sub(startC)})
 	return rc.done(), nil
 }
