@@ -195,7 +195,7 @@ func (o *Ops) LookupFIB(t *sim.Task, f *fib.FIB, fl Flow) (fib.Result, Rule, err
 	if err == errSearch {
 		return fib.Result{}, Rule{}, errno.New(syscall.ENETUNREACH, "")
 	}
-	if err != nil && (err == errBlackhole || err == errUnreachable || err == errProhibit) {
+	if err == errBlackhole || err == errUnreachable || err == errProhibit {
 		return fib.Result{}, r, err
 	}
 	return res, r, err

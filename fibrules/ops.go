@@ -311,7 +311,9 @@ func (o *Ops) addLocked(t *sim.Task, req Rule, excl, rtnlHeld bool) error {
 }
 
 // nl2rule checks a request and builds the rule it describes, with the
-// kernel's defaults, and reports whether the pref was given.
+// kernel's defaults, and reports whether the pref was given. Its messages,
+// and those of configure, were checked against fib_nl2rule,
+// fib_nl_newrule, fib4_rule_configure and fib6_rule_configure.
 //
 // Kernel: fib_nl2rule (net/core/fib_rules.c).
 func (o *Ops) nl2rule(req Rule) (Rule, bool, error) {
@@ -489,7 +491,8 @@ func (o *Ops) configure(t *sim.Task, r *Rule, rtnlHeld bool) error {
 		return nil
 	}
 	if r.TOS&3 != 0 {
-		return errno.New(syscall.EINVAL, "Invalid dsfield (tclass): ECN bits must be 0")
+		// fib6_rule_configure words it as IPv4 does, "tos", not "tclass".
+		return errno.New(syscall.EINVAL, "Invalid dsfield (tos): ECN bits must be 0")
 	}
 	if r.Action == ActToTable && !r.L3MDev {
 		if r.Table == 0 {

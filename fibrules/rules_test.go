@@ -132,6 +132,7 @@ func TestErrors(t *testing.T) {
 		{"long iif", fibrules.FamilyIPv4, fibrules.Rule{IIF: "0123456789abcdef", Action: 1, Table: 5}, syscall.EINVAL, "Error parsing msg"},
 		// fib4_rule_configure / fib6_rule_configure.
 		{"v4 ecn", fibrules.FamilyIPv4, fibrules.Rule{TOS: 0x11, Action: 1, Table: 5}, syscall.EINVAL, "Invalid dsfield (tos): ECN bits must be 0"},
+		{"v6 ecn", fibrules.FamilyIPv6, fibrules.Rule{TOS: 0x11, Action: 1, Table: 5}, syscall.EINVAL, "Invalid dsfield (tos): ECN bits must be 0"},
 		{"v6 table 0", fibrules.FamilyIPv6, fibrules.Rule{Action: fibrules.ActToTable}, syscall.EINVAL, "Invalid table"},
 		// rule_exists with NLM_F_EXCL: the default main rule, sent back.
 		{"exists", fibrules.FamilyIPv4, fibrules.Rule{Pref: 32766, Attrs: fibrules.AttrPriority, Action: 1, Table: 254, Protocol: 2}, syscall.EEXIST, ""},

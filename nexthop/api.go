@@ -4,6 +4,10 @@
 // policies FlushPerNexthop (a full FIB flush after every removed nexthop
 // that has FIB users) and FlushDeferred (need-flush propagated up through
 // groups, one flush at the end).
+//
+// A Table (table.go) holds a namespace's nexthops; a Nexthop (nexthop.go) is
+// one object, single or group (group.go); the FIB links its entries to
+// nexthops as FIBUser values (users.go for the optional interfaces).
 package nexthop
 
 import (
@@ -59,7 +63,7 @@ type Config struct {
 	Blackhole bool           // NHA_BLACKHOLE
 	Group     []GroupMember  // NHA_GROUP: a multipath group of existing single nexthops
 	Protocol  uint8          // nh_protocol
-	GroupType GroupType      // NHA_GROUP_TYPE; the zero value is GroupMultipath (added to the contract)
+	GroupType GroupType      // NHA_GROUP_TYPE; the zero value is GroupMultipath
 }
 
 // FIBUser is a FIB entry that uses a nexthop object (struct fib_info with
@@ -80,45 +84,3 @@ type Flusher interface {
 // returning the kernel's errno and message ("Nexthop has invalid gateway").
 // The FIB provides it.
 type GatewayChecker func(t *sim.Task, family int, gw netip.Addr, dev *netdev.Device, onlink bool) error
-
-// The Table and Nexthop types (table.go) provide, for the FIB and for rtnl:
-//
-//	func NewTable(p Policy) *Table
-//	func (tb *Table) SetGatewayChecker(c GatewayChecker)
-//	func (tb *Table) Policy() Policy
-//	func (tb *Table) Add(t *sim.Task, cfg Config) (*Nexthop, error)            // rtm_new_nexthop without NLM_F_REPLACE
-//	func (tb *Table) Replace(t *sim.Task, cfg Config, f Flusher) (*Nexthop, error) // NLM_F_REPLACE
-//	func (tb *Table) Del(t *sim.Task, id ID, f Flusher) error                   // rtm_del_nexthop
-//	func (tb *Table) Get(id ID) *Nexthop
-//	func (tb *Table) List() []*Nexthop                                          // by id
-//	func (tb *Table) Len() int
-//	func (tb *Table) FlushDev(t *sim.Task, dev *netdev.Device, ev netdev.Event, f Flusher) // nexthop_flush_dev
-//	func (tb *Table) FlushAll(t *sim.Task, f Flusher)                           // flush_all_nexthops (netns exit)
-//
-//	func (nh *Nexthop) ID() ID
-//	func (nh *Nexthop) Family() int
-//	func (nh *Nexthop) IsGroup() bool
-//	func (nh *Nexthop) Members() []GroupMember                 // empty for single nexthops
-//	func (nh *Nexthop) Member(i int) *Nexthop                   // i-th member object
-//	func (nh *Nexthop) Gateway() netip.Addr
-//	func (nh *Nexthop) Dev() *netdev.Device
-//	func (nh *Nexthop) OnLink() bool
-//	func (nh *Nexthop) Blackhole() bool
-//	func (nh *Nexthop) Dead() bool                              // removed from the table
-//	func (nh *Nexthop) AddFIBUser(u FIBUser)                    // fib_info linked on nh->fi_list
-//	func (nh *Nexthop) RemoveFIBUser(u FIBUser)
-//	func (nh *Nexthop) FIBUsers() int
-//	func (nh *Nexthop) String() string                          // as `ip nexthop show` prints it
-//
-// Additions to the contract (table.go, nexthop.go, group.go, users.go):
-//
-//	func (tb *Table) SetLoopback(lo *netdev.Device)            // blackholes need loopback up
-//	func (nh *Nexthop) NumMembers() int                         // len(Members()) without the copy
-//	func (nh *Nexthop) Parents() []*Nexthop                     // groups it is in (nh->grp_list)
-//	func (nh *Nexthop) Scope() uint8                            // nhc_scope: link, or host for IPv4 device-only
-//	func (nh *Nexthop) Protocol() uint8
-//	func (nh *Nexthop) HasV4() bool                             // nhg->has_v4
-//	func (nh *Nexthop) CheckScope(scope uint8) error            // fib_check_nexthop, for route insertion
-//	type GroupType; Config.GroupType; const MaxWeight = 255
-//	type ScopedFIBUser interface { FIBUser; RouteScope() uint8 }          // checked by Replace
-//	type UpdateNotifier interface { FIBUser; NexthopUpdated(*sim.Task, *Nexthop) } // told by Replace

@@ -153,10 +153,10 @@ func (tb *Table) checkAttrGroup(cfg Config) error {
 func (tb *Table) create(t *sim.Task, c nhConfig, id ID) (*Nexthop, error) {
 	if c.Group == nil {
 		// A single nexthop and its first nh_info in one allocation.
-		sn := &singleNexthop{Nexthop: Nexthop{tbl: tb, id: id, protocol: c.Protocol}}
+		sn := &singleNexthop{Nexthop: Nexthop{id: id, protocol: c.Protocol}}
 		return tb.createSingle(t, c, &sn.Nexthop, &sn.info)
 	}
-	nh := &Nexthop{tbl: tb, id: id, protocol: c.Protocol}
+	nh := &Nexthop{id: id, protocol: c.Protocol}
 	g := &nhGroup{entries: make([]*grpEntry, len(c.Group))}
 	for i, m := range c.Group {
 		w := m.Weight

@@ -103,8 +103,7 @@ func TestFlushPoliciesSameStateDifferentFlushes(t *testing.T) {
 func TestFlushDevWithoutUsers(t *testing.T) {
 	for _, p := range []nexthop.Policy{nexthop.FlushPerNexthop, nexthop.FlushDeferred} {
 		e := newEnv(t)
-		tbl := nexthop.NewTable(p)
-		mustAdd(t, tbl, e.t, e.single(1, "192.0.2.1", "d0"), e.single(2, "192.0.2.2", "d0"))
+		tbl := e.newTable(t, p, e.single(1, "192.0.2.1", "d0"), e.single(2, "192.0.2.2", "d0"))
 		f := &fib{}
 		tbl.FlushDev(e.t, e.d["d0"], netdev.EventUnregister, f)
 		require.Equal(t, 0, tbl.Len())
@@ -125,8 +124,7 @@ func TestFlushDevEvents(t *testing.T) {
 	e.rtnl.Unlock(e.t)
 	e.d["vx"], e.d["vy"] = v[0], v[1]
 
-	tbl := nexthop.NewTable(nexthop.FlushDeferred)
-	mustAdd(t, tbl, e.t, e.single(1, "192.0.2.1", "vx"), e.single(2, "192.0.2.2", "d0"))
+	tbl := e.newTable(t, nexthop.FlushDeferred, e.single(1, "192.0.2.1", "vx"), e.single(2, "192.0.2.2", "d0"))
 	for _, ev := range []netdev.Event{netdev.EventChange, netdev.EventUp, netdev.EventChangeMTU, netdev.EventGoingDown, netdev.EventRegister} {
 		tbl.FlushDev(e.t, e.d["vx"], ev, nil)
 		tbl.FlushDev(e.t, e.d["d0"], ev, nil)
@@ -145,8 +143,7 @@ func TestFlushDevEvents(t *testing.T) {
 // it is unregistered (netns exit).
 func TestFlushDevBlackholes(t *testing.T) {
 	e := newEnv(t)
-	tbl := nexthop.NewTable(nexthop.FlushDeferred)
-	mustAdd(t, tbl, e.t, blackhole(1), blackhole(2), e.single(3, "192.0.2.3", "d0"))
+	tbl := e.newTable(t, nexthop.FlushDeferred, blackhole(1), blackhole(2), e.single(3, "192.0.2.3", "d0"))
 	f := &fib{}
 	f.attach(tbl.Get(1), "r1")
 	tbl.FlushDev(e.t, e.d["lo"], netdev.EventDown, f)
@@ -168,8 +165,7 @@ func TestFlushDevSharedBucket(t *testing.T) {
 	require.Less(t, int(i0), 256)
 	// nh_dev_hashfn(768 + (i0^3)) = (i0^3) ^ 3 = i0.
 	other := e.newDummy(t, "far", netdev.IfIndex(768+int(i0^3)))
-	tbl := nexthop.NewTable(nexthop.FlushDeferred)
-	mustAdd(t, tbl, e.t,
+	tbl := e.newTable(t, nexthop.FlushDeferred,
 		e.single(1, "192.0.2.1", "d0"),
 		e.single(2, "192.0.2.2", "far"),
 		e.single(3, "192.0.2.3", "d0"),
@@ -187,8 +183,7 @@ func TestFlushAll(t *testing.T) {
 	for _, p := range []nexthop.Policy{nexthop.FlushPerNexthop, nexthop.FlushDeferred} {
 		t.Run(p.String(), func(t *testing.T) {
 			e := newEnv(t)
-			tbl := nexthop.NewTable(p)
-			mustAdd(t, tbl, e.t,
+			tbl := e.newTable(t, p,
 				e.single(3, "192.0.2.3", "d0"),
 				e.single(1, "192.0.2.1", "d1"),
 				blackhole(2),
@@ -239,8 +234,7 @@ func TestFlushDevReentrantFlusher(t *testing.T) {
 // after the nexthop is gone, MarkDead reaches every user.
 func TestFIBUsers(t *testing.T) {
 	e := newEnv(t)
-	tbl := nexthop.NewTable(nexthop.FlushDeferred)
-	mustAdd(t, tbl, e.t, e.single(1, "192.0.2.1", "d0"))
+	tbl := e.newTable(t, nexthop.FlushDeferred, e.single(1, "192.0.2.1", "d0"))
 	nh := tbl.Get(1)
 	f := &fib{}
 	var us []*user
@@ -272,8 +266,7 @@ func TestFIBUsers(t *testing.T) {
 // A non-comparable FIBUser is a programming error, reported at once.
 func TestFIBUserNotComparable(t *testing.T) {
 	e := newEnv(t)
-	tbl := nexthop.NewTable(nexthop.FlushDeferred)
-	mustAdd(t, tbl, e.t, e.single(1, "192.0.2.1", "d0"))
+	tbl := e.newTable(t, nexthop.FlushDeferred, e.single(1, "192.0.2.1", "d0"))
 	require.PanicsWithValue(t, "nexthop: FIBUser of non-comparable type nexthop_test.funcUser", func() {
 		tbl.Get(1).AddFIBUser(funcUser(func() {}))
 	})

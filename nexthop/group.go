@@ -56,7 +56,7 @@ type nhGroup struct {
 type grpEntry struct {
 	nh     *Nexthop // the member
 	parent *Nexthop // the group (nh_parent)
-	weight uint16   // 1..256
+	weight uint16   // 1..MaxWeight
 
 	prev, next *grpEntry
 	linked     bool
@@ -66,7 +66,6 @@ type grpEntry struct {
 // the group that linked it most recently first.
 type entryList struct {
 	head *grpEntry
-	n    int
 }
 
 func (l *entryList) pushFront(e *grpEntry) {
@@ -76,7 +75,6 @@ func (l *entryList) pushFront(e *grpEntry) {
 	}
 	l.head = e
 	e.linked = true
-	l.n++
 }
 
 func (l *entryList) remove(e *grpEntry) {
@@ -92,7 +90,6 @@ func (l *entryList) remove(e *grpEntry) {
 		e.next.prev = e.prev
 	}
 	e.prev, e.next, e.linked = nil, nil, false
-	l.n--
 }
 
 // linkEntries links a group's entries on their members' lists, in member
@@ -147,7 +144,7 @@ func (op *removal) removeNhGrpEntry(e *grpEntry) bool {
 //
 // Kernel: remove_nexthop_from_groups (net/ipv4/nexthop.c).
 func (op *removal) removeNexthopFromGroups(nh *Nexthop) bool {
-	if nh.grpList.n == 0 {
+	if nh.grpList.head == nil {
 		// Nothing to do: the kernel skips the costly synchronize_net.
 		return false
 	}

@@ -21,8 +21,7 @@ func parentIDs(nh *nexthop.Nexthop) []nexthop.ID {
 // Members know their groups (nh->grp_list), newest group first.
 func TestGroupParents(t *testing.T) {
 	e := newEnv(t)
-	tbl := nexthop.NewTable(nexthop.FlushDeferred)
-	mustAdd(t, tbl, e.t,
+	tbl := e.newTable(t, nexthop.FlushDeferred,
 		e.single(1, "192.0.2.1", "d0"),
 		e.single(2, "192.0.2.2", "d0"),
 		e.single(3, "192.0.2.3", "d1"),
@@ -57,8 +56,7 @@ func TestGroupParents(t *testing.T) {
 // The selftest's "Weighted nexthop group updated when entry is deleted".
 func TestGroupWeightsKeptOnRemoval(t *testing.T) {
 	e := newEnv(t)
-	tbl := nexthop.NewTable(nexthop.FlushDeferred)
-	mustAdd(t, tbl, e.t,
+	tbl := e.newTable(t, nexthop.FlushDeferred,
 		e.single(12, "172.16.1.2", "d0"),
 		e.single(13, "172.16.1.3", "d0"),
 		e.single(14, "172.16.1.4", "d0"),
@@ -77,8 +75,7 @@ func TestGroupLastMemberRemovesGroup(t *testing.T) {
 	for _, p := range []nexthop.Policy{nexthop.FlushPerNexthop, nexthop.FlushDeferred} {
 		t.Run(p.String(), func(t *testing.T) {
 			e := newEnv(t)
-			tbl := nexthop.NewTable(p)
-			mustAdd(t, tbl, e.t,
+			tbl := e.newTable(t, p,
 				e.single(1, "192.0.2.1", "d0"),
 				e.single(2, "192.0.2.2", "d1"),
 				group(10, 1),
@@ -120,8 +117,7 @@ func TestGroupLastMemberRemovesGroup(t *testing.T) {
 // A device going down empties groups of its nexthops; groups left empty go.
 func TestGroupFlushDev(t *testing.T) {
 	e := newEnv(t)
-	tbl := nexthop.NewTable(nexthop.FlushDeferred)
-	mustAdd(t, tbl, e.t,
+	tbl := e.newTable(t, nexthop.FlushDeferred,
 		e.single(12, "172.16.1.2", "d0"),
 		e.single(13, "172.16.1.3", "d0"),
 		e.single(14, "172.16.1.4", "d0"),
@@ -143,8 +139,7 @@ func TestGroupFlushDev(t *testing.T) {
 // real nexthops later); has_v4 follows the members.
 func TestGroupBlackholeAndFamilies(t *testing.T) {
 	e := newEnv(t)
-	tbl := nexthop.NewTable(nexthop.FlushDeferred)
-	mustAdd(t, tbl, e.t,
+	tbl := e.newTable(t, nexthop.FlushDeferred,
 		blackhole(31),
 		group(107, 31),
 		e.single(1, "192.0.2.1", "d0"),

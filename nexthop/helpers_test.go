@@ -106,6 +106,14 @@ func group(id nexthop.ID, members ...nexthop.ID) nexthop.Config {
 
 func blackhole(id nexthop.ID) nexthop.Config { return nexthop.Config{ID: id, Blackhole: true} }
 
+// newTable returns a table with policy p holding cfgs, added in order.
+func (e *env) newTable(tb testing.TB, p nexthop.Policy, cfgs ...nexthop.Config) *nexthop.Table {
+	tb.Helper()
+	tbl := nexthop.NewTable(p)
+	mustAdd(tb, tbl, e.t, cfgs...)
+	return tbl
+}
+
 func mustAdd(tb testing.TB, tbl *nexthop.Table, t *sim.Task, cfgs ...nexthop.Config) {
 	tb.Helper()
 	for _, c := range cfgs {

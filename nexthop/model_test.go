@@ -411,6 +411,20 @@ func runModel(t *testing.T, seed uint64, steps int) {
 				require.False(t, nh.Dead(), ctx)
 			}
 			require.Equal(t, m.dead, tw.f.dead(), ctx)
+			// Get answers from the dense index, List from the tree: every
+			// add, replace, delete and flush must keep them in step.
+			hi := nexthop.ID(2 * 24)
+			for id := range m.nhs {
+				hi = max(hi, id)
+			}
+			for id := nexthop.ID(0); id <= hi+1; id++ {
+				_, ok := m.nhs[id]
+				nh := tw.tbl.Get(id)
+				require.Equal(t, ok, nh != nil, "Get(%d)\n%s", id, ctx)
+				if nh != nil {
+					require.Equal(t, id, nh.ID(), ctx)
+				}
+			}
 		}
 	}
 	// Same MarkDead calls in the same order under both policies.

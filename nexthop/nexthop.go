@@ -36,7 +36,6 @@ const (
 // Every field is guarded by the owner of the Table (RTNL). The zero Nexthop
 // is not usable; nexthops come from Table.Add and Table.Replace.
 type Nexthop struct {
-	tbl      *Table
 	id       ID
 	protocol uint8
 	dead     bool // removed from the table
@@ -80,7 +79,7 @@ func (nh *Nexthop) Family() int {
 // IsGroup reports whether the nexthop is a group.
 func (nh *Nexthop) IsGroup() bool { return nh.grp != nil }
 
-// Members returns a group's members in order with their weights (1..256);
+// Members returns a group's members in order with their weights (1..MaxWeight);
 // it returns nil for a single nexthop.
 func (nh *Nexthop) Members() []GroupMember {
 	if nh.grp == nil {
@@ -394,6 +393,8 @@ func (nh *Nexthop) AddFIBUser(u FIBUser) {
 // list_del); it works on removed nexthops too, whose FIB entries are freed
 // by the flush that follows. Removing a user that is not linked does nothing.
 func (nh *Nexthop) RemoveFIBUser(u FIBUser) {
+	// A non-comparable user cannot be linked (AddFIBUser refuses it), and
+	// looking it up in the list's map index would panic.
 	if u == nil || !reflect.TypeOf(u).Comparable() {
 		return
 	}

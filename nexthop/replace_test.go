@@ -16,8 +16,7 @@ import (
 // nexthop and for the groups it is in (nexthop_replace_notify).
 func TestReplaceSingleInPlace(t *testing.T) {
 	e := newEnv(t)
-	tbl := nexthop.NewTable(nexthop.FlushPerNexthop)
-	mustAdd(t, tbl, e.t,
+	tbl := e.newTable(t, nexthop.FlushPerNexthop,
 		e.single(21, "172.16.1.2", "d0"),
 		e.single(22, "172.16.1.3", "d0"),
 		group(122, 21, 22),
@@ -71,8 +70,7 @@ func TestReplaceMovesToHashHead(t *testing.T) {
 func TestReplaceTransitions(t *testing.T) {
 	e := newEnv(t)
 	setup := func(t *testing.T) *nexthop.Table {
-		tbl := nexthop.NewTable(nexthop.FlushDeferred)
-		mustAdd(t, tbl, e.t,
+		tbl := e.newTable(t, nexthop.FlushDeferred,
 			e.single(1, "192.0.2.1", "d0"),
 			e.single(2, "", "d1"),
 			blackhole(3),
@@ -165,8 +163,7 @@ func TestReplaceTransitions(t *testing.T) {
 // group's protocol (replace_nexthop_grp does not copy it).
 func TestReplaceGroupMembers(t *testing.T) {
 	e := newEnv(t)
-	tbl := nexthop.NewTable(nexthop.FlushDeferred)
-	mustAdd(t, tbl, e.t,
+	tbl := e.newTable(t, nexthop.FlushDeferred,
 		e.single(1, "192.0.2.1", "d0"),
 		e.single(2, "192.0.2.2", "d0"),
 		e.single(3, "192.0.2.3", "d0"),
@@ -197,8 +194,7 @@ func TestReplaceGroupMembers(t *testing.T) {
 // must accept the new definition's scope.
 func TestReplaceChecksRouteScope(t *testing.T) {
 	e := newEnv(t)
-	tbl := nexthop.NewTable(nexthop.FlushDeferred)
-	mustAdd(t, tbl, e.t,
+	tbl := e.newTable(t, nexthop.FlushDeferred,
 		e.single(22, "", "d1"),
 		e.single(23, "192.0.2.3", "d0"),
 		group(122, 23),
@@ -233,8 +229,7 @@ func TestReplaceChecksRouteScope(t *testing.T) {
 // member becomes IPv6, not the other way round.
 func TestReplaceHasV4(t *testing.T) {
 	e := newEnv(t)
-	tbl := nexthop.NewTable(nexthop.FlushDeferred)
-	mustAdd(t, tbl, e.t,
+	tbl := e.newTable(t, nexthop.FlushDeferred,
 		e.single(86, "2001:db8:92::2", "d1"),
 		e.single(87, "172.16.1.1", "d0"),
 		group(124, 86, 87),

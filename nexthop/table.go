@@ -35,6 +35,9 @@ type Table struct {
 	// dense mirrors the tree for ids below denseMax: dense[id] is the
 	// nexthop with that id, or nil. Get answers from it without a tree
 	// descent; ids at or above len(dense) but below denseMax are absent.
+	// Only newNexthop (insertion) and removal.removeNexthop (deletion)
+	// change the tree, and each updates dense beside it; replace keeps the
+	// *Nexthop in place. It never shrinks.
 	dense []*Nexthop
 }
 
@@ -52,13 +55,7 @@ func (tb *Table) denseSet(id ID, nh *Nexthop) {
 			return
 		}
 		n := min(max(int(id)+1, 2*len(tb.dense), 64), denseMax)
-		if n > cap(tb.dense) {
-			d := make([]*Nexthop, n, n)
-			copy(d, tb.dense)
-			tb.dense = d
-		} else {
-			tb.dense = tb.dense[:n]
-		}
+		tb.dense = append(tb.dense, make([]*Nexthop, n-len(tb.dense))...)
 	}
 	tb.dense[id] = nh
 }
