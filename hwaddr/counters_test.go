@@ -128,10 +128,11 @@ func TestSyncMultipleCost(t *testing.T) {
 func TestSyncChargesTheLower(t *testing.T) {
 	for _, p := range policies {
 		upper, lower := build(t, p, 50), hwaddr.NewList(p)
-		c, it := upper.Compares(), lower.Iterated()
+		c, it, upIt := upper.Compares(), lower.Iterated(), upper.Iterated()
 		require.NoError(t, hwaddr.Sync(nil, lower, upper))
 		require.Equal(t, c, upper.Compares(), "%s: upper searched", p)
 		require.Equal(t, it, lower.Iterated(), "%s: lower walked", p)
+		require.Equal(t, int64(50), upper.Iterated()-upIt, "%s: the walk visits each upper entry once", p)
 		require.Positive(t, lower.Compares())
 	}
 }

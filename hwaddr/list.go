@@ -439,28 +439,21 @@ func (l *List) listFind(k uint64, anyType bool) *node {
 		l.compares += walked
 		return n
 	}
-	var walked int64
-	var found *node
+	mask := ^uint64(0)
 	if anyType {
-		a := k >> 8
-		for n := l.head; n != nil; n = n.next {
-			walked++
-			if n.key>>8 == a {
-				found = n
-				break
-			}
-		}
-	} else {
-		for n := l.head; n != nil; n = n.next {
-			walked++
-			if n.key == k {
-				found = n
-				break
-			}
+		mask = ^uint64(0xff)
+	}
+	k &= mask
+	var walked int64
+	n := l.head
+	for ; n != nil; n = n.next {
+		walked++
+		if n.key&mask == k {
+			break
 		}
 	}
 	l.compares += walked
-	return found
+	return n
 }
 
 // treeFindExact descends the tree comparing full keys, as __hw_addr_add_ex

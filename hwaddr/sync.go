@@ -28,10 +28,10 @@ import (
 //     Refcount == 1: every user deleted it) has its sync reference on to
 //     dropped, and is then released from from.
 //
-// The error is always nil in netsim: the kernel fails here only when it cannot
-// allocate an entry. It is returned so that callers can keep the kernel's
-// "if (!err) __dev_set_rx_mode(to)". dev_uc_sync's own __dev_set_rx_mode is the
-// caller's to do.
+// The error is EINVAL for a nil list and otherwise always nil in netsim: the
+// kernel fails here only when it cannot allocate an entry. It is returned so
+// that callers can keep the kernel's "if (!err) __dev_set_rx_mode(to)".
+// dev_uc_sync's own __dev_set_rx_mode is the caller's to do.
 //
 // Sync charges t one sim.HWAddrIterate per entry of from visited and one
 // sim.HWAddrCompare per entry of to compared while searching.
@@ -41,19 +41,13 @@ func Sync(t *sim.Task, to, from *List) error {
 	if to == nil || from == nil {
 		return errNilList()
 	}
-	c0, i0 := to.compares, from.iterated
-	for ha := from.head; ha != nil; {
-		next := ha.next
-		from.iterated++
+	walkSync(t, to, from, func(ha *node) {
 		if ha.syncCnt == 0 {
 			to.syncOne(ha)
 		} else if ha.refcount == 1 {
 			to.unsyncOne(from, ha)
 		}
-		ha = next
-	}
-	charge(t, sim.HWAddrIterate, from.iterated-i0)
-	charge(t, sim.HWAddrCompare, to.compares-c0)
+	})
 	return nil
 }
 
@@ -73,27 +67,20 @@ func Sync(t *sim.Task, to, from *List) error {
 // With ListOnly, that EEXIST costs a walk of to up to the address: resyncing an
 // M-entry list that to already mirrors costs M(M+1)/2 compares.
 //
-// The error is always nil in netsim, as for Sync. SyncMultiple charges t as
-// Sync does.
+// The error is as for Sync. SyncMultiple charges t as Sync does.
 //
 // Kernel: __hw_addr_sync_multiple (net/core/dev_addr_lists.c).
 func SyncMultiple(t *sim.Task, to, from *List) error {
 	if to == nil || from == nil {
 		return errNilList()
 	}
-	c0, i0 := to.compares, from.iterated
-	for ha := from.head; ha != nil; {
-		next := ha.next
-		from.iterated++
+	walkSync(t, to, from, func(ha *node) {
 		if ha.syncCnt == ha.refcount {
 			to.unsyncOne(from, ha)
 		} else {
 			to.syncOne(ha)
 		}
-		ha = next
-	}
-	charge(t, sim.HWAddrIterate, from.iterated-i0)
-	charge(t, sim.HWAddrCompare, to.compares-c0)
+	})
 	return nil
 }
 
@@ -112,13 +99,22 @@ func Unsync(t *sim.Task, to, from *List) {
 	if to == nil || from == nil {
 		return
 	}
+	walkSync(t, to, from, func(ha *node) {
+		if ha.syncCnt != 0 {
+			to.unsyncOne(from, ha)
+		}
+	})
+}
+
+// walkSync is the walk shared by Sync, SyncMultiple and Unsync: it visits
+// every entry of from in order (visit may release the entry it is given)
+// and charges t the entries visited and the compares made searching to.
+func walkSync(t *sim.Task, to, from *List, visit func(ha *node)) {
 	c0, i0 := to.compares, from.iterated
 	for ha := from.head; ha != nil; {
 		next := ha.next
 		from.iterated++
-		if ha.syncCnt != 0 {
-			to.unsyncOne(from, ha)
-		}
+		visit(ha)
 		ha = next
 	}
 	charge(t, sim.HWAddrIterate, from.iterated-i0)

@@ -211,7 +211,7 @@ func (d *Device) addrconfUp(t *sim.Task) {
 	for _, ifa := range idev.addrs {
 		if !ifa.prefixRt && ifa.Prefix.Bits() < 128 {
 			ifa.prefixRt = true
-			d.fib6Add(t)
+			d.fib6Add()
 		}
 		if ifa.state == dadPre {
 			d.dadStart(t, ifa)
@@ -219,21 +219,21 @@ func (d *Device) addrconfUp(t *sim.Task) {
 	}
 	if d.isLoopback() {
 		if idev.find(netip.IPv6Loopback()) == nil {
-			_ = d.ipv6AddAddr(t, Addr{Prefix: netip.PrefixFrom(netip.IPv6Loopback(), 128), Scope: ScopeHost, Flags: AddrPermanent}, false)
+			d.ipv6AddAddr(t, Addr{Prefix: netip.PrefixFrom(netip.IPv6Loopback(), 128), Scope: ScopeHost, Flags: AddrPermanent}, false)
 		}
 	} else {
 		if !d.isL3Master() && !idev.mroute {
 			idev.mroute = true // addrconf_add_mroute: ff00::/8
-			d.fib6Add(t)
+			d.fib6Add()
 		}
 		if !d.isL3Master() && d.flags&FlagSlave == 0 {
 			ll := eui64LinkLocal(d.addr)
 			if idev.find(ll) == nil {
 				if !idev.llRt {
 					idev.llRt = true // addrconf_prefix_route(fe80::/64)
-					d.fib6Add(t)
+					d.fib6Add()
 				}
-				_ = d.ipv6AddAddr(t, Addr{Prefix: netip.PrefixFrom(ll, 64), Scope: ScopeLink, Flags: AddrPermanent}, true)
+				d.ipv6AddAddr(t, Addr{Prefix: netip.PrefixFrom(ll, 64), Scope: ScopeLink, Flags: AddrPermanent}, true)
 			}
 		}
 	}
@@ -271,7 +271,7 @@ func (d *Device) Inet6Addrs() []Addr {
 }
 
 // Inet6Groups returns the IPv6 multicast groups the device has joined, with
-// their user counts, newest first.
+// their user counts.
 func (d *Device) Inet6Groups() map[netip.Addr]int {
 	m := map[netip.Addr]int{}
 	if d.inet6 != nil {
@@ -342,11 +342,14 @@ func (d *Device) AddInet6(t *sim.Task, a Addr) error {
 	a.Scope = ipv6Scope(p.Addr())
 	a.Flags = a.Flags&AddrNoDAD | AddrPermanent
 	a.Broadcast, a.Label = netip.Addr{}, ""
-	return d.ipv6AddAddr(t, a, false)
+	d.ipv6AddAddr(t, a, false)
+	return nil
 }
 
 // ipv6AddAddr adds a validated address, its prefix route, and starts DAD.
-func (d *Device) ipv6AddAddr(t *sim.Task, a Addr, linkLocal bool) error {
+//
+// Kernel: ipv6_add_addr and addrconf_prefix_route (net/ipv6/addrconf.c).
+func (d *Device) ipv6AddAddr(t *sim.Task, a Addr, linkLocal bool) {
 	t.Charge(sim.AddrOp, 1)
 	idev := d.inet6
 	a.Flags |= AddrTentative
@@ -362,10 +365,9 @@ func (d *Device) ipv6AddAddr(t *sim.Task, a Addr, linkLocal bool) error {
 	idev.addrs = slices.Insert(idev.addrs, at, ifa)
 	if !linkLocal && a.Prefix.Bits() < 128 {
 		ifa.prefixRt = true // addrconf_prefix_route
-		d.fib6Add(t)
+		d.fib6Add()
 	}
 	d.dadStart(t, ifa)
-	return nil
 }
 
 // DelInet6 removes the IPv6 address p (address and prefix length).
@@ -392,16 +394,22 @@ func (d *Device) DelInet6(t *sim.Task, p netip.Prefix) error {
 func (d *Device) ipv6DelAddr(t *sim.Task, ifa *ifaddr6) {
 	ifa.state = dadDead
 	ifa.generation++
+	d.ipv6AddrDown(t, ifa)
+	d.tbl.s.addrNotify(t, EventDown, d, ifa.Addr)
+}
+
+// ipv6AddrDown takes an address out of service: it leaves the address's
+// anycast and solicited-node groups and deletes its host and prefix routes.
+func (d *Device) ipv6AddrDown(t *sim.Task, ifa *ifaddr6) {
 	d.ipv6LeaveAddrGroups(t, ifa)
 	if ifa.hostRoute {
 		ifa.hostRoute = false
 		d.fib6Del(t)
 	}
-	if ifa.prefixRt {
+	if ifa.prefixRt { // rt6_sync_down_dev removes routes via the device
 		ifa.prefixRt = false
 		d.fib6Del(t)
 	}
-	d.tbl.s.addrNotify(t, EventDown, d, ifa.Addr)
 }
 
 // ipv6LeaveAddrGroups leaves the anycast and solicited-node groups of an
@@ -467,17 +475,27 @@ func (d *Device) dadCompleted(t *sim.Task, ifa *ifaddr6) {
 	ifa.Flags &^= AddrTentative
 	if !ifa.hostRoute {
 		ifa.hostRoute = true
-		d.fib6Add(t)
+		d.fib6Add()
 	}
-	if d.inet6.cnf.Forwarding && !ifa.anycast {
-		// addrconf_join_anycast: the subnet-router anycast address.
-		if p := ifa.Prefix; p.Bits() < 127 && !p.Masked().Addr().IsUnspecified() {
-			if d.ipv6AcInc(t, p.Masked().Addr()) == nil {
-				ifa.anycast = true
-			}
-		}
+	if d.inet6.cnf.Forwarding {
+		d.ipv6JoinAnycast(t, ifa)
 	}
 	d.tbl.s.addrNotify(t, EventUp, d, ifa.Addr)
+}
+
+// ipv6JoinAnycast joins the subnet-router anycast address of ifa's prefix,
+// unless ifa has already joined it or the prefix has none (a /127 or /128,
+// or ::/n).
+//
+// Kernel: addrconf_join_anycast (net/ipv6/addrconf.c).
+func (d *Device) ipv6JoinAnycast(t *sim.Task, ifa *ifaddr6) {
+	p := ifa.Prefix
+	if ifa.anycast || p.Bits() >= 127 || p.Masked().Addr().IsUnspecified() {
+		return
+	}
+	if d.ipv6AcInc(t, p.Masked().Addr()) == nil {
+		ifa.anycast = true
+	}
 }
 
 // ipv6JoinSolicit joins a's solicited-node group; NOARP and loopback
@@ -516,24 +534,35 @@ func (d *Device) ipv6McInc(t *sim.Task, g netip.Addr) {
 	d.ipv6McLoad(t, m)
 }
 
-func mcScopeBelowLink(g netip.Addr) bool { return g.As16()[1]&0x0f < 2 }
+// ipv6McHasMAC reports whether group g is in the device's mc list while
+// loaded: not for groups of interface-local scope, nor on devices that map
+// no multicast MACs.
+func (d *Device) ipv6McHasMAC(g netip.Addr) bool {
+	return g.As16()[1]&0x0f >= 2 && d.ethMulticast()
+}
 
+// ipv6McLoad puts a group's MAC in the device's mc list, once.
+//
+// Kernel: igmp6_group_added (net/ipv6/mcast.c).
 func (d *Device) ipv6McLoad(t *sim.Task, m *mcGroup) {
 	if m.loaded {
 		return
 	}
 	m.loaded = true
-	if !mcScopeBelowLink(m.addr) && d.ethMulticast() {
+	if d.ipv6McHasMAC(m.addr) {
 		_ = d.MCAdd(t, ipv6MulticastMAC(m.addr))
 	}
 }
 
+// ipv6McUnload takes a loaded group's MAC out of the device's mc list.
+//
+// Kernel: igmp6_group_dropped (net/ipv6/mcast.c).
 func (d *Device) ipv6McUnload(t *sim.Task, m *mcGroup) {
 	if !m.loaded {
 		return
 	}
 	m.loaded = false
-	if !mcScopeBelowLink(m.addr) && d.ethMulticast() {
+	if d.ipv6McHasMAC(m.addr) {
 		_ = d.MCDel(t, ipv6MulticastMAC(m.addr))
 	}
 }
@@ -586,7 +615,7 @@ func (d *Device) ipv6AcInc(t *sim.Task, a netip.Addr) error {
 		}
 	}
 	idev.ac = slices.Insert(idev.ac, 0, &acAddr{addr: a, users: 1})
-	d.fib6AddNoRelease()
+	d.fib6Add()
 	d.ipv6JoinSolicit(t, a)
 	return nil
 }
@@ -620,9 +649,7 @@ func (d *Device) ipv6AcFree(t *sim.Task, a netip.Addr) {
 	if d.flags&(FlagNoARP|FlagLoopback) == 0 {
 		d.ipv6LeaveSolicit(t, a)
 	}
-	idev := d.inet6
-	idev.routes--
-	d.tbl.fib6Routes--
+	d.fib6Unlink()
 	rcu := d.tbl.s.w.RCU()
 	rcu.Call(t, func(k *sim.Task) { // aca_free_rcu
 		rcu.Call(k, func(*sim.Task) { d.Put() }) // fib6_info_destroy_rcu
@@ -630,15 +657,18 @@ func (d *Device) ipv6AcFree(t *sim.Task, a netip.Addr) {
 }
 
 // fib6Add accounts for an IPv6 route via d: it holds a device reference
-// that fib6Del drops in an RCU callback.
-func (d *Device) fib6Add(t *sim.Task) {
-	d.fib6AddNoRelease()
-}
-
-func (d *Device) fib6AddNoRelease() {
+// that fib6Del (or ipv6AcFree, for an anycast route) drops in an RCU callback.
+func (d *Device) fib6Add() {
 	d.inet6.routes++
 	d.tbl.fib6Routes++
 	d.Hold()
+}
+
+// fib6Unlink takes an IPv6 route via d out of the counts; the caller drops
+// its device reference after a grace period.
+func (d *Device) fib6Unlink() {
+	d.inet6.routes--
+	d.tbl.fib6Routes--
 }
 
 // fib6Del removes an IPv6 route via d; its memory and device reference go
@@ -646,8 +676,7 @@ func (d *Device) fib6AddNoRelease() {
 //
 // Kernel: fib6_info_release → call_rcu(fib6_info_destroy_rcu) → dev_put.
 func (d *Device) fib6Del(t *sim.Task) {
-	d.inet6.routes--
-	d.tbl.fib6Routes--
+	d.fib6Unlink()
 	d.tbl.s.w.RCU().Call(t, func(*sim.Task) { d.Put() })
 }
 
@@ -670,15 +699,7 @@ func (d *Device) addrconfIfdown(t *sim.Task, unregister bool) {
 			ifa.generation++
 			ifa.state = dadPre
 			ifa.Flags |= AddrTentative
-			d.ipv6LeaveAddrGroups(t, ifa)
-			if ifa.hostRoute {
-				ifa.hostRoute = false
-				d.fib6Del(t)
-			}
-			if ifa.prefixRt { // rt6_sync_down_dev removes routes via the device
-				ifa.prefixRt = false
-				d.fib6Del(t)
-			}
+			d.ipv6AddrDown(t, ifa)
 			kept = append(kept, ifa)
 			continue
 		}
@@ -755,15 +776,11 @@ func (d *Device) forwardChange(t *sim.Task, on bool) {
 		if ifa.Flags&AddrTentative != 0 {
 			continue
 		}
-		p := ifa.Prefix
-		switch {
-		case on && !ifa.anycast && p.Bits() < 127 && !p.Masked().Addr().IsUnspecified():
-			if d.ipv6AcInc(t, p.Masked().Addr()) == nil {
-				ifa.anycast = true
-			}
-		case !on && ifa.anycast:
+		if on {
+			d.ipv6JoinAnycast(t, ifa)
+		} else if ifa.anycast {
 			ifa.anycast = false
-			d.ipv6AcDec(t, p.Masked().Addr())
+			d.ipv6AcDec(t, ifa.Prefix.Masked().Addr())
 		}
 	}
 }

@@ -14,88 +14,56 @@ import (
 //
 // Kernel: dev_uc_add (net/core/dev_addr_lists.c).
 func (d *Device) UCAdd(t *sim.Task, a MAC) error {
-	if err := d.uc.Add(t, a, hwaddr.TypeUnicast); err != nil {
-		return err
-	}
-	d.setRxMode(t)
-	return nil
+	return d.reloadRxModeOn(t, d.uc.Add(t, a, hwaddr.TypeUnicast))
 }
 
 // UCAddExcl adds unicast address a to d unless it is there already (EEXIST).
 //
 // Kernel: dev_uc_add_excl (net/core/dev_addr_lists.c).
 func (d *Device) UCAddExcl(t *sim.Task, a MAC) error {
-	if err := d.uc.AddExcl(t, a, hwaddr.TypeUnicast); err != nil {
-		return err
-	}
-	d.setRxMode(t)
-	return nil
+	return d.reloadRxModeOn(t, d.uc.AddExcl(t, a, hwaddr.TypeUnicast))
 }
 
 // UCDel drops a reference to unicast address a on d (ENOENT if absent).
 //
 // Kernel: dev_uc_del (net/core/dev_addr_lists.c).
 func (d *Device) UCDel(t *sim.Task, a MAC) error {
-	if err := d.uc.Del(t, a, hwaddr.TypeUnicast); err != nil {
-		return err
-	}
-	d.setRxMode(t)
-	return nil
+	return d.reloadRxModeOn(t, d.uc.Del(t, a, hwaddr.TypeUnicast))
 }
 
 // MCAdd adds a reference to multicast address a on d and reloads d's rx mode.
 //
 // Kernel: dev_mc_add (net/core/dev_addr_lists.c).
 func (d *Device) MCAdd(t *sim.Task, a MAC) error {
-	if err := d.mc.Add(t, a, hwaddr.TypeMulticast); err != nil {
-		return err
-	}
-	d.setRxMode(t)
-	return nil
+	return d.reloadRxModeOn(t, d.mc.Add(t, a, hwaddr.TypeMulticast))
 }
 
 // MCAddExcl adds multicast address a to d unless it is there already (EEXIST).
 //
 // Kernel: dev_mc_add_excl (net/core/dev_addr_lists.c).
 func (d *Device) MCAddExcl(t *sim.Task, a MAC) error {
-	if err := d.mc.AddExcl(t, a, hwaddr.TypeMulticast); err != nil {
-		return err
-	}
-	d.setRxMode(t)
-	return nil
+	return d.reloadRxModeOn(t, d.mc.AddExcl(t, a, hwaddr.TypeMulticast))
 }
 
 // MCAddGlobal adds the single global reference to multicast address a.
 //
 // Kernel: dev_mc_add_global (net/core/dev_addr_lists.c).
 func (d *Device) MCAddGlobal(t *sim.Task, a MAC) error {
-	if err := d.mc.AddGlobal(t, a, hwaddr.TypeMulticast); err != nil {
-		return err
-	}
-	d.setRxMode(t)
-	return nil
+	return d.reloadRxModeOn(t, d.mc.AddGlobal(t, a, hwaddr.TypeMulticast))
 }
 
 // MCDel drops a reference to multicast address a on d (ENOENT if absent).
 //
 // Kernel: dev_mc_del (net/core/dev_addr_lists.c).
 func (d *Device) MCDel(t *sim.Task, a MAC) error {
-	if err := d.mc.Del(t, a, hwaddr.TypeMulticast); err != nil {
-		return err
-	}
-	d.setRxMode(t)
-	return nil
+	return d.reloadRxModeOn(t, d.mc.Del(t, a, hwaddr.TypeMulticast))
 }
 
 // MCDelGlobal drops the global reference to multicast address a.
 //
 // Kernel: dev_mc_del_global (net/core/dev_addr_lists.c).
 func (d *Device) MCDelGlobal(t *sim.Task, a MAC) error {
-	if err := d.mc.DelGlobal(t, a, hwaddr.TypeMulticast); err != nil {
-		return err
-	}
-	d.setRxMode(t)
-	return nil
+	return d.reloadRxModeOn(t, d.mc.DelGlobal(t, a, hwaddr.TypeMulticast))
 }
 
 // UCSync pushes from's unicast list to its lower device to, then reloads to's
@@ -103,22 +71,14 @@ func (d *Device) MCDelGlobal(t *sim.Task, a MAC) error {
 //
 // Kernel: dev_uc_sync (net/core/dev_addr_lists.c).
 func UCSync(t *sim.Task, to, from *Device) error {
-	if err := hwaddr.Sync(t, to.uc, from.uc); err != nil {
-		return err
-	}
-	to.setRxMode(t)
-	return nil
+	return to.reloadRxModeOn(t, hwaddr.Sync(t, to.uc, from.uc))
 }
 
 // MCSync is UCSync for the multicast lists.
 //
 // Kernel: dev_mc_sync (net/core/dev_addr_lists.c).
 func MCSync(t *sim.Task, to, from *Device) error {
-	if err := hwaddr.Sync(t, to.mc, from.mc); err != nil {
-		return err
-	}
-	to.setRxMode(t)
-	return nil
+	return to.reloadRxModeOn(t, hwaddr.Sync(t, to.mc, from.mc))
 }
 
 // UCSyncMultiple pushes from's unicast list to one of several lower devices
@@ -126,21 +86,23 @@ func MCSync(t *sim.Task, to, from *Device) error {
 //
 // Kernel: dev_uc_sync_multiple (net/core/dev_addr_lists.c).
 func UCSyncMultiple(t *sim.Task, to, from *Device) error {
-	if err := hwaddr.SyncMultiple(t, to.uc, from.uc); err != nil {
-		return err
-	}
-	to.setRxMode(t)
-	return nil
+	return to.reloadRxModeOn(t, hwaddr.SyncMultiple(t, to.uc, from.uc))
 }
 
 // MCSyncMultiple is UCSyncMultiple for the multicast lists.
 //
 // Kernel: dev_mc_sync_multiple (net/core/dev_addr_lists.c).
 func MCSyncMultiple(t *sim.Task, to, from *Device) error {
-	if err := hwaddr.SyncMultiple(t, to.mc, from.mc); err != nil {
+	return to.reloadRxModeOn(t, hwaddr.SyncMultiple(t, to.mc, from.mc))
+}
+
+// reloadRxModeOn reloads d's rx mode unless err, the outcome of the list
+// operation just done, is set: the kernel's "if (!err) __dev_set_rx_mode(dev)".
+func (d *Device) reloadRxModeOn(t *sim.Task, err error) error {
+	if err != nil {
 		return err
 	}
-	to.setRxMode(t)
+	d.setRxMode(t)
 	return nil
 }
 
@@ -174,10 +136,10 @@ func (d *Device) setRxMode(t *sim.Task) {
 	if !d.uniFlt {
 		switch {
 		case d.uc.Len() > 0 && !d.ucPromisc:
-			d.setPromiscuity(t, 1, false)
+			d.setPromiscuity(t, 1)
 			d.ucPromisc = true
 		case d.uc.Len() == 0 && d.ucPromisc:
-			d.setPromiscuity(t, -1, false)
+			d.setPromiscuity(t, -1)
 			d.ucPromisc = false
 		}
 	}
@@ -192,12 +154,15 @@ func (d *Device) setRxMode(t *sim.Task) {
 //
 // Kernel: dev_set_promiscuity (net/core/dev.c).
 func (d *Device) SetPromiscuity(t *sim.Task, inc int) {
-	if d.setPromiscuity(t, inc, true) {
+	if d.setPromiscuity(t, inc) {
 		d.setRxMode(t)
 	}
 }
 
-func (d *Device) setPromiscuity(t *sim.Task, inc int, _ bool) (flipped bool) {
+// setPromiscuity is __dev_set_promiscuity: it changes the count and tells
+// the driver, and reports whether IFF_PROMISC flipped; the rx-mode reload is
+// the caller's (setRxMode, which calls it, is that reload).
+func (d *Device) setPromiscuity(t *sim.Task, inc int) (flipped bool) {
 	was := d.promiscCnt > 0
 	d.promiscCnt = max(d.promiscCnt+inc, 0)
 	if now := d.promiscCnt > 0; now != was {

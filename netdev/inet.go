@@ -15,9 +15,8 @@ import (
 
 // inDev is a device's IPv4 state, struct in_device.
 type inDev struct {
-	addrs  []*Addr // ifa_list: primaries first (by scope), then secondaries
-	mcUp   bool    // ip_mc_up has run (the device is up)
-	hasRef bool    // holds a device reference
+	addrs []*Addr // ifa_list: primaries first (by scope), then secondaries
+	mcUp  bool    // ip_mc_up has run (the device is up)
 }
 
 var allHostsMAC = MAC{0x01, 0x00, 0x5e, 0x00, 0x00, 0x01} // 224.0.0.1
@@ -33,8 +32,8 @@ func (d *Device) ethMulticast() bool { return !d.isLoopback() }
 func inetdevEvent(t *sim.Task, ev Event, d *Device) error {
 	switch ev {
 	case EventRegister:
-		d.inet = &inDev{hasRef: true}
-		d.Hold()
+		d.inet = &inDev{}
+		d.Hold() // the in_device's reference
 	case EventUp:
 		in := d.inet
 		if in == nil || d.mtu < 68 {
@@ -72,9 +71,7 @@ func inetdevEvent(t *sim.Task, ev Event, d *Device) error {
 			d.tbl.s.addrNotify(t, EventDown, d, *a)
 		}
 		d.inet = nil
-		if in.hasRef {
-			d.tbl.s.w.RCU().Call(t, func(*sim.Task) { d.Put() })
-		}
+		d.tbl.s.w.RCU().Call(t, func(*sim.Task) { d.Put() })
 	}
 	return nil
 }
@@ -118,13 +115,22 @@ func (d *Device) AddInet4(t *sim.Task, a Addr) error {
 	return d.insertInet4(t, a)
 }
 
+// primaryPos is where a primary address of scope s goes in addrs: after the
+// last primary whose scope is as wide or wider (numerically not above s), so
+// that primaries stay ordered by scope, newest last within one.
+func primaryPos(addrs []*Addr, s Scope) int {
+	at := 0
+	for i, o := range addrs {
+		if o.Flags&AddrSecondary == 0 && o.Scope <= s {
+			at = i + 1
+		}
+	}
+	return at
+}
+
 func (d *Device) insertInet4(t *sim.Task, a Addr) error {
 	in := d.inet
-	lastPrimary := 0
-	for i, o := range in.addrs {
-		if o.Flags&AddrSecondary == 0 && o.Scope <= a.Scope {
-			lastPrimary = i + 1
-		}
+	for _, o := range in.addrs {
 		if sameSubnet(o.Prefix, a.Prefix) {
 			if o.Prefix.Addr() == a.Prefix.Addr() {
 				return errno.New(syscall.EEXIST, "ipv4: Address already assigned")
@@ -138,7 +144,7 @@ func (d *Device) insertInet4(t *sim.Task, a Addr) error {
 	t.Charge(sim.AddrOp, 1)
 	na := a
 	if a.Flags&AddrSecondary == 0 {
-		in.addrs = slices.Insert(in.addrs, lastPrimary, &na)
+		in.addrs = slices.Insert(in.addrs, primaryPos(in.addrs, a.Scope), &na)
 	} else {
 		in.addrs = append(in.addrs, &na)
 	}
@@ -195,13 +201,7 @@ func (d *Device) DelInet4(t *sim.Task, p netip.Prefix) error {
 		k := slices.Index(in.addrs, promoted)
 		in.addrs = slices.Delete(in.addrs, k, k+1)
 		promoted.Flags &^= AddrSecondary
-		at := 0
-		for j, o := range in.addrs {
-			if o.Flags&AddrSecondary == 0 && o.Scope <= promoted.Scope {
-				at = j + 1
-			}
-		}
-		in.addrs = slices.Insert(in.addrs, at, promoted)
+		in.addrs = slices.Insert(in.addrs, primaryPos(in.addrs, promoted.Scope), promoted)
 		d.tbl.s.addrNotify(t, EventUp, d, *promoted)
 	}
 	return nil

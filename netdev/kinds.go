@@ -14,7 +14,6 @@ import (
 type linkOps struct {
 	kind string // rtnl_link_ops->kind; "" for loopback
 
-	init          func(t *sim.Task, d *Device)               // ndo_init, after the device is listed
 	uninit        func(t *sim.Task, d *Device)               // ndo_uninit, during unregister
 	open          func(t *sim.Task, d *Device) error         // ndo_open
 	stop          func(t *sim.Task, d *Device)               // ndo_stop
@@ -34,12 +33,8 @@ type linkOps struct {
 	// operUp is the operstate shown when up with carrier: OperUnknown for
 	// devices without link state (loopback, dummy), OperUp otherwise.
 	operUp OperState
-	// master is true for kinds that take slaves (bond, vrf).
-	master bool
 	// l3mdev is true for VRF masters.
 	l3mdev bool
-
-	// kind-specific configuration
 }
 
 // LinkSpec describes a device to create: Dummy, Veth, Macvlan, Vlan, Bond or
@@ -282,7 +277,7 @@ var dummyOps = &linkOps{
 	kind:      "dummy",
 	operUp:    OperUnknown,
 	setRxMode: func(*sim.Task, *Device) {},
-	dellink:   func(_ *sim.Task, d *Device, q *[]*Device) { *q = append(*q, d) },
+	dellink:   queueSelf,
 }
 
 func (s Dummy) create(t *sim.Task, tb *Table) ([]*Device, error) {

@@ -3,7 +3,6 @@ package netdev
 import (
 	"fmt"
 	"math/rand/v2"
-	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -115,17 +114,27 @@ func (s *Stack) RegisterNotifier(n Notifier) { s.notifiers = append(s.notifiers,
 // Kernel: call_netdevice_notifiers (net/core/dev.c).
 func (s *Stack) notify(t *sim.Task, ev Event, dev *Device) error {
 	t.Charge(sim.NotifierCall, 1)
-	for _, f := range []func(*sim.Task, Event, *Device) error{stackedDeviceEvent, inetdevEvent, addrconfNotify} {
-		if err := f(t, ev, dev); err != nil && (ev == EventPreUp || ev == EventPreChangeUpper) {
+	vetoable := ev == EventPreUp || ev == EventPreChangeUpper
+	for _, n := range builtinNotifiers {
+		if err := n(t, ev, dev); err != nil && vetoable {
 			return err
 		}
 	}
 	for _, n := range s.notifiers {
-		if err := n.NetdevEvent(t, ev, dev); err != nil && (ev == EventPreUp || ev == EventPreChangeUpper) {
+		if err := n.NetdevEvent(t, ev, dev); err != nil && vetoable {
 			return err
 		}
 	}
 	return nil
+}
+
+// builtinNotifiers are the subsystems inside netdev on the notifier chain,
+// ahead of the registered notifiers. It is set in init because its functions
+// notify in turn, which a package-level initializer may not refer back to.
+var builtinNotifiers []NotifierFunc
+
+func init() {
+	builtinNotifiers = []NotifierFunc{stackedDeviceEvent, inetdevEvent, addrconfNotify}
 }
 
 // Table is one network namespace's devices: the name and ifindex indexes,
@@ -365,9 +374,6 @@ func (tb *Table) register(t *sim.Task, d *Device, want IfIndex) error {
 	}
 	tb.tail = d
 	tb.count++
-	if d.ops.init != nil {
-		d.ops.init(t, d)
-	}
 	_ = tb.s.notify(t, EventRegister, d)
 	return nil
 }
@@ -401,12 +407,6 @@ func (tb *Table) ByGroup(g uint32) []*Device {
 		}
 	}
 	return out
-}
-
-// sortDevices orders devices by ifindex (for deterministic iteration over
-// maps).
-func sortDevices(ds []*Device) {
-	sort.Slice(ds, func(i, j int) bool { return ds[i].ifindex < ds[j].ifindex })
 }
 
 func (tb *Table) String() string { return fmt.Sprintf("netns %s", tb.name) }

@@ -14,6 +14,7 @@ import (
 	"github.com/netsimlab/netsim/sim"
 )
 
+// queueSelf is the dellink of kinds that delete only themselves.
 func queueSelf(_ *sim.Task, d *Device, q *[]*Device) { *q = append(*q, d) }
 
 // lowerCarrier is the carrier of a device stacked on d.link: the lower's
@@ -118,13 +119,7 @@ var macvlanOps = &linkOps{
 	},
 	changeRxFlags: passRxFlagsToLink,
 	uninit:        unlinkFromLower,
-	// macvlan_change_mtu
-	changeMTU: func(d *Device, mtu int) error {
-		if mtu > d.link.mtu {
-			return errno.New(syscall.EINVAL, "MTU is larger than the lower device's")
-		}
-		return nil
-	},
+	changeMTU:     mtuWithinLower(syscall.EINVAL), // macvlan_change_mtu
 }
 
 // passRxFlags adds inc to the lower device's allmulti count if d is
@@ -146,18 +141,21 @@ func (d *Device) passRxFlags(t *sim.Task, inc int, promisc bool) {
 // macvlan_change_rx_flags (drivers/net/macvlan.c).
 func passRxFlagsToLink(t *sim.Task, d *Device, change Flags) {
 	if change&FlagAllMulti != 0 {
-		if d.allmulti > 0 {
-			d.link.SetAllmulti(t, 1)
-		} else {
-			d.link.SetAllmulti(t, -1)
-		}
+		d.link.SetAllmulti(t, sign(d.allmulti > 0))
 	}
 	if change&FlagPromisc != 0 && d.priv.macvlanMode != MacvlanPassthru {
-		if d.promiscCnt > 0 {
-			d.link.SetPromiscuity(t, 1)
-		} else {
-			d.link.SetPromiscuity(t, -1)
+		d.link.SetPromiscuity(t, sign(d.promiscCnt > 0))
+	}
+}
+
+// mtuWithinLower is the ndo_change_mtu of a device stacked on d.link: an
+// MTU above the lower's fails with e (macvlan says EINVAL, vlan ERANGE).
+func mtuWithinLower(e syscall.Errno) func(d *Device, mtu int) error {
+	return func(d *Device, mtu int) error {
+		if mtu > d.link.mtu {
+			return errno.New(e, "MTU is larger than the lower device's")
 		}
+		return nil
 	}
 }
 
@@ -269,13 +267,7 @@ var vlanOps = &linkOps{
 	},
 	changeRxFlags: passRxFlagsToLink,
 	uninit:        unlinkFromLower,
-	// vlan_dev_change_mtu
-	changeMTU: func(d *Device, mtu int) error {
-		if mtu > d.link.mtu {
-			return errno.New(syscall.ERANGE, "MTU is larger than the lower device's")
-		}
-		return nil
-	},
+	changeMTU:     mtuWithinLower(syscall.ERANGE), // vlan_dev_change_mtu
 }
 
 func (s Vlan) create(t *sim.Task, tb *Table) ([]*Device, error) {
@@ -334,7 +326,6 @@ func (d *Device) hasMacvlans() bool {
 var bondOps = &linkOps{
 	kind:     "bond",
 	operUp:   OperUp,
-	master:   true,
 	dellink:  queueSelf,
 	addSlave: bondEnslave,
 	// A slave moved from another master is released first; a bond closes
@@ -360,14 +351,7 @@ var bondOps = &linkOps{
 	},
 	// bond_change_rx_flags
 	changeRxFlags: func(t *sim.Task, b *Device, change Flags) {
-		targets := b.slaves
-		if b.priv.bondMode.usesPrimary() {
-			targets = nil
-			if s := bondActiveSlave(b); s != nil {
-				targets = []*Device{s}
-			}
-		}
-		for _, s := range targets {
+		for _, s := range bondSyncTargets(b) {
 			if change&FlagPromisc != 0 {
 				s.SetPromiscuity(t, sign(b.promiscCnt > 0))
 			}
@@ -401,6 +385,7 @@ var bondOps = &linkOps{
 	},
 }
 
+// sign is the count change that follows a flag: +1 on, -1 off.
 func sign(up bool) int {
 	if up {
 		return 1
@@ -613,7 +598,6 @@ func bondRelease(t *sim.Task, b, slave *Device) error {
 var vrfOps = &linkOps{
 	kind:       "vrf",
 	operUp:     OperUp,
-	master:     true,
 	l3mdev:     true,
 	setRxMode:  func(*sim.Task, *Device) {},
 	addSlave:   vrfAddSlave,
@@ -621,16 +605,18 @@ var vrfOps = &linkOps{
 	delSlave:   func(t *sim.Task, vrf, port *Device) error { return vrfRelease(t, vrf, port, true) },
 	// vrf_dellink: release every port (cycling it), then unregister.
 	dellink: func(t *sim.Task, d *Device, q *[]*Device) {
-		for len(d.slaves) > 0 {
-			_ = vrfRelease(t, d, d.slaves[0], false)
-		}
+		vrfReleaseAll(t, d)
 		*q = append(*q, d)
 	},
-	uninit: func(t *sim.Task, d *Device) {
-		for len(d.slaves) > 0 {
-			_ = vrfRelease(t, d, d.slaves[0], false)
-		}
-	},
+	uninit: vrfReleaseAll,
+}
+
+// vrfReleaseAll releases every port of vrf without vrf_del_slave's grace
+// period, as vrf_dellink does.
+func vrfReleaseAll(t *sim.Task, vrf *Device) {
+	for len(vrf.slaves) > 0 {
+		_ = vrfRelease(t, vrf, vrf.slaves[0], false)
+	}
 }
 
 // VRFMTU is a vrf device's MTU (64 KiB plus the IPv6 header, IP6_MAX_MTU).

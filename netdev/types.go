@@ -72,23 +72,16 @@ const (
 	OperUp             OperState = 6 // IF_OPER_UP
 )
 
+var operStateNames = [...]string{
+	OperUnknown: "UNKNOWN", OperNotPresent: "NOTPRESENT", OperDown: "DOWN",
+	OperLowerLayerDown: "LOWERLAYERDOWN", OperTesting: "TESTING",
+	OperDormant: "DORMANT", OperUp: "UP",
+}
+
 // String returns the name `ip link` prints ("UP", "DOWN", "LOWERLAYERDOWN", ...).
 func (s OperState) String() string {
-	switch s {
-	case OperUnknown:
-		return "UNKNOWN"
-	case OperNotPresent:
-		return "NOTPRESENT"
-	case OperDown:
-		return "DOWN"
-	case OperLowerLayerDown:
-		return "LOWERLAYERDOWN"
-	case OperTesting:
-		return "TESTING"
-	case OperDormant:
-		return "DORMANT"
-	case OperUp:
-		return "UP"
+	if int(s) < len(operStateNames) {
+		return operStateNames[s]
 	}
 	return fmt.Sprintf("OPER(%d)", uint8(s))
 }
@@ -111,7 +104,7 @@ const (
 	EventPreChangeUpper                  // NETDEV_PRECHANGEUPPER
 )
 
-var eventNames = map[Event]string{
+var eventNames = [...]string{
 	EventUp: "NETDEV_UP", EventDown: "NETDEV_DOWN", EventChange: "NETDEV_CHANGE",
 	EventRegister: "NETDEV_REGISTER", EventUnregister: "NETDEV_UNREGISTER",
 	EventChangeMTU: "NETDEV_CHANGEMTU", EventChangeAddr: "NETDEV_CHANGEADDR",
@@ -122,8 +115,8 @@ var eventNames = map[Event]string{
 
 // String returns the kernel name of the event, e.g. "NETDEV_UP".
 func (e Event) String() string {
-	if n, ok := eventNames[e]; ok {
-		return n
+	if int(e) < len(eventNames) && eventNames[e] != "" {
+		return eventNames[e]
 	}
 	return fmt.Sprintf("NETDEV_EVENT(%d)", uint8(e))
 }

@@ -47,11 +47,16 @@ func (tb *Table) NewLink(t *sim.Task, spec LinkSpec) ([]*Device, error) {
 	if err != nil {
 		return refuse(err)
 	}
-	for _, d := range devs {
-		want := d.priv.wantIndex
+	// The ifindex asked for: the request's for a single device, each
+	// end's own for a veth pair.
+	wantIndex := func(d *Device) IfIndex {
 		if len(devs) == 1 {
-			want = a.Index
+			return a.Index
 		}
+		return d.priv.wantIndex
+	}
+	for _, d := range devs {
+		want := wantIndex(d)
 		if want < 0 {
 			return refuse(errno.New(syscall.EINVAL, "ifindex can't be negative"))
 		}
@@ -60,11 +65,7 @@ func (tb *Table) NewLink(t *sim.Task, spec LinkSpec) ([]*Device, error) {
 		}
 	}
 	for _, d := range devs {
-		want := d.priv.wantIndex
-		if len(devs) == 1 {
-			want = a.Index
-		}
-		if err := tb.register(t, d, want); err != nil {
+		if err := tb.register(t, d, wantIndex(d)); err != nil {
 			panic("netdev: register after validation: " + err.Error()) // a broken invariant
 		}
 		if d.link != nil {
@@ -140,20 +141,43 @@ func (tb *Table) DelIfindexList(t *sim.Task, idx []IfIndex) error {
 	return tb.delBatch(t, devs)
 }
 
+// delBatch deletes devs, which all have a dellink, in one batch.
 func (tb *Table) delBatch(t *sim.Task, devs []*Device) error {
-	var q []*Device
-	queued := make(map[*Device]bool, len(devs))
+	b := newDelQueue(len(devs))
 	for _, d := range devs {
-		if d.state == regRegistered && !queued[d] {
-			n := len(q)
-			d.ops.dellink(t, d, &q)
-			for _, x := range q[n:] {
-				queued[x] = true
-			}
-		}
+		b.add(t, d)
 	}
-	tb.s.UnregisterMany(t, q)
+	tb.s.UnregisterMany(t, b.q)
 	return nil
+}
+
+// delQueue collects a batch for UnregisterMany through the devices' dellink,
+// which may queue more than the device (a veth's peer), asking no device
+// twice.
+type delQueue struct {
+	q      []*Device
+	queued map[*Device]bool
+}
+
+func newDelQueue(n int) *delQueue {
+	return &delQueue{queued: make(map[*Device]bool, n)}
+}
+
+// add queues d, if registered and not queued yet, through its kind's
+// dellink, or by itself for a kind without one.
+func (b *delQueue) add(t *sim.Task, d *Device) {
+	if d.state != regRegistered || b.queued[d] {
+		return
+	}
+	n := len(b.q)
+	if d.ops.dellink != nil {
+		d.ops.dellink(t, d, &b.q)
+	} else {
+		b.q = append(b.q, d)
+	}
+	for _, x := range b.q[n:] {
+		b.queued[x] = true
+	}
 }
 
 // UnregisterMany takes devices out of service in one batch: close the ones
@@ -264,23 +288,13 @@ func (s *Stack) waitAllRefs(t *sim.Task, d *Device) {
 // Kernel: default_device_exit_batch and loopback_net_exit (net/core/dev.c,
 // drivers/net/loopback.c), run by cleanup_net.
 func (tb *Table) DelAll(t *sim.Task) {
-	var q []*Device
-	queued := map[*Device]bool{}
+	b := newDelQueue(tb.count)
 	for d := tb.head; d != nil; d = d.next {
-		if d == tb.loopback || queued[d] || d.state != regRegistered {
-			continue
-		}
-		n := len(q)
-		if d.ops.dellink != nil {
-			d.ops.dellink(t, d, &q)
-		} else {
-			q = append(q, d)
-		}
-		for _, x := range q[n:] {
-			queued[x] = true
+		if d != tb.loopback {
+			b.add(t, d)
 		}
 	}
-	tb.s.UnregisterMany(t, q)
+	tb.s.UnregisterMany(t, b.q)
 	if tb.loopback != nil && tb.loopback.state == regRegistered {
 		tb.s.UnregisterMany(t, []*Device{tb.loopback})
 	}
