@@ -1,7 +1,6 @@
 package fib
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"net/netip"
 	"runtime"
@@ -370,5 +369,4 @@ func TestBigTableSample(t *testing.T) {
 	if err := e.f.check(); err != nil {
 		t.Fatal(err)
 	}
-	_ = fmt.Sprint()
 }

@@ -216,6 +216,20 @@ var typeByName = map[string]Type{"unicast": TypeUnicast, "local": TypeLocal, "br
 
 var scopeByName = map[string]Scope{"global": ScopeUniverse, "universe": ScopeUniverse, "link": ScopeLink, "host": ScopeHost, "site": ScopeSite}
 
+var tableByName = map[string]uint32{"main": TableMain, "local": TableLocal, "default": TableDefault}
+
+var protoByName = map[string]Protocol{"kernel": ProtoKernel, "static": ProtoStatic, "boot": ProtoBoot}
+
+// byName returns names[v], or v read as a number, as iproute2 accepts
+// either for a table or a protocol.
+func byName[T ~uint8 | ~uint32](names map[string]T, v string) T {
+	if x, ok := names[v]; ok {
+		return x
+	}
+	n, _ := strconv.Atoi(v)
+	return T(n)
+}
+
 // parseRoute parses `ip route` arguments after the command, with
 // iproute2's defaults for additions (protocol boot; scope link for a route
 // with neither gateway nor nexthop; scope host for local routes).
@@ -233,17 +247,7 @@ func (e *env) parseRoute(w []string, del bool) (Route, error) {
 		case "dev":
 			r.Dev = e.dev(arg())
 		case "table":
-			switch v := arg(); v {
-			case "main":
-				r.Table = TableMain
-			case "local":
-				r.Table = TableLocal
-			case "default":
-				r.Table = TableDefault
-			default:
-				n, _ := strconv.Atoi(v)
-				r.Table = uint32(n)
-			}
+			r.Table = byName(tableByName, arg())
 		case "nhid":
 			n, _ := strconv.Atoi(arg())
 			r.NexthopID = nexthop.ID(n)
@@ -253,17 +257,7 @@ func (e *env) parseRoute(w []string, del bool) (Route, error) {
 		case "src":
 			r.PrefSrc = netip.MustParseAddr(arg())
 		case "proto":
-			switch v := arg(); v {
-			case "kernel":
-				r.Protocol = ProtoKernel
-			case "static":
-				r.Protocol = ProtoStatic
-			case "boot":
-				r.Protocol = ProtoBoot
-			default:
-				n, _ := strconv.Atoi(v)
-				r.Protocol = Protocol(n)
-			}
+			r.Protocol = byName(protoByName, arg())
 		case "scope":
 			r.Scope = scopeByName[arg()]
 			scopeSet = true

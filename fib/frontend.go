@@ -418,7 +418,7 @@ func (f *FIB) Unmerge(t *sim.Task) error {
 			break
 		}
 	}
-	local := &Table{f: f, id: TableLocal, t: lt, numDefault: old.numDefault, routes: old.routes}
+	local := &Table{f: f, id: TableLocal, t: lt, routes: old.routes}
 	b := f.buckets[TableLocal&(tableHashSize-1)]
 	for i, tb := range b {
 		if tb == old {
@@ -431,14 +431,14 @@ func (f *FIB) Unmerge(t *sim.Task) error {
 }
 
 // fibMagic is fib_magic: add or delete a kernel route for an address.
-func (f *FIB) fibMagic(t *sim.Task, add bool, typ Type, dst uint32, dstLen uint8, prim netdev.Addr, dev *netdev.Device, priority uint32) {
+func (f *FIB) fibMagic(t *sim.Task, add bool, typ Type, dst uint32, dstLen uint8, prim netdev.Addr, dev *netdev.Device) {
 	tbID := TableLocal
 	if typ == TypeUnicast {
 		tbID = TableMain
 	}
 	tb := f.newTable(tbID)
 	cfg := config{
-		protocol: ProtoKernel, typ: typ, dst: dst, dstLen: dstLen, priority: priority,
+		protocol: ProtoKernel, typ: typ, dst: dst, dstLen: dstLen,
 		prefsrc: prim.Prefix.Addr(), oif: dev, mode: NLMCreate | NLMAppend, table: tb.id,
 		scope: ScopeLink,
 	}
@@ -450,6 +450,15 @@ func (f *FIB) fibMagic(t *sim.Task, add bool, typ Type, dst uint32, dstLen uint8
 	} else {
 		_ = tb.delete(t, &cfg)
 	}
+}
+
+// prefixRouteType is the type of an address's prefix route: local on a
+// loopback device, unicast elsewhere.
+func prefixRouteType(dev *netdev.Device) Type {
+	if dev.Flags()&netdev.FlagLoopback != 0 {
+		return TypeLocal
+	}
+	return TypeUnicast
 }
 
 func mask(bits int) uint32 {
@@ -498,21 +507,17 @@ func (f *FIB) addIfAddr(t *sim.Task, dev *netdev.Device, a netdev.Addr) {
 	addr := addr4(a.Prefix.Addr())
 	m := mask(a.Prefix.Bits())
 	prefix := addr & m
-	f.fibMagic(t, true, TypeLocal, addr, 32, prim, dev, 0)
+	f.fibMagic(t, true, TypeLocal, addr, 32, prim, dev)
 	if !dev.IsUp() {
 		return
 	}
 	if brd := addr4(a.Broadcast); a.Broadcast.IsValid() && brd != 0xffffffff {
-		f.fibMagic(t, true, TypeBroadcast, brd, 32, prim, dev, 0)
+		f.fibMagic(t, true, TypeBroadcast, brd, 32, prim, dev)
 	}
 	if prefix != 0 && a.Flags&netdev.AddrSecondary == 0 && (prefix != addr || a.Prefix.Bits() < 32) {
-		typ := TypeUnicast
-		if dev.Flags()&netdev.FlagLoopback != 0 {
-			typ = TypeLocal
-		}
-		f.fibMagic(t, true, typ, prefix, uint8(a.Prefix.Bits()), prim, dev, 0)
+		f.fibMagic(t, true, prefixRouteType(dev), prefix, uint8(a.Prefix.Bits()), prim, dev)
 		if a.Prefix.Bits() < 31 {
-			f.fibMagic(t, true, TypeBroadcast, prefix|^m, 32, prim, dev, 0)
+			f.fibMagic(t, true, TypeBroadcast, prefix|^m, 32, prim, dev)
 		}
 	}
 }
@@ -557,11 +562,7 @@ func (f *FIB) delIfAddr(t *sim.Task, dev *netdev.Device, a netdev.Addr) {
 			prim = p
 		}
 	} else if anyAddr != 0 && (anyAddr != local || a.Prefix.Bits() < 32) {
-		typ := TypeUnicast
-		if dev.Flags()&netdev.FlagLoopback != 0 {
-			typ = TypeLocal
-		}
-		f.fibMagic(t, false, typ, anyAddr, uint8(a.Prefix.Bits()), prim, dev, 0)
+		f.fibMagic(t, false, prefixRouteType(dev), anyAddr, uint8(a.Prefix.Bits()), prim, dev)
 		subnet = true
 	}
 	primLocal := addr4(prim.Prefix.Addr())
@@ -639,18 +640,18 @@ func (f *FIB) delIfAddr(t *sim.Task, dev *netdev.Device, a netdev.Addr) {
 		}
 	}
 	if ok&brdOK == 0 {
-		f.fibMagic(t, false, TypeBroadcast, ifaBrd, 32, prim, dev, 0)
+		f.fibMagic(t, false, TypeBroadcast, ifaBrd, 32, prim, dev)
 	}
 	if subnet && a.Prefix.Bits() < 31 {
 		if ok&brd1OK == 0 {
-			f.fibMagic(t, false, TypeBroadcast, brd, 32, prim, dev, 0)
+			f.fibMagic(t, false, TypeBroadcast, brd, 32, prim, dev)
 		}
 		if ok&brd0OK == 0 {
-			f.fibMagic(t, false, TypeBroadcast, anyAddr, 32, prim, dev, 0)
+			f.fibMagic(t, false, TypeBroadcast, anyAddr, 32, prim, dev)
 		}
 	}
 	if ok&localOK == 0 {
-		f.fibMagic(t, false, TypeLocal, local, 32, prim, dev, 0)
+		f.fibMagic(t, false, TypeLocal, local, 32, prim, dev)
 		if gone && f.addrType(t, dev, a.Prefix.Addr(), TableLocal) != TypeLocal {
 			if f.syncDownAddr(a.Prefix.Addr()) > 0 {
 				f.flush(t)

@@ -80,12 +80,7 @@ func (t *trie) check() (inflatable, halvable int, err error) {
 		if n.bits > inlineBits && int(n.off)+1<<n.bits > len(t.kids) {
 			return fmt.Errorf("tnode %d: slots %d+%d beyond %d", i, n.off, 1<<n.bits, len(t.kids))
 		}
-		var slots []ref
-		if n.bits <= inlineBits {
-			slots = n.inl[:1<<n.bits]
-		} else {
-			slots = t.kids[n.off : n.off+1<<n.bits]
-		}
+		slots := t.slots(n)
 		empty, full, used := uint32(0), uint32(0), 0
 		slen := n.pos
 		for ci, c := range slots {

@@ -31,8 +31,9 @@ const vethSetup = "link add vethA type veth peer name vethB\nlink set vethA up\n
 
 func setupLines() []string { return strings.Split(vethSetup, "\n") }
 
-// seed000Lines is seed 000's route set: 65,536 nexthops via 198.51.100.2 and
-// one /32 route per nexthop, 10.a.b.0 with nhid 256a+b+1.
+// seed000Lines is seed 000's route set at size n (65,536 in the seed): n
+// nexthops via 198.51.100.2 and one /32 route per nexthop, 10.a.b.0 with
+// nhid 256a+b+1 (without nexthops, routes via the gateway itself).
 func seed000Lines(n int, withNexthops bool) []string {
 	lines := setupLines()
 	if withNexthops {

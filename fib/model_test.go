@@ -21,7 +21,6 @@ import (
 type model struct {
 	tables map[uint32]map[netip.Prefix][]mroute
 	merged bool // local's routes are seen by main's lookups
-	deadNH map[nexthop.ID]bool
 }
 
 // mroute is a route as the model keeps it: the request, the device its
@@ -47,7 +46,7 @@ func canon(r Route, dev *netdev.Device) string {
 }
 
 func newModel() *model {
-	return &model{tables: make(map[uint32]map[netip.Prefix][]mroute), merged: true, deadNH: map[nexthop.ID]bool{}}
+	return &model{tables: make(map[uint32]map[netip.Prefix][]mroute), merged: true}
 }
 
 func fiKey(r Route, d *netdev.Device) string {
@@ -204,9 +203,6 @@ func (m *model) lookupTables(ids []uint32, fl Flow) (Result, error) {
 				if e := typeProps[r.Type].err; e != 0 {
 					return res, errno.New(e, "")
 				}
-				if r.NexthopID != 0 && m.deadNH[r.NexthopID] {
-					continue
-				}
 				if fl.OIF != 0 && (x.dev == nil || x.dev.Index() != fl.OIF) {
 					continue
 				}
@@ -282,7 +278,7 @@ func TestModel(t *testing.T) {
 
 func runModel(t *testing.T, seed uint64, steps int) {
 	e := newEnv(t, nexthop.FlushDeferred)
-	e.mustIP(strings.Split(vethSetup, "\n")...)
+	e.mustIP(setupLines()...)
 	e.mustIP("link add vethC type veth peer name vethD", "link set vethC up", "link set vethD up",
 		"addr add 192.0.2.1/24 dev vethC")
 	for i := 1; i <= 6; i++ {

@@ -69,7 +69,6 @@ func TestSeed000RemovalOrder(t *testing.T) {
 	e.mustIP(seed000Lines(n, true)...)
 	var flushes int
 	var gone []string
-	e.nh.SetGatewayChecker(e.f.CheckGateway)
 	f := flushRecorder{f: e.f, after: func() {
 		flushes++
 		// The route of the nexthop just removed is gone.

@@ -5,6 +5,7 @@
 package fib
 
 import (
+	"iter"
 	"net/netip"
 	"slices"
 	"syscall"
@@ -87,8 +88,6 @@ type fibInfo struct {
 	dead    bool   // fib_dead: released
 	idx     uint32 // in the FIB's infoTable, while live
 
-	pfsrcRemoved bool // pfsrc_removed
-
 	hashNext *fibInfo // fib_info_hash chain (same key)
 
 	lprev, lnext *fibInfo // fib_info_laddrhash: same prefsrc
@@ -113,17 +112,6 @@ func (fi *fibInfo) setFlags(fl NHFlags) {
 // RouteScope returns the routes' scope (nexthop.ScopedFIBUser).
 func (fi *fibInfo) RouteScope() uint8 { return uint8(fi.scope) }
 
-// numPath is fib_info_num_path.
-func (fi *fibInfo) numPath() int {
-	if fi.nh != nil {
-		if fi.nh.IsGroup() {
-			return fi.nh.NumMembers()
-		}
-		return 1
-	}
-	return len(fi.nhs)
-}
-
 // nhInfoKey is what fib_find_info_nh compares: the fib_infos of routes
 // that use a nexthop object.
 type nhInfoKey struct {
@@ -141,7 +129,6 @@ type nhInfoKey struct {
 // nexthops, minus the nexthops beyond the first (compared on the hash
 // chain).
 type infoKey struct {
-	nhID     nexthop.ID
 	priority uint32
 	tbID     uint32
 	prefsrc  uint32
@@ -756,20 +743,34 @@ func (f *FIB) SyncDownDev(t *sim.Task, dev *netdev.Device, ev netdev.Event, forc
 	return n
 }
 
+// devInfos yields the fib_infos with a classic nexthop on dev, walking
+// fib_info_devhash as fib_sync_down_dev and fib_sync_up do, each once
+// (linkInfo hashes a fib_info's nexthops together, so its paths on dev sit
+// side by side), counting each as examined.
+func (f *FIB) devInfos(dev *netdev.Device) iter.Seq[*fibInfo] {
+	return func(yield func(*fibInfo) bool) {
+		var prev *fibInfo
+		for nh := f.devNH[dev]; nh != nil; nh = nh.devNext {
+			fi := nh.parent
+			if nh.dev != dev || fi == prev {
+				continue
+			}
+			prev = fi
+			f.work.infos++
+			if !yield(fi) {
+				return
+			}
+		}
+	}
+}
+
 func (f *FIB) syncDownDev(dev *netdev.Device, ev netdev.Event, force bool) int {
 	scope := int(ScopeNowhere)
 	if force {
 		scope = -1
 	}
 	ret := 0
-	var prev *fibInfo
-	for nh := f.devNH[dev]; nh != nil; nh = nh.devNext {
-		fi := nh.parent
-		if nh.dev != dev || fi == prev {
-			continue
-		}
-		prev = fi
-		f.work.infos++
+	for fi := range f.devInfos(dev) {
 		dead := 0
 		for i := range fi.nhs {
 			x := &fi.nhs[i]
@@ -822,14 +823,7 @@ func (f *FIB) syncUp(dev *netdev.Device, flags NHFlags) int {
 		flags |= FlagLinkDown
 	}
 	ret := 0
-	var prev *fibInfo
-	for nh := f.devNH[dev]; nh != nil; nh = nh.devNext {
-		fi := nh.parent
-		if nh.dev != dev || fi == prev {
-			continue
-		}
-		prev = fi
-		f.work.infos++
+	for fi := range f.devInfos(dev) {
 		alive := 0
 		for i := range fi.nhs {
 			x := &fi.nhs[i]
@@ -867,7 +861,6 @@ func (f *FIB) syncDownAddr(local netip.Addr) int {
 			continue
 		}
 		fi.setFlags(fi.flags | FlagDead)
-		fi.pfsrcRemoved = true
 		ret++
 	}
 	return ret

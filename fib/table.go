@@ -23,11 +23,10 @@ const faAccessed = 1
 //
 // A Table is guarded by RTNL, like the FIB it belongs to.
 type Table struct {
-	f          *FIB
-	id         uint32
-	t          *trie
-	numDefault int // tb_num_default: /0 routes
-	routes     int // fib_aliases with this table's id
+	f      *FIB
+	id     uint32
+	t      *trie
+	routes int // fib_aliases with this table's id
 }
 
 // ID returns the table id.
@@ -85,6 +84,16 @@ func (t *trie) prevAlias(l, a uint32) uint32 {
 	return p
 }
 
+// setNext makes next follow prev in leaf l's alias list, or head the list
+// when prev is 0.
+func (t *trie) setNext(l, prev, next uint32) {
+	if prev != 0 {
+		t.al(prev).next = next
+	} else {
+		t.lf[l].head = next
+	}
+}
+
 // insertAlias is fib_insert_alias: link alias a into leaf l before fa, or
 // at the end of its (slen, table) section when fa is 0; a new leaf when l is
 // 0.
@@ -97,11 +106,7 @@ func (t *trie) insertAlias(tp, l uint32, a alias, fa, key uint32) {
 	n := t.al(nfa)
 	if fa != 0 {
 		n.next = fa
-		if p := t.prevAlias(l, fa); p != 0 {
-			t.al(p).next = nfa
-		} else {
-			t.lf[l].head = nfa
-		}
+		t.setNext(l, t.prevAlias(l, fa), nfa)
 	} else {
 		for last := t.lf[l].head; last != 0; last = t.al(last).next {
 			x := t.al(last)
@@ -132,11 +137,7 @@ func (t *trie) insertAlias(tp, l uint32, a alias, fa, key uint32) {
 func (t *trie) removeAlias(tp, l, old uint32) {
 	p := t.prevAlias(l, old)
 	next := t.al(old).next
-	if p != 0 {
-		t.al(p).next = next
-	} else {
-		t.lf[l].head = next
-	}
+	t.setNext(l, p, next)
 	if t.lf[l].head == 0 {
 		t.removeLeaf(tp, l)
 		return
@@ -213,9 +214,6 @@ func (tb *Table) insert(t *sim.Task, cfg *config) error {
 		return errno.New(syscall.ENOENT, "")
 	}
 	tr.insertAlias(tp, l, alias{info: fi.idx, tos: tos, typ: cfg.typ, slen: slen, tbID: tb.id}, fa, key)
-	if cfg.dstLen == 0 {
-		tb.numDefault++
-	}
 	tb.routes++
 	t.Charge(sim.FibAliasInsert, 1)
 	return nil
@@ -254,9 +252,6 @@ func (tb *Table) delete(t *sim.Task, cfg *config) error {
 	}
 	if del == 0 {
 		return errno.New(syscall.ESRCH, "")
-	}
-	if cfg.dstLen == 0 {
-		tb.numDefault--
 	}
 	fi := tr.fiOf(tr.al(del))
 	tr.removeAlias(tp, l, del)
@@ -529,13 +524,7 @@ func (tb *Table) flush(t *sim.Task, flushAll bool) int {
 		}
 		// Nothing below allocates a tnode, a leaf or child slots until
 		// the scan ends, so kids, lfs and dead stay put meanwhile.
-		tn := &tr.tn[pn]
-		var kids []ref
-		if tn.bits <= inlineBits {
-			kids = tn.inl[:cindex]
-		} else {
-			kids = tr.kids[tn.off : tn.off+cindex]
-		}
+		kids := tr.slots(&tr.tn[pn])[:cindex]
 		var down ref
 		for i := len(kids) - 1; i >= 0; i-- {
 			n := kids[i]
@@ -618,20 +607,14 @@ func (tb *Table) flushLeaf(pn, l uint32, flushAll bool, c *flushCount) {
 			continue
 		}
 		fi := tr.fis.list[fa.info]
-		if prev != 0 {
-			tr.al(prev).next = next
-		} else {
-			tr.lf[l].head = next
-		}
+		tr.setNext(l, prev, next)
 		tr.freeAlias(a)
 		tb.routes--
 		tb.f.releaseInfo(fi)
 		c.found++
 		a = next
 	}
-	if tr.lf[l].slen != slen {
-		tr.lf[l].slen = slen
-	}
+	tr.lf[l].slen = slen
 	if tr.lf[l].head == 0 {
 		tr.putChildRoot(pn, tr.lf[l].key, 0)
 		tr.freeLeaf(l)
@@ -649,11 +632,7 @@ func (tb *Table) flushExternal() {
 			fa := tr.al(a)
 			next := fa.next
 			if fa.tbID != tb.id {
-				if prev != 0 {
-					tr.al(prev).next = next
-				} else {
-					tr.lf[l].head = next
-				}
+				tr.setNext(l, prev, next)
 				tr.freeAlias(a)
 				a = next
 				continue

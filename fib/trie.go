@@ -136,6 +136,14 @@ func (t *trie) kid(n *tnode, i uint32) ref {
 	return t.kids[n.off+i]
 }
 
+// slots returns n's 2^bits child slots (the trie's single slot for tn[0]).
+func (t *trie) slots(n *tnode) []ref {
+	if n.bits <= inlineBits {
+		return n.inl[:1<<n.bits]
+	}
+	return t.kids[n.off : n.off+1<<n.bits]
+}
+
 // setKid sets child slot i of n.
 func (t *trie) setKid(n *tnode, i uint32, r ref) {
 	if n.bits <= inlineBits {
@@ -312,13 +320,6 @@ func (t *trie) kvSlen(r ref) uint8 {
 	return t.tn[r.idx()].slen
 }
 
-func (t *trie) kvPos(r ref) uint8 {
-	if r.isLeaf() {
-		return 0
-	}
-	return t.tn[r.idx()].pos
-}
-
 func (t *trie) setParent(r ref, p uint32) {
 	if r == 0 {
 		return
@@ -328,13 +329,6 @@ func (t *trie) setParent(r ref, p uint32) {
 	} else {
 		t.tn[r.idx()].parent = p
 	}
-}
-
-func (t *trie) parentOf(r ref) uint32 {
-	if r.isLeaf() {
-		return t.lf[r.idx()].parent
-	}
-	return t.tn[r.idx()].parent
 }
 
 // childLength is child_length: 2^bits, and 0 for the trie.
@@ -604,13 +598,8 @@ func (t *trie) inflate(oldtnode uint32) uint32 {
 		node1 := t.newTnode(in.key|m, in.pos, in.bits-1)
 		node0 := t.newTnode(in.key, in.pos, in.bits-1)
 		n1, n0 := &t.tn[node1], &t.tn[node0]
-		half := childLength(&in) / 2
-		var src []ref
-		if in.bits <= inlineBits {
-			src = in.inl[:2*half]
-		} else {
-			src = t.kids[in.off : in.off+2*half]
-		}
+		src := t.slots(&in)
+		half := len(src) / 2
 		t.fillFresh(n1, src[half:])
 		t.fillFresh(n0, src[:half])
 		n1.parent, n0.parent = tn, tn
@@ -660,15 +649,9 @@ func (t *trie) putFresh(tn *tnode, i uint32, n ref) {
 		return
 	}
 	tn.empty--
-	var s uint8
-	if n.isLeaf() {
-		s = t.lf[n.idx()].slen
-	} else {
-		c := &t.tn[n.idx()]
-		s = c.slen
-		if c.pos+c.bits == tn.pos {
-			tn.full++
-		}
+	s, full := t.childSlen(tn, n)
+	if full {
+		tn.full++
 	}
 	if tn.slen < s {
 		tn.slen = s
@@ -676,31 +659,29 @@ func (t *trie) putFresh(tn *tnode, i uint32, n ref) {
 	t.setKid(tn, i, n)
 }
 
+// childSlen returns the suffix length of n, a non-empty child of tn, and
+// whether it is full (tnodeFull).
+func (t *trie) childSlen(tn *tnode, n ref) (slen uint8, full bool) {
+	if n.isLeaf() {
+		return t.lf[n.idx()].slen, false
+	}
+	c := &t.tn[n.idx()]
+	return c.slen, c.pos+c.bits == tn.pos
+}
+
 // fillFresh is putFresh of src[i] into slot i of tn for every i: tn's
 // first len(src) slots are empty and no tnode is allocated meanwhile.
 func (t *trie) fillFresh(tn *tnode, src []ref) {
-	var dst []ref
-	if tn.bits <= inlineBits {
-		dst = tn.inl[:len(src)]
-	} else {
-		dst = t.kids[tn.off : tn.off+uint32(len(src))]
-	}
-	dst = dst[:len(src)]
+	dst := t.slots(tn)[:len(src)]
 	empty, full, slen := tn.empty, tn.full, tn.slen
 	for i, n := range src {
 		if n == 0 {
 			continue
 		}
 		empty--
-		var s uint8
-		if n.isLeaf() {
-			s = t.lf[n.idx()].slen
-		} else {
-			c := &t.tn[n.idx()]
-			s = c.slen
-			if c.pos+c.bits == tn.pos {
-				full++
-			}
+		s, isFull := t.childSlen(tn, n)
+		if isFull {
+			full++
 		}
 		slen = max(slen, s)
 		dst[i] = n
