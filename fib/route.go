@@ -52,33 +52,18 @@ func (ty Type) String() string {
 	return strconv.Itoa(int(ty))
 }
 
-// Scope is a route scope (enum rt_scope_t). The zero Scope is ScopeUniverse.
-type Scope uint8
+// Scope is a route scope (enum rt_scope_t), the same type addresses use.
+// The zero Scope is ScopeUniverse.
+type Scope = netdev.Scope
 
+// The route scopes.
 const (
-	ScopeUniverse Scope = 0   // RT_SCOPE_UNIVERSE, "global"
-	ScopeSite     Scope = 200 // RT_SCOPE_SITE
-	ScopeLink     Scope = 253 // RT_SCOPE_LINK
-	ScopeHost     Scope = 254 // RT_SCOPE_HOST
-	ScopeNowhere  Scope = 255 // RT_SCOPE_NOWHERE
+	ScopeUniverse = netdev.ScopeUniverse // RT_SCOPE_UNIVERSE, "global"
+	ScopeSite     = netdev.ScopeSite     // RT_SCOPE_SITE
+	ScopeLink     = netdev.ScopeLink     // RT_SCOPE_LINK
+	ScopeHost     = netdev.ScopeHost     // RT_SCOPE_HOST
+	ScopeNowhere  = netdev.ScopeNowhere  // RT_SCOPE_NOWHERE
 )
-
-// String returns the name iproute2 prints ("global", "link", "host", ...).
-func (s Scope) String() string {
-	switch s {
-	case ScopeUniverse:
-		return "global"
-	case ScopeSite:
-		return "site"
-	case ScopeLink:
-		return "link"
-	case ScopeHost:
-		return "host"
-	case ScopeNowhere:
-		return "nowhere"
-	}
-	return strconv.Itoa(int(s))
-}
 
 // Protocol is the route's origin (RTPROT_*). The zero Protocol is
 // ProtoUnspec; `ip route add` sends ProtoBoot.

@@ -17,9 +17,11 @@ const (
 	ScopeSite     Scope = 200 // RT_SCOPE_SITE
 	ScopeLink     Scope = 253 // RT_SCOPE_LINK
 	ScopeHost     Scope = 254 // RT_SCOPE_HOST
+	ScopeNowhere  Scope = 255 // RT_SCOPE_NOWHERE (routes only)
 )
 
-// String returns the name `ip addr` prints: "global", "link", "host", "site".
+// String returns the name iproute2 prints: "global", "site", "link", "host",
+// "nowhere", or the number.
 func (s Scope) String() string {
 	switch s {
 	case ScopeUniverse:
@@ -30,6 +32,8 @@ func (s Scope) String() string {
 		return "link"
 	case ScopeHost:
 		return "host"
+	case ScopeNowhere:
+		return "nowhere"
 	}
 	return fmt.Sprint(uint8(s))
 }
