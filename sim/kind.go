@@ -113,6 +113,8 @@ const (
 	// Fib6TableWalk counts IPv6 FIB tables walked by fib6_flush_trees
 	// (every table of the namespace, after every IPv6 rule change).
 	Fib6TableWalk
+	// Fib6NewTable counts IPv6 FIB tables created by fib6_new_table.
+	Fib6NewTable
 
 	// NumKinds is the number of kinds; not a kind.
 	NumKinds
@@ -156,6 +158,7 @@ var kindNames = [NumKinds]string{
 	RuleScan:      "rule_scans",
 	RuleChange:    "rule_changes",
 	Fib6TableWalk: "fib6_table_walks",
+	Fib6NewTable:  "fib6_new_tables",
 }
 
 // String returns the kind's counter name, e.g. "hwaddr_compares".

@@ -35,6 +35,7 @@ type Mutex struct {
 	waits      Histogram
 	holdMaxBy  *Task
 	holdMaxAt  Time
+	spinners   occupancy // spinning waiters over time
 }
 
 type mutexWaiter struct {
@@ -50,6 +51,9 @@ func (w *World) NewMutex(name string) *Mutex { return &Mutex{w: w, name: name} }
 func (m *Mutex) Name() string { return m.name }
 
 // SetSpin chooses whether waiters spin (true) or sleep (false, the default).
+// Each spinning waiter is charged its whole wait as CPU time (Task.SpinTime);
+// LockStats.SpinCPU is what the machine burnt, counting at most CPUs()
+// spinners at any moment, as a machine with P CPUs cannot spin on more.
 func (m *Mutex) SetSpin(spin bool) {
 	m.w.mu.Lock()
 	m.spin = spin
@@ -79,6 +83,9 @@ func (m *Mutex) Lock(t *Task) {
 		}
 		t.held++
 		return
+	}
+	if w.coarse {
+		t.yield() // let every earlier task reach its own Lock first
 	}
 	w.mu.Lock()
 	if m.owner == nil {
@@ -116,6 +123,7 @@ func (m *Mutex) grantLocked(t *Task, since, start Time) {
 		if m.spin {
 			t.cpu += wait
 			t.spin += wait
+			m.spinners.add(since, start)
 		}
 		t.trace(Event{Name: m.name, Cat: "lockwait", Start: since, Dur: wait})
 	}
@@ -186,5 +194,6 @@ func (m *Mutex) Stats() LockStats {
 		WaitMax:   m.waits.Max(),
 		WaitP50:   m.waits.Percentile(0.50),
 		WaitP99:   m.waits.Percentile(0.99),
+		SpinCPU:   m.spinners.total(m.w.ncpu),
 	}
 }

@@ -112,4 +112,51 @@ type LockStats struct {
 	WaitMax   time.Duration // longest single wait
 	WaitP50   time.Duration // over all acquisitions, uncontended ones waiting 0
 	WaitP99   time.Duration
+	// SpinCPU is the CPU time spinning waiters burnt (SetSpin), counting at
+	// most the World's CPUs spinners at once, in 100 µs steps: with more
+	// waiters than CPUs it approaches CPUs × the time the lock was wanted.
+	SpinCPU time.Duration
+}
+
+// occupancy sums overlapping intervals of virtual time in fixed buckets, so
+// that the number of intervals covering any moment can be capped: full
+// counts the buckets an interval covers completely (as a difference array),
+// part the nanoseconds of the buckets it covers partly.
+type occupancy struct {
+	full []int64
+	part []int64
+}
+
+const occupancyBucket = 100 * Time(time.Microsecond)
+
+func (o *occupancy) add(from, to Time) {
+	if to <= from {
+		return
+	}
+	a, b := int(from/occupancyBucket), int(to/occupancyBucket)
+	for len(o.part) <= b+1 {
+		o.part = append(o.part, 0)
+		o.full = append(o.full, 0)
+	}
+	if a == b {
+		o.part[a] += int64(to - from)
+		return
+	}
+	o.part[a] += int64(Time(a+1)*occupancyBucket - from)
+	o.part[b] += int64(to - Time(b)*occupancyBucket)
+	if a+1 < b {
+		o.full[a+1]++
+		o.full[b]--
+	}
+}
+
+// total returns the covered time with at most p intervals counted at once.
+func (o *occupancy) total(p int) time.Duration {
+	var sum, run int64
+	limit := int64(p) * int64(occupancyBucket)
+	for i := range o.part {
+		run += o.full[i]
+		sum += min(run*int64(occupancyBucket)+o.part[i], limit)
+	}
+	return time.Duration(sum)
 }

@@ -26,6 +26,8 @@ type Task struct {
 	cpu      time.Duration // CPU time: charged work plus spinning
 	spin     time.Duration // part of cpu spent spinning on a Mutex
 	cpuWait  time.Duration // time spent runnable, waiting for a virtual CPU
+	cpu0     int           // the virtual CPU of the last charge (scheduled tasks)
+	cpu0End  Time          // when that charge ended
 	lockWait time.Duration // time spent waiting for Mutexes
 	slept    time.Duration
 	counters Counters
@@ -109,16 +111,15 @@ func (t *Task) compute(d time.Duration) {
 	case t.sched:
 		w := t.w
 		w.mu.Lock()
-		best := 0
-		for i, f := range w.cpuFree {
-			if f < w.cpuFree[best] {
-				best = i
-			}
-		}
-		start := maxTime(t.now, w.cpuFree[best])
+		start, cpu := w.cpuFree.book(t.now, d, t.cpu0, t.cpu0End)
 		t.cpuWait += start.Sub(t.now)
 		t.now = start.Add(d)
-		w.cpuFree[best] = t.now
+		t.cpu0, t.cpu0End = cpu, t.now
+		if w.coarse && (len(w.events) == 0 || w.events[0].at > t.now) {
+			w.advanceHorizon(t.now)
+			w.mu.Unlock()
+			return
+		}
 		w.mu.Unlock()
 		t.yield()
 	default:
