@@ -41,7 +41,7 @@ func newEnv(tb testing.TB, p fibrules.LockPolicy) *env {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if e.o, err = fibrules.NewIPv4(w, p, e.f, e.devs); err != nil {
+	if e.o, err = fibrules.NewIPv4(w, fibrules.Config{Policy: p, Devices: e.devs}, e.f); err != nil {
 		tb.Fatal(err)
 	}
 	e.s.RegisterNotifier(e.o)

@@ -212,20 +212,17 @@ func (o *Ops) FIBRuleLookup(f *fib.FIB) fib.RuleLookup {
 	}
 }
 
-// NewIPv4 returns the IPv4 rules of the namespace whose FIB is f and whose
-// devices devs finds (nil for none), and makes f use them: the first
-// custom rule unmerges f's local and main tables, and lookups then go
-// through the rules.
+// NewIPv4 returns the IPv4 rules of the namespace whose FIB is f, with the
+// policy, device lookup and options of cfg (its Family, Unmerge and
+// TableExists are set from f), and makes f use them: the first custom rule
+// unmerges f's local and main tables, and lookups then go through the rules.
 //
 // Kernel: fib4_rules_init (net/ipv4/fib_rules.c).
-func NewIPv4(w *sim.World, p LockPolicy, f *fib.FIB, devs DeviceLookup) (*Ops, error) {
-	o, err := NewOps(w, Config{
-		Family:      FamilyIPv4,
-		Policy:      p,
-		Devices:     devs,
-		Unmerge:     f.Unmerge,
-		TableExists: func(id uint32) bool { return f.Table(id) != nil },
-	})
+func NewIPv4(w *sim.World, cfg Config, f *fib.FIB) (*Ops, error) {
+	cfg.Family = FamilyIPv4
+	cfg.Unmerge = f.Unmerge
+	cfg.TableExists = func(id uint32) bool { return f.Table(id) != nil }
+	o, err := NewOps(w, cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -200,15 +200,16 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	nh.SetLoopback(tb.Loopback())
 	n := &Net{k: k, name: name, devs: tb, nh: nh, fib: f, ipv6Tables: map[uint32]bool{254: true, 255: true}}
 	n.ipv6TableCount.Store(2)
-	if n.rules4, err = fibrules.NewIPv4(k.w, k.cfg.Rules, f, tb); err != nil {
+	if n.rules4, err = fibrules.NewIPv4(k.w, fibrules.Config{Policy: k.cfg.Rules, Devices: tb, CountedWalks: k.cfg.CountedWalks}, f); err != nil {
 		return nil, err
 	}
 	// fib6_rules: every to_tbl rule creates its table (fib6_new_table) and
 	// every change walks all the namespace's IPv6 tables (fib6_flush_trees).
 	if n.rules6, err = fibrules.NewOps(k.w, fibrules.Config{
-		Family: fibrules.FamilyIPv6, Policy: k.cfg.Rules, Devices: tb,
+		Family: fibrules.FamilyIPv6, Policy: k.cfg.Rules, Devices: tb, CountedWalks: k.cfg.CountedWalks,
 		NewTable: func(t *sim.Task, id uint32) error {
 			if !n.ipv6Tables[id] {
+				t.Charge(sim.Fib6NewTable, 1)
 				n.ipv6Tables[id] = true
 				n.ipv6TableCount.Add(1)
 			}
