@@ -22,13 +22,13 @@ func TestTreeShuffled(t *testing.T) {
 		perm := rng.Perm(n)
 		for i, p := range perm {
 			require.NoError(t, l.Add(nil, Addr{0x33, 0x33, 0xff, 0, byte(p >> 8), byte(p)}, TypeMulticast))
-			require.NoError(t, checkList(l), "round %d insert %d", round, i)
+			require.NoError(t, CheckList(l), "round %d insert %d", round, i)
 			require.LessOrEqual(t, float64(TreeHeight(l)), 2*math.Log2(float64(l.Len()+1)))
 		}
 		rng.Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
 		for i, p := range perm {
 			require.NoError(t, l.Del(nil, Addr{0x33, 0x33, 0xff, 0, byte(p >> 8), byte(p)}, TypeMulticast))
-			require.NoError(t, checkList(l), "round %d delete %d", round, i)
+			require.NoError(t, CheckList(l), "round %d delete %d", round, i)
 		}
 		require.Zero(t, l.Len())
 		require.Nil(t, l.tree.root)
@@ -45,7 +45,7 @@ func TestSuccessorReplacesErased(t *testing.T) {
 	require.Equal(t, byte(2), l.tree.root.addr()[5])
 	require.NoError(t, l.Del(nil, Addr{5: 2}, TypeUnicast))
 	require.Equal(t, byte(3), l.tree.root.addr()[5], "successor 3 takes the root, not predecessor 1")
-	require.NoError(t, checkList(l))
+	require.NoError(t, CheckList(l))
 }
 
 type chargeRecord struct {
