@@ -332,6 +332,23 @@ func (tb *Table) newIndex() (IfIndex, error) {
 	return 0, errno.New(syscall.ENOSPC, "No free ifindex")
 }
 
+// nextFreeIndex returns the ifindex newIndex would hand out after last,
+// skipping the ifindexes in claimed too, and that ifindex again as the new
+// last; 0 when none is free. It changes nothing.
+func (tb *Table) nextFreeIndex(last IfIndex, claimed map[IfIndex]bool) (IfIndex, IfIndex) {
+	i := last
+	for range 1 << 20 {
+		i++
+		if i <= 0 {
+			i = 1
+		}
+		if tb.byIndex[i] == nil && !claimed[i] {
+			return i, i
+		}
+	}
+	return 0, last
+}
+
 // register adds a device built by a LinkSpec to the table: name and ifindex
 // checks, the address lists, the device list, NETDEV_REGISTER. want is the
 // requested ifindex or 0.

@@ -55,14 +55,26 @@ func (tb *Table) NewLink(t *sim.Task, spec LinkSpec) ([]*Device, error) {
 		}
 		return d.priv.wantIndex
 	}
+	// Check the ifindexes as registration will hand them out, in order: a
+	// device without a requested ifindex takes the next free one, which
+	// may be the one a later device of the request asks for (a veth peer
+	// registered first), and then that device's registration fails with
+	// EBUSY in the kernel, unwinding the request.
+	claimed := make(map[IfIndex]bool, len(devs))
+	last := tb.lastIndex
 	for _, d := range devs {
 		want := wantIndex(d)
 		if want < 0 {
 			return refuse(errno.New(syscall.EINVAL, "ifindex can't be negative"))
 		}
-		if want > 0 && tb.byIndex[want] != nil {
+		if want == 0 {
+			if want, last = tb.nextFreeIndex(last, claimed); want == 0 {
+				return refuse(errno.New(syscall.ENOSPC, "No free ifindex"))
+			}
+		} else if tb.byIndex[want] != nil || claimed[want] {
 			return refuse(errno.Errorf(syscall.EBUSY, "ifindex %d is in use", want))
 		}
+		claimed[want] = true
 	}
 	for _, d := range devs {
 		if err := tb.register(t, d, wantIndex(d)); err != nil {

@@ -1,0 +1,268 @@
+// Invariant checking for device tables, for tests of this package and of
+// the packages built on it. The kernel has no counterpart; the checks state
+// what net/core/dev.c keeps true between requests: the name and ifindex
+// hashes and the device list hold the same devices (list_netdevice,
+// unlist_netdevice), upper and lower links go both ways
+// (netdev_upper_dev_link), and a device's references are those its
+// subsystems took (dev_hold in inetdev_init, ipv6_add_dev, fib6_info).
+
+package netdev
+
+import (
+	"fmt"
+
+	"github.com/netsimlab/netsim/hwaddr"
+)
+
+// CheckInvariants verifies the table's devices and returns the first broken
+// invariant:
+//
+//   - the device list, the ifindex map and the name map hold the same
+//     registered devices, each under its own index and name, and Len counts
+//     them; ifindexes are positive, names valid, loopback has ifindex 1;
+//   - links go both ways and point at registered devices of the table: a
+//     vlan or macvlan is among its lower device's uppers and every upper's
+//     lower is the device; a slave is among its master's slaves and every
+//     slave's master is the master; veth peers point at each other;
+//   - every device's uc and mc lists pass hwaddr.CheckList and are searched
+//     with the Stack's policy; an entry holding sync references (Synced > 0)
+//     has a device that syncs to this one (an upper, or a bond master)
+//     holding the address, and an entry pushed down (SyncCnt > 0) has a
+//     device it syncs to (its lower, or a bond's slave) holding the address
+//     with sync references;
+//   - reference counts: a device holds at least the references its IPv4 and
+//     IPv6 state and its IPv6 routes took, and exactly those once no RCU
+//     callback is pending; the namespace's IPv6 route count is the sum of
+//     its devices'; the promiscuity and allmulti counts are not negative;
+//     the count of devices unregistered but not yet freed is not negative.
+//
+// The caller holds RTNL or has a quiescent simulation. CheckInvariants only
+// reads; it is meant for tests, after every operation.
+func (tb *Table) CheckInvariants() error {
+	if tb == nil {
+		return fmt.Errorf("nil device table")
+	}
+	n := 0
+	var prev *Device
+	seen := make(map[*Device]bool, tb.count)
+	for d := tb.head; d != nil; d = d.next {
+		if seen[d] {
+			return fmt.Errorf("%s: device list has a cycle at %s", tb, d.name)
+		}
+		seen[d] = true
+		if d.prev != prev {
+			return fmt.Errorf("%s: device %s: prev link broken", tb, d.name)
+		}
+		prev = d
+		n++
+		switch {
+		case d.tbl != tb:
+			return fmt.Errorf("%s: device %s belongs to another table", tb, d.name)
+		case d.state != regRegistered:
+			return fmt.Errorf("%s: device %s listed in state %d", tb, d.name, d.state)
+		case d.ifindex <= 0:
+			return fmt.Errorf("%s: device %s has ifindex %d", tb, d.name, d.ifindex)
+		case !ValidName(d.name):
+			return fmt.Errorf("%s: device has invalid name %q", tb, d.name)
+		case tb.byIndex[d.ifindex] != d:
+			return fmt.Errorf("%s: device %s is not under its ifindex %d", tb, d.name, d.ifindex)
+		case tb.byName[d.name] != d:
+			return fmt.Errorf("%s: device %s is not under its name", tb, d.name)
+		}
+	}
+	if prev != tb.tail {
+		return fmt.Errorf("%s: tail does not end the device list", tb)
+	}
+	if n != tb.count || n != len(tb.byIndex) || n != len(tb.byName) {
+		return fmt.Errorf("%s: %d devices listed, count %d, %d by ifindex, %d by name",
+			tb, n, tb.count, len(tb.byIndex), len(tb.byName))
+	}
+	if lo := tb.loopback; lo != nil && lo.state == regRegistered && lo.ifindex != LoopbackIfIndex {
+		return fmt.Errorf("%s: loopback has ifindex %d", tb, lo.ifindex)
+	}
+	if tb.unregCount < 0 {
+		return fmt.Errorf("%s: %d devices unregistering", tb, tb.unregCount)
+	}
+	routes := 0
+	quiescent := tb.s.w.RCU().Pending() == 0
+	for d := tb.head; d != nil; d = d.next {
+		if err := tb.checkLinks(d); err != nil {
+			return fmt.Errorf("%s: device %s: %w", tb, d.name, err)
+		}
+		if err := tb.checkAddrLists(d); err != nil {
+			return fmt.Errorf("%s: device %s: %w", tb, d.name, err)
+		}
+		held := int64(0)
+		if d.inet != nil {
+			held++
+		}
+		if d.inet6 != nil {
+			held += 1 + int64(d.inet6.routes)
+			routes += d.inet6.routes
+		}
+		switch rc := d.refcnt.Load(); {
+		case rc < held:
+			return fmt.Errorf("%s: device %s: refcount %d, its IP state holds %d", tb, d.name, rc, held)
+		case quiescent && rc != held:
+			return fmt.Errorf("%s: device %s: refcount %d with no RCU callback pending, its IP state holds %d", tb, d.name, rc, held)
+		}
+		if d.promiscCnt < 0 || d.allmulti < 0 {
+			return fmt.Errorf("%s: device %s: promiscuity %d, allmulti %d", tb, d.name, d.promiscCnt, d.allmulti)
+		}
+	}
+	if routes != tb.fib6Routes {
+		return fmt.Errorf("%s: %d IPv6 routes counted on devices, %d in the namespace", tb, routes, tb.fib6Routes)
+	}
+	return nil
+}
+
+// checkLinks verifies d's links to other devices.
+func (tb *Table) checkLinks(d *Device) error {
+	live := func(x *Device, what string) error {
+		if x.state != regRegistered || x.tbl == nil || x.tbl.byIndex[x.ifindex] != x {
+			return fmt.Errorf("%s %s is not a registered device", what, x.name)
+		}
+		return nil
+	}
+	if l := d.link; l != nil {
+		if err := live(l, "lower"); err != nil {
+			return err
+		}
+		if countOf(l.uppers, d) != 1 {
+			return fmt.Errorf("not once among lower %s's uppers", l.name)
+		}
+	}
+	for _, u := range d.uppers {
+		if err := live(u, "upper"); err != nil {
+			return err
+		}
+		if u.link != d || countOf(d.uppers, u) != 1 {
+			return fmt.Errorf("upper %s has lower %v, or is listed twice", u.name, u.link)
+		}
+	}
+	if m := d.master; m != nil {
+		if err := live(m, "master"); err != nil {
+			return err
+		}
+		if countOf(m.slaves, d) != 1 {
+			return fmt.Errorf("not once among master %s's slaves", m.name)
+		}
+	}
+	for _, s := range d.slaves {
+		if err := live(s, "slave"); err != nil {
+			return err
+		}
+		if s.master != d || countOf(d.slaves, s) != 1 {
+			return fmt.Errorf("slave %s has master %v, or is listed twice", s.name, s.master)
+		}
+	}
+	if p := d.peer; p != nil {
+		if err := live(p, "peer"); err != nil {
+			return err
+		}
+		if p.peer != d {
+			return fmt.Errorf("peer %s's peer is %v", p.name, p.peer)
+		}
+	}
+	return nil
+}
+
+func countOf(ds []*Device, d *Device) int {
+	n := 0
+	for _, x := range ds {
+		if x == d {
+			n++
+		}
+	}
+	return n
+}
+
+// checkAddrLists verifies d's uc and mc lists by themselves and against the
+// lists of the devices that sync to d and that d syncs to.
+func (tb *Table) checkAddrLists(d *Device) error {
+	// Devices that push their lists to d: its vlans and macvlans, and a
+	// bond it is enslaved to. Devices d pushes its lists to: its lower, and
+	// a bond's slaves.
+	var from, to []*Device
+	for _, u := range d.uppers {
+		from = append(from, u)
+	}
+	if m := d.master; m != nil && m.kindIs("bond") {
+		from = append(from, m)
+	}
+	if d.link != nil {
+		to = append(to, d.link)
+	}
+	if d.kindIs("bond") {
+		to = append(to, d.slaves...)
+	}
+	lists := []struct {
+		name string
+		of   func(*Device) *hwaddr.List
+	}{
+		{"uc", func(x *Device) *hwaddr.List { return x.uc }},
+		{"mc", func(x *Device) *hwaddr.List { return x.mc }},
+	}
+	for _, ls := range lists {
+		l := ls.of(d)
+		if l == nil {
+			return fmt.Errorf("no %s list", ls.name)
+		}
+		if err := hwaddr.CheckList(l); err != nil {
+			return fmt.Errorf("%s list: %w", ls.name, err)
+		}
+		if l.Policy() != tb.s.cfg.HWAddr {
+			return fmt.Errorf("%s list searched with %s, the stack says %s", ls.name, l.Policy(), tb.s.cfg.HWAddr)
+		}
+		for e := range l.All() {
+			if e.Synced > 0 && !anyHolds(from, ls.of, e, false) {
+				return fmt.Errorf("%s list: %s holds sync references no upper device accounts for", ls.name, e)
+			}
+			if e.SyncCnt > 0 && !anyHolds(to, ls.of, e, true) {
+				return fmt.Errorf("%s list: %s was pushed to no lower device that holds it", ls.name, e)
+			}
+		}
+	}
+	return nil
+}
+
+// anyHolds reports whether one of devs has e's address and type in the
+// list of selects, with sync references if synced.
+func anyHolds(devs []*Device, of func(*Device) *hwaddr.List, e hwaddr.Entry, synced bool) bool {
+	for _, x := range devs {
+		for f := range of(x).All() {
+			if f.Addr == e.Addr && f.Type == e.Type && (!synced || f.Synced > 0) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// CheckReleased verifies a device after its unregistration finished (its
+// request returned, netdev_run_todo done): it is in no table, its address
+// lists are empty, its IP state is gone, and no reference to it is left.
+//
+// Kernel: what netdev_wait_allrefs waits for and free_netdev relies on
+// (net/core/dev.c).
+func CheckReleased(d *Device) error {
+	switch {
+	case d == nil:
+		return fmt.Errorf("nil device")
+	case d.state != regUnregistered:
+		return fmt.Errorf("device %s: state %d, not unregistered", d.name, d.state)
+	case d.tbl != nil && (d.tbl.byIndex[d.ifindex] == d || d.tbl.byName[d.name] == d):
+		return fmt.Errorf("device %s: still in its table", d.name)
+	case d.uc.Len() != 0 || d.mc.Len() != 0:
+		return fmt.Errorf("device %s: %d uc and %d mc addresses left", d.name, d.uc.Len(), d.mc.Len())
+	case d.inet != nil || d.inet6 != nil:
+		return fmt.Errorf("device %s: IP state left", d.name)
+	case d.refcnt.Load() != 0:
+		return fmt.Errorf("device %s: %d references left", d.name, d.refcnt.Load())
+	}
+	return nil
+}
+
+// TodoLen returns the number of unregistered devices waiting for
+// netdev_run_todo (TakeTodo has not taken them yet).
+func (s *Stack) TodoLen() int { return len(s.todo) }
