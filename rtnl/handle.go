@@ -248,6 +248,7 @@ type LinkInfo struct {
 	Broadcast   netdev.MAC
 	TxQueueLen  int
 	Promiscuity int
+	Qdisc       string // the root qdisc: "noop" until first up, then "noqueue"
 	Master      string // the bond or vrf, or ""
 	Link        string // a vlan's or macvlan's lower device, or a veth's peer, or ""
 	LinkIndex   netdev.IfIndex
@@ -263,7 +264,7 @@ func linkInfo(d *netdev.Device) LinkInfo {
 	li := LinkInfo{
 		Index: d.Index(), Name: d.Name(), Kind: d.Kind(), Flags: d.Flags(), MTU: d.MTU(),
 		OperState: d.OperState(), Group: d.Group(), Addr: d.Addr(), Broadcast: d.Broadcast(),
-		TxQueueLen: d.TxQueueLen(), Promiscuity: d.Promiscuity(), VlanID: d.VlanID(),
+		TxQueueLen: d.TxQueueLen(), Promiscuity: d.Promiscuity(), Qdisc: d.Qdisc(), VlanID: d.VlanID(),
 		MacvlanMode: d.MacvlanMode(), VRFTable: d.VRFTable(),
 		UC: d.UC().Entries(), MC: d.MC().Entries(), RefCount: d.RefCount(),
 	}

@@ -1,0 +1,36 @@
+// Package iproute speaks the language of iproute2's `ip` command to a
+// simulated kernel: it parses `ip` command lines and `ip -batch` scripts,
+// executes them as rtnetlink requests on an rtnl.Handle, and prints what
+// `ip` prints — show output, error messages, "Command failed FILE:LINE" and
+// exit status — so that a script's stdout, stderr and exit status can be
+// diffed byte for byte against a real kernel running the same script.
+//
+// An IP is one `ip` process: New binds it to a kernel and the task that
+// runs it; Main takes the arguments of an `ip` command line (options such
+// as -4, -6, -n NETNS, -force and -batch FILE included) and returns ip's exit
+// status; Run executes one command without options; Batch runs a script.
+//
+//	k := rtnl.MustNewKernel(rtnl.After)
+//	ip := iproute.New(k, k.World().NewTask("ip"))
+//	ip.Stdout, ip.Stderr = os.Stdout, os.Stderr
+//	status := ip.Main([]string{"-batch", "seed000.ip"})
+//
+// The supported subset: `link add/set/del/show` (dummy, veth, macvlan,
+// vlan, bond, vrf), `addr add/del/show/flush`, `route
+// add/append/replace/prepend/change/del/get/show/flush`, `nexthop
+// add/replace/del/get/show/flush`, `rule add/del/show/flush`, `maddr show`
+// and `netns add/del/list`, with the keywords and abbreviations ip accepts
+// (ip compares a word with a keyword by prefix, in its own order of
+// keywords: `ip a` is address, `ip r` route, `ip ru` rule, `ip n` neighbor).
+//
+// Errors are printed the way ip prints them: "Error: <extack message>."
+// when the kernel attached a message, "RTNETLINK answers: <strerror>" when
+// it did not, and ip's own messages (`Cannot find device "x"`, `Error:
+// argument "x" is wrong: ...`) for what ip rejects before asking the
+// kernel. As in ip, an argument error (ip's invarg and duparg) ends the
+// whole process, -force or not; any other failed command of a batch prints
+// "Command failed FILE:LINE" and stops the batch unless -force is given.
+//
+// iproute2: ip/ip.c, ip/iplink.c, ip/ipaddress.c, ip/iproute.c,
+// ip/ipnexthop.c, ip/iprule.c, ip/ipmaddr.c, ip/ipnetns.c, lib/utils.c.
+package iproute

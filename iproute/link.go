@@ -1,0 +1,661 @@
+// `ip link`: iproute2's ip/iplink.c (iplink_parse, iplink_modify) and the
+// link part of ip/ipaddress.c (print_linkinfo).
+
+package iproute
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rtnl"
+)
+
+const linkUsage = `Usage: ip link add [link DEV] [ name ] NAME
+		    [ txqueuelen PACKETS ]
+		    [ address LLADDR ]
+		    [ mtu MTU ]
+		    [ group GROUP ]
+		    type TYPE [ ARGS ]
+
+	ip link delete { DEVICE | dev DEVICE | group DEVGROUP } type TYPE [ ARGS ]
+
+	ip link set { DEVICE | dev DEVICE | group DEVGROUP }
+			[ { up | down } ]
+			[ address LLADDR ]
+			[ mtu MTU ]
+			[ name NAME ]
+			[ master DEVICE ][ nomaster ]
+			[ group GROUP ]
+
+	ip link show [ DEVICE | group GROUP ] [up] [master DEV] [type TYPE]
+
+TYPE := { bond | dummy | macvlan | veth | vlan | vrf }
+`
+
+func (ip *IP) doLink(h *rtnl.Handle, argv []string) error {
+	if len(argv) == 0 {
+		return ip.linkShow(h, nil)
+	}
+	cmd, rest := argv[0], argv[1:]
+	switch {
+	case matches(cmd, "add"):
+		return ip.linkAdd(h, rest)
+	case matches(cmd, "set"), matches(cmd, "change"):
+		return ip.linkSet(h, rest)
+	case matches(cmd, "delete"):
+		return ip.linkDel(h, rest)
+	case matches(cmd, "show"), matches(cmd, "lst"), matches(cmd, "list"):
+		return ip.linkShow(h, rest)
+	case matches(cmd, "help"):
+		return usageErr(linkUsage)
+	}
+	return unknownCmd(cmd, "link")
+}
+
+// linkReq is what iplink_parse gathers: the common attributes of a
+// RTM_NEWLINK request, and the words after "type".
+type linkReq struct {
+	dev, name    string // the device (dev or the bare word) and "name"
+	link         string
+	up, down     bool
+	addr         netdev.MAC
+	hasAddr      bool
+	mtu          int
+	txqlen       int
+	group        uint32
+	hasGroup     bool
+	master       string
+	nomaster     bool
+	kind         string
+	typeArgs     []string
+	hasIndex     bool
+	index        netdev.IfIndex
+	setAttrCount int
+}
+
+// parseLink is iplink_parse for the attributes netsim models.
+func parseLink(argv []string) (*linkReq, error) {
+	r := &linkReq{}
+	a := &args{w: argv}
+	for ; a.more(); a.skip() {
+		w := a.peek()
+		switch {
+		case w == "up":
+			r.up, r.down = true, false
+		case w == "down":
+			r.down, r.up = true, false
+		case w == "name":
+			v, err := a.next()
+			if err != nil {
+				return nil, err
+			}
+			if !checkIfname(v) {
+				return nil, invarg("\"name\" not a valid ifname", v)
+			}
+			r.name = v
+		case w == "index":
+			v, err := a.next()
+			if err != nil {
+				return nil, err
+			}
+			n, ok := getUnsigned(v, 31)
+			if !ok || n == 0 {
+				return nil, invarg("Invalid \"index\" value", v)
+			}
+			r.hasIndex, r.index = true, netdev.IfIndex(n)
+		case matches(w, "link"):
+			v, err := a.next()
+			if err != nil {
+				return nil, err
+			}
+			r.link = v
+		case matches(w, "address"):
+			v, err := a.next()
+			if err != nil {
+				return nil, err
+			}
+			m, ok := parseMAC(v)
+			if !ok {
+				return nil, failf("\"%s\" is invalid lladdr.\n", v)
+			}
+			r.addr, r.hasAddr = m, true
+		case matches(w, "txqueuelen"), w == "qlen", matches(w, "txqlen"):
+			v, err := a.next()
+			if err != nil {
+				return nil, err
+			}
+			n, ok := getUnsigned(v, 31)
+			if !ok {
+				return nil, invarg("Invalid \"txqueuelen\" value\n", v)
+			}
+			r.txqlen = int(n)
+		case w == "mtu":
+			v, err := a.next()
+			if err != nil {
+				return nil, err
+			}
+			n, err2 := strconv.ParseInt(v, 0, 32)
+			if err2 != nil {
+				return nil, invarg("Invalid \"mtu\" value\n", v)
+			}
+			r.mtu = int(n)
+		case w == "master":
+			v, err := a.next()
+			if err != nil {
+				return nil, err
+			}
+			r.master = v
+		case w == "nomaster":
+			r.nomaster = true
+		case matches(w, "group"):
+			v, err := a.next()
+			if err != nil {
+				return nil, err
+			}
+			g, ok := groupID(v)
+			if !ok {
+				return nil, invarg("Invalid \"group\" value\n", v)
+			}
+			r.group, r.hasGroup = g, true
+		case w == "type":
+			v, err := a.next()
+			if err != nil {
+				return nil, err
+			}
+			r.kind = v
+			r.typeArgs = a.w[1:]
+			return r, nil
+		default:
+			if matches(w, "help") {
+				return nil, usageErr(linkUsage)
+			}
+			if w == "dev" {
+				v, err := a.next()
+				if err != nil {
+					return nil, err
+				}
+				w = v
+			}
+			if r.dev != "" {
+				return nil, duparg2("dev", w)
+			}
+			if !checkIfname(w) {
+				return nil, invarg("\"dev\" not a valid ifname", w)
+			}
+			r.dev = w
+		}
+	}
+	return r, nil
+}
+
+// checkIfname is iproute2's check_ifname.
+func checkIfname(name string) bool {
+	if name == "" || len(name) >= netdev.IFNAMSIZ {
+		return false
+	}
+	for _, c := range name {
+		if c == '/' || c == ':' || c == ' ' || c == '\t' || c == '\n' {
+			return false
+		}
+	}
+	return true
+}
+
+// groupID is iproute2's rtnl_group_a2n: "default" or a number.
+func groupID(s string) (uint32, bool) {
+	if s == "default" {
+		return 0, true
+	}
+	v, ok := getUnsigned(s, 32)
+	return uint32(v), ok
+}
+
+func (r *linkReq) attrs() netdev.Attrs {
+	at := netdev.Attrs{MTU: r.mtu, Group: r.group, TxQueueLen: r.txqlen}
+	if r.hasAddr {
+		at.Addr = r.addr
+	}
+	if r.hasIndex {
+		at.Index = r.index
+	}
+	return at
+}
+
+func (ip *IP) linkAdd(h *rtnl.Handle, argv []string) error {
+	r, err := parseLink(argv)
+	if err != nil {
+		return err
+	}
+	name := r.name
+	if name == "" {
+		name = r.dev
+	} else if r.dev != "" && r.dev != r.name {
+		// iplink_parse: "name" and a bare device name both given.
+		return duparg2("dev", r.dev)
+	}
+	if r.kind == "" {
+		return failf("Not enough information: \"type\" argument is required\n")
+	}
+	if r.link != "" && h.LinkIndex(r.link) == 0 {
+		return nodev(r.link)
+	}
+	if r.master != "" && h.LinkIndex(r.master) == 0 {
+		return invarg("Device does not exist\n", r.master)
+	}
+	var spec netdev.LinkSpec
+	ta := &args{w: r.typeArgs}
+	switch r.kind {
+	case "dummy":
+		if ta.more() {
+			return failf("dummy: unknown option \"%s\"?\n", ta.peek())
+		}
+		spec = netdev.Dummy{Name: name, Attrs: r.attrs()}
+	case "veth":
+		v := netdev.Veth{Name: name, Attrs: r.attrs()}
+		if ta.more() {
+			if ta.peek() != "peer" {
+				return usageErr("Usage: ip link <options> type veth [peer <options>]\nTo get <options> type 'ip link add help'\n")
+			}
+			pr, err := parseLink(ta.w[1:])
+			if err != nil {
+				return err
+			}
+			v.Peer = pr.name
+			if v.Peer == "" {
+				v.Peer = pr.dev
+			}
+			v.PeerAttrs = pr.attrs()
+		}
+		spec = v
+	case "macvlan":
+		m := netdev.Macvlan{Name: name, Link: r.link, Attrs: r.attrs()}
+		for ; ta.more(); ta.skip() {
+			switch w := ta.peek(); {
+			case w == "mode":
+				v, err := ta.next()
+				if err != nil {
+					return err
+				}
+				switch v {
+				case "private":
+					m.Mode = netdev.MacvlanPrivate
+				case "vepa":
+					m.Mode = netdev.MacvlanVEPA
+				case "bridge":
+					m.Mode = netdev.MacvlanBridge
+				case "passthru":
+					m.Mode = netdev.MacvlanPassthru
+				case "source":
+					m.Mode = netdev.MacvlanSource
+				default:
+					return failf("Error: argument of \"mode\" must be \"private\", \"vepa\", \"bridge\", \"passthru\" or \"source\", not \"%s\"\n", v)
+				}
+			default:
+				return failf("macvlan: unknown command \"%s\"?\n", w)
+			}
+		}
+		spec = m
+	case "vlan":
+		v := netdev.Vlan{Name: name, Link: r.link, Attrs: r.attrs()}
+		for ; ta.more(); ta.skip() {
+			switch w := ta.peek(); {
+			case w == "id":
+				s, err := ta.next()
+				if err != nil {
+					return err
+				}
+				n, ok := getUnsigned(s, 16)
+				if !ok {
+					return invarg("id is invalid", s)
+				}
+				v.ID = uint16(n)
+			case w == "protocol":
+				s, err := ta.next()
+				if err != nil {
+					return err
+				}
+				if s != "802.1Q" && s != "802.1q" {
+					return invarg("protocol is invalid", s)
+				}
+			default:
+				return failf("vlan: unknown command \"%s\"?\n", w)
+			}
+		}
+		spec = v
+	case "bond":
+		b := netdev.Bond{Name: name, Attrs: r.attrs()}
+		for ; ta.more(); ta.skip() {
+			switch w := ta.peek(); {
+			case w == "mode":
+				s, err := ta.next()
+				if err != nil {
+					return err
+				}
+				mode, ok := bondMode(s)
+				if !ok {
+					return invarg("invalid mode", s)
+				}
+				b.Mode = mode
+			default:
+				return failf("bond: unknown command \"%s\"?\n", w)
+			}
+		}
+		spec = b
+	case "vrf":
+		v := netdev.VRF{Name: name, Attrs: r.attrs()}
+		for ; ta.more(); ta.skip() {
+			switch w := ta.peek(); {
+			case matches(w, "table"):
+				s, err := ta.next()
+				if err != nil {
+					return err
+				}
+				id, ok := tableID(s)
+				if !ok {
+					return invarg("invalid table ID\n", s)
+				}
+				v.Table = id
+			default:
+				return failf("vrf: unknown command \"%s\"?\n", w)
+			}
+		}
+		spec = v
+	default:
+		return failf("Kind \"%s\" is not supported by netsim.\n", r.kind)
+	}
+	if err := h.LinkAdd(spec); err != nil {
+		return err
+	}
+	// The remaining attributes of the same request: master, then flags.
+	if name == "" {
+		return nil
+	}
+	if r.master != "" {
+		if err := h.LinkSetMaster(name, r.master); err != nil {
+			return err
+		}
+	}
+	if r.up {
+		return h.LinkSetUp(name)
+	}
+	return nil
+}
+
+func bondMode(s string) (netdev.BondMode, bool) {
+	names := []string{"balance-rr", "active-backup", "balance-xor", "broadcast", "802.3ad", "balance-tlb", "balance-alb"}
+	for i, n := range names {
+		if s == n || s == strconv.Itoa(i) {
+			return netdev.BondMode(i), true
+		}
+	}
+	return 0, false
+}
+
+func (ip *IP) linkSet(h *rtnl.Handle, argv []string) error {
+	r, err := parseLink(argv)
+	if err != nil {
+		return err
+	}
+	if r.kind != "" {
+		return failf("Setting link type arguments is not supported by netsim.\n")
+	}
+	var devs []string
+	switch {
+	case r.dev != "":
+		if h.LinkIndex(r.dev) == 0 {
+			return nodev(r.dev)
+		}
+		devs = []string{r.dev}
+	case r.hasGroup:
+		// `ip link set group G ...`: every device of group G.
+		links, err := h.LinkList()
+		if err != nil {
+			return err
+		}
+		for _, l := range links {
+			if l.Group == r.group {
+				devs = append(devs, l.Name)
+			}
+		}
+		r.hasGroup = false
+	default:
+		return failf("Not enough information: \"dev\" argument is required.\n")
+	}
+	if r.master != "" && h.LinkIndex(r.master) == 0 {
+		return invarg("Device does not exist\n", r.master)
+	}
+	for _, d := range devs {
+		if err := setLink(h, d, r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// setLink applies a `link set` request to one device in do_setlink's
+// order: name, address, mtu, group, master, flags.
+func setLink(h *rtnl.Handle, dev string, r *linkReq) error {
+	if r.name != "" && r.name != dev {
+		if err := h.LinkSetName(dev, r.name); err != nil {
+			return err
+		}
+		dev = r.name
+	}
+	if r.hasAddr {
+		if err := h.LinkSetHardwareAddr(dev, r.addr); err != nil {
+			return err
+		}
+	}
+	if r.mtu != 0 {
+		if err := h.LinkSetMTU(dev, r.mtu); err != nil {
+			return err
+		}
+	}
+	if r.hasGroup {
+		if err := h.LinkSetGroup(dev, r.group); err != nil {
+			return err
+		}
+	}
+	if r.master != "" {
+		if err := h.LinkSetMaster(dev, r.master); err != nil {
+			return err
+		}
+	}
+	if r.nomaster {
+		if err := h.LinkSetNoMaster(dev); err != nil {
+			return err
+		}
+	}
+	switch {
+	case r.up:
+		return h.LinkSetUp(dev)
+	case r.down:
+		return h.LinkSetDown(dev)
+	}
+	return nil
+}
+
+func (ip *IP) linkDel(h *rtnl.Handle, argv []string) error {
+	r, err := parseLink(argv)
+	if err != nil {
+		return err
+	}
+	if r.dev != "" {
+		if h.LinkIndex(r.dev) == 0 {
+			return nodev(r.dev)
+		}
+		return h.LinkDel(r.dev)
+	}
+	if r.hasGroup {
+		return h.LinkDelGroup(r.group)
+	}
+	return failf("Not enough information: \"dev\" argument is required.\n")
+}
+
+// linkFilter is what `ip link show` and `ip addr show` select by.
+type linkFilter struct {
+	dev      string
+	up       bool
+	group    uint32
+	hasGroup bool
+	master   string
+	kind     string
+}
+
+func (f *linkFilter) keep(l rtnl.LinkInfo) bool {
+	if f.dev != "" && l.Name != f.dev {
+		return false
+	}
+	if f.up && l.Flags&netdev.FlagUp == 0 {
+		return false
+	}
+	if f.hasGroup && l.Group != f.group {
+		return false
+	}
+	if f.master != "" && l.Master != f.master {
+		return false
+	}
+	if f.kind != "" && l.Kind != f.kind {
+		return false
+	}
+	return true
+}
+
+// parseLinkFilter reads ipaddr_list_flush_or_save's selectors that netsim
+// knows; addr is true for `ip addr show` (which also takes to, scope, ...).
+func parseLinkFilter(h *rtnl.Handle, argv []string, usage string) (*linkFilter, error) {
+	f := &linkFilter{}
+	a := &args{w: argv}
+	for ; a.more(); a.skip() {
+		w := a.peek()
+		switch {
+		case w == "up":
+			f.up = true
+		case matches(w, "group"):
+			v, err := a.next()
+			if err != nil {
+				return nil, err
+			}
+			g, ok := groupID(v)
+			if !ok {
+				return nil, invarg("Invalid \"group\" value\n", v)
+			}
+			f.group, f.hasGroup = g, true
+		case w == "master":
+			v, err := a.next()
+			if err != nil {
+				return nil, err
+			}
+			if h.LinkIndex(v) == 0 {
+				return nil, invarg("Device does not exist\n", v)
+			}
+			f.master = v
+		case w == "type":
+			v, err := a.next()
+			if err != nil {
+				return nil, err
+			}
+			f.kind = v
+		default:
+			if w == "dev" {
+				v, err := a.next()
+				if err != nil {
+					return nil, err
+				}
+				w = v
+			} else if matches(w, "help") {
+				return nil, usageErr(usage)
+			}
+			if f.dev != "" {
+				return nil, duparg2("dev", w)
+			}
+			f.dev = w
+		}
+	}
+	if f.dev != "" && h.LinkIndex(f.dev) == 0 {
+		return nil, failf("Device \"%s\" does not exist.\n", f.dev)
+	}
+	return f, nil
+}
+
+func (ip *IP) linkShow(h *rtnl.Handle, argv []string) error {
+	f, err := parseLinkFilter(h, argv, linkUsage)
+	if err != nil {
+		return err
+	}
+	links, err := h.LinkList()
+	if err != nil {
+		return err
+	}
+	for _, l := range links {
+		if f.keep(l) {
+			ip.printLink(l, true, true)
+		}
+	}
+	return nil
+}
+
+// printLink is print_linkinfo: a line per device, with "mode DEFAULT" for
+// `ip link` (withMode) and without for `ip addr`, and the hardware address
+// line unless the dump was of one address family (withAddr false).
+func (ip *IP) printLink(l rtnl.LinkInfo, withMode, withAddr bool) {
+	var b strings.Builder
+	b.WriteString(strconv.Itoa(int(l.Index)))
+	b.WriteString(": ")
+	b.WriteString(l.Name)
+	if l.Link != "" {
+		b.WriteString("@" + l.Link)
+	}
+	b.WriteString(": <" + linkFlags(l.Flags) + "> mtu " + strconv.Itoa(l.MTU))
+	b.WriteString(" qdisc " + l.Qdisc)
+	if l.Master != "" {
+		b.WriteString(" master " + l.Master)
+	}
+	b.WriteString(" state " + l.OperState.String())
+	if withMode {
+		b.WriteString(" mode DEFAULT")
+	}
+	b.WriteString(" group ")
+	if l.Group == 0 {
+		b.WriteString("default")
+	} else {
+		b.WriteString(strconv.FormatUint(uint64(l.Group), 10))
+	}
+	b.WriteString(" qlen " + strconv.Itoa(l.TxQueueLen) + "\n")
+	if !withAddr {
+		ip.out.WriteString(b.String())
+		return
+	}
+	if l.Flags&netdev.FlagLoopback != 0 {
+		b.WriteString("    link/loopback ")
+	} else {
+		b.WriteString("    link/ether ")
+	}
+	b.WriteString(macString(l.Addr) + " brd " + macString(l.Broadcast) + "\n")
+	ip.out.WriteString(b.String())
+}
+
+// linkFlags is print_link_flags: NO-CARRIER for a device up without
+// carrier, then the IFF_* names in iproute2's order.
+func linkFlags(f netdev.Flags) string {
+	var p []string
+	if f&netdev.FlagUp != 0 && f&netdev.FlagLowerUp == 0 {
+		p = append(p, "NO-CARRIER")
+	}
+	for _, n := range []struct {
+		f    netdev.Flags
+		name string
+	}{
+		{netdev.FlagLoopback, "LOOPBACK"}, {netdev.FlagBroadcast, "BROADCAST"},
+		{netdev.FlagMulticast, "MULTICAST"}, {netdev.FlagNoARP, "NOARP"},
+		{netdev.FlagAllMulti, "ALLMULTI"}, {netdev.FlagPromisc, "PROMISC"},
+		{netdev.FlagMaster, "MASTER"}, {netdev.FlagSlave, "SLAVE"},
+		{netdev.FlagUp, "UP"}, {netdev.FlagLowerUp, "LOWER_UP"},
+	} {
+		if f&n.f != 0 {
+			p = append(p, n.name)
+		}
+	}
+	return strings.Join(p, ",")
+}

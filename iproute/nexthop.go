@@ -1,0 +1,328 @@
+// `ip nexthop`: iproute2's ip/ipnexthop.c (ipnh_modify, ipnh_list_flush,
+// ipnh_get, print_nexthop).
+
+package iproute
+
+import (
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rtnl"
+)
+
+const nexthopUsage = `Usage: ip nexthop { list | flush } [ protocol ID ] SELECTOR
+       ip nexthop { add | replace } id ID NH [ protocol ID ]
+       ip nexthop { get | del } id ID
+SELECTOR := [ id ID ] [ dev DEV ] [ groups ]
+NH := { blackhole | [ via ADDRESS ] [ dev DEV ] [ onlink ] |
+        group GROUP [ type TYPE ] }
+GROUP := [ <id[,weight]>/<id[,weight]>/... ]
+TYPE := { mpath }
+`
+
+func (ip *IP) doNexthop(h *rtnl.Handle, argv []string) error {
+	if len(argv) == 0 {
+		return ip.nexthopList(h, nil, false)
+	}
+	cmd, rest := argv[0], argv[1:]
+	switch {
+	case matches(cmd, "add"):
+		return ip.nexthopModify(h, rest, false)
+	case matches(cmd, "replace"):
+		return ip.nexthopModify(h, rest, true)
+	case matches(cmd, "delete"):
+		return ip.nexthopDel(h, rest)
+	case matches(cmd, "list"), matches(cmd, "show"), matches(cmd, "lst"):
+		return ip.nexthopList(h, rest, false)
+	case matches(cmd, "get"):
+		return ip.nexthopGet(h, rest)
+	case matches(cmd, "flush"):
+		return ip.nexthopList(h, rest, true)
+	case matches(cmd, "help"):
+		return usageErr(nexthopUsage)
+	}
+	return unknownCmd(cmd, "nexthop")
+}
+
+func (ip *IP) nexthopModify(h *rtnl.Handle, argv []string, replace bool) error {
+	var nh rtnl.Nexthop
+	family := ip.family
+	a := &args{w: argv}
+	for ; a.more(); a.skip() {
+		w := a.peek()
+		switch {
+		case w == "id":
+			v, err := a.next()
+			if err != nil {
+				return err
+			}
+			id, ok := getUnsigned(v, 32)
+			if !ok {
+				return invarg("invalid id value", v)
+			}
+			nh.ID = nexthop.ID(id)
+		case w == "dev":
+			v, err := a.next()
+			if err != nil {
+				return err
+			}
+			if h.LinkIndex(v) == 0 {
+				return invarg("Device does not exist\n", v)
+			}
+			nh.Dev = v
+		case w == "via":
+			v, err := a.next()
+			if err != nil {
+				return err
+			}
+			fam := family
+			switch v {
+			case "inet", "inet6":
+				fam = syscall.AF_INET
+				if v == "inet6" {
+					fam = syscall.AF_INET6
+				}
+				if v, err = a.next(); err != nil {
+					return err
+				}
+			}
+			gw, err := getAddr(v, fam)
+			if err != nil {
+				return err
+			}
+			gf := syscall.AF_INET
+			if gw.Is6() {
+				gf = syscall.AF_INET6
+			}
+			if family == 0 {
+				family = gf
+			} else if family != gf {
+				return invarg("address family mismatch\n", v)
+			}
+			nh.Gateway = gw
+		case w == "blackhole":
+			nh.Blackhole = true
+			if family == 0 {
+				family = syscall.AF_INET
+			}
+		case w == "onlink":
+			nh.OnLink = true
+		case w == "group":
+			v, err := a.next()
+			if err != nil {
+				return err
+			}
+			g, ok := parseGroup(v)
+			if !ok {
+				return invarg("\"group\" value is invalid\n", v)
+			}
+			nh.Group = g
+		case w == "type":
+			v, err := a.next()
+			if err != nil {
+				return err
+			}
+			if v != "mpath" {
+				return invarg("\"type\" value is invalid\n", v)
+			}
+			nh.GroupType = nexthop.GroupMultipath
+		case matches(w, "protocol"):
+			v, err := a.next()
+			if err != nil {
+				return err
+			}
+			p, ok := protoID(v)
+			if !ok {
+				return invarg("\"protocol\" value is invalid\n", v)
+			}
+			nh.Protocol = p
+		case w == "help":
+			return usageErr(nexthopUsage)
+		default:
+			return invarg("", w)
+		}
+	}
+	if len(nh.Group) == 0 && !nh.Blackhole {
+		nh.Family = family
+		if nh.Family == 0 {
+			nh.Family = syscall.AF_INET
+		}
+	}
+	if replace {
+		return h.NexthopReplace(nh)
+	}
+	return h.NexthopAdd(nh)
+}
+
+// parseGroup is add_nh_group_attr: ID[,WEIGHT] separated by '/'.
+func parseGroup(s string) ([]nexthop.GroupMember, bool) {
+	var out []nexthop.GroupMember
+	for _, part := range strings.Split(s, "/") {
+		id, wt, hasW := strings.Cut(part, ",")
+		n, ok := getUnsigned(id, 32)
+		if !ok {
+			return nil, false
+		}
+		m := nexthop.GroupMember{ID: nexthop.ID(n), Weight: 1}
+		if hasW {
+			w, ok := getUnsigned(wt, 32)
+			if !ok || w == 0 || w > 256 {
+				return nil, false
+			}
+			m.Weight = uint16(w)
+		}
+		out = append(out, m)
+	}
+	return out, true
+}
+
+// nexthopID reads `id ID` for get and del.
+func nexthopID(argv []string) (nexthop.ID, error) {
+	var id nexthop.ID
+	has := false
+	a := &args{w: argv}
+	for ; a.more(); a.skip() {
+		w := a.peek()
+		if w != "id" {
+			return 0, invarg("", w)
+		}
+		v, err := a.next()
+		if err != nil {
+			return 0, err
+		}
+		n, ok := getUnsigned(v, 32)
+		if !ok {
+			return 0, invarg("invalid id value", v)
+		}
+		id, has = nexthop.ID(n), true
+	}
+	if !has {
+		return 0, failf("id is required\n")
+	}
+	return id, nil
+}
+
+func (ip *IP) nexthopDel(h *rtnl.Handle, argv []string) error {
+	id, err := nexthopID(argv)
+	if err != nil {
+		return err
+	}
+	return h.NexthopDel(id)
+}
+
+func (ip *IP) nexthopGet(h *rtnl.Handle, argv []string) error {
+	id, err := nexthopID(argv)
+	if err != nil {
+		return err
+	}
+	ni, err := h.NexthopGet(id)
+	if err != nil {
+		return err
+	}
+	ip.out.WriteString(nexthopText(ni))
+	return nil
+}
+
+// nexthopText is print_nexthop's line: the object's rendering with the
+// trailing space iproute2 leaves.
+func nexthopText(ni rtnl.NexthopInfo) string {
+	s := ni.Text
+	if i := strings.Index(s, " proto "); i >= 0 {
+		// print_nexthop names the protocol from rt_protos.
+		rest := s[i+len(" proto "):]
+		num, tail, _ := strings.Cut(rest, " ")
+		if n, err := strconv.Atoi(num); err == nil {
+			name := strconv.Itoa(n)
+			for k, v := range protoNames {
+				if int(v) == n {
+					name = k
+					break
+				}
+			}
+			s = s[:i] + " proto " + name
+			if tail != "" {
+				s += " " + tail
+			}
+		}
+	}
+	return s + " \n"
+}
+
+func (ip *IP) nexthopList(h *rtnl.Handle, argv []string, flush bool) error {
+	var (
+		dev     string
+		groups  bool
+		proto   uint8
+		hasProt bool
+	)
+	a := &args{w: argv}
+	for ; a.more(); a.skip() {
+		w := a.peek()
+		switch {
+		case w == "dev":
+			v, err := a.next()
+			if err != nil {
+				return err
+			}
+			if h.LinkIndex(v) == 0 {
+				return invarg("Device does not exist\n", v)
+			}
+			dev = v
+		case w == "groups":
+			groups = true
+		case matches(w, "protocol"):
+			v, err := a.next()
+			if err != nil {
+				return err
+			}
+			p, ok := protoID(v)
+			if !ok {
+				return invarg("\"protocol\" value is invalid\n", v)
+			}
+			proto, hasProt = p, true
+		case w == "id":
+			if flush {
+				return invarg("", w)
+			}
+			return ip.nexthopGet(h, a.w)
+		default:
+			return invarg("", w)
+		}
+	}
+	nhs, err := h.NexthopList()
+	if err != nil {
+		return err
+	}
+	n := 0
+	for _, ni := range nhs {
+		if dev != "" && ni.Dev != dev {
+			continue
+		}
+		if groups && len(ni.Group) == 0 {
+			continue
+		}
+		if hasProt && !strings.Contains(ni.Text+" ", " proto "+strconv.Itoa(int(proto))+" ") {
+			continue
+		}
+		if !flush {
+			ip.out.WriteString(nexthopText(ni))
+			continue
+		}
+		// A group that lost its last member with an earlier deletion is
+		// gone already; ip counts it as flushed all the same.
+		if err := h.NexthopDel(ni.ID); err != nil && !isGone(err) {
+			return err
+		}
+		n++
+	}
+	if flush {
+		if n == 0 {
+			ip.printf("Nothing to flush\n")
+		} else {
+			ip.printf("Flushed %d nexthops\n", n)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,306 @@
+package iproute
+
+import (
+	"fmt"
+	"net/netip"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/netsimlab/netsim/netdev"
+)
+
+// args walks a command's words.
+type args struct {
+	w []string
+}
+
+func (a *args) more() bool   { return len(a.w) > 0 }
+func (a *args) peek() string { return a.w[0] }
+func (a *args) skip()        { a.w = a.w[1:] }
+
+// next moves to the keyword's value (iproute2's NEXT_ARG), or fails as
+// incomplete_command does.
+func (a *args) next() (string, error) {
+	if len(a.w) < 2 {
+		return "", incomplete()
+	}
+	a.w = a.w[1:]
+	return a.w[0], nil
+}
+
+// Strerror returns glibc's strerror text for an errno, as perror prints it
+// after "RTNETLINK answers: ".
+func Strerror(e syscall.Errno) string {
+	if s, ok := strerrors[e]; ok {
+		return s
+	}
+	s := e.Error()
+	if s == "" {
+		return fmt.Sprintf("Unknown error %d", int(e))
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+var strerrors = map[syscall.Errno]string{
+	syscall.EPERM:           "Operation not permitted",
+	syscall.ENOENT:          "No such file or directory",
+	syscall.ESRCH:           "No such process",
+	syscall.EINTR:           "Interrupted system call",
+	syscall.EIO:             "Input/output error",
+	syscall.ENXIO:           "No such device or address",
+	syscall.E2BIG:           "Argument list too long",
+	syscall.EBADF:           "Bad file descriptor",
+	syscall.EAGAIN:          "Resource temporarily unavailable",
+	syscall.ENOMEM:          "Cannot allocate memory",
+	syscall.EACCES:          "Permission denied",
+	syscall.EBUSY:           "Device or resource busy",
+	syscall.EEXIST:          "File exists",
+	syscall.ENODEV:          "No such device",
+	syscall.ENOTDIR:         "Not a directory",
+	syscall.EINVAL:          "Invalid argument",
+	syscall.ENFILE:          "Too many open files in system",
+	syscall.EMFILE:          "Too many open files",
+	syscall.ENOSPC:          "No space left on device",
+	syscall.ERANGE:          "Numerical result out of range",
+	syscall.EDEADLK:         "Resource deadlock avoided",
+	syscall.ENAMETOOLONG:    "File name too long",
+	syscall.ENOTEMPTY:       "Directory not empty",
+	syscall.ELOOP:           "Too many levels of symbolic links",
+	syscall.ENODATA:         "No data available",
+	syscall.EPROTONOSUPPORT: "Protocol not supported",
+	syscall.EOPNOTSUPP:      "Operation not supported",
+	syscall.EAFNOSUPPORT:    "Address family not supported by protocol",
+	syscall.EADDRINUSE:      "Address already in use",
+	syscall.EADDRNOTAVAIL:   "Cannot assign requested address",
+	syscall.ENETDOWN:        "Network is down",
+	syscall.ENETUNREACH:     "Network is unreachable",
+	syscall.ENOBUFS:         "No buffer space available",
+	syscall.EHOSTUNREACH:    "No route to host",
+	syscall.EMSGSIZE:        "Message too long",
+	syscall.EOVERFLOW:       "Value too large for defined data type",
+}
+
+// familyName is iproute2's family_name as get_prefix's error prints it.
+func familyName(f int) string {
+	switch f {
+	case syscall.AF_INET:
+		return "inet"
+	case syscall.AF_INET6:
+		return "inet6"
+	}
+	return "any valid"
+}
+
+// parseAddr is iproute2's get_addr_1 for the families netsim knows: an
+// IPv4 dotted quad (ip accepts fewer than four parts, as inet_aton does not:
+// "10.1" is 10.1.0.0) or an IPv6 address. Family 0 accepts both.
+func parseAddr(s string, family int) (netip.Addr, bool) {
+	if strings.IndexByte(s, ':') >= 0 {
+		if family == syscall.AF_INET {
+			return netip.Addr{}, false
+		}
+		a, err := netip.ParseAddr(s)
+		if err != nil || a.Zone() != "" {
+			return netip.Addr{}, false
+		}
+		return a, true
+	}
+	if family == syscall.AF_INET6 {
+		return netip.Addr{}, false
+	}
+	// get_addr_ipv4: up to four decimal parts, each 0..255, missing parts 0.
+	var b [4]byte
+	parts := strings.Split(s, ".")
+	if len(parts) > 4 || s == "" {
+		return netip.Addr{}, false
+	}
+	for i, p := range parts {
+		if p == "" || len(p) > 3 {
+			return netip.Addr{}, false
+		}
+		n, err := strconv.Atoi(p)
+		if err != nil || n > 255 || p[0] == '+' || p[0] == '-' {
+			return netip.Addr{}, false
+		}
+		b[i] = byte(n)
+	}
+	return netip.AddrFrom4(b), true
+}
+
+// getAddr is iproute2's get_addr: an address or exit with
+// `Error: FAMILY address is expected rather than "ARG".`
+func getAddr(s string, family int) (netip.Addr, error) {
+	a, ok := parseAddr(s, family)
+	if !ok {
+		return a, &argError{msg: fmt.Sprintf("Error: %s address is expected rather than \"%s\".\n", familyName(family), s), status: exitFailure}
+	}
+	return a, nil
+}
+
+// parsePrefix is iproute2's get_prefix_1: ADDR[/LEN] or "default"/"any"/
+// "all", host bits kept. It reports whether s had an explicit length.
+func parsePrefix(s string, family int) (netip.Prefix, bool) {
+	if s == "default" || s == "any" || s == "all" {
+		if family == syscall.AF_INET6 {
+			return netip.PrefixFrom(netip.IPv6Unspecified(), 0), true
+		}
+		return netip.PrefixFrom(netip.IPv4Unspecified(), 0), true
+	}
+	addr, plen, slash := strings.Cut(s, "/")
+	a, ok := parseAddr(addr, family)
+	if !ok {
+		return netip.Prefix{}, false
+	}
+	bits := a.BitLen()
+	if slash {
+		n, err := strconv.ParseUint(plen, 10, 32)
+		if err != nil || int(n) > a.BitLen() {
+			return netip.Prefix{}, false
+		}
+		bits = int(n)
+	}
+	return netip.PrefixFrom(a, bits), true
+}
+
+// getPrefix is iproute2's get_prefix: a prefix or exit with
+// `Error: FAMILY prefix is expected rather than "ARG".`
+func getPrefix(s string, family int) (netip.Prefix, error) {
+	p, ok := parsePrefix(s, family)
+	if !ok {
+		return p, &argError{msg: fmt.Sprintf("Error: %s prefix is expected rather than \"%s\".\n", familyName(family), s), status: exitFailure}
+	}
+	return p, nil
+}
+
+// getUnsigned is iproute2's get_unsigned/get_u32: decimal, 0x hex or 0
+// octal, as strtoul with base 0 reads it.
+func getUnsigned(s string, bits int) (uint64, bool) {
+	if s == "" || s[0] == '-' || s[0] == '+' {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(s, 0, bits)
+	if err != nil {
+		// strtoul reads "0x" prefixes and leading zeros; ParseUint with base
+		// 0 also accepts underscores, which strtoul does not.
+		return 0, false
+	}
+	if strings.IndexByte(s, '_') >= 0 || strings.HasPrefix(s, "0b") || strings.HasPrefix(s, "0o") || strings.HasPrefix(s, "0B") || strings.HasPrefix(s, "0O") {
+		return 0, false
+	}
+	return v, true
+}
+
+// parseMAC is iproute2's ll_addr_a2n for Ethernet: six hex bytes with ':'.
+func parseMAC(s string) (netdev.MAC, bool) {
+	var m netdev.MAC
+	parts := strings.Split(s, ":")
+	if len(parts) != len(m) {
+		return m, false
+	}
+	for i, p := range parts {
+		if p == "" || len(p) > 2 {
+			return m, false
+		}
+		v, err := strconv.ParseUint(p, 16, 8)
+		if err != nil {
+			return m, false
+		}
+		m[i] = byte(v)
+	}
+	return m, true
+}
+
+// macString prints a hardware address as ip does: lower-case hex.
+func macString(m netdev.MAC) string {
+	const hex = "0123456789abcdef"
+	b := make([]byte, 0, 17)
+	for i, c := range m {
+		if i > 0 {
+			b = append(b, ':')
+		}
+		b = append(b, hex[c>>4], hex[c&15])
+	}
+	return string(b)
+}
+
+// tableID is iproute2's rtnl_rttable_a2n: a name of /etc/iproute2/rt_tables
+// or a number.
+func tableID(s string) (uint32, bool) {
+	switch s {
+	case "default":
+		return 253, true
+	case "main":
+		return 254, true
+	case "local":
+		return 255, true
+	case "unspec":
+		return 0, true
+	}
+	v, ok := getUnsigned(s, 32)
+	return uint32(v), ok
+}
+
+// tableName is iproute2's rtnl_rttable_n2a.
+func tableName(id uint32) string {
+	switch id {
+	case 253:
+		return "default"
+	case 254:
+		return "main"
+	case 255:
+		return "local"
+	case 0:
+		return "unspec"
+	}
+	return strconv.FormatUint(uint64(id), 10)
+}
+
+// protoNames is /etc/iproute2/rt_protos as iproute2 6.1 ships it plus its
+// built-in names.
+var protoNames = map[string]uint8{
+	"unspec": 0, "redirect": 1, "kernel": 2, "boot": 3, "static": 4, "gated": 8, "ra": 9,
+	"mrt": 10, "zebra": 11, "bird": 12, "dnrouted": 13, "xorp": 14, "ntk": 15, "dhcp": 16,
+	"mrouted": 17, "keepalived": 18, "babel": 42, "openr": 99, "bgp": 186, "isis": 187,
+	"ospf": 188, "rip": 189, "eigrp": 192,
+}
+
+// protoID is iproute2's rtnl_rtprot_a2n.
+func protoID(s string) (uint8, bool) {
+	if v, ok := protoNames[s]; ok {
+		return v, true
+	}
+	v, ok := getUnsigned(s, 8)
+	return uint8(v), ok
+}
+
+// scopeID is iproute2's rtnl_rtscope_a2n.
+func scopeID(s string) (netdev.Scope, bool) {
+	switch s {
+	case "global":
+		return netdev.ScopeUniverse, true
+	case "site":
+		return netdev.ScopeSite, true
+	case "link":
+		return netdev.ScopeLink, true
+	case "host":
+		return netdev.ScopeHost, true
+	case "nowhere":
+		return netdev.ScopeNowhere, true
+	}
+	v, ok := getUnsigned(s, 8)
+	return netdev.Scope(v), ok
+}
+
+// dsfieldID is iproute2's rtnl_dsfield_a2n: a number (the dsfield byte).
+func dsfieldID(s string) (uint8, bool) {
+	// strtoul with base 16 skips a 0x prefix.
+	if len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
+		s = s[2:]
+	}
+	v, err := strconv.ParseUint(s, 16, 8)
+	if err != nil {
+		return 0, false
+	}
+	return uint8(v), true
+}

@@ -1,0 +1,740 @@
+// `ip route`: iproute2's ip/iproute.c (iproute_modify,
+// iproute_list_flush_or_save, iproute_get, print_route).
+
+package iproute
+
+import (
+	"net/netip"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/fib"
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rtnl"
+)
+
+const routeUsage = `Usage: ip route { list | flush } SELECTOR
+       ip route get ADDRESS
+       ip route { add | del | change | append | replace | prepend } ROUTE
+SELECTOR := [ root PREFIX ] [ match PREFIX ] [ exact PREFIX ]
+            [ table TABLE_ID ] [ proto RTPROTO ]
+            [ type TYPE ] [ scope SCOPE ] [ dev STRING ] [ via ADDRESS ]
+ROUTE := NODE_SPEC [ INFO_SPEC ]
+NODE_SPEC := [ TYPE ] PREFIX [ tos TOS ]
+             [ table TABLE_ID ] [ proto RTPROTO ]
+             [ scope SCOPE ] [ metric METRIC ]
+INFO_SPEC := { NH | nhid ID } OPTIONS FLAGS [ nexthop NH ]...
+NH := [ via [ FAMILY ] ADDRESS ] [ dev STRING ] [ weight NUMBER ] NHFLAGS
+OPTIONS := FLAGS [ src ADDRESS ]
+TYPE := { unicast | local | broadcast | multicast | throw |
+          unreachable | prohibit | blackhole | nat }
+TABLE_ID := [ local | main | default | all | NUMBER ]
+SCOPE := [ host | link | global | NUMBER ]
+NHFLAGS := [ onlink | pervasive ]
+RTPROTO := [ kernel | boot | static | NUMBER ]
+`
+
+func (ip *IP) doRoute(h *rtnl.Handle, argv []string) error {
+	if len(argv) == 0 {
+		return ip.routeList(h, nil, false)
+	}
+	cmd, rest := argv[0], argv[1:]
+	switch {
+	case matches(cmd, "add"):
+		return ip.routeModify(h, rest, fib.ModeAdd, false)
+	case matches(cmd, "change"), cmd == "chg":
+		return ip.routeModify(h, rest, fib.ModeChange, false)
+	case matches(cmd, "replace"):
+		return ip.routeModify(h, rest, fib.ModeReplace, false)
+	case matches(cmd, "prepend"):
+		return ip.routeModify(h, rest, fib.ModePrepend, false)
+	case matches(cmd, "append"):
+		return ip.routeModify(h, rest, fib.ModeAppend, false)
+	case matches(cmd, "delete"):
+		return ip.routeModify(h, rest, 0, true)
+	case matches(cmd, "list"), matches(cmd, "show"):
+		return ip.routeList(h, rest, false)
+	case matches(cmd, "get"):
+		return ip.routeGet(h, rest)
+	case matches(cmd, "flush"):
+		return ip.routeList(h, rest, true)
+	case matches(cmd, "help"):
+		return usageErr(routeUsage)
+	}
+	return unknownCmd(cmd, "route")
+}
+
+// routeTypeID is iproute2's rtnl_rtntype_a2n.
+func routeTypeID(s string) (fib.Type, bool) {
+	switch {
+	case s == "local":
+		return fib.TypeLocal, true
+	case s == "nat":
+		return fib.TypeNAT, true
+	case matches(s, "broadcast") || s == "brd":
+		return fib.TypeBroadcast, true
+	case matches(s, "anycast"):
+		return fib.TypeAnycast, true
+	case matches(s, "multicast"):
+		return fib.TypeMulticast, true
+	case matches(s, "prohibit"):
+		return fib.TypeProhibit, true
+	case matches(s, "unreachable"):
+		return fib.TypeUnreachable, true
+	case matches(s, "blackhole"):
+		return fib.TypeBlackhole, true
+	case matches(s, "xresolve"):
+		return fib.TypeXResolve, true
+	case matches(s, "unicast"):
+		return fib.TypeUnicast, true
+	case s == "throw":
+		return fib.TypeThrow, true
+	}
+	v, ok := getUnsigned(s, 8)
+	return fib.Type(v), ok
+}
+
+// parseVia reads `via [FAMILY] ADDRESS`; a is at "via".
+func (ip *IP) parseVia(a *args) (netip.Addr, error) {
+	v, err := a.next()
+	if err != nil {
+		return netip.Addr{}, err
+	}
+	fam := ip.family
+	switch v {
+	case "inet":
+		fam = syscall.AF_INET
+		if v, err = a.next(); err != nil {
+			return netip.Addr{}, err
+		}
+	case "inet6":
+		fam = syscall.AF_INET6
+		if v, err = a.next(); err != nil {
+			return netip.Addr{}, err
+		}
+	}
+	return getAddr(v, fam)
+}
+
+func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool) error {
+	var (
+		r                     rtnl.Route
+		dstOK, scopeOK, gwOK  bool
+		typeOK, protoOK       bool
+		devs                  []string
+		family                = ip.family
+		scope                 netdev.Scope
+		hasMultipath, hasNhid bool
+	)
+	a := &args{w: argv}
+	for ; a.more(); a.skip() {
+		w := a.peek()
+		switch {
+		case w == "src":
+			v, err := a.next()
+			if err != nil {
+				return err
+			}
+			s, err := getAddr(v, family)
+			if err != nil {
+				return err
+			}
+			r.PrefSrc = s
+		case w == "via":
+			if gwOK {
+				return invarg("use nexthop syntax to specify multiple via\n", w)
+			}
+			gw, err := ip.parseVia(a)
+			if err != nil {
+				return err
+			}
+			r.Gateway, gwOK = gw, true
+		case w == "tos" || matches(w, "dsfield"):
+			v, err := a.next()
+			if err != nil {
+				return err
+			}
+			tos, ok := dsfieldID(v)
+			if !ok {
+				return invarg("\"tos\" value is invalid\n", v)
+			}
+			r.TOS = tos
+		case w == "metric" || w == "priority" || matches(w, "preference"):
+			v, err := a.next()
+			if err != nil {
+				return err
+			}
+			m, ok := getUnsigned(v, 32)
+			if !ok {
+				return invarg("\"metric\" value is invalid\n", v)
+			}
+			r.Priority = uint32(m)
+		case w == "scope":
+			v, err := a.next()
+			if err != nil {
+				return err
+			}
+			s, ok := scopeID(v)
+			if !ok {
+				return invarg("invalid \"scope\" value\n", v)
+			}
+			scope, scopeOK = s, true
+		case w == "dev" || w == "oif":
+			v, err := a.next()
+			if err != nil {
+				return err
+			}
+			devs = append(devs, v)
+			r.Dev = v
+		case w == "nexthop":
+			mp, err := ip.parseMultipath(h, a.w[1:], family)
+			if err != nil {
+				return err
+			}
+			r.Multipath, hasMultipath = mp, true
+			a.w = a.w[:1]
+		case w == "nhid":
+			v, err := a.next()
+			if err != nil {
+				return err
+			}
+			id, ok := getUnsigned(v, 32)
+			if !ok {
+				return invarg("\"id\" value is invalid\n", v)
+			}
+			r.NexthopID, hasNhid = nexthop.ID(id), true
+		case matches(w, "protocol"):
+			v, err := a.next()
+			if err != nil {
+				return err
+			}
+			p, ok := protoID(v)
+			if !ok {
+				return invarg("\"protocol\" value is invalid\n", v)
+			}
+			r.Protocol, protoOK = fib.Protocol(p), true
+		case matches(w, "table"):
+			v, err := a.next()
+			if err != nil {
+				return err
+			}
+			id, ok := tableID(v)
+			if !ok {
+				return invarg("\"table\" value is invalid\n", v)
+			}
+			r.Table = id
+		case w == "onlink":
+			r.OnLink = true
+		default:
+			if matches(w, "to") {
+				v, err := a.next()
+				if err != nil {
+					return err
+				}
+				w = v
+			}
+			if (w[0] < '0' || w[0] > '9') && !typeOK {
+				if ty, ok := routeTypeID(w); ok {
+					r.Type, typeOK = ty, true
+					a.skip()
+					if !a.more() {
+						return incomplete()
+					}
+					w = a.peek()
+				}
+			}
+			if matches(w, "help") {
+				return usageErr(routeUsage)
+			}
+			if dstOK {
+				return duparg2("to", w)
+			}
+			p, err := getPrefix(w, family)
+			if err != nil {
+				return err
+			}
+			if family == 0 {
+				family = syscall.AF_INET
+				if p.Addr().Is6() {
+					family = syscall.AF_INET6
+				}
+			}
+			r.Dst, dstOK = p, true
+		}
+	}
+	if !dstOK {
+		return usageErr(routeUsage)
+	}
+	_ = protoOK
+	for _, d := range devs {
+		if h.LinkIndex(d) == 0 {
+			return nodev(d)
+		}
+	}
+	if !r.Dst.Addr().Is4() {
+		return failf("IPv6 routes are not modelled by netsim.\n")
+	}
+	// The kernel wants the prefix's host bits clear; ip sends them as given.
+	if del {
+		if scopeOK {
+			r.Scope = scope
+		}
+		return h.RouteDel(r)
+	}
+	if !typeOK {
+		r.Type = fib.TypeUnicast
+	}
+	if !scopeOK {
+		switch r.Type {
+		case fib.TypeLocal, fib.TypeNAT:
+			scope = netdev.ScopeHost
+		case fib.TypeBroadcast, fib.TypeMulticast, fib.TypeAnycast:
+			scope = netdev.ScopeLink
+		case fib.TypeUnicast, fib.TypeUnspec:
+			if !gwOK && !hasMultipath && !hasNhid {
+				scope = netdev.ScopeLink
+			}
+		}
+	}
+	r.Scope = scope
+	switch mode {
+	case fib.ModeAdd:
+		return h.RouteAdd(r)
+	case fib.ModeChange:
+		return h.RouteChange(r)
+	case fib.ModeReplace:
+		return h.RouteReplace(r)
+	case fib.ModePrepend:
+		return h.RoutePrepend(r)
+	default:
+		return h.RouteAppend(r)
+	}
+}
+
+// parseMultipath is parse_nexthops: `nexthop via A dev D weight W onlink`
+// repeated.
+func (ip *IP) parseMultipath(h *rtnl.Handle, argv []string, family int) ([]rtnl.NextHop, error) {
+	var out []rtnl.NextHop
+	a := &args{w: argv}
+	for a.more() {
+		if a.peek() != "nexthop" {
+			return nil, invarg("\"nexthop\" or end of line is expected instead of", a.peek())
+		}
+		a.skip()
+		var nh rtnl.NextHop
+		for ; a.more() && a.peek() != "nexthop"; a.skip() {
+			switch w := a.peek(); {
+			case w == "via":
+				gw, err := ip.parseVia(a)
+				if err != nil {
+					return nil, err
+				}
+				nh.Gateway = gw
+			case w == "dev":
+				v, err := a.next()
+				if err != nil {
+					return nil, err
+				}
+				if h.LinkIndex(v) == 0 {
+					return nil, nodev(v)
+				}
+				nh.Dev = v
+			case matches(w, "weight"):
+				v, err := a.next()
+				if err != nil {
+					return nil, err
+				}
+				n, ok := getUnsigned(v, 32)
+				if !ok || n == 0 || n > 256 {
+					return nil, invarg("\"weight\" is invalid\n", v)
+				}
+				nh.Weight = int(n)
+			case w == "onlink":
+				nh.OnLink = true
+			default:
+				return nil, invarg("\"nexthop\" or end of line is expected instead of", w)
+			}
+		}
+		out = append(out, nh)
+	}
+	return out, nil
+}
+
+// routeFilter is iproute_list_flush_or_save's filter.
+type routeFilter struct {
+	table      uint32 // 0: all tables
+	typ        fib.Type
+	hasType    bool
+	proto      fib.Protocol
+	hasProto   bool
+	scope      netdev.Scope
+	scopeMask  netdev.Scope
+	dev        string
+	via        netip.Addr
+	root, mtch netip.Prefix
+	hasRoot    bool
+	hasMatch   bool
+}
+
+func (ip *IP) parseRouteFilter(h *rtnl.Handle, argv []string) (*routeFilter, error) {
+	f := &routeFilter{table: fib.TableMain}
+	a := &args{w: argv}
+	for ; a.more(); a.skip() {
+		w := a.peek()
+		switch {
+		case matches(w, "table"):
+			v, err := a.next()
+			if err != nil {
+				return nil, err
+			}
+			id, ok := tableID(v)
+			switch {
+			case v == "all":
+				f.table = 0
+			case !ok:
+				return nil, invarg("table id value is invalid\n", v)
+			default:
+				f.table = id
+			}
+		case matches(w, "protocol"):
+			v, err := a.next()
+			if err != nil {
+				return nil, err
+			}
+			p, ok := protoID(v)
+			if !ok {
+				return nil, invarg("invalid \"protocol\"\n", v)
+			}
+			f.proto, f.hasProto = fib.Protocol(p), true
+		case matches(w, "scope"):
+			v, err := a.next()
+			if err != nil {
+				return nil, err
+			}
+			s, ok := scopeID(v)
+			if !ok && v != "all" {
+				return nil, invarg("invalid \"scope\"\n", v)
+			}
+			if v != "all" {
+				f.scope, f.scopeMask = s, 0xff
+			}
+		case matches(w, "type"):
+			v, err := a.next()
+			if err != nil {
+				return nil, err
+			}
+			ty, ok := routeTypeID(v)
+			if !ok {
+				return nil, invarg("node type value is invalid\n", v)
+			}
+			f.typ, f.hasType = ty, true
+		case w == "dev" || w == "oif":
+			v, err := a.next()
+			if err != nil {
+				return nil, err
+			}
+			if h.LinkIndex(v) == 0 {
+				return nil, nodev(v)
+			}
+			f.dev = v
+		case w == "via":
+			gw, err := ip.parseVia(a)
+			if err != nil {
+				return nil, err
+			}
+			f.via = gw
+		default:
+			if matches(w, "to") {
+				v, err := a.next()
+				if err != nil {
+					return nil, err
+				}
+				w = v
+			}
+			switch {
+			case matches(w, "root"):
+				v, err := a.next()
+				if err != nil {
+					return nil, err
+				}
+				p, err := getPrefix(v, ip.family)
+				if err != nil {
+					return nil, err
+				}
+				f.root, f.hasRoot = p, true
+			case matches(w, "match"):
+				v, err := a.next()
+				if err != nil {
+					return nil, err
+				}
+				p, err := getPrefix(v, ip.family)
+				if err != nil {
+					return nil, err
+				}
+				f.mtch, f.hasMatch = p, true
+			default:
+				if matches(w, "exact") {
+					v, err := a.next()
+					if err != nil {
+						return nil, err
+					}
+					w = v
+				}
+				p, err := getPrefix(w, ip.family)
+				if err != nil {
+					return nil, err
+				}
+				f.root, f.mtch, f.hasRoot, f.hasMatch = p, p, true, true
+			}
+		}
+	}
+	return f, nil
+}
+
+func (f *routeFilter) keep(r rtnl.RouteInfo) bool {
+	if f.hasType && r.Type != f.typ {
+		return false
+	}
+	if f.hasProto && r.Protocol != f.proto {
+		return false
+	}
+	if f.scopeMask != 0 && r.Scope != f.scope {
+		return false
+	}
+	if f.dev != "" && r.Dev != f.dev {
+		return false
+	}
+	if f.via.IsValid() && r.Gateway != f.via {
+		return false
+	}
+	if f.hasRoot && f.root.Addr().Is4() {
+		// The route lies within root: at least as long, inside it.
+		if r.Dst.Bits() < f.root.Bits() || !f.root.Masked().Contains(r.Dst.Addr()) {
+			return false
+		}
+	}
+	if f.hasMatch && f.mtch.Addr().Is4() {
+		// The route covers match: at most as long, containing it.
+		if r.Dst.Bits() > f.mtch.Bits() || !r.Dst.Masked().Contains(f.mtch.Addr()) {
+			return false
+		}
+	}
+	return true
+}
+
+func (ip *IP) routeList(h *rtnl.Handle, argv []string, flush bool) error {
+	if flush && len(argv) == 0 {
+		return failf("\"ip route flush\" requires arguments.\n")
+	}
+	f, err := ip.parseRouteFilter(h, argv)
+	if err != nil {
+		return err
+	}
+	if ip.family == syscall.AF_INET6 {
+		// netsim has no IPv6 routing: nothing to show or flush.
+		return nil
+	}
+	rs, err := h.RouteList(f.table)
+	if err != nil {
+		return err
+	}
+	if f.table != 0 && len(rs) == 0 && !tableExists(h, f.table) {
+		// The kernel's strict dump of a table that does not exist
+		// (inet_dump_fib with a table filter).
+		msg := "Dump terminated\n"
+		if flush {
+			msg = "Flush terminated\n"
+		}
+		return &cmdError{msg: "Error: ipv4: FIB table does not exist.\n" + msg, status: exitNetlink}
+	}
+	for _, r := range rs {
+		if !f.keep(r) {
+			continue
+		}
+		if flush {
+			del := rtnl.Route{Table: r.Table, Dst: r.Dst, TOS: r.TOS, Priority: r.Priority,
+				Type: r.Type, Protocol: r.Protocol, NexthopID: r.NexthopID}
+			if r.NexthopID == 0 && r.Paths == 0 {
+				del.Gateway, del.Dev = r.Gateway, r.Dev
+			}
+			if err := h.RouteDel(del); err != nil && !isGone(err) {
+				return err
+			}
+			continue
+		}
+		ip.out.WriteString(f.text(r))
+	}
+	return nil
+}
+
+// text is print_route's line(s) for r, which leave out what the filter
+// fixed: the table of a one-table dump, the device, protocol, scope and
+// gateway when the filter selects one.
+func (f *routeFilter) text(r rtnl.RouteInfo) string {
+	s := routeText(r, f.table == 0)
+	line, rest, _ := strings.Cut(s, "\n")
+	drop := func(tok string) {
+		if i := strings.Index(line, " "+tok+" "); i >= 0 {
+			line = line[:i] + line[i+len(tok)+1:]
+		}
+	}
+	if f.dev != "" && r.Dev != "" {
+		drop("dev " + r.Dev)
+	}
+	if f.hasProto {
+		drop("proto " + r.Protocol.String())
+	}
+	if f.scopeMask != 0 {
+		drop("scope " + r.Scope.String())
+	}
+	if f.via.IsValid() && r.Gateway.IsValid() {
+		drop("via " + r.Gateway.String())
+	}
+	return line + "\n" + rest
+}
+
+// tableExists reports whether table id exists, as far as a dump can tell:
+// main and local always do in netsim's model of a namespace.
+func tableExists(h *rtnl.Handle, id uint32) bool {
+	return id == fib.TableMain || id == fib.TableLocal
+}
+
+// routeText is print_route's line(s) for r: fib's rendering, with the
+// trailing space iproute2 leaves after every field and without the table
+// when the dump was of one table.
+func routeText(r rtnl.RouteInfo, withTable bool) string {
+	var b strings.Builder
+	text := r.Text
+	if r.NexthopID != 0 && r.Dev == "" && r.Type == fib.TypeBlackhole {
+		// A blackhole nexthop object's device is the loopback device
+		// (nh_create_ipv4 with cfg->nh_blackhole), which the route's dump
+		// shows.
+		id := "nhid " + strconv.FormatUint(uint64(r.NexthopID), 10)
+		text = strings.Replace(text, id, id+" dev lo", 1)
+	}
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if i == 0 && !withTable && r.Table != fib.TableMain {
+			tbl := " table " + tableName(r.Table)
+			if j := strings.Index(l+" ", tbl+" "); j >= 0 {
+				l = l[:j] + l[j+len(tbl):]
+			}
+		}
+		b.WriteString(l)
+		b.WriteString(" \n")
+	}
+	return b.String()
+}
+
+// routeGet is iproute_get for a destination: the route a packet to it
+// would take, printed as the kernel's answer (RTM_F_LOOKUP_TABLE unset).
+func (ip *IP) routeGet(h *rtnl.Handle, argv []string) error {
+	var dst netip.Addr
+	has := false
+	a := &args{w: argv}
+	for ; a.more(); a.skip() {
+		w := a.peek()
+		if matches(w, "to") {
+			v, err := a.next()
+			if err != nil {
+				return err
+			}
+			w = v
+		}
+		if has {
+			return duparg2("to", w)
+		}
+		if matches(w, "help") {
+			return usageErr(routeUsage)
+		}
+		p, err := getPrefix(w, ip.family)
+		if err != nil {
+			return err
+		}
+		dst, has = p.Addr(), true
+	}
+	if !has {
+		return failf("need at least a destination address\n")
+	}
+	if !dst.Is4() {
+		return failf("IPv6 routes are not modelled by netsim.\n")
+	}
+	rr, err := h.RouteGet(dst)
+	if err != nil {
+		if ke, ok := err.(*errno.Error); ok {
+			// A failed lookup is an answer without an extack message.
+			return &cmdError{msg: kernelMessage(ke.Errno, ""), status: exitNetlink}
+		}
+		return err
+	}
+	src := rr.PrefSrc
+	if !src.IsValid() {
+		src = selectSource(h, rr)
+	}
+	var b strings.Builder
+	cache := "    cache \n"
+	switch rr.Type {
+	case fib.TypeLocal:
+		b.WriteString("local ")
+		cache = "    cache <local> \n"
+	case fib.TypeBroadcast:
+		b.WriteString("broadcast ")
+		cache = "    cache <local,brd> \n"
+	}
+	b.WriteString(dst.String() + " ")
+	if rr.Gateway.IsValid() {
+		b.WriteString("via " + rr.Gateway.String() + " ")
+	}
+	dev := rr.Dev
+	if rr.Type == fib.TypeLocal || rr.Type == fib.TypeBroadcast {
+		dev = "lo"
+	}
+	if dev != "" {
+		b.WriteString("dev " + dev + " ")
+	}
+	if rr.Table != fib.TableMain && rr.Table != 0 {
+		b.WriteString("table " + tableName(rr.Table) + " ")
+	}
+	if src.IsValid() {
+		b.WriteString("src " + src.String() + " ")
+	}
+	b.WriteString("uid 0 \n")
+	b.WriteString(cache)
+	ip.out.WriteString(b.String())
+	return nil
+}
+
+// selectSource is inet_select_addr for the route found: the first primary
+// address of the device in the gateway's (or destination's) subnet, else
+// the first primary address of a scope no wider than the route needs.
+func selectSource(h *rtnl.Handle, rr rtnl.RouteResult) netip.Addr {
+	if rr.Dev == "" {
+		return netip.Addr{}
+	}
+	as, err := h.AddrList(rr.Dev, rtnl.FamilyV4)
+	if err != nil {
+		return netip.Addr{}
+	}
+	target := rr.Gateway
+	for _, a := range as {
+		if a.Flags&netdev.AddrSecondary == 0 && target.IsValid() && a.Prefix.Masked().Contains(target) {
+			return a.Prefix.Addr()
+		}
+	}
+	for _, a := range as {
+		if a.Flags&netdev.AddrSecondary == 0 && a.Scope != netdev.ScopeHost && a.Scope != netdev.ScopeNowhere {
+			return a.Prefix.Addr()
+		}
+	}
+	return netip.Addr{}
+}
+
+// errnoOf returns the errno an error carries, or 0.
+func errnoOf(err error) syscall.Errno { return errno.Of(err) }
+
+// RouteLine renders a dumped route exactly as `ip route show table all`
+// prints it, trailing spaces and final newline included.
+func RouteLine(r rtnl.RouteInfo) string { return routeText(r, true) }

@@ -1,0 +1,282 @@
+package iproute_test
+
+// Script tests: each testdata/*.txt file is a small archive (txtar layout:
+// a comment, then "-- name --" sections) holding
+//
+//	cmd          the `ip` command lines to run, one per line, in one fresh
+//	             network namespace (e.g. "ip -force -batch script")
+//	script, ...  the files those commands read
+//	want         the transcript the real kernel gave: for each command
+//	             "$ CMD", its stdout, its stderr lines prefixed "! ", and
+//	             "exit N" when N is not 0
+//	want.netsim  (optional) netsim's transcript where it knowingly differs
+//	             from the real kernel; the comment says why
+//
+// TestScripts runs every file on netsim and compares with want.netsim or
+// want. TestScriptsRealKernel runs them on the running kernel in a private
+// network namespace (unshare -n) and compares with want; it skips where
+// that is not possible. With -rewrite, it rewrites want from the real
+// kernel instead.
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/netsimlab/netsim/iproute"
+	"github.com/netsimlab/netsim/rtnl"
+)
+
+var rewrite = flag.Bool("rewrite", false, "rewrite testdata want sections from the real kernel (needs root and unshare)")
+
+type archive struct {
+	comment string
+	names   []string
+	files   map[string]string
+}
+
+func parseArchive(data string) *archive {
+	a := &archive{files: map[string]string{}}
+	cur := ""
+	var b strings.Builder
+	flush := func() {
+		if cur == "" {
+			a.comment = b.String()
+		} else {
+			a.files[cur] = b.String()
+			a.names = append(a.names, cur)
+		}
+		b.Reset()
+	}
+	for _, line := range strings.SplitAfter(data, "\n") {
+		t := strings.TrimRight(line, "\n")
+		if strings.HasPrefix(t, "-- ") && strings.HasSuffix(t, " --") && len(t) > 6 {
+			flush()
+			cur = t[3 : len(t)-3]
+			continue
+		}
+		b.WriteString(line)
+	}
+	flush()
+	return a
+}
+
+func (a *archive) format() string {
+	var b strings.Builder
+	b.WriteString(a.comment)
+	for _, n := range a.names {
+		fmt.Fprintf(&b, "-- %s --\n", n)
+		b.WriteString(a.files[n])
+	}
+	return b.String()
+}
+
+func (a *archive) set(name, content string) {
+	if _, ok := a.files[name]; !ok {
+		a.names = append(a.names, name)
+	}
+	a.files[name] = content
+}
+
+func (a *archive) commands() [][]string {
+	var out [][]string
+	for _, l := range strings.Split(a.files["cmd"], "\n") {
+		if f := strings.Fields(l); len(f) > 0 {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// result is one command's outcome.
+type result struct {
+	stdout, stderr string
+	status         int
+}
+
+func transcript(cmds [][]string, res []result) string {
+	var b strings.Builder
+	for i, c := range cmds {
+		fmt.Fprintf(&b, "$ %s\n", strings.Join(c, " "))
+		b.WriteString(res[i].stdout)
+		if res[i].stdout != "" && !strings.HasSuffix(res[i].stdout, "\n") {
+			b.WriteString("\n[no newline]\n")
+		}
+		for _, l := range strings.SplitAfter(res[i].stderr, "\n") {
+			if l != "" {
+				b.WriteString("! " + l)
+			}
+		}
+		if res[i].stderr != "" && !strings.HasSuffix(res[i].stderr, "\n") {
+			b.WriteString("\n")
+		}
+		if res[i].status != 0 {
+			fmt.Fprintf(&b, "exit %d\n", res[i].status)
+		}
+	}
+	return b.String()
+}
+
+// runNetsim runs the commands in a fresh simulated kernel.
+func runNetsim(a *archive) string {
+	k := rtnl.MustNewKernel(rtnl.After)
+	ip := iproute.New(k, k.World().NewTask("ip"))
+	ip.Stdin = nil
+	ip.Open = func(name string) (io.ReadCloser, error) {
+		if s, ok := a.files[name]; ok {
+			return io.NopCloser(strings.NewReader(s)), nil
+		}
+		return nil, &os.PathError{Op: "open", Path: name, Err: syscall.ENOENT}
+	}
+	cmds := a.commands()
+	res := make([]result, len(cmds))
+	for i, c := range cmds {
+		o, e, st := ip.Output(c[1:]...)
+		res[i] = result{o, e, st}
+	}
+	return transcript(cmds, res)
+}
+
+// realKernelAvailable reports whether this process can make private
+// network and mount namespaces with the ip command.
+func realKernelAvailable() error {
+	if os.Geteuid() != 0 {
+		return errors.New("not root")
+	}
+	if _, err := exec.LookPath("ip"); err != nil {
+		return err
+	}
+	if out, err := exec.Command("unshare", "-n", "-m", "true").CombinedOutput(); err != nil {
+		return fmt.Errorf("unshare -n -m: %v: %s", err, out)
+	}
+	return nil
+}
+
+// runReal runs the commands in a new network namespace of the running
+// kernel, with a private /run/netns so that `ip netns` touches nothing
+// outside.
+func runReal(t *testing.T, a *archive) string {
+	dir := t.TempDir()
+	for n, s := range a.files {
+		if n == "cmd" || strings.HasPrefix(n, "want") {
+			continue
+		}
+		if err := os.WriteFile(filepath.Join(dir, n), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmds := a.commands()
+	var sh strings.Builder
+	sh.WriteString("set -u\nmount --make-rprivate / && mkdir -p /run/netns && mount -t tmpfs tmpfs /run/netns || exit 99\n")
+	fmt.Fprintf(&sh, "cd %q || exit 99\n", dir)
+	for i, c := range cmds {
+		fmt.Fprintf(&sh, "%s >out.%d 2>err.%d </dev/null; echo $? >st.%d\n", strings.Join(c, " "), i, i, i)
+	}
+	cmd := exec.Command("unshare", "-n", "-m", "sh", "-c", sh.String())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("unshare: %v: %s", err, out)
+	}
+	res := make([]result, len(cmds))
+	for i := range cmds {
+		read := func(p string) string {
+			b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("%s.%d", p, i)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return string(b)
+		}
+		st, err := strconv.Atoi(strings.TrimSpace(read("st")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res[i] = result{read("out"), read("err"), st}
+	}
+	return transcript(cmds, res)
+}
+
+func scriptFiles(t *testing.T) []string {
+	files, err := filepath.Glob("testdata/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no script tests: %v", err)
+	}
+	return files
+}
+
+func TestScripts(t *testing.T) {
+	for _, f := range scriptFiles(t) {
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := parseArchive(string(data))
+			want, ok := a.files["want.netsim"]
+			if !ok {
+				want = a.files["want"]
+			}
+			got := runNetsim(a)
+			if got != want {
+				t.Errorf("netsim differs from %s:\n%s", f, diff(want, got))
+			}
+		})
+	}
+}
+
+func TestScriptsRealKernel(t *testing.T) {
+	if err := realKernelAvailable(); err != nil {
+		t.Skipf("no private network namespace on the real kernel: %v", err)
+	}
+	for _, f := range scriptFiles(t) {
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := parseArchive(string(data))
+			got := runReal(t, a)
+			if *rewrite {
+				a.set("want", got)
+				if err := os.WriteFile(f, []byte(a.format()), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if got != a.files["want"] {
+				t.Errorf("the real kernel differs from %s:\n%s", f, diff(a.files["want"], got))
+			}
+		})
+	}
+}
+
+// diff shows the first differing line of two transcripts with context.
+func diff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl != gl {
+			var b bytes.Buffer
+			from := max(0, i-3)
+			for j := from; j < i && j < len(w); j++ {
+				fmt.Fprintf(&b, "  %q\n", w[j])
+			}
+			fmt.Fprintf(&b, "line %d:\n- want %q\n+ got  %q\n", i+1, wl, gl)
+			return b.String()
+		}
+	}
+	return "(identical)"
+}

@@ -1,0 +1,58 @@
+package rtnl
+
+import (
+	"net/netip"
+
+	"github.com/netsimlab/netsim/hwaddr"
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// LinkIndex returns the ifindex of the device named name, or 0 if there is
+// none: what `ip` asks before naming a device in a request.
+//
+// Kernel: if_nametoindex → SIOCGIFINDEX (dev_ifconf.c, dev_get_by_name_rcu).
+func (h *Handle) LinkIndex(name string) netdev.IfIndex {
+	var i netdev.IfIndex
+	_ = h.do("SIOCGIFINDEX", func(t *sim.Task, tb *netdev.Table) error {
+		if d := tb.ByName(name); d != nil {
+			i = d.Index()
+		}
+		return nil
+	})
+	return i
+}
+
+// MaddrInfo is one device's multicast memberships, as `ip maddr show`
+// prints them.
+type MaddrInfo struct {
+	Index netdev.IfIndex
+	Name  string
+	Link  []hwaddr.Entry // the device's mc list (/proc/net/dev_mcast)
+	Inet4 []netdev.Group // IPv4 groups (/proc/net/igmp): 224.0.0.1 while up
+	Inet6 []netdev.Group // IPv6 groups, newest first (/proc/net/igmp6)
+}
+
+// MaddrList returns every device's multicast memberships in device order.
+//
+// Kernel: dev_mc_seq_show (net/core/dev_addr_lists.c), igmp_mc_seq_show
+// (net/ipv4/igmp.c), igmp6_mc_seq_show (net/ipv6/mcast.c).
+func (h *Handle) MaddrList() ([]MaddrInfo, error) {
+	var out []MaddrInfo
+	err := h.do("maddr", func(t *sim.Task, tb *netdev.Table) error {
+		for _, d := range tb.Devices() {
+			mi := MaddrInfo{Index: d.Index(), Name: d.Name(), Link: d.MC().Entries(), Inet6: d.Inet6GroupList()}
+			if d.IsUp() {
+				mi.Inet4 = []netdev.Group{{Addr: allHosts, Users: 1}}
+			}
+			out = append(out, mi)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// allHosts is 224.0.0.1, which every IPv4 device joins while up.
+//
+// Kernel: ip_mc_up → ip_mc_inc_group(in_dev, IGMP_ALL_HOSTS) (net/ipv4/igmp.c).
+var allHosts = netip.AddrFrom4([4]byte{224, 0, 0, 1})
