@@ -19,6 +19,13 @@ func (n *Net) ruleOps(family int) (*fibrules.Ops, error) {
 	return nil, errno.Errorf(syscall.EAFNOSUPPORT, "Rules of address family %d are not modelled", family)
 }
 
+// Rules returns the namespace's rules of family (FamilyV4 or FamilyV6), or
+// nil for another family, for inspection (counts, lock acquisitions).
+func (n *Net) Rules(family int) *fibrules.Ops {
+	o, _ := n.ruleOps(family)
+	return o
+}
+
 // rule runs one RTM_NEWRULE or RTM_DELRULE: unlike the other requests it
 // does not simply hold RTNL throughout — the rules' own lock policy
 // (Config.Rules) decides which locks it takes.

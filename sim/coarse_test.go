@@ -75,10 +75,9 @@ func TestCoarseRunsEventsInOrder(t *testing.T) {
 }
 
 func TestSpinCPUIsCappedByCPUs(t *testing.T) {
-	// One holder keeps the lock 100 ms; 7 tasks arrive at once and spin.
-	// Each is charged its wait, but a 2-CPU machine burns at most 2 CPUs:
-	// the holder's CPU and one spinner... counted here as 2 spinners at a
-	// time while 2 or more wait.
+	// One holder keeps the lock 100 ms (sleeping); 7 tasks arrive at 1 ms
+	// and spin until it is released. Each is charged its whole wait, but a
+	// 2-CPU machine can spin on at most 2 CPUs at once.
 	w := sim.MustNewWorld(sim.Options{CPUs: 2, Costs: testCosts()})
 	lock := w.NewMutex("RTNL")
 	lock.SetSpin(true)

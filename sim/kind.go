@@ -61,6 +61,10 @@ const (
 	// that enters the namespace (setns, a new mount namespace with /sys
 	// remounted) before exec'ing CMD.
 	NetnsExec
+	// Fork counts background jobs a shell forks (`cmd &` in a loop).
+	Fork
+	// IPBatchLine counts lines `ip -batch` parses into requests (user space).
+	IPBatchLine
 
 	// Nexthop objects (package nexthop, net/ipv4/nexthop.c).
 
@@ -140,6 +144,8 @@ var kindNames = [NumKinds]string{
 	LockContended:    "lock_contended",
 	IPExec:           "ip_execs",
 	NetnsExec:        "netns_execs",
+	Fork:             "forks",
+	IPBatchLine:      "ip_batch_lines",
 
 	NexthopAdd:          "nexthop_adds",
 	NexthopRemove:       "nexthops_removed",

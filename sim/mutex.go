@@ -103,7 +103,7 @@ func (m *Mutex) Lock(t *Task) {
 	}
 	m.waiters = append(m.waiters, mutexWaiter{t: t, since: t.now})
 	w.mu.Unlock()
-	w.reschedule(t) // returns once Unlock has handed m to t
+	t.park() // until Unlock hands m to t
 	m.real.Lock()
 	t.held++
 }

@@ -2,7 +2,9 @@ package sim
 
 import (
 	"container/heap"
+	"errors"
 	"fmt"
+	"iter"
 	"strings"
 )
 
@@ -10,8 +12,7 @@ import (
 type scheduler struct {
 	runq    taskHeap // runnable tasks that are not executing
 	live    int      // tasks that have not finished
-	done    chan struct{}
-	failure any // a panic from a task, or a deadlock report
+	failure any      // a panic from a task, or a deadlock report
 }
 
 type taskHeap []*Task
@@ -49,11 +50,11 @@ func (w *World) Spawn(name string, body func(t *Task)) *Task {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	t := w.newTaskLocked(name)
-	t.sched, t.body, t.wake = true, body, make(chan struct{}, 1)
+	t.sched, t.body = true, body
+	t.resume, t.stop = iter.Pull(t.run)
 	if s := w.sched; s != nil {
 		s.live++
 		heap.Push(&s.runq, t)
-		go t.main()
 	} else {
 		w.pending = append(w.pending, t)
 	}
@@ -80,6 +81,9 @@ func (w *World) SpawnFrom(parent *Task, name string, body func(t *Task)) *Task {
 // at their virtual times before any task that is later. Run returns the
 // World's Now when the last task finished.
 //
+// Tasks are coroutines of the goroutine that calls Run: switching between
+// them costs tens of nanoseconds and never involves the Go scheduler.
+//
 // A panic in a task is re-raised by Run. Tasks left blocked with nothing else
 // to run (a deadlock, for example a task that finished holding a Mutex that
 // others wait for) make Run panic with a description.
@@ -89,44 +93,112 @@ func (w *World) Run() Time {
 		w.mu.Unlock()
 		panic("sim: World.Run called while running")
 	}
-	s := &scheduler{done: make(chan struct{})}
+	s := &scheduler{}
 	w.sched = s
 	for _, t := range w.pending {
 		s.live++
 		heap.Push(&s.runq, t)
-		go t.main()
 	}
 	w.pending = nil
-	empty := s.live == 0
 	w.mu.Unlock()
-	if !empty {
-		w.reschedule(nil)
-		<-s.done
-	}
+	w.loop(s)
 	w.mu.Lock()
 	w.sched = nil
 	failure := s.failure
 	now := Time(w.horizon.Load())
+	var left []*Task
+	for _, t := range w.tasks {
+		if t.sched && !t.finished && t.stop != nil {
+			left = append(left, t)
+		}
+	}
 	w.mu.Unlock()
+	for _, t := range left {
+		t.stop() // unwinds a blocked task's coroutine
+	}
 	if failure != nil {
 		panic(failure)
 	}
 	return now
 }
 
-func (t *Task) main() {
-	<-t.wake
-	defer func() {
-		if r := recover(); r != nil {
-			t.w.fail(fmt.Sprintf("sim: task %s panicked: %v", t, r))
+// loop is the scheduler: it runs due events and resumes the earliest
+// runnable task until none is left.
+func (w *World) loop(s *scheduler) {
+	for {
+		w.mu.Lock()
+		if s.failure != nil {
+			w.mu.Unlock()
 			return
 		}
-		t.w.mu.Lock()
-		t.finished = true
-		t.w.sched.live--
-		t.w.advanceHorizon(t.now)
-		t.w.mu.Unlock()
-		t.w.reschedule(nil)
+		var next *Task
+		if len(s.runq) > 0 {
+			next = s.runq[0]
+		}
+		if len(w.events) > 0 && (next == nil || w.events[0].at <= next.now) {
+			e := w.popEventLocked()
+			w.advanceHorizon(e.at)
+			w.mu.Unlock()
+			if !w.protect(nil, e.fn) {
+				return
+			}
+			continue
+		}
+		if next == nil {
+			if s.live > 0 {
+				s.failure = w.deadlockReportLocked()
+			}
+			w.mu.Unlock()
+			return
+		}
+		heap.Pop(&s.runq)
+		w.advanceHorizon(next.now)
+		w.mu.Unlock()
+		alive := true
+		if !w.protect(next, func() { _, alive = next.resume() }) {
+			return
+		}
+		if !alive {
+			w.mu.Lock()
+			next.finished = true
+			s.live--
+			w.advanceHorizon(next.now)
+			w.mu.Unlock()
+		}
+	}
+}
+
+// protect runs fn, task t's step or (t nil) an event, and turns a panic
+// into the World's failure.
+func (w *World) protect(t *Task, fn func()) (ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			what := "an event"
+			if t != nil {
+				what = "task " + t.String()
+			}
+			w.mu.Lock()
+			if w.sched.failure == nil {
+				w.sched.failure = fmt.Sprintf("sim: %s panicked: %v", what, r)
+			}
+			w.mu.Unlock()
+			ok = false
+		}
+	}()
+	fn()
+	return true
+}
+
+// errStopped unwinds a task whose World stopped before it finished.
+var errStopped = errors.New("sim: task stopped")
+
+// run is the body of a scheduled task's coroutine.
+func (t *Task) run(yield func(struct{}) bool) {
+	t.suspend = yield
+	defer func() {
+		if r := recover(); r != nil && r != errStopped {
+			panic(r)
+		}
 	}()
 	t.body(t)
 	if t.held > 0 {
@@ -134,14 +206,11 @@ func (t *Task) main() {
 	}
 }
 
-func (w *World) fail(v any) {
-	w.mu.Lock()
-	s := w.sched
-	if s.failure == nil {
-		s.failure = v
-		close(s.done)
+// park returns control to the scheduler loop until it resumes t.
+func (t *Task) park() {
+	if !t.suspend(struct{}{}) {
+		panic(errStopped)
 	}
-	w.mu.Unlock()
 }
 
 // yield puts the running scheduled task back in the run queue and lets an
@@ -159,61 +228,7 @@ func (t *Task) yield() {
 	}
 	heap.Push(&s.runq, t)
 	w.mu.Unlock()
-	w.reschedule(t)
-}
-
-// reschedule runs due events and hands control to the earliest runnable task.
-// self is the calling task: if it is in the run queue and is picked, reschedule
-// returns at once; otherwise the caller waits until it is picked again. A nil
-// self (a finished task, or Run itself) just hands control over.
-func (w *World) reschedule(self *Task) {
-	for {
-		w.mu.Lock()
-		s := w.sched
-		if s.failure != nil {
-			w.mu.Unlock()
-			if self != nil {
-				select {} // the World has failed; Run reports it
-			}
-			return
-		}
-		var next *Task
-		if len(s.runq) > 0 {
-			next = s.runq[0]
-		}
-		if len(w.events) > 0 && (next == nil || w.events[0].at <= next.now) {
-			e := w.popEventLocked()
-			w.advanceHorizon(e.at)
-			w.mu.Unlock()
-			e.fn()
-			continue
-		}
-		if next == nil {
-			if s.live == 0 {
-				close(s.done)
-				w.mu.Unlock()
-				return
-			}
-			s.failure = w.deadlockReportLocked()
-			close(s.done)
-			w.mu.Unlock()
-			if self != nil {
-				select {}
-			}
-			return
-		}
-		heap.Pop(&s.runq)
-		w.advanceHorizon(next.now)
-		w.mu.Unlock()
-		if next == self {
-			return
-		}
-		next.wake <- struct{}{}
-		if self != nil {
-			<-self.wake
-		}
-		return
-	}
+	t.park()
 }
 
 func (w *World) deadlockReportLocked() string {

@@ -35,7 +35,9 @@ type Task struct {
 	// Scheduling state, guarded by World.mu.
 	sched    bool // driven by the World's scheduler (Spawn)
 	body     func(*Task)
-	wake     chan struct{}
+	resume   func() (struct{}, bool) // runs the coroutine until it parks; false when it has finished
+	stop     func()
+	suspend  func(struct{}) bool // inside the coroutine: back to the scheduler loop
 	heapIdx  int
 	finished bool
 	held     int // Mutexes held
