@@ -446,7 +446,11 @@ func (ip *IP) cmd(args []string) error {
 		if err != nil {
 			return err
 		}
-		ip.out = bufio.NewWriterSize(ip.Stdout, 64*1024)
+		if ip.out == nil {
+			ip.out = bufio.NewWriterSize(ip.Stdout, 64*1024)
+		} else {
+			ip.out.Reset(ip.Stdout)
+		}
 		err = o.run(ip, h, args[1:])
 		if ferr := ip.out.Flush(); err == nil && ferr != nil {
 			err = failf("%v\n", ferr)

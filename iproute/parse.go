@@ -111,20 +111,27 @@ func parseAddr(s string, family int) (netip.Addr, bool) {
 	}
 	// get_addr_ipv4: up to four decimal parts, each 0..255, missing parts 0.
 	var b [4]byte
-	parts := strings.Split(s, ".")
-	if len(parts) > 4 || s == "" {
+	part, digits, v := 0, 0, 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			v = v*10 + int(c-'0')
+			digits++
+			if digits > 3 || v > 255 {
+				return netip.Addr{}, false
+			}
+		case c == '.' && digits > 0 && part < 3:
+			b[part] = byte(v)
+			part, digits, v = part+1, 0, 0
+		default:
+			return netip.Addr{}, false
+		}
+	}
+	if digits == 0 {
 		return netip.Addr{}, false
 	}
-	for i, p := range parts {
-		if p == "" || len(p) > 3 {
-			return netip.Addr{}, false
-		}
-		n, err := strconv.Atoi(p)
-		if err != nil || n > 255 || p[0] == '+' || p[0] == '-' {
-			return netip.Addr{}, false
-		}
-		b[i] = byte(n)
-	}
+	b[part] = byte(v)
 	return netip.AddrFrom4(b), true
 }
 

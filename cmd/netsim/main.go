@@ -6,6 +6,7 @@
 // Usage:
 //
 //	netsim seeds [-only 001,004] [-json]
+//	netsim ip [-before|-after] [-time] [-triestat] [-force] [-n NETNS] [-batch FILE] ARGS...
 //	netsim build [-dummies N] [-vlans N] [-one-by-one N] [-json]
 package main
 
@@ -26,6 +27,9 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "ip" {
+		os.Exit(ipMain(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
+	}
 	if err := run(os.Args[1:], os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "netsim:", err)
 		os.Exit(2)
@@ -37,6 +41,8 @@ const usage = `usage: netsim COMMAND [flags]
 commands:
   seeds   rerun the seed patches' experiments at full scale, before and
           after; print published vs simulated (virtual) vs real time
+  ip      run ip commands or an ip -batch script in a fresh simulated
+          kernel, printing what ip prints (netsim ip -help)
   build   build thousands of devices with addresses, then delete them,
           before and after the seed patches; print virtual and real times
 `

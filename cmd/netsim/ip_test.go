@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func runIP(t *testing.T, stdin string, args ...string) (stdout, stderr string, status int) {
+	t.Helper()
+	var o, e bytes.Buffer
+	status = ipMain(args, strings.NewReader(stdin), &o, &e)
+	return o.String(), e.String(), status
+}
+
+// TestIPBatch: a batch from stdin, its failure reported as ip does, and
+// ip's exit status.
+func TestIPBatch(t *testing.T) {
+	script := "link add va type veth peer name vb\nlink set va up\nroute add 10.0.0.0/8 dev nothere\nlink show va\n"
+	out, errOut, st := runIP(t, script, "-batch", "-")
+	require.Equal(t, 1, st)
+	require.Equal(t, "Cannot find device \"nothere\"\nCommand failed -:3\n", errOut)
+	require.Empty(t, out)
+
+	out, errOut, st = runIP(t, script, "-force", "-batch", "-")
+	require.Equal(t, 1, st)
+	require.Contains(t, out, "va@vb: <NO-CARRIER,BROADCAST,MULTICAST,UP> mtu 1500 qdisc noqueue state LOWERLAYERDOWN mode DEFAULT")
+	require.Equal(t, "Cannot find device \"nothere\"\nCommand failed -:3\n", errOut)
+}
+
+// TestIPOneCommand: options and a single command, exit status 2 for a
+// request the kernel refused.
+func TestIPOneCommand(t *testing.T) {
+	out, errOut, st := runIP(t, "", "-4", "route", "show", "table", "local")
+	require.Equal(t, 0, st, errOut)
+	require.Empty(t, out)
+	_, errOut, st = runIP(t, "", "nexthop", "del", "id", "5")
+	require.Equal(t, 2, st)
+	require.Equal(t, "RTNETLINK answers: No such file or directory\n", errOut)
+	_, errOut, st = runIP(t, "", "-n", "blue", "link")
+	require.Equal(t, 255, st)
+	require.Equal(t, "Cannot open network namespace \"blue\": No such file or directory\n", errOut)
+}
+
+// TestIPTime: -time prints one line per command and the totals; -triestat
+// the FIB statistics.
+func TestIPTime(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "s.ip")
+	require.NoError(t, os.WriteFile(f, []byte("link add va type veth peer name vb\nlink set va up\nlink set vb up\naddr add 10.0.0.1/24 dev va\nroute add 10.1.0.0/16 via 10.0.0.2\n"), 0o644))
+	out, errOut, st := runIP(t, "", "-before", "-time", "-triestat", "-batch", f)
+	require.Equal(t, 0, st, errOut)
+	require.Equal(t, 6, strings.Count("\n"+out, "\n# "), out)
+	require.Contains(t, out, "# line 5: ")
+	require.Contains(t, out, "RTNL held")
+	require.Contains(t, out, "# total: 5 commands")
+	require.Contains(t, out, "Main:\n\tAver depth:")
+}
+
+// TestIPSeed000: the seed 000 example script runs through `netsim ip`.
+func TestIPSeed000(t *testing.T) {
+	if testing.Short() {
+		t.Skip("131072 requests")
+	}
+	out, errOut, st := runIP(t, "", "-after", "-time", "-batch", "../../examples/seed000.ip")
+	require.Equal(t, 0, st, errOut)
+	require.Contains(t, out, ": link set testnh0 down\n")
+	require.Contains(t, out, "# total: 131080 commands")
+}

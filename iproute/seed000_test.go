@@ -1,0 +1,133 @@
+package iproute_test
+
+import (
+	"bytes"
+	"io"
+	"net/netip"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/netsimlab/netsim/iproute"
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rtnl"
+)
+
+// seed000Setup returns examples/seed000.ip up to its timed command, `link
+// set testnh0 down`: 6 lines of devices and addresses, 65536 nexthops and
+// 65536 routes.
+func seed000Setup(tb testing.TB) []byte {
+	data, err := os.ReadFile("../examples/seed000.ip")
+	require.NoError(tb, err)
+	i := bytes.Index(data, []byte("\nlink set testnh0 down\n"))
+	require.Positive(tb, i, "examples/seed000.ip has no `link set testnh0 down`")
+	return data[:i+1]
+}
+
+// seed000Go builds the same state with Handle calls, the way
+// scenario.Seed000 sets the experiment up.
+func seed000Go(t *testing.T, h *rtnl.Handle) {
+	require.NoError(t, h.LinkAdd(netdev.Veth{Name: "eth2", Peer: "eth2p"}))
+	require.NoError(t, h.LinkSetUp("eth2p"))
+	require.NoError(t, h.LinkSetUp("eth2"))
+	require.NoError(t, h.LinkAdd(netdev.Macvlan{Name: "testnh0", Link: "eth2", Mode: netdev.MacvlanBridge}))
+	require.NoError(t, h.AddrAdd("testnh0", netip.MustParsePrefix("198.51.100.1/24")))
+	require.NoError(t, h.LinkSetUp("testnh0"))
+	gw := netip.MustParseAddr("198.51.100.2")
+	for i := 1; i <= 65536; i++ {
+		require.NoError(t, h.NexthopAdd(rtnl.Nexthop{ID: nexthop.ID(i), Gateway: gw, Dev: "testnh0"}))
+	}
+	for i := 1; i <= 65536; i++ {
+		a, b := (i-1)/256, (i-1)%256
+		dst := netip.PrefixFrom(netip.AddrFrom4([4]byte{10, byte(a), byte(b), 0}), 32)
+		require.NoError(t, h.RouteAdd(rtnl.Route{Dst: dst, NexthopID: nexthop.ID(i)}))
+	}
+}
+
+// dump is the state `ip route show table all` and `ip nexthop show` see.
+func dump(t *testing.T, h *rtnl.Handle) (routes, nexthops []string) {
+	rs, err := h.RouteList(0)
+	require.NoError(t, err)
+	for _, r := range rs {
+		routes = append(routes, r.Text)
+	}
+	ns, err := h.NexthopList()
+	require.NoError(t, err)
+	for _, n := range ns {
+		nexthops = append(nexthops, n.Text)
+	}
+	return routes, nexthops
+}
+
+// TestSeed000Script: `ip -batch examples/seed000.ip` (its setup part)
+// gives the state of the Go setup of scenario.Seed000.
+func TestSeed000Script(t *testing.T) {
+	if testing.Short() {
+		t.Skip("131072 requests")
+	}
+	script := seed000Setup(t)
+	k := rtnl.MustNewKernel(rtnl.After)
+	ip := iproute.New(k, k.World().NewTask("ip"))
+	var stdout, stderr bytes.Buffer
+	ip.Stdout, ip.Stderr = &stdout, &stderr
+	require.Equal(t, 0, ip.Batch(bytes.NewReader(script), "examples/seed000.ip", false), stderr.String())
+	require.Empty(t, stdout.String())
+	require.Empty(t, stderr.String())
+	gotRoutes, gotNexthops := dump(t, k.InitNet().Handle(ip.Task()))
+
+	k2 := rtnl.MustNewKernel(rtnl.After)
+	h2 := k2.InitNet().Handle(k2.World().NewTask("ip"))
+	seed000Go(t, h2)
+	wantRoutes, wantNexthops := dump(t, h2)
+
+	require.Len(t, gotNexthops, 65536)
+	require.Equal(t, len(wantRoutes), len(gotRoutes))
+	require.Equal(t, wantRoutes, gotRoutes)
+	require.Equal(t, wantNexthops, gotNexthops)
+	require.Contains(t, gotRoutes, "10.255.255.0 nhid 65536 via 198.51.100.2 dev testnh0")
+}
+
+// BenchmarkSeed000Setup parses and runs the 131078 lines of seed 000's
+// setup in a fresh kernel per iteration.
+func BenchmarkSeed000Setup(b *testing.B) {
+	script := seed000Setup(b)
+	lines := bytes.Count(script, []byte("\n"))
+	for b.Loop() {
+		k := rtnl.MustNewKernel(rtnl.After)
+		ip := iproute.New(k, k.World().NewTask("ip"))
+		ip.Stdout, ip.Stderr = io.Discard, io.Discard
+		if st := ip.Batch(bytes.NewReader(script), "seed000.ip", false); st != 0 {
+			b.Fatalf("exit %d", st)
+		}
+	}
+	b.ReportMetric(float64(lines)*float64(b.N)/b.Elapsed().Seconds(), "lines/s")
+}
+
+// BenchmarkSeed000SetupGo is the same setup made with Handle calls: the
+// difference to BenchmarkSeed000Setup is what parsing and ip's own work cost.
+func BenchmarkSeed000SetupGo(b *testing.B) {
+	gw := netip.MustParseAddr("198.51.100.2")
+	for b.Loop() {
+		k := rtnl.MustNewKernel(rtnl.After)
+		h := k.InitNet().Handle(k.World().NewTask("ip"))
+		_ = h.LinkAdd(netdev.Veth{Name: "eth2", Peer: "eth2p"})
+		_ = h.LinkSetUp("eth2p")
+		_ = h.LinkSetUp("eth2")
+		_ = h.LinkAdd(netdev.Macvlan{Name: "testnh0", Link: "eth2", Mode: netdev.MacvlanBridge})
+		_ = h.AddrAdd("testnh0", netip.MustParsePrefix("198.51.100.1/24"))
+		_ = h.LinkSetUp("testnh0")
+		for i := 1; i <= 65536; i++ {
+			if err := h.NexthopAdd(rtnl.Nexthop{ID: nexthop.ID(i), Gateway: gw, Dev: "testnh0"}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		for i := 1; i <= 65536; i++ {
+			dst := netip.PrefixFrom(netip.AddrFrom4([4]byte{10, byte((i - 1) / 256), byte((i - 1) % 256), 0}), 32)
+			if err := h.RouteAdd(rtnl.Route{Dst: dst, NexthopID: nexthop.ID(i)}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
