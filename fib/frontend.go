@@ -40,7 +40,7 @@ type FIB struct {
 	rules       RuleLookup
 
 	infos     map[uint64]*fibInfo       // fib_info_hash, classic nexthops, by infoKey.hash
-	nhInfos   map[nexthop.ID]*fibInfo   // fib_info_hash, nexthop objects, by id
+	nhInfos   nhInfoIndex               // fib_info_hash, nexthop objects, by id
 	laddr     map[netip.Addr]*fibInfo   // fib_info_laddrhash
 	devNH     map[*netdev.Device]*fibNH // fib_info_devhash
 	infoCount int                       // fib_info_cnt
@@ -60,13 +60,12 @@ type FIB struct {
 // Kernel: fib_net_init, fib4_rules_init (net/ipv4/fib_frontend.c).
 func New(nh *nexthop.Table) *FIB {
 	return &FIB{
-		nh:      nh,
-		tables:  make(map[uint32]*Table),
-		infos:   make(map[uint64]*fibInfo),
-		nhInfos: make(map[nexthop.ID]*fibInfo),
-		laddr:   make(map[netip.Addr]*fibInfo),
-		devNH:   make(map[*netdev.Device]*fibNH),
-		mem:     syncMem{limit: defaultSyncMem},
+		nh:     nh,
+		tables: make(map[uint32]*Table),
+		infos:  make(map[uint64]*fibInfo),
+		laddr:  make(map[netip.Addr]*fibInfo),
+		devNH:  make(map[*netdev.Device]*fibNH),
+		mem:    syncMem{limit: defaultSyncMem},
 	}
 }
 

@@ -195,7 +195,7 @@ func (f *FIB) check() error {
 			}
 		}
 	}
-	for k, chain := range f.nhInfos {
+	for k, chain := range f.nhInfos.all() {
 		for fi := chain; fi != nil; fi = fi.hashNext {
 			if err := check(fi); err != nil {
 				return err

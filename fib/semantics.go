@@ -241,13 +241,97 @@ func (f *FIB) findInfo(k infoKey, nfi *fibInfo) *fibInfo {
 // findInfoNH is fib_find_info_nh: an existing fib_info with the same
 // nexthop object and configuration.
 func (f *FIB) findInfoNH(k nhInfoKey) *fibInfo {
-	for fi := f.nhInfos[k.nhID]; fi != nil; fi = fi.hashNext {
+	for fi := f.nhInfos.head(k.nhID); fi != nil; fi = fi.hashNext {
 		f.work.infos++
 		if fi.nhKey() == k {
 			return fi
 		}
 	}
 	return nil
+}
+
+// nhInfoIndex is fib_info_hash for the fib_infos of routes that use a
+// nexthop object: for each nexthop id, the chain of its fib_infos, newest
+// first. Ids below nhDenseMax (all the ids a big setup allocates in order)
+// index a slice, where a map would hash the id twice per route; others go
+// to a map. The zero nhInfoIndex is empty.
+type nhInfoIndex struct {
+	dense  []*fibInfo
+	sparse map[nexthop.ID]*fibInfo
+}
+
+// nhDenseMax bounds the ids the slice covers (8 MB of pointers at most).
+const nhDenseMax = 1 << 20
+
+// head returns the first fib_info of id's chain.
+func (x *nhInfoIndex) head(id nexthop.ID) *fibInfo {
+	if id < nhDenseMax {
+		if int(id) < len(x.dense) {
+			return x.dense[id]
+		}
+		return nil
+	}
+	return x.sparse[id]
+}
+
+// setHead makes fi (possibly nil) the first fib_info of id's chain.
+func (x *nhInfoIndex) setHead(id nexthop.ID, fi *fibInfo) {
+	if id >= nhDenseMax {
+		if fi == nil {
+			delete(x.sparse, id)
+			return
+		}
+		if x.sparse == nil {
+			x.sparse = make(map[nexthop.ID]*fibInfo)
+		}
+		x.sparse[id] = fi
+		return
+	}
+	if int(id) >= len(x.dense) {
+		if fi == nil {
+			return
+		}
+		n := min(max(int(id)+1, 2*len(x.dense), 64), nhDenseMax)
+		x.dense = append(x.dense, make([]*fibInfo, n-len(x.dense))...)
+	}
+	x.dense[id] = fi
+}
+
+// add puts fi at the head of id's chain.
+func (x *nhInfoIndex) add(id nexthop.ID, fi *fibInfo) {
+	fi.hashNext = x.head(id)
+	x.setHead(id, fi)
+}
+
+// del takes fi out of id's chain.
+func (x *nhInfoIndex) del(id nexthop.ID, fi *fibInfo) {
+	if p := x.head(id); p == fi {
+		x.setHead(id, fi.hashNext)
+	} else {
+		for ; p != nil; p = p.hashNext {
+			if p.hashNext == fi {
+				p.hashNext = fi.hashNext
+				break
+			}
+		}
+	}
+	fi.hashNext = nil
+}
+
+// all yields each id with a chain and the chain's first fib_info.
+func (x *nhInfoIndex) all() iter.Seq2[nexthop.ID, *fibInfo] {
+	return func(yield func(nexthop.ID, *fibInfo) bool) {
+		for id, fi := range x.dense {
+			if fi != nil && !yield(nexthop.ID(id), fi) {
+				return
+			}
+		}
+		for id, fi := range x.sparse {
+			if !yield(id, fi) {
+				return
+			}
+		}
+	}
 }
 
 // chainAdd puts fi at the head of the hash chain of key k.
@@ -280,7 +364,7 @@ func (f *FIB) linkInfo(fi *fibInfo) {
 	fi.treeref = 1
 	f.fis.add(fi)
 	if fi.nh != nil {
-		chainAdd(f.nhInfos, fi.nh.ID(), fi)
+		f.nhInfos.add(fi.nh.ID(), fi)
 	} else {
 		k := fi.makeKey()
 		chainAdd(f.infos, k.hash(), fi)
@@ -326,7 +410,7 @@ func (f *FIB) releaseInfo(fi *fibInfo) {
 	}
 	// Unhash.
 	if fi.nh != nil {
-		chainDel(f.nhInfos, fi.nh.ID(), fi)
+		f.nhInfos.del(fi.nh.ID(), fi)
 	} else {
 		k := fi.makeKey()
 		chainDel(f.infos, k.hash(), fi)
