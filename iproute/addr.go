@@ -328,6 +328,7 @@ func (ip *IP) addrShow(h *rtnl.Handle, argv []string, flush bool) error {
 			byIndex[a.Index] = append(byIndex[a.Index], a)
 		}
 	}
+	up := linkUp(links)
 	filtered := fam != rtnl.FamilyAll || f.hasScope || f.to.IsValid() || f.label != ""
 	for _, l := range links {
 		if !f.keep(l) {
@@ -337,7 +338,7 @@ func (ip *IP) addrShow(h *rtnl.Handle, argv []string, flush bool) error {
 		if filtered && len(as) == 0 {
 			continue
 		}
-		ip.printLink(l, false, fam == rtnl.FamilyAll)
+		ip.printLink(l, up, false, fam == rtnl.FamilyAll)
 		for _, a := range as {
 			ip.printAddr(a)
 		}

@@ -398,8 +398,8 @@ var objects = []struct {
 	{"maddress", (*IP).doMaddr},
 	{"route", (*IP).doRoute},
 	{"rule", (*IP).doRule},
-	{"neighbor", nil},
-	{"neighbour", nil},
+	{"neighbor", (*IP).doNeigh},
+	{"neighbour", (*IP).doNeigh},
 	{"ntable", nil},
 	{"ntbl", nil},
 	{"link", (*IP).doLink},
@@ -518,4 +518,13 @@ func kernelHasExtack(en syscall.Errno, msg string) bool {
 		}
 	}
 	return true
+}
+
+// doNeigh is `ip neigh show`: netsim keeps no neighbour table, so the list
+// is that of a namespace that has sent nothing: empty.
+func (ip *IP) doNeigh(_ *rtnl.Handle, argv []string) error {
+	if len(argv) == 0 || matches(argv[0], "show") || matches(argv[0], "list") || matches(argv[0], "lst") {
+		return nil
+	}
+	return failf("ip neigh %s is not supported by netsim.\n", argv[0])
 }

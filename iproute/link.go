@@ -6,6 +6,7 @@ package iproute
 import (
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/rtnl"
@@ -588,9 +589,10 @@ func (ip *IP) linkShow(h *rtnl.Handle, argv []string) error {
 	if err != nil {
 		return err
 	}
+	up := linkUp(links)
 	for _, l := range links {
 		if f.keep(l) {
-			ip.printLink(l, true, true)
+			ip.printLink(l, up, true, true)
 		}
 	}
 	return nil
@@ -599,15 +601,31 @@ func (ip *IP) linkShow(h *rtnl.Handle, argv []string) error {
 // printLink is print_linkinfo: a line per device, with "mode DEFAULT" for
 // `ip link` (withMode) and without for `ip addr`, and the hardware address
 // line unless the dump was of one address family (withAddr false).
-func (ip *IP) printLink(l rtnl.LinkInfo, withMode, withAddr bool) {
+func (ip *IP) printLink(l rtnl.LinkInfo, up map[string]bool, withMode, withAddr bool) {
 	var b strings.Builder
 	b.WriteString(strconv.Itoa(int(l.Index)))
 	b.WriteString(": ")
 	b.WriteString(l.Name)
+	ipv6 := ip.family == syscall.AF_INET6 && !withMode
 	if l.Link != "" {
 		b.WriteString("@" + l.Link)
 	}
-	b.WriteString(": <" + linkFlags(l.Flags) + "> mtu " + strconv.Itoa(l.MTU))
+	flags := linkFlags(l.Flags)
+	if l.Link != "" && !up[l.Link] {
+		// print_link_flags: the device it is linked to is down.
+		if flags != "" {
+			flags += ","
+		}
+		flags += "M-DOWN"
+	}
+	b.WriteString(": <" + flags + "> mtu " + strconv.Itoa(l.MTU))
+	if ipv6 {
+		// The IPv6 link dump (inet6_fill_ifinfo) carries no qdisc, master,
+		// group or link mode.
+		b.WriteString(" state " + l.OperState.String() + " qlen " + strconv.Itoa(l.TxQueueLen) + "\n")
+		ip.out.WriteString(b.String())
+		return
+	}
 	b.WriteString(" qdisc " + l.Qdisc)
 	if l.Master != "" {
 		b.WriteString(" master " + l.Master)
@@ -634,6 +652,15 @@ func (ip *IP) printLink(l rtnl.LinkInfo, withMode, withAddr bool) {
 	}
 	b.WriteString(macString(l.Addr) + " brd " + macString(l.Broadcast) + "\n")
 	ip.out.WriteString(b.String())
+}
+
+// linkUp returns which devices are up, by name.
+func linkUp(links []rtnl.LinkInfo) map[string]bool {
+	up := make(map[string]bool, len(links))
+	for _, l := range links {
+		up[l.Name] = l.Flags&netdev.FlagUp != 0
+	}
+	return up
 }
 
 // linkFlags is print_link_flags: NO-CARRIER for a device up without

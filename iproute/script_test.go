@@ -4,7 +4,8 @@ package iproute_test
 // a comment, then "-- name --" sections) holding
 //
 //	cmd          the `ip` command lines to run, one per line, in one fresh
-//	             network namespace (e.g. "ip -force -batch script")
+//	             network namespace (e.g. "ip -force -batch script"), or
+//	             "cat /proc/net/fib_triestat"
 //	script, ...  the files those commands read
 //	want         the transcript the real kernel gave: for each command
 //	             "$ CMD", its stdout, its stderr lines prefixed "! ", and
@@ -36,7 +37,10 @@ import (
 	"github.com/netsimlab/netsim/rtnl"
 )
 
-var rewrite = flag.Bool("rewrite", false, "rewrite testdata want sections from the real kernel (needs root and unshare)")
+var (
+	rewrite       = flag.Bool("rewrite", false, "rewrite testdata want sections from the real kernel (needs root and unshare)")
+	rewriteNetsim = flag.Bool("rewrite-netsim", false, "rewrite the want.netsim sections of testdata files that have one (or a comment line naming want.netsim)")
+)
 
 type archive struct {
 	comment string
@@ -140,6 +144,15 @@ func runNetsim(a *archive) string {
 	cmds := a.commands()
 	res := make([]result, len(cmds))
 	for i, c := range cmds {
+		if strings.Join(c, " ") == "cat /proc/net/fib_triestat" {
+			s, err := k.InitNet().Handle(ip.Task()).TrieStat()
+			if err != nil {
+				res[i] = result{"", err.Error() + "\n", 1}
+				continue
+			}
+			res[i] = result{s, "", 0}
+			continue
+		}
 		o, e, st := ip.Output(c[1:]...)
 		res[i] = result{o, e, st}
 	}
@@ -224,6 +237,13 @@ func TestScripts(t *testing.T) {
 				want = a.files["want"]
 			}
 			got := runNetsim(a)
+			if *rewriteNetsim && (ok || strings.Contains(a.comment, "want.netsim")) {
+				a.set("want.netsim", got)
+				if err := os.WriteFile(f, []byte(a.format()), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
 			if got != want {
 				t.Errorf("netsim differs from %s:\n%s", f, diff(want, got))
 			}
