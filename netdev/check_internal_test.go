@@ -1,0 +1,75 @@
+package netdev
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/netsimlab/netsim/sim"
+)
+
+// TestCheckInvariantsCatches breaks one invariant at a time and expects
+// CheckInvariants to report it.
+func TestCheckInvariantsCatches(t *testing.T) {
+	build := func() *Table {
+		w := sim.MustNewWorld(sim.Options{})
+		task, rtnl := w.NewTask("t"), w.NewMutex("RTNL")
+		s, err := NewStack(w, rtnl, Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rtnl.Lock(task)
+		defer rtnl.Unlock(task)
+		tb, err := s.NewTable(task, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, spec := range []LinkSpec{Dummy{Name: "d0"}, Bond{Name: "b0"}, Veth{Name: "va", Peer: "vb"}} {
+			if _, err := tb.NewLink(task, spec); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := tb.NewLink(task, Vlan{Name: "vl5", Link: "d0", ID: 5}); err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []string{"d0", "vl5"} {
+			if err := tb.ByName(n).SetUp(task, true); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := tb.ByName("va").SetMaster(task, tb.ByName("b0")); err != nil {
+			t.Fatal(err)
+		}
+		if err := tb.ByName("vl5").UCAdd(task, MAC{2, 0, 0, 0, 0, 9}); err != nil {
+			t.Fatal(err)
+		}
+		w.Settle()
+		return tb
+	}
+	for _, tc := range []struct {
+		name    string
+		breakIt func(tb *Table)
+		want    string
+	}{
+		{"name map", func(tb *Table) { delete(tb.byName, "d0") }, "not under its name"},
+		{"index map", func(tb *Table) { tb.byIndex[99] = tb.ByName("d0") }, "by ifindex"},
+		{"count", func(tb *Table) { tb.count++ }, "count"},
+		{"upper link", func(tb *Table) { tb.ByName("d0").uppers = nil }, "upper"},
+		{"slave link", func(tb *Table) { tb.ByName("b0").slaves = nil }, "slaves"},
+		{"peer link", func(tb *Table) { tb.ByName("vb").peer = tb.ByName("d0") }, "peer"},
+		{"refcount", func(tb *Table) { tb.ByName("d0").Hold() }, "refcount"},
+		{"lower sync source", func(tb *Table) { tb.ByName("vl5").uc.Flush(nil) }, "no upper device"},
+		{"ipv6 routes", func(tb *Table) { tb.fib6Routes++ }, "IPv6 routes"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tb := build()
+			if err := tb.CheckInvariants(); err != nil {
+				t.Fatalf("before breaking: %v", err)
+			}
+			tc.breakIt(tb)
+			err := tb.CheckInvariants()
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("CheckInvariants = %v, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+}
