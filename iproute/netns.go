@@ -31,7 +31,7 @@ func (ip *IP) doNetns(_ *rtnl.Handle, argv []string) error {
 		}
 		name := rest[0]
 		if !rtnl.ValidNetnsName(name) {
-			return failf("Invalid netns name \"%s\"\n", name)
+			return &argError{msg: "Invalid netns name \"" + name + "\"\n", status: exitArg}
 		}
 		if _, err := ip.k.NewNet(ip.t, name); err != nil {
 			if errors.Is(err, syscall.EEXIST) {

@@ -190,7 +190,7 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 			devs = append(devs, v)
 			r.Dev = v
 		case w == "nexthop":
-			mp, err := ip.parseMultipath(h, a.w[1:], family)
+			mp, err := ip.parseMultipath(h, a.w, family)
 			if err != nil {
 				return err
 			}
@@ -339,7 +339,8 @@ func (ip *IP) parseMultipath(h *rtnl.Handle, argv []string, family int) ([]rtnl.
 					return nil, err
 				}
 				if h.LinkIndex(v) == 0 {
-					return nil, nodev(v)
+					// parse_one_nh fails, and iproute_modify exits.
+					return nil, &argError{msg: "Cannot find device \"" + v + "\"\nError: cannot parse nexthop\n", status: exitArg}
 				}
 				nh.Dev = v
 			case matches(w, "weight"):
@@ -689,7 +690,9 @@ func (ip *IP) routeGet(h *rtnl.Handle, argv []string) error {
 		b.WriteString("via " + rr.Gateway.String() + " ")
 	}
 	dev := rr.Dev
-	if rr.Type == fib.TypeLocal || rr.Type == fib.TypeBroadcast {
+	if rr.Type == fib.TypeLocal {
+		// Local delivery goes through the loopback device (rt_dst_alloc
+		// with the loopback device for RTN_LOCAL, ip_route_output_key_hash_rcu).
 		dev = "lo"
 	}
 	if dev != "" {
