@@ -3,8 +3,10 @@ package rtnl_test
 import (
 	"flag"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net/netip"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -49,8 +51,9 @@ func TestFailureAtomicity(t *testing.T) {
 		list = []uint64{*flagAtomSeed}
 	}
 	failed, total := 0, 0
+	byOp := map[string][2]int{} // requests and failures by request kind
 	for _, seed := range list {
-		f, n := runAtomicity(t, seed, *flagAtomSteps)
+		f, n := runAtomicity(t, seed, *flagAtomSteps, byOp)
 		failed += f
 		total += n
 		if t.Failed() {
@@ -58,6 +61,9 @@ func TestFailureAtomicity(t *testing.T) {
 		}
 	}
 	t.Logf("%d sequences, %d requests, %d failed", len(list), total, failed)
+	for _, op := range slices.Sorted(maps.Keys(byOp)) {
+		t.Logf("  %-20s %6d requests, %6d failed", op, byOp[op][0], byOp[op][1])
+	}
 	// The sequences must exercise both outcomes, or the test proves little.
 	if len(list) > 10 && (failed < total/10 || failed > total*9/10) {
 		t.Fatalf("%d of %d requests failed: the generator is off balance", failed, total)
@@ -143,7 +149,7 @@ var (
 	atomV4      = []string{"192.0.2.1/24", "192.0.2.2/24", "192.0.2.1/25", "198.51.100.1/24", "10.0.0.1/8", "10.1.2.3/32", "0.0.0.0/0", "224.0.0.5/24"}
 	atomV6      = []string{"2001:db8::1/64", "2001:db8::2/64", "2001:db8:1::1/48", "fe80::5/64", "::1/128"}
 	atomDst     = []string{"10.0.0.0/8", "10.1.0.0/16", "10.1.2.0/24", "10.1.2.3/32", "0.0.0.0/0", "203.0.113.0/24", "10.1.2.0/16", "192.0.2.0/24", "2001:db8::/64"}
-	atomGW      = []string{"", "", "192.0.2.9", "198.51.100.7", "10.9.9.9", "2001:db8::9", "192.0.2.1"}
+	atomGW      = []string{"", "", "192.0.2.9", "198.51.100.7", "192.0.2.9", "198.51.100.7", "10.9.9.9", "2001:db8::9", "192.0.2.1"}
 	atomTables  = []uint32{0, 0, 254, 255, 253, 100, 200}
 )
 
@@ -221,21 +227,21 @@ func (g *atomGen) route() rtnl.Route {
 		}
 	default:
 		r.Gateway = g.addr(g.pick(atomGW))
-		if g.rng.IntN(2) == 0 {
+		if !r.Gateway.IsValid() || g.rng.IntN(3) == 0 {
 			r.Dev = g.name()
 		}
 		r.OnLink = g.rng.IntN(8) == 0
 	}
-	if g.rng.IntN(4) == 0 {
+	if g.rng.IntN(8) == 0 {
 		r.Scope = []fib.Scope{fib.ScopeLink, fib.ScopeHost, fib.ScopeUniverse, fib.ScopeNowhere}[g.rng.IntN(4)]
 	}
-	if g.rng.IntN(5) == 0 {
+	if g.rng.IntN(8) == 0 {
 		r.TOS = []uint8{0x10, 0x03, 0x08}[g.rng.IntN(3)]
 	}
 	if g.rng.IntN(3) == 0 {
 		r.Priority = uint32(g.rng.IntN(3))
 	}
-	if g.rng.IntN(6) == 0 {
+	if g.rng.IntN(10) == 0 {
 		r.PrefSrc = g.addr([]string{"192.0.2.1", "10.7.7.7", "2001:db8::1"}[g.rng.IntN(3)])
 	}
 	if g.rng.IntN(6) == 0 {
@@ -344,7 +350,7 @@ func (g *atomGen) request() (string, func() error) {
 		}
 		return fmt.Sprintf("LinkSetDown(%q)", n), func() error { return h.LinkSetDown(n) }
 	case k < 35:
-		n, m := g.name(), g.pick([]string{"b0", "vrf0", "b0", "vrf0", "d0", "nope", "mv0", "lo"})
+		n, m := g.name(), g.pick([]string{"b0", "vrf0", "b0", "vrf0", "b0", "vrf0", "d0", "nope", "mv0", "lo"})
 		if g.rng.IntN(4) == 0 {
 			return fmt.Sprintf("LinkSetNoMaster(%q)", n), func() error { return h.LinkSetNoMaster(n) }
 		}
@@ -380,6 +386,9 @@ func (g *atomGen) request() (string, func() error) {
 		mode := g.rng.IntN(7)
 		name := []string{"RouteAdd", "RouteAdd", "RouteAppend", "RoutePrepend", "RouteReplace", "RouteChange", "RouteDel"}[mode]
 		fn := []func(rtnl.Route) error{h.RouteAdd, h.RouteAdd, h.RouteAppend, h.RoutePrepend, h.RouteReplace, h.RouteChange, h.RouteDel}[mode]
+		if mode == 6 && g.rng.IntN(2) == 0 {
+			r = rtnl.Route{Dst: r.Dst, Table: r.Table, TOS: r.TOS} // `ip route del PREFIX [table T]`
+		}
 		return fmt.Sprintf("%s(%+v)", name, r), func() error { return fn(r) }
 	case k < 82:
 		if g.rng.IntN(4) == 0 {
@@ -406,7 +415,7 @@ func (g *atomGen) request() (string, func() error) {
 
 // runAtomicity runs one sequence and returns how many of its requests
 // failed and how many ran.
-func runAtomicity(t *testing.T, seed uint64, steps int) (failed, total int) {
+func runAtomicity(t *testing.T, seed uint64, steps int, byOp map[string][2]int) (failed, total int) {
 	t.Helper()
 	cfg := rtnl.Before
 	if seed%2 == 0 {
@@ -416,18 +425,46 @@ func runAtomicity(t *testing.T, seed uint64, steps int) (failed, total int) {
 	tk := k.World().NewTask("ip")
 	g := &atomGen{rng: rand.New(rand.NewPCG(seed, 0xa70)), h: k.InitNet().Handle(tk), k: k}
 	// A start that gives the requests something to meet.
-	for _, f := range []func() error{
+	for i, f := range []func() error{
 		func() error { return g.h.LinkAdd(netdev.Dummy{Name: "d0"}) },
 		func() error { return g.h.LinkAdd(netdev.Dummy{Name: "d1"}) },
+		func() error { return g.h.LinkAdd(netdev.Dummy{Name: "d2"}) },
 		func() error { return g.h.LinkAdd(netdev.Veth{Name: "va", Peer: "vb"}) },
+		func() error { return g.h.LinkSetUp("lo") },
 		func() error { return g.h.LinkSetUp("d0") },
 		func() error { return g.h.LinkSetUp("va") },
 		func() error { return g.h.LinkSetUp("vb") },
 		func() error { return g.h.AddrAdd("d0", netip.MustParsePrefix("192.0.2.1/24")) },
 		func() error { return g.h.AddrAdd("va", netip.MustParsePrefix("198.51.100.1/24")) },
+		func() error { return g.h.LinkAdd(netdev.Bond{Name: "b0"}) },
+		func() error { return g.h.LinkAdd(netdev.VRF{Name: "vrf0", Table: 10}) },
+		func() error { return g.h.LinkAdd(netdev.Macvlan{Name: "mv0", Link: "d0", Mode: netdev.MacvlanBridge}) },
+		func() error { return g.h.LinkAdd(netdev.Vlan{Name: "vl5", Link: "d1", ID: 5}) },
+		func() error { return g.h.LinkSetMaster("d2", "b0") },
+		func() error { return g.h.LinkSetUp("mv0") },
+		func() error {
+			return g.h.NexthopAdd(rtnl.Nexthop{ID: 1, Gateway: netip.MustParseAddr("192.0.2.9"), Dev: "d0"})
+		},
+		func() error {
+			return g.h.NexthopAdd(rtnl.Nexthop{ID: 2, Gateway: netip.MustParseAddr("198.51.100.7"), Dev: "va"})
+		},
+		func() error {
+			return g.h.NexthopAdd(rtnl.Nexthop{ID: 3, Group: []nexthop.GroupMember{{ID: 1}, {ID: 2, Weight: 3}}})
+		},
+		func() error { return g.h.NexthopAdd(rtnl.Nexthop{ID: 4, Blackhole: true}) },
+		func() error {
+			return g.h.RouteAdd(rtnl.Route{Dst: netip.MustParsePrefix("10.0.0.0/8"), Gateway: netip.MustParseAddr("192.0.2.9")})
+		},
+		func() error { return g.h.RouteAdd(rtnl.Route{Dst: netip.MustParsePrefix("10.1.0.0/16"), NexthopID: 3}) },
+		func() error {
+			return g.h.RouteAdd(rtnl.Route{Table: 100, Dst: netip.MustParsePrefix("10.1.2.0/24"), NexthopID: 2})
+		},
+		func() error {
+			return g.h.RuleAdd(rtnl.FamilyV4, fibrules.Rule{Pref: 20, Attrs: fibrules.AttrPriority, Action: fibrules.ActToTable, Table: 100})
+		},
 	} {
 		if err := f(); err != nil {
-			t.Fatalf("seed %d: setup: %v", seed, err)
+			t.Fatalf("seed %d: setup step %d: %v", seed, i, err)
 		}
 	}
 	seen := map[*netdev.Device]bool{}
@@ -463,6 +500,13 @@ func runAtomicity(t *testing.T, seed uint64, steps int) (failed, total int) {
 		err := do()
 		log = append(log, fmt.Sprintf("%s = %v", desc, err))
 		total++
+		kind := desc[:strings.IndexByte(desc, '(')]
+		c := byOp[kind]
+		c[0]++
+		if err != nil {
+			c[1]++
+		}
+		byOp[kind] = c
 		check(step, "after the request")
 		after := atomDump(t, k, tk) // settles the kernel
 		check(step, "settled")
