@@ -25,7 +25,7 @@ import (
 //     in the group, and is linked on that member's list of groups; each
 //     entry on a nexthop's list of groups names it as the member and is in
 //     its live parent's entries; a group has at least one member, weights
-//     in 1..MaxWeight, and its IPv4 flag can only be set with an IPv4 member;
+//     in 1..MaxWeight, and its IPv4 flag is set only with an IPv4 member;
 //   - each nexthop's list of FIB users has each user once, its count and
 //     its index agree with it.
 //
@@ -152,10 +152,11 @@ func checkGroup(nh *Nexthop, inTree map[*Nexthop]bool) error {
 		members[m] = true
 		v4 = v4 || m.info.family == syscall.AF_INET
 	}
-	// nh_group_v4_update is not rerun when a member is replaced by an IPv6
-	// one (see HasV4), so the flag may stay set; it may not be missing.
-	if v4 && !g.hasV4 {
-		return fmt.Errorf("group %d: has an IPv4 member, has_v4 unset", nh.id)
+	// The flag is recomputed whenever a member leaves or an IPv4 member
+	// becomes IPv6, but not when an IPv6 member becomes IPv4 (see HasV4):
+	// it may be missing, never set without an IPv4 member.
+	if g.hasV4 && !v4 {
+		return fmt.Errorf("group %d: has_v4 set without an IPv4 member", nh.id)
 	}
 	return nil
 }
