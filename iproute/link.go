@@ -249,14 +249,15 @@ func (ip *IP) linkAdd(h *rtnl.Handle, argv []string) error {
 	switch r.kind {
 	case "dummy":
 		if ta.more() {
-			return failf("dummy: unknown option \"%s\"?\n", ta.peek())
+			// iproute2 has no link_util for dummy: iplink_modify's garbage check.
+			return failf("Garbage instead of arguments \"%s ...\". Try \"ip link help\".\n", ta.peek())
 		}
 		spec = netdev.Dummy{Name: name, Attrs: r.attrs()}
 	case "veth":
 		v := netdev.Veth{Name: name, Attrs: r.attrs()}
 		if ta.more() {
 			if ta.peek() != "peer" {
-				return usageErr("Usage: ip link <options> type veth [peer <options>]\nTo get <options> type 'ip link add help'\n")
+				return failf("Usage: ip link <options> type veth [peer <options>]\nTo get <options> type 'ip link add help'\n")
 			}
 			pr, err := parseLink(ta.w[1:])
 			if err != nil {

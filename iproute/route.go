@@ -236,7 +236,7 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 				}
 				w = v
 			}
-			if (w[0] < '0' || w[0] > '9') && !typeOK {
+			if w != "" && (w[0] < '0' || w[0] > '9') && !typeOK {
 				if ty, ok := routeTypeID(w); ok {
 					r.Type, typeOK = ty, true
 					a.skip()

@@ -11,7 +11,9 @@ package iproute_test
 //	             "$ CMD", its stdout, its stderr lines prefixed "! ", and
 //	             "exit N" when N is not 0
 //	want.netsim  (optional) netsim's transcript where it knowingly differs
-//	             from the real kernel; the comment says why
+//	             from the real kernel; the comment says why. A file whose
+//	             comment has "netsim only:" (with the reason) has only
+//	             want.netsim: the real kernel does not run it
 //
 // TestScripts runs every file on netsim and compares with want.netsim or
 // want. TestScriptsRealKernel runs them on the running kernel in a private
@@ -39,7 +41,7 @@ import (
 
 var (
 	rewrite       = flag.Bool("rewrite", false, "rewrite testdata want sections from the real kernel (needs root and unshare)")
-	rewriteNetsim = flag.Bool("rewrite-netsim", false, "rewrite the want.netsim sections of testdata files that have one (or a comment line naming want.netsim)")
+	rewriteNetsim = flag.Bool("rewrite-netsim", false, "rewrite the want.netsim sections of testdata files that have one or are \"netsim only:\"")
 )
 
 type archive struct {
@@ -237,7 +239,7 @@ func TestScripts(t *testing.T) {
 				want = a.files["want"]
 			}
 			got := runNetsim(a)
-			if *rewriteNetsim && (ok || strings.Contains(a.comment, "want.netsim")) {
+			if *rewriteNetsim && (ok || strings.Contains(a.comment, "netsim only:")) {
 				a.set("want.netsim", got)
 				if err := os.WriteFile(f, []byte(a.format()), 0o644); err != nil {
 					t.Fatal(err)
@@ -262,6 +264,9 @@ func TestScriptsRealKernel(t *testing.T) {
 				t.Fatal(err)
 			}
 			a := parseArchive(string(data))
+			if strings.Contains(a.comment, "netsim only:") {
+				t.Skip(strings.TrimSpace(a.comment[strings.Index(a.comment, "netsim only:"):]))
+			}
 			got := runReal(t, a)
 			if *rewrite {
 				a.set("want", got)

@@ -1,0 +1,75 @@
+package iproute_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/netsimlab/netsim/iproute"
+	"github.com/netsimlab/netsim/rtnl"
+)
+
+// A batch that fails with exit status 1 ends with the line of its last
+// failure, or with one of the argument errors after which ip exits with 1.
+var failedLast = regexp.MustCompile(`(Command failed fuzz:[0-9]+|Error: .* is expected rather than ".*"\.|"dev" \(.*\) must match "label" \(.*\)\.)\n$`)
+
+// FuzzBatch runs arbitrary text as an `ip -force -batch` script on a
+// kernel with a veth pair, an address and a nexthop: no input panics, and
+// a batch that fails either names its last failed line, as "Command failed
+// fuzz:LINE", or was ended by an argument error (exit status 255 or 1, with
+// no "Command failed" after the message).
+func FuzzBatch(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*.txt")
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		a := parseArchive(string(data))
+		for name, s := range a.files {
+			if name != "cmd" && !strings.HasPrefix(name, "want") {
+				f.Add(s)
+			}
+		}
+	}
+	f.Add("route add 10.0.0.0/8 nexthop via 10.0.0.2 dev va weight 3 nexthop via 10.0.0.3\n")
+	f.Add("rule add not from 1.2.3.0/24 fwmark 0x5/0xff sport 1-2 dport 3 ipproto udp uidrange 1-2 goto 5\n")
+	f.Add("link add x type veth peer\nlink set x up\naddr flush dev x\n")
+	f.Add("\"link\" 'add' d0 type \\\ndummy\n# comment\n")
+	f.Fuzz(func(t *testing.T, script string) {
+		k := rtnl.MustNewKernel(rtnl.After)
+		ip := iproute.New(k, k.World().NewTask("ip"))
+		var out, errOut bytes.Buffer
+		ip.Stdout, ip.Stderr = &out, &errOut
+		setup := "link add va type veth peer name vb\nlink set va up\nlink set vb up\naddr add 10.0.0.1/24 dev va\nnexthop add id 1 via 10.0.0.2 dev va\n"
+		if st := ip.Batch(strings.NewReader(setup), "setup", false); st != 0 {
+			t.Fatalf("setup: exit %d: %s", st, errOut.String())
+		}
+		// A hang is a failure too: after 10 s, fail with every goroutine's
+		// stack (the fuzzer saves the input).
+		timer := time.AfterFunc(10*time.Second, func() {
+			buf := make([]byte, 1<<20)
+			panic("batch hung:\n" + string(buf[:runtime.Stack(buf, true)]))
+		})
+		st := ip.Batch(strings.NewReader(script), "fuzz", true)
+		timer.Stop()
+		switch st {
+		case 0:
+			if errOut.Len() != 0 && !strings.HasPrefix(errOut.String(), "Warning: ") {
+				t.Fatalf("exit 0 with errors: %q", errOut.String())
+			}
+		case 1:
+			if !failedLast.MatchString(errOut.String()) {
+				t.Fatalf("exit 1 without naming the line: %q", errOut.String())
+			}
+		case 255:
+		default:
+			t.Fatalf("exit status %d: %q", st, errOut.String())
+		}
+	})
+}
