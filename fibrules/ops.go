@@ -64,10 +64,11 @@ type Config struct {
 	// FlushCache is flush_route_cache: called after every successful add
 	// and delete, outside the locks. May be nil.
 	FlushCache func(t *sim.Task)
-	// CountedWalks is a simulation-speed option: the ops keeps a count of
-	// its rules by pref, so that rule_exists for a rule whose pref no rule
-	// has (no rule can be equal) counts the whole walk without doing it.
-	// Results, counters and virtual times are those of the real walk.
+	// CountedWalks is a simulation-speed option: rule_exists walks only the
+	// rules up to the new rule's pref (an equal rule has the same pref, and
+	// the list is sorted by pref) and counts the rest of the kernel's walk
+	// without doing it. Results, counters and virtual times are those of
+	// the whole walk.
 	CountedWalks bool
 }
 
@@ -104,8 +105,6 @@ type Ops struct {
 	unresolved int // unresolved_rules: goto rules without ctarget
 	nrGoto     int // nr_goto_rules
 
-	prefs map[uint32]int32 // rules by pref, with Config.CountedWalks
-
 	n      atomic.Int64  // rules in the list
 	seq    atomic.Uint64 // fib_rules_seq
 	custom atomic.Bool   // net->ipv4.fib_has_custom_rules (IPv4)
@@ -135,9 +134,6 @@ func NewOps(w *sim.World, cfg Config) (*Ops, error) {
 		o.lock = w.NewMutex("fib_rules_ops." + cfg.Family.String())
 	}
 	o.list.prev = &o.list
-	if cfg.CountedWalks {
-		o.prefs = make(map[uint32]int32)
-	}
 	o.defaultRule(0, tableLocal)
 	o.defaultRule(0x7FFE, tableMain)
 	if cfg.Family == FamilyIPv4 {
@@ -169,6 +165,10 @@ func (o *Ops) Len() int { return int(o.n.Load()) }
 // Kernel: fib_rules_seq_read (net/core/fib_rules.c).
 func (o *Ops) Seq() uint64 { return o.seq.Load() }
 
+// Mutex returns the ops' own lock (fib_rules_ops.lock) under LockPerOps,
+// nil under LockRTNL.
+func (o *Ops) Mutex() *sim.Mutex { return o.lock }
+
 // RTNLAcquires returns how many times Add and Del took RTNL for this ops.
 func (o *Ops) RTNLAcquires() int64 { return o.rtnlAcquires.Load() }
 
@@ -199,9 +199,6 @@ func (o *Ops) insertAfter(at, e *entry) {
 	}
 	at.next.Store(e)
 	o.n.Add(1)
-	if o.prefs != nil {
-		o.prefs[e.r.Pref]++
-	}
 }
 
 // unlink is list_del_rcu: e keeps its next pointer for lookups still on it.
@@ -214,11 +211,6 @@ func (o *Ops) unlink(e *entry) {
 		o.list.prev = e.prev
 	}
 	o.n.Add(-1)
-	if o.prefs != nil {
-		if o.prefs[e.r.Pref]--; o.prefs[e.r.Pref] == 0 {
-			delete(o.prefs, e.r.Pref)
-		}
-	}
 }
 
 // lockChange takes the locks an add (or delete) needs under the policy and
@@ -455,13 +447,13 @@ func (o *Ops) defaultPref() uint32 {
 // lengths and TOS only when the request sets them, so `from all` equals
 // any source. It returns the rules examined.
 func (o *Ops) ruleExists(r *Rule) (bool, int64) {
-	if o.prefs != nil && o.prefs[r.Pref] == 0 {
-		return false, o.n.Load() // no rule of that pref: the walk finds none
-	}
 	var n int64
 	for x := o.first(); x != nil; x = x.next.Load() {
 		n++
 		y := &x.r
+		if o.cfg.CountedWalks && y.Pref > r.Pref {
+			return false, o.n.Load() // the rest cannot be equal: count it
+		}
 		if y.Action != r.Action || y.Table != r.Table || y.Pref != r.Pref ||
 			y.IIF != r.IIF || y.OIF != r.OIF || y.FwMark != r.FwMark ||
 			y.SuppressIfGroup != r.SuppressIfGroup || y.SuppressPrefixLen != r.SuppressPrefixLen ||

@@ -169,9 +169,9 @@ type Net struct {
 	nh   *nexthop.Table // net->nexthop
 	fib  *fib.FIB       // net->ipv4's tables
 
-	rules4, rules6 *fibrules.Ops   // the IPv4 and IPv6 fib_rules_ops
-	ipv6Tables     map[uint32]bool // IPv6 FIB tables (fib6_new_table); guarded by rules6's lock
-	ipv6TableCount atomic.Int64    // len(ipv6Tables), read by flushes outside the lock
+	rules4, rules6 *fibrules.Ops // the IPv4 and IPv6 fib_rules_ops
+	ipv6Tables     tableSet      // IPv6 FIB tables (fib6_new_table); guarded by rules6's lock
+	ipv6TableCount atomic.Int64  // len(ipv6Tables), read by flushes outside the lock
 
 	dead bool // guarded by RTNL
 }
@@ -198,7 +198,9 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	f := fib.New(nh)
 	nh.SetGatewayChecker(f.CheckGateway)
 	nh.SetLoopback(tb.Loopback())
-	n := &Net{k: k, name: name, devs: tb, nh: nh, fib: f, ipv6Tables: map[uint32]bool{254: true, 255: true}}
+	n := &Net{k: k, name: name, devs: tb, nh: nh, fib: f}
+	n.ipv6Tables.add(254) // main
+	n.ipv6Tables.add(255) // local
 	n.ipv6TableCount.Store(2)
 	if n.rules4, err = fibrules.NewIPv4(k.w, fibrules.Config{Policy: k.cfg.Rules, Devices: tb, CountedWalks: k.cfg.CountedWalks}, f); err != nil {
 		return nil, err
@@ -208,9 +210,8 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	if n.rules6, err = fibrules.NewOps(k.w, fibrules.Config{
 		Family: fibrules.FamilyIPv6, Policy: k.cfg.Rules, Devices: tb, CountedWalks: k.cfg.CountedWalks,
 		NewTable: func(t *sim.Task, id uint32) error {
-			if !n.ipv6Tables[id] {
+			if n.ipv6Tables.add(id) {
 				t.Charge(sim.Fib6NewTable, 1)
-				n.ipv6Tables[id] = true
 				n.ipv6TableCount.Add(1)
 			}
 			return nil
@@ -419,4 +420,36 @@ func (n *Net) String() string {
 		return "init_net"
 	}
 	return fmt.Sprintf("netns %s", n.name)
+}
+
+// tableSet is a set of FIB table ids: a bitmap for the small ids that
+// tables almost always have, a map for the others.
+type tableSet struct {
+	small []uint64
+	large map[uint32]bool
+}
+
+const tableSetSmall = 1 << 16
+
+// add adds id and reports whether it was new.
+func (s *tableSet) add(id uint32) bool {
+	if id >= tableSetSmall {
+		if s.large[id] {
+			return false
+		}
+		if s.large == nil {
+			s.large = make(map[uint32]bool)
+		}
+		s.large[id] = true
+		return true
+	}
+	w, bit := int(id/64), uint64(1)<<(id%64)
+	if w >= len(s.small) {
+		s.small = append(s.small, make([]uint64, w+1-len(s.small))...)
+	}
+	if s.small[w]&bit != 0 {
+		return false
+	}
+	s.small[w] |= bit
+	return true
 }

@@ -2,9 +2,12 @@ package scenario
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/netsimlab/netsim/rtnl"
 )
@@ -32,6 +35,10 @@ var PublishedTimes = []Published{
 	{"001", "attach to vrf", "after", 25.37, "seed 001: Attaching to VRF, after"},
 	{"002", "script", "before", 31.522, "seed 002: Time without this patch, real"},
 	{"002", "script", "after", 8.199, "seed 002: Time with this patch on a 5.4 kernel, real"},
+	{"003", "ipv4", "before", 22.752, "seed 003: Without this series, IPv4, real 0m22.752s"},
+	{"003", "ipv6", "before", 35.181, "seed 003: Without this series, IPv6, real 0m35.181s"},
+	{"003", "ipv4", "after", 0.918, "seed 003: With this series, IPv4, real 0m0.918s"},
+	{"003", "ipv6", "after", 1.214, "seed 003: With this series, IPv6, real 0m1.214s"},
 	{"004", "one-by-one/1", "before", 243, "seed 004: Deleting one-by-one using 1 thread"},
 	{"004", "one-by-one/10", "before", 70, "seed 004: Deleting one-by-one using 10 thread"},
 	{"004", "one-by-one/50", "before", 54, "seed 004: Deleting one-by-one using 50 thread"},
@@ -60,7 +67,7 @@ func (r SeedRow) Ratio() float64 {
 }
 
 // SeedIDs are the seeds RunSeeds knows, in order.
-var SeedIDs = []string{"000", "001", "002", "004"}
+var SeedIDs = []string{"000", "001", "002", "003", "004"}
 
 // RunSeeds runs the named seeds' experiments at full scale, before and
 // after, and returns a row for every published phase.
@@ -118,6 +125,14 @@ func RunSeeds(only []string) ([]SeedRow, error) {
 				}
 				add(seed, cfg.String(), r, "script")
 			}
+		case "003":
+			reports, err := runSeed003()
+			if err != nil {
+				return nil, err
+			}
+			for _, r := range reports {
+				add(seed, r.Mode, r.Report, r.Phases[len(r.Phases)-1].Name)
+			}
 		case "004":
 			runs := []struct {
 				cfg rtnl.Config
@@ -140,4 +155,33 @@ func RunSeeds(only []string) ([]SeedRow, error) {
 		}
 	}
 	return rows, nil
+}
+
+// runSeed003 runs seed 003's four experiments (IPv4 and IPv6, before and
+// after) at full scale, as many at once as there are processors: they are
+// independent simulated machines. The real time each reports is its own,
+// measured while sharing the processors with the others.
+func runSeed003() ([]*Seed003Result, error) {
+	type run struct {
+		cfg    rtnl.Config
+		family int
+	}
+	runs := []run{
+		{rtnl.Before, rtnl.FamilyV4}, {rtnl.Before, rtnl.FamilyV6},
+		{rtnl.After, rtnl.FamilyV4}, {rtnl.After, rtnl.FamilyV6},
+	}
+	out := make([]*Seed003Result, len(runs))
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i, r := range runs {
+		g.Go(func() error {
+			res, err := Seed003(r.cfg, Seed003Params{Family: r.family})
+			out[i] = res
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return out, nil
 }

@@ -116,11 +116,19 @@ func TestCalibration(t *testing.T) {
 		"HWAddrCompare": sim.DefaultCosts.HWAddrCompare,
 		"NetnsExec":     scenario.Seed002NetnsExec,
 		"Fib6Visit":     sim.DefaultCosts.Fib6Visit,
+		"RuleChange":    scenario.Seed003RuleChange,
+		"Fork":          scenario.Seed003Fork,
 	}
-	seen := map[string]bool{}
+	// Seed 003 may calibrate two of its four numbers, the others one.
+	limit := map[string]int{"003": 2}
+	seen := map[string]int{}
 	for _, c := range scenario.Calibrations {
-		require.False(t, seen[c.Seed], "seed %s calibrates more than one number", c.Seed)
-		seen[c.Seed] = true
+		seen[c.Seed]++
+		require.LessOrEqual(t, seen[c.Seed], max(1, limit[c.Seed]), "seed %s calibrates too many numbers", c.Seed)
+		if c.Heavy && (raceEnabled || testing.Short()) {
+			t.Logf("%s (seed %s) runs at full scale: refitted by `go test ./scenario` without -race or -short", c.Param, c.Seed)
+			continue
+		}
 		got, err := c.Fit()
 		require.NoError(t, err, c.Param)
 		w, ok := want[c.Param]

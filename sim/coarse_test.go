@@ -102,3 +102,55 @@ func TestSpinCPUIsCappedByCPUs(t *testing.T) {
 	require.Equal(t, 7*99*time.Millisecond, spin)
 	require.Equal(t, 2*99*time.Millisecond, lock.Stats().SpinCPU)
 }
+
+func TestPrivateMutex(t *testing.T) {
+	// Each task has its own lock and a shared one: the private locks give
+	// the same times as without SetPrivate.
+	run := func(private bool) (sim.Time, sim.LockStats) {
+		w := sim.MustNewWorld(sim.Options{CPUs: 8, Costs: testCosts(), Coarse: true})
+		shared := w.NewMutex("RTNL")
+		for i := range 8 {
+			own := w.NewMutex(fmt.Sprint("ops", i))
+			if private {
+				own.SetPrivate()
+			}
+			w.Spawn(fmt.Sprint("ip", i), func(t *sim.Task) {
+				for j := range 30 {
+					if j == 0 {
+						shared.Lock(t)
+						t.Charge(sim.HWAddrCompare, 50)
+						shared.Unlock(t)
+					}
+					own.Lock(t)
+					t.Charge(sim.HWAddrCompare, int64(10+i))
+					own.Unlock(t)
+					t.Charge(sim.HWAddrCompare, 7)
+				}
+			})
+		}
+		return w.Run(), shared.Stats()
+	}
+	end, stats := run(false)
+	endP, statsP := run(true)
+	require.Equal(t, end, endP)
+	require.Equal(t, stats, statsP)
+
+	// A second task asking for a private lock at an earlier time than its
+	// first user took it: the run stops instead of giving a wrong order.
+	w := sim.MustNewWorld(sim.Options{CPUs: 2, Costs: testCosts(), Coarse: true})
+	m := w.NewMutex("ops")
+	m.SetPrivate()
+	w.Spawn("first", func(t *sim.Task) {
+		for range 5 {
+			m.Lock(t)
+			t.Charge(sim.Syscall, 1)
+			m.Unlock(t)
+		}
+	})
+	w.Spawn("late", func(t *sim.Task) {
+		t.Charge(sim.HWAddrCompare, 1)
+		m.Lock(t)
+		m.Unlock(t)
+	})
+	require.PanicsWithValue(t, "sim: task late#3 panicked: sim: coarse schedule broken: first#2 took ops alone at 0.002000s, after late#3 asks for it at 0.000001s", func() { w.Run() })
+}

@@ -36,6 +36,13 @@ type Mutex struct {
 	holdMaxBy  *Task
 	holdMaxAt  Time
 	spinners   occupancy // spinning waiters over time
+
+	// SetPrivate: under Options.Coarse, the one task that takes m takes it
+	// without yielding first; another task makes it shared. soloAt is the
+	// latest such taking.
+	private bool
+	solo    *Task
+	soloAt  Time
 }
 
 type mutexWaiter struct {
@@ -52,11 +59,14 @@ func (m *Mutex) Name() string { return m.name }
 
 // SetSpin chooses whether waiters spin (true) or sleep (false, the default).
 // Each spinning waiter is charged its whole wait as CPU time (Task.SpinTime);
-// LockStats.SpinCPU is what the machine burnt, counting at most CPUs()
-// spinners at any moment, as a machine with P CPUs cannot spin on more.
+// LockStats.SpinCPU is what the machine burnt: at any moment no more
+// spinners than there are CPUs left idle by charged work.
 func (m *Mutex) SetSpin(spin bool) {
 	m.w.mu.Lock()
 	m.spin = spin
+	if spin && m.w.busy == nil {
+		m.w.busy = &occupancy{} // from now on, record when CPUs work
+	}
 	m.w.mu.Unlock()
 }
 
@@ -84,15 +94,32 @@ func (m *Mutex) Lock(t *Task) {
 		t.held++
 		return
 	}
+	solo := false
 	if w.coarse {
-		t.yield() // let every earlier task reach its own Lock first
+		w.mu.Lock()
+		solo = m.private && (m.solo == nil || m.solo == t)
+		if !solo {
+			m.private = false
+		}
+		w.mu.Unlock()
+		if !solo {
+			t.yield() // let every earlier task reach its own Lock first
+		}
 	}
 	w.mu.Lock()
+	if w.coarse && !solo && m.solo != nil && m.soloAt > t.now {
+		w.mu.Unlock()
+		panic(fmt.Sprintf("sim: coarse schedule broken: %s took %s alone at %v, after %s asks for it at %v",
+			m.solo, m.name, m.soloAt, t, t.now))
+	}
 	if m.owner == nil {
 		start := maxTime(t.now, m.freeAt)
 		since := t.now
 		t.now = start
 		m.grantLocked(t, since, start)
+		if solo {
+			m.solo, m.soloAt = t, start
+		}
 		w.mu.Unlock()
 		m.real.Lock()
 		t.held++
@@ -169,6 +196,18 @@ func (m *Mutex) Unlock(t *Task) {
 	}
 }
 
+// SetPrivate declares m a lock that one task alone takes (a namespace's or
+// a process's own lock). Under Options.Coarse that task then takes it
+// without first yielding to earlier tasks, as no other request can come
+// before it. When a second task takes m, m is shared from then on; if that
+// task asks at an earlier virtual time than the first last took m, the
+// order has been broken and Run panics. Without Coarse it changes nothing.
+func (m *Mutex) SetPrivate() {
+	m.w.mu.Lock()
+	m.private = m.solo == nil
+	m.w.mu.Unlock()
+}
+
 // HeldBy reports whether t holds m.
 func (m *Mutex) HeldBy(t *Task) bool {
 	m.w.mu.Lock()
@@ -194,6 +233,6 @@ func (m *Mutex) Stats() LockStats {
 		WaitMax:   m.waits.Max(),
 		WaitP50:   m.waits.Percentile(0.50),
 		WaitP99:   m.waits.Percentile(0.99),
-		SpinCPU:   m.spinners.total(m.w.ncpu),
+		SpinCPU:   m.spinners.total(m.w.ncpu, m.w.busy),
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"strings"
+	"time"
 )
 
 // scheduler is the state of one World.Run.
@@ -211,6 +212,7 @@ func (t *Task) park() {
 	if !t.suspend(struct{}{}) {
 		panic(errStopped)
 	}
+	t.sliceStart = t.now
 }
 
 // yield puts the running scheduled task back in the run queue and lets an
@@ -230,6 +232,13 @@ func (t *Task) yield() {
 	w.mu.Unlock()
 	t.park()
 }
+
+// CoarseSlice is how long a task computes under Options.Coarse before it
+// is preempted — yields, and queues for a CPU again — when it reaches no
+// synchronisation point: the kernel's scheduling slice with many runnable
+// tasks on a large machine (EEVDF's base slice, 0.75 ms, scaled by 4 for
+// more than 8 CPUs).
+const CoarseSlice = 3 * time.Millisecond
 
 func (w *World) deadlockReportLocked() string {
 	var b strings.Builder

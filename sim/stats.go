@@ -112,9 +112,10 @@ type LockStats struct {
 	WaitMax   time.Duration // longest single wait
 	WaitP50   time.Duration // over all acquisitions, uncontended ones waiting 0
 	WaitP99   time.Duration
-	// SpinCPU is the CPU time spinning waiters burnt (SetSpin), counting at
-	// most the World's CPUs spinners at once, in 100 µs steps: with more
-	// waiters than CPUs it approaches CPUs × the time the lock was wanted.
+	// SpinCPU is the CPU time spinning waiters burnt (SetSpin): at any
+	// moment as many waiters as there are CPUs not busy with charged work,
+	// in 100 µs steps. With more waiters than CPUs, work and spinning
+	// together keep every CPU busy while the lock is wanted.
 	SpinCPU time.Duration
 }
 
@@ -150,13 +151,20 @@ func (o *occupancy) add(from, to Time) {
 	}
 }
 
-// total returns the covered time with at most p intervals counted at once.
-func (o *occupancy) total(p int) time.Duration {
-	var sum, run int64
+// total returns the covered time with at most p intervals counted at once,
+// less, in each bucket, what busy covers there (the CPUs busy with other
+// work; nil for none).
+func (o *occupancy) total(p int, busy *occupancy) time.Duration {
+	var sum, run, runBusy int64
 	limit := int64(p) * int64(occupancyBucket)
 	for i := range o.part {
 		run += o.full[i]
-		sum += min(run*int64(occupancyBucket)+o.part[i], limit)
+		free := limit
+		if busy != nil && i < len(busy.part) {
+			runBusy += busy.full[i]
+			free -= min(runBusy*int64(occupancyBucket)+busy.part[i], limit)
+		}
+		sum += min(run*int64(occupancyBucket)+o.part[i], free)
 	}
 	return time.Duration(sum)
 }

@@ -22,15 +22,16 @@ type Task struct {
 
 	// Owned by the goroutine driving the task; written by others only under
 	// World.mu while the task is blocked in the scheduler.
-	now      Time
-	cpu      time.Duration // CPU time: charged work plus spinning
-	spin     time.Duration // part of cpu spent spinning on a Mutex
-	cpuWait  time.Duration // time spent runnable, waiting for a virtual CPU
-	cpu0     int           // the virtual CPU of the last charge (scheduled tasks)
-	cpu0End  Time          // when that charge ended
-	lockWait time.Duration // time spent waiting for Mutexes
-	slept    time.Duration
-	counters Counters
+	now        Time
+	cpu        time.Duration // CPU time: charged work plus spinning
+	spin       time.Duration // part of cpu spent spinning on a Mutex
+	cpuWait    time.Duration // time spent runnable, waiting for a virtual CPU
+	cpu0       int           // the virtual CPU of the last charge (scheduled tasks)
+	cpu0End    Time          // when that charge ended
+	sliceStart Time          // with Options.Coarse: when the task last yielded
+	lockWait   time.Duration // time spent waiting for Mutexes
+	slept      time.Duration
+	counters   Counters
 
 	// Scheduling state, guarded by World.mu.
 	sched    bool // driven by the World's scheduler (Spawn)
@@ -116,11 +117,19 @@ func (t *Task) compute(d time.Duration) {
 		start, cpu := w.cpuFree.book(t.now, d, t.cpu0, t.cpu0End)
 		t.cpuWait += start.Sub(t.now)
 		t.now = start.Add(d)
+		if w.busy != nil {
+			w.busy.add(start, t.now)
+		}
 		t.cpu0, t.cpu0End = cpu, t.now
-		if w.coarse && (len(w.events) == 0 || w.events[0].at > t.now) {
-			w.advanceHorizon(t.now)
-			w.mu.Unlock()
-			return
+		if w.coarse {
+			if t.now.Sub(t.sliceStart) >= CoarseSlice {
+				t.cpu0 = -1 // preempted: the next charge queues for a CPU
+				t.sliceStart = t.now
+			} else if len(w.events) == 0 || w.events[0].at > t.now {
+				w.advanceHorizon(t.now)
+				w.mu.Unlock()
+				return
+			}
 		}
 		w.mu.Unlock()
 		t.yield()

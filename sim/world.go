@@ -30,7 +30,8 @@ type Options struct {
 	// charge gets when more tasks than CPUs compute at once (a task books
 	// its CPU slices up to its next synchronisation point before an earlier
 	// task books its own), and state shared without a Mutex may be seen out
-	// of virtual-time order. Many-task scenarios (thousands of tasks making
+	// of virtual-time order (Mutex.SetPrivate goes further for locks that
+	// one task alone takes). Many-task scenarios (thousands of tasks making
 	// millions of requests) run several times faster in real time.
 	Coarse bool
 }
@@ -59,7 +60,8 @@ type World struct {
 	// mu guards the fields below and the scheduling state of every Task and
 	// Mutex of this World.
 	mu      sync.Mutex
-	cpuFree cpuHeap // per virtual CPU: when it is next idle, earliest first
+	cpuFree cpuHeap    // per virtual CPU: when it is next idle, earliest first
+	busy    *occupancy // when the CPUs run charged work; recorded once a Mutex spins
 	nextID  int
 	horizon atomic.Int64 // the latest virtual time any task has reached (a Time)
 	nextEv  atomic.Int64 // when the earliest pending event is due (a Time); noEvent when none
