@@ -72,6 +72,9 @@ func (ip *IP) nexthopModify(h *rtnl.Handle, argv []string, replace bool) error {
 				return invarg("Device does not exist\n", v)
 			}
 			nh.Dev = v
+			if family == 0 {
+				family = syscall.AF_INET
+			}
 		case w == "via":
 			v, err := a.next()
 			if err != nil {

@@ -337,7 +337,7 @@ func (d *Device) AddInet6(t *sim.Task, a Addr) error {
 	case p.Addr().IsLoopback() && !d.isLoopback() && !d.isL3Master():
 		return errno.New(syscall.EADDRNOTAVAIL, "Cannot assign loopback address on this device")
 	case idev.find(p.Addr()) != nil:
-		return errno.New(syscall.EEXIST, "address already assigned")
+		return errno.New(syscall.EEXIST, "ipv6: address already assigned")
 	}
 	a.Scope = ipv6Scope(p.Addr())
 	a.Flags = a.Flags&AddrNoDAD | AddrPermanent
@@ -381,7 +381,7 @@ func (d *Device) DelInet6(t *sim.Task, p netip.Prefix) error {
 	}
 	i := slices.IndexFunc(idev.addrs, func(a *ifaddr6) bool { return a.Prefix == p })
 	if i < 0 {
-		return errno.New(syscall.EADDRNOTAVAIL, "address not found")
+		return errno.New(syscall.EADDRNOTAVAIL, "ipv6: address not found")
 	}
 	t.Charge(sim.AddrOp, 1)
 	ifa := idev.addrs[i]
