@@ -55,3 +55,24 @@ func TestCheckInvariants(t *testing.T) {
 	}
 	require.Error(t, netdev.CheckReleased(e.dev("d0")))
 }
+
+// TestFailedEnslaveKeepsAddresses: a bond's last release gives it a new
+// address without NETDEV_CHANGEADDR (__bond_release_one), so a vlan on it
+// keeps the address it followed. An enslave that then fails (the slave
+// cannot take the bond's MTU) must leave that vlan's address alone too,
+// although the bond took the slave's address and gave it back, each time
+// with NETDEV_CHANGEADDR. It used to leave the vlan with the bond's address.
+func TestFailedEnslaveKeepsAddresses(t *testing.T) {
+	e := newEnv(t, netdev.Config{})
+	e.add(netdev.Bond{Name: "b0"}, netdev.Dummy{Name: "s0"}, netdev.Dummy{Name: "d0", Attrs: netdev.Attrs{MTU: 1280}})
+	e.add(netdev.Vlan{Name: "x0", Link: "b0", ID: 5}, netdev.Macvlan{Name: "mv0", Link: "d0"})
+	e.master("s0", "b0") // the bond and x0 take s0's address
+	e.do(func() error { return e.dev("s0").SetMaster(e.t, nil) })
+	x0 := e.dev("x0").Addr()
+	require.NotEqual(t, e.dev("b0").Addr(), x0, "the release gave the bond a new address")
+
+	err := e.try(func() error { return e.dev("mv0").SetMaster(e.t, e.dev("b0")) })
+	require.ErrorIs(t, err, syscall.EINVAL) // mv0 cannot take MTU 1500 above d0's 1280
+	require.Equal(t, x0, e.dev("x0").Addr())
+	require.NoError(t, e.tbl.CheckInvariants())
+}

@@ -447,12 +447,21 @@ func bondEnslave(t *sim.Task, b, slave *Device) error {
 	// err_undo_flags gives it a new random one) and the slave its own
 	// address, MTU and address type (the kernel's err_restore_mac leaves
 	// it NET_ADDR_SET).
+	//
+	// The vlans that use the bond's address follow both changes
+	// (NETDEV_CHANGEADDR), and may not have had the bond's address before
+	// (the bond's last release gives it a new one without the event, as
+	// __bond_release_one does): every address is put back as it was.
 	bondAddr, bondRandom := b.addr, b.priv.addrRandom
+	addrs := b.tbl.addrs()
 	undoBond := func() {
 		if b.addr != bondAddr {
 			_ = b.SetAddr(t, bondAddr)
 		}
 		b.priv.addrRandom = bondRandom
+		for d, a := range addrs {
+			d.addr = a
+		}
 	}
 	if len(b.slaves) == 0 && b.priv.addrRandom {
 		// bond_set_dev_addr: the bond takes its first slave's address.
@@ -512,6 +521,15 @@ func bondEnslave(t *sim.Task, b, slave *Device) error {
 		b.carrierChangedForOthers(t)
 	}
 	return nil
+}
+
+// addrs returns the hardware address of every device of the table.
+func (tb *Table) addrs() map[*Device]MAC {
+	m := make(map[*Device]MAC, tb.count)
+	for d := tb.head; d != nil; d = d.next {
+		m[d] = d.addr
+	}
+	return m
 }
 
 // bondCheckSlave is bond_enslave's refusals, in its order, judging the
