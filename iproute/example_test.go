@@ -38,9 +38,9 @@ route add 10.2.0.0/16 nhid 2
 	// Error: Nexthop id does not exist.
 	// Command failed -:8
 	// exit status 1
-	// 10.0.0.0/24 dev va proto kernel scope link src 10.0.0.1 
-	// 10.1.0.0/16 nhid 1 via 10.0.0.2 dev va 
-	// id 1 via 10.0.0.2 dev va scope link 
+	// 10.0.0.0/24 dev va proto kernel scope link src 10.0.0.1
+	// 10.1.0.0/16 nhid 1 via 10.0.0.2 dev va
+	// id 1 via 10.0.0.2 dev va scope link
 }
 
 // Run executes one command and returns its error; Message renders the
