@@ -224,12 +224,8 @@ func (f *addrFilter) keepAddr(a rtnl.AddrInfo) bool {
 	if f.hasScope && a.Scope != f.scope {
 		return false
 	}
-	if f.to.IsValid() {
-		if a.Prefix.Addr().Is4() != f.to.Addr().Is4() || !f.to.Contains(a.Prefix.Addr()) || a.Prefix.Bits() < f.to.Bits() && f.to.Bits() != a.Prefix.Addr().BitLen() {
-			if !f.to.Contains(a.Prefix.Addr()) {
-				return false
-			}
-		}
+	if f.to.IsValid() && (a.Prefix.Addr().Is4() != f.to.Addr().Is4() || !f.to.Masked().Contains(a.Prefix.Addr())) {
+		return false
 	}
 	if f.label != "" && a.Label != f.label {
 		return false
@@ -323,22 +319,35 @@ func (ip *IP) addrShow(h *rtnl.Handle, argv []string, flush bool) error {
 		return err
 	}
 	byIndex := map[netdev.IfIndex][]rtnl.AddrInfo{}
+	hasAddrs := map[netdev.IfIndex]bool{}
 	for _, a := range addrs {
+		hasAddrs[a.Index] = true
 		if f.keepAddr(a) {
 			byIndex[a.Index] = append(byIndex[a.Index], a)
 		}
 	}
 	up := linkUp(links)
-	filtered := fam != rtnl.FamilyAll || f.hasScope || f.to.IsValid() || f.label != ""
+	// What iproute2 prints of each device depends on the filter: with an
+	// address family or a prefix, only devices that have a selected
+	// address, without their hardware address line; with a label, the
+	// addresses alone; with a scope alone, devices in full.
+	filtered := fam != rtnl.FamilyAll || f.to.IsValid()
 	for _, l := range links {
 		if !f.keep(l) {
 			continue
 		}
 		as := byIndex[l.Index]
-		if filtered && len(as) == 0 {
+		if (filtered || f.label != "") && len(as) == 0 {
 			continue
 		}
-		ip.printLink(l, up, false, fam == rtnl.FamilyAll)
+		if f.hasScope && len(as) == 0 && hasAddrs[l.Index] {
+			// ipaddr_filter drops a device whose addresses were all
+			// filtered out, and keeps one that had none.
+			continue
+		}
+		if f.label == "" {
+			ip.printLink(l, up, false, !filtered)
+		}
 		for _, a := range as {
 			ip.printAddr(a)
 		}

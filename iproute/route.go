@@ -597,11 +597,8 @@ func (f *routeFilter) text(r rtnl.RouteInfo) string {
 	return line + "\n" + rest
 }
 
-// tableExists reports whether table id exists, as far as a dump can tell:
-// main and local always do in netsim's model of a namespace.
-func tableExists(h *rtnl.Handle, id uint32) bool {
-	return id == fib.TableMain || id == fib.TableLocal
-}
+// tableExists reports whether table id exists.
+func tableExists(h *rtnl.Handle, id uint32) bool { return h.TableExists(id) }
 
 // routeText is print_route's line(s) for r: fib's rendering, with the
 // trailing space iproute2 leaves after every field and without the table

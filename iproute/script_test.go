@@ -267,7 +267,13 @@ func TestScriptsRealKernel(t *testing.T) {
 			if strings.Contains(a.comment, "netsim only:") {
 				t.Skip(strings.TrimSpace(a.comment[strings.Index(a.comment, "netsim only:"):]))
 			}
+			// The kernel finishes some work later, in workqueues (IPv6 DAD and
+			// the multicast joins that follow it): a run that raced with it
+			// is tried again.
 			got := runReal(t, a)
+			for try := 1; try < 3 && !*rewrite && got != a.files["want"]; try++ {
+				got = runReal(t, a)
+			}
 			if *rewrite {
 				a.set("want", got)
 				if err := os.WriteFile(f, []byte(a.format()), 0o644); err != nil {

@@ -56,3 +56,14 @@ func (h *Handle) MaddrList() ([]MaddrInfo, error) {
 //
 // Kernel: ip_mc_up → ip_mc_inc_group(in_dev, IGMP_ALL_HOSTS) (net/ipv4/igmp.c).
 var allHosts = netip.AddrFrom4([4]byte{224, 0, 0, 1})
+
+// TableExists reports whether the namespace has IPv4 routing table id, as
+// a dump of that table would find it (fib_get_table).
+func (h *Handle) TableExists(id uint32) bool {
+	var ok bool
+	_ = h.do("RTM_GETROUTE", func(t *sim.Task, _ *netdev.Table) error {
+		ok = h.n.fib.Table(id) != nil
+		return nil
+	})
+	return ok
+}
