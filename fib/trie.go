@@ -238,8 +238,8 @@ func (it *infoTable) add(fi *fibInfo) {
 		return
 	}
 	fi.idx = uint32(len(it.list))
-	it.list = append(it.list, fi)
-	it.dead = append(it.dead, fi.flags&FlagDead != 0)
+	it.list = appendDoubling(it.list, fi)
+	it.dead = appendDoubling(it.dead, fi.flags&FlagDead != 0)
 }
 
 func (it *infoTable) remove(fi *fibInfo) {
@@ -570,10 +570,17 @@ func (t *trie) replace(oldtnode, tn uint32, freeList []uint32) uint32 {
 }
 
 // inflate is inflate: double tnode oldtnode, splitting its full children.
+//
+// The kernel builds the doubled node, puts it in the old one's place and
+// points every child back at it (update_children). Here the doubled node
+// takes over the old one's index instead: the children it keeps already
+// point at that index, so only the children of split nodes, which change
+// parent in the kernel too, are repointed, as they are moved. The shape,
+// the node counts and the memory tnode_free accounts are the kernel's.
 func (t *trie) inflate(oldtnode uint32) uint32 {
 	o := t.tn[oldtnode]
-	tn := t.newTnode(o.key, o.pos-1, o.bits+1)
-	t.freeList = append(t.freeList[:0], oldtnode)
+	tn := t.newTnode(o.key, o.pos-1, o.bits+1) // built here, then moved to oldtnode
+	t.freeList = t.freeList[:0]
 	m := uint32(1) << (o.pos - 1)
 	for i := childLength(&o); i > 0; {
 		i--
@@ -591,8 +598,11 @@ func (t *trie) inflate(oldtnode uint32) uint32 {
 		in := t.tn[ii]
 		if in.bits == 1 {
 			n := &t.tn[tn]
-			t.putFresh(n, 2*i+1, t.kid(&in, 1))
-			t.putFresh(n, 2*i, t.kid(&in, 0))
+			c1, c0 := t.kid(&in, 1), t.kid(&in, 0)
+			t.putFresh(n, 2*i+1, c1)
+			t.putFresh(n, 2*i, c0)
+			t.setParent(c1, oldtnode)
+			t.setParent(c0, oldtnode)
 			continue
 		}
 		node1 := t.newTnode(in.key|m, in.pos, in.bits-1)
@@ -602,13 +612,42 @@ func (t *trie) inflate(oldtnode uint32) uint32 {
 		half := len(src) / 2
 		t.fillFresh(n1, src[half:])
 		t.fillFresh(n0, src[:half])
-		n1.parent, n0.parent = tn, tn
+		n1.parent, n0.parent = oldtnode, oldtnode
+		for _, c := range src[half:] {
+			t.setParent(c, node1)
+		}
+		for _, c := range src[:half] {
+			t.setParent(c, node0)
+		}
 		n := &t.tn[tn]
 		t.putFresh(n, 2*i+1, tnodeRef(node1))
 		t.putFresh(n, 2*i, tnodeRef(node0))
 	}
 	t.work.nodes++
-	return t.replace(oldtnode, tn, t.freeList)
+
+	// replace, with the doubled node moved into oldtnode's index: the old
+	// node's memory is freed, as tnode_free frees it.
+	tp := o.parent
+	t.mem.freed += kernelTnodeSize + kernelPtrSize<<o.bits
+	if o.bits > inlineBits {
+		t.kidsFree[o.bits] = append(t.kidsFree[o.bits], o.off)
+	}
+	t.tn[oldtnode] = t.tn[tn]
+	t.tn[oldtnode].parent = tp
+	t.tn[tn] = tnode{}
+	t.tnFree = append(t.tnFree, tn)
+	t.nTnodes--
+	tn = oldtnode
+	t.putChildRoot(tp, t.tn[tn].key, tnodeRef(tn))
+	t.tnodeFreeList(t.freeList)
+	for i := childLength(&t.tn[tn]); i > 0; {
+		i--
+		inode := t.kid(&t.tn[tn], i)
+		if t.tnodeFull(&t.tn[tn], inode) {
+			tn = t.resize(inode.idx())
+		}
+	}
+	return tp
 }
 
 // halve is halve: halve tnode oldtnode, pairing children under new binary
