@@ -93,6 +93,10 @@ func (ip *IP) addrModify(h *rtnl.Handle, argv []string, del bool) error {
 			label = v
 		case w == "nodad":
 			a.Flags |= netdev.AddrNoDAD
+		case w == "peer", w == "remote", w == "anycast", matches(w, "metric"), matches(w, "priority"),
+			matches(w, "preference"), matches(w, "valid_lft"), matches(w, "preferred_lft"),
+			w == "home", w == "noprefixroute", w == "autojoin", w == "mngtmpaddr", w == "proto":
+			return notSupported("ip address", w)
 		default:
 			if matches(w, "local") {
 				v, err := p.next()

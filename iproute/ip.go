@@ -531,3 +531,8 @@ func (ip *IP) doNeigh(_ *rtnl.Handle, argv []string) error {
 	}
 	return failf("ip neigh %s is not supported by netsim.\n", argv[0])
 }
+
+// notSupported is a keyword ip knows and netsim does not model.
+func notSupported(cmd, keyword string) error {
+	return failf("%s: \"%s\" is not supported by netsim.\n", cmd, keyword)
+}

@@ -159,6 +159,8 @@ func parseLink(argv []string) (*linkReq, error) {
 				return nil, invarg("Invalid \"group\" value\n", v)
 			}
 			r.group, r.hasGroup = g, true
+		case unsupportedLinkAttr[w]:
+			return nil, notSupported("ip link", w)
 		case w == "type":
 			v, err := a.next()
 			if err != nil {
@@ -188,6 +190,17 @@ func parseLink(argv []string) (*linkReq, error) {
 		}
 	}
 	return r, nil
+}
+
+// unsupportedLinkAttr are the attributes of iplink_parse that netsim does
+// not model.
+var unsupportedLinkAttr = map[string]bool{
+	"broadcast": true, "brd": true, "peer": true, "netns": true, "multicast": true, "allmulticast": true,
+	"promisc": true, "trailers": true, "arp": true, "dynamic": true, "carrier": true, "vf": true,
+	"mode": true, "state": true, "numtxqueues": true, "numrxqueues": true, "addrgenmode": true,
+	"link-netns": true, "link-netnsid": true, "protodown": true, "protodown_reason": true,
+	"gso_max_size": true, "gso_max_segs": true, "gro_max_size": true, "alias": true,
+	"altname": true, "xdp": true, "vrf": true, "parentdev": true,
 }
 
 // checkIfname is iproute2's check_ifname.
@@ -400,7 +413,16 @@ func (ip *IP) linkSet(h *rtnl.Handle, argv []string) error {
 		return err
 	}
 	if r.kind != "" {
-		return failf("Setting link type arguments is not supported by netsim.\n")
+		return notSupported("ip link set", "type")
+	}
+	if r.txqlen != 0 {
+		return notSupported("ip link set", "txqueuelen")
+	}
+	if r.hasIndex {
+		return notSupported("ip link set", "index")
+	}
+	if r.link != "" {
+		return notSupported("ip link set", "link")
 	}
 	var devs []string
 	switch {

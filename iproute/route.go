@@ -228,6 +228,8 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 			r.Table = id
 		case w == "onlink":
 			r.OnLink = true
+		case unsupportedRouteAttr[w]:
+			return notSupported("ip route", w)
 		default:
 			if matches(w, "to") {
 				v, err := a.next()
@@ -312,6 +314,17 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 	default:
 		return h.RouteAppend(r)
 	}
+}
+
+// unsupportedRouteAttr are the route attributes of iproute_modify that
+// netsim does not model: metrics, encapsulations, realms, IPv6 options.
+var unsupportedRouteAttr = map[string]bool{
+	"as": true, "from": true, "expires": true, "mtu": true, "hoplimit": true, "advmss": true,
+	"reordering": true, "rtt": true, "rttvar": true, "window": true, "cwnd": true,
+	"initcwnd": true, "initrwnd": true, "ssthresh": true, "realms": true, "realm": true,
+	"rto_min": true, "features": true, "quickack": true, "congctl": true, "pref": true,
+	"encap": true, "ttl-propagate": true, "fastopen_no_cookie": true, "vrf": true,
+	"pervasive": true, "mpath": true, "metrics": true,
 }
 
 // parseMultipath is parse_nexthops: `nexthop via A dev D weight W onlink`
@@ -635,6 +648,10 @@ func (ip *IP) routeGet(h *rtnl.Handle, argv []string) error {
 	a := &args{w: argv}
 	for ; a.more(); a.skip() {
 		w := a.peek()
+		switch w {
+		case "from", "iif", "oif", "tos", "dsfield", "mark", "uid", "vrf", "ipproto", "sport", "dport", "connected", "fibmatch", "as":
+			return notSupported("ip route get", w)
+		}
 		if matches(w, "to") {
 			v, err := a.next()
 			if err != nil {

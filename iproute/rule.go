@@ -5,6 +5,7 @@ package iproute
 
 import (
 	"fmt"
+	"net/netip"
 	"strconv"
 	"strings"
 	"syscall"
@@ -323,19 +324,147 @@ func (ip *IP) ruleModify(h *rtnl.Handle, argv []string, del bool) error {
 	return h.RuleAdd(fam, r)
 }
 
-func (ip *IP) ruleList(h *rtnl.Handle, argv []string, flush bool) error {
-	if len(argv) > 0 {
-		return failf("Rule selectors are not supported by netsim.\n")
+// ruleFilter is iprule_list_flush_or_save's filter: from and to select the
+// rules whose prefix lies inside the given one, the other fields must be
+// equal.
+type ruleFilter struct {
+	not               bool
+	src, dst          *netip.Prefix
+	pref, table, mark *uint32
+	mask              *uint32
+	iif, oif          *string
+	proto             *uint8
+	l3mdev            bool
+}
+
+func (f *ruleFilter) keep(r fibrules.Rule) bool {
+	switch {
+	case f.not && r.Flags&fibrules.FlagInvert == 0,
+		f.src != nil && f.src.Bits() > 0 && (!r.Src.IsValid() || r.Src.Bits() == 0 || !f.src.Masked().Contains(r.Src.Addr())),
+		f.dst != nil && f.dst.Bits() > 0 && (!r.Dst.IsValid() || r.Dst.Bits() == 0 || !f.dst.Masked().Contains(r.Dst.Addr())),
+		f.pref != nil && r.Pref != *f.pref,
+		f.table != nil && (r.Action != fibrules.ActToTable || r.Table != *f.table),
+		f.mark != nil && r.FwMark != *f.mark,
+		f.mask != nil && r.FwMask != *f.mask,
+		f.iif != nil && r.IIF != *f.iif,
+		f.oif != nil && r.OIF != *f.oif,
+		f.l3mdev && !r.L3MDev:
+		return false
 	}
-	fam := rtnl.FamilyV4
+	return true
+}
+
+func (ip *IP) parseRuleFilter(argv []string, family int) (*ruleFilter, error) {
+	f := &ruleFilter{}
+	a := &args{w: argv}
+	for ; a.more(); a.skip() {
+		w := a.peek()
+		switch {
+		case w == "not":
+			f.not = true
+		case w == "l3mdev":
+			f.l3mdev = true
+		case w == "from", w == "to":
+			v, err := a.next()
+			if err != nil {
+				return nil, err
+			}
+			p, err := getPrefix(v, family)
+			if err != nil {
+				return nil, err
+			}
+			if w == "from" {
+				f.src = &p
+			} else {
+				f.dst = &p
+			}
+		case matches(w, "preference"), matches(w, "order"), matches(w, "priority"):
+			v, err := a.next()
+			if err != nil {
+				return nil, err
+			}
+			n, ok := getUnsigned(v, 32)
+			if !ok {
+				return nil, invarg("preference value is invalid\n", v)
+			}
+			p := uint32(n)
+			f.pref = &p
+		case matches(w, "table"), w == "lookup":
+			v, err := a.next()
+			if err != nil {
+				return nil, err
+			}
+			id, ok := tableID(v)
+			if !ok {
+				return nil, invarg("table id value is invalid\n", v)
+			}
+			f.table = &id
+		case w == "fwmark":
+			v, err := a.next()
+			if err != nil {
+				return nil, err
+			}
+			mark, mask, slash := strings.Cut(v, "/")
+			m, ok := getUnsigned(mark, 32)
+			if !ok {
+				return nil, invarg("fwmark value is invalid\n", mark)
+			}
+			mm := uint32(m)
+			f.mark = &mm
+			if slash {
+				k, ok := getUnsigned(mask, 32)
+				if !ok {
+					return nil, invarg("fwmask value is invalid\n", mask)
+				}
+				kk := uint32(k)
+				f.mask = &kk
+			}
+		case w == "dev", w == "iif":
+			v, err := a.next()
+			if err != nil {
+				return nil, err
+			}
+			f.iif = &v
+		case w == "oif":
+			v, err := a.next()
+			if err != nil {
+				return nil, err
+			}
+			f.oif = &v
+		case matches(w, "protocol"):
+			v, err := a.next()
+			if err != nil {
+				return nil, err
+			}
+			// iproute2 6.1 reads the protocol and selects by it only in
+			// `ip rule save`: a listing shows every rule.
+			if _, ok := protoID(v); !ok {
+				return nil, invarg("invalid \"protocol\"\n", v)
+			}
+		default:
+			return nil, notSupported("ip rule list", w)
+		}
+	}
+	return f, nil
+}
+
+func (ip *IP) ruleList(h *rtnl.Handle, argv []string, flush bool) error {
+	fam, family := rtnl.FamilyV4, syscall.AF_INET
 	if ip.family == syscall.AF_INET6 {
-		fam = rtnl.FamilyV6
+		fam, family = rtnl.FamilyV6, syscall.AF_INET6
+	}
+	f, err := ip.parseRuleFilter(argv, family)
+	if err != nil {
+		return err
 	}
 	rules, err := h.RuleList(fam)
 	if err != nil {
 		return err
 	}
 	for _, r := range rules {
+		if !f.keep(r) {
+			continue
+		}
 		if flush {
 			if r.Pref == 0 || r.Flags&fibrules.FlagPermanent != 0 {
 				continue
