@@ -97,7 +97,7 @@ func (o *Ops) checkAttached(what, name string, index int32) error {
 	}
 	want := int32(-1)
 	if o.cfg.Devices != nil {
-		if d := o.cfg.Devices.ByName(name); d != nil {
+		if d := o.cfg.Devices.ByNameRCU(name); d != nil {
 			want = int32(d.Index())
 		}
 	}

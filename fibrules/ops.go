@@ -38,9 +38,10 @@ func (p LockPolicy) String() string {
 	return "rtnl"
 }
 
-// DeviceLookup finds a namespace's device by name; *netdev.Table is one.
+// DeviceLookup finds a namespace's device by name without RTNL (the
+// kernel's dev_get_by_name_rcu); *netdev.Table is one.
 type DeviceLookup interface {
-	ByName(name string) *netdev.Device
+	ByNameRCU(name string) *netdev.Device
 }
 
 // Config describes one Ops: its family, locking policy and the hooks into
@@ -89,8 +90,9 @@ type entry struct {
 //
 // Lookups run without locks, on an RCU-style list. Writers serialise on the
 // policy's lock: RTNL under LockRTNL, the ops lock under LockPerOps. Device
-// events (NetdevEvent) run under RTNL and touch only the atomics of rules.
-// Lock order: RTNL → ops lock.
+// events (NetdevEvent) run under RTNL, and under LockPerOps take the ops
+// lock too; they touch only the atomics of rules. Lock order: RTNL → ops
+// lock.
 //
 // The zero Ops is not usable; call NewOps.
 type Ops struct {
@@ -424,7 +426,7 @@ func (o *Ops) prefix(p netip.Prefix) (netip.Prefix, bool) {
 
 func (o *Ops) ifindex(name string) netdev.IfIndex {
 	if o.cfg.Devices != nil {
-		if d := o.cfg.Devices.ByName(name); d != nil {
+		if d := o.cfg.Devices.ByNameRCU(name); d != nil {
 			return d.Index()
 		}
 	}
@@ -670,10 +672,19 @@ func (x *entry) dump(f Family) Rule {
 
 // NetdevEvent attaches rules to a device registered or renamed under their
 // IIF/OIF name and detaches them (index -1) from a device unregistered or
-// renamed away. The caller holds RTNL.
+// renamed away. The caller holds RTNL; under LockPerOps the event also
+// takes the ops lock, so that a rule added meanwhile without RTNL either
+// sees the device by name or is in the list when the event walks it.
 //
 // Kernel: fib_rules_event, attach_rules, detach_rules (net/core/fib_rules.c).
 func (o *Ops) NetdevEvent(t *sim.Task, ev netdev.Event, dev *netdev.Device) error {
+	if ev != netdev.EventRegister && ev != netdev.EventChangeName && ev != netdev.EventUnregister {
+		return nil
+	}
+	if o.lock != nil {
+		o.lock.Lock(t)
+		defer o.lock.Unlock(t)
+	}
 	switch ev {
 	case netdev.EventRegister:
 		t.Charge(sim.RuleScan, o.attach(dev))

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/netsimlab/netsim/errno"
@@ -147,6 +148,7 @@ type Table struct {
 
 	byIndex    map[IfIndex]*Device
 	byName     map[string]*Device
+	namesMu    sync.RWMutex // writers hold RTNL and this; ByNameRCU readers only this
 	head, tail *Device
 	count      int
 	lastIndex  IfIndex // net->ifindex: the last ifindex handed out
@@ -216,10 +218,22 @@ func (tb *Table) UnregisteringCount() int { return tb.unregCount }
 // IPv6Routes returns the number of IPv6 routes addrconf keeps in the namespace.
 func (tb *Table) IPv6Routes() int { return tb.fib6Routes }
 
-// ByName returns the registered device named name, or nil.
+// ByName returns the registered device named name, or nil. The caller
+// holds RTNL.
 //
 // Kernel: __dev_get_by_name (net/core/dev.c).
 func (tb *Table) ByName(name string) *Device { return tb.byName[name] }
+
+// ByNameRCU is ByName for a caller that does not hold RTNL (the kernel's
+// RCU lookup): safe against concurrent registration, renaming and
+// unregistration; the device returned may be going away.
+//
+// Kernel: dev_get_by_name_rcu (net/core/dev.c).
+func (tb *Table) ByNameRCU(name string) *Device {
+	tb.namesMu.RLock()
+	defer tb.namesMu.RUnlock()
+	return tb.byName[name]
+}
 
 // ByIndex returns the registered device with ifindex i, or nil.
 //
@@ -382,8 +396,10 @@ func (tb *Table) register(t *sim.Task, d *Device, want IfIndex) error {
 	d.mc = tb.s.newAddrList()
 	d.state = regRegistered
 	d.operState = OperDown
+	tb.namesMu.Lock()
 	tb.byIndex[d.ifindex] = d
 	tb.byName[d.name] = d
+	tb.namesMu.Unlock()
 	if tb.tail == nil {
 		tb.head = d
 	} else {
@@ -399,8 +415,10 @@ func (tb *Table) register(t *sim.Task, d *Device, want IfIndex) error {
 //
 // Kernel: unlist_netdevice (net/core/dev.c).
 func (tb *Table) unlist(d *Device) {
+	tb.namesMu.Lock()
 	delete(tb.byIndex, d.ifindex)
 	delete(tb.byName, d.name)
+	tb.namesMu.Unlock()
 	if d.prev != nil {
 		d.prev.next = d.next
 	} else {

@@ -191,9 +191,11 @@ func (d *Device) SetName(t *sim.Task, name string) error {
 	if err != nil {
 		return err
 	}
+	d.tbl.namesMu.Lock()
 	delete(d.tbl.byName, d.name)
 	d.name = n
 	d.tbl.byName[n] = d
+	d.tbl.namesMu.Unlock()
 	_ = d.tbl.s.notify(t, EventChangeName, d)
 	return nil
 }
