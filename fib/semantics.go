@@ -486,6 +486,7 @@ func (f *FIB) createInfo(t *sim.Task, cfg *config) (*fibInfo, error) {
 		if nh == nil {
 			return nil, einval("Nexthop id does not exist")
 		}
+		return f.createInfoNH(t, cfg, nh)
 	}
 	// Build the candidate in scratch space: most requests end up sharing
 	// an existing fib_info (linkOrShare copies a new one to the heap).
@@ -557,6 +558,42 @@ func (f *FIB) createInfo(t *sim.Task, cfg *config) (*fibInfo, error) {
 		return nil, einval("Invalid prefsrc address")
 	}
 	return f.linkOrShare(fi), nil
+}
+
+// createInfoNH is the rest of fib_create_info for a route using nexthop
+// object nh, which no fib_info has yet (fib_find_info_nh found none): the
+// checks createInfo makes, in its order, then a new fib_info built where it
+// will stay, with no candidate to copy.
+func (f *FIB) createInfoNH(t *sim.Task, cfg *config, nh *nexthop.Nexthop) (*fibInfo, error) {
+	if nh.Dead() {
+		return nil, einval("Nexthop has been deleted")
+	}
+	if typeProps[cfg.typ].err != 0 {
+		if cfg.gw.IsValid() || cfg.oif != nil || len(cfg.mp) > 0 {
+			return nil, einval("Gateway, device and multipath can not be specified for this route type")
+		}
+	} else {
+		switch cfg.typ {
+		case TypeUnicast, TypeLocal, TypeBroadcast, TypeAnycast, TypeMulticast:
+		default:
+			return nil, einval("Invalid route type")
+		}
+		if cfg.scope > ScopeHost {
+			return nil, einval("Invalid scope")
+		}
+		if err := nh.CheckScope(uint8(cfg.scope)); err != nil {
+			return nil, err
+		}
+		if cfg.prefsrc.IsValid() && !f.validPrefsrc(t, cfg) {
+			return nil, einval("Invalid prefsrc address")
+		}
+	}
+	fi := f.fis.newInfo()
+	fi.f, fi.nh = f, nh
+	fi.protocol, fi.scope, fi.flags, fi.typ = cfg.protocol, cfg.scope, cfg.flags, cfg.typ
+	fi.priority, fi.prefsrc, fi.tbID = cfg.priority, cfg.prefsrc, cfg.table
+	f.linkInfo(fi)
+	return fi, nil
 }
 
 func ifindex(d *netdev.Device) netdev.IfIndex {
