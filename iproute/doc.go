@@ -19,7 +19,8 @@
 // vlan, bond, vrf), `addr add/del/show/flush`, `route
 // add/append/replace/prepend/change/del/get/show/flush`, `nexthop
 // add/replace/del/get/show/flush`, `rule add/del/show/flush`, `maddr show`
-// and `netns add/del/list`, with the keywords and abbreviations ip accepts
+// and `netns add/del/list/exec` (exec runs ip or sysctl in the namespace),
+// with the keywords and abbreviations ip accepts
 // (ip compares a word with a keyword by prefix, in its own order of
 // keywords: `ip a` is address, `ip r` route, `ip ru` rule, `ip n` neighbor).
 //

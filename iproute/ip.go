@@ -389,44 +389,53 @@ func splitArgs(s string, out []string) []string {
 
 // objects is ip's table of objects, in its order: a word names the first
 // object it is a prefix of.
-var objects = []struct {
+var objects []struct {
 	name string
 	run  func(ip *IP, h *rtnl.Handle, args []string) error
-}{
-	{"address", (*IP).doAddr},
-	{"addrlabel", nil},
-	{"maddress", (*IP).doMaddr},
-	{"route", (*IP).doRoute},
-	{"rule", (*IP).doRule},
-	{"neighbor", (*IP).doNeigh},
-	{"neighbour", (*IP).doNeigh},
-	{"ntable", nil},
-	{"ntbl", nil},
-	{"link", (*IP).doLink},
-	{"l2tp", nil},
-	{"fou", nil},
-	{"ila", nil},
-	{"macsec", nil},
-	{"tunnel", nil},
-	{"tunl", nil},
-	{"tuntap", nil},
-	{"tap", nil},
-	{"token", nil},
-	{"tcpmetrics", nil},
-	{"tcp_metrics", nil},
-	{"monitor", nil},
-	{"xfrm", nil},
-	{"mroute", nil},
-	{"mrule", nil},
-	{"netns", (*IP).doNetns},
-	{"netconf", nil},
-	{"vrf", nil},
-	{"sr", nil},
-	{"nexthop", (*IP).doNexthop},
-	{"mptcp", nil},
-	{"ioam", nil},
-	{"help", nil},
-	{"stats", nil},
+}
+
+// init fills objects: a literal would be an initialization cycle, since
+// `ip netns exec NS ip ...` runs ip again.
+func init() {
+	objects = append(objects[:0], []struct {
+		name string
+		run  func(ip *IP, h *rtnl.Handle, args []string) error
+	}{
+		{"address", (*IP).doAddr},
+		{"addrlabel", nil},
+		{"maddress", (*IP).doMaddr},
+		{"route", (*IP).doRoute},
+		{"rule", (*IP).doRule},
+		{"neighbor", (*IP).doNeigh},
+		{"neighbour", (*IP).doNeigh},
+		{"ntable", nil},
+		{"ntbl", nil},
+		{"link", (*IP).doLink},
+		{"l2tp", nil},
+		{"fou", nil},
+		{"ila", nil},
+		{"macsec", nil},
+		{"tunnel", nil},
+		{"tunl", nil},
+		{"tuntap", nil},
+		{"tap", nil},
+		{"token", nil},
+		{"tcpmetrics", nil},
+		{"tcp_metrics", nil},
+		{"monitor", nil},
+		{"xfrm", nil},
+		{"mroute", nil},
+		{"mrule", nil},
+		{"netns", (*IP).doNetns},
+		{"netconf", nil},
+		{"vrf", nil},
+		{"sr", nil},
+		{"nexthop", (*IP).doNexthop},
+		{"mptcp", nil},
+		{"ioam", nil},
+		{"help", nil},
+		{"stats", nil},
+	}...)
 }
 
 // cmd is iproute2's do_cmd: find the object, run its command.

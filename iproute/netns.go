@@ -7,6 +7,7 @@ package iproute
 import (
 	"errors"
 	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/netsimlab/netsim/rtnl"
@@ -15,7 +16,71 @@ import (
 const netnsUsage = `Usage:	ip netns list
 	ip netns add NAME
 	ip netns delete NAME
+	ip netns exec NAME ip ARGS...
+	ip netns exec NAME sysctl [-w] [-q] KEY=VALUE...
 `
+
+// netnsExec is `ip netns exec NAME CMD...` for the two commands a
+// simulated namespace can run: ip itself, and sysctl to set the sysctls
+// rtnl.Handle.Sysctl models. It fails, as a command of a batch, when the
+// command exits with a non-zero status.
+func (ip *IP) netnsExec(argv []string) error {
+	if len(argv) < 1 {
+		return failf("No netns name specified\n")
+	}
+	if len(argv) < 2 {
+		return failf("No command specified\n")
+	}
+	name, prog, args := argv[0], argv[1], argv[2:]
+	n := ip.k.Net(name)
+	if n == nil {
+		return failf("Cannot open network namespace \"%s\": No such file or directory\n", name)
+	}
+	switch strings.TrimPrefix(prog, "/usr/sbin/") {
+	case "ip", "/sbin/ip", "/bin/ip":
+		// The child ip prints its own output and errors.
+		if err := ip.out.Flush(); err != nil {
+			return err
+		}
+		family, netns, out := ip.family, ip.netns, ip.out
+		st := ip.Main(append([]string{"-n", name}, args...))
+		ip.family, ip.netns, ip.out = family, netns, out
+		ip.out.Reset(ip.Stdout)
+		if st != 0 {
+			return &cmdError{status: st}
+		}
+		return nil
+	case "sysctl", "/sbin/sysctl":
+		return ip.sysctl(n.Handle(ip.t), args)
+	}
+	return failf("exec of \"%s\" failed: netsim runs only ip and sysctl in a namespace\n", prog)
+}
+
+// sysctl is `sysctl [-w] [-q] KEY=VALUE...` on the namespace's sysctls.
+func (ip *IP) sysctl(h *rtnl.Handle, args []string) error {
+	quiet := false
+	for _, a := range args {
+		switch a {
+		case "-w":
+			continue
+		case "-q":
+			quiet = true
+			continue
+		}
+		key, val, ok := strings.Cut(a, "=")
+		if !ok {
+			return failf("sysctl: reading keys is not supported by netsim: \"%s\"\n", a)
+		}
+		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+		if err := h.Sysctl(key, val); err != nil {
+			return failf("sysctl: cannot stat /proc/sys/%s: No such file or directory\n", strings.ReplaceAll(key, ".", "/"))
+		}
+		if !quiet {
+			ip.printf("%s = %s\n", key, val)
+		}
+	}
+	return nil
+}
 
 func (ip *IP) doNetns(_ *rtnl.Handle, argv []string) error {
 	if len(argv) == 0 {
@@ -51,6 +116,8 @@ func (ip *IP) doNetns(_ *rtnl.Handle, argv []string) error {
 			return err
 		}
 		return nil
+	case matches(cmd, "exec"):
+		return ip.netnsExec(rest)
 	case matches(cmd, "help"):
 		return usageErr(netnsUsage)
 	}
