@@ -643,13 +643,24 @@ func routeText(r rtnl.RouteInfo, withTable bool) string {
 // routeGet is iproute_get for a destination: the route a packet to it
 // would take, printed as the kernel's answer (RTM_F_LOOKUP_TABLE unset).
 func (ip *IP) routeGet(h *rtnl.Handle, argv []string) error {
-	var dst netip.Addr
+	var dst, from netip.Addr
 	has := false
 	a := &args{w: argv}
 	for ; a.more(); a.skip() {
 		w := a.peek()
 		switch w {
-		case "from", "iif", "oif", "tos", "dsfield", "mark", "uid", "vrf", "ipproto", "sport", "dport", "connected", "fibmatch", "as":
+		case "from":
+			v, err := a.next()
+			if err != nil {
+				return err
+			}
+			p, err := getPrefix(v, ip.family)
+			if err != nil {
+				return err
+			}
+			from = p.Addr()
+			continue
+		case "iif", "oif", "tos", "dsfield", "mark", "uid", "vrf", "ipproto", "sport", "dport", "connected", "fibmatch", "as":
 			return notSupported("ip route get", w)
 		}
 		if matches(w, "to") {
@@ -677,6 +688,19 @@ func (ip *IP) routeGet(h *rtnl.Handle, argv []string) error {
 	if !dst.Is4() {
 		return failf("IPv6 routes are not modelled by netsim.\n")
 	}
+	if from.IsValid() {
+		// The lookup does not take a source: refuse where rules could
+		// select by it.
+		rules, err := h.RuleList(rtnl.FamilyV4)
+		if err != nil {
+			return err
+		}
+		for _, r := range rules {
+			if r.Src.IsValid() && r.Src.Bits() > 0 {
+				return notSupported("ip route get", "from")
+			}
+		}
+	}
 	rr, err := h.RouteGet(dst)
 	if err != nil {
 		if ke, ok := err.(*errno.Error); ok {
@@ -700,6 +724,11 @@ func (ip *IP) routeGet(h *rtnl.Handle, argv []string) error {
 		cache = "    cache <local,brd> \n"
 	}
 	b.WriteString(dst.String() + " ")
+	if from.IsValid() {
+		// The source is the flow's, not one the kernel chose.
+		b.WriteString("from " + from.String() + " ")
+		src = netip.Addr{}
+	}
 	if rr.Gateway.IsValid() {
 		b.WriteString("via " + rr.Gateway.String() + " ")
 	}
