@@ -25,11 +25,11 @@ import (
 //     lower is the device; a slave is among its master's slaves and every
 //     slave's master is the master; veth peers point at each other;
 //   - every device's uc and mc lists pass hwaddr.CheckList and are searched
-//     with the Stack's policy; an entry holding sync references (Synced > 0)
-//     has a device that syncs to this one (an upper, or a bond master)
-//     holding the address, and an entry pushed down (SyncCnt > 0) has a
-//     device it syncs to (its lower, or a bond's slave) holding the address
-//     with sync references;
+//     with the Stack's policy. Sync references are not checked across
+//     devices: sync_cnt counts the lower lists an entry was pushed to, not
+//     which, so a lower synced from two uppers (a bond and a vlan on its
+//     slave) can keep a reference no upper accounts for, in the kernel too
+//     (__hw_addr_unsync takes the first one it finds);
 //   - reference counts: a device holds at least the references its IPv4 and
 //     IPv6 state and its IPv6 routes took, and exactly those once no RCU
 //     callback is pending; the namespace's IPv6 route count is the sum of
@@ -177,66 +177,23 @@ func countOf(ds []*Device, d *Device) int {
 	return n
 }
 
-// checkAddrLists verifies d's uc and mc lists by themselves and against the
-// lists of the devices that sync to d and that d syncs to.
+// checkAddrLists verifies d's uc and mc lists.
 func (tb *Table) checkAddrLists(d *Device) error {
-	// Devices that push their lists to d: its vlans and macvlans, and a
-	// bond it is enslaved to. Devices d pushes its lists to: its lower, and
-	// a bond's slaves.
-	var from, to []*Device
-	for _, u := range d.uppers {
-		from = append(from, u)
-	}
-	if m := d.master; m != nil && m.kindIs("bond") {
-		from = append(from, m)
-	}
-	if d.link != nil {
-		to = append(to, d.link)
-	}
-	if d.kindIs("bond") {
-		to = append(to, d.slaves...)
-	}
-	lists := []struct {
+	for _, l := range []struct {
 		name string
-		of   func(*Device) *hwaddr.List
-	}{
-		{"uc", func(x *Device) *hwaddr.List { return x.uc }},
-		{"mc", func(x *Device) *hwaddr.List { return x.mc }},
-	}
-	for _, ls := range lists {
-		l := ls.of(d)
-		if l == nil {
-			return fmt.Errorf("no %s list", ls.name)
+		l    *hwaddr.List
+	}{{"uc", d.uc}, {"mc", d.mc}} {
+		if l.l == nil {
+			return fmt.Errorf("no %s list", l.name)
 		}
-		if err := hwaddr.CheckList(l); err != nil {
-			return fmt.Errorf("%s list: %w", ls.name, err)
+		if err := hwaddr.CheckList(l.l); err != nil {
+			return fmt.Errorf("%s list: %w", l.name, err)
 		}
-		if l.Policy() != tb.s.cfg.HWAddr {
-			return fmt.Errorf("%s list searched with %s, the stack says %s", ls.name, l.Policy(), tb.s.cfg.HWAddr)
-		}
-		for e := range l.All() {
-			if e.Synced > 0 && !anyHolds(from, ls.of, e, false) {
-				return fmt.Errorf("%s list: %s holds sync references no upper device accounts for", ls.name, e)
-			}
-			if e.SyncCnt > 0 && !anyHolds(to, ls.of, e, true) {
-				return fmt.Errorf("%s list: %s was pushed to no lower device that holds it", ls.name, e)
-			}
+		if l.l.Policy() != tb.s.cfg.HWAddr {
+			return fmt.Errorf("%s list searched with %s, the stack says %s", l.name, l.l.Policy(), tb.s.cfg.HWAddr)
 		}
 	}
 	return nil
-}
-
-// anyHolds reports whether one of devs has e's address and type in the
-// list of selects, with sync references if synced.
-func anyHolds(devs []*Device, of func(*Device) *hwaddr.List, e hwaddr.Entry, synced bool) bool {
-	for _, x := range devs {
-		for f := range of(x).All() {
-			if f.Addr == e.Addr && f.Type == e.Type && (!synced || f.Synced > 0) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // CheckReleased verifies a device after its unregistration finished (its

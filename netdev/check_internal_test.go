@@ -57,7 +57,7 @@ func TestCheckInvariantsCatches(t *testing.T) {
 		{"slave link", func(tb *Table) { tb.ByName("b0").slaves = nil }, "slaves"},
 		{"peer link", func(tb *Table) { tb.ByName("vb").peer = tb.ByName("d0") }, "peer"},
 		{"refcount", func(tb *Table) { tb.ByName("d0").Hold() }, "refcount"},
-		{"lower sync source", func(tb *Table) { tb.ByName("vl5").uc.Flush(nil) }, "no upper device"},
+		{"address list", func(tb *Table) { tb.ByName("d0").uc.Flush(nil); tb.ByName("d0").uc = nil }, "no uc list"},
 		{"ipv6 routes", func(tb *Table) { tb.fib6Routes++ }, "IPv6 routes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
