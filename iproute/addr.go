@@ -4,6 +4,7 @@
 package iproute
 
 import (
+	"fmt"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -155,11 +156,10 @@ func (ip *IP) addrModify(h *rtnl.Handle, argv []string, del bool) error {
 	}
 	if del {
 		if !strings.Contains(local, "/") && a.Prefix.Addr().Is4() {
-			io := ip.Stderr
-			_, _ = io.Write([]byte("Warning: Executing wildcard deletion to stay compatible with old scripts.\n" +
-				"         Explicitly specify the prefix length (" + local + "/32) to avoid this warning.\n" +
-				"         This special behaviour is likely to disappear in further releases,\n" +
-				"         fix your scripts!\n"))
+			fmt.Fprintf(ip.Stderr, "Warning: Executing wildcard deletion to stay compatible with old scripts.\n"+
+				"         Explicitly specify the prefix length (%s/32) to avoid this warning.\n"+
+				"         This special behaviour is likely to disappear in further releases,\n"+
+				"         fix your scripts!\n", local)
 			return ip.addrDelWildcard(h, dev, a.Prefix.Addr())
 		}
 		return h.AddrDel(dev, a.Prefix)
@@ -237,7 +237,7 @@ func (f *addrFilter) keepAddr(a rtnl.AddrInfo) bool {
 	return true
 }
 
-func (ip *IP) parseAddrFilter(h *rtnl.Handle, argv []string) (*addrFilter, []string, error) {
+func (ip *IP) parseAddrFilter(h *rtnl.Handle, argv []string) (*addrFilter, error) {
 	f := &addrFilter{}
 	var rest []string
 	a := &args{w: argv}
@@ -247,37 +247,37 @@ func (ip *IP) parseAddrFilter(h *rtnl.Handle, argv []string) (*addrFilter, []str
 		case matches(w, "to"):
 			v, err := a.next()
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 			p, err := getPrefix(v, ip.family)
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 			f.to = p
 		case w == "scope":
 			v, err := a.next()
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 			s, ok := scopeID(v)
 			if !ok && v != "all" {
-				return nil, nil, invarg("invalid \"scope\"\n", v)
+				return nil, invarg("invalid \"scope\"\n", v)
 			}
 			f.scope, f.hasScope = s, v != "all"
 		case w == "label":
 			v, err := a.next()
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 			f.label = v
 		case w == "permanent", w == "dynamic", w == "secondary", w == "primary", w == "tentative", w == "nodad":
-			return nil, nil, failf("Address flag filter \"%s\" is not supported by netsim.\n", w)
+			return nil, failf("Address flag filter \"%s\" is not supported by netsim.\n", w)
 		default:
 			rest = append(rest, w)
 			if w == "dev" || matches(w, "group") || w == "master" || w == "type" {
 				a.skip()
 				if !a.more() {
-					return nil, nil, incomplete()
+					return nil, incomplete()
 				}
 				rest = append(rest, a.peek())
 			}
@@ -285,17 +285,17 @@ func (ip *IP) parseAddrFilter(h *rtnl.Handle, argv []string) (*addrFilter, []str
 	}
 	lf, err := parseLinkFilter(h, rest, addrUsage)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	f.linkFilter = *lf
-	return f, rest, nil
+	return f, nil
 }
 
 func (ip *IP) addrShow(h *rtnl.Handle, argv []string, flush bool) error {
 	if flush && len(argv) == 0 {
 		return failf("Flush requires arguments.\n")
 	}
-	f, _, err := ip.parseAddrFilter(h, argv)
+	f, err := ip.parseAddrFilter(h, argv)
 	if err != nil {
 		return err
 	}

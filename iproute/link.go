@@ -276,6 +276,18 @@ func (ip *IP) linkAdd(h *rtnl.Handle, argv []string) error {
 			if err != nil {
 				return err
 			}
+			switch {
+			case pr.master != "" && h.LinkIndex(pr.master) == 0:
+				return invarg("Device does not exist\n", pr.master)
+			case pr.master != "", pr.nomaster:
+				return notSupported("ip link add ... peer", "master")
+			case pr.up || pr.down:
+				return notSupported("ip link add ... peer", "up")
+			case pr.link != "":
+				return notSupported("ip link add ... peer", "link")
+			case pr.kind != "":
+				return notSupported("ip link add ... peer", "type")
+			}
 			v.Peer = pr.name
 			if v.Peer == "" {
 				v.Peer = pr.dev
@@ -382,19 +394,23 @@ func (ip *IP) linkAdd(h *rtnl.Handle, argv []string) error {
 	if err := h.LinkAdd(spec); err != nil {
 		return err
 	}
-	// The remaining attributes of the same request: master, then flags.
+	// The rest of the same request: master, then flags. If either fails,
+	// the kernel unregisters the new device (rtnl_newlink_create's
+	// out_unregister), and so does this.
 	if name == "" {
 		return nil
 	}
+	var err2 error
 	if r.master != "" {
-		if err := h.LinkSetMaster(name, r.master); err != nil {
-			return err
-		}
+		err2 = h.LinkSetMaster(name, r.master)
 	}
-	if r.up {
-		return h.LinkSetUp(name)
+	if err2 == nil && r.up {
+		err2 = h.LinkSetUp(name)
 	}
-	return nil
+	if err2 != nil {
+		_ = h.LinkDel(name)
+	}
+	return err2
 }
 
 func bondMode(s string) (netdev.BondMode, bool) {

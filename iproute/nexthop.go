@@ -143,6 +143,8 @@ func (ip *IP) nexthopModify(h *rtnl.Handle, argv []string, replace bool) error {
 			nh.Protocol = p
 		case w == "help":
 			return usageErr(nexthopUsage)
+		case w == "fdb", w == "encap", w == "newdst", w == "bucket", w == "hw_stats":
+			return notSupported("ip nexthop", w)
 		default:
 			return invarg("", w)
 		}
