@@ -28,16 +28,20 @@ func TestIPBatch(t *testing.T) {
 
 	out, errOut, st = runIP(t, script, "-force", "-batch", "-")
 	require.Equal(t, 1, st)
-	require.Contains(t, out, "va@vb: <NO-CARRIER,BROADCAST,MULTICAST,UP> mtu 1500 qdisc noqueue state LOWERLAYERDOWN mode DEFAULT")
+	require.Contains(t, out, "va@vb: <NO-CARRIER,BROADCAST,MULTICAST,UP,M-DOWN> mtu 1500 qdisc noqueue state LOWERLAYERDOWN mode DEFAULT")
 	require.Equal(t, "Cannot find device \"nothere\"\nCommand failed -:3\n", errOut)
 }
 
 // TestIPOneCommand: options and a single command, exit status 2 for a
 // request the kernel refused.
 func TestIPOneCommand(t *testing.T) {
-	out, errOut, st := runIP(t, "", "-4", "route", "show", "table", "local")
+	out, errOut, st := runIP(t, "", "-4", "route", "show", "table", "main")
 	require.Equal(t, 0, st, errOut)
 	require.Empty(t, out)
+	// A fresh namespace has no local table until its first local route.
+	_, errOut, st = runIP(t, "", "-4", "route", "show", "table", "local")
+	require.Equal(t, 2, st)
+	require.Equal(t, "Error: ipv4: FIB table does not exist.\nDump terminated\n", errOut)
 	_, errOut, st = runIP(t, "", "nexthop", "del", "id", "5")
 	require.Equal(t, 2, st)
 	require.Equal(t, "RTNETLINK answers: No such file or directory\n", errOut)
