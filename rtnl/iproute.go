@@ -3,6 +3,7 @@ package rtnl
 import (
 	"net/netip"
 
+	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/hwaddr"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/sim"
@@ -58,11 +59,12 @@ func (h *Handle) MaddrList() ([]MaddrInfo, error) {
 var allHosts = netip.AddrFrom4([4]byte{224, 0, 0, 1})
 
 // TableExists reports whether the namespace has IPv4 routing table id, as
-// a dump of that table would find it (fib_get_table).
+// a dump of that table would find it (fib_get_table). The main table
+// always exists: a new namespace has it (and not yet local or default).
 func (h *Handle) TableExists(id uint32) bool {
 	var ok bool
 	_ = h.do("RTM_GETROUTE", func(t *sim.Task, _ *netdev.Table) error {
-		ok = h.n.fib.Table(id) != nil
+		ok = id == fib.TableMain || h.n.fib.Table(id) != nil
 		return nil
 	})
 	return ok
