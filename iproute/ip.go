@@ -206,9 +206,11 @@ func (ip *IP) Main(args []string) int {
 			ip.family = syscall.AF_INET
 		case opt == "-6":
 			ip.family = syscall.AF_INET6
-		case matches(opt, "-human"), matches(opt, "-human-readable"), matches(opt, "-iec"),
-			matches(opt, "-stats"), matches(opt, "-statistics"), matches(opt, "-details"):
-			// Output options that change nothing in the supported subset.
+		case matches(opt, "-human"), matches(opt, "-human-readable"), matches(opt, "-iec"):
+			// They format statistics, which netsim does not print.
+		case matches(opt, "-stats"), matches(opt, "-statistics"), matches(opt, "-details"),
+			matches(opt, "-resolve"), matches(opt, "-oneline"), matches(opt, "-timestamp"), matches(opt, "-tshort"):
+			return ip.fail(unsupportedOption(opt))
 		case matches(opt, "-force"):
 			force = true
 		case matches(opt, "-batch"):
@@ -228,6 +230,9 @@ func (ip *IP) Main(args []string) int {
 				return ip.fail(&argError{msg: fmt.Sprintf("Cannot open network namespace \"%s\": No such file or directory\n", ns), status: exitArg})
 			}
 			ip.netns = ns
+		case matches(opt, "-Numeric"), matches(opt, "-all"), matches(opt, "-json"), matches(opt, "-pretty"),
+			matches(opt, "-brief"), matches(opt, "-echo"):
+			return ip.fail(unsupportedOption(opt))
 		default:
 			return ip.fail(&argError{msg: fmt.Sprintf("Option \"%s\" is unknown, try \"ip -help\".\n", opt), status: exitArg})
 		}
@@ -269,6 +274,11 @@ func (ip *IP) Main(args []string) int {
 		ip.AfterCommand(args, 0, err)
 	}
 	return ip.fail(err)
+}
+
+// unsupportedOption is an option of ip's that netsim does not implement.
+func unsupportedOption(opt string) error {
+	return &argError{msg: fmt.Sprintf("Option \"%s\" is not supported by netsim.\n", opt), status: exitArg}
 }
 
 // fail prints err as ip does and returns the exit status.
