@@ -42,9 +42,11 @@ func (ip *IP) netnsExec(argv []string) error {
 		if err := ip.out.Flush(); err != nil {
 			return err
 		}
-		family, netns, out := ip.family, ip.netns, ip.out
+		// The child's command is part of this one: AfterCommand sees it once.
+		family, netns, out, after := ip.family, ip.netns, ip.out, ip.AfterCommand
+		ip.AfterCommand = nil
 		st := ip.Main(append([]string{"-n", name}, args...))
-		ip.family, ip.netns, ip.out = family, netns, out
+		ip.family, ip.netns, ip.out, ip.AfterCommand = family, netns, out, after
 		ip.out.Reset(ip.Stdout)
 		if st != 0 {
 			return &cmdError{status: st}

@@ -75,3 +75,30 @@ func TestIPSeed000(t *testing.T) {
 	require.Contains(t, out, ": link set testnh0 down\n")
 	require.Contains(t, out, "# total: 131080 commands")
 }
+
+// TestIPSeedScripts: the other seeds' scripts in examples/ run unchanged,
+// and show their patch's effect: seed 002's link deletions wait less
+// after, seed 003's rules hold RTNL only before.
+func TestIPSeedScripts(t *testing.T) {
+	total := func(out string) string {
+		i := strings.LastIndex(out, "# total: ")
+		require.GreaterOrEqual(t, i, 0, out)
+		return out[i:]
+	}
+	before, errOut, st := runIP(t, "", "-before", "-time", "-batch", "../../examples/seed002.ip")
+	require.Equal(t, 0, st, errOut)
+	after, errOut, st := runIP(t, "", "-after", "-time", "-batch", "../../examples/seed002.ip")
+	require.Equal(t, 0, st, errOut)
+	require.Contains(t, total(before), "# total: 405 commands, 27.")
+	require.Contains(t, total(after), "# total: 405 commands, 3.")
+
+	before, errOut, st = runIP(t, "", "-before", "-time", "-4", "-batch", "../../examples/seed003.ip")
+	require.Equal(t, 0, st, errOut)
+	after, errOut, st = runIP(t, "", "-after", "-time", "-4", "-batch", "../../examples/seed003.ip")
+	require.Equal(t, 0, st, errOut)
+	require.NotContains(t, total(before), "RTNL held 0s")
+	require.Contains(t, total(after), "# total: 1024 commands")
+	out, errOut, st := runIP(t, "", "-6", "-batch", "../../examples/seed003.ip")
+	require.Equal(t, 0, st, errOut)
+	require.Empty(t, out)
+}
