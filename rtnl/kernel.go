@@ -101,6 +101,7 @@ func NewKernelIn(w *sim.World, cfg Config) (*Kernel, error) {
 		}
 	})
 	k.wq = &workQueue{k: k}
+	k.wq.nextAt.Store(noWork)
 	k.stack.SetWorkQueue(k.wq)
 	boot := w.NewTask("swapper")
 	k.rtnl.Lock(boot)
@@ -319,10 +320,14 @@ func (k *Kernel) cleanupNet(t *sim.Task, n *Net) {
 // the work and releases RTNL. For a direct task it keeps the work pending
 // until a later request (or Settle) runs it in a kworker task at its due
 // virtual time, before that request takes RTNL.
+// noWork is workQueue.nextAt with nothing pending.
+const noWork = int64(^uint64(0) >> 1)
+
 type workQueue struct {
 	k       *Kernel
 	mu      sync.Mutex // guards pending, seq, kw
 	pending workHeap
+	nextAt  atomic.Int64 // when pending[0] is due (a sim.Time), noWork when none
 	seq     uint64
 	runMu   sync.Mutex // one direct kworker at a time
 	kw      *sim.Task
@@ -366,6 +371,7 @@ func (q *workQueue) Queue(t *sim.Task, delay time.Duration, name string, fn func
 	q.mu.Lock()
 	q.seq++
 	heap.Push(&q.pending, pendingWork{at: t.Now().Add(delay), seq: q.seq, name: name, fn: fn})
+	q.nextAt.Store(int64(q.pending[0].at))
 	q.mu.Unlock()
 }
 
@@ -381,11 +387,8 @@ func (q *workQueue) runDue(t *sim.Task, upTo sim.Time) {
 	if t.Scheduled() {
 		return
 	}
-	q.mu.Lock()
-	idle := len(q.pending) == 0 || q.pending[0].at > upTo
-	q.mu.Unlock()
-	if idle {
-		return
+	if sim.Time(q.nextAt.Load()) > upTo {
+		return // nothing due: no shared lock taken
 	}
 	q.runMu.Lock()
 	defer q.runMu.Unlock()
@@ -396,6 +399,10 @@ func (q *workQueue) runDue(t *sim.Task, upTo sim.Time) {
 			return
 		}
 		p := heap.Pop(&q.pending).(pendingWork)
+		q.nextAt.Store(noWork)
+		if len(q.pending) > 0 {
+			q.nextAt.Store(int64(q.pending[0].at))
+		}
 		if q.kw == nil {
 			q.kw = q.k.w.NewTask("kworker")
 		}

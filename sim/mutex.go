@@ -23,7 +23,9 @@ type Mutex struct {
 	name string
 	real sync.Mutex
 
-	// Guarded by w.mu.
+	// Guarded by mu (its own, so that direct tasks on different goroutines
+	// taking different Mutexes share no lock; lock order: mu, then w.mu).
+	mu         sync.Mutex
 	spin       bool
 	owner      *Task
 	acquiredAt Time
@@ -62,8 +64,10 @@ func (m *Mutex) Name() string { return m.name }
 // LockStats.SpinCPU is what the machine burnt: at any moment no more
 // spinners than there are CPUs left idle by charged work.
 func (m *Mutex) SetSpin(spin bool) {
-	m.w.mu.Lock()
+	m.mu.Lock()
 	m.spin = spin
+	m.mu.Unlock()
+	m.w.mu.Lock()
 	if spin && m.w.busy == nil {
 		m.w.busy = &occupancy{} // from now on, record when CPUs work
 	}
@@ -80,35 +84,35 @@ func (m *Mutex) Lock(t *Task) {
 	}
 	w := m.w
 	t.counters[LockAcquire]++
-	w.counters[LockAcquire].Add(1)
+	w.count(t, LockAcquire, 1)
 	if !t.sched {
 		m.real.Lock()
-		w.mu.Lock()
+		m.mu.Lock()
 		start := maxTime(t.now, m.freeAt)
 		m.grantLocked(t, t.now, start)
-		w.mu.Unlock()
+		m.mu.Unlock()
 		if start > t.now {
 			t.now = start
-			t.w.runDue(t.now)
+			t.w.runDue(t)
 		}
 		t.held++
 		return
 	}
 	solo := false
 	if w.coarse {
-		w.mu.Lock()
+		m.mu.Lock()
 		solo = m.private && (m.solo == nil || m.solo == t)
 		if !solo {
 			m.private = false
 		}
-		w.mu.Unlock()
+		m.mu.Unlock()
 		if !solo {
 			t.yield() // let every earlier task reach its own Lock first
 		}
 	}
-	w.mu.Lock()
+	m.mu.Lock()
 	if w.coarse && !solo && m.solo != nil && m.soloAt > t.now {
-		w.mu.Unlock()
+		m.mu.Unlock()
 		panic(fmt.Sprintf("sim: coarse schedule broken: %s took %s alone at %v, after %s asks for it at %v",
 			m.solo, m.name, m.soloAt, t, t.now))
 	}
@@ -120,7 +124,7 @@ func (m *Mutex) Lock(t *Task) {
 		if solo {
 			m.solo, m.soloAt = t, start
 		}
-		w.mu.Unlock()
+		m.mu.Unlock()
 		m.real.Lock()
 		t.held++
 		if start > since {
@@ -129,7 +133,7 @@ func (m *Mutex) Lock(t *Task) {
 		return
 	}
 	m.waiters = append(m.waiters, mutexWaiter{t: t, since: t.now})
-	w.mu.Unlock()
+	m.mu.Unlock()
 	t.park() // until Unlock hands m to t
 	m.real.Lock()
 	t.held++
@@ -145,7 +149,7 @@ func (m *Mutex) grantLocked(t *Task, since, start Time) {
 	if wait > 0 {
 		m.contended++
 		t.counters[LockContended]++
-		m.w.counters[LockContended].Add(1)
+		m.w.count(t, LockContended, 1)
 		t.lockWait += wait
 		if m.spin {
 			t.cpu += wait
@@ -161,10 +165,10 @@ func (m *Mutex) grantLocked(t *Task, since, start Time) {
 // Kernel: mutex_unlock (kernel/locking/mutex.c).
 func (m *Mutex) Unlock(t *Task) {
 	w := m.w
-	w.mu.Lock()
+	m.mu.Lock()
 	if m.owner != t {
 		owner := m.owner
-		w.mu.Unlock()
+		m.mu.Unlock()
 		panic(fmt.Sprintf("sim: %s unlocks %s held by %v", t, m.name, owner))
 	}
 	hold := t.now.Sub(m.acquiredAt)
@@ -188,9 +192,11 @@ func (m *Mutex) Unlock(t *Task) {
 	}
 	m.real.Unlock()
 	if next != nil {
+		w.mu.Lock()
 		heap.Push(&w.sched.runq, next)
+		w.mu.Unlock()
 	}
-	w.mu.Unlock()
+	m.mu.Unlock()
 	if t.sched && next != nil {
 		t.yield()
 	}
@@ -203,20 +209,22 @@ func (m *Mutex) Unlock(t *Task) {
 // task asks at an earlier virtual time than the first last took m, the
 // order has been broken and Run panics. Without Coarse it changes nothing.
 func (m *Mutex) SetPrivate() {
-	m.w.mu.Lock()
+	m.mu.Lock()
 	m.private = m.solo == nil
-	m.w.mu.Unlock()
+	m.mu.Unlock()
 }
 
 // HeldBy reports whether t holds m.
 func (m *Mutex) HeldBy(t *Task) bool {
-	m.w.mu.Lock()
-	defer m.w.mu.Unlock()
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	return m.owner == t
 }
 
 // Stats returns the mutex's usage statistics so far.
 func (m *Mutex) Stats() LockStats {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	m.w.mu.Lock()
 	defer m.w.mu.Unlock()
 	return LockStats{

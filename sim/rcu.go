@@ -60,7 +60,7 @@ func (r *RCU) gpEndForLocked(q Time) Time {
 func (r *RCU) countGPLocked(at Time) {
 	r.w.atLocked(at, func() {
 		r.kthr.counters[GracePeriod]++
-		r.w.counters[GracePeriod].Add(1)
+		r.w.count(r.kthr, GracePeriod, 1)
 	})
 }
 

@@ -106,7 +106,7 @@ func (w *World) Run() Time {
 	w.mu.Lock()
 	w.sched = nil
 	failure := s.failure
-	now := Time(w.horizon.Load())
+	now := w.horizonNow()
 	var left []*Task
 	for _, t := range w.tasks {
 		if t.sched && !t.finished && t.stop != nil {

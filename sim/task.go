@@ -92,7 +92,7 @@ func (t *Task) Charge(k Kind, n int64) {
 		return
 	}
 	t.counters[k] += n
-	t.w.counters[k].Add(n)
+	t.w.count(t, k, n)
 	if d := time.Duration(n) * t.w.table[k]; d > 0 {
 		t.compute(d)
 	}
@@ -135,7 +135,7 @@ func (t *Task) compute(d time.Duration) {
 		t.yield()
 	default:
 		t.now += Time(d)
-		t.w.runDue(t.now)
+		t.w.runDue(t)
 	}
 }
 
@@ -204,7 +204,7 @@ func (t *Task) sync() {
 	if t.sched {
 		t.yield()
 	} else if !t.inline {
-		t.w.runDue(t.now)
+		t.w.runDue(t)
 	}
 }
 

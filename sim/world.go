@@ -54,8 +54,8 @@ type World struct {
 	ncpu   int
 	coarse bool
 
-	tracer   Tracer
-	counters [NumKinds]atomic.Int64
+	tracer Tracer
+	shards [numShards]shard // work counters and the horizon, spread over cache lines
 
 	// mu guards the fields below and the scheduling state of every Task and
 	// Mutex of this World.
@@ -63,7 +63,6 @@ type World struct {
 	cpuFree cpuHeap    // per virtual CPU: when it is next idle, earliest first
 	busy    *occupancy // when the CPUs run charged work; recorded once a Mutex spins
 	nextID  int
-	horizon atomic.Int64 // the latest virtual time any task has reached (a Time)
 	nextEv  atomic.Int64 // when the earliest pending event is due (a Time); noEvent when none
 	tasks   []*Task
 	pending []*Task // spawned, waiting for Run
@@ -136,14 +135,16 @@ func (w *World) Rand() *rand.Rand { return w.rng }
 func (w *World) Now() Time {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return Time(w.horizon.Load())
+	return w.horizonNow()
 }
 
 // Counters returns the work counted by every task of the World so far.
 func (w *World) Counters() Counters {
 	var c Counters
 	for k := range c {
-		c[k] = w.counters[k].Load()
+		for i := range w.shards {
+			c[k] += w.shards[i].counters[k].Load()
+		}
 	}
 	return c
 }
@@ -165,7 +166,7 @@ func (w *World) NewTask(name string) *Task {
 
 func (w *World) newTaskLocked(name string) *Task {
 	w.nextID++
-	t := &Task{w: w, id: w.nextID, name: name, now: Time(w.horizon.Load()), heapIdx: -1, cpu0: -1}
+	t := &Task{w: w, id: w.nextID, name: name, now: w.horizonNow(), heapIdx: -1, cpu0: -1}
 	w.tasks = append(w.tasks, t)
 	return t
 }
@@ -206,12 +207,40 @@ func (h *eventHeap) Pop() any {
 	return e
 }
 
+// numShards is how many cache lines the World's counters and horizon are
+// spread over, so that direct tasks on different goroutines do not write
+// the same line on every charge.
+const numShards = 16
+
+// shard is one task group's part of the World's counters and horizon.
+type shard struct {
+	counters [NumKinds]atomic.Int64
+	horizon  atomic.Int64 // the latest virtual time a task of the shard has reached
+	_        [56]byte
+}
+
+func (w *World) shardOf(t *Task) *shard { return &w.shards[t.id%numShards] }
+
+// count adds n to the World's counter k on t's shard.
+func (w *World) count(t *Task, k Kind, n int64) { w.shardOf(t).counters[k].Add(n) }
+
+// horizonNow is the latest virtual time any task has reached.
+func (w *World) horizonNow() Time {
+	var h int64
+	for i := range w.shards {
+		h = max(h, w.shards[i].horizon.Load())
+	}
+	return Time(h)
+}
+
 // advanceHorizon raises the World's Now to t if t is later; safe without
 // w.mu.
-func (w *World) advanceHorizon(t Time) {
+func (w *World) advanceHorizon(t Time) { w.shards[0].advance(t) }
+
+func (s *shard) advance(t Time) {
 	for {
-		h := w.horizon.Load()
-		if int64(t) <= h || w.horizon.CompareAndSwap(h, int64(t)) {
+		h := s.horizon.Load()
+		if int64(t) <= h || s.horizon.CompareAndSwap(h, int64(t)) {
 			return
 		}
 	}
@@ -243,9 +272,10 @@ func (w *World) atLocked(at Time, fn func()) {
 	w.eventsChangedLocked()
 }
 
-// runDue runs, for a direct task, every event due at or before now.
-func (w *World) runDue(now Time) {
-	w.advanceHorizon(now)
+// runDue runs, for direct task t, every event due at or before its now.
+func (w *World) runDue(t *Task) {
+	now := t.now
+	w.shardOf(t).advance(now)
 	if Time(w.nextEv.Load()) > now {
 		return
 	}
