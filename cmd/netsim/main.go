@@ -8,6 +8,7 @@
 //	netsim seeds [-only 001,004] [-json]
 //	netsim ip [-before|-after] [-time] [-triestat] [-force] [-n NETNS] [-batch FILE] ARGS...
 //	netsim build [-dummies N] [-vlans N] [-one-by-one N] [-json]
+//	netsim sweep 003 [-n 16,32,...] [-family 4|6] [-rules N] [-cpus P] [-start all|shell] [-plot FILE.svg] [-json]
 package main
 
 import (
@@ -45,6 +46,8 @@ commands:
           kernel, printing what ip prints (netsim ip -help)
   build   build thousands of devices with addresses, then delete them,
           before and after the seed patches; print virtual and real times
+  sweep   run a seed over sizes in both modes; print the growth exponents
+          and draw a log-log plot (netsim sweep -help)
 `
 
 func run(args []string, out io.Writer) error {
@@ -57,6 +60,8 @@ func run(args []string, out io.Writer) error {
 		return runSeeds(args[1:], out)
 	case "build":
 		return runBuild(args[1:], out)
+	case "sweep":
+		return runSweep(args[1:], out)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(out, usage)
 		return nil
