@@ -77,33 +77,36 @@ func atomDump(tb testing.TB, k *rtnl.Kernel, t *sim.Task) string {
 	s.Counters = nil
 	var b strings.Builder
 	fmt.Fprintf(&b, "%+v\n", s)
-	h := k.InitNet().Handle(t)
-	routes, err := h.RouteList(0)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for _, r := range routes {
-		fmt.Fprintf(&b, "route %+v\n", r)
-	}
-	ts, err := h.TrieStat()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	b.WriteString(dropEmptyTables(ts))
-	nhs, err := h.NexthopList()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for _, nh := range nhs {
-		fmt.Fprintf(&b, "nexthop %+v\n", nh)
-	}
-	for _, fam := range []int{rtnl.FamilyV4, rtnl.FamilyV6} {
-		rules, err := h.RuleList(fam)
+	for _, name := range append([]string{""}, s.Names...) {
+		fmt.Fprintf(&b, "netns %q\n", name)
+		h := k.Net(name).Handle(t)
+		routes, err := h.RouteList(0)
 		if err != nil {
 			tb.Fatal(err)
 		}
-		for _, r := range rules {
-			fmt.Fprintf(&b, "rule %d %+v\n", fam, r)
+		for _, r := range routes {
+			fmt.Fprintf(&b, "route %+v\n", r)
+		}
+		ts, err := h.TrieStat()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		b.WriteString(dropEmptyTables(ts))
+		nhs, err := h.NexthopList()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, nh := range nhs {
+			fmt.Fprintf(&b, "nexthop %+v\n", nh)
+		}
+		for _, fam := range []int{rtnl.FamilyV4, rtnl.FamilyV6} {
+			rules, err := h.RuleList(fam)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			for _, r := range rules {
+				fmt.Fprintf(&b, "rule %d %+v\n", fam, r)
+			}
 		}
 	}
 	return b.String()
@@ -132,15 +135,18 @@ func dropEmptyTables(ts string) string {
 		block = append(block, l)
 	}
 	flush()
-	return strings.Join(out, "\n")
+	return strings.TrimRight(strings.Join(out, "\n"), "\n") + "\n"
 }
 
 // atomGen draws requests from small pools of names, ids and prefixes, so
 // that requests meet each other's objects, with a share of bad values.
 type atomGen struct {
 	rng *rand.Rand
-	h   *rtnl.Handle
+	h   *rtnl.Handle // init_net's
 	k   *rtnl.Kernel
+	// ns is the handle of the other namespace ("ns1"), nil before the
+	// first is created; it stays, dead, when the namespace is deleted.
+	ns *rtnl.Handle
 }
 
 var (
@@ -322,8 +328,37 @@ func (g *atomGen) rule(fam int) fibrules.Rule {
 }
 
 // request draws one request and returns its description and the call.
+// One in ten requests goes to the other namespace, if there is one.
 func (g *atomGen) request() (string, func() error) {
-	h := g.h
+	if g.rng.IntN(30) == 0 {
+		return g.netnsRequest()
+	}
+	h, where := g.h, ""
+	if g.ns != nil && g.rng.IntN(10) == 0 {
+		h, where = g.ns, "ns1: "
+	}
+	desc, fn := g.requestOn(h)
+	return where + desc, fn
+}
+
+// netnsRequest draws the creation or deletion of a namespace.
+func (g *atomGen) netnsRequest() (string, func() error) {
+	name := g.pick([]string{"ns1", "ns1", "ns2", "", "a/b"})
+	t := g.h.Task()
+	if g.rng.IntN(3) == 0 {
+		return fmt.Sprintf("DelNet(%q)", name), func() error { return g.k.DelNet(t, name) }
+	}
+	return fmt.Sprintf("NewNet(%q)", name), func() error {
+		n, err := g.k.NewNet(t, name)
+		if err == nil && name == "ns1" {
+			g.ns = n.Handle(t)
+		}
+		return err
+	}
+}
+
+// requestOn draws one request made through h.
+func (g *atomGen) requestOn(h *rtnl.Handle) (string, func() error) {
 	switch k := g.rng.IntN(100); {
 	case k < 12:
 		s := g.linkSpec()
@@ -480,12 +515,14 @@ func runAtomicity(t *testing.T, seed uint64, steps int, byOp map[string][2]int) 
 			fail(step, "invariants %s: %v", when, err)
 		}
 		live := map[*netdev.Device]bool{}
-		for _, d := range k.InitNet().Devices().Devices() {
-			live[d] = true
-			seen[d] = true
+		for _, name := range append([]string{""}, k.NetNames()...) {
+			for _, d := range k.Net(name).Devices().Devices() {
+				live[d] = true
+				seen[d] = true
+			}
 		}
 		for d := range seen {
-			if !live[d] {
+			if !live[d] && !d.Registered() {
 				if err := netdev.CheckReleased(d); err != nil {
 					fail(step, "%s: %v", when, err)
 				}
