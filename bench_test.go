@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/netsimlab/netsim/fibrules"
 	"github.com/netsimlab/netsim/netdev"
@@ -270,3 +271,33 @@ func BenchmarkSeed003RuleAdd(b *testing.B) {
 }
 
 const rulesPerNetns = 1024
+
+// BenchmarkNetns creates 4096 namespaces (seed 003's), each with its
+// loopback device and IPv4/IPv6 rule ops, then deletes them all and lets
+// their cleanup run.
+func BenchmarkNetns(b *testing.B) {
+	const n = 4096
+	var virtual time.Duration
+	for b.Loop() {
+		k := rtnl.MustNewKernel(rtnl.After)
+		t := k.World().NewTask("ip")
+		start := t.Now()
+		for i := range n {
+			if _, err := k.NewNet(t, fmt.Sprintf("ns-%d", i)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		for i := range n {
+			if err := k.DelNet(t, fmt.Sprintf("ns-%d", i)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		k.Settle(t)
+		if names := k.NetNames(); len(names) != 0 {
+			b.Fatalf("%d namespaces left", len(names))
+		}
+		virtual = t.Now().Sub(start)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/netns")
+	b.ReportMetric(virtual.Seconds(), "virtual-s/op")
+}
