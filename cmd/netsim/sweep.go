@@ -178,5 +178,6 @@ func plotSweep(file string, p scenario.Seed003Params, ks []int, before, after []
 		return err
 	}
 	pl.Legend.Top, pl.Legend.Left = true, true
+	pl.Legend.YOffs = -vg.Points(14) // below the title
 	return pl.Save(6*vg.Inch, 4*vg.Inch, file)
 }
