@@ -58,6 +58,9 @@ func ipMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 	}
+	// Counted walks change wall time only: behaviour, counters and virtual
+	// time are those of the real list walks (rtnl.Config.CountedWalks).
+	cfg.CountedWalks = true
 	k := rtnl.MustNewKernel(cfg)
 	t := k.World().NewTask("ip")
 	ip := iproute.New(k, t)
