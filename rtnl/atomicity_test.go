@@ -23,6 +23,7 @@ var (
 	flagAtomSeed  = flag.Uint64("rtnl.atomseed", 0, "run TestFailureAtomicity with this seed only")
 	flagAtomSeeds = flag.Int("rtnl.atomseeds", 200, "sequences TestFailureAtomicity runs (a quarter with -short)")
 	flagAtomSteps = flag.Int("rtnl.atomsteps", 120, "requests per sequence in TestFailureAtomicity")
+	flagAtomFrom  = flag.Uint64("rtnl.atomfrom", 1, "first seed of TestFailureAtomicity")
 )
 
 // TestFailureAtomicity drives seeded random sequences of requests, valid and
@@ -45,7 +46,7 @@ func TestFailureAtomicity(t *testing.T) {
 	}
 	list := make([]uint64, 0, seeds)
 	for s := range seeds {
-		list = append(list, uint64(s+1))
+		list = append(list, *flagAtomFrom+uint64(s))
 	}
 	if *flagAtomSeed != 0 {
 		list = []uint64{*flagAtomSeed}
