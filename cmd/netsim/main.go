@@ -8,6 +8,7 @@
 //	netsim seeds [-only 001,004] [-json]
 //	netsim ip [-before|-after] [-time] [-triestat] [-force] [-n NETNS] [-batch FILE] ARGS...
 //	netsim build [-dummies N] [-vlans N] [-one-by-one N] [-json]
+//	netsim batch -netns K [-parallel] [-before|-after] [-cpus P] [-4|-6] [-json] FILE
 //	netsim sweep 003 [-n 16,32,...] [-family 4|6] [-rules N] [-cpus P] [-start all|shell] [-plot FILE.svg] [-json]
 package main
 
@@ -48,6 +49,8 @@ commands:
           before and after the seed patches; print virtual and real times
   sweep   run a seed over sizes in both modes; print the growth exponents
           and draw a log-log plot (netsim sweep -help)
+  batch   run an ip batch file in K namespaces, one process each, one
+          after another or at once (netsim batch -help)
 `
 
 func run(args []string, out io.Writer) error {
@@ -62,6 +65,8 @@ func run(args []string, out io.Writer) error {
 		return runBuild(args[1:], out)
 	case "sweep":
 		return runSweep(args[1:], out)
+	case "batch":
+		return runBatch(args[1:], out)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(out, usage)
 		return nil
