@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -61,6 +62,9 @@ func ipMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// Counted walks change wall time only: behaviour, counters and virtual
 	// time are those of the real list walks (rtnl.Config.CountedWalks).
 	cfg.CountedWalks = true
+	// A run builds its kernel once and keeps it to the end: collecting
+	// less often saves time and costs little memory.
+	debug.SetGCPercent(400)
 	k := rtnl.MustNewKernel(cfg)
 	t := k.World().NewTask("ip")
 	ip := iproute.New(k, t)
