@@ -21,7 +21,7 @@ the exit status is ip's.
   -after      the kernel after them (the default)
   -time       after each command, print its virtual time and how long it
               held RTNL; at the end, the totals and the real time
-  -triestat   after the run, print /proc/net/fib_triestat
+  -triestat   after the run, print /proc/net/fib_triestat (of NETNS with -n)
 
 IP OPTIONS are ip's own: -4, -6, -force, -batch FILE, -n[etns] NETNS, ...
 `
@@ -102,7 +102,15 @@ func ipMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			time.Since(realStart).Round(time.Microsecond))
 	}
 	if trieStat {
-		s, err := k.InitNet().Handle(k.World().NewTask("cat")).TrieStat()
+		n := k.InitNet()
+		for i := 0; i+1 < len(ipArgs) && strings.HasPrefix(ipArgs[i], "-"); i++ {
+			if matchesOpt(ipArgs[i], "-netns") {
+				if nn := k.Net(ipArgs[i+1]); nn != nil {
+					n = nn
+				}
+			}
+		}
+		s, err := n.Handle(k.World().NewTask("cat")).TrieStat()
 		if err != nil {
 			fmt.Fprintln(stderr, "netsim ip: fib_triestat:", err)
 			return 1
