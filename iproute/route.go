@@ -564,22 +564,30 @@ func (ip *IP) routeList(h *rtnl.Handle, argv []string, flush bool) error {
 		}
 		return &cmdError{msg: "Error: ipv4: FIB table does not exist.\n" + msg, status: exitNetlink}
 	}
+	flushFailed := false
 	for _, r := range rs {
 		if !f.keep(r) {
 			continue
 		}
 		if flush {
-			del := rtnl.Route{Table: r.Table, Dst: r.Dst, TOS: r.TOS, Priority: r.Priority,
-				Type: r.Type, Protocol: r.Protocol, NexthopID: r.NexthopID}
-			if r.NexthopID == 0 && r.Paths == 0 {
-				del.Gateway, del.Dev = r.Gateway, r.Dev
+			if r.NexthopID != 0 {
+				// ip sends the dumped route back, whose nexthop object comes
+				// with its gateway and device: the kernel refuses that
+				// (rtm_to_fib_config), and ip reports it after the round.
+				flushFailed = true
+				continue
 			}
+			del := rtnl.Route{Table: r.Table, Dst: r.Dst, TOS: r.TOS, Priority: r.Priority,
+				Type: r.Type, Protocol: r.Protocol, Gateway: r.Gateway, Dev: r.Dev}
 			if err := h.RouteDel(del); err != nil && !isGone(err) {
 				return err
 			}
 			continue
 		}
 		ip.out.WriteString(f.text(r))
+	}
+	if flushFailed {
+		return &cmdError{msg: "Failed to send flush request: " + Strerror(syscall.EINVAL) + "\n", status: exitNetlink}
 	}
 	return nil
 }
