@@ -170,6 +170,11 @@ func realKernelAvailable() error {
 	if _, err := exec.LookPath("ip"); err != nil {
 		return err
 	}
+	// The transcripts are iproute2 6.1's: other versions word and format
+	// some things differently.
+	if out, err := exec.Command("ip", "-V").CombinedOutput(); err != nil || !strings.Contains(string(out), "iproute2-6.1.0") {
+		return fmt.Errorf("the transcripts are iproute2 6.1.0's, this is %q", strings.TrimSpace(string(out)))
+	}
 	if out, err := exec.Command("unshare", "-n", "-m", "true").CombinedOutput(); err != nil {
 		return fmt.Errorf("unshare -n -m: %v: %s", err, out)
 	}
