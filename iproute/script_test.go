@@ -16,10 +16,12 @@ package iproute_test
 //	             want.netsim: the real kernel does not run it
 //
 // TestScripts runs every file on netsim and compares with want.netsim or
-// want. TestScriptsRealKernel runs them on the running kernel in a private
-// network namespace (unshare -n) and compares with want; it skips where
-// that is not possible. With -rewrite, it rewrites want from the real
-// kernel instead.
+// want (-rewrite-netsim rewrites want.netsim). TestScriptsRealKernel runs
+// them on the running kernel in a private network and mount namespace
+// (unshare -n -m) and compares with want; it skips where that is not
+// possible (not root, no unshare, an iproute2 other than 6.1.0). With
+// -rewrite, it rewrites want from the real kernel instead. The transcripts
+// were taken on Linux 6.18 with iproute2 6.1.0.
 
 import (
 	"bytes"
