@@ -75,7 +75,12 @@ type cmdError struct {
 	status int
 }
 
-func (e *cmdError) Error() string { return strings.TrimRight(e.msg, "\n") }
+func (e *cmdError) Error() string {
+	if e.msg == "" {
+		return fmt.Sprintf("exit status %d", e.status)
+	}
+	return strings.TrimRight(e.msg, "\n")
+}
 
 // invarg is iproute2's invarg(msg, arg): `Error: argument "ARG" is wrong: MSG`.
 func invarg(msg, arg string) error {
