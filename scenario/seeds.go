@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -71,7 +72,17 @@ var SeedIDs = []string{"000", "001", "002", "003", "004"}
 
 // RunSeeds runs the named seeds' experiments at full scale, before and
 // after, and returns a row for every published phase.
-func RunSeeds(only []string) ([]SeedRow, error) {
+func RunSeeds(only []string) ([]SeedRow, error) { return RunSeedsScaled(only, 1) }
+
+// RunSeedsScaled is RunSeeds with every seed's size multiplied by scale
+// (0 < scale ≤ 1; at least one of each thing): nexthops and routes (000),
+// VLANs (001), interfaces (002), namespaces (003), devices (004). Below
+// full scale the published times do not apply and rows carry none.
+func RunSeedsScaled(only []string, scale float64) ([]SeedRow, error) {
+	if !(scale > 0 && scale <= 1) {
+		return nil, fmt.Errorf("scale must be in (0, 1], not %g", scale)
+	}
+	size := func(full int) int { return max(1, int(math.Round(float64(full)*scale))) }
 	if len(only) == 0 {
 		only = SeedIDs
 	}
@@ -89,6 +100,9 @@ func RunSeeds(only []string) ([]SeedRow, error) {
 			}
 			row := SeedRow{Seed: seed, Phase: name, Mode: mode, Virtual: p.Virtual, Real: p.Real, Report: r}
 			for _, pub := range PublishedTimes {
+				if scale != 1 {
+					break
+				}
 				if pub.Seed == seed && pub.Phase == name && pub.Mode == mode {
 					row.Published = pub.Seconds
 				}
@@ -103,7 +117,7 @@ func RunSeeds(only []string) ([]SeedRow, error) {
 		switch seed {
 		case "000":
 			for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
-				r, err := Seed000(cfg, Seed000Params{})
+				r, err := Seed000(cfg, Seed000Params{Nexthops: size(65536)})
 				if err != nil {
 					return nil, err
 				}
@@ -111,7 +125,7 @@ func RunSeeds(only []string) ([]SeedRow, error) {
 			}
 		case "001":
 			for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
-				r, err := Seed001(cfg, Seed001Params{})
+				r, err := Seed001(cfg, Seed001Params{VLANs: size(1500)})
 				if err != nil {
 					return nil, err
 				}
@@ -119,14 +133,14 @@ func RunSeeds(only []string) ([]SeedRow, error) {
 			}
 		case "002":
 			for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
-				r, err := Seed002(cfg, Seed002Params{})
+				r, err := Seed002(cfg, Seed002Params{Interfaces: size(100)})
 				if err != nil {
 					return nil, err
 				}
 				add(seed, cfg.String(), r, "script")
 			}
 		case "003":
-			reports, err := runSeed003()
+			reports, err := runSeed003(size(seed003Netns))
 			if err != nil {
 				return nil, err
 			}
@@ -145,6 +159,8 @@ func RunSeeds(only []string) ([]SeedRow, error) {
 				{rtnl.After, Seed004Params{Method: ByList}},
 			}
 			for _, run := range runs {
+				run.p.Devices = size(seed004Devices)
+				run.p.Threads = min(run.p.Threads, run.p.Devices)
 				r, err := Seed004(run.cfg, run.p)
 				if err != nil {
 					return nil, err
@@ -161,7 +177,7 @@ func RunSeeds(only []string) ([]SeedRow, error) {
 // after) at full scale, as many at once as there are processors: they are
 // independent simulated machines. The real time each reports is its own,
 // measured while sharing the processors with the others.
-func runSeed003() ([]*Seed003Result, error) {
+func runSeed003(netns int) ([]*Seed003Result, error) {
 	type run struct {
 		cfg    rtnl.Config
 		family int
@@ -175,7 +191,7 @@ func runSeed003() ([]*Seed003Result, error) {
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i, r := range runs {
 		g.Go(func() error {
-			res, err := Seed003(r.cfg, Seed003Params{Family: r.family})
+			res, err := Seed003(r.cfg, Seed003Params{Family: r.family, Netns: netns})
 			out[i] = res
 			return err
 		})
