@@ -124,6 +124,7 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 		r                     rtnl.Route
 		dstOK, scopeOK, gwOK  bool
 		typeOK, protoOK       bool
+		tableOK               bool
 		devs                  []string
 		family                = ip.family
 		scope                 netdev.Scope
@@ -225,7 +226,7 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 			if !ok {
 				return invarg("\"table\" value is invalid\n", v)
 			}
-			r.Table = id
+			r.Table, tableOK = id, true
 		case w == "onlink":
 			r.OnLink = true
 		case unsupportedRouteAttr[w]:
@@ -279,7 +280,13 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 	if !r.Dst.Addr().Is4() {
 		return failf("IPv6 routes are not modelled by netsim.\n")
 	}
-	// The kernel wants the prefix's host bits clear; ip sends them as given.
+	if !tableOK {
+		// iproute_modify puts these types in the local table by default.
+		switch r.Type {
+		case fib.TypeLocal, fib.TypeBroadcast, fib.TypeNAT, fib.TypeAnycast:
+			r.Table = fib.TableLocal
+		}
+	}
 	if del {
 		if scopeOK {
 			r.Scope = scope
