@@ -123,7 +123,7 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 	var (
 		r                     rtnl.Route
 		dstOK, scopeOK, gwOK  bool
-		typeOK, protoOK       bool
+		typeOK                bool
 		tableOK               bool
 		devs                  []string
 		family                = ip.family
@@ -216,7 +216,7 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 			if !ok {
 				return invarg("\"protocol\" value is invalid\n", v)
 			}
-			r.Protocol, protoOK = fib.Protocol(p), true
+			r.Protocol = fib.Protocol(p)
 		case matches(w, "table"):
 			v, err := a.next()
 			if err != nil {
@@ -271,7 +271,6 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 	if !dstOK {
 		return usageErr(routeUsage)
 	}
-	_ = protoOK
 	for _, d := range devs {
 		if h.LinkIndex(d) == 0 {
 			return nodev(d)
