@@ -102,3 +102,15 @@ func TestIPSeedScripts(t *testing.T) {
 	require.Equal(t, 0, st, errOut)
 	require.Empty(t, out)
 }
+
+// TestIPSeed004Group: seed 004's group deletion of 10000 devices takes
+// the published 30 s of virtual time.
+func TestIPSeed004Group(t *testing.T) {
+	if testing.Short() {
+		t.Skip("10000 devices")
+	}
+	out, errOut, st := runIP(t, "", "-before", "-time", "-batch", "../../examples/seed004-group.ip")
+	require.Equal(t, 0, st, errOut)
+	require.Contains(t, out, "# line 20005: 29.9")
+	require.Contains(t, out, ": link del group 1\n")
+}
