@@ -5,7 +5,6 @@ import (
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/fibrules"
-	"github.com/netsimlab/netsim/sim"
 )
 
 // ruleOps returns the namespace's rules of family (FamilyV4 or FamilyV6).
@@ -26,19 +25,17 @@ func (n *Net) Rules(family int) *fibrules.Ops {
 	return o
 }
 
-// rule runs one RTM_NEWRULE or RTM_DELRULE: unlike the other requests it
-// does not simply hold RTNL throughout — the rules' own lock policy
-// (Config.Rules) decides which locks it takes.
-func (h *Handle) rule(op string, family int, fn func(t *sim.Task, o *fibrules.Ops) error) error {
-	defer h.enter(op)()
+// ruleRequest starts one RTM_NEWRULE, RTM_DELRULE or RTM_GETRULE and
+// returns the family's rules and the function that ends the request.
+// Unlike the other requests it takes no lock itself: the rules' own lock
+// policy (Config.Rules) decides which locks a change takes.
+func (h *Handle) ruleRequest(op string, family int) (*fibrules.Ops, func(), error) {
+	end := h.enter(op)
 	if h.n.dead {
-		return h.n.errDead()
+		return nil, end, h.n.errDead()
 	}
 	o, err := h.n.ruleOps(family)
-	if err != nil {
-		return err
-	}
-	return fn(h.t, o)
+	return o, end, err
 }
 
 // RuleAdd adds a policy routing rule of family (FamilyV4 or FamilyV6), as
@@ -49,28 +46,34 @@ func (h *Handle) rule(op string, family int, fn func(t *sim.Task, o *fibrules.Op
 //
 // Kernel: fib_nl_newrule → fib_newrule (net/core/fib_rules.c).
 func (h *Handle) RuleAdd(family int, r fibrules.Rule) error {
-	return h.rule("RTM_NEWRULE", family, func(t *sim.Task, o *fibrules.Ops) error {
-		return o.Add(t, h.n.k.rtnl, r, true)
-	})
+	o, end, err := h.ruleRequest("RTM_NEWRULE", family)
+	defer end()
+	if err != nil {
+		return err
+	}
+	return o.Add(h.t, h.n.k.rtnl, r, true)
 }
 
 // RuleDel deletes the first rule matching r (zero fields match anything).
 //
 // Kernel: fib_nl_delrule → fib_delrule (net/core/fib_rules.c).
 func (h *Handle) RuleDel(family int, r fibrules.Rule) error {
-	return h.rule("RTM_DELRULE", family, func(t *sim.Task, o *fibrules.Ops) error {
-		return o.Del(t, h.n.k.rtnl, r)
-	})
+	o, end, err := h.ruleRequest("RTM_DELRULE", family)
+	defer end()
+	if err != nil {
+		return err
+	}
+	return o.Del(h.t, h.n.k.rtnl, r)
 }
 
 // RuleList returns the rules of family in lookup order, as `ip rule show`.
 //
 // Kernel: fib_nl_dumprule.
 func (h *Handle) RuleList(family int) ([]fibrules.Rule, error) {
-	var out []fibrules.Rule
-	err := h.rule("RTM_GETRULE", family, func(t *sim.Task, o *fibrules.Ops) error {
-		out = o.Rules()
-		return nil
-	})
-	return out, err
+	o, end, err := h.ruleRequest("RTM_GETRULE", family)
+	defer end()
+	if err != nil {
+		return nil, err
+	}
+	return o.Rules(), nil
 }

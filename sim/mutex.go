@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"container/heap"
 	"fmt"
 	"sync"
 )
@@ -107,7 +106,20 @@ func (m *Mutex) Lock(t *Task) {
 		}
 		m.mu.Unlock()
 		if !solo {
-			t.yield() // let every earlier task reach its own Lock first
+			// Let every earlier task reach its own Lock first. If m is
+			// still held when t's turn comes, the scheduler queues t on m
+			// without resuming it (enqueueWanted); t resumes as the owner.
+			t.lockWant = m
+			t.yield()
+			t.lockWant = nil
+			m.mu.Lock()
+			granted := m.owner == t
+			m.mu.Unlock()
+			if granted {
+				m.real.Lock()
+				t.held++
+				return
+			}
 		}
 	}
 	m.mu.Lock()
@@ -137,6 +149,20 @@ func (m *Mutex) Lock(t *Task) {
 	t.park() // until Unlock hands m to t
 	m.real.Lock()
 	t.held++
+}
+
+// enqueueWanted queues t, which yielded on its way into Lock(m) and is now
+// the earliest task, as a waiter if m is held, and reports whether it did:
+// what t would do itself on resuming, without resuming it.
+func (m *Mutex) enqueueWanted(t *Task) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.owner == nil || m.owner == t || m.solo != nil && m.soloAt > t.now {
+		return false
+	}
+	m.waiters = append(m.waiters, mutexWaiter{t: t, since: t.now})
+	t.lockWant = nil
+	return true
 }
 
 // grantLocked records that t, which asked at since, owns m from start.
@@ -193,7 +219,7 @@ func (m *Mutex) Unlock(t *Task) {
 	m.real.Unlock()
 	if next != nil {
 		w.mu.Lock()
-		heap.Push(&w.sched.runq, next)
+		w.sched.runq.push(next)
 		w.mu.Unlock()
 	}
 	m.mu.Unlock()

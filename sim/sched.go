@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"container/heap"
 	"errors"
 	"fmt"
 	"iter"
@@ -16,31 +15,81 @@ type scheduler struct {
 	failure any      // a panic from a task, or a deadlock report
 }
 
-type taskHeap []*Task
+// taskHeap is the run queue: a binary min-heap by (virtual time, id), the
+// keys kept beside the task pointers so that ordering never touches a task.
+type taskHeap []runEntry
 
-func (h taskHeap) Len() int { return len(h) }
-func (h taskHeap) Less(i, j int) bool {
-	if h[i].now != h[j].now {
-		return h[i].now < h[j].now
-	}
-	return h[i].id < h[j].id
+type runEntry struct {
+	now Time
+	id  int
+	t   *Task
 }
-func (h taskHeap) Swap(i, j int) {
-	h[i], h[j] = h[j], h[i]
-	h[i].heapIdx, h[j].heapIdx = i, j
+
+func (a runEntry) before(b runEntry) bool {
+	return a.now < b.now || a.now == b.now && a.id < b.id
 }
-func (h *taskHeap) Push(x any) {
-	t := x.(*Task)
-	t.heapIdx = len(*h)
-	*h = append(*h, t)
+
+func (h taskHeap) first() *Task { return h[0].t }
+
+func (h *taskHeap) push(t *Task) {
+	*h = append(*h, runEntry{t.now, t.id, t})
+	t.heapIdx = len(*h) - 1
+	h.up(t.heapIdx)
 }
-func (h *taskHeap) Pop() any {
+
+func (h *taskHeap) pop() *Task {
 	old := *h
-	t := old[len(old)-1]
-	old[len(old)-1] = nil
-	*h = old[:len(old)-1]
+	t := old[0].t
+	n := len(old) - 1
+	old[0] = old[n]
+	old[0].t.heapIdx = 0
+	old[n] = runEntry{}
+	*h = old[:n]
+	if n > 0 {
+		h.down(0)
+	}
 	t.heapIdx = -1
 	return t
+}
+
+// fix restores the order after the task at index i changed its time.
+func (h taskHeap) fix(i int) {
+	h[i].now = h[i].t.now
+	if !h.down(i) {
+		h.up(i)
+	}
+}
+
+func (h taskHeap) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h[i].before(h[p]) {
+			return
+		}
+		h[i], h[p] = h[p], h[i]
+		h[i].t.heapIdx, h[p].t.heapIdx = i, p
+		i = p
+	}
+}
+
+func (h taskHeap) down(i int) (moved bool) {
+	n := len(h)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return moved
+		}
+		c := l
+		if r := l + 1; r < n && h[r].before(h[l]) {
+			c = r
+		}
+		if !h[c].before(h[i]) {
+			return moved
+		}
+		h[i], h[c] = h[c], h[i]
+		h[i].t.heapIdx, h[c].t.heapIdx = i, c
+		i, moved = c, true
+	}
 }
 
 // Spawn creates a scheduled task that will run body when Run is called (or
@@ -55,7 +104,7 @@ func (w *World) Spawn(name string, body func(t *Task)) *Task {
 	t.resume, t.stop = iter.Pull(t.run)
 	if s := w.sched; s != nil {
 		s.live++
-		heap.Push(&s.runq, t)
+		s.runq.push(t)
 	} else {
 		w.pending = append(w.pending, t)
 	}
@@ -70,7 +119,7 @@ func (w *World) SpawnFrom(parent *Task, name string, body func(t *Task)) *Task {
 	w.mu.Lock()
 	t.now = parent.now
 	if t.heapIdx >= 0 {
-		heap.Fix(&w.sched.runq, t.heapIdx)
+		w.sched.runq.fix(t.heapIdx)
 	}
 	w.mu.Unlock()
 	return t
@@ -98,7 +147,7 @@ func (w *World) Run() Time {
 	w.sched = s
 	for _, t := range w.pending {
 		s.live++
-		heap.Push(&s.runq, t)
+		s.runq.push(t)
 	}
 	w.pending = nil
 	w.mu.Unlock()
@@ -124,8 +173,23 @@ func (w *World) Run() Time {
 }
 
 // loop is the scheduler: it runs due events and resumes the earliest
-// runnable task until none is left.
+// runnable task until none is left. A panic in a task or an event becomes
+// the World's failure.
 func (w *World) loop(s *scheduler) {
+	var cur *Task // the task resumed; nil while an event runs
+	defer func() {
+		if r := recover(); r != nil {
+			what := "an event"
+			if cur != nil {
+				what = "task " + cur.String()
+			}
+			w.mu.Lock()
+			if s.failure == nil {
+				s.failure = fmt.Sprintf("sim: %s panicked: %v", what, r)
+			}
+			w.mu.Unlock()
+		}
+	}()
 	for {
 		w.mu.Lock()
 		if s.failure != nil {
@@ -134,15 +198,13 @@ func (w *World) loop(s *scheduler) {
 		}
 		var next *Task
 		if len(s.runq) > 0 {
-			next = s.runq[0]
+			next = s.runq.first()
 		}
 		if len(w.events) > 0 && (next == nil || w.events[0].at <= next.now) {
 			e := w.popEventLocked()
 			w.advanceHorizon(e.at)
 			w.mu.Unlock()
-			if !w.protect(nil, e.fn) {
-				return
-			}
+			e.fn()
 			continue
 		}
 		if next == nil {
@@ -152,13 +214,15 @@ func (w *World) loop(s *scheduler) {
 			w.mu.Unlock()
 			return
 		}
-		heap.Pop(&s.runq)
+		s.runq.pop()
 		w.advanceHorizon(next.now)
 		w.mu.Unlock()
-		alive := true
-		if !w.protect(next, func() { _, alive = next.resume() }) {
-			return
+		if m := next.lockWant; m != nil && m.enqueueWanted(next) {
+			continue // next waits for m without having run
 		}
+		cur = next
+		_, alive := next.resume()
+		cur = nil
 		if !alive {
 			w.mu.Lock()
 			next.finished = true
@@ -167,27 +231,6 @@ func (w *World) loop(s *scheduler) {
 			w.mu.Unlock()
 		}
 	}
-}
-
-// protect runs fn, task t's step or (t nil) an event, and turns a panic
-// into the World's failure.
-func (w *World) protect(t *Task, fn func()) (ok bool) {
-	defer func() {
-		if r := recover(); r != nil {
-			what := "an event"
-			if t != nil {
-				what = "task " + t.String()
-			}
-			w.mu.Lock()
-			if w.sched.failure == nil {
-				w.sched.failure = fmt.Sprintf("sim: %s panicked: %v", what, r)
-			}
-			w.mu.Unlock()
-			ok = false
-		}
-	}()
-	fn()
-	return true
 }
 
 // errStopped unwinds a task whose World stopped before it finished.
@@ -224,11 +267,11 @@ func (t *Task) yield() {
 	s := w.sched
 	// Fast path: nothing is due before the task's new time.
 	if (len(w.events) == 0 || w.events[0].at > t.now) &&
-		(len(s.runq) == 0 || t.now < s.runq[0].now || (t.now == s.runq[0].now && t.id < s.runq[0].id)) {
+		(len(s.runq) == 0 || (runEntry{t.now, t.id, t}).before(s.runq[0])) {
 		w.mu.Unlock()
 		return
 	}
-	heap.Push(&s.runq, t)
+	s.runq.push(t)
 	w.mu.Unlock()
 	t.park()
 }

@@ -40,6 +40,7 @@ type Task struct {
 	stop     func()
 	suspend  func(struct{}) bool // inside the coroutine: back to the scheduler loop
 	heapIdx  int
+	lockWant *Mutex // the Mutex the task yielded on its way into (Options.Coarse)
 	finished bool
 	held     int // Mutexes held
 }
