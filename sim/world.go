@@ -216,8 +216,12 @@ const numShards = 16
 type shard struct {
 	counters [NumKinds]atomic.Int64
 	horizon  atomic.Int64 // the latest virtual time a task of the shard has reached
-	_        [56]byte
+	_        [shardPad]byte
 }
+
+// shardPad rounds a shard up to whole 64-byte cache lines, so that no line
+// holds the counters of two shards.
+const shardPad = 64 - (int(NumKinds)*8+8)%64
 
 func (w *World) shardOf(t *Task) *shard { return &w.shards[t.id%numShards] }
 
