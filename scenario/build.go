@@ -6,6 +6,7 @@ import (
 
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/rtnl"
+	"github.com/netsimlab/netsim/sim"
 )
 
 // BuildParams sizes the Build scenario. Zero fields take the defaults.
@@ -13,6 +14,8 @@ type BuildParams struct {
 	Dummies  int // dummy devices, each up with an IPv6 address (default 3000)
 	VLANs    int // VLANs on a bond, each up with an IPv6 address (default 300)
 	OneByOne int // dummies deleted one `ip link del` at a time (default 20)
+	// Tracer receives the run's trace events; nil: no tracing.
+	Tracer sim.Tracer
 }
 
 func (p *BuildParams) defaults() {
@@ -45,7 +48,7 @@ func (p *BuildParams) defaults() {
 //     request where the kernel supports it (seed 004), one by one otherwise.
 func Build(cfg rtnl.Config, p BuildParams) (*Report, error) {
 	p.defaults()
-	k, err := rtnl.NewKernel(cfg)
+	k, _, err := newKernel(cfg, sim.DefaultCosts, 0, p.Tracer)
 	if err != nil {
 		return nil, err
 	}

@@ -37,9 +37,9 @@ func costsOr(c *sim.Costs, def func() sim.Costs) sim.Costs {
 func defaultCosts() sim.Costs { return sim.DefaultCosts }
 
 // newKernel returns a kernel with configuration cfg in a World with the
-// given costs and virtual CPUs (0: one).
-func newKernel(cfg rtnl.Config, costs sim.Costs, cpus int) (*rtnl.Kernel, *sim.World, error) {
-	w, err := sim.NewWorld(sim.Options{Costs: &costs, CPUs: cpus})
+// given costs, virtual CPUs (0: one) and tracer (nil: none).
+func newKernel(cfg rtnl.Config, costs sim.Costs, cpus int, tr sim.Tracer) (*rtnl.Kernel, *sim.World, error) {
+	w, err := sim.NewWorld(sim.Options{Costs: &costs, CPUs: cpus, Tracer: tr})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -16,6 +16,7 @@ import (
 type Seed000Params struct {
 	Nexthops int        // nexthops, each with one /32 route (seed: 65536)
 	Costs    *sim.Costs // cost model; nil means sim.DefaultCosts
+	Tracer   sim.Tracer // receives the run's trace events; nil: no tracing
 	// Bystander is the period of a bystander's RTNL requests (a
 	// systemd-networkd renewing DHCP leases); 0 means every second.
 	Bystander time.Duration
@@ -53,7 +54,7 @@ func Seed000(cfg rtnl.Config, p Seed000Params) (*Seed000Result, error) {
 		p.Bystander = time.Second
 	}
 	cfg.CountedWalks = true
-	k, w, err := newKernel(cfg, costsOr(p.Costs, defaultCosts), 2)
+	k, w, err := newKernel(cfg, costsOr(p.Costs, defaultCosts), 2, p.Tracer)
 	if err != nil {
 		return nil, err
 	}

@@ -13,8 +13,9 @@ import (
 // Seed001Params sizes seed 001's experiment. Zero fields take the seed's
 // values.
 type Seed001Params struct {
-	VLANs int        // VLANs on the bond (seed: 1500)
-	Costs *sim.Costs // cost model; nil means sim.DefaultCosts
+	VLANs  int        // VLANs on the bond (seed: 1500)
+	Costs  *sim.Costs // cost model; nil means sim.DefaultCosts
+	Tracer sim.Tracer // receives the run's trace events; nil: no tracing
 	// Phases stops the script after that many timed loops (0: all four).
 	Phases int
 	// PreviousRun starts the script with the namespace of an earlier run
@@ -45,7 +46,7 @@ func Seed001(cfg rtnl.Config, p Seed001Params) (*Report, error) {
 		return nil, fmt.Errorf("seed 001: vlans must be 1..%d, not %d", netdev.VlanMaxID, p.VLANs)
 	}
 	cfg.CountedWalks = true // same counters and virtual times, far less real time
-	k, w, err := newKernel(cfg, costsOr(p.Costs, defaultCosts), 0)
+	k, w, err := newKernel(cfg, costsOr(p.Costs, defaultCosts), 0, p.Tracer)
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 type Seed002Params struct {
 	Interfaces int        // dummy interfaces created and deleted (seed: 100)
 	Costs      *sim.Costs // cost model; nil means seed 002's machine
+	Tracer     sim.Tracer // receives the run's trace events; nil: no tracing
 }
 
 // Seed002 runs the script of seed 002 ("net: use exponential backoff in
@@ -35,7 +36,7 @@ func Seed002(cfg rtnl.Config, p Seed002Params) (*Report, error) {
 	if p.Interfaces < 0 || p.Interfaces > 65536 {
 		return nil, fmt.Errorf("seed 002: interfaces must be 1..65536, not %d", p.Interfaces)
 	}
-	k, w, err := newKernel(cfg, costsOr(p.Costs, seed002Costs), 0)
+	k, w, err := newKernel(cfg, costsOr(p.Costs, seed002Costs), 0, p.Tracer)
 	if err != nil {
 		return nil, err
 	}

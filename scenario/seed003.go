@@ -42,6 +42,7 @@ type Seed003Params struct {
 	CPUs   int          // virtual CPUs P (default Seed003CPUs, the patch's machine)
 	Start  Seed003Start // how the jobs start (default ShellLoop)
 	Costs  *sim.Costs   // cost model; nil means the patch's machine (Seed003Costs)
+	Tracer sim.Tracer   // receives the run's trace events; nil: no tracing
 }
 
 // Seed003 sizes.
@@ -108,7 +109,7 @@ func Seed003(cfg rtnl.Config, p Seed003Params) (*Seed003Result, error) {
 		return nil, fmt.Errorf("seed 003: unknown start %d", p.Start)
 	}
 	costs := costsOr(p.Costs, Seed003Costs)
-	w, err := sim.NewWorld(sim.Options{Costs: &costs, CPUs: p.CPUs, Coarse: true})
+	w, err := sim.NewWorld(sim.Options{Costs: &costs, CPUs: p.CPUs, Coarse: true, Tracer: p.Tracer})
 	if err != nil {
 		return nil, err
 	}

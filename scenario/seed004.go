@@ -43,6 +43,7 @@ type Seed004Params struct {
 	Method  Seed004Method // how they are deleted
 	CPUs    int           // virtual CPUs of the machine (default 16)
 	Costs   *sim.Costs    // cost model; nil means sim.DefaultCosts
+	Tracer  sim.Tracer    // receives the run's trace events; nil: no tracing
 }
 
 // seed004Devices is the size of seed 004's benchmark.
@@ -80,7 +81,7 @@ func Seed004(cfg rtnl.Config, p Seed004Params) (*Report, error) {
 	if p.Method != OneByOne {
 		p.Threads = 1
 	}
-	k, w, err := newKernel(cfg, costsOr(p.Costs, defaultCosts), p.CPUs)
+	k, w, err := newKernel(cfg, costsOr(p.Costs, defaultCosts), p.CPUs, p.Tracer)
 	if err != nil {
 		return nil, err
 	}

@@ -6,11 +6,13 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
 
 	"github.com/netsimlab/netsim/rtnl"
+	"github.com/netsimlab/netsim/sim"
 )
 
 // Published is one time a seed patch's commit message reports.
@@ -82,6 +84,37 @@ func RunSeedsScaled(only []string, scale float64) ([]SeedRow, error) {
 	if !(scale > 0 && scale <= 1) {
 		return nil, fmt.Errorf("scale must be in (0, 1], not %g", scale)
 	}
+	return RunSeedsWith(only, SeedsOptions{Scale: scale})
+}
+
+// SeedsOptions are RunSeedsWith's options. The zero SeedsOptions runs every
+// seed at full scale, without tracing or progress reports.
+type SeedsOptions struct {
+	// Scale multiplies every seed's size, as in RunSeedsScaled; 0 means 1.
+	Scale float64
+	// Trace, if not nil, is called once for every simulated machine, in a
+	// fixed order and before that machine runs, with the run's name ("seed
+	// 003 before ipv6"); the tracer it returns (nil: none) receives the
+	// run's events. Tracing changes no virtual time and no counter.
+	Trace func(run string) sim.Tracer
+	// Progress, if not nil, is called before the first run with 0 and
+	// after each run with the number of runs done, and their total. Calls
+	// do not overlap.
+	Progress func(done, total int)
+}
+
+// seedRuns is the number of simulated machines each seed runs.
+var seedRuns = map[string]int{"000": 2, "001": 2, "002": 2, "003": 4, "004": 5}
+
+// RunSeedsWith is RunSeedsScaled with options.
+func RunSeedsWith(only []string, o SeedsOptions) ([]SeedRow, error) {
+	scale := o.Scale
+	if scale == 0 {
+		scale = 1
+	}
+	if !(scale > 0 && scale <= 1) {
+		return nil, fmt.Errorf("scale must be in (0, 1], not %g", scale)
+	}
 	size := func(full int) int { return max(1, int(math.Round(float64(full)*scale))) }
 	if len(only) == 0 {
 		only = SeedIDs
@@ -89,6 +122,30 @@ func RunSeedsScaled(only []string, scale float64) ([]SeedRow, error) {
 	for _, s := range only {
 		if !slices.Contains(SeedIDs, s) {
 			return nil, fmt.Errorf("unknown or unimplemented seed %q (have %s)", s, strings.Join(SeedIDs, ", "))
+		}
+	}
+	var (
+		total, done int
+		mu          sync.Mutex
+	)
+	for _, s := range only {
+		total += seedRuns[s]
+	}
+	if o.Progress != nil {
+		o.Progress(0, total)
+	}
+	tracer := func(run string) sim.Tracer {
+		if o.Trace == nil {
+			return nil
+		}
+		return o.Trace(run)
+	}
+	ran := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		done++
+		if o.Progress != nil {
+			o.Progress(done, total)
 		}
 	}
 	var rows []SeedRow
@@ -117,30 +174,33 @@ func RunSeedsScaled(only []string, scale float64) ([]SeedRow, error) {
 		switch seed {
 		case "000":
 			for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
-				r, err := Seed000(cfg, Seed000Params{Nexthops: size(65536)})
+				r, err := Seed000(cfg, Seed000Params{Nexthops: size(65536), Tracer: tracer("seed 000 " + cfg.String())})
 				if err != nil {
 					return nil, err
 				}
+				ran()
 				add(seed, cfg.String(), r.Report, "link down")
 			}
 		case "001":
 			for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
-				r, err := Seed001(cfg, Seed001Params{VLANs: size(1500)})
+				r, err := Seed001(cfg, Seed001Params{VLANs: size(1500), Tracer: tracer("seed 001 " + cfg.String())})
 				if err != nil {
 					return nil, err
 				}
+				ran()
 				add(seed, cfg.String(), r, "create vlans", "bring up", "assign addresses", "attach to vrf")
 			}
 		case "002":
 			for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
-				r, err := Seed002(cfg, Seed002Params{Interfaces: size(100)})
+				r, err := Seed002(cfg, Seed002Params{Interfaces: size(100), Tracer: tracer("seed 002 " + cfg.String())})
 				if err != nil {
 					return nil, err
 				}
+				ran()
 				add(seed, cfg.String(), r, "script")
 			}
 		case "003":
-			reports, err := runSeed003(size(seed003Netns))
+			reports, err := runSeed003(size(seed003Netns), tracer, ran)
 			if err != nil {
 				return nil, err
 			}
@@ -161,10 +221,16 @@ func RunSeedsScaled(only []string, scale float64) ([]SeedRow, error) {
 			for _, run := range runs {
 				run.p.Devices = size(seed004Devices)
 				run.p.Threads = min(run.p.Threads, run.p.Devices)
+				name := fmt.Sprintf("seed 004 %s %s", run.cfg, run.p.Method)
+				if run.p.Method == OneByOne {
+					name += fmt.Sprintf("/%d", run.p.Threads)
+				}
+				run.p.Tracer = tracer(name)
 				r, err := Seed004(run.cfg, run.p)
 				if err != nil {
 					return nil, err
 				}
+				ran()
 				last := r.Phases[len(r.Phases)-1].Name
 				add(seed, run.cfg.String(), r, last)
 			}
@@ -176,8 +242,9 @@ func RunSeedsScaled(only []string, scale float64) ([]SeedRow, error) {
 // runSeed003 runs seed 003's four experiments (IPv4 and IPv6, before and
 // after) at full scale, as many at once as there are processors: they are
 // independent simulated machines. The real time each reports is its own,
-// measured while sharing the processors with the others.
-func runSeed003(netns int) ([]*Seed003Result, error) {
+// measured while sharing the processors with the others. tracer gives each
+// run's tracer; ran is called after each run.
+func runSeed003(netns int, tracer func(run string) sim.Tracer, ran func()) ([]*Seed003Result, error) {
 	type run struct {
 		cfg    rtnl.Config
 		family int
@@ -191,11 +258,18 @@ func runSeed003(netns int) ([]*Seed003Result, error) {
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	// Longest first (IPv6 before, IPv4 before, IPv6 after, IPv4 after), so
 	// that two processors finish together.
+	var trs [4]sim.Tracer
+	for i, r := range runs {
+		trs[i] = tracer(fmt.Sprintf("seed 003 %s ipv%d", r.cfg, map[int]int{rtnl.FamilyV4: 4, rtnl.FamilyV6: 6}[r.family]))
+	}
 	for _, i := range []int{1, 0, 3, 2} {
 		r := runs[i]
 		g.Go(func() error {
-			res, err := Seed003(r.cfg, Seed003Params{Family: r.family, Netns: netns})
+			res, err := Seed003(r.cfg, Seed003Params{Family: r.family, Netns: netns, Tracer: trs[i]})
 			out[i] = res
+			if err == nil {
+				ran()
+			}
 			return err
 		})
 	}
