@@ -18,7 +18,7 @@ import (
 	"github.com/netsimlab/netsim/sim"
 )
 
-const batchUsage = `usage: netsim batch -netns K [-parallel] [-before|-after] [-cpus P] [-4|-6] [-json] FILE
+const batchUsage = `usage: netsim batch -netns K [-parallel] [-before|-after] [-cpus P] [-4|-6] [-json] [-trace FILE.json] FILE
 
 Runs the ip batch FILE in K fresh network namespaces ns-1 .. ns-K, one
 ` + "`ip -n ns-I -batch FILE`" + ` process each (seed 003's experiment for any
@@ -41,6 +41,7 @@ func runBatch(args []string, out io.Writer) error {
 	v4 := fs.Bool("4", false, "run ip -4")
 	v6 := fs.Bool("6", false, "run ip -6")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
+	tf := addTraceFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -73,8 +74,12 @@ func runBatch(args []string, out io.Writer) error {
 		cfg = rtnl.Before
 	}
 	cfg.CountedWalks = true
+	tr, err := tf.open()
+	if err != nil {
+		return fmt.Errorf("batch: %w", err)
+	}
 	costs := scenario.Seed003Costs()
-	w, err := sim.NewWorld(sim.Options{CPUs: *cpus, Costs: &costs, Coarse: true})
+	w, err := sim.NewWorld(sim.Options{CPUs: *cpus, Costs: &costs, Coarse: true, Tracer: tr.Proc("batch " + cfg.String())})
 	if err != nil {
 		return fmt.Errorf("batch: %w", err)
 	}
@@ -106,6 +111,7 @@ func runBatch(args []string, out io.Writer) error {
 		}
 		return append(a, "-batch", file)
 	}
+	bar := newProgress("batch", int64(*netns))
 	var stderr bytes.Buffer
 	failed := 0
 	var jobs []*sim.Task
@@ -118,6 +124,7 @@ func runBatch(args []string, out io.Writer) error {
 			if ip.Main(ipArgs(i)) != 0 {
 				failed++
 			}
+			bar.Add(1)
 		}
 	}
 	start, real0 := w.Now(), time.Now()
@@ -133,6 +140,10 @@ func runBatch(args []string, out io.Writer) error {
 	})
 	end := w.Run()
 	elapsed := time.Since(real0)
+	bar.Finish()
+	if err := tr.Close(errOut); err != nil {
+		return fmt.Errorf("batch: %w", err)
+	}
 
 	var cpu, spin time.Duration
 	for _, t := range w.Tasks() {

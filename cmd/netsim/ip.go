@@ -1,48 +1,97 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/netsimlab/netsim/iproute"
 	"github.com/netsimlab/netsim/rtnl"
+	"github.com/netsimlab/netsim/sim"
 )
 
-const ipUsage = `usage: netsim ip [-before|-after] [-time] [-triestat] [IP OPTIONS] OBJECT COMMAND...
-       netsim ip [-before|-after] [-time] [-triestat] [-force] [-n NETNS] -batch FILE|-
+const ipUsage = `usage: netsim ip [NETSIM OPTIONS] [IP OPTIONS] OBJECT COMMAND...
+       netsim ip [NETSIM OPTIONS] [-force] [-n NETNS] -batch FILE|-
 
 Runs ip commands in a fresh simulated kernel and prints what ip prints;
 the exit status is ip's.
 
-  -before     the kernel before the seed patches
-  -after      the kernel after them (the default)
-  -time       after each command, print its virtual time and how long it
-              held RTNL; at the end, the totals and the real time
-  -triestat   after the run, print /proc/net/fib_triestat (of NETNS with -n)
+NETSIM OPTIONS:
+  -before          the kernel before the seed patches
+  -after           the kernel after them (the default)
+  -config FILE     the kernel's behaviour switches from FILE (below)
+  -time            after each command, print its virtual time and how long
+                   it held RTNL; at the end, the totals and the real time
+  -json            print -time's figures as JSON lines (implies -time)
+  -triestat        after the run, print /proc/net/fib_triestat (of NETNS with -n)
+  -trace FILE      write a Chrome/Perfetto trace of virtual time to FILE
+  -trace-events N  keep at most N events in the trace (default 200000)
 
 IP OPTIONS are ip's own: -4, -6, -force, -batch FILE, -n[etns] NETNS, ...
-`
+
+` + configHelp
 
 // ipMain is `netsim ip`: it returns the exit status.
 func ipMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cfg := rtnl.After
-	showTime, trieStat := false, false
-	var ipArgs []string
+	showTime, trieStat, asJSON := false, false, false
+	var (
+		ipArgs                []string
+		configFile, traceFile string
+		preset                string
+		traceEvents           = defaultTraceEvents
+	)
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "netsim ip: "+format+"\n", a...)
+		return 1
+	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if len(a) < 2 || a[0] != '-' {
 			ipArgs = append(ipArgs, args[i:]...)
 			break
 		}
-		switch strings.TrimPrefix(a, "-") {
-		case "-before", "before":
-			cfg = rtnl.Before
-		case "-after", "after":
-			cfg = rtnl.After
-		case "-time", "time":
+		opt := strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
+		value := func() (string, bool) {
+			if i+1 >= len(args) {
+				return "", false
+			}
+			i++
+			return args[i], true
+		}
+		switch opt {
+		case "before", "after":
+			if preset != "" && preset != opt {
+				return fail("-before and -after exclude each other")
+			}
+			preset = opt
+			cfg = map[string]rtnl.Config{"before": rtnl.Before, "after": rtnl.After}[opt]
+		case "config":
+			v, ok := value()
+			if !ok {
+				return fail("-config needs a FILE")
+			}
+			configFile = v
+		case "trace":
+			v, ok := value()
+			if !ok {
+				return fail("-trace needs a FILE")
+			}
+			traceFile = v
+		case "trace-events":
+			v, ok := value()
+			n, err := strconv.Atoi(v)
+			if !ok || err != nil || n < 1 {
+				return fail("-trace-events needs a positive number, not %q", v)
+			}
+			traceEvents = n
+		case "json":
+			asJSON, showTime = true, true
+		case "time":
 			showTime = true
 		case "-triestat", "triestat":
 			trieStat = true
@@ -59,14 +108,35 @@ func ipMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 	}
+	if configFile != "" {
+		if preset != "" {
+			return fail("-config and -%s exclude each other", preset)
+		}
+		c, err := readConfig(configFile)
+		if err != nil {
+			return fail("-config: %v", err)
+		}
+		cfg = c
+	}
+	tr, err := openTrace(traceFile, traceEvents)
+	if err != nil {
+		return fail("%v", err)
+	}
 	// Counted walks change wall time only: behaviour, counters and virtual
 	// time are those of the real list walks (rtnl.Config.CountedWalks).
 	cfg.CountedWalks = true
 	// A run builds its kernel once and keeps it to the end: collecting
 	// less often saves time and costs little memory.
 	debug.SetGCPercent(400)
-	k := rtnl.MustNewKernel(cfg)
-	t := k.World().NewTask("ip")
+	w, err := sim.NewWorld(sim.Options{Tracer: tr.Proc("ip " + cfg.String())})
+	if err != nil {
+		return fail("%v", err)
+	}
+	k, err := rtnl.NewKernelIn(w, cfg)
+	if err != nil {
+		return fail("%v", err)
+	}
+	t := w.NewTask("ip")
 	ip := iproute.New(k, t)
 	ip.Stdin, ip.Stdout, ip.Stderr = stdin, stdout, stderr
 
@@ -85,17 +155,31 @@ func ipMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			cmds++
 			st := k.RTNL().Stats()
 			now := t.Now()
-			where := ""
-			if line > 0 {
-				where = fmt.Sprintf("line %d: ", line)
+			if asJSON {
+				writeJSONLine(stdout, ipTimeRecord{Line: line, Command: strings.Join(words, " "), Failed: err != nil,
+					VirtualS: now.Sub(last).Seconds(), RTNLHeldS: (st.HoldTotal - lastHold).Seconds(), RTNLWaitedS: (st.WaitTotal - lastWait).Seconds()})
+			} else {
+				where := ""
+				if line > 0 {
+					where = fmt.Sprintf("line %d: ", line)
+				}
+				fmt.Fprintf(stdout, "# %s%v virtual, RTNL held %v, waited %v: %s\n", where,
+					now.Sub(last), st.HoldTotal-lastHold, st.WaitTotal-lastWait, strings.Join(words, " "))
 			}
-			fmt.Fprintf(stdout, "# %s%v virtual, RTNL held %v, waited %v: %s\n", where,
-				now.Sub(last), st.HoldTotal-lastHold, st.WaitTotal-lastWait, strings.Join(words, " "))
 			last, lastHold, lastWait = now, st.HoldTotal, st.WaitTotal
 		}
 	}
 	status := ip.Main(ipArgs)
-	if showTime {
+	if err := tr.Close(stderr); err != nil {
+		fmt.Fprintln(stderr, "netsim ip:", err)
+		status = max(status, 1)
+	}
+	if asJSON {
+		st := k.RTNL().Stats()
+		writeJSONLine(stdout, ipTotalRecord{Total: true, Commands: cmds, Status: status, VirtualS: t.Now().Sub(start).Seconds(),
+			RTNLHeldS: (st.HoldTotal - rtnlHold0).Seconds(), RTNLHoldMaxS: st.HoldMax.Seconds(),
+			RTNLWaitedS: (st.WaitTotal - rtnlWaitTot0).Seconds(), RealS: time.Since(realStart).Seconds()})
+	} else if showTime {
 		st := k.RTNL().Stats()
 		fmt.Fprintf(stdout, "# total: %d commands, %v virtual, RTNL held %v (longest %v), waited %v; %v real\n",
 			cmds, t.Now().Sub(start), st.HoldTotal-rtnlHold0, st.HoldMax, st.WaitTotal-rtnlWaitTot0,
@@ -121,6 +205,33 @@ func ipMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, s)
 	}
 	return status
+}
+
+// ipTimeRecord is one command's line of netsim ip -json.
+type ipTimeRecord struct {
+	Line        int     `json:"line,omitempty"` // the batch line; 0 for a command line
+	Command     string  `json:"command"`
+	Failed      bool    `json:"failed,omitempty"`
+	VirtualS    float64 `json:"virtual_s"`
+	RTNLHeldS   float64 `json:"rtnl_held_s"`
+	RTNLWaitedS float64 `json:"rtnl_waited_s"`
+}
+
+// ipTotalRecord is the last line of netsim ip -json.
+type ipTotalRecord struct {
+	Total        bool    `json:"total"`
+	Commands     int     `json:"commands"`
+	Status       int     `json:"status"`
+	VirtualS     float64 `json:"virtual_s"`
+	RTNLHeldS    float64 `json:"rtnl_held_s"`
+	RTNLHoldMaxS float64 `json:"rtnl_hold_max_s"`
+	RTNLWaitedS  float64 `json:"rtnl_waited_s"`
+	RealS        float64 `json:"real_s"`
+}
+
+func writeJSONLine(w io.Writer, v any) {
+	b, _ := json.Marshal(v) // plain structs of numbers and strings
+	w.Write(append(b, '\n'))
 }
 
 // matchesOpt is ip's prefix match of an option ("-b" is "-batch").

@@ -6,10 +6,18 @@
 // Usage:
 //
 //	netsim seeds [-only 001,004] [-scale F] [-json]
-//	netsim ip [-before|-after] [-time] [-triestat] [-force] [-n NETNS] [-batch FILE] ARGS...
+//	netsim ip [-before|-after|-config FILE] [-time] [-json] [-triestat] [-force] [-n NETNS] [-batch FILE] ARGS...
 //	netsim build [-dummies N] [-vlans N] [-one-by-one N] [-json]
 //	netsim batch -netns K [-parallel] [-before|-after] [-cpus P] [-4|-6] [-json] FILE
 //	netsim sweep 003 [-n 16,32,...] [-family 4|6] [-rules N] [-cpus P] [-start all|shell] [-plot FILE.svg] [-json]
+//
+// Every command takes -trace FILE.json: a Chrome trace of virtual time,
+// which ui.perfetto.dev opens, with a process per simulated machine, its
+// tasks as threads, and locks held and waited for, sleeps, RCU grace
+// periods and requests as spans. -trace-events N caps the events kept
+// (default 200000, the first of each machine); a truncated trace says so
+// on stderr and in the file. Runs longer than a second draw a progress bar
+// on stderr when it is a terminal. A failed command exits non-zero.
 package main
 
 import (
@@ -51,6 +59,9 @@ commands:
           and draw a log-log plot (netsim sweep -help)
   batch   run an ip batch file in K namespaces, one process each, one
           after another or at once (netsim batch -help)
+
+Every command takes -trace FILE.json (a Chrome/Perfetto trace of virtual
+time, for ui.perfetto.dev) and -trace-events N (the cap on its events).
 `
 
 func run(args []string, out io.Writer) error {
@@ -82,6 +93,7 @@ func runBuild(args []string, out io.Writer) error {
 	fs.IntVar(&p.VLANs, "vlans", 300, "VLANs on a bond, each up with an IPv6 address")
 	fs.IntVar(&p.OneByOne, "one-by-one", 20, "dummies deleted one request at a time")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
+	tf := addTraceFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -94,13 +106,22 @@ func runBuild(args []string, out io.Writer) error {
 	if p.Dummies < 1 || p.VLANs < 1 || p.VLANs > 4094 || p.OneByOne < 1 || p.Dummies > 65535 {
 		return fmt.Errorf("build: need 1 ≤ dummies ≤ 65535, 1 ≤ vlans ≤ 4094, one-by-one ≥ 1")
 	}
+	tr, err := tf.open()
+	if err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
 	var reports []*scenario.Report
 	for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
+		p.Tracer = tr.Proc("build " + cfg.String())
 		r, err := scenario.Build(cfg, p)
 		if err != nil {
+			tr.Close(errOut)
 			return err
 		}
 		reports = append(reports, r)
+	}
+	if err := tr.Close(errOut); err != nil {
+		return fmt.Errorf("build: %w", err)
 	}
 	if *asJSON {
 		return writeJSON(out, reports)
@@ -114,6 +135,7 @@ func runSeeds(args []string, out io.Writer) error {
 	only := fs.String("only", "", "comma-separated seeds to run (default: all implemented: "+strings.Join(scenario.SeedIDs, ",")+")")
 	asJSON := fs.Bool("json", false, "print a JSON array instead of a table")
 	scale := fs.Float64("scale", 1, "shrink every seed's size by this factor (0 < F ≤ 1) for a quick run; published times apply only at 1")
+	tf := addTraceFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -129,7 +151,28 @@ func runSeeds(args []string, out io.Writer) error {
 			ids = append(ids, strings.TrimSpace(s))
 		}
 	}
-	rows, err := scenario.RunSeedsScaled(ids, *scale)
+	if !(*scale > 0 && *scale <= 1) {
+		return fmt.Errorf("seeds: scale must be in (0, 1], not %g", *scale)
+	}
+	tr, err := tf.open()
+	if err != nil {
+		return fmt.Errorf("seeds: %w", err)
+	}
+	var bar *progress
+	rows, err := scenario.RunSeedsWith(ids, scenario.SeedsOptions{
+		Scale: *scale,
+		Trace: tr.Proc,
+		Progress: func(done, total int) {
+			if done == 0 {
+				bar = newProgress("seeds", int64(total))
+			}
+			bar.Set(int64(done))
+		},
+	})
+	bar.Finish()
+	if cerr := tr.Close(errOut); err == nil && cerr != nil {
+		err = cerr
+	}
 	if err != nil {
 		return fmt.Errorf("seeds: %w", err)
 	}

@@ -31,8 +31,9 @@ func runSweep(args []string, out io.Writer) error {
 	start := fs.String("start", "all", "seed 003: how the jobs start: all (at once) or shell (the script's loop)")
 	plotFile := fs.String("plot", "", "draw a log-log plot of the makespans to this file (.svg, .png, .pdf)")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
+	tf := addTraceFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(out, "usage: netsim sweep 003 [-n 16,32,...] [-family 4|6] [-rules N] [-cpus P] [-start all|shell] [-plot FILE.svg] [-json]")
+		fmt.Fprintln(out, "usage: netsim sweep 003 [-n 16,32,...] [-family 4|6] [-rules N] [-cpus P] [-start all|shell] [-plot FILE.svg] [-json] [-trace FILE.json]")
 		fs.PrintDefaults()
 	}
 	// The seed may come before the flags (netsim sweep 003 -n ...) or after.
@@ -97,12 +98,42 @@ func runSweep(args []string, out io.Writer) error {
 		ExponentUpToP *float64 `json:"exponent_up_to_p,omitempty"`
 		ExponentFromP *float64 `json:"exponent_from_p,omitempty"`
 	}
-	var results []modeResult
+	tr, err := tf.open()
+	if err != nil {
+		return fmt.Errorf("sweep: %w", err)
+	}
+	// The work of a run grows with its namespaces: the bar counts them.
+	var work int64
+	for _, k := range ks {
+		work += 2 * int64(k)
+	}
+	bar := newProgress("sweep", work)
+	var pointsByMode [][]scenario.Seed003Point
 	for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
-		pts, err := scenario.Seed003Sweep(cfg, p, ks)
-		if err != nil {
-			return fmt.Errorf("sweep: %w", err)
+		var pts []scenario.Seed003Point
+		for _, k := range ks {
+			q := p
+			q.Netns = k
+			q.Tracer = tr.Proc(fmt.Sprintf("sweep 003 %s netns=%d", cfg, k))
+			r, err := scenario.Seed003(cfg, q)
+			if err != nil {
+				bar.Finish()
+				tr.Close(errOut)
+				return fmt.Errorf("sweep: %w", err)
+			}
+			pts = append(pts, scenario.Seed003Point{Netns: k, Makespan: r.Makespan, Result: r})
+			bar.Add(int64(k))
 		}
+		pointsByMode = append(pointsByMode, pts)
+	}
+	bar.Finish()
+	if err := tr.Close(errOut); err != nil {
+		return fmt.Errorf("sweep: %w", err)
+	}
+	var results []modeResult
+	for i, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
+		pts := pointsByMode[i]
+		var err error
 		mr := modeResult{Mode: cfg.String()}
 		for _, pt := range pts {
 			mr.Sizes = append(mr.Sizes, pt.Netns)

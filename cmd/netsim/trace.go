@@ -1,0 +1,268 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/netsimlab/netsim/sim"
+)
+
+// defaultTraceEvents is the default cap on a trace file's events: about
+// 25 MB of JSON, which ui.perfetto.dev opens in a few seconds.
+const defaultTraceEvents = 200000
+
+// traceFile collects the trace events of one command's simulated machines
+// (each a process of the trace, its tasks the threads) and writes them as a
+// Chrome trace event file that ui.perfetto.dev and chrome://tracing open:
+// timestamps are virtual microseconds, each machine's clock starting at 0.
+//
+// A run of millions of requests makes tens of millions of events, so the
+// file keeps at most max: each machine records at most max events, the
+// first it makes, and at write time the machines share max, those with
+// fewer events than an equal share leaving the rest to the others. What is
+// kept depends only on each machine's deterministic run, never on how
+// concurrent machines interleave in real time.
+type traceFile struct {
+	path string
+	max  int
+
+	mu    sync.Mutex // guards procs
+	procs []*traceProc
+}
+
+// traceProc is one simulated machine's tracer.
+type traceProc struct {
+	name string
+	max  int
+
+	mu     sync.Mutex // guards the fields below
+	events []sim.Event
+	total  int64 // events made, kept or not
+}
+
+// Record implements sim.Tracer.
+func (p *traceProc) Record(e sim.Event) {
+	p.mu.Lock()
+	p.total++
+	if len(p.events) < p.max {
+		p.events = append(p.events, e)
+	}
+	p.mu.Unlock()
+}
+
+// traceFlags registers -trace and -trace-events on fs; open creates the
+// trace once the flags are parsed (nil without -trace).
+type traceFlags struct {
+	path   string
+	events int
+}
+
+func addTraceFlags(fs *flag.FlagSet) *traceFlags {
+	tf := &traceFlags{}
+	fs.StringVar(&tf.path, "trace", "", "write a Chrome/Perfetto trace of virtual time to this file (open it in ui.perfetto.dev)")
+	fs.IntVar(&tf.events, "trace-events", defaultTraceEvents, "keep at most this many events in the -trace file")
+	return tf
+}
+
+// open returns the trace the flags ask for, or nil. It creates the file
+// at once, so that a path that cannot be written fails before the run.
+func (tf *traceFlags) open() (*traceFile, error) {
+	return openTrace(tf.path, tf.events)
+}
+
+func openTrace(path string, max int) (*traceFile, error) {
+	if path == "" {
+		return nil, nil
+	}
+	if max < 1 {
+		return nil, fmt.Errorf("-trace-events must be positive, not %d", max)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("trace: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return nil, fmt.Errorf("trace: %w", err)
+	}
+	return &traceFile{path: path, max: max}, nil
+}
+
+// Proc returns the tracer of a new simulated machine called name. On a nil
+// traceFile it returns nil: no tracing.
+func (tf *traceFile) Proc(name string) sim.Tracer {
+	if tf == nil {
+		return nil
+	}
+	p := &traceProc{name: name, max: tf.max}
+	tf.mu.Lock()
+	tf.procs = append(tf.procs, p)
+	tf.mu.Unlock()
+	return p
+}
+
+// quotas shares max between the machines: each keeps all its events if
+// they fit in an equal share of what the smaller ones left.
+func quotas(sizes []int, max int) []int {
+	order := make([]int, len(sizes))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return sizes[a] - sizes[b] })
+	q := make([]int, len(sizes))
+	left := max
+	for n, i := range order {
+		share := left / (len(sizes) - n)
+		q[i] = min(sizes[i], share)
+		left -= q[i]
+	}
+	return q
+}
+
+// Close writes the trace file and reports on w when events were left out.
+// On a nil traceFile it does nothing.
+func (tf *traceFile) Close(w io.Writer) error {
+	if tf == nil {
+		return nil
+	}
+	f, err := os.Create(tf.path)
+	if err != nil {
+		return fmt.Errorf("trace: %w", err)
+	}
+	kept, total, err := tf.write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("trace: %w", err)
+	}
+	if kept < total {
+		fmt.Fprintf(w, "netsim: trace %s truncated: %d of %d events kept (-trace-events %d)\n", tf.path, kept, total, tf.max)
+	}
+	return nil
+}
+
+// traceEvent is one event of the Chrome trace event format.
+type traceEvent struct {
+	Name string         `json:"name"`
+	Cat  string         `json:"cat,omitempty"`
+	Ph   string         `json:"ph"`
+	Ts   json.Number    `json:"ts"`
+	Dur  *json.Number   `json:"dur,omitempty"`
+	S    string         `json:"s,omitempty"`
+	Pid  int            `json:"pid"`
+	Tid  int            `json:"tid"`
+	Args map[string]any `json:"args,omitempty"`
+}
+
+// micros renders virtual nanoseconds as microseconds, exactly.
+func micros(ns int64) json.Number {
+	s := strconv.FormatInt(ns/1000, 10)
+	if r := ns % 1000; r != 0 {
+		s += "." + strconv.FormatInt(1000+r, 10)[1:]
+	}
+	return json.Number(s)
+}
+
+// write writes the trace and returns the events kept and made.
+func (tf *traceFile) write(w io.Writer) (kept, total int64, err error) {
+	tf.mu.Lock()
+	procs := slices.Clone(tf.procs)
+	tf.mu.Unlock()
+	sizes := make([]int, len(procs))
+	for i, p := range procs {
+		p.mu.Lock()
+		sizes[i] = len(p.events)
+		total += p.total
+		p.mu.Unlock()
+	}
+	q := quotas(sizes, tf.max)
+
+	bw := bufio.NewWriterSize(w, 1<<16)
+	enc := json.NewEncoder(bw)
+	first := true
+	emit := func(e traceEvent) {
+		if !first {
+			bw.WriteString(",\n")
+		}
+		first = false
+		b, _ := json.Marshal(e) // cannot fail: strings, numbers and maps of them
+		bw.Write(b)
+	}
+	bw.WriteString(`{"displayTimeUnit":"ms","traceEvents":[` + "\n")
+	for i, p := range procs {
+		pid := i + 1
+		p.mu.Lock()
+		evs := slices.Clone(p.events[:q[i]])
+		made := p.total
+		p.mu.Unlock()
+		kept += int64(len(evs))
+		name := p.name
+		if int64(len(evs)) < made {
+			name += fmt.Sprintf(" (trace truncated: first %d of %d events)", len(evs), made)
+		}
+		emit(traceEvent{Name: "process_name", Ph: "M", Pid: pid, Args: map[string]any{"name": name}})
+		emit(traceEvent{Name: "process_sort_index", Ph: "M", Pid: pid, Args: map[string]any{"sort_index": pid}})
+		// Threads are named in the order of their ids; events are sorted by
+		// start, the longer first, so that an enclosing span precedes the
+		// spans it contains.
+		threads := map[int]string{}
+		for _, e := range evs {
+			if _, ok := threads[e.TID]; !ok {
+				threads[e.TID] = e.Task
+			}
+		}
+		tids := make([]int, 0, len(threads))
+		for tid := range threads {
+			tids = append(tids, tid)
+		}
+		slices.Sort(tids)
+		for _, tid := range tids {
+			emit(traceEvent{Name: "thread_name", Ph: "M", Pid: pid, Tid: tid, Args: map[string]any{"name": fmt.Sprintf("%s#%d", threads[tid], tid)}})
+			emit(traceEvent{Name: "thread_sort_index", Ph: "M", Pid: pid, Tid: tid, Args: map[string]any{"sort_index": tid}})
+		}
+		slices.SortStableFunc(evs, func(a, b sim.Event) int {
+			if a.Start != b.Start {
+				if a.Start < b.Start {
+					return -1
+				}
+				return 1
+			}
+			if a.Dur != b.Dur {
+				if a.Dur > b.Dur {
+					return -1
+				}
+				return 1
+			}
+			return 0
+		})
+		var last sim.Time
+		for _, e := range evs {
+			name := e.Name
+			if e.Cat == "lockwait" {
+				name = "wait " + e.Name
+			}
+			d := micros(int64(e.Dur))
+			emit(traceEvent{Name: name, Cat: e.Cat, Ph: "X", Ts: micros(int64(e.Start)), Dur: &d, Pid: pid, Tid: e.TID})
+			last = max(last, e.Start.Add(e.Dur))
+		}
+		if int64(len(evs)) < made {
+			emit(traceEvent{Name: "trace truncated", Ph: "i", S: "p", Ts: micros(int64(last)), Pid: pid,
+				Args: map[string]any{"kept": len(evs), "events": made, "cap": tf.max}})
+		}
+	}
+	bw.WriteString("\n],\n")
+	other := map[string]any{"generator": "netsim", "time": "virtual", "events": total, "kept": kept, "cap": tf.max, "truncated": kept < total}
+	bw.WriteString(`"otherData":`)
+	if err := enc.Encode(other); err != nil {
+		return 0, 0, err
+	}
+	bw.WriteString("}\n")
+	return kept, total, bw.Flush()
+}
