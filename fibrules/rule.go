@@ -150,6 +150,15 @@ type Rule struct {
 	Attrs             Attr      // which optional attributes the request carries
 }
 
+// showPrefix prints a rule's selector as ip does (print_rule in
+// iproute2's ip/iprule.c): a host prefix without its length.
+func showPrefix(p netip.Prefix) string {
+	if p.Bits() == p.Addr().BitLen() {
+		return p.Addr().String()
+	}
+	return p.String()
+}
+
 // String renders the rule as `ip rule show` prints it, e.g.
 //
 //	32766:	from all lookup main
@@ -161,12 +170,12 @@ func (r Rule) String() string {
 		b.WriteString("not ")
 	}
 	if r.Src.IsValid() && r.Src.Bits() > 0 {
-		b.WriteString("from " + r.Src.String())
+		b.WriteString("from " + showPrefix(r.Src))
 	} else {
 		b.WriteString("from all")
 	}
 	if r.Dst.IsValid() && r.Dst.Bits() > 0 {
-		b.WriteString(" to " + r.Dst.String())
+		b.WriteString(" to " + showPrefix(r.Dst))
 	}
 	if r.TOS != 0 {
 		fmt.Fprintf(&b, " tos %#x", r.TOS)
