@@ -763,13 +763,22 @@ func (f *FIB) checkNHv4GW(t *sim.Task, nh *fibNH, table uint32, scope Scope) err
 // Kernel: nh_create_ipv4 (net/ipv4/nexthop.c), fib_check_nh
 // (net/ipv4/fib_semantics.c).
 func (f *FIB) CheckGateway(t *sim.Task, family int, gw netip.Addr, dev *netdev.Device, onlink bool) error {
-	nh := fibNH{dev: dev, oif: ifindex(dev), gw: gw, weight: 1}
+	_, err := f.CheckGatewayScope(t, family, gw, dev, onlink)
+	return err
+}
+
+// CheckGatewayScope is CheckGateway that also returns the scope the check
+// gives the nexthop (nhc_scope): the scope of the route that reaches the
+// gateway, so host for a local address; link for onlink and IPv6 gateways.
+// It has the type of nexthop.GatewayScopeChecker.
+func (f *FIB) CheckGatewayScope(t *sim.Task, family int, gw netip.Addr, dev *netdev.Device, onlink bool) (uint8, error) {
+	nh := fibNH{dev: dev, oif: ifindex(dev), gw: gw, weight: 1, scope: ScopeLink}
 	if onlink {
 		nh.flags |= FlagOnLink
 	}
 	err := f.checkNH(t, &nh, TableMain, ScopeUniverse)
 	f.charge(t)
-	return err
+	return uint8(nh.scope), err
 }
 
 // validPrefsrc is fib_valid_prefsrc: a preferred source must be a local

@@ -84,3 +84,9 @@ type Flusher interface {
 // returning the kernel's errno and message ("Nexthop has invalid gateway").
 // The FIB provides it.
 type GatewayChecker func(t *sim.Task, family int, gw netip.Addr, dev *netdev.Device, onlink bool) error
+
+// GatewayScopeChecker is a GatewayChecker that also returns the scope the
+// check gave the nexthop (RT_SCOPE_*): the scope of the route that reaches
+// the gateway, so RT_SCOPE_HOST for a local address, RT_SCOPE_LINK for a
+// gateway on a connected subnet or onlink.
+type GatewayScopeChecker func(t *sim.Task, family int, gw netip.Addr, dev *netdev.Device, onlink bool) (uint8, error)

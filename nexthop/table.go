@@ -26,6 +26,7 @@ import (
 type Table struct {
 	policy   Policy
 	check    GatewayChecker
+	checkSc  GatewayScopeChecker // preferred over check when set
 	loopback *netdev.Device // the namespace's loopback, when known (SetLoopback)
 
 	tree            *btree.BTreeG[treeItem] // nexthops by id (net->nexthop.rb_root)
@@ -82,6 +83,11 @@ func NewTable(p Policy) *Table {
 // check of the request itself, only for single nexthops with a gateway.
 // With no checker every gateway is accepted.
 func (tb *Table) SetGatewayChecker(c GatewayChecker) { tb.check = c }
+
+// SetGatewayScopeChecker is SetGatewayChecker with a checker that also sets
+// the nexthop's scope, as fib_check_nh sets nhc_scope from the route that
+// reaches the gateway. It takes precedence over a GatewayChecker.
+func (tb *Table) SetGatewayScopeChecker(c GatewayScopeChecker) { tb.checkSc = c }
 
 // SetLoopback tells the table its namespace's loopback device, on which the
 // kernel puts blackhole nexthops: a blackhole is then refused with ENETDOWN

@@ -197,7 +197,7 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	}
 	nh := nexthop.NewTable(k.cfg.Nexthop)
 	f := fib.New(nh)
-	nh.SetGatewayChecker(f.CheckGateway)
+	nh.SetGatewayScopeChecker(f.CheckGatewayScope)
 	nh.SetLoopback(tb.Loopback())
 	n := &Net{k: k, name: name, devs: tb, nh: nh, fib: f}
 	n.ipv6Tables.add(254) // main
