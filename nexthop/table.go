@@ -27,7 +27,7 @@ type Table struct {
 	policy   Policy
 	check    GatewayChecker
 	checkSc  GatewayScopeChecker // preferred over check when set
-	loopback *netdev.Device // the namespace's loopback, when known (SetLoopback)
+	loopback *netdev.Device      // the namespace's loopback, when known (SetLoopback)
 
 	tree            *btree.BTreeG[treeItem] // nexthops by id (net->nexthop.rb_root)
 	devhash         [devHashSize]*nhInfo    // single nexthops by device (net->nexthop.devhash)
