@@ -1,0 +1,124 @@
+package kerneldiff
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Render writes snapshots as a golden transcript: per step a header
+//
+//	## ip ARGS
+//
+// then its sections as "-- NAME --" followed by the text. The command's
+// stdout, stderr and exit status are written when not empty (status when
+// not 0); a dump only when it differs from the previous step's (the first
+// step's against empty). A text without a final newline is followed by a
+// line "\ no newline". ParseGolden reads it back.
+func Render(steps []Step, snaps []Snapshot) string {
+	var b strings.Builder
+	prev := map[string]string{}
+	for i, s := range steps {
+		if i >= len(snaps) {
+			break
+		}
+		fmt.Fprintf(&b, "## %s\n", s.String())
+		for _, sec := range snaps[i].Sections {
+			switch sec.Name {
+			case "stdout", "stderr":
+				if sec.Text == "" {
+					continue
+				}
+			case "exit status":
+				if sec.Text == "0\n" {
+					continue
+				}
+			default:
+				if prev[sec.Name] == sec.Text {
+					continue
+				}
+				prev[sec.Name] = sec.Text
+			}
+			fmt.Fprintf(&b, "-- %s --\n%s", sec.Name, sec.Text)
+			if sec.Text != "" && !strings.HasSuffix(sec.Text, "\n") {
+				b.WriteString("\n\\ no newline\n")
+			}
+		}
+	}
+	return b.String()
+}
+
+// ParseGolden reads a transcript written by Render back into its steps'
+// command lines and snapshots; the section names and their order are
+// those of layout, a snapshot of the same script (from RunNetsim), so that
+// omitted sections come back as Render left them out.
+func ParseGolden(text string, layout []Snapshot) ([]string, []Snapshot, error) {
+	type block struct {
+		cmd  string
+		secs map[string]string
+	}
+	var blocks []*block
+	var cur *block
+	name := ""
+	var body strings.Builder
+	flush := func() {
+		if cur != nil && name != "" {
+			t := body.String()
+			if strings.HasSuffix(t, "\n\\ no newline\n") {
+				t = strings.TrimSuffix(t, "\n\\ no newline\n")
+			}
+			cur.secs[name] = t
+		}
+		name = ""
+		body.Reset()
+	}
+	for _, line := range strings.SplitAfter(text, "\n") {
+		l := strings.TrimSuffix(line, "\n")
+		switch {
+		case strings.HasPrefix(l, "## "):
+			flush()
+			cur = &block{cmd: l[3:], secs: map[string]string{}}
+			blocks = append(blocks, cur)
+		case strings.HasPrefix(l, "-- ") && strings.HasSuffix(l, " --") && len(l) > 6:
+			if cur == nil {
+				return nil, nil, fmt.Errorf("golden: section %q before the first step", l)
+			}
+			flush()
+			name = l[3 : len(l)-3]
+		default:
+			if cur == nil || name == "" {
+				if l != "" {
+					return nil, nil, fmt.Errorf("golden: text outside a section: %q", l)
+				}
+				continue
+			}
+			body.WriteString(line)
+		}
+	}
+	flush()
+	if len(blocks) != len(layout) {
+		return nil, nil, fmt.Errorf("golden: %d steps, the script has %d", len(blocks), len(layout))
+	}
+	cmds := make([]string, len(blocks))
+	snaps := make([]Snapshot, len(blocks))
+	prev := map[string]string{}
+	for i, bl := range blocks {
+		cmds[i] = bl.cmd
+		for _, sec := range layout[i].Sections {
+			t, ok := bl.secs[sec.Name]
+			switch sec.Name {
+			case "stdout", "stderr":
+			case "exit status":
+				if !ok {
+					t = "0\n"
+				}
+			default:
+				if !ok {
+					t = prev[sec.Name]
+				}
+				prev[sec.Name] = t
+			}
+			snaps[i].Sections = append(snaps[i].Sections, Section{sec.Name, t})
+		}
+	}
+	return cmds, snaps, nil
+}

@@ -1,0 +1,393 @@
+// Package kerneldiff runs an `ip` script step by step on the real kernel, in
+// a private network namespace, and on netsim, and compares the two after
+// every step: the command's stdout, stderr and exit status (so errors are
+// compared by the line ip prints for their errno and extack message), and
+// the state dumps
+//
+//	ip -4 route show table all
+//	ip -4 nexthop show
+//	ip -4 rule show
+//	ip -4 addr show
+//	ip -4 maddr show
+//	ip -6 rule show        (only for scripts that use -6)
+//	/proc/net/fib_triestat
+//
+// IPv6 routes and IPv6 multicast memberships are left out: netsim has no IPv6
+// routing, and the real kernel joins IPv6 groups from workqueues, after the
+// command returned.
+//
+// The real side is one `unshare -n -m` shell per script: per step it runs the
+// command, one `ip -4 -batch` process for the dumps and reads
+// /proc/net/fib_triestat without forking, writing each to a file that the
+// harness reads back. The netsim side runs the same commands with package
+// iproute on a fresh rtnl kernel.
+package kerneldiff
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/netsimlab/netsim/iproute"
+	"github.com/netsimlab/netsim/rtnl"
+)
+
+// Step is one command of a script: ip's arguments (options, object,
+// command) without the leading "ip", and the script line it came from.
+type Step struct {
+	Line int      // 1-based line in the script; 0 for generated steps
+	Args []string // e.g. ["route", "add", "10.0.0.0/8", "dev", "a0"]
+}
+
+// String returns the step as an ip command line.
+func (s Step) String() string { return "ip " + strings.Join(s.Args, " ") }
+
+// Parse reads a script: one ip command per line, with or without the
+// leading "ip"; blank lines and lines starting with '#' are skipped. Words
+// are separated by white space (no shell quoting).
+func Parse(r io.Reader) ([]Step, error) {
+	var steps []Step
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		f := strings.Fields(sc.Text())
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		if f[0] == "ip" {
+			f = f[1:]
+		}
+		if len(f) == 0 {
+			continue
+		}
+		for _, w := range f {
+			if !safeWord(w) {
+				return nil, fmt.Errorf("line %d: word %q: only letters, digits and -_.:/,@+= are allowed", n, w)
+			}
+		}
+		steps = append(steps, Step{Line: n, Args: f})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	return steps, nil
+}
+
+// safeWord reports whether w can be passed through a shell unquoted-safe
+// (it is still single-quoted) and means the same word on both sides.
+func safeWord(w string) bool {
+	for _, c := range w {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case strings.ContainsRune("-_.:/,@+=", c):
+		default:
+			return false
+		}
+	}
+	return w != ""
+}
+
+// Section is one named part of a snapshot: a command's output or a dump.
+type Section struct {
+	Name string
+	Text string
+}
+
+// Snapshot is what one step gave on one side: its command's outcome and
+// the dumps taken after it, in a fixed order.
+type Snapshot struct {
+	Sections []Section
+}
+
+// dumps are the show commands of the -4 batch, in order. Each but the
+// first is preceded in the batch by `link show dev lo`, whose output
+// separates them (the dumps themselves never print a line like it). addr
+// show comes first: after a link show, iproute2 6.1's addr show in the same
+// batch prints the link's "mode" too.
+var dumps = []struct{ name, cmd string }{
+	{"ip -4 addr show", "addr show"},
+	{"ip -4 route show table all", "route show table all"},
+	{"ip -4 nexthop show", "nexthop show"},
+	{"ip -4 rule show", "rule show"},
+	{"ip -4 maddr show", "maddr show"},
+}
+
+const sepCmd = "link show dev lo"
+
+func dumpBatch() string {
+	var b strings.Builder
+	for i, d := range dumps {
+		if i > 0 {
+			b.WriteString(sepCmd + "\n")
+		}
+		b.WriteString(d.cmd + "\n")
+	}
+	return b.String()
+}
+
+// uses6 reports whether any step names IPv6 (then `ip -6 rule show` is
+// dumped too).
+func uses6(steps []Step) bool {
+	for _, s := range steps {
+		for _, a := range s.Args {
+			if a == "-6" || a == "-family=inet6" || strings.Contains(a, "::") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// splitDumps cuts the -4 batch's output at the separators into the dumps'
+// sections; output it cannot cut (a separator missing) is kept whole.
+func splitDumps(out string) []Section {
+	lines := strings.SplitAfter(out, "\n")
+	var parts []string
+	var cur strings.Builder
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		if strings.HasPrefix(l, "1: lo: ") && strings.Contains(l, " mode ") {
+			parts = append(parts, cur.String())
+			cur.Reset()
+			for i+1 < len(lines) && strings.HasPrefix(lines[i+1], "    ") {
+				i++
+			}
+			continue
+		}
+		cur.WriteString(l)
+	}
+	parts = append(parts, cur.String())
+	if len(parts) != len(dumps) {
+		return []Section{{"ip -4 -batch (dumps)", out}}
+	}
+	secs := make([]Section, len(dumps))
+	for i, d := range dumps {
+		secs[i] = Section{d.name, parts[i]}
+	}
+	return secs
+}
+
+func snapshot(stdout, stderr string, status int, dumpOut, rule6 string, with6 bool, trie string) Snapshot {
+	s := Snapshot{Sections: []Section{
+		{"stdout", stdout},
+		{"stderr", stderr},
+		{"exit status", strconv.Itoa(status) + "\n"},
+	}}
+	s.Sections = append(s.Sections, splitDumps(dumpOut)...)
+	if with6 {
+		s.Sections = append(s.Sections, Section{"ip -6 rule show", rule6})
+	}
+	s.Sections = append(s.Sections, Section{"/proc/net/fib_triestat", trie})
+	return s
+}
+
+// RunNetsim runs the steps on a fresh netsim kernel (rtnl.After) and
+// returns a snapshot after each.
+func RunNetsim(steps []Step) []Snapshot {
+	k := rtnl.MustNewKernel(rtnl.After)
+	ip := iproute.New(k, k.World().NewTask("ip"))
+	ip.Stdin = nil
+	ip.Open = func(name string) (io.ReadCloser, error) {
+		return nil, &os.PathError{Op: "open", Path: name, Err: os.ErrNotExist}
+	}
+	with6 := uses6(steps)
+	batch := dumpBatch()
+	out := make([]Snapshot, len(steps))
+	for i, s := range steps {
+		o, e, st := ip.Output(s.Args...)
+		var d strings.Builder
+		ip.Stdout, ip.Stderr = &d, &d
+		ip.Stdin = strings.NewReader(batch)
+		ip.Main([]string{"-4", "-batch", "-"})
+		ip.Stdin = nil
+		var r6 string
+		if with6 {
+			r6, _, _ = ip.Output("-6", "rule", "show")
+		}
+		trie, err := k.InitNet().Handle(ip.Task()).TrieStat()
+		if err != nil {
+			trie = "error: " + err.Error() + "\n"
+		}
+		out[i] = snapshot(o, e, st, d.String(), r6, with6, trie)
+	}
+	return out
+}
+
+// Available reports why the real kernel cannot be used (nil if it can):
+// the harness needs root, unshare, and iproute2 6.1.0, whose output
+// netsim's iproute reproduces.
+func Available() error {
+	if os.Geteuid() != 0 {
+		return errors.New("not root")
+	}
+	if _, err := exec.LookPath("ip"); err != nil {
+		return err
+	}
+	if _, err := exec.LookPath("unshare"); err != nil {
+		return err
+	}
+	if out, err := exec.Command("ip", "-V").CombinedOutput(); err != nil || !strings.Contains(string(out), "iproute2-6.1.0") {
+		return fmt.Errorf("netsim prints like iproute2 6.1.0, this ip is %q", strings.TrimSpace(string(out)))
+	}
+	if out, err := exec.Command("unshare", "-n", "-m", "true").CombinedOutput(); err != nil {
+		return fmt.Errorf("unshare -n -m: %v: %s", err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+// settles reports whether a step is a link command, after which the real
+// kernel finishes carrier changes asynchronously.
+func settles(s Step) bool {
+	for _, a := range s.Args {
+		if strings.HasPrefix(a, "-") {
+			if a == "-n" || a == "-netns" || a == "-b" || a == "-batch" {
+				return true // another namespace or a batch: be safe
+			}
+			continue
+		}
+		return len(a) >= 1 && strings.HasPrefix("link", a)
+	}
+	return false
+}
+
+func shQuote(w string) string { return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'" }
+
+// RunReal runs the steps in a new network namespace of the running kernel
+// (and a new mount namespace with a private /run/netns, so that `ip netns`
+// touches nothing outside) and returns a snapshot after each. Call
+// Available first to learn whether it can work.
+func RunReal(steps []Step) ([]Snapshot, error) {
+	for _, s := range steps {
+		for _, w := range s.Args {
+			if !safeWord(w) {
+				return nil, fmt.Errorf("line %d: unsafe word %q", s.Line, w)
+			}
+		}
+	}
+	dir, err := os.MkdirTemp("", "kerneldiff")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	if err := os.WriteFile(filepath.Join(dir, "dumps"), []byte(dumpBatch()), 0o644); err != nil {
+		return nil, err
+	}
+	with6 := uses6(steps)
+	var sh strings.Builder
+	sh.WriteString("mount --make-rprivate / && mkdir -p /run/netns && mount -t tmpfs tmpfs /run/netns || exit 99\n")
+	fmt.Fprintf(&sh, "cd %s || exit 99\n", shQuote(dir))
+	for i, s := range steps {
+		q := make([]string, len(s.Args))
+		for j, w := range s.Args {
+			q[j] = shQuote(w)
+		}
+		fmt.Fprintf(&sh, "ip %s >%d.out 2>%d.err </dev/null; echo $? >%d.st\n", strings.Join(q, " "), i, i, i)
+		if settles(s) {
+			// Carrier and operstate changes reach the flags from the
+			// linkwatch work queue, after ip returned (linkwatch_fire_event
+			// in net/core/link_watch.c); netsim shows the settled state.
+			sh.WriteString("sleep 0.02\n")
+		}
+		fmt.Fprintf(&sh, "ip -4 -batch dumps >%d.dump 2>&1 </dev/null\n", i)
+		if with6 {
+			fmt.Fprintf(&sh, "ip -6 rule show >%d.rule6 2>&1 </dev/null\n", i)
+		}
+		fmt.Fprintf(&sh, "while IFS= read -r l; do printf '%%s\\n' \"$l\"; done </proc/net/fib_triestat >%d.trie\n", i)
+	}
+	cmd := exec.Command("unshare", "-n", "-m", "sh", "-c", sh.String())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("unshare: %v: %s", err, strings.TrimSpace(string(out)))
+	}
+	snaps := make([]Snapshot, len(steps))
+	for i := range steps {
+		var rerr error
+		read := func(ext string) string {
+			b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("%d.%s", i, ext)))
+			if err != nil && rerr == nil {
+				rerr = err
+			}
+			return string(b)
+		}
+		o, e, stText, d, trie := read("out"), read("err"), read("st"), read("dump"), read("trie")
+		var r6 string
+		if with6 {
+			r6 = read("rule6")
+		}
+		if rerr != nil {
+			return nil, rerr
+		}
+		st, err := strconv.Atoi(strings.TrimSpace(stText))
+		if err != nil {
+			return nil, fmt.Errorf("step %d: exit status %q", i+1, stText)
+		}
+		snaps[i] = snapshot(o, e, st, d, r6, with6, trie)
+	}
+	return snaps, nil
+}
+
+// Difference is the first place where netsim and the real kernel disagree.
+type Difference struct {
+	Step    int    // index of the step after which they differ
+	Line    int    // its script line (0 for generated steps)
+	Command string // the step as an ip command line
+	Section string // what differs: "stderr", "exit status", "ip -4 route show table all", ...
+	Diff    string // unified-style diff, "-" the real kernel, "+" netsim
+}
+
+func (d *Difference) Error() string { return d.String() }
+
+// String renders the difference for a person.
+func (d *Difference) String() string {
+	where := fmt.Sprintf("step %d", d.Step+1)
+	if d.Line > 0 {
+		where = fmt.Sprintf("line %d", d.Line)
+	}
+	return fmt.Sprintf("%s: %s\n%s differs (- real kernel, + netsim):\n%s", where, d.Command, d.Section, d.Diff)
+}
+
+// Compare returns the first difference between the real kernel's
+// snapshots and netsim's, or nil if they agree after every step.
+func Compare(steps []Step, real, sim []Snapshot) *Difference {
+	for i := range steps {
+		if i >= len(real) || i >= len(sim) {
+			break
+		}
+		r, s := real[i].Sections, sim[i].Sections
+		for j := 0; j < len(r) || j < len(s); j++ {
+			var rs, ss Section
+			if j < len(r) {
+				rs = r[j]
+			}
+			if j < len(s) {
+				ss = s[j]
+			}
+			if rs != ss {
+				name := rs.Name
+				if name != ss.Name {
+					name = rs.Name + " / " + ss.Name
+				}
+				return &Difference{Step: i, Line: steps[i].Line, Command: steps[i].String(),
+					Section: name, Diff: Unified(rs.Text, ss.Text)}
+			}
+		}
+	}
+	return nil
+}
+
+// Run runs the steps on both sides and returns the first difference (nil
+// if none), or an error if the real kernel could not run them.
+func Run(steps []Step) (*Difference, error) {
+	real, err := RunReal(steps)
+	if err != nil {
+		return nil, err
+	}
+	return Compare(steps, real, RunNetsim(steps)), nil
+}

@@ -1,0 +1,257 @@
+package kerneldiff
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+var (
+	rewrite = flag.Bool("rewrite", false, "rewrite testdata/**/*.golden from the real kernel (needs root and unshare)")
+	seqs    = flag.Int("kerneldiff.seqs", 160, "generated sequences TestGenerated compares")
+	steps   = flag.Int("kerneldiff.steps", 16, "steps per generated sequence")
+	seed0   = flag.Uint64("kerneldiff.seed", 1, "first seed of TestGenerated")
+)
+
+func TestParse(t *testing.T) {
+	steps, err := Parse(strings.NewReader("# a comment\n\nip link add a0 type veth peer name b0\n  route add 10.0.0.0/8 dev a0\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(steps) != 2 || steps[0].Line != 3 || steps[1].Line != 4 || steps[1].String() != "ip route add 10.0.0.0/8 dev a0" {
+		t.Fatalf("got %+v", steps)
+	}
+	// A word the shell would read otherwise is refused, not run.
+	if _, err := Parse(strings.NewReader("route add 10.0.0.0/8 dev 'a0;reboot'\n")); err == nil {
+		t.Fatal("a quoted word was accepted")
+	}
+}
+
+func TestUnified(t *testing.T) {
+	for _, c := range []struct {
+		name, a, b, want string
+	}{
+		// Equal texts have no diff.
+		{"equal", "x\n", "x\n", ""},
+		// A changed line among context.
+		{"change", "a\nb\nc\n", "a\nB\nc\n", "@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n"},
+		// An added line at the end.
+		{"append", "a\n", "a\nb\n", "@@ -1,1 +1,2 @@\n a\n+b\n"},
+		// Far apart changes make two hunks.
+		{"two hunks", "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n", "x\n2\n3\n4\n5\n6\n7\n8\n9\ny\n",
+			"@@ -1,4 +1,4 @@\n-1\n+x\n 2\n 3\n 4\n@@ -7,4 +7,4 @@\n 7\n 8\n 9\n-10\n+y\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := Unified(c.a, c.b); got != c.want {
+				t.Errorf("got\n%s\nwant\n%s", got, c.want)
+			}
+		})
+	}
+}
+
+func TestGenerateDeterministic(t *testing.T) {
+	a, b := Script(Generate(42, 50)), Script(Generate(42, 50))
+	if a != b {
+		t.Fatal("Generate(42) differs between runs")
+	}
+	if Script(Generate(43, 50)) == a {
+		t.Fatal("seeds 42 and 43 gave the same script")
+	}
+	steps, err := Parse(strings.NewReader(a))
+	if err != nil || len(steps) < 50 {
+		t.Fatalf("generated script does not parse back: %v (%d steps)", err, len(steps))
+	}
+}
+
+// TestGoldenRoundTrip: a rendered transcript parses back to the snapshots.
+func TestGoldenRoundTrip(t *testing.T) {
+	steps := Generate(7, 30)
+	snaps := RunNetsim(steps)
+	_, back, err := ParseGolden(Render(steps, snaps), snaps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := Compare(steps, snaps, back); d != nil {
+		t.Fatal(d)
+	}
+}
+
+// TestCompareReports: a difference is reported at the step that made it,
+// with the section and a diff.
+func TestCompareReports(t *testing.T) {
+	steps, _ := Parse(strings.NewReader("link add a0 type veth peer name b0\nroute add 10.0.0.0/8 dev a0\nrule add pref 5 table 100\n"))
+	a := RunNetsim(steps)
+	b := RunNetsim(steps)
+	for i := range b[2].Sections {
+		if b[2].Sections[i].Name == "ip -4 rule show" {
+			b[2].Sections[i].Text = strings.Replace(b[2].Sections[i].Text, "lookup 100", "lookup 200", 1)
+		}
+	}
+	d := Compare(steps, a, b)
+	if d == nil || d.Line != 3 || d.Section != "ip -4 rule show" || !strings.Contains(d.Diff, "-5:\tfrom all lookup 100\n+5:\tfrom all lookup 200\n") {
+		t.Fatalf("got %v", d)
+	}
+}
+
+// goldenScripts are the scripts with real-kernel transcripts: the kernel
+// selftest ports and the regression scripts.
+func goldenScripts(t *testing.T) []string {
+	files, err := filepath.Glob("testdata/*/*.ip")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden scripts: %v", err)
+	}
+	return files
+}
+
+// knownRe matches a script's note of where netsim knowingly differs:
+// "# known difference: line N: reason".
+var knownRe = regexp.MustCompile(`(?m)^# known difference: line (\d+): (.*)$`)
+
+func loadScript(t *testing.T, f string) ([]Step, int) {
+	data, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps, err := Parse(strings.NewReader(string(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := 0
+	if m := knownRe.FindStringSubmatch(string(data)); m != nil {
+		known, _ = strconv.Atoi(m[1])
+	}
+	return steps, known
+}
+
+// TestGolden runs every golden script on netsim and compares it after every
+// step with the real kernel's transcript kept beside it (taken with
+// -rewrite). A script that notes a known difference must differ first at
+// that line: a fix shows as a failure that asks for the note's removal.
+func TestGolden(t *testing.T) {
+	for _, f := range goldenScripts(t) {
+		name := strings.TrimSuffix(strings.TrimPrefix(f, "testdata/"), ".ip")
+		t.Run(name, func(t *testing.T) {
+			steps, known := loadScript(t, f)
+			sim := RunNetsim(steps)
+			golden := strings.TrimSuffix(f, ".ip") + ".golden"
+			if *rewrite {
+				if err := Available(); err != nil {
+					t.Skipf("-rewrite needs the real kernel: %v", err)
+				}
+				real, err := RunReal(steps)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(golden, []byte(Render(steps, real)), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			data, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, real, err := ParseGolden(string(data), sim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := Compare(steps, real, sim)
+			switch {
+			case d == nil && known != 0:
+				t.Errorf("the known difference at line %d is gone: remove the note", known)
+			case d != nil && d.Line != known:
+				t.Errorf("netsim differs from the real kernel (%s):\n%v", golden, d)
+			}
+		})
+	}
+}
+
+// TestGoldenRealKernel checks the golden transcripts against the running
+// kernel, so that they stay the kernel's.
+func TestGoldenRealKernel(t *testing.T) {
+	if err := Available(); err != nil {
+		t.Skipf("no private network namespace on the real kernel: %v", err)
+	}
+	if *rewrite {
+		t.Skip("rewriting")
+	}
+	for _, f := range goldenScripts(t) {
+		name := strings.TrimSuffix(strings.TrimPrefix(f, "testdata/"), ".ip")
+		t.Run(name, func(t *testing.T) {
+			steps, _ := loadScript(t, f)
+			data, err := os.ReadFile(strings.TrimSuffix(f, ".ip") + ".golden")
+			if err != nil {
+				t.Fatal(err)
+			}
+			real, err := RunReal(steps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := Render(steps, real); got != string(data) {
+				_, want, err := ParseGolden(string(data), real)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Errorf("the real kernel differs from the golden transcript:\n%v", Compare(steps, want, real))
+			}
+		})
+	}
+}
+
+// TestGenerated compares netsim with the real kernel on generated
+// sequences, after every step. On a difference it prints the seed and the
+// script; rerun one with -kerneldiff.seed=S -kerneldiff.seqs=1.
+func TestGenerated(t *testing.T) {
+	if err := Available(); err != nil {
+		t.Skipf("no private network namespace on the real kernel: %v", err)
+	}
+	n := *seqs
+	if testing.Short() {
+		n = min(n, 20)
+	}
+	start := time.Now()
+	var (
+		next, pass, compared atomic.Int64
+		mu                   sync.Mutex
+		wg                   sync.WaitGroup
+		failures             []string
+	)
+	for range 2 {
+		wg.Go(func() {
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(n) {
+					return
+				}
+				seed := *seed0 + uint64(i)
+				st := Generate(seed, *steps)
+				d, err := Run(st)
+				mu.Lock()
+				switch {
+				case err != nil:
+					failures = append(failures, fmt.Sprintf("seed %d: %v", seed, err))
+				case d != nil:
+					failures = append(failures, fmt.Sprintf("seed %d: %v\nscript:\n%s", seed, d, Script(st)))
+					compared.Add(int64(d.Step + 1))
+				default:
+					pass.Add(1)
+					compared.Add(int64(len(st)))
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	t.Logf("%d of %d generated sequences (seeds %d..%d) agree with the real kernel; %d steps compared in %v",
+		pass.Load(), n, *seed0, *seed0+uint64(n)-1, compared.Load(), time.Since(start).Round(time.Millisecond))
+	for _, f := range failures {
+		t.Error(f)
+	}
+}
