@@ -40,6 +40,9 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == "ip" {
 		os.Exit(ipMain(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
 	}
+	if len(os.Args) > 1 && os.Args[1] == "diff" {
+		os.Exit(diffMain(os.Args[2:], os.Stdout, os.Stderr))
+	}
 	if err := run(os.Args[1:], os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "netsim:", err)
 		os.Exit(2)
@@ -59,6 +62,8 @@ commands:
           and draw a log-log plot (netsim sweep -help)
   batch   run an ip batch file in K namespaces, one process each, one
           after another or at once (netsim batch -help)
+  diff    run an ip script on the real kernel (unshare -n) and on netsim,
+          print the first difference (netsim diff -help)
 
 Every command takes -trace FILE.json (a Chrome/Perfetto trace of virtual
 time, for ui.perfetto.dev) and -trace-events N (the cap on its events).
