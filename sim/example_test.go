@@ -54,7 +54,7 @@ func ExampleTask_Msleep() {
 
 // rcu_barrier waits for the callbacks queued before it, not for those
 // they queue: the chained release of seed 002 is still pending when it
-// returns. (The barrier itself costs sim.DefaultCosts.RCUBarrier: 100 µs.)
+// returns. (The barrier itself costs Costs.BarrierOverhead: 100 µs.)
 func ExampleRCU_Barrier() {
 	w := sim.MustNewWorld(sim.Options{})
 	t := w.NewTask("ip")
