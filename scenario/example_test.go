@@ -9,8 +9,7 @@ import (
 
 // Seed 000 at 1/256 scale: taking the device of 256 nexthops down flushes
 // the FIB for every nexthop removed before the patch and twice in all
-// after it, and the leaves
-// visited fall from about N·R to N+R.
+// after it, and the leaves visited fall from about N·R to N+R.
 func ExampleSeed000() {
 	for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
 		r, err := scenario.Seed000(cfg, scenario.Seed000Params{Nexthops: 256})
