@@ -24,11 +24,13 @@ const defaultTraceEvents = 200000
 // timestamps are virtual microseconds, each machine's clock starting at 0.
 //
 // A run of millions of requests makes tens of millions of events, so the
-// file keeps at most max: each machine records at most max events, the
-// first it makes, and at write time the machines share max, those with
-// fewer events than an equal share leaving the rest to the others. What is
-// kept depends only on each machine's deterministic run, never on how
-// concurrent machines interleave in real time.
+// file keeps at most max: the machines share max, those with fewer events
+// than an equal share leaving the rest to the others, and a machine with
+// more than its share keeps the first half of it and the last half — the
+// set-up and the end of the timed phase, where the spans that enclose the
+// run are recorded — with an instant event "trace truncated" in the gap.
+// What is kept depends only on each machine's deterministic run, never on
+// how concurrent machines interleave in real time.
 type traceFile struct {
 	path string
 	max  int
@@ -37,24 +39,63 @@ type traceFile struct {
 	procs []*traceProc
 }
 
-// traceProc is one simulated machine's tracer.
+// traceProc is one simulated machine's tracer. It keeps the first
+// (max+1)/2 events it records and the last max/2: all a share of max
+// needs.
 type traceProc struct {
 	name string
 	max  int
 
-	mu     sync.Mutex // guards the fields below
-	events []sim.Event
-	total  int64 // events made, kept or not
+	mu    sync.Mutex  // guards the fields below
+	head  []sim.Event // the first events, up to (max+1)/2
+	tail  []sim.Event // a ring of the last events after head, up to max/2
+	next  int         // where the ring's next event goes once it is full
+	total int64       // events made, kept or not
 }
 
 // Record implements sim.Tracer.
 func (p *traceProc) Record(e sim.Event) {
 	p.mu.Lock()
 	p.total++
-	if len(p.events) < p.max {
-		p.events = append(p.events, e)
+	switch {
+	case len(p.head) < (p.max+1)/2:
+		p.head = append(p.head, e)
+	case len(p.tail) < p.max/2:
+		p.tail = append(p.tail, e)
+	case len(p.tail) > 0:
+		p.tail[p.next] = e
+		p.next = (p.next + 1) % len(p.tail)
 	}
 	p.mu.Unlock()
+}
+
+// kept returns the events a share of q keeps, in the order recorded, and
+// how many were left out between its first and its last part.
+func (p *traceProc) kept(q int) (evs []sim.Event, gap int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ring := append(slices.Clone(p.tail[p.next:]), p.tail[:p.next]...)
+	all := int64(len(p.head) + len(ring))
+	if all == p.total && len(p.head)+len(ring) <= q {
+		return append(slices.Clone(p.head), ring...), 0
+	}
+	first, last := (q+1)/2, q/2
+	evs = slices.Clone(p.head[:min(first, len(p.head))])
+	if last <= len(ring) {
+		evs = append(evs, ring[len(ring)-last:]...)
+	} else {
+		// Not full: the ring holds everything after head.
+		evs = append(evs, p.head[len(p.head)-(last-len(ring)):]...)
+		evs = append(evs, ring...)
+	}
+	return evs, p.total - int64(len(evs))
+}
+
+// size returns how many events the machine can contribute.
+func (p *traceProc) size() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return int(min(p.total, int64(p.max)))
 }
 
 // traceFlags registers -trace and -trace-events on fs; open creates the
@@ -177,8 +218,8 @@ func (tf *traceFile) write(w io.Writer) (kept, total int64, err error) {
 	tf.mu.Unlock()
 	sizes := make([]int, len(procs))
 	for i, p := range procs {
+		sizes[i] = p.size()
 		p.mu.Lock()
-		sizes[i] = len(p.events)
 		total += p.total
 		p.mu.Unlock()
 	}
@@ -198,14 +239,17 @@ func (tf *traceFile) write(w io.Writer) (kept, total int64, err error) {
 	bw.WriteString(`{"displayTimeUnit":"ms","traceEvents":[` + "\n")
 	for i, p := range procs {
 		pid := i + 1
-		p.mu.Lock()
-		evs := slices.Clone(p.events[:q[i]])
-		made := p.total
-		p.mu.Unlock()
+		evs, gap := p.kept(q[i])
+		made := int64(len(evs)) + gap
 		kept += int64(len(evs))
 		name := p.name
-		if int64(len(evs)) < made {
-			name += fmt.Sprintf(" (trace truncated: first %d of %d events)", len(evs), made)
+		// The gap's instant event goes where the first part ends.
+		var gapAt sim.Time
+		if gap > 0 {
+			name += fmt.Sprintf(" (trace truncated: %d of %d events kept)", len(evs), made)
+			for _, e := range evs[:(q[i]+1)/2] {
+				gapAt = max(gapAt, e.Start.Add(e.Dur))
+			}
 		}
 		emit(traceEvent{Name: "process_name", Ph: "M", Pid: pid, Args: map[string]any{"name": name}})
 		emit(traceEvent{Name: "process_sort_index", Ph: "M", Pid: pid, Args: map[string]any{"sort_index": pid}})
@@ -242,7 +286,6 @@ func (tf *traceFile) write(w io.Writer) (kept, total int64, err error) {
 			}
 			return 0
 		})
-		var last sim.Time
 		for _, e := range evs {
 			name := e.Name
 			if e.Cat == "lockwait" {
@@ -250,11 +293,10 @@ func (tf *traceFile) write(w io.Writer) (kept, total int64, err error) {
 			}
 			d := micros(int64(e.Dur))
 			emit(traceEvent{Name: name, Cat: e.Cat, Ph: "X", Ts: micros(int64(e.Start)), Dur: &d, Pid: pid, Tid: e.TID})
-			last = max(last, e.Start.Add(e.Dur))
 		}
-		if int64(len(evs)) < made {
-			emit(traceEvent{Name: "trace truncated", Ph: "i", S: "p", Ts: micros(int64(last)), Pid: pid,
-				Args: map[string]any{"kept": len(evs), "events": made, "cap": tf.max}})
+		if gap > 0 {
+			emit(traceEvent{Name: "trace truncated", Ph: "i", S: "p", Ts: micros(int64(gapAt)), Pid: pid,
+				Args: map[string]any{"left_out": gap, "kept": len(evs), "events": made, "cap": tf.max}})
 		}
 	}
 	bw.WriteString("\n],\n")

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/netsimlab/netsim/sim"
 )
 
 // chromeTrace is what TestTrace* read back of a trace file.
@@ -141,11 +143,40 @@ func TestTraceTruncated(t *testing.T) {
 	require.Greater(t, tr.OtherData.Events, int64(100))
 	require.Len(t, procs, 2)
 	for _, p := range procs {
-		require.Contains(t, p, "(trace truncated: first 50 of ")
+		require.Regexp(t, `^seed 002 (before|after) \(trace truncated: 50 of \d+ events kept\)$`, p)
 	}
 
 	require.ErrorContains(t, run([]string{"seeds", "-trace", file, "-trace-events", "0"}, &out), "-trace-events must be positive")
 	require.ErrorContains(t, run([]string{"seeds", "-trace", filepath.Join(t.TempDir(), "no", "dir.json")}, &out), "trace:")
+}
+
+// TestTraceHeadAndTail: a machine over its share keeps its first events
+// and its last.
+func TestTraceHeadAndTail(t *testing.T) {
+	for _, c := range []struct {
+		max, made, q int
+		want         []int // the kept events' Start
+	}{
+		{10, 5, 10, []int{0, 1, 2, 3, 4}},                      // all fit
+		{10, 10, 10, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}},      // exactly
+		{10, 25, 10, []int{0, 1, 2, 3, 4, 20, 21, 22, 23, 24}}, // the ring wrapped
+		{10, 25, 5, []int{0, 1, 2, 23, 24}},                    // a smaller share
+		{10, 8, 4, []int{0, 1, 6, 7}},                          // the ring not full
+		{9, 30, 9, []int{0, 1, 2, 3, 4, 26, 27, 28, 29}},       // an odd cap
+		{1, 3, 1, []int{0}},                                    // a cap of one
+	} {
+		p := &traceProc{max: c.max}
+		for i := range c.made {
+			p.Record(sim.Event{Start: sim.Time(i)})
+		}
+		evs, gap := p.kept(c.q)
+		var got []int
+		for _, e := range evs {
+			got = append(got, int(e.Start))
+		}
+		require.Equal(t, c.want, got, "%+v", c)
+		require.EqualValues(t, c.made-len(c.want), gap, "%+v", c)
+	}
 }
 
 // TestTraceQuotas: machines with fewer events than an equal share leave
