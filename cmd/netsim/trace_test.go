@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -19,8 +20,8 @@ type chromeTrace struct {
 		Name string          `json:"name"`
 		Cat  string          `json:"cat"`
 		Ph   string          `json:"ph"`
-		Ts   *float64        `json:"ts"`
-		Dur  *float64        `json:"dur"`
+		Ts   *json.Number    `json:"ts"`
+		Dur  *json.Number    `json:"dur"`
 		Pid  int             `json:"pid"`
 		Tid  int             `json:"tid"`
 		Args json.RawMessage `json:"args"`
@@ -43,11 +44,24 @@ func readTrace(t *testing.T, file string) chromeTrace {
 	return tr
 }
 
+// nanos reads a trace's microseconds ("12.345") as nanoseconds, exactly.
+func nanos(t *testing.T, n json.Number) int64 {
+	t.Helper()
+	us, frac, _ := strings.Cut(string(n), ".")
+	require.LessOrEqual(t, len(frac), 3, "%s: finer than a nanosecond", n)
+	v, err := strconv.ParseInt(us+(frac + "000")[:3], 10, 64)
+	require.NoError(t, err)
+	return v
+}
+
 // summary counts a trace's events: metadata by name, complete events by
-// category, complete events by name, and the processes' names.
+// category, complete events by name, and the processes' names. It checks
+// that the complete events of each thread nest, as the trace viewers need.
 func summary(t *testing.T, tr chromeTrace) (meta, cats, names map[string]int, procs []string) {
 	t.Helper()
 	meta, cats, names = map[string]int{}, map[string]int{}, map[string]int{}
+	type span struct{ start, end int64 }
+	threads := map[[2]int][]span{}
 	for _, e := range tr.TraceEvents {
 		switch e.Ph {
 		case "M":
@@ -60,10 +74,27 @@ func summary(t *testing.T, tr chromeTrace) (meta, cats, names map[string]int, pr
 		case "X":
 			require.NotNil(t, e.Ts, "complete event without ts")
 			require.NotNil(t, e.Dur, "complete event without dur")
-			require.GreaterOrEqual(t, *e.Dur, 0.0)
+			start, dur := nanos(t, *e.Ts), nanos(t, *e.Dur)
+			require.GreaterOrEqual(t, dur, int64(0))
 			require.NotZero(t, e.Pid)
 			cats[e.Cat]++
 			names[e.Name]++
+			k := [2]int{e.Pid, e.Tid}
+			threads[k] = append(threads[k], span{start, start + dur})
+		}
+	}
+	// Events come sorted by start, the longer first: each must end within
+	// the innermost span still open at its start.
+	for k, spans := range threads {
+		var open []span
+		for _, s := range spans {
+			for len(open) > 0 && open[len(open)-1].end <= s.start {
+				open = open[:len(open)-1]
+			}
+			if len(open) > 0 {
+				require.LessOrEqual(t, s.end, open[len(open)-1].end, "thread %v: %v overlaps %v", k, s, open[len(open)-1])
+			}
+			open = append(open, s)
 		}
 	}
 	return meta, cats, names, procs
