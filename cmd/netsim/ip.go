@@ -93,9 +93,9 @@ func ipMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			asJSON, showTime = true, true
 		case "time":
 			showTime = true
-		case "-triestat", "triestat":
+		case "triestat":
 			trieStat = true
-		case "-help", "help", "h":
+		case "help", "h":
 			fmt.Fprint(stdout, ipUsage)
 			return 0
 		default:
