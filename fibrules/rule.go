@@ -159,6 +159,14 @@ func showPrefix(p netip.Prefix) string {
 	return p.String()
 }
 
+// cHex formats v as C's printf("%#x") does: 0 has no 0x prefix.
+func cHex(v uint32) string {
+	if v == 0 {
+		return "0"
+	}
+	return fmt.Sprintf("%#x", v)
+}
+
 // String renders the rule as `ip rule show` prints it, e.g.
 //
 //	32766:	from all lookup main
@@ -182,9 +190,9 @@ func (r Rule) String() string {
 	}
 	if r.FwMark != 0 || r.FwMask != 0 {
 		if r.FwMask == ^uint32(0) {
-			fmt.Fprintf(&b, " fwmark %#x", r.FwMark)
+			b.WriteString(" fwmark " + cHex(r.FwMark))
 		} else {
-			fmt.Fprintf(&b, " fwmark %#x/%#x", r.FwMark, r.FwMask)
+			b.WriteString(" fwmark " + cHex(r.FwMark) + "/" + cHex(r.FwMask))
 		}
 	}
 	if r.IIF != "" {

@@ -25,3 +25,15 @@ func TestStringHostPrefix(t *testing.T) {
 		}
 	}
 }
+
+// TestStringFwmarkZero: ip prints a zero fwmark as C's "%#x" does, "0".
+func TestStringFwmarkZero(t *testing.T) {
+	r := Rule{Pref: 7, FwMark: 0, FwMask: 0xff}
+	if got := r.String(); !strings.HasPrefix(got, "7:\tfrom all fwmark 0/0xff ") {
+		t.Errorf("got %q", got)
+	}
+	r = Rule{Pref: 7, FwMark: 0x10, FwMask: ^uint32(0)}
+	if got := r.String(); !strings.HasPrefix(got, "7:\tfrom all fwmark 0x10 ") {
+		t.Errorf("got %q", got)
+	}
+}
