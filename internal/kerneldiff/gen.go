@@ -19,6 +19,7 @@ var Avoided = []string{
 	"the loopback device: the harness's dump separators are `ip link show dev lo`",
 	"rule selectors with host bits set (from 10.1.2.3/8): netsim's ip masks them, iproute2 sends them as given and the kernel keeps them (fib4_rule_configure)",
 	"options after a multipath route's nexthops: ip's message for them is worded otherwise by netsim's iproute",
+	"ip -4 nexthop show/flush: the kernel's dump leaves groups out when a family is given (nh_dump_filtered), netsim's ip shows them (the harness dumps ip nexthop show)",
 }
 
 // Generate returns a random command sequence of about n steps, a
@@ -34,6 +35,7 @@ func Generate(seed uint64, n int) []Step {
 	g.emit("link set b0 up")
 	g.emit("addr add 10.0.0.1/24 dev a0")
 	g.devs["a0"], g.devs["b0"] = true, true
+	g.subnets = []int{0}
 	for len(g.steps) < n {
 		g.step()
 	}
@@ -51,11 +53,12 @@ func Script(steps []Step) string {
 }
 
 type gen struct {
-	r      *rand.Rand
-	steps  []Step
-	devs   map[string]bool // devices believed to exist
-	routes []string        // route specs added ("PFX [table T]"), for deletion
-	rules  []string        // rule specs added, for deletion
+	r       *rand.Rand
+	steps   []Step
+	devs    map[string]bool // devices believed to exist
+	routes  []string        // route specs added ("PFX [table T]"), for deletion
+	rules   []string        // rule specs added, for deletion
+	subnets []int           // S of the 10.0.S.0/24 subnets addresses were added in
 }
 
 func (g *gen) emit(format string, a ...any) {
@@ -83,11 +86,15 @@ func (g *gen) dev() string {
 	return all[g.r.IntN(len(all))]
 }
 
-// host returns an address in one of the devices' subnets 10.0.S.0/24, or
-// now and then one outside them.
+// host returns a gateway: mostly in a subnet an address was added in, else
+// in one of the subnets 10.0.S.0/24 addresses are drawn from, now and then
+// outside them.
 func (g *gen) host() string {
-	if g.chance(0.08) {
+	switch {
+	case g.chance(0.08):
 		return g.pick("10.9.9.9", "192.0.2.1", "10.0.0.0")
+	case len(g.subnets) > 0 && g.chance(0.7):
+		return fmt.Sprintf("10.0.%d.%d", g.subnets[g.r.IntN(len(g.subnets))], 1+g.r.IntN(6))
 	}
 	return fmt.Sprintf("10.0.%d.%d", g.r.IntN(4), 1+g.r.IntN(6))
 }
@@ -192,6 +199,9 @@ func (g *gen) addr() {
 	s, h := g.r.IntN(4), 1+g.r.IntN(6)
 	l := []int{24, 24, 24, 16, 28, 32}[g.r.IntN(6)]
 	op := g.pick("add", "add", "add", "del")
+	if op == "add" {
+		g.subnets = append(g.subnets, s)
+	}
 	g.emit("addr %s 10.0.%d.%d/%d dev %s", op, s, h, l, g.dev())
 }
 

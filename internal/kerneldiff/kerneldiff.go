@@ -4,11 +4,11 @@
 // compared by the line ip prints for their errno and extack message), and
 // the state dumps
 //
-//	ip -4 route show table all
-//	ip -4 nexthop show
-//	ip -4 rule show
 //	ip -4 addr show
+//	ip -4 route show table all
+//	ip -4 rule show
 //	ip -4 maddr show
+//	ip nexthop show        (all families: with -4 the kernel leaves groups out)
 //	ip -6 rule show        (only for scripts that use -6)
 //	/proc/net/fib_triestat
 //
@@ -17,7 +17,8 @@
 // command returned.
 //
 // The real side is one `unshare -n -m` shell per script: per step it runs the
-// command, one `ip -4 -batch` process for the dumps and reads
+// command, one `ip -4 -batch` process for the IPv4 dumps, one `ip nexthop
+// show` (and `ip -6 rule show` where used), and reads
 // /proc/net/fib_triestat without forking, writing each to a file that the
 // harness reads back. The netsim side runs the same commands with package
 // iproute on a fresh rtnl kernel.
@@ -115,7 +116,6 @@ type Snapshot struct {
 var dumps = []struct{ name, cmd string }{
 	{"ip -4 addr show", "addr show"},
 	{"ip -4 route show table all", "route show table all"},
-	{"ip -4 nexthop show", "nexthop show"},
 	{"ip -4 rule show", "rule show"},
 	{"ip -4 maddr show", "maddr show"},
 }
@@ -175,13 +175,14 @@ func splitDumps(out string) []Section {
 	return secs
 }
 
-func snapshot(stdout, stderr string, status int, dumpOut, rule6 string, with6 bool, trie string) Snapshot {
+func snapshot(stdout, stderr string, status int, dumpOut, nh, rule6 string, with6 bool, trie string) Snapshot {
 	s := Snapshot{Sections: []Section{
 		{"stdout", stdout},
 		{"stderr", stderr},
 		{"exit status", strconv.Itoa(status) + "\n"},
 	}}
 	s.Sections = append(s.Sections, splitDumps(dumpOut)...)
+	s.Sections = append(s.Sections, Section{"ip nexthop show", nh})
 	if with6 {
 		s.Sections = append(s.Sections, Section{"ip -6 rule show", rule6})
 	}
@@ -208,15 +209,17 @@ func RunNetsim(steps []Step) []Snapshot {
 		ip.Stdin = strings.NewReader(batch)
 		ip.Main([]string{"-4", "-batch", "-"})
 		ip.Stdin = nil
+		nho, nhe, _ := ip.Output("nexthop", "show")
 		var r6 string
 		if with6 {
-			r6, _, _ = ip.Output("-6", "rule", "show")
+			o, e, _ := ip.Output("-6", "rule", "show")
+			r6 = o + e
 		}
 		trie, err := k.InitNet().Handle(ip.Task()).TrieStat()
 		if err != nil {
 			trie = "error: " + err.Error() + "\n"
 		}
-		out[i] = snapshot(o, e, st, d.String(), r6, with6, trie)
+		out[i] = snapshot(o, e, st, d.String(), nho+nhe, r6, with6, trie)
 	}
 	return out
 }
@@ -297,6 +300,7 @@ func RunReal(steps []Step) ([]Snapshot, error) {
 			sh.WriteString("sleep 0.02\n")
 		}
 		fmt.Fprintf(&sh, "ip -4 -batch dumps >%d.dump 2>&1 </dev/null\n", i)
+		fmt.Fprintf(&sh, "ip nexthop show >%d.nh 2>&1 </dev/null\n", i)
 		if with6 {
 			fmt.Fprintf(&sh, "ip -6 rule show >%d.rule6 2>&1 </dev/null\n", i)
 		}
@@ -316,7 +320,7 @@ func RunReal(steps []Step) ([]Snapshot, error) {
 			}
 			return string(b)
 		}
-		o, e, stText, d, trie := read("out"), read("err"), read("st"), read("dump"), read("trie")
+		o, e, stText, d, nh, trie := read("out"), read("err"), read("st"), read("dump"), read("nh"), read("trie")
 		var r6 string
 		if with6 {
 			r6 = read("rule6")
@@ -328,7 +332,7 @@ func RunReal(steps []Step) ([]Snapshot, error) {
 		if err != nil {
 			return nil, fmt.Errorf("step %d: exit status %q", i+1, stText)
 		}
-		snaps[i] = snapshot(o, e, st, d, r6, with6, trie)
+		snaps[i] = snapshot(o, e, st, d, nh, r6, with6, trie)
 	}
 	return snaps, nil
 }
