@@ -386,6 +386,24 @@ func Compare(steps []Step, real, sim []Snapshot) *Difference {
 	return nil
 }
 
+// CompareAll returns a difference for every step after which the two sides
+// disagree (the first differing section of each), in step order. After the
+// first, a difference may follow from an earlier one rather than from its
+// own step.
+func CompareAll(steps []Step, real, sim []Snapshot) []*Difference {
+	var ds []*Difference
+	for i := range steps {
+		if i >= len(real) || i >= len(sim) {
+			break
+		}
+		if d := Compare(steps[i:i+1], real[i:i+1], sim[i:i+1]); d != nil {
+			d.Step = i
+			ds = append(ds, d)
+		}
+	}
+	return ds
+}
+
 // Run runs the steps on both sides and returns the first difference (nil
 // if none), or an error if the real kernel could not run them.
 func Run(steps []Step) (*Difference, error) {

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -114,11 +113,27 @@ func goldenScripts(t *testing.T) []string {
 	return files
 }
 
-// knownRe matches a script's note of where netsim knowingly differs:
-// "# known difference: line N: reason".
-var knownRe = regexp.MustCompile(`(?m)^# known difference: line (\d+): (.*)$`)
+// A golden script is cut into cases by comment lines
+//
+//	# case: NAME (STATUS)
+//	# differs: REASON
+//
+// (the selftest's log_test message and expected exit status; the second line
+// only where netsim knowingly differs from the kernel, and why). Steps
+// before the first case are the setup.
+type testCase struct {
+	name    string
+	line    int    // the "# case:" line
+	differs string // the reason netsim differs, or ""
+}
 
-func loadScript(t *testing.T, f string) ([]Step, int) {
+var (
+	caseRe    = regexp.MustCompile(`^# case: (.*)$`)
+	differsRe = regexp.MustCompile(`^# differs: (.*)$`)
+	statusRe  = regexp.MustCompile(`\((\d+)\)$`)
+)
+
+func loadScript(t *testing.T, f string) ([]Step, []testCase) {
 	data, err := os.ReadFile(f)
 	if err != nil {
 		t.Fatal(err)
@@ -127,22 +142,38 @@ func loadScript(t *testing.T, f string) ([]Step, int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	known := 0
-	if m := knownRe.FindStringSubmatch(string(data)); m != nil {
-		known, _ = strconv.Atoi(m[1])
+	cases := []testCase{{name: "setup"}}
+	for i, l := range strings.Split(string(data), "\n") {
+		if m := caseRe.FindStringSubmatch(l); m != nil {
+			cases = append(cases, testCase{name: m[1], line: i + 1})
+		} else if m := differsRe.FindStringSubmatch(l); m != nil {
+			cases[len(cases)-1].differs = m[1]
+		}
 	}
-	return steps, known
+	return steps, cases
+}
+
+// caseOf returns the index of the case a script line belongs to.
+func caseOf(cases []testCase, line int) int {
+	c := 0
+	for i, tc := range cases {
+		if tc.line < line {
+			c = i
+		}
+	}
+	return c
 }
 
 // TestGolden runs every golden script on netsim and compares it after every
 // step with the real kernel's transcript kept beside it (taken with
-// -rewrite). A script that notes a known difference must differ first at
-// that line: a fix shows as a failure that asks for the note's removal.
+// -rewrite). Every case must agree, except those noted "# differs:", which
+// must differ: a fix shows as a failure that asks for the note's removal.
 func TestGolden(t *testing.T) {
+	total, agree, noted := 0, 0, 0
 	for _, f := range goldenScripts(t) {
 		name := strings.TrimSuffix(strings.TrimPrefix(f, "testdata/"), ".ip")
 		t.Run(name, func(t *testing.T) {
-			steps, known := loadScript(t, f)
+			steps, cases := loadScript(t, f)
 			sim := RunNetsim(steps)
 			golden := strings.TrimSuffix(f, ".ip") + ".golden"
 			if *rewrite {
@@ -165,15 +196,45 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d := Compare(steps, real, sim)
-			switch {
-			case d == nil && known != 0:
-				t.Errorf("the known difference at line %d is gone: remove the note", known)
-			case d != nil && d.Line != known:
-				t.Errorf("netsim differs from the real kernel (%s):\n%v", golden, d)
+			first := map[int]*Difference{}
+			for _, d := range CompareAll(steps, real, sim) {
+				c := caseOf(cases, d.Line)
+				if first[c] == nil {
+					first[c] = d
+				}
+			}
+			// The selftest's expected status is the kernel's answer to the
+			// case's last command: checked on the transcript, it shows the
+			// port tests what the selftest tests.
+			last := map[int]int{}
+			for j, st := range steps {
+				last[caseOf(cases, st.Line)] = j
+			}
+			for i, tc := range cases {
+				if i > 0 {
+					total++
+					if m := statusRe.FindStringSubmatch(tc.name); m != nil {
+						if j, ok := last[i]; ok && real[j].Sections[2].Text != m[1]+"\n" {
+							t.Errorf("case %q: the real kernel's status is %s, the selftest expects %s",
+								tc.name, strings.TrimSpace(real[j].Sections[2].Text), m[1])
+						}
+					}
+				}
+				d := first[i]
+				switch {
+				case d == nil && tc.differs != "":
+					t.Errorf("case %q (line %d) agrees with the kernel now: remove its \"# differs:\" note", tc.name, tc.line)
+				case d != nil && tc.differs == "":
+					t.Errorf("case %q differs from the real kernel (%s):\n%v", tc.name, golden, d)
+				case d == nil && i > 0:
+					agree++
+				case d != nil && i > 0:
+					noted++
+				}
 			}
 		})
 	}
+	t.Logf("%d cases: %d agree with the real kernel, %d differ as noted", total, agree, noted)
 }
 
 // TestGoldenRealKernel checks the golden transcripts against the running
