@@ -157,8 +157,10 @@ func (g *gen) step() {
 		g.route()
 	case k < 70:
 		g.nexthop()
-	case k < 92:
+	case k < 90:
 		g.rule()
+	case k < 92:
+		g.rule6()
 	default:
 		g.routeDel()
 	}
@@ -345,5 +347,19 @@ func (g *gen) rule() {
 	g.emit("rule add %s", spec)
 	if spec != "" {
 		g.rules = append(g.rules, spec)
+	}
+}
+
+// rule6 adds or deletes an IPv6 rule: the rule lists are per family, and
+// the IPv6 one is dumped only for sequences that have one.
+func (g *gen) rule6() {
+	pref := []int{100, 200, 32765}[g.r.IntN(3)]
+	switch g.r.IntN(3) {
+	case 0:
+		g.emit("-6 rule del pref %d", pref)
+	case 1:
+		g.emit("-6 rule add pref %d from 2001:db8:%x::/48 table %s", pref, g.r.IntN(4), g.pick("100", "main"))
+	default:
+		g.emit("-6 rule add pref %d %s", pref, g.pick("table 100", "goto 200", "blackhole", "fwmark 0x1 table main"))
 	}
 }

@@ -34,6 +34,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/netsimlab/netsim/iproute"
 	"github.com/netsimlab/netsim/rtnl"
@@ -267,7 +268,12 @@ func shQuote(w string) string { return "'" + strings.ReplaceAll(w, "'", `'\''`) 
 // (and a new mount namespace with a private /run/netns, so that `ip netns`
 // touches nothing outside) and returns a snapshot after each. Call
 // Available first to learn whether it can work.
-func RunReal(steps []Step) ([]Snapshot, error) {
+func RunReal(steps []Step) ([]Snapshot, error) { return RunRealSettled(steps, 20*time.Millisecond) }
+
+// RunRealSettled is RunReal waiting settle after every link command before
+// the dumps, for the kernel's linkwatch work to run: on a loaded machine
+// the 20 ms RunReal waits may not be enough.
+func RunRealSettled(steps []Step, settle time.Duration) ([]Snapshot, error) {
 	for _, s := range steps {
 		for _, w := range s.Args {
 			if !safeWord(w) {
@@ -297,7 +303,7 @@ func RunReal(steps []Step) ([]Snapshot, error) {
 			// Carrier and operstate changes reach the flags from the
 			// linkwatch work queue, after ip returned (linkwatch_fire_event
 			// in net/core/link_watch.c); netsim shows the settled state.
-			sh.WriteString("sleep 0.02\n")
+			fmt.Fprintf(&sh, "sleep %.3f\n", settle.Seconds())
 		}
 		fmt.Fprintf(&sh, "ip -4 -batch dumps >%d.dump 2>&1 </dev/null\n", i)
 		fmt.Fprintf(&sh, "ip nexthop show >%d.nh 2>&1 </dev/null\n", i)
@@ -411,5 +417,15 @@ func Run(steps []Step) (*Difference, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Compare(steps, real, RunNetsim(steps)), nil
+	sim := RunNetsim(steps)
+	d := Compare(steps, real, sim)
+	if d != nil && settles(steps[d.Step]) {
+		// A difference right after a link command may be the kernel's
+		// carrier change still queued: look again, waiting longer.
+		if real, err = RunRealSettled(steps, 300*time.Millisecond); err != nil {
+			return nil, err
+		}
+		d = Compare(steps, real, sim)
+	}
+	return d, nil
 }
