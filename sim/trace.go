@@ -52,17 +52,23 @@ type chromeEvent struct {
 	Cat  string         `json:"cat,omitempty"`
 	Ph   string         `json:"ph"`
 	Ts   float64        `json:"ts"`
-	Dur  float64        `json:"dur,omitempty"`
+	Dur  float64        `json:"dur"` // written even when 0: a complete event (ph X) carries its duration
 	Pid  int            `json:"pid"`
 	Tid  int            `json:"tid"`
 	Args map[string]any `json:"args,omitempty"`
 }
 
 // WriteJSON writes the events as a Chrome trace (timestamps in virtual
-// microseconds, one thread per task).
+// microseconds, one thread per task), sorted by start and, for one start,
+// the longer first, so that an interval precedes those it encloses.
 func (c *ChromeTrace) WriteJSON(w io.Writer) error {
 	evs := c.Events()
-	sort.SliceStable(evs, func(i, j int) bool { return evs[i].Start < evs[j].Start })
+	sort.SliceStable(evs, func(i, j int) bool {
+		if evs[i].Start != evs[j].Start {
+			return evs[i].Start < evs[j].Start
+		}
+		return evs[i].Dur > evs[j].Dur
+	})
 	out := struct {
 		TraceEvents     []chromeEvent `json:"traceEvents"`
 		DisplayTimeUnit string        `json:"displayTimeUnit"`
