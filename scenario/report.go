@@ -61,6 +61,10 @@ func (r *Report) Real() time.Duration {
 	return d
 }
 
+// afterPhase, when set (by tests), checks the kernel after every phase of
+// every scenario, e.g. with rtnl.Kernel.CheckInvariants.
+var afterPhase func(*rtnl.Kernel) error
+
 // recorder times phases of a run driven by one direct task.
 type recorder struct {
 	k *rtnl.Kernel
@@ -89,6 +93,9 @@ func (rc *recorder) phase(name string, fn func() error) error {
 func (rc *recorder) timed(name string, fn func() (time.Duration, error)) error {
 	startC, real0 := rc.k.Counters(), time.Now()
 	virtual, err := fn()
+	if err == nil && afterPhase != nil {
+		err = afterPhase(rc.k)
+	}
 	rc.r.Phases = append(rc.r.Phases, Phase{
 		Name: name, Virtual: virtual, Real: time.Since(real0),
 		Counters: rc.k.Counters().Sub(startC),
