@@ -651,7 +651,10 @@ func (f *FIB) delIfAddr(t *sim.Task, dev *netdev.Device, a netdev.Addr) {
 	}
 	if ok&localOK == 0 {
 		f.fibMagic(t, false, TypeLocal, local, 32, prim, dev)
-		if gone && f.addrType(t, dev, a.Prefix.Addr(), TableLocal) != TypeLocal {
+		// inet_addr_type_dev_table: dev only chooses the table (its
+		// l3mdev's, else local); the address may still be local through
+		// another device.
+		if gone && f.addrType(t, nil, a.Prefix.Addr(), TableLocal) != TypeLocal {
 			if f.syncDownAddr(a.Prefix.Addr()) > 0 {
 				f.flush(t)
 			}
