@@ -109,8 +109,10 @@ func (t *trie) checkShape() error {
 		if empty != n.empty || full != n.full {
 			return fmt.Errorf("tnode %d: empty %d full %d, counted %d %d", i, n.empty, n.full, empty, full)
 		}
-		if used < 2 {
-			return fmt.Errorf("tnode %d has %d children", i, used)
+		// One child can stay: resize returns after an inflate before it
+		// would collapse (TestInflateMayLeaveOneChild); none cannot.
+		if used < 1 {
+			return fmt.Errorf("tnode %d has no children", i)
 		}
 		// The suffix length bounds the children's; it may stay above them:
 		// fib_remove_alias pulls the parent's suffix before unlinking an
