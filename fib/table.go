@@ -601,8 +601,11 @@ func (tb *Table) flushLeaf(pn, l uint32, flushAll bool, c *flushCount) {
 			continue
 		}
 		c.infos++
-		te := typeErr[fa.typ]
-		if !tr.fis.dead[fa.info] && !te || !flushAll && te {
+		// An error route stays unless the whole table goes or its
+		// fib_info is dead ("ipv4: Fix reference count leak when using
+		// error routes with nexthop objects", in 6.18.y).
+		te, dead := typeErr[fa.typ], tr.fis.dead[fa.info]
+		if !dead && !te || !flushAll && te && !dead {
 			slen, prev, a = fa.slen, a, next
 			continue
 		}
