@@ -217,14 +217,15 @@ func (o *Ops) unlink(e *entry) {
 
 // lockChange takes the locks an add (or delete) needs under the policy and
 // reports whether it took RTNL.
-func (o *Ops) lockChange(t *sim.Task, rtnl *sim.Mutex, add bool) bool {
+func (o *Ops) lockChange(t *sim.Task, rtnl *sim.Mutex) bool {
 	if o.policy == LockRTNL {
 		rtnl.Lock(t)
 		o.rtnlAcquires.Add(1)
 		return true
 	}
 	held := false
-	if add && o.family == FamilyIPv4 && !o.custom.Load() {
+	// Deletes too: fib4_rule_delete unmerges as fib4_rule_configure does.
+	if o.family == FamilyIPv4 && !o.custom.Load() {
 		rtnl.Lock(t)
 		o.rtnlAcquires.Add(1)
 		held = true
@@ -251,7 +252,7 @@ func (o *Ops) unlockChange(t *sim.Task, rtnl *sim.Mutex, rtnlHeld bool) {
 //
 // Kernel: fib_nl_newrule (net/core/fib_rules.c).
 func (o *Ops) Add(t *sim.Task, rtnl *sim.Mutex, r Rule, excl bool) error {
-	held := o.lockChange(t, rtnl, true)
+	held := o.lockChange(t, rtnl)
 	err := o.addLocked(t, r, excl, held)
 	o.unlockChange(t, rtnl, held)
 	if err == nil && o.cfg.FlushCache != nil {
@@ -538,14 +539,16 @@ func (o *Ops) emptyTable() uint32 {
 }
 
 // Del deletes the first rule that matches r, taking the locks the policy
-// asks for (RTNL under LockRTNL, the ops lock alone under LockPerOps).
+// asks for (RTNL under LockRTNL; under LockPerOps the ops lock, and RTNL too
+// for IPv4 while the namespace has no custom rule, since the delete then
+// unmerges the FIB tables as an add does).
 // Zero fields of r are wildcards; Pref is compared only with AttrPriority.
 // It fails with ENOENT when no rule matches and EPERM for a permanent
 // rule. The default rules can be deleted like any other.
 //
 // Kernel: fib_nl_delrule (net/core/fib_rules.c).
 func (o *Ops) Del(t *sim.Task, rtnl *sim.Mutex, r Rule) error {
-	held := o.lockChange(t, rtnl, false)
+	held := o.lockChange(t, rtnl)
 	err := o.DelLocked(t, r)
 	o.unlockChange(t, rtnl, held)
 	if err == nil && o.cfg.FlushCache != nil {
@@ -568,6 +571,16 @@ func (o *Ops) DelLocked(t *sim.Task, req Rule) error {
 	}
 	if e.r.Flags&FlagPermanent != 0 {
 		return errno.New(syscall.EPERM, "")
+	}
+	if o.family == FamilyIPv4 && !o.custom.Load() {
+		// fib4_rule_delete: the first change of the IPv4 rules, add or
+		// delete, splits local from main (fib_unmerge).
+		if o.cfg.Unmerge != nil {
+			if err := o.cfg.Unmerge(t); err != nil {
+				return err
+			}
+		}
+		o.custom.Store(true)
 	}
 	t.Charge(sim.RuleChange, 1)
 	o.unlink(e)

@@ -186,7 +186,7 @@ func (r Rule) String() string {
 		b.WriteString(" to " + showPrefix(r.Dst))
 	}
 	if r.TOS != 0 {
-		fmt.Fprintf(&b, " tos %#x", r.TOS)
+		fmt.Fprintf(&b, " tos 0x%02x", r.TOS) // rtnl_dsfield_n2a
 	}
 	if r.FwMark != 0 || r.FwMask != 0 {
 		if r.FwMask == ^uint32(0) {
