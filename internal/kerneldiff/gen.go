@@ -201,6 +201,10 @@ func (g *gen) upDown() {
 func (g *gen) addr() {
 	s, h := g.r.IntN(4), 1+g.r.IntN(6)
 	l := []int{24, 24, 24, 16, 28, 32}[g.r.IntN(6)]
+	if g.chance(0.05) {
+		g.emit("addr flush dev %s", g.dev())
+		return
+	}
 	op := g.pick("add", "add", "add", "del")
 	if op == "add" {
 		g.subnets = append(g.subnets, s)
@@ -243,6 +247,14 @@ func (g *gen) route() {
 	spec := pfx + tbl
 	if g.chance(0.1) {
 		spec = g.pick("blackhole", "unreachable", "prohibit") + " " + spec
+	} else if g.chance(0.03) {
+		spec = g.pick("local", "broadcast") + " " + spec
+	}
+	if g.chance(0.1) {
+		spec += " src " + g.host()
+	}
+	if g.chance(0.05) {
+		spec += " tos " + g.pick("0x10", "0x08")
 	}
 	if g.chance(0.25) {
 		spec += fmt.Sprintf(" metric %d", g.pick3(0, 10, 100))
@@ -251,7 +263,11 @@ func (g *gen) route() {
 		spec += " proto " + g.pick("static", "boot", "42")
 	}
 	if !strings.HasPrefix(spec, "blackhole") && !strings.HasPrefix(spec, "unreachable") && !strings.HasPrefix(spec, "prohibit") {
-		spec += " " + g.fwd()
+		if strings.HasPrefix(spec, "local") || strings.HasPrefix(spec, "broadcast") {
+			spec += " dev " + g.dev()
+		} else {
+			spec += " " + g.fwd()
+		}
 	}
 	g.emit("route %s %s", op, spec)
 	g.routes = append(g.routes, pfx+tbl)
@@ -276,7 +292,14 @@ func (g *gen) nexthop() {
 	id := g.nhid()
 	switch k := g.r.IntN(12); {
 	case k < 3:
-		g.emit("nexthop %s id %d via %s dev %s", g.pick("add", "add", "replace"), id, g.host(), g.dev())
+		extra := ""
+		if g.chance(0.15) {
+			extra = " onlink"
+		}
+		if g.chance(0.1) {
+			extra += " proto " + g.pick("static", "99")
+		}
+		g.emit("nexthop %s id %d via %s dev %s%s", g.pick("add", "add", "replace"), id, g.host(), g.dev(), extra)
 	case k < 4:
 		g.emit("nexthop add id %d dev %s", id, g.dev())
 	case k < 5:
@@ -305,7 +328,15 @@ func (g *gen) rule() {
 		g.rules = append(g.rules[:i], g.rules[i+1:]...)
 		return
 	}
+	if g.chance(0.02) {
+		g.emit("rule flush")
+		g.rules = nil
+		return
+	}
 	var sel []string
+	if g.chance(0.05) {
+		sel = append(sel, "not")
+	}
 	if g.chance(0.7) {
 		sel = append(sel, fmt.Sprintf("pref %d", []int{100, 200, 300, 1000, 32765}[g.r.IntN(5)]))
 	}
@@ -317,6 +348,9 @@ func (g *gen) rule() {
 	}
 	if g.chance(0.15) {
 		sel = append(sel, "iif "+g.dev())
+	}
+	if g.chance(0.05) {
+		sel = append(sel, "tos "+g.pick("0x10", "0x04"))
 	}
 	if g.chance(0.15) {
 		sel = append(sel, "oif "+g.dev())
