@@ -214,11 +214,12 @@ func (r Route) IPFormat() string {
 	default:
 		b.WriteString(r.Dst.String() + " ")
 	}
-	if r.TOS != 0 {
-		b.WriteString("tos 0x" + strconv.FormatUint(uint64(r.TOS)|0x100, 16)[1:] + " ")
-	}
+	// print_route prints the nexthop id before the tos.
 	if r.NexthopID != 0 {
 		b.WriteString("nhid " + strconv.FormatUint(uint64(r.NexthopID), 10) + " ")
+	}
+	if r.TOS != 0 {
+		b.WriteString("tos 0x" + strconv.FormatUint(uint64(r.TOS)|0x100, 16)[1:] + " ")
 	}
 	if len(r.Multipath) == 0 {
 		writeVia(&b, r.Gateway)
