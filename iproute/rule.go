@@ -132,9 +132,9 @@ func (ip *IP) ruleModify(h *rtnl.Handle, argv []string, del bool) error {
 				badAddr = map[string]string{"from": "Invalid source address", "to": "Invalid destination address"}[w]
 			}
 			if w == "from" {
-				r.Src = p.Masked()
+				r.Src = p
 			} else {
-				r.Dst = p.Masked()
+				r.Dst = p
 			}
 		case matches(w, "preference"), matches(w, "order"), matches(w, "priority"):
 			v, err := a.next()

@@ -17,7 +17,6 @@ var Avoided = []string{
 	"rule add goto 0: netsim cannot tell a goto to 0 from no target (testdata/differences.txt in iproute)",
 	"several primary IPv4 addresses of different scopes on one device: their order (__inet_insert_ifa) is not netsim's",
 	"the loopback device: the harness's dump separators are `ip link show dev lo`",
-	"rule selectors with host bits set (from 10.1.2.3/8): netsim's ip masks them, iproute2 sends them as given and the kernel keeps them (fib4_rule_configure)",
 	"options after a multipath route's nexthops: ip's message for them is worded otherwise by netsim's iproute",
 	"route get through a multipath route with more than one live path: the path depends on the kernel's random multipath hash key (fib_multipath_hash); the generator has no route get at all",
 	"ip -4 nexthop show/flush: the kernel's dump leaves groups out when a family is given (nh_dump_filtered), netsim's ip shows them (the harness dumps ip nexthop show)",
@@ -341,10 +340,10 @@ func (g *gen) rule() {
 		sel = append(sel, fmt.Sprintf("pref %d", []int{100, 200, 300, 1000, 32765}[g.r.IntN(5)]))
 	}
 	if g.chance(0.4) {
-		sel = append(sel, "from "+g.prefixOf(false))
+		sel = append(sel, "from "+g.prefix())
 	}
 	if g.chance(0.3) {
-		sel = append(sel, "to "+g.prefixOf(false))
+		sel = append(sel, "to "+g.prefix())
 	}
 	if g.chance(0.15) {
 		sel = append(sel, "iif "+g.dev())
