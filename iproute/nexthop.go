@@ -308,6 +308,11 @@ func (ip *IP) nexthopList(h *rtnl.Handle, argv []string, flush bool) error {
 		if groups && len(ni.Group) == 0 {
 			continue
 		}
+		// nh_dump_filtered: a family leaves groups out, and nexthops of
+		// the other family.
+		if ip.family != 0 && (len(ni.Group) != 0 || ni.Family != ip.family) {
+			continue
+		}
 		if hasProt && !strings.Contains(ni.Text+" ", " proto "+strconv.Itoa(int(proto))+" ") {
 			continue
 		}
