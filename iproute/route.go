@@ -55,7 +55,7 @@ func (ip *IP) doRoute(h *rtnl.Handle, argv []string) error {
 		return ip.routeModify(h, rest, fib.ModeAppend, false)
 	case matches(cmd, "delete"):
 		return ip.routeModify(h, rest, 0, true)
-	case matches(cmd, "list"), matches(cmd, "show"):
+	case matches(cmd, "list"), matches(cmd, "show"), matches(cmd, "lst"):
 		return ip.routeList(h, rest, false)
 	case matches(cmd, "get"):
 		return ip.routeGet(h, rest)
