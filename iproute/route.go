@@ -97,13 +97,14 @@ func routeTypeID(s string) (fib.Type, bool) {
 	return fib.Type(v), ok
 }
 
-// parseVia reads `via [FAMILY] ADDRESS`; a is at "via".
-func (ip *IP) parseVia(a *args) (netip.Addr, error) {
+// parseVia reads `via [FAMILY] ADDRESS`; a is at "via". Without FAMILY the
+// address must be of family, the request's so far (rtm_family), if given.
+func parseVia(a *args, family int) (netip.Addr, error) {
 	v, err := a.next()
 	if err != nil {
 		return netip.Addr{}, err
 	}
-	fam := ip.family
+	fam := family
 	switch v {
 	case "inet":
 		fam = syscall.AF_INET
@@ -148,9 +149,12 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 			if gwOK {
 				return invarg("use nexthop syntax to specify multiple via\n", w)
 			}
-			gw, err := ip.parseVia(a)
+			gw, err := parseVia(a, family)
 			if err != nil {
 				return err
+			}
+			if family == 0 {
+				family = addrFamily(gw)
 			}
 			r.Gateway, gwOK = gw, true
 		case w == "tos" || matches(w, "dsfield"):
@@ -347,9 +351,12 @@ func (ip *IP) parseMultipath(h *rtnl.Handle, argv []string, family int) ([]rtnl.
 		for ; a.more() && a.peek() != "nexthop"; a.skip() {
 			switch w := a.peek(); {
 			case w == "via":
-				gw, err := ip.parseVia(a)
+				gw, err := parseVia(a, family)
 				if err != nil {
 					return nil, err
+				}
+				if family == 0 {
+					family = addrFamily(gw)
 				}
 				nh.Gateway = gw
 			case w == "dev":
@@ -461,7 +468,7 @@ func (ip *IP) parseRouteFilter(h *rtnl.Handle, argv []string) (*routeFilter, err
 			}
 			f.dev = v
 		case w == "via":
-			gw, err := ip.parseVia(a)
+			gw, err := parseVia(a, ip.family)
 			if err != nil {
 				return nil, err
 			}
@@ -798,3 +805,11 @@ func errnoOf(err error) syscall.Errno { return errno.Of(err) }
 // RouteLine renders a dumped route exactly as `ip route show table all`
 // prints it, trailing spaces and final newline included.
 func RouteLine(r rtnl.RouteInfo) string { return routeText(r, true) }
+
+// addrFamily is the address family of a.
+func addrFamily(a netip.Addr) int {
+	if a.Is6() {
+		return syscall.AF_INET6
+	}
+	return syscall.AF_INET
+}
