@@ -266,7 +266,7 @@ func (ip *IP) nexthopList(h *rtnl.Handle, argv []string, flush bool) error {
 	for ; a.more(); a.skip() {
 		w := a.peek()
 		switch {
-		case w == "dev":
+		case matches(w, "dev"):
 			v, err := a.next()
 			if err != nil {
 				return err
@@ -275,7 +275,7 @@ func (ip *IP) nexthopList(h *rtnl.Handle, argv []string, flush bool) error {
 				return invarg("Device does not exist\n", v)
 			}
 			dev = v
-		case w == "groups":
+		case matches(w, "groups"):
 			groups = true
 		case matches(w, "protocol"):
 			v, err := a.next()
