@@ -149,12 +149,9 @@ func (ip *IP) nexthopModify(h *rtnl.Handle, argv []string, replace bool) error {
 			return invarg("", w)
 		}
 	}
-	if len(nh.Group) == 0 && !nh.Blackhole {
-		nh.Family = family
-		if nh.Family == 0 {
-			nh.Family = syscall.AF_INET
-		}
-	}
+	// nhm.nh_family as ipnh_modify sends it: -4/-6, else set by dev,
+	// blackhole or a gateway, else AF_UNSPEC, groups included.
+	nh.Family = family
 	if replace {
 		return h.NexthopReplace(nh)
 	}
@@ -259,7 +256,7 @@ func (ip *IP) nexthopList(h *rtnl.Handle, argv []string, flush bool) error {
 	var (
 		dev     string
 		groups  bool
-		proto   uint8
+		proto   uint64
 		hasProt bool
 	)
 	a := &args{w: argv}
@@ -282,11 +279,12 @@ func (ip *IP) nexthopList(h *rtnl.Handle, argv []string, flush bool) error {
 			if err != nil {
 				return err
 			}
-			p, ok := protoID(v)
+			// A number only (get_unsigned); 0 filters nothing.
+			p, ok := getUnsigned(v, 32)
 			if !ok {
-				return invarg("\"protocol\" value is invalid\n", v)
+				return invarg("invalid protocol value", v)
 			}
-			proto, hasProt = p, true
+			proto, hasProt = p, p != 0
 		case w == "id":
 			if flush {
 				return invarg("", w)
@@ -313,7 +311,7 @@ func (ip *IP) nexthopList(h *rtnl.Handle, argv []string, flush bool) error {
 		if ip.family != 0 && (len(ni.Group) != 0 || ni.Family != ip.family) {
 			continue
 		}
-		if hasProt && !strings.Contains(ni.Text+" ", " proto "+strconv.Itoa(int(proto))+" ") {
+		if hasProt && (proto > 255 || !strings.Contains(ni.Text+" ", " proto "+protoName(uint8(proto))+" ")) {
 			continue
 		}
 		if !flush {

@@ -21,9 +21,11 @@ type Nexthop struct {
 	Group     []nexthop.GroupMember // "group ID[,WEIGHT]/..."
 	GroupType nexthop.GroupType     // "type mpath" (the default)
 	Protocol  uint8                 // "proto"
-	// Family is AF_INET or AF_INET6 for a single nexthop without a
-	// gateway (`ip -6 nexthop add ... dev X`); 0 takes the gateway's family,
-	// or AF_INET.
+	// Family is nhm.nh_family: AF_INET or AF_INET6 (`ip -6 nexthop add
+	// ... dev X`); 0 takes the gateway's family, or AF_INET with a device.
+	// A group, or a nexthop with neither gateway, device nor blackhole,
+	// keeps 0 (AF_UNSPEC), as the kernel wants for a group and refuses
+	// otherwise.
 	Family int
 }
 
@@ -39,7 +41,7 @@ func (n *Net) nexthopConfig(spec Nexthop) (nexthop.Config, error) {
 		}
 		cfg.Dev = d
 	}
-	if cfg.Family == 0 && len(cfg.Group) == 0 && !cfg.Blackhole {
+	if cfg.Family == 0 && len(cfg.Group) == 0 && !cfg.Blackhole && (cfg.Gateway.IsValid() || cfg.Dev != nil) {
 		cfg.Family = syscall.AF_INET
 		if cfg.Gateway.Is6() && !cfg.Gateway.Is4In6() {
 			cfg.Family = syscall.AF_INET6
