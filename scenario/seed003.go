@@ -108,32 +108,18 @@ func Seed003(cfg rtnl.Config, p Seed003Params) (*Seed003Result, error) {
 	if p.Start > AllAtOnce {
 		return nil, fmt.Errorf("seed 003: unknown start %d", p.Start)
 	}
-	costs := costsOr(p.Costs, Seed003Costs)
-	w, err := sim.NewWorld(sim.Options{Costs: &costs, CPUs: p.CPUs, Coarse: true, Tracer: p.Tracer})
+	k, err := NewSeed003Kernel(cfg, p.CPUs, p.Costs, p.Tracer)
 	if err != nil {
 		return nil, err
 	}
-	cfg.CountedWalks = true
-	k, err := rtnl.NewKernelIn(w, cfg)
-	if err != nil {
-		return nil, err
-	}
-	k.RTNL().SetSpin(true)
-
+	w := k.World()
+	costs := w.Costs()
 	setup := w.NewTask("setup")
 	rc := newRecorder("003", k, setup)
-	nets := make([]*rtnl.Net, p.Netns)
-	if err := rc.phase("setup", func() error {
-		for i := range nets {
-			if nets[i], err = k.NewNet(setup, fmt.Sprintf("ns-%d", i+1)); err != nil {
-				return err
-			}
-			// Each namespace's rules lock is used by its own job alone.
-			if m := nets[i].Rules(p.Family).Mutex(); m != nil {
-				m.SetPrivate()
-			}
-		}
-		return nil
+	var nets []*rtnl.Net
+	if err := rc.phase("setup", func() (err error) {
+		nets, err = JobNamespaces(k, setup, p.Netns)
+		return err
 	}); err != nil {
 		return nil, err
 	}
@@ -205,6 +191,47 @@ func Seed003(cfg rtnl.Config, p Seed003Params) (*Seed003Result, error) {
 		res.OpsLockAcquires += o.LockAcquires()
 	}
 	return res, nil
+}
+
+// NewSeed003Kernel returns a kernel with configuration cfg on seed 003's
+// machine: cpus virtual CPUs (0: Seed003CPUs), costs (nil: Seed003Costs),
+// the coarse scheduler (sim.Options.Coarse), RTNL's waiters spinning as a
+// kernel mutex's do, and counted rule walks (same counters, less real time).
+func NewSeed003Kernel(cfg rtnl.Config, cpus int, costs *sim.Costs, tracer sim.Tracer) (*rtnl.Kernel, error) {
+	if cpus == 0 {
+		cpus = Seed003CPUs
+	}
+	c := costsOr(costs, Seed003Costs)
+	w, err := sim.NewWorld(sim.Options{Costs: &c, CPUs: cpus, Coarse: true, Tracer: tracer})
+	if err != nil {
+		return nil, err
+	}
+	cfg.CountedWalks = true
+	k, err := rtnl.NewKernelIn(w, cfg)
+	if err != nil {
+		return nil, err
+	}
+	k.RTNL().SetSpin(true)
+	return k, nil
+}
+
+// JobNamespaces creates namespaces ns-1 … ns-n as task t, each to be
+// filled by one job alone: their rules' locks are private to that job
+// (sim.Mutex.SetPrivate).
+func JobNamespaces(k *rtnl.Kernel, t *sim.Task, n int) ([]*rtnl.Net, error) {
+	nets := make([]*rtnl.Net, n)
+	for i := range nets {
+		var err error
+		if nets[i], err = k.NewNet(t, fmt.Sprintf("ns-%d", i+1)); err != nil {
+			return nil, err
+		}
+		for _, fam := range []int{rtnl.FamilyV4, rtnl.FamilyV6} {
+			if m := nets[i].Rules(fam).Mutex(); m != nil {
+				m.SetPrivate()
+			}
+		}
+	}
+	return nets, nil
 }
 
 // Seed003Point is one run of a sweep.

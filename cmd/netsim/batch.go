@@ -78,27 +78,13 @@ func runBatch(args []string, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("batch: %w", err)
 	}
-	costs := scenario.Seed003Costs()
-	w, err := sim.NewWorld(sim.Options{CPUs: *cpus, Costs: &costs, Coarse: true, Tracer: tr.Proc("batch " + cfg.String())})
+	k, err := scenario.NewSeed003Kernel(cfg, *cpus, nil, tr.Proc("batch "+cfg.String()))
 	if err != nil {
 		return fmt.Errorf("batch: %w", err)
 	}
-	k, err := rtnl.NewKernelIn(w, cfg)
-	if err != nil {
+	w := k.World()
+	if _, err := scenario.JobNamespaces(k, w.NewTask("setup"), *netns); err != nil {
 		return fmt.Errorf("batch: %w", err)
-	}
-	k.RTNL().SetSpin(true)
-	setup := w.NewTask("setup")
-	for i := 1; i <= *netns; i++ {
-		n, err := k.NewNet(setup, fmt.Sprintf("ns-%d", i))
-		if err != nil {
-			return fmt.Errorf("batch: %w", err)
-		}
-		for _, fam := range []int{rtnl.FamilyV4, rtnl.FamilyV6} {
-			if m := n.Rules(fam).Mutex(); m != nil {
-				m.SetPrivate()
-			}
-		}
 	}
 
 	ipArgs := func(i int) []string {
