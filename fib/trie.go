@@ -559,6 +559,13 @@ func (t *trie) replace(oldtnode, tn uint32, freeList []uint32) uint32 {
 	t.putChildRoot(tp, t.tn[tn].key, tnodeRef(tn))
 	t.updateChildren(tn)
 	t.tnodeFreeList(freeList)
+	t.resizeFullChildren(tn)
+	return tp
+}
+
+// resizeFullChildren is replace's last step: resize every full child of tn,
+// which has just taken a replaced node's place.
+func (t *trie) resizeFullChildren(tn uint32) {
 	for i := childLength(&t.tn[tn]); i > 0; {
 		i--
 		inode := t.kid(&t.tn[tn], i)
@@ -566,7 +573,6 @@ func (t *trie) replace(oldtnode, tn uint32, freeList []uint32) uint32 {
 			tn = t.resize(inode.idx())
 		}
 	}
-	return tp
 }
 
 // inflate is inflate: double tnode oldtnode, splitting its full children.
@@ -640,13 +646,7 @@ func (t *trie) inflate(oldtnode uint32) uint32 {
 	tn = oldtnode
 	t.putChildRoot(tp, t.tn[tn].key, tnodeRef(tn))
 	t.tnodeFreeList(t.freeList)
-	for i := childLength(&t.tn[tn]); i > 0; {
-		i--
-		inode := t.kid(&t.tn[tn], i)
-		if t.tnodeFull(&t.tn[tn], inode) {
-			tn = t.resize(inode.idx())
-		}
-	}
+	t.resizeFullChildren(tn)
 	return tp
 }
 
