@@ -4,160 +4,41 @@ import (
 	"fmt"
 )
 
-// check verifies the trie's structural invariants: key vectors consistent
-// with their position in the parent (key, pos, bits), parent pointers,
-// empty and full child counts, suffix lengths, alias order within leaves,
-// no tnode with fewer than two children, and the arena's accounting. It
-// also counts the tnodes that would still inflate or halve (the kernel
-// does not promise there are none: max_work, resizing only the path of a
-// change, and collapses that make a tnode the root can leave some).
+// check verifies the trie's shape (checkShape) and counts the tnodes that
+// would still inflate or halve (the kernel does not promise there are none:
+// max_work, resizing only the path of a change, and collapses that make a
+// tnode the root can leave some). The root is exempt: a tnode that becomes
+// the root when its parent collapses is not resized again.
 func (t *trie) check() (inflatable, halvable int, err error) {
-	leaves, tnodes, aliases := 0, 0, 0
-	var walk func(r ref, parent uint32, lo uint32, known uint8) error
-	// known is the number of leading key bits fixed by the path (32-pos of
-	// the parent); lo is their value.
-	walk = func(r ref, parent uint32, lo uint32, known uint8) error {
-		if r.isLeaf() {
-			leaves++
-			l := &t.lf[r.idx()]
-			if l.parent != parent {
-				return fmt.Errorf("leaf %#x: parent %d, want %d", l.key, l.parent, parent)
-			}
-			if known > 0 && (l.key^lo)&mask(int(known)) != 0 {
-				return fmt.Errorf("leaf %#x below %#x/%d", l.key, lo, known)
-			}
-			if l.head == 0 {
-				return fmt.Errorf("leaf %#x has no alias", l.key)
-			}
-			var last *alias
-			for a := l.head; a != 0; a = t.al(a).next {
-				aliases++
-				fa := t.al(a)
-				if fa.slen > keyLength {
-					return fmt.Errorf("leaf %#x: slen %d", l.key, fa.slen)
-				}
-				if fa.slen < keyLength && l.key&(1<<fa.slen-1) != 0 {
-					return fmt.Errorf("leaf %#x: host bits under /%d", l.key, keyLength-fa.slen)
-				}
-				if fi := t.fiOf(fa); fi == nil || fi.dead || fi.treeref <= 0 || fi.idx != fa.info {
-					return fmt.Errorf("leaf %#x: alias with a released fib_info", l.key)
-				}
-				if last != nil {
-					if fa.slen < last.slen || fa.slen == last.slen && fa.tbID > last.tbID {
-						return fmt.Errorf("leaf %#x: aliases out of order", l.key)
-					}
-					if fa.slen == last.slen && fa.tbID == last.tbID &&
-						(fa.tos > last.tos || fa.tos == last.tos && t.fiOf(fa).priority < t.fiOf(last).priority) {
-						return fmt.Errorf("leaf %#x: aliases out of tos/priority order", l.key)
-					}
-				}
-				last = fa
-			}
-			if l.slen != last.slen {
-				return fmt.Errorf("leaf %#x: slen %d, last alias %d", l.key, l.slen, last.slen)
-			}
-			return nil
+	if err := t.checkShape(); err != nil {
+		return 0, 0, err
+	}
+	var walk func(r ref, parent uint32)
+	walk = func(r ref, parent uint32) {
+		if r == 0 || r.isLeaf() {
+			return
 		}
-		tnodes++
 		i := r.idx()
-		n := &t.tn[i]
-		if n.parent != parent {
-			return fmt.Errorf("tnode %d: parent %d, want %d", i, n.parent, parent)
-		}
-		if n.bits == 0 || uint(n.pos)+uint(n.bits) > keyLength {
-			return fmt.Errorf("tnode %d: pos %d bits %d", i, n.pos, n.bits)
-		}
-		if keyLength-n.pos-n.bits < known {
-			return fmt.Errorf("tnode %d: pos %d bits %d under %d known bits", i, n.pos, n.bits, known)
-		}
-		top := n.pos + n.bits
-		if top < keyLength && n.key&(1<<top-1) != 0 {
-			return fmt.Errorf("tnode %d: key %#x has bits below %d", i, n.key, top)
-		}
-		if known > 0 && (n.key^lo)&mask(int(known)) != 0 {
-			return fmt.Errorf("tnode %d: key %#x below %#x/%d", i, n.key, lo, known)
-		}
-		if n.bits > inlineBits && int(n.off)+1<<n.bits > len(t.kids) {
-			return fmt.Errorf("tnode %d: slots %d+%d beyond %d", i, n.off, 1<<n.bits, len(t.kids))
-		}
-		slots := t.slots(n)
-		empty, full, used := uint32(0), uint32(0), 0
-		slen := n.pos
-		for ci, c := range slots {
-			if c == 0 {
-				empty++
-				continue
-			}
-			used++
-			if t.tnodeFull(n, c) {
-				full++
-			}
-			ck := t.kvKey(c)
-			if ck&mask(int(keyLength-top)) != n.key&mask(int(keyLength-top)) || (ck>>n.pos)&(1<<n.bits-1) != uint32(ci) {
-				return fmt.Errorf("tnode %d: child %d has key %#x", i, ci, ck)
-			}
-			if !c.isLeaf() && t.tn[c.idx()].pos+t.tn[c.idx()].bits > n.pos {
-				return fmt.Errorf("tnode %d: child %d overlaps", i, ci)
-			}
-			slen = max(slen, t.kvSlen(c))
-			if err := walk(c, i, ck&mask(int(keyLength-n.pos)), keyLength-n.pos); err != nil {
-				return err
-			}
-		}
-		if empty != n.empty || full != n.full {
-			return fmt.Errorf("tnode %d: empty %d full %d, counted %d %d", i, n.empty, n.full, empty, full)
-		}
-		// One child can stay: resize returns after an inflate before it
-		// would collapse (TestInflateMayLeaveOneChild); none cannot.
-		if used < 1 {
-			return fmt.Errorf("tnode %d has no children", i)
-		}
-		// The suffix length bounds the children's; it may stay above them:
-		// fib_remove_alias pulls the parent's suffix before unlinking an
-		// emptied leaf, so update_suffix still sees the leaf, as in the
-		// kernel. Lookups only backtrack a little more.
-		if n.slen < slen || n.slen > keyLength {
-			return fmt.Errorf("tnode %d: slen %d, children say %d", i, n.slen, slen)
-		}
-		// The root is exempt: a tnode that becomes the root when its
-		// parent collapses is not resized again (resize returns the trie),
-		// so it may keep a shape the root thresholds would change, in the
-		// kernel too.
 		if parent != 0 && t.shouldInflate(parent, i) {
 			inflatable++
 		}
 		if parent != 0 && t.shouldHalve(parent, i) {
 			halvable++
 		}
-		return nil
-	}
-	if r := t.root(); r != 0 {
-		if err := walk(r, 0, 0, 0); err != nil {
-			return 0, 0, err
+		for c := uint32(0); c < 1<<t.tn[i].bits; c++ {
+			walk(t.kid(&t.tn[i], c), i)
 		}
 	}
-	if leaves != t.nLeaves || tnodes != t.nTnodes || aliases != t.nAliases {
-		return 0, 0, fmt.Errorf("counted %d leaves %d tnodes %d aliases, arena says %d %d %d",
-			leaves, tnodes, aliases, t.nLeaves, t.nTnodes, t.nAliases)
-	}
-	inline := 0
-	for i := 1; i < len(t.lf); i++ {
-		if t.lf[i].inUse {
-			inline++
-		}
-	}
-	if inline != t.nInline || len(t.lf)-1-len(t.lfFree) != t.nLeaves || len(t.tn)-1-len(t.tnFree) != t.nTnodes ||
-		len(t.fa)-1-len(t.faFree) != t.nAliases-t.nInline {
-		return 0, 0, fmt.Errorf("arena free lists out of step")
-	}
+	walk(t.root(), 0)
 	return inflatable, halvable, nil
 }
 
-// check checks every trie of the FIB, that no tnode is left that resize
-// would inflate or halve, and the fib_info accounting: each live fib_info's
-// reference count is the number of aliases using it.
+// check is CheckInvariants plus: no tnode is left that resize would
+// inflate or halve.
 func (f *FIB) check() error {
-	refs := make(map[*fibInfo]int)
+	if err := f.CheckInvariants(); err != nil {
+		return err
+	}
 	seen := make(map[*trie]bool)
 	for _, tb := range f.Tables() {
 		if seen[tb.t] {
@@ -171,64 +52,6 @@ func (f *FIB) check() error {
 		if infl+halv > 0 {
 			return fmt.Errorf("table %d: %d tnodes should inflate, %d should halve", tb.id, infl, halv)
 		}
-		tb.t.eachAlias(func(_ uint32, fa *alias) { refs[tb.t.fiOf(fa)]++ })
-	}
-	n := 0
-	check := func(fi *fibInfo) error {
-		n++
-		if refs[fi] != fi.treeref {
-			return fmt.Errorf("fib_info %p: treeref %d, %d aliases", fi, fi.treeref, refs[fi])
-		}
-		if fi.dead || f.fis.list[fi.idx] != fi {
-			return fmt.Errorf("released fib_info still hashed")
-		}
-		if f.fis.dead[fi.idx] != (fi.flags&FlagDead != 0) {
-			return fmt.Errorf("fib_info %p: flags %v, walks see dead=%v", fi, fi.flags, f.fis.dead[fi.idx])
-		}
-		return nil
-	}
-	for h, chain := range f.infos {
-		for fi := chain; fi != nil; fi = fi.hashNext {
-			if err := check(fi); err != nil {
-				return err
-			}
-			if k := fi.makeKey(); k.hash() != h {
-				return fmt.Errorf("fib_info hashed under another key")
-			}
-		}
-	}
-	for k, chain := range f.nhInfos.all() {
-		for fi := chain; fi != nil; fi = fi.hashNext {
-			if err := check(fi); err != nil {
-				return err
-			}
-			if fi.nh.ID() != k {
-				return fmt.Errorf("fib_info hashed under another nexthop id")
-			}
-		}
-	}
-	if n != len(refs) || n != f.infoCount {
-		return fmt.Errorf("%d fib_infos hashed, %d used, fib_info_cnt %d", n, len(refs), f.infoCount)
-	}
-	for _, tb := range f.Tables() {
-		cnt := 0
-		tb.t.eachAlias(func(_ uint32, fa *alias) {
-			if fa.tbID == tb.id {
-				cnt++
-			}
-		})
-		if cnt != tb.routes {
-			return fmt.Errorf("table %d: %d routes counted, %d recorded", tb.id, cnt, tb.routes)
-		}
 	}
 	return nil
-}
-
-// eachAlias calls fn for every alias of every leaf.
-func (t *trie) eachAlias(fn func(l uint32, fa *alias)) {
-	for l := uint32(1); l < uint32(len(t.lf)); l++ {
-		for a := t.lf[l].head; a != 0; a = t.al(a).next {
-			fn(l, t.al(a))
-		}
-	}
 }
