@@ -277,6 +277,20 @@ func TestModel(t *testing.T) {
 }
 
 func runModel(t *testing.T, seed uint64, steps int) {
+	rnd := rand.New(rand.NewPCG(seed, 99))
+	runModelWith(t, seed, rnd, rnd, steps, nil)
+}
+
+// modelChoices is where runModelWith takes its choices from: a seeded
+// generator (TestModel) or a fuzzer's input (FuzzTrie).
+type modelChoices interface {
+	IntN(n int) int
+	Uint32() uint32
+}
+
+// runModelWith runs up to steps operations chosen by rnd, on prefixes drawn
+// from poolRnd, until spent (if not nil) reports the choices used up.
+func runModelWith(t *testing.T, seed uint64, poolRnd *rand.Rand, rnd modelChoices, steps int, spent func() bool) {
 	e := newEnv(t, nexthop.FlushDeferred)
 	e.mustIP(setupLines()...)
 	e.mustIP("link add vethC type veth peer name vethD", "link set vethC up", "link set vethD up",
@@ -291,14 +305,13 @@ func runModel(t *testing.T, seed uint64, steps int) {
 			t.Fatal(err)
 		}
 	}
-	rnd := rand.New(rand.NewPCG(seed, 99))
 	// A small pool of prefixes so that operations collide.
 	var pool []netip.Prefix
 	for len(pool) < 40 {
-		bits := rnd.IntN(33)
-		a := addrFrom4(0x0a000000 | rnd.Uint32()&0x00ff00ff)
-		if rnd.IntN(8) == 0 {
-			a = addrFrom4(rnd.Uint32())
+		bits := poolRnd.IntN(33)
+		a := addrFrom4(0x0a000000 | poolRnd.Uint32()&0x00ff00ff)
+		if poolRnd.IntN(8) == 0 {
+			a = addrFrom4(poolRnd.Uint32())
 		}
 		p := netip.PrefixFrom(a, bits).Masked()
 		if f := addr4(p.Addr()) >> 24; bits > 0 && (f == 0 || f >= 224 || f == 127 || f == 198 || f == 192) {
@@ -351,7 +364,7 @@ func runModel(t *testing.T, seed uint64, steps int) {
 		t.Fatalf("seed %d step %d: %s\nlast operations:\n  %s", seed, len(log), fmt.Sprintf(format, args...),
 			strings.Join(log[start:], "\n  "))
 	}
-	for step := 0; step < steps; step++ {
+	for step := 0; step < steps && (spent == nil || !spent()); step++ {
 		var got, want error
 		switch k := rnd.IntN(20); {
 		case k < 11:
@@ -432,6 +445,9 @@ func runModel(t *testing.T, seed uint64, steps int) {
 		}
 		if err := e.f.check(); err != nil {
 			fail("%v", err)
+		}
+		if err := e.nh.CheckInvariants(); err != nil {
+			fail("nexthops: %v", err)
 		}
 		for _, id := range []uint32{TableMain, TableLocal, TableDefault, 100} {
 			var g []string
