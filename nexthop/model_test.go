@@ -244,8 +244,19 @@ func TestRandomAgainstModel(t *testing.T) {
 }
 
 func runModel(t *testing.T, seed uint64, steps int) {
+	runModelWith(t, seed, rand.New(rand.NewPCG(seed, 0x6e68)), steps, nil)
+}
+
+// modelChoices is where runModelWith takes its choices from: a seeded
+// generator (TestRandomAgainstModel) or a fuzzer's input (FuzzNexthops).
+type modelChoices interface {
+	IntN(n int) int
+}
+
+// runModelWith runs up to steps operations chosen by rng on both tables and
+// the model, until spent (if not nil) reports the choices used up.
+func runModelWith(t *testing.T, seed uint64, rng modelChoices, steps int, spent func() bool) {
 	e := newEnv(t)
-	rng := rand.New(rand.NewPCG(seed, 0x6e68))
 	m := &model{nhs: map[nexthop.ID]*mnh{}, users: map[nexthop.ID][]string{}, dead: map[string]bool{}}
 	twins := []*twin{}
 	for _, p := range []nexthop.Policy{nexthop.FlushPerNexthop, nexthop.FlushDeferred} {
@@ -287,7 +298,7 @@ func runModel(t *testing.T, seed uint64, steps int) {
 	userSeq := 0
 	var trace []string
 
-	for step := range steps {
+	for step := 0; step < steps && (spent == nil || !spent()); step++ {
 		var (
 			op      string
 			want    *merr
@@ -402,6 +413,9 @@ func runModel(t *testing.T, seed uint64, steps int) {
 				require.Equal(t, snap, snapshot(tw.tbl), "refused request changed the table\n"+ctx)
 			}
 			require.Equal(t, flushes[i], tw.f.flushes-before, "flushes of %v\n%s", tw.tbl.Policy(), ctx)
+			if err := tw.tbl.CheckInvariants(); err != nil {
+				t.Fatalf("invariants under %v: %v\n%s", tw.tbl.Policy(), err, ctx)
+			}
 			require.Equal(t, m.show(), show(tw.tbl), ctx)
 			for _, nh := range tw.tbl.List() {
 				got := parentIDs(nh)
