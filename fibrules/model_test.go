@@ -12,6 +12,7 @@ import (
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/fibrules"
+	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -85,7 +86,19 @@ func TestRandomAgainstModel(t *testing.T) {
 }
 
 func randomRun(t *testing.T, seed uint64) {
-	rng := rand.New(rand.NewPCG(seed, 3))
+	runWith(t, seed, rand.New(rand.NewPCG(seed, 3)), 300, nil)
+}
+
+// choices is where runWith takes its choices from: a seeded generator
+// (TestRandomAgainstModel) or a fuzzer's input (FuzzRules).
+type choices interface {
+	IntN(n int) int
+}
+
+// runWith runs up to steps rule operations, lookups and device events
+// chosen by rng on the ops and the model, until spent (if not nil) reports
+// the choices used up.
+func runWith(t *testing.T, seed uint64, rng choices, steps int, spent func() bool) {
 	e := newEnv(t, fibrules.LockPerOps)
 	eth0 := e.dummy("eth0", "192.0.2.1/24")
 	// A few tables with routes, throw and reject routes.
@@ -105,8 +118,47 @@ func randomRun(t *testing.T, seed uint64) {
 	addrs := []string{"10.1.2.3", "10.2.0.1", "10.1.9.9", "192.0.2.1", "192.0.2.77", "203.0.113.1"}
 	actions := []fibrules.Action{fibrules.ActToTable, fibrules.ActToTable, fibrules.ActToTable, fibrules.ActGoto, fibrules.ActGoto, fibrules.ActNop, fibrules.ActBlackhole, fibrules.ActUnreachable, fibrules.ActProhibit}
 	tables := []uint32{10, 20, 30, 254, 99}
-	for step := range 300 {
-		if len(model) > 3 && rng.IntN(3) == 0 {
+	devNames := []string{"eth1", "eth2"}
+	for step := 0; step < steps && (spent == nil || !spent()); step++ {
+		if k := rng.IntN(8); k == 0 {
+			// Device events: a device named by iif/oif rules comes, is
+			// renamed, or goes; the rules attach and detach.
+			name := devNames[rng.IntN(2)]
+			d := e.devs.ByName(name)
+			switch {
+			case d == nil:
+				e.must(e.do(func() error { _, err := e.devs.NewLink(e.t, netdev.Dummy{Name: name}); return err }))
+			case rng.IntN(2) == 0:
+				e.must(e.do(func() error { return e.devs.DelLink(e.t, d) }))
+			default:
+				other := devNames[0]
+				if other == name {
+					other = devNames[1]
+				}
+				err := e.do(func() error { return d.SetName(e.t, other) })
+				if (err == nil) != (e.devs.ByName(name) == nil) {
+					t.Fatalf("step %d: rename %s to %s: %v", step, name, other, err)
+				}
+			}
+		} else if k == 1 {
+			// A nop rule on an interface: lookups pass it by, as the
+			// model does with every nop rule.
+			m := mrule{pref: uint32(10 * (1 + rng.IntN(6))), action: fibrules.ActNop, suppress: -1}
+			req := fibrules.Rule{Pref: m.pref, Attrs: fibrules.AttrPriority, Action: m.action}
+			if rng.IntN(2) == 0 {
+				req.IIF = devNames[rng.IntN(2)]
+			} else {
+				req.OIF = devNames[rng.IntN(2)]
+			}
+			if err := e.o.Add(e.t, e.rtnl, req, false); err != nil {
+				t.Fatalf("step %d: add %+v: %v", step, req, err)
+			}
+			i := 0
+			for i < len(model) && model[i].pref <= m.pref {
+				i++
+			}
+			model = append(model[:i], append([]mrule{m}, model[i:]...)...)
+		} else if len(model) > 3 && rng.IntN(3) == 0 {
 			m := model[rng.IntN(len(model))]
 			// fib_nl2rule checks a delete too: a goto needs its target.
 			req := fibrules.Rule{Pref: m.pref, Attrs: fibrules.AttrPriority, Table: m.table, Action: m.action, Goto: m.target}
@@ -150,6 +202,12 @@ func randomRun(t *testing.T, seed uint64) {
 				i++
 			}
 			model = append(model[:i], append([]mrule{m}, model[i:]...)...)
+		}
+		if err := e.o.CheckInvariants(); err != nil {
+			t.Fatalf("step %d: %v\n%s", step, err, show(e.o))
+		}
+		if err := e.f.CheckInvariants(); err != nil {
+			t.Fatalf("step %d: FIB: %v", step, err)
 		}
 		// The dump follows the model, unresolved gotos included.
 		got := e.o.Rules()
