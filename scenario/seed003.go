@@ -62,8 +62,6 @@ type Seed003Result struct {
 	// `ip` processes' parsing, and the kernel's work), Sys including the
 	// CPU that waiters spinning on RTNL burnt (at most P at once).
 	User, Sys time.Duration
-	// Spin is the part of Sys spent spinning on RTNL.
-	Spin time.Duration
 	// RTNLAcquires and OpsLockAcquires count the locks the rule adds took.
 	RTNLAcquires, OpsLockAcquires int64
 }
@@ -183,8 +181,7 @@ func Seed003(cfg rtnl.Config, p Seed003Params) (*Seed003Result, error) {
 		res.User += user
 		res.Sys += t.CPUTime() - t.SpinTime() - user
 	}
-	res.Spin = res.RTNL.SpinCPU
-	res.Sys += res.Spin
+	res.Sys += res.RTNL.SpinCPU
 	for _, n := range nets {
 		o := n.Rules(p.Family)
 		res.RTNLAcquires += o.RTNLAcquires()

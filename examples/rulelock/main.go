@@ -29,7 +29,7 @@ func main() {
 				log.Fatal(err)
 			}
 			fmt.Printf("%3d namespaces × 256 rules, %-6s %6.3fs virtual, RTNL taken %6d times, %3.0f%% of the CPU time spent spinning on it\n",
-				k, cfg, r.Makespan.Seconds(), r.RTNLAcquires, 100*r.Spin.Seconds()/(r.Sys+r.User).Seconds())
+				k, cfg, r.Makespan.Seconds(), r.RTNLAcquires, 100*r.RTNL.SpinCPU.Seconds()/(r.Sys+r.User).Seconds())
 		}
 	}
 	fmt.Println("Before: four times the namespaces, four times as long; after: as long (the machine has 256 CPUs).")
