@@ -60,7 +60,7 @@ type Seed003Result struct {
 	Makespan time.Duration
 	// User and Sys are the CPU time of all the jobs (the bash loop, the
 	// `ip` processes' parsing, and the kernel's work), Sys including the
-	// CPU that waiters spinning on RTNL burnt (at most P at once).
+	// CPU that waiters spinning on RTNL burnt (RTNL.SpinCPU).
 	User, Sys time.Duration
 	// RTNLAcquires and OpsLockAcquires count the locks the rule adds took.
 	RTNLAcquires, OpsLockAcquires int64
