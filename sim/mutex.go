@@ -182,7 +182,9 @@ func (m *Mutex) grantLocked(t *Task, since, start Time) {
 			t.spin += wait
 			m.spinners.add(since, start)
 		}
-		t.trace(Event{Name: m.name, Cat: "lockwait", Start: since, Dur: wait})
+		if t.w.tracer != nil {
+			t.trace(Event{Name: m.name, Cat: "lockwait", Start: since, Dur: wait})
+		}
 	}
 }
 
@@ -202,7 +204,9 @@ func (m *Mutex) Unlock(t *Task) {
 	if hold >= m.holds.Max() {
 		m.holdMaxBy, m.holdMaxAt = t, m.acquiredAt
 	}
-	t.trace(Event{Name: m.name, Cat: "lock", Start: m.acquiredAt, Dur: hold})
+	if t.w.tracer != nil {
+		t.trace(Event{Name: m.name, Cat: "lock", Start: m.acquiredAt, Dur: hold})
+	}
 	m.freeAt = maxTime(m.freeAt, t.now)
 	m.owner = nil
 	t.held--

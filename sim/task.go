@@ -99,6 +99,39 @@ func (t *Task) Charge(k Kind, n int64) {
 	}
 }
 
+// Work is n units of one kind of work, for ChargeAll.
+type Work struct {
+	Kind Kind
+	N    int64
+}
+
+// ChargeAll charges each piece of work in turn, as consecutive Charge calls
+// would, with the same virtual times and counters. A direct task (one not
+// under Run) spends their summed cost in one step.
+func (t *Task) ChargeAll(work ...Work) {
+	if t == nil {
+		return
+	}
+	if t.sched {
+		for _, wk := range work {
+			t.Charge(wk.Kind, wk.N)
+		}
+		return
+	}
+	var d time.Duration
+	sh := t.w.shardOf(t)
+	for _, wk := range work {
+		if wk.N != 0 {
+			t.counters[wk.Kind] += wk.N
+			sh.counters[wk.Kind].Add(wk.N)
+			d += time.Duration(wk.N) * t.w.table[wk.Kind]
+		}
+	}
+	if d > 0 {
+		t.compute(d)
+	}
+}
+
 // Busy spends d of CPU time that no counter describes (for example the user
 // space part of an `ip` invocation).
 func (t *Task) Busy(d time.Duration) {

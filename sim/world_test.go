@@ -26,3 +26,53 @@ func TestNewWorldRejectsBadOptions(t *testing.T) {
 	require.Equal(t, sim.DefaultCosts, w.Costs())
 	require.Panics(t, func() { sim.MustNewWorld(sim.Options{CPUs: -3}) })
 }
+
+// TestChargeAllEqualsCharges: ChargeAll gives the times, counters and event
+// order of the same Charge calls one after the other, for a direct task
+// (one step) and for tasks under Run (one Charge each).
+func TestChargeAllEqualsCharges(t *testing.T) {
+	work := []sim.Work{{Kind: sim.TrieNodeVisit, N: 7}, {Kind: sim.TrieLeafVisit, N: 0}, {Kind: sim.FibAliasScan, N: 3}, {Kind: sim.Syscall, N: 2}}
+	type result struct {
+		now      sim.Time
+		cpu      time.Duration
+		counters sim.Counters
+		fired    []sim.Time
+	}
+	run := func(all, scheduled bool) result {
+		c := sim.DefaultCosts
+		// An RCU callback falls due in the middle of the second ChargeAll.
+		c.GracePeriod = (7*c.PerUnit(sim.TrieNodeVisit) + 3*c.PerUnit(sim.FibAliasScan) + 2*c.PerUnit(sim.Syscall)) * 3 / 2
+		w := sim.MustNewWorld(sim.Options{CPUs: 2, Costs: &c})
+		var r result
+		body := func(tk *sim.Task) {
+			w.RCU().Call(tk, func(k *sim.Task) { r.fired = append(r.fired, k.Now()) })
+			for range 3 {
+				if all {
+					tk.ChargeAll(work...)
+				} else {
+					for _, wk := range work {
+						tk.Charge(wk.Kind, wk.N)
+					}
+				}
+			}
+			r.now, r.cpu = tk.Now(), tk.CPUTime()
+		}
+		if scheduled {
+			w.Spawn("a", body)
+			w.Spawn("b", func(tk *sim.Task) { tk.Charge(sim.Syscall, 5) })
+			w.Run()
+		} else {
+			body(w.NewTask("a"))
+		}
+		r.counters = w.Counters()
+		return r
+	}
+	for _, scheduled := range []bool{false, true} {
+		want, got := run(false, scheduled), run(true, scheduled)
+		require.Equal(t, want, got, "scheduled=%v", scheduled)
+		require.Equal(t, int64(21), got.counters.Get(sim.TrieNodeVisit))
+		require.NotEmpty(t, got.fired)
+	}
+	var nilTask *sim.Task
+	require.NotPanics(t, func() { nilTask.ChargeAll(work...) })
+}
