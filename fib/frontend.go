@@ -59,7 +59,7 @@ type FIB struct {
 //
 // Kernel: fib_net_init, fib4_rules_init (net/ipv4/fib_frontend.c).
 func New(nh *nexthop.Table) *FIB {
-	return &FIB{
+	f := &FIB{
 		nh:     nh,
 		tables: make(map[uint32]*Table),
 		infos:  make(map[uint64]*fibInfo),
@@ -67,6 +67,8 @@ func New(nh *nexthop.Table) *FIB {
 		devNH:  make(map[*netdev.Device]*fibNH),
 		mem:    syncMem{limit: defaultSyncMem},
 	}
+	f.nhInfos.fis = &f.fis
+	return f
 }
 
 // SetRuleLookup installs the policy-rule lookup FIB lookups use once the
@@ -86,10 +88,8 @@ func (f *FIB) SetSyncMem(bytes int) { f.mem.limit = bytes }
 func (f *FIB) charge(t *sim.Task) {
 	w := &f.work
 	if t != nil {
-		t.Charge(sim.TrieNodeVisit, w.nodes)
-		t.Charge(sim.TrieLeafVisit, w.leaves)
-		t.Charge(sim.FibAliasScan, w.aliases)
-		t.Charge(sim.FibInfoExamine, w.infos)
+		t.ChargeAll(sim.Work{Kind: sim.TrieNodeVisit, N: w.nodes}, sim.Work{Kind: sim.TrieLeafVisit, N: w.leaves},
+			sim.Work{Kind: sim.FibAliasScan, N: w.aliases}, sim.Work{Kind: sim.FibInfoExamine, N: w.infos})
 		for range w.syncs {
 			t.World().RCU().Synchronize(t)
 		}

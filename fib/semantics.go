@@ -254,20 +254,26 @@ func (f *FIB) findInfoNH(k nhInfoKey) *fibInfo {
 // nexthop object: for each nexthop id, the chain of its fib_infos, newest
 // first. Ids below nhDenseMax (all the ids a big setup allocates in order)
 // index a slice, where a map would hash the id twice per route; others go
-// to a map. The zero nhInfoIndex is empty.
+// to a map. The slice holds the head's number in the FIB's infoTable, not
+// a pointer, so the garbage collector has nothing to scan in it. A chain
+// holds linked fib_infos only (linkInfo adds, releaseInfo takes out, each
+// while the fib_info has its number). The zero nhInfoIndex is empty.
 type nhInfoIndex struct {
-	dense  []*fibInfo
+	fis    *infoTable
+	dense  []uint32 // head's infoTable index, 0 for none
 	sparse map[nexthop.ID]*fibInfo
 }
 
-// nhDenseMax bounds the ids the slice covers (8 MB of pointers at most).
+// nhDenseMax bounds the ids the slice covers (4 MB at most).
 const nhDenseMax = 1 << 20
 
 // head returns the first fib_info of id's chain.
 func (x *nhInfoIndex) head(id nexthop.ID) *fibInfo {
 	if id < nhDenseMax {
 		if int(id) < len(x.dense) {
-			return x.dense[id]
+			if i := x.dense[id]; i != 0 {
+				return x.fis.list[i]
+			}
 		}
 		return nil
 	}
@@ -292,9 +298,16 @@ func (x *nhInfoIndex) setHead(id nexthop.ID, fi *fibInfo) {
 			return
 		}
 		n := min(max(int(id)+1, 2*len(x.dense), 64), nhDenseMax)
-		x.dense = append(x.dense, make([]*fibInfo, n-len(x.dense))...)
+		x.dense = append(x.dense, make([]uint32, n-len(x.dense))...)
 	}
-	x.dense[id] = fi
+	if fi == nil {
+		x.dense[id] = 0
+		return
+	}
+	if fi.idx == 0 {
+		panic("fib: an unlinked fib_info in the nexthop fib_info hash")
+	}
+	x.dense[id] = fi.idx
 }
 
 // add puts fi at the head of id's chain.
@@ -321,8 +334,8 @@ func (x *nhInfoIndex) del(id nexthop.ID, fi *fibInfo) {
 // all yields each id with a chain and the chain's first fib_info.
 func (x *nhInfoIndex) all() iter.Seq2[nexthop.ID, *fibInfo] {
 	return func(yield func(nexthop.ID, *fibInfo) bool) {
-		for id, fi := range x.dense {
-			if fi != nil && !yield(nexthop.ID(id), fi) {
+		for id, i := range x.dense {
+			if i != 0 && !yield(nexthop.ID(id), x.fis.list[i]) {
 				return
 			}
 		}
