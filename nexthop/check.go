@@ -15,8 +15,8 @@ import (
 
 // CheckInvariants verifies the table and returns the first broken invariant:
 //
-//   - the id tree holds live nexthops under their own ids, and the dense
-//     index below it holds exactly the tree's nexthops of small ids;
+//   - the id tree and the index by id hold the same live nexthops, each
+//     under its own id;
 //   - every live single nexthop is hashed once, in the bucket of its
 //     device's ifindex (loopback's for blackholes), with consistent links,
 //     and the hash holds nothing else;
@@ -38,26 +38,24 @@ func (tb *Table) CheckInvariants() error {
 	var err error
 	inTree := make(map[*Nexthop]bool, tb.tree.Len())
 	prevID, first := ID(0), true
-	tb.tree.Ascend(func(it treeItem) bool {
-		nh := it.nh
+	tb.tree.Ascend(func(id ID) bool {
+		nh := tb.Get(id)
 		switch {
 		case nh == nil:
-			err = fmt.Errorf("id %d: nil nexthop in the tree", it.id)
-		case nh.id != it.id || it.id == 0:
-			err = fmt.Errorf("id %d: nexthop %d under it", it.id, nh.id)
-		case !first && it.id <= prevID:
-			err = fmt.Errorf("id %d after %d in the tree", it.id, prevID)
+			err = fmt.Errorf("id %d: in the tree, not in the index", id)
+		case nh.id != id || id == 0:
+			err = fmt.Errorf("id %d: nexthop %d under it", id, nh.id)
+		case !first && id <= prevID:
+			err = fmt.Errorf("id %d after %d in the tree", id, prevID)
 		case nh.dead:
-			err = fmt.Errorf("id %d: dead nexthop in the tree", it.id)
+			err = fmt.Errorf("id %d: dead nexthop in the tree", id)
 		case (nh.info == nil) == (nh.grp == nil):
-			err = fmt.Errorf("id %d: neither or both single and group", it.id)
+			err = fmt.Errorf("id %d: neither or both single and group", id)
 		case inTree[nh]:
-			err = fmt.Errorf("id %d: nexthop under two ids", it.id)
-		case it.id < denseMax && (int(it.id) >= len(tb.dense) || tb.dense[it.id] != nh):
-			err = fmt.Errorf("id %d: not in the dense index", it.id)
+			err = fmt.Errorf("id %d: nexthop under two ids", id)
 		}
 		inTree[nh] = true
-		prevID, first = it.id, false
+		prevID, first = id, false
 		return err == nil
 	})
 	if err != nil {
@@ -65,25 +63,30 @@ func (tb *Table) CheckInvariants() error {
 	}
 	for id, nh := range tb.dense {
 		if nh != nil && (!inTree[nh] || nh.id != ID(id)) {
-			return fmt.Errorf("dense index: id %d holds nexthop %d not in the tree under it", id, nh.id)
+			return fmt.Errorf("index: id %d holds nexthop %d not in the tree under it", id, nh.id)
+		}
+	}
+	for id, nh := range tb.sparse {
+		if nh == nil || id < denseMax || !inTree[nh] || nh.id != id {
+			return fmt.Errorf("index: id %d holds a nexthop not in the tree under it", id)
 		}
 	}
 
 	hashed := 0
 	for b := range tb.devhash {
-		var prev *nhInfo
-		for info := tb.devhash[b]; info != nil; info = info.hnext {
+		var prev *Nexthop
+		for nh := tb.devhash[b]; nh != nil; nh = nh.hnext {
 			hashed++
 			if hashed > len(inTree) {
 				return fmt.Errorf("device hash bucket %d: more entries than nexthops (a cycle?)", b)
 			}
-			nh := info.parent
+			info := nh.info
 			switch {
-			case nh == nil || nh.info != info:
-				return fmt.Errorf("device hash bucket %d: an entry whose nexthop does not own it", b)
+			case info == nil:
+				return fmt.Errorf("device hash bucket %d: group %d in it", b, nh.id)
 			case !inTree[nh]:
 				return fmt.Errorf("device hash bucket %d: nexthop %d is not in the table", b, nh.id)
-			case !info.hashed || info.hprev != prev:
+			case !nh.hashed || nh.hprev != prev:
 				return fmt.Errorf("device hash bucket %d: nexthop %d: links broken", b, nh.id)
 			case devHashFn(info.ifindex) != uint32(b):
 				return fmt.Errorf("nexthop %d: in bucket %d, its ifindex %d hashes elsewhere", nh.id, b, info.ifindex)
@@ -95,7 +98,7 @@ func (tb *Table) CheckInvariants() error {
 			if info.ifindex != want {
 				return fmt.Errorf("nexthop %d: hashed under ifindex %d, its device has %d", nh.id, info.ifindex, want)
 			}
-			prev = info
+			prev = nh
 		}
 	}
 
@@ -103,7 +106,7 @@ func (tb *Table) CheckInvariants() error {
 	for nh := range inTree {
 		if nh.info != nil {
 			singles++
-			if !nh.info.hashed {
+			if !nh.hashed {
 				return fmt.Errorf("nexthop %d: not in the device hash", nh.id)
 			}
 			if err := checkGroupList(nh, inTree); err != nil {
@@ -205,7 +208,10 @@ func (l *userList) check() error {
 	seen := make(map[FIBUser]bool, l.n)
 	var prev *userNode
 	n, inl := 0, false
-	for x := l.head; x != nil; x = x.next {
+	if l.inlFirst && l.head != nil {
+		return fmt.Errorf("first node both inline and %p", l.head)
+	}
+	for x := l.first(); x != nil; x = x.next {
 		if n++; n > l.n {
 			return fmt.Errorf("more users listed than the count %d", l.n)
 		}
@@ -235,7 +241,7 @@ func (l *userList) check() error {
 // HasFIBUser reports whether u is on the nexthop's list of FIB users, for
 // checks that the FIB's fib_info and the nexthops they use agree.
 func (nh *Nexthop) HasFIBUser(u FIBUser) bool {
-	for x := nh.fiList.head; x != nil; x = x.next {
+	for x := nh.fiList.first(); x != nil; x = x.next {
 		if x.u == u {
 			return true
 		}
@@ -246,7 +252,7 @@ func (nh *Nexthop) HasFIBUser(u FIBUser) bool {
 // FIBUserList returns the nexthop's FIB users, newest first (nh->fi_list).
 func (nh *Nexthop) FIBUserList() []FIBUser {
 	out := make([]FIBUser, 0, nh.fiList.n)
-	for x := nh.fiList.head; x != nil; x = x.next {
+	for x := nh.fiList.first(); x != nil; x = x.next {
 		out = append(out, x.u)
 	}
 	return out

@@ -35,10 +35,11 @@ func TestCheckInvariantsCatches(t *testing.T) {
 		breakIt func(tb *Table)
 		want    string
 	}{
-		{"dense index", func(tb *Table) { tb.dense[2] = nil }, "dense index"},
-		{"dense extra", func(tb *Table) { tb.dense[7] = tb.Get(1) }, "dense index"},
+		{"index", func(tb *Table) { tb.dense[2] = nil }, "not in the index"},
+		{"index extra", func(tb *Table) { tb.dense[7] = tb.Get(1) }, "index: id 7"},
+		{"sparse extra", func(tb *Table) { tb.setIndex(denseMax+1, tb.Get(1)) }, "index: id"},
 		{"dead in tree", func(tb *Table) { tb.Get(1).dead = true }, "dead"},
-		{"device hash", func(tb *Table) { tb.devhashDel(tb.Get(1).info) }, "hash"},
+		{"device hash", func(tb *Table) { tb.devhashDel(tb.Get(1)) }, "hash"},
 		{"hash bucket", func(tb *Table) { tb.Get(1).info.ifindex = 7 }, "ifindex"},
 		{"member list", func(tb *Table) { tb.Get(1).grpList.remove(tb.Get(3).grp.entries[0]) }, "list of groups"},
 		{"entry parent", func(tb *Table) { tb.Get(3).grp.entries[0].parent = tb.Get(4) }, "group 4"},

@@ -22,38 +22,42 @@ func devHashFn(ifindex netdev.IfIndex) uint32 {
 
 // devhashAdd links a single nexthop at the head of its device's bucket
 // (hlist_add_head), so nexthop_flush_dev meets the newest first. Blackholes
-// are hashed on loopback's ifindex, the device the kernel gives them.
+// are hashed on loopback's ifindex, the device the kernel gives them. The
+// kernel hashes the nh_info; the links sit in the Nexthop here, which the
+// nh_info belongs to (a replace moves the Nexthop from the old nh_info's
+// bucket to the new one's), so an nh_info needs no pointer back to it.
 //
 // Kernel: nexthop_devhash_add (net/ipv4/nexthop.c).
-func (tb *Table) devhashAdd(info *nhInfo) {
+func (tb *Table) devhashAdd(nh *Nexthop) {
+	info := nh.info
 	if info.dev != nil {
 		info.ifindex = info.dev.Index()
 	} else {
 		info.ifindex = netdev.LoopbackIfIndex
 	}
 	b := &tb.devhash[devHashFn(info.ifindex)]
-	info.hprev, info.hnext = nil, *b
+	nh.hprev, nh.hnext = nil, *b
 	if *b != nil {
-		(*b).hprev = info
+		(*b).hprev = nh
 	}
-	*b = info
-	info.hashed = true
+	*b = nh
+	nh.hashed = true
 }
 
 // devhashDel unlinks a single nexthop from its bucket (hlist_del).
-func (tb *Table) devhashDel(info *nhInfo) {
-	if !info.hashed {
+func (tb *Table) devhashDel(nh *Nexthop) {
+	if !nh.hashed {
 		return
 	}
-	if info.hprev != nil {
-		info.hprev.hnext = info.hnext
+	if nh.hprev != nil {
+		nh.hprev.hnext = nh.hnext
 	} else {
-		tb.devhash[devHashFn(info.ifindex)] = info.hnext
+		tb.devhash[devHashFn(nh.info.ifindex)] = nh.hnext
 	}
-	if info.hnext != nil {
-		info.hnext.hprev = info.hprev
+	if nh.hnext != nil {
+		nh.hnext.hprev = nh.hprev
 	}
-	info.hprev, info.hnext, info.hashed = nil, nil, false
+	nh.hprev, nh.hnext, nh.hashed = nil, nil, false
 }
 
 // onDev reports whether info's device is dev (nhc_dev == dev); blackholes

@@ -265,7 +265,14 @@ func runModelWith(t *testing.T, seed uint64, rng modelChoices, steps int, spent 
 		twins = append(twins, &twin{tbl: tbl, f: &fib{}, users: map[string]*user{}})
 	}
 	devs := []string{"d0", "d1", "d2"}
-	randID := func() nexthop.ID { return nexthop.ID(1 + rng.IntN(24)) }
+	// Ids 1..20, and four above the table's dense index (its map).
+	randID := func() nexthop.ID {
+		id := nexthop.ID(1 + rng.IntN(24))
+		if id > 20 {
+			id += 0xfffffff0
+		}
+		return id
+	}
 	randSingle := func(id nexthop.ID) nexthop.Config {
 		c := nexthop.Config{ID: id, Dev: e.d[devs[rng.IntN(len(devs))]]}
 		if rng.IntN(2) == 0 {

@@ -45,12 +45,16 @@ type Nexthop struct {
 
 	grpList entryList // nh->grp_list: entries of the groups this nexthop is in, newest first
 	fiList  userList  // nh->fi_list: the FIB entries using this nexthop, newest first
+
+	// A single nexthop's links in the per-device hash (nh_info->dev_hash),
+	// see devhash.go.
+	hprev, hnext *Nexthop
+	hashed       bool
 }
 
 // nhInfo is a single nexthop's definition, struct nh_info. Replacing a
 // single nexthop installs a new nhInfo.
 type nhInfo struct {
-	parent    *Nexthop
 	family    int            // AF_INET or AF_INET6
 	gw        netip.Addr     // invalid when the nexthop has no gateway
 	dev       *netdev.Device // nil for blackholes, which the kernel puts on loopback
@@ -58,10 +62,7 @@ type nhInfo struct {
 	blackhole bool           // reject_nh
 	scope     uint8          // nhc_scope
 
-	// The per-device hash (nh_info->dev_hash), see devhash.go.
-	ifindex      netdev.IfIndex // dev's ifindex, or loopback's for blackholes
-	hprev, hnext *nhInfo
-	hashed       bool
+	ifindex netdev.IfIndex // the per-device hash's key: dev's ifindex, or loopback's for blackholes
 }
 
 // ID returns the nexthop's id.
@@ -302,20 +303,42 @@ type userNode struct {
 // userList is nh->fi_list: newest first (fib_create_info links with
 // list_add), O(1) insertion and removal.
 type userList struct {
-	head *userNode
-	n    int
-	idx  map[FIBUser]*userNode // built once n exceeds userIndexMin
+	// head is the first node, unless that is inl: inlFirst then says so,
+	// and the list holds no pointer to itself for the garbage collector to
+	// follow (the common case of a single user holds no node pointer).
+	head     *userNode
+	inlFirst bool
+	n        int
+	idx      map[FIBUser]*userNode // built once n exceeds userIndexMin
 	// inl is a node kept in the list itself, used for a user whenever it
 	// is free (most nexthops have one FIB user): no allocation for it.
 	inl    userNode
 	inlUse bool
 }
 
+// first returns the list's first node, nil when it is empty.
+func (l *userList) first() *userNode {
+	if l.inlFirst {
+		return &l.inl
+	}
+	return l.head
+}
+
+// setFirst makes n (possibly nil) the first node.
+func (l *userList) setFirst(n *userNode) {
+	l.inlFirst = n == &l.inl
+	if l.inlFirst {
+		l.head = nil
+	} else {
+		l.head = n
+	}
+}
+
 func (l *userList) find(u FIBUser) *userNode {
 	if l.idx != nil {
 		return l.idx[u]
 	}
-	for n := l.head; n != nil; n = n.next {
+	for n := l.first(); n != nil; n = n.next {
 		if n.u == u {
 			return n
 		}
@@ -327,25 +350,26 @@ func (l *userList) add(u FIBUser) {
 	if l.find(u) != nil {
 		return
 	}
+	first := l.first()
 	var n *userNode
 	if !l.inlUse {
 		n = &l.inl
 		l.inlUse = true
-		*n = userNode{u: u, next: l.head}
+		*n = userNode{u: u, next: first}
 	} else {
-		n = &userNode{u: u, next: l.head}
+		n = &userNode{u: u, next: first}
 	}
-	if l.head != nil {
-		l.head.prev = n
+	if first != nil {
+		first.prev = n
 	}
-	l.head = n
+	l.setFirst(n)
 	l.n++
 	switch {
 	case l.idx != nil:
 		l.idx[u] = n
 	case l.n > userIndexMin:
 		l.idx = make(map[FIBUser]*userNode, 2*l.n)
-		for m := l.head; m != nil; m = m.next {
+		for m := l.first(); m != nil; m = m.next {
 			l.idx[m.u] = m
 		}
 	}
@@ -359,7 +383,7 @@ func (l *userList) remove(u FIBUser) {
 	if n.prev != nil {
 		n.prev.next = n.next
 	} else {
-		l.head = n.next
+		l.setFirst(n.next)
 	}
 	if n.next != nil {
 		n.next.prev = n.prev
@@ -412,7 +436,7 @@ func (nh *Nexthop) markFIBUsersDead(t *sim.Task) bool {
 	if nh.fiList.n == 0 {
 		return false
 	}
-	for n := nh.fiList.head; n != nil; {
+	for n := nh.fiList.first(); n != nil; {
 		next := n.next
 		n.u.MarkDead()
 		n = next
@@ -424,7 +448,7 @@ func (nh *Nexthop) markFIBUsersDead(t *sim.Task) bool {
 // notifyUpdated tells the users that implement UpdateNotifier that the
 // nexthop's definition changed.
 func (nh *Nexthop) notifyUpdated(t *sim.Task) {
-	for n := nh.fiList.head; n != nil; {
+	for n := nh.fiList.first(); n != nil; {
 		next := n.next
 		if un, ok := n.u.(UpdateNotifier); ok {
 			un.NexthopUpdated(t, nh)
@@ -445,7 +469,7 @@ func (nh *Nexthop) notifyReplaced(t *sim.Task) {
 // checkUsersScope models fib_check_nh_list: every user that reports its
 // route scope (ScopedFIBUser) must accept the candidate definition.
 func (nh *Nexthop) checkUsersScope(cand *Nexthop) error {
-	for n := nh.fiList.head; n != nil; n = n.next {
+	for n := nh.fiList.first(); n != nil; n = n.next {
 		su, ok := n.u.(ScopedFIBUser)
 		if !ok {
 			continue

@@ -56,10 +56,9 @@ func (tb *Table) replaceNexthop(t *sim.Task, old, cand *Nexthop) error {
 // Kernel: replace_nexthop_single (net/ipv4/nexthop.c).
 func (tb *Table) replaceSingle(old, cand *Nexthop) {
 	oldInfo, newInfo := old.info, cand.info
-	tb.devhashDel(oldInfo)
-	newInfo.parent = old
+	tb.devhashDel(old)
 	old.info = newInfo
-	tb.devhashAdd(newInfo)
+	tb.devhashAdd(old)
 	old.protocol = cand.protocol
 
 	// Only an IPv4 → IPv6 replace recomputes the groups' IPv4 indication.
