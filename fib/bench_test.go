@@ -115,8 +115,8 @@ func BenchmarkFlush65536(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		for _, fi := range e.f.fis.list {
-			if fi != nil && fi.nh != nil {
+		for fi := range e.f.fis.all() {
+			if fi.nh != nil {
 				fi.MarkDead()
 			}
 		}
@@ -154,8 +154,8 @@ func BenchmarkFlushPerNexthop(b *testing.B) {
 			}
 		}
 		byID := make([]*fibInfo, n+1)
-		for _, fi := range e.f.fis.list {
-			if fi != nil && fi.nh != nil {
+		for fi := range e.f.fis.all() {
+			if fi.nh != nil {
 				byID[fi.nh.ID()] = fi
 			}
 		}

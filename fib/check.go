@@ -178,7 +178,7 @@ func (f *FIB) CheckInvariants() error {
 		if refs[fi] != fi.treeref {
 			return fmt.Errorf("fib_info %p: treeref %d, %d aliases", fi, fi.treeref, refs[fi])
 		}
-		if fi.dead || f.fis.list[fi.idx] != fi {
+		if fi.dead || fi.idx == 0 || f.fis.at(fi.idx) != fi {
 			return fmt.Errorf("released fib_info still hashed")
 		}
 		if f.fis.dead[fi.idx] != (fi.flags&FlagDead != 0) {

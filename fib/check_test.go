@@ -30,11 +30,9 @@ func TestCheckInvariantsCatches(t *testing.T) {
 		want    string
 	}{
 		{"treeref", func(e *env) {
-			for _, fi := range e.f.fis.list {
-				if fi != nil {
-					fi.treeref++
-					return
-				}
+			for fi := range e.f.fis.all() {
+				fi.treeref++
+				return
 			}
 		}, "treeref"},
 		{"empty children", func(e *env) { firstTnode(main(e)).empty++ }, "empty"},
@@ -50,11 +48,9 @@ func TestCheckInvariantsCatches(t *testing.T) {
 			}
 		}, "key"},
 		{"dead flag copy", func(e *env) {
-			for i, fi := range e.f.fis.list {
-				if fi != nil {
-					e.f.fis.dead[i] = true
-					return
-				}
+			for fi := range e.f.fis.all() {
+				e.f.fis.dead[fi.idx] = true
+				return
 			}
 		}, "dead"},
 	} {

@@ -352,10 +352,8 @@ func (f *FIB) flush(t *sim.Task) int {
 //
 // Kernel: ip_fib_net_exit (net/ipv4/fib_frontend.c).
 func (f *FIB) Exit(t *sim.Task) {
-	for _, fi := range f.fis.list {
-		if fi != nil {
-			fi.setFlags(fi.flags | FlagDead)
-		}
+	for fi := range f.fis.all() {
+		fi.setFlags(fi.flags | FlagDead)
 	}
 	f.main, f.deflt = nil, nil
 	for h := tableHashSize - 1; h >= 0; h-- {

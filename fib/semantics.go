@@ -272,7 +272,7 @@ func (x *nhInfoIndex) head(id nexthop.ID) *fibInfo {
 	if id < nhDenseMax {
 		if int(id) < len(x.dense) {
 			if i := x.dense[id]; i != 0 {
-				return x.fis.list[i]
+				return x.fis.at(i)
 			}
 		}
 		return nil
@@ -335,7 +335,7 @@ func (x *nhInfoIndex) del(id nexthop.ID, fi *fibInfo) {
 func (x *nhInfoIndex) all() iter.Seq2[nexthop.ID, *fibInfo] {
 	return func(yield func(nexthop.ID, *fibInfo) bool) {
 		for id, i := range x.dense {
-			if i != 0 && !yield(nexthop.ID(id), x.fis.list[i]) {
+			if i != 0 && !yield(nexthop.ID(id), x.fis.at(i)) {
 				return
 			}
 		}
@@ -628,7 +628,9 @@ func (f *FIB) linkOrShare(fi *fibInfo) *fibInfo {
 		}
 	}
 	nfi := f.fis.newInfo()
+	idx := nfi.idx
 	*nfi = *fi
+	nfi.idx = idx
 	if len(fi.nhs) > 0 {
 		nfi.nhs = slices.Clone(fi.nhs)
 	}

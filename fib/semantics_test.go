@@ -208,8 +208,8 @@ func TestFlushVisitsEachLeafOnce(t *testing.T) {
 			e.mustIP("rule add from 1.2.3.4 table 100")
 		}
 		leaves := e.f.Table(TableMain).Stats().Leaves
-		for _, fi := range e.f.fis.list {
-			if fi != nil && fi.nh != nil {
+		for fi := range e.f.fis.all() {
+			if fi.nh != nil {
 				fi.MarkDead()
 			}
 		}

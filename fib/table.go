@@ -609,7 +609,7 @@ func (tb *Table) flushLeaf(pn, l uint32, flushAll bool, c *flushCount) {
 			slen, prev, a = fa.slen, a, next
 			continue
 		}
-		fi := tr.fis.list[fa.info]
+		fi := tr.fis.at(fa.info)
 		tr.setNext(l, prev, next)
 		tr.freeAlias(a)
 		tb.routes--

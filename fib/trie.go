@@ -75,6 +75,7 @@
 package fib
 
 import (
+	"iter"
 	"math/bits"
 )
 
@@ -194,64 +195,74 @@ type alias struct {
 
 // infoTable numbers the live fib_infos so that aliases can refer to them
 // with 32 bits and no pointer (the trie then has none for the garbage
-// collector to scan). Index 0 is unused.
+// collector to scan). A fib_info lives in the slot of its number: slots
+// come in chunks, so that fib_infos made one after the other sit one after
+// the other in memory, as slab objects do, and a table walk that tests
+// their flags reads memory in order rather than all over the heap; and no
+// table of pointers is needed to find one by number. Number 0 is never
+// used; a released number (and its slot) is reused.
 type infoTable struct {
-	list []*fibInfo
-	// dead[i] is list[i]'s RTNH_F_DEAD, kept in step by fibInfo.setFlags:
+	chunks [][]fibInfo // number i is chunks[i/infoChunk][i%infoChunk]
+	// dead[i] is fib_info i's RTNH_F_DEAD, kept in step by fibInfo.setFlags:
 	// a table walk tests it for every route, and a byte per fib_info stays
 	// in cache where the fib_infos themselves do not.
-	dead  []bool
-	free  []uint32
-	chunk []fibInfo  // room for the next fib_infos
-	spare []*fibInfo // released fib_infos, for reuse
+	dead []bool
+	free []uint32 // released numbers, for reuse
+	next uint32   // the next number never handed out
 }
 
-// newInfo returns a zeroed fib_info. They are allocated in chunks, so that
-// fib_infos made one after the other sit one after the other in memory, as
-// slab objects do, and a table walk that tests their flags reads memory in
-// order rather than all over the heap.
+// infoChunk is the number of fib_info slots allocated at a time.
+const infoChunk = 128
+
+// at returns the slot of fib_info number i (live or not).
+func (it *infoTable) at(i uint32) *fibInfo { return &it.chunks[i/infoChunk][i%infoChunk] }
+
+// newInfo returns a zeroed fib_info with its number; add must follow.
 func (it *infoTable) newInfo() *fibInfo {
-	if k := len(it.spare); k > 0 {
-		fi := it.spare[k-1]
-		it.spare = it.spare[:k-1]
-		*fi = fibInfo{}
-		return fi
+	var i uint32
+	if k := len(it.free); k > 0 {
+		i = it.free[k-1]
+		it.free = it.free[:k-1]
+	} else {
+		if it.next == 0 {
+			it.next = 1
+			it.dead = append(it.dead, false)
+		}
+		i = it.next
+		it.next++
+		if int(i/infoChunk) == len(it.chunks) {
+			it.chunks = append(it.chunks, make([]fibInfo, infoChunk))
+		}
+		it.dead = appendDoubling(it.dead, false)
 	}
-	if len(it.chunk) == 0 {
-		it.chunk = make([]fibInfo, 128)
-	}
-	fi := &it.chunk[0]
-	it.chunk = it.chunk[1:]
+	fi := it.at(i)
+	*fi = fibInfo{idx: i}
 	return fi
 }
 
-func (it *infoTable) add(fi *fibInfo) {
-	if len(it.list) == 0 {
-		it.list = append(it.list, nil)
-		it.dead = append(it.dead, false)
-	}
-	if k := len(it.free); k > 0 {
-		fi.idx = it.free[k-1]
-		it.free = it.free[:k-1]
-		it.list[fi.idx] = fi
-		it.dead[fi.idx] = fi.flags&FlagDead != 0
-		return
-	}
-	fi.idx = uint32(len(it.list))
-	it.list = appendDoubling(it.list, fi)
-	it.dead = appendDoubling(it.dead, fi.flags&FlagDead != 0)
-}
+// add records a new fib_info as live.
+func (it *infoTable) add(fi *fibInfo) { it.dead[fi.idx] = fi.flags&FlagDead != 0 }
 
+// remove releases fi's number and slot.
 func (it *infoTable) remove(fi *fibInfo) {
-	it.list[fi.idx] = nil
 	it.dead[fi.idx] = false
 	it.free = append(it.free, fi.idx)
 	fi.idx = 0
-	it.spare = append(it.spare, fi)
+}
+
+// all yields the live fib_infos in number order.
+func (it *infoTable) all() iter.Seq[*fibInfo] {
+	return func(yield func(*fibInfo) bool) {
+		for i := uint32(1); i < it.next; i++ {
+			if fi := it.at(i); fi.idx != 0 && !yield(fi) {
+				return
+			}
+		}
+	}
 }
 
 // fiOf returns the fib_info of alias a.
-func (t *trie) fiOf(a *alias) *fibInfo { return t.fis.list[a.info] }
+func (t *trie) fiOf(a *alias) *fibInfo { return t.fis.at(a.info) }
 
 // trieWork counts the work of the current operation; the FIB charges it to
 // the task and resets it.
