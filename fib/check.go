@@ -195,7 +195,7 @@ func (f *FIB) CheckInvariants() error {
 		return nil
 	}
 	for h, chain := range f.infos {
-		for fi := chain; fi != nil; fi = fi.hashNext {
+		for fi := chain; fi != nil; fi = f.fis.get(fi.hashNext) {
 			if err := check(fi); err != nil {
 				return err
 			}
@@ -205,7 +205,7 @@ func (f *FIB) CheckInvariants() error {
 		}
 	}
 	for k, chain := range f.nhInfos.all() {
-		for fi := chain; fi != nil; fi = fi.hashNext {
+		for fi := chain; fi != nil; fi = f.fis.get(fi.hashNext) {
 			if err := check(fi); err != nil {
 				return err
 			}

@@ -88,9 +88,11 @@ type fibInfo struct {
 	dead    bool   // fib_dead: released
 	idx     uint32 // in the FIB's infoTable, while live
 
-	hashNext *fibInfo // fib_info_hash chain (same key)
+	// Links by infoTable number (0: none), which the garbage collector
+	// need not scan as it would pointers.
+	hashNext uint32 // fib_info_hash chain (same key)
 
-	lprev, lnext *fibInfo // fib_info_laddrhash: same prefsrc
+	lprev, lnext uint32 // fib_info_laddrhash: same prefsrc
 }
 
 // MarkDead sets RTNH_F_DEAD so the next FIB flush removes the routes that
@@ -229,7 +231,7 @@ func mix(x uint64) uint64 {
 // findInfo is fib_find_info for classic nexthops: an existing fib_info
 // with the same configuration.
 func (f *FIB) findInfo(k infoKey, nfi *fibInfo) *fibInfo {
-	for fi := f.infos[k.hash()]; fi != nil; fi = fi.hashNext {
+	for fi := f.infos[k.hash()]; fi != nil; fi = f.fis.get(fi.hashNext) {
 		f.work.infos++
 		if fi.makeKey() == k && nhComp(fi, nfi) {
 			return fi
@@ -241,7 +243,7 @@ func (f *FIB) findInfo(k infoKey, nfi *fibInfo) *fibInfo {
 // findInfoNH is fib_find_info_nh: an existing fib_info with the same
 // nexthop object and configuration.
 func (f *FIB) findInfoNH(k nhInfoKey) *fibInfo {
-	for fi := f.nhInfos.head(k.nhID); fi != nil; fi = fi.hashNext {
+	for fi := f.nhInfos.head(k.nhID); fi != nil; fi = f.fis.get(fi.hashNext) {
 		f.work.infos++
 		if fi.nhKey() == k {
 			return fi
@@ -312,23 +314,23 @@ func (x *nhInfoIndex) setHead(id nexthop.ID, fi *fibInfo) {
 
 // add puts fi at the head of id's chain.
 func (x *nhInfoIndex) add(id nexthop.ID, fi *fibInfo) {
-	fi.hashNext = x.head(id)
+	fi.hashNext = num(x.head(id))
 	x.setHead(id, fi)
 }
 
 // del takes fi out of id's chain.
 func (x *nhInfoIndex) del(id nexthop.ID, fi *fibInfo) {
 	if p := x.head(id); p == fi {
-		x.setHead(id, fi.hashNext)
+		x.setHead(id, x.fis.get(fi.hashNext))
 	} else {
-		for ; p != nil; p = p.hashNext {
-			if p.hashNext == fi {
+		for ; p != nil; p = x.fis.get(p.hashNext) {
+			if p.hashNext == fi.idx {
 				p.hashNext = fi.hashNext
 				break
 			}
 		}
 	}
-	fi.hashNext = nil
+	fi.hashNext = 0
 }
 
 // all yields each id with a chain and the chain's first fib_info.
@@ -349,26 +351,26 @@ func (x *nhInfoIndex) all() iter.Seq2[nexthop.ID, *fibInfo] {
 
 // chainAdd puts fi at the head of the hash chain of key k.
 func chainAdd[K comparable](m map[K]*fibInfo, k K, fi *fibInfo) {
-	fi.hashNext = m[k]
+	fi.hashNext = num(m[k])
 	m[k] = fi
 }
 
 // chainDel takes fi out of the hash chain of key k.
-func chainDel[K comparable](m map[K]*fibInfo, k K, fi *fibInfo) {
+func chainDel[K comparable](fis *infoTable, m map[K]*fibInfo, k K, fi *fibInfo) {
 	switch p := m[k]; {
-	case p == fi && fi.hashNext == nil:
+	case p == fi && fi.hashNext == 0:
 		delete(m, k)
 	case p == fi:
-		m[k] = fi.hashNext
+		m[k] = fis.get(fi.hashNext)
 	default:
-		for ; p != nil; p = p.hashNext {
-			if p.hashNext == fi {
+		for ; p != nil; p = fis.get(p.hashNext) {
+			if p.hashNext == fi.idx {
 				p.hashNext = fi.hashNext
 				break
 			}
 		}
 	}
-	fi.hashNext = nil
+	fi.hashNext = 0
 }
 
 // linkInfo puts a new fib_info in the hash tables and on its nexthop's or
@@ -385,9 +387,9 @@ func (f *FIB) linkInfo(fi *fibInfo) {
 	f.infoCount++
 	if fi.prefsrc.IsValid() {
 		h := f.laddr[fi.prefsrc]
-		fi.lnext = h
+		fi.lnext = num(h)
 		if h != nil {
-			h.lprev = fi
+			h.lprev = fi.idx
 		}
 		f.laddr[fi.prefsrc] = fi
 	}
@@ -426,22 +428,22 @@ func (f *FIB) releaseInfo(fi *fibInfo) {
 		f.nhInfos.del(fi.nh.ID(), fi)
 	} else {
 		k := fi.makeKey()
-		chainDel(f.infos, k.hash(), fi)
+		chainDel(&f.fis, f.infos, k.hash(), fi)
 	}
 	f.fis.remove(fi)
 	f.infoCount--
 	if fi.prefsrc.IsValid() {
-		if fi.lprev != nil {
-			fi.lprev.lnext = fi.lnext
-		} else if fi.lnext != nil {
-			f.laddr[fi.prefsrc] = fi.lnext
+		if fi.lprev != 0 {
+			f.fis.at(fi.lprev).lnext = fi.lnext
+		} else if fi.lnext != 0 {
+			f.laddr[fi.prefsrc] = f.fis.at(fi.lnext)
 		} else {
 			delete(f.laddr, fi.prefsrc)
 		}
-		if fi.lnext != nil {
-			fi.lnext.lprev = fi.lprev
+		if fi.lnext != 0 {
+			f.fis.at(fi.lnext).lprev = fi.lprev
 		}
-		fi.lprev, fi.lnext = nil, nil
+		fi.lprev, fi.lnext = 0, 0
 	}
 	if fi.nh != nil {
 		fi.nh.RemoveFIBUser(fi)
@@ -1000,7 +1002,7 @@ func (f *FIB) syncDownAddr(local netip.Addr) int {
 		return 0
 	}
 	ret := 0
-	for fi := f.laddr[local]; fi != nil; fi = fi.lnext {
+	for fi := f.laddr[local]; fi != nil; fi = f.fis.get(fi.lnext) {
 		f.work.infos++
 		if fi.tbID != TableMain {
 			continue

@@ -217,6 +217,22 @@ const infoChunk = 128
 // at returns the slot of fib_info number i (live or not).
 func (it *infoTable) at(i uint32) *fibInfo { return &it.chunks[i/infoChunk][i%infoChunk] }
 
+// get returns fib_info number i, nil for 0.
+func (it *infoTable) get(i uint32) *fibInfo {
+	if i == 0 {
+		return nil
+	}
+	return it.at(i)
+}
+
+// num returns fi's number, 0 for nil.
+func num(fi *fibInfo) uint32 {
+	if fi == nil {
+		return 0
+	}
+	return fi.idx
+}
+
 // newInfo returns a zeroed fib_info with its number; add must follow.
 func (it *infoTable) newInfo() *fibInfo {
 	var i uint32
