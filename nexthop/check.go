@@ -73,23 +73,25 @@ func (tb *Table) CheckInvariants() error {
 	}
 
 	hashed := 0
-	for b := range tb.devhash {
-		var prev *Nexthop
-		for nh := tb.devhash[b]; nh != nil; nh = nh.hnext {
-			hashed++
-			if hashed > len(inTree) {
-				return fmt.Errorf("device hash bucket %d: more entries than nexthops (a cycle?)", b)
+	for bi := range tb.devhash {
+		b := &tb.devhash[bi]
+		holes := 0
+		for i, nh := range b.nhs {
+			if nh == nil {
+				holes++
+				continue
 			}
+			hashed++
 			info := nh.info
 			switch {
 			case info == nil:
-				return fmt.Errorf("device hash bucket %d: group %d in it", b, nh.id)
+				return fmt.Errorf("device hash bucket %d: group %d in it", bi, nh.id)
 			case !inTree[nh]:
-				return fmt.Errorf("device hash bucket %d: nexthop %d is not in the table", b, nh.id)
-			case !nh.hashed || nh.hprev != prev:
-				return fmt.Errorf("device hash bucket %d: nexthop %d: links broken", b, nh.id)
-			case devHashFn(info.ifindex) != uint32(b):
-				return fmt.Errorf("nexthop %d: in bucket %d, its ifindex %d hashes elsewhere", nh.id, b, info.ifindex)
+				return fmt.Errorf("device hash bucket %d: nexthop %d is not in the table", bi, nh.id)
+			case !nh.hashed || nh.hpos != uint32(i):
+				return fmt.Errorf("device hash bucket %d: nexthop %d: slot %d, it says %d (hashed %v)", bi, nh.id, i, nh.hpos, nh.hashed)
+			case devHashFn(info.ifindex) != uint32(bi):
+				return fmt.Errorf("nexthop %d: in bucket %d, its ifindex %d hashes elsewhere", nh.id, bi, info.ifindex)
 			}
 			want := netdev.LoopbackIfIndex
 			if info.dev != nil {
@@ -98,8 +100,16 @@ func (tb *Table) CheckInvariants() error {
 			if info.ifindex != want {
 				return fmt.Errorf("nexthop %d: hashed under ifindex %d, its device has %d", nh.id, info.ifindex, want)
 			}
-			prev = nh
 		}
+		switch {
+		case holes != b.holes:
+			return fmt.Errorf("device hash bucket %d: %d empty slots, counted %d", bi, holes, b.holes)
+		case len(b.nhs) > 0 && b.nhs[len(b.nhs)-1] == nil:
+			return fmt.Errorf("device hash bucket %d: ends with an empty slot", bi)
+		}
+	}
+	if hashed > len(inTree) {
+		return fmt.Errorf("device hash: %d entries, %d nexthops", hashed, len(inTree))
 	}
 
 	singles := 0
@@ -212,7 +222,7 @@ func (l *userList) check() error {
 		return fmt.Errorf("first node both inline and %p", l.head)
 	}
 	for x := l.first(); x != nil; x = x.next {
-		if n++; n > l.n {
+		if n++; n > int(l.n) {
 			return fmt.Errorf("more users listed than the count %d", l.n)
 		}
 		switch {
@@ -228,7 +238,7 @@ func (l *userList) check() error {
 		prev = x
 	}
 	switch {
-	case n != l.n:
+	case n != int(l.n):
 		return fmt.Errorf("%d users listed, count %d", n, l.n)
 	case l.idx != nil && len(l.idx) != n:
 		return fmt.Errorf("index holds %d users, list %d", len(l.idx), n)

@@ -41,6 +41,8 @@ func TestCheckInvariantsCatches(t *testing.T) {
 		{"dead in tree", func(tb *Table) { tb.Get(1).dead = true }, "dead"},
 		{"device hash", func(tb *Table) { tb.devhashDel(tb.Get(1)) }, "hash"},
 		{"hash bucket", func(tb *Table) { tb.Get(1).info.ifindex = 7 }, "ifindex"},
+		{"hash slot", func(tb *Table) { tb.Get(1).hpos++ }, "slot"},
+		{"hash holes", func(tb *Table) { tb.devhash[devHashFn(tb.Get(1).info.ifindex)].holes++ }, "empty slots"},
 		{"member list", func(tb *Table) { tb.Get(1).grpList.remove(tb.Get(3).grp.entries[0]) }, "list of groups"},
 		{"entry parent", func(tb *Table) { tb.Get(3).grp.entries[0].parent = tb.Get(4) }, "group 4"},
 		{"weight", func(tb *Table) { tb.Get(3).grp.entries[0].weight = 0 }, "weight"},

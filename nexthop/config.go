@@ -180,7 +180,7 @@ type singleNexthop struct {
 // createSingle fills in a single nexthop's nh_info and checks it.
 func (tb *Table) createSingle(t *sim.Task, c nhConfig, nh *Nexthop, info *nhInfo) (*Nexthop, error) {
 	*info = nhInfo{
-		family:    c.family,
+		family:    uint8(c.family),
 		gw:        c.Gateway,
 		dev:       c.Dev,
 		onlink:    c.OnLink,

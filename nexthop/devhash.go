@@ -20,10 +20,22 @@ func devHashFn(ifindex netdev.IfIndex) uint32 {
 	return (v ^ v>>devHashBits ^ v>>(2*devHashBits)) & (devHashSize - 1)
 }
 
+// devBucket is one bucket of the per-device hash: the single nexthops
+// hashed there, oldest first, each knowing its slot (Nexthop.hpos). A
+// removed nexthop leaves a nil slot, so that a walk removing nexthops as it
+// goes keeps its place; a bucket with as many nil slots as nexthops is
+// compacted by the next add. A slice of pointers is one pointer per
+// nexthop for the garbage collector to follow, where the kernel's hlist
+// links are two.
+type devBucket struct {
+	nhs   []*Nexthop
+	holes int // nil slots in nhs
+}
+
 // devhashAdd links a single nexthop at the head of its device's bucket
 // (hlist_add_head), so nexthop_flush_dev meets the newest first. Blackholes
 // are hashed on loopback's ifindex, the device the kernel gives them. The
-// kernel hashes the nh_info; the links sit in the Nexthop here, which the
+// kernel hashes the nh_info; the bucket holds the Nexthop here, which the
 // nh_info belongs to (a replace moves the Nexthop from the old nh_info's
 // bucket to the new one's), so an nh_info needs no pointer back to it.
 //
@@ -36,11 +48,11 @@ func (tb *Table) devhashAdd(nh *Nexthop) {
 		info.ifindex = netdev.LoopbackIfIndex
 	}
 	b := &tb.devhash[devHashFn(info.ifindex)]
-	nh.hprev, nh.hnext = nil, *b
-	if *b != nil {
-		(*b).hprev = nh
+	if b.holes > 0 && 2*b.holes >= len(b.nhs) {
+		b.compact()
 	}
-	*b = nh
+	nh.hpos = uint32(len(b.nhs))
+	b.nhs = append(b.nhs, nh)
 	nh.hashed = true
 }
 
@@ -49,15 +61,28 @@ func (tb *Table) devhashDel(nh *Nexthop) {
 	if !nh.hashed {
 		return
 	}
-	if nh.hprev != nil {
-		nh.hprev.hnext = nh.hnext
-	} else {
-		tb.devhash[devHashFn(nh.info.ifindex)] = nh.hnext
+	b := &tb.devhash[devHashFn(nh.info.ifindex)]
+	b.nhs[nh.hpos] = nil
+	b.holes++
+	for n := len(b.nhs); n > 0 && b.nhs[n-1] == nil; n-- {
+		b.nhs = b.nhs[:n-1]
+		b.holes--
 	}
-	if nh.hnext != nil {
-		nh.hnext.hprev = nh.hprev
+	nh.hpos, nh.hashed = 0, false
+}
+
+// compact closes the bucket's holes, keeping the order.
+func (b *devBucket) compact() {
+	k := 0
+	for _, nh := range b.nhs {
+		if nh != nil {
+			nh.hpos = uint32(k)
+			b.nhs[k] = nh
+			k++
+		}
 	}
-	nh.hprev, nh.hnext, nh.hashed = nil, nil, false
+	clear(b.nhs[k:])
+	b.nhs, b.holes = b.nhs[:k], 0
 }
 
 // onDev reports whether info's device is dev (nhc_dev == dev); blackholes

@@ -276,3 +276,34 @@ func TestFIBUserNotComparable(t *testing.T) {
 type funcUser func()
 
 func (f funcUser) MarkDead() { f() }
+
+// The device hash keeps hlist order through removals, replaces (which move
+// a nexthop to the head of its bucket) and the compaction of its slots.
+func TestFlushDevOrderAfterHoles(t *testing.T) {
+	e := newEnv(t)
+	tbl := nexthop.NewTable(nexthop.FlushDeferred)
+	f := &fib{}
+	for id := nexthop.ID(1); id <= 8; id++ {
+		mustAdd(t, tbl, e.t, e.single(id, fmt.Sprintf("192.0.2.%d", id), "d0"))
+	}
+	for _, id := range []nexthop.ID{1, 3, 5, 7} {
+		require.NoError(t, tbl.Del(e.t, id, f))
+		require.NoError(t, tbl.CheckInvariants())
+	}
+	_, err := tbl.Replace(e.t, e.single(2, "192.0.2.22", "d0"), f)
+	require.NoError(t, err)
+	require.NoError(t, tbl.CheckInvariants())
+	for id := nexthop.ID(9); id <= 10; id++ {
+		mustAdd(t, tbl, e.t, e.single(id, fmt.Sprintf("192.0.2.%d", id), "d0"))
+		require.NoError(t, tbl.CheckInvariants())
+	}
+	for _, nh := range tbl.List() {
+		f.attach(nh, fmt.Sprint("r", nh.ID()))
+	}
+	before := e.counter(sim.NexthopDevhashVisit)
+	tbl.FlushDev(e.t, e.d["d0"], netdev.EventDown, f)
+	require.Equal(t, []string{"r10", "r9", "r2", "r8", "r6", "r4"}, f.marks)
+	require.EqualValues(t, 6, e.counter(sim.NexthopDevhashVisit)-before)
+	require.Zero(t, tbl.Len())
+	require.NoError(t, tbl.CheckInvariants())
+}

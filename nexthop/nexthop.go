@@ -40,24 +40,24 @@ type Nexthop struct {
 	protocol uint8
 	dead     bool // removed from the table
 
+	// A single nexthop's place in the per-device hash (nh_info->dev_hash):
+	// its slot in its bucket, see devhash.go.
+	hashed bool
+	hpos   uint32
+
 	info *nhInfo  // single nexthops (nh->nh_info); nil for groups
 	grp  *nhGroup // groups (nh->nh_grp); nil for single nexthops
 
 	grpList entryList // nh->grp_list: entries of the groups this nexthop is in, newest first
 	fiList  userList  // nh->fi_list: the FIB entries using this nexthop, newest first
-
-	// A single nexthop's links in the per-device hash (nh_info->dev_hash),
-	// see devhash.go.
-	hprev, hnext *Nexthop
-	hashed       bool
 }
 
 // nhInfo is a single nexthop's definition, struct nh_info. Replacing a
 // single nexthop installs a new nhInfo.
 type nhInfo struct {
-	family    int            // AF_INET or AF_INET6
 	gw        netip.Addr     // invalid when the nexthop has no gateway
 	dev       *netdev.Device // nil for blackholes, which the kernel puts on loopback
+	family    uint8          // AF_INET or AF_INET6
 	onlink    bool           // RTNH_F_ONLINK
 	blackhole bool           // reject_nh
 	scope     uint8          // nhc_scope
@@ -74,7 +74,7 @@ func (nh *Nexthop) Family() int {
 	if nh.info == nil {
 		return 0
 	}
-	return nh.info.family
+	return int(nh.info.family)
 }
 
 // IsGroup reports whether the nexthop is a group.
@@ -306,14 +306,14 @@ type userList struct {
 	// head is the first node, unless that is inl: inlFirst then says so,
 	// and the list holds no pointer to itself for the garbage collector to
 	// follow (the common case of a single user holds no node pointer).
-	head     *userNode
-	inlFirst bool
-	n        int
-	idx      map[FIBUser]*userNode // built once n exceeds userIndexMin
+	head *userNode
+	idx  map[FIBUser]*userNode // built once n exceeds userIndexMin
 	// inl is a node kept in the list itself, used for a user whenever it
 	// is free (most nexthops have one FIB user): no allocation for it.
-	inl    userNode
-	inlUse bool
+	inl      userNode
+	n        int32
+	inlFirst bool
+	inlUse   bool
 }
 
 // first returns the list's first node, nil when it is empty.
@@ -426,7 +426,7 @@ func (nh *Nexthop) RemoveFIBUser(u FIBUser) {
 }
 
 // FIBUsers returns the number of FIB entries linked to the nexthop.
-func (nh *Nexthop) FIBUsers() int { return nh.fiList.n }
+func (nh *Nexthop) FIBUsers() int { return int(nh.fiList.n) }
 
 // markFIBUsersDead marks every user RTNH_F_DEAD and reports whether there
 // was any (the need for a flush).

@@ -29,9 +29,9 @@ type Table struct {
 	checkSc  GatewayScopeChecker // preferred over check when set
 	loopback *netdev.Device      // the namespace's loopback, when known (SetLoopback)
 
-	tree            *btree.BTreeG[ID]     // the ids in the table, in order (net->nexthop.rb_root)
-	devhash         [devHashSize]*Nexthop // single nexthops by device (net->nexthop.devhash)
-	lastIDAllocated uint32                // net->nexthop.last_id_allocated
+	tree            *btree.BTreeG[ID]      // the ids in the table, in order (net->nexthop.rb_root)
+	devhash         [devHashSize]devBucket // single nexthops by device (net->nexthop.devhash)
+	lastIDAllocated uint32                 // net->nexthop.last_id_allocated
 
 	// The nexthops by id: dense[id] for ids below denseMax (all the ids a
 	// big setup allocates in order), sparse for the others. The tree holds
@@ -282,22 +282,24 @@ func (tb *Table) flushDev(t *sim.Task, dev *netdev.Device, ev netdev.Event, f Fl
 	need := false
 	b := &tb.devhash[devHashFn(dev.Index())]
 	visits := int64(0)
-	for nh := *b; nh != nil; {
-		next := nh.hnext
+	// Newest first. Removals leave the slots below in place (devhashDel
+	// only trims nil slots off the end), so the walk keeps its place even
+	// when a Flusher removes other nexthops of the bucket.
+	for i := len(b.nhs) - 1; i >= 0; i-- {
+		if i >= len(b.nhs) {
+			continue
+		}
+		nh := b.nhs[i]
+		if nh == nil {
+			continue
+		}
 		visits++
 		if !nh.info.onDev(dev) || (nh.info.blackhole && (ev == netdev.EventDown || ev == netdev.EventChange)) {
-			nh = next
 			continue
 		}
 		if op.removeNexthop(nh) {
 			need = true
 		}
-		if next != nil && !next.hashed {
-			// A Flusher removed the next entry behind our back; start over
-			// from the bucket's head, which holds only live entries.
-			next = *b
-		}
-		nh = next
 	}
 	t.Charge(sim.NexthopDevhashVisit, visits)
 	op.flushIf(need)
