@@ -73,26 +73,26 @@ type fibNH struct {
 // fibInfo is struct fib_info: everything routes with the same nexthops,
 // priority, prefsrc, protocol, scope, type and table share.
 type fibInfo struct {
-	f        *FIB
-	protocol Protocol
-	scope    Scope
-	typ      Type
+	f       *FIB
+	nh      *nexthop.Nexthop // fi->nh: a nexthop object, or nil
+	nhs     []fibNH          // fi->fib_nh: classic nexthops
+	prefsrc netip.Addr
+	treeref int // fib_treeref: routes (fib_alias) using it
+
 	flags    NHFlags
 	priority uint32
-	prefsrc  netip.Addr
 	tbID     uint32
-	nh       *nexthop.Nexthop // fi->nh: a nexthop object, or nil
-	nhs      []fibNH          // fi->fib_nh: classic nexthops
-
-	treeref int    // fib_treeref: routes (fib_alias) using it
-	dead    bool   // fib_dead: released
-	idx     uint32 // in the FIB's infoTable, while live
+	idx      uint32 // in the FIB's infoTable, while live
 
 	// Links by infoTable number (0: none), which the garbage collector
 	// need not scan as it would pointers.
-	hashNext uint32 // fib_info_hash chain (same key)
-
+	hashNext     uint32 // fib_info_hash chain (same key)
 	lprev, lnext uint32 // fib_info_laddrhash: same prefsrc
+
+	protocol Protocol
+	scope    Scope
+	typ      Type
+	dead     bool // fib_dead: released
 }
 
 // MarkDead sets RTNH_F_DEAD so the next FIB flush removes the routes that
