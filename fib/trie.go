@@ -77,7 +77,6 @@ package fib
 import (
 	"iter"
 	"math/bits"
-	"slices"
 )
 
 const keyLength = 32 // KEYLENGTH
@@ -412,7 +411,9 @@ func (t *trie) allocKids(nbits uint8) uint32 {
 	}
 	off := uint32(len(t.kids))
 	if cap(t.kids)-len(t.kids) < int(size) {
-		t.kids = slices.Grow(t.kids, max(cap(t.kids), int(size)))
+		k := make([]ref, len(t.kids), max(2*cap(t.kids), len(t.kids)+int(size)))
+		copy(k, t.kids)
+		t.kids = k
 	}
 	t.kids = t.kids[:len(t.kids)+int(size)]
 	return off
@@ -422,7 +423,9 @@ func (t *trie) allocKids(nbits uint8) uint32 {
 // grows large slices by a quarter, which copies an arena four times over).
 func appendDoubling[T any](s []T, v T) []T {
 	if len(s) == cap(s) {
-		s = slices.Grow(s, max(16, cap(s)))
+		n := make([]T, len(s), max(16, 2*cap(s)))
+		copy(n, s)
+		s = n
 	}
 	return append(s, v)
 }
