@@ -15,8 +15,8 @@ import (
 
 // CheckInvariants verifies the table and returns the first broken invariant:
 //
-//   - the id tree and the index by id hold the same live nexthops, each
-//     under its own id;
+//   - the id tree holds live nexthops under their own ids, and the dense
+//     index below it holds exactly the tree's nexthops of small ids;
 //   - every live single nexthop is hashed once, in the bucket of its
 //     device's ifindex (loopback's for blackholes), with consistent links,
 //     and the hash holds nothing else;
@@ -38,24 +38,26 @@ func (tb *Table) CheckInvariants() error {
 	var err error
 	inTree := make(map[*Nexthop]bool, tb.tree.Len())
 	prevID, first := ID(0), true
-	tb.tree.Ascend(func(id ID) bool {
-		nh := tb.Get(id)
+	tb.tree.Ascend(func(it treeItem) bool {
+		nh := it.nh
 		switch {
 		case nh == nil:
-			err = fmt.Errorf("id %d: in the tree, not in the index", id)
-		case nh.id != id || id == 0:
-			err = fmt.Errorf("id %d: nexthop %d under it", id, nh.id)
-		case !first && id <= prevID:
-			err = fmt.Errorf("id %d after %d in the tree", id, prevID)
+			err = fmt.Errorf("id %d: nil nexthop in the tree", it.id)
+		case nh.id != it.id || it.id == 0:
+			err = fmt.Errorf("id %d: nexthop %d under it", it.id, nh.id)
+		case !first && it.id <= prevID:
+			err = fmt.Errorf("id %d after %d in the tree", it.id, prevID)
 		case nh.dead:
-			err = fmt.Errorf("id %d: dead nexthop in the tree", id)
+			err = fmt.Errorf("id %d: dead nexthop in the tree", it.id)
 		case (nh.info == nil) == (nh.grp == nil):
-			err = fmt.Errorf("id %d: neither or both single and group", id)
+			err = fmt.Errorf("id %d: neither or both single and group", it.id)
 		case inTree[nh]:
-			err = fmt.Errorf("id %d: nexthop under two ids", id)
+			err = fmt.Errorf("id %d: nexthop under two ids", it.id)
+		case it.id < denseMax && (int(it.id) >= len(tb.dense) || tb.dense[it.id] != nh):
+			err = fmt.Errorf("id %d: not in the dense index", it.id)
 		}
 		inTree[nh] = true
-		prevID, first = id, false
+		prevID, first = it.id, false
 		return err == nil
 	})
 	if err != nil {
@@ -63,12 +65,7 @@ func (tb *Table) CheckInvariants() error {
 	}
 	for id, nh := range tb.dense {
 		if nh != nil && (!inTree[nh] || nh.id != ID(id)) {
-			return fmt.Errorf("index: id %d holds nexthop %d not in the tree under it", id, nh.id)
-		}
-	}
-	for id, nh := range tb.sparse {
-		if nh == nil || id < denseMax || !inTree[nh] || nh.id != id {
-			return fmt.Errorf("index: id %d holds a nexthop not in the tree under it", id)
+			return fmt.Errorf("dense index: id %d holds nexthop %d not in the tree under it", id, nh.id)
 		}
 	}
 

@@ -32,8 +32,8 @@ func (op *removal) removeNexthop(nh *Nexthop) bool {
 		return false
 	}
 	op.t.Charge(sim.NexthopRemove, 1)
-	op.tb.tree.Delete(nh.id)
-	op.tb.setIndex(nh.id, nil)
+	op.tb.tree.Delete(treeItem{id: nh.id})
+	op.tb.denseSet(nh.id, nil)
 	nh.dead = true
 	return op.removeNexthopLinks(nh)
 }

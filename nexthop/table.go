@@ -29,35 +29,26 @@ type Table struct {
 	checkSc  GatewayScopeChecker // preferred over check when set
 	loopback *netdev.Device      // the namespace's loopback, when known (SetLoopback)
 
-	tree            *btree.BTreeG[ID]      // the ids in the table, in order (net->nexthop.rb_root)
-	devhash         [devHashSize]devBucket // single nexthops by device (net->nexthop.devhash)
-	lastIDAllocated uint32                 // net->nexthop.last_id_allocated
+	tree            *btree.BTreeG[treeItem] // nexthops by id (net->nexthop.rb_root)
+	devhash         [devHashSize]devBucket  // single nexthops by device (net->nexthop.devhash)
+	lastIDAllocated uint32                  // net->nexthop.last_id_allocated
 
-	// The nexthops by id: dense[id] for ids below denseMax (all the ids a
-	// big setup allocates in order), sparse for the others. The tree holds
-	// the ids alone, so that its nodes hold no pointer per nexthop for the
-	// garbage collector to follow; together they are the kernel's rb-tree.
+	// dense mirrors the tree for ids below denseMax: dense[id] is the
+	// nexthop with that id, or nil. Get answers from it without a tree
+	// descent; ids at or above len(dense) but below denseMax are absent.
 	// Only newNexthop (insertion) and removal.removeNexthop (deletion)
-	// change the tree, and each updates the index beside it; replace keeps
-	// the *Nexthop in place. dense never shrinks.
-	dense  []*Nexthop
-	sparse map[ID]*Nexthop
+	// change the tree, and each updates dense beside it; replace keeps the
+	// *Nexthop in place. It never shrinks.
+	dense []*Nexthop
 }
 
 // denseMax bounds the ids the dense index covers (8 MB of pointers at most).
 const denseMax = 1 << 20
 
-// setIndex records nh (or nil) as the nexthop with the given id.
-func (tb *Table) setIndex(id ID, nh *Nexthop) {
+// denseSet records nh (or nil) as the nexthop with the given id in the
+// dense index.
+func (tb *Table) denseSet(id ID, nh *Nexthop) {
 	if id >= denseMax {
-		if nh == nil {
-			delete(tb.sparse, id)
-			return
-		}
-		if tb.sparse == nil {
-			tb.sparse = make(map[ID]*Nexthop)
-		}
-		tb.sparse[id] = nh
 		return
 	}
 	if int(id) >= len(tb.dense) {
@@ -70,12 +61,21 @@ func (tb *Table) setIndex(id ID, nh *Nexthop) {
 	tb.dense[id] = nh
 }
 
+// treeItem is a tree entry; a value type so that looking an id up allocates
+// nothing.
+type treeItem struct {
+	id ID
+	nh *Nexthop
+}
+
+func lessItem(a, b treeItem) bool { return a.id < b.id }
+
 // NewTable returns an empty nexthop table that flushes the FIB per policy p.
 // A Policy value other than FlushPerNexthop behaves as FlushDeferred.
 //
 // Kernel: nexthop_net_init (net/ipv4/nexthop.c).
 func NewTable(p Policy) *Table {
-	return &Table{policy: p, tree: btree.NewOrderedG[ID](64)}
+	return &Table{policy: p, tree: btree.NewG(64, lessItem)}
 }
 
 // SetGatewayChecker sets the function that validates a new single
@@ -108,14 +108,18 @@ func (tb *Table) Get(id ID) *Nexthop {
 		}
 		return nil
 	}
-	return tb.sparse[id]
+	it, ok := tb.tree.Get(treeItem{id: id})
+	if !ok {
+		return nil
+	}
+	return it.nh
 }
 
 // List returns every nexthop in id order, as a dump walks the tree.
 func (tb *Table) List() []*Nexthop {
 	l := make([]*Nexthop, 0, tb.tree.Len())
-	tb.tree.Ascend(func(id ID) bool {
-		l = append(l, tb.Get(id))
+	tb.tree.Ascend(func(it treeItem) bool {
+		l = append(l, it.nh)
 		return true
 	})
 	return l
@@ -195,8 +199,9 @@ func (tb *Table) newNexthop(t *sim.Task, cfg Config, replace bool) (*Nexthop, er
 
 	// insert_nexthop: one descent of the tree inserts the new nexthop or
 	// finds the existing one, which goes straight back.
-	if _, found := tb.tree.ReplaceOrInsert(id); found {
-		old := tb.Get(id)
+	if prev, found := tb.tree.ReplaceOrInsert(treeItem{id: id, nh: cand}); found {
+		tb.tree.ReplaceOrInsert(prev)
+		old := prev.nh
 		if !replace {
 			return nil, errno.New(syscall.EEXIST, "")
 		}
@@ -205,7 +210,7 @@ func (tb *Table) newNexthop(t *sim.Task, cfg Config, replace bool) (*Nexthop, er
 		}
 		return old, nil
 	}
-	tb.setIndex(id, cand)
+	tb.denseSet(id, cand)
 	tb.link(cand)
 	return cand, nil
 }
@@ -313,11 +318,11 @@ func (tb *Table) FlushAll(t *sim.Task, f Flusher) {
 	op := tb.newRemoval(t, f)
 	need := false
 	for {
-		id, ok := tb.tree.Min()
+		it, ok := tb.tree.Min()
 		if !ok {
 			break
 		}
-		if op.removeNexthop(tb.Get(id)) {
+		if op.removeNexthop(it.nh) {
 			need = true
 		}
 	}
