@@ -439,7 +439,7 @@ func (t *trie) freeTnode(i uint32) {
 		t.kidsFree[n.bits] = append(t.kidsFree[n.bits], n.off)
 	}
 	*n = tnode{}
-	t.tnFree = append(t.tnFree, i)
+	t.tnFree = appendDoubling(t.tnFree, i)
 	t.nTnodes--
 }
 
@@ -668,7 +668,7 @@ func (t *trie) inflate(oldtnode uint32) uint32 {
 	t.tn[oldtnode] = t.tn[tn]
 	t.tn[oldtnode].parent = tp
 	t.tn[tn] = tnode{}
-	t.tnFree = append(t.tnFree, tn)
+	t.tnFree = appendDoubling(t.tnFree, tn)
 	t.nTnodes--
 	tn = oldtnode
 	t.putChildRoot(tp, t.tn[tn].key, tnodeRef(tn))

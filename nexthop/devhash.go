@@ -52,6 +52,11 @@ func (tb *Table) devhashAdd(nh *Nexthop) {
 		b.compact()
 	}
 	nh.hpos = uint32(len(b.nhs))
+	if len(b.nhs) == cap(b.nhs) {
+		// Double (append grows large slices by a quarter, which copies a
+		// device's bucket of a big setup five times over).
+		b.nhs = append(make([]*Nexthop, 0, max(8, 2*cap(b.nhs))), b.nhs...)
+	}
 	b.nhs = append(b.nhs, nh)
 	nh.hashed = true
 }
