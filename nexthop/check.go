@@ -215,9 +215,10 @@ func (l *userList) check() error {
 	seen := make(map[FIBUser]bool, l.n)
 	var prev *userNode
 	n, inl := 0, false
-	if l.inlFirst && l.head != nil {
-		return fmt.Errorf("first node both inline and %p", l.head)
+	if l.inlFirst && l.more != nil && l.more.head != nil {
+		return fmt.Errorf("first node both inline and %p", l.more.head)
 	}
+	idx := l.index()
 	for x := l.first(); x != nil; x = x.next {
 		if n++; n > int(l.n) {
 			return fmt.Errorf("more users listed than the count %d", l.n)
@@ -227,7 +228,7 @@ func (l *userList) check() error {
 			return fmt.Errorf("user %d: links broken", n)
 		case x.u == nil || seen[x.u]:
 			return fmt.Errorf("user %d: nil or listed twice", n)
-		case l.idx != nil && l.idx[x.u] != x:
+		case idx != nil && idx[x.u] != x:
 			return fmt.Errorf("user %d: index does not point at it", n)
 		}
 		seen[x.u] = true
@@ -237,8 +238,8 @@ func (l *userList) check() error {
 	switch {
 	case n != int(l.n):
 		return fmt.Errorf("%d users listed, count %d", n, l.n)
-	case l.idx != nil && len(l.idx) != n:
-		return fmt.Errorf("index holds %d users, list %d", len(l.idx), n)
+	case idx != nil && len(idx) != n:
+		return fmt.Errorf("index holds %d users, list %d", len(idx), n)
 	case inl != l.inlUse:
 		return fmt.Errorf("inline node in the list: %v, in use: %v", inl, l.inlUse)
 	}

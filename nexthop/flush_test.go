@@ -307,3 +307,50 @@ func TestFlushDevOrderAfterHoles(t *testing.T) {
 	require.Zero(t, tbl.Len())
 	require.NoError(t, tbl.CheckInvariants())
 }
+
+// The user list's inline node is reused whenever free, wherever the list
+// then has it; the order stays newest first and the list stays whole.
+func TestFIBUsersInlineReuse(t *testing.T) {
+	e := newEnv(t)
+	tbl := e.newTable(t, nexthop.FlushDeferred, e.single(1, "192.0.2.1", "d0"))
+	nh := tbl.Get(1)
+	us := make([]*user, 12)
+	for i := range us {
+		us[i] = &user{name: fmt.Sprint("u", i)}
+	}
+	names := func() []string {
+		var l []string
+		for _, u := range nh.FIBUserList() {
+			l = append(l, u.(*user).name)
+		}
+		return l
+	}
+	check := func(want ...string) {
+		t.Helper()
+		require.Equal(t, want, names())
+		require.Equal(t, len(want), nh.FIBUsers())
+		require.NoError(t, tbl.CheckInvariants())
+	}
+	nh.AddFIBUser(us[0]) // the inline node, first
+	check("u0")
+	nh.AddFIBUser(us[1])
+	check("u1", "u0")
+	nh.RemoveFIBUser(us[0]) // the inline node leaves from the end
+	check("u1")
+	nh.AddFIBUser(us[2]) // and is reused, first again
+	check("u2", "u1")
+	nh.RemoveFIBUser(us[2])
+	nh.RemoveFIBUser(us[1])
+	check()
+	for i := range 11 { // past the map index's threshold
+		nh.AddFIBUser(us[i])
+	}
+	nh.RemoveFIBUser(us[0]) // the inline node, from the end of a long list
+	nh.RemoveFIBUser(us[5])
+	nh.AddFIBUser(us[11]) // reuses it at the head
+	check("u11", "u10", "u9", "u8", "u7", "u6", "u4", "u3", "u2", "u1")
+	for i := 1; i <= 11; i++ {
+		nh.RemoveFIBUser(us[i])
+	}
+	check()
+}

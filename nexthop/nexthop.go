@@ -303,40 +303,61 @@ type userNode struct {
 // userList is nh->fi_list: newest first (fib_create_info links with
 // list_add), O(1) insertion and removal.
 type userList struct {
-	// head is the first node, unless that is inl: inlFirst then says so,
-	// and the list holds no pointer to itself for the garbage collector to
-	// follow (the common case of a single user holds no node pointer).
-	head *userNode
-	idx  map[FIBUser]*userNode // built once n exceeds userIndexMin
 	// inl is a node kept in the list itself, used for a user whenever it
 	// is free (most nexthops have one FIB user): no allocation for it.
-	inl      userNode
-	n        int32
+	inl  userNode
+	more *userMore // from the first user beyond one
+	n    int32
+	// inlFirst says inl is the first node; otherwise more.head is. The
+	// common case, a single user, keeps no pointer to a node at all.
 	inlFirst bool
 	inlUse   bool
 }
 
+// userMore is what a list of more than one user needs besides its inline
+// node.
+type userMore struct {
+	head *userNode             // the first node, unless inlFirst
+	idx  map[FIBUser]*userNode // built once n exceeds userIndexMin
+}
+
 // first returns the list's first node, nil when it is empty.
 func (l *userList) first() *userNode {
-	if l.inlFirst {
+	switch {
+	case l.inlFirst:
 		return &l.inl
+	case l.more != nil:
+		return l.more.head
 	}
-	return l.head
+	return nil
 }
 
 // setFirst makes n (possibly nil) the first node.
 func (l *userList) setFirst(n *userNode) {
 	l.inlFirst = n == &l.inl
-	if l.inlFirst {
-		l.head = nil
-	} else {
-		l.head = n
+	switch {
+	case l.inlFirst || n == nil:
+		if l.more != nil {
+			l.more.head = nil
+		}
+	case l.more == nil:
+		l.more = &userMore{head: n}
+	default:
+		l.more.head = n
 	}
 }
 
+// index returns the list's map index, nil while it has none.
+func (l *userList) index() map[FIBUser]*userNode {
+	if l.more == nil {
+		return nil
+	}
+	return l.more.idx
+}
+
 func (l *userList) find(u FIBUser) *userNode {
-	if l.idx != nil {
-		return l.idx[u]
+	if idx := l.index(); idx != nil {
+		return idx[u]
 	}
 	for n := l.first(); n != nil; n = n.next {
 		if n.u == u {
@@ -364,14 +385,15 @@ func (l *userList) add(u FIBUser) {
 	}
 	l.setFirst(n)
 	l.n++
-	switch {
-	case l.idx != nil:
-		l.idx[u] = n
+	switch idx := l.index(); {
+	case idx != nil:
+		idx[u] = n
 	case l.n > userIndexMin:
-		l.idx = make(map[FIBUser]*userNode, 2*l.n)
+		idx = make(map[FIBUser]*userNode, 2*l.n)
 		for m := l.first(); m != nil; m = m.next {
-			l.idx[m.u] = m
+			idx[m.u] = m
 		}
+		l.more.idx = idx // more exists: a list this long has a heap node
 	}
 }
 
@@ -394,8 +416,8 @@ func (l *userList) remove(u FIBUser) {
 		l.inlUse = false
 	}
 	l.n--
-	if l.idx != nil {
-		delete(l.idx, u)
+	if idx := l.index(); idx != nil {
+		delete(idx, u)
 	}
 }
 
