@@ -71,13 +71,9 @@ func (ip *IP) addrModify(h *rtnl.Handle, argv []string, del bool) error {
 			}
 			brd = v
 		case w == "scope":
-			v, err := p.next()
+			s, err := nextValue(p, scopeID, "invalid scope value.")
 			if err != nil {
 				return err
-			}
-			s, ok := scopeID(v)
-			if !ok {
-				return invarg("invalid scope value.", v)
 			}
 			a.Scope, scoped = s, true
 		case w == "dev":

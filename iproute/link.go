@@ -328,13 +328,9 @@ func (ip *IP) linkAdd(h *rtnl.Handle, argv []string) error {
 		for ; ta.more(); ta.skip() {
 			switch w := ta.peek(); {
 			case w == "id":
-				s, err := ta.next()
+				n, err := nextValue(ta, uint16Value, "id is invalid")
 				if err != nil {
 					return err
-				}
-				n, ok := getUnsigned(s, 16)
-				if !ok {
-					return invarg("id is invalid", s)
 				}
 				v.ID = uint16(n)
 			case w == "protocol":
@@ -355,13 +351,9 @@ func (ip *IP) linkAdd(h *rtnl.Handle, argv []string) error {
 		for ; ta.more(); ta.skip() {
 			switch w := ta.peek(); {
 			case w == "mode":
-				s, err := ta.next()
+				mode, err := nextValue(ta, bondMode, "invalid mode")
 				if err != nil {
 					return err
-				}
-				mode, ok := bondMode(s)
-				if !ok {
-					return invarg("invalid mode", s)
 				}
 				b.Mode = mode
 			default:
@@ -374,13 +366,9 @@ func (ip *IP) linkAdd(h *rtnl.Handle, argv []string) error {
 		for ; ta.more(); ta.skip() {
 			switch w := ta.peek(); {
 			case matches(w, "table"):
-				s, err := ta.next()
+				id, err := nextValue(ta, tableID, "invalid table ID\n")
 				if err != nil {
 					return err
-				}
-				id, ok := tableID(s)
-				if !ok {
-					return invarg("invalid table ID\n", s)
 				}
 				v.Table = id
 			default:

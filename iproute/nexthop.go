@@ -54,13 +54,9 @@ func (ip *IP) nexthopModify(h *rtnl.Handle, argv []string, replace bool) error {
 		w := a.peek()
 		switch {
 		case w == "id":
-			v, err := a.next()
+			id, err := nextValue(a, uint32Value, "invalid id value")
 			if err != nil {
 				return err
-			}
-			id, ok := getUnsigned(v, 32)
-			if !ok {
-				return invarg("invalid id value", v)
 			}
 			nh.ID = nexthop.ID(id)
 		case w == "dev":
@@ -113,13 +109,9 @@ func (ip *IP) nexthopModify(h *rtnl.Handle, argv []string, replace bool) error {
 		case w == "onlink":
 			nh.OnLink = true
 		case w == "group":
-			v, err := a.next()
+			g, err := nextValue(a, parseGroup, "\"group\" value is invalid\n")
 			if err != nil {
 				return err
-			}
-			g, ok := parseGroup(v)
-			if !ok {
-				return invarg("\"group\" value is invalid\n", v)
 			}
 			nh.Group = g
 		case w == "type":
@@ -132,13 +124,9 @@ func (ip *IP) nexthopModify(h *rtnl.Handle, argv []string, replace bool) error {
 			}
 			nh.GroupType = nexthop.GroupMultipath
 		case matches(w, "protocol"):
-			v, err := a.next()
+			p, err := nextValue(a, protoID, "\"protocol\" value is invalid\n")
 			if err != nil {
 				return err
-			}
-			p, ok := protoID(v)
-			if !ok {
-				return invarg("\"protocol\" value is invalid\n", v)
 			}
 			nh.Protocol = p
 		case w == "help":

@@ -29,6 +29,26 @@ func (a *args) next() (string, error) {
 	return a.w[0], nil
 }
 
+// nextValue moves to the keyword's value (next) and converts it with
+// parse; a value parse refuses fails with ip's invarg(msg, value).
+func nextValue[T any](a *args, parse func(string) (T, bool), msg string) (T, error) {
+	v, err := a.next()
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	x, ok := parse(v)
+	if !ok {
+		var zero T
+		return zero, invarg(msg, v)
+	}
+	return x, nil
+}
+
+// uint16Value and uint32Value are getUnsigned of a width, for nextValue.
+func uint16Value(s string) (uint64, bool) { return getUnsigned(s, 16) }
+func uint32Value(s string) (uint64, bool) { return getUnsigned(s, 32) }
+
 // Strerror returns glibc's strerror text for an errno, as perror prints it
 // after "RTNETLINK answers: ".
 func Strerror(e syscall.Errno) string {

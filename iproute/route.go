@@ -158,33 +158,21 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 			}
 			r.Gateway, gwOK = gw, true
 		case w == "tos" || matches(w, "dsfield"):
-			v, err := a.next()
+			tos, err := nextValue(a, dsfieldID, "\"tos\" value is invalid\n")
 			if err != nil {
 				return err
-			}
-			tos, ok := dsfieldID(v)
-			if !ok {
-				return invarg("\"tos\" value is invalid\n", v)
 			}
 			r.TOS = tos
 		case w == "metric" || w == "priority" || matches(w, "preference"):
-			v, err := a.next()
+			m, err := nextValue(a, uint32Value, "\"metric\" value is invalid\n")
 			if err != nil {
 				return err
-			}
-			m, ok := getUnsigned(v, 32)
-			if !ok {
-				return invarg("\"metric\" value is invalid\n", v)
 			}
 			r.Priority = uint32(m)
 		case w == "scope":
-			v, err := a.next()
+			s, err := nextValue(a, scopeID, "invalid \"scope\" value\n")
 			if err != nil {
 				return err
-			}
-			s, ok := scopeID(v)
-			if !ok {
-				return invarg("invalid \"scope\" value\n", v)
 			}
 			scope, scopeOK = s, true
 		case w == "dev" || w == "oif":
@@ -202,33 +190,21 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 			r.Multipath, hasMultipath = mp, true
 			a.w = a.w[:1]
 		case w == "nhid":
-			v, err := a.next()
+			id, err := nextValue(a, uint32Value, "\"id\" value is invalid\n")
 			if err != nil {
 				return err
-			}
-			id, ok := getUnsigned(v, 32)
-			if !ok {
-				return invarg("\"id\" value is invalid\n", v)
 			}
 			r.NexthopID, hasNhid = nexthop.ID(id), true
 		case matches(w, "protocol"):
-			v, err := a.next()
+			p, err := nextValue(a, protoID, "\"protocol\" value is invalid\n")
 			if err != nil {
 				return err
-			}
-			p, ok := protoID(v)
-			if !ok {
-				return invarg("\"protocol\" value is invalid\n", v)
 			}
 			r.Protocol = fib.Protocol(p)
 		case matches(w, "table"):
-			v, err := a.next()
+			id, err := nextValue(a, tableID, "\"table\" value is invalid\n")
 			if err != nil {
 				return err
-			}
-			id, ok := tableID(v)
-			if !ok {
-				return invarg("\"table\" value is invalid\n", v)
 			}
 			r.Table, tableOK = id, true
 		case w == "onlink":

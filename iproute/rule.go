@@ -137,23 +137,15 @@ func (ip *IP) ruleModify(h *rtnl.Handle, argv []string, del bool) error {
 				r.Dst = p
 			}
 		case matches(w, "preference"), matches(w, "order"), matches(w, "priority"):
-			v, err := a.next()
+			n, err := nextValue(a, uint32Value, "preference value is invalid\n")
 			if err != nil {
 				return err
-			}
-			n, ok := getUnsigned(v, 32)
-			if !ok {
-				return invarg("preference value is invalid\n", v)
 			}
 			r.Pref, r.Attrs = uint32(n), r.Attrs|fibrules.AttrPriority
 		case w == "tos" || matches(w, "dsfield"):
-			v, err := a.next()
+			t, err := nextValue(a, dsfieldID, "TOS value is invalid\n")
 			if err != nil {
 				return err
-			}
-			t, ok := dsfieldID(v)
-			if !ok {
-				return invarg("TOS value is invalid\n", v)
 			}
 			r.TOS = t
 		case w == "fwmark":
@@ -175,23 +167,15 @@ func (ip *IP) ruleModify(h *rtnl.Handle, argv []string, del bool) error {
 				r.FwMask, r.Attrs = uint32(k), r.Attrs|fibrules.AttrFwMask
 			}
 		case matches(w, "protocol"):
-			v, err := a.next()
+			p, err := nextValue(a, protoID, "\"protocol\" value is invalid\n")
 			if err != nil {
 				return err
-			}
-			p, ok := protoID(v)
-			if !ok {
-				return invarg("\"protocol\" value is invalid\n", v)
 			}
 			r.Protocol = p
 		case matches(w, "table"), w == "lookup":
-			v, err := a.next()
+			id, err := nextValue(a, tableID, "invalid table ID\n")
 			if err != nil {
 				return err
-			}
-			id, ok := tableID(v)
-			if !ok {
-				return invarg("invalid table ID\n", v)
 			}
 			r.Table, tableOK = id, true
 		case matches(w, "suppress_prefixlength"), w == "sup_pl":
@@ -205,13 +189,9 @@ func (ip *IP) ruleModify(h *rtnl.Handle, argv []string, del bool) error {
 			}
 			r.SuppressPrefixLen, r.Attrs = int32(n), r.Attrs|fibrules.AttrSuppressPrefixLen
 		case matches(w, "suppress_ifgroup"), w == "sup_group":
-			v, err := a.next()
+			g, err := nextValue(a, groupID, "Invalid \"suppress_ifgroup\" value\n")
 			if err != nil {
 				return err
-			}
-			g, ok := groupID(v)
-			if !ok {
-				return invarg("Invalid \"suppress_ifgroup\" value\n", v)
 			}
 			r.SuppressIfGroup, r.Attrs = int32(g), r.Attrs|fibrules.AttrSuppressIfGroup
 		case w == "dev", w == "iif":
@@ -259,13 +239,9 @@ func (ip *IP) ruleModify(h *rtnl.Handle, argv []string, del bool) error {
 			}
 			r.IPProto = p
 		case w == "sport", w == "dport":
-			v, err := a.next()
+			pr, err := nextValue(a, portRange, "invalid port range\n")
 			if err != nil {
 				return err
-			}
-			pr, ok := portRange(v)
-			if !ok {
-				return invarg("invalid port range\n", v)
 			}
 			if w == "sport" {
 				r.Sport = pr
@@ -284,13 +260,9 @@ func (ip *IP) ruleModify(h *rtnl.Handle, argv []string, del bool) error {
 			case matches(w, "help"):
 				return usageErr(ruleUsage)
 			case matches(w, "goto"):
-				v, err := a.next()
+				n, err := nextValue(a, uint32Value, "invalid target\n")
 				if err != nil {
 					return err
-				}
-				n, ok := getUnsigned(v, 32)
-				if !ok {
-					return invarg("invalid target\n", v)
 				}
 				r.Action, r.Goto = fibrules.ActGoto, uint32(n)
 			case matches(w, "nop"):
