@@ -119,11 +119,10 @@ func (t *Task) ChargeAll(work ...Work) {
 		return
 	}
 	var d time.Duration
-	sh := t.w.shardOf(t)
 	for _, wk := range work {
 		if wk.N != 0 {
 			t.counters[wk.Kind] += wk.N
-			sh.counters[wk.Kind].Add(wk.N)
+			t.w.count(t, wk.Kind, wk.N)
 			d += time.Duration(wk.N) * t.w.table[wk.Kind]
 		}
 	}
