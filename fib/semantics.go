@@ -486,7 +486,6 @@ func (f *FIB) createInfo(t *sim.Task, cfg *config) (*fibInfo, error) {
 	if cfg.flags&(FlagDead|FlagLinkDown) != 0 {
 		return nil, einval("Invalid rtm_flags - can not contain DEAD or LINKDOWN")
 	}
-	var nh *nexthop.Nexthop
 	if cfg.nhID != 0 {
 		k := nhInfoKey{nhID: cfg.nhID, priority: cfg.priority, tbID: cfg.table,
 			prefsrc: addr4(cfg.prefsrc), flags: cfg.flags &^ compareMask,
@@ -495,6 +494,7 @@ func (f *FIB) createInfo(t *sim.Task, cfg *config) (*fibInfo, error) {
 			fi.treeref++
 			return fi, nil
 		}
+		var nh *nexthop.Nexthop
 		if f.nh != nil {
 			nh = f.nh.Get(cfg.nhID)
 		}
@@ -510,12 +510,7 @@ func (f *FIB) createInfo(t *sim.Task, cfg *config) (*fibInfo, error) {
 		f: f, protocol: cfg.protocol, scope: cfg.scope, flags: cfg.flags, priority: cfg.priority,
 		prefsrc: cfg.prefsrc, typ: cfg.typ, tbID: cfg.table,
 	}
-	if nh != nil {
-		if nh.Dead() {
-			return nil, einval("Nexthop has been deleted")
-		}
-		fi.nh = nh
-	} else if len(cfg.mp) > 0 {
+	if len(cfg.mp) > 0 {
 		if err := fi.getNHs(cfg); err != nil {
 			return nil, err
 		}
@@ -524,25 +519,13 @@ func (f *FIB) createInfo(t *sim.Task, cfg *config) (*fibInfo, error) {
 		fi.nhs = f.candNH[:]
 	}
 
-	if typeProps[cfg.typ].err != 0 {
-		if cfg.gw.IsValid() || cfg.oif != nil || len(cfg.mp) > 0 {
-			return nil, einval("Gateway, device and multipath can not be specified for this route type")
+	if reject, err := checkType(cfg); reject || err != nil {
+		if err != nil {
+			return nil, err
 		}
 		return f.linkOrShare(fi), nil
 	}
-	switch cfg.typ {
-	case TypeUnicast, TypeLocal, TypeBroadcast, TypeAnycast, TypeMulticast:
-	default:
-		return nil, einval("Invalid route type")
-	}
-	if cfg.scope > ScopeHost {
-		return nil, einval("Invalid scope")
-	}
 	switch {
-	case fi.nh != nil:
-		if err := fi.nh.CheckScope(uint8(cfg.scope)); err != nil {
-			return nil, err
-		}
 	case cfg.scope == ScopeHost:
 		if len(fi.nhs) != 1 {
 			return nil, einval("Route with host scope can not have multiple nexthops")
@@ -583,19 +566,9 @@ func (f *FIB) createInfoNH(t *sim.Task, cfg *config, nh *nexthop.Nexthop) (*fibI
 	if nh.Dead() {
 		return nil, einval("Nexthop has been deleted")
 	}
-	if typeProps[cfg.typ].err != 0 {
-		if cfg.gw.IsValid() || cfg.oif != nil || len(cfg.mp) > 0 {
-			return nil, einval("Gateway, device and multipath can not be specified for this route type")
-		}
-	} else {
-		switch cfg.typ {
-		case TypeUnicast, TypeLocal, TypeBroadcast, TypeAnycast, TypeMulticast:
-		default:
-			return nil, einval("Invalid route type")
-		}
-		if cfg.scope > ScopeHost {
-			return nil, einval("Invalid scope")
-		}
+	if reject, err := checkType(cfg); err != nil {
+		return nil, err
+	} else if !reject {
 		if err := nh.CheckScope(uint8(cfg.scope)); err != nil {
 			return nil, err
 		}
@@ -618,16 +591,35 @@ func ifindex(d *netdev.Device) netdev.IfIndex {
 	return d.Index()
 }
 
-// linkOrShare is the link_it tail of fib_create_info: reuse an identical
-// fib_info, or hash the new one.
-func (f *FIB) linkOrShare(fi *fibInfo) *fibInfo {
-	// A fib_info with a nexthop object was looked for first thing
-	// (fib_find_info_nh); fib_find_info would find nothing more.
-	if fi.nh == nil {
-		if ofi := f.findInfo(fi.makeKey(), fi); ofi != nil {
-			ofi.treeref++
-			return ofi
+// checkType is fib_create_info's check of the route type and scope: a
+// rejecting type (blackhole, unreachable, prohibit, throw) takes no gateway,
+// device or paths, and reports reject; the others must be a type a route
+// can have, of at most host scope.
+func checkType(cfg *config) (reject bool, err error) {
+	if typeProps[cfg.typ].err != 0 {
+		if cfg.gw.IsValid() || cfg.oif != nil || len(cfg.mp) > 0 {
+			return true, einval("Gateway, device and multipath can not be specified for this route type")
 		}
+		return true, nil
+	}
+	switch cfg.typ {
+	case TypeUnicast, TypeLocal, TypeBroadcast, TypeAnycast, TypeMulticast:
+	default:
+		return false, einval("Invalid route type")
+	}
+	if cfg.scope > ScopeHost {
+		return false, einval("Invalid scope")
+	}
+	return false, nil
+}
+
+// linkOrShare is the link_it tail of fib_create_info for classic nexthops:
+// reuse an identical fib_info, or hash the new one. (A route with a
+// nexthop object never gets here: createInfoNH builds its fib_info.)
+func (f *FIB) linkOrShare(fi *fibInfo) *fibInfo {
+	if ofi := f.findInfo(fi.makeKey(), fi); ofi != nil {
+		ofi.treeref++
+		return ofi
 	}
 	nfi := f.fis.newInfo()
 	idx := nfi.idx
