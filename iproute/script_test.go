@@ -24,7 +24,6 @@ package iproute_test
 // were taken on Linux 6.18 with iproute2 6.1.0.
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -37,6 +36,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/netsimlab/netsim/internal/kerneldiff"
 	"github.com/netsimlab/netsim/iproute"
 	"github.com/netsimlab/netsim/rtnl"
 )
@@ -254,7 +254,7 @@ func TestScripts(t *testing.T) {
 				return
 			}
 			if got != want {
-				t.Errorf("netsim differs from %s:\n%s", f, diff(want, got))
+				t.Errorf("netsim differs from %s:\n%s", f, kerneldiff.Unified(want, got))
 			}
 		})
 	}
@@ -289,32 +289,8 @@ func TestScriptsRealKernel(t *testing.T) {
 				return
 			}
 			if got != a.files["want"] {
-				t.Errorf("the real kernel differs from %s:\n%s", f, diff(a.files["want"], got))
+				t.Errorf("the real kernel differs from %s:\n%s", f, kerneldiff.Unified(a.files["want"], got))
 			}
 		})
 	}
-}
-
-// diff shows the first differing line of two transcripts with context.
-func diff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			var b bytes.Buffer
-			from := max(0, i-3)
-			for j := from; j < i && j < len(w); j++ {
-				fmt.Fprintf(&b, "  %q\n", w[j])
-			}
-			fmt.Fprintf(&b, "line %d:\n- want %q\n+ got  %q\n", i+1, wl, gl)
-			return b.String()
-		}
-	}
-	return "(identical)"
 }
