@@ -34,6 +34,21 @@ func seed000Requests(dev *netdev.Device, n int) ([]nexthop.Config, []Route) {
 	return nhs, rs
 }
 
+// seed000Env is benchEnv with seed 000's first n nexthops and routes added.
+func seed000Env(b *testing.B, n int) *env {
+	e := benchEnv(b, nexthop.FlushDeferred)
+	nhs, rs := seed000Requests(e.dev("vethA"), n)
+	for i := range n {
+		if _, err := e.nh.Add(e.t, nhs[i]); err != nil {
+			b.Fatal(err)
+		}
+		if err := e.f.Add(e.t, rs[i], ModeAdd); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return e
+}
+
 // BenchmarkSeed000Setup is seed 000's setup through the API: 65,536
 // nexthops, then one /32 route per nexthop, with RTNL taken per request as
 // rtnl's Handle does.
@@ -105,16 +120,7 @@ func BenchmarkFlush65536(b *testing.B) {
 	var visits int64
 	for b.Loop() {
 		b.StopTimer()
-		e := benchEnv(b, nexthop.FlushDeferred)
-		nhs, rs := seed000Requests(e.dev("vethA"), n)
-		for i := range n {
-			if _, err := e.nh.Add(e.t, nhs[i]); err != nil {
-				b.Fatal(err)
-			}
-			if err := e.f.Add(e.t, rs[i], ModeAdd); err != nil {
-				b.Fatal(err)
-			}
-		}
+		e := seed000Env(b, n)
 		for fi := range e.f.fis.all() {
 			if fi.nh != nil {
 				fi.MarkDead()
@@ -143,16 +149,7 @@ func BenchmarkFlushPerNexthop(b *testing.B) {
 	var visits int64
 	for b.Loop() {
 		b.StopTimer()
-		e := benchEnv(b, nexthop.FlushDeferred)
-		nhs, rs := seed000Requests(e.dev("vethA"), n)
-		for i := range n {
-			if _, err := e.nh.Add(e.t, nhs[i]); err != nil {
-				b.Fatal(err)
-			}
-			if err := e.f.Add(e.t, rs[i], ModeAdd); err != nil {
-				b.Fatal(err)
-			}
-		}
+		e := seed000Env(b, n)
 		byID := make([]*fibInfo, n+1)
 		for fi := range e.f.fis.all() {
 			if fi.nh != nil {
