@@ -11,7 +11,6 @@ import (
 
 	"github.com/netsimlab/netsim/fibrules"
 	"github.com/netsimlab/netsim/netdev"
-	"github.com/netsimlab/netsim/nexthop"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/scenario"
 	"github.com/netsimlab/netsim/sim"
@@ -161,19 +160,14 @@ func BenchmarkSeed000Setup(b *testing.B) { benchSeed000Setup(b, false) }
 func BenchmarkSeed000SetupFresh(b *testing.B) { benchSeed000Setup(b, true) }
 
 func benchSeed000Setup(b *testing.B, fresh bool) {
-	gw := netip.MustParseAddr("198.51.100.2")
 	var faults int64
 	for b.Loop() {
 		b.StopTimer()
 		k := rtnl.MustNewKernel(rtnl.After)
 		t := k.World().NewTask("ip")
 		h := k.InitNet().Handle(t)
-		for _, err := range []error{
-			h.LinkAdd(netdev.Veth{Name: "eth2", Peer: "eth2p"}), h.LinkSetUp("eth2p"), h.LinkSetUp("eth2"),
-			h.LinkAdd(netdev.Macvlan{Name: "testnh0", Link: "eth2", Mode: netdev.MacvlanBridge}),
-			h.AddrAdd("testnh0", netip.MustParsePrefix("198.51.100.1/24")), h.LinkSetUp("testnh0"),
-		} {
-			if err != nil {
+		for _, step := range scenario.Seed000Devices(h) {
+			if err := step(); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -183,13 +177,12 @@ func benchSeed000Setup(b *testing.B, fresh bool) {
 		f0 := minorFaults()
 		b.StartTimer()
 		for i := 1; i <= 65536; i++ {
-			if err := h.NexthopAdd(rtnl.Nexthop{ID: nexthop.ID(i), Gateway: gw, Dev: "testnh0"}); err != nil {
+			if err := h.NexthopAdd(scenario.Seed000Nexthop(i)); err != nil {
 				b.Fatal(err)
 			}
 		}
 		for i := 1; i <= 65536; i++ {
-			dst := netip.PrefixFrom(netip.AddrFrom4([4]byte{10, byte((i - 1) / 256), byte((i - 1) % 256), 0}), 32)
-			if err := h.RouteAdd(rtnl.Route{Dst: dst, NexthopID: nexthop.ID(i)}); err != nil {
+			if err := h.RouteAdd(scenario.Seed000Route(i)); err != nil {
 				b.Fatal(err)
 			}
 		}

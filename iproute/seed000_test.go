@@ -3,16 +3,14 @@ package iproute_test
 import (
 	"bytes"
 	"io"
-	"net/netip"
 	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/netsimlab/netsim/iproute"
-	"github.com/netsimlab/netsim/netdev"
-	"github.com/netsimlab/netsim/nexthop"
 	"github.com/netsimlab/netsim/rtnl"
+	"github.com/netsimlab/netsim/scenario"
 )
 
 // seed000Setup returns examples/seed000.ip up to its timed command, `link
@@ -28,21 +26,15 @@ func seed000Setup(tb testing.TB) []byte {
 
 // seed000Go builds the same state with Handle calls, the way
 // scenario.Seed000 sets the experiment up.
-func seed000Go(t *testing.T, h *rtnl.Handle) {
-	require.NoError(t, h.LinkAdd(netdev.Veth{Name: "eth2", Peer: "eth2p"}))
-	require.NoError(t, h.LinkSetUp("eth2p"))
-	require.NoError(t, h.LinkSetUp("eth2"))
-	require.NoError(t, h.LinkAdd(netdev.Macvlan{Name: "testnh0", Link: "eth2", Mode: netdev.MacvlanBridge}))
-	require.NoError(t, h.AddrAdd("testnh0", netip.MustParsePrefix("198.51.100.1/24")))
-	require.NoError(t, h.LinkSetUp("testnh0"))
-	gw := netip.MustParseAddr("198.51.100.2")
-	for i := 1; i <= 65536; i++ {
-		require.NoError(t, h.NexthopAdd(rtnl.Nexthop{ID: nexthop.ID(i), Gateway: gw, Dev: "testnh0"}))
+func seed000Go(tb testing.TB, h *rtnl.Handle) {
+	for _, step := range scenario.Seed000Devices(h) {
+		require.NoError(tb, step())
 	}
 	for i := 1; i <= 65536; i++ {
-		a, b := (i-1)/256, (i-1)%256
-		dst := netip.PrefixFrom(netip.AddrFrom4([4]byte{10, byte(a), byte(b), 0}), 32)
-		require.NoError(t, h.RouteAdd(rtnl.Route{Dst: dst, NexthopID: nexthop.ID(i)}))
+		require.NoError(tb, h.NexthopAdd(scenario.Seed000Nexthop(i)))
+	}
+	for i := 1; i <= 65536; i++ {
+		require.NoError(tb, h.RouteAdd(scenario.Seed000Route(i)))
 	}
 }
 
@@ -108,26 +100,8 @@ func BenchmarkSeed000Setup(b *testing.B) {
 // BenchmarkSeed000SetupGo is the same setup made with Handle calls: the
 // difference to BenchmarkSeed000Setup is what parsing and ip's own work cost.
 func BenchmarkSeed000SetupGo(b *testing.B) {
-	gw := netip.MustParseAddr("198.51.100.2")
 	for b.Loop() {
 		k := rtnl.MustNewKernel(rtnl.After)
-		h := k.InitNet().Handle(k.World().NewTask("ip"))
-		_ = h.LinkAdd(netdev.Veth{Name: "eth2", Peer: "eth2p"})
-		_ = h.LinkSetUp("eth2p")
-		_ = h.LinkSetUp("eth2")
-		_ = h.LinkAdd(netdev.Macvlan{Name: "testnh0", Link: "eth2", Mode: netdev.MacvlanBridge})
-		_ = h.AddrAdd("testnh0", netip.MustParsePrefix("198.51.100.1/24"))
-		_ = h.LinkSetUp("testnh0")
-		for i := 1; i <= 65536; i++ {
-			if err := h.NexthopAdd(rtnl.Nexthop{ID: nexthop.ID(i), Gateway: gw, Dev: "testnh0"}); err != nil {
-				b.Fatal(err)
-			}
-		}
-		for i := 1; i <= 65536; i++ {
-			dst := netip.PrefixFrom(netip.AddrFrom4([4]byte{10, byte((i - 1) / 256), byte((i - 1) % 256), 0}), 32)
-			if err := h.RouteAdd(rtnl.Route{Dst: dst, NexthopID: nexthop.ID(i)}); err != nil {
-				b.Fatal(err)
-			}
-		}
+		seed000Go(b, k.InitNet().Handle(k.World().NewTask("ip")))
 	}
 }

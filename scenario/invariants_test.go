@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/netsimlab/netsim/netdev"
-	"github.com/netsimlab/netsim/nexthop"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 )
@@ -108,24 +107,14 @@ func checkSeed000(t *testing.T, cfg rtnl.Config, n int) {
 	cfg.CountedWalks = true
 	c := newChecked(t, cfg, 2)
 	h := c.k.InitNet().Handle(c.task)
-	c.do("veth", func() error { return h.LinkAdd(netdev.Veth{Name: "eth2", Peer: "eth2p"}) })
-	c.do("eth2p up", func() error { return h.LinkSetUp("eth2p") })
-	c.do("eth2 up", func() error { return h.LinkSetUp("eth2") })
-	c.do("macvlan", func() error {
-		return h.LinkAdd(netdev.Macvlan{Name: "testnh0", Link: "eth2", Mode: netdev.MacvlanBridge})
-	})
-	c.do("address", func() error { return h.AddrAdd("testnh0", netip.MustParsePrefix("198.51.100.1/24")) })
-	c.do("testnh0 up", func() error { return h.LinkSetUp("testnh0") })
-	gw := netip.MustParseAddr("198.51.100.2")
-	for i := 1; i <= n; i++ {
-		c.do(fmt.Sprintf("nexthop %d", i), func() error {
-			return h.NexthopAdd(rtnl.Nexthop{ID: nexthop.ID(i), Gateway: gw, Dev: "testnh0"})
-		})
+	for k, step := range Seed000Devices(h) {
+		c.do(fmt.Sprintf("device step %d", k+1), step)
 	}
 	for i := 1; i <= n; i++ {
-		a, b := (i-1)/256, (i-1)%256
-		dst := netip.PrefixFrom(netip.AddrFrom4([4]byte{10, byte(a), byte(b), 0}), 32)
-		c.do(fmt.Sprintf("route %d", i), func() error { return h.RouteAdd(rtnl.Route{Dst: dst, NexthopID: nexthop.ID(i)}) })
+		c.do(fmt.Sprintf("nexthop %d", i), func() error { return h.NexthopAdd(Seed000Nexthop(i)) })
+	}
+	for i := 1; i <= n; i++ {
+		c.do(fmt.Sprintf("route %d", i), func() error { return h.RouteAdd(Seed000Route(i)) })
 	}
 	c.settle("setup")
 	// The timed command, scheduled beside the bystander.

@@ -31,6 +31,38 @@ type Seed000Result struct {
 	LeafVisits   int64         // trie leaves visited during the link down
 }
 
+// Seed000Devices returns seed 000's device set-up on h as one request per
+// `ip` command of its script: veth eth2 with peer eth2p, both up, macvlan
+// testnh0 in bridge mode on eth2, 198.51.100.1/24 on it, testnh0 up.
+func Seed000Devices(h *rtnl.Handle) []func() error {
+	return []func() error{
+		func() error { return h.LinkAdd(netdev.Veth{Name: "eth2", Peer: "eth2p"}) },
+		func() error { return h.LinkSetUp("eth2p") },
+		func() error { return h.LinkSetUp("eth2") },
+		func() error {
+			return h.LinkAdd(netdev.Macvlan{Name: "testnh0", Link: "eth2", Mode: netdev.MacvlanBridge})
+		},
+		func() error { return h.AddrAdd("testnh0", netip.MustParsePrefix("198.51.100.1/24")) },
+		func() error { return h.LinkSetUp("testnh0") },
+	}
+}
+
+// seed000Gateway is the gateway of every nexthop of seed 000.
+var seed000Gateway = netip.MustParseAddr("198.51.100.2")
+
+// Seed000Nexthop is seed 000's i-th nexthop (1 ≤ i ≤ 65536): id i via
+// 198.51.100.2 dev testnh0.
+func Seed000Nexthop(i int) rtnl.Nexthop {
+	return rtnl.Nexthop{ID: nexthop.ID(i), Gateway: seed000Gateway, Dev: "testnh0"}
+}
+
+// Seed000Route is seed 000's i-th route (1 ≤ i ≤ 65536): 10.a.b.0/32 with
+// a, b = (i-1)/256, (i-1)%256, through nexthop i.
+func Seed000Route(i int) rtnl.Route {
+	dst := netip.AddrFrom4([4]byte{10, byte((i - 1) / 256), byte((i - 1) % 256), 0})
+	return rtnl.Route{Dst: netip.PrefixFrom(dst, 32), NexthopID: nexthop.ID(i)}
+}
+
 // Seed000 runs the test of seed 000 ("ipv4: Flush the FIB once per dev
 // nexthop removal"): a veth eth2, a bridge-mode macvlan testnh0 on it with
 // 198.51.100.1/24, p.Nexthops nexthop objects `via 198.51.100.2 dev
@@ -64,35 +96,22 @@ func Seed000(cfg rtnl.Config, p Seed000Params) (*Seed000Result, error) {
 	h := n.Handle(t)
 	sh := &shell{t: t}
 	if err := rc.phase("setup", func() error {
-		steps := []func() error{
-			func() error { return h.LinkAdd(netdev.Veth{Name: "eth2", Peer: "eth2p"}) },
-			func() error { return h.LinkSetUp("eth2p") },
-			func() error { return h.LinkSetUp("eth2") },
-			func() error {
-				return h.LinkAdd(netdev.Macvlan{Name: "testnh0", Link: "eth2", Mode: netdev.MacvlanBridge})
-			},
-			func() error { return h.AddrAdd("testnh0", netip.MustParsePrefix("198.51.100.1/24")) },
-			func() error { return h.LinkSetUp("testnh0") },
-		}
-		for _, s := range steps {
+		for _, s := range Seed000Devices(h) {
 			if err := sh.ip(s); err != nil {
 				return err
 			}
 		}
-		gw := netip.MustParseAddr("198.51.100.2")
 		// seq 1 N | sed 's/.*/nexthop add id & via 198.51.100.2 dev testnh0/' | ip -batch -
 		t.Charge(sim.IPExec, 1)
 		for i := 1; i <= p.Nexthops; i++ {
-			if err := h.NexthopAdd(rtnl.Nexthop{ID: nexthop.ID(i), Gateway: gw, Dev: "testnh0"}); err != nil {
+			if err := h.NexthopAdd(Seed000Nexthop(i)); err != nil {
 				return err
 			}
 		}
 		// route add 10.a.b.0/32 nhid i, for a, b in 0..255, as one ip -batch.
 		t.Charge(sim.IPExec, 1)
 		for i := 1; i <= p.Nexthops; i++ {
-			a, b := (i-1)/256, (i-1)%256
-			dst := netip.PrefixFrom(netip.AddrFrom4([4]byte{10, byte(a), byte(b), 0}), 32)
-			if err := h.RouteAdd(rtnl.Route{Dst: dst, NexthopID: nexthop.ID(i)}); err != nil {
+			if err := h.RouteAdd(Seed000Route(i)); err != nil {
 				return err
 			}
 		}
