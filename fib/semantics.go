@@ -725,7 +725,7 @@ func (f *FIB) checkNHv4GW(t *sim.Task, nh *fibNH, table uint32, scope Scope) err
 		nh.scope = ScopeLink
 		return nil
 	}
-	fl := Flow{Dst: nh.gw, Scope: scope + 1, OIF: nh.oif}
+	fl := Flow{Dst: nh.gw, Scope: scope + 1, OIF: nh.oif, IIF: netdev.LoopbackIfIndex}
 	if fl.Scope < ScopeLink {
 		fl.Scope = ScopeLink
 	}

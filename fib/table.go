@@ -264,11 +264,20 @@ func (tb *Table) delete(t *sim.Task, cfg *config) error {
 
 // Flow is a lookup key: the parts of struct flowi4 a FIB lookup reads. The
 // zero Flow looks up 0.0.0.0 with any TOS, any scope and any device.
+// A table lookup reads Dst, TOS, Scope and OIF; the policy rules (once the
+// namespace has custom ones) read all of it.
 type Flow struct {
 	Dst   netip.Addr     // flowi4_daddr
+	Src   netip.Addr     // flowi4_saddr (invalid: unspecified)
 	TOS   uint8          // flowi4_tos: routes with a TOS must match it
 	Scope Scope          // flowi4_scope: routes of a wider scope (lower value) are skipped
 	OIF   netdev.IfIndex // flowi4_oif: only paths through this device
+	IIF   netdev.IfIndex // flowi4_iif: LOOPBACK_IFINDEX for locally generated packets
+	Mark  uint32         // flowi4_mark
+	UID   uint32         // flowi4_uid
+	Proto uint8          // flowi4_proto
+	Sport uint16         // fl4_sport
+	Dport uint16         // fl4_dport
 }
 
 // Result is what a lookup found (struct fib_result). For a route type that

@@ -202,12 +202,12 @@ func (o *Ops) LookupFIB(t *sim.Task, f *fib.FIB, fl Flow) (fib.Result, Rule, err
 }
 
 // FIBRuleLookup returns the lookup to install with (*fib.FIB).SetRuleLookup
-// so that f, once it has custom rules, resolves flows through o. A
-// fib.Flow carries no source, mark or input device, so rules that need
-// them see zero values.
+// so that f, once it has custom rules, resolves flows through o.
 func (o *Ops) FIBRuleLookup(f *fib.FIB) fib.RuleLookup {
 	return func(t *sim.Task, fl fib.Flow) (fib.Result, error) {
-		res, _, err := o.LookupFIB(t, f, Flow{Dst: fl.Dst, TOS: fl.TOS, Scope: fl.Scope, OIF: fl.OIF})
+		res, _, err := o.LookupFIB(t, f, Flow{Src: fl.Src, Dst: fl.Dst, IIF: fl.IIF, OIF: fl.OIF,
+			Mark: fl.Mark, UID: fl.UID, TOS: fl.TOS, Scope: fl.Scope,
+			IPProto: fl.Proto, Sport: fl.Sport, Dport: fl.Dport})
 		return res, err
 	}
 }
