@@ -176,40 +176,6 @@ func (h *Handle) RouteList(table uint32) ([]RouteInfo, error) {
 	return out, err
 }
 
-// RouteResult is the outcome of a route lookup.
-type RouteResult struct {
-	Prefix    netip.Prefix
-	Type      fib.Type
-	Table     uint32
-	Gateway   netip.Addr
-	Dev       string
-	PrefSrc   netip.Addr
-	NexthopID nexthop.ID
-}
-
-// RouteGet looks dst up as the kernel would route a packet to it.
-//
-// Kernel: inet_rtm_getroute → fib_lookup (`ip route get DST`).
-func (h *Handle) RouteGet(dst netip.Addr) (RouteResult, error) {
-	var rr RouteResult
-	err := h.do("RTM_GETROUTE", func(t *sim.Task, _ *netdev.Table) error {
-		if !dst.Is4() {
-			return errno.New(syscall.EAFNOSUPPORT, "Only IPv4 lookups are modelled")
-		}
-		res, err := h.n.fib.Lookup(t, fib.Flow{Dst: dst})
-		if err != nil {
-			return err
-		}
-		rr = RouteResult{Prefix: res.Prefix, Type: res.Type, Table: res.Table, Gateway: res.Gateway,
-			PrefSrc: res.PrefSrc, NexthopID: res.NexthopID}
-		if res.Dev != nil {
-			rr.Dev = res.Dev.Name()
-		}
-		return nil
-	})
-	return rr, err
-}
-
 // TrieStat returns the namespace's /proc/net/fib_triestat text.
 func (h *Handle) TrieStat() (string, error) {
 	var s string

@@ -56,7 +56,8 @@ func TestRoutesFollowAddressesAndDevices(t *testing.T) {
 	got, err := r.h.RouteGet(netip.MustParseAddr("10.1.2.3"))
 	require.NoError(t, err)
 	require.Equal(t, rtnl.RouteResult{Prefix: pfx("10.0.0.0/8"), Type: fib.TypeUnicast, Table: fib.TableMain,
-		Gateway: netip.MustParseAddr("198.51.100.2"), Dev: "eth0", NexthopID: 7}, got)
+		Gateway: netip.MustParseAddr("198.51.100.2"), Dev: "eth0", NexthopID: 7,
+		Src: netip.MustParseAddr("198.51.100.1")}, got)
 
 	// Down: the nexthop goes, and with it the route; the connected route
 	// goes, the local one stays.

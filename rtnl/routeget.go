@@ -1,0 +1,339 @@
+// `ip route get` without an input device: the output route a locally
+// generated packet takes (net/ipv4/route.c: inet_rtm_getroute,
+// ip_route_output_key_hash_rcu, __mkroute_output, rt_set_nexthop; source
+// selection by inet_select_addr in net/ipv4/devinet.c).
+
+package rtnl
+
+import (
+	"net/netip"
+	"syscall"
+
+	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/fib"
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// RouteQuery is an `ip route get` request for a locally generated packet:
+// its destination and what else the flow carries. Zero fields are
+// unspecified.
+type RouteQuery struct {
+	Dst  netip.Addr // RTA_DST; 0.0.0.0 (or invalid) asks for a local route
+	Src  netip.Addr // RTA_SRC ("from"): must be an address of this host
+	OIF  string     // RTA_OIF ("oif"): the device the packet must leave by
+	Mark uint32     // RTA_MARK ("mark")
+	UID  uint32     // RTA_UID ("uid")
+	TOS  uint8      // rtm_tos ("tos", "dsfield")
+	// RTA_IP_PROTO ("ipproto"): TCP, UDP or ICMP; 0 is none (the kernel
+	// refuses a request that names protocol 0).
+	IPProto uint8
+	Sport   uint16 // RTA_SPORT ("sport")
+	Dport   uint16 // RTA_DPORT ("dport")
+}
+
+// RouteFlags are the struct rtable flags a route lookup reports (ip's
+// "cache <...>" line).
+type RouteFlags uint32
+
+// Route flags (RTCF_*, include/uapi/linux/in_route.h).
+const (
+	RouteLocal     RouteFlags = 0x80000000 // RTCF_LOCAL: delivered to this host
+	RouteMulticast RouteFlags = 0x20000000 // RTCF_MULTICAST
+	RouteBroadcast RouteFlags = 0x10000000 // RTCF_BROADCAST
+)
+
+// RouteResult is the route a lookup built (struct rtable, as
+// rt_fill_info reports it) and the FIB entry it came from.
+type RouteResult struct {
+	Type      fib.Type     // rt_type: unicast, local, broadcast or multicast
+	Dev       string       // the device the packet leaves by (lo for local delivery)
+	Gateway   netip.Addr   // the next hop, if the route goes through one
+	Src       netip.Addr   // the flow's source: the query's, or the one chosen
+	Table     uint32       // the table the route was found in; 0 if none was
+	Flags     RouteFlags   // RTCF_LOCAL, RTCF_BROADCAST, RTCF_MULTICAST
+	Prefix    netip.Prefix // the FIB entry's prefix (invalid if none was used)
+	PrefSrc   netip.Addr   // the FIB entry's preferred source, if any
+	NexthopID nexthop.ID   // the FIB entry's nexthop object, if any
+}
+
+// RouteGet looks dst up as the kernel routes a locally generated packet
+// to it: RouteGetFlow with nothing but the destination.
+//
+// Kernel: inet_rtm_getroute (`ip route get DST`).
+func (h *Handle) RouteGet(dst netip.Addr) (RouteResult, error) {
+	return h.RouteGetFlow(RouteQuery{Dst: dst})
+}
+
+// RouteGetFlow builds the output route of a locally generated packet with
+// the flow q, through the policy rules and the FIB, as `ip route get`
+// shows it. Errors are the kernel's: EINVAL for a source that cannot be
+// one (multicast, limited broadcast, or loopback leaving by a device that
+// is not), ENETUNREACH for a source that is not an address of
+// this host, an output device that is down or no route, ENODEV for an
+// unknown device, EOPNOTSUPP for an IP protocol other than TCP, UDP and
+// ICMP, and a reject route's error (EINVAL, EHOSTUNREACH,
+// EACCES). With an output device and no route the destination is taken to
+// be on its link. Multipath routes take their first live path (the kernel
+// hashes the flow with a per-namespace random key), and among several
+// default routes of one metric the first is taken (the kernel rotates by
+// neighbour state, fib_select_default).
+//
+// Kernel: inet_rtm_getroute → ip_route_output_key_hash_rcu,
+// __mkroute_output (net/ipv4/route.c).
+func (h *Handle) RouteGetFlow(q RouteQuery) (RouteResult, error) {
+	var rr RouteResult
+	err := h.do("RTM_GETROUTE", func(t *sim.Task, tb *netdev.Table) error {
+		var err error
+		rr, err = h.n.routeOutput(t, tb, q)
+		return err
+	})
+	return rr, err
+}
+
+func a4(a netip.Addr) uint32 {
+	if !a.Is4() {
+		return 0
+	}
+	b := a.As4()
+	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
+}
+
+func addrOf4(v uint32) netip.Addr {
+	return netip.AddrFrom4([4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)})
+}
+
+// Address classes (include/linux/in.h).
+func isMulticast(v uint32) bool      { return v>>28 == 0xe }
+func isLocalMulticast(v uint32) bool { return v>>8 == 0xe00000 }
+func isLbcast(v uint32) bool         { return v == 0xffffffff }
+func isLoopback(v uint32) bool       { return v>>24 == 127 }
+
+const loopbackAddr = 0x7f000001 // INADDR_LOOPBACK
+
+var errNetUnreach = errno.New(syscall.ENETUNREACH, "")
+
+// routeOutput is ip_route_output_key_hash_rcu followed by __mkroute_output.
+func (n *Net) routeOutput(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteResult, error) {
+	if q.Dst.IsValid() && !q.Dst.Is4() || q.Src.IsValid() && !q.Src.Is4() {
+		return RouteResult{}, errno.New(syscall.EAFNOSUPPORT, "Only IPv4 lookups are modelled")
+	}
+	switch q.IPProto {
+	case 0, syscall.IPPROTO_TCP, syscall.IPPROTO_UDP, syscall.IPPROTO_ICMP:
+	default:
+		return RouteResult{}, errno.New(syscall.EOPNOTSUPP, "Unsupported ip proto")
+	}
+	dst, src := a4(q.Dst), a4(q.Src)
+	fl := fib.Flow{TOS: q.TOS, Mark: q.Mark, UID: q.UID, IIF: netdev.LoopbackIfIndex,
+		Proto: q.IPProto, Sport: q.Sport, Dport: q.Dport}
+	var out *netdev.Device
+	if q.OIF != "" {
+		d, err := tb.Lookup(q.OIF)
+		if err != nil {
+			return RouteResult{}, err
+		}
+		out = d
+		fl.OIF = d.Index()
+	}
+	o := output{typ: fib.TypeUnspec}
+	if src != 0 {
+		if isMulticast(src) || isLbcast(src) {
+			return RouteResult{}, errno.New(syscall.EINVAL, "")
+		}
+		if out == nil && (isMulticast(dst) || isLbcast(dst)) {
+			// The source's device sends it (__ip_dev_find).
+			if out = n.ipDevFind(t, tb, src); out == nil {
+				return RouteResult{}, errNetUnreach
+			}
+			return n.makeRoute(tb, q, dst, src, out, o)
+		}
+		if n.ipDevFind(t, tb, src) == nil {
+			return RouteResult{}, errNetUnreach
+		}
+	}
+	if out != nil {
+		if !out.IsUp() {
+			return RouteResult{}, errNetUnreach
+		}
+		if isLocalMulticast(dst) || isLbcast(dst) {
+			if src == 0 {
+				src = inetSelectAddr(tb, out, 0, fib.ScopeLink)
+			}
+			return n.makeRoute(tb, q, dst, src, out, o)
+		}
+		if src == 0 {
+			if isMulticast(dst) {
+				src = inetSelectAddr(tb, out, 0, fl.Scope)
+			} else if dst == 0 {
+				src = inetSelectAddr(tb, out, 0, fib.ScopeHost)
+			}
+		}
+	}
+	if dst == 0 {
+		// A packet to 0.0.0.0 goes to the source, or to 127.0.0.1.
+		dst = src
+		if dst == 0 {
+			dst, src = loopbackAddr, loopbackAddr
+		}
+		o.typ, o.flags = fib.TypeLocal, RouteLocal
+		return n.makeRoute(tb, q, dst, src, tb.Loopback(), o)
+	}
+	fl.Dst, fl.Src = addrOf4(dst), addrOf4(src)
+	if src == 0 {
+		fl.Src = netip.Addr{}
+	}
+	res, err := n.fib.Lookup(t, fl)
+	if err != nil {
+		if out != nil {
+			// "Apparently, routing tables are wrong": the destination is
+			// taken to be on the output device's link.
+			if src == 0 {
+				src = inetSelectAddr(tb, out, 0, fib.ScopeLink)
+			}
+			o.typ = fib.TypeUnicast
+			return n.makeRoute(tb, q, dst, src, out, o)
+		}
+		return RouteResult{}, err
+	}
+	o.res, o.found, o.typ = res, true, res.Type
+	if res.Type == fib.TypeLocal {
+		if src == 0 {
+			if src = a4(res.PrefSrc); src == 0 {
+				src = dst
+			}
+		}
+		o.flags = RouteLocal
+		return n.makeRoute(tb, q, dst, src, tb.Loopback(), o)
+	}
+	// fib_select_path: the first live path (see RouteGetFlow), then the
+	// route's preferred source (fib_result_prefsrc).
+	if src == 0 {
+		if src = a4(res.PrefSrc); src == 0 && res.Dev != nil {
+			src = inetSelectAddr(tb, res.Dev, a4(res.Gateway), res.Scope)
+		}
+	}
+	return n.makeRoute(tb, q, dst, src, res.Dev, o)
+}
+
+// output is what ip_route_output_key_hash_rcu hands __mkroute_output: the
+// FIB result (if the lookup found one), the route type and flags so far.
+type output struct {
+	res   fib.Result
+	found bool
+	typ   fib.Type
+	flags RouteFlags
+}
+
+// makeRoute is __mkroute_output and rt_set_nexthop: the route's type,
+// flags and gateway.
+func (n *Net) makeRoute(tb *netdev.Table, q RouteQuery, dst, src uint32, out *netdev.Device, o output) (RouteResult, error) {
+	if out == nil {
+		return RouteResult{}, errno.New(syscall.EINVAL, "")
+	}
+	lo := out == tb.Loopback()
+	if isLoopback(src) && !lo {
+		return RouteResult{}, errno.New(syscall.EINVAL, "")
+	}
+	typ, useFib := o.typ, o.found
+	switch {
+	case isLbcast(dst):
+		typ = fib.TypeBroadcast
+	case isMulticast(dst):
+		typ = fib.TypeMulticast
+	}
+	flags := o.flags
+	if lo {
+		flags |= RouteLocal
+	}
+	switch typ {
+	case fib.TypeBroadcast:
+		flags |= RouteBroadcast | RouteLocal
+		useFib = false
+	case fib.TypeMulticast:
+		flags |= RouteMulticast
+		if joined(out, dst) { // ip_check_mc_rcu
+			flags |= RouteLocal
+		} else {
+			flags &^= RouteLocal
+		}
+		// A multicast packet that matched only a route shorter than
+		// 224.0.0.0/4 (a default route) does not use its gateway.
+		if useFib && o.res.Prefix.Bits() < 4 {
+			useFib = false
+		}
+	}
+	rr := RouteResult{Type: typ, Dev: out.Name(), Flags: flags}
+	if src != 0 {
+		rr.Src = addrOf4(src)
+	}
+	if o.found {
+		rr.Table = o.res.Table
+		rr.Prefix, rr.PrefSrc, rr.NexthopID = o.res.Prefix, o.res.PrefSrc, o.res.NexthopID
+	}
+	if typ == fib.TypeUnspec {
+		rr.Type = fib.TypeUnicast
+	}
+	if useFib && o.res.Gateway.IsValid() && o.res.NHScope == fib.ScopeLink {
+		rr.Gateway = o.res.Gateway
+	}
+	return rr, nil
+}
+
+// joined reports whether d is a member of IPv4 group g: netsim's devices
+// join 224.0.0.1 while up and no other group.
+func joined(d *netdev.Device, g uint32) bool {
+	return g == a4(allHosts) && d.IsUp()
+}
+
+// ipDevFind is __ip_dev_find: the device with local address a, or the
+// device of the local route a falls in (127.0.0.0/8 on lo).
+func (n *Net) ipDevFind(t *sim.Task, tb *netdev.Table, a uint32) *netdev.Device {
+	for _, d := range tb.Devices() {
+		for _, ifa := range d.Inet4Addrs() {
+			if a4(ifa.Prefix.Addr()) == a {
+				return d
+			}
+		}
+	}
+	local := n.fib.Table(fib.TableLocal)
+	if local == nil {
+		return nil
+	}
+	res, err := local.Lookup(t, fib.Flow{Dst: addrOf4(a)})
+	if err != nil || res.Type != fib.TypeLocal {
+		return nil
+	}
+	return res.Dev
+}
+
+// inetSelectAddr is inet_select_addr: the first primary address of d no
+// narrower than scope, preferring one in dst's subnet; failing that, the
+// first primary address of that scope that is not link-scoped on any
+// device, in device order (the loopback device first).
+func inetSelectAddr(tb *netdev.Table, d *netdev.Device, dst uint32, scope fib.Scope) uint32 {
+	var addr uint32
+	for _, ifa := range d.Inet4Addrs() {
+		if ifa.Flags&netdev.AddrSecondary != 0 || ifa.Scope > scope {
+			continue
+		}
+		local := a4(ifa.Prefix.Addr())
+		if dst == 0 || ifa.Prefix.Masked().Contains(addrOf4(dst)) {
+			return local
+		}
+		if addr == 0 {
+			addr = local
+		}
+	}
+	if addr != 0 {
+		return addr
+	}
+	for _, d := range tb.Devices() {
+		for _, ifa := range d.Inet4Addrs() {
+			if ifa.Flags&netdev.AddrSecondary == 0 && ifa.Scope != fib.ScopeLink && ifa.Scope <= scope {
+				return a4(ifa.Prefix.Addr())
+			}
+		}
+	}
+	return 0
+}
