@@ -4,6 +4,7 @@
 package iproute
 
 import (
+	"fmt"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -637,16 +638,16 @@ func routeText(r rtnl.RouteInfo, withTable bool) string {
 	return b.String()
 }
 
-// routeGet is iproute_get for a destination: the route a packet to it
-// would take, printed as the kernel's answer (RTM_F_LOOKUP_TABLE unset).
+// routeGet is iproute_get without an input device: the route a locally
+// generated packet takes, printed as the kernel's answer.
 func (ip *IP) routeGet(h *rtnl.Handle, argv []string) error {
-	var dst, from netip.Addr
+	var q rtnl.RouteQuery
 	has := false
 	a := &args{w: argv}
 	for ; a.more(); a.skip() {
 		w := a.peek()
-		switch w {
-		case "from":
+		switch {
+		case w == "from":
 			v, err := a.next()
 			if err != nil {
 				return err
@@ -655,9 +656,65 @@ func (ip *IP) routeGet(h *rtnl.Handle, argv []string) error {
 			if err != nil {
 				return err
 			}
-			from = p.Addr()
+			if p.Bits() != p.Addr().BitLen() {
+				return getrouteHeader()
+			}
+			q.Src = p.Addr()
 			continue
-		case "iif", "oif", "tos", "dsfield", "mark", "uid", "vrf", "ipproto", "sport", "dport", "connected", "fibmatch", "as":
+		case matches(w, "oif") || w == "dev":
+			v, err := a.next()
+			if err != nil {
+				return err
+			}
+			q.OIF = v
+			continue
+		case matches(w, "mark"):
+			v, err := nextValue(a, uint32Value, "invalid mark value")
+			if err != nil {
+				return err
+			}
+			q.Mark = uint32(v)
+			continue
+		case w == "uid":
+			v, err := nextValue(a, uint32Value, "invalid UID\n")
+			if err != nil {
+				return err
+			}
+			q.UID = uint32(v)
+			continue
+		case w == "tos" || matches(w, "dsfield"):
+			v, err := nextValue(a, dsfieldID, "TOS value is invalid\n")
+			if err != nil {
+				return err
+			}
+			q.TOS = v
+			continue
+		}
+		switch w {
+		case "ipproto":
+			v, err := nextValue(a, ipProtoValue, "Invalid \"ipproto\" value\n")
+			if err != nil {
+				return err
+			}
+			if v == 0 {
+				// RouteQuery cannot carry protocol 0, which the kernel
+				// refuses (rtm_getroute_parse_ip_proto).
+				return &cmdError{msg: kernelMessage(syscall.EOPNOTSUPP, "Unsupported ip proto"), status: exitNetlink}
+			}
+			q.IPProto = v
+			continue
+		case "sport", "dport":
+			v, err := nextValue(a, uint16Value, "invalid "+w+"\n")
+			if err != nil {
+				return err
+			}
+			if w == "sport" {
+				q.Sport = uint16(v)
+			} else {
+				q.Dport = uint16(v)
+			}
+			continue
+		case "iif", "vrf", "connected", "fibmatch", "as", "flowlabel":
 			return notSupported("ip route get", w)
 		}
 		if matches(w, "to") {
@@ -677,102 +734,97 @@ func (ip *IP) routeGet(h *rtnl.Handle, argv []string) error {
 		if err != nil {
 			return err
 		}
-		dst, has = p.Addr(), true
+		if n := p.Addr().BitLen(); p.Bits() != n {
+			// ip asks for the address alone.
+			fmt.Fprintf(ip.Stderr, "Warning: /%d as prefix is invalid, only /%d (or none) is supported.\n", p.Bits(), n)
+		}
+		q.Dst, has = p.Addr(), true
 	}
 	if !has {
 		return failf("need at least a destination address\n")
 	}
-	if !dst.Is4() {
+	if !q.Dst.Is4() {
 		return failf("IPv6 routes are not modelled by netsim.\n")
 	}
-	if from.IsValid() {
-		// The lookup does not take a source: refuse where rules could
-		// select by it.
-		rules, err := h.RuleList(rtnl.FamilyV4)
-		if err != nil {
-			return err
-		}
-		for _, r := range rules {
-			if r.Src.IsValid() && r.Src.Bits() > 0 {
-				return notSupported("ip route get", "from")
-			}
+	if q.OIF != "" {
+		if _, err := h.LinkByName(q.OIF); err != nil {
+			return nodev(q.OIF)
 		}
 	}
-	rr, err := h.RouteGet(dst)
+	rr, err := h.RouteGetFlow(q)
 	if err != nil {
 		if ke, ok := err.(*errno.Error); ok {
-			// A failed lookup is an answer without an extack message.
-			return &cmdError{msg: kernelMessage(ke.Errno, ""), status: exitNetlink}
+			return &cmdError{msg: kernelMessage(ke.Errno, ke.Msg), status: exitNetlink}
 		}
 		return err
 	}
-	src := rr.PrefSrc
-	if !src.IsValid() {
-		src = selectSource(h, rr)
-	}
+	ip.out.WriteString(routeGetText(q, rr))
+	return nil
+}
+
+// getrouteHeader is the kernel's answer to a route get whose source is a
+// prefix rather than an address (rtm_src_len must be 0 or 32;
+// inet_rtm_valid_getroute_req).
+func getrouteHeader() error {
+	return &cmdError{msg: kernelMessage(syscall.EINVAL, "ipv4: Invalid values in header for route get request"), status: exitNetlink}
+}
+
+// routeGetText is print_route for the answer to route get q: the route's
+// type unless unicast, the destination, the query's source, the gateway,
+// the device, the table unless main, the chosen source when the query had
+// none, the mark, the uid, and the route's cache flags.
+func routeGetText(q rtnl.RouteQuery, rr rtnl.RouteResult) string {
 	var b strings.Builder
-	cache := "    cache \n"
 	switch rr.Type {
 	case fib.TypeLocal:
 		b.WriteString("local ")
-		cache = "    cache <local> \n"
 	case fib.TypeBroadcast:
 		b.WriteString("broadcast ")
-		cache = "    cache <local,brd> \n"
+	case fib.TypeMulticast:
+		b.WriteString("multicast ")
 	}
-	b.WriteString(dst.String() + " ")
-	if from.IsValid() {
-		// The source is the flow's, not one the kernel chose.
-		b.WriteString("from " + from.String() + " ")
-		src = netip.Addr{}
+	b.WriteString(q.Dst.String() + " ")
+	if q.Src.IsValid() && !q.Src.IsUnspecified() {
+		b.WriteString("from " + q.Src.String() + " ")
 	}
 	if rr.Gateway.IsValid() {
 		b.WriteString("via " + rr.Gateway.String() + " ")
 	}
-	dev := rr.Dev
-	if rr.Type == fib.TypeLocal {
-		// Local delivery goes through the loopback device (rt_dst_alloc
-		// with the loopback device for RTN_LOCAL, ip_route_output_key_hash_rcu).
-		dev = "lo"
-	}
-	if dev != "" {
-		b.WriteString("dev " + dev + " ")
-	}
+	b.WriteString("dev " + rr.Dev + " ")
 	if rr.Table != fib.TableMain && rr.Table != 0 {
 		b.WriteString("table " + tableName(rr.Table) + " ")
 	}
-	if src.IsValid() {
-		b.WriteString("src " + src.String() + " ")
+	// RTA_PREFSRC only when the kernel chose the source.
+	if rr.Src.IsValid() && rr.Src != q.Src {
+		b.WriteString("src " + rr.Src.String() + " ")
 	}
-	b.WriteString("uid 0 \n")
-	b.WriteString(cache)
-	ip.out.WriteString(b.String())
-	return nil
-}
-
-// selectSource is inet_select_addr for the route found: the first primary
-// address of the device in the gateway's (or destination's) subnet, else
-// the first primary address of a scope no wider than the route needs.
-func selectSource(h *rtnl.Handle, rr rtnl.RouteResult) netip.Addr {
-	if rr.Dev == "" {
-		return netip.Addr{}
+	if rr.Flags&rtnl.RouteMulticast != 0 {
+		// rt_fill_info passes the rtable flags above 0xffff in rtm_flags,
+		// where RTCF_MULTICAST is RTM_F_OFFLOAD_FAILED's bit: ip names it so.
+		b.WriteString("rt_offload_failed ")
 	}
-	as, err := h.AddrList(rr.Dev, rtnl.FamilyV4)
-	if err != nil {
-		return netip.Addr{}
+	if q.Mark >= 16 {
+		fmt.Fprintf(&b, "mark 0x%x ", q.Mark)
+	} else if q.Mark != 0 {
+		fmt.Fprintf(&b, "mark %d ", q.Mark)
 	}
-	target := rr.Gateway
-	for _, a := range as {
-		if a.Flags&netdev.AddrSecondary == 0 && target.IsValid() && a.Prefix.Masked().Contains(target) {
-			return a.Prefix.Addr()
-		}
+	fmt.Fprintf(&b, "uid %d \n", q.UID)
+	b.WriteString("    cache ")
+	var names []string
+	if rr.Flags&rtnl.RouteLocal != 0 {
+		names = append(names, "local")
 	}
-	for _, a := range as {
-		if a.Flags&netdev.AddrSecondary == 0 && a.Scope != netdev.ScopeHost && a.Scope != netdev.ScopeNowhere {
-			return a.Prefix.Addr()
-		}
+	if rr.Flags&rtnl.RouteMulticast != 0 {
+		names = append(names, "mc")
 	}
-	return netip.Addr{}
+	if rr.Flags&rtnl.RouteBroadcast != 0 {
+		names = append(names, "brd")
+	}
+	if len(names) > 0 {
+		b.WriteString("<" + strings.Join(names, ",") + "> ")
+	}
+	b.WriteString("\n")
+	return b.String()
 }
 
 // errnoOf returns the errno an error carries, or 0.

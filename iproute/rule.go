@@ -69,6 +69,15 @@ var ipProtos = map[string]uint8{
 	"wesp": 141, "rohc": 142, "ethernet": 143,
 }
 
+// ipProtoValue is iproute2's inet_proto_a2n: a protocol name or number.
+func ipProtoValue(s string) (uint8, bool) {
+	if p, ok := ipProtos[s]; ok {
+		return p, true
+	}
+	n, ok := getUnsigned(s, 8)
+	return uint8(n), ok
+}
+
 func ipProtoName(p uint8) string {
 	for k, v := range ipProtos {
 		if v == p && k != "ip" {
@@ -229,13 +238,9 @@ func (ip *IP) ruleModify(h *rtnl.Handle, argv []string, del bool) error {
 			if err != nil {
 				return err
 			}
-			p, ok := ipProtos[v]
+			p, ok := ipProtoValue(v)
 			if !ok {
-				n, ok2 := getUnsigned(v, 8)
-				if !ok2 {
-					return invarg("Invalid \"ipproto\" value\n", v)
-				}
-				p = uint8(n)
+				return invarg("Invalid \"ipproto\" value\n", v)
 			}
 			r.IPProto = p
 		case w == "sport", w == "dport":
