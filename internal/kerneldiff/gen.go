@@ -18,7 +18,9 @@ var Avoided = []string{
 	"several primary IPv4 addresses of different scopes on one device: their order (__inet_insert_ifa) is not netsim's",
 	"the loopback device: the harness's dump separators are `ip link show dev lo`",
 	"options after a multipath route's nexthops: ip's message for them is worded otherwise by netsim's iproute",
-	"route get through a multipath route with more than one live path: the path depends on the kernel's random multipath hash key (fib_multipath_hash); the generator has no route get at all",
+	"route get once a multipath route or a nexthop group exists: the path depends on the kernel's random multipath hash key (fib_multipath_hash)",
+	"route get once two default routes went into one table: the kernel rotates among default routes of one metric by neighbour state (fib_select_default)",
+	"route get iif: netsim's route get builds output routes only",
 }
 
 // Generate returns a random command sequence of about n steps, a
@@ -58,6 +60,11 @@ type gen struct {
 	routes  []string        // route specs added ("PFX [table T]"), for deletion
 	rules   []string        // rule specs added, for deletion
 	subnets []int           // S of the 10.0.S.0/24 subnets addresses were added in
+	// multipath is set once a multipath route or a nexthop group was
+	// asked for, defaults counts the default routes asked for: route get
+	// stops then (Avoided).
+	multipath bool
+	defaults  int
 }
 
 func (g *gen) emit(format string, a ...any) {
@@ -144,7 +151,7 @@ func (g *gen) prefixOf(odd bool) string {
 func (g *gen) nhid() int { return 1 + g.r.IntN(8) }
 
 func (g *gen) step() {
-	switch k := g.r.IntN(100); {
+	switch k := g.r.IntN(106); {
 	case k < 6:
 		g.link()
 	case k < 14:
@@ -159,9 +166,48 @@ func (g *gen) step() {
 		g.rule()
 	case k < 92:
 		g.rule6()
-	default:
+	case k < 100:
 		g.routeDel()
+	default:
+		g.routeGet()
 	}
+}
+
+// routeGet asks for the output route to an address near the routes and
+// subnets used, now and then with a source, an output device, a mark or a
+// TOS, or to a special address.
+func (g *gen) routeGet() {
+	if g.multipath || g.defaults > 1 {
+		g.routeDel()
+		return
+	}
+	var dst string
+	switch k := g.r.IntN(10); {
+	case k < 4 && len(g.routes) > 0:
+		p := strings.Fields(g.routes[g.r.IntN(len(g.routes))])[0]
+		if i := strings.IndexByte(p, '/'); i >= 0 {
+			p = p[:i]
+		}
+		dst = p
+	case k < 8:
+		dst = g.host()
+	default:
+		dst = g.pick("0.0.0.0", "127.0.0.1", "255.255.255.255", "224.0.0.1", "10.0.0.255", "192.0.2.77")
+	}
+	spec := dst
+	if g.chance(0.2) {
+		spec += " from " + g.pick("10.0.0.1", "10.0.1.1", "10.0.0.2", "127.0.0.1", "0.0.0.0")
+	}
+	if g.chance(0.2) {
+		spec += " oif " + g.dev()
+	}
+	if g.chance(0.1) {
+		spec += fmt.Sprintf(" mark %d", g.r.IntN(16))
+	}
+	if g.chance(0.05) {
+		spec += " tos " + g.pick("0x10", "0x08")
+	}
+	g.emit("route get %s", spec)
 }
 
 func (g *gen) link() {
@@ -226,6 +272,7 @@ func (g *gen) fwd() string {
 	case 6, 7:
 		return fmt.Sprintf("nhid %d", g.nhid())
 	case 8:
+		g.multipath = true
 		return fmt.Sprintf("nexthop via %s dev %s nexthop via %s dev %s weight %d",
 			g.host(), g.dev(), g.host(), g.dev(), 1+g.r.IntN(3))
 	}
@@ -269,6 +316,9 @@ func (g *gen) route() {
 	}
 	g.emit("route %s %s", op, spec)
 	g.routes = append(g.routes, pfx+tbl)
+	if strings.HasPrefix(pfx, "0.0.0.0/0") {
+		g.defaults++
+	}
 }
 
 func (g *gen) pick3(a, b, c int) int { return []int{a, b, c}[g.r.IntN(3)] }
@@ -311,6 +361,7 @@ func (g *gen) nexthop() {
 			}
 			m = append(m, s)
 		}
+		g.multipath = true
 		g.emit("nexthop %s id %d group %s", g.pick("add", "add", "replace"), id, strings.Join(m, "/"))
 	case k < 11:
 		g.emit("nexthop del id %d", id)
