@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/netsimlab/netsim/fib"
+	"github.com/netsimlab/netsim/fibrules"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
 	"github.com/netsimlab/netsim/rtnl"
@@ -141,4 +142,68 @@ func TestSeed000Policies(t *testing.T) {
 		}
 	}
 	require.Equal(t, left["before"], left["after"])
+}
+
+// RouteGetFlow: rules see the flow's source and mark, the source is
+// checked and chosen, an output device without a route is taken to be on
+// link, and the special destinations get their route types and flags.
+func TestRouteGetFlow(t *testing.T) {
+	r := routeRig(t, rtnl.After)
+	r.ok(r.h.LinkSetUp("lo"))
+	r.ok(r.h.LinkAdd(netdev.Veth{Name: "eth1", Peer: "eth1p"}))
+	r.up("eth1", "eth1p")
+	r.ok(r.h.AddrAdd("eth1", pfx("192.0.2.1/24")))
+	gw := netip.MustParseAddr("198.51.100.2")
+	r.ok(r.h.RouteAdd(rtnl.Route{Table: 10, Dst: pfx("10.0.0.0/8"), Gateway: gw, Dev: "eth0"}))
+	r.ok(r.h.RuleAdd(rtnl.FamilyV4, fibrules.Rule{Pref: 100, Table: 10, Action: fibrules.ActToTable,
+		Src: pfx("192.0.2.1/32"), Attrs: fibrules.AttrPriority}))
+	r.ok(r.h.RuleAdd(rtnl.FamilyV4, fibrules.Rule{Pref: 101, Table: 10, Action: fibrules.ActToTable,
+		FwMark: 7, FwMask: 0xffffffff, Attrs: fibrules.AttrPriority}))
+	dst := netip.MustParseAddr("10.1.1.1")
+	get := func(q rtnl.RouteQuery) (rtnl.RouteResult, error) { q.Dst = dst; return r.h.RouteGetFlow(q) }
+
+	_, err := get(rtnl.RouteQuery{})
+	require.ErrorIs(t, err, syscall.ENETUNREACH)
+	want := rtnl.RouteResult{Type: fib.TypeUnicast, Dev: "eth0", Gateway: gw, Table: 10, Prefix: pfx("10.0.0.0/8")}
+	got, err := get(rtnl.RouteQuery{Src: netip.MustParseAddr("192.0.2.1")})
+	require.NoError(t, err)
+	want.Src = netip.MustParseAddr("192.0.2.1") // the query's
+	require.Equal(t, want, got)
+	got, err = get(rtnl.RouteQuery{Mark: 7})
+	require.NoError(t, err)
+	want.Src = netip.MustParseAddr("198.51.100.1") // inet_select_addr: eth0's, in the gateway's subnet
+	require.Equal(t, want, got)
+
+	for _, c := range []struct {
+		src  string
+		want syscall.Errno
+	}{{"224.0.0.1", syscall.EINVAL}, {"255.255.255.255", syscall.EINVAL}, {"203.0.113.1", syscall.ENETUNREACH}, {"127.0.0.1", syscall.EINVAL}} {
+		_, err := get(rtnl.RouteQuery{Src: netip.MustParseAddr(c.src), Mark: 7})
+		require.ErrorIs(t, err, c.want, c.src)
+	}
+	_, err = get(rtnl.RouteQuery{OIF: "nosuch"})
+	require.ErrorIs(t, err, syscall.ENODEV)
+	_, err = get(rtnl.RouteQuery{IPProto: 47})
+	require.ErrorIs(t, err, syscall.EOPNOTSUPP)
+
+	// No route, but an output device: on its link, with its address.
+	got, err = get(rtnl.RouteQuery{OIF: "eth1"})
+	require.NoError(t, err)
+	require.Equal(t, rtnl.RouteResult{Type: fib.TypeUnicast, Dev: "eth1", Src: netip.MustParseAddr("192.0.2.1")}, got)
+	r.ok(r.h.LinkSetDown("eth1"))
+	_, err = get(rtnl.RouteQuery{OIF: "eth1"})
+	require.ErrorIs(t, err, syscall.ENETUNREACH)
+
+	// 0.0.0.0 is local through lo; 224.0.0.1 is joined by an up device.
+	got, err = r.h.RouteGetFlow(rtnl.RouteQuery{Dst: netip.IPv4Unspecified()})
+	require.NoError(t, err)
+	require.Equal(t, rtnl.RouteResult{Type: fib.TypeLocal, Dev: "lo", Src: netip.MustParseAddr("127.0.0.1"), Flags: rtnl.RouteLocal}, got)
+	got, err = r.h.RouteGetFlow(rtnl.RouteQuery{Dst: netip.MustParseAddr("224.0.0.1"), OIF: "eth0"})
+	require.NoError(t, err)
+	require.Equal(t, rtnl.RouteResult{Type: fib.TypeMulticast, Dev: "eth0", Src: netip.MustParseAddr("198.51.100.1"),
+		Flags: rtnl.RouteLocal | rtnl.RouteMulticast}, got)
+	got, err = r.h.RouteGetFlow(rtnl.RouteQuery{Dst: netip.MustParseAddr("255.255.255.255"), OIF: "eth0"})
+	require.NoError(t, err)
+	require.Equal(t, rtnl.RouteLocal|rtnl.RouteBroadcast, got.Flags)
+	require.Equal(t, fib.TypeBroadcast, got.Type)
 }
