@@ -92,27 +92,24 @@ func (h *Handle) RouteGetFlow(q RouteQuery) (RouteResult, error) {
 	return rr, err
 }
 
-func a4(a netip.Addr) uint32 {
-	if !a.Is4() {
-		return 0
-	}
-	b := a.As4()
-	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
-}
+// Address classes (include/linux/in.h) of an IPv4 address; the invalid
+// Addr stands for an unspecified one (0.0.0.0) throughout.
+func isLbcast(a netip.Addr) bool { return a == lbcast }
 
-func addrOf4(v uint32) netip.Addr {
-	return netip.AddrFrom4([4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)})
-}
-
-// Address classes (include/linux/in.h).
-func isMulticast(v uint32) bool      { return v>>28 == 0xe }
-func isLocalMulticast(v uint32) bool { return v>>8 == 0xe00000 }
-func isLbcast(v uint32) bool         { return v == 0xffffffff }
-func isLoopback(v uint32) bool       { return v>>24 == 127 }
-
-const loopbackAddr = 0x7f000001 // INADDR_LOOPBACK
+var (
+	lbcast       = netip.AddrFrom4([4]byte{255, 255, 255, 255})
+	loopbackAddr = netip.AddrFrom4([4]byte{127, 0, 0, 1}) // INADDR_LOOPBACK
+)
 
 var errNetUnreach = errno.New(syscall.ENETUNREACH, "")
+
+// unspec returns a, or the invalid Addr for 0.0.0.0.
+func unspec(a netip.Addr) netip.Addr {
+	if a.IsUnspecified() {
+		return netip.Addr{}
+	}
+	return a
+}
 
 // routeOutput is ip_route_output_key_hash_rcu followed by __mkroute_output.
 func (n *Net) routeOutput(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteResult, error) {
@@ -124,7 +121,7 @@ func (n *Net) routeOutput(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteRes
 	default:
 		return RouteResult{}, errno.New(syscall.EOPNOTSUPP, "Unsupported ip proto")
 	}
-	dst, src := a4(q.Dst), a4(q.Src)
+	dst, src := unspec(q.Dst), unspec(q.Src)
 	fl := fib.Flow{TOS: q.TOS, Mark: q.Mark, UID: q.UID, IIF: netdev.LoopbackIfIndex,
 		Proto: q.IPProto, Sport: q.Sport, Dport: q.Dport}
 	var out *netdev.Device
@@ -137,16 +134,16 @@ func (n *Net) routeOutput(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteRes
 		fl.OIF = d.Index()
 	}
 	o := output{typ: fib.TypeUnspec}
-	if src != 0 {
-		if isMulticast(src) || isLbcast(src) {
+	if src.IsValid() {
+		if src.IsMulticast() || isLbcast(src) {
 			return RouteResult{}, errno.New(syscall.EINVAL, "")
 		}
-		if out == nil && (isMulticast(dst) || isLbcast(dst)) {
+		if out == nil && (dst.IsMulticast() || isLbcast(dst)) {
 			// The source's device sends it (__ip_dev_find).
 			if out = n.ipDevFind(t, tb, src); out == nil {
 				return RouteResult{}, errNetUnreach
 			}
-			return n.makeRoute(tb, q, dst, src, out, o)
+			return n.makeRoute(tb, dst, src, out, o)
 		}
 		if n.ipDevFind(t, tb, src) == nil {
 			return RouteResult{}, errNetUnreach
@@ -156,64 +153,62 @@ func (n *Net) routeOutput(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteRes
 		if !out.IsUp() {
 			return RouteResult{}, errNetUnreach
 		}
-		if isLocalMulticast(dst) || isLbcast(dst) {
-			if src == 0 {
-				src = inetSelectAddr(tb, out, 0, fib.ScopeLink)
+		// 224.0.0.0/24 and 255.255.255.255 leave by the device as they are.
+		if dst.IsLinkLocalMulticast() || isLbcast(dst) {
+			if !src.IsValid() {
+				src = inetSelectAddr(tb, out, netip.Addr{}, fib.ScopeLink)
 			}
-			return n.makeRoute(tb, q, dst, src, out, o)
+			return n.makeRoute(tb, dst, src, out, o)
 		}
-		if src == 0 {
-			if isMulticast(dst) {
-				src = inetSelectAddr(tb, out, 0, fl.Scope)
-			} else if dst == 0 {
-				src = inetSelectAddr(tb, out, 0, fib.ScopeHost)
+		if !src.IsValid() {
+			if dst.IsMulticast() {
+				src = inetSelectAddr(tb, out, netip.Addr{}, fl.Scope)
+			} else if !dst.IsValid() {
+				src = inetSelectAddr(tb, out, netip.Addr{}, fib.ScopeHost)
 			}
 		}
 	}
-	if dst == 0 {
+	if !dst.IsValid() {
 		// A packet to 0.0.0.0 goes to the source, or to 127.0.0.1.
 		dst = src
-		if dst == 0 {
+		if !dst.IsValid() {
 			dst, src = loopbackAddr, loopbackAddr
 		}
 		o.typ, o.flags = fib.TypeLocal, RouteLocal
-		return n.makeRoute(tb, q, dst, src, tb.Loopback(), o)
+		return n.makeRoute(tb, dst, src, tb.Loopback(), o)
 	}
-	fl.Dst, fl.Src = addrOf4(dst), addrOf4(src)
-	if src == 0 {
-		fl.Src = netip.Addr{}
-	}
+	fl.Dst, fl.Src = dst, src
 	res, err := n.fib.Lookup(t, fl)
 	if err != nil {
 		if out != nil {
 			// "Apparently, routing tables are wrong": the destination is
 			// taken to be on the output device's link.
-			if src == 0 {
-				src = inetSelectAddr(tb, out, 0, fib.ScopeLink)
+			if !src.IsValid() {
+				src = inetSelectAddr(tb, out, netip.Addr{}, fib.ScopeLink)
 			}
 			o.typ = fib.TypeUnicast
-			return n.makeRoute(tb, q, dst, src, out, o)
+			return n.makeRoute(tb, dst, src, out, o)
 		}
 		return RouteResult{}, err
 	}
 	o.res, o.found, o.typ = res, true, res.Type
 	if res.Type == fib.TypeLocal {
-		if src == 0 {
-			if src = a4(res.PrefSrc); src == 0 {
+		if !src.IsValid() {
+			if src = res.PrefSrc; !src.IsValid() {
 				src = dst
 			}
 		}
 		o.flags = RouteLocal
-		return n.makeRoute(tb, q, dst, src, tb.Loopback(), o)
+		return n.makeRoute(tb, dst, src, tb.Loopback(), o)
 	}
 	// fib_select_path: the first live path (see RouteGetFlow), then the
 	// route's preferred source (fib_result_prefsrc).
-	if src == 0 {
-		if src = a4(res.PrefSrc); src == 0 && res.Dev != nil {
-			src = inetSelectAddr(tb, res.Dev, a4(res.Gateway), res.Scope)
+	if !src.IsValid() {
+		if src = res.PrefSrc; !src.IsValid() && res.Dev != nil {
+			src = inetSelectAddr(tb, res.Dev, res.Gateway, res.Scope)
 		}
 	}
-	return n.makeRoute(tb, q, dst, src, res.Dev, o)
+	return n.makeRoute(tb, dst, src, res.Dev, o)
 }
 
 // output is what ip_route_output_key_hash_rcu hands __mkroute_output: the
@@ -227,19 +222,19 @@ type output struct {
 
 // makeRoute is __mkroute_output and rt_set_nexthop: the route's type,
 // flags and gateway.
-func (n *Net) makeRoute(tb *netdev.Table, q RouteQuery, dst, src uint32, out *netdev.Device, o output) (RouteResult, error) {
+func (n *Net) makeRoute(tb *netdev.Table, dst, src netip.Addr, out *netdev.Device, o output) (RouteResult, error) {
 	if out == nil {
 		return RouteResult{}, errno.New(syscall.EINVAL, "")
 	}
 	lo := out == tb.Loopback()
-	if isLoopback(src) && !lo {
+	if src.IsLoopback() && !lo {
 		return RouteResult{}, errno.New(syscall.EINVAL, "")
 	}
 	typ, useFib := o.typ, o.found
 	switch {
 	case isLbcast(dst):
 		typ = fib.TypeBroadcast
-	case isMulticast(dst):
+	case dst.IsMulticast():
 		typ = fib.TypeMulticast
 	}
 	flags := o.flags
@@ -262,17 +257,13 @@ func (n *Net) makeRoute(tb *netdev.Table, q RouteQuery, dst, src uint32, out *ne
 		if useFib && o.res.Prefix.Bits() < 4 {
 			useFib = false
 		}
+	case fib.TypeUnspec:
+		typ = fib.TypeUnicast
 	}
-	rr := RouteResult{Type: typ, Dev: out.Name(), Flags: flags}
-	if src != 0 {
-		rr.Src = addrOf4(src)
-	}
+	rr := RouteResult{Type: typ, Dev: out.Name(), Flags: flags, Src: src}
 	if o.found {
 		rr.Table = o.res.Table
 		rr.Prefix, rr.PrefSrc, rr.NexthopID = o.res.Prefix, o.res.PrefSrc, o.res.NexthopID
-	}
-	if typ == fib.TypeUnspec {
-		rr.Type = fib.TypeUnicast
 	}
 	if useFib && o.res.Gateway.IsValid() && o.res.NHScope == fib.ScopeLink {
 		rr.Gateway = o.res.Gateway
@@ -282,16 +273,14 @@ func (n *Net) makeRoute(tb *netdev.Table, q RouteQuery, dst, src uint32, out *ne
 
 // joined reports whether d is a member of IPv4 group g: netsim's devices
 // join 224.0.0.1 while up and no other group.
-func joined(d *netdev.Device, g uint32) bool {
-	return g == a4(allHosts) && d.IsUp()
-}
+func joined(d *netdev.Device, g netip.Addr) bool { return g == allHosts && d.IsUp() }
 
 // ipDevFind is __ip_dev_find: the device with local address a, or the
 // device of the local route a falls in (127.0.0.0/8 on lo).
-func (n *Net) ipDevFind(t *sim.Task, tb *netdev.Table, a uint32) *netdev.Device {
+func (n *Net) ipDevFind(t *sim.Task, tb *netdev.Table, a netip.Addr) *netdev.Device {
 	for _, d := range tb.Devices() {
 		for _, ifa := range d.Inet4Addrs() {
-			if a4(ifa.Prefix.Addr()) == a {
+			if ifa.Prefix.Addr() == a {
 				return d
 			}
 		}
@@ -300,7 +289,7 @@ func (n *Net) ipDevFind(t *sim.Task, tb *netdev.Table, a uint32) *netdev.Device 
 	if local == nil {
 		return nil
 	}
-	res, err := local.Lookup(t, fib.Flow{Dst: addrOf4(a)})
+	res, err := local.Lookup(t, fib.Flow{Dst: a})
 	if err != nil || res.Type != fib.TypeLocal {
 		return nil
 	}
@@ -310,30 +299,30 @@ func (n *Net) ipDevFind(t *sim.Task, tb *netdev.Table, a uint32) *netdev.Device 
 // inetSelectAddr is inet_select_addr: the first primary address of d no
 // narrower than scope, preferring one in dst's subnet; failing that, the
 // first primary address of that scope that is not link-scoped on any
-// device, in device order (the loopback device first).
-func inetSelectAddr(tb *netdev.Table, d *netdev.Device, dst uint32, scope fib.Scope) uint32 {
-	var addr uint32
+// device, in device order (the loopback device first). The invalid Addr
+// when there is none, or for dst when any subnet will do.
+func inetSelectAddr(tb *netdev.Table, d *netdev.Device, dst netip.Addr, scope fib.Scope) netip.Addr {
+	var addr netip.Addr
 	for _, ifa := range d.Inet4Addrs() {
 		if ifa.Flags&netdev.AddrSecondary != 0 || ifa.Scope > scope {
 			continue
 		}
-		local := a4(ifa.Prefix.Addr())
-		if dst == 0 || ifa.Prefix.Masked().Contains(addrOf4(dst)) {
-			return local
+		if !dst.IsValid() || ifa.Prefix.Masked().Contains(dst) {
+			return ifa.Prefix.Addr()
 		}
-		if addr == 0 {
-			addr = local
+		if !addr.IsValid() {
+			addr = ifa.Prefix.Addr()
 		}
 	}
-	if addr != 0 {
+	if addr.IsValid() {
 		return addr
 	}
 	for _, d := range tb.Devices() {
 		for _, ifa := range d.Inet4Addrs() {
 			if ifa.Flags&netdev.AddrSecondary == 0 && ifa.Scope != fib.ScopeLink && ifa.Scope <= scope {
-				return a4(ifa.Prefix.Addr())
+				return ifa.Prefix.Addr()
 			}
 		}
 	}
-	return 0
+	return netip.Addr{}
 }
