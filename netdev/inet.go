@@ -5,8 +5,10 @@
 package netdev
 
 import (
+	"fmt"
 	"net/netip"
 	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/netsimlab/netsim/errno"
@@ -50,6 +52,10 @@ func inetdevEvent(t *sim.Task, ev Event, d *Device) error {
 				_ = d.MCAdd(t, allHostsMAC)
 			}
 		}
+	case EventChangeName:
+		if d.inet != nil {
+			d.inet.changeName(d.name)
+		}
 	case EventDown:
 		// ip_mc_down: leave the groups; addresses stay.
 		if in := d.inet; in != nil && in.mcUp {
@@ -74,6 +80,28 @@ func inetdevEvent(t *sim.Task, ev Event, d *Device) error {
 		d.tbl.s.w.RCU().Call(t, func(*sim.Task) { d.Put() })
 	}
 	return nil
+}
+
+// changeName relabels the addresses of a device renamed to name: the
+// first takes the name, each other keeps the part of its label from the
+// colon on (or gets ":N", N its position from 1) after the new name, cut
+// to fit IFNAMSIZ.
+//
+// Kernel: inetdev_changename (net/ipv4/devinet.c).
+func (in *inDev) changeName(name string) {
+	const ifnamsiz = 16
+	for i, a := range in.addrs {
+		if i == 0 {
+			a.Label = name
+			continue
+		}
+		suffix := fmt.Sprintf(":%d", i+1)
+		if c := strings.IndexByte(a.Label, ':'); c >= 0 {
+			suffix = a.Label[c:]
+		}
+		keep := min(len(name), max(ifnamsiz-1-len(suffix), 0))
+		a.Label = name[:keep] + suffix
+	}
 }
 
 // Inet4Addrs returns the device's IPv4 addresses in kernel order.

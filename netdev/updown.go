@@ -176,16 +176,15 @@ func (d *Device) SetMTU(t *sim.Task, mtu int) error {
 // Kernel: dev_set_group (net/core/dev.c).
 func (d *Device) SetGroup(t *sim.Task, g uint32) { d.group = g }
 
-// SetName renames the device.
+// SetName renames the device, up or down (Linux 6.x; 5.x refused a
+// device that is up with EBUSY). Its IPv4 addresses take the new name as
+// their labels (inetdev_changename).
 //
-// Kernel: dev_change_name (net/core/dev.c): EBUSY while up, EEXIST if the
-// name is taken, NETDEV_CHANGENAME.
+// Kernel: dev_change_name (net/core/dev.c): EEXIST if the name is taken,
+// NETDEV_CHANGENAME.
 func (d *Device) SetName(t *sim.Task, name string) error {
 	if name == d.name {
 		return nil
-	}
-	if d.IsUp() {
-		return errno.Errorf(syscall.EBUSY, "Cannot rename device \"%s\" while it is up", d.name)
 	}
 	n, err := d.tbl.checkLinkName(name, "", nil)
 	if err != nil {

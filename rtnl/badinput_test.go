@@ -490,8 +490,6 @@ func TestRejectedRequestsChangeNothing(t *testing.T) {
 
 		// ---- LinkSetName (dev_change_name) ----
 		{"name/unknown", nil, func() error { return h.LinkSetName("nope", "x") }, syscall.ENODEV, "Cannot find device"},
-		// 5.x/6.1: no rename while up.
-		{"name/up", nil, func() error { return h.LinkSetName("d0", "x") }, syscall.EBUSY, "while it is up"},
 		// dev_get_valid_name: EEXIST.
 		{"name/taken", nil, func() error { return h.LinkSetName("d1", "g9") }, syscall.EEXIST, `"g9" already exists`},
 		// IFLA_IFNAME policy.
