@@ -13,7 +13,7 @@ var Avoided = []string{
 	"dummy, vlan, bond and vrf devices: the real kernel the harness runs on may lack their modules (veth and macvlan only)",
 	"IPv6 routes and addresses: netsim has no IPv6 routing (a non-goal), and the kernel's IPv6 multicast joins finish in workqueues",
 	"route metrics (mtu, advmss, rtt, ...) and encapsulations: netsim's iproute refuses them by name",
-	"renaming devices and changing the loopback device's address: netsim refuses both (testdata/differences.txt in iproute)",
+	"changing the loopback device's address: netsim refuses it (testdata/differences.txt in iproute)",
 	"rule add goto 0: netsim cannot tell a goto to 0 from no target (testdata/differences.txt in iproute)",
 	"several primary IPv4 addresses of different scopes on one device: their order (__inet_insert_ifa) is not netsim's",
 	"the loopback device: the harness's dump separators are `ip link show dev lo`",
@@ -211,7 +211,12 @@ func (g *gen) routeGet() {
 }
 
 func (g *gen) link() {
-	switch g.r.IntN(4) {
+	switch g.r.IntN(5) {
+	case 4:
+		// A rename and back: the addresses' labels follow the name.
+		d := g.dev()
+		g.emit("link set %s name r%s", d, d)
+		g.emit("link set r%s name %s", d, d)
 	case 0:
 		i := g.r.IntN(2)
 		g.emit("link add a%d type veth peer name b%d", i, i)
