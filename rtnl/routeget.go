@@ -76,9 +76,10 @@ func (h *Handle) RouteGet(dst netip.Addr) (RouteResult, error) {
 // ICMP, and a reject route's error (EINVAL, EHOSTUNREACH,
 // EACCES). With an output device and no route the destination is taken to
 // be on its link. Multipath routes take their first live path (the kernel
-// hashes the flow with a per-namespace random key), and among several
-// default routes of one metric the first is taken (the kernel rotates by
-// neighbour state, fib_select_default).
+// hashes the flow with a per-namespace random key). Among several default
+// routes of one metric the first is taken: the kernel's fib_select_default
+// prefers one whose gateway has a live neighbour entry, and netsim has no
+// neighbour table (nor has a namespace that sent no traffic).
 //
 // Kernel: inet_rtm_getroute → ip_route_output_key_hash_rcu,
 // __mkroute_output (net/ipv4/route.c).

@@ -19,7 +19,6 @@ var Avoided = []string{
 	"the loopback device: the harness's dump separators are `ip link show dev lo`",
 	"options after a multipath route's nexthops: ip's message for them is worded otherwise by netsim's iproute",
 	"route get once a multipath route or a nexthop group exists: the path depends on the kernel's random multipath hash key (fib_multipath_hash)",
-	"route get once two default routes went into one table: the kernel rotates among default routes of one metric by neighbour state (fib_select_default)",
 	"route get iif: netsim's route get builds output routes only",
 }
 
@@ -61,10 +60,8 @@ type gen struct {
 	rules   []string        // rule specs added, for deletion
 	subnets []int           // S of the 10.0.S.0/24 subnets addresses were added in
 	// multipath is set once a multipath route or a nexthop group was
-	// asked for, defaults counts the default routes asked for: route get
-	// stops then (Avoided).
+	// asked for: route get stops then (Avoided).
 	multipath bool
-	defaults  int
 }
 
 func (g *gen) emit(format string, a ...any) {
@@ -177,7 +174,7 @@ func (g *gen) step() {
 // subnets used, now and then with a source, an output device, a mark or a
 // TOS, or to a special address.
 func (g *gen) routeGet() {
-	if g.multipath || g.defaults > 1 {
+	if g.multipath {
 		g.routeDel()
 		return
 	}
@@ -321,9 +318,6 @@ func (g *gen) route() {
 	}
 	g.emit("route %s %s", op, spec)
 	g.routes = append(g.routes, pfx+tbl)
-	if strings.HasPrefix(pfx, "0.0.0.0/0") {
-		g.defaults++
-	}
 }
 
 func (g *gen) pick3(a, b, c int) int { return []int{a, b, c}[g.r.IntN(3)] }
