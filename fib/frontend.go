@@ -550,12 +550,21 @@ func (f *FIB) delIfAddr(t *sim.Task, dev *netdev.Device, a netdev.Addr) {
 	subnet := false
 	remaining := dev.Inet4Addrs()
 	if a.Flags&netdev.AddrSecondary != 0 {
-		// netdev unlinks a primary before notifying the removal of its
-		// secondaries, while the kernel notifies them first with the
-		// primary still listed; without the primary, match its routes
-		// whatever their preferred source.
+		p, ok := primaryOf(dev, a)
+		if !ok && !dev.Registered() {
+			// A device going away removes its addresses first to last,
+			// its primaries before their secondaries, and the kernel
+			// leaves a secondary without its primary alone: its routes
+			// go with the device (fib_disable_ip), and routes that use
+			// it as preferred source stay.
+			return
+		}
+		// Otherwise netdev unlinks a primary before notifying the
+		// removal of its secondaries, while the kernel notifies them
+		// first with the primary still listed; without the primary,
+		// match its routes whatever their preferred source.
 		prim = netdev.Addr{}
-		if p, ok := primaryOf(dev, a); ok {
+		if ok {
 			prim = p
 		}
 	} else if anyAddr != 0 && (anyAddr != local || a.Prefix.Bits() < 32) {

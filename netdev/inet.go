@@ -65,15 +65,17 @@ func inetdevEvent(t *sim.Task, ev Event, d *Device) error {
 			}
 		}
 	case EventUnregister:
-		// inetdev_destroy: every address goes, and the in_device drops its
-		// device reference in an RCU callback (in_dev_rcu_put).
+		// inetdev_destroy: every address goes, first to last, each
+		// alone (a dead in_device promotes and drops no secondaries with
+		// their primary), and the in_device drops its device reference in
+		// an RCU callback (in_dev_rcu_put).
 		in := d.inet
 		if in == nil {
 			return nil
 		}
 		for len(in.addrs) > 0 {
-			a := in.addrs[len(in.addrs)-1]
-			in.addrs = in.addrs[:len(in.addrs)-1]
+			a := in.addrs[0]
+			in.addrs = in.addrs[1:]
 			d.tbl.s.addrNotify(t, EventDown, d, *a)
 		}
 		d.inet = nil
