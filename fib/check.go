@@ -252,3 +252,8 @@ func (t *trie) checkEachAlias(fn func(l uint32, fa *alias)) {
 // Unmerged reports whether local and main have their own tries: the
 // namespace had a custom IPv4 rule (fib_has_custom_rules, see Unmerge).
 func (f *FIB) Unmerged() bool { return f.customRules }
+
+// HasCustomLocalRoutes reports whether a local route was ever added by
+// request (fib_has_custom_local_routes): source validation then checks
+// sources against the FIB, not only against the interface addresses.
+func (f *FIB) HasCustomLocalRoutes() bool { return f.customLocal }

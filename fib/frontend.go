@@ -37,6 +37,9 @@ type FIB struct {
 	tables      map[uint32]*Table
 	main, deflt *Table
 	customRules bool // fib_has_custom_rules
+	// customLocal is fib_has_custom_local_routes: a local route was added
+	// by request (never cleared).
+	customLocal bool
 	rules       RuleLookup
 
 	infos     map[uint64]*fibInfo       // fib_info_hash, classic nexthops, by infoKey.hash
@@ -210,6 +213,9 @@ func (f *FIB) Add(t *sim.Task, r Route, mode Mode) error {
 	cfg, err := toConfig(&r, mode, false)
 	if err == nil {
 		err = f.newTable(cfg.table).insert(t, &cfg)
+	}
+	if err == nil && cfg.typ == TypeLocal {
+		f.customLocal = true
 	}
 	f.charge(t)
 	return err

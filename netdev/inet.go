@@ -17,8 +17,9 @@ import (
 
 // inDev is a device's IPv4 state, struct in_device.
 type inDev struct {
-	addrs []*Addr // ifa_list: primaries first (by scope), then secondaries
-	mcUp  bool    // ip_mc_up has run (the device is up)
+	addrs      []*Addr // ifa_list: primaries first (by scope), then secondaries
+	mcUp       bool    // ip_mc_up has run (the device is up)
+	forwarding bool    // cnf.forwarding (IN_DEV_FORWARD)
 }
 
 var allHostsMAC = MAC{0x01, 0x00, 0x5e, 0x00, 0x00, 0x01} // 224.0.0.1
@@ -34,7 +35,8 @@ func (d *Device) ethMulticast() bool { return !d.isLoopback() }
 func inetdevEvent(t *sim.Task, ev Event, d *Device) error {
 	switch ev {
 	case EventRegister:
-		d.inet = &inDev{}
+		// inetdev_init: the device starts with the default configuration.
+		d.inet = &inDev{forwarding: d.tbl.IPv4Default.Forwarding}
 		d.Hold() // the in_device's reference
 	case EventUp:
 		in := d.inet
@@ -103,6 +105,30 @@ func (in *inDev) changeName(name string) {
 		}
 		keep := min(len(name), max(ifnamsiz-1-len(suffix), 0))
 		a.Label = name[:keep] + suffix
+	}
+}
+
+// IPv4Forwarding reports whether the device forwards IPv4
+// (net.ipv4.conf.DEV.forwarding, IN_DEV_FORWARD).
+func (d *Device) IPv4Forwarding() bool { return d.inet != nil && d.inet.forwarding }
+
+// SetIPv4Forwarding sets net.ipv4.conf.DEV.forwarding of dev, or with dev
+// nil net.ipv4.conf.all.forwarding (net.ipv4.ip_forward), which sets the
+// default and every device too. The caller holds RTNL.
+//
+// Kernel: devinet_sysctl_forward, inet_forward_change (net/ipv4/devinet.c).
+func (tb *Table) SetIPv4Forwarding(dev *Device, on bool) {
+	if dev != nil {
+		if dev.inet != nil {
+			dev.inet.forwarding = on
+		}
+		return
+	}
+	tb.IPv4All.Forwarding, tb.IPv4Default.Forwarding = on, on
+	for d := tb.head; d != nil; d = d.next {
+		if d.inet != nil {
+			d.inet.forwarding = on
+		}
 	}
 }
 

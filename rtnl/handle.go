@@ -429,8 +429,12 @@ func (h *Handle) AddrList(link string, family int) ([]AddrInfo, error) {
 // Sysctl sets a namespace sysctl, e.g. "net.ipv6.conf.all.keep_addr_on_down"
 // to "1". Supported: net.ipv6.conf.{all,default,DEV}.{forwarding,
 // keep_addr_on_down} and net.ipv6.conf.{all,default}.{disable_ipv6,accept_dad},
-// net.ipv4.conf.{all,default}.{promote_secondaries,forwarding}.
+// net.ipv4.conf.{all,default}.{promote_secondaries,forwarding},
+// net.ipv4.conf.DEV.forwarding and net.ipv4.ip_forward (all.forwarding).
 func (h *Handle) Sysctl(key, value string) error {
+	if key == "net.ipv4.ip_forward" || key == "net/ipv4/ip_forward" {
+		key = "net.ipv4.conf.all.forwarding"
+	}
 	parts := sysctlPath(key)
 	if len(parts) != 5 || parts[0] != "net" || parts[2] != "conf" || (parts[1] != "ipv4" && parts[1] != "ipv6") {
 		return errno.Errorf(syscall.ENOENT, "sysctl %s is not modelled", key)
@@ -450,12 +454,19 @@ func (h *Handle) Sysctl(key, value string) error {
 			case "default":
 				c = &tb.IPv4Default
 			default:
-				return errno.Errorf(syscall.ENOENT, "sysctl %s is not modelled", key)
+				d := tb.ByName(scope)
+				if d == nil || name != "forwarding" {
+					return errno.Errorf(syscall.ENOENT, "sysctl %s is not modelled", key)
+				}
+				tb.SetIPv4Forwarding(d, on)
+				return nil
 			}
-			switch name {
-			case "promote_secondaries":
+			switch {
+			case name == "promote_secondaries":
 				c.PromoteSecondaries = on
-			case "forwarding":
+			case name == "forwarding" && scope == "all":
+				tb.SetIPv4Forwarding(nil, on)
+			case name == "forwarding":
 				c.Forwarding = on
 			default:
 				return errno.Errorf(syscall.ENOENT, "sysctl %s is not modelled", key)
