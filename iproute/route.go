@@ -714,7 +714,14 @@ func (ip *IP) routeGet(h *rtnl.Handle, argv []string) error {
 				q.Dport = uint16(v)
 			}
 			continue
-		case "iif", "vrf", "connected", "fibmatch", "as", "flowlabel":
+		case "iif":
+			v, err := a.next()
+			if err != nil {
+				return err
+			}
+			q.IIF = v
+			continue
+		case "vrf", "connected", "fibmatch", "as", "flowlabel":
 			return notSupported("ip route get", w)
 		}
 		if matches(w, "to") {
@@ -746,9 +753,12 @@ func (ip *IP) routeGet(h *rtnl.Handle, argv []string) error {
 	if !q.Dst.Is4() {
 		return failf("IPv6 routes are not modelled by netsim.\n")
 	}
-	if q.OIF != "" {
-		if _, err := h.LinkByName(q.OIF); err != nil {
-			return nodev(q.OIF)
+	for _, d := range []string{q.IIF, q.OIF} {
+		if d == "" {
+			continue
+		}
+		if _, err := h.LinkByName(d); err != nil {
+			return nodev(d)
 		}
 	}
 	rr, err := h.RouteGetFlow(q)
@@ -772,7 +782,8 @@ func getrouteHeader() error {
 // routeGetText is print_route for the answer to route get q: the route's
 // type unless unicast, the destination, the query's source, the gateway,
 // the device, the table unless main, the chosen source when the query had
-// none, the mark, the uid, and the route's cache flags.
+// none, the mark, the uid (output routes only), and the route's cache
+// flags with an input route's input device.
 func routeGetText(q rtnl.RouteQuery, rr rtnl.RouteResult) string {
 	var b strings.Builder
 	switch rr.Type {
@@ -794,8 +805,8 @@ func routeGetText(q rtnl.RouteQuery, rr rtnl.RouteResult) string {
 	if rr.Table != fib.TableMain && rr.Table != 0 {
 		b.WriteString("table " + tableName(rr.Table) + " ")
 	}
-	// RTA_PREFSRC only when the kernel chose the source.
-	if rr.Src.IsValid() && rr.Src != q.Src {
+	// RTA_PREFSRC only when the kernel chose an output route's source.
+	if rr.IIF == "" && rr.Src.IsValid() && rr.Src != q.Src {
 		b.WriteString("src " + rr.Src.String() + " ")
 	}
 	if rr.Flags&rtnl.RouteMulticast != 0 {
@@ -808,8 +819,10 @@ func routeGetText(q rtnl.RouteQuery, rr rtnl.RouteResult) string {
 	} else if q.Mark != 0 {
 		fmt.Fprintf(&b, "mark %d ", q.Mark)
 	}
-	fmt.Fprintf(&b, "uid %d \n", q.UID)
-	b.WriteString("    cache ")
+	if rr.IIF == "" {
+		fmt.Fprintf(&b, "uid %d ", q.UID)
+	}
+	b.WriteString("\n    cache ")
 	var names []string
 	if rr.Flags&rtnl.RouteLocal != 0 {
 		names = append(names, "local")
@@ -820,8 +833,14 @@ func routeGetText(q rtnl.RouteQuery, rr rtnl.RouteResult) string {
 	if rr.Flags&rtnl.RouteBroadcast != 0 {
 		names = append(names, "brd")
 	}
+	if rr.Flags&rtnl.RouteRedirect != 0 {
+		names = append(names, "redirect")
+	}
 	if len(names) > 0 {
 		b.WriteString("<" + strings.Join(names, ",") + "> ")
+	}
+	if rr.IIF != "" {
+		b.WriteString("iif " + rr.IIF + " ")
 	}
 	b.WriteString("\n")
 	return b.String()

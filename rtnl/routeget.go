@@ -1,7 +1,10 @@
-// `ip route get` without an input device: the output route a locally
-// generated packet takes (net/ipv4/route.c: inet_rtm_getroute,
-// ip_route_output_key_hash_rcu, __mkroute_output, rt_set_nexthop; source
-// selection by inet_select_addr in net/ipv4/devinet.c).
+// `ip route get`: the output route a locally generated packet takes
+// (net/ipv4/route.c: inet_rtm_getroute, ip_route_output_key_hash_rcu,
+// __mkroute_output, rt_set_nexthop; source selection by inet_select_addr
+// in net/ipv4/devinet.c), or with an input device the input route of a
+// packet received on it (ip_route_input_rcu, ip_route_input_slow,
+// ip_route_input_mc, __mkroute_input; fib_validate_source in
+// net/ipv4/fib_frontend.c).
 
 package rtnl
 
@@ -16,10 +19,13 @@ import (
 	"github.com/netsimlab/netsim/sim"
 )
 
-// RouteQuery is an `ip route get` request for a locally generated packet:
-// its destination and what else the flow carries. Zero fields are
-// unspecified.
+// RouteQuery is an `ip route get` request: a locally generated packet's
+// destination and what else its flow carries, or with IIF a packet
+// received on that device. Zero fields are unspecified.
 type RouteQuery struct {
+	// RTA_IIF ("iif"): the device the packet came in by; the query is
+	// then for an input route (OIF and UID are not used).
+	IIF  string
 	Dst  netip.Addr // RTA_DST; 0.0.0.0 (or invalid) asks for a local route
 	Src  netip.Addr // RTA_SRC ("from"): must be an address of this host
 	OIF  string     // RTA_OIF ("oif"): the device the packet must leave by
@@ -42,6 +48,9 @@ const (
 	RouteLocal     RouteFlags = 0x80000000 // RTCF_LOCAL: delivered to this host
 	RouteMulticast RouteFlags = 0x20000000 // RTCF_MULTICAST
 	RouteBroadcast RouteFlags = 0x10000000 // RTCF_BROADCAST
+	// RTCF_DOREDIRECT: a forwarded packet leaves by the device it came in
+	// by, from a source on that link (the kernel would send a redirect).
+	RouteRedirect RouteFlags = 0x01000000
 )
 
 // RouteResult is the route a lookup built (struct rtable, as
@@ -56,6 +65,7 @@ type RouteResult struct {
 	Prefix    netip.Prefix // the FIB entry's prefix (invalid if none was used)
 	PrefSrc   netip.Addr   // the FIB entry's preferred source, if any
 	NexthopID nexthop.ID   // the FIB entry's nexthop object, if any
+	IIF       string       // an input route's input device
 }
 
 // RouteGet looks dst up as the kernel routes a locally generated packet
@@ -81,13 +91,29 @@ func (h *Handle) RouteGet(dst netip.Addr) (RouteResult, error) {
 // prefers one whose gateway has a live neighbour entry, and netsim has no
 // neighbour table (nor has a namespace that sent no traffic).
 //
+// With IIF the route is the input route of a packet from Src to Dst that
+// came in by that device (up or not): delivered locally (lo), as a
+// broadcast, to a multicast group the device joined, or forwarded when the
+// device forwards (net.ipv4.conf.DEV.forwarding). Errors: EINVAL for a
+// martian source or destination (multicast, broadcast or loopback
+// sources, 0.0.0.0 anywhere but to 255.255.255.255, a loopback
+// destination, one of this host's addresses as the source, a group not
+// joined), EHOSTUNREACH when the packet would have to be forwarded by a
+// device that does not forward, and the lookup's error otherwise.
+// Reverse-path filtering (rp_filter), accept_local and route_localnet
+// keep their defaults (off).
+//
 // Kernel: inet_rtm_getroute → ip_route_output_key_hash_rcu,
-// __mkroute_output (net/ipv4/route.c).
+// __mkroute_output, or ip_route_input_rcu (net/ipv4/route.c).
 func (h *Handle) RouteGetFlow(q RouteQuery) (RouteResult, error) {
 	var rr RouteResult
 	err := h.do("RTM_GETROUTE", func(t *sim.Task, tb *netdev.Table) error {
 		var err error
-		rr, err = h.n.routeOutput(t, tb, q)
+		if q.IIF != "" {
+			rr, err = h.n.routeInput(t, tb, q)
+		} else {
+			rr, err = h.n.routeOutput(t, tb, q)
+		}
 		return err
 	})
 	return rr, err
@@ -276,15 +302,24 @@ func (n *Net) makeRoute(tb *netdev.Table, dst, src netip.Addr, out *netdev.Devic
 // join 224.0.0.1 while up and no other group.
 func joined(d *netdev.Device, g netip.Addr) bool { return g == allHosts && d.IsUp() }
 
-// ipDevFind is __ip_dev_find: the device with local address a, or the
-// device of the local route a falls in (127.0.0.0/8 on lo).
-func (n *Net) ipDevFind(t *sim.Task, tb *netdev.Table, a netip.Addr) *netdev.Device {
+// addrDevice is inet_lookup_ifaddr_rcu: the device that has local
+// address a, or nil.
+func addrDevice(tb *netdev.Table, a netip.Addr) *netdev.Device {
 	for _, d := range tb.Devices() {
 		for _, ifa := range d.Inet4Addrs() {
 			if ifa.Prefix.Addr() == a {
 				return d
 			}
 		}
+	}
+	return nil
+}
+
+// ipDevFind is __ip_dev_find: the device with local address a, or the
+// device of the local route a falls in (127.0.0.0/8 on lo).
+func (n *Net) ipDevFind(t *sim.Task, tb *netdev.Table, a netip.Addr) *netdev.Device {
+	if d := addrDevice(tb, a); d != nil {
+		return d
 	}
 	local := n.fib.Table(fib.TableLocal)
 	if local == nil {
@@ -326,4 +361,143 @@ func inetSelectAddr(tb *netdev.Table, d *netdev.Device, dst netip.Addr, scope fi
 		}
 	}
 	return netip.Addr{}
+}
+
+var (
+	errInval       = errno.New(syscall.EINVAL, "")
+	errHostUnreach = errno.New(syscall.EHOSTUNREACH, "")
+)
+
+// routeInput is ip_route_input_rcu: the route of a packet that came in by
+// the device q.IIF. Any martian is EINVAL, as inet_rtm_getroute reports
+// every drop reason.
+func (n *Net) routeInput(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteResult, error) {
+	if q.Dst.IsValid() && !q.Dst.Is4() || q.Src.IsValid() && !q.Src.Is4() {
+		return RouteResult{}, errno.New(syscall.EAFNOSUPPORT, "Only IPv4 lookups are modelled")
+	}
+	dev, err := tb.Lookup(q.IIF)
+	if err != nil {
+		return RouteResult{}, err
+	}
+	dst, src := unspec(q.Dst), unspec(q.Src)
+	rr := RouteResult{Dev: tb.Loopback().Name(), IIF: dev.Name(), Src: src}
+	if dst.IsMulticast() {
+		// ip_route_input_mc, for a group the device joined only.
+		if !joined(dev, dst) || src.IsMulticast() || isLbcast(src) || src.IsLoopback() {
+			return RouteResult{}, errInval
+		}
+		if !src.IsValid() {
+			// Only IGMP or a link-local group may come from 0.0.0.0;
+			// route get's packet is ICMP unless ipproto says otherwise.
+			if !dst.IsLinkLocalMulticast() && q.IPProto != syscall.IPPROTO_IGMP {
+				return RouteResult{}, errInval
+			}
+		} else if _, err := n.validateSource(t, tb, q, src, netip.Addr{}, 0, dev); err != nil {
+			return RouteResult{}, err
+		}
+		rr.Type, rr.Flags = fib.TypeMulticast, RouteMulticast|RouteLocal
+		return rr, nil
+	}
+	if src.IsMulticast() || isLbcast(src) {
+		return RouteResult{}, errInval
+	}
+	if isLbcast(dst) || !src.IsValid() && !dst.IsValid() {
+		return n.broadcastInput(t, tb, q, src, dev, rr)
+	}
+	if !src.IsValid() || !dst.IsValid() || dst.IsLoopback() || src.IsLoopback() {
+		return RouteResult{}, errInval
+	}
+	fl := fib.Flow{Dst: dst, Src: src, TOS: q.TOS, IIF: dev.Index(), Mark: q.Mark,
+		Proto: q.IPProto, Sport: q.Sport, Dport: q.Dport}
+	res, err := n.fib.Lookup(t, fl)
+	if err != nil {
+		if !dev.IPv4Forwarding() {
+			return RouteResult{}, errHostUnreach
+		}
+		return RouteResult{}, err
+	}
+	rr.Table, rr.Prefix, rr.PrefSrc, rr.NexthopID = res.Table, res.Prefix, res.PrefSrc, res.NexthopID
+	switch {
+	case res.Type == fib.TypeBroadcast:
+		return n.broadcastInput(t, tb, q, src, dev, rr)
+	case res.Type == fib.TypeLocal:
+		if _, err := n.validateSource(t, tb, q, src, dst, 0, dev); err != nil {
+			return RouteResult{}, err
+		}
+		rr.Type, rr.Flags = fib.TypeLocal, RouteLocal
+		return rr, nil
+	case !dev.IPv4Forwarding():
+		return RouteResult{}, errHostUnreach
+	case res.Type != fib.TypeUnicast || res.Dev == nil:
+		return RouteResult{}, errInval
+	}
+	// __mkroute_input: forwarded by the path's device.
+	direct, err := n.validateSource(t, tb, q, src, dst, res.Dev.Index(), dev)
+	if err != nil {
+		return RouteResult{}, err
+	}
+	rr.Type, rr.Dev = fib.TypeUnicast, res.Dev.Name()
+	if res.Dev == dev && direct {
+		// send_redirects and shared_media are on by default.
+		rr.Flags |= RouteRedirect
+	}
+	if res.Gateway.IsValid() && res.NHScope == fib.ScopeLink {
+		rr.Gateway = res.Gateway
+	}
+	return rr, nil
+}
+
+// broadcastInput is ip_route_input_slow's brd_input: a broadcast is
+// delivered locally once its source passes.
+func (n *Net) broadcastInput(t *sim.Task, tb *netdev.Table, q RouteQuery, src netip.Addr, dev *netdev.Device, rr RouteResult) (RouteResult, error) {
+	if src.IsValid() {
+		if _, err := n.validateSource(t, tb, q, src, netip.Addr{}, 0, dev); err != nil {
+			return RouteResult{}, err
+		}
+	}
+	rr.Type, rr.Flags = fib.TypeBroadcast, RouteBroadcast|RouteLocal
+	return rr, nil
+}
+
+// validateSource is fib_validate_source with rp_filter and accept_local
+// off: without custom rules or local routes, a source must not be one of
+// this host's addresses; otherwise the reverse route (to the source, from
+// the destination) must be unicast. It reports whether the source is on
+// the link of dev (a direct route through dev, nhc_scope host). oif is the
+// output device for a forwarded packet, 0 otherwise; a packet forwarded
+// back out of dev always gets the full check (send_redirects is on).
+//
+// Kernel: fib_validate_source, __fib_validate_source
+// (net/ipv4/fib_frontend.c).
+func (n *Net) validateSource(t *sim.Task, tb *netdev.Table, q RouteQuery, src, dst netip.Addr, oif netdev.IfIndex, dev *netdev.Device) (bool, error) {
+	if dev.Index() != oif && !n.fib.HasCustomLocalRoutes() && !n.fib.Unmerged() {
+		if addrDevice(tb, src) != nil {
+			return false, errInval
+		}
+		return false, nil
+	}
+	iif := oif
+	if iif == 0 {
+		iif = netdev.LoopbackIfIndex
+	}
+	// The reverse flow; ports swapped (they matter only to rules on them).
+	fl := fib.Flow{Dst: src, Src: dst, TOS: q.TOS, IIF: iif, Proto: q.IPProto, Sport: q.Dport, Dport: q.Sport}
+	res, err := n.fib.Lookup(t, fl)
+	if err != nil {
+		return false, nil // last_resort: no reverse route is fine without rp_filter
+	}
+	if res.Type != fib.TypeUnicast {
+		return false, errInval
+	}
+	if res.Dev == dev {
+		return res.NHScope >= fib.ScopeHost, nil
+	}
+	if len(dev.Inet4Addrs()) == 0 {
+		return false, nil
+	}
+	fl.OIF = dev.Index()
+	if res, err := n.fib.Lookup(t, fl); err == nil && res.Type == fib.TypeUnicast {
+		return res.NHScope >= fib.ScopeHost, nil
+	}
+	return false, nil
 }
