@@ -19,7 +19,6 @@ var Avoided = []string{
 	"the loopback device: the harness's dump separators are `ip link show dev lo`",
 	"options after a multipath route's nexthops: ip's message for them is worded otherwise by netsim's iproute",
 	"route get once a multipath route or a nexthop group exists: the path depends on the kernel's random multipath hash key (fib_multipath_hash)",
-	"route get iif: netsim's route get builds output routes only",
 }
 
 // Generate returns a random command sequence of about n steps, a
@@ -193,6 +192,10 @@ func (g *gen) routeGet() {
 	}
 	spec := dst
 	if g.chance(0.2) {
+		// An input route: of a packet from a neighbour, one of this
+		// host's addresses or a martian.
+		spec += " from " + g.pick("10.0.0.2", "10.0.1.9", "10.0.0.1", "192.0.2.5", "127.0.0.1", "224.0.0.9") + " iif " + g.dev()
+	} else if g.chance(0.2) {
 		spec += " from " + g.pick("10.0.0.1", "10.0.1.1", "10.0.0.2", "127.0.0.1", "0.0.0.0")
 	}
 	if g.chance(0.2) {
