@@ -27,7 +27,7 @@ type RouteQuery struct {
 	// then for an input route (OIF and UID are not used).
 	IIF  string
 	Dst  netip.Addr // RTA_DST; 0.0.0.0 (or invalid) asks for a local route
-	Src  netip.Addr // RTA_SRC ("from"): must be an address of this host
+	Src  netip.Addr // RTA_SRC ("from"): for an output route, an address of this host
 	OIF  string     // RTA_OIF ("oif"): the device the packet must leave by
 	Mark uint32     // RTA_MARK ("mark")
 	UID  uint32     // RTA_UID ("uid")
@@ -61,7 +61,7 @@ type RouteResult struct {
 	Gateway   netip.Addr   // the next hop, if the route goes through one
 	Src       netip.Addr   // the flow's source: the query's, or the one chosen
 	Table     uint32       // the table the route was found in; 0 if none was
-	Flags     RouteFlags   // RTCF_LOCAL, RTCF_BROADCAST, RTCF_MULTICAST
+	Flags     RouteFlags   // RTCF_LOCAL, RTCF_BROADCAST, RTCF_MULTICAST, RTCF_DOREDIRECT
 	Prefix    netip.Prefix // the FIB entry's prefix (invalid if none was used)
 	PrefSrc   netip.Addr   // the FIB entry's preferred source, if any
 	NexthopID nexthop.ID   // the FIB entry's nexthop object, if any
@@ -108,6 +108,12 @@ func (h *Handle) RouteGet(dst netip.Addr) (RouteResult, error) {
 func (h *Handle) RouteGetFlow(q RouteQuery) (RouteResult, error) {
 	var rr RouteResult
 	err := h.do("RTM_GETROUTE", func(t *sim.Task, tb *netdev.Table) error {
+		// rtm_getroute_parse_ip_proto
+		switch q.IPProto {
+		case 0, syscall.IPPROTO_TCP, syscall.IPPROTO_UDP, syscall.IPPROTO_ICMP:
+		default:
+			return errno.New(syscall.EOPNOTSUPP, "Unsupported ip proto")
+		}
 		var err error
 		if q.IIF != "" {
 			rr, err = h.n.routeInput(t, tb, q)
@@ -142,11 +148,6 @@ func unspec(a netip.Addr) netip.Addr {
 func (n *Net) routeOutput(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteResult, error) {
 	if q.Dst.IsValid() && !q.Dst.Is4() || q.Src.IsValid() && !q.Src.Is4() {
 		return RouteResult{}, errno.New(syscall.EAFNOSUPPORT, "Only IPv4 lookups are modelled")
-	}
-	switch q.IPProto {
-	case 0, syscall.IPPROTO_TCP, syscall.IPPROTO_UDP, syscall.IPPROTO_ICMP:
-	default:
-		return RouteResult{}, errno.New(syscall.EOPNOTSUPP, "Unsupported ip proto")
 	}
 	dst, src := unspec(q.Dst), unspec(q.Src)
 	fl := fib.Flow{TOS: q.TOS, Mark: q.Mark, UID: q.UID, IIF: netdev.LoopbackIfIndex,
@@ -387,9 +388,9 @@ func (n *Net) routeInput(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteResu
 			return RouteResult{}, errInval
 		}
 		if !src.IsValid() {
-			// Only IGMP or a link-local group may come from 0.0.0.0;
-			// route get's packet is ICMP unless ipproto says otherwise.
-			if !dst.IsLinkLocalMulticast() && q.IPProto != syscall.IPPROTO_IGMP {
+			// From 0.0.0.0 only to a link-local group, or IGMP (which
+			// route get cannot ask for).
+			if !dst.IsLinkLocalMulticast() {
 				return RouteResult{}, errInval
 			}
 		} else if _, err := n.validateSource(t, tb, q, src, netip.Addr{}, 0, dev); err != nil {
