@@ -577,8 +577,9 @@ func TestRejectedRequestsChangeNothing(t *testing.T) {
 		{"sysctl/unknown-key", nil, func() error { return h.Sysctl("net.core.somaxconn", "1") }, syscall.ENOENT, "not modelled"},
 		// A leaf netsim does not model.
 		{"sysctl/unknown-leaf", nil, func() error { return h.Sysctl("net.ipv6.conf.all.hop_limit", "1") }, syscall.ENOENT, "not modelled"},
-		// IPv4 sysctls exist for all and default only.
-		{"sysctl/ipv4-per-device", nil, func() error { return h.Sysctl("net.ipv4.conf.d0.forwarding", "1") }, syscall.ENOENT, "not modelled"},
+		// A device's IPv4 sysctls: forwarding only.
+		{"sysctl/ipv4-per-device", nil, func() error { return h.Sysctl("net.ipv4.conf.d0.promote_secondaries", "1") }, syscall.ENOENT, "not modelled"},
+		{"sysctl/ipv4-unknown-device", nil, func() error { return h.Sysctl("net.ipv4.conf.nope.forwarding", "1") }, syscall.ENOENT, "no device nope"},
 		// net.ipv6.conf.DEV for a device that does not exist.
 		{"sysctl/unknown-device", nil, func() error { return h.Sysctl("net.ipv6.conf.nope.forwarding", "1") }, syscall.ENOENT, "no device nope"},
 		// Not an integer,

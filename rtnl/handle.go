@@ -455,7 +455,10 @@ func (h *Handle) Sysctl(key, value string) error {
 				c = &tb.IPv4Default
 			default:
 				d := tb.ByName(scope)
-				if d == nil || name != "forwarding" {
+				if d == nil {
+					return errno.Errorf(syscall.ENOENT, "sysctl %s: no device %s", key, scope)
+				}
+				if name != "forwarding" {
 					return errno.Errorf(syscall.ENOENT, "sysctl %s is not modelled", key)
 				}
 				tb.SetIPv4Forwarding(d, on)
