@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/netsimlab/netsim/internal/linediff"
 	"github.com/netsimlab/netsim/nexthop"
 )
 
@@ -283,7 +284,7 @@ func TestKernelShapes(t *testing.T) {
 					}
 				}
 				if got != k {
-					t.Errorf("simulated FIB differs from the kernel's:\n%s", diffLines(k, got))
+					t.Errorf("simulated FIB differs from the kernel's:\n%s", linediff.Unified(k, got))
 				}
 			}
 			want, err := os.ReadFile(golden)
@@ -291,29 +292,8 @@ func TestKernelShapes(t *testing.T) {
 				t.Fatalf("%v (rerun as root with -rewrite)", err)
 			}
 			if got != string(want) {
-				t.Errorf("simulated FIB differs from %s:\n%s", golden, diffLines(string(want), got))
+				t.Errorf("simulated FIB differs from %s:\n%s", golden, linediff.Unified(string(want), got))
 			}
 		})
 	}
-}
-
-// diffLines shows the first lines that differ.
-func diffLines(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	var b strings.Builder
-	shown := 0
-	for i := 0; i < max(len(w), len(g)) && shown < 12; i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			fmt.Fprintf(&b, "line %d\n  kernel: %q\n  netsim: %q\n", i+1, wl, gl)
-			shown++
-		}
-	}
-	return b.String()
 }

@@ -36,7 +36,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/netsimlab/netsim/internal/kerneldiff"
+	"github.com/netsimlab/netsim/internal/linediff"
 	"github.com/netsimlab/netsim/iproute"
 	"github.com/netsimlab/netsim/rtnl"
 )
@@ -254,7 +254,7 @@ func TestScripts(t *testing.T) {
 				return
 			}
 			if got != want {
-				t.Errorf("netsim differs from %s:\n%s", f, kerneldiff.Unified(want, got))
+				t.Errorf("netsim differs from %s:\n%s", f, linediff.Unified(want, got))
 			}
 		})
 	}
@@ -289,7 +289,7 @@ func TestScriptsRealKernel(t *testing.T) {
 				return
 			}
 			if got != a.files["want"] {
-				t.Errorf("the real kernel differs from %s:\n%s", f, kerneldiff.Unified(a.files["want"], got))
+				t.Errorf("the real kernel differs from %s:\n%s", f, linediff.Unified(a.files["want"], got))
 			}
 		})
 	}

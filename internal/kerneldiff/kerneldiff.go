@@ -36,6 +36,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/netsimlab/netsim/internal/linediff"
 	"github.com/netsimlab/netsim/iproute"
 	"github.com/netsimlab/netsim/rtnl"
 )
@@ -385,7 +386,7 @@ func Compare(steps []Step, real, sim []Snapshot) *Difference {
 					name = rs.Name + " / " + ss.Name
 				}
 				return &Difference{Step: i, Line: steps[i].Line, Command: steps[i].String(),
-					Section: name, Diff: Unified(rs.Text, ss.Text)}
+					Section: name, Diff: linediff.Unified(rs.Text, ss.Text)}
 			}
 		}
 	}

@@ -1,4 +1,6 @@
-package kerneldiff
+// Package linediff prints the differences between two texts line by line,
+// for tests and tools that compare netsim's output with the kernel's.
+package linediff
 
 import (
 	"fmt"
