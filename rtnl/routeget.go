@@ -108,6 +108,9 @@ func (h *Handle) RouteGet(dst netip.Addr) (RouteResult, error) {
 func (h *Handle) RouteGetFlow(q RouteQuery) (RouteResult, error) {
 	var rr RouteResult
 	err := h.do("RTM_GETROUTE", func(t *sim.Task, tb *netdev.Table) error {
+		if q.Dst.IsValid() && !q.Dst.Is4() || q.Src.IsValid() && !q.Src.Is4() {
+			return errno.New(syscall.EAFNOSUPPORT, "Only IPv4 lookups are modelled")
+		}
 		// rtm_getroute_parse_ip_proto
 		switch q.IPProto {
 		case 0, syscall.IPPROTO_TCP, syscall.IPPROTO_UDP, syscall.IPPROTO_ICMP:
@@ -146,9 +149,6 @@ func unspec(a netip.Addr) netip.Addr {
 
 // routeOutput is ip_route_output_key_hash_rcu followed by __mkroute_output.
 func (n *Net) routeOutput(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteResult, error) {
-	if q.Dst.IsValid() && !q.Dst.Is4() || q.Src.IsValid() && !q.Src.Is4() {
-		return RouteResult{}, errno.New(syscall.EAFNOSUPPORT, "Only IPv4 lookups are modelled")
-	}
 	dst, src := unspec(q.Dst), unspec(q.Src)
 	fl := fib.Flow{TOS: q.TOS, Mark: q.Mark, UID: q.UID, IIF: netdev.LoopbackIfIndex,
 		Proto: q.IPProto, Sport: q.Sport, Dport: q.Dport}
@@ -171,7 +171,7 @@ func (n *Net) routeOutput(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteRes
 			if out = n.ipDevFind(t, tb, src); out == nil {
 				return RouteResult{}, errNetUnreach
 			}
-			return n.makeRoute(tb, dst, src, out, o)
+			return makeRoute(tb, dst, src, out, o)
 		}
 		if n.ipDevFind(t, tb, src) == nil {
 			return RouteResult{}, errNetUnreach
@@ -186,7 +186,7 @@ func (n *Net) routeOutput(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteRes
 			if !src.IsValid() {
 				src = inetSelectAddr(tb, out, netip.Addr{}, fib.ScopeLink)
 			}
-			return n.makeRoute(tb, dst, src, out, o)
+			return makeRoute(tb, dst, src, out, o)
 		}
 		if !src.IsValid() {
 			if dst.IsMulticast() {
@@ -203,7 +203,7 @@ func (n *Net) routeOutput(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteRes
 			dst, src = loopbackAddr, loopbackAddr
 		}
 		o.typ, o.flags = fib.TypeLocal, RouteLocal
-		return n.makeRoute(tb, dst, src, tb.Loopback(), o)
+		return makeRoute(tb, dst, src, tb.Loopback(), o)
 	}
 	fl.Dst, fl.Src = dst, src
 	res, err := n.fib.Lookup(t, fl)
@@ -215,7 +215,7 @@ func (n *Net) routeOutput(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteRes
 				src = inetSelectAddr(tb, out, netip.Addr{}, fib.ScopeLink)
 			}
 			o.typ = fib.TypeUnicast
-			return n.makeRoute(tb, dst, src, out, o)
+			return makeRoute(tb, dst, src, out, o)
 		}
 		return RouteResult{}, err
 	}
@@ -227,7 +227,7 @@ func (n *Net) routeOutput(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteRes
 			}
 		}
 		o.flags = RouteLocal
-		return n.makeRoute(tb, dst, src, tb.Loopback(), o)
+		return makeRoute(tb, dst, src, tb.Loopback(), o)
 	}
 	// fib_select_path: the first live path (see RouteGetFlow), then the
 	// route's preferred source (fib_result_prefsrc).
@@ -236,7 +236,7 @@ func (n *Net) routeOutput(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteRes
 			src = inetSelectAddr(tb, res.Dev, res.Gateway, res.Scope)
 		}
 	}
-	return n.makeRoute(tb, dst, src, res.Dev, o)
+	return makeRoute(tb, dst, src, res.Dev, o)
 }
 
 // output is what ip_route_output_key_hash_rcu hands __mkroute_output: the
@@ -250,7 +250,7 @@ type output struct {
 
 // makeRoute is __mkroute_output and rt_set_nexthop: the route's type,
 // flags and gateway.
-func (n *Net) makeRoute(tb *netdev.Table, dst, src netip.Addr, out *netdev.Device, o output) (RouteResult, error) {
+func makeRoute(tb *netdev.Table, dst, src netip.Addr, out *netdev.Device, o output) (RouteResult, error) {
 	if out == nil {
 		return RouteResult{}, errno.New(syscall.EINVAL, "")
 	}
@@ -373,9 +373,6 @@ var (
 // the device q.IIF. Any martian is EINVAL, as inet_rtm_getroute reports
 // every drop reason.
 func (n *Net) routeInput(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteResult, error) {
-	if q.Dst.IsValid() && !q.Dst.Is4() || q.Src.IsValid() && !q.Src.Is4() {
-		return RouteResult{}, errno.New(syscall.EAFNOSUPPORT, "Only IPv4 lookups are modelled")
-	}
 	dev, err := tb.Lookup(q.IIF)
 	if err != nil {
 		return RouteResult{}, err
