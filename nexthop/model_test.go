@@ -247,6 +247,22 @@ func runModel(t *testing.T, seed uint64, steps int) {
 	runModelWith(t, seed, rand.New(rand.NewPCG(seed, 0x6e68)), steps, nil)
 }
 
+// modelHighIDs is where the model's high ids start: far above denseMax,
+// with room for a group's +24 below the largest id.
+const modelHighIDs = 0xffffffe0
+
+// modelProbeIDs are the ids whose Get the model checks: every id the model
+// can draw and its neighbours.
+var modelProbeIDs = func() (ids []nexthop.ID) {
+	for id := nexthop.ID(0); id <= 2*24+1; id++ {
+		ids = append(ids, id)
+	}
+	for k := nexthop.ID(0); k <= 24+4+1; k++ {
+		ids = append(ids, modelHighIDs+k)
+	}
+	return ids
+}()
+
 // modelChoices is where runModelWith takes its choices from: a seeded
 // generator (TestRandomAgainstModel) or a fuzzer's input (FuzzNexthops).
 type modelChoices interface {
@@ -265,11 +281,12 @@ func runModelWith(t *testing.T, seed uint64, rng modelChoices, steps int, spent 
 		twins = append(twins, &twin{tbl: tbl, f: &fib{}, users: map[string]*user{}})
 	}
 	devs := []string{"d0", "d1", "d2"}
-	// Ids 1..20, and four above the table's dense index (its map).
+	// Ids 1..20, and four far above the table's dense index (which Get
+	// then finds in the tree); groups add 24 to either.
 	randID := func() nexthop.ID {
 		id := nexthop.ID(1 + rng.IntN(24))
 		if id > 20 {
-			id += 0xfffffff0
+			id += modelHighIDs - 20
 		}
 		return id
 	}
@@ -434,11 +451,7 @@ func runModelWith(t *testing.T, seed uint64, rng modelChoices, steps int, spent 
 			require.Equal(t, m.dead, tw.f.dead(), ctx)
 			// Get answers from the dense index, List from the tree: every
 			// add, replace, delete and flush must keep them in step.
-			hi := nexthop.ID(2 * 24)
-			for id := range m.nhs {
-				hi = max(hi, id)
-			}
-			for id := nexthop.ID(0); id <= hi+1; id++ {
+			for _, id := range modelProbeIDs {
 				_, ok := m.nhs[id]
 				nh := tw.tbl.Get(id)
 				require.Equal(t, ok, nh != nil, "Get(%d)\n%s", id, ctx)
