@@ -24,9 +24,9 @@ const (
 	// kernels up to 6.19 do (rtnl_net_lock is rtnl_lock).
 	LockRTNL LockPolicy = iota
 	// LockPerOps holds the ops' own mutex (fib_rules_ops.lock) and takes
-	// RTNL only for an IPv4 add while the namespace has no custom rule yet,
-	// because that add calls fib_unmerge ("net: fib_rules: RTNL-less
-	// RTM_NEWRULE and RTM_DELRULE").
+	// RTNL only for an IPv4 add or delete while the namespace has no custom
+	// rule yet, because that change calls fib_unmerge ("net: fib_rules:
+	// RTNL-less RTM_NEWRULE and RTM_DELRULE").
 	LockPerOps
 )
 
@@ -53,8 +53,9 @@ type Config struct {
 	// device exists. Under LockPerOps it is called without RTNL, as the
 	// kernel's RCU name lookup is.
 	Devices DeviceLookup
-	// Unmerge is fib_unmerge (IPv4): called, with RTNL held, by the adds
-	// made while the namespace has no custom rule. May be nil.
+	// Unmerge is fib_unmerge (IPv4): called, with RTNL held, by the first
+	// add or delete of a rule (while the namespace has no custom rule).
+	// May be nil.
 	Unmerge func(t *sim.Task) error
 	// TableExists reports whether table id exists (IPv4 fib_empty_table,
 	// which gives a to_tbl rule of table 0 the lowest unused table). May be nil.
@@ -484,26 +485,38 @@ func compare(y, req *Rule) bool {
 	return req.TOS == 0 || y.TOS == req.TOS
 }
 
+// firstChange is what the first change of the IPv4 rules, add
+// (fib4_rule_configure) or delete (fib4_rule_delete), does: split local
+// from main (fib_unmerge), with RTNL held, and mark the namespace as having
+// custom rules.
+func (o *Ops) firstChange(t *sim.Task, rtnlHeld bool) error {
+	if o.family != FamilyIPv4 || o.custom.Load() {
+		return nil
+	}
+	if !rtnlHeld {
+		panic("fibrules: fib_unmerge without RTNL")
+	}
+	if o.cfg.Unmerge != nil {
+		if err := o.cfg.Unmerge(t); err != nil {
+			return err
+		}
+	}
+	o.custom.Store(true)
+	return nil
+}
+
 // configure is fib4_rule_configure / fib6_rule_configure.
 func (o *Ops) configure(t *sim.Task, r *Rule, rtnlHeld bool) error {
 	if o.family == FamilyIPv4 {
 		if r.TOS&3 != 0 {
 			return errno.New(syscall.EINVAL, "Invalid dsfield (tos): ECN bits must be 0")
 		}
-		if !o.custom.Load() {
-			if !rtnlHeld {
-				panic("fibrules: fib_unmerge without RTNL")
-			}
-			if o.cfg.Unmerge != nil {
-				if err := o.cfg.Unmerge(t); err != nil {
-					return err
-				}
-			}
+		if err := o.firstChange(t, rtnlHeld); err != nil {
+			return err
 		}
 		if r.Table == 0 && !r.L3MDev && r.Action == ActToTable {
 			r.Table = o.emptyTable()
 		}
-		o.custom.Store(true)
 		return nil
 	}
 	if r.TOS&3 != 0 {
@@ -549,7 +562,7 @@ func (o *Ops) emptyTable() uint32 {
 // Kernel: fib_nl_delrule (net/core/fib_rules.c).
 func (o *Ops) Del(t *sim.Task, rtnl *sim.Mutex, r Rule) error {
 	held := o.lockChange(t, rtnl)
-	err := o.DelLocked(t, r)
+	err := o.delLocked(t, r, held)
 	o.unlockChange(t, rtnl, held)
 	if err == nil && o.cfg.FlushCache != nil {
 		o.cfg.FlushCache(t)
@@ -557,9 +570,13 @@ func (o *Ops) Del(t *sim.Task, rtnl *sim.Mutex, r Rule) error {
 	return err
 }
 
-// DelLocked is Del for a caller that holds the policy's lock. It does not
-// flush the cache.
-func (o *Ops) DelLocked(t *sim.Task, req Rule) error {
+// DelLocked is Del for a caller that holds the policy's locks itself (as
+// for AddLocked). It does not flush the cache.
+func (o *Ops) DelLocked(t *sim.Task, r Rule) error {
+	return o.delLocked(t, r, o.policy == LockRTNL || o.family == FamilyIPv4 && !o.custom.Load())
+}
+
+func (o *Ops) delLocked(t *sim.Task, req Rule, rtnlHeld bool) error {
 	nr, user, err := o.nl2rule(req)
 	if err != nil {
 		return err
@@ -572,15 +589,8 @@ func (o *Ops) DelLocked(t *sim.Task, req Rule) error {
 	if e.r.Flags&FlagPermanent != 0 {
 		return errno.New(syscall.EPERM, "")
 	}
-	if o.family == FamilyIPv4 && !o.custom.Load() {
-		// fib4_rule_delete: the first change of the IPv4 rules, add or
-		// delete, splits local from main (fib_unmerge).
-		if o.cfg.Unmerge != nil {
-			if err := o.cfg.Unmerge(t); err != nil {
-				return err
-			}
-		}
-		o.custom.Store(true)
+	if err := o.firstChange(t, rtnlHeld); err != nil {
+		return err
 	}
 	t.Charge(sim.RuleChange, 1)
 	o.unlink(e)
