@@ -92,11 +92,17 @@ func (t *Task) Charge(k Kind, n int64) {
 	if t == nil || n == 0 {
 		return
 	}
-	t.counters[k] += n
-	t.w.count(t, k, n)
-	if d := time.Duration(n) * t.w.table[k]; d > 0 {
+	if d := t.account(k, n); d > 0 {
 		t.compute(d)
 	}
+}
+
+// account records n units of work of kind k in the task's and the World's
+// counters and returns their CPU cost.
+func (t *Task) account(k Kind, n int64) time.Duration {
+	t.counters[k] += n
+	t.w.count(t, k, n)
+	return time.Duration(n) * t.w.table[k]
 }
 
 // Work is n units of one kind of work, for ChargeAll.
@@ -121,9 +127,7 @@ func (t *Task) ChargeAll(work ...Work) {
 	var d time.Duration
 	for _, wk := range work {
 		if wk.N != 0 {
-			t.counters[wk.Kind] += wk.N
-			t.w.count(t, wk.Kind, wk.N)
-			d += time.Duration(wk.N) * t.w.table[wk.Kind]
+			d += t.account(wk.Kind, wk.N)
 		}
 	}
 	if d > 0 {
