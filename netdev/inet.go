@@ -17,9 +17,9 @@ import (
 
 // inDev is a device's IPv4 state, struct in_device.
 type inDev struct {
-	addrs      []*Addr // ifa_list: primaries first (by scope), then secondaries
-	mcUp       bool    // ip_mc_up has run (the device is up)
-	forwarding bool    // cnf.forwarding (IN_DEV_FORWARD)
+	addrs []*Addr  // ifa_list: primaries first (by scope), then secondaries
+	mcUp  bool     // ip_mc_up has run (the device is up)
+	cnf   IPv4Conf // the device's net.ipv4.conf.DEV
 }
 
 var allHostsMAC = MAC{0x01, 0x00, 0x5e, 0x00, 0x00, 0x01} // 224.0.0.1
@@ -36,7 +36,7 @@ func inetdevEvent(t *sim.Task, ev Event, d *Device) error {
 	switch ev {
 	case EventRegister:
 		// inetdev_init: the device starts with the default configuration.
-		d.inet = &inDev{forwarding: d.tbl.IPv4Default.Forwarding}
+		d.inet = &inDev{cnf: d.tbl.IPv4Default}
 		d.Hold() // the in_device's reference
 	case EventUp:
 		in := d.inet
@@ -93,7 +93,6 @@ func inetdevEvent(t *sim.Task, ev Event, d *Device) error {
 //
 // Kernel: inetdev_changename (net/ipv4/devinet.c).
 func (in *inDev) changeName(name string) {
-	const ifnamsiz = 16
 	for i, a := range in.addrs {
 		if i == 0 {
 			a.Label = name
@@ -103,14 +102,14 @@ func (in *inDev) changeName(name string) {
 		if c := strings.IndexByte(a.Label, ':'); c >= 0 {
 			suffix = a.Label[c:]
 		}
-		keep := min(len(name), max(ifnamsiz-1-len(suffix), 0))
+		keep := min(len(name), max(IFNAMSIZ-1-len(suffix), 0))
 		a.Label = name[:keep] + suffix
 	}
 }
 
 // IPv4Forwarding reports whether the device forwards IPv4
 // (net.ipv4.conf.DEV.forwarding, IN_DEV_FORWARD).
-func (d *Device) IPv4Forwarding() bool { return d.inet != nil && d.inet.forwarding }
+func (d *Device) IPv4Forwarding() bool { return d.inet != nil && d.inet.cnf.Forwarding }
 
 // SetIPv4Forwarding sets net.ipv4.conf.DEV.forwarding of dev, or with dev
 // nil net.ipv4.conf.all.forwarding (net.ipv4.ip_forward), which sets the
@@ -120,14 +119,14 @@ func (d *Device) IPv4Forwarding() bool { return d.inet != nil && d.inet.forwardi
 func (tb *Table) SetIPv4Forwarding(dev *Device, on bool) {
 	if dev != nil {
 		if dev.inet != nil {
-			dev.inet.forwarding = on
+			dev.inet.cnf.Forwarding = on
 		}
 		return
 	}
 	tb.IPv4All.Forwarding, tb.IPv4Default.Forwarding = on, on
 	for d := tb.head; d != nil; d = d.next {
 		if d.inet != nil {
-			d.inet.forwarding = on
+			d.inet.cnf.Forwarding = on
 		}
 	}
 }
