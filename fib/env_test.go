@@ -38,7 +38,7 @@ func newEnv(tb testing.TB, p nexthop.Policy) *env {
 	}
 	e.nh = nexthop.NewTable(p)
 	e.f = New(e.nh)
-	e.nh.SetGatewayChecker(e.f.CheckGateway)
+	e.nh.SetGatewayScopeChecker(e.f.CheckGatewayScope)
 	// nh_netdev_event runs before fib_netdev_event (nexthop_init is a
 	// subsys_initcall, ip_fib_init runs from fs_initcall inet_init).
 	e.s.RegisterNotifier(netdev.NotifierFunc(func(t *sim.Task, ev netdev.Event, d *netdev.Device) error {

@@ -21,7 +21,7 @@ func setup() (*sim.Task, *fib.FIB, *netdev.Device, func()) {
 	stack, _ := netdev.NewStack(w, rtnl, netdev.Config{})
 	nh := nexthop.NewTable(nexthop.FlushDeferred)
 	f := fib.New(nh)
-	nh.SetGatewayChecker(f.CheckGateway)
+	nh.SetGatewayScopeChecker(f.CheckGatewayScope)
 	stack.RegisterNotifier(f)
 	stack.RegisterAddrNotifier(f.InetAddrEvent)
 	rtnl.Lock(t)
@@ -107,7 +107,7 @@ func ExampleFIB_FlushFIB() {
 	stack, _ := netdev.NewStack(w, rtnl, netdev.Config{})
 	nh := nexthop.NewTable(nexthop.FlushDeferred)
 	f := fib.New(nh)
-	nh.SetGatewayChecker(f.CheckGateway)
+	nh.SetGatewayScopeChecker(f.CheckGatewayScope)
 	stack.RegisterNotifier(netdev.NotifierFunc(func(t *sim.Task, ev netdev.Event, d *netdev.Device) error {
 		if ev == netdev.EventDown || ev == netdev.EventUnregister {
 			nh.FlushDev(t, d, ev, f) // nh_netdev_event runs before the FIB's

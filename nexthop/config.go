@@ -201,17 +201,12 @@ func (tb *Table) createSingle(t *sim.Task, c nhConfig, nh *Nexthop, info *nhInfo
 		}
 		return nil, errno.New(syscall.ENETDOWN, "Nexthop device is not up") // fib6_nh_init
 	}
-	switch {
-	case info.gw.IsValid() && tb.checkSc != nil:
-		scope, err := tb.checkSc(t, c.family, info.gw, info.dev, info.onlink)
+	if info.gw.IsValid() && tb.check != nil {
+		scope, err := tb.check(t, c.family, info.gw, info.dev, info.onlink)
 		if err != nil {
 			return nil, err
 		}
 		info.scope = scope
-	case info.gw.IsValid() && tb.check != nil:
-		if err := tb.check(t, c.family, info.gw, info.dev, info.onlink); err != nil {
-			return nil, err
-		}
 	}
 	nh.info = info
 	return nh, nil

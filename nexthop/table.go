@@ -6,6 +6,7 @@
 package nexthop
 
 import (
+	"net/netip"
 	"syscall"
 
 	"github.com/google/btree"
@@ -25,9 +26,8 @@ import (
 // not usable; create one with NewTable.
 type Table struct {
 	policy   Policy
-	check    GatewayChecker
-	checkSc  GatewayScopeChecker // preferred over check when set
-	loopback *netdev.Device      // the namespace's loopback, when known (SetLoopback)
+	check    GatewayScopeChecker
+	loopback *netdev.Device // the namespace's loopback, when known (SetLoopback)
 
 	tree            *btree.BTreeG[treeItem] // nexthops by id (net->nexthop.rb_root)
 	devhash         [devHashSize]devBucket  // single nexthops by device (net->nexthop.devhash)
@@ -81,13 +81,18 @@ func NewTable(p Policy) *Table {
 // SetGatewayChecker sets the function that validates a new single
 // nexthop's gateway (the FIB's fib_check_nh). It is called, after every
 // check of the request itself, only for single nexthops with a gateway.
-// With no checker every gateway is accepted.
-func (tb *Table) SetGatewayChecker(c GatewayChecker) { tb.check = c }
+// With no checker every gateway is accepted. A gateway so checked is link
+// scope; SetGatewayScopeChecker sets a checker that gives the scope too.
+func (tb *Table) SetGatewayChecker(c GatewayChecker) {
+	tb.check = func(t *sim.Task, family int, gw netip.Addr, dev *netdev.Device, onlink bool) (uint8, error) {
+		return scopeLink, c(t, family, gw, dev, onlink)
+	}
+}
 
 // SetGatewayScopeChecker is SetGatewayChecker with a checker that also sets
 // the nexthop's scope, as fib_check_nh sets nhc_scope from the route that
-// reaches the gateway. It takes precedence over a GatewayChecker.
-func (tb *Table) SetGatewayScopeChecker(c GatewayScopeChecker) { tb.checkSc = c }
+// reaches the gateway. It replaces any checker set before.
+func (tb *Table) SetGatewayScopeChecker(c GatewayScopeChecker) { tb.check = c }
 
 // SetLoopback tells the table its namespace's loopback device, on which the
 // kernel puts blackhole nexthops: a blackhole is then refused with ENETDOWN
