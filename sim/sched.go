@@ -172,24 +172,46 @@ func (w *World) Run() Time {
 	return now
 }
 
-// loop is the scheduler: it runs due events and resumes the earliest
-// runnable task until none is left. A panic in a task or an event becomes
-// the World's failure.
-func (w *World) loop(s *scheduler) {
-	var cur *Task // the task resumed; nil while an event runs
+// fail records a panic of task t (nil: an event) as the World's failure;
+// r is what it panicked with, nil if it did not. It reports whether it did.
+func (w *World) fail(s *scheduler, t *Task, r any) bool {
+	if r == nil {
+		return false
+	}
+	what := "an event"
+	if t != nil {
+		what = "task " + t.String()
+	}
+	w.mu.Lock()
+	if s.failure == nil {
+		s.failure = fmt.Sprintf("sim: %s panicked: %v", what, r)
+	}
+	w.mu.Unlock()
+	return true
+}
+
+// runEvent runs an event's fn; a panic becomes the World's failure.
+func (w *World) runEvent(s *scheduler, fn func()) {
+	defer func() { w.fail(s, nil, recover()) }()
+	fn()
+}
+
+// resumeTask runs task t's next step; a panic becomes the World's failure
+// and ends the task.
+func (w *World) resumeTask(s *scheduler, t *Task) (alive bool) {
 	defer func() {
-		if r := recover(); r != nil {
-			what := "an event"
-			if cur != nil {
-				what = "task " + cur.String()
-			}
-			w.mu.Lock()
-			if s.failure == nil {
-				s.failure = fmt.Sprintf("sim: %s panicked: %v", what, r)
-			}
-			w.mu.Unlock()
+		if w.fail(s, t, recover()) {
+			alive = true // the loop stops at the failure; Run unwinds t
 		}
 	}()
+	_, alive = t.resume()
+	return alive
+}
+
+// loop is the scheduler: it runs due events and resumes the earliest
+// runnable task until none is left. A panic in a task or an event (not in
+// the scheduler itself) becomes the World's failure.
+func (w *World) loop(s *scheduler) {
 	for {
 		w.mu.Lock()
 		if s.failure != nil {
@@ -204,7 +226,7 @@ func (w *World) loop(s *scheduler) {
 			e := w.popEventLocked()
 			w.advanceHorizon(e.at)
 			w.mu.Unlock()
-			e.fn()
+			w.runEvent(s, e.fn)
 			continue
 		}
 		if next == nil {
@@ -220,10 +242,7 @@ func (w *World) loop(s *scheduler) {
 		if m := next.lockWant; m != nil && m.enqueueWanted(next) {
 			continue // next waits for m without having run
 		}
-		cur = next
-		_, alive := next.resume()
-		cur = nil
-		if !alive {
+		if alive := w.resumeTask(s, next); !alive {
 			w.mu.Lock()
 			next.finished = true
 			s.live--
