@@ -9,7 +9,8 @@ import "fmt"
 // checkShape verifies the trie's structural invariants: key vectors
 // consistent with their position in the parent (key, pos, bits), parent
 // pointers, empty and full child counts, suffix lengths, alias order within
-// leaves, no tnode with fewer than two children, and the arena's accounting.
+// leaves, no tnode without children (one can stay, see below), and the
+// arena's accounting.
 // Tnodes that resize would still inflate or halve are allowed: the kernel
 // does not promise there are none (max_work, resizing only the path of a
 // change, and collapses that make a tnode the root can leave some).
@@ -252,8 +253,3 @@ func (t *trie) checkEachAlias(fn func(l uint32, fa *alias)) {
 // Unmerged reports whether local and main have their own tries: the
 // namespace had a custom IPv4 rule (fib_has_custom_rules, see Unmerge).
 func (f *FIB) Unmerged() bool { return f.customRules }
-
-// HasCustomLocalRoutes reports whether a local route was ever added by
-// request (fib_has_custom_local_routes): source validation then checks
-// sources against the FIB, not only against the interface addresses.
-func (f *FIB) HasCustomLocalRoutes() bool { return f.customLocal }

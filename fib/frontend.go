@@ -249,6 +249,11 @@ func (f *FIB) del(t *sim.Task, r Route) error {
 	return tb.delete(t, &cfg)
 }
 
+// HasCustomLocalRoutes reports whether a local route was ever added by
+// request (fib_has_custom_local_routes): source validation then checks
+// sources against the FIB, not only against the interface addresses.
+func (f *FIB) HasCustomLocalRoutes() bool { return f.customLocal }
+
 // Lookup finds the route for a flow the way the kernel does without policy
 // rules: in main (which sees local's routes while they are merged), then in
 // default; with custom rules (after Unmerge) through the RuleLookup, or in
@@ -556,23 +561,16 @@ func (f *FIB) delIfAddr(t *sim.Task, dev *netdev.Device, a netdev.Addr) {
 	subnet := false
 	remaining := dev.Inet4Addrs()
 	if a.Flags&netdev.AddrSecondary != 0 {
+		// A secondary goes before its primary, except from a device
+		// going away, which removes its addresses first to last: a
+		// secondary without its primary is left alone (its routes go
+		// with the device, fib_disable_ip; routes that use it as
+		// preferred source stay).
 		p, ok := primaryOf(dev, a)
-		if !ok && !dev.Registered() {
-			// A device going away removes its addresses first to last,
-			// its primaries before their secondaries, and the kernel
-			// leaves a secondary without its primary alone: its routes
-			// go with the device (fib_disable_ip), and routes that use
-			// it as preferred source stay.
+		if !ok {
 			return
 		}
-		// Otherwise netdev unlinks a primary before notifying the
-		// removal of its secondaries, while the kernel notifies them
-		// first with the primary still listed; without the primary,
-		// match its routes whatever their preferred source.
-		prim = netdev.Addr{}
-		if ok {
-			prim = p
-		}
+		prim = p
 	} else if anyAddr != 0 && (anyAddr != local || a.Prefix.Bits() < 32) {
 		f.fibMagic(t, false, prefixRouteType(dev), anyAddr, uint8(a.Prefix.Bits()), prim, dev)
 		subnet = true
@@ -667,7 +665,7 @@ func (f *FIB) delIfAddr(t *sim.Task, dev *netdev.Device, a netdev.Addr) {
 		// inet_addr_type_dev_table: dev only chooses the table (its
 		// l3mdev's, else local); the address may still be local through
 		// another device.
-		if gone && f.addrType(t, nil, a.Prefix.Addr(), TableLocal) != TypeLocal {
+		if gone && f.addrType(t, a.Prefix.Addr(), TableLocal) != TypeLocal {
 			if f.syncDownAddr(a.Prefix.Addr()) > 0 {
 				f.flush(t)
 			}

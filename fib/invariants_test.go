@@ -4,15 +4,12 @@ import (
 	"fmt"
 )
 
-// check verifies the trie's shape (checkShape) and counts the tnodes that
-// would still inflate or halve (the kernel does not promise there are none:
+// resizable counts the tnodes of a trie whose shape CheckInvariants has
+// verified that would still inflate or halve (the kernel does not promise there are none:
 // max_work, resizing only the path of a change, and collapses that make a
 // tnode the root can leave some). The root is exempt: a tnode that becomes
 // the root when its parent collapses is not resized again.
-func (t *trie) check() (inflatable, halvable int, err error) {
-	if err := t.checkShape(); err != nil {
-		return 0, 0, err
-	}
+func (t *trie) resizable() (inflatable, halvable int) {
 	var walk func(r ref, parent uint32)
 	walk = func(r ref, parent uint32) {
 		if r == 0 || r.isLeaf() {
@@ -30,7 +27,7 @@ func (t *trie) check() (inflatable, halvable int, err error) {
 		}
 	}
 	walk(t.root(), 0)
-	return inflatable, halvable, nil
+	return inflatable, halvable
 }
 
 // check is CheckInvariants plus: no tnode is left that resize would
@@ -45,10 +42,7 @@ func (f *FIB) check() error {
 			continue
 		}
 		seen[tb.t] = true
-		infl, halv, err := tb.t.check()
-		if err != nil {
-			return fmt.Errorf("table %d: %w", tb.id, err)
-		}
+		infl, halv := tb.t.resizable()
 		if infl+halv > 0 {
 			return fmt.Errorf("table %d: %d tnodes should inflate, %d should halve", tb.id, infl, halv)
 		}

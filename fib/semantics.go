@@ -259,7 +259,7 @@ func (f *FIB) findInfoNH(k nhInfoKey) *fibInfo {
 // to a map. The slice holds the head's number in the FIB's infoTable, not
 // a pointer, so the garbage collector has nothing to scan in it. A chain
 // holds linked fib_infos only (linkInfo adds, releaseInfo takes out, each
-// while the fib_info has its number). The zero nhInfoIndex is empty.
+// while the fib_info has its number). Its fis is the FIB's infoTable.
 type nhInfoIndex struct {
 	fis    *infoTable
 	dense  []uint32 // head's infoTable index, 0 for none
@@ -716,7 +716,7 @@ func (f *FIB) checkNHv4GW(t *sim.Task, nh *fibNH, table uint32, scope Scope) err
 		if !dev.IsUp() {
 			return errno.New(syscall.ENETDOWN, "Nexthop device is not up")
 		}
-		if f.addrType(t, nil, nh.gw, TableLocal) != TypeUnicast {
+		if f.addrType(t, nh.gw, TableLocal) != TypeUnicast {
 			return einval("Nexthop has invalid gateway")
 		}
 		if !dev.Carrier() {
@@ -801,16 +801,16 @@ func (f *FIB) validPrefsrc(t *sim.Task, cfg *config) bool {
 	if tb == TableMain {
 		tb = TableLocal
 	}
-	rc := f.addrType(t, nil, cfg.prefsrc, tb)
+	rc := f.addrType(t, cfg.prefsrc, tb)
 	if rc != TypeLocal && tb != TableLocal {
-		rc = f.addrType(t, nil, cfg.prefsrc, TableLocal)
+		rc = f.addrType(t, cfg.prefsrc, TableLocal)
 	}
 	return rc == TypeLocal
 }
 
-// addrType is __inet_dev_addr_type: the type of the route addr takes in
-// table tbID (as if only dev existed, when dev is not nil).
-func (f *FIB) addrType(t *sim.Task, dev *netdev.Device, addr netip.Addr, tbID uint32) Type {
+// addrType is inet_addr_type_table (__inet_dev_addr_type without a
+// device): the type of the route addr takes in table tbID.
+func (f *FIB) addrType(t *sim.Task, addr netip.Addr, tbID uint32) Type {
 	v := addr4(addr)
 	if v == 0 || v == 0xffffffff {
 		return TypeBroadcast
@@ -823,7 +823,7 @@ func (f *FIB) addrType(t *sim.Task, dev *netdev.Device, addr netip.Addr, tbID ui
 		return TypeBroadcast
 	}
 	res, err := tb.lookup(t, Flow{Dst: addr})
-	if err == nil && (dev == nil || dev == res.Dev) {
+	if err == nil {
 		return res.Type
 	}
 	return TypeUnicast

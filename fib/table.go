@@ -585,7 +585,8 @@ type flushCount struct {
 }
 
 // typeErr tells the route types whose lookups fail (fib_props[type].error
-// set): the error routes a flush leaves alone unless it flushes all.
+// set): the error routes a flush leaves alone unless it flushes all or
+// their fib_info is dead.
 var typeErr = func() (e [typeMax + 1]bool) {
 	for typ, p := range typeProps {
 		e[typ] = p.err != 0
@@ -614,7 +615,7 @@ func (tb *Table) flushLeaf(pn, l uint32, flushAll bool, c *flushCount) {
 		// fib_info is dead ("ipv4: Fix reference count leak when using
 		// error routes with nexthop objects", in 6.18.y).
 		te, dead := typeErr[fa.typ], tr.fis.dead[fa.info]
-		if !dead && !te || !flushAll && te && !dead {
+		if !dead && (!te || !flushAll) {
 			slen, prev, a = fa.slen, a, next
 			continue
 		}

@@ -590,8 +590,8 @@ func (t *trie) replace(oldtnode, tn uint32, freeList []uint32) uint32 {
 	return tp
 }
 
-// resizeFullChildren is replace's last step: resize every full child of tn,
-// which has just taken a replaced node's place.
+// resizeFullChildren is the last step of replace and of inflate: resize
+// every full child of tn, which has just taken a replaced node's place.
 func (t *trie) resizeFullChildren(tn uint32) {
 	for i := childLength(&t.tn[tn]); i > 0; {
 		i--
