@@ -42,7 +42,7 @@ func (t *trie) checkShape() error {
 				if fa.slen < keyLength && l.key&(1<<fa.slen-1) != 0 {
 					return fmt.Errorf("leaf %#x: host bits under /%d", l.key, keyLength-fa.slen)
 				}
-				if fi := t.fiOf(fa); fi == nil || fi.dead || fi.treeref <= 0 || fi.idx != fa.info {
+				if fi := t.fiOf(fa); fi == nil || fi.released() || fi.treeref <= 0 || fi.idx != fa.info {
 					return fmt.Errorf("leaf %#x: alias with a released fib_info", l.key)
 				}
 				if last != nil {
@@ -179,7 +179,7 @@ func (f *FIB) CheckInvariants() error {
 		if refs[fi] != fi.treeref {
 			return fmt.Errorf("fib_info %p: treeref %d, %d aliases", fi, fi.treeref, refs[fi])
 		}
-		if fi.dead || fi.idx == 0 || f.fis.at(fi.idx) != fi {
+		if fi.released() || f.fis.at(fi.idx) != fi {
 			return fmt.Errorf("released fib_info still hashed")
 		}
 		if f.fis.dead[fi.idx] != (fi.flags&FlagDead != 0) {
@@ -232,7 +232,7 @@ func (f *FIB) CheckInvariants() error {
 	if f.nh != nil {
 		for _, nh := range f.nh.List() {
 			for _, u := range nh.FIBUserList() {
-				if fi, ok := u.(*fibInfo); ok && fi.f == f && (fi.dead || fi.nh != nh) {
+				if fi, ok := u.(*fibInfo); ok && fi.f == f && (fi.released() || fi.nh != nh) {
 					return fmt.Errorf("nexthop %d: FIB user %p is released or uses another nexthop", nh.ID(), fi)
 				}
 			}

@@ -92,8 +92,11 @@ type fibInfo struct {
 	protocol Protocol
 	scope    Scope
 	typ      Type
-	dead     bool // fib_dead: released
 }
+
+// released is fib_dead: the fib_info was released, its number (idx) given
+// back to the infoTable.
+func (fi *fibInfo) released() bool { return fi.idx == 0 }
 
 // MarkDead sets RTNH_F_DEAD so the next FIB flush removes the routes that
 // use the fib_info (nexthop.FIBUser, called by nexthop removal).
@@ -452,7 +455,6 @@ func (f *FIB) releaseInfo(fi *fibInfo) {
 			f.unhashNH(&fi.nhs[i])
 		}
 	}
-	fi.dead = true
 }
 
 func (f *FIB) unhashNH(nh *fibNH) {

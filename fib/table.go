@@ -428,7 +428,7 @@ func (tb *Table) leafLookup(l, key uint32, fl *Flow, res *Result) (bool, error) 
 		}
 		fi := tr.fiOf(fa)
 		tr.work.infos++
-		if fi.dead || fi.scope < fl.Scope {
+		if fi.released() || fi.scope < fl.Scope {
 			continue
 		}
 		fa.state |= faAccessed
