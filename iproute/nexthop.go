@@ -299,7 +299,7 @@ func (ip *IP) nexthopList(h *rtnl.Handle, argv []string, flush bool) error {
 		if ip.family != 0 && (len(ni.Group) != 0 || ni.Family != ip.family) {
 			continue
 		}
-		if hasProt && (proto > 255 || !strings.Contains(ni.Text+" ", " proto "+protoName(uint8(proto))+" ")) {
+		if hasProt && uint64(ni.Protocol) != proto {
 			continue
 		}
 		if !flush {

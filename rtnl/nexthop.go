@@ -95,6 +95,7 @@ type NexthopInfo struct {
 	Dev       string
 	OnLink    bool
 	Blackhole bool
+	Protocol  uint8 // nh_protocol ("proto")
 	Group     []nexthop.GroupMember
 	FIBUsers  int
 	Text      string // as `ip nexthop show` prints it
@@ -103,7 +104,7 @@ type NexthopInfo struct {
 func nexthopInfo(nh *nexthop.Nexthop) NexthopInfo {
 	ni := NexthopInfo{
 		ID: nh.ID(), Family: nh.Family(), Gateway: nh.Gateway(), OnLink: nh.OnLink(),
-		Blackhole: nh.Blackhole(), Group: nh.Members(), FIBUsers: nh.FIBUsers(), Text: nh.String(),
+		Blackhole: nh.Blackhole(), Protocol: nh.Protocol(), Group: nh.Members(), FIBUsers: nh.FIBUsers(), Text: nh.String(),
 	}
 	if d := nh.Dev(); d != nil {
 		ni.Dev = d.Name()
