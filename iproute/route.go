@@ -656,10 +656,7 @@ func (ip *IP) routeGet(h *rtnl.Handle, argv []string) error {
 			if err != nil {
 				return err
 			}
-			if p.Bits() != p.Addr().BitLen() {
-				return getrouteHeader()
-			}
-			q.Src = p.Addr()
+			q.Src, q.SrcLen = p.Addr(), p.Bits()
 			continue
 		case matches(w, "oif") || w == "dev":
 			v, err := a.next()
@@ -696,12 +693,7 @@ func (ip *IP) routeGet(h *rtnl.Handle, argv []string) error {
 			if err != nil {
 				return err
 			}
-			if v == 0 {
-				// RouteQuery cannot carry protocol 0, which the kernel
-				// refuses (rtm_getroute_parse_ip_proto).
-				return &cmdError{msg: kernelMessage(syscall.EOPNOTSUPP, "Unsupported ip proto"), status: exitNetlink}
-			}
-			q.IPProto = v
+			q.IPProto, q.HasIPProto = v, true
 			continue
 		case "sport", "dport":
 			v, err := nextValue(a, uint16Value, "invalid "+w+"\n")
@@ -770,13 +762,6 @@ func (ip *IP) routeGet(h *rtnl.Handle, argv []string) error {
 	}
 	ip.out.WriteString(routeGetText(q, rr))
 	return nil
-}
-
-// getrouteHeader is the kernel's answer to a route get whose source is a
-// prefix rather than an address (rtm_src_len must be 0 or 32;
-// inet_rtm_valid_getroute_req).
-func getrouteHeader() error {
-	return &cmdError{msg: kernelMessage(syscall.EINVAL, "ipv4: Invalid values in header for route get request"), status: exitNetlink}
 }
 
 // routeGetText is print_route for the answer to route get q: the route's

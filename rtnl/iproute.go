@@ -43,9 +43,7 @@ func (h *Handle) MaddrList() ([]MaddrInfo, error) {
 	err := h.do("maddr", func(t *sim.Task, tb *netdev.Table) error {
 		for _, d := range tb.Devices() {
 			mi := MaddrInfo{Index: d.Index(), Name: d.Name(), Link: d.MC().Entries(), Inet6: d.Inet6GroupList()}
-			if d.IsUp() {
-				mi.Inet4 = []netdev.Group{{Addr: allHosts, Users: 1}}
-			}
+			mi.Inet4 = ipv4Groups(d)
 			out = append(out, mi)
 		}
 		return nil
@@ -53,9 +51,18 @@ func (h *Handle) MaddrList() ([]MaddrInfo, error) {
 	return out, err
 }
 
-// allHosts is 224.0.0.1, which every IPv4 device joins while up.
+// ipv4Groups is the IPv4 groups d has joined (in_dev->mc_list): netsim's
+// devices join 224.0.0.1 while up, and no other group.
 //
 // Kernel: ip_mc_up → ip_mc_inc_group(in_dev, IGMP_ALL_HOSTS) (net/ipv4/igmp.c).
+func ipv4Groups(d *netdev.Device) []netdev.Group {
+	if !d.IsUp() {
+		return nil
+	}
+	return []netdev.Group{{Addr: allHosts, Users: 1}}
+}
+
+// allHosts is 224.0.0.1 (IGMP_ALL_HOSTS).
 var allHosts = netip.AddrFrom4([4]byte{224, 0, 0, 1})
 
 // TableExists reports whether the namespace has IPv4 routing table id, as

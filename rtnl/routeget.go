@@ -25,18 +25,22 @@ import (
 type RouteQuery struct {
 	// RTA_IIF ("iif"): the device the packet came in by; the query is
 	// then for an input route (OIF and UID are not used).
-	IIF  string
-	Dst  netip.Addr // RTA_DST; 0.0.0.0 (or invalid) asks for a local route
-	Src  netip.Addr // RTA_SRC ("from"): for an output route, an address of this host
-	OIF  string     // RTA_OIF ("oif"): the device the packet must leave by
-	Mark uint32     // RTA_MARK ("mark")
-	UID  uint32     // RTA_UID ("uid")
-	TOS  uint8      // rtm_tos ("tos", "dsfield")
-	// RTA_IP_PROTO ("ipproto"): TCP, UDP or ICMP; 0 is none (the kernel
-	// refuses a request that names protocol 0).
-	IPProto uint8
-	Sport   uint16 // RTA_SPORT ("sport")
-	Dport   uint16 // RTA_DPORT ("dport")
+	IIF string
+	Dst netip.Addr // RTA_DST; 0.0.0.0 (or invalid) asks for a local route
+	Src netip.Addr // RTA_SRC ("from"): for an output route, an address of this host
+	// rtm_src_len: the length of the "from" prefix as asked; 0 or 32 (an
+	// address), anything else is refused with EINVAL.
+	SrcLen int
+	OIF    string // RTA_OIF ("oif"): the device the packet must leave by
+	Mark   uint32 // RTA_MARK ("mark")
+	UID    uint32 // RTA_UID ("uid")
+	TOS    uint8  // rtm_tos ("tos", "dsfield")
+	// RTA_IP_PROTO ("ipproto"): TCP, UDP or ICMP, refused otherwise
+	// (EOPNOTSUPP), with HasIPProto when it is 0 (which is refused too).
+	IPProto    uint8
+	HasIPProto bool
+	Sport      uint16 // RTA_SPORT ("sport")
+	Dport      uint16 // RTA_DPORT ("dport")
 }
 
 // RouteFlags are the struct rtable flags a route lookup reports (ip's
@@ -111,11 +115,17 @@ func (h *Handle) RouteGetFlow(q RouteQuery) (RouteResult, error) {
 		if q.Dst.IsValid() && !q.Dst.Is4() || q.Src.IsValid() && !q.Src.Is4() {
 			return errno.New(syscall.EAFNOSUPPORT, "Only IPv4 lookups are modelled")
 		}
+		// inet_rtm_valid_getroute_req
+		if q.SrcLen != 0 && q.SrcLen != 32 {
+			return errno.New(syscall.EINVAL, "ipv4: Invalid values in header for route get request")
+		}
 		// rtm_getroute_parse_ip_proto
-		switch q.IPProto {
-		case 0, syscall.IPPROTO_TCP, syscall.IPPROTO_UDP, syscall.IPPROTO_ICMP:
-		default:
-			return errno.New(syscall.EOPNOTSUPP, "Unsupported ip proto")
+		if q.IPProto != 0 || q.HasIPProto {
+			switch q.IPProto {
+			case syscall.IPPROTO_TCP, syscall.IPPROTO_UDP, syscall.IPPROTO_ICMP:
+			default:
+				return errno.New(syscall.EOPNOTSUPP, "Unsupported ip proto")
+			}
 		}
 		var err error
 		if q.IIF != "" {
@@ -137,7 +147,11 @@ var (
 	loopbackAddr = netip.AddrFrom4([4]byte{127, 0, 0, 1}) // INADDR_LOOPBACK
 )
 
-var errNetUnreach = errno.New(syscall.ENETUNREACH, "")
+var (
+	errInval       = errno.New(syscall.EINVAL, "")
+	errNetUnreach  = errno.New(syscall.ENETUNREACH, "")
+	errHostUnreach = errno.New(syscall.EHOSTUNREACH, "")
+)
 
 // unspec returns a, or the invalid Addr for 0.0.0.0.
 func unspec(a netip.Addr) netip.Addr {
@@ -164,7 +178,7 @@ func (n *Net) routeOutput(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteRes
 	o := output{typ: fib.TypeUnspec}
 	if src.IsValid() {
 		if src.IsMulticast() || isLbcast(src) {
-			return RouteResult{}, errno.New(syscall.EINVAL, "")
+			return RouteResult{}, errInval
 		}
 		if out == nil && (dst.IsMulticast() || isLbcast(dst)) {
 			// The source's device sends it (__ip_dev_find).
@@ -252,11 +266,11 @@ type output struct {
 // flags and gateway.
 func makeRoute(tb *netdev.Table, dst, src netip.Addr, out *netdev.Device, o output) (RouteResult, error) {
 	if out == nil {
-		return RouteResult{}, errno.New(syscall.EINVAL, "")
+		return RouteResult{}, errInval
 	}
 	lo := out == tb.Loopback()
 	if src.IsLoopback() && !lo {
-		return RouteResult{}, errno.New(syscall.EINVAL, "")
+		return RouteResult{}, errInval
 	}
 	typ, useFib := o.typ, o.found
 	switch {
@@ -299,9 +313,15 @@ func makeRoute(tb *netdev.Table, dst, src netip.Addr, out *netdev.Device, o outp
 	return rr, nil
 }
 
-// joined reports whether d is a member of IPv4 group g: netsim's devices
-// join 224.0.0.1 while up and no other group.
-func joined(d *netdev.Device, g netip.Addr) bool { return g == allHosts && d.IsUp() }
+// joined reports whether d is a member of IPv4 group g (ip_check_mc_rcu).
+func joined(d *netdev.Device, g netip.Addr) bool {
+	for _, m := range ipv4Groups(d) {
+		if m.Addr == g {
+			return true
+		}
+	}
+	return false
+}
 
 // addrDevice is inet_lookup_ifaddr_rcu: the device that has local
 // address a, or nil.
@@ -363,11 +383,6 @@ func inetSelectAddr(tb *netdev.Table, d *netdev.Device, dst netip.Addr, scope fi
 	}
 	return netip.Addr{}
 }
-
-var (
-	errInval       = errno.New(syscall.EINVAL, "")
-	errHostUnreach = errno.New(syscall.EHOSTUNREACH, "")
-)
 
 // routeInput is ip_route_input_rcu: the route of a packet that came in by
 // the device q.IIF. Any martian is EINVAL, as inet_rtm_getroute reports
