@@ -638,8 +638,9 @@ func routeText(r rtnl.RouteInfo, withTable bool) string {
 	return b.String()
 }
 
-// routeGet is iproute_get without an input device: the route a locally
-// generated packet takes, printed as the kernel's answer.
+// routeGet is iproute_get: the route a locally generated packet takes, or
+// with iif the input route of a received one, printed as the kernel's
+// answer.
 func (ip *IP) routeGet(h *rtnl.Handle, argv []string) error {
 	var q rtnl.RouteQuery
 	has := false

@@ -73,7 +73,6 @@ func runBatch(args []string, out io.Writer) error {
 	if *before {
 		cfg = rtnl.Before
 	}
-	cfg.CountedWalks = true
 	tr, err := tf.open()
 	if err != nil {
 		return fmt.Errorf("batch: %w", err)

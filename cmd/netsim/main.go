@@ -15,7 +15,8 @@
 // which ui.perfetto.dev opens, with a process per simulated machine, its
 // tasks as threads, and locks held and waited for, sleeps, RCU grace
 // periods and requests as spans. -trace-events N caps the events kept
-// (default 200000, the first of each machine); a truncated trace says so
+// (default 200000, shared by the machines; a machine over its share keeps
+// its first and last events); a truncated trace says so
 // on stderr and in the file. Runs longer than a second draw a progress bar
 // on stderr when it is a terminal. A failed command exits non-zero.
 package main

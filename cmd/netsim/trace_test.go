@@ -152,9 +152,9 @@ func dropReal(t *testing.T, b []byte) []map[string]any {
 	return rows
 }
 
-// TestTraceTruncated: a cap keeps the first events of every machine, says
-// so on stderr, in the process's name and in otherData, and the file still
-// loads.
+// TestTraceTruncated: a cap keeps the first and last events of every
+// machine, says so on stderr, in the process's name and in otherData, and
+// the file still loads.
 func TestTraceTruncated(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "t.json")
 	var out bytes.Buffer

@@ -118,10 +118,7 @@ func (g *gen) table() string {
 }
 
 // prefix returns a random IPv4 prefix, canonical except now and then.
-func (g *gen) prefix() string { return g.prefixOf(true) }
-
-// prefixOf returns a random IPv4 prefix, canonical unless odd and by chance.
-func (g *gen) prefixOf(odd bool) string {
+func (g *gen) prefix() string {
 	var l int
 	switch g.r.IntN(6) {
 	case 0:
@@ -135,10 +132,10 @@ func (g *gen) prefixOf(odd bool) string {
 	}
 	first := []uint32{10, 10, 10, 172, 192, 198}[g.r.IntN(6)]
 	a := first<<24 | g.r.Uint32()&0x00ffffff
-	if !(odd && g.chance(0.04)) && l < 32 {
+	if !g.chance(0.04) && l < 32 {
 		a &^= (1<<(32-l) - 1)
 	}
-	if l == 0 && !(odd && g.chance(0.04)) {
+	if l == 0 && !g.chance(0.04) {
 		a = 0
 	}
 	return fmt.Sprintf("%d.%d.%d.%d/%d", a>>24, a>>16&255, a>>8&255, a&255, l)
@@ -169,9 +166,10 @@ func (g *gen) step() {
 	}
 }
 
-// routeGet asks for the output route to an address near the routes and
-// subnets used, now and then with a source, an output device, a mark or a
-// TOS, or to a special address.
+// routeGet asks for the route to an address near the routes and subnets
+// used, or to a special address: the output route, now and then with a
+// source, an output device, a mark or a TOS, or the input route of a
+// packet from a given source on a given device.
 func (g *gen) routeGet() {
 	if g.multipath {
 		g.routeDel()
@@ -261,7 +259,7 @@ func (g *gen) addr() {
 	g.emit("addr %s 10.0.%d.%d/%d dev %s", op, s, h, l, g.dev())
 }
 
-// nexthopSpec returns a route's forwarding part: via a gateway, a device,
+// fwd returns a route's forwarding part: via a gateway, a device,
 // a nexthop object or several nexthops.
 func (g *gen) fwd() string {
 	switch g.r.IntN(10) {
