@@ -234,13 +234,9 @@ func (ip *IP) ruleModify(h *rtnl.Handle, argv []string, del bool) error {
 			}
 			r.UID, r.Attrs = fibrules.UIDRange{Start: lo, End: hi}, r.Attrs|fibrules.AttrUIDRange
 		case w == "ipproto":
-			v, err := a.next()
+			p, err := nextValue(a, ipProtoValue, "Invalid \"ipproto\" value\n")
 			if err != nil {
 				return err
-			}
-			p, ok := ipProtoValue(v)
-			if !ok {
-				return invarg("Invalid \"ipproto\" value\n", v)
 			}
 			r.IPProto = p
 		case w == "sport", w == "dport":

@@ -446,49 +446,34 @@ func (h *Handle) Sysctl(key, value string) error {
 	fam, scope, name := parts[1], parts[3], parts[4]
 	return h.do("sysctl", func(t *sim.Task, tb *netdev.Table) error {
 		on := v != 0
+		var dev *netdev.Device // nil for all and default
+		if scope != "all" && scope != "default" {
+			if dev = tb.ByName(scope); dev == nil {
+				return errno.Errorf(syscall.ENOENT, "sysctl %s: no device %s", key, scope)
+			}
+		}
 		if fam == "ipv4" {
-			var c *netdev.IPv4Conf
-			switch scope {
-			case "all":
-				c = &tb.IPv4All
-			case "default":
+			c := &tb.IPv4All
+			if scope == "default" {
 				c = &tb.IPv4Default
-			default:
-				d := tb.ByName(scope)
-				if d == nil {
-					return errno.Errorf(syscall.ENOENT, "sysctl %s: no device %s", key, scope)
-				}
-				if name != "forwarding" {
-					return errno.Errorf(syscall.ENOENT, "sysctl %s is not modelled", key)
-				}
-				tb.SetIPv4Forwarding(d, on)
-				return nil
 			}
 			switch {
-			case name == "promote_secondaries":
-				c.PromoteSecondaries = on
 			case name == "forwarding" && scope == "all":
 				tb.SetIPv4Forwarding(nil, on)
+			case name == "forwarding" && dev != nil:
+				tb.SetIPv4Forwarding(dev, on)
 			case name == "forwarding":
 				c.Forwarding = on
+			case name == "promote_secondaries" && dev == nil:
+				c.PromoteSecondaries = on
 			default:
 				return errno.Errorf(syscall.ENOENT, "sysctl %s is not modelled", key)
 			}
 			return nil
 		}
-		var c *netdev.IPv6Conf
-		var dev *netdev.Device
-		switch scope {
-		case "all":
-			c = &tb.IPv6All
-		case "default":
+		c := &tb.IPv6All
+		if scope == "default" {
 			c = &tb.IPv6Default
-		default:
-			d := tb.ByName(scope)
-			if d == nil {
-				return errno.Errorf(syscall.ENOENT, "sysctl %s: no device %s", key, scope)
-			}
-			dev = d
 		}
 		switch {
 		case name == "forwarding" && scope == "all":
