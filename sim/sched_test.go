@@ -244,8 +244,14 @@ func TestChromeTrace(t *testing.T) {
 		TraceEvents []map[string]any `json:"traceEvents"`
 	}
 	require.NoError(t, json.Unmarshal(buf.Bytes(), &doc))
-	require.Len(t, doc.TraceEvents, 4) // thread name + 3 intervals
-	require.Equal(t, "thread_name", doc.TraceEvents[0]["name"])
+	// The process's and the thread's name and sort index, then the
+	// intervals by start, the enclosing span first.
+	var names2 []string
+	for _, e := range doc.TraceEvents {
+		names2 = append(names2, e["name"].(string))
+	}
+	require.Equal(t, []string{"process_name", "process_sort_index", "thread_name", "thread_sort_index",
+		"ip link del eth0", "RTNL", "msleep(250)"}, names2)
 	for _, e := range doc.TraceEvents {
 		if e["name"] == "msleep(250)" {
 			require.InDelta(t, 2000.0, e["ts"], 1e-9) // the sleep starts after 2 ms

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"slices"
-	"strconv"
 	"sync"
 
 	"github.com/netsimlab/netsim/sim"
@@ -189,28 +186,6 @@ func (tf *traceFile) Close(w io.Writer) error {
 	return nil
 }
 
-// traceEvent is one event of the Chrome trace event format.
-type traceEvent struct {
-	Name string         `json:"name"`
-	Cat  string         `json:"cat,omitempty"`
-	Ph   string         `json:"ph"`
-	Ts   json.Number    `json:"ts"`
-	Dur  *json.Number   `json:"dur,omitempty"`
-	S    string         `json:"s,omitempty"`
-	Pid  int            `json:"pid"`
-	Tid  int            `json:"tid"`
-	Args map[string]any `json:"args,omitempty"`
-}
-
-// micros renders virtual nanoseconds as microseconds, exactly.
-func micros(ns int64) json.Number {
-	s := strconv.FormatInt(ns/1000, 10)
-	if r := ns % 1000; r != 0 {
-		s += "." + strconv.FormatInt(1000+r, 10)[1:]
-	}
-	return json.Number(s)
-}
-
 // write writes the trace and returns the events kept and made.
 func (tf *traceFile) write(w io.Writer) (kept, total int64, err error) {
 	tf.mu.Lock()
@@ -224,87 +199,23 @@ func (tf *traceFile) write(w io.Writer) (kept, total int64, err error) {
 		p.mu.Unlock()
 	}
 	q := quotas(sizes, tf.max)
-
-	bw := bufio.NewWriterSize(w, 1<<16)
-	enc := json.NewEncoder(bw)
-	first := true
-	emit := func(e traceEvent) {
-		if !first {
-			bw.WriteString(",\n")
-		}
-		first = false
-		b, _ := json.Marshal(e) // cannot fail: strings, numbers and maps of them
-		bw.Write(b)
-	}
-	bw.WriteString(`{"displayTimeUnit":"ms","traceEvents":[` + "\n")
+	out := make([]sim.TraceProcess, len(procs))
 	for i, p := range procs {
-		pid := i + 1
 		evs, gap := p.kept(q[i])
 		made := int64(len(evs)) + gap
 		kept += int64(len(evs))
-		name := p.name
-		// The gap's instant event goes where the first part ends.
-		var gapAt sim.Time
+		out[i] = sim.TraceProcess{Name: p.name, Events: evs}
 		if gap > 0 {
-			name += fmt.Sprintf(" (trace truncated: %d of %d events kept)", len(evs), made)
+			// The gap's note goes where the first part ends.
+			var gapAt sim.Time
 			for _, e := range evs[:(q[i]+1)/2] {
 				gapAt = max(gapAt, e.Start.Add(e.Dur))
 			}
-		}
-		emit(traceEvent{Name: "process_name", Ph: "M", Pid: pid, Args: map[string]any{"name": name}})
-		emit(traceEvent{Name: "process_sort_index", Ph: "M", Pid: pid, Args: map[string]any{"sort_index": pid}})
-		// Threads are named in the order of their ids; events are sorted by
-		// start, the longer first, so that an enclosing span precedes the
-		// spans it contains.
-		threads := map[int]string{}
-		for _, e := range evs {
-			if _, ok := threads[e.TID]; !ok {
-				threads[e.TID] = e.Task
-			}
-		}
-		tids := make([]int, 0, len(threads))
-		for tid := range threads {
-			tids = append(tids, tid)
-		}
-		slices.Sort(tids)
-		for _, tid := range tids {
-			emit(traceEvent{Name: "thread_name", Ph: "M", Pid: pid, Tid: tid, Args: map[string]any{"name": fmt.Sprintf("%s#%d", threads[tid], tid)}})
-			emit(traceEvent{Name: "thread_sort_index", Ph: "M", Pid: pid, Tid: tid, Args: map[string]any{"sort_index": tid}})
-		}
-		slices.SortStableFunc(evs, func(a, b sim.Event) int {
-			if a.Start != b.Start {
-				if a.Start < b.Start {
-					return -1
-				}
-				return 1
-			}
-			if a.Dur != b.Dur {
-				if a.Dur > b.Dur {
-					return -1
-				}
-				return 1
-			}
-			return 0
-		})
-		for _, e := range evs {
-			name := e.Name
-			if e.Cat == "lockwait" {
-				name = "wait " + e.Name
-			}
-			d := micros(int64(e.Dur))
-			emit(traceEvent{Name: name, Cat: e.Cat, Ph: "X", Ts: micros(int64(e.Start)), Dur: &d, Pid: pid, Tid: e.TID})
-		}
-		if gap > 0 {
-			emit(traceEvent{Name: "trace truncated", Ph: "i", S: "p", Ts: micros(int64(gapAt)), Pid: pid,
-				Args: map[string]any{"left_out": gap, "kept": len(evs), "events": made, "cap": tf.max}})
+			out[i].Name += fmt.Sprintf(" (trace truncated: %d of %d events kept)", len(evs), made)
+			out[i].Notes = []sim.TraceNote{{Name: "trace truncated", At: gapAt,
+				Args: map[string]any{"left_out": gap, "kept": len(evs), "events": made, "cap": tf.max}}}
 		}
 	}
-	bw.WriteString("\n],\n")
 	other := map[string]any{"generator": "netsim", "time": "virtual", "events": total, "kept": kept, "cap": tf.max, "truncated": kept < total}
-	bw.WriteString(`"otherData":`)
-	if err := enc.Encode(other); err != nil {
-		return 0, 0, err
-	}
-	bw.WriteString("}\n")
-	return kept, total, bw.Flush()
+	return kept, total, sim.WriteChromeTrace(w, out, other)
 }
