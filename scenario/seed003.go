@@ -241,15 +241,28 @@ type Seed003Point struct {
 // Seed003Sweep runs seed 003 for every namespace count in ks (other sizes
 // from p) and returns the runs.
 func Seed003Sweep(cfg rtnl.Config, p Seed003Params, ks []int) ([]Seed003Point, error) {
+	return Seed003SweepWith(cfg, p, ks, nil, nil)
+}
+
+// Seed003SweepWith is Seed003Sweep with hooks, either may be nil: trace
+// gives each run's tracer (nil: p's), done is called after each run with
+// its namespace count.
+func Seed003SweepWith(cfg rtnl.Config, p Seed003Params, ks []int, trace func(netns int) sim.Tracer, done func(netns int)) ([]Seed003Point, error) {
 	var out []Seed003Point
 	for _, k := range ks {
 		q := p
 		q.Netns = k
+		if trace != nil {
+			q.Tracer = trace(k)
+		}
 		r, err := Seed003(cfg, q)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, Seed003Point{Netns: k, Makespan: r.Makespan, Result: r})
+		if done != nil {
+			done(k)
+		}
 	}
 	return out, nil
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/scenario"
+	"github.com/netsimlab/netsim/sim"
 )
 
 // runSweep runs a seed's scenario over sizes in both modes and prints the
@@ -108,21 +109,16 @@ func runSweep(args []string, out io.Writer) error {
 		work += 2 * int64(k)
 	}
 	bar := newProgress("sweep", work)
+	modes := []rtnl.Config{rtnl.Before, rtnl.After}
 	var pointsByMode [][]scenario.Seed003Point
-	for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
-		var pts []scenario.Seed003Point
-		for _, k := range ks {
-			q := p
-			q.Netns = k
-			q.Tracer = tr.Proc(fmt.Sprintf("sweep 003 %s netns=%d", cfg, k))
-			r, err := scenario.Seed003(cfg, q)
-			if err != nil {
-				bar.Finish()
-				tr.Close(errOut)
-				return fmt.Errorf("sweep: %w", err)
-			}
-			pts = append(pts, scenario.Seed003Point{Netns: k, Makespan: r.Makespan, Result: r})
-			bar.Add(int64(k))
+	for _, cfg := range modes {
+		pts, err := scenario.Seed003SweepWith(cfg, p, ks,
+			func(k int) sim.Tracer { return tr.Proc(fmt.Sprintf("sweep 003 %s netns=%d", cfg, k)) },
+			func(k int) { bar.Add(int64(k)) })
+		if err != nil {
+			bar.Finish()
+			tr.Close(errOut)
+			return fmt.Errorf("sweep: %w", err)
 		}
 		pointsByMode = append(pointsByMode, pts)
 	}
@@ -131,7 +127,7 @@ func runSweep(args []string, out io.Writer) error {
 		return fmt.Errorf("sweep: %w", err)
 	}
 	var results []modeResult
-	for i, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
+	for i, cfg := range modes {
 		pts := pointsByMode[i]
 		var err error
 		mr := modeResult{Mode: cfg.String()}
