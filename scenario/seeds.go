@@ -103,8 +103,41 @@ type SeedsOptions struct {
 	Progress func(done, total int)
 }
 
-// seedRuns is the number of simulated machines each seed runs.
-var seedRuns = map[string]int{"000": 2, "001": 2, "002": 2, "003": 4, "004": 5}
+// seedModes are the configurations seeds 000, 001 and 002 run in, one
+// simulated machine each.
+var seedModes = []rtnl.Config{rtnl.Before, rtnl.After}
+
+// seed003Runs are seed 003's runs, in the table's order.
+var seed003Runs = []struct {
+	cfg    rtnl.Config
+	family int
+}{
+	{rtnl.Before, rtnl.FamilyV4}, {rtnl.Before, rtnl.FamilyV6},
+	{rtnl.After, rtnl.FamilyV4}, {rtnl.After, rtnl.FamilyV6},
+}
+
+// seed004Runs are seed 004's runs (Devices is set from the scale).
+var seed004Runs = []struct {
+	cfg rtnl.Config
+	p   Seed004Params
+}{
+	{rtnl.Before, Seed004Params{Threads: 1}},
+	{rtnl.Before, Seed004Params{Threads: 10}},
+	{rtnl.Before, Seed004Params{Threads: 50}},
+	{rtnl.Before, Seed004Params{Method: ByGroup}},
+	{rtnl.After, Seed004Params{Method: ByList}},
+}
+
+// seedRuns is the number of simulated machines a seed runs.
+func seedRuns(seed string) int {
+	switch seed {
+	case "003":
+		return len(seed003Runs)
+	case "004":
+		return len(seed004Runs)
+	}
+	return len(seedModes)
+}
 
 // RunSeedsWith is RunSeedsScaled with options.
 func RunSeedsWith(only []string, o SeedsOptions) ([]SeedRow, error) {
@@ -129,7 +162,7 @@ func RunSeedsWith(only []string, o SeedsOptions) ([]SeedRow, error) {
 		mu          sync.Mutex
 	)
 	for _, s := range only {
-		total += seedRuns[s]
+		total += seedRuns(s)
 	}
 	if o.Progress != nil {
 		o.Progress(0, total)
@@ -173,7 +206,7 @@ func RunSeedsWith(only []string, o SeedsOptions) ([]SeedRow, error) {
 		}
 		switch seed {
 		case "000":
-			for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
+			for _, cfg := range seedModes {
 				r, err := Seed000(cfg, Seed000Params{Nexthops: size(65536), Tracer: tracer("seed 000 " + cfg.String())})
 				if err != nil {
 					return nil, err
@@ -182,7 +215,7 @@ func RunSeedsWith(only []string, o SeedsOptions) ([]SeedRow, error) {
 				add(seed, cfg.String(), r.Report, "link down")
 			}
 		case "001":
-			for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
+			for _, cfg := range seedModes {
 				r, err := Seed001(cfg, Seed001Params{VLANs: size(1500), Tracer: tracer("seed 001 " + cfg.String())})
 				if err != nil {
 					return nil, err
@@ -191,7 +224,7 @@ func RunSeedsWith(only []string, o SeedsOptions) ([]SeedRow, error) {
 				add(seed, cfg.String(), r, "create vlans", "bring up", "assign addresses", "attach to vrf")
 			}
 		case "002":
-			for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
+			for _, cfg := range seedModes {
 				r, err := Seed002(cfg, Seed002Params{Interfaces: size(100), Tracer: tracer("seed 002 " + cfg.String())})
 				if err != nil {
 					return nil, err
@@ -208,17 +241,7 @@ func RunSeedsWith(only []string, o SeedsOptions) ([]SeedRow, error) {
 				add(seed, r.Mode, r.Report, r.Phases[len(r.Phases)-1].Name)
 			}
 		case "004":
-			runs := []struct {
-				cfg rtnl.Config
-				p   Seed004Params
-			}{
-				{rtnl.Before, Seed004Params{Threads: 1}},
-				{rtnl.Before, Seed004Params{Threads: 10}},
-				{rtnl.Before, Seed004Params{Threads: 50}},
-				{rtnl.Before, Seed004Params{Method: ByGroup}},
-				{rtnl.After, Seed004Params{Method: ByList}},
-			}
-			for _, run := range runs {
+			for _, run := range seed004Runs {
 				run.p.Devices = size(seed004Devices)
 				run.p.Threads = min(run.p.Threads, run.p.Devices)
 				name := fmt.Sprintf("seed 004 %s %s", run.cfg, run.p.Method)
@@ -245,20 +268,13 @@ func RunSeedsWith(only []string, o SeedsOptions) ([]SeedRow, error) {
 // measured while sharing the processors with the others. tracer gives each
 // run's tracer; ran is called after each run.
 func runSeed003(netns int, tracer func(run string) sim.Tracer, ran func()) ([]*Seed003Result, error) {
-	type run struct {
-		cfg    rtnl.Config
-		family int
-	}
-	runs := []run{
-		{rtnl.Before, rtnl.FamilyV4}, {rtnl.Before, rtnl.FamilyV6},
-		{rtnl.After, rtnl.FamilyV4}, {rtnl.After, rtnl.FamilyV6},
-	}
+	runs := seed003Runs
 	out := make([]*Seed003Result, len(runs))
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	// Longest first (IPv6 before, IPv4 before, IPv6 after, IPv4 after), so
 	// that two processors finish together.
-	var trs [4]sim.Tracer
+	trs := make([]sim.Tracer, len(runs))
 	for i, r := range runs {
 		trs[i] = tracer(fmt.Sprintf("seed 003 %s ipv%d", r.cfg, map[int]int{rtnl.FamilyV4: 4, rtnl.FamilyV6: 6}[r.family]))
 	}
