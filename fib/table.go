@@ -444,7 +444,7 @@ func (tb *Table) leafLookup(l, key uint32, fl *Flow, res *Result) (bool, error) 
 		}
 		if fi.nh != nil {
 			res.NexthopID = fi.nh.ID()
-			if nexthopIsBlackhole(fi.nh) {
+			if fi.nh.IsBlackhole() {
 				res.Type = TypeBlackhole
 				return true, errno.New(typeProps[TypeBlackhole].err, "")
 			}
@@ -670,11 +670,11 @@ func (tb *Table) route(key uint32, fa *alias) Route {
 	case fi.nh != nil:
 		nh := fi.nh
 		r.NexthopID = nh.ID()
-		if nexthopIsBlackhole(nh) {
-			r.Type = TypeBlackhole
-		}
 		if nh.IsGroup() && nh.NumMembers() == 1 {
 			nh = nh.Member(0) // one path: dumped as a single nexthop
+		}
+		if nh.Blackhole() { // nexthop_is_blackhole
+			r.Type = TypeBlackhole
 		}
 		if nh.IsGroup() {
 			for i, m := range nh.Members() {
@@ -735,21 +735,4 @@ func (tb *Table) Routes() []Route {
 		}
 	}
 	return out
-}
-
-// nexthopIsBlackhole reports whether routes on nh are blackholes: nh is a
-// blackhole nexthop, or a group whose only member is one (the state a group
-// is in while it is replaced atomically by a real one).
-//
-// Kernel: nexthop_is_blackhole (include/net/nexthop.h).
-func nexthopIsBlackhole(nh *nexthop.Nexthop) bool {
-	if nh.IsGroup() {
-		if nh.NumMembers() != 1 {
-			return false
-		}
-		if nh = nh.Member(0); nh == nil {
-			return false
-		}
-	}
-	return nh.Blackhole()
 }

@@ -145,6 +145,21 @@ func (nh *Nexthop) OnLink() bool { return nh.info != nil && nh.info.onlink }
 // Blackhole reports whether the nexthop is a blackhole (reject_nh).
 func (nh *Nexthop) Blackhole() bool { return nh.info != nil && nh.info.blackhole }
 
+// IsBlackhole reports whether routes on nh are blackholes: nh is a
+// blackhole, or a group whose only member is one (the state a group is in
+// while it is replaced atomically by a real one).
+//
+// Kernel: nexthop_is_blackhole (include/net/nexthop.h).
+func (nh *Nexthop) IsBlackhole() bool {
+	if nh.grp != nil {
+		if len(nh.grp.entries) != 1 {
+			return false
+		}
+		nh = nh.grp.entries[0].nh
+	}
+	return nh.Blackhole()
+}
+
 // Scope returns a single nexthop's scope (nhc_scope): RT_SCOPE_LINK (253)
 // for IPv4 nexthops with a gateway and for IPv6 nexthops, RT_SCOPE_HOST
 // (254) for IPv4 device-only nexthops and blackholes (fib_check_nh_nongw);
