@@ -212,7 +212,7 @@ func (l *userList) check() error {
 	seen := make(map[FIBUser]bool, l.n)
 	var prev *userNode
 	n, inl := 0, false
-	if l.inlFirst && l.more != nil && l.more.head != nil {
+	if l.inlFirst() && l.more != nil && l.more.head != nil {
 		return fmt.Errorf("first node both inline and %p", l.more.head)
 	}
 	idx := l.index()

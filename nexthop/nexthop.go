@@ -320,14 +320,16 @@ type userNode struct {
 type userList struct {
 	// inl is a node kept in the list itself, used for a user whenever it
 	// is free (most nexthops have one FIB user): no allocation for it.
-	inl  userNode
-	more *userMore // from the first user beyond one
-	n    int32
-	// inlFirst says inl is the first node; otherwise more.head is. The
-	// common case, a single user, keeps no pointer to a node at all.
-	inlFirst bool
-	inlUse   bool
+	inl    userNode
+	more   *userMore // from the first user beyond one
+	n      int32
+	inlUse bool
 }
+
+// inlFirst reports whether inl is the first node (in use, nothing before
+// it); otherwise more.head is. The common case, a single user, keeps no
+// pointer to a node at all.
+func (l *userList) inlFirst() bool { return l.inlUse && l.inl.prev == nil }
 
 // userMore is what a list of more than one user needs besides its inline
 // node.
@@ -339,7 +341,7 @@ type userMore struct {
 // first returns the list's first node, nil when it is empty.
 func (l *userList) first() *userNode {
 	switch {
-	case l.inlFirst:
+	case l.inlFirst():
 		return &l.inl
 	case l.more != nil:
 		return l.more.head
@@ -347,11 +349,11 @@ func (l *userList) first() *userNode {
 	return nil
 }
 
-// setFirst makes n (possibly nil) the first node.
+// setFirst makes n (possibly nil) the first node; for inl, its prev link
+// says so.
 func (l *userList) setFirst(n *userNode) {
-	l.inlFirst = n == &l.inl
 	switch {
-	case l.inlFirst || n == nil:
+	case n == &l.inl || n == nil:
 		if l.more != nil {
 			l.more.head = nil
 		}
