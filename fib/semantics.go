@@ -326,12 +326,7 @@ func (x *nhInfoIndex) del(id nexthop.ID, fi *fibInfo) {
 	if p := x.head(id); p == fi {
 		x.setHead(id, x.fis.get(fi.hashNext))
 	} else {
-		for ; p != nil; p = x.fis.get(p.hashNext) {
-			if p.hashNext == fi.idx {
-				p.hashNext = fi.hashNext
-				break
-			}
-		}
+		unlinkAfter(x.fis, p, fi)
 	}
 	fi.hashNext = 0
 }
@@ -366,14 +361,19 @@ func chainDel[K comparable](fis *infoTable, m map[K]*fibInfo, k K, fi *fibInfo) 
 	case p == fi:
 		m[k] = fis.get(fi.hashNext)
 	default:
-		for ; p != nil; p = fis.get(p.hashNext) {
-			if p.hashNext == fi.idx {
-				p.hashNext = fi.hashNext
-				break
-			}
-		}
+		unlinkAfter(fis, p, fi)
 	}
 	fi.hashNext = 0
+}
+
+// unlinkAfter takes fi out of the hash chain that goes on from p (not fi).
+func unlinkAfter(fis *infoTable, p, fi *fibInfo) {
+	for ; p != nil; p = fis.get(p.hashNext) {
+		if p.hashNext == fi.idx {
+			p.hashNext = fi.hashNext
+			return
+		}
+	}
 }
 
 // linkInfo puts a new fib_info in the hash tables and on its nexthop's or
