@@ -290,11 +290,14 @@ type Result struct {
 	Table     uint32         // the table it is in
 	Priority  uint32         // its metric
 	PrefSrc   netip.Addr     // its preferred source, if any
+	TOS       uint8          // its TOS (fa_dscp as a dsfield byte; res->dscp)
 	NHSel     int            // the path chosen (nh_sel)
 	Gateway   netip.Addr     // the path's gateway (none for a direct route)
 	Dev       *netdev.Device // the path's device
 	NHScope   Scope          // the path's scope (nhc_scope)
 	NexthopID nexthop.ID     // the route's nexthop object, if any
+
+	fi *fibInfo // the route's fib_info (res->fi), for fib_select_multipath
 }
 
 func prefixMismatch(key, pkey uint32) uint32 { return (key ^ pkey) & (pkey | -pkey) }
@@ -435,6 +438,7 @@ func (tb *Table) leafLookup(l, key uint32, fl *Flow, res *Result) (bool, error) 
 		*res = Result{
 			Prefix: netip.PrefixFrom(addrFrom4(lf.key), int(keyLength-fa.slen)),
 			Type:   fa.typ, Scope: fi.scope, Table: tb.id, Priority: fi.priority, PrefSrc: fi.prefsrc,
+			TOS: fa.tos, fi: fi,
 		}
 		if e := typeProps[fa.typ].err; e != 0 {
 			return true, errno.New(e, "")

@@ -784,6 +784,10 @@ func routeGetText(q rtnl.RouteQuery, rr rtnl.RouteResult) string {
 	if q.Src.IsValid() && !q.Src.IsUnspecified() {
 		b.WriteString("from " + q.Src.String() + " ")
 	}
+	if rr.TOS != 0 {
+		// rt_fill_info answers with the matched route's TOS (res.dscp).
+		fmt.Fprintf(&b, "tos 0x%02x ", rr.TOS)
+	}
 	if rr.Gateway.IsValid() {
 		b.WriteString("via " + rr.Gateway.String() + " ")
 	}

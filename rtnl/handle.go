@@ -430,12 +430,18 @@ func (h *Handle) AddrList(link string, family int) ([]AddrInfo, error) {
 // to "1". Supported: net.ipv6.conf.{all,default,DEV}.{forwarding,
 // keep_addr_on_down} and net.ipv6.conf.{all,default}.{disable_ipv6,accept_dad},
 // net.ipv4.conf.{all,default}.{promote_secondaries,forwarding},
-// net.ipv4.conf.DEV.forwarding and net.ipv4.ip_forward (all.forwarding).
+// net.ipv4.conf.DEV.forwarding, net.ipv4.ip_forward (all.forwarding),
+// net.ipv4.fib_multipath_hash_seed (0: a random seed of the simulation's
+// seeded randomness, as a new namespace has) and
+// net.ipv4.fib_multipath_hash_policy (only 0, layer 3, is modelled).
 func (h *Handle) Sysctl(key, value string) error {
 	if key == "net.ipv4.ip_forward" || key == "net/ipv4/ip_forward" {
 		key = "net.ipv4.conf.all.forwarding"
 	}
 	parts := sysctlPath(key)
+	if len(parts) == 3 && parts[0] == "net" && parts[1] == "ipv4" && strings.HasPrefix(parts[2], "fib_multipath_hash_") {
+		return h.sysctlMultipath(key, parts[2], value)
+	}
 	if len(parts) != 5 || parts[0] != "net" || parts[2] != "conf" || (parts[1] != "ipv4" && parts[1] != "ipv6") {
 		return errno.Errorf(syscall.ENOENT, "sysctl %s is not modelled", key)
 	}
@@ -502,6 +508,33 @@ func (h *Handle) Sysctl(key, value string) error {
 // form ("net.ipv6.conf.eth0/100.forwarding") at dots, and a slash within a
 // component stands for a dot, as sysctl(8) writes a device name that
 // contains one.
+// sysctlMultipath sets net.ipv4.fib_multipath_hash_seed or _policy.
+//
+// Kernel: proc_fib_multipath_hash_seed, proc_fib_multipath_hash_policy
+// (net/ipv4/sysctl_net_ipv4.c).
+func (h *Handle) sysctlMultipath(key, name, value string) error {
+	v, err := strconv.ParseUint(strings.TrimSpace(value), 10, 32)
+	if err != nil {
+		return errno.Errorf(syscall.EINVAL, "sysctl %s: invalid value %q", key, value)
+	}
+	switch name {
+	case "fib_multipath_hash_seed":
+		return h.do("sysctl", func(t *sim.Task, tb *netdev.Table) error {
+			h.n.setMultipathSeed(uint32(v))
+			return nil
+		})
+	case "fib_multipath_hash_policy":
+		if v > 3 {
+			return errno.Errorf(syscall.EINVAL, "sysctl %s: invalid value %q", key, value)
+		}
+		if v != 0 {
+			return errno.Errorf(syscall.EOPNOTSUPP, "sysctl %s: only policy 0 (layer 3) is modelled", key)
+		}
+		return nil
+	}
+	return errno.Errorf(syscall.ENOENT, "sysctl %s is not modelled", key)
+}
+
 func sysctlPath(key string) []string {
 	if strings.HasPrefix(key, "net/") {
 		return strings.Split(key, "/")

@@ -14,6 +14,7 @@ package rtnl
 import (
 	"container/heap"
 	"fmt"
+	"math/rand/v2"
 	"sort"
 	"strings"
 	"sync"
@@ -42,6 +43,11 @@ type Kernel struct {
 	initNet *Net
 
 	byTable map[*netdev.Table]*Net // every live namespace by its device table; guarded by RTNL
+
+	// hashSeeds draws each namespace's random multipath hash seed
+	// (get_random_u32 in proc_fib_multipath_hash_set_seed) from the
+	// World's seeded randomness; guarded by RTNL.
+	hashSeeds *rand.Rand
 }
 
 // NewKernel returns a kernel with configuration cfg in a new World with
@@ -82,6 +88,8 @@ func NewKernelIn(w *sim.World, cfg Config) (*Kernel, error) {
 	}
 	k.stack = stack
 	k.byTable = map[*netdev.Table]*Net{}
+	seed := w.Rand().Uint64()
+	k.hashSeeds = rand.New(rand.NewPCG(seed, ^seed))
 	// The FIB and the nexthop objects follow device and address events.
 	// Kernel: nh_netdev_event (net/ipv4/nexthop.c) runs before
 	// fib_netdev_event (net/ipv4/fib_frontend.c); fib_inetaddr_event.
@@ -174,7 +182,23 @@ type Net struct {
 	ipv6Tables     tableSet      // IPv6 FIB tables (fib6_new_table); guarded by rules6's lock
 	ipv6TableCount atomic.Int64  // len(ipv6Tables), read by flushes outside the lock
 
+	// mpSeed is the multipath hash seed in use: the one set with
+	// net.ipv4.fib_multipath_hash_seed, or a random one while none is set
+	// (0). Guarded by RTNL.
+	mpSeed uint32
+
 	dead bool // guarded by RTNL
+}
+
+// setMultipathSeed sets the namespace's multipath hash seed; 0 draws a
+// random one. The caller holds RTNL.
+//
+// Kernel: proc_fib_multipath_hash_set_seed (net/ipv4/sysctl_net_ipv4.c).
+func (n *Net) setMultipathSeed(user uint32) {
+	n.mpSeed = user
+	if user == 0 {
+		n.mpSeed = n.k.hashSeeds.Uint32()
+	}
 }
 
 // Name returns the namespace's name ("" for the initial namespace).
@@ -200,6 +224,7 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	nh.SetGatewayScopeChecker(f.CheckGatewayScope)
 	nh.SetLoopback(tb.Loopback())
 	n := &Net{k: k, name: name, devs: tb, nh: nh, fib: f}
+	n.setMultipathSeed(0)
 	n.ipv6Tables.add(254) // main
 	n.ipv6Tables.add(255) // local
 	n.ipv6TableCount.Store(2)

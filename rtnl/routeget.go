@@ -68,6 +68,7 @@ type RouteResult struct {
 	Flags     RouteFlags   // RTCF_LOCAL, RTCF_BROADCAST, RTCF_MULTICAST, RTCF_DOREDIRECT
 	Prefix    netip.Prefix // the FIB entry's prefix (invalid if none was used)
 	PrefSrc   netip.Addr   // the FIB entry's preferred source, if any
+	TOS       uint8        // the FIB entry's TOS (rtm_tos of the answer: res.dscp)
 	NexthopID nexthop.ID   // the FIB entry's nexthop object, if any
 	IIF       string       // an input route's input device
 }
@@ -89,8 +90,10 @@ func (h *Handle) RouteGet(dst netip.Addr) (RouteResult, error) {
 // unknown device, EOPNOTSUPP for an IP protocol other than TCP, UDP and
 // ICMP, and a reject route's error (EINVAL, EHOSTUNREACH,
 // EACCES). With an output device and no route the destination is taken to
-// be on its link. Multipath routes take their first live path (the kernel
-// hashes the flow with a per-namespace random key). Among several default
+// be on its link. Without an output device, a multipath route (or a route
+// on a nexthop group) takes the path the kernel's flow hash picks for the
+// source and destination (fib.MultipathHash, keyed with the namespace's
+// net.ipv4.fib_multipath_hash_seed; see Handle.Sysctl). Among several default
 // routes of one metric the first is taken: the kernel's fib_select_default
 // prefers one whose gateway has a live neighbour entry, and netsim has no
 // neighbour table (nor has a namespace that sent no traffic).
@@ -243,8 +246,15 @@ func (n *Net) routeOutput(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteRes
 		o.flags = RouteLocal
 		return makeRoute(tb, dst, src, tb.Loopback(), o)
 	}
-	// fib_select_path: the first live path (see RouteGetFlow), then the
-	// route's preferred source (fib_result_prefsrc).
+	// fib_select_path: without an output device, a multipath route's path
+	// for the flow's hash, then the route's preferred source
+	// (fib_result_prefsrc).
+	if fl.OIF == 0 && res.NumPaths() > 1 {
+		res.SelectMultipath(fib.MultipathHash(n.mpSeed, src, dst), src, func(d *netdev.Device, gw netip.Addr, scope fib.Scope) netip.Addr {
+			return inetSelectAddr(tb, d, gw, scope)
+		})
+		o.res = res
+	}
 	if !src.IsValid() {
 		if src = res.PrefSrc; !src.IsValid() && res.Dev != nil {
 			src = inetSelectAddr(tb, res.Dev, res.Gateway, res.Scope)
@@ -305,7 +315,7 @@ func makeRoute(tb *netdev.Table, dst, src netip.Addr, out *netdev.Device, o outp
 	rr := RouteResult{Type: typ, Dev: out.Name(), Flags: flags, Src: src}
 	if o.found {
 		rr.Table = o.res.Table
-		rr.Prefix, rr.PrefSrc, rr.NexthopID = o.res.Prefix, o.res.PrefSrc, o.res.NexthopID
+		rr.Prefix, rr.PrefSrc, rr.NexthopID, rr.TOS = o.res.Prefix, o.res.PrefSrc, o.res.NexthopID, o.res.TOS
 	}
 	if useFib && o.res.Gateway.IsValid() && o.res.NHScope == fib.ScopeLink {
 		rr.Gateway = o.res.Gateway
@@ -429,7 +439,7 @@ func (n *Net) routeInput(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteResu
 		}
 		return RouteResult{}, err
 	}
-	rr.Table, rr.Prefix, rr.PrefSrc, rr.NexthopID = res.Table, res.Prefix, res.PrefSrc, res.NexthopID
+	rr.Table, rr.Prefix, rr.PrefSrc, rr.NexthopID, rr.TOS = res.Table, res.Prefix, res.PrefSrc, res.NexthopID, res.TOS
 	switch {
 	case res.Type == fib.TypeBroadcast:
 		return n.broadcastInput(t, tb, q, src, dev, rr)
@@ -444,7 +454,11 @@ func (n *Net) routeInput(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteResu
 	case res.Type != fib.TypeUnicast || res.Dev == nil:
 		return RouteResult{}, errInval
 	}
-	// __mkroute_input: forwarded by the path's device.
+	// ip_mkroute_input: a multipath route's path for the packet's hash;
+	// then __mkroute_input: forwarded by the path's device.
+	if res.NumPaths() > 1 {
+		res.SelectMultipath(fib.MultipathHash(n.mpSeed, src, dst), netip.Addr{}, nil)
+	}
 	direct, err := n.validateSource(t, tb, q, src, dst, res.Dev.Index(), dev)
 	if err != nil {
 		return RouteResult{}, err

@@ -10,8 +10,8 @@ import (
 	"github.com/netsimlab/netsim/internal/kerneldiff"
 )
 
-const diffUsage = `usage: netsim diff FILE
-       netsim diff -gen SEED [-steps N] [-print]
+const diffUsage = `usage: netsim diff [-hash-seed N] FILE
+       netsim diff -gen SEED [-steps N] [-hash-seed N] [-print]
 
 Runs an ip script (one ip command per line, with or without the leading
 "ip"; # comments) step by step in a private network namespace of the real
@@ -27,6 +27,10 @@ kernel is unavailable or the script cannot be read.
   -gen SEED   compare a generated sequence instead of FILE
   -steps N    its number of steps (default 30)
   -print      print the generated script and exit
+  -hash-seed N  both sides' net.ipv4.fib_multipath_hash_seed, which picks
+              the path of a multipath route; N must not be 0 (default:
+              the seed the golden transcripts use, or for -gen the
+              sequence's own, as the generated tests use)
 `
 
 // diffMain is `netsim diff`: it returns the exit status.
@@ -37,12 +41,20 @@ func diffMain(args []string, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("gen", 0, "compare the generated sequence of this seed (not 0)")
 	n := fs.Int("steps", 30, "steps of the generated sequence")
 	print := fs.Bool("print", false, "print the generated script and exit")
+	hashSeed := fs.Uint("hash-seed", 0, "both sides' multipath hash seed (default: see usage)")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return 0
 		}
 		return 2
 	}
+	hashSet := false
+	fs.Visit(func(f *flag.Flag) { hashSet = hashSet || f.Name == "hash-seed" })
+	if hashSet && (*hashSeed == 0 || *hashSeed > 1<<32-1) {
+		fmt.Fprintln(stderr, "netsim diff: -hash-seed must be between 1 and 4294967295")
+		return 2
+	}
+	hs := uint32(*hashSeed)
 	var steps []kerneldiff.Step
 	switch {
 	case *seed != 0 && fs.NArg() == 0:
@@ -51,6 +63,9 @@ func diffMain(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		steps = kerneldiff.Generate(*seed, *n)
+		if hs == 0 {
+			hs = kerneldiff.GeneratedHashSeed(*seed)
+		}
 		if *print {
 			fmt.Fprint(stdout, kerneldiff.Script(steps))
 			return 0
@@ -75,7 +90,10 @@ func diffMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "netsim diff: the real kernel is unavailable: %v\n", err)
 		return 2
 	}
-	d, err := kerneldiff.Run(steps)
+	if hs == 0 {
+		hs = kerneldiff.DefaultHashSeed
+	}
+	d, err := kerneldiff.Run(steps, hs)
 	if err != nil {
 		fmt.Fprintln(stderr, "netsim diff: the real kernel:", err)
 		return 2

@@ -18,7 +18,6 @@ var Avoided = []string{
 	"several primary IPv4 addresses of different scopes on one device: their order (__inet_insert_ifa) is not netsim's",
 	"the loopback device: the harness's dump separators are `ip link show dev lo`",
 	"options after a multipath route's nexthops: ip's message for them is worded otherwise by netsim's iproute",
-	"route get once a multipath route or a nexthop group exists: the path depends on the kernel's random multipath hash key (fib_multipath_hash)",
 }
 
 // Generate returns a random command sequence of about n steps, a
@@ -58,9 +57,6 @@ type gen struct {
 	routes  []string        // route specs added ("PFX [table T]"), for deletion
 	rules   []string        // rule specs added, for deletion
 	subnets []int           // S of the 10.0.S.0/24 subnets addresses were added in
-	// multipath is set once a multipath route or a nexthop group was
-	// asked for: route get stops then (Avoided).
-	multipath bool
 }
 
 func (g *gen) emit(format string, a ...any) {
@@ -171,10 +167,6 @@ func (g *gen) step() {
 // source, an output device, a mark or a TOS, or the input route of a
 // packet from a given source on a given device.
 func (g *gen) routeGet() {
-	if g.multipath {
-		g.routeDel()
-		return
-	}
 	var dst string
 	switch k := g.r.IntN(10); {
 	case k < 4 && len(g.routes) > 0:
@@ -275,7 +267,6 @@ func (g *gen) fwd() string {
 	case 6, 7:
 		return fmt.Sprintf("nhid %d", g.nhid())
 	case 8:
-		g.multipath = true
 		return fmt.Sprintf("nexthop via %s dev %s nexthop via %s dev %s weight %d",
 			g.host(), g.dev(), g.host(), g.dev(), 1+g.r.IntN(3))
 	}
@@ -361,7 +352,6 @@ func (g *gen) nexthop() {
 			}
 			m = append(m, s)
 		}
-		g.multipath = true
 		g.emit("nexthop %s id %d group %s", g.pick("add", "add", "replace"), id, strings.Join(m, "/"))
 	case k < 11:
 		g.emit("nexthop del id %d", id)

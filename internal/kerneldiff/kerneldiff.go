@@ -192,11 +192,35 @@ func snapshot(stdout, stderr string, status int, dumpOut, nh, rule6 string, with
 	return s
 }
 
-// RunNetsim runs the steps on a fresh netsim kernel (rtnl.After) and
-// returns a snapshot after each.
-func RunNetsim(steps []Step) []Snapshot {
+// DefaultHashSeed is the multipath hash seed (net.ipv4.fib_multipath_hash_seed)
+// both sides run with when not told another: the golden transcripts were
+// taken with it. A namespace's own seed is random (per namespace since
+// Linux 6.11), so which path of a multipath route or nexthop group `ip
+// route get` reports would otherwise differ between runs and machines.
+const DefaultHashSeed uint32 = 0x6e657473
+
+// GeneratedHashSeed is the hash seed a generated sequence runs with: a
+// different one for every sequence seed, so that the generated runs check
+// netsim's multipath hash under many keys.
+func GeneratedHashSeed(seed uint64) uint32 {
+	z := seed + 0x9e3779b97f4a7c15 // splitmix64
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	if h := uint32(z ^ z>>31); h != 0 {
+		return h
+	}
+	return 1 // 0 would ask for a random seed
+}
+
+// RunNetsim runs the steps on a fresh netsim kernel (rtnl.After) whose
+// namespace has multipath hash seed hashSeed, and returns a snapshot after
+// each.
+func RunNetsim(steps []Step, hashSeed uint32) []Snapshot {
 	k := rtnl.MustNewKernel(rtnl.After)
 	ip := iproute.New(k, k.World().NewTask("ip"))
+	if err := k.InitNet().Handle(ip.Task()).Sysctl("net.ipv4.fib_multipath_hash_seed", strconv.FormatUint(uint64(hashSeed), 10)); err != nil {
+		panic("kerneldiff: " + err.Error())
+	}
 	ip.Stdin = nil
 	ip.Open = func(name string) (io.ReadCloser, error) {
 		return nil, &os.PathError{Op: "open", Path: name, Err: os.ErrNotExist}
@@ -267,14 +291,20 @@ func shQuote(w string) string { return "'" + strings.ReplaceAll(w, "'", `'\''`) 
 
 // RunReal runs the steps in a new network namespace of the running kernel
 // (and a new mount namespace with a private /run/netns, so that `ip netns`
-// touches nothing outside) and returns a snapshot after each. Call
-// Available first to learn whether it can work.
-func RunReal(steps []Step) ([]Snapshot, error) { return RunRealSettled(steps, 20*time.Millisecond) }
+// touches nothing outside) whose multipath hash seed is hashSeed, and
+// returns a snapshot after each. Call Available first to learn whether it
+// can work.
+func RunReal(steps []Step, hashSeed uint32) ([]Snapshot, error) {
+	return RunRealSettled(steps, hashSeed, 20*time.Millisecond)
+}
 
 // RunRealSettled is RunReal waiting settle after every link command before
 // the dumps, for the kernel's linkwatch work to run: on a loaded machine
 // the 20 ms RunReal waits may not be enough.
-func RunRealSettled(steps []Step, settle time.Duration) ([]Snapshot, error) {
+func RunRealSettled(steps []Step, hashSeed uint32, settle time.Duration) ([]Snapshot, error) {
+	if hashSeed == 0 {
+		return nil, errors.New("kerneldiff: hash seed 0 would be random")
+	}
 	for _, s := range steps {
 		for _, w := range s.Args {
 			if !safeWord(w) {
@@ -294,6 +324,7 @@ func RunRealSettled(steps []Step, settle time.Duration) ([]Snapshot, error) {
 	var sh strings.Builder
 	sh.WriteString("mount --make-rprivate / && mkdir -p /run/netns && mount -t tmpfs tmpfs /run/netns || exit 99\n")
 	fmt.Fprintf(&sh, "cd %s || exit 99\n", shQuote(dir))
+	fmt.Fprintf(&sh, "echo %d >/proc/sys/net/ipv4/fib_multipath_hash_seed || exit 99\n", hashSeed)
 	for i, s := range steps {
 		q := make([]string, len(s.Args))
 		for j, w := range s.Args {
@@ -411,19 +442,20 @@ func CompareAll(steps []Step, real, sim []Snapshot) []*Difference {
 	return ds
 }
 
-// Run runs the steps on both sides and returns the first difference (nil
-// if none), or an error if the real kernel could not run them.
-func Run(steps []Step) (*Difference, error) {
-	real, err := RunReal(steps)
+// Run runs the steps on both sides, each with multipath hash seed
+// hashSeed, and returns the first difference (nil if none), or an error if
+// the real kernel could not run them.
+func Run(steps []Step, hashSeed uint32) (*Difference, error) {
+	real, err := RunReal(steps, hashSeed)
 	if err != nil {
 		return nil, err
 	}
-	sim := RunNetsim(steps)
+	sim := RunNetsim(steps, hashSeed)
 	d := Compare(steps, real, sim)
 	if d != nil && settles(steps[d.Step]) {
 		// A difference right after a link command may be the kernel's
 		// carrier change still queued: look again, waiting longer.
-		if real, err = RunRealSettled(steps, 300*time.Millisecond); err != nil {
+		if real, err = RunRealSettled(steps, hashSeed, 300*time.Millisecond); err != nil {
 			return nil, err
 		}
 		d = Compare(steps, real, sim)

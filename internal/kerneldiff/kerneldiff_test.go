@@ -21,6 +21,8 @@ var (
 	// The real side mostly waits (RCU grace periods of device down and
 	// deletion, linkwatch), so more sequences than CPUs run at once.
 	workers = flag.Int("kerneldiff.workers", 6, "sequences TestGenerated runs at once")
+	// 0: each sequence's own (GeneratedHashSeed).
+	hashSeed = flag.Uint("kerneldiff.hashseed", 0, "multipath hash seed of every generated sequence (0: a different one per sequence)")
 )
 
 func TestParse(t *testing.T) {
@@ -54,7 +56,7 @@ func TestGenerateDeterministic(t *testing.T) {
 // TestGoldenRoundTrip: a rendered transcript parses back to the snapshots.
 func TestGoldenRoundTrip(t *testing.T) {
 	steps := Generate(7, 30)
-	snaps := RunNetsim(steps)
+	snaps := RunNetsim(steps, DefaultHashSeed)
 	_, back, err := ParseGolden(Render(steps, snaps), snaps)
 	if err != nil {
 		t.Fatal(err)
@@ -68,8 +70,8 @@ func TestGoldenRoundTrip(t *testing.T) {
 // with the section and a diff.
 func TestCompareReports(t *testing.T) {
 	steps, _ := Parse(strings.NewReader("link add a0 type veth peer name b0\nroute add 10.0.0.0/8 dev a0\nrule add pref 5 table 100\n"))
-	a := RunNetsim(steps)
-	b := RunNetsim(steps)
+	a := RunNetsim(steps, DefaultHashSeed)
+	b := RunNetsim(steps, DefaultHashSeed)
 	for i := range b[2].Sections {
 		if b[2].Sections[i].Name == "ip -4 rule show" {
 			b[2].Sections[i].Text = strings.Replace(b[2].Sections[i].Text, "lookup 100", "lookup 200", 1)
@@ -152,14 +154,14 @@ func TestGolden(t *testing.T) {
 		name := strings.TrimSuffix(strings.TrimPrefix(f, "testdata/"), ".ip")
 		t.Run(name, func(t *testing.T) {
 			steps, cases := loadScript(t, f)
-			sim := RunNetsim(steps)
+			sim := RunNetsim(steps, DefaultHashSeed)
 			golden := strings.TrimSuffix(f, ".ip") + ".golden"
 			if *rewrite {
 				if err := Available(); err != nil {
 					t.Skipf("-rewrite needs the real kernel: %v", err)
 				}
 				// Settled: a transcript is taken once and kept.
-				real, err := RunRealSettled(steps, 300*time.Millisecond)
+				real, err := RunRealSettled(steps, DefaultHashSeed, 300*time.Millisecond)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -233,13 +235,13 @@ func TestGoldenRealKernel(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			real, err := RunReal(steps)
+			real, err := RunReal(steps, DefaultHashSeed)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if Render(steps, real) != string(data) {
 				// Carrier changes may still have been queued: wait longer.
-				if real, err = RunRealSettled(steps, 300*time.Millisecond); err != nil {
+				if real, err = RunRealSettled(steps, DefaultHashSeed, 300*time.Millisecond); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -281,13 +283,17 @@ func TestGenerated(t *testing.T) {
 				}
 				seed := *seed0 + uint64(i)
 				st := Generate(seed, *steps)
-				d, err := Run(st)
+				hs := GeneratedHashSeed(seed)
+				if *hashSeed != 0 {
+					hs = uint32(*hashSeed)
+				}
+				d, err := Run(st, hs)
 				mu.Lock()
 				switch {
 				case err != nil:
 					failures = append(failures, fmt.Sprintf("seed %d: %v", seed, err))
 				case d != nil:
-					failures = append(failures, fmt.Sprintf("seed %d: %v\nscript:\n%s", seed, d, Script(st)))
+					failures = append(failures, fmt.Sprintf("seed %d (hash seed %d): %v\nscript:\n%s", seed, hs, d, Script(st)))
 					compared.Add(int64(d.Step + 1))
 				default:
 					pass.Add(1)
