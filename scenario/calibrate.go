@@ -4,77 +4,352 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strconv"
 	"time"
 
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 )
 
-// Calibration is how one cost parameter is fitted to one published number.
+// Calibrations lists every constant of the cost model (sim.DefaultCosts and
+// the seeds' machines in machines.go) that is taken from a published time,
+// one entry per constant, and the rows of PublishedTimes each uses. Those
+// rows are calibrated; every other published time is a prediction
+// (CalibratedRows, SeedRow.Calibrated). TestCalibration refits every
+// Calibrated entry and recomputes every Derived one against the constant in
+// the code.
+//
+// A constant that becomes measured leaves the table by deleting its line
+// here; the rows it used become predictions unless another entry uses them.
+var Calibrations = []Calibration{
+	fitHWAddrCompare,         // 001 assign addresses, before
+	fitSeed002NetnsExec,      // 002 script, after
+	fitSeed003RuleChange,     // 003 ipv4, before
+	fitSeed003Fork,           // 003 ipv4, after
+	fitFib6Visit,             // 004 group, before
+	deriveNexthopRemove,      // 000 link down, after
+	deriveFibAliasRemove,     // 000 link down, after
+	deriveDevRegister,        // 001 create vlans, after (a bound)
+	deriveGracePeriod,        // 002 script, after (a bound)
+	deriveSeed003CPUs,        // 003 ipv4, before (a bound)
+	deriveSeed003IPBatchLine, // 003 ipv4, after
+	deriveSeed003Syscall,     // 003 ipv4, after
+	deriveDevUnregister,      // 004 group, before
+	deriveExpeditedGP,        // 004 one-by-one/50 and group, before (a bound)
+}
+
+// CalibrationKind is how a constant is taken from published times.
+type CalibrationKind uint8
+
+const (
+	// Calibrated: fitted by running the seed, the value that makes the
+	// row's virtual time equal its published time (Calibration.Fit).
+	Calibrated CalibrationKind = iota
+	// Derived: computed from published figures by a formula, without
+	// running anything, or only bounded by them where the documented
+	// reasoning is an argument rather than a formula (Calibration.Derive).
+	Derived
+)
+
+// String returns "calibrated" or "derived".
+func (k CalibrationKind) String() string {
+	switch k {
+	case Calibrated:
+		return "calibrated"
+	case Derived:
+		return "derived"
+	}
+	return fmt.Sprintf("kind(%d)", uint8(k))
+}
+
+// Calibration is how one constant is taken from published times.
 type Calibration struct {
-	Param  string // the sim.Costs field, e.g. "Fib6Visit"
-	Seed   string
-	Phase  string
-	Mode   string
-	Target float64 // the published seconds the fit reproduces
-	// Run runs the phase with costs c and returns its virtual time.
+	// Param is the constant: a sim.Costs field ("Fib6Visit") of Machine's
+	// cost model, or a machine constant that is not one ("Seed003CPUs").
+	Param string
+	// Machine is the seed whose machine (machines.go) the constant
+	// describes, or "" for sim.DefaultCosts.
+	Machine string
+	Kind    CalibrationKind
+	// Rows are the published rows the constant is taken from: for a
+	// Calibrated entry the one row its fit reproduces, for a Derived one
+	// every row whose figures its reasoning uses (Derive reads no others).
+	Rows []RowKey
+	// How says in words how the value follows from the rows.
+	How string
+
+	// Run runs the row's phase with costs c and returns its virtual time
+	// (Calibrated).
 	Run func(c sim.Costs) (time.Duration, error)
-	// Base is the cost model the other parameters come from.
-	Base func() sim.Costs
 	// Heavy marks a fit that runs a seed at its full scale three times
 	// (seconds to a minute of real time).
 	Heavy bool
+
+	// Derive returns the values the published figures allow (Derived):
+	// one value where the documented derivation is a formula, a bound
+	// where it is only an argument; How then says how the value in the
+	// code was chosen within it. It reads published rows only through pub.
+	Derive func(pub Lookup) Bounds
+	// Value returns the constant as the code has it, in the unit of Bounds;
+	// nil reads the field Param of Machine's cost model.
+	Value func() float64
 }
 
-// Calibrations lists every fitted parameter: one for each of seeds 001,
-// 002 and 004, and two of seed 003's four runs (its issue allows two);
-// every other published number is a prediction.
-var Calibrations = []Calibration{
-	{
-		Param: "HWAddrCompare", Seed: "001", Phase: "assign addresses", Mode: "before", Target: 19.22,
-		Base: defaultCosts,
-		Run: func(c sim.Costs) (time.Duration, error) {
-			r, err := Seed001(rtnl.Before, Seed001Params{Costs: &c, Phases: 3})
-			return phaseTime(r, err, "assign addresses")
-		},
+// Name returns Param, with the machine it is a constant of if not the
+// default one: "RuleChange (seed 003's machine)".
+func (c Calibration) Name() string {
+	if c.Machine == "" {
+		return c.Param
+	}
+	return c.Param + " (seed " + c.Machine + "'s machine)"
+}
+
+// Code returns the constant as the code has it: nanoseconds for a
+// duration, a count for a number of CPUs.
+func (c Calibration) Code() float64 {
+	if c.Value != nil {
+		return c.Value()
+	}
+	costs := machineCosts(c.Machine)
+	f := reflect.ValueOf(costs).FieldByName(c.Param)
+	if !f.IsValid() {
+		panic(fmt.Sprintf("scenario: calibration of %s: sim.Costs has no field %s and the entry no Value", c.Name(), c.Param))
+	}
+	return float64(f.Int())
+}
+
+// Target returns the published seconds a Calibrated entry's fit
+// reproduces: its row's.
+func (c Calibration) Target() float64 { return publishedRow(c.Rows[0]).Seconds }
+
+// Bounds is the range of values a derivation allows, in the constant's unit
+// (nanoseconds for a duration), both ends included; an end the published
+// figures leave open is ±Inf.
+type Bounds struct{ Min, Max float64 }
+
+// Exactly is the bound of a formula: v, rounded to a whole unit.
+func Exactly(v float64) Bounds { v = math.Round(v); return Bounds{v, v} }
+
+// AtLeast bounds a value from below.
+func AtLeast(v float64) Bounds { return Bounds{v, math.Inf(1)} }
+
+// AtMost bounds a value from above (and by 0 from below: no constant is
+// negative).
+func AtMost(v float64) Bounds { return Bounds{0, v} }
+
+// Exact reports whether b allows one value.
+func (b Bounds) Exact() bool { return b.Min == b.Max }
+
+// Contains reports whether b allows v.
+func (b Bounds) Contains(v float64) bool { return b.Min <= v && v <= b.Max }
+
+// String returns "= 1600", "≤ 800000.0", "≥ 245.0" or "[a, b]".
+func (b Bounds) String() string {
+	switch {
+	case b.Exact():
+		return "= " + strconv.FormatFloat(b.Min, 'f', -1, 64)
+	case math.IsInf(b.Max, 1):
+		return fmt.Sprintf("≥ %.1f", b.Min)
+	case b.Min == 0:
+		return fmt.Sprintf("≤ %.1f", b.Max)
+	}
+	return fmt.Sprintf("[%.1f, %.1f]", b.Min, b.Max)
+}
+
+// Lookup returns the published row k. Derivations read published figures
+// only through a Lookup, so that a test can see which rows they read.
+type Lookup func(k RowKey) Published
+
+// publishedRow is the Lookup of PublishedTimes. A row that is not there is
+// a broken table (TestCalibration checks every row the table names).
+func publishedRow(k RowKey) Published {
+	for _, p := range PublishedTimes {
+		if p.Key() == k {
+			return p
+		}
+	}
+	panic(fmt.Sprintf("scenario: no published time for %s", k))
+}
+
+// CalibratedRows returns the published rows the table takes constants from,
+// and those the same as one of them by construction (Published.SameAs).
+func CalibratedRows(table []Calibration) map[RowKey]bool {
+	used := map[RowKey]bool{}
+	for _, c := range table {
+		for _, k := range c.Rows {
+			used[k] = true
+		}
+	}
+	for _, p := range PublishedTimes {
+		if p.SameAs != (RowKey{}) && used[p.SameAs] {
+			used[p.Key()] = true
+		}
+	}
+	return used
+}
+
+// The fits: one for each of seeds 001, 002 and 004, and two of seed 003's
+// four runs (its issue allows two).
+
+var fitHWAddrCompare = Calibration{
+	Param: "HWAddrCompare", Kind: Calibrated,
+	Rows: []RowKey{{"001", "assign addresses", "before"}},
+	How:  "the value that makes the phase take its published time",
+	Run: func(c sim.Costs) (time.Duration, error) {
+		r, err := Seed001(rtnl.Before, Seed001Params{Costs: &c, Phases: 3})
+		return phaseTime(r, err, "assign addresses")
 	},
-	{
-		Param: "NetnsExec", Seed: "002", Phase: "script", Mode: "after", Target: 8.199,
-		Base: seed002Costs,
-		Run: func(c sim.Costs) (time.Duration, error) {
-			r, err := Seed002(rtnl.After, Seed002Params{Costs: &c})
-			return phaseTime(r, err, "script")
-		},
+}
+
+var fitSeed002NetnsExec = Calibration{
+	Param: "NetnsExec", Machine: "002", Kind: Calibrated,
+	Rows: []RowKey{{"002", "script", "after"}},
+	How:  "the value that makes the script take its published time (Seed002NetnsExec)",
+	Run: func(c sim.Costs) (time.Duration, error) {
+		r, err := Seed002(rtnl.After, Seed002Params{Costs: &c})
+		return phaseTime(r, err, "script")
 	},
-	{
-		Param: "RuleChange", Seed: "003", Phase: "ipv4", Mode: "before", Target: 22.752,
-		Base: Seed003Costs, Heavy: true,
-		Run: func(c sim.Costs) (time.Duration, error) {
-			r, err := Seed003(rtnl.Before, Seed003Params{Family: rtnl.FamilyV4, Costs: &c})
-			if err != nil {
-				return 0, err
-			}
-			return r.Makespan, nil
-		},
+}
+
+var fitSeed003RuleChange = Calibration{
+	Param: "RuleChange", Machine: "003", Kind: Calibrated, Heavy: true,
+	Rows: []RowKey{seed003V4Before},
+	How:  "the value that makes the run take its published real time (Seed003RuleChange)",
+	Run: func(c sim.Costs) (time.Duration, error) {
+		r, err := Seed003(rtnl.Before, Seed003Params{Family: rtnl.FamilyV4, Costs: &c})
+		if err != nil {
+			return 0, err
+		}
+		return r.Makespan, nil
 	},
-	{
-		Param: "Fork", Seed: "003", Phase: "ipv4", Mode: "after", Target: 0.918,
-		Base: Seed003Costs, Heavy: true,
-		Run: func(c sim.Costs) (time.Duration, error) {
-			r, err := Seed003(rtnl.After, Seed003Params{Family: rtnl.FamilyV4, Costs: &c})
-			if err != nil {
-				return 0, err
-			}
-			return r.Makespan, nil
-		},
+}
+
+var fitSeed003Fork = Calibration{
+	Param: "Fork", Machine: "003", Kind: Calibrated, Heavy: true,
+	Rows: []RowKey{seed003V4After},
+	How:  "the value that makes the run take its published real time (Seed003Fork)",
+	Run: func(c sim.Costs) (time.Duration, error) {
+		r, err := Seed003(rtnl.After, Seed003Params{Family: rtnl.FamilyV4, Costs: &c})
+		if err != nil {
+			return 0, err
+		}
+		return r.Makespan, nil
 	},
-	{
-		Param: "Fib6Visit", Seed: "004", Phase: "group", Mode: "before", Target: 30,
-		Base: defaultCosts,
-		Run: func(c sim.Costs) (time.Duration, error) {
-			r, err := Seed004(rtnl.Before, Seed004Params{Method: ByGroup, Costs: &c})
-			return phaseTime(r, err, "group")
-		},
+}
+
+var fitFib6Visit = Calibration{
+	Param: "Fib6Visit", Kind: Calibrated,
+	Rows: []RowKey{seed004Group},
+	How:  "the value that makes the group deletion take its published time",
+	Run: func(c sim.Costs) (time.Duration, error) {
+		r, err := Seed004(rtnl.Before, Seed004Params{Method: ByGroup, Costs: &c})
+		return phaseTime(r, err, "group")
+	},
+}
+
+// The derivations, each as its constant's comment states it.
+
+var (
+	seed000After = RowKey{"000", "link down", "after"}
+	seed004Group = RowKey{"004", "group", "before"}
+)
+
+// seed000HalfPair is half of seed 000's after-patch time per nexthop and
+// route: 0.209 s / 65 536 = 3.189 µs, which the comments round to 3.2 µs
+// (to 0.1 µs) before halving; unrounded, half is 1.595 µs.
+func seed000HalfPair(pub Lookup) Bounds {
+	perPair := pub(seed000After).Seconds / seed000Nexthops * 1e9
+	return Exactly(math.Round(perPair/100) * 100 / 2)
+}
+
+var deriveNexthopRemove = Calibration{
+	Param: "NexthopRemove", Kind: Derived,
+	Rows:   []RowKey{seed000After},
+	How:    "half of the after-patch time per nexthop and route, 0.209 s / 65 536 = 3.2 µs (rounded to 0.1 µs); the route's removal is the other half",
+	Derive: seed000HalfPair,
+}
+
+var deriveFibAliasRemove = Calibration{
+	Param: "FibAliasRemove", Kind: Derived,
+	Rows:   []RowKey{seed000After},
+	How:    "the other half of the after-patch time per nexthop and route (NexthopRemove is the first)",
+	Derive: seed000HalfPair,
+}
+
+var deriveDevRegister = Calibration{
+	Param: "DevRegister", Kind: Derived,
+	Rows: []RowKey{{"001", "create vlans", "after"}},
+	How: "a bound: most of the 5.59 s for 1500 `ip link add` is process start-up, so register_netdevice " +
+		"is less than half of a command's 3.73 ms; 150 µs is an estimate within it",
+	Derive: func(pub Lookup) Bounds {
+		perCommand := pub(RowKey{"001", "create vlans", "after"}).Seconds / seed001VLANs * 1e9
+		return AtMost(perCommand / 2)
+	},
+}
+
+// seed002FirstPoll is the first poll of seed 002's patched wait loop,
+// msleep(16) (netdev.WaitBackoff).
+const seed002FirstPoll = 16 * time.Millisecond
+
+var deriveGracePeriod = Calibration{
+	Param: "GracePeriod", Kind: Derived,
+	Rows: []RowKey{{"002", "script", "after"}},
+	How: "a bound: the after time holds only if the grace period left after each rcu_barrier ends before the " +
+		"first poll, msleep(16) (a second poll would add about 3 s; mechanisms/SEED002.md §3); " +
+		"10 ms is the low end of that section's G ≈ 10–16 ms, whose lower end rests on an estimated " +
+		"`ip netns exec` cost, not on a formula",
+	Derive: func(Lookup) Bounds { return AtMost(float64(seed002FirstPoll)) },
+}
+
+var deriveSeed003CPUs = Calibration{
+	Param: "Seed003CPUs", Machine: "003", Kind: Derived,
+	Rows: []RowKey{seed003V4Before},
+	How: "a bound: before the series every CPU running a job spins on RTNL, so (user + sys) / real = " +
+		"(7.834 + 5566.721) / 22.752 = 245.0 CPUs were busy; 256 allows for the ramp-up and the tail",
+	Derive: func(pub Lookup) Bounds {
+		r := pub(seed003V4Before)
+		return AtLeast((r.User + r.Sys) / r.Seconds)
+	},
+	Value: func() float64 { return Seed003CPUs },
+}
+
+var deriveSeed003IPBatchLine = Calibration{
+	Param: "IPBatchLine", Machine: "003", Kind: Derived,
+	Rows: []RowKey{seed003V4After},
+	How:  "after the series nothing spins, so user time is ip's parsing: 5.675 s / 4 194 304 lines",
+	Derive: func(pub Lookup) Bounds {
+		return Exactly(float64(seed003IPBatchLine(pub)))
+	},
+}
+
+var deriveSeed003Syscall = Calibration{
+	Param: "Syscall", Machine: "003", Kind: Derived,
+	Rows: []RowKey{seed003V4After},
+	How:  "sys of the IPv4 after run, 127.024 s, per rule, less the work under the lock and the jobs' start-ups (seed003Syscall)",
+	Derive: func(pub Lookup) Bounds {
+		return Exactly(float64(seed003Syscall(Seed003Costs(), pub)))
+	},
+}
+
+var deriveDevUnregister = Calibration{
+	Param: "DevUnregister", Kind: Derived,
+	Rows: []RowKey{seed004Group},
+	How:  "a third of the group deletion's 30 s / 10 000 devices = 3.0 ms per device; the IPv6 route walks (Fib6Visit) are the rest",
+	Derive: func(pub Lookup) Bounds {
+		return Exactly(pub(seed004Group).Seconds / seed004Devices / 3 * 1e9)
+	},
+}
+
+var deriveExpeditedGP = Calibration{
+	Param: "ExpeditedGP", Kind: Derived,
+	Rows: []RowKey{{"004", "one-by-one/50", "before"}, seed004Group},
+	How: "a bound: the one-by-one plateau, 54 s, exceeds the group deletion, 30 s, by δ = 2.4 ms per request, " +
+		"which three expedited grace periods and flush_all_backlogs make up (mechanisms/SEED004.md §3), " +
+		"so one is at most δ/3 = 0.8 ms; 500 µs is an estimate within it",
+	Derive: func(pub Lookup) Bounds {
+		plateau := pub(RowKey{"004", "one-by-one/50", "before"}).Seconds
+		delta := (plateau - pub(seed004Group).Seconds) / seed004Devices * 1e9
+		return AtMost(delta / 3)
 	},
 }
 
@@ -90,13 +365,19 @@ func phaseTime(r *Report, err error, name string) (time.Duration, error) {
 }
 
 // Fit returns the value of c.Param that makes the phase's virtual time
-// equal c.Target, everything else as in c.Base. Virtual time is affine in
-// most per-unit costs, so two runs determine the value and a third checks
-// it; where it is not (a cost that moves a run from one bottleneck to
-// another), secant steps refine it to within 0.1% of the target.
+// equal c.Target(), everything else as in Machine's cost model. Virtual
+// time is affine in most per-unit costs, so two runs determine the value
+// and a third checks it; where it is not (a cost that moves a run from one
+// bottleneck to another), secant steps refine it to within 0.1% of the
+// target.
 func (c Calibration) Fit() (time.Duration, error) {
+	if c.Kind != Calibrated || c.Run == nil || len(c.Rows) != 1 {
+		return 0, fmt.Errorf("%s is not fitted to one row", c.Name())
+	}
+	target := c.Target()
+	row := c.Rows[0]
 	at := func(v time.Duration) (time.Duration, error) {
-		costs := c.Base()
+		costs := machineCosts(c.Machine)
 		f := reflect.ValueOf(&costs).Elem().FieldByName(c.Param)
 		if !f.IsValid() {
 			return 0, fmt.Errorf("sim.Costs has no field %s", c.Param)
@@ -104,7 +385,7 @@ func (c Calibration) Fit() (time.Duration, error) {
 		f.SetInt(int64(v))
 		return c.Run(costs)
 	}
-	base := reflect.ValueOf(c.Base()).FieldByName(c.Param).Interface().(time.Duration)
+	base := time.Duration(c.Code())
 	x0, x1 := base/2+1, base*2+2
 	y0, err := at(x0)
 	if err != nil {
@@ -114,8 +395,8 @@ func (c Calibration) Fit() (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
-	target := time.Duration(c.Target * 1e9)
-	off := func(y time.Duration) float64 { return math.Abs(y.Seconds()-c.Target) / c.Target }
+	targetD := time.Duration(target * 1e9)
+	off := func(y time.Duration) float64 { return math.Abs(y.Seconds()-target) / target }
 	best, bestOff := x1, off(y1)
 	if off(y0) < bestOff {
 		best, bestOff = x0, off(y0)
@@ -125,11 +406,11 @@ func (c Calibration) Fit() (time.Duration, error) {
 			if bestOff <= 0.01 {
 				return best, nil // a plateau within 1% of the target
 			}
-			return 0, fmt.Errorf("%s does not change %s/%s", c.Param, c.Seed, c.Phase)
+			return 0, fmt.Errorf("%s does not change %s", c.Name(), row)
 		}
-		x := float64(x0) + float64(x1-x0)*float64(target-y0)/float64(y1-y0)
+		x := float64(x0) + float64(x1-x0)*float64(targetD-y0)/float64(y1-y0)
 		if x < 0 {
-			return 0, fmt.Errorf("%s would have to be negative to reach %.3fs", c.Param, c.Target)
+			return 0, fmt.Errorf("%s would have to be negative to reach %.3fs", c.Name(), target)
 		}
 		v := time.Duration(math.Round(x))
 		got, err := at(v)
@@ -147,5 +428,5 @@ func (c Calibration) Fit() (time.Duration, error) {
 	if bestOff <= 0.01 {
 		return best, nil
 	}
-	return best, fmt.Errorf("fit of %s does not converge: %.1f%% off %.3fs at best", c.Param, 100*bestOff, c.Target)
+	return best, fmt.Errorf("fit of %s does not converge: %.1f%% off %.3fs at best", c.Name(), 100*bestOff, target)
 }

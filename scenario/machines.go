@@ -10,7 +10,8 @@ import (
 
 // The seeds were measured on three different machines. Each seed runs on
 // sim.DefaultCosts with the few differences its machine is known to have;
-// every difference is listed here with where it comes from.
+// every difference is listed here with where it comes from, and those
+// taken from published times are in Calibrations.
 
 // Seed002NetnsExec is the `ip netns exec` wrapper cost on the machine of
 // seed 002 (Arista, a 5.4 kernel). Calibrated: the one number taken from
@@ -25,6 +26,18 @@ func seed002Costs() sim.Costs {
 	c := sim.DefaultCosts
 	c.NetnsExec = Seed002NetnsExec
 	return c
+}
+
+// machineCosts returns the cost model of the machine seed ran on: seed
+// 002's, seed 003's, or sim.DefaultCosts for "" and the other seeds.
+func machineCosts(seed string) sim.Costs {
+	switch seed {
+	case "002":
+		return seed002Costs()
+	case "003":
+		return Seed003Costs()
+	}
+	return sim.DefaultCosts
 }
 
 func costsOr(c *sim.Costs, def func() sim.Costs) sim.Costs {
@@ -52,7 +65,8 @@ func newKernel(cfg rtnl.Config, costs sim.Costs, cpus int, tr sim.Tracer) (*rtnl
 
 // Seed 003's machine. The patch reports `time` of its script in four runs
 // (IPv4/IPv6, before/after); its real, user and sys figures give the
-// machine and the costs that differ from the development VM:
+// machine and the costs that differ from the development VM (P is a bound,
+// IPBatchLine and Syscall derived; Calibrations):
 //
 //   - P: before the patch every CPU that runs an `ip` job spins on RTNL, so
 //     (user + sys) / real counts the busy CPUs: (7.834 + 5566.7) / 22.752 =
@@ -84,11 +98,13 @@ const Seed003RuleChange = 2336 * time.Nanosecond
 // 132.7 CPU-s / 256 CPUs = 0.52 s). The development VM takes 0.34 ms.
 const Seed003Fork = 216264 * time.Nanosecond
 
-// The published figures seed 003's costs are derived from.
-const (
-	seed003RulesTotal = seed003Netns * seed003Rules
-	seed003SysV4After = 127.024 // seconds
-	seed003UsrV4After = 5.675
+// seed003RulesTotal is the number of rules seed 003's script adds.
+const seed003RulesTotal = seed003Netns * seed003Rules
+
+// The rows of PublishedTimes seed 003's machine is derived from.
+var (
+	seed003V4Before = RowKey{"003", "ipv4", "before"}
+	seed003V4After  = RowKey{"003", "ipv4", "after"}
 )
 
 // Seed003Costs is the cost model of seed 003's machine.
@@ -96,9 +112,15 @@ func Seed003Costs() sim.Costs {
 	c := sim.DefaultCosts
 	c.RuleChange = Seed003RuleChange
 	c.Fork = Seed003Fork
-	c.IPBatchLine = time.Duration(math.Round(seed003UsrV4After / seed003RulesTotal * 1e9))
-	c.Syscall = seed003Syscall(c)
+	c.IPBatchLine = seed003IPBatchLine(publishedRow)
+	c.Syscall = seed003Syscall(c, publishedRow)
 	return c
+}
+
+// seed003IPBatchLine is `ip -batch`'s user time per line on seed 003's
+// machine: the IPv4 after run's user time over its rules.
+func seed003IPBatchLine(pub Lookup) time.Duration {
+	return time.Duration(math.Round(pub(seed003V4After).User / seed003RulesTotal * 1e9))
 }
 
 // seed003Syscall is the kernel CPU per IPv4 rule outside the locks that
@@ -106,8 +128,8 @@ func Seed003Costs() sim.Costs {
 // less the uncontended work under the lock (RuleChange and the mean
 // rule_exists walk over 3 + 0..1023 rules), less each job's fork and two
 // execs (nsenter, ip) spread over its 1024 rules.
-func seed003Syscall(c sim.Costs) time.Duration {
-	perRule := seed003SysV4After / seed003RulesTotal * 1e9
+func seed003Syscall(c sim.Costs, pub Lookup) time.Duration {
+	perRule := pub(seed003V4After).Sys / seed003RulesTotal * 1e9
 	meanScan := 3 + (seed003Rules-1)/2.0
 	inLock := float64(c.RuleChange) + meanScan*float64(c.RuleScan)
 	startup := float64(c.Fork+2*c.IPExec) / seed003Rules

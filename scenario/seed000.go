@@ -47,6 +47,9 @@ func Seed000Devices(h *rtnl.Handle) []func() error {
 	}
 }
 
+// seed000Nexthops is the size of seed 000's experiment.
+const seed000Nexthops = 65536
+
 // seed000Gateway is the gateway of every nexthop of seed 000.
 var seed000Gateway = netip.MustParseAddr("198.51.100.2")
 
@@ -77,7 +80,7 @@ func Seed000Route(i int) rtnl.Route {
 // them: Θ(N+R). RTNL is held throughout; nothing sleeps.
 func Seed000(cfg rtnl.Config, p Seed000Params) (*Seed000Result, error) {
 	if p.Nexthops == 0 {
-		p.Nexthops = 65536
+		p.Nexthops = seed000Nexthops
 	}
 	if p.Nexthops < 1 || p.Nexthops > 65536 {
 		return nil, fmt.Errorf("seed 000: nexthops must be 1..65536, not %d", p.Nexthops)

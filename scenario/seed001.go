@@ -10,6 +10,9 @@ import (
 	"github.com/netsimlab/netsim/sim"
 )
 
+// seed001VLANs is the size of seed 001's experiment.
+const seed001VLANs = 1500
+
 // Seed001Params sizes seed 001's experiment. Zero fields take the seed's
 // values.
 type Seed001Params struct {
@@ -40,7 +43,7 @@ type Seed001Params struct {
 // the patch, in the rbtree after. Nothing here is tuned per phase.
 func Seed001(cfg rtnl.Config, p Seed001Params) (*Report, error) {
 	if p.VLANs == 0 {
-		p.VLANs = 1500
+		p.VLANs = seed001VLANs
 	}
 	if p.VLANs < 1 || p.VLANs > netdev.VlanMaxID {
 		return nil, fmt.Errorf("seed 001: vlans must be 1..%d, not %d", netdev.VlanMaxID, p.VLANs)

@@ -1,7 +1,6 @@
 package scenario_test
 
 import (
-	"reflect"
 	"testing"
 	"time"
 
@@ -108,34 +107,6 @@ func TestSeed004GroupIsQuadratic(t *testing.T) {
 	}
 	a, b := visits(200), visits(400)
 	require.InDelta(t, 4.0, float64(b)/float64(a), 0.1)
-}
-
-func TestCalibration(t *testing.T) {
-	// Every calibrated constant in the code is what its fit gives today.
-	want := map[string]time.Duration{
-		"HWAddrCompare": sim.DefaultCosts.HWAddrCompare,
-		"NetnsExec":     scenario.Seed002NetnsExec,
-		"Fib6Visit":     sim.DefaultCosts.Fib6Visit,
-		"RuleChange":    scenario.Seed003RuleChange,
-		"Fork":          scenario.Seed003Fork,
-	}
-	// Seed 003 may calibrate two of its four numbers, the others one.
-	limit := map[string]int{"003": 2}
-	seen := map[string]int{}
-	for _, c := range scenario.Calibrations {
-		seen[c.Seed]++
-		require.LessOrEqual(t, seen[c.Seed], max(1, limit[c.Seed]), "seed %s calibrates too many numbers", c.Seed)
-		if c.Heavy && (raceEnabled || testing.Short()) {
-			t.Logf("%s (seed %s) runs at full scale: refitted by `go test ./scenario` without -race or -short", c.Param, c.Seed)
-			continue
-		}
-		got, err := c.Fit()
-		require.NoError(t, err, c.Param)
-		w, ok := want[c.Param]
-		require.True(t, ok, c.Param)
-		require.InEpsilon(t, float64(w), float64(got), 0.01, "%s: code has %v, fit gives %v", c.Param, w, got)
-		require.True(t, reflect.ValueOf(sim.Costs{}).FieldByName(c.Param).IsValid())
-	}
 }
 
 func TestRunSeedsIsDeterministic(t *testing.T) {

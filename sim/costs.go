@@ -13,10 +13,12 @@ import (
 // can change one number and rerun.
 //
 // Every value says where it comes from: "calibrated" means fitted to one
-// published number (at most one per seed; scenario.Calibrations refits them
-// and TestCalibration checks these constants), "measured" means timed on a
-// real kernel, "estimate" means neither. Everything else the simulator
-// prints is a prediction. The seeds ran on different machines: the one
+// published number (at most one per seed), "derived" means computed from
+// published numbers by a formula, or bounded by them ("a bound");
+// scenario.Calibrations lists both with the published rows they use, and
+// TestCalibration checks these constants against it. "Measured" means timed
+// on a real kernel, "estimate" means none of these. Everything else the
+// simulator prints is a prediction. The seeds ran on different machines: the one
 // difference a seed's machine needs (seed 002's NetnsExec) is in
 // scenario/machines.go, calibrated the same way.
 //
@@ -45,13 +47,15 @@ type Costs struct {
 	// (all subscribers together). Estimate: 5 µs.
 	NotifierCall time.Duration
 	// DevRegister is register_netdevice's fixed work (sysfs, kobjects,
-	// queues). Estimate: 150 µs, from seed 001's after-patch create phase
-	// (5.59 s for 1500 `ip link add`, most of it process start-up).
+	// queues). Derived, a bound (scenario.Calibrations): 150 µs, from seed
+	// 001's after-patch create phase (5.59 s for 1500 `ip link add`, most of
+	// it process start-up).
 	DevRegister time.Duration
 	// DevUnregister is the per-device unregister work under RTNL outside the
-	// IPv6 FIB walks (notifiers, sysfs, kobject teardown). Estimate: 1 ms,
-	// a third of the 3.0 ms per device of seed 004's group deletion, whose
-	// remainder the route walks (Fib6Visit) account for.
+	// IPv6 FIB walks (notifiers, sysfs, kobject teardown). Derived
+	// (scenario.Calibrations): 1 ms, a third of the 3.0 ms per device of seed
+	// 004's group deletion, whose remainder the route walks (Fib6Visit)
+	// account for.
 	DevUnregister time.Duration
 	// AddrOp is adding or removing one IPv4/IPv6 address (allocation, hash
 	// insert, netlink notification). Estimate: 20 µs.
@@ -86,10 +90,10 @@ type Costs struct {
 	// notification). Estimate: 2 µs; no seed times nexthop creation.
 	NexthopAdd time.Duration
 	// NexthopRemove is removing one nexthop object (rb_erase, hlist_del,
-	// marking its fib_info dead, the RCU-deferred free). Estimate: 1.6 µs,
-	// half of seed 000's after-patch cost per nexthop and route
-	// (0.209 s / 65,536 = 3.2 µs); the other half is the route's removal,
-	// which the FIB charges in its single flush.
+	// marking its fib_info dead, the RCU-deferred free). Derived
+	// (scenario.Calibrations): 1.6 µs, half of seed 000's after-patch cost
+	// per nexthop and route (0.209 s / 65,536 = 3.2 µs); the other half is
+	// the route's removal, which the FIB charges in its single flush.
 	NexthopRemove time.Duration
 	// TrieNodeVisit is entering one tnode of the IPv4 FIB trie (index
 	// computation, child load). Estimate: 3 ns; walks enter few tnodes per
@@ -109,9 +113,9 @@ type Costs struct {
 	// seed times route insertion.
 	FibAliasInsert time.Duration
 	// FibAliasRemove is removing one route (hlist_del, fib_release_info,
-	// notifiers, the RCU-deferred frees). Estimate: 1.6 µs, the other half of
-	// seed 000's after-patch cost per nexthop and route (0.209 s / 65,536 =
-	// 3.2 µs; NexthopRemove is the first half).
+	// notifiers, the RCU-deferred frees). Derived (scenario.Calibrations):
+	// 1.6 µs, the other half of seed 000's after-patch cost per nexthop and
+	// route (0.209 s / 65,536 = 3.2 µs; NexthopRemove is the first half).
 	FibAliasRemove time.Duration
 	// RuleScan is one fib_rule compared by rule_exists (or walked by
 	// rule_find and fib_rules_lookup). Measured: ≈5.7 ns per existing rule
@@ -134,13 +138,15 @@ type Costs struct {
 
 	// Waits (virtual time that is not CPU time).
 
-	// GracePeriod is one normal RCU grace period. 10 ms: seed 002's after
-	// number needs the grace period left after the barrier to end before the
-	// first 16 ms poll (mechanisms/SEED002.md §3: G ≈ 10–16 ms).
+	// GracePeriod is one normal RCU grace period. Derived, a bound
+	// (scenario.Calibrations): 10 ms: seed 002's after number needs the
+	// grace period left after the barrier to end before the first 16 ms poll
+	// (mechanisms/SEED002.md §3: G ≈ 10–16 ms).
 	GracePeriod time.Duration
 	// ExpeditedGP is one synchronize_rcu_expedited (synchronize_net under
-	// RTNL). Estimate: 500 µs; seed 004 puts three of them plus
-	// flush_all_backlogs at ≈ 2.4 ms per one-by-one request.
+	// RTNL). Derived, a bound (scenario.Calibrations): 500 µs; seed 004
+	// puts three of them plus flush_all_backlogs at ≈ 2.4 ms per one-by-one
+	// request.
 	ExpeditedGP time.Duration
 	// BarrierOverhead is rcu_barrier's own latency beyond the callbacks it
 	// waits for (IPIs to entrain the barrier callback on every CPU and the

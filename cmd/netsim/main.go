@@ -54,7 +54,8 @@ const usage = `usage: netsim COMMAND [flags]
 
 commands:
   seeds   rerun the seed patches' experiments at full scale, before and
-          after; print published vs simulated (virtual) vs real time
+          after; print published vs simulated (virtual) vs real time,
+          marking the published times the cost model is calibrated on
   ip      run ip commands or an ip -batch script in a fresh simulated
           kernel, printing what ip prints (netsim ip -help)
   build   build thousands of devices with addresses, then delete them,
@@ -188,28 +189,44 @@ func runSeeds(args []string, out io.Writer) error {
 			Phase      string  `json:"phase"`
 			Mode       string  `json:"mode"`
 			PublishedS float64 `json:"published_s"`
+			Calibrated bool    `json:"calibrated"`
 			VirtualS   float64 `json:"virtual_s"`
 			Ratio      float64 `json:"ratio"`
 			RealS      float64 `json:"real_s"`
 		}
 		var js []row
 		for _, r := range rows {
-			js = append(js, row{r.Seed, r.Phase, r.Mode, r.Published, r.Virtual.Seconds(), r.Ratio(), r.Real.Seconds()})
+			js = append(js, row{r.Seed, r.Phase, r.Mode, r.Published, r.Calibrated, r.Virtual.Seconds(), r.Ratio(), r.Real.Seconds()})
 		}
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(js)
 	}
+	// A calibrated row's published time is marked: the cost model takes a
+	// constant from it, so its ratio is no test of the model.
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "seed\tphase\tmode\tpublished\tvirtual\tratio\treal\t")
+	fmt.Fprintln(tw, "seed\tphase\tmode\tpublished \tvirtual\tratio\treal\t")
+	marked := false
 	for _, r := range rows {
-		pub, ratio := "-", "-"
+		pub, ratio := "- ", "-"
 		if r.Published > 0 {
-			pub, ratio = fmt.Sprintf("%.3fs", r.Published), fmt.Sprintf("%.2f", r.Ratio())
+			mark := " "
+			if r.Calibrated {
+				mark, marked = "*", true
+			}
+			pub, ratio = fmt.Sprintf("%.3fs%s", r.Published, mark), fmt.Sprintf("%.2f", r.Ratio())
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.3fs\t%s\t%s\t\n", r.Seed, r.Phase, r.Mode, pub, r.Virtual.Seconds(), ratio, r.Real.Round(time.Microsecond))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if marked {
+		_, err := fmt.Fprint(out, "* calibrated: a cost constant is fitted to or derived from this published time\n"+
+			"  (scenario.Calibrations); the other published times are predictions\n")
+		return err
+	}
+	return nil
 }
 
 type jsonPhase struct {
