@@ -199,7 +199,7 @@ func NewSeed003Kernel(cfg rtnl.Config, cpus int, costs *sim.Costs, tracer sim.Tr
 		cpus = Seed003CPUs
 	}
 	c := costsOr(costs, Seed003Costs)
-	w, err := sim.NewWorld(sim.Options{Costs: &c, CPUs: cpus, Coarse: true, Tracer: tracer})
+	w, err := sim.NewWorld(sim.Options{Costs: &c, CPUs: cpus, Coarse: !seed003Fine, Tracer: tracer})
 	if err != nil {
 		return nil, err
 	}
@@ -211,6 +211,10 @@ func NewSeed003Kernel(cfg rtnl.Config, cpus int, costs *sim.Costs, tracer sim.Tr
 	k.RTNL().SetSpin(true)
 	return k, nil
 }
+
+// seed003Fine, when set (by tests), runs seed 003 on the fine scheduler,
+// to measure how far the coarse one's times are from it.
+var seed003Fine bool
 
 // JobNamespaces creates namespaces ns-1 … ns-n as task t, each to be
 // filled by one job alone: their rules' locks are private to that job
