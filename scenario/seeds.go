@@ -96,6 +96,39 @@ func (r SeedRow) Ratio() float64 {
 	return r.Virtual.Seconds() / r.Published
 }
 
+// Score counts how well rows predict their published times: the rows
+// with a published time, how many of them are calibrated (their ratio is
+// no test of the model), and how many of the others — the predictions —
+// are within ±35% and within ±15% of it.
+type Score struct {
+	Published, Calibrated, Predicted int
+	Within35, Within15               int
+}
+
+// ScoreRows returns the Score of rows.
+func ScoreRows(rows []SeedRow) Score {
+	var s Score
+	for _, r := range rows {
+		if r.Published == 0 {
+			continue
+		}
+		s.Published++
+		if r.Calibrated {
+			s.Calibrated++
+			continue
+		}
+		s.Predicted++
+		off := math.Abs(r.Ratio()-1) - 1e-9 // a ratio of exactly 0.85 is in
+		if off <= 0.35 {
+			s.Within35++
+		}
+		if off <= 0.15 {
+			s.Within15++
+		}
+	}
+	return s
+}
+
 // SeedIDs are the seeds RunSeeds knows, in order.
 var SeedIDs = []string{"000", "001", "002", "003", "004"}
 

@@ -216,3 +216,18 @@ func TestSeed000(t *testing.T) {
 	require.Less(t, a.LeafVisits, int64(3*n))
 	require.Greater(t, b.Hold, a.Hold)
 }
+
+// TestScoreRows: calibrated rows are not counted as predictions, and the
+// bands are ±35% and ±15% of the published time.
+func TestScoreRows(t *testing.T) {
+	rows := []scenario.SeedRow{
+		{Published: 10, Virtual: 10 * time.Second, Calibrated: true},
+		{Published: 10, Virtual: 11 * time.Second},   // +10%
+		{Published: 10, Virtual: 7 * time.Second},    // -30%
+		{Published: 10, Virtual: 14 * time.Second},   // +40%
+		{Published: 0, Virtual: 3 * time.Second},     // no published time
+		{Published: 100, Virtual: 85 * time.Second},  // -15%: in both bands
+		{Published: 100, Virtual: 135 * time.Second}, // +35%
+	}
+	require.Equal(t, scenario.Score{Published: 6, Calibrated: 1, Predicted: 5, Within35: 4, Within15: 2}, scenario.ScoreRows(rows))
+}

@@ -222,8 +222,14 @@ func runSeeds(args []string, out io.Writer) error {
 		return err
 	}
 	if marked {
-		_, err := fmt.Fprint(out, "* calibrated: a cost constant is fitted to or derived from this published time\n"+
-			"  (scenario.Calibrations); the other published times are predictions\n")
+		if _, err := fmt.Fprint(out, "* calibrated: a cost constant is fitted to or derived from this published time\n"+
+			"  (scenario.Calibrations); the other published times are predictions\n"); err != nil {
+			return err
+		}
+	}
+	if sc := scenario.ScoreRows(rows); sc.Published > 0 {
+		_, err := fmt.Fprintf(out, "%d published times: %d calibrated, %d predicted; of the predictions %d within ±35%%, %d within ±15%%\n",
+			sc.Published, sc.Calibrated, sc.Predicted, sc.Within35, sc.Within15)
 		return err
 	}
 	return nil
