@@ -27,15 +27,9 @@ var Calibrations = []Calibration{
 	fitSeed003RuleChange,     // 003 ipv4, before
 	fitSeed003Fork,           // 003 ipv4, after
 	fitFib6Visit,             // 004 group, before
-	deriveNexthopRemove,      // 000 link down, after
-	deriveFibAliasRemove,     // 000 link down, after
-	deriveDevRegister,        // 001 create vlans, after (a bound)
-	deriveGracePeriod,        // 002 script, after (a bound)
 	deriveSeed003CPUs,        // 003 ipv4, before (a bound)
 	deriveSeed003IPBatchLine, // 003 ipv4, after
 	deriveSeed003Syscall,     // 003 ipv4, after
-	deriveDevUnregister,      // 004 group, before
-	deriveExpeditedGP,        // 004 one-by-one/50 and group, before (a bound)
 }
 
 // CalibrationKind is how a constant is taken from published times.
@@ -254,53 +248,6 @@ var (
 	seed004Group = RowKey{"004", "group", "before"}
 )
 
-// seed000HalfPair is half of seed 000's after-patch time per nexthop and
-// route: 0.209 s / 65 536 = 3.189 µs, which the comments round to 3.2 µs
-// (to 0.1 µs) before halving; unrounded, half is 1.595 µs.
-func seed000HalfPair(pub Lookup) Bounds {
-	perPair := pub(seed000After).Seconds / seed000Nexthops * 1e9
-	return Exactly(math.Round(perPair/100) * 100 / 2)
-}
-
-var deriveNexthopRemove = Calibration{
-	Param: "NexthopRemove", Kind: Derived,
-	Rows:   []RowKey{seed000After},
-	How:    "half of the after-patch time per nexthop and route, 0.209 s / 65 536 = 3.2 µs (rounded to 0.1 µs); the route's removal is the other half",
-	Derive: seed000HalfPair,
-}
-
-var deriveFibAliasRemove = Calibration{
-	Param: "FibAliasRemove", Kind: Derived,
-	Rows:   []RowKey{seed000After},
-	How:    "the other half of the after-patch time per nexthop and route (NexthopRemove is the first)",
-	Derive: seed000HalfPair,
-}
-
-var deriveDevRegister = Calibration{
-	Param: "DevRegister", Kind: Derived,
-	Rows: []RowKey{{"001", "create vlans", "after"}},
-	How: "a bound: most of the 5.59 s for 1500 `ip link add` is process start-up, so register_netdevice " +
-		"is less than half of a command's 3.73 ms; 150 µs is an estimate within it",
-	Derive: func(pub Lookup) Bounds {
-		perCommand := pub(RowKey{"001", "create vlans", "after"}).Seconds / seed001VLANs * 1e9
-		return AtMost(perCommand / 2)
-	},
-}
-
-// seed002FirstPoll is the first poll of seed 002's patched wait loop,
-// msleep(16) (netdev.WaitBackoff).
-const seed002FirstPoll = 16 * time.Millisecond
-
-var deriveGracePeriod = Calibration{
-	Param: "GracePeriod", Kind: Derived,
-	Rows: []RowKey{{"002", "script", "after"}},
-	How: "a bound: the after time holds only if the grace period left after each rcu_barrier ends before the " +
-		"first poll, msleep(16) (a second poll would add about 3 s; mechanisms/SEED002.md §3); " +
-		"10 ms is the low end of that section's G ≈ 10–16 ms, whose lower end rests on an estimated " +
-		"`ip netns exec` cost, not on a formula",
-	Derive: func(Lookup) Bounds { return AtMost(float64(seed002FirstPoll)) },
-}
-
 var deriveSeed003CPUs = Calibration{
 	Param: "Seed003CPUs", Machine: "003", Kind: Derived,
 	Rows: []RowKey{seed003V4Before},
@@ -328,28 +275,6 @@ var deriveSeed003Syscall = Calibration{
 	How:  "sys of the IPv4 after run, 127.024 s, per rule, less the work under the lock and the jobs' start-ups (seed003Syscall)",
 	Derive: func(pub Lookup) Bounds {
 		return Exactly(float64(seed003Syscall(Seed003Costs(), pub)))
-	},
-}
-
-var deriveDevUnregister = Calibration{
-	Param: "DevUnregister", Kind: Derived,
-	Rows: []RowKey{seed004Group},
-	How:  "a third of the group deletion's 30 s / 10 000 devices = 3.0 ms per device; the IPv6 route walks (Fib6Visit) are the rest",
-	Derive: func(pub Lookup) Bounds {
-		return Exactly(pub(seed004Group).Seconds / seed004Devices / 3 * 1e9)
-	},
-}
-
-var deriveExpeditedGP = Calibration{
-	Param: "ExpeditedGP", Kind: Derived,
-	Rows: []RowKey{{"004", "one-by-one/50", "before"}, seed004Group},
-	How: "a bound: the one-by-one plateau, 54 s, exceeds the group deletion, 30 s, by δ = 2.4 ms per request, " +
-		"which three expedited grace periods and flush_all_backlogs make up (mechanisms/SEED004.md §3), " +
-		"so one is at most δ/3 = 0.8 ms; 500 µs is an estimate within it",
-	Derive: func(pub Lookup) Bounds {
-		plateau := pub(RowKey{"004", "one-by-one/50", "before"}).Seconds
-		delta := (plateau - pub(seed004Group).Seconds) / seed004Devices * 1e9
-		return AtMost(delta / 3)
 	},
 }
 

@@ -182,7 +182,7 @@ func TestSeed001PreviousRunStallsSetupNotCreate(t *testing.T) {
 	// namespace being dismantled under RTNL. In the model its cleanup
 	// (cleanup_net) holds RTNL in one stretch, so the set-up commands wait
 	// for it and the timed VLAN creation does not.
-	const n = 100
+	const n = 200
 	fresh, err := scenario.Seed001(rtnl.Before, scenario.Seed001Params{VLANs: n, Phases: 1})
 	require.NoError(t, err)
 	prev, err := scenario.Seed001(rtnl.Before, scenario.Seed001Params{VLANs: n, Phases: 1, PreviousRun: true})
@@ -200,7 +200,7 @@ func TestSeed000(t *testing.T) {
 	const n = 256
 	res := map[string]*scenario.Seed000Result{}
 	for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
-		r, err := scenario.Seed000(cfg, scenario.Seed000Params{Nexthops: n, Bystander: time.Millisecond})
+		r, err := scenario.Seed000(cfg, scenario.Seed000Params{Nexthops: n, Bystander: 100 * time.Microsecond})
 		require.NoError(t, err)
 		res[cfg.String()] = r
 		p := phase(t, r.Report, "link down")

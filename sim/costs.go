@@ -12,23 +12,31 @@ import (
 // last. Counted work is converted to virtual time only here, so a researcher
 // can change one number and rerun.
 //
-// Every value says where it comes from: "calibrated" means fitted to one
-// published number (at most one per seed), "derived" means computed from
-// published numbers by a formula, or bounded by them ("a bound");
-// scenario.Calibrations lists both with the published rows they use, and
-// TestCalibration checks these constants against it. "Measured" means timed
-// on a real kernel, "estimate" means none of these. Everything else the
-// simulator prints is a prediction. The seeds ran on different machines: the one
-// difference a seed's machine needs (seed 002's NetnsExec) is in
-// scenario/machines.go, calibrated the same way.
+// Every value says where it comes from:
+//
+//   - measured: timed on the development VM (Linux 6.18, 2 vCPUs, HZ=250),
+//     with the command that does it; most by internal/measure/costs.sh
+//     (`sudo bash internal/measure/costs.sh -s SECTION`, each experiment in
+//     a private network namespace), whose output line is named;
+//   - calibrated: fitted to one published number (at most one per seed);
+//   - derived: computed from published numbers by a formula;
+//   - estimate: none of these, with the reason for the value.
+//
+// scenario.Calibrations lists every calibrated and derived constant with
+// the published rows it uses, and TestCalibration checks the constants
+// here against it; those rows are not predictions. The seeds ran on
+// different machines: the few differences a seed's machine needs are in
+// scenario/machines.go, taken the same way.
 //
 // The zero Costs makes all work free and all waits instantaneous.
 type Costs struct {
 	// CPU time per unit of work, by Kind.
 
 	// Syscall is the kernel entry/exit and netlink round trip of one
-	// rtnetlink request (sendmsg, parse, reply, recvmsg). A few µs on any
-	// x86 of the seeds' era; it is small next to everything the seeds measure.
+	// rtnetlink request (sendmsg, parse, reply, recvmsg). Measured: 3.4 µs,
+	// the kernel time of a failing `nexthop del` outside rtm_del_nexthop
+	// (costs.sh -s batch, nh_del_missing.syscall: 3.36 µs; 3.3–4.3 µs for
+	// the other requests it times).
 	Syscall time.Duration
 	// HWAddrCompare is one netdev_hw_addr examined in a list walk or tree
 	// descent (a pointer chase and a memcmp of 6 bytes). Calibrated: 16 ns,
@@ -41,31 +49,44 @@ type Costs struct {
 	// 12 ns, between its L2 (≈5 ns) and L3 (≈17 ns) latencies.
 	HWAddrIterate time.Duration
 	// RxModeSync is the fixed part of one ndo_set_rx_mode call (the driver
-	// callback, locks, filter programming of a software device). Estimate: 1 µs.
+	// callback, locks, filter programming of a software device). Estimate:
+	// 1 µs: a software device programs no filter, and the list walk is
+	// counted apart (HWAddrIterate); what is left is a lock and a call.
 	RxModeSync time.Duration
 	// NotifierCall is one netdev notifier chain invocation for one device
-	// (all subscribers together). Estimate: 5 µs.
+	// (all subscribers together). Estimate: 5 µs, a chain of a few dozen
+	// callbacks that mostly return at once, at ~100 ns each; not timed.
 	NotifierCall time.Duration
 	// DevRegister is register_netdevice's fixed work (sysfs, kobjects,
-	// queues). Derived, a bound (scenario.Calibrations): 150 µs, from seed
-	// 001's after-patch create phase (5.59 s for 1500 `ip link add`, most of
-	// it process start-up).
+	// queues). Measured: 135 µs, register_netdevice's share of `ip -batch`
+	// creating 1000 ifb devices (costs.sh -s dev, DevRegister@1000: 134.7 µs;
+	// 101 µs at 2000). ifb stands for the software devices of the seeds
+	// (dummy and vlan are not on the VM).
 	DevRegister time.Duration
 	// DevUnregister is the per-device unregister work under RTNL outside the
-	// IPv6 FIB walks (notifiers, sysfs, kobject teardown). Derived
-	// (scenario.Calibrations): 1 ms, a third of the 3.0 ms per device of seed
-	// 004's group deletion, whose remainder the route walks (Fib6Visit)
-	// account for.
+	// IPv6 FIB walks and the RCU waits (notifiers, sysfs, kobject
+	// teardown). Measured: 133 µs, unregister_netdevice_many_notify's share
+	// of `ip link del group` of 1000 ifb devices less the IPv6 walks, the
+	// grace periods and rcu_barrier (costs.sh -s dev, DevUnregister@1000:
+	// 133.1 µs; 150 µs at 2000, 211 µs deleting one device a request).
 	DevUnregister time.Duration
 	// AddrOp is adding or removing one IPv4/IPv6 address (allocation, hash
-	// insert, netlink notification). Estimate: 20 µs.
+	// insert, netlink notification). Estimate: 20 µs, the order of an
+	// address request's kernel work beyond the syscall (the development VM
+	// spends 150–260 µs of kernel time per `ip link add` or `ip link set
+	// up` of an ifb, costs.sh -s dev, LinkAddIfb.sys and LinkSetUp.sys, of
+	// which address work is a part); not timed alone.
 	AddrOp time.Duration
 	// Fib6Visit is one IPv6 route visited by fib6_clean_all (the walker,
-	// the per-route callback and its locks). Calibrated: 132 ns, the one
-	// number taken from seed 004, its group deletion of 10 000 devices in
-	// 30 s, of which these walks are about 2/3 (scenario.Calibrations).
+	// the per-route callback and its locks). Calibrated: the one number
+	// taken from seed 004, its group deletion of 10 000 devices in 30 s
+	// (scenario.Calibrations). The development VM walks a route in 23 ns
+	// (costs.sh -s dev, Fib6Visit@1000) and deletes 1000 devices by group in
+	// 0.26 s; seed 004's machine took 3 ms per device at 10 000.
 	Fib6Visit time.Duration
-	// RCUCallback is invoking one RCU callback. Estimate: 1 µs.
+	// RCUCallback is invoking one RCU callback. Estimate: 1 µs: the frees
+	// and reference drops a callback does take well under that; rounded up
+	// for the batch's own overhead.
 	RCUCallback time.Duration
 	// IPExec is one `ip` process run from a shell script, outside the
 	// kernel work it asks for. Measured: 1.8 ms per `ip link set DEV up`
@@ -87,13 +108,15 @@ type Costs struct {
 	IPBatchLine time.Duration
 	// NexthopAdd is building and inserting one nexthop object (allocation,
 	// the gateway's fib_check_nh lookup, the rbtree insert, the netlink
-	// notification). Estimate: 2 µs; no seed times nexthop creation.
+	// notification). Measured: 3.1 µs, rtm_new_nexthop's share of `ip
+	// -batch` adding 65 536 nexthops (costs.sh -s batch, nh_add.handler:
+	// 3.14 µs). No seed times nexthop creation.
 	NexthopAdd time.Duration
 	// NexthopRemove is removing one nexthop object (rb_erase, hlist_del,
-	// marking its fib_info dead, the RCU-deferred free). Derived
-	// (scenario.Calibrations): 1.6 µs, half of seed 000's after-patch cost
-	// per nexthop and route (0.209 s / 65,536 = 3.2 µs); the other half is
-	// the route's removal, which the FIB charges in its single flush.
+	// marking its fib_info dead, the RCU-deferred free). Measured: 390 ns,
+	// `ip link set DEV down` removing 65 536 nexthops that no route uses,
+	// less the same without them, per nexthop (costs.sh -s split,
+	// NexthopRemove@65536: 386 ns; 465 ns at 16 384; 285–411 ns over runs).
 	NexthopRemove time.Duration
 	// TrieNodeVisit is entering one tnode of the IPv4 FIB trie (index
 	// computation, child load). Estimate: 3 ns; walks enter few tnodes per
@@ -102,20 +125,28 @@ type Costs struct {
 	TrieNodeVisit time.Duration
 	// TrieLeafVisit is one leaf visited by a table walk, all-in: the child
 	// slots scanned to reach it, its fib_alias list and the fib_info dead-flag
-	// test. Measured: 7.8 ns, unpatched kernel on the 2-core dev VM, ≈ 33.7 s
-	// for N=R=65536 at ~2 walks per flush (mechanisms/SEED000.md §3); a
-	// Duration holds whole nanoseconds, so the default is 8 ns. The alias
-	// scans and fib_info examinations of a walk are folded into it and cost
-	// nothing by themselves.
+	// test. Measured: 8 ns. The 6.18 kernel of the development VM does not
+	// have seed 000's patch: its `ip link set testnh0 down` after seed 000's
+	// set-up flushes the FIB once per nexthop, N²+6N leaf visits for
+	// N = 65 536 (two walks a flush: local shares main's trie). Its CPU time
+	// less that of the patched work, per visit, is 7.8 ns (33.7 s) in the
+	// run this value was taken from; costs.sh -s seed000 (TrieLeafVisit)
+	// gives 5.7–10 ns over runs on the same VM (9.95 ns, 42.8 s, in the
+	// last). The alias scans and fib_info examinations of a walk are folded
+	// into it and cost nothing by themselves.
 	TrieLeafVisit time.Duration
 	// FibAliasInsert is inserting or replacing one route (fib_create_info or
-	// fib_find_info, the fib_alias, notifiers, rtmsg_fib). Estimate: 1 µs; no
-	// seed times route insertion.
+	// fib_find_info, the fib_alias, notifiers, rtmsg_fib). Measured: 4.0 µs,
+	// inet_rtm_newroute's share of `ip -batch` adding 65 536 /32 routes
+	// (costs.sh -s batch, rt_gw_add.handler 3.97 µs, rt_nhid_add.handler
+	// 4.02 µs). No seed times route insertion.
 	FibAliasInsert time.Duration
 	// FibAliasRemove is removing one route (hlist_del, fib_release_info,
-	// notifiers, the RCU-deferred frees). Derived (scenario.Calibrations):
-	// 1.6 µs, the other half of seed 000's after-patch cost per nexthop and
-	// route (0.209 s / 65,536 = 3.2 µs; NexthopRemove is the first half).
+	// notifiers, the RCU-deferred frees), in a flush. Measured: 980 ns,
+	// `ip link set DEV down` flushing 65 536 /32 routes that each have their
+	// own fib_info (as seed 000's do), less the same without them, per route
+	// (costs.sh -s split, FibAliasRemove.own@65536: 977.5 ns; 909 ns at
+	// 16 384; routes sharing one fib_info cost 285 ns).
 	FibAliasRemove time.Duration
 	// RuleScan is one fib_rule compared by rule_exists (or walked by
 	// rule_find and fib_rules_lookup). Measured: ≈5.7 ns per existing rule
@@ -124,7 +155,10 @@ type Costs struct {
 	RuleScan time.Duration
 	// RuleChange is the fixed part of adding or deleting one rule under the
 	// lock (nl2rule leftovers, configure, list insert, hand-over). Estimate:
-	// 2.5 µs, h0 of mechanisms/SEED003.md §3 for IPv4.
+	// 2.5 µs, the order of the fixed cost seed 003's IPv4 run implies
+	// (mechanisms/SEED003.md §3). Only seed 003 changes rules, and it runs
+	// with its own calibrated value (scenario.Seed003RuleChange): no
+	// published time depends on this default.
 	RuleChange time.Duration
 	// Fib6TableWalk is walking one (nearly empty) IPv6 FIB table in
 	// fib6_flush_trees. Measured: ≈76 ns per existing table on the
@@ -138,53 +172,60 @@ type Costs struct {
 
 	// Waits (virtual time that is not CPU time).
 
-	// GracePeriod is one normal RCU grace period. Derived, a bound
-	// (scenario.Calibrations): 10 ms: seed 002's after number needs the
-	// grace period left after the barrier to end before the first 16 ms poll
-	// (mechanisms/SEED002.md §3: G ≈ 10–16 ms).
+	// GracePeriod is one normal RCU grace period. Measured: 10.5 ms, the mean
+	// latency of synchronize_rcu (membarrier(MEMBARRIER_CMD_GLOBAL), 300
+	// calls; costs.sh -s gp, GracePeriod.mean: 10.5 ms); the median is
+	// 7.98 ms, two jiffies at HZ=250, and a third of the calls take four.
+	// The mean is what a sum of many waits sees.
 	GracePeriod time.Duration
 	// ExpeditedGP is one synchronize_rcu_expedited (synchronize_net under
-	// RTNL). Derived, a bound (scenario.Calibrations): 500 µs; seed 004
-	// puts three of them plus flush_all_backlogs at ≈ 2.4 ms per one-by-one
-	// request.
+	// RTNL). Measured: 27 µs, the median sleep in synchronize_rcu_expedited
+	// over 200 one-by-one `ip link del` (costs.sh -s dev, ExpeditedGP: p10
+	// 12 µs, p90 73 µs; 80–100 µs with the other CPU busy).
 	ExpeditedGP time.Duration
 	// BarrierOverhead is rcu_barrier's own latency beyond the callbacks it
 	// waits for (IPIs to entrain the barrier callback on every CPU and the
-	// wake-up). Estimate: 100 µs.
+	// wake-up). Estimate: 100 µs. On the development VM an rcu_barrier
+	// sleeps 15 ms per one-by-one `ip link del` (costs.sh -s dev,
+	// RCUBarrier.onebyone), about two grace periods, which the model's
+	// barrier waits for as callbacks; its own cost beyond them cannot be
+	// told apart.
 	BarrierOverhead time.Duration
 	// Jiffy is one scheduler tick; msleep(m) sleeps m ms rounded up to
-	// jiffies plus one jiffy. 1 ms (HZ=1000), so msleep(250) takes 251 ms.
+	// jiffies plus one jiffy. Estimate: 1 ms (HZ=1000), so msleep(250)
+	// takes 251 ms; the seeds do not say their kernels' HZ. The development
+	// VM has HZ=250, which makes it 252 ms.
 	Jiffy time.Duration
 }
 
 // DefaultCosts is the documented default cost model.
 var DefaultCosts = Costs{
-	Syscall:         5 * time.Microsecond,
+	Syscall:         3400 * time.Nanosecond,
 	HWAddrCompare:   16 * time.Nanosecond,
 	HWAddrIterate:   12 * time.Nanosecond,
 	RxModeSync:      1 * time.Microsecond,
 	NotifierCall:    5 * time.Microsecond,
-	DevRegister:     150 * time.Microsecond,
-	DevUnregister:   1 * time.Millisecond,
+	DevRegister:     135 * time.Microsecond,
+	DevUnregister:   133 * time.Microsecond,
 	AddrOp:          20 * time.Microsecond,
-	Fib6Visit:       132 * time.Nanosecond,
+	Fib6Visit:       190 * time.Nanosecond,
 	RCUCallback:     1 * time.Microsecond,
 	IPExec:          1800 * time.Microsecond,
 	NetnsExec:       2 * time.Millisecond,
 	Fork:            340 * time.Microsecond,
 	IPBatchLine:     1700 * time.Nanosecond,
-	NexthopAdd:      2 * time.Microsecond,
-	NexthopRemove:   1600 * time.Nanosecond,
+	NexthopAdd:      3100 * time.Nanosecond,
+	NexthopRemove:   390 * time.Nanosecond,
 	TrieNodeVisit:   3 * time.Nanosecond,
 	TrieLeafVisit:   8 * time.Nanosecond,
-	FibAliasInsert:  1 * time.Microsecond,
-	FibAliasRemove:  1600 * time.Nanosecond,
+	FibAliasInsert:  4 * time.Microsecond,
+	FibAliasRemove:  980 * time.Nanosecond,
 	RuleScan:        6 * time.Nanosecond,
 	RuleChange:      2500 * time.Nanosecond,
 	Fib6TableWalk:   76 * time.Nanosecond,
 	Fib6NewTable:    370 * time.Nanosecond,
-	GracePeriod:     10 * time.Millisecond,
-	ExpeditedGP:     500 * time.Microsecond,
+	GracePeriod:     10500 * time.Microsecond,
+	ExpeditedGP:     27 * time.Microsecond,
 	BarrierOverhead: 100 * time.Microsecond,
 	Jiffy:           1 * time.Millisecond,
 }

@@ -33,13 +33,13 @@ func Example() {
 }
 
 // Charged work is counted and turned into virtual CPU time by the cost
-// model: here five syscalls at sim.DefaultCosts' 5 µs each.
+// model: here five syscalls at sim.DefaultCosts' 3.4 µs each.
 func ExampleTask_Charge() {
 	w := sim.MustNewWorld(sim.Options{})
 	t := w.NewTask("ip")
 	t.Charge(sim.Syscall, 5)
 	fmt.Println(t.Counters().Get(sim.Syscall), "syscalls,", t.CPUTime(), "of CPU, now", t.Now())
-	// Output: 5 syscalls, 25µs of CPU, now 0.000025s
+	// Output: 5 syscalls, 17µs of CPU, now 0.000017s
 }
 
 // msleep sleeps whole jiffies plus one, as the kernel's does: at HZ=1000,
@@ -67,8 +67,8 @@ func ExampleRCU_Barrier() {
 	t.Msleep(10)
 	fmt.Println(t.Now(), "released:", released)
 	// Output:
-	// 0.010100s released: false
-	// 0.021100s released: true
+	// 0.010600s released: false
+	// 0.021600s released: true
 }
 
 // A ChromeTrace records locks, sleeps and grace periods as intervals of
@@ -93,10 +93,10 @@ func ExampleChromeTrace() {
 	}
 	fmt.Println("valid JSON:", json.Valid(js.Bytes()))
 	// Output:
-	// sleep    sleep                at 0.000000s for 10ms
-	// rcu      synchronize_rcu      at 0.000000s for 10ms
-	// lock     RTNL                 at 0.000000s for 10ms
-	// sleep    msleep(1)            at 0.010000s for 2ms
-	// span     ip link del dummy0   at 0.000000s for 12ms
+	// sleep    sleep                at 0.000000s for 10.5ms
+	// rcu      synchronize_rcu      at 0.000000s for 10.5ms
+	// lock     RTNL                 at 0.000000s for 10.5ms
+	// sleep    msleep(1)            at 0.010500s for 2ms
+	// span     ip link del dummy0   at 0.000000s for 12.5ms
 	// valid JSON: true
 }
