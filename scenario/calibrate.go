@@ -205,30 +205,25 @@ var fitSeed002NetnsExec = Calibration{
 	},
 }
 
-var fitSeed003RuleChange = Calibration{
-	Param: "RuleChange", Machine: "003", Kind: Calibrated, Heavy: true,
-	Rows: []RowKey{seed003V4Before},
-	How:  "the value that makes the run take its published real time (Seed003RuleChange)",
-	Run: func(c sim.Costs) (time.Duration, error) {
-		r, err := Seed003(rtnl.Before, Seed003Params{Family: rtnl.FamilyV4, Costs: &c})
-		if err != nil {
-			return 0, err
-		}
-		return r.Makespan, nil
-	},
-}
+var fitSeed003RuleChange = seed003Fit("RuleChange", rtnl.Before, seed003V4Before, "Seed003RuleChange")
 
-var fitSeed003Fork = Calibration{
-	Param: "Fork", Machine: "003", Kind: Calibrated, Heavy: true,
-	Rows: []RowKey{seed003V4After},
-	How:  "the value that makes the run take its published real time (Seed003Fork)",
-	Run: func(c sim.Costs) (time.Duration, error) {
-		r, err := Seed003(rtnl.After, Seed003Params{Family: rtnl.FamilyV4, Costs: &c})
-		if err != nil {
-			return 0, err
-		}
-		return r.Makespan, nil
-	},
+var fitSeed003Fork = seed003Fit("Fork", rtnl.After, seed003V4After, "Seed003Fork")
+
+// seed003Fit is the fit of constant param of seed 003's machine to the
+// IPv4 run in mode cfg, whose makespan is the published real time of row.
+func seed003Fit(param string, cfg rtnl.Config, row RowKey, constant string) Calibration {
+	return Calibration{
+		Param: param, Machine: "003", Kind: Calibrated, Heavy: true,
+		Rows: []RowKey{row},
+		How:  "the value that makes the run take its published real time (" + constant + ")",
+		Run: func(c sim.Costs) (time.Duration, error) {
+			r, err := Seed003(cfg, Seed003Params{Family: rtnl.FamilyV4, Costs: &c})
+			if err != nil {
+				return 0, err
+			}
+			return r.Makespan, nil
+		},
+	}
 }
 
 var fitFib6Visit = Calibration{
