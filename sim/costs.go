@@ -73,7 +73,7 @@ type Costs struct {
 	// AddrOp is adding or removing one IPv4/IPv6 address (allocation, hash
 	// insert, netlink notification). Estimate: 20 µs, the order of an
 	// address request's kernel work beyond the syscall (the development VM
-	// spends 150–260 µs of kernel time per `ip link add` or `ip link set
+	// spends 135–260 µs of kernel time per `ip link add` or `ip link set
 	// up` of an ifb, costs.sh -s dev, LinkAddIfb.sys and LinkSetUp.sys, of
 	// which address work is a part); not timed alone.
 	AddrOp time.Duration
