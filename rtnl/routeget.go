@@ -249,18 +249,18 @@ func (n *Net) routeOutput(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteRes
 	// fib_select_path: without an output device, a multipath route's path
 	// for the flow's hash, then the route's preferred source
 	// (fib_result_prefsrc).
-	if fl.OIF == 0 && res.NumPaths() > 1 {
-		res.SelectMultipath(fib.MultipathHash(n.mpSeed, src, dst), src, func(d *netdev.Device, gw netip.Addr, scope fib.Scope) netip.Addr {
+	r := &o.res
+	if fl.OIF == 0 && r.NumPaths() > 1 {
+		r.SelectMultipath(fib.MultipathHash(n.mpSeed, src, dst), src, func(d *netdev.Device, gw netip.Addr, scope fib.Scope) netip.Addr {
 			return inetSelectAddr(tb, d, gw, scope)
 		})
-		o.res = res
 	}
 	if !src.IsValid() {
-		if src = res.PrefSrc; !src.IsValid() && res.Dev != nil {
-			src = inetSelectAddr(tb, res.Dev, res.Gateway, res.Scope)
+		if src = r.PrefSrc; !src.IsValid() && r.Dev != nil {
+			src = inetSelectAddr(tb, r.Dev, r.Gateway, r.Scope)
 		}
 	}
-	return makeRoute(tb, dst, src, res.Dev, o)
+	return makeRoute(tb, dst, src, r.Dev, o)
 }
 
 // output is what ip_route_output_key_hash_rcu hands __mkroute_output: the
