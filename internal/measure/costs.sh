@@ -502,6 +502,7 @@ if has dev; then
 			emit "GroupDel.rcu_barrier@$n" us "$(after "$p" "grp off barrier" median)" "off-CPU in rcu_barrier (median over its sleeps) during the group delete"
 			if [ "$m" -gt 0 ]; then
 				emit "ExpeditedGP" us "$(after "$p" "one off exp" median)" "median off-CPU sleep in synchronize_rcu_expedited, $ONEBYONE one-by-one \`link del ifbN\` (perf sched_switch)"
+				emit "ExpeditedGP.mean" us "$(after "$p" "one off exp" mean)" "mean of the same (what a sum of many waits sees)"
 				emit "ExpeditedGP.p10" us "$(after "$p" "one off exp" p10)" "10th percentile of the same"
 				emit "ExpeditedGP.p90" us "$(after "$p" "one off exp" p90)" "90th percentile of the same"
 				emit "ExpeditedGP.sleepsPerReq" count "$(scale "$(after "$p" "one off exp" exp)" 1 "$m")" "expedited sleeps per one-by-one \`link del\` (the model: 2 synchronize_net per request)"

@@ -335,7 +335,7 @@ func perfsum(args []string) {
 			sum += x
 		}
 		q := func(f float64) float64 { return d[int(f*float64(len(d)-1)+0.5)] }
-		fmt.Printf("off %s %d sleeps total %.3f ms median %.1f us min %.1f p10 %.1f p90 %.1f max %.1f us\n",
-			sp.name, len(d), sum/1e3, q(0.5), d[0], q(0.1), q(0.9), d[len(d)-1])
+		fmt.Printf("off %s %d sleeps total %.3f ms median %.1f mean %.1f us min %.1f p10 %.1f p90 %.1f max %.1f us\n",
+			sp.name, len(d), sum/1e3, q(0.5), sum/float64(len(d)), d[0], q(0.1), q(0.9), d[len(d)-1])
 	}
 }
