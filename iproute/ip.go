@@ -35,7 +35,21 @@ type IP struct {
 
 	family int    // -4, -6 (AF_INET, AF_INET6) or 0
 	netns  string // -n NETNS; "" is the initial namespace
+	opts   options
+	maddr  maddrFilter // ipmaddr.c's filter, kept across a batch's lines
 	out    *bufio.Writer
+	p      printer // writes to out
+}
+
+// options are ip's output options, counted as ip counts them (-s -s is
+// stats 2).
+type options struct {
+	json    bool // -j[son]
+	pretty  bool // -p[retty]: indented JSON
+	brief   int  // -br[ief]
+	oneline int  // -o[neline]: one line per object, "\" for its newlines
+	details int  // -d[etails]
+	stats   int  // -s[tatistics]
 }
 
 // New returns an IP that acts on kernel k as task t, printing to
@@ -169,7 +183,7 @@ func status(err error) int {
 // command, or -batch FILE — and returns ip's exit status. Everything ip
 // would print has been written to Stdout and Stderr.
 func (ip *IP) Main(args []string) int {
-	ip.family, ip.netns = 0, ""
+	ip.family, ip.netns, ip.opts, ip.maddr = 0, "", options{}, maddrFilter{}
 	force, batch, haveBatch := false, "", false
 	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
 		opt := args[0]
@@ -211,11 +225,23 @@ func (ip *IP) Main(args []string) int {
 			ip.family = syscall.AF_INET
 		case opt == "-6":
 			ip.family = syscall.AF_INET6
+		case opt == "-0", opt == "-M", opt == "-B":
+			return ip.fail(unsupportedOption(opt, "netsim models the inet and inet6 families only"))
 		case matches(opt, "-human"), matches(opt, "-human-readable"), matches(opt, "-iec"):
 			// They format statistics, which netsim does not print.
-		case matches(opt, "-stats"), matches(opt, "-statistics"), matches(opt, "-details"),
-			matches(opt, "-resolve"), matches(opt, "-oneline"), matches(opt, "-timestamp"), matches(opt, "-tshort"):
-			return ip.fail(unsupportedOption(opt))
+		case matches(opt, "-stats"), matches(opt, "-statistics"):
+			ip.opts.stats++
+		case matches(opt, "-details"):
+			ip.opts.details++
+		case matches(opt, "-resolve"):
+			return ip.fail(unsupportedOption(opt, "it resolves addresses to host names, and netsim has no resolver"))
+		case matches(opt, "-oneline"):
+			ip.opts.oneline++
+		case matches(opt, "-timestamp"), matches(opt, "-tshort"):
+			return ip.fail(unsupportedOption(opt, "it only applies to ip monitor, which netsim does not model"))
+		case matches(opt, "-Version"):
+			fmt.Fprintf(ip.Stdout, "ip utility, iproute2-6.1.0\n")
+			return exitOK
 		case matches(opt, "-force"):
 			force = true
 		case matches(opt, "-batch"):
@@ -224,6 +250,25 @@ func (ip *IP) Main(args []string) int {
 				return ip.fail(incomplete())
 			}
 			batch, haveBatch = f, true
+		case matches(opt, "-brief"):
+			ip.opts.brief++
+		case matches(opt, "-json"):
+			ip.opts.json = true
+		case matches(opt, "-pretty"):
+			ip.opts.pretty = true
+		case matches(opt, "-rcvbuf"):
+			v, ok := next()
+			if !ok {
+				return ip.fail(incomplete())
+			}
+			if _, ok := getUnsigned(v, 32); !ok {
+				return ip.fail(&argError{msg: fmt.Sprintf("Invalid rcvbuf size '%s'\n", v), status: exitArg})
+			}
+		case isColorOption(opt):
+			if c := colorValue(opt); c == "" || c == "always" {
+				return ip.fail(unsupportedOption(opt, "netsim prints no colours"))
+			}
+			// -color=auto colours a terminal only, and netsim's output is none.
 		case matches(opt, "-help"):
 			return ip.fail(usageErr(mainUsage))
 		case matches(opt, "-netns"):
@@ -235,9 +280,12 @@ func (ip *IP) Main(args []string) int {
 				return ip.fail(&argError{msg: fmt.Sprintf("Cannot open network namespace \"%s\": No such file or directory\n", ns), status: exitArg})
 			}
 			ip.netns = ns
-		case matches(opt, "-Numeric"), matches(opt, "-all"), matches(opt, "-json"), matches(opt, "-pretty"),
-			matches(opt, "-brief"), matches(opt, "-echo"):
-			return ip.fail(unsupportedOption(opt))
+		case matches(opt, "-Numeric"):
+			return ip.fail(unsupportedOption(opt, "netsim prints names as ip without -N does"))
+		case matches(opt, "-all"):
+			return ip.fail(unsupportedOption(opt, "netsim does not model ip -all netns exec"))
+		case opt == "-echo":
+			return ip.fail(unsupportedOption(opt, "netsim does not echo requests"))
 		default:
 			return ip.fail(&argError{msg: fmt.Sprintf("Option \"%s\" is unknown, try \"ip -help\".\n", opt), status: exitArg})
 		}
@@ -281,9 +329,22 @@ func (ip *IP) Main(args []string) int {
 	return ip.fail(err)
 }
 
-// unsupportedOption is an option of ip's that netsim does not implement.
-func unsupportedOption(opt string) error {
-	return &argError{msg: fmt.Sprintf("Option \"%s\" is not supported by netsim.\n", opt), status: exitArg}
+// isColorOption is iproute2's matches_color: -c[olor][=always|auto|never].
+func isColorOption(opt string) bool {
+	name, val, _ := strings.Cut(opt, "=")
+	return matches(name, "-color") && (val == "" || val == "always" || val == "auto" || val == "never")
+}
+
+// colorValue is the value of a colour option ("" for none).
+func colorValue(opt string) string {
+	_, val, _ := strings.Cut(opt, "=")
+	return val
+}
+
+// unsupportedOption is an option of ip's that netsim does not implement,
+// with the reason.
+func unsupportedOption(opt, why string) error {
+	return &argError{msg: fmt.Sprintf("Option \"%s\" is not supported by netsim: %s.\n", opt, why), status: exitArg}
 }
 
 // fail prints err as ip does and returns the exit status.
@@ -299,7 +360,7 @@ func (ip *IP) fail(err error) int {
 // output, and returns its error, which Message renders as ip would. An
 // error ip reports by exiting is returned like any other.
 func (ip *IP) Run(args ...string) error {
-	ip.family, ip.netns = 0, ""
+	ip.family, ip.netns, ip.opts, ip.maddr = 0, "", options{}, maddrFilter{}
 	err := ip.cmd(args)
 	if ip.AfterCommand != nil {
 		ip.AfterCommand(args, 0, err)
@@ -310,7 +371,7 @@ func (ip *IP) Run(args ...string) error {
 // Batch runs script (named name in "Command failed NAME:LINE") as `ip
 // [-force] -batch NAME` does, and returns ip's exit status.
 func (ip *IP) Batch(script io.Reader, name string, force bool) int {
-	ip.family, ip.netns = 0, ""
+	ip.family, ip.netns, ip.opts, ip.maddr = 0, "", options{}, maddrFilter{}
 	return ip.batch(script, name, force)
 }
 
@@ -403,53 +464,67 @@ func splitArgs(s string, out []string) []string {
 }
 
 // objects is ip's table of objects, in its order: a word names the first
-// object it is a prefix of.
+// object it is a prefix of. An object netsim runs has run, or obj when its
+// commands are a table; the others say why netsim refuses them.
 var objects []struct {
-	name string
-	run  func(ip *IP, h *rtnl.Handle, args []string) error
+	name    string
+	run     func(ip *IP, h *rtnl.Handle, args []string) error
+	obj     *object
+	refused string
 }
 
 // init fills objects: a literal would be an initialization cycle, since
 // `ip netns exec NS ip ...` runs ip again.
 func init() {
-	objects = append(objects[:0], []struct {
-		name string
-		run  func(ip *IP, h *rtnl.Handle, args []string) error
-	}{
-		{"address", (*IP).doAddr},
-		{"addrlabel", nil},
-		{"maddress", (*IP).doMaddr},
-		{"route", (*IP).doRoute},
-		{"rule", (*IP).doRule},
-		{"neighbor", (*IP).doNeigh},
-		{"neighbour", (*IP).doNeigh},
-		{"ntable", nil},
-		{"ntbl", nil},
-		{"link", (*IP).doLink},
-		{"l2tp", nil},
-		{"fou", nil},
-		{"ila", nil},
-		{"macsec", nil},
-		{"tunnel", nil},
-		{"tunl", nil},
-		{"tuntap", nil},
-		{"tap", nil},
-		{"token", nil},
-		{"tcpmetrics", nil},
-		{"tcp_metrics", nil},
-		{"monitor", nil},
-		{"xfrm", nil},
-		{"mroute", nil},
-		{"mrule", nil},
-		{"netns", (*IP).doNetns},
-		{"netconf", nil},
-		{"vrf", nil},
-		{"sr", nil},
-		{"nexthop", (*IP).doNexthop},
-		{"mptcp", nil},
-		{"ioam", nil},
-		{"help", nil},
-		{"stats", nil},
+	type o = struct {
+		name    string
+		run     func(ip *IP, h *rtnl.Handle, args []string) error
+		obj     *object
+		refused string
+	}
+	const (
+		noIPv6Labels = "netsim has no IPv6 address labels"
+		noNeighTable = "netsim keeps no neighbour tables"
+		noTunnels    = "netsim models no tunnels"
+		noMonitor    = "netsim sends no notifications"
+		noXfrm       = "netsim models no IPsec"
+		noMcast      = "netsim models no multicast routing"
+	)
+	objects = append(objects[:0], []o{
+		{name: "address", run: (*IP).doAddr},
+		{name: "addrlabel", refused: noIPv6Labels},
+		{name: "maddress", obj: &maddrObject},
+		{name: "route", run: (*IP).doRoute},
+		{name: "rule", run: (*IP).doRule},
+		{name: "neighbor", run: (*IP).doNeigh},
+		{name: "neighbour", run: (*IP).doNeigh},
+		{name: "ntable", refused: noNeighTable},
+		{name: "ntbl", refused: noNeighTable},
+		{name: "link", run: (*IP).doLink},
+		{name: "l2tp", refused: noTunnels},
+		{name: "fou", refused: noTunnels},
+		{name: "ila", refused: "netsim models no ILA"},
+		{name: "macsec", refused: "netsim models no MACsec"},
+		{name: "tunnel", refused: noTunnels},
+		{name: "tunl", refused: noTunnels},
+		{name: "tuntap", refused: "netsim models no tun/tap devices"},
+		{name: "tap", refused: "netsim models no tun/tap devices"},
+		{name: "token", refused: "netsim models no IPv6 tokens"},
+		{name: "tcpmetrics", refused: "netsim models no TCP"},
+		{name: "tcp_metrics", refused: "netsim models no TCP"},
+		{name: "monitor", refused: noMonitor},
+		{name: "xfrm", refused: noXfrm},
+		{name: "mroute", refused: noMcast},
+		{name: "mrule", refused: noMcast},
+		{name: "netns", run: (*IP).doNetns},
+		{name: "netconf", refused: "netsim models no netconf"},
+		{name: "vrf", refused: "netsim models no VRF cgroups"},
+		{name: "sr", refused: "netsim models no segment routing"},
+		{name: "nexthop", run: (*IP).doNexthop},
+		{name: "mptcp", refused: "netsim models no MPTCP"},
+		{name: "ioam", refused: "netsim models no IOAM"},
+		{name: "help"},
+		{name: "stats", refused: "netsim keeps no statistics"},
 	}...)
 }
 
@@ -460,11 +535,11 @@ func (ip *IP) cmd(args []string) error {
 		if !matches(obj, o.name) {
 			continue
 		}
-		if o.run == nil {
+		if o.run == nil && o.obj == nil {
 			if o.name == "help" {
 				return usageErr(mainUsage)
 			}
-			return failf("Object \"%s\" is not supported by netsim.\n", o.name)
+			return failf("Object \"%s\" is not supported by netsim: %s.\n", o.name, o.refused)
 		}
 		h, err := ip.handle()
 		if err != nil {
@@ -475,7 +550,15 @@ func (ip *IP) cmd(args []string) error {
 		} else {
 			ip.out.Reset(ip.Stdout)
 		}
-		err = o.run(ip, h, args[1:])
+		ip.p = printer{w: ip.out, sl: "\n"}
+		if ip.opts.oneline > 0 {
+			ip.p.sl = "\\"
+		}
+		if o.obj != nil {
+			err = o.obj.run(ip, h, args[1:])
+		} else {
+			err = o.run(ip, h, args[1:])
+		}
 		if ferr := ip.out.Flush(); err == nil && ferr != nil {
 			err = failf("%v\n", ferr)
 		}

@@ -24,6 +24,7 @@ package iproute_test
 // were taken on Linux 6.18 with iproute2 6.1.0.
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -135,7 +136,7 @@ func transcript(cmds [][]string, res []result) string {
 }
 
 // runNetsim runs the commands in a fresh simulated kernel.
-func runNetsim(a *archive) string {
+func runNetsim(a *archive) (out string, jsonErrs []string) {
 	k := rtnl.MustNewKernel(rtnl.After)
 	ip := iproute.New(k, k.World().NewTask("ip"))
 	ip.Stdin = nil
@@ -159,8 +160,46 @@ func runNetsim(a *archive) string {
 		}
 		o, e, st := ip.Output(c[1:]...)
 		res[i] = result{o, e, st}
+		if wantsJSON(c[1:]) {
+			if err := decodeJSON(o); err != nil {
+				jsonErrs = append(jsonErrs, fmt.Sprintf("%s: %v", strings.Join(c, " "), err))
+			}
+		}
 	}
-	return transcript(cmds, res)
+	return transcript(cmds, res), jsonErrs
+}
+
+// wantsJSON reports whether an ip command line has -j[son] among its
+// options.
+func wantsJSON(args []string) bool {
+	for _, a := range args {
+		if len(a) < 2 || a[0] != '-' {
+			return false
+		}
+		if strings.HasPrefix(a, "--") {
+			a = a[1:]
+		}
+		if len(a) > 1 && strings.HasPrefix("-json", a) {
+			return true
+		}
+	}
+	return false
+}
+
+// decodeJSON decodes every JSON document of out (a batch prints one per
+// show command), each with encoding/json, and fails on anything else.
+func decodeJSON(out string) error {
+	dec := json.NewDecoder(strings.NewReader(out))
+	for {
+		var v any
+		err := dec.Decode(&v)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
 }
 
 // realKernelAvailable reports whether this process can make private
@@ -251,7 +290,10 @@ func TestScripts(t *testing.T) {
 			if !ok {
 				want = a.files["want"]
 			}
-			got := runNetsim(a)
+			got, jsonErrs := runNetsim(a)
+			for _, e := range jsonErrs {
+				t.Errorf("JSON output does not decode: %s", e)
+			}
 			if *rewriteNetsim && (ok || strings.Contains(a.comment, "netsim only:")) {
 				a.set("want.netsim", got)
 				if err := os.WriteFile(f, []byte(a.format()), 0o644); err != nil {

@@ -6,6 +6,9 @@
 package netdev
 
 import (
+	"syscall"
+
+	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/hwaddr"
 	"github.com/netsimlab/netsim/sim"
 )
@@ -186,4 +189,27 @@ func (d *Device) SetAllmulti(t *sim.Task, inc int) {
 		}
 		d.setRxMode(t)
 	}
+}
+
+// MCAddUser is a user's SIOCADDMULTI on d: the global reference to
+// multicast address a, on a device with a receive filter (EINVAL without
+// ndo_set_rx_mode, as on loopback).
+//
+// Kernel: dev_ifsioc SIOCADDMULTI → dev_mc_add_global (net/core/dev_ioctl.c).
+func (d *Device) MCAddUser(t *sim.Task, a MAC) error {
+	if d.ops.setRxMode == nil {
+		return errno.New(syscall.EINVAL, "")
+	}
+	return d.MCAddGlobal(t, a)
+}
+
+// MCDelUser is a user's SIOCDELMULTI on d (ENOENT if a has no global
+// reference).
+//
+// Kernel: dev_ifsioc SIOCDELMULTI → dev_mc_del_global (net/core/dev_ioctl.c).
+func (d *Device) MCDelUser(t *sim.Task, a MAC) error {
+	if d.ops.setRxMode == nil {
+		return errno.New(syscall.EINVAL, "")
+	}
+	return d.MCDelGlobal(t, a)
 }

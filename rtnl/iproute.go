@@ -2,7 +2,9 @@ package rtnl
 
 import (
 	"net/netip"
+	"syscall"
 
+	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/hwaddr"
 	"github.com/netsimlab/netsim/netdev"
@@ -75,4 +77,32 @@ func (h *Handle) TableExists(id uint32) bool {
 		return nil
 	})
 	return ok
+}
+
+// MaddrAdd adds the global reference to multicast hardware address a on
+// device name, as `ip maddr add` does through an ioctl (ENODEV for no such
+// device).
+//
+// Kernel: dev_ioctl SIOCADDMULTI (net/core/dev_ioctl.c).
+func (h *Handle) MaddrAdd(name string, a netdev.MAC) error {
+	return h.do("SIOCADDMULTI", func(t *sim.Task, tb *netdev.Table) error {
+		d := tb.ByName(name)
+		if d == nil {
+			return errno.New(syscall.ENODEV, "")
+		}
+		return d.MCAddUser(t, a)
+	})
+}
+
+// MaddrDel drops the global reference MaddrAdd took (ENOENT if none).
+//
+// Kernel: dev_ioctl SIOCDELMULTI (net/core/dev_ioctl.c).
+func (h *Handle) MaddrDel(name string, a netdev.MAC) error {
+	return h.do("SIOCDELMULTI", func(t *sim.Task, tb *netdev.Table) error {
+		d := tb.ByName(name)
+		if d == nil {
+			return errno.New(syscall.ENODEV, "")
+		}
+		return d.MCDelUser(t, a)
+	})
 }

@@ -1,0 +1,86 @@
+package iproute
+
+import "strings"
+
+// A keyword is one word a command accepts, with what it does: its parse
+// reads the keyword's value(s) from the walker (a.next, nextValue) and
+// stores them in the request R. Tables of keywords are a command's
+// grammar as data, in ip's order of comparison: a word is the first
+// keyword it names (iproute2's if/else chains of matches() and strcmp()).
+type keyword[R any] struct {
+	names []string // "pref*" matches any non-empty prefix of "pref"; others match exactly
+	parse func(a *args, r R) error
+}
+
+// kw is a keyword matched by prefix (iproute2's matches()).
+func kw[R any](name string, parse func(a *args, r R) error) keyword[R] {
+	return keyword[R]{names: []string{name + "*"}, parse: parse}
+}
+
+// exact is a keyword matched only whole (iproute2's strcmp()).
+func exact[R any](name string, parse func(a *args, r R) error) keyword[R] {
+	return keyword[R]{names: []string{name}, parse: parse}
+}
+
+// or adds a name (a trailing "*" matches prefixes) to the keyword.
+func (k keyword[R]) or(names ...string) keyword[R] {
+	k.names = append(append([]string(nil), k.names...), names...)
+	return k
+}
+
+// match reports whether word names k.
+func (k *keyword[R]) match(word string) bool {
+	for _, n := range k.names {
+		if p, ok := strings.CutSuffix(n, "*"); ok {
+			if matches(word, p) {
+				return true
+			}
+		} else if word == n {
+			return true
+		}
+	}
+	return false
+}
+
+// lookup returns the first keyword of table that word names, or nil.
+func lookup[R any](table []keyword[R], word string) *keyword[R] {
+	for i := range table {
+		if table[i].match(word) {
+			return &table[i]
+		}
+	}
+	return nil
+}
+
+// walk parses a command's words with table: each word that names a
+// keyword is handed to it; any other word to other (the positional
+// argument of the command, or its error), which may be nil to refuse it
+// with ip's usage error.
+func walk[R any](a *args, table []keyword[R], r R, other func(a *args, r R) error) error {
+	for ; a.more(); a.skip() {
+		k := lookup(table, a.peek())
+		var err error
+		switch {
+		case k != nil:
+			err = k.parse(a, r)
+		case other != nil:
+			err = other(a, r)
+		default:
+			err = incomplete()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// keywordNames lists the names of a table's keywords for documentation:
+// the first name of each, without its "*".
+func keywordNames[R any](table []keyword[R]) []string {
+	out := make([]string, 0, len(table))
+	for _, k := range table {
+		out = append(out, strings.TrimSuffix(k.names[0], "*"))
+	}
+	return out
+}
