@@ -554,9 +554,12 @@ func (ip *IP) cmd(args []string) error {
 		if ip.opts.oneline > 0 {
 			ip.p.sl = "\\"
 		}
-		if o.obj != nil {
+		switch {
+		case o.obj != nil:
 			err = o.obj.run(ip, h, args[1:])
-		} else {
+		case ip.opts.set() != 0:
+			err = failf("ip %s: option %s is not supported by netsim.\n", o.name, ip.opts.set())
+		default:
 			err = o.run(ip, h, args[1:])
 		}
 		if ferr := ip.out.Flush(); err == nil && ferr != nil {
