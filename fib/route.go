@@ -11,117 +11,79 @@ import (
 
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
 )
 
 // Well-known table ids (enum rt_class_t).
 const (
-	TableUnspec  uint32 = 0   // RT_TABLE_UNSPEC: means main in requests
-	TableDefault uint32 = 253 // RT_TABLE_DEFAULT
-	TableMain    uint32 = 254 // RT_TABLE_MAIN
-	TableLocal   uint32 = 255 // RT_TABLE_LOCAL
+	TableUnspec  = rt.TableUnspec  // RT_TABLE_UNSPEC: means main in requests
+	TableDefault = rt.TableDefault // RT_TABLE_DEFAULT
+	TableMain    = rt.TableMain    // RT_TABLE_MAIN
+	TableLocal   = rt.TableLocal   // RT_TABLE_LOCAL
 )
 
 // Type is a route type (RTN_*). The zero Type is TypeUnspec, which a route
 // request treats as TypeUnicast (see Route).
-type Type uint8
+type Type = rt.Type
 
+// The route types.
 const (
-	TypeUnspec      Type = 0  // RTN_UNSPEC
-	TypeUnicast     Type = 1  // RTN_UNICAST: a gateway or direct route
-	TypeLocal       Type = 2  // RTN_LOCAL: accept locally
-	TypeBroadcast   Type = 3  // RTN_BROADCAST: accept locally as broadcast, send as broadcast
-	TypeAnycast     Type = 4  // RTN_ANYCAST
-	TypeMulticast   Type = 5  // RTN_MULTICAST
-	TypeBlackhole   Type = 6  // RTN_BLACKHOLE: drop (lookup fails with EINVAL)
-	TypeUnreachable Type = 7  // RTN_UNREACHABLE: lookup fails with EHOSTUNREACH
-	TypeProhibit    Type = 8  // RTN_PROHIBIT: lookup fails with EACCES
-	TypeThrow       Type = 9  // RTN_THROW: continue with the next rule (EAGAIN)
-	TypeNAT         Type = 10 // RTN_NAT
-	TypeXResolve    Type = 11 // RTN_XRESOLVE
-	typeMax              = TypeXResolve
+	TypeUnspec      = rt.TypeUnspec
+	TypeUnicast     = rt.TypeUnicast
+	TypeLocal       = rt.TypeLocal
+	TypeBroadcast   = rt.TypeBroadcast
+	TypeAnycast     = rt.TypeAnycast
+	TypeMulticast   = rt.TypeMulticast
+	TypeBlackhole   = rt.TypeBlackhole
+	TypeUnreachable = rt.TypeUnreachable
+	TypeProhibit    = rt.TypeProhibit
+	TypeThrow       = rt.TypeThrow
+	TypeNAT         = rt.TypeNAT
+	TypeXResolve    = rt.TypeXResolve
+	typeMax         = rt.TypeMax
 )
-
-var typeNames = [...]string{"unspec", "unicast", "local", "broadcast", "anycast", "multicast",
-	"blackhole", "unreachable", "prohibit", "throw", "nat", "xresolve"}
-
-// String returns the name iproute2 uses ("unicast", "local", "blackhole", ...).
-func (ty Type) String() string {
-	if int(ty) < len(typeNames) {
-		return typeNames[ty]
-	}
-	return strconv.Itoa(int(ty))
-}
 
 // Scope is a route scope (enum rt_scope_t), the same type addresses use.
 // The zero Scope is ScopeUniverse.
-type Scope = netdev.Scope
+type Scope = rt.Scope
 
 // The route scopes.
 const (
-	ScopeUniverse = netdev.ScopeUniverse // RT_SCOPE_UNIVERSE, "global"
-	ScopeSite     = netdev.ScopeSite     // RT_SCOPE_SITE
-	ScopeLink     = netdev.ScopeLink     // RT_SCOPE_LINK
-	ScopeHost     = netdev.ScopeHost     // RT_SCOPE_HOST
-	ScopeNowhere  = netdev.ScopeNowhere  // RT_SCOPE_NOWHERE
+	ScopeUniverse = rt.ScopeUniverse // RT_SCOPE_UNIVERSE, "global"
+	ScopeSite     = rt.ScopeSite     // RT_SCOPE_SITE
+	ScopeLink     = rt.ScopeLink     // RT_SCOPE_LINK
+	ScopeHost     = rt.ScopeHost     // RT_SCOPE_HOST
+	ScopeNowhere  = rt.ScopeNowhere  // RT_SCOPE_NOWHERE
 )
 
 // Protocol is the route's origin (RTPROT_*). The zero Protocol is
 // ProtoUnspec; `ip route add` sends ProtoBoot.
-type Protocol uint8
+type Protocol = rt.Protocol
 
+// The protocols the kernel and ip set.
 const (
-	ProtoUnspec   Protocol = 0  // RTPROT_UNSPEC
-	ProtoRedirect Protocol = 1  // RTPROT_REDIRECT
-	ProtoKernel   Protocol = 2  // RTPROT_KERNEL: added by the kernel (addresses)
-	ProtoBoot     Protocol = 3  // RTPROT_BOOT: `ip route` without "proto"
-	ProtoStatic   Protocol = 4  // RTPROT_STATIC
-	ProtoDHCP     Protocol = 16 // RTPROT_DHCP
+	ProtoUnspec   = rt.ProtoUnspec
+	ProtoRedirect = rt.ProtoRedirect
+	ProtoKernel   = rt.ProtoKernel
+	ProtoBoot     = rt.ProtoBoot
+	ProtoStatic   = rt.ProtoStatic
+	ProtoDHCP     = rt.ProtoDHCP
 )
-
-var protoNames = map[Protocol]string{
-	0: "unspec", 1: "redirect", 2: "kernel", 3: "boot", 4: "static", 8: "gated", 9: "ra",
-	10: "mrt", 11: "zebra", 12: "bird", 13: "dnrouted", 14: "xorp", 15: "ntk", 16: "dhcp",
-	17: "mrouted", 18: "keepalived", 42: "babel", 99: "openr", 186: "bgp", 187: "isis",
-	188: "ospf", 189: "rip", 192: "eigrp",
-}
-
-// String returns the name iproute2 prints ("kernel", "boot", "static", ...),
-// or the number.
-func (p Protocol) String() string {
-	if n, ok := protoNames[p]; ok {
-		return n
-	}
-	return strconv.Itoa(int(p))
-}
 
 // NHFlags are nexthop flags (RTNH_F_*), in routes' rtm_flags and per path.
-type NHFlags uint32
+type NHFlags = rt.NHFlags
 
+// The nexthop flags.
 const (
-	FlagDead      NHFlags = 1  // RTNH_F_DEAD: the nexthop (or the whole route) is dead
-	FlagPervasive NHFlags = 2  // RTNH_F_PERVASIVE
-	FlagOnLink    NHFlags = 4  // RTNH_F_ONLINK: the gateway is on the link, no connected route needed
-	FlagOffload   NHFlags = 8  // RTNH_F_OFFLOAD
-	FlagLinkDown  NHFlags = 16 // RTNH_F_LINKDOWN: the device has no carrier
-	FlagTrap      NHFlags = 64 // RTNH_F_TRAP
+	FlagDead      = rt.FlagDead
+	FlagPervasive = rt.FlagPervasive
+	FlagOnLink    = rt.FlagOnLink
+	FlagOffload   = rt.FlagOffload
+	FlagLinkDown  = rt.FlagLinkDown
+	FlagTrap      = rt.FlagTrap
 
-	compareMask = FlagDead | FlagLinkDown | FlagOffload | FlagTrap // RTNH_COMPARE_MASK
+	compareMask = rt.CompareMask
 )
-
-// String lists the flags as iproute2 prints them ("dead onlink linkdown").
-func (f NHFlags) String() string {
-	var p []string
-	for _, n := range []struct {
-		f    NHFlags
-		name string
-	}{{FlagDead, "dead"}, {FlagOnLink, "onlink"}, {FlagPervasive, "pervasive"},
-		{FlagOffload, "offload"}, {FlagTrap, "trap"}, {FlagLinkDown, "linkdown"}} {
-		if f&n.f != 0 {
-			p = append(p, n.name)
-		}
-	}
-	return strings.Join(p, " ")
-}
 
 // NextHop is one path of a multipath route (struct rtnexthop). The zero
 // NextHop has no gateway and no device.
@@ -163,18 +125,6 @@ type Route struct {
 
 	// Flags is set in dumps: the route's rtm_flags (dead, linkdown, onlink).
 	Flags NHFlags
-}
-
-func tableName(id uint32) string {
-	switch id {
-	case TableDefault:
-		return "default"
-	case TableMain:
-		return "main"
-	case TableLocal:
-		return "local"
-	}
-	return strconv.FormatUint(uint64(id), 10)
 }
 
 // String renders the route as `ip route show table all` prints it (the
@@ -228,7 +178,7 @@ func (r Route) IPFormat() string {
 		}
 	}
 	if r.Table != TableMain && r.Table != TableUnspec {
-		b.WriteString("table " + tableName(r.Table) + " ")
+		b.WriteString("table " + rt.TableName(r.Table) + " ")
 	}
 	if r.Protocol != ProtoBoot {
 		b.WriteString("proto " + r.Protocol.String() + " ")

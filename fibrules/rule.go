@@ -6,6 +6,7 @@ package fibrules
 
 import (
 	"fmt"
+	"github.com/netsimlab/netsim/rt"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -225,7 +226,7 @@ func (r Rule) String() string {
 	switch r.Action {
 	case ActToTable:
 		if !r.L3MDev {
-			b.WriteString(" lookup " + tableName(r.Table))
+			b.WriteString(" lookup " + rt.TableName(r.Table))
 		}
 	case ActGoto:
 		fmt.Fprintf(&b, " goto %d", r.Goto)
@@ -247,18 +248,6 @@ func (r Rule) String() string {
 		fmt.Fprintf(&b, " proto %d", r.Protocol)
 	}
 	return b.String()
-}
-
-func tableName(id uint32) string {
-	switch id {
-	case tableDefault:
-		return "default"
-	case tableMain:
-		return "main"
-	case tableLocal:
-		return "local"
-	}
-	return strconv.FormatUint(uint64(id), 10)
 }
 
 // Table ids and protocol values the default rules use (enum rt_class_t,

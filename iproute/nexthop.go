@@ -4,6 +4,7 @@
 package iproute
 
 import (
+	"github.com/netsimlab/netsim/rt"
 	"strconv"
 	"strings"
 	"syscall"
@@ -224,14 +225,7 @@ func nexthopText(ni rtnl.NexthopInfo) string {
 		rest := s[i+len(" proto "):]
 		num, tail, _ := strings.Cut(rest, " ")
 		if n, err := strconv.Atoi(num); err == nil {
-			name := strconv.Itoa(n)
-			for k, v := range protoNames {
-				if int(v) == n {
-					name = k
-					break
-				}
-			}
-			s = s[:i] + " proto " + name
+			s = s[:i] + " proto " + rt.Protocol(n).String()
 			if tail != "" {
 				s += " " + tail
 			}

@@ -2,6 +2,7 @@ package iproute
 
 import (
 	"fmt"
+	"github.com/netsimlab/netsim/rt"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -202,21 +203,7 @@ func getPrefix(s string, family int) (netip.Prefix, error) {
 
 // getUnsigned is iproute2's get_unsigned/get_u32: decimal, 0x hex or 0
 // octal, as strtoul with base 0 reads it.
-func getUnsigned(s string, bits int) (uint64, bool) {
-	if s == "" || s[0] == '-' || s[0] == '+' {
-		return 0, false
-	}
-	v, err := strconv.ParseUint(s, 0, bits)
-	if err != nil {
-		// strtoul reads "0x" prefixes and leading zeros; ParseUint with base
-		// 0 also accepts underscores, which strtoul does not.
-		return 0, false
-	}
-	if strings.IndexByte(s, '_') >= 0 || strings.HasPrefix(s, "0b") || strings.HasPrefix(s, "0o") || strings.HasPrefix(s, "0B") || strings.HasPrefix(s, "0O") {
-		return 0, false
-	}
-	return v, true
-}
+func getUnsigned(s string, bits int) (uint64, bool) { return rt.ParseUnsigned(s, bits) }
 
 // parseMAC is iproute2's ll_addr_a2n for Ethernet: six hex bytes with ':'.
 func parseMAC(s string) (netdev.MAC, bool) {
@@ -253,71 +240,16 @@ func macString(m netdev.MAC) string {
 
 // tableID is iproute2's rtnl_rttable_a2n: a name of /etc/iproute2/rt_tables
 // or a number.
-func tableID(s string) (uint32, bool) {
-	switch s {
-	case "default":
-		return 253, true
-	case "main":
-		return 254, true
-	case "local":
-		return 255, true
-	case "unspec":
-		return 0, true
-	}
-	v, ok := getUnsigned(s, 32)
-	return uint32(v), ok
-}
-
-// tableName is iproute2's rtnl_rttable_n2a.
-func tableName(id uint32) string {
-	switch id {
-	case 253:
-		return "default"
-	case 254:
-		return "main"
-	case 255:
-		return "local"
-	case 0:
-		return "unspec"
-	}
-	return strconv.FormatUint(uint64(id), 10)
-}
-
-// protoNames is /etc/iproute2/rt_protos as iproute2 6.1 ships it plus its
-// built-in names.
-var protoNames = map[string]uint8{
-	"unspec": 0, "redirect": 1, "kernel": 2, "boot": 3, "static": 4, "gated": 8, "ra": 9,
-	"mrt": 10, "zebra": 11, "bird": 12, "dnrouted": 13, "xorp": 14, "ntk": 15, "dhcp": 16,
-	"mrouted": 17, "keepalived": 18, "babel": 42, "openr": 99, "bgp": 186, "isis": 187,
-	"ospf": 188, "rip": 189, "eigrp": 192,
-}
+func tableID(s string) (uint32, bool) { return rt.ParseTable(s) }
 
 // protoID is iproute2's rtnl_rtprot_a2n.
 func protoID(s string) (uint8, bool) {
-	if v, ok := protoNames[s]; ok {
-		return v, true
-	}
-	v, ok := getUnsigned(s, 8)
-	return uint8(v), ok
+	p, ok := rt.ParseProtocol(s)
+	return uint8(p), ok
 }
 
 // scopeID is iproute2's rtnl_rtscope_a2n.
-func scopeID(s string) (netdev.Scope, bool) {
-	switch s {
-	case "global":
-		return netdev.ScopeUniverse, true
-	case "site":
-		return netdev.ScopeSite, true
-	case "link":
-		return netdev.ScopeLink, true
-	case "host":
-		return netdev.ScopeHost, true
-	case "nowhere":
-		return netdev.ScopeNowhere, true
-	}
-	v, ok := getUnsigned(s, 8)
-	return netdev.Scope(v), ok
-}
+func scopeID(s string) (netdev.Scope, bool) { return rt.ParseScope(s) }
 
 // dsfieldID is iproute2's rtnl_dsfield_a2n: a number (the dsfield byte).
 func dsfieldID(s string) (uint8, bool) {

@@ -5,6 +5,7 @@ package iproute
 
 import (
 	"fmt"
+	"github.com/netsimlab/netsim/rt"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -69,34 +70,7 @@ func (ip *IP) doRoute(h *rtnl.Handle, argv []string) error {
 }
 
 // routeTypeID is iproute2's rtnl_rtntype_a2n.
-func routeTypeID(s string) (fib.Type, bool) {
-	switch {
-	case s == "local":
-		return fib.TypeLocal, true
-	case s == "nat":
-		return fib.TypeNAT, true
-	case matches(s, "broadcast") || s == "brd":
-		return fib.TypeBroadcast, true
-	case matches(s, "anycast"):
-		return fib.TypeAnycast, true
-	case matches(s, "multicast"):
-		return fib.TypeMulticast, true
-	case matches(s, "prohibit"):
-		return fib.TypeProhibit, true
-	case matches(s, "unreachable"):
-		return fib.TypeUnreachable, true
-	case matches(s, "blackhole"):
-		return fib.TypeBlackhole, true
-	case matches(s, "xresolve"):
-		return fib.TypeXResolve, true
-	case matches(s, "unicast"):
-		return fib.TypeUnicast, true
-	case s == "throw":
-		return fib.TypeThrow, true
-	}
-	v, ok := getUnsigned(s, 8)
-	return fib.Type(v), ok
-}
+func routeTypeID(s string) (fib.Type, bool) { return rt.ParseType(s) }
 
 // parseVia reads `via [FAMILY] ADDRESS`; a is at "via". Without FAMILY the
 // address must be of family, the request's so far (rtm_family), if given.
@@ -627,7 +601,7 @@ func routeText(r rtnl.RouteInfo, withTable bool) string {
 	lines := strings.Split(text, "\n")
 	for i, l := range lines {
 		if i == 0 && !withTable && r.Table != fib.TableMain {
-			tbl := " table " + tableName(r.Table)
+			tbl := " table " + rt.TableName(r.Table)
 			if j := strings.Index(l+" ", tbl+" "); j >= 0 {
 				l = l[:j] + l[j+len(tbl):]
 			}
@@ -793,7 +767,7 @@ func routeGetText(q rtnl.RouteQuery, rr rtnl.RouteResult) string {
 	}
 	b.WriteString("dev " + rr.Dev + " ")
 	if rr.Table != fib.TableMain && rr.Table != 0 {
-		b.WriteString("table " + tableName(rr.Table) + " ")
+		b.WriteString("table " + rt.TableName(rr.Table) + " ")
 	}
 	// RTA_PREFSRC only when the kernel chose an output route's source.
 	if rr.IIF == "" && rr.Src.IsValid() && rr.Src != q.Src {

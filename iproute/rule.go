@@ -5,6 +5,7 @@ package iproute
 
 import (
 	"fmt"
+	"github.com/netsimlab/netsim/rt"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -468,17 +469,7 @@ func ruleText(r fibrules.Rule) string {
 		s = strings.Replace(s2, mark, " ipproto "+ipProtoName(ipproto), 1)
 	}
 	if proto != 0 && proto != 2 {
-		s += " proto " + protoName(proto)
+		s += " proto " + rt.Protocol(proto).String()
 	}
 	return s + "\n"
-}
-
-// protoName is rtnl_rtprot_n2a.
-func protoName(p uint8) string {
-	for k, v := range protoNames {
-		if v == p && k != "unspec" {
-			return k
-		}
-	}
-	return strconv.Itoa(int(p))
 }

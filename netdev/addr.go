@@ -1,42 +1,25 @@
 package netdev
 
 import (
-	"fmt"
 	"net/netip"
 	"strings"
 	"time"
 
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
 // Scope is an address scope as rtnetlink reports it (enum rt_scope_t).
-type Scope uint8
+type Scope = rt.Scope
 
+// The scopes.
 const (
-	ScopeUniverse Scope = 0   // RT_SCOPE_UNIVERSE, shown as "global"
-	ScopeSite     Scope = 200 // RT_SCOPE_SITE
-	ScopeLink     Scope = 253 // RT_SCOPE_LINK
-	ScopeHost     Scope = 254 // RT_SCOPE_HOST
-	ScopeNowhere  Scope = 255 // RT_SCOPE_NOWHERE (routes only)
+	ScopeUniverse = rt.ScopeUniverse // RT_SCOPE_UNIVERSE, shown as "global"
+	ScopeSite     = rt.ScopeSite     // RT_SCOPE_SITE
+	ScopeLink     = rt.ScopeLink     // RT_SCOPE_LINK
+	ScopeHost     = rt.ScopeHost     // RT_SCOPE_HOST
+	ScopeNowhere  = rt.ScopeNowhere  // RT_SCOPE_NOWHERE (routes only)
 )
-
-// String returns the name iproute2 prints: "global", "site", "link", "host",
-// "nowhere", or the number.
-func (s Scope) String() string {
-	switch s {
-	case ScopeUniverse:
-		return "global"
-	case ScopeSite:
-		return "site"
-	case ScopeLink:
-		return "link"
-	case ScopeHost:
-		return "host"
-	case ScopeNowhere:
-		return "nowhere"
-	}
-	return fmt.Sprint(uint8(s))
-}
 
 // AddrFlags are IFA_F_* address flags.
 type AddrFlags uint32

@@ -6,6 +6,7 @@ package nexthop
 
 import (
 	"fmt"
+	"github.com/netsimlab/netsim/rt"
 	"net/netip"
 	"reflect"
 	"strconv"
@@ -263,7 +264,7 @@ func (nh *Nexthop) String() string {
 	}
 	if nh.protocol != 0 {
 		b.WriteString(" proto ")
-		b.WriteString(protoName(nh.protocol))
+		b.WriteString(rt.Protocol(nh.protocol).String())
 	}
 	if nh.OnLink() {
 		b.WriteString(" onlink")
@@ -286,21 +287,6 @@ func scopeName(s uint8) string {
 		return "nowhere"
 	}
 	return strconv.Itoa(int(s))
-}
-
-// protoNames are the RTPROT_* names iproute2 prints (rtnl_rtprot_n2a).
-var protoNames = map[uint8]string{
-	1: "redirect", 2: "kernel", 3: "boot", 4: "static", 8: "gated", 9: "ra",
-	10: "mrt", 11: "zebra", 12: "bird", 13: "dnrouted", 14: "xorp", 15: "ntk",
-	16: "dhcp", 17: "mrouted", 18: "keepalived", 42: "babel", 99: "openr",
-	186: "bgp", 187: "isis", 188: "ospf", 189: "rip", 192: "eigrp",
-}
-
-func protoName(p uint8) string {
-	if n, ok := protoNames[p]; ok {
-		return n
-	}
-	return strconv.Itoa(int(p))
 }
 
 // FIB users (nh->fi_list).
