@@ -31,10 +31,16 @@
 //     FlushDeferred policies of seed 000.
 //   - fibrules: policy routing rules, with the LockRTNL and LockPerOps
 //     policies of seed 003.
+//   - rt: the rtnetlink vocabulary (families, route types, scopes,
+//     protocols, table ids, flags) and its name tables, shared by the model
+//     and the front ends.
+//   - errno: the kernel's errors, an errno with its extack message.
 //   - rtnl: the simulated kernel — RTNL, network namespaces, rtnetlink
 //     requests through a Handle (links, addresses, routes, nexthops, rules),
 //     bulk deletion by group and by ifindex list (seed 004) — with the
 //     Before and After configurations.
+//   - iproute: iproute2 6.1's ip command on a simulated kernel (parser,
+//     printer with text and JSON output, batch), byte for byte.
 //   - scenario: experiments as functions returning reports.
 //   - cmd/netsim: the command line.
 //

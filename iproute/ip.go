@@ -238,7 +238,7 @@ func (ip *IP) Main(args []string) int {
 		case matches(opt, "-oneline"):
 			ip.opts.oneline++
 		case matches(opt, "-timestamp"), matches(opt, "-tshort"):
-			return ip.fail(unsupportedOption(opt, "it only applies to ip monitor, which netsim does not model"))
+			// They only change ip monitor's output.
 		case matches(opt, "-Version"):
 			fmt.Fprintf(ip.Stdout, "ip utility, iproute2-6.1.0\n")
 			return exitOK

@@ -1,14 +1,19 @@
 // Package rtnl is netsim's simulated kernel: the global RTNL lock, network
 // namespaces, the rtnetlink request handlers, and the wiring between the
-// subsystem packages (netdev and its address lists today; the FIB, nexthops
-// and policy rules as they arrive). A Handle, bound to one namespace and one
-// task, is the user-facing API, shaped like vishvananda/netlink's Handle.
+// subsystem packages: devices and their hardware address lists (netdev,
+// hwaddr), the IPv4 FIB (fib), nexthop objects (nexthop) and policy rules
+// (fibrules). A Handle, bound to one namespace and one task, is the
+// user-facing API, shaped like vishvananda/netlink's Handle: each method is
+// one request, and every dump returns typed values (LinkInfo, AddrInfo,
+// RouteInfo, NexthopInfo, fibrules.Rule), never text; the front ends
+// (iproute's ip) print them.
 //
 // LOCK ORDERING: RTNL → (per-subsystem locks, taken inside RTNL) → World
-// internals. Every request takes RTNL for its whole duration, as 5.x
-// rtnetlink does for link and address requests, and releases it through
-// rtnl_unlock, which finishes unregistered devices (netdev_run_todo) outside
-// the lock.
+// internals. Every request takes RTNL for its whole duration, as rtnetlink
+// does, and releases it through rtnl_unlock, which finishes unregistered
+// devices (netdev_run_todo) outside the lock; the one exception is a rule
+// request under seed 003's LockPerOps, which takes its family's rules lock
+// (and RTNL only for a namespace's first IPv4 rule).
 package rtnl
 
 import (

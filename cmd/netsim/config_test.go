@@ -76,7 +76,7 @@ func TestIPConfig(t *testing.T) {
 
 // TestIPTimeJSON: -json prints -time's figures as one JSON object a line.
 func TestIPTimeJSON(t *testing.T) {
-	out, errOut, st := runIP(t, "link add d0 type dummy\nlink set d0 up\nlink del nothere\n", "-json", "-force", "-batch", "-")
+	out, errOut, st := runIP(t, "link add d0 type dummy\nlink set d0 up\nlink del nothere\n", "-netsim-json", "-force", "-batch", "-")
 	require.Equal(t, 1, st)
 	require.Contains(t, errOut, "Command failed -:3")
 	lines := strings.Split(strings.TrimSpace(out), "\n")

@@ -15,23 +15,29 @@ import (
 )
 
 const ipUsage = `usage: netsim ip [NETSIM OPTIONS] [IP OPTIONS] OBJECT COMMAND...
-       netsim ip [NETSIM OPTIONS] [-force] [-n NETNS] -batch FILE|-
+       netsim ip [NETSIM OPTIONS] [IP OPTIONS] -batch FILE|-
 
 Runs ip commands in a fresh simulated kernel and prints what ip prints;
 the exit status is ip's.
 
-NETSIM OPTIONS:
-  -before          the kernel before the seed patches
-  -after           the kernel after them (the default)
-  -config FILE     the kernel's behaviour switches from FILE (below)
-  -time            after each command, print its virtual time and how long
-                   it held RTNL; at the end, the totals and the real time
-  -json            print -time's figures as JSON lines (implies -time)
-  -triestat        after the run, print /proc/net/fib_triestat (of NETNS with -n)
-  -trace FILE      write a Chrome/Perfetto trace of virtual time to FILE
-  -trace-events N  keep at most N events in the trace (default 200000)
+NETSIM OPTIONS (none is a prefix of an option of ip's, so both mix freely):
+  -before            the kernel before the seed patches
+  -after             the kernel after them (the default)
+  -config FILE       the kernel's behaviour switches from FILE (below)
+  -netsim-time       after each command's output, print a "# " line with its
+                     virtual time and how long it held RTNL; at the end, the
+                     totals and the real time
+  -netsim-json       print -netsim-time's figures as JSON lines (implies it);
+                     with ip's -json, stdout is a stream of JSON values
+  -triestat          after the run, print /proc/net/fib_triestat (of NETNS with -n)
+  -trace FILE        write a Chrome/Perfetto trace of virtual time to FILE
+  -trace-events N    keep at most N events in the trace (default 200000)
+  -help              print this help
 
-IP OPTIONS are ip's own: -4, -6, -force, -batch FILE, -n[etns] NETNS, ...
+IP OPTIONS are ip's own, as iproute2 6.1 reads them: -4, -6, -force, -batch
+FILE, -n[etns] NETNS, -j[son], -p[retty], -br[ief], -o[neline], -d[etails],
+-s[tatistics] (twice for more), -t[imestamp], -h[uman], ... (ip's -json is
+its JSON output; netsim's timing lines are -netsim-json).
 
 ` + configHelp
 
@@ -89,13 +95,13 @@ func ipMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				return fail("-trace-events needs a positive number, not %q", v)
 			}
 			traceEvents = n
-		case "json":
+		case "netsim-json":
 			asJSON, showTime = true, true
-		case "time":
+		case "netsim-time":
 			showTime = true
 		case "triestat":
 			trieStat = true
-		case "help", "h":
+		case "help":
 			fmt.Fprint(stdout, ipUsage)
 			return 0
 		default:
@@ -207,7 +213,7 @@ func ipMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return status
 }
 
-// ipTimeRecord is one command's line of netsim ip -json.
+// ipTimeRecord is one command's line of netsim ip -netsim-json.
 type ipTimeRecord struct {
 	Line        int     `json:"line,omitempty"` // the batch line; 0 for a command line
 	Command     string  `json:"command"`
@@ -217,7 +223,7 @@ type ipTimeRecord struct {
 	RTNLWaitedS float64 `json:"rtnl_waited_s"`
 }
 
-// ipTotalRecord is the last line of netsim ip -json.
+// ipTotalRecord is the last line of netsim ip -netsim-json.
 type ipTotalRecord struct {
 	Total        bool    `json:"total"`
 	Commands     int     `json:"commands"`

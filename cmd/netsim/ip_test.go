@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -58,7 +60,7 @@ func TestIPTime(t *testing.T) {
 	dir := t.TempDir()
 	f := filepath.Join(dir, "s.ip")
 	require.NoError(t, os.WriteFile(f, []byte("link add va type veth peer name vb\nlink set va up\nlink set vb up\naddr add 10.0.0.1/24 dev va\nroute add 10.1.0.0/16 via 10.0.0.2\n"), 0o644))
-	out, errOut, st := runIP(t, "", "-before", "-time", "-triestat", "-batch", f)
+	out, errOut, st := runIP(t, "", "-before", "-netsim-time", "-triestat", "-batch", f)
 	require.Equal(t, 0, st, errOut)
 	require.Equal(t, 6, strings.Count("\n"+out, "\n# "), out)
 	require.Contains(t, out, "# line 5: ")
@@ -72,7 +74,7 @@ func TestIPSeed000(t *testing.T) {
 	if testing.Short() {
 		t.Skip("131072 requests")
 	}
-	out, errOut, st := runIP(t, "", "-after", "-time", "-batch", "../../examples/seed000.ip")
+	out, errOut, st := runIP(t, "", "-after", "-netsim-time", "-batch", "../../examples/seed000.ip")
 	require.Equal(t, 0, st, errOut)
 	require.Contains(t, out, ": link set testnh0 down\n")
 	require.Contains(t, out, "# total: 131080 commands")
@@ -87,16 +89,16 @@ func TestIPSeedScripts(t *testing.T) {
 		require.GreaterOrEqual(t, i, 0, out)
 		return out[i:]
 	}
-	before, errOut, st := runIP(t, "", "-before", "-time", "-batch", "../../examples/seed002.ip")
+	before, errOut, st := runIP(t, "", "-before", "-netsim-time", "-batch", "../../examples/seed002.ip")
 	require.Equal(t, 0, st, errOut)
-	after, errOut, st := runIP(t, "", "-after", "-time", "-batch", "../../examples/seed002.ip")
+	after, errOut, st := runIP(t, "", "-after", "-netsim-time", "-batch", "../../examples/seed002.ip")
 	require.Equal(t, 0, st, errOut)
 	require.Contains(t, total(before), "# total: 405 commands, 27.")
 	require.Contains(t, total(after), "# total: 405 commands, 3.")
 
-	before, errOut, st = runIP(t, "", "-before", "-time", "-4", "-batch", "../../examples/seed003.ip")
+	before, errOut, st = runIP(t, "", "-before", "-netsim-time", "-4", "-batch", "../../examples/seed003.ip")
 	require.Equal(t, 0, st, errOut)
-	after, errOut, st = runIP(t, "", "-after", "-time", "-4", "-batch", "../../examples/seed003.ip")
+	after, errOut, st = runIP(t, "", "-after", "-netsim-time", "-4", "-batch", "../../examples/seed003.ip")
 	require.Equal(t, 0, st, errOut)
 	require.NotContains(t, total(before), "RTNL held 0s")
 	require.Contains(t, total(after), "# total: 1024 commands")
@@ -111,11 +113,41 @@ func TestIPSeed004Group(t *testing.T) {
 	if testing.Short() {
 		t.Skip("10000 devices")
 	}
-	out, errOut, st := runIP(t, "", "-before", "-time", "-batch", "../../examples/seed004-group.ip")
+	out, errOut, st := runIP(t, "", "-before", "-netsim-time", "-batch", "../../examples/seed004-group.ip")
 	require.Equal(t, 0, st, errOut)
 	m := regexp.MustCompile(`# line 20005: ([0-9.]+)s virtual, .*: link del group 1\n`).FindStringSubmatch(out)
 	require.NotNil(t, m, "no timing line for the group deletion")
 	v, err := strconv.ParseFloat(m[1], 64)
 	require.NoError(t, err)
 	require.InDelta(t, 30, v, 0.3) // calibrated to it: scenario.Calibrations, Fib6Visit
+}
+
+// TestIPOptionsReachIP checks that netsim's own options do not shadow ip's:
+// -json and -time are ip's -json and -timestamp, and netsim's timing lines
+// are -netsim-time and -netsim-json.
+func TestIPOptionsReachIP(t *testing.T) {
+	out, errOut, st := runIP(t, "", "-json", "maddr", "show", "dev", "lo")
+	require.Equal(t, 0, st, errOut)
+	var v []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &v), out)
+	require.Len(t, v, 1)
+	assert.Equal(t, "lo", v[0]["ifname"])
+	assert.Empty(t, errOut)
+
+	out, errOut, st = runIP(t, "", "-time", "maddr", "show", "dev", "lo")
+	require.Equal(t, 0, st, errOut)
+	assert.Equal(t, "1:\tlo\n\tinet6 ff02::1\n\tinet6 ff01::1\n", out)
+	assert.Empty(t, errOut)
+
+	// ip's JSON document, then netsim's lines: one stream of JSON values.
+	out, errOut, st = runIP(t, "", "-netsim-json", "-j", "maddr", "show", "dev", "lo")
+	require.Equal(t, 0, st, errOut)
+	dec := json.NewDecoder(strings.NewReader(out))
+	require.NoError(t, dec.Decode(&v), out)
+	assert.Equal(t, "lo", v[0]["ifname"])
+	var rec map[string]any
+	require.NoError(t, dec.Decode(&rec), out)
+	assert.Equal(t, "maddr show dev lo", rec["command"])
+	require.NoError(t, dec.Decode(&rec), out)
+	assert.Equal(t, true, rec["total"])
 }
