@@ -184,7 +184,7 @@ func status(err error) int {
 // would print has been written to Stdout and Stderr.
 func (ip *IP) Main(args []string) int {
 	ip.family, ip.netns, ip.opts, ip.maddr = 0, "", options{}, maddrFilter{}
-	force, batch, haveBatch := false, "", false
+	var st mainState
 	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
 		opt := args[0]
 		if opt == "--" {
@@ -194,103 +194,27 @@ func (ip *IP) Main(args []string) int {
 		if strings.HasPrefix(opt, "--") {
 			opt = opt[1:]
 		}
-		next := func() (string, bool) {
+		o := lookupOption(opt)
+		if o == nil {
+			return ip.fail(&argError{msg: fmt.Sprintf("Option \"%s\" is unknown, try \"ip -help\".\n", opt), status: exitArg})
+		}
+		if o.refused != "" {
+			return ip.fail(unsupportedOption(opt, o.refused))
+		}
+		value := ""
+		if o.value {
 			if len(args) < 2 {
-				return "", false
+				return ip.fail(incomplete())
 			}
 			args = args[1:]
-			return args[0], true
+			value = args[0]
 		}
-		switch {
-		case matches(opt, "-loops"):
-			if _, ok := next(); !ok {
-				return ip.fail(incomplete())
-			}
-		case matches(opt, "-family"):
-			f, ok := next()
-			if !ok {
-				return ip.fail(incomplete())
-			}
-			switch f {
-			case "inet":
-				ip.family = syscall.AF_INET
-			case "inet6":
-				ip.family = syscall.AF_INET6
-			case "help":
-				return ip.fail(usageErr(mainUsage))
-			default:
-				return ip.fail(invarg("invalid protocol family", f))
-			}
-		case opt == "-4":
-			ip.family = syscall.AF_INET
-		case opt == "-6":
-			ip.family = syscall.AF_INET6
-		case opt == "-0", opt == "-M", opt == "-B":
-			return ip.fail(unsupportedOption(opt, "netsim models the inet and inet6 families only"))
-		case matches(opt, "-human"), matches(opt, "-human-readable"), matches(opt, "-iec"):
-			// They format statistics, which netsim does not print.
-		case matches(opt, "-stats"), matches(opt, "-statistics"):
-			ip.opts.stats++
-		case matches(opt, "-details"):
-			ip.opts.details++
-		case matches(opt, "-resolve"):
-			return ip.fail(unsupportedOption(opt, "it resolves addresses to host names, and netsim has no resolver"))
-		case matches(opt, "-oneline"):
-			ip.opts.oneline++
-		case matches(opt, "-timestamp"), matches(opt, "-tshort"):
-			// They only change ip monitor's output.
-		case matches(opt, "-Version"):
-			fmt.Fprintf(ip.Stdout, "ip utility, iproute2-6.1.0\n")
-			return exitOK
-		case matches(opt, "-force"):
-			force = true
-		case matches(opt, "-batch"):
-			f, ok := next()
-			if !ok {
-				return ip.fail(incomplete())
-			}
-			batch, haveBatch = f, true
-		case matches(opt, "-brief"):
-			ip.opts.brief++
-		case matches(opt, "-json"):
-			ip.opts.json = true
-		case matches(opt, "-pretty"):
-			ip.opts.pretty = true
-		case matches(opt, "-rcvbuf"):
-			v, ok := next()
-			if !ok {
-				return ip.fail(incomplete())
-			}
-			if _, ok := getUnsigned(v, 32); !ok {
-				return ip.fail(&argError{msg: fmt.Sprintf("Invalid rcvbuf size '%s'\n", v), status: exitArg})
-			}
-		case isColorOption(opt):
-			if c := colorValue(opt); c == "" || c == "always" {
-				return ip.fail(unsupportedOption(opt, "netsim prints no colours"))
-			}
-			// -color=auto colours a terminal only, and netsim's output is none.
-		case matches(opt, "-help"):
-			return ip.fail(usageErr(mainUsage))
-		case matches(opt, "-netns"):
-			ns, ok := next()
-			if !ok {
-				return ip.fail(incomplete())
-			}
-			if ip.k.Net(ns) == nil {
-				return ip.fail(&argError{msg: fmt.Sprintf("Cannot open network namespace \"%s\": No such file or directory\n", ns), status: exitArg})
-			}
-			ip.netns = ns
-		case matches(opt, "-Numeric"):
-			return ip.fail(unsupportedOption(opt, "netsim prints names as ip without -N does"))
-		case matches(opt, "-all"):
-			return ip.fail(unsupportedOption(opt, "netsim does not model ip -all netns exec"))
-		case opt == "-echo":
-			return ip.fail(unsupportedOption(opt, "netsim does not echo requests"))
-		default:
-			return ip.fail(&argError{msg: fmt.Sprintf("Option \"%s\" is unknown, try \"ip -help\".\n", opt), status: exitArg})
+		if done, status := o.apply(ip, &st, opt, value); done {
+			return status
 		}
 		args = args[1:]
 	}
+	force, batch, haveBatch := st.force, st.batch, st.haveBatch
 	if haveBatch {
 		var r io.Reader
 		name := batch
@@ -599,10 +523,22 @@ func (ip *IP) Output(args ...string) (stdout, stderr string, status int) {
 	return o.String(), e.String(), status
 }
 
+// mainUsage is ip 6.1's usage().
 const mainUsage = `Usage: ip [ OPTIONS ] OBJECT { COMMAND | help }
        ip [ -force ] -batch filename
-where  OBJECT := { address | link | maddress | netns | nexthop | route | rule }
-       OPTIONS := { -4 | -6 | -force | -batch FILE | -n[etns] NAME }
+where  OBJECT := { address | addrlabel | amt | fou | help | ila | ioam | l2tp |
+                   link | macsec | maddress | monitor | mptcp | mroute | mrule |
+                   neighbor | neighbour | netconf | netns | nexthop | ntable |
+                   ntbl | route | rule | sr | tap | tcpmetrics |
+                   token | tunnel | tuntap | vrf | xfrm }
+       OPTIONS := { -V[ersion] | -s[tatistics] | -d[etails] | -r[esolve] |
+                    -h[uman-readable] | -iec | -j[son] | -p[retty] |
+                    -f[amily] { inet | inet6 | mpls | bridge | link } |
+                    -4 | -6 | -M | -B | -0 |
+                    -l[oops] { maximum-addr-flush-attempts } | -br[ief] |
+                    -o[neline] | -t[imestamp] | -ts[hort] | -b[atch] [filename] |
+                    -rc[vbuf] [size] | -n[etns] name | -N[umeric] | -a[ll] |
+                    -c[olor]}
 `
 
 // unknownCmd is an object's reply to a command it does not know: ip exits.
