@@ -16,7 +16,7 @@ import (
 
 // A batch that fails with exit status 1 ends with the line of its last
 // failure, or with one of the argument errors after which ip exits with 1.
-var failedLast = regexp.MustCompile(`(Command failed fuzz:[0-9]+|Error: .* is expected rather than ".*"\.|"dev" \(.*\) must match "label" \(.*\)\.)\n$`)
+var failedLast = regexp.MustCompile(`(Command failed fuzz:[0-9]+|Error: .* is expected rather than ".*"\.|"dev" \(.*\) must match "label" \(.*\)\.|ioctl: .*|Error: Invalid address length [0-9]+ - must be 6 bytes|".*" is invalid lladdr\.)\n$`)
 
 // FuzzBatch runs arbitrary text as an `ip -force -batch` script on a
 // kernel with a veth pair, an address and a nexthop: no input panics, and
@@ -70,6 +70,48 @@ func FuzzBatch(f *testing.F) {
 		case 255:
 		default:
 			t.Fatalf("exit status %d: %q", st, errOut.String())
+		}
+	})
+}
+
+// FuzzOptions runs a script under arbitrary ip options (`ip OPTIONS
+// -force -batch -`): no input panics, and when the options ask for JSON,
+// every document ip prints decodes.
+func FuzzOptions(f *testing.F) {
+	for _, o := range []string{"-j", "-j -p", "-o", "-br", "-d", "-s -s", "-4 -j -d -s", "-json -pretty -oneline"} {
+		f.Add(o, "maddr show\nlink show\naddr show\nroute show table all\nnexthop show\nrule show\nmaddr add 33:33:00:00:00:05 dev va\n")
+	}
+	f.Fuzz(func(t *testing.T, opts, script string) {
+		k := rtnl.MustNewKernel(rtnl.After)
+		ip := iproute.New(k, k.World().NewTask("ip"))
+		var out, errOut bytes.Buffer
+		ip.Stdout, ip.Stderr = &out, &errOut
+		setup := "link add va type veth peer name vb\nlink set va up\nlink set vb up\naddr add 10.0.0.1/24 dev va\nnexthop add id 1 via 10.0.0.2 dev va\n"
+		if st := ip.Batch(strings.NewReader(setup), "setup", false); st != 0 {
+			t.Fatalf("setup: exit %d: %s", st, errOut.String())
+		}
+		out.Reset()
+		var args []string
+		for _, w := range strings.Fields(opts) {
+			if strings.HasPrefix(w, "-b") || strings.HasPrefix(w, "--b") || strings.HasPrefix(w, "-n") || strings.HasPrefix(w, "--n") {
+				continue // the batch is ours; -netns would need a namespace
+			}
+			args = append(args, w)
+		}
+		ip.Stdin = strings.NewReader(script)
+		timer := time.AfterFunc(10*time.Second, func() {
+			buf := make([]byte, 1<<20)
+			panic("batch hung:\n" + string(buf[:runtime.Stack(buf, true)]))
+		})
+		st := ip.Main(append(args, "-force", "-batch", "-"))
+		timer.Stop()
+		if st != 0 && st != 1 && st != 2 && st != 255 {
+			t.Fatalf("exit status %d: %q", st, errOut.String())
+		}
+		if wantsJSON(args) {
+			if err := decodeJSON(out.String()); err != nil {
+				t.Fatalf("JSON output does not decode: %v\n%s", err, out.String())
+			}
 		}
 	})
 }
