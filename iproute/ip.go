@@ -419,7 +419,7 @@ func init() {
 		{name: "addrlabel", refused: noIPv6Labels},
 		{name: "maddress", obj: &maddrObject},
 		{name: "route", run: (*IP).doRoute},
-		{name: "rule", run: (*IP).doRule},
+		{name: "rule", obj: &ruleObject},
 		{name: "neighbor", run: (*IP).doNeigh},
 		{name: "neighbour", run: (*IP).doNeigh},
 		{name: "ntable", refused: noNeighTable},
