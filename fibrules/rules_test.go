@@ -3,6 +3,7 @@ package fibrules_test
 import (
 	"errors"
 	"net/netip"
+	"reflect"
 	"syscall"
 	"testing"
 
@@ -15,17 +16,17 @@ import (
 func TestDefaults(t *testing.T) {
 	for _, tc := range []struct {
 		fam  fibrules.Family
-		want string
+		want []rv
 	}{
 		// fib_default_rules_init: local, main, default.
-		{fibrules.FamilyIPv4, "0:\tfrom all lookup local\n32766:\tfrom all lookup main\n32767:\tfrom all lookup default\n"},
+		{fibrules.FamilyIPv4, []rv{lookupRule(0, 255), lookupRule(32766, 254), lookupRule(32767, 253)}},
 		// fib6_rules_net_init: local and main only.
-		{fibrules.FamilyIPv6, "0:\tfrom all lookup local\n32766:\tfrom all lookup main\n"},
+		{fibrules.FamilyIPv6, []rv{lookupRule(0, 255), lookupRule(32766, 254)}},
 	} {
 		t.Run(tc.fam.String(), func(t *testing.T) {
 			_, o := newOps(t, tc.fam, fibrules.LockRTNL)
-			if got := show(o); got != tc.want {
-				t.Errorf("got\n%swant\n%s", got, tc.want)
+			if got := rules(o); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got %+v, want %+v", got, tc.want)
 			}
 			for _, r := range o.Rules() {
 				if r.SuppressPrefixLen != -1 || r.SuppressIfGroup != -1 || r.Family != tc.fam {
@@ -48,15 +49,11 @@ func TestAddDelDump(t *testing.T) {
 	// Equal prefs: the new rule goes after the existing ones.
 	e.must(e.add(tbl(pref(32765), 12)))
 	e.must(e.add(tbl(fibrules.Rule{Src: netip.MustParsePrefix("10.0.0.0/8"), Flags: fibrules.FlagInvert}, 13)))
-	want := "0:\tfrom all lookup local\n" +
-		"32763:\tnot from 10.0.0.0/8 lookup 13\n" +
-		"32764:\tfrom all lookup 11\n" +
-		"32765:\tfrom all lookup 10\n" +
-		"32765:\tfrom all lookup 12\n" +
-		"32766:\tfrom all lookup main\n" +
-		"32767:\tfrom all lookup default\n"
-	if got := show(e.o); got != want {
-		t.Fatalf("got\n%swant\n%s", got, want)
+	not13 := rv{Pref: 32763, Src: "10.0.0.0/8", Action: fibrules.ActToTable, Table: 13, Flags: fibrules.FlagInvert}
+	want := []rv{lookupRule(0, 255), not13, lookupRule(32764, 11), lookupRule(32765, 10), lookupRule(32765, 12),
+		lookupRule(32766, 254), lookupRule(32767, 253)}
+	if got := rules(e.o); !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %+v, want %+v", got, want)
 	}
 	if e.o.Seq() != 4 || e.o.Len() != 7 {
 		t.Errorf("seq %d len %d", e.o.Seq(), e.o.Len())
@@ -69,13 +66,9 @@ func TestAddDelDump(t *testing.T) {
 	if !errors.Is(err, syscall.ENOENT) {
 		t.Errorf("del missing: %v", err)
 	}
-	want = "32763:\tnot from 10.0.0.0/8 lookup 13\n" +
-		"32764:\tfrom all lookup 11\n" +
-		"32765:\tfrom all lookup 10\n" +
-		"32766:\tfrom all lookup main\n" +
-		"32767:\tfrom all lookup default\n"
-	if got := show(e.o); got != want {
-		t.Fatalf("got\n%swant\n%s", got, want)
+	want = []rv{not13, lookupRule(32764, 11), lookupRule(32765, 10), lookupRule(32766, 254), lookupRule(32767, 253)}
+	if got := rules(e.o); !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %+v, want %+v", got, want)
 	}
 	// With local gone, the second rule is 32764: the default pref is 32763.
 	e.must(e.add(tbl(fibrules.Rule{}, 14)))
@@ -207,7 +200,11 @@ func TestGoto(t *testing.T) {
 	// A goto to a pref with no rule is unresolved.
 	must(o.Add(tk, rtnl, gt(10, 20), true))
 	must(o.Add(tk, rtnl, gt(11, 20), true))
-	if o.Unresolved() != 2 || show(o) != "0:\tfrom all lookup local\n10:\tfrom all goto 20 [unresolved]\n11:\tfrom all goto 20 [unresolved]\n32766:\tfrom all lookup main\n32767:\tfrom all lookup default\n" {
+	unresolved := func(pref uint32) rv {
+		return rv{Pref: pref, Action: fibrules.ActGoto, Goto: 20, Flags: fibrules.FlagUnresolved}
+	}
+	want := []rv{lookupRule(0, 255), unresolved(10), unresolved(11), lookupRule(32766, 254), lookupRule(32767, 253)}
+	if o.Unresolved() != 2 || !reflect.DeepEqual(rules(o), want) {
 		t.Fatalf("unresolved %d\n%s", o.Unresolved(), show(o))
 	}
 	// Adding the target resolves both.
