@@ -440,7 +440,7 @@ func init() {
 		{name: "xfrm", refused: noXfrm},
 		{name: "mroute", refused: noMcast},
 		{name: "mrule", refused: noMcast},
-		{name: "netns", run: (*IP).doNetns},
+		{name: "netns", obj: &netnsObject},
 		{name: "netconf", refused: "netsim models no netconf"},
 		{name: "vrf", refused: "netsim models no VRF cgroups"},
 		{name: "sr", refused: "netsim models no segment routing"},
