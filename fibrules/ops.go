@@ -398,6 +398,7 @@ func (o *Ops) nl2rule(req Rule) (Rule, bool, error) {
 		r.UID = req.UID
 	}
 	r.IPProto = req.IPProto
+	r.TunID = req.TunID
 	if req.Sport != (PortRange{}) {
 		if !req.Sport.valid() {
 			return einval("Invalid sport range")
@@ -463,7 +464,7 @@ func (o *Ops) ruleExists(r *Rule) (bool, int64) {
 			y.SuppressIfGroup != r.SuppressIfGroup || y.SuppressPrefixLen != r.SuppressPrefixLen ||
 			y.FwMask != r.FwMask || y.L3MDev != r.L3MDev || y.UID != r.UID ||
 			y.IPProto != r.IPProto || y.Protocol != r.Protocol ||
-			y.Sport != r.Sport || y.Dport != r.Dport {
+			y.Sport != r.Sport || y.Dport != r.Dport || y.TunID != r.TunID {
 			continue
 		}
 		if compare(y, r) {
@@ -642,6 +643,7 @@ func (o *Ops) ruleFind(r *Rule, user bool) (*entry, int64) {
 			r.Protocol != 0 && y.Protocol != r.Protocol,
 			r.Sport.set() && y.Sport != r.Sport,
 			r.Dport.set() && y.Dport != r.Dport,
+			r.TunID != 0 && y.TunID != r.TunID,
 			!compare(y, r):
 			continue
 		}

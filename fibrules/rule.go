@@ -137,6 +137,7 @@ type Rule struct {
 	Action            Action    // frh.action
 	TOS               uint8     // frh.tos: the DSCP bits of the dsfield; the two ECN bits must be 0
 	IPProto           uint8     // FRA_IP_PROTO
+	TunID             uint64    // FRA_TUN_ID: only flows of this tunnel id match (0: any)
 	Protocol          uint8     // FRA_PROTOCOL: who installed the rule (2 = kernel for the defaults)
 	L3MDev            bool      // FRA_L3MDEV: look up the table of the flow's l3mdev (VRF)
 	Attrs             Attr      // which optional attributes the request carries

@@ -402,3 +402,39 @@ func TestLockCounts(t *testing.T) {
 		})
 	}
 }
+
+// TestTunID: a rule of a tunnel id (FRA_TUN_ID) matches no flow netsim
+// routes, as none carries tunnel metadata (fib_rule_match); rule_exists
+// compares the id, rule_find compares it when the request gives one.
+func TestTunID(t *testing.T) {
+	e := newEnv(t, fibrules.LockPerOps)
+	eth0 := e.dummy("eth0", "192.0.2.1/24")
+	e.route(5, "0.0.0.0/0", 0, eth0)
+	tun := fibrules.Rule{Pref: 9, Attrs: fibrules.AttrPriority, Action: fibrules.ActToTable, Table: 5, TunID: 16}
+	e.must(e.add(tun))
+	if err := e.add(tun); !errors.Is(err, syscall.EEXIST) {
+		t.Fatalf("same tun_id again: %v", err)
+	}
+	other := tun
+	other.TunID = 17
+	e.must(e.add(other))
+	if r := e.o.Rules()[1]; r.TunID != 16 {
+		t.Fatalf("dumped %+v", r)
+	}
+	// Neither rule matches: main's route is found by the rule of 32766.
+	e.route(254, "0.0.0.0/0", 0, eth0)
+	var r fibrules.Rule
+	err := e.do(func() error {
+		var err error
+		_, r, err = e.o.LookupFIB(e.t, e.f, fibrules.Flow{Dst: netip.MustParseAddr("198.51.100.1")})
+		return err
+	})
+	if err != nil || r.Pref != 32766 {
+		t.Fatalf("lookup: rule %d, %v", r.Pref, err)
+	}
+	// A delete naming tun_id 17 removes that rule only.
+	e.must(e.del(fibrules.Rule{TunID: 17}))
+	if got := rules(e.o); len(got) != 4 || got[1].Pref != 9 || e.o.Rules()[1].TunID != 16 {
+		t.Fatalf("after delete: %+v", got)
+	}
+}

@@ -4,6 +4,7 @@
 package iproute
 
 import (
+	"io"
 	"net/netip"
 	"strconv"
 	"syscall"
@@ -172,6 +173,9 @@ func portRange(s string) (fibrules.PortRange, bool) {
 	return fibrules.PortRange{}, false
 }
 
+// uint64Value is get_u64 with base 0, for nextValue.
+func uint64Value(s string) (uint64, bool) { return getUnsigned(s, 64) }
+
 // uidRange is the uidrange value: sscanf("%u-%u") reading both.
 func uidRange(s string) (fibrules.UIDRange, bool) {
 	n, a, b := scanRange(s, 32)
@@ -226,12 +230,10 @@ func cutByte(s string, c byte) (string, string, bool) {
 }
 
 // ruleUnmodelled are the keywords of iprule_modify whose attributes
-// netsim's rules do not model (FRA_FLOW, FRA_TUN_ID, RTN_NAT), with what
-// is missing.
+// netsim's rules do not model, with what is missing: FRA_FLOW, whose
+// realms the kernel gives the routes a rule's lookups find.
 var ruleUnmodelled = map[string]string{
 	"realms": "routing realms",
-	"tun_id": "tunnel ids",
-	"nat":    "route NAT",
 }
 
 // ruleRefuse refuses a keyword of ruleUnmodelled, named by its first
@@ -259,6 +261,7 @@ func ruleModelled[R any](table []keyword[R]) []string {
 
 // ruleReq is iprule_modify's request being built.
 type ruleReq struct {
+	stderr  io.Writer // ip's, for iprule_modify's warning
 	r       fibrules.Rule
 	family  int // frh.family: -4/-6, or 0 (AF_INET once sent)
 	tableOK bool
@@ -296,7 +299,13 @@ var ruleKeywords = []keyword[*ruleReq]{
 		q.r.Protocol = p
 		return err
 	}),
-	kw("tun_id", ruleRefuse("tun_id")),
+	kw("tun_id", func(a *args, q *ruleReq) error {
+		// get_be64: sent in network order, dumped and printed back in
+		// host order.
+		n, err := nextValue(a, uint64Value, "\"tun_id\" value is invalid\n")
+		q.r.TunID = n
+		return err
+	}),
 	kw("table", func(a *args, q *ruleReq) error {
 		id, err := nextValue(a, tableID, "invalid table ID\n")
 		q.r.Table, q.tid, q.tableOK = id, id, true
@@ -329,7 +338,20 @@ var ruleKeywords = []keyword[*ruleReq]{
 		q.r.UID, q.r.Attrs = u, q.r.Attrs|fibrules.AttrUIDRange
 		return err
 	}),
-	exact("nat", ruleRefuse("nat")).or("map-to*"),
+	exact("nat", func(a *args, q *ruleReq) error {
+		// RTN_NAT: the kernel keeps the action (its lookups fail with
+		// EINVAL) and ignores the address, sent as RTA_GATEWAY.
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		io.WriteString(q.stderr, "Warning: route NAT is deprecated\n")
+		if _, ok := parseAddr(v, syscall.AF_INET); !ok {
+			return &argError{msg: "Error: an IP address is expected rather than \"" + v + "\"\n", status: exitFailure}
+		}
+		q.r.Action = fibrules.Action(rt.TypeNAT)
+		return nil
+	}).or("map-to*"),
 	exact("ipproto", func(a *args, q *ruleReq) error {
 		p, err := nextValue(a, ipProtoValue, "Invalid \"ipproto\" value\n")
 		q.r.IPProto = p
@@ -413,7 +435,7 @@ func (ip *IP) ruleModify(h *rtnl.Handle, argv []string, del bool) error {
 		}
 		return failf("\"ip rule add\" requires arguments.\n")
 	}
-	q := &ruleReq{family: ip.family}
+	q := &ruleReq{stderr: ip.Stderr, family: ip.family}
 	if !del {
 		q.r.Action = fibrules.ActToTable
 	}
@@ -497,7 +519,7 @@ var ruleFilterKeywords = []keyword[*ruleFilter]{
 		return err
 	}),
 	kw("tun_id", func(a *args, f *ruleFilter) error {
-		n, err := nextValue(a, func(s string) (uint64, bool) { return getUnsigned(s, 64) }, "\"tun_id\" value is invalid\n")
+		n, err := nextValue(a, uint64Value, "\"tun_id\" value is invalid\n")
 		f.tunID = n
 		return err
 	}),
@@ -612,7 +634,7 @@ func (f *ruleFilter) keep(r fibrules.Rule) bool {
 		f.ipproto != 0 && r.IPProto != f.ipproto,
 		f.sport.Start != 0 && r.Sport != f.sport,
 		f.dport.Start != 0 && r.Dport != f.dport,
-		f.tunID != 0, // netsim's rules have no tunnel id
+		f.tunID != 0 && r.TunID != f.tunID,
 		f.table != 0 && r.Table != f.table:
 		return false
 	}
@@ -747,6 +769,9 @@ func (ip *IP) printRule(r fibrules.Rule) {
 	}
 	printPorts(p, "sport", r.Sport)
 	printPorts(p, "dport", r.Dport)
+	if r.TunID != 0 {
+		p.uint(printAny, "tun_id", " tun_id %d", r.TunID)
+	}
 	if r.Table != 0 {
 		p.str(printAny, "table", " lookup %s", rt.TableName(r.Table))
 		if r.SuppressPrefixLen != -1 && r.Attrs&fibrules.AttrSuppressPrefixLen != 0 {
@@ -757,6 +782,9 @@ func (ip *IP) printRule(r fibrules.Rule) {
 		}
 	}
 	switch r.Action {
+	case fibrules.Action(rt.TypeNAT):
+		// The kernel dumps no RTA_GATEWAY: ip names no address.
+		p.null(printAny, "masquerade", " masquerade", "")
 	case fibrules.ActGoto:
 		if r.Goto != 0 {
 			p.uint(printAny, "goto", " goto %d", uint64(r.Goto))
