@@ -376,7 +376,7 @@ func (o *Ops) nl2rule(req Rule) (Rule, bool, error) {
 	if req.Attrs&AttrSuppressIfGroup != 0 {
 		r.SuppressIfGroup = req.SuppressIfGroup
 	}
-	if req.Goto != 0 {
+	if req.Goto != 0 || req.Attrs&AttrGoto != 0 {
 		if r.Action != ActGoto {
 			return einval("Unexpected goto")
 		}
@@ -682,6 +682,9 @@ func (x *entry) dump(f Family) Rule {
 	r.Attrs = AttrPriority
 	if r.FwMask != 0 {
 		r.Attrs |= AttrFwMask
+	}
+	if r.Goto != 0 {
+		r.Attrs |= AttrGoto
 	}
 	if r.SuppressPrefixLen != -1 {
 		r.Attrs |= AttrSuppressPrefixLen

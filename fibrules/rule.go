@@ -82,6 +82,7 @@ const (
 	AttrSuppressPrefixLen                  // FRA_SUPPRESS_PREFIXLEN: SuppressPrefixLen was given (else -1)
 	AttrSuppressIfGroup                    // FRA_SUPPRESS_IFGROUP: SuppressIfGroup was given (else -1)
 	AttrUIDRange                           // FRA_UID_RANGE: UID was given (else unset, 0..2³²-1)
+	AttrGoto                               // FRA_GOTO: Goto was given, 0 included (else no target)
 )
 
 // PortRange is an inclusive range of ports (struct fib_rule_port_range).

@@ -11,6 +11,7 @@ import (
 	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/fibrules"
 	"github.com/netsimlab/netsim/sim"
+	"github.com/stretchr/testify/require"
 )
 
 func TestDefaults(t *testing.T) {
@@ -437,4 +438,19 @@ func TestTunID(t *testing.T) {
 	if got := rules(e.o); len(got) != 4 || got[1].Pref != 9 || e.o.Rules()[1].TunID != 16 {
 		t.Fatalf("after delete: %+v", got)
 	}
+}
+
+// TestGotoZero: FRA_GOTO 0 is a target, and a backward one (fib_nl2rule
+// compares it with the pref); without FRA_GOTO a goto has no target.
+func TestGotoZero(t *testing.T) {
+	e := newEnv(t, fibrules.LockPerOps)
+	err := e.add(fibrules.Rule{Pref: 10, Attrs: fibrules.AttrPriority | fibrules.AttrGoto, Action: fibrules.ActGoto})
+	require.ErrorIs(t, err, syscall.EINVAL)
+	require.Equal(t, "Backward goto not supported", err.(*errno.Error).Msg)
+	err = e.add(fibrules.Rule{Pref: 10, Attrs: fibrules.AttrPriority, Action: fibrules.ActGoto})
+	require.Equal(t, "Missing goto target for action goto", err.(*errno.Error).Msg)
+	err = e.add(fibrules.Rule{Pref: 10, Attrs: fibrules.AttrPriority | fibrules.AttrGoto, Action: fibrules.ActNop})
+	require.Equal(t, "Unexpected goto", err.(*errno.Error).Msg)
+	e.must(e.add(fibrules.Rule{Pref: 10, Attrs: fibrules.AttrPriority | fibrules.AttrGoto, Action: fibrules.ActGoto, Goto: 20}))
+	require.NotZero(t, e.o.Rules()[1].Attrs&fibrules.AttrGoto)
 }

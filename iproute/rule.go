@@ -410,7 +410,7 @@ func ruleType(a *args, q *ruleReq) error {
 		if err != nil {
 			return err
 		}
-		q.r.Action, q.r.Goto = fibrules.ActGoto, uint32(n)
+		q.r.Action, q.r.Goto, q.r.Attrs = fibrules.ActGoto, uint32(n), q.r.Attrs|fibrules.AttrGoto
 	case matches(w, "nop"):
 		q.r.Action = fibrules.ActNop
 	default:
