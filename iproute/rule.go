@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/netip"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/netsimlab/netsim/fibrules"
@@ -205,7 +206,7 @@ func fwmarkValue(a *args) (mark, mask uint32, hasMask bool, err error) {
 	if err != nil {
 		return 0, 0, false, err
 	}
-	m, k, slash := cutByte(v, '/')
+	m, k, slash := strings.Cut(v, "/")
 	n, ok := getUnsigned(m, 32)
 	if !ok {
 		return 0, 0, false, invarg("fwmark value is invalid\n", m)
@@ -218,15 +219,6 @@ func fwmarkValue(a *args) (mark, mask uint32, hasMask bool, err error) {
 		return uint32(n), uint32(x), true, nil
 	}
 	return uint32(n), 0, false, nil
-}
-
-func cutByte(s string, c byte) (string, string, bool) {
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			return s[:i], s[i+1:], true
-		}
-	}
-	return s, "", false
 }
 
 // ruleUnmodelled are the keywords of iprule_modify whose attributes
