@@ -17,6 +17,11 @@
 // every existing rule (rule_exists); that walk, counted as sim.RuleScan, is
 // what makes an add cost O(rules) in seed 003.
 //
+// Not modelled: realms (FRA_FLOW, the classes a rule gives the routes it
+// finds) and the flows of tunnels, so that a rule of a tunnel id matches no
+// flow. Rules are values (Rule); printing them as `ip rule show` does is
+// iproute's.
+//
 // Kernel: net/core/fib_rules.c, net/ipv4/fib_rules.c, net/ipv6/fib6_rules.c,
 // include/net/fib_rules.h.
 package fibrules

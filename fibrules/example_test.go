@@ -9,8 +9,8 @@ import (
 )
 
 // Example adds rules to a namespace's IPv4 list under the per-ops lock,
-// shows them as `ip rule show` does, and hits the errors `ip rule add`
-// reports.
+// lists their values (which iproute prints as `ip rule show`), and hits
+// the errors `ip rule add` reports.
 func Example() {
 	w := sim.MustNewWorld(sim.Options{})
 	rtnl := w.NewMutex("RTNL")
@@ -22,18 +22,22 @@ func Example() {
 	// ip rule add pref 10 fwmark 7 goto 20
 	_ = o.Add(t, rtnl, fibrules.Rule{Pref: 10, Attrs: fibrules.AttrPriority, FwMark: 7, Action: fibrules.ActGoto, Goto: 20}, true)
 	for _, r := range o.Rules() {
-		fmt.Println(r)
+		src := "all"
+		if r.Src.IsValid() {
+			src = r.Src.String()
+		}
+		fmt.Println(r.Pref, src, r.Action, r.Table, r.Goto, r.Flags&fibrules.FlagUnresolved != 0)
 	}
 	// The same rule again: NLM_F_EXCL.
 	fmt.Println(o.Add(t, rtnl, fibrules.Rule{Src: netip.MustParsePrefix("10.0.0.0/8"), Action: fibrules.ActToTable, Table: 100, Pref: 32765, Attrs: fibrules.AttrPriority}, true))
 	fmt.Println(o.Add(t, rtnl, fibrules.Rule{Pref: 30, Attrs: fibrules.AttrPriority, Action: fibrules.ActGoto, Goto: 20}, true))
 	fmt.Println("RTNL taken:", o.RTNLAcquires())
 	// Output:
-	// 0:	from all lookup local
-	// 10:	from all fwmark 0x7 goto 20 [unresolved]
-	// 32765:	from 10.0.0.0/8 lookup 100
-	// 32766:	from all lookup main
-	// 32767:	from all lookup default
+	// 0 all lookup 255 0 false
+	// 10 all goto 0 20 true
+	// 32765 10.0.0.0/8 lookup 100 0 false
+	// 32766 all lookup 254 0 false
+	// 32767 all lookup 253 0 false
 	// file exists
 	// invalid argument: Backward goto not supported
 	// RTNL taken: 1

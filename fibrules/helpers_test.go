@@ -1,8 +1,8 @@
 package fibrules_test
 
 import (
+	"fmt"
 	"net/netip"
-	"strings"
 	"testing"
 
 	"github.com/netsimlab/netsim/fib"
@@ -107,14 +107,35 @@ func (e *env) lookup(dst string) (fib.Result, error) {
 	return res, err
 }
 
-func show(o *fibrules.Ops) string {
-	var b strings.Builder
-	for _, r := range o.Rules() {
-		b.WriteString(r.String())
-		b.WriteByte('\n')
-	}
-	return b.String()
+// rv is what the tests compare of a dumped rule: its pref, its source
+// selector ("" for all), what it does and its flags.
+type rv struct {
+	Pref        uint32
+	Src         string
+	Action      fibrules.Action
+	Table, Goto uint32
+	Flags       fibrules.Flags
 }
+
+// rules returns the dump of o as rv values.
+func rules(o *fibrules.Ops) []rv {
+	var out []rv
+	for _, r := range o.Rules() {
+		x := rv{Pref: r.Pref, Action: r.Action, Table: r.Table, Goto: r.Goto, Flags: r.Flags}
+		if r.Src.IsValid() && r.Src.Bits() > 0 {
+			x.Src = r.Src.String()
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// lookupRule is a rule that looks up table id.
+func lookupRule(pref, id uint32) rv { return rv{Pref: pref, Action: fibrules.ActToTable, Table: id} }
+
+// show is the whole dump of o, for failure messages and for comparing
+// before and after.
+func show(o *fibrules.Ops) string { return fmt.Sprintf("%+v", o.Rules()) }
 
 func pref(p uint32) fibrules.Rule {
 	return fibrules.Rule{Pref: p, Attrs: fibrules.AttrPriority}

@@ -125,6 +125,11 @@ func (x *entry) matchAll(fl *Flow) bool {
 	if (r.FwMark^fl.Mark)&r.FwMask != 0 {
 		return false
 	}
+	// A flow routed by netsim carries no tunnel metadata (its
+	// flowi_tun_key.tun_id is 0): a rule of a tunnel id matches none.
+	if r.TunID != 0 {
+		return false
+	}
 	if r.L3MDev && fl.L3MDevTable == 0 {
 		return false
 	}

@@ -376,7 +376,7 @@ func (o *Ops) nl2rule(req Rule) (Rule, bool, error) {
 	if req.Attrs&AttrSuppressIfGroup != 0 {
 		r.SuppressIfGroup = req.SuppressIfGroup
 	}
-	if req.Goto != 0 {
+	if req.Goto != 0 || req.Attrs&AttrGoto != 0 {
 		if r.Action != ActGoto {
 			return einval("Unexpected goto")
 		}
@@ -398,6 +398,7 @@ func (o *Ops) nl2rule(req Rule) (Rule, bool, error) {
 		r.UID = req.UID
 	}
 	r.IPProto = req.IPProto
+	r.TunID = req.TunID
 	if req.Sport != (PortRange{}) {
 		if !req.Sport.valid() {
 			return einval("Invalid sport range")
@@ -463,7 +464,7 @@ func (o *Ops) ruleExists(r *Rule) (bool, int64) {
 			y.SuppressIfGroup != r.SuppressIfGroup || y.SuppressPrefixLen != r.SuppressPrefixLen ||
 			y.FwMask != r.FwMask || y.L3MDev != r.L3MDev || y.UID != r.UID ||
 			y.IPProto != r.IPProto || y.Protocol != r.Protocol ||
-			y.Sport != r.Sport || y.Dport != r.Dport {
+			y.Sport != r.Sport || y.Dport != r.Dport || y.TunID != r.TunID {
 			continue
 		}
 		if compare(y, r) {
@@ -642,6 +643,7 @@ func (o *Ops) ruleFind(r *Rule, user bool) (*entry, int64) {
 			r.Protocol != 0 && y.Protocol != r.Protocol,
 			r.Sport.set() && y.Sport != r.Sport,
 			r.Dport.set() && y.Dport != r.Dport,
+			r.TunID != 0 && y.TunID != r.TunID,
 			!compare(y, r):
 			continue
 		}
@@ -680,6 +682,9 @@ func (x *entry) dump(f Family) Rule {
 	r.Attrs = AttrPriority
 	if r.FwMask != 0 {
 		r.Attrs |= AttrFwMask
+	}
+	if r.Goto != 0 {
+		r.Attrs |= AttrGoto
 	}
 	if r.SuppressPrefixLen != -1 {
 		r.Attrs |= AttrSuppressPrefixLen

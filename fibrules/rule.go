@@ -5,11 +5,8 @@
 package fibrules
 
 import (
-	"fmt"
-	"github.com/netsimlab/netsim/rt"
 	"net/netip"
 	"strconv"
-	"strings"
 
 	"github.com/netsimlab/netsim/netdev"
 )
@@ -53,7 +50,8 @@ var actionNames = map[Action]string{
 	ActBlackhole: "blackhole", ActUnreachable: "unreachable", ActProhibit: "prohibit",
 }
 
-// String returns the word `ip rule show` prints for the action.
+// String returns the action's name (FR_ACT_* in lower case, "lookup" for
+// FR_ACT_TO_TBL) for messages and tests.
 func (a Action) String() string {
 	if n, ok := actionNames[a]; ok {
 		return n
@@ -84,6 +82,7 @@ const (
 	AttrSuppressPrefixLen                  // FRA_SUPPRESS_PREFIXLEN: SuppressPrefixLen was given (else -1)
 	AttrSuppressIfGroup                    // FRA_SUPPRESS_IFGROUP: SuppressIfGroup was given (else -1)
 	AttrUIDRange                           // FRA_UID_RANGE: UID was given (else unset, 0..2³²-1)
+	AttrGoto                               // FRA_GOTO: Goto was given, 0 included (else no target)
 )
 
 // PortRange is an inclusive range of ports (struct fib_rule_port_range).
@@ -98,13 +97,6 @@ func (p PortRange) valid() bool {
 }
 
 func (p PortRange) contains(port uint16) bool { return port >= p.Start && port <= p.End }
-
-func (p PortRange) String() string {
-	if p.Start == p.End {
-		return strconv.Itoa(int(p.Start))
-	}
-	return fmt.Sprintf("%d-%d", p.Start, p.End)
-}
 
 // UIDRange is an inclusive range of user ids (struct fib_kuid_range). The
 // zero UIDRange is 0-0; a rule without AttrUIDRange has 0-4294967295.
@@ -146,108 +138,10 @@ type Rule struct {
 	Action            Action    // frh.action
 	TOS               uint8     // frh.tos: the DSCP bits of the dsfield; the two ECN bits must be 0
 	IPProto           uint8     // FRA_IP_PROTO
+	TunID             uint64    // FRA_TUN_ID: only flows of this tunnel id match (0: any)
 	Protocol          uint8     // FRA_PROTOCOL: who installed the rule (2 = kernel for the defaults)
 	L3MDev            bool      // FRA_L3MDEV: look up the table of the flow's l3mdev (VRF)
 	Attrs             Attr      // which optional attributes the request carries
-}
-
-// showPrefix prints a rule's selector as ip does (print_rule in
-// iproute2's ip/iprule.c): a host prefix without its length.
-func showPrefix(p netip.Prefix) string {
-	if p.Bits() == p.Addr().BitLen() {
-		return p.Addr().String()
-	}
-	return p.String()
-}
-
-// cHex formats v as C's printf("%#x") does: 0 has no 0x prefix.
-func cHex(v uint32) string {
-	if v == 0 {
-		return "0"
-	}
-	return fmt.Sprintf("%#x", v)
-}
-
-// String renders the rule as `ip rule show` prints it, e.g.
-//
-//	32766:	from all lookup main
-//	100:	not from 10.0.0.0/8 iif eth0 [detached] fwmark 0x7 goto 200 [unresolved]
-func (r Rule) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d:\t", r.Pref)
-	if r.Flags&FlagInvert != 0 {
-		b.WriteString("not ")
-	}
-	if r.Src.IsValid() && r.Src.Bits() > 0 {
-		b.WriteString("from " + showPrefix(r.Src))
-	} else {
-		b.WriteString("from all")
-	}
-	if r.Dst.IsValid() && r.Dst.Bits() > 0 {
-		b.WriteString(" to " + showPrefix(r.Dst))
-	}
-	if r.TOS != 0 {
-		fmt.Fprintf(&b, " tos 0x%02x", r.TOS) // rtnl_dsfield_n2a
-	}
-	if r.FwMark != 0 || r.FwMask != 0 {
-		if r.FwMask == ^uint32(0) {
-			b.WriteString(" fwmark " + cHex(r.FwMark))
-		} else {
-			b.WriteString(" fwmark " + cHex(r.FwMark) + "/" + cHex(r.FwMask))
-		}
-	}
-	if r.IIF != "" {
-		b.WriteString(" iif " + r.IIF)
-		if r.Flags&FlagIIFDetached != 0 {
-			b.WriteString(" [detached]")
-		}
-	}
-	if r.OIF != "" {
-		b.WriteString(" oif " + r.OIF)
-		if r.Flags&FlagOIFDetached != 0 {
-			b.WriteString(" [detached]")
-		}
-	}
-	if r.L3MDev {
-		b.WriteString(" lookup [l3mdev-table]")
-	}
-	if r.UID != uidUnset && r.Attrs&AttrUIDRange != 0 {
-		fmt.Fprintf(&b, " uidrange %d-%d", r.UID.Start, r.UID.End)
-	}
-	if r.IPProto != 0 {
-		fmt.Fprintf(&b, " ipproto %d", r.IPProto)
-	}
-	if r.Sport.set() {
-		b.WriteString(" sport " + r.Sport.String())
-	}
-	if r.Dport.set() {
-		b.WriteString(" dport " + r.Dport.String())
-	}
-	switch r.Action {
-	case ActToTable:
-		if !r.L3MDev {
-			b.WriteString(" lookup " + rt.TableName(r.Table))
-		}
-	case ActGoto:
-		fmt.Fprintf(&b, " goto %d", r.Goto)
-		if r.Flags&FlagUnresolved != 0 {
-			b.WriteString(" [unresolved]")
-		}
-	default:
-		b.WriteString(" " + r.Action.String())
-	}
-	if r.Attrs&AttrSuppressPrefixLen != 0 && r.SuppressPrefixLen != -1 {
-		fmt.Fprintf(&b, " suppress_prefixlength %d", r.SuppressPrefixLen)
-	}
-	if r.Attrs&AttrSuppressIfGroup != 0 && r.SuppressIfGroup != -1 {
-		fmt.Fprintf(&b, " suppress_ifgroup %d", r.SuppressIfGroup)
-	}
-	// iproute2 (print_rule) names the protocol unless it is 0 or kernel:
-	// `ip rule show` prints the default rules without it.
-	if r.Protocol != 0 && r.Protocol != protoKernel {
-		fmt.Fprintf(&b, " proto %d", r.Protocol)
-	}
-	return b.String()
 }
 
 // Table ids and protocol values the default rules use (enum rt_class_t,

@@ -3,6 +3,7 @@ package fibrules_test
 import (
 	"errors"
 	"net/netip"
+	"reflect"
 	"syscall"
 	"testing"
 
@@ -10,22 +11,23 @@ import (
 	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/fibrules"
 	"github.com/netsimlab/netsim/sim"
+	"github.com/stretchr/testify/require"
 )
 
 func TestDefaults(t *testing.T) {
 	for _, tc := range []struct {
 		fam  fibrules.Family
-		want string
+		want []rv
 	}{
 		// fib_default_rules_init: local, main, default.
-		{fibrules.FamilyIPv4, "0:\tfrom all lookup local\n32766:\tfrom all lookup main\n32767:\tfrom all lookup default\n"},
+		{fibrules.FamilyIPv4, []rv{lookupRule(0, 255), lookupRule(32766, 254), lookupRule(32767, 253)}},
 		// fib6_rules_net_init: local and main only.
-		{fibrules.FamilyIPv6, "0:\tfrom all lookup local\n32766:\tfrom all lookup main\n"},
+		{fibrules.FamilyIPv6, []rv{lookupRule(0, 255), lookupRule(32766, 254)}},
 	} {
 		t.Run(tc.fam.String(), func(t *testing.T) {
 			_, o := newOps(t, tc.fam, fibrules.LockRTNL)
-			if got := show(o); got != tc.want {
-				t.Errorf("got\n%swant\n%s", got, tc.want)
+			if got := rules(o); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got %+v, want %+v", got, tc.want)
 			}
 			for _, r := range o.Rules() {
 				if r.SuppressPrefixLen != -1 || r.SuppressIfGroup != -1 || r.Family != tc.fam {
@@ -48,15 +50,11 @@ func TestAddDelDump(t *testing.T) {
 	// Equal prefs: the new rule goes after the existing ones.
 	e.must(e.add(tbl(pref(32765), 12)))
 	e.must(e.add(tbl(fibrules.Rule{Src: netip.MustParsePrefix("10.0.0.0/8"), Flags: fibrules.FlagInvert}, 13)))
-	want := "0:\tfrom all lookup local\n" +
-		"32763:\tnot from 10.0.0.0/8 lookup 13\n" +
-		"32764:\tfrom all lookup 11\n" +
-		"32765:\tfrom all lookup 10\n" +
-		"32765:\tfrom all lookup 12\n" +
-		"32766:\tfrom all lookup main\n" +
-		"32767:\tfrom all lookup default\n"
-	if got := show(e.o); got != want {
-		t.Fatalf("got\n%swant\n%s", got, want)
+	not13 := rv{Pref: 32763, Src: "10.0.0.0/8", Action: fibrules.ActToTable, Table: 13, Flags: fibrules.FlagInvert}
+	want := []rv{lookupRule(0, 255), not13, lookupRule(32764, 11), lookupRule(32765, 10), lookupRule(32765, 12),
+		lookupRule(32766, 254), lookupRule(32767, 253)}
+	if got := rules(e.o); !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %+v, want %+v", got, want)
 	}
 	if e.o.Seq() != 4 || e.o.Len() != 7 {
 		t.Errorf("seq %d len %d", e.o.Seq(), e.o.Len())
@@ -69,13 +67,9 @@ func TestAddDelDump(t *testing.T) {
 	if !errors.Is(err, syscall.ENOENT) {
 		t.Errorf("del missing: %v", err)
 	}
-	want = "32763:\tnot from 10.0.0.0/8 lookup 13\n" +
-		"32764:\tfrom all lookup 11\n" +
-		"32765:\tfrom all lookup 10\n" +
-		"32766:\tfrom all lookup main\n" +
-		"32767:\tfrom all lookup default\n"
-	if got := show(e.o); got != want {
-		t.Fatalf("got\n%swant\n%s", got, want)
+	want = []rv{not13, lookupRule(32764, 11), lookupRule(32765, 10), lookupRule(32766, 254), lookupRule(32767, 253)}
+	if got := rules(e.o); !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %+v, want %+v", got, want)
 	}
 	// With local gone, the second rule is 32764: the default pref is 32763.
 	e.must(e.add(tbl(fibrules.Rule{}, 14)))
@@ -207,7 +201,11 @@ func TestGoto(t *testing.T) {
 	// A goto to a pref with no rule is unresolved.
 	must(o.Add(tk, rtnl, gt(10, 20), true))
 	must(o.Add(tk, rtnl, gt(11, 20), true))
-	if o.Unresolved() != 2 || show(o) != "0:\tfrom all lookup local\n10:\tfrom all goto 20 [unresolved]\n11:\tfrom all goto 20 [unresolved]\n32766:\tfrom all lookup main\n32767:\tfrom all lookup default\n" {
+	unresolved := func(pref uint32) rv {
+		return rv{Pref: pref, Action: fibrules.ActGoto, Goto: 20, Flags: fibrules.FlagUnresolved}
+	}
+	want := []rv{lookupRule(0, 255), unresolved(10), unresolved(11), lookupRule(32766, 254), lookupRule(32767, 253)}
+	if o.Unresolved() != 2 || !reflect.DeepEqual(rules(o), want) {
 		t.Fatalf("unresolved %d\n%s", o.Unresolved(), show(o))
 	}
 	// Adding the target resolves both.
@@ -404,4 +402,55 @@ func TestLockCounts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTunID: a rule of a tunnel id (FRA_TUN_ID) matches no flow netsim
+// routes, as none carries tunnel metadata (fib_rule_match); rule_exists
+// compares the id, rule_find compares it when the request gives one.
+func TestTunID(t *testing.T) {
+	e := newEnv(t, fibrules.LockPerOps)
+	eth0 := e.dummy("eth0", "192.0.2.1/24")
+	e.route(5, "0.0.0.0/0", 0, eth0)
+	tun := fibrules.Rule{Pref: 9, Attrs: fibrules.AttrPriority, Action: fibrules.ActToTable, Table: 5, TunID: 16}
+	e.must(e.add(tun))
+	if err := e.add(tun); !errors.Is(err, syscall.EEXIST) {
+		t.Fatalf("same tun_id again: %v", err)
+	}
+	other := tun
+	other.TunID = 17
+	e.must(e.add(other))
+	if r := e.o.Rules()[1]; r.TunID != 16 {
+		t.Fatalf("dumped %+v", r)
+	}
+	// Neither rule matches: main's route is found by the rule of 32766.
+	e.route(254, "0.0.0.0/0", 0, eth0)
+	var r fibrules.Rule
+	err := e.do(func() error {
+		var err error
+		_, r, err = e.o.LookupFIB(e.t, e.f, fibrules.Flow{Dst: netip.MustParseAddr("198.51.100.1")})
+		return err
+	})
+	if err != nil || r.Pref != 32766 {
+		t.Fatalf("lookup: rule %d, %v", r.Pref, err)
+	}
+	// A delete naming tun_id 17 removes that rule only.
+	e.must(e.del(fibrules.Rule{TunID: 17}))
+	if got := rules(e.o); len(got) != 4 || got[1].Pref != 9 || e.o.Rules()[1].TunID != 16 {
+		t.Fatalf("after delete: %+v", got)
+	}
+}
+
+// TestGotoZero: FRA_GOTO 0 is a target, and a backward one (fib_nl2rule
+// compares it with the pref); without FRA_GOTO a goto has no target.
+func TestGotoZero(t *testing.T) {
+	e := newEnv(t, fibrules.LockPerOps)
+	err := e.add(fibrules.Rule{Pref: 10, Attrs: fibrules.AttrPriority | fibrules.AttrGoto, Action: fibrules.ActGoto})
+	require.ErrorIs(t, err, syscall.EINVAL)
+	require.Equal(t, "Backward goto not supported", err.(*errno.Error).Msg)
+	err = e.add(fibrules.Rule{Pref: 10, Attrs: fibrules.AttrPriority, Action: fibrules.ActGoto})
+	require.Equal(t, "Missing goto target for action goto", err.(*errno.Error).Msg)
+	err = e.add(fibrules.Rule{Pref: 10, Attrs: fibrules.AttrPriority | fibrules.AttrGoto, Action: fibrules.ActNop})
+	require.Equal(t, "Unexpected goto", err.(*errno.Error).Msg)
+	e.must(e.add(fibrules.Rule{Pref: 10, Attrs: fibrules.AttrPriority | fibrules.AttrGoto, Action: fibrules.ActGoto, Goto: 20}))
+	require.NotZero(t, e.o.Rules()[1].Attrs&fibrules.AttrGoto)
 }

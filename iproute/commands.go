@@ -20,6 +20,10 @@ type object struct {
 	// empty runs the object without a command (`ip maddr`).
 	empty    func(ip *IP, h *rtnl.Handle, argv []string) error
 	commands []command
+
+	// check, if set, checks the words before the command is looked up
+	// (ipnetns.c checks the name first).
+	check func(argv []string) error
 }
 
 // A command is one of an object's commands.
@@ -84,6 +88,11 @@ func (s optSet) String() string {
 func (o *object) run(ip *IP, h *rtnl.Handle, argv []string) error {
 	if len(argv) == 0 {
 		return o.empty(ip, h, argv)
+	}
+	if o.check != nil {
+		if err := o.check(argv); err != nil {
+			return err
+		}
 	}
 	word := argv[0]
 	for i := range o.commands {

@@ -18,9 +18,11 @@
 // The supported subset: `link add/set/del/show` (dummy, veth, macvlan,
 // vlan, bond, vrf), `addr add/del/show/flush`, `route
 // add/append/replace/prepend/change/del/get/show/flush`, `nexthop
-// add/replace/del/get/show/flush`, `rule add/del/show/flush`, `maddr show`
-// and `netns add/del/list/exec` (exec runs ip or sysctl in the namespace),
-// with the keywords and abbreviations ip accepts
+// add/replace/del/get/show/flush`, `rule add/del/show/flush`, `maddr
+// add/del/show`, `netns add/del/list/list-id/identify/pids/exec` (exec runs
+// ip or sysctl in the namespace) and `neigh show` (netsim keeps no
+// neighbour tables: it lists nothing), with the keywords and abbreviations
+// ip accepts
 // (ip compares a word with a keyword by prefix, in its own order of
 // keywords: `ip a` is address, `ip r` route, `ip ru` rule, `ip n` neighbor).
 //
@@ -42,5 +44,6 @@
 // answers otherwise than Linux 6.18.
 //
 // iproute2: ip/ip.c, ip/iplink.c, ip/ipaddress.c, ip/iproute.c,
-// ip/ipnexthop.c, ip/iprule.c, ip/ipmaddr.c, ip/ipnetns.c, lib/utils.c.
+// ip/ipnexthop.c, ip/iprule.c, ip/ipmaddr.c, ip/ipnetns.c, ip/ipneigh.c,
+// lib/utils.c.
 package iproute

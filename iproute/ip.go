@@ -408,7 +408,6 @@ func init() {
 	}
 	const (
 		noIPv6Labels = "netsim has no IPv6 address labels"
-		noNeighTable = "netsim keeps no neighbour tables"
 		noTunnels    = "netsim models no tunnels"
 		noMonitor    = "netsim sends no notifications"
 		noXfrm       = "netsim models no IPsec"
@@ -419,9 +418,9 @@ func init() {
 		{name: "addrlabel", refused: noIPv6Labels},
 		{name: "maddress", obj: &maddrObject},
 		{name: "route", run: (*IP).doRoute},
-		{name: "rule", run: (*IP).doRule},
-		{name: "neighbor", run: (*IP).doNeigh},
-		{name: "neighbour", run: (*IP).doNeigh},
+		{name: "rule", obj: &ruleObject},
+		{name: "neighbor", obj: &neighObject},
+		{name: "neighbour", obj: &neighObject},
 		{name: "ntable", refused: noNeighTable},
 		{name: "ntbl", refused: noNeighTable},
 		{name: "link", run: (*IP).doLink},
@@ -440,7 +439,7 @@ func init() {
 		{name: "xfrm", refused: noXfrm},
 		{name: "mroute", refused: noMcast},
 		{name: "mrule", refused: noMcast},
-		{name: "netns", run: (*IP).doNetns},
+		{name: "netns", obj: &netnsObject},
 		{name: "netconf", refused: "netsim models no netconf"},
 		{name: "vrf", refused: "netsim models no VRF cgroups"},
 		{name: "sr", refused: "netsim models no segment routing"},
@@ -567,15 +566,6 @@ func kernelHasExtack(en syscall.Errno, msg string) bool {
 		}
 	}
 	return true
-}
-
-// doNeigh is `ip neigh show`: netsim keeps no neighbour table, so the list
-// is that of a namespace that has sent nothing: empty.
-func (ip *IP) doNeigh(_ *rtnl.Handle, argv []string) error {
-	if len(argv) == 0 || matches(argv[0], "show") || matches(argv[0], "list") || matches(argv[0], "lst") {
-		return nil
-	}
-	return failf("ip neigh %s is not supported by netsim.\n", argv[0])
 }
 
 // notSupported is a keyword ip knows and netsim does not model.

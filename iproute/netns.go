@@ -6,19 +6,62 @@ package iproute
 
 import (
 	"errors"
-	"slices"
 	"strings"
 	"syscall"
 
 	"github.com/netsimlab/netsim/rtnl"
 )
 
+// netnsUsage is ipnetns.c's usage().
 const netnsUsage = `Usage:	ip netns list
 	ip netns add NAME
-	ip netns delete NAME
-	ip netns exec NAME ip ARGS...
-	ip netns exec NAME sysctl [-w] [-q] KEY=VALUE...
+	ip netns attach NAME PID
+	ip netns set NAME NETNSID
+	ip [-all] netns delete [NAME]
+	ip netns identify [PID]
+	ip netns pids NAME
+	ip [-all] netns exec [NAME] cmd ...
+	ip netns monitor
+	ip netns list-id [target-nsid POSITIVE-INT] [nsid POSITIVE-INT]
+NETNSID := auto | POSITIVE-INT
 `
+
+const (
+	noProcesses = "netsim models no processes"
+	noNsids     = "netsim models no namespace ids"
+)
+
+// netnsObject is do_netns's table, in its order of comparison. netsim's
+// /run/netns always exists (as on a system where ip netns ran before);
+// its namespaces have no ids, as no device links two of them.
+var netnsObject = object{
+	name:  "netns",
+	short: "netns",
+	usage: netnsUsage,
+	empty: (*IP).netnsList,
+	check: netnsCheckName,
+	commands: []command{
+		{names: []string{"list*", "show*", "lst*"}, run: (*IP).netnsList},
+		{names: []string{"list-id*"}, run: (*IP).netnsListID, keywords: keywordNames(netnsListIDKeywords)},
+		{names: []string{"add*"}, run: (*IP).netnsAdd},
+		{names: []string{"set*"}, refused: noNsids},
+		{names: []string{"delete*"}, run: (*IP).netnsDel},
+		{names: []string{"identify*"}, run: (*IP).netnsIdentify},
+		{names: []string{"pids*"}, run: (*IP).netnsPids},
+		{names: []string{"exec*"}, run: func(ip *IP, _ *rtnl.Handle, argv []string) error { return ip.netnsExec(argv) }},
+		{names: []string{"monitor*"}, refused: "netsim sends no notifications"},
+		{names: []string{"attach*"}, refused: noProcesses},
+	},
+}
+
+// netnsCheckName is do_netns's first check: the word after the command is
+// a name, whatever the command (invalid_name).
+func netnsCheckName(argv []string) error {
+	if len(argv) > 1 && !rtnl.ValidNetnsName(argv[1]) {
+		return &argError{msg: "Invalid netns name \"" + argv[1] + "\"\n", status: exitArg}
+	}
+	return nil
+}
 
 // netnsExec is `ip netns exec NAME CMD...` for the two commands a
 // simulated namespace can run: ip itself, and sysctl to set the sysctls
@@ -84,55 +127,146 @@ func (ip *IP) sysctl(h *rtnl.Handle, args []string) error {
 	return nil
 }
 
-func (ip *IP) doNetns(_ *rtnl.Handle, argv []string) error {
-	if len(argv) == 0 {
-		return ip.netnsList()
+// netnsList is netns_list: the names in /run/netns (its arguments are
+// ignored), the newest first as a tmpfs lists them.
+func (ip *IP) netnsList(_ *rtnl.Handle, _ []string) error {
+	p := &ip.p
+	p.startJSON(ip.opts.json, ip.opts.pretty, true)
+	for _, n := range ip.k.NetNamesNewestFirst() {
+		p.openObject("")
+		p.str(printAny, "name", "%s", n)
+		p.str(printFP, "", "\n", "")
+		p.closeObject()
 	}
-	cmd, rest := argv[0], argv[1:]
-	switch {
-	case matches(cmd, "list"), matches(cmd, "show"), matches(cmd, "lst"):
-		return ip.netnsList()
-	case matches(cmd, "add"):
-		if len(rest) != 1 {
-			return failf("No netns name specified\n")
-		}
-		name := rest[0]
-		if !rtnl.ValidNetnsName(name) {
-			return &argError{msg: "Invalid netns name \"" + name + "\"\n", status: exitArg}
-		}
-		if _, err := ip.k.NewNet(ip.t, name); err != nil {
-			if errors.Is(err, syscall.EEXIST) {
-				return failf("Cannot create namespace file \"/run/netns/%s\": File exists\n", name)
-			}
-			return err
-		}
-		return nil
-	case matches(cmd, "delete"):
-		if len(rest) != 1 {
-			return failf("No netns name specified\n")
-		}
-		if err := ip.k.DelNet(ip.t, rest[0]); err != nil {
-			if errors.Is(err, syscall.ENOENT) {
-				return failf("Cannot remove namespace file \"/run/netns/%s\": No such file or directory\n", rest[0])
-			}
-			return err
-		}
-		return nil
-	case matches(cmd, "exec"):
-		return ip.netnsExec(rest)
-	case matches(cmd, "help"):
-		return usageErr(netnsUsage)
-	}
-	return unknownCmd(cmd, "netns")
+	p.endJSON(true)
+	return nil
 }
 
-// netnsList lists the namespaces newest name first, the order in which a
-// tmpfs /run/netns returns them when they were created in name order.
-func (ip *IP) netnsList() error {
-	names := ip.k.NetNames()
-	slices.Reverse(names)
-	for _, n := range names {
-		ip.printf("%s\n", n)
+// netnsListIDReq is netns_list_id's arguments; -1 is none.
+type netnsListIDReq struct{ target, nsid int }
+
+// netnsListIDKeywords are netns_list_id's keywords; any other word is
+// its usage.
+var netnsListIDKeywords = []keyword[*netnsListIDReq]{
+	exact("target-nsid", func(a *args, q *netnsListIDReq) error { return nsidValue(a, &q.target, "target-nsid") }),
+	exact("nsid", func(a *args, q *netnsListIDReq) error { return nsidValue(a, &q.nsid, "nsid") }),
+}
+
+// nsidValue reads the value of target-nsid or nsid: get_integer, at
+// least 0. As ip, it names the word after the value when it is negative
+// ("(null)" at the end).
+func nsidValue(a *args, v *int, key string) error {
+	if *v >= 0 {
+		return duparg(key, a.peek())
+	}
+	s, err := a.next()
+	if err != nil {
+		return err
+	}
+	n, ok := getS32(s)
+	if !ok {
+		return invarg("\""+key+"\" value is invalid", s)
+	}
+	if n < 0 {
+		after := "(null)"
+		if len(a.w) > 1 {
+			after = a.w[1]
+		}
+		return invarg("\""+key+"\" value should be >= 0", after)
+	}
+	*v = int(n)
+	return nil
+}
+
+// netnsListID is netns_list_id: the namespace ids of this namespace
+// (RTM_GETNSID). netsim assigns none: the dump is empty, and a given
+// nsid or target-nsid names no namespace.
+//
+// Kernel: rtnl_net_dumpid, rtnl_net_getid (net/core/net_namespace.c).
+func (ip *IP) netnsListID(_ *rtnl.Handle, argv []string) error {
+	q := &netnsListIDReq{target: -1, nsid: -1}
+	err := walk(&args{w: argv}, netnsListIDKeywords, q, func(*args, *netnsListIDReq) error { return usageErr(netnsUsage) })
+	switch {
+	case err != nil:
+		return err
+	case q.nsid >= 0:
+		return &cmdError{msg: "Error: Peer netns reference is invalid.\n", status: exitNetlink}
+	case q.target >= 0:
+		return failf("Error: Invalid target network namespace id.\nDump terminated\n")
+	}
+	ip.p.startJSON(ip.opts.json, ip.opts.pretty, true)
+	ip.p.endJSON(true)
+	return nil
+}
+
+// netnsAdd is netns_add: a new namespace, its file under /run/netns.
+func (ip *IP) netnsAdd(_ *rtnl.Handle, argv []string) error {
+	if len(argv) < 1 {
+		return failf("No netns name specified\n")
+	}
+	name := argv[0]
+	if _, err := ip.k.NewNet(ip.t, name); err != nil {
+		if errors.Is(err, syscall.EEXIST) {
+			return failf("Cannot create namespace file \"/run/netns/%s\": File exists\n", name)
+		}
+		return err
+	}
+	return nil
+}
+
+// netnsDel is netns_delete: the namespace's file goes (more names are
+// ignored).
+func (ip *IP) netnsDel(_ *rtnl.Handle, argv []string) error {
+	if len(argv) < 1 {
+		return failf("No netns name specified\n")
+	}
+	if err := ip.k.DelNet(ip.t, argv[0]); err != nil {
+		if errors.Is(err, syscall.ENOENT) {
+			return failf("Cannot remove namespace file \"/run/netns/%s\": No such file or directory\n", argv[0])
+		}
+		return err
+	}
+	return nil
+}
+
+// isPid is ipnetns.c's is_pid: only digits.
+func isPid(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// netnsIdentify is netns_identify: the name of ip's own namespace (its
+// -netns), "" for the initial one; netsim has no other processes.
+func (ip *IP) netnsIdentify(_ *rtnl.Handle, argv []string) error {
+	switch {
+	case len(argv) > 1:
+		return failf("extra arguments specified\n")
+	case len(argv) == 1 && !isPid(argv[0]):
+		return failf("Specified string '%s' is not a pid\n", argv[0])
+	case len(argv) == 1:
+		return failf("ip netns identify PID is not supported by netsim: %s.\n", noProcesses)
+	}
+	ip.printf("%s\n", ip.netns)
+	return nil
+}
+
+// netnsPids is netns_pids: the processes in the namespace, of which
+// netsim has none (ip itself runs in its -netns, which netsim does not
+// list).
+func (ip *IP) netnsPids(_ *rtnl.Handle, argv []string) error {
+	switch {
+	case len(argv) < 1:
+		return failf("No netns name specified\n")
+	case len(argv) > 1:
+		return failf("extra arguments specified\n")
+	case ip.k.Net(argv[0]) == nil || argv[0] == "":
+		return failf("Cannot open network namespace: No such file or directory\n")
+	case argv[0] == ip.netns:
+		return failf("ip netns pids of ip's own namespace is not supported by netsim: %s.\n", noProcesses)
 	}
 	return nil
 }

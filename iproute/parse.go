@@ -251,15 +251,6 @@ func protoID(s string) (uint8, bool) {
 // scopeID is iproute2's rtnl_rtscope_a2n.
 func scopeID(s string) (netdev.Scope, bool) { return rt.ParseScope(s) }
 
-// dsfieldID is iproute2's rtnl_dsfield_a2n: a number (the dsfield byte).
-func dsfieldID(s string) (uint8, bool) {
-	// strtoul with base 16 skips a 0x prefix.
-	if len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
-		s = s[2:]
-	}
-	v, err := strconv.ParseUint(s, 16, 8)
-	if err != nil {
-		return 0, false
-	}
-	return uint8(v), true
-}
+// dsfieldID is iproute2's rtnl_dsfield_a2n: a class name of rt_dsfield
+// or a hexadecimal number (the dsfield byte).
+func dsfieldID(s string) (uint8, bool) { return rt.ParseDSField(s) }

@@ -239,19 +239,20 @@ func (p *printer) hex(t outType, key, format string, v uint64) {
 }
 
 // hex0x is print_0xhex: a JSON string "0x2a" (C's %#llx: "0" for zero).
+// In the text format, %#x is C's %#llx too: "0" for zero, unlike Go's.
 func (p *printer) hex0x(t outType, key, format string, v uint64) {
+	s := "0"
+	if v != 0 {
+		s = "0x" + strconv.FormatUint(v, 16)
+	}
 	switch {
 	case p.inJSON(t):
-		s := "0"
-		if v != 0 {
-			s = "0x" + strconv.FormatUint(v, 16)
-		}
 		if key != "" {
 			p.jw.name(key)
 		}
 		p.jw.str(s)
 	case p.inText(t):
-		p.text(format, v)
+		p.text(strings.Replace(format, "%#x", "%s", 1), s)
 	}
 }
 

@@ -57,3 +57,26 @@ func TestParse(t *testing.T) {
 	assert.Equal(t, "dead onlink linkdown", (rt.FlagLinkDown | rt.FlagDead | rt.FlagOnLink).String())
 	assert.Equal(t, "inet6", rt.FamilyName(rt.FamilyInet6))
 }
+
+func TestDSField(t *testing.T) {
+	for v := 0; v < 256; v++ {
+		got, ok := rt.ParseDSField(rt.DSFieldName(uint8(v)))
+		require.True(t, ok, v)
+		assert.Equal(t, uint8(v), got)
+	}
+	assert.Equal(t, "AF11", rt.DSFieldName(0x28))
+	assert.Equal(t, "0x10", rt.DSFieldName(0x10))
+	assert.Equal(t, "0x04", rt.DSFieldName(4))
+	for _, c := range []struct {
+		in   string
+		want uint8
+		ok   bool
+	}{{"10", 0x10, true}, {"0x10", 0x10, true}, {"ff", 0xff, true}, {"EF", 0xb8, true}, {"ef", 0xef, true},
+		{"af11", 0xaf, false}, {"100", 0, false}, {"", 0, false}, {"0x", 0, false}, {"-1", 0, false}} {
+		got, ok := rt.ParseDSField(c.in)
+		assert.Equal(t, c.ok, ok, c.in)
+		if ok {
+			assert.Equal(t, c.want, got, c.in)
+		}
+	}
+}

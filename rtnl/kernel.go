@@ -43,8 +43,9 @@ type Kernel struct {
 	stack *netdev.Stack
 	wq    *workQueue
 
-	mu      sync.Mutex      // guards nets (changed with RTNL held too)
+	mu      sync.Mutex      // guards nets and netSeq (changed with RTNL held too)
 	nets    map[string]*Net // named namespaces
+	netSeq  uint64          // the number of named namespaces ever created
 	initNet *Net
 
 	byTable map[*netdev.Table]*Net // every live namespace by its device table; guarded by RTNL
@@ -179,6 +180,7 @@ func (k *Kernel) Settle(t *sim.Task) {
 type Net struct {
 	k    *Kernel
 	name string
+	seq  uint64 // the order of creation of a named namespace
 	devs *netdev.Table
 	nh   *nexthop.Table // net->nexthop
 	fib  *fib.FIB       // net->ipv4's tables
@@ -254,6 +256,8 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	k.byTable[tb] = n
 	if name != "" {
 		k.mu.Lock()
+		k.netSeq++
+		n.seq = k.netSeq
 		k.nets[name] = n
 		k.mu.Unlock()
 	}
@@ -304,6 +308,24 @@ func (k *Kernel) NetNames() []string {
 		out = append(out, n)
 	}
 	sort.Strings(out)
+	return out
+}
+
+// NetNamesNewestFirst returns the names of the namespaces other than the
+// initial one, the newest first: the order in which `ip netns list` reads
+// a tmpfs /run/netns.
+func (k *Kernel) NetNamesNewestFirst() []string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	nets := make([]*Net, 0, len(k.nets))
+	for _, n := range k.nets {
+		nets = append(nets, n)
+	}
+	sort.Slice(nets, func(i, j int) bool { return nets[i].seq > nets[j].seq })
+	out := make([]string, len(nets))
+	for i, n := range nets {
+		out[i] = n.name
+	}
 	return out
 }
 

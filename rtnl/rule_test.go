@@ -11,21 +11,33 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func (r *rig) rules(family int) []string {
+// rules returns the dump of the family's rules.
+func (r *rig) rules(family int) []fibrules.Rule {
 	r.tb.Helper()
 	l, err := r.h.RuleList(family)
 	require.NoError(r.tb, err)
-	var out []string
-	for _, x := range l {
-		out = append(out, x.String())
+	return l
+}
+
+// prefTables returns the pref and table of each rule of the family.
+func (r *rig) prefTables(family int) [][2]uint32 {
+	var out [][2]uint32
+	for _, x := range r.rules(family) {
+		out = append(out, [2]uint32{x.Pref, x.Table})
 	}
 	return out
 }
 
 func TestRulesThroughHandle(t *testing.T) {
 	r := routeRig(t, rtnl.After)
-	require.Equal(t, []string{"0:\tfrom all lookup local", "32766:\tfrom all lookup main", "32767:\tfrom all lookup default"}, r.rules(rtnl.FamilyV4))
-	require.Equal(t, []string{"0:\tfrom all lookup local", "32766:\tfrom all lookup main"}, r.rules(rtnl.FamilyV6))
+	// local, main, default; IPv6 has no default rule.
+	require.Equal(t, [][2]uint32{{0, 255}, {32766, 254}, {32767, 253}}, r.prefTables(rtnl.FamilyV4))
+	require.Equal(t, [][2]uint32{{0, 255}, {32766, 254}}, r.prefTables(rtnl.FamilyV6))
+	for _, x := range r.rules(rtnl.FamilyV4) {
+		require.Equal(t, fibrules.ActToTable, x.Action)
+		require.EqualValues(t, 2, x.Protocol) // kernel
+		require.False(t, x.Src.IsValid() && x.Src.Bits() > 0)
+	}
 
 	// A route in table 10 is found only once a rule sends lookups there.
 	r.ok(r.h.RouteAdd(rtnl.Route{Table: 10, Dst: pfx("10.0.0.0/8"), Gateway: netip.MustParseAddr("198.51.100.2"), Dev: "eth0"}))

@@ -14,7 +14,6 @@ var Avoided = []string{
 	"IPv6 routes and addresses: netsim has no IPv6 routing (a non-goal), and the kernel's IPv6 multicast joins finish in workqueues",
 	"route metrics (mtu, advmss, rtt, ...) and encapsulations: netsim's iproute refuses them by name",
 	"changing the loopback device's address: netsim refuses it (testdata/differences.txt in iproute)",
-	"rule add goto 0: netsim cannot tell a goto to 0 from no target (testdata/differences.txt in iproute)",
 	"several primary IPv4 addresses of different scopes on one device: their order (__inet_insert_ifa) is not netsim's",
 	"the loopback device: the harness's dump separators are `ip link show dev lo`",
 	"options after a multipath route's nexthops: ip's message for them is worded otherwise by netsim's iproute",
