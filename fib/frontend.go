@@ -587,7 +587,7 @@ func (f *FIB) delIfAddr(t *sim.Task, dev *netdev.Device, a netdev.Addr) {
 		var prim1 *netdev.Addr
 		for i := range remaining {
 			o := &remaining[i]
-			if o.Prefix == a.Prefix && o.Broadcast == a.Broadcast {
+			if o.Prefix == a.Prefix && o.Peer == a.Peer && o.Broadcast == a.Broadcast {
 				gone = false
 				continue
 			}
@@ -619,7 +619,7 @@ func (f *FIB) delIfAddr(t *sim.Task, dev *netdev.Device, a netdev.Addr) {
 				}
 				p := *o
 				prim1 = &p
-				if prim.Prefix != o.Prefix {
+				if prim.Prefix != o.Prefix || prim.Peer != o.Peer {
 					sameSrc = true
 				}
 			}
@@ -636,7 +636,7 @@ func (f *FIB) delIfAddr(t *sim.Task, dev *netdev.Device, a netdev.Addr) {
 			if anyAddr == oBrd {
 				ok |= brd0OK
 			}
-			if prim1 != nil && prim1.Prefix == o.Prefix && o.Prefix.Bits() < 31 {
+			if prim1 != nil && prim1.Prefix == o.Prefix && prim1.Peer == o.Peer && o.Prefix.Bits() < 31 {
 				m1 := mask(o.Prefix.Bits())
 				brd1, any1 := addr4(o.Address())|^m1, addr4(o.Address())&m1
 				if any1 != 0 {

@@ -103,13 +103,13 @@ func lookupAddrFlag(name string) (addrFlagArg, bool) {
 	return addrFlagArg{}, false
 }
 
-// setLifetime is iproute2's set_lifetime: seconds or "forever".
-func setLifetime(v string) (uint32, bool) {
+// parseLifetime is iproute2's set_lifetime: seconds or "forever".
+func parseLifetime(v string) (uint32, bool) {
 	if v == "forever" {
 		return netdev.LifetimeForever, true
 	}
-	n, err := strconv.ParseUint(v, 0, 32)
-	return uint32(n), err == nil
+	n, ok := getUnsigned(v, 32)
+	return uint32(n), ok
 }
 
 // addrModify is iproute2's ipaddr_modify.
@@ -209,7 +209,7 @@ func (ip *IP) addrModify(h *rtnl.Handle, argv []string, op addrOp) error {
 				return err
 			}
 			validArg = v
-			n, ok := setLifetime(v)
+			n, ok := parseLifetime(v)
 			if !ok {
 				return invarg("valid_lft value", v)
 			}
@@ -223,7 +223,7 @@ func (ip *IP) addrModify(h *rtnl.Handle, argv []string, op addrOp) error {
 				return err
 			}
 			preferredArg = v
-			n, ok := setLifetime(v)
+			n, ok := parseLifetime(v)
 			if !ok {
 				return invarg("preferred_lft value", v)
 			}
@@ -256,9 +256,6 @@ func (ip *IP) addrModify(h *rtnl.Handle, argv []string, op addrOp) error {
 	}
 	if dev == "" {
 		return failf("Not enough information: \"dev\" argument is required.\n")
-	}
-	if unsupportedFlag != "" {
-		return notSupported("ip address", unsupportedFlag)
 	}
 	if hasLocal && !hasPeer {
 		localBits = a.Prefix.Bits()
@@ -308,6 +305,12 @@ func (ip *IP) addrModify(h *rtnl.Handle, argv []string, op addrOp) error {
 			return errno.New(syscall.EOPNOTSUPP, "")
 		}
 		return errno.New(syscall.EINVAL, "")
+	}
+	if unsupportedFlag == "autojoin" && !a.Prefix.Addr().IsMulticast() {
+		return failf("autojoin needs multicast address\n")
+	}
+	if unsupportedFlag != "" {
+		return notSupported("ip address", unsupportedFlag)
 	}
 	if v6only != "" && !a.Prefix.Addr().Is6() {
 		return failf("ip address: %s on an IPv4 address is not supported by netsim.\n", v6only)
@@ -547,7 +550,16 @@ func (ip *IP) addrShow(h *rtnl.Handle, argv []string, flush bool) error {
 			continue
 		}
 		if f.label == "" {
-			ip.printLink(l, up, false, !filtered)
+			if f.dev != "" && ip.family == syscall.AF_INET6 {
+				// ipaddr_link_get asks for the one device with RTM_GETLINK,
+				// which has no per-family form: the full link line.
+				fam := ip.family
+				ip.family = 0
+				ip.printLink(l, up, false, !filtered)
+				ip.family = fam
+			} else {
+				ip.printLink(l, up, false, !filtered)
+			}
 		}
 		for _, a := range as {
 			ip.printAddr(a)
