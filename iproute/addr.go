@@ -301,8 +301,11 @@ func (ip *IP) addrModify(h *rtnl.Handle, argv []string, op addrOp) error {
 	if !hasLocal {
 		// No IFA_LOCAL: without a family no protocol takes the request;
 		// inet_rtm_newaddr and inet6_rtm_newaddr refuse it.
-		if family == 0 {
+		switch family {
+		case 0:
 			return errno.New(syscall.EOPNOTSUPP, "")
+		case syscall.AF_INET:
+			return errno.New(syscall.EINVAL, "ipv4: Local address is not supplied")
 		}
 		return errno.New(syscall.EINVAL, "")
 	}

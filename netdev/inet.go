@@ -176,7 +176,19 @@ func (d *Device) ReplaceInet4(t *sim.Task, a Addr) error {
 	return d.newInet4(t, a, true)
 }
 
+// checkLabel applies the IFA_LABEL policy of ifa_ipv4_policy: at most
+// IFNAMSIZ-1 bytes.
+func checkLabel(l string) error {
+	if len(l) > IFNAMSIZ-1 {
+		return errno.New(syscall.ERANGE, "Attribute failed policy validation")
+	}
+	return nil
+}
+
 func (d *Device) newInet4(t *sim.Task, a Addr, replace bool) error {
+	if err := checkLabel(a.Label); err != nil {
+		return err
+	}
 	if !a.Prefix.IsValid() || !a.Prefix.Addr().Is4() || a.Peer.IsValid() && !a.Peer.Is4() {
 		return errno.New(syscall.EINVAL, "ipv4: Invalid prefix length")
 	}
@@ -289,6 +301,9 @@ func (d *Device) DelInet4(t *sim.Task, p netip.Prefix) error {
 // Kernel: inet_rtm_deladdr (net/ipv4/devinet.c): "ipv4: Address not found"
 // (EADDRNOTAVAIL) when no address matches.
 func (d *Device) DelInet4Match(t *sim.Task, m Addr) error {
+	if err := checkLabel(m.Label); err != nil {
+		return err
+	}
 	if d.inet == nil {
 		return errno.New(syscall.ENODEV, "ipv4: Device not found")
 	}

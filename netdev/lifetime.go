@@ -35,9 +35,8 @@ func (a Addr) lifetimes() (valid, preferred uint32) {
 // checkLifetimes refuses a zero valid lifetime and a preferred lifetime
 // longer than the valid one.
 //
-// Kernel: rtm_to_ifaddr (net/ipv4/devinet.c) refuses them with EINVAL and
-// no message; inet6_rtm_newaddr (net/ipv6/addrconf.c) says "address
-// lifetime invalid".
+// Kernel: inet_validate_rtm (net/ipv4/devinet.c) and inet6_rtm_newaddr
+// (net/ipv6/addrconf.c): "address lifetime invalid".
 func (a Addr) checkLifetimes(v6 bool) error {
 	valid, preferred := a.lifetimes()
 	if valid != 0 && preferred <= valid {
@@ -46,7 +45,7 @@ func (a Addr) checkLifetimes(v6 bool) error {
 	if v6 {
 		return errno.New(syscall.EINVAL, "ipv6: address lifetime invalid")
 	}
-	return errno.New(syscall.EINVAL, "")
+	return errno.New(syscall.EINVAL, "ipv4: address lifetime invalid")
 }
 
 // setLifetime stores the lifetimes of a request in a at time now: an
