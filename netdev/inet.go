@@ -245,10 +245,25 @@ func (d *Device) findInet4(a Addr) *Addr {
 	return nil
 }
 
-// primaryPos is where a primary address of scope s goes in addrs: after the
-// last primary whose scope is as wide or wider (numerically not above s), so
-// that primaries stay ordered by scope, newest last within one.
+// primaryPos is where a new primary address of scope s goes in addrs: after
+// the last primary whose scope is as narrow or narrower (numerically not
+// below s), else first. A global address added after a link-scope one
+// follows it; a link-scope one added after a global one goes before it.
+//
+// Kernel: the last_primary walk of __inet_insert_ifa (net/ipv4/devinet.c).
 func primaryPos(addrs []*Addr, s Scope) int {
+	at := 0
+	for i, o := range addrs {
+		if o.Flags&AddrSecondary == 0 && s <= o.Scope {
+			at = i + 1
+		}
+	}
+	return at
+}
+
+// promotedPos is where a promoted secondary of scope s goes: after the last
+// primary whose scope is as wide or wider (numerically not above s).
+func promotedPos(addrs []*Addr, s Scope) int {
 	at := 0
 	for i, o := range addrs {
 		if o.Flags&AddrSecondary == 0 && o.Scope <= s {
@@ -361,7 +376,7 @@ func (d *Device) delInet4(t *sim.Task, victim *Addr) {
 		k := slices.Index(in.addrs, promoted)
 		in.addrs = slices.Delete(in.addrs, k, k+1)
 		promoted.Flags &^= AddrSecondary
-		in.addrs = slices.Insert(in.addrs, primaryPos(in.addrs, promoted.Scope), promoted)
+		in.addrs = slices.Insert(in.addrs, promotedPos(in.addrs, promoted.Scope), promoted)
 		d.tbl.s.addrNotify(t, EventUp, d, *promoted)
 	}
 }
