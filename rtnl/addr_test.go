@@ -9,6 +9,7 @@ import (
 
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/rtnl"
+	"github.com/netsimlab/netsim/sim"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -223,4 +224,27 @@ func TestAddrDelLabelAndZero(t *testing.T) {
 	as, err := r.h.AddrList("va", rtnl.FamilyV4)
 	r.ok(err)
 	assert.Empty(t, as)
+}
+
+// Under the scheduler the lifetime check is a kworker task sleeping until
+// the address runs out; the address goes at that virtual time.
+func TestAddrLifetimeScheduled(t *testing.T) {
+	w := sim.MustNewWorld(sim.Options{})
+	k, err := rtnl.NewKernelIn(w, rtnl.After)
+	require.NoError(t, err)
+	var before, after []rtnl.AddrInfo
+	w.Spawn("ip", func(t2 *sim.Task) {
+		h := k.InitNet().Handle(t2)
+		require.NoError(t, h.LinkAdd(netdev.Dummy{Name: "d0"}))
+		require.NoError(t, h.AddrAddWith("d0", netdev.Addr{Prefix: pfx("10.0.0.1/24"), ValidLft: 5, PreferredLft: 5}))
+		t2.Sleep(4 * time.Second)
+		before, _ = h.AddrList("d0", rtnl.FamilyV4)
+		t2.Sleep(2 * time.Second)
+		after, _ = h.AddrList("d0", rtnl.FamilyV4)
+	})
+	end := w.Run()
+	require.Len(t, before, 1)
+	assert.Equal(t, uint32(1), before[0].ValidLft)
+	assert.Empty(t, after, "removed by check_lifetime at 5 s")
+	assert.GreaterOrEqual(t, end, sim.Time(6*time.Second))
 }
