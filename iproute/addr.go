@@ -264,10 +264,6 @@ func (ip *IP) addrModify(h *rtnl.Handle, argv []string, op addrOp) error {
 		// With a peer, the prefix length is the peer's.
 		a.Prefix = netip.PrefixFrom(a.Prefix.Addr(), localBits)
 	}
-	if op == addrDel && !hasLocal {
-		// A delete without an address: the kernel deletes the first.
-		return ip.addrDelFirst(h, dev)
-	}
 	if brd == "+" || brd == "-" {
 		if op != addrDel {
 			if family != syscall.AF_INET {
@@ -288,6 +284,9 @@ func (ip *IP) addrModify(h *rtnl.Handle, argv []string, op addrOp) error {
 	}
 	if h.LinkIndex(dev) == 0 {
 		return nodev(dev)
+	}
+	if op == addrDel && !hasLocal && !hasPeer {
+		return ip.addrDelFirst(h, dev, family, label)
 	}
 	if validArg != "" || preferredArg != "" {
 		if valid == 0 {
@@ -351,23 +350,33 @@ func ipv4Broadcast(p netip.Prefix, ones bool) netip.Addr {
 	return netip.AddrFrom4([4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)})
 }
 
-// addrDelFirst deletes the device's first address of the family.
-func (ip *IP) addrDelFirst(h *rtnl.Handle, dev string) error {
-	if h.LinkIndex(dev) == 0 {
-		return nodev(dev)
+// addrDelFirst is a delete that names no address: without a family no
+// protocol takes it (EOPNOTSUPP); inet_rtm_deladdr deletes the device's
+// first IPv4 address (with the label, if one is given); inet6_rtm_deladdr
+// refuses it.
+func (ip *IP) addrDelFirst(h *rtnl.Handle, dev string, family int, label string) error {
+	switch family {
+	case 0:
+		return errno.New(syscall.EOPNOTSUPP, "")
+	case syscall.AF_INET6:
+		return errno.New(syscall.EINVAL, "")
 	}
-	fam := rtnl.FamilyV4
-	if ip.family == syscall.AF_INET6 {
-		fam = rtnl.FamilyV6
-	}
-	as, err := h.AddrList(dev, fam)
+	as, err := h.AddrList(dev, rtnl.FamilyV4)
 	if err != nil {
 		return err
 	}
-	if len(as) == 0 {
-		return h.AddrDel(dev, netip.Prefix{})
+	for _, a := range as {
+		if label == "" || a.Label == label {
+			return h.AddrDelWith(dev, delMatch(a))
+		}
 	}
-	return h.AddrDel(dev, as[0].Prefix)
+	return errno.New(syscall.EADDRNOTAVAIL, "ipv4: Address not found")
+}
+
+// delMatch is the RTM_DELADDR request that names a dumped address: its
+// local address, prefix length, peer and label.
+func delMatch(a rtnl.AddrInfo) netdev.Addr {
+	return netdev.Addr{Prefix: a.Prefix, Peer: a.Peer, Label: a.Label}
 }
 
 // addrFilter is the selection of `ip addr show/flush`.
@@ -651,7 +660,9 @@ func (ip *IP) addrFlush(h *rtnl.Handle, f *addrFilter, fam int) error {
 				continue
 			}
 			n++
-			if err := h.AddrDel(a.Link, a.Prefix); err != nil {
+			// ipaddr_flush sends each dumped address back as RTM_DELADDR,
+			// with its peer and label.
+			if err := h.AddrDelWith(a.Link, delMatch(a)); err != nil {
 				if e := err; isGone(e) {
 					continue
 				}
