@@ -478,10 +478,10 @@ func mask(bits int) uint32 {
 
 // primaryOf is inet_ifa_byprefix: the primary address of a's subnet on dev.
 func primaryOf(dev *netdev.Device, a netdev.Addr) (netdev.Addr, bool) {
-	prefix := addr4(a.Prefix.Addr()) & mask(a.Prefix.Bits())
+	prefix := addr4(a.Address()) & mask(a.Prefix.Bits())
 	for _, o := range dev.Inet4Addrs() {
 		if o.Flags&netdev.AddrSecondary == 0 && o.Prefix.Bits() == a.Prefix.Bits() &&
-			addr4(o.Prefix.Addr())&mask(o.Prefix.Bits()) == prefix {
+			addr4(o.Address())&mask(o.Prefix.Bits()) == prefix {
 			return o, true
 		}
 	}
@@ -514,7 +514,7 @@ func (f *FIB) addIfAddr(t *sim.Task, dev *netdev.Device, a netdev.Addr) {
 	}
 	addr := addr4(a.Prefix.Addr())
 	m := mask(a.Prefix.Bits())
-	prefix := addr & m
+	prefix := addr4(a.Address()) & m // the peer's prefix on a point-to-point address
 	f.fibMagic(t, true, TypeLocal, addr, 32, prim, dev)
 	if !dev.IsUp() {
 		return
@@ -523,7 +523,9 @@ func (f *FIB) addIfAddr(t *sim.Task, dev *netdev.Device, a netdev.Addr) {
 		f.fibMagic(t, true, TypeBroadcast, brd, 32, prim, dev)
 	}
 	if prefix != 0 && a.Flags&netdev.AddrSecondary == 0 && (prefix != addr || a.Prefix.Bits() < 32) {
-		f.fibMagic(t, true, prefixRouteType(dev), prefix, uint8(a.Prefix.Bits()), prim, dev)
+		if a.Flags&netdev.AddrNoPrefixRoute == 0 {
+			f.fibMagic(t, true, prefixRouteType(dev), prefix, uint8(a.Prefix.Bits()), prim, dev)
+		}
 		if a.Prefix.Bits() < 31 {
 			f.fibMagic(t, true, TypeBroadcast, prefix|^m, 32, prim, dev)
 		}
@@ -554,8 +556,8 @@ func (f *FIB) delIfAddr(t *sim.Task, dev *netdev.Device, a netdev.Addr) {
 	)
 	local := addr4(a.Prefix.Addr())
 	m := mask(a.Prefix.Bits())
-	brd := local | ^m
-	anyAddr := local & m
+	brd := addr4(a.Address()) | ^m
+	anyAddr := addr4(a.Address()) & m
 	ifaBrd := addr4(a.Broadcast)
 	prim := a
 	subnet := false
@@ -572,7 +574,9 @@ func (f *FIB) delIfAddr(t *sim.Task, dev *netdev.Device, a netdev.Addr) {
 		}
 		prim = p
 	} else if anyAddr != 0 && (anyAddr != local || a.Prefix.Bits() < 32) {
-		f.fibMagic(t, false, prefixRouteType(dev), anyAddr, uint8(a.Prefix.Bits()), prim, dev)
+		if a.Flags&netdev.AddrNoPrefixRoute == 0 {
+			f.fibMagic(t, false, prefixRouteType(dev), anyAddr, uint8(a.Prefix.Bits()), prim, dev)
+		}
 		subnet = true
 	}
 	primLocal := addr4(prim.Prefix.Addr())
@@ -583,13 +587,13 @@ func (f *FIB) delIfAddr(t *sim.Task, dev *netdev.Device, a netdev.Addr) {
 		var prim1 *netdev.Addr
 		for i := range remaining {
 			o := &remaining[i]
-			if o.Prefix == a.Prefix && o.Broadcast == a.Broadcast {
+			if o.Prefix == a.Prefix && o.Peer == a.Peer && o.Broadcast == a.Broadcast {
 				gone = false
 				continue
 			}
 			oLocal := addr4(o.Prefix.Addr())
 			if o.Flags&netdev.AddrSecondary != 0 {
-				if o.Prefix.Bits() == prim.Prefix.Bits() && sameNet(oLocal, primLocal, prim.Prefix.Bits()) {
+				if o.Prefix.Bits() == prim.Prefix.Bits() && sameNet(addr4(o.Address()), addr4(prim.Address()), prim.Prefix.Bits()) {
 					p := prim
 					prim1 = &p
 				} else {
@@ -597,7 +601,7 @@ func (f *FIB) delIfAddr(t *sim.Task, dev *netdev.Device, a netdev.Addr) {
 						continue
 					}
 					if prim1 == nil || o.Prefix.Bits() != prim1.Prefix.Bits() ||
-						!sameNet(oLocal, addr4(prim1.Prefix.Addr()), prim1.Prefix.Bits()) {
+						!sameNet(addr4(o.Address()), addr4(prim1.Address()), prim1.Prefix.Bits()) {
 						p, found := primaryOf(dev, *o)
 						if !found {
 							prim1 = nil
@@ -615,7 +619,7 @@ func (f *FIB) delIfAddr(t *sim.Task, dev *netdev.Device, a netdev.Addr) {
 				}
 				p := *o
 				prim1 = &p
-				if prim.Prefix != o.Prefix {
+				if prim.Prefix != o.Prefix || prim.Peer != o.Peer {
 					sameSrc = true
 				}
 			}
@@ -632,9 +636,9 @@ func (f *FIB) delIfAddr(t *sim.Task, dev *netdev.Device, a netdev.Addr) {
 			if anyAddr == oBrd {
 				ok |= brd0OK
 			}
-			if prim1 != nil && prim1.Prefix == o.Prefix && o.Prefix.Bits() < 31 {
+			if prim1 != nil && prim1.Prefix == o.Prefix && prim1.Peer == o.Peer && o.Prefix.Bits() < 31 {
 				m1 := mask(o.Prefix.Bits())
-				brd1, any1 := oLocal|^m1, oLocal&m1
+				brd1, any1 := addr4(o.Address())|^m1, addr4(o.Address())&m1
 				if any1 != 0 {
 					if ifaBrd == brd1 || ifaBrd == any1 {
 						ok |= brdOK

@@ -6,10 +6,12 @@ package iproute
 import (
 	"fmt"
 	"net/netip"
+	"path"
 	"strconv"
 	"strings"
 	"syscall"
 
+	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/rtnl"
 )
@@ -36,9 +38,13 @@ func (ip *IP) doAddr(h *rtnl.Handle, argv []string) error {
 	cmd, rest := argv[0], argv[1:]
 	switch {
 	case matches(cmd, "add"):
-		return ip.addrModify(h, rest, false)
+		return ip.addrModify(h, rest, addrAdd)
+	case matches(cmd, "change"), cmd == "chg":
+		return ip.addrModify(h, rest, addrChange)
+	case matches(cmd, "replace"):
+		return ip.addrModify(h, rest, addrReplace)
 	case matches(cmd, "delete"):
-		return ip.addrModify(h, rest, true)
+		return ip.addrModify(h, rest, addrDel)
 	case matches(cmd, "list"), matches(cmd, "show"), matches(cmd, "lst"):
 		return ip.addrShow(h, rest, false)
 	case matches(cmd, "flush"):
@@ -49,18 +55,114 @@ func (ip *IP) doAddr(h *rtnl.Handle, argv []string) error {
 	return unknownCmd(cmd, "address")
 }
 
-func (ip *IP) addrModify(h *rtnl.Handle, argv []string, del bool) error {
+// addrOp is the request ipaddr_modify sends: RTM_NEWADDR with
+// NLM_F_CREATE|NLM_F_EXCL (add), NLM_F_REPLACE (change) or
+// NLM_F_CREATE|NLM_F_REPLACE (replace), or RTM_DELADDR.
+type addrOp int
+
+const (
+	addrAdd addrOp = iota
+	addrChange
+	addrReplace
+	addrDel
+)
+
+// addrFlagArg is one of iproute2's ifa_flag_data entries: an address flag
+// by name, whether it is read-only, and whether it is IPv6 only.
+type addrFlagArg struct {
+	name     string
+	flag     netdev.AddrFlags
+	readonly bool
+	v6only   bool
+}
+
+// addrFlagArgs is iproute2's ifa_flag_data (ip/ipaddress.c), in its order:
+// the names a command takes and the order `ip addr` prints them in.
+var addrFlagArgs = []addrFlagArg{
+	{"secondary", netdev.AddrSecondary, true, false},
+	{"temporary", netdev.AddrSecondary, true, false},
+	{"nodad", netdev.AddrNoDAD, false, true},
+	{"optimistic", netdev.AddrOptimistic, false, true},
+	{"dadfailed", netdev.AddrDADFailed, true, true},
+	{"home", netdev.AddrHomeAddress, false, true},
+	{"deprecated", netdev.AddrDeprecated, true, true},
+	{"tentative", netdev.AddrTentative, true, true},
+	{"permanent", netdev.AddrPermanent, true, true},
+	{"mngtmpaddr", netdev.AddrManageTempAddr, false, true},
+	{"noprefixroute", netdev.AddrNoPrefixRoute, false, false},
+	{"autojoin", netdev.AddrMcAutoJoin, false, false},
+	{"stable-privacy", netdev.AddrStablePrivacy, true, true},
+}
+
+func lookupAddrFlag(name string) (addrFlagArg, bool) {
+	for _, f := range addrFlagArgs {
+		if f.name == name {
+			return f, true
+		}
+	}
+	return addrFlagArg{}, false
+}
+
+// parseLifetime is iproute2's set_lifetime: seconds or "forever".
+func parseLifetime(v string) (uint32, bool) {
+	if v == "forever" {
+		return netdev.LifetimeForever, true
+	}
+	n, ok := getUnsigned(v, 32)
+	return uint32(n), ok
+}
+
+// addrModify is iproute2's ipaddr_modify.
+func (ip *IP) addrModify(h *rtnl.Handle, argv []string, op addrOp) error {
 	var (
-		a                netdev.Addr
-		dev, label       string
-		local            string
-		brd              string
-		scoped, hasLocal bool
+		a                       netdev.Addr
+		dev, label              string
+		local, brd              string
+		scoped, hasLocal        bool
+		hasPeer                 bool
+		validArg, preferredArg  string
+		valid, preferred        = netdev.LifetimeForever, netdev.LifetimeForever
+		family                  = ip.family
+		localBits               int
+		v6only, unsupportedFlag string
 	)
 	p := &args{w: argv}
 	for ; p.more(); p.skip() {
 		w := p.peek()
+		if f, ok := lookupAddrFlag(w); ok {
+			switch {
+			case f.readonly:
+				fmt.Fprintf(ip.Stderr, "Warning: %s option is not mutable from userspace\n", f.name)
+			case f.v6only && family != syscall.AF_INET6:
+				fmt.Fprintf(ip.Stderr, "Warning: %s option can be set only for IPv6 addresses\n", f.name)
+			case f.flag == netdev.AddrNoDAD || f.flag == netdev.AddrNoPrefixRoute:
+				a.Flags |= f.flag
+				if f.v6only {
+					v6only = f.name
+				}
+			default:
+				unsupportedFlag = f.name
+			}
+			continue
+		}
 		switch {
+		case w == "peer", w == "remote":
+			v, err := p.next()
+			if err != nil {
+				return err
+			}
+			if hasPeer {
+				return duparg("peer", v)
+			}
+			pp, err := getPrefix(v, family)
+			if err != nil {
+				return err
+			}
+			if family == 0 {
+				family = addrFamily(pp.Addr())
+			}
+			a.Peer, hasPeer = pp.Addr(), true
+			localBits = pp.Bits()
 		case matches(w, "broadcast"), w == "brd":
 			v, err := p.next()
 			if err != nil {
@@ -70,6 +172,16 @@ func (ip *IP) addrModify(h *rtnl.Handle, argv []string, del bool) error {
 				return duparg("broadcast", v)
 			}
 			brd = v
+			if v != "+" && v != "-" {
+				b, err := getAddr(v, family)
+				if err != nil {
+					return err
+				}
+				if family == 0 {
+					family = addrFamily(b)
+				}
+				a.Broadcast = b
+			}
 		case w == "scope":
 			s, err := nextValue(p, scopeID, "invalid scope value.")
 			if err != nil {
@@ -88,29 +200,56 @@ func (ip *IP) addrModify(h *rtnl.Handle, argv []string, del bool) error {
 				return err
 			}
 			label = v
-		case w == "nodad":
-			a.Flags |= netdev.AddrNoDAD
-		case w == "peer", w == "remote", w == "anycast", matches(w, "metric"), matches(w, "priority"),
-			matches(w, "preference"), matches(w, "valid_lft"), matches(w, "preferred_lft"),
-			w == "home", w == "noprefixroute", w == "autojoin", w == "mngtmpaddr", w == "proto":
+		case matches(w, "valid_lft"):
+			if validArg != "" {
+				return duparg("valid_lft", w)
+			}
+			v, err := p.next()
+			if err != nil {
+				return err
+			}
+			validArg = v
+			n, ok := parseLifetime(v)
+			if !ok {
+				return invarg("valid_lft value", v)
+			}
+			valid = n
+		case matches(w, "preferred_lft"):
+			if preferredArg != "" {
+				return duparg("preferred_lft", w)
+			}
+			v, err := p.next()
+			if err != nil {
+				return err
+			}
+			preferredArg = v
+			n, ok := parseLifetime(v)
+			if !ok {
+				return invarg("preferred_lft value", v)
+			}
+			preferred = n
+		case w == "anycast", matches(w, "metric"), matches(w, "priority"), matches(w, "preference"), w == "proto":
 			return notSupported("ip address", w)
 		default:
-			if matches(w, "local") {
+			if w == "local" {
 				v, err := p.next()
 				if err != nil {
 					return err
 				}
 				w = v
 			}
-			if hasLocal {
-				return duparg2("local", w)
-			}
 			if matches(w, "help") {
 				return usageErr(addrUsage)
 			}
-			pfx, err := getPrefix(w, ip.family)
+			if hasLocal {
+				return duparg2("local", w)
+			}
+			pfx, err := getPrefix(w, family)
 			if err != nil {
 				return err
+			}
+			if family == 0 {
+				family = addrFamily(pfx.Addr())
 			}
 			a.Prefix, local, hasLocal = pfx, w, true
 		}
@@ -118,47 +257,82 @@ func (ip *IP) addrModify(h *rtnl.Handle, argv []string, del bool) error {
 	if dev == "" {
 		return failf("Not enough information: \"dev\" argument is required.\n")
 	}
-	if label != "" && !matches(dev, label) {
-		return &argError{msg: "\"dev\" (" + dev + ") must match \"label\" (" + label + ").\n", status: exitFailure}
+	if hasLocal && !hasPeer {
+		localBits = a.Prefix.Bits()
 	}
-	if !hasLocal {
-		if del {
-			// A delete without an address: the kernel deletes the first.
-			return ip.addrDelFirst(h, dev)
+	if hasLocal && hasPeer && localBits != 0 {
+		// With a peer, the prefix length is the peer's.
+		a.Prefix = netip.PrefixFrom(a.Prefix.Addr(), localBits)
+	}
+	if brd == "+" || brd == "-" {
+		if op != addrDel {
+			if family != syscall.AF_INET {
+				return failf("Broadcast can be set only for IPv4 addresses\n")
+			}
+			base := a.Prefix
+			if hasPeer {
+				base = netip.PrefixFrom(a.Peer, localBits)
+			}
+			if base.Bits() <= 30 {
+				a.Broadcast = ipv4Broadcast(base, brd == "+")
+			}
 		}
-		return failf("Not enough information: \"local\" argument is required.\n")
+	}
+	if !scoped && op != addrDel && hasLocal && a.Prefix.Addr().Is4() && a.Prefix.Addr().As4()[0] == 127 {
+		// default_scope: loopback addresses are host scope.
+		a.Scope = netdev.ScopeHost
 	}
 	if h.LinkIndex(dev) == 0 {
 		return nodev(dev)
 	}
-	a.Label = label
-	if brd != "" && a.Prefix.Addr().Is4() {
-		switch brd {
-		case "+", "-":
-			if a.Prefix.Bits() < 31 {
-				a.Broadcast = ipv4Broadcast(a.Prefix, brd == "+")
-			}
-		default:
-			b, err := getAddr(brd, syscall.AF_INET)
-			if err != nil {
-				return err
-			}
-			a.Broadcast = b
+	if op == addrDel && !hasLocal && !hasPeer {
+		return ip.addrDelFirst(h, dev, family, label)
+	}
+	if validArg != "" || preferredArg != "" {
+		if valid == 0 {
+			return failf("valid_lft is zero\n")
 		}
+		if valid < preferred {
+			return failf("preferred_lft is greater than valid_lft\n")
+		}
+		a.ValidLft, a.PreferredLft = valid, preferred
 	}
-	if !scoped && !del && a.Prefix.Addr().Is4() && a.Prefix.Addr().As4()[0] == 127 {
-		// default_scope: loopback addresses are host scope.
-		a.Scope = netdev.ScopeHost
+	if !hasLocal {
+		// No IFA_LOCAL: without a family no protocol takes the request;
+		// inet_rtm_newaddr and inet6_rtm_newaddr refuse it.
+		switch family {
+		case 0:
+			return errno.New(syscall.EOPNOTSUPP, "")
+		case syscall.AF_INET:
+			return errno.New(syscall.EINVAL, "ipv4: Local address is not supplied")
+		}
+		return errno.New(syscall.EINVAL, "")
 	}
-	if del {
-		if !strings.Contains(local, "/") && a.Prefix.Addr().Is4() {
+	if unsupportedFlag == "autojoin" && !a.Prefix.Addr().IsMulticast() {
+		return failf("autojoin needs multicast address\n")
+	}
+	if unsupportedFlag != "" {
+		return notSupported("ip address", unsupportedFlag)
+	}
+	if v6only != "" && !a.Prefix.Addr().Is6() {
+		return failf("ip address: %s on an IPv4 address is not supported by netsim.\n", v6only)
+	}
+	a.Label = label
+	if op == addrDel {
+		if !strings.Contains(local, "/") && !hasPeer && a.Prefix.Addr().Is4() {
 			fmt.Fprintf(ip.Stderr, "Warning: Executing wildcard deletion to stay compatible with old scripts.\n"+
 				"         Explicitly specify the prefix length (%s/32) to avoid this warning.\n"+
 				"         This special behaviour is likely to disappear in further releases,\n"+
 				"         fix your scripts!\n", local)
-			return ip.addrDelWildcard(h, dev, a.Prefix.Addr())
+			a.Prefix = netip.PrefixFrom(a.Prefix.Addr(), -1)
 		}
-		return h.AddrDel(dev, a.Prefix)
+		return h.AddrDelWith(dev, a)
+	}
+	switch op {
+	case addrChange:
+		return h.AddrChange(dev, a)
+	case addrReplace:
+		return h.AddrReplace(dev, a)
 	}
 	return h.AddrAddWith(dev, a)
 }
@@ -176,60 +350,105 @@ func ipv4Broadcast(p netip.Prefix, ones bool) netip.Addr {
 	return netip.AddrFrom4([4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)})
 }
 
-// addrDelWildcard deletes the first IPv4 address of dev whose local
-// address is a, whatever its prefix length (ifa_prefixlen of an `ip addr
-// del` without a length does not have to match, inet_rtm_deladdr).
-func (ip *IP) addrDelWildcard(h *rtnl.Handle, dev string, a netip.Addr) error {
+// addrDelFirst is a delete that names no address: without a family no
+// protocol takes it (EOPNOTSUPP); inet_rtm_deladdr deletes the device's
+// first IPv4 address (with the label, if one is given); inet6_rtm_deladdr
+// refuses it.
+func (ip *IP) addrDelFirst(h *rtnl.Handle, dev string, family int, label string) error {
+	switch family {
+	case 0:
+		return errno.New(syscall.EOPNOTSUPP, "")
+	case syscall.AF_INET6:
+		return errno.New(syscall.EINVAL, "")
+	}
 	as, err := h.AddrList(dev, rtnl.FamilyV4)
 	if err != nil {
 		return err
 	}
-	for _, x := range as {
-		if x.Prefix.Addr() == a {
-			return h.AddrDel(dev, x.Prefix)
+	for _, a := range as {
+		if label == "" || a.Label == label {
+			return h.AddrDelWith(dev, delMatch(a))
 		}
 	}
-	return h.AddrDel(dev, netip.PrefixFrom(a, 32))
+	return errno.New(syscall.EADDRNOTAVAIL, "ipv4: Address not found")
 }
 
-// addrDelFirst deletes the device's first address of the family.
-func (ip *IP) addrDelFirst(h *rtnl.Handle, dev string) error {
-	if h.LinkIndex(dev) == 0 {
-		return nodev(dev)
-	}
-	fam := rtnl.FamilyV4
-	if ip.family == syscall.AF_INET6 {
-		fam = rtnl.FamilyV6
-	}
-	as, err := h.AddrList(dev, fam)
-	if err != nil {
-		return err
-	}
-	if len(as) == 0 {
-		return h.AddrDel(dev, netip.Prefix{})
-	}
-	return h.AddrDel(dev, as[0].Prefix)
+// delMatch is the RTM_DELADDR request that names a dumped address: its
+// local address, prefix length, peer and label.
+func delMatch(a rtnl.AddrInfo) netdev.Addr {
+	return netdev.Addr{Prefix: a.Prefix, Peer: a.Peer, Label: a.Label}
 }
 
 // addrFilter is the selection of `ip addr show/flush`.
 type addrFilter struct {
 	linkFilter
-	scope    netdev.Scope
-	hasScope bool
-	to       netip.Prefix
-	label    string
+	scope           netdev.Scope
+	hasScope        bool
+	to              netip.Prefix
+	label           string
+	flags, flagmask netdev.AddrFlags // (flags ^ address flags) & flagmask must be 0
 }
 
+// keepAddr is print_addrinfo's and ipaddr_filter's test of one address.
 func (f *addrFilter) keepAddr(a rtnl.AddrInfo) bool {
 	if f.hasScope && a.Scope != f.scope {
+		return false
+	}
+	if (f.flags^a.Flags)&f.flagmask != 0 {
 		return false
 	}
 	if f.to.IsValid() && (a.Prefix.Addr().Is4() != f.to.Addr().Is4() || !f.to.Masked().Contains(a.Prefix.Addr())) {
 		return false
 	}
-	if f.label != "" && a.Label != f.label {
+	if f.label != "" {
+		// ifa_label_match_rta: fnmatch on the label, or on the device
+		// name for an address without one (IPv6).
+		l := a.Label
+		if !a.Prefix.Addr().Is4() || l == "" {
+			l = a.Link
+		}
+		if !fnmatch(f.label, l) {
+			return false
+		}
+	}
+	return true
+}
+
+// fnmatch is fnmatch(3) without flags, for labels and device names (which
+// hold no '/'): *, ? and [...] wildcards, a backslash quoting the next
+// character. A malformed pattern matches only itself.
+func fnmatch(pattern, name string) bool {
+	ok, err := path.Match(pattern, name)
+	if err != nil {
+		return pattern == name
+	}
+	return ok
+}
+
+// addrFlagFilter is iproute2's get_filter: a flag name from ifa_flag_data,
+// "dynamic" (not permanent) or "primary" (not secondary), each negated by a
+// leading "-".
+func (f *addrFilter) addrFlagFilter(arg string) bool {
+	inv := false
+	if strings.HasPrefix(arg, "-") {
+		inv, arg = true, arg[1:]
+	}
+	switch arg {
+	case "dynamic":
+		inv, arg = !inv, "permanent"
+	case "primary":
+		inv, arg = !inv, "secondary"
+	}
+	fl, ok := lookupAddrFlag(arg)
+	if !ok {
 		return false
 	}
+	if inv {
+		f.flags &^= fl.flag
+	} else {
+		f.flags |= fl.flag
+	}
+	f.flagmask |= fl.flag
 	return true
 }
 
@@ -266,8 +485,7 @@ func (ip *IP) parseAddrFilter(h *rtnl.Handle, argv []string) (*addrFilter, error
 				return nil, err
 			}
 			f.label = v
-		case w == "permanent", w == "dynamic", w == "secondary", w == "primary", w == "tentative", w == "nodad":
-			return nil, failf("Address flag filter \"%s\" is not supported by netsim.\n", w)
+		case w != "up" && f.addrFlagFilter(w):
 		default:
 			rest = append(rest, w)
 			if w == "dev" || matches(w, "group") || w == "master" || w == "type" {
@@ -337,16 +555,23 @@ func (ip *IP) addrShow(h *rtnl.Handle, argv []string, flush bool) error {
 			continue
 		}
 		as := byIndex[l.Index]
-		if (filtered || f.label != "") && len(as) == 0 {
-			continue
-		}
-		if f.hasScope && len(as) == 0 && hasAddrs[l.Index] {
+		if len(as) == 0 && (filtered || hasAddrs[l.Index]) {
 			// ipaddr_filter drops a device whose addresses were all
-			// filtered out, and keeps one that had none.
+			// filtered out, and keeps one that had none unless a family
+			// is asked for.
 			continue
 		}
 		if f.label == "" {
-			ip.printLink(l, up, false, !filtered)
+			if f.dev != "" && ip.family == syscall.AF_INET6 {
+				// ipaddr_link_get asks for the one device with RTM_GETLINK,
+				// which has no per-family form: the full link line.
+				fam := ip.family
+				ip.family = 0
+				ip.printLink(l, up, false, !filtered)
+				ip.family = fam
+			} else {
+				ip.printLink(l, up, false, !filtered)
+			}
 		}
 		for _, a := range as {
 			ip.printAddr(a)
@@ -364,27 +589,32 @@ func (ip *IP) printAddr(a rtnl.AddrInfo) {
 	} else {
 		b.WriteString("    inet6 ")
 	}
-	b.WriteString(a.Prefix.Addr().String() + "/" + strconv.Itoa(a.Prefix.Bits()) + " ")
+	b.WriteString(a.Prefix.Addr().String())
+	if a.Peer.IsValid() && a.Peer != a.Prefix.Addr() {
+		b.WriteString(" peer " + a.Peer.String())
+	}
+	b.WriteString("/" + strconv.Itoa(a.Prefix.Bits()) + " ")
 	if v4 && a.Broadcast.IsValid() {
 		b.WriteString("brd " + a.Broadcast.String() + " ")
 	}
 	b.WriteString("scope " + a.Scope.String() + " ")
-	if a.Flags&netdev.AddrSecondary != 0 {
-		if v4 {
-			b.WriteString("secondary ")
-		} else {
+	// print_ifa_flags: each flag once, in ifa_flag_data's order.
+	var seen netdev.AddrFlags
+	for _, f := range addrFlagArgs {
+		if seen&f.flag != 0 {
+			continue
+		}
+		seen |= f.flag
+		switch {
+		case f.flag == netdev.AddrPermanent:
+			if a.Flags&f.flag == 0 {
+				b.WriteString("dynamic ")
+			}
+		case a.Flags&f.flag == 0:
+		case f.flag == netdev.AddrSecondary && !v4:
 			b.WriteString("temporary ")
-		}
-	}
-	if !v4 {
-		if a.Flags&netdev.AddrNoDAD != 0 {
-			b.WriteString("nodad ")
-		}
-		if a.Flags&netdev.AddrTentative != 0 {
-			b.WriteString("tentative ")
-		}
-		if a.Flags&netdev.AddrPermanent == 0 {
-			b.WriteString("dynamic ")
+		default:
+			b.WriteString(f.name + " ")
 		}
 	}
 	if v4 {
@@ -394,8 +624,17 @@ func (ip *IP) printAddr(a rtnl.AddrInfo) {
 		}
 		b.WriteString(label)
 	}
-	b.WriteString("\n       valid_lft forever preferred_lft forever\n")
+	b.WriteString("\n       valid_lft " + lifetimeText(a.ValidLft) + " preferred_lft " + lifetimeText(a.PreferredLft) + "\n")
 	ip.out.WriteString(b.String())
+}
+
+// lifetimeText prints a lifetime left as print_addrinfo does: "forever" or
+// seconds.
+func lifetimeText(v uint32) string {
+	if v == netdev.LifetimeForever {
+		return "forever"
+	}
+	return strconv.FormatUint(uint64(v), 10) + "sec"
 }
 
 // addrFlush deletes every selected address, repeating the dump until none
@@ -421,7 +660,9 @@ func (ip *IP) addrFlush(h *rtnl.Handle, f *addrFilter, fam int) error {
 				continue
 			}
 			n++
-			if err := h.AddrDel(a.Link, a.Prefix); err != nil {
+			// ipaddr_flush sends each dumped address back as RTM_DELADDR,
+			// with its peer and label.
+			if err := h.AddrDelWith(a.Link, delMatch(a)); err != nil {
 				if e := err; isGone(e) {
 					continue
 				}

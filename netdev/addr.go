@@ -25,35 +25,77 @@ const (
 type AddrFlags uint32
 
 const (
-	AddrSecondary AddrFlags = 0x01 // IFA_F_SECONDARY (IPv4)
-	AddrNoDAD     AddrFlags = 0x02 // IFA_F_NODAD (IPv6)
-	AddrTentative AddrFlags = 0x40 // IFA_F_TENTATIVE (IPv6, until DAD completes)
-	AddrPermanent AddrFlags = 0x80 // IFA_F_PERMANENT (IPv6: configured, not autoconfigured with a lifetime)
+	AddrSecondary      AddrFlags = 0x01  // IFA_F_SECONDARY (IPv4; IFA_F_TEMPORARY for IPv6)
+	AddrNoDAD          AddrFlags = 0x02  // IFA_F_NODAD (IPv6)
+	AddrOptimistic     AddrFlags = 0x04  // IFA_F_OPTIMISTIC (IPv6)
+	AddrDADFailed      AddrFlags = 0x08  // IFA_F_DADFAILED (IPv6)
+	AddrHomeAddress    AddrFlags = 0x10  // IFA_F_HOMEADDRESS (IPv6)
+	AddrDeprecated     AddrFlags = 0x20  // IFA_F_DEPRECATED: the preferred lifetime is over
+	AddrTentative      AddrFlags = 0x40  // IFA_F_TENTATIVE (IPv6, until DAD completes)
+	AddrPermanent      AddrFlags = 0x80  // IFA_F_PERMANENT: an infinite valid lifetime ("dynamic" when clear)
+	AddrManageTempAddr AddrFlags = 0x100 // IFA_F_MANAGETEMPADDR (IPv6)
+	AddrNoPrefixRoute  AddrFlags = 0x200 // IFA_F_NOPREFIXROUTE: no prefix route for the address
+	AddrMcAutoJoin     AddrFlags = 0x400 // IFA_F_MCAUTOJOIN
+	AddrStablePrivacy  AddrFlags = 0x800 // IFA_F_STABLE_PRIVACY (IPv6)
 )
 
-// String lists the flags as `ip addr` prints them ("secondary", "tentative", "nodad").
+// addrFlagNames is iproute2's ifa_flag_data: the flag names in the order
+// `ip addr` prints them. IFA_F_PERMANENT prints as "dynamic" when clear.
+var addrFlagNames = []struct {
+	f    AddrFlags
+	name string
+}{
+	{AddrSecondary, "secondary"}, {AddrNoDAD, "nodad"}, {AddrOptimistic, "optimistic"},
+	{AddrDADFailed, "dadfailed"}, {AddrHomeAddress, "home"}, {AddrDeprecated, "deprecated"},
+	{AddrTentative, "tentative"}, {AddrPermanent, "permanent"}, {AddrManageTempAddr, "mngtmpaddr"},
+	{AddrNoPrefixRoute, "noprefixroute"}, {AddrMcAutoJoin, "autojoin"}, {AddrStablePrivacy, "stable-privacy"},
+}
+
+// String lists the flags by the names iproute2 gives them, in its order
+// ("secondary nodad tentative"); IFA_F_PERMANENT is "permanent" here.
 func (f AddrFlags) String() string {
 	var p []string
-	if f&AddrSecondary != 0 {
-		p = append(p, "secondary")
-	}
-	if f&AddrTentative != 0 {
-		p = append(p, "tentative")
-	}
-	if f&AddrNoDAD != 0 {
-		p = append(p, "nodad")
+	for _, n := range addrFlagNames {
+		if f&n.f != 0 {
+			p = append(p, n.name)
+		}
 	}
 	return strings.Join(p, " ")
 }
 
 // Addr is an IPv4 or IPv6 interface address as `ip addr` lists it. The zero
 // Addr is not a valid address.
+//
+// ValidLft and PreferredLft are lifetimes in seconds (LifetimeForever for
+// none), as IFA_CACHEINFO carries them; both zero means none was given, so
+// the address is permanent. A dump (rtnl's AddrList) reports the time left.
 type Addr struct {
-	Prefix    netip.Prefix // local address and prefix length, e.g. 198.51.100.1/24
+	Prefix    netip.Prefix // local address (IFA_LOCAL) and prefix length, e.g. 198.51.100.1/24
+	Peer      netip.Addr   // the peer address (IFA_ADDRESS) of a point-to-point address; zero if none
 	Broadcast netip.Addr   // IPv4 broadcast (zero if none was given)
 	Label     string       // IPv4 label (defaults to the device name)
 	Scope     Scope
 	Flags     AddrFlags
+
+	ValidLft     uint32 // seconds the address stays (LifetimeForever: no limit)
+	PreferredLft uint32 // seconds the address stays preferred, then deprecated
+
+	tstamp sim.Time // when the lifetimes were last set (ifa_tstamp)
+}
+
+// Address is the address the prefix applies to (IFA_ADDRESS): the peer if
+// there is one, else the local address.
+func (a Addr) Address() netip.Addr {
+	if a.Peer.IsValid() {
+		return a.Peer
+	}
+	return a.Prefix.Addr()
+}
+
+// Subnet is the prefix the address brings (its prefix route's
+// destination): Address masked to the prefix length.
+func (a Addr) Subnet() netip.Prefix {
+	return netip.PrefixFrom(a.Address(), a.Prefix.Bits()).Masked()
 }
 
 // AddrEventHandler receives address additions (EventUp, "NETDEV_UP" on the

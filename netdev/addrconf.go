@@ -71,7 +71,8 @@ type inet6Dev struct {
 	dead   bool
 	routes int // IPv6 routes whose nexthop is this device
 	mroute bool
-	llRt   bool // fe80::/64 route
+	llRt   bool     // fe80::/64 route
+	lft    lftTimer // the pending lifetime check (addrconf_verify_work)
 }
 
 var (
@@ -209,7 +210,7 @@ func (d *Device) addrconfUp(t *sim.Task) {
 	// their routes back and, left in PREDAD by addrconf_ifdown, start DAD
 	// again.
 	for _, ifa := range idev.addrs {
-		if !ifa.prefixRt && ifa.Prefix.Bits() < 128 {
+		if !ifa.prefixRt && ifa.Prefix.Bits() < 128 && ifa.Flags&AddrNoPrefixRoute == 0 {
 			ifa.prefixRt = true
 			d.fib6Add()
 		}
@@ -301,23 +302,57 @@ func (d *Device) IPv6Routes() int {
 	return d.inet6.routes
 }
 
-// AddInet6 adds IPv6 address a (a.Flags may hold AddrNoDAD). Duplicate
-// address detection and the solicited-node join run later, as deferred work
-// (see Stack.SetWorkQueue).
+// AddInet6 adds IPv6 address a (`ip addr add`, NLM_F_EXCL). Of a.Flags,
+// AddrNoDAD, AddrNoPrefixRoute, AddrHomeAddress and AddrManageTempAddr are
+// taken. Duplicate address detection and the solicited-node join run later,
+// as deferred work (see Stack.SetWorkQueue); lifetimes, if a has any, start
+// now.
 //
 // Kernel: inet6_rtm_newaddr → inet6_addr_add → ipv6_add_addr
 // (net/ipv6/addrconf.c): EEXIST for an address the device has (whatever the
 // prefix length), EADDRNOTAVAIL for ::, multicast or a loopback address on
 // another device, EACCES with disable_ipv6.
 func (d *Device) AddInet6(t *sim.Task, a Addr) error {
+	return d.newInet6(t, a, false)
+}
+
+// ReplaceInet6 adds IPv6 address a, or when the device has its address
+// (whatever the prefix length) modifies it: its lifetimes, its flags
+// AddrNoDAD, AddrHomeAddress, AddrManageTempAddr and AddrNoPrefixRoute
+// become a's (adding or removing its prefix route), and its peer if a has
+// one (`ip addr replace` and `ip addr change`, NLM_F_REPLACE).
+//
+// Kernel: inet6_rtm_newaddr → inet6_addr_modify (net/ipv6/addrconf.c).
+func (d *Device) ReplaceInet6(t *sim.Task, a Addr) error {
+	return d.newInet6(t, a, true)
+}
+
+// inet6CfgFlags are the flags a request may set (inet6_rtm_newaddr).
+const inet6CfgFlags = AddrNoDAD | AddrHomeAddress | AddrManageTempAddr | AddrNoPrefixRoute
+
+func (d *Device) newInet6(t *sim.Task, a Addr, replace bool) error {
 	p := a.Prefix
-	if !p.IsValid() || !p.Addr().Is6() || p.Addr().Is4In6() {
+	if !p.IsValid() || !p.Addr().Is6() || p.Addr().Is4In6() || a.Peer.IsValid() && (!a.Peer.Is6() || a.Peer.Is4In6()) {
 		return errno.New(syscall.EINVAL, "ipv6: Invalid prefix")
 	}
 	if p.Addr().Zone() != "" {
 		return errno.New(syscall.EINVAL, "ipv6: Zones are not allowed")
 	}
+	if err := a.checkLifetimes(true); err != nil {
+		return err
+	}
+	if a.Peer == p.Addr() {
+		a.Peer = netip.Addr{}
+	}
+	valid, preferred := a.lifetimes()
+	a.Flags &= inet6CfgFlags
 	idev := d.inet6
+	if replace && idev != nil && !idev.dead && !idev.cnf.DisableIPv6 {
+		if ifa := idev.find(p.Addr()); ifa != nil {
+			d.ipv6ModifyAddr(t, ifa, a, valid, preferred)
+			return nil
+		}
+	}
 	switch {
 	case idev == nil && d.mtu < IPv6MinMTU:
 		// addrconf_add_dev → ipv6_add_dev refuses a device below IPV6_MIN_MTU.
@@ -340,10 +375,33 @@ func (d *Device) AddInet6(t *sim.Task, a Addr) error {
 		return errno.New(syscall.EEXIST, "ipv6: address already assigned")
 	}
 	a.Scope = ipv6Scope(p.Addr())
-	a.Flags = a.Flags&AddrNoDAD | AddrPermanent
 	a.Broadcast, a.Label = netip.Addr{}, ""
+	a.setLifetime(t.Now(), valid, preferred)
 	d.ipv6AddAddr(t, a, false)
+	d.armInet6Lifetimes(t)
 	return nil
+}
+
+// ipv6ModifyAddr gives an existing address the lifetimes and flags of a
+// request, and adds or removes its prefix route with AddrNoPrefixRoute.
+//
+// Kernel: inet6_addr_modify (net/ipv6/addrconf.c).
+func (d *Device) ipv6ModifyAddr(t *sim.Task, ifa *ifaddr6, a Addr, valid, preferred uint32) {
+	t.Charge(sim.AddrOp, 1)
+	ifa.Flags = ifa.Flags&^inet6CfgFlags | a.Flags
+	ifa.setLifetime(t.Now(), valid, preferred)
+	if a.Peer.IsValid() {
+		ifa.Peer = a.Peer
+	}
+	switch {
+	case ifa.Flags&AddrNoPrefixRoute == 0 && !ifa.prefixRt && !ifa.linkLocal && ifa.Prefix.Bits() < 128 && ifa.state != dadDead:
+		ifa.prefixRt = true // addrconf_prefix_route
+		d.fib6Add()
+	case ifa.Flags&AddrNoPrefixRoute != 0 && ifa.prefixRt:
+		ifa.prefixRt = false // cleanup_prefix_route
+		d.fib6Del(t)
+	}
+	d.armInet6Lifetimes(t)
 }
 
 // ipv6AddAddr adds a validated address, its prefix route, and starts DAD.
@@ -363,7 +421,7 @@ func (d *Device) ipv6AddAddr(t *sim.Task, a Addr, linkLocal bool) {
 		}
 	}
 	idev.addrs = slices.Insert(idev.addrs, at, ifa)
-	if !linkLocal && a.Prefix.Bits() < 128 {
+	if !linkLocal && a.Prefix.Bits() < 128 && a.Flags&AddrNoPrefixRoute == 0 {
 		ifa.prefixRt = true // addrconf_prefix_route
 		d.fib6Add()
 	}

@@ -20,6 +20,7 @@ type inDev struct {
 	addrs []*Addr  // ifa_list: primaries first (by scope), then secondaries
 	mcUp  bool     // ip_mc_up has run (the device is up)
 	cnf   IPv4Conf // the device's net.ipv4.conf.DEV
+	lft   lftTimer // the pending lifetime check
 }
 
 var allHostsMAC = MAC{0x01, 0x00, 0x5e, 0x00, 0x00, 0x01} // 224.0.0.1
@@ -44,7 +45,7 @@ func inetdevEvent(t *sim.Task, ev Event, d *Device) error {
 			return nil
 		}
 		if d.isLoopback() && len(in.addrs) == 0 {
-			lo := Addr{Prefix: netip.MustParsePrefix("127.0.0.1/8"), Scope: ScopeHost, Label: d.name}
+			lo := Addr{Prefix: netip.MustParsePrefix("127.0.0.1/8"), Scope: ScopeHost, Label: d.name, Flags: AddrPermanent}
 			_ = d.insertInet4(t, lo)
 		}
 		// ip_mc_up: join 224.0.0.1.
@@ -143,37 +144,126 @@ func (d *Device) Inet4Addrs() []Addr {
 	return out
 }
 
-func sameSubnet(a, b netip.Prefix) bool {
-	return a.Bits() == b.Bits() && a.Masked() == b.Masked()
+// sameSubnet reports whether o is in a's subnet: the same prefix length and
+// the same masked address (IFA_ADDRESS).
+//
+// Kernel: the ifa_mask and inet_ifa_match test of __inet_insert_ifa and
+// find_matching_ifa (net/ipv4/devinet.c).
+func sameSubnet(a, o Addr) bool {
+	return a.Prefix.Bits() == o.Prefix.Bits() && a.Subnet() == o.Subnet()
 }
 
-// AddInet4 adds IPv4 address a to the device. An address in the subnet of
-// an existing primary address becomes secondary.
+// AddInet4 adds IPv4 address a to the device (`ip addr add`, NLM_F_EXCL).
+// An address in the subnet of an existing primary address becomes
+// secondary. Lifetimes, if a has any, start now. The address 0.0.0.0 is
+// accepted and stores nothing.
 //
 // Kernel: inet_rtm_newaddr → __inet_insert_ifa (net/ipv4/devinet.c):
 // EEXIST for the same local address in the same subnet, EINVAL for a scope
 // that differs from the primary's.
 func (d *Device) AddInet4(t *sim.Task, a Addr) error {
-	if !a.Prefix.IsValid() || !a.Prefix.Addr().Is4() {
+	return d.newInet4(t, a, false)
+}
+
+// ReplaceInet4 adds IPv4 address a, or when the device has it (the same
+// local address, prefix length and subnet) sets its lifetimes to a's (`ip
+// addr replace` and `ip addr change`, NLM_F_REPLACE; the kernel creates a
+// missing address with or without NLM_F_CREATE). Nothing else of an
+// existing address changes: not its label, broadcast, scope or flags.
+//
+// Kernel: inet_rtm_newaddr (net/ipv4/devinet.c).
+func (d *Device) ReplaceInet4(t *sim.Task, a Addr) error {
+	return d.newInet4(t, a, true)
+}
+
+// checkLabel applies the IFA_LABEL policy of ifa_ipv4_policy: at most
+// IFNAMSIZ-1 bytes.
+func checkLabel(l string) error {
+	if len(l) > IFNAMSIZ-1 {
+		return errno.New(syscall.ERANGE, "Attribute failed policy validation")
+	}
+	return nil
+}
+
+func (d *Device) newInet4(t *sim.Task, a Addr, replace bool) error {
+	if err := checkLabel(a.Label); err != nil {
+		return err
+	}
+	if !a.Prefix.IsValid() || !a.Prefix.Addr().Is4() || a.Peer.IsValid() && !a.Peer.Is4() {
 		return errno.New(syscall.EINVAL, "ipv4: Invalid prefix length")
 	}
 	if d.inet == nil {
 		return errno.New(syscall.ENODEV, "ipv4: Device not found")
 	}
-	if a.Label == "" {
-		a.Label = d.name
-	}
 	if a.Broadcast.IsValid() && !a.Broadcast.Is4() {
 		return errno.New(syscall.EINVAL, "ipv4: Invalid broadcast address")
 	}
-	a.Flags &^= AddrSecondary
-	return d.insertInet4(t, a)
+	if err := a.checkLifetimes(false); err != nil {
+		return err
+	}
+	if a.Label == "" {
+		a.Label = d.name
+	}
+	if a.Peer == a.Prefix.Addr() {
+		a.Peer = netip.Addr{}
+	}
+	valid, preferred := a.lifetimes()
+	if a.Prefix.Addr().IsUnspecified() {
+		// find_matching_ifa and __inet_insert_ifa: no local address,
+		// nothing to store, and no error.
+		return nil
+	}
+	if old := d.findInet4(a); old != nil {
+		if !replace {
+			return errno.New(syscall.EEXIST, "ipv4: Address already assigned")
+		}
+		t.Charge(sim.AddrOp, 1)
+		old.setLifetime(t.Now(), valid, preferred)
+		d.armInet4Lifetimes(t)
+		return nil
+	}
+	// IPv6-only flags do not stay on an IPv4 address.
+	a.Flags &= AddrNoPrefixRoute | AddrMcAutoJoin
+	a.setLifetime(t.Now(), valid, preferred)
+	if err := d.insertInet4(t, a); err != nil {
+		return err
+	}
+	d.armInet4Lifetimes(t)
+	return nil
 }
 
-// primaryPos is where a primary address of scope s goes in addrs: after the
-// last primary whose scope is as wide or wider (numerically not above s), so
-// that primaries stay ordered by scope, newest last within one.
+// findInet4 returns the device's address with a's local address in a's
+// subnet, or nil.
+//
+// Kernel: find_matching_ifa (net/ipv4/devinet.c).
+func (d *Device) findInet4(a Addr) *Addr {
+	for _, o := range d.inet.addrs {
+		if sameSubnet(*o, a) && o.Prefix.Addr() == a.Prefix.Addr() {
+			return o
+		}
+	}
+	return nil
+}
+
+// primaryPos is where a new primary address of scope s goes in addrs: after
+// the last primary whose scope is as narrow or narrower (numerically not
+// below s), else first. A global address added after a link-scope one
+// follows it; a link-scope one added after a global one goes before it.
+//
+// Kernel: the last_primary walk of __inet_insert_ifa (net/ipv4/devinet.c).
 func primaryPos(addrs []*Addr, s Scope) int {
+	at := 0
+	for i, o := range addrs {
+		if o.Flags&AddrSecondary == 0 && s <= o.Scope {
+			at = i + 1
+		}
+	}
+	return at
+}
+
+// promotedPos is where a promoted secondary of scope s goes: after the last
+// primary whose scope is as wide or wider (numerically not above s).
+func promotedPos(addrs []*Addr, s Scope) int {
 	at := 0
 	for i, o := range addrs {
 		if o.Flags&AddrSecondary == 0 && o.Scope <= s {
@@ -185,8 +275,9 @@ func primaryPos(addrs []*Addr, s Scope) int {
 
 func (d *Device) insertInet4(t *sim.Task, a Addr) error {
 	in := d.inet
+	a.Flags &^= AddrSecondary
 	for _, o := range in.addrs {
-		if sameSubnet(o.Prefix, a.Prefix) {
+		if sameSubnet(*o, a) {
 			if o.Prefix.Addr() == a.Prefix.Addr() {
 				return errno.New(syscall.EEXIST, "ipv4: Address already assigned")
 			}
@@ -214,16 +305,45 @@ func (d *Device) insertInet4(t *sim.Task, a Addr) error {
 // Kernel: inet_rtm_deladdr → __inet_del_ifa (net/ipv4/devinet.c):
 // EADDRNOTAVAIL when no address matches.
 func (d *Device) DelInet4(t *sim.Task, p netip.Prefix) error {
+	return d.DelInet4Match(t, Addr{Prefix: p})
+}
+
+// DelInet4Match removes the first IPv4 address that matches m: its local
+// address; its label if m has one; and its prefix length and subnet
+// (IFA_ADDRESS: m.Peer, else m's local address), unless m.Prefix has no
+// length (Bits -1: the wildcard deletion of `ip addr del A` without one).
+//
+// Kernel: inet_rtm_deladdr (net/ipv4/devinet.c): "ipv4: Address not found"
+// (EADDRNOTAVAIL) when no address matches.
+func (d *Device) DelInet4Match(t *sim.Task, m Addr) error {
+	if err := checkLabel(m.Label); err != nil {
+		return err
+	}
 	if d.inet == nil {
 		return errno.New(syscall.ENODEV, "ipv4: Device not found")
 	}
-	in := d.inet
-	i := slices.IndexFunc(in.addrs, func(a *Addr) bool { return a.Prefix == p })
-	if i < 0 {
-		return errno.New(syscall.EADDRNOTAVAIL, "ipv4: Address not found")
+	for _, o := range d.inet.addrs {
+		if o.Prefix.Addr() != m.Prefix.Addr() || m.Label != "" && o.Label != m.Label {
+			continue
+		}
+		if m.Prefix.Bits() >= 0 {
+			addr := m.Address()
+			if o.Prefix.Bits() != m.Prefix.Bits() || netip.PrefixFrom(addr, o.Prefix.Bits()).Masked() != o.Subnet() {
+				continue
+			}
+		}
+		d.delInet4(t, o)
+		return nil
 	}
+	return errno.New(syscall.EADDRNOTAVAIL, "ipv4: Address not found")
+}
+
+// delInet4 removes victim, one of the device's addresses.
+//
+// Kernel: __inet_del_ifa (net/ipv4/devinet.c).
+func (d *Device) delInet4(t *sim.Task, victim *Addr) {
+	in := d.inet
 	t.Charge(sim.AddrOp, 1)
-	victim := in.addrs[i]
 	var promoted *Addr
 	if victim.Flags&AddrSecondary == 0 {
 		// __inet_del_ifa: the secondaries of the subnet go (or the first
@@ -232,7 +352,7 @@ func (d *Device) DelInet4(t *sim.Task, p netip.Prefix) error {
 		promote := d.tbl.IPv4All.PromoteSecondaries || d.tbl.IPv4Default.PromoteSecondaries
 		for j := 0; j < len(in.addrs); {
 			o := in.addrs[j]
-			if o == victim || o.Flags&AddrSecondary == 0 || !sameSubnet(o.Prefix, victim.Prefix) {
+			if o == victim || o.Flags&AddrSecondary == 0 || !sameSubnet(*o, *victim) {
 				j++
 				continue
 			}
@@ -256,8 +376,7 @@ func (d *Device) DelInet4(t *sim.Task, p netip.Prefix) error {
 		k := slices.Index(in.addrs, promoted)
 		in.addrs = slices.Delete(in.addrs, k, k+1)
 		promoted.Flags &^= AddrSecondary
-		in.addrs = slices.Insert(in.addrs, primaryPos(in.addrs, promoted.Scope), promoted)
+		in.addrs = slices.Insert(in.addrs, promotedPos(in.addrs, promoted.Scope), promoted)
 		d.tbl.s.addrNotify(t, EventUp, d, *promoted)
 	}
-	return nil
 }

@@ -337,7 +337,9 @@ const (
 	FamilyV6  = syscall.AF_INET6
 )
 
-// AddrInfo is one address as `ip addr show` lists it.
+// AddrInfo is one address as `ip addr show` lists it. Its ValidLft and
+// PreferredLft are the lifetimes left when it was listed
+// (netdev.LifetimeForever when unlimited), as IFA_CACHEINFO reports them.
 type AddrInfo struct {
 	Index netdev.IfIndex
 	Link  string
@@ -353,9 +355,35 @@ func (h *Handle) AddrAdd(link string, p netip.Prefix) error {
 	return h.AddrAddWith(link, netdev.Addr{Prefix: p})
 }
 
-// AddrAddWith adds a with its optional fields: Broadcast and Label (IPv4),
-// Scope, and the AddrNoDAD flag (IPv6).
+// AddrAddWith adds a with its optional fields: Peer, Broadcast and Label
+// (IPv4), Scope, the lifetimes, and the flags AddrNoPrefixRoute and
+// AddrNoDAD (IPv6). EEXIST if the device has the address.
+//
+// Kernel: inet_rtm_newaddr / inet6_rtm_newaddr with NLM_F_CREATE|NLM_F_EXCL.
 func (h *Handle) AddrAddWith(link string, a netdev.Addr) error {
+	return h.newAddr(link, a, false)
+}
+
+// AddrReplace adds a, or if the device has it, updates it: an IPv4
+// address's lifetimes; an IPv6 address's lifetimes and flags (see
+// netdev.Device.ReplaceInet6).
+//
+// Kernel: inet_rtm_newaddr / inet6_rtm_newaddr with
+// NLM_F_CREATE|NLM_F_REPLACE (`ip addr replace`).
+func (h *Handle) AddrReplace(link string, a netdev.Addr) error {
+	return h.newAddr(link, a, true)
+}
+
+// AddrChange is `ip addr change`: NLM_F_REPLACE without NLM_F_CREATE. The
+// kernel does not look at NLM_F_CREATE for addresses, so a missing address
+// is created, as by AddrReplace.
+//
+// Kernel: inet_rtm_newaddr / inet6_rtm_newaddr with NLM_F_REPLACE.
+func (h *Handle) AddrChange(link string, a netdev.Addr) error {
+	return h.newAddr(link, a, true)
+}
+
+func (h *Handle) newAddr(link string, a netdev.Addr, replace bool) error {
 	return h.do("RTM_NEWADDR", func(t *sim.Task, tb *netdev.Table) error {
 		d, err := lookup(tb, link)
 		if err != nil {
@@ -364,8 +392,13 @@ func (h *Handle) AddrAddWith(link string, a netdev.Addr) error {
 		if !a.Prefix.IsValid() {
 			return errno.New(syscall.EINVAL, "Invalid prefix")
 		}
-		if a.Prefix.Addr().Is4() {
+		switch {
+		case a.Prefix.Addr().Is4() && replace:
+			return d.ReplaceInet4(t, a)
+		case a.Prefix.Addr().Is4():
 			return d.AddInet4(t, a)
+		case replace:
+			return d.ReplaceInet6(t, a)
 		}
 		return d.AddInet6(t, a)
 	})
@@ -375,18 +408,32 @@ func (h *Handle) AddrAddWith(link string, a netdev.Addr) error {
 //
 // Kernel: inet_rtm_deladdr / inet6_rtm_deladdr (`ip addr del P dev LINK`).
 func (h *Handle) AddrDel(link string, p netip.Prefix) error {
+	return h.AddrDelWith(link, netdev.Addr{Prefix: p})
+}
+
+// AddrDelWith removes the address that matches m: for IPv4 the first with
+// m's local address, m's label if it has one, and m's prefix length and
+// subnet (of m.Peer if set); with m.Prefix.Bits() -1, any prefix length
+// (see netdev.Device.DelInet4Match). For IPv6, m's address and prefix
+// length.
+//
+// Kernel: inet_rtm_deladdr / inet6_rtm_deladdr.
+func (h *Handle) AddrDelWith(link string, m netdev.Addr) error {
 	return h.do("RTM_DELADDR", func(t *sim.Task, tb *netdev.Table) error {
 		d, err := lookup(tb, link)
 		if err != nil {
 			return err
 		}
-		if !p.IsValid() {
+		if !m.Prefix.Addr().IsValid() {
 			return errno.New(syscall.EINVAL, "Invalid prefix")
 		}
-		if p.Addr().Is4() {
-			return d.DelInet4(t, p)
+		if m.Prefix.Addr().Is4() {
+			return d.DelInet4Match(t, m)
 		}
-		return d.DelInet6(t, p)
+		if !m.Prefix.IsValid() {
+			return errno.New(syscall.EINVAL, "Invalid prefix")
+		}
+		return d.DelInet6(t, m.Prefix)
 	})
 }
 
@@ -410,15 +457,16 @@ func (h *Handle) AddrList(link string, family int) ([]AddrInfo, error) {
 			devs = []*netdev.Device{d}
 		}
 		for _, d := range devs {
+			var as []netdev.Addr
 			if family != FamilyV6 {
-				for _, a := range d.Inet4Addrs() {
-					out = append(out, AddrInfo{Index: d.Index(), Link: d.Name(), Addr: a})
-				}
+				as = append(as, d.Inet4Addrs()...)
 			}
 			if family != FamilyV4 {
-				for _, a := range d.Inet6Addrs() {
-					out = append(out, AddrInfo{Index: d.Index(), Link: d.Name(), Addr: a})
-				}
+				as = append(as, d.Inet6Addrs()...)
+			}
+			for _, a := range as {
+				a.ValidLft, a.PreferredLft = a.Remaining(t.Now())
+				out = append(out, AddrInfo{Index: d.Index(), Link: d.Name(), Addr: a})
 			}
 		}
 		return nil

@@ -161,9 +161,11 @@ func (k *Kernel) unlock(t *sim.Task) {
 	k.stack.RunTodo(t, todo)
 }
 
-// Settle runs all pending deferred work (DAD, namespace cleanup) and RCU
-// callbacks, however far in the future, so the kernel is quiescent, then
-// advances t's clock to the World's Now: t waits for the kernel to settle.
+// Settle runs all pending deferred work (DAD, namespace cleanup, address
+// lifetime checks) and RCU callbacks, however far in the future, so the
+// kernel is quiescent, then advances t's clock to the World's Now: t waits
+// for the kernel to settle. Addresses with finite lifetimes therefore run
+// out.
 // Use it between phases of a direct (unscheduled) simulation.
 func (k *Kernel) Settle(t *sim.Task) {
 	for {
