@@ -266,6 +266,7 @@ type LinkInfo struct {
 	Broadcast   netdev.MAC
 	TxQueueLen  int
 	Promiscuity int
+	Allmulti    int
 	Qdisc       string // the root qdisc: "noop" until first up, then "noqueue"
 	Master      string // the bond, vrf or bridge, or ""
 	Link        string // a vlan's or macvlan's lower device, or a veth's peer, or ""
@@ -284,7 +285,7 @@ func linkInfo(d *netdev.Device) LinkInfo {
 	li := LinkInfo{
 		Index: d.Index(), Name: d.Name(), Kind: d.Kind(), Flags: d.Flags(), MTU: d.MTU(),
 		OperState: d.OperState(), Group: d.Group(), Addr: d.Addr(), Broadcast: d.Broadcast(),
-		TxQueueLen: d.TxQueueLen(), Promiscuity: d.Promiscuity(), Qdisc: d.Qdisc(), VlanID: d.VlanID(),
+		TxQueueLen: d.TxQueueLen(), Promiscuity: d.Promiscuity(), Allmulti: d.Allmulti(), Qdisc: d.Qdisc(), VlanID: d.VlanID(),
 		MacvlanMode: d.MacvlanMode(), VRFTable: d.VRFTable(),
 		UC: d.UC().Entries(), MC: d.MC().Entries(), RefCount: d.RefCount(),
 		Bridge: d.BridgeInfo(), BridgePort: d.BridgePortInfo(),
