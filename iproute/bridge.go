@@ -1,5 +1,6 @@
-// `ip link add|set ... type bridge ARGS`: iproute2's ip/iplink_bridge.c
-// (bridge_parse_opt).
+// `ip link add|set ... type bridge ARGS` and `ip link set ... type
+// bridge_slave ARGS`: iproute2's ip/iplink_bridge.c (bridge_parse_opt) and
+// ip/iplink_bridge_slave.c (bridge_slave_parse_opt).
 
 package iproute
 
@@ -8,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rtnl"
 )
 
 const bridgeUsage = `Usage: ... bridge [ fdb_flush ]
@@ -202,4 +204,175 @@ func vlanProtocol(s string) (uint16, bool) {
 	}
 	v, ok := getUnsigned(s, 16)
 	return uint16(v), ok
+}
+
+const bridgeSlaveUsage = `Usage: ... bridge_slave [ fdb_flush ]
+			[ state STATE ]
+			[ priority PRIO ]
+			[ cost COST ]
+			[ guard {on | off} ]
+			[ hairpin {on | off} ]
+			[ fastleave {on | off} ]
+			[ root_block {on | off} ]
+			[ learning {on | off} ]
+			[ flood {on | off} ]
+			[ proxy_arp {on | off} ]
+			[ proxy_arp_wifi {on | off} ]
+			[ mcast_router MULTICAST_ROUTER ]
+			[ mcast_fast_leave {on | off} ]
+			[ mcast_flood {on | off} ]
+			[ bcast_flood {on | off} ]
+			[ mcast_to_unicast {on | off} ]
+			[ group_fwd_mask MASK ]
+			[ neigh_suppress {on | off} ]
+			[ vlan_tunnel {on | off} ]
+			[ isolated {on | off} ]
+			[ locked {on | off} ]
+			[ backup_port DEVICE ] [ nobackup_port ]
+`
+
+// bridgeSlaveFlags are bridge_slave_parse_opt's on/off keywords in its
+// order, with the IFLA_BRPORT_* flag each sets.
+var bridgeSlaveFlags = []struct {
+	name string
+	flag func(s *netdev.BridgePortSettings) **bool
+}{
+	{"hairpin", func(s *netdev.BridgePortSettings) **bool { return &s.Hairpin }},
+	{"guard", func(s *netdev.BridgePortSettings) **bool { return &s.Guard }},
+	{"root_block", func(s *netdev.BridgePortSettings) **bool { return &s.RootBlock }},
+	{"fastleave", func(s *netdev.BridgePortSettings) **bool { return &s.FastLeave }},
+	{"learning", func(s *netdev.BridgePortSettings) **bool { return &s.Learning }},
+	{"flood", func(s *netdev.BridgePortSettings) **bool { return &s.Flood }},
+	{"mcast_flood", func(s *netdev.BridgePortSettings) **bool { return &s.McastFlood }},
+	{"bcast_flood", func(s *netdev.BridgePortSettings) **bool { return &s.BcastFlood }},
+	{"mcast_to_unicast", func(s *netdev.BridgePortSettings) **bool { return &s.McastToUnicast }},
+	{"proxy_arp", func(s *netdev.BridgePortSettings) **bool { return &s.ProxyARP }},
+	{"proxy_arp_wifi", func(s *netdev.BridgePortSettings) **bool { return &s.ProxyARPWifi }},
+}
+
+// bridgeSlaveFlagsLate are the on/off keywords that come after
+// mcast_router in bridge_slave_parse_opt.
+var bridgeSlaveFlagsLate = []struct {
+	name string
+	flag func(s *netdev.BridgePortSettings) **bool
+}{
+	{"mcast_fast_leave", func(s *netdev.BridgePortSettings) **bool { return &s.FastLeave }},
+	{"neigh_suppress", func(s *netdev.BridgePortSettings) **bool { return &s.NeighSuppress }},
+}
+
+// parseBridgeSlaveOpts is bridge_slave_parse_opt: the IFLA_BRPORT_*
+// attributes of `type bridge_slave ARGS`. backup_port names a device that
+// must exist.
+func parseBridgeSlaveOpts(h *rtnl.Handle, argv []string) (netdev.BridgePortSettings, error) {
+	var s netdev.BridgePortSettings
+	a := &args{w: argv}
+	onOff := func(name string, dst **bool) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		switch {
+		case matches(v, "off"):
+			*dst = ptr(false)
+		case matches(v, "on"):
+			*dst = ptr(true)
+		default:
+			return failf("Error: argument of \"%s\" must be one of \"off\", \"on\", not \"%s\"\n", name, v)
+		}
+		return nil
+	}
+	flag := func(w string, list []struct {
+		name string
+		flag func(s *netdev.BridgePortSettings) **bool
+	}) (bool, error) {
+		for _, f := range list {
+			if matches(w, f.name) {
+				return true, onOff(f.name, f.flag(&s))
+			}
+		}
+		return false, nil
+	}
+	for ; a.more(); a.skip() {
+		w := a.peek()
+		switch {
+		case matches(w, "fdb_flush"):
+			s.FDBFlush = true
+		case matches(w, "state"):
+			v, err := nextValue(a, func(v string) (uint64, bool) { return getUnsigned(v, 8) }, "state is invalid")
+			if err != nil {
+				return s, err
+			}
+			s.State = ptr(uint8(v))
+		case matches(w, "priority"):
+			v, err := nextValue(a, uint16Value, "priority is invalid")
+			if err != nil {
+				return s, err
+			}
+			s.Priority = ptr(uint16(v))
+		case matches(w, "cost"):
+			v, err := nextValue(a, uint32Value, "cost is invalid")
+			if err != nil {
+				return s, err
+			}
+			s.Cost = ptr(uint32(v))
+		default:
+			if ok, err := flag(w, bridgeSlaveFlags); ok || err != nil {
+				if err != nil {
+					return s, err
+				}
+				continue
+			}
+			if matches(w, "mcast_router") {
+				v, err := nextValue(a, func(v string) (uint64, bool) { return getUnsigned(v, 8) }, "invalid mcast_router")
+				if err != nil {
+					return s, err
+				}
+				s.McastRouter = ptr(uint8(v))
+				continue
+			}
+			if ok, err := flag(w, bridgeSlaveFlagsLate); ok || err != nil {
+				if err != nil {
+					return s, err
+				}
+				continue
+			}
+			switch {
+			case matches(w, "group_fwd_mask"):
+				v, err := nextValue(a, uint16Value, "invalid group_fwd_mask")
+				if err != nil {
+					return s, err
+				}
+				s.GroupFwdMask = ptr(uint16(v))
+			case matches(w, "vlan_tunnel"):
+				if err := onOff("vlan_tunnel", &s.VlanTunnel); err != nil {
+					return s, err
+				}
+			case matches(w, "isolated"):
+				if err := onOff("isolated", &s.Isolated); err != nil {
+					return s, err
+				}
+			case matches(w, "locked"):
+				if err := onOff("locked", &s.Locked); err != nil {
+					return s, err
+				}
+			case matches(w, "backup_port"):
+				v, err := a.next()
+				if err != nil {
+					return s, err
+				}
+				i := h.LinkIndex(v)
+				if i == 0 {
+					return s, invarg("Device does not exist\n", v)
+				}
+				s.BackupPort = &i
+			case matches(w, "nobackup_port"):
+				s.BackupPort = ptr(netdev.IfIndex(0))
+			case matches(w, "help"):
+				return s, failf("%s", bridgeSlaveUsage)
+			default:
+				return s, failf("bridge_slave: unknown option \"%s\"?\n%s", w, bridgeSlaveUsage)
+			}
+		}
+	}
+	return s, nil
 }

@@ -547,6 +547,13 @@ var noExtack = []struct {
 	{syscall.EINVAL, "Invalid multicast router type"},            // br_multicast_set_router
 	{syscall.EINVAL, "Invalid IGMP version"},                     // br_multicast_set_igmp_version
 	{syscall.EINVAL, "Invalid MLD version"},                      // br_multicast_set_mld_version
+	{syscall.ENETDOWN, "Port is down"},                           // br_set_port_state
+	{syscall.EINVAL, "Invalid port state"},                       // br_set_port_state
+	{syscall.EBUSY, "Port state is kept by STP"},                 // br_set_port_state
+	{syscall.ERANGE, "Port priority out of range"},               // br_stp_set_port_priority
+	{syscall.ERANGE, "Port path cost out of range"},              // br_stp_set_path_cost
+	{syscall.ENOENT, "Backup device is not a bridge port"},       // br_setport, nbp_backup_change
+	{syscall.EINVAL, "Invalid backup port"},                      // nbp_backup_change
 }
 
 func kernelHasExtack(en syscall.Errno, msg string) bool {

@@ -423,6 +423,7 @@ func (ip *IP) linkSet(h *rtnl.Handle, argv []string) error {
 		return err
 	}
 	var bridge *netdev.BridgeSettings
+	var port *netdev.BridgePortSettings
 	switch r.kind {
 	case "":
 	case "bridge":
@@ -431,6 +432,12 @@ func (ip *IP) linkSet(h *rtnl.Handle, argv []string) error {
 			return err
 		}
 		bridge = &bs
+	case "bridge_slave":
+		ps, err := parseBridgeSlaveOpts(h, r.typeArgs)
+		if err != nil {
+			return err
+		}
+		port = &ps
 	default:
 		return notSupported("ip link set", "type")
 	}
@@ -472,6 +479,11 @@ func (ip *IP) linkSet(h *rtnl.Handle, argv []string) error {
 		// rtnl_newlink on an existing device: changelink, then do_setlink.
 		if bridge != nil {
 			if err := h.LinkSetBridge(d, *bridge); err != nil {
+				return err
+			}
+		}
+		if port != nil {
+			if err := h.LinkSetBridgePort(d, *port); err != nil {
 				return err
 			}
 		}

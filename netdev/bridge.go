@@ -181,6 +181,121 @@ type BridgePortInfo struct {
 	VlanTunnel        bool     // IFLA_BRPORT_VLAN_TUNNEL
 	Isolated          bool     // IFLA_BRPORT_ISOLATED
 	Locked            bool     // IFLA_BRPORT_LOCKED
+	BackupPort        IfIndex  // IFLA_BRPORT_BACKUP_PORT: the backup port's ifindex, 0 for none
+}
+
+// BridgePortSettings are the IFLA_BRPORT_* attributes of a request that
+// changes a bridge port (`ip link set DEV type bridge_slave ...`). A nil
+// field is an attribute the request does not carry.
+type BridgePortSettings struct {
+	State                                       *uint8  // IFLA_BRPORT_STATE
+	Priority                                    *uint16 // IFLA_BRPORT_PRIORITY
+	Cost                                        *uint32 // IFLA_BRPORT_COST
+	Hairpin, Guard, RootBlock, FastLeave        *bool   // IFLA_BRPORT_MODE, _GUARD, _PROTECT, _FAST_LEAVE
+	Learning, Flood, ProxyARP, ProxyARPWifi     *bool   // IFLA_BRPORT_LEARNING, _UNICAST_FLOOD, _PROXYARP, _PROXYARP_WIFI
+	McastFlood, BcastFlood, McastToUnicast      *bool   // IFLA_BRPORT_MCAST_FLOOD, _BCAST_FLOOD, _MCAST_TO_UCAST
+	NeighSuppress, VlanTunnel, Isolated, Locked *bool   // IFLA_BRPORT_NEIGH_SUPPRESS, _VLAN_TUNNEL, _ISOLATED, _LOCKED
+	McastRouter                                 *uint8  // IFLA_BRPORT_MULTICAST_ROUTER
+	GroupFwdMask                                *uint16 // IFLA_BRPORT_GROUP_FWD_MASK
+	BackupPort                                  *IfIndex
+	FDBFlush                                    bool // IFLA_BRPORT_FLUSH
+}
+
+// Port limits (net/bridge/br_private.h, br_private_stp.h).
+const (
+	brMaxPortPriority  = 63    // BR_MAX_PORT_PRIORITY
+	brMaxPathCost      = 65535 // BR_MAX_PATH_COST
+	brGroupFwdMACPause = 0x2   // BR_GROUPFWD_MACPAUSE
+)
+
+// ChangeBridgePort applies a request's IFLA_BRPORT_* attributes to bridge
+// port d. A device that is not a bridge port refuses with EOPNOTSUPP; a
+// refused request changes nothing.
+//
+// Kernel: br_port_slave_changelink → br_setport (net/bridge/br_netlink.c),
+// br_stp_set_path_cost, br_stp_set_port_priority (br_stp_if.c),
+// br_set_port_state (br_netlink.c), nbp_backup_change (br_if.c).
+func (d *Device) ChangeBridgePort(t *sim.Task, s BridgePortSettings) error {
+	bp := d.priv.brPort
+	if bp == nil {
+		return errno.Errorf(syscall.EOPNOTSUPP, "Device \"%s\" is not a bridge port", d.name)
+	}
+	pi := bp.info
+	for _, f := range []struct {
+		v   *bool
+		dst *bool
+	}{
+		{s.Hairpin, &pi.Hairpin}, {s.Guard, &pi.Guard}, {s.RootBlock, &pi.RootBlock},
+		{s.FastLeave, &pi.FastLeave}, {s.Learning, &pi.Learning}, {s.Flood, &pi.Flood},
+		{s.ProxyARP, &pi.ProxyARP}, {s.ProxyARPWifi, &pi.ProxyARPWifi}, {s.McastFlood, &pi.McastFlood},
+		{s.BcastFlood, &pi.BcastFlood}, {s.McastToUnicast, &pi.McastToUnicast},
+		{s.NeighSuppress, &pi.NeighSuppress}, {s.VlanTunnel, &pi.VlanTunnel},
+		{s.Isolated, &pi.Isolated}, {s.Locked, &pi.Locked},
+	} {
+		if f.v != nil {
+			*f.dst = *f.v
+		}
+	}
+	if v := s.Cost; v != nil {
+		if *v < 1 || *v > brMaxPathCost {
+			return errno.New(syscall.ERANGE, "Port path cost out of range")
+		}
+		pi.Cost = *v
+	}
+	if v := s.Priority; v != nil {
+		if *v > brMaxPortPriority {
+			return errno.New(syscall.ERANGE, "Port priority out of range")
+		}
+		pi.Priority = *v
+	}
+	state := bp.state
+	if v := s.State; v != nil {
+		switch oper := d.operState == OperUp || d.operState == OperUnknown; {
+		case *v > BrStateBlocking:
+			return errno.New(syscall.EINVAL, "Invalid port state")
+		case bp.br.priv.bridge.cfg.STPState != 0:
+			return errno.New(syscall.EBUSY, "Port state is kept by STP")
+		case !d.IsUp() || (!oper && *v != BrStateDisabled):
+			return errno.New(syscall.ENETDOWN, "Port is down")
+		}
+		state = *v
+		// br_port_state_selection: without STP a blocking designated
+		// port forwards at once.
+		if state == BrStateBlocking {
+			state = BrStateForwarding
+		}
+	}
+	if v := s.McastRouter; v != nil {
+		if *v > 3 { // MDB_RTR_TYPE_DISABLED..MDB_RTR_TYPE_TEMP
+			return errno.New(syscall.EINVAL, "Invalid multicast router type")
+		}
+		pi.MulticastRouter = *v
+	}
+	if v := s.GroupFwdMask; v != nil {
+		if *v&brGroupFwdMACPause != 0 {
+			return errno.New(syscall.EINVAL, "Group forward mask has restricted bits")
+		}
+		pi.GroupFwdMask = *v
+	}
+	if v := s.BackupPort; v != nil {
+		pi.BackupPort = 0
+		if *v != 0 {
+			b := d.tbl.byIndex[*v]
+			if b == nil || b.priv.brPort == nil {
+				return errno.New(syscall.ENOENT, "Backup device is not a bridge port")
+			}
+			if b.priv.brPort.br != bp.br || b == d {
+				return errno.New(syscall.EINVAL, "Invalid backup port")
+			}
+			pi.BackupPort = *v
+		}
+	}
+	bp.info, bp.state = pi, state
+	br := bp.br
+	if br.refreshCarrier(t, true) {
+		br.carrierChangedForOthers(t)
+	}
+	return nil
 }
 
 // bridgeState is a bridge's private state (struct net_bridge).
@@ -640,6 +755,11 @@ func (br *Device) delPort(t *sim.Task, p *Device, adjust bool) {
 	b := br.priv.bridge
 	p.priv.brPort.state = BrStateDisabled
 	b.ports = slices.DeleteFunc(b.ports, func(d *Device) bool { return d == p })
+	for _, q := range b.ports {
+		if q.priv.brPort.info.BackupPort == p.ifindex {
+			q.priv.brPort.info.BackupPort = 0 // nbp_backup_clear
+		}
+	}
 	p.SetPromiscuity(t, -1)
 	p.SetAllmulti(t, -1)
 	p.masterUpperUnlink(t)

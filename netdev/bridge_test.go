@@ -198,3 +198,75 @@ func TestBridgeSnoopers(t *testing.T) {
 	require.Empty(t, groups())
 	require.Equal(t, 1, br.MC().Len(), "33:33:00:00:00:01 only")
 }
+
+// TestBridgePortSettings checks br_setport: the values a port takes, that
+// a blocking port forwards at once without STP, and that a refused
+// request changes nothing.
+//
+// Kernel: br_setport, br_set_port_state (net/bridge/br_netlink.c),
+// br_port_state_selection (br_stp.c), nbp_backup_change (br_if.c).
+func TestBridgePortSettings(t *testing.T) {
+	e := newEnv(t, netdev.Config{})
+	e.add(
+		netdev.Bridge{Name: "br0"},
+		netdev.Veth{Name: "v0", Peer: "v0p"},
+		netdev.Veth{Name: "v1", Peer: "v1p"},
+	)
+	br, v0, v1 := e.dev("br0"), e.dev("v0"), e.dev("v1")
+	e.master("v0", "br0")
+	e.master("v1", "br0")
+	e.up("br0", "v0", "v0p")
+	require.True(t, br.Carrier())
+
+	off, on := false, true
+	prio, cost, backup := uint16(63), uint32(5), v1.Index()
+	e.do(func() error {
+		return v0.ChangeBridgePort(e.t, netdev.BridgePortSettings{
+			Priority: &prio, Cost: &cost, Learning: &off, Locked: &on, BackupPort: &backup,
+		})
+	})
+	pi := v0.BridgePortInfo()
+	require.Equal(t, uint16(0xfc01), pi.ID, "the id follows the priority")
+	require.Equal(t, uint32(5), pi.Cost)
+	require.False(t, pi.Learning)
+	require.True(t, pi.Locked)
+	require.Equal(t, v1.Index(), pi.BackupPort)
+
+	before := *pi
+	for _, c := range []struct {
+		s     netdev.BridgePortSettings
+		errno syscall.Errno
+	}{
+		{netdev.BridgePortSettings{Flood: &off, Cost: new(uint32)}, syscall.ERANGE}, // the flood flag stays too
+		{netdev.BridgePortSettings{BackupPort: new(netdev.IfIndex)}, 0},             // (valid: clears; undone below)
+	} {
+		err := e.try(func() error { return v0.ChangeBridgePort(e.t, c.s) })
+		if c.errno == 0 {
+			require.NoError(t, err)
+			continue
+		}
+		require.ErrorIs(t, err, c.errno)
+		require.Equal(t, before, *v0.BridgePortInfo())
+	}
+	require.Zero(t, v0.BridgePortInfo().BackupPort)
+
+	set := func(st uint8) error {
+		return e.try(func() error { return v0.ChangeBridgePort(e.t, netdev.BridgePortSettings{State: &st}) })
+	}
+	require.NoError(t, set(netdev.BrStateDisabled))
+	require.False(t, br.Carrier(), "the only forwarding port is disabled")
+	require.NoError(t, set(netdev.BrStateBlocking))
+	require.Equal(t, netdev.BrStateForwarding, v0.BridgePortInfo().State, "blocking forwards at once without STP")
+	require.True(t, br.Carrier())
+	require.ErrorIs(t, set(5), syscall.EINVAL)
+	err := e.try(func() error { return v1.ChangeBridgePort(e.t, netdev.BridgePortSettings{State: new(uint8)}) })
+	require.ErrorIs(t, err, syscall.ENETDOWN, "v1 is down")
+
+	err = e.try(func() error { return e.dev("v0p").ChangeBridgePort(e.t, netdev.BridgePortSettings{}) })
+	require.ErrorIs(t, err, syscall.EOPNOTSUPP)
+
+	// A port leaving clears the backup references to it.
+	e.do(func() error { return v0.ChangeBridgePort(e.t, netdev.BridgePortSettings{BackupPort: &backup}) })
+	e.do(func() error { return v1.SetMaster(e.t, nil) })
+	require.Zero(t, v0.BridgePortInfo().BackupPort)
+}

@@ -198,6 +198,21 @@ func (h *Handle) LinkSetBridge(name string, s netdev.BridgeSettings) error {
 	})
 }
 
+// LinkSetBridgePort changes a bridge port's IFLA_BRPORT_* attributes. A
+// device that is not a bridge port refuses with EOPNOTSUPP.
+//
+// Kernel: rtnl_newlink on an existing device → br_port_slave_changelink
+// (`ip link set NAME type bridge_slave ...`).
+func (h *Handle) LinkSetBridgePort(name string, s netdev.BridgePortSettings) error {
+	return h.do("RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
+		d, err := lookup(tb, name)
+		if err != nil {
+			return err
+		}
+		return d.ChangeBridgePort(t, s)
+	})
+}
+
 // LinkSetGroup puts the device in group g.
 //
 // Kernel: do_setlink → dev_set_group (`ip link set NAME group G`).
