@@ -44,7 +44,7 @@ type BridgeConfig struct {
 	HelloTime               uint32 // IFLA_BR_HELLO_TIME, 200
 	MaxAge                  uint32 // IFLA_BR_MAX_AGE, 2000
 	AgeingTime              uint32 // IFLA_BR_AGEING_TIME, 30000
-	STPState                uint32 // IFLA_BR_STP_STATE: 0 off, 2 kernel STP (what any non-zero value enables in a namespace)
+	STPState                uint32 // IFLA_BR_STP_STATE: 0 off, 1 the kernel's STP (what any non-zero value starts outside the initial namespace)
 	Priority                uint16 // IFLA_BR_PRIORITY, 32768
 	VlanFiltering           uint8  // IFLA_BR_VLAN_FILTERING, 0
 	GroupFwdMask            uint16 // IFLA_BR_GROUP_FWD_MASK, 0
@@ -466,12 +466,7 @@ func (d *Device) ChangeBridge(t *sim.Task, s BridgeSettings) error {
 		return err
 	}
 	wasSnooping := b.cfg.McastSnooping != 0
-	stpWasOn := b.cfg.STPState != 0
 	b.cfg, b.id = trial.cfg, trial.id
-	if stpOn := b.cfg.STPState != 0; stpOn != stpWasOn && stpOn {
-		// br_stp_start: forward delay clamped into the STP range.
-		b.cfg.ForwardDelay = min(max(b.cfg.ForwardDelay, brMinForwardDelay), brMaxForwardDelay)
-	}
 	if d.IsUp() && wasSnooping != (b.cfg.McastSnooping != 0) {
 		// br_multicast_toggle
 		if b.cfg.McastSnooping != 0 {
@@ -511,6 +506,10 @@ func (b *bridgeState) apply(s BridgeSettings) error {
 	if v := s.STPState; v != nil {
 		// br_stp_set_enabled: in a namespace other than the initial one
 		// STP runs in the kernel (BR_KERNEL_STP = 1).
+		if *v != 0 && c.STPState == 0 {
+			// br_stp_start: the forward delay is clamped into STP's range.
+			c.ForwardDelay = min(max(c.ForwardDelay, brMinForwardDelay), brMaxForwardDelay)
+		}
 		c.STPState = 0
 		if *v != 0 {
 			c.STPState = 1

@@ -159,15 +159,16 @@ func TestBridgeRefusals(t *testing.T) {
 // Kernel: br_make_forwarding (net/bridge/br_stp.c).
 func TestBridgeSTPListening(t *testing.T) {
 	e := newEnv(t, netdev.Config{})
-	one := uint32(1)
+	one, fd := uint32(1), uint32(100)
 	e.add(
-		netdev.Bridge{Name: "br0", Settings: netdev.BridgeSettings{STPState: &one}},
+		netdev.Bridge{Name: "br0", Settings: netdev.BridgeSettings{STPState: &one, ForwardDelay: &fd}},
 		netdev.Veth{Name: "v0", Peer: "v0p"},
 	)
 	e.master("v0", "br0")
 	e.up("br0", "v0", "v0p")
 	require.Equal(t, uint8(netdev.BrStateListening), e.dev("v0").BridgePortInfo().State)
 	require.False(t, e.dev("br0").Carrier())
+	require.Equal(t, uint32(200), e.dev("br0").BridgeInfo().ForwardDelay, "clamped when STP started")
 }
 
 // TestBridgeSnoopers checks the multicast groups a bridge joins while up
