@@ -31,7 +31,7 @@ const linkUsage = `Usage: ip link add [link DEV] [ name ] NAME
 
 	ip link show [ DEVICE | group GROUP ] [up] [master DEV] [type TYPE]
 
-TYPE := { bond | dummy | macvlan | veth | vlan | vrf }
+TYPE := { bond | bridge | dummy | macvlan | veth | vlan | vrf }
 `
 
 func (ip *IP) doLink(h *rtnl.Handle, argv []string) error {
@@ -376,6 +376,12 @@ func (ip *IP) linkAdd(h *rtnl.Handle, argv []string) error {
 			}
 		}
 		spec = v
+	case "bridge":
+		bs, err := parseBridgeOpts(r.typeArgs)
+		if err != nil {
+			return err
+		}
+		spec = netdev.Bridge{Name: name, Attrs: r.attrs(), Settings: bs}
 	default:
 		return failf("Kind \"%s\" is not supported by netsim.\n", r.kind)
 	}
@@ -416,7 +422,23 @@ func (ip *IP) linkSet(h *rtnl.Handle, argv []string) error {
 	if err != nil {
 		return err
 	}
-	if r.kind != "" {
+	var bridge *netdev.BridgeSettings
+	var port *netdev.BridgePortSettings
+	switch r.kind {
+	case "":
+	case "bridge":
+		bs, err := parseBridgeOpts(r.typeArgs)
+		if err != nil {
+			return err
+		}
+		bridge = &bs
+	case "bridge_slave":
+		ps, err := parseBridgeSlaveOpts(h, r.typeArgs)
+		if err != nil {
+			return err
+		}
+		port = &ps
+	default:
 		return notSupported("ip link set", "type")
 	}
 	if r.txqlen != 0 {
@@ -454,6 +476,17 @@ func (ip *IP) linkSet(h *rtnl.Handle, argv []string) error {
 		return invarg("Device does not exist\n", r.master)
 	}
 	for _, d := range devs {
+		// rtnl_newlink on an existing device: changelink, then do_setlink.
+		if bridge != nil {
+			if err := h.LinkSetBridge(d, *bridge); err != nil {
+				return err
+			}
+		}
+		if port != nil {
+			if err := h.LinkSetBridgePort(d, *port); err != nil {
+				return err
+			}
+		}
 		if err := setLink(h, d, r); err != nil {
 			return err
 		}

@@ -5,7 +5,10 @@ package iproute_test
 //
 //	cmd          the `ip` command lines to run, one per line, in one fresh
 //	             network namespace (e.g. "ip -force -batch script"), or
-//	             "cat /proc/net/fib_triestat"
+//	             "cat /proc/net/fib_triestat", or "sleep SECONDS" to let the
+//	             kernel's delayed work run (linkwatch defers a non-urgent
+//	             operstate change up to a second; netsim shows the
+//	             settled state at once and skips the sleep)
 //	script, ...  the files those commands read
 //	want         the transcript the real kernel gave: for each command
 //	             "$ CMD", its stdout, its stderr lines prefixed "! ", and
@@ -156,6 +159,9 @@ func runNetsim(a *archive) (out string, jsonErrs []string) {
 				continue
 			}
 			res[i] = result{s, "", 0}
+			continue
+		}
+		if c[0] == "sleep" {
 			continue
 		}
 		o, e, st := ip.Output(c[1:]...)

@@ -152,6 +152,10 @@ func (d *Device) MC() *hwaddr.List { return d.mc }
 // Promiscuity returns the device's promiscuity count.
 func (d *Device) Promiscuity() int { return d.promiscCnt }
 
+// Allmulti returns the device's allmulti count (what `ip -d link` shows as
+// allmulti).
+func (d *Device) Allmulti() int { return d.allmulti }
+
 // Table returns the namespace's device table the device belongs to.
 func (d *Device) Table() *Table { return d.tbl }
 

@@ -1,7 +1,9 @@
 // Package netdev models struct net_device and what happens around it in
 // net/core/dev.c and the drivers netsim knows: a namespace's device table
 // (ifindex and name indexes, registration order), the kinds loopback,
-// dummy, veth, macvlan, vlan, bond and vrf, bringing devices up and down
+// dummy, veth, macvlan, vlan, bond, vrf and bridge (its control plane:
+// ports, STP port states without timers, IFLA_BR_* and IFLA_BRPORT_*
+// settings; no forwarding or FDB), bringing devices up and down
 // with their notifier events, carrier and operstate, masters and stacked
 // devices, the unicast and multicast address lists each device keeps and
 // syncs to the devices below it (package hwaddr), and the unregister
@@ -14,7 +16,8 @@
 // and IPv6 addrconf-lite (net/ipv6/addrconf.c, mcast.c, anycast.c):
 // link-local addresses from the EUI-64, duplicate address detection as
 // deferred work, the all-nodes, all-routers, solicited-node and anycast
-// groups and the multicast MACs they load into the device's list, and the
+// groups and the multicast MACs they load into the device's list, the IPv4
+// multicast groups (224.0.0.1 while up, a bridge's snoopers' group), and the
 // IPv6 routes that hold device references until an RCU callback — or, for
 // anycast routes, a chain of two — drops them.
 //

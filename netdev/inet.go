@@ -17,13 +17,108 @@ import (
 
 // inDev is a device's IPv4 state, struct in_device.
 type inDev struct {
-	addrs []*Addr  // ifa_list: primaries first (by scope), then secondaries
-	mcUp  bool     // ip_mc_up has run (the device is up)
-	cnf   IPv4Conf // the device's net.ipv4.conf.DEV
-	lft   lftTimer // the pending lifetime check
+	addrs []*Addr     // ifa_list: primaries first (by scope), then secondaries
+	mcUp  bool        // ip_mc_up has run (the device is up)
+	mc    []*mcGroup4 // mc_list: the groups joined, newest first
+	cnf   IPv4Conf    // the device's net.ipv4.conf.DEV
+	lft   lftTimer    // the pending lifetime check
 }
 
-var allHostsMAC = MAC{0x01, 0x00, 0x5e, 0x00, 0x00, 0x01} // 224.0.0.1
+var allHosts4 = netip.AddrFrom4([4]byte{224, 0, 0, 1}) // IGMP_ALL_HOSTS
+
+// mcGroup4 is one IPv4 multicast membership (struct ip_mc_list).
+type mcGroup4 struct {
+	addr   netip.Addr
+	users  int
+	loaded bool // its MAC is in the device's mc list (im->loaded)
+}
+
+// ipv4MulticastMAC maps an IPv4 group to its Ethernet address,
+// 01:00:5e and the group's low 23 bits.
+//
+// Kernel: ip_eth_mc_map (include/net/ip.h).
+func ipv4MulticastMAC(g netip.Addr) MAC {
+	a := g.As4()
+	return MAC{0x01, 0x00, 0x5e, a[1] & 0x7f, a[2], a[3]}
+}
+
+// ipv4McInc joins group g: a new group goes first in the list, and its MAC
+// into the device's mc list.
+//
+// Kernel: ip_mc_inc_group → igmp_group_added (net/ipv4/igmp.c).
+func (d *Device) ipv4McInc(t *sim.Task, g netip.Addr) {
+	in := d.inet
+	if in == nil {
+		return
+	}
+	for _, m := range in.mc {
+		if m.addr == g {
+			m.users++
+			return
+		}
+	}
+	m := &mcGroup4{addr: g, users: 1}
+	in.mc = slices.Insert(in.mc, 0, m)
+	d.ipv4McLoad(t, m)
+}
+
+// ipv4McDec drops a user of group g, leaving it with the last.
+//
+// Kernel: __ip_mc_dec_group → igmp_group_dropped (net/ipv4/igmp.c).
+func (d *Device) ipv4McDec(t *sim.Task, g netip.Addr) {
+	in := d.inet
+	if in == nil {
+		return
+	}
+	i := slices.IndexFunc(in.mc, func(m *mcGroup4) bool { return m.addr == g })
+	if i < 0 {
+		return
+	}
+	m := in.mc[i]
+	if m.users--; m.users > 0 {
+		return
+	}
+	in.mc = slices.Delete(in.mc, i, i+1)
+	d.ipv4McUnload(t, m)
+}
+
+// ipv4McLoad and ipv4McUnload put a group's MAC in the device's mc list
+// and take it out, once (ip_mc_filter_add / ip_mc_filter_del).
+func (d *Device) ipv4McLoad(t *sim.Task, m *mcGroup4) {
+	if m.loaded {
+		return
+	}
+	m.loaded = true
+	if d.ethMulticast() {
+		_ = d.MCAdd(t, ipv4MulticastMAC(m.addr))
+	}
+}
+
+func (d *Device) ipv4McUnload(t *sim.Task, m *mcGroup4) {
+	if !m.loaded {
+		return
+	}
+	m.loaded = false
+	if d.ethMulticast() {
+		_ = d.MCDel(t, ipv4MulticastMAC(m.addr))
+	}
+}
+
+// Inet4GroupList returns the IPv4 multicast groups the device has joined,
+// newest first (in_dev->mc_list, the order of /proc/net/igmp), or nil for
+// a device without IPv4.
+//
+// Kernel: igmp_mc_seq_show (net/ipv4/igmp.c).
+func (d *Device) Inet4GroupList() []Group {
+	if d.inet == nil {
+		return nil
+	}
+	out := make([]Group, 0, len(d.inet.mc))
+	for _, m := range d.inet.mc {
+		out = append(out, Group{Addr: m.addr, Users: m.users})
+	}
+	return out
+}
 
 // ethMulticast reports whether d maps IP multicast groups to Ethernet
 // multicast addresses (arp_mc_map / ndisc_mc_map accept the device type):
@@ -48,11 +143,12 @@ func inetdevEvent(t *sim.Task, ev Event, d *Device) error {
 			lo := Addr{Prefix: netip.MustParsePrefix("127.0.0.1/8"), Scope: ScopeHost, Label: d.name, Flags: AddrPermanent}
 			_ = d.insertInet4(t, lo)
 		}
-		// ip_mc_up: join 224.0.0.1.
+		// ip_mc_up: join 224.0.0.1, reload the other groups.
 		if !in.mcUp {
 			in.mcUp = true
-			if d.ethMulticast() {
-				_ = d.MCAdd(t, allHostsMAC)
+			d.ipv4McInc(t, allHosts4)
+			for _, m := range in.mc {
+				d.ipv4McLoad(t, m)
 			}
 		}
 	case EventChangeName:
@@ -60,12 +156,13 @@ func inetdevEvent(t *sim.Task, ev Event, d *Device) error {
 			d.inet.changeName(d.name)
 		}
 	case EventDown:
-		// ip_mc_down: leave the groups; addresses stay.
+		// ip_mc_down: unload the groups and leave 224.0.0.1; addresses stay.
 		if in := d.inet; in != nil && in.mcUp {
 			in.mcUp = false
-			if d.ethMulticast() {
-				_ = d.MCDel(t, allHostsMAC)
+			for _, m := range in.mc {
+				d.ipv4McUnload(t, m)
 			}
+			d.ipv4McDec(t, allHosts4)
 		}
 	case EventUnregister:
 		// inetdev_destroy: every address goes, first to last, each

@@ -37,8 +37,8 @@ type linkOps struct {
 	l3mdev bool
 }
 
-// LinkSpec describes a device to create: Dummy, Veth, Macvlan, Vlan, Bond or
-// VRF. It is what `ip link add ... type KIND ...` sends.
+// LinkSpec describes a device to create: Dummy, Veth, Macvlan, Vlan, Bond,
+// VRF or Bridge. It is what `ip link add ... type KIND ...` sends.
 type LinkSpec interface {
 	// LinkName returns the requested device name.
 	LinkName() string
@@ -188,10 +188,12 @@ type devPriv struct {
 	macvlanMode MacvlanMode
 	bondMode    BondMode
 	vrfTable    uint32
-	addrRandom  bool      // addr_assign_type == NET_ADDR_RANDOM
-	addrStolen  bool      // addr_assign_type == NET_ADDR_STOLEN (a vlan using its lower's address)
-	wantIndex   IfIndex   // requested ifindex, for kinds that create several devices
-	bondSaved   bondSaved // a bond slave's own address and MTU, restored on release
+	addrRandom  bool         // addr_assign_type == NET_ADDR_RANDOM
+	addrStolen  bool         // addr_assign_type == NET_ADDR_STOLEN (a vlan using its lower's address)
+	wantIndex   IfIndex      // requested ifindex, for kinds that create several devices
+	bondSaved   bondSaved    // a bond slave's own address and MTU, restored on release
+	bridge      *bridgeState // a bridge's state (struct net_bridge)
+	brPort      *bridgePort  // a bridge port's state (struct net_bridge_port)
 }
 
 // VlanID returns a vlan's id (0 for other kinds).

@@ -2,8 +2,8 @@ package netdev
 
 import "net/netip"
 
-// Group is one IPv6 multicast group membership of a device, as
-// /proc/net/igmp6 lists it.
+// Group is one IPv4 or IPv6 multicast group membership of a device, as
+// /proc/net/igmp and /proc/net/igmp6 list it.
 type Group struct {
 	Addr  netip.Addr
 	Users int

@@ -135,7 +135,7 @@ func (s *Stack) notify(t *sim.Task, ev Event, dev *Device) error {
 var builtinNotifiers []NotifierFunc
 
 func init() {
-	builtinNotifiers = []NotifierFunc{stackedDeviceEvent, inetdevEvent, addrconfNotify}
+	builtinNotifiers = []NotifierFunc{stackedDeviceEvent, bridgeDeviceEvent, inetdevEvent, addrconfNotify}
 }
 
 // Table is one network namespace's devices: the name and ifindex indexes,

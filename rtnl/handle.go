@@ -72,7 +72,7 @@ func lookup(tb *netdev.Table, name string) (*netdev.Device, error) {
 }
 
 // LinkAdd creates the device(s) spec describes: netdev.Dummy, Veth,
-// Macvlan, Vlan, Bond or VRF.
+// Macvlan, Vlan, Bond, VRF or Bridge.
 //
 // Kernel: rtnl_newlink with NLM_F_CREATE|NLM_F_EXCL (`ip link add`).
 func (h *Handle) LinkAdd(spec netdev.LinkSpec) error {
@@ -150,7 +150,7 @@ func (h *Handle) setUp(name string, up bool) error {
 	})
 }
 
-// LinkSetMaster enslaves the device to master (a bond or a vrf).
+// LinkSetMaster enslaves the device to master (a bond, a vrf or a bridge).
 //
 // Kernel: do_setlink → do_set_master (`ip link set NAME master MASTER`).
 func (h *Handle) LinkSetMaster(name, master string) error {
@@ -177,6 +177,39 @@ func (h *Handle) LinkSetNoMaster(name string) error {
 			return err
 		}
 		return d.SetMaster(t, nil)
+	})
+}
+
+// LinkSetBridge changes a bridge's IFLA_BR_* attributes. A device of
+// another kind refuses with EOPNOTSUPP.
+//
+// Kernel: rtnl_newlink on an existing device → br_changelink
+// (`ip link set NAME type bridge ...`).
+func (h *Handle) LinkSetBridge(name string, s netdev.BridgeSettings) error {
+	return h.do("RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
+		d, err := lookup(tb, name)
+		if err != nil {
+			return err
+		}
+		if d.Kind() != "bridge" {
+			return errno.Errorf(syscall.EOPNOTSUPP, "Device \"%s\" is not of kind bridge", name)
+		}
+		return d.ChangeBridge(t, s)
+	})
+}
+
+// LinkSetBridgePort changes a bridge port's IFLA_BRPORT_* attributes. A
+// device that is not a bridge port refuses with EOPNOTSUPP.
+//
+// Kernel: rtnl_newlink on an existing device → br_port_slave_changelink
+// (`ip link set NAME type bridge_slave ...`).
+func (h *Handle) LinkSetBridgePort(name string, s netdev.BridgePortSettings) error {
+	return h.do("RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
+		d, err := lookup(tb, name)
+		if err != nil {
+			return err
+		}
+		return d.ChangeBridgePort(t, s)
 	})
 }
 
@@ -248,15 +281,18 @@ type LinkInfo struct {
 	Broadcast   netdev.MAC
 	TxQueueLen  int
 	Promiscuity int
+	Allmulti    int
 	Qdisc       string // the root qdisc: "noop" until first up, then "noqueue"
-	Master      string // the bond or vrf, or ""
+	Master      string // the bond, vrf or bridge, or ""
 	Link        string // a vlan's or macvlan's lower device, or a veth's peer, or ""
 	LinkIndex   netdev.IfIndex
 	VlanID      uint16
 	MacvlanMode netdev.MacvlanMode
 	BondMode    netdev.BondMode
 	VRFTable    uint32
-	UC, MC      []hwaddr.Entry // the address lists, in list order
+	Bridge      *netdev.BridgeInfo     // a bridge's IFLA_INFO_DATA, or nil
+	BridgePort  *netdev.BridgePortInfo // a bridge port's IFLA_INFO_SLAVE_DATA, or nil
+	UC, MC      []hwaddr.Entry         // the address lists, in list order
 	RefCount    int64
 }
 
@@ -264,9 +300,10 @@ func linkInfo(d *netdev.Device) LinkInfo {
 	li := LinkInfo{
 		Index: d.Index(), Name: d.Name(), Kind: d.Kind(), Flags: d.Flags(), MTU: d.MTU(),
 		OperState: d.OperState(), Group: d.Group(), Addr: d.Addr(), Broadcast: d.Broadcast(),
-		TxQueueLen: d.TxQueueLen(), Promiscuity: d.Promiscuity(), Qdisc: d.Qdisc(), VlanID: d.VlanID(),
+		TxQueueLen: d.TxQueueLen(), Promiscuity: d.Promiscuity(), Allmulti: d.Allmulti(), Qdisc: d.Qdisc(), VlanID: d.VlanID(),
 		MacvlanMode: d.MacvlanMode(), VRFTable: d.VRFTable(),
 		UC: d.UC().Entries(), MC: d.MC().Entries(), RefCount: d.RefCount(),
+		Bridge: d.BridgeInfo(), BridgePort: d.BridgePortInfo(),
 	}
 	li.MinMTU, li.MaxMTU = d.MTURange()
 	if d.Kind() == "bond" {

@@ -1,7 +1,6 @@
 package rtnl
 
 import (
-	"net/netip"
 	"syscall"
 
 	"github.com/netsimlab/netsim/errno"
@@ -32,7 +31,7 @@ type MaddrInfo struct {
 	Index netdev.IfIndex
 	Name  string
 	Link  []hwaddr.Entry // the device's mc list (/proc/net/dev_mcast)
-	Inet4 []netdev.Group // IPv4 groups (/proc/net/igmp): 224.0.0.1 while up
+	Inet4 []netdev.Group // IPv4 groups, newest first (/proc/net/igmp)
 	Inet6 []netdev.Group // IPv6 groups, newest first (/proc/net/igmp6)
 }
 
@@ -53,19 +52,9 @@ func (h *Handle) MaddrList() ([]MaddrInfo, error) {
 	return out, err
 }
 
-// ipv4Groups is the IPv4 groups d has joined (in_dev->mc_list): netsim's
-// devices join 224.0.0.1 while up, and no other group.
-//
-// Kernel: ip_mc_up → ip_mc_inc_group(in_dev, IGMP_ALL_HOSTS) (net/ipv4/igmp.c).
-func ipv4Groups(d *netdev.Device) []netdev.Group {
-	if !d.IsUp() {
-		return nil
-	}
-	return []netdev.Group{{Addr: allHosts, Users: 1}}
-}
-
-// allHosts is 224.0.0.1 (IGMP_ALL_HOSTS).
-var allHosts = netip.AddrFrom4([4]byte{224, 0, 0, 1})
+// ipv4Groups is the IPv4 groups d has joined (in_dev->mc_list), newest
+// first: 224.0.0.1 while up, and a bridge's snoopers' group.
+func ipv4Groups(d *netdev.Device) []netdev.Group { return d.Inet4GroupList() }
 
 // TableExists reports whether the namespace has IPv4 routing table id, as
 // a dump of that table would find it (fib_get_table). The main table
