@@ -10,7 +10,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/fibrules"
 	"github.com/netsimlab/netsim/rtnl"
 )
@@ -114,7 +113,6 @@ func (ip *IP) ruleModify(h *rtnl.Handle, argv []string, del bool) error {
 	var r fibrules.Rule
 	family := ip.family
 	tableOK := false
-	var badAddr string
 	if !del {
 		r.Action = fibrules.ActToTable
 	}
@@ -129,16 +127,13 @@ func (ip *IP) ruleModify(h *rtnl.Handle, argv []string, del bool) error {
 			if err != nil {
 				return err
 			}
+			// iprule_modify parses both with the message's family, which
+			// stays -4/-6 or unset (inet at the end): an IPv6 prefix
+			// without -6 goes to the kernel in an IPv4 message, whose
+			// fib_nl2rule refuses it unless its length is 0.
 			p, err := getPrefix(v, family)
 			if err != nil {
 				return err
-			}
-			if family == 0 {
-				family = syscall.AF_INET
-			}
-			if p.Addr().Is6() != (family == syscall.AF_INET6) && badAddr == "" {
-				// ip sends the address in a message of the other family.
-				badAddr = map[string]string{"from": "Invalid source address", "to": "Invalid destination address"}[w]
 			}
 			if w == "from" {
 				r.Src = p
@@ -283,9 +278,6 @@ func (ip *IP) ruleModify(h *rtnl.Handle, argv []string, del bool) error {
 	}
 	if !tableOK && !del {
 		r.Table = 254
-	}
-	if badAddr != "" {
-		return errno.New(syscall.EINVAL, badAddr)
 	}
 	fam := rtnl.FamilyV4
 	if family == syscall.AF_INET6 {
