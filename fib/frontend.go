@@ -162,6 +162,10 @@ func toConfig(r *Route, mode Mode, del bool) (config, error) {
 		oif: r.Dev, gw: r.Gateway, priority: r.Priority, prefsrc: r.PrefSrc,
 		nhID: r.NexthopID, mp: r.Multipath, mode: mode,
 	}
+	if !r.Metrics.IsZero() {
+		mx := r.Metrics
+		cfg.mx = &mx
+	}
 	if r.OnLink {
 		cfg.flags |= FlagOnLink
 	}

@@ -18,6 +18,10 @@ import (
 // failure, or with one of the argument errors after which ip exits with 1.
 var failedLast = regexp.MustCompile(`(Command failed fuzz:[0-9]+|Error: .* is expected rather than ".*"\.|"dev" \(.*\) must match "label" \(.*\)\.)\n$`)
 
+// mxOverflow is what ip prints, and goes on, when a route's metrics do
+// not fit its 256-byte buffer (iproute_modify's mxbuf).
+var mxOverflow = regexp.MustCompile(`(?m)^rta_addattr(32|_l): Error! max allowed bound 256 exceeded\n`)
+
 // FuzzBatch runs arbitrary text as an `ip -force -batch` script on a
 // kernel with a veth pair, an address and a nexthop: no input panics, and
 // a batch that fails either names its last failed line, as "Command failed
@@ -58,13 +62,14 @@ func FuzzBatch(f *testing.F) {
 		})
 		st := ip.Batch(strings.NewReader(script), "fuzz", true)
 		timer.Stop()
+		errText := mxOverflow.ReplaceAllString(errOut.String(), "")
 		switch st {
 		case 0:
-			if errOut.Len() != 0 && !strings.HasPrefix(errOut.String(), "Warning: ") {
+			if errText != "" && !strings.HasPrefix(errText, "Warning: ") {
 				t.Fatalf("exit 0 with errors: %q", errOut.String())
 			}
 		case 1:
-			if !failedLast.MatchString(errOut.String()) {
+			if !failedLast.MatchString(errText) {
 				t.Fatalf("exit 1 without naming the line: %q", errOut.String())
 			}
 		case 255:

@@ -131,6 +131,7 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 		family                = ip.family
 		scope                 netdev.Scope
 		hasMultipath, hasNhid bool
+		mx                    mxBuf
 	)
 	a := &args{w: argv}
 	for ; a.more(); a.skip() {
@@ -183,6 +184,10 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 			}
 			devs = append(devs, v)
 			r.Dev = v
+		case routeMetricKey(w) != nil:
+			if err := ip.parseMetric(a, routeMetricKey(w), &mx); err != nil {
+				return err
+			}
 		case w == "nexthop":
 			mp, err := ip.parseMultipath(h, a.w, family)
 			if err != nil {
@@ -252,6 +257,7 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 	if !dstOK {
 		return usageErr(routeUsage)
 	}
+	r.Metrics = ip.endMetrics(&mx)
 	for _, d := range devs {
 		if h.LinkIndex(d) == 0 {
 			return nodev(d)
@@ -304,13 +310,10 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 }
 
 // unsupportedRouteAttr are the route attributes of iproute_modify that
-// netsim does not model: metrics, encapsulations, realms, IPv6 options.
+// netsim does not model: encapsulations, realms, IPv6 options.
 var unsupportedRouteAttr = map[string]bool{
-	"as": true, "from": true, "expires": true, "mtu": true, "hoplimit": true, "advmss": true,
-	"reordering": true, "rtt": true, "rttvar": true, "window": true, "cwnd": true,
-	"initcwnd": true, "initrwnd": true, "ssthresh": true, "realms": true, "realm": true,
-	"rto_min": true, "features": true, "quickack": true, "congctl": true, "pref": true,
-	"encap": true, "ttl-propagate": true, "fastopen_no_cookie": true, "vrf": true,
+	"as": true, "from": true, "expires": true, "realms": true, "realm": true, "pref": true,
+	"encap": true, "ttl-propagate": true, "vrf": true,
 	"pervasive": true, "mpath": true, "metrics": true,
 }
 
@@ -568,7 +571,7 @@ func (ip *IP) routeList(h *rtnl.Handle, argv []string, flush bool) error {
 				continue
 			}
 			del := rtnl.Route{Table: r.Table, Dst: r.Dst, TOS: r.TOS, Priority: r.Priority,
-				Type: r.Type, Protocol: r.Protocol, Gateway: r.Gateway, Dev: r.Dev}
+				Type: r.Type, Protocol: r.Protocol, Gateway: r.Gateway, Dev: r.Dev, Metrics: r.Metrics}
 			if err := h.RouteDel(del); err != nil && !isGone(err) {
 				return err
 			}
@@ -648,7 +651,7 @@ func (ip *IP) routeGet(h *rtnl.Handle, argv []string) error {
 	for ; a.more(); a.skip() {
 		w := a.peek()
 		switch {
-		case w == "from":
+		case matches(w, "from"):
 			v, err := a.next()
 			if err != nil {
 				return err
@@ -714,8 +717,12 @@ func (ip *IP) routeGet(h *rtnl.Handle, argv []string) error {
 			}
 			q.IIF = v
 			continue
-		case "vrf", "connected", "fibmatch", "as", "flowlabel":
+		case "vrf", "connected", "as", "flowlabel":
 			return notSupported("ip route get", w)
+		}
+		if matches(w, "fibmatch") {
+			q.FIBMatch = true
+			continue
 		}
 		if matches(w, "to") {
 			v, err := a.next()
@@ -760,6 +767,12 @@ func (ip *IP) routeGet(h *rtnl.Handle, argv []string) error {
 			return &cmdError{msg: kernelMessage(ke.Errno, ke.Msg), status: exitNetlink}
 		}
 		return err
+	}
+	if rr.Entry != nil {
+		// inet_rtm_getroute answers a fibmatch with fib_dump_info, which
+		// ip prints as a dumped route.
+		ip.out.WriteString(routeText(*rr.Entry, true))
+		return nil
 	}
 	ip.out.WriteString(routeGetText(q, rr))
 	return nil
@@ -829,6 +842,7 @@ func routeGetText(q rtnl.RouteQuery, rr rtnl.RouteResult) string {
 	if len(names) > 0 {
 		b.WriteString("<" + strings.Join(names, ",") + "> ")
 	}
+	b.WriteString(rr.Metrics.IPFormat())
 	if rr.IIF != "" {
 		b.WriteString("iif " + rr.IIF + " ")
 	}
