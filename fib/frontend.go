@@ -169,6 +169,9 @@ func toConfig(r *Route, mode Mode, del bool) (config, error) {
 	if r.OnLink {
 		cfg.flags |= FlagOnLink
 	}
+	if err := checkMultipathLen(r.Multipath); err != nil {
+		return cfg, err
+	}
 	if cfg.tos&3 != 0 {
 		return cfg, einval("Invalid dsfield (tos): ECN bits must be 0")
 	}

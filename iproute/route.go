@@ -132,6 +132,10 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 		scope                 netdev.Scope
 		hasMultipath, hasNhid bool
 		mx                    mxBuf
+		// msgLen is the request's nlmsg_len before RTA_OIF, RTA_METRICS
+		// and RTA_MULTIPATH: header, rtmsg and the attributes so far.
+		msgLen = 16 + 12
+		mpArgs []string // from the first "nexthop" on
 	)
 	a := &args{w: argv}
 	for ; a.more(); a.skip() {
@@ -147,6 +151,7 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 				return err
 			}
 			r.PrefSrc = s
+			msgLen += attrLen(s.BitLen() / 8)
 		case w == "via":
 			if gwOK {
 				return invarg("use nexthop syntax to specify multiple via\n", w)
@@ -159,6 +164,7 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 				family = addrFamily(gw)
 			}
 			r.Gateway, gwOK = gw, true
+			msgLen += viaLen(gw, family)
 		case w == "tos" || matches(w, "dsfield"):
 			tos, err := nextValue(a, dsfieldID, "\"tos\" value is invalid\n")
 			if err != nil {
@@ -171,6 +177,7 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 				return err
 			}
 			r.Priority = uint32(m)
+			msgLen += attrLen(4)
 		case w == "scope":
 			s, err := nextValue(a, scopeID, "invalid \"scope\" value\n")
 			if err != nil {
@@ -189,11 +196,9 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 				return err
 			}
 		case w == "nexthop":
-			mp, err := ip.parseMultipath(h, a.w, family)
-			if err != nil {
-				return err
-			}
-			r.Multipath, hasMultipath = mp, true
+			// parse_nexthops reads the rest after the request's own
+			// checks.
+			mpArgs, hasMultipath = a.w, true
 			a.w = a.w[:1]
 		case w == "nhid":
 			id, err := nextValue(a, uint32Value, "\"id\" value is invalid\n")
@@ -201,6 +206,7 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 				return err
 			}
 			r.NexthopID, hasNhid = nexthop.ID(id), true
+			msgLen += attrLen(4)
 		case matches(w, "protocol"):
 			p, err := nextValue(a, protoID, "\"protocol\" value is invalid\n")
 			if err != nil {
@@ -213,6 +219,9 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 				return err
 			}
 			r.Table, tableOK = id, true
+			if id >= 256 {
+				msgLen += attrLen(4) // RTA_TABLE; a smaller id goes in rtm_table
+			}
 		case w == "onlink":
 			r.OnLink = true
 		case unsupportedRouteAttr[w]:
@@ -252,16 +261,35 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 				}
 			}
 			r.Dst, dstOK = p, true
+			if w != "default" && w != "any" && w != "all" {
+				msgLen += attrLen(p.Addr().BitLen() / 8)
+			}
 		}
 	}
 	if !dstOK {
 		return usageErr(routeUsage)
 	}
 	r.Metrics = ip.endMetrics(&mx)
+	if len(devs) > 0 {
+		msgLen += attrLen(4)
+	}
+	msgLen += mx.n
 	for _, d := range devs {
 		if h.LinkIndex(d) == 0 {
 			return nodev(d)
 		}
+	}
+	if hasMultipath {
+		mp, n, err := ip.parseMultipath(h, mpArgs, family)
+		if err != nil {
+			return err
+		}
+		if msgLen+n > mpBufSize {
+			// parse_nexthops adds RTA_MULTIPATH with a bound of 4096
+			// bytes for the whole request, and iproute_modify gives up.
+			return failf("addattr_l ERROR: message exceeded bound of %d\n", mpBufSize)
+		}
+		r.Multipath = mp
 	}
 	if !r.Dst.Addr().Is4() {
 		return failf("IPv6 routes are not modelled by netsim.\n")
@@ -317,57 +345,89 @@ var unsupportedRouteAttr = map[string]bool{
 	"pervasive": true, "mpath": true, "metrics": true,
 }
 
+// mpBufSize is the size of parse_nexthops' buffer for RTA_MULTIPATH, and
+// the bound it gives addattr_l for the whole request: a route's paths
+// must fit in 4096 bytes with the rest of the request. A path takes 8
+// bytes (struct rtnexthop) and 8 more with an IPv4 gateway (24 with an
+// IPv6 one): an `ip route add PREFIX nexthop via ...` takes at most 253
+// paths with gateways, 507 without (and a batch line, of at most 511
+// words, 169 with gateways).
+const mpBufSize = 4096
+
+// attrLen is RTA_SPACE(n): an attribute with n bytes of data.
+func attrLen(n int) int { return (4 + n + 3) &^ 3 }
+
+// viaLen is the attribute a gateway takes in a request of family:
+// RTA_GATEWAY, or RTA_VIA (with the address family) for another family.
+func viaLen(gw netip.Addr, family int) int {
+	if addrFamily(gw) == family || family == 0 {
+		return attrLen(gw.BitLen() / 8)
+	}
+	return attrLen(2 + gw.BitLen()/8)
+}
+
 // parseMultipath is parse_nexthops: `nexthop via A dev D weight W onlink`
-// repeated.
-func (ip *IP) parseMultipath(h *rtnl.Handle, argv []string, family int) ([]rtnl.NextHop, error) {
+// repeated. It returns the paths and the length of their RTA_MULTIPATH
+// attribute; a gateway that does not fit in the 4096-byte buffer is an
+// error (rta_addattr_l's). A path without a gateway is not checked: past
+// 511 of them iproute2 6.1 writes beyond its buffer (and aborts), where
+// netsim goes on to the request's bound (addattr_l's error).
+func (ip *IP) parseMultipath(h *rtnl.Handle, argv []string, family int) ([]rtnl.NextHop, int, error) {
 	var out []rtnl.NextHop
+	n := 4 // rta_len of the RTA_MULTIPATH being built
 	a := &args{w: argv}
 	for a.more() {
 		if a.peek() != "nexthop" {
-			return nil, invarg("\"nexthop\" or end of line is expected instead of", a.peek())
+			return nil, 0, invarg("\"nexthop\" or end of line is expected instead of", a.peek())
 		}
 		a.skip()
+		n += 8 // struct rtnexthop
 		var nh rtnl.NextHop
 		for ; a.more() && a.peek() != "nexthop"; a.skip() {
 			switch w := a.peek(); {
 			case w == "via":
 				gw, err := parseVia(a, family)
 				if err != nil {
-					return nil, err
+					return nil, 0, err
 				}
 				if family == 0 {
 					family = addrFamily(gw)
+				}
+				if l := viaLen(gw, family); n+l <= mpBufSize {
+					n += l
+				} else {
+					return nil, 0, &argError{msg: fmt.Sprintf("rta_addattr_l: Error! max allowed bound %d exceeded\nError: cannot parse nexthop\n", mpBufSize), status: exitArg}
 				}
 				nh.Gateway = gw
 			case w == "dev":
 				v, err := a.next()
 				if err != nil {
-					return nil, err
+					return nil, 0, err
 				}
 				if h.LinkIndex(v) == 0 {
 					// parse_one_nh fails, and iproute_modify exits.
-					return nil, &argError{msg: "Cannot find device \"" + v + "\"\nError: cannot parse nexthop\n", status: exitArg}
+					return nil, 0, &argError{msg: "Cannot find device \"" + v + "\"\nError: cannot parse nexthop\n", status: exitArg}
 				}
 				nh.Dev = v
 			case matches(w, "weight"):
 				v, err := a.next()
 				if err != nil {
-					return nil, err
+					return nil, 0, err
 				}
-				n, ok := getUnsigned(v, 32)
-				if !ok || n == 0 || n > 256 {
-					return nil, invarg("\"weight\" is invalid\n", v)
+				wt, ok := getUnsigned(v, 32)
+				if !ok || wt == 0 || wt > 256 {
+					return nil, 0, invarg("\"weight\" is invalid\n", v)
 				}
-				nh.Weight = int(n)
+				nh.Weight = int(wt)
 			case w == "onlink":
 				nh.OnLink = true
 			default:
-				return nil, invarg("\"nexthop\" or end of line is expected instead of", w)
+				return nil, 0, invarg("\"nexthop\" or end of line is expected instead of", w)
 			}
 		}
 		out = append(out, nh)
 	}
-	return out, nil
+	return out, n, nil
 }
 
 // routeFilter is iproute_list_flush_or_save's filter.
@@ -558,6 +618,7 @@ func (ip *IP) routeList(h *rtnl.Handle, argv []string, flush bool) error {
 		return &cmdError{msg: "Error: ipv4: FIB table does not exist.\n" + msg, status: exitNetlink}
 	}
 	flushFailed := false
+	rs = rs[:dumpCut(rs, f)]
 	for _, r := range rs {
 		if !f.keep(r) {
 			continue
@@ -583,6 +644,53 @@ func (ip *IP) routeList(h *rtnl.Handle, argv []string, flush bool) error {
 		return &cmdError{msg: "Failed to send flush request: " + Strerror(syscall.EINVAL) + "\n", status: exitNetlink}
 	}
 	return nil
+}
+
+// Dump buffers: the kernel fills one skb per dump round, of NLMSG_GOODSIZE
+// (3776 bytes on x86-64) for the round at the request and the one a
+// recvmsg peek starts, then, once ip has read with its 32 KiB buffer, of
+// SKB_WITH_OVERHEAD(32768).
+const (
+	dumpSkbSmall = 3776
+	dumpSkbLarge = 32768 - 320
+)
+
+// dumpCut returns how many of the dumped routes rs reach ip. A route that
+// does not fit in what is left of a dump skb goes to the next; one that
+// does not fit in an empty skb ends the dump without an error
+// (inet_dump_fib's EMSGSIZE, which rtnl_dumpit turns into the end of an
+// RTNL_FLAG_DUMP_SPLIT_NLM_DONE dump): with ip's receive pattern, a route
+// of more than 3776 bytes (233 paths with gateways) that is not in the
+// first two skbs' worth of the dump, or not after routes that filled
+// them, cuts the dump short. Routes the kernel's own filter drops (another
+// protocol) take no room. (ip's flush of such a table then fails with
+// "Failed to send flush request: No data available"; netsim deletes the
+// routes before the cut and reports nothing.)
+//
+// Kernel: inet_dump_fib (net/ipv4/fib_frontend.c), netlink_dump
+// (net/netlink/af_netlink.c); iproute2: rtnl_recvmsg.
+func dumpCut(rs []rtnl.RouteInfo, f *routeFilter) int {
+	skb, used := 0, 0
+	for i, r := range rs {
+		if f.hasProto && r.Protocol != f.proto {
+			continue
+		}
+		for {
+			room := dumpSkbLarge
+			if skb < 2 {
+				room = dumpSkbSmall
+			}
+			if used+r.Size <= room {
+				used += r.Size
+				break
+			}
+			if used == 0 {
+				return i
+			}
+			skb, used = skb+1, 0
+		}
+	}
+	return len(rs)
 }
 
 // text is print_route's line(s) for r, which leave out what the filter

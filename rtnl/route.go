@@ -141,6 +141,7 @@ type RouteInfo struct {
 	Flags     fib.NHFlags
 	Metrics   fib.Metrics
 	Paths     int    // paths of a multipath route (0 for a single path)
+	Size      int    // the length of its RTM_NEWROUTE message (fib.Route.NetlinkSize)
 	Text      string // as `ip route show table all` prints it
 }
 
@@ -148,7 +149,7 @@ func routeInfo(r fib.Route) RouteInfo {
 	ri := RouteInfo{
 		Table: r.Table, Dst: r.Dst, Type: r.Type, Scope: r.Scope, Protocol: r.Protocol,
 		Priority: r.Priority, TOS: r.TOS, Gateway: r.Gateway, NexthopID: r.NexthopID,
-		PrefSrc: r.PrefSrc, Flags: r.Flags, Metrics: r.Metrics, Paths: len(r.Multipath), Text: r.String(),
+		PrefSrc: r.PrefSrc, Flags: r.Flags, Metrics: r.Metrics, Paths: len(r.Multipath), Size: r.NetlinkSize(), Text: r.String(),
 	}
 	if r.Dev != nil {
 		ri.Dev = r.Dev.Name()

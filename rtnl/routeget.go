@@ -158,6 +158,10 @@ func (h *Handle) RouteGetFlow(q RouteQuery) (RouteResult, error) {
 				// none of which has one, or EHOSTUNREACH.
 				return errno.New(syscall.EHOSTUNREACH, "")
 			}
+			if r.NetlinkSize() > getRouteReplyMax {
+				// The reply skb is allocated before the answer is known.
+				return errno.New(syscall.EMSGSIZE, "")
+			}
 			ri := routeInfo(r)
 			rr.Entry = &ri
 		}
@@ -165,6 +169,12 @@ func (h *Handle) RouteGetFlow(q RouteQuery) (RouteResult, error) {
 	})
 	return rr, err
 }
+
+// getRouteReplyMax is the room in inet_rtm_getroute's reply, an skb of
+// NLMSG_GOODSIZE: a page less struct skb_shared_info, 4096 - 320 bytes on
+// x86-64. A fibmatch answer with a longer route (more than 233 paths with
+// gateways, say) fails with EMSGSIZE.
+const getRouteReplyMax = 3776
 
 // Address classes (include/linux/in.h) of an IPv4 address; the invalid
 // Addr stands for an unspecified one (0.0.0.0) throughout.
