@@ -378,7 +378,10 @@ func (ip *IP) parseMultipath(h *rtnl.Handle, argv []string, family int) ([]rtnl.
 	a := &args{w: argv}
 	for a.more() {
 		if a.peek() != "nexthop" {
-			return nil, 0, invarg("\"nexthop\" or end of line is expected instead of", a.peek())
+			return nil, 0, &argError{msg: fmt.Sprintf("Error: \"nexthop\" or end of line is expected instead of \"%s\"\n", a.peek()), status: exitArg}
+		}
+		if len(a.w) == 1 {
+			return nil, 0, &argError{msg: "Error: unexpected end of line after \"nexthop\"\n", status: exitArg}
 		}
 		a.skip()
 		n += 8 // struct rtnexthop
@@ -422,7 +425,9 @@ func (ip *IP) parseMultipath(h *rtnl.Handle, argv []string, family int) ([]rtnl.
 			case w == "onlink":
 				nh.OnLink = true
 			default:
-				return nil, 0, invarg("\"nexthop\" or end of line is expected instead of", w)
+				// parse_one_nh stops at a word it does not know, which
+				// parse_nexthops then refuses.
+				return nil, 0, &argError{msg: fmt.Sprintf("Error: \"nexthop\" or end of line is expected instead of \"%s\"\n", w), status: exitArg}
 			}
 		}
 		out = append(out, nh)
