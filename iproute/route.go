@@ -668,7 +668,7 @@ const (
 // of more than 3776 bytes (233 paths with gateways) that is not in the
 // first two skbs' worth of the dump, or not after routes that filled
 // them, cuts the dump short. Routes the kernel's own filter drops (another
-// protocol) take no room. (ip's flush of such a table then fails with
+// protocol, a single path on another device) take no room. (ip's flush of such a table then fails with
 // "Failed to send flush request: No data available"; netsim deletes the
 // routes before the cut and reports nothing.)
 //
@@ -677,7 +677,7 @@ const (
 func dumpCut(rs []rtnl.RouteInfo, f *routeFilter) int {
 	skb, used := 0, 0
 	for i, r := range rs {
-		if f.hasProto && r.Protocol != f.proto {
+		if f.hasProto && r.Protocol != f.proto || f.dev != "" && r.Paths == 0 && r.Dev != f.dev {
 			continue
 		}
 		for {
