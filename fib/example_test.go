@@ -141,3 +141,16 @@ func ExampleFIB_FlushFIB() {
 	// leaves visited: 111
 	// routes left: 1
 }
+
+// Metrics are kept in the kernel's units and printed as ip prints them:
+// RTT in 1/8 ms shown in ms (or s), a locked metric with "lock".
+func ExampleMetrics() {
+	var m fib.Metrics
+	m.Set(fib.MetricMTU, 1400)
+	m.Set(fib.MetricRTT, 100*8) // 100 ms
+	m.Set(fib.MetricRTOMin, 2000)
+	m.Lock = 1 << fib.MetricRTOMin
+	m.CongCtl = "cubic"
+	fmt.Println(m.IPFormat())
+	// Output: mtu 1400 rtt 100ms rto_min lock 2s congctl cubic
+}

@@ -162,8 +162,15 @@ func toConfig(r *Route, mode Mode, del bool) (config, error) {
 		oif: r.Dev, gw: r.Gateway, priority: r.Priority, prefsrc: r.PrefSrc,
 		nhID: r.NexthopID, mp: r.Multipath, mode: mode,
 	}
+	if !r.Metrics.IsZero() {
+		mx := r.Metrics
+		cfg.mx = &mx
+	}
 	if r.OnLink {
 		cfg.flags |= FlagOnLink
+	}
+	if err := checkMultipathLen(r.Multipath); err != nil {
+		return cfg, err
 	}
 	if cfg.tos&3 != 0 {
 		return cfg, einval("Invalid dsfield (tos): ECN bits must be 0")

@@ -122,6 +122,7 @@ type Route struct {
 	NexthopID nexthop.ID     // RTA_NH_ID: use a nexthop object
 	Multipath []NextHop      // RTA_MULTIPATH
 	PrefSrc   netip.Addr     // RTA_PREFSRC ("src")
+	Metrics   Metrics        // RTA_METRICS ("mtu", "advmss", ...): part of the fib_info
 
 	// Flags is set in dumps: the route's rtm_flags (dead, linkdown, onlink).
 	Flags NHFlags
@@ -195,6 +196,7 @@ func (r Route) IPFormat() string {
 	if f := r.Flags.String(); f != "" {
 		b.WriteString(f + " ")
 	}
+	b.WriteString(r.Metrics.IPFormat())
 	for _, nh := range r.Multipath {
 		b.WriteString("\n\tnexthop ")
 		writeVia(&b, nh.Gateway)

@@ -53,6 +53,9 @@ type config struct {
 	nhID     nexthop.ID
 	mp       []NextHop
 	mode     Mode
+	// mx is fc_mx: the request's metrics, nil without RTA_METRICS
+	// (converted by createInfo; compared as given by delete).
+	mx *Metrics
 }
 
 // fibNH is a classic nexthop built into a fib_info (struct fib_nh).
@@ -92,6 +95,10 @@ type fibInfo struct {
 	protocol Protocol
 	scope    Scope
 	typ      Type
+
+	// mx is fib_metrics: nil for a fib_info without metrics (the kernel's
+	// shared dst_default_metrics).
+	mx *Metrics
 }
 
 // released is fib_dead: the fib_info was released, its number (idx) given
@@ -236,7 +243,7 @@ func mix(x uint64) uint64 {
 func (f *FIB) findInfo(k infoKey, nfi *fibInfo) *fibInfo {
 	for fi := f.infos[k.hash()]; fi != nil; fi = f.fis.get(fi.hashNext) {
 		f.work.infos++
-		if fi.makeKey() == k && nhComp(fi, nfi) {
+		if fi.makeKey() == k && nhComp(fi, nfi) && metricsEqual(fi.mx, nfi.mx) {
 			return fi
 		}
 	}
@@ -492,9 +499,14 @@ func (f *FIB) createInfo(t *sim.Task, cfg *config) (*fibInfo, error) {
 		k := nhInfoKey{nhID: cfg.nhID, priority: cfg.priority, tbID: cfg.table,
 			prefsrc: addr4(cfg.prefsrc), flags: cfg.flags &^ compareMask,
 			protocol: cfg.protocol, scope: cfg.scope, typ: cfg.typ}
-		if fi := f.findInfoNH(k); fi != nil {
-			fi.treeref++
-			return fi, nil
+		// Without metrics any fib_info of the nexthop with this
+		// configuration is taken, whatever metrics it has (fib_find_info_nh
+		// does not compare them).
+		if cfg.mx == nil {
+			if fi := f.findInfoNH(k); fi != nil {
+				fi.treeref++
+				return fi, nil
+			}
 		}
 		var nh *nexthop.Nexthop
 		if f.nh != nil {
@@ -503,14 +515,22 @@ func (f *FIB) createInfo(t *sim.Task, cfg *config) (*fibInfo, error) {
 		if nh == nil {
 			return nil, einval("Nexthop id does not exist")
 		}
-		return f.createInfoNH(t, cfg, nh)
+		mx, err := convertMetrics(cfg.mx)
+		if err != nil {
+			return nil, err
+		}
+		return f.createInfoNH(t, cfg, nh, k, mx)
+	}
+	mx, err := convertMetrics(cfg.mx)
+	if err != nil {
+		return nil, err
 	}
 	// Build the candidate in scratch space: most requests end up sharing
 	// an existing fib_info (linkOrShare copies a new one to the heap).
 	fi := &f.cand
 	*fi = fibInfo{
 		f: f, protocol: cfg.protocol, scope: cfg.scope, flags: cfg.flags, priority: cfg.priority,
-		prefsrc: cfg.prefsrc, typ: cfg.typ, tbID: cfg.table,
+		prefsrc: cfg.prefsrc, typ: cfg.typ, tbID: cfg.table, mx: mx,
 	}
 	if len(cfg.mp) > 0 {
 		if err := fi.getNHs(cfg); err != nil {
@@ -561,10 +581,12 @@ func (f *FIB) createInfo(t *sim.Task, cfg *config) (*fibInfo, error) {
 }
 
 // createInfoNH is the rest of fib_create_info for a route using nexthop
-// object nh, which no fib_info has yet (fib_find_info_nh found none): the
-// checks createInfo makes, in its order, then a new fib_info built where it
-// will stay, with no candidate to copy.
-func (f *FIB) createInfoNH(t *sim.Task, cfg *config, nh *nexthop.Nexthop) (*fibInfo, error) {
+// object nh, which no fib_info has yet (fib_find_info_nh found none, or
+// the request has metrics mx): the checks createInfo makes, in its order,
+// then the fib_info with the same configuration and metrics
+// (fib_find_info), or a new one built where it will stay, with no
+// candidate to copy.
+func (f *FIB) createInfoNH(t *sim.Task, cfg *config, nh *nexthop.Nexthop, k nhInfoKey, mx *Metrics) (*fibInfo, error) {
 	if nh.Dead() {
 		return nil, einval("Nexthop has been deleted")
 	}
@@ -578,8 +600,17 @@ func (f *FIB) createInfoNH(t *sim.Task, cfg *config, nh *nexthop.Nexthop) (*fibI
 			return nil, einval("Invalid prefsrc address")
 		}
 	}
+	if cfg.mx != nil {
+		for fi := f.nhInfos.head(k.nhID); fi != nil; fi = f.fis.get(fi.hashNext) {
+			f.work.infos++
+			if fi.nhKey() == k && metricsEqual(fi.mx, mx) {
+				fi.treeref++
+				return fi, nil
+			}
+		}
+	}
 	fi := f.fis.newInfo()
-	fi.f, fi.nh = f, nh
+	fi.f, fi.nh, fi.mx = f, nh, mx
 	fi.protocol, fi.scope, fi.flags, fi.typ = cfg.protocol, cfg.scope, cfg.flags, cfg.typ
 	fi.priority, fi.prefsrc, fi.tbID = cfg.priority, cfg.prefsrc, cfg.table
 	f.linkInfo(fi)

@@ -245,7 +245,7 @@ func (tb *Table) delete(t *sim.Task, cfg *config) error {
 			(cfg.scope == ScopeNowhere || fi.scope == cfg.scope) &&
 			(!cfg.prefsrc.IsValid() || fi.prefsrc == cfg.prefsrc) &&
 			(cfg.protocol == ProtoUnspec || fi.protocol == cfg.protocol) &&
-			nhMatch(cfg, fi) {
+			nhMatch(cfg, fi) && metricsMatch(cfg.mx, fi.mx) {
 			del = fa
 			break
 		}
@@ -298,6 +298,15 @@ type Result struct {
 	NexthopID nexthop.ID     // the route's nexthop object, if any
 
 	fi *fibInfo // the route's fib_info (res->fi), for fib_select_multipath
+}
+
+// Metrics returns the metrics of the matching route's fib_info, which a
+// route built from it carries (rt_set_nexthop).
+func (r Result) Metrics() Metrics {
+	if r.fi == nil || r.fi.mx == nil {
+		return Metrics{}
+	}
+	return *r.fi.mx
 }
 
 func prefixMismatch(key, pkey uint32) uint32 { return (key ^ pkey) & (pkey | -pkey) }
@@ -663,11 +672,33 @@ func (tb *Table) flushExternal() {
 // route builds the dump of one alias (fib_dump_info with the nexthop
 // compatibility mode on, its default).
 func (tb *Table) route(key uint32, fa *alias) Route {
-	fi := tb.t.fiOf(fa)
+	return dumpInfo(tb.id, netip.PrefixFrom(addrFrom4(key), int(keyLength-fa.slen)), fa.typ, fa.tos, tb.t.fiOf(fa))
+}
+
+// Entry returns the FIB entry the lookup matched as a dump shows it, with
+// type typ (an `ip route get fibmatch` answer gives the type of the route
+// built, rt_type, with the fib_info of the entry that matched), and false
+// if the result has no fib_info.
+//
+// Kernel: inet_rtm_getroute with RTM_F_FIB_MATCH → fib_dump_info
+// (net/ipv4/route.c, net/ipv4/fib_semantics.c).
+func (r Result) Entry(typ Type) (Route, bool) {
+	if r.fi == nil {
+		return Route{}, false
+	}
+	return dumpInfo(r.Table, r.Prefix, typ, r.TOS, r.fi), true
+}
+
+// dumpInfo is fib_dump_info: the route of an alias of table tbID with
+// prefix dst, type typ, TOS tos and fib_info fi.
+func dumpInfo(tbID uint32, dst netip.Prefix, typ Type, tos uint8, fi *fibInfo) Route {
 	r := Route{
-		Table: tb.id, Dst: netip.PrefixFrom(addrFrom4(key), int(keyLength-fa.slen)),
-		Type: fa.typ, Scope: fi.scope, Protocol: fi.protocol, Priority: fi.priority,
-		TOS: fa.tos, PrefSrc: fi.prefsrc, Flags: fi.flags,
+		Table: tbID, Dst: dst,
+		Type: typ, Scope: fi.scope, Protocol: fi.protocol, Priority: fi.priority,
+		TOS: tos, PrefSrc: fi.prefsrc, Flags: fi.flags,
+	}
+	if fi.mx != nil {
+		r.Metrics = *fi.mx
 	}
 	const shown = FlagDead | FlagLinkDown | FlagOnLink | FlagOffload | FlagTrap
 	switch {

@@ -37,8 +37,9 @@
 // Where the output is not iproute2's: netsim has no IPv6 routes, so `ip -6
 // route` shows none and `ip route show table all` only IPv4's; options that
 // only format (-s, -d, -o, -j, -br) and keywords netsim does not model
-// (route metrics and encapsulations, address metrics, anycast and the
-// flags home, mngtmpaddr and optimistic, link flags) are refused by name. As in iproute2 6.1, a batch line takes no options (`-4
+// (route encapsulations, address metrics, anycast and the flags home,
+// mngtmpaddr and optimistic, link flags) are refused by name. As in iproute2
+// 6.1, a batch line takes no options (`-4
 // route show` is an unknown object) and `ip nh` is not `ip nexthop`.
 // testdata/differences.txt keeps the cases where netsim's kernel still
 // answers otherwise than Linux 6.18.

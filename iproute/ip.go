@@ -318,6 +318,11 @@ func (ip *IP) batch(r io.Reader, name string, force bool) int {
 		if len(words) == 0 {
 			continue
 		}
+		if len(words) >= maxArgs {
+			// makeargs has room for MAX_ARGS-1 words and exits.
+			io.WriteString(ip.Stderr, "Too many arguments to command\n")
+			return exitFailure
+		}
 		err := ip.cmd(words)
 		if ip.AfterCommand != nil {
 			ip.AfterCommand(words, line, err)
@@ -338,6 +343,10 @@ func (ip *IP) batch(r io.Reader, name string, force bool) int {
 	}
 	return ret
 }
+
+// maxArgs is iproute2's MAX_ARGS: a batch line holds at most 511 words
+// (a route's paths with gateways: 169 of them).
+const maxArgs = 512
 
 // readCmdLine is iproute2's getcmdline: one command, joined across lines
 // that end in '\', with everything from '#' on dropped. It returns the

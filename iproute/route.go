@@ -105,6 +105,11 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 		family                = ip.family
 		scope                 netdev.Scope
 		hasMultipath, hasNhid bool
+		mx                    mxBuf
+		// msgLen is the request's nlmsg_len before RTA_OIF, RTA_METRICS
+		// and RTA_MULTIPATH: header, rtmsg and the attributes so far.
+		msgLen = 16 + 12
+		mpArgs []string // from the first "nexthop" on
 	)
 	a := &args{w: argv}
 	for ; a.more(); a.skip() {
@@ -120,6 +125,7 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 				return err
 			}
 			r.PrefSrc = s
+			msgLen += attrLen(s.BitLen() / 8)
 		case w == "via":
 			if gwOK {
 				return invarg("use nexthop syntax to specify multiple via\n", w)
@@ -132,6 +138,7 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 				family = addrFamily(gw)
 			}
 			r.Gateway, gwOK = gw, true
+			msgLen += viaLen(gw, family)
 		case w == "tos" || matches(w, "dsfield"):
 			tos, err := nextValue(a, dsfieldID, "\"tos\" value is invalid\n")
 			if err != nil {
@@ -144,6 +151,7 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 				return err
 			}
 			r.Priority = uint32(m)
+			msgLen += attrLen(4)
 		case w == "scope":
 			s, err := nextValue(a, scopeID, "invalid \"scope\" value\n")
 			if err != nil {
@@ -157,12 +165,14 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 			}
 			devs = append(devs, v)
 			r.Dev = v
-		case w == "nexthop":
-			mp, err := ip.parseMultipath(h, a.w, family)
-			if err != nil {
+		case routeMetricKey(w) != nil:
+			if err := ip.parseMetric(a, routeMetricKey(w), &mx); err != nil {
 				return err
 			}
-			r.Multipath, hasMultipath = mp, true
+		case w == "nexthop":
+			// parse_nexthops reads the rest after the request's own
+			// checks.
+			mpArgs, hasMultipath = a.w, true
 			a.w = a.w[:1]
 		case w == "nhid":
 			id, err := nextValue(a, uint32Value, "\"id\" value is invalid\n")
@@ -170,6 +180,7 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 				return err
 			}
 			r.NexthopID, hasNhid = nexthop.ID(id), true
+			msgLen += attrLen(4)
 		case matches(w, "protocol"):
 			p, err := nextValue(a, protoID, "\"protocol\" value is invalid\n")
 			if err != nil {
@@ -182,6 +193,9 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 				return err
 			}
 			r.Table, tableOK = id, true
+			if id >= 256 {
+				msgLen += attrLen(4) // RTA_TABLE; a smaller id goes in rtm_table
+			}
 		case w == "onlink":
 			r.OnLink = true
 		case unsupportedRouteAttr[w]:
@@ -221,15 +235,35 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 				}
 			}
 			r.Dst, dstOK = p, true
+			if w != "default" && w != "any" && w != "all" {
+				msgLen += attrLen(p.Addr().BitLen() / 8)
+			}
 		}
 	}
 	if !dstOK {
 		return usageErr(routeUsage)
 	}
+	r.Metrics = ip.endMetrics(&mx)
+	if len(devs) > 0 {
+		msgLen += attrLen(4)
+	}
+	msgLen += mx.n
 	for _, d := range devs {
 		if h.LinkIndex(d) == 0 {
 			return nodev(d)
 		}
+	}
+	if hasMultipath {
+		mp, n, err := ip.parseMultipath(h, mpArgs, family)
+		if err != nil {
+			return err
+		}
+		if msgLen+n > mpBufSize {
+			// parse_nexthops adds RTA_MULTIPATH with a bound of 4096
+			// bytes for the whole request, and iproute_modify gives up.
+			return failf("addattr_l ERROR: message exceeded bound of %d\n", mpBufSize)
+		}
+		r.Multipath = mp
 	}
 	if !r.Dst.Addr().Is4() {
 		return failf("IPv6 routes are not modelled by netsim.\n")
@@ -278,67 +312,101 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 }
 
 // unsupportedRouteAttr are the route attributes of iproute_modify that
-// netsim does not model: metrics, encapsulations, realms, IPv6 options.
+// netsim does not model: encapsulations, realms, IPv6 options.
 var unsupportedRouteAttr = map[string]bool{
-	"as": true, "from": true, "expires": true, "mtu": true, "hoplimit": true, "advmss": true,
-	"reordering": true, "rtt": true, "rttvar": true, "window": true, "cwnd": true,
-	"initcwnd": true, "initrwnd": true, "ssthresh": true, "realms": true, "realm": true,
-	"rto_min": true, "features": true, "quickack": true, "congctl": true, "pref": true,
-	"encap": true, "ttl-propagate": true, "fastopen_no_cookie": true, "vrf": true,
+	"as": true, "from": true, "expires": true, "realms": true, "realm": true, "pref": true,
+	"encap": true, "ttl-propagate": true, "vrf": true,
 	"pervasive": true, "mpath": true, "metrics": true,
 }
 
+// mpBufSize is the size of parse_nexthops' buffer for RTA_MULTIPATH, and
+// the bound it gives addattr_l for the whole request: a route's paths
+// must fit in 4096 bytes with the rest of the request. A path takes 8
+// bytes (struct rtnexthop) and 8 more with an IPv4 gateway (24 with an
+// IPv6 one): an `ip route add PREFIX nexthop via ...` takes at most 253
+// paths with gateways, 507 without (and a batch line, of at most 511
+// words, 169 with gateways).
+const mpBufSize = 4096
+
+// attrLen is RTA_SPACE(n): an attribute with n bytes of data.
+func attrLen(n int) int { return (4 + n + 3) &^ 3 }
+
+// viaLen is the attribute a gateway takes in a request of family:
+// RTA_GATEWAY, or RTA_VIA (with the address family) for another family.
+func viaLen(gw netip.Addr, family int) int {
+	if addrFamily(gw) == family || family == 0 {
+		return attrLen(gw.BitLen() / 8)
+	}
+	return attrLen(2 + gw.BitLen()/8)
+}
+
 // parseMultipath is parse_nexthops: `nexthop via A dev D weight W onlink`
-// repeated.
-func (ip *IP) parseMultipath(h *rtnl.Handle, argv []string, family int) ([]rtnl.NextHop, error) {
+// repeated. It returns the paths and the length of their RTA_MULTIPATH
+// attribute; a gateway that does not fit in the 4096-byte buffer is an
+// error (rta_addattr_l's). A path without a gateway is not checked: past
+// 511 of them iproute2 6.1 writes beyond its buffer (and aborts), where
+// netsim goes on to the request's bound (addattr_l's error).
+func (ip *IP) parseMultipath(h *rtnl.Handle, argv []string, family int) ([]rtnl.NextHop, int, error) {
 	var out []rtnl.NextHop
+	n := 4 // rta_len of the RTA_MULTIPATH being built
 	a := &args{w: argv}
 	for a.more() {
 		if a.peek() != "nexthop" {
-			return nil, invarg("\"nexthop\" or end of line is expected instead of", a.peek())
+			return nil, 0, &argError{msg: fmt.Sprintf("Error: \"nexthop\" or end of line is expected instead of \"%s\"\n", a.peek()), status: exitArg}
+		}
+		if len(a.w) == 1 {
+			return nil, 0, &argError{msg: "Error: unexpected end of line after \"nexthop\"\n", status: exitArg}
 		}
 		a.skip()
+		n += 8 // struct rtnexthop
 		var nh rtnl.NextHop
 		for ; a.more() && a.peek() != "nexthop"; a.skip() {
 			switch w := a.peek(); {
 			case w == "via":
 				gw, err := parseVia(a, family)
 				if err != nil {
-					return nil, err
+					return nil, 0, err
 				}
 				if family == 0 {
 					family = addrFamily(gw)
+				}
+				if l := viaLen(gw, family); n+l <= mpBufSize {
+					n += l
+				} else {
+					return nil, 0, &argError{msg: fmt.Sprintf("rta_addattr_l: Error! max allowed bound %d exceeded\nError: cannot parse nexthop\n", mpBufSize), status: exitArg}
 				}
 				nh.Gateway = gw
 			case w == "dev":
 				v, err := a.next()
 				if err != nil {
-					return nil, err
+					return nil, 0, err
 				}
 				if h.LinkIndex(v) == 0 {
 					// parse_one_nh fails, and iproute_modify exits.
-					return nil, &argError{msg: "Cannot find device \"" + v + "\"\nError: cannot parse nexthop\n", status: exitArg}
+					return nil, 0, &argError{msg: "Cannot find device \"" + v + "\"\nError: cannot parse nexthop\n", status: exitArg}
 				}
 				nh.Dev = v
 			case matches(w, "weight"):
 				v, err := a.next()
 				if err != nil {
-					return nil, err
+					return nil, 0, err
 				}
-				n, ok := getUnsigned(v, 32)
-				if !ok || n == 0 || n > 256 {
-					return nil, invarg("\"weight\" is invalid\n", v)
+				wt, ok := getUnsigned(v, 32)
+				if !ok || wt == 0 || wt > 256 {
+					return nil, 0, invarg("\"weight\" is invalid\n", v)
 				}
-				nh.Weight = int(n)
+				nh.Weight = int(wt)
 			case w == "onlink":
 				nh.OnLink = true
 			default:
-				return nil, invarg("\"nexthop\" or end of line is expected instead of", w)
+				// parse_one_nh stops at a word it does not know, which
+				// parse_nexthops then refuses.
+				return nil, 0, &argError{msg: fmt.Sprintf("Error: \"nexthop\" or end of line is expected instead of \"%s\"\n", w), status: exitArg}
 			}
 		}
 		out = append(out, nh)
 	}
-	return out, nil
+	return out, n, nil
 }
 
 // routeFilter is iproute_list_flush_or_save's filter.
@@ -529,6 +597,7 @@ func (ip *IP) routeList(h *rtnl.Handle, argv []string, flush bool) error {
 		return &cmdError{msg: "Error: ipv4: FIB table does not exist.\n" + msg, status: exitNetlink}
 	}
 	flushFailed := false
+	rs = rs[:dumpCut(rs, f)]
 	for _, r := range rs {
 		if !f.keep(r) {
 			continue
@@ -542,7 +611,7 @@ func (ip *IP) routeList(h *rtnl.Handle, argv []string, flush bool) error {
 				continue
 			}
 			del := rtnl.Route{Table: r.Table, Dst: r.Dst, TOS: r.TOS, Priority: r.Priority,
-				Type: r.Type, Protocol: r.Protocol, Gateway: r.Gateway, Dev: r.Dev}
+				Type: r.Type, Protocol: r.Protocol, Gateway: r.Gateway, Dev: r.Dev, Metrics: r.Metrics}
 			if err := h.RouteDel(del); err != nil && !isGone(err) {
 				return err
 			}
@@ -554,6 +623,53 @@ func (ip *IP) routeList(h *rtnl.Handle, argv []string, flush bool) error {
 		return &cmdError{msg: "Failed to send flush request: " + Strerror(syscall.EINVAL) + "\n", status: exitNetlink}
 	}
 	return nil
+}
+
+// Dump buffers: the kernel fills one skb per dump round, of NLMSG_GOODSIZE
+// (3776 bytes on x86-64) for the round at the request and the one a
+// recvmsg peek starts, then, once ip has read with its 32 KiB buffer, of
+// SKB_WITH_OVERHEAD(32768).
+const (
+	dumpSkbSmall = 3776
+	dumpSkbLarge = 32768 - 320
+)
+
+// dumpCut returns how many of the dumped routes rs reach ip. A route that
+// does not fit in what is left of a dump skb goes to the next; one that
+// does not fit in an empty skb ends the dump without an error
+// (inet_dump_fib's EMSGSIZE, which rtnl_dumpit turns into the end of an
+// RTNL_FLAG_DUMP_SPLIT_NLM_DONE dump): with ip's receive pattern, a route
+// of more than 3776 bytes (233 paths with gateways) that is not in the
+// first two skbs' worth of the dump, or not after routes that filled
+// them, cuts the dump short. Routes the kernel's own filter drops (another
+// protocol, a single path on another device) take no room. (ip's flush of such a table then fails with
+// "Failed to send flush request: No data available"; netsim deletes the
+// routes before the cut and reports nothing.)
+//
+// Kernel: inet_dump_fib (net/ipv4/fib_frontend.c), netlink_dump
+// (net/netlink/af_netlink.c); iproute2: rtnl_recvmsg.
+func dumpCut(rs []rtnl.RouteInfo, f *routeFilter) int {
+	skb, used := 0, 0
+	for i, r := range rs {
+		if f.hasProto && r.Protocol != f.proto || f.dev != "" && r.Paths == 0 && r.Dev != f.dev {
+			continue
+		}
+		for {
+			room := dumpSkbLarge
+			if skb < 2 {
+				room = dumpSkbSmall
+			}
+			if used+r.Size <= room {
+				used += r.Size
+				break
+			}
+			if used == 0 {
+				return i
+			}
+			skb, used = skb+1, 0
+		}
+	}
+	return len(rs)
 }
 
 // text is print_route's line(s) for r, which leave out what the filter
@@ -622,7 +738,7 @@ func (ip *IP) routeGet(h *rtnl.Handle, argv []string) error {
 	for ; a.more(); a.skip() {
 		w := a.peek()
 		switch {
-		case w == "from":
+		case matches(w, "from"):
 			v, err := a.next()
 			if err != nil {
 				return err
@@ -688,8 +804,12 @@ func (ip *IP) routeGet(h *rtnl.Handle, argv []string) error {
 			}
 			q.IIF = v
 			continue
-		case "vrf", "connected", "fibmatch", "as", "flowlabel":
+		case "vrf", "connected", "as", "flowlabel":
 			return notSupported("ip route get", w)
+		}
+		if matches(w, "fibmatch") {
+			q.FIBMatch = true
+			continue
 		}
 		if matches(w, "to") {
 			v, err := a.next()
@@ -734,6 +854,12 @@ func (ip *IP) routeGet(h *rtnl.Handle, argv []string) error {
 			return &cmdError{msg: kernelMessage(ke.Errno, ke.Msg), status: exitNetlink}
 		}
 		return err
+	}
+	if rr.Entry != nil {
+		// inet_rtm_getroute answers a fibmatch with fib_dump_info, which
+		// ip prints as a dumped route.
+		ip.out.WriteString(routeText(*rr.Entry, true))
+		return nil
 	}
 	ip.out.WriteString(routeGetText(q, rr))
 	return nil
@@ -803,6 +929,7 @@ func routeGetText(q rtnl.RouteQuery, rr rtnl.RouteResult) string {
 	if len(names) > 0 {
 		b.WriteString("<" + strings.Join(names, ",") + "> ")
 	}
+	b.WriteString(rr.Metrics.IPFormat())
 	if rr.IIF != "" {
 		b.WriteString("iif " + rr.IIF + " ")
 	}

@@ -29,6 +29,9 @@ type Route struct {
 	NexthopID nexthop.ID   // "nhid"
 	Multipath []NextHop    // "nexthop via ... dev ... weight ..."
 	PrefSrc   netip.Addr   // "src"
+	// Metrics are "mtu", "advmss", "congctl", ... (RTA_METRICS), in the
+	// kernel's units (see fib.Metrics).
+	Metrics fib.Metrics
 }
 
 // NextHop is one path of a multipath route.
@@ -53,7 +56,7 @@ func (n *Net) fibRoute(r Route, add bool) (fib.Route, error) {
 	fr := fib.Route{
 		Table: r.Table, Dst: r.Dst, Type: r.Type, Scope: r.Scope, Protocol: r.Protocol,
 		Priority: r.Priority, TOS: r.TOS, Gateway: r.Gateway, OnLink: r.OnLink,
-		NexthopID: r.NexthopID, PrefSrc: r.PrefSrc,
+		NexthopID: r.NexthopID, PrefSrc: r.PrefSrc, Metrics: r.Metrics,
 	}
 	if add && fr.Protocol == fib.ProtoUnspec {
 		fr.Protocol = fib.ProtoBoot
@@ -136,7 +139,9 @@ type RouteInfo struct {
 	NexthopID nexthop.ID
 	PrefSrc   netip.Addr
 	Flags     fib.NHFlags
+	Metrics   fib.Metrics
 	Paths     int    // paths of a multipath route (0 for a single path)
+	Size      int    // the length of its RTM_NEWROUTE message (fib.Route.NetlinkSize)
 	Text      string // as `ip route show table all` prints it
 }
 
@@ -144,7 +149,7 @@ func routeInfo(r fib.Route) RouteInfo {
 	ri := RouteInfo{
 		Table: r.Table, Dst: r.Dst, Type: r.Type, Scope: r.Scope, Protocol: r.Protocol,
 		Priority: r.Priority, TOS: r.TOS, Gateway: r.Gateway, NexthopID: r.NexthopID,
-		PrefSrc: r.PrefSrc, Flags: r.Flags, Paths: len(r.Multipath), Text: r.String(),
+		PrefSrc: r.PrefSrc, Flags: r.Flags, Metrics: r.Metrics, Paths: len(r.Multipath), Size: r.NetlinkSize(), Text: r.String(),
 	}
 	if r.Dev != nil {
 		ri.Dev = r.Dev.Name()

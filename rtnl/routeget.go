@@ -41,6 +41,9 @@ type RouteQuery struct {
 	HasIPProto bool
 	Sport      uint16 // RTA_SPORT ("sport")
 	Dport      uint16 // RTA_DPORT ("dport")
+	// FIBMatch is RTM_F_FIB_MATCH ("fibmatch"): answer with the FIB entry
+	// the lookup matched (RouteResult.Entry).
+	FIBMatch bool
 }
 
 // RouteFlags are the struct rtable flags a route lookup reports (ip's
@@ -71,6 +74,17 @@ type RouteResult struct {
 	TOS       uint8        // the FIB entry's TOS (rtm_tos of the answer: res.dscp)
 	NexthopID nexthop.ID   // the FIB entry's nexthop object, if any
 	IIF       string       // an input route's input device
+	// Metrics are the FIB entry's metrics, which an output or forwarding
+	// route carries (rt_set_nexthop); none for broadcast, multicast
+	// through a default route, or local delivery of a received packet.
+	Metrics fib.Metrics
+	// Entry is, for a FIBMatch query, the FIB entry the lookup matched, as
+	// `ip route show` dumps it but with the type of the route built (a
+	// multicast destination through a default route, say, gives the
+	// default route as "multicast"). A FIBMatch query whose route came
+	// from no FIB entry (0.0.0.0, a multicast group on an input device, an
+	// output device without a route) fails with EHOSTUNREACH.
+	Entry *RouteInfo
 }
 
 // RouteGet looks dst up as the kernel routes a locally generated packet
@@ -131,15 +145,36 @@ func (h *Handle) RouteGetFlow(q RouteQuery) (RouteResult, error) {
 			}
 		}
 		var err error
+		var match fib.Result
 		if q.IIF != "" {
-			rr, err = h.n.routeInput(t, tb, q)
+			rr, err = h.n.routeInput(t, tb, q, &match)
 		} else {
-			rr, err = h.n.routeOutput(t, tb, q)
+			rr, err = h.n.routeOutput(t, tb, q, &match)
+		}
+		if err == nil && q.FIBMatch {
+			r, ok := match.Entry(rr.Type)
+			if !ok {
+				// No FIB entry made the route: the error of its type,
+				// none of which has one, or EHOSTUNREACH.
+				return errno.New(syscall.EHOSTUNREACH, "")
+			}
+			if r.NetlinkSize() > getRouteReplyMax {
+				// The reply skb is allocated before the answer is known.
+				return errno.New(syscall.EMSGSIZE, "")
+			}
+			ri := routeInfo(r)
+			rr.Entry = &ri
 		}
 		return err
 	})
 	return rr, err
 }
+
+// getRouteReplyMax is the room in inet_rtm_getroute's reply, an skb of
+// NLMSG_GOODSIZE: a page less struct skb_shared_info, 4096 - 320 bytes on
+// x86-64. A fibmatch answer with a longer route (more than 233 paths with
+// gateways, say) fails with EMSGSIZE.
+const getRouteReplyMax = 3776
 
 // Address classes (include/linux/in.h) of an IPv4 address; the invalid
 // Addr stands for an unspecified one (0.0.0.0) throughout.
@@ -165,7 +200,9 @@ func unspec(a netip.Addr) netip.Addr {
 }
 
 // routeOutput is ip_route_output_key_hash_rcu followed by __mkroute_output.
-func (n *Net) routeOutput(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteResult, error) {
+//
+// The FIB result the route was built from, if any, goes to *match.
+func (n *Net) routeOutput(t *sim.Task, tb *netdev.Table, q RouteQuery, match *fib.Result) (RouteResult, error) {
 	dst, src := unspec(q.Dst), unspec(q.Src)
 	fl := fib.Flow{TOS: q.TOS, Mark: q.Mark, UID: q.UID, IIF: netdev.LoopbackIfIndex,
 		Proto: q.IPProto, Sport: q.Sport, Dport: q.Dport}
@@ -237,6 +274,7 @@ func (n *Net) routeOutput(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteRes
 		return RouteResult{}, err
 	}
 	o.res, o.found, o.typ = res, true, res.Type
+	*match = res
 	if res.Type == fib.TypeLocal {
 		if !src.IsValid() {
 			if src = res.PrefSrc; !src.IsValid() {
@@ -320,6 +358,10 @@ func makeRoute(tb *netdev.Table, dst, src netip.Addr, out *netdev.Device, o outp
 	if useFib && o.res.Gateway.IsValid() && o.res.NHScope == fib.ScopeLink {
 		rr.Gateway = o.res.Gateway
 	}
+	if useFib && o.found {
+		// rt_set_nexthop: the route takes its fib_info's metrics.
+		rr.Metrics = o.res.Metrics()
+	}
 	return rr, nil
 }
 
@@ -397,7 +439,9 @@ func inetSelectAddr(tb *netdev.Table, d *netdev.Device, dst netip.Addr, scope fi
 // routeInput is ip_route_input_rcu: the route of a packet that came in by
 // the device q.IIF. Any martian is EINVAL, as inet_rtm_getroute reports
 // every drop reason.
-func (n *Net) routeInput(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteResult, error) {
+//
+// The FIB result the route was built from, if any, goes to *match.
+func (n *Net) routeInput(t *sim.Task, tb *netdev.Table, q RouteQuery, match *fib.Result) (RouteResult, error) {
 	dev, err := tb.Lookup(q.IIF)
 	if err != nil {
 		return RouteResult{}, err
@@ -440,6 +484,7 @@ func (n *Net) routeInput(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteResu
 		return RouteResult{}, err
 	}
 	rr.Table, rr.Prefix, rr.PrefSrc, rr.NexthopID, rr.TOS = res.Table, res.Prefix, res.PrefSrc, res.NexthopID, res.TOS
+	*match = res
 	switch {
 	case res.Type == fib.TypeBroadcast:
 		return n.broadcastInput(t, tb, q, src, dev, rr)
@@ -471,6 +516,7 @@ func (n *Net) routeInput(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteResu
 	if res.Gateway.IsValid() && res.NHScope == fib.ScopeLink {
 		rr.Gateway = res.Gateway
 	}
+	rr.Metrics = res.Metrics() // rt_set_nexthop, for forwarded packets only
 	return rr, nil
 }
 

@@ -13,11 +13,10 @@ var Avoided = []string{
 	"dummy, vlan, bond and vrf devices: the real kernel the harness runs on may lack their modules (veth and macvlan only)",
 	"bridge devices: linkwatch applies a bridge's operstate up to a second after its carrier changes, past the harness's wait",
 	"IPv6 routes and addresses: netsim has no IPv6 routing (a non-goal), and the kernel's IPv6 multicast joins finish in workqueues",
-	"route metrics (mtu, advmss, rtt, ...) and encapsulations: netsim's iproute refuses them by name",
+	"route encapsulations: netsim's iproute refuses them by name; route metrics (mtu, advmss, rtt, ...) are not generated (iproute's testdata/route_metrics.txt has the kernel's answers)",
 	"changing the loopback device's address: netsim refuses it (testdata/differences.txt in iproute)",
 	"several primary IPv4 addresses of different scopes on one device: their order (__inet_insert_ifa) is not netsim's",
 	"the loopback device: the harness's dump separators are `ip link show dev lo`",
-	"options after a multipath route's nexthops: ip's message for them is worded otherwise by netsim's iproute",
 }
 
 // Generate returns a random command sequence of about n steps, a

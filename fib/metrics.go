@@ -1,0 +1,256 @@
+// Route metrics: the RTAX_* values a route carries for the transport
+// protocols (path MTU, initial windows, RTT estimates, congestion control),
+// as ip_metrics_convert (net/ipv4/metrics.c) validates and stores them in a
+// fib_info, fib_metrics_match (net/ipv4/fib_semantics.c) compares them with
+// a delete request, rtnetlink_put_metrics (net/core/rtnetlink.c) dumps them
+// and iproute2's print_rta_metrics prints them.
+
+package fib
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Metric is the index of a route metric (enum RTAX_*, include/uapi/linux/
+// rtnetlink.h). The zero Metric is RTAX_UNSPEC, which names no metric.
+type Metric uint8
+
+// The route metrics.
+const (
+	MetricLock             Metric = 1                      // RTAX_LOCK: the bit mask of locked metrics
+	MetricMTU              Metric = 2                      // RTAX_MTU: path MTU, at most 65520
+	MetricWindow           Metric = 3                      // RTAX_WINDOW: TCP window clamp
+	MetricRTT              Metric = 4                      // RTAX_RTT: initial RTT in 1/8 ms
+	MetricRTTVar           Metric = 5                      // RTAX_RTTVAR: initial RTT variance in 1/4 ms
+	MetricSSThresh         Metric = 6                      // RTAX_SSTHRESH: initial slow start threshold
+	MetricCwnd             Metric = 7                      // RTAX_CWND: congestion window clamp
+	MetricAdvMSS           Metric = 8                      // RTAX_ADVMSS: advertised MSS, at most 65495
+	MetricReordering       Metric = 9                      // RTAX_REORDERING: initial reordering degree
+	MetricHopLimit         Metric = 10                     // RTAX_HOPLIMIT: TTL, at most 255
+	MetricInitCwnd         Metric = 11                     // RTAX_INITCWND: initial congestion window
+	MetricFeatures         Metric = 12                     // RTAX_FEATURES: RTAX_FEATURE_* bits
+	MetricRTOMin           Metric = 13                     // RTAX_RTO_MIN: minimum retransmission timeout in ms
+	MetricInitRwnd         Metric = 14                     // RTAX_INITRWND: initial receive window
+	MetricQuickAck         Metric = 15                     // RTAX_QUICKACK: 1 disables delayed ACKs
+	MetricCongCtl          Metric = 16                     // RTAX_CC_ALGO: congestion control, by name (Metrics.CongCtl)
+	MetricFastOpenNoCookie Metric = 17                     // RTAX_FASTOPEN_NO_COOKIE: TCP Fast Open without cookie
+	MetricMax                     = MetricFastOpenNoCookie // RTAX_MAX
+)
+
+// FeatureECN is RTAX_FEATURE_ECN, the one feature bit a request may set
+// (RTAX_FEATURE_MASK; the others are refused).
+const FeatureECN uint32 = 1 << 0
+
+// featureECNCA is DST_FEATURE_ECN_CA: set by the kernel, never dumped, when
+// the congestion control needs ECN.
+const featureECNCA uint32 = 1 << 31
+
+// metricNames are iproute2's mx_names, by Metric.
+var metricNames = [MetricMax + 1]string{
+	MetricMTU: "mtu", MetricWindow: "window", MetricRTT: "rtt", MetricRTTVar: "rttvar",
+	MetricSSThresh: "ssthresh", MetricCwnd: "cwnd", MetricAdvMSS: "advmss",
+	MetricReordering: "reordering", MetricHopLimit: "hoplimit", MetricInitCwnd: "initcwnd",
+	MetricFeatures: "features", MetricRTOMin: "rto_min", MetricInitRwnd: "initrwnd",
+	MetricQuickAck: "quickack", MetricCongCtl: "congctl", MetricFastOpenNoCookie: "fastopen_no_cookie",
+}
+
+// String returns the name iproute2 uses ("mtu", "rto_min", ...), or
+// "metric N".
+func (m Metric) String() string {
+	if m <= MetricMax && metricNames[m] != "" {
+		return metricNames[m]
+	}
+	return "metric " + strconv.Itoa(int(m))
+}
+
+// CongestionControls are the TCP congestion control algorithms a route may
+// name (congctl): those of the reference kernel
+// (net.ipv4.tcp_available_congestion_control: reno, cubic and bbr built
+// in). None of them needs ECN, so none sets DST_FEATURE_ECN_CA.
+var CongestionControls = []string{"reno", "bbr", "cubic"}
+
+func congestionControlKnown(name string) bool {
+	for _, n := range CongestionControls {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Metrics are a route's metrics (the RTA_METRICS nest): a comparable value.
+// The zero Metrics has no metric set, which is what a route without
+// RTA_METRICS has (dst_default_metrics).
+//
+// Values are in the kernel's units: RTT in 1/8 ms and RTTVar in 1/4 ms
+// (ip multiplies its milliseconds by 8 and 4), RTOMin in ms. A zero value
+// is an unset metric, except for Del (see Given).
+type Metrics struct {
+	// Values by Metric; Values[0], Values[MetricLock] and
+	// Values[MetricCongCtl] are unused.
+	Values [MetricMax + 1]uint32
+	// Lock is RTAX_LOCK: bit 1<<m locks metric m (ip's "lock").
+	Lock uint32
+	// CongCtl is RTAX_CC_ALGO, the congestion control's name; "" for none.
+	CongCtl string
+	// Given marks, in a delete request, metrics whose zero value is to be
+	// compared (bit 1<<m, MetricLock for Lock): `ip route del ... mtu 0`
+	// matches only a route without an MTU. Nonzero values are always
+	// compared. Adds and dumps ignore it.
+	Given uint32
+}
+
+// IsZero reports whether no metric is set.
+func (m Metrics) IsZero() bool { return m == Metrics{} }
+
+// Set sets metric k to v (and marks it Given).
+func (m *Metrics) Set(k Metric, v uint32) {
+	if k == MetricLock {
+		m.Lock = v
+	} else if k <= MetricMax {
+		m.Values[k] = v
+	}
+	m.Given |= 1 << k
+}
+
+// convertMetrics is ip_fib_metrics_init and ip_metrics_convert: the
+// stored form of a request's metrics (nil for none), with MTU, AdvMSS and
+// HopLimit capped, or an error for an unknown congestion control or
+// feature bit.
+//
+// Kernel: ip_metrics_convert (net/ipv4/metrics.c).
+func convertMetrics(req *Metrics) (*Metrics, error) {
+	if req == nil {
+		return nil, nil
+	}
+	m := *req
+	m.Given = 0
+	if m.IsZero() {
+		return nil, nil
+	}
+	// The attributes go in ip's order; all errors are EINVAL, so the
+	// first one the kernel meets gives the message.
+	for k := MetricMTU; k <= MetricMax; k++ {
+		v := m.Values[k]
+		switch k {
+		case MetricAdvMSS:
+			v = min(v, 65535-40)
+		case MetricMTU:
+			v = min(v, 65535-15)
+		case MetricHopLimit:
+			v = min(v, 255)
+		case MetricFeatures:
+			if v&^FeatureECN != 0 {
+				return nil, einval("Unknown flag set in feature mask in metrics attribute")
+			}
+		case MetricCongCtl:
+			v = 0
+			if m.CongCtl != "" && !congestionControlKnown(m.CongCtl) {
+				return nil, einval("Unknown tcp congestion algorithm")
+			}
+		}
+		m.Values[k] = v
+	}
+	return &m, nil
+}
+
+// metricsEqual is fib_find_info's comparison of two fib_infos' metrics.
+func metricsEqual(a, b *Metrics) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+// metricsMatch is fib_metrics_match: does every metric a delete request
+// carries equal fi's. An unknown congestion control matches a route with
+// none (its key is TCP_CA_UNSPEC, 0).
+//
+// Kernel: fib_metrics_match (net/ipv4/fib_semantics.c).
+func metricsMatch(req *Metrics, fi *Metrics) bool {
+	if req == nil {
+		return true
+	}
+	var have Metrics
+	if fi != nil {
+		have = *fi
+	}
+	if (req.Lock != 0 || req.Given&(1<<MetricLock) != 0) && req.Lock != have.Lock {
+		return false
+	}
+	for k := MetricMTU; k <= MetricMax; k++ {
+		if k == MetricCongCtl {
+			continue
+		}
+		if (req.Values[k] != 0 || req.Given&(1<<k) != 0) && req.Values[k] != have.Values[k] {
+			return false
+		}
+	}
+	if req.CongCtl != "" || req.Given&(1<<MetricCongCtl) != 0 {
+		want := req.CongCtl
+		if !congestionControlKnown(want) {
+			want = ""
+		}
+		if want != have.CongCtl {
+			return false
+		}
+	}
+	return true
+}
+
+// IPFormat renders the metrics as iproute2's print_rta_metrics does: each
+// set (or locked) metric by name, "lock" for a locked one, RTT, RTTVar and
+// RTOMin converted to ms (or s from 1000 ms on), features by name, every
+// field followed by a space.
+//
+// Kernel: rtnetlink_put_metrics (net/core/rtnetlink.c); iproute2:
+// print_rta_metrics.
+func (m Metrics) IPFormat() string {
+	var b strings.Builder
+	for k := MetricMTU; k <= MetricMax; k++ {
+		v := m.Values[k]
+		locked := m.Lock&(1<<k) != 0
+		set := v != 0
+		if k == MetricCongCtl {
+			set = m.CongCtl != ""
+		}
+		if k == MetricFeatures {
+			v &^= featureECNCA
+			set = v != 0
+		}
+		if !set && !locked {
+			continue
+		}
+		b.WriteString(k.String() + " ")
+		if locked {
+			b.WriteString("lock ")
+		}
+		switch k {
+		case MetricFeatures:
+			if v&FeatureECN != 0 {
+				b.WriteString("ecn ")
+			}
+			if v&^FeatureECN != 0 {
+				b.WriteString("0x" + strconv.FormatUint(uint64(v), 16) + " ")
+			}
+		case MetricRTT, MetricRTTVar, MetricRTOMin:
+			switch k {
+			case MetricRTT:
+				v /= 8
+			case MetricRTTVar:
+				v /= 4
+			}
+			if v >= 1000 {
+				b.WriteString(strconv.FormatFloat(float64(v)/1e3, 'g', 6, 64) + "s ")
+			} else {
+				b.WriteString(strconv.FormatUint(uint64(v), 10) + "ms ")
+			}
+		case MetricCongCtl:
+			b.WriteString(m.CongCtl + " ")
+		default:
+			b.WriteString(strconv.FormatUint(uint64(v), 10) + " ")
+		}
+	}
+	return b.String()
+}
