@@ -533,7 +533,6 @@ var noExtack = []struct {
 }{
 	{syscall.EEXIST, "Device \""},                                // register_netdevice: dev_get_by_name clash
 	{syscall.ENOENT, "Nexthop id does not exist"},                // rtm_get_nexthop, rtm_del_nexthop
-	{syscall.EINVAL, "Lower device cannot carry macvlans"},       // macvlan_port_create on loopback
 	{syscall.EADDRNOTAVAIL, "Cannot assign a multicast address"}, // eth_prepare_mac_addr_change
 	{syscall.EOPNOTSUPP, "Device \""},                            // do_set_master without ndo_add_slave; rtnl_dellink without dellink
 }
