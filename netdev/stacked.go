@@ -304,9 +304,14 @@ func (s Macvlan) create(t *sim.Task, tb *Table) ([]*Device, error) {
 			return nil, err
 		}
 	}
-	lower, err := tb.lookupLink(s.Link)
-	if err != nil {
-		return nil, err
+	// macvlan_common_newlink: no IFLA_LINK is a bare EINVAL, an unknown
+	// one a bare ENODEV.
+	if s.Link == "" {
+		return nil, errno.New(syscall.EINVAL, "")
+	}
+	lower := tb.byName[nlaString(s.Link)]
+	if lower == nil {
+		return nil, errno.New(syscall.ENODEV, "")
 	}
 	if lower.kindIs("macvlan") { // macvlan on macvlan stacks on the real device
 		lower = lower.link

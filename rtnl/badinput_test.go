@@ -318,9 +318,9 @@ func TestRejectedRequestsChangeNothing(t *testing.T) {
 		{"add/veth-peer-invalid", nil, func() error { return h.LinkAdd(netdev.Veth{Name: "n0", Peer: "a:b"}) }, syscall.EINVAL, "Invalid device name"},
 
 		// ---- LinkAdd macvlan ----
-		{"add/macvlan-no-link", nil, func() error { return h.LinkAdd(netdev.Macvlan{Name: "n0"}) }, syscall.EINVAL, "lower device (link) is required"},
+		{"add/macvlan-no-link", nil, func() error { return h.LinkAdd(netdev.Macvlan{Name: "n0"}) }, syscall.EINVAL, ""},
 		// macvlan_common_newlink: IFLA_LINK names no device.
-		{"add/macvlan-unknown-link", nil, func() error { return h.LinkAdd(netdev.Macvlan{Name: "n0", Link: "nope"}) }, syscall.ENODEV, `Cannot find device "nope"`},
+		{"add/macvlan-unknown-link", nil, func() error { return h.LinkAdd(netdev.Macvlan{Name: "n0", Link: "nope"}) }, syscall.ENODEV, ""},
 		// macvlan_port_create: loopback cannot be a macvlan lower.
 		{"add/macvlan-on-lo", nil, func() error { return h.LinkAdd(netdev.Macvlan{Name: "n0", Link: "lo"}) }, syscall.EINVAL, ""},
 		// macvlan_validate: 3 is not a mode.
