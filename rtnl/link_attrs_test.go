@@ -217,6 +217,15 @@ func TestMacvlanErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { requireErr(t, c.err, c.en, "") })
 	}
+	// macvlan_port_create: a bond's port has its rx_handler taken.
+	r.ok(r.h.LinkAdd(netdev.Bond{Name: "b0"}))
+	r.ok(r.h.LinkAdd(netdev.Dummy{Name: "s0"}))
+	r.ok(r.h.LinkSetMaster("s0", "b0"))
+	requireErr(t, r.h.LinkAdd(netdev.Macvlan{Name: "m3", Link: "s0"}), syscall.EBUSY, "")
+	// macvlan_common_newlink: no IFLA_LINK, or an unknown one.
+	requireErr(t, r.h.LinkAdd(netdev.Macvlan{Name: "m3"}), syscall.EINVAL, "")
+	requireErr(t, r.h.LinkAdd(netdev.Macvlan{Name: "m3", Link: "nope"}), syscall.ENODEV, "")
+
 	// m2 is down: m1's address is free to take once m1 goes down, and then
 	// m1 cannot come up (macvlan_open's busy check).
 	r.ok(r.h.LinkSetDown("m1"))
