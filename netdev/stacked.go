@@ -172,7 +172,7 @@ func macvlanAddrBusy(d *Device, addr MAC) bool {
 // macvlanSetAddr is a macvlan's ndo_set_mac_address: a passthru macvlan
 // changes its lower's address (and follows it through NETDEV_CHANGEADDR);
 // another takes addr if no one on the port has it, moving its unicast
-// entry on the lower when up. It reports whether it set d.addr itself.
+// entry on the lower when up.
 //
 // Kernel: macvlan_set_mac_address, macvlan_sync_address (drivers/net/macvlan.c).
 func macvlanSetAddr(t *sim.Task, d *Device, a MAC) error {
