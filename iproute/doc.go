@@ -16,7 +16,9 @@
 //	status := ip.Main([]string{"-batch", "seed000.ip"})
 //
 // The supported subset: `link add/set/del/show` (dummy, veth, macvlan,
-// vlan, bond, vrf), `addr add/del/show/flush`, `route
+// vlan, bond, vrf; a kind Linux does not know is the kernel's "Unknown
+// device type", one it has but netsim does not model is refused by name),
+// `addr add/del/show/flush`, `route
 // add/append/replace/prepend/change/del/get/show/flush`, `nexthop
 // add/replace/del/get/show/flush`, `rule add/del/show/flush`, `maddr
 // add/del/show`, `netns add/del/list/list-id/identify/pids/exec` (exec runs

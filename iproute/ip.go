@@ -351,20 +351,33 @@ const maxArgs = 512
 // readCmdLine is iproute2's getcmdline: one command, joined across lines
 // that end in '\', with everything from '#' on dropped. It returns the
 // number of physical lines read.
+//
+// getcmdline works on C strings: a line ends at a NUL byte, and a line cut
+// that way is not continued.
 func readCmdLine(sc *bufio.Scanner) (string, bool, int) {
 	if !sc.Scan() {
 		return "", false, 0
 	}
 	n := 1
-	text := sc.Text()
-	for strings.HasSuffix(text, "\\") && sc.Scan() {
+	text, cut := cString(sc.Text())
+	for !cut && strings.HasSuffix(text, "\\") && sc.Scan() {
 		n++
-		text = text[:len(text)-1] + sc.Text()
+		var next string
+		next, cut = cString(sc.Text())
+		text = text[:len(text)-1] + next
 	}
 	if i := strings.IndexByte(text, '#'); i >= 0 {
 		text = text[:i]
 	}
 	return text, true, n
+}
+
+// cString returns s up to its first NUL byte, and whether it had one.
+func cString(s string) (string, bool) {
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		return s[:i], true
+	}
+	return s, false
 }
 
 // splitArgs is iproute2's makeargs: words separated by blanks, where a
@@ -563,7 +576,6 @@ var noExtack = []struct {
 }{
 	{syscall.EEXIST, "Device \""},                                // register_netdevice: dev_get_by_name clash
 	{syscall.ENOENT, "Nexthop id does not exist"},                // rtm_get_nexthop, rtm_del_nexthop
-	{syscall.EINVAL, "Lower device cannot carry macvlans"},       // macvlan_port_create on loopback
 	{syscall.EADDRNOTAVAIL, "Cannot assign a multicast address"}, // eth_prepare_mac_addr_change
 	{syscall.EOPNOTSUPP, "Device \""},                            // do_set_master without ndo_add_slave; rtnl_dellink without dellink
 	{syscall.EINVAL, "Device type cannot be bridged"},            // br_add_if: loopback, not Ethernet

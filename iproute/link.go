@@ -63,7 +63,11 @@ type linkReq struct {
 	addr         netdev.MAC
 	hasAddr      bool
 	mtu          int
+	hasMTU       bool
 	txqlen       int
+	hasTxqlen    bool
+	alias        string
+	hasAlias     bool
 	group        uint32
 	hasGroup     bool
 	master       string
@@ -126,21 +130,38 @@ func parseLink(argv []string) (*linkReq, error) {
 			if err != nil {
 				return nil, err
 			}
-			n, ok := getUnsigned(v, 31)
+			if r.hasTxqlen {
+				return nil, duparg("txqueuelen", v)
+			}
+			// get_integer: an int, sent as the u32 IFLA_TXQLEN (-1 is
+			// 4294967295).
+			n, ok := getInteger(v)
 			if !ok {
 				return nil, invarg("Invalid \"txqueuelen\" value\n", v)
 			}
-			r.txqlen = int(n)
+			r.txqlen, r.hasTxqlen = n, true
 		case w == "mtu":
 			v, err := a.next()
 			if err != nil {
 				return nil, err
 			}
-			n, err2 := strconv.ParseInt(v, 0, 32)
-			if err2 != nil {
+			if r.hasMTU {
+				return nil, duparg("mtu", v)
+			}
+			n, ok := getInteger(v)
+			if !ok {
 				return nil, invarg("Invalid \"mtu\" value\n", v)
 			}
-			r.mtu = int(n)
+			r.mtu, r.hasMTU = n, true
+		case matches(w, "alias"):
+			v, err := a.next()
+			if err != nil {
+				return nil, err
+			}
+			if len(v) >= netdev.IFALIASZ {
+				return nil, invarg("alias too long\n", v)
+			}
+			r.alias, r.hasAlias = v, true
 		case w == "master":
 			v, err := a.next()
 			if err != nil {
@@ -199,7 +220,7 @@ var unsupportedLinkAttr = map[string]bool{
 	"promisc": true, "trailers": true, "arp": true, "dynamic": true, "carrier": true, "vf": true,
 	"mode": true, "state": true, "numtxqueues": true, "numrxqueues": true, "addrgenmode": true,
 	"link-netns": true, "link-netnsid": true, "protodown": true, "protodown_reason": true,
-	"gso_max_size": true, "gso_max_segs": true, "gro_max_size": true, "alias": true,
+	"gso_max_size": true, "gso_max_segs": true, "gro_max_size": true,
 	"altname": true, "xdp": true, "vrf": true, "parentdev": true,
 }
 
@@ -227,6 +248,12 @@ func groupID(s string) (uint32, bool) {
 
 func (r *linkReq) attrs() netdev.Attrs {
 	at := netdev.Attrs{MTU: r.mtu, Group: r.group, TxQueueLen: r.txqlen}
+	if r.hasMTU {
+		at.Zero |= netdev.AttrMTU
+	}
+	if r.hasTxqlen {
+		at.Zero |= netdev.AttrTxQueueLen
+	}
 	if r.hasAddr {
 		at.Addr = r.addr
 	}
@@ -383,7 +410,18 @@ func (ip *IP) linkAdd(h *rtnl.Handle, argv []string) error {
 		}
 		spec = netdev.Bridge{Name: name, Attrs: r.attrs(), Settings: bs}
 	default:
-		return failf("Kind \"%s\" is not supported by netsim.\n", r.kind)
+		if netdev.KnownKind(r.kind) {
+			return failf("Kind \"%s\" is not supported by netsim.\n", r.kind)
+		}
+		// ip has no link_util for it: any argument is garbage, and the
+		// kernel answers that it does not know the kind.
+		if ta.more() {
+			if matches(ta.peek(), "help") {
+				return usageErr(linkUsage)
+			}
+			return failf("Garbage instead of arguments \"%s ...\". Try \"ip link help\".\n", ta.peek())
+		}
+		spec = netdev.Other{Name: name, Kind: r.kind, Attrs: r.attrs()}
 	}
 	if err := h.LinkAdd(spec); err != nil {
 		return err
@@ -441,9 +479,6 @@ func (ip *IP) linkSet(h *rtnl.Handle, argv []string) error {
 	default:
 		return notSupported("ip link set", "type")
 	}
-	if r.txqlen != 0 {
-		return notSupported("ip link set", "txqueuelen")
-	}
 	if r.hasIndex {
 		return notSupported("ip link set", "index")
 	}
@@ -495,26 +530,42 @@ func (ip *IP) linkSet(h *rtnl.Handle, argv []string) error {
 }
 
 // setLink applies a `link set` request to one device in do_setlink's
-// order: name, address, mtu, group, master, flags.
+// order: address, mtu, group, name, alias, flags, master, txqueuelen. The
+// kernel applies them one by one: a failure leaves the earlier ones done.
 func setLink(h *rtnl.Handle, dev string, r *linkReq) error {
-	if r.name != "" && r.name != dev {
-		if err := h.LinkSetName(dev, r.name); err != nil {
-			return err
-		}
-		dev = r.name
-	}
 	if r.hasAddr {
 		if err := h.LinkSetHardwareAddr(dev, r.addr); err != nil {
 			return err
 		}
 	}
-	if r.mtu != 0 {
+	if r.hasMTU {
 		if err := h.LinkSetMTU(dev, r.mtu); err != nil {
 			return err
 		}
 	}
 	if r.hasGroup {
 		if err := h.LinkSetGroup(dev, r.group); err != nil {
+			return err
+		}
+	}
+	if r.name != "" && r.name != dev {
+		if err := h.LinkSetName(dev, r.name); err != nil {
+			return err
+		}
+		dev = r.name
+	}
+	if r.hasAlias {
+		if err := h.LinkSetAlias(dev, r.alias); err != nil {
+			return err
+		}
+	}
+	switch {
+	case r.up:
+		if err := h.LinkSetUp(dev); err != nil {
+			return err
+		}
+	case r.down:
+		if err := h.LinkSetDown(dev); err != nil {
 			return err
 		}
 	}
@@ -528,11 +579,8 @@ func setLink(h *rtnl.Handle, dev string, r *linkReq) error {
 			return err
 		}
 	}
-	switch {
-	case r.up:
-		return h.LinkSetUp(dev)
-	case r.down:
-		return h.LinkSetDown(dev)
+	if r.hasTxqlen {
+		return h.LinkSetTxQueueLen(dev, r.txqlen)
 	}
 	return nil
 }
@@ -554,14 +602,17 @@ func (ip *IP) linkDel(h *rtnl.Handle, argv []string) error {
 	return failf("Not enough information: \"dev\" argument is required.\n")
 }
 
-// linkFilter is what `ip link show` and `ip addr show` select by.
+// linkFilter is what `ip link show` and `ip addr show` select by
+// (iproute2's struct filter, applied in print_linkinfo).
 type linkFilter struct {
-	dev      string
-	up       bool
-	group    uint32
-	hasGroup bool
-	master   string
-	kind     string
+	dev       string
+	up        bool
+	group     uint32
+	hasGroup  bool
+	master    string // "master DEV" or "vrf DEV"
+	nomaster  bool   // "nomaster": devices without a master
+	kind      string // "type KIND"
+	slaveKind string // "type KIND_slave": ports of a KIND master
 }
 
 func (f *linkFilter) keep(l rtnl.LinkInfo) bool {
@@ -577,7 +628,13 @@ func (f *linkFilter) keep(l rtnl.LinkInfo) bool {
 	if f.master != "" && l.Master != f.master {
 		return false
 	}
+	if f.nomaster && l.Master != "" {
+		return false
+	}
 	if f.kind != "" && l.Kind != f.kind {
+		return false
+	}
+	if f.slaveKind != "" && l.SlaveKind != f.slaveKind {
 		return false
 	}
 	return true
@@ -593,7 +650,7 @@ func parseLinkFilter(h *rtnl.Handle, argv []string, usage string) (*linkFilter, 
 		switch {
 		case w == "up":
 			f.up = true
-		case matches(w, "group"):
+		case w == "group":
 			v, err := a.next()
 			if err != nil {
 				return nil, err
@@ -611,13 +668,29 @@ func parseLinkFilter(h *rtnl.Handle, argv []string, usage string) (*linkFilter, 
 			if h.LinkIndex(v) == 0 {
 				return nil, invarg("Device does not exist\n", v)
 			}
-			f.master = v
+			f.master, f.nomaster = v, false
+		case w == "vrf":
+			v, err := a.next()
+			if err != nil {
+				return nil, err
+			}
+			// name_is_vrf: the device must exist and be a vrf.
+			if l, err := h.LinkByName(v); err != nil || l.Kind != "vrf" {
+				return nil, invarg("Not a valid VRF name\n", v)
+			}
+			f.master, f.nomaster = v, false
+		case w == "nomaster":
+			f.master, f.nomaster = "", true
 		case w == "type":
 			v, err := a.next()
 			if err != nil {
 				return nil, err
 			}
-			f.kind = v
+			if k, ok := strings.CutSuffix(v, "_slave"); ok {
+				f.slaveKind = k
+			} else {
+				f.kind = v
+			}
 		default:
 			if w == "dev" {
 				v, err := a.next()
@@ -682,7 +755,7 @@ func (ip *IP) printLink(l rtnl.LinkInfo, up map[string]bool, withMode, withAddr 
 	if ipv6 {
 		// The IPv6 link dump (inet6_fill_ifinfo) carries no qdisc, master,
 		// group or link mode.
-		b.WriteString(" state " + l.OperState.String() + " qlen " + strconv.Itoa(l.TxQueueLen) + "\n")
+		b.WriteString(" state " + l.OperState.String() + " " + queueLen(l.TxQueueLen) + "\n")
 		ip.out.WriteString(b.String())
 		return
 	}
@@ -700,7 +773,7 @@ func (ip *IP) printLink(l rtnl.LinkInfo, up map[string]bool, withMode, withAddr 
 	} else {
 		b.WriteString(strconv.FormatUint(uint64(l.Group), 10))
 	}
-	b.WriteString(" qlen " + strconv.Itoa(l.TxQueueLen) + "\n")
+	b.WriteString(" " + queueLen(l.TxQueueLen) + "\n")
 	if !withAddr {
 		ip.out.WriteString(b.String())
 		return
@@ -711,7 +784,20 @@ func (ip *IP) printLink(l rtnl.LinkInfo, up map[string]bool, withMode, withAddr 
 		b.WriteString("    link/ether ")
 	}
 	b.WriteString(macString(l.Addr) + " brd " + macString(l.Broadcast) + "\n")
+	if withMode && l.Alias != "" {
+		// `ip link` (do_link) prints the alias; `ip addr` only with -d.
+		b.WriteString("    alias " + l.Alias + "\n")
+	}
 	ip.out.WriteString(b.String())
+}
+
+// queueLen is print_queuelen: "qlen N" with the u32 read as an int, and
+// nothing for a queue length of 0.
+func queueLen(q int) string {
+	if q == 0 {
+		return ""
+	}
+	return "qlen " + strconv.Itoa(int(int32(uint32(q))))
 }
 
 // linkUp returns which devices are up, by name.

@@ -205,6 +205,26 @@ func getPrefix(s string, family int) (netip.Prefix, error) {
 // octal, as strtoul with base 0 reads it.
 func getUnsigned(s string, bits int) (uint64, bool) { return rt.ParseUnsigned(s, bits) }
 
+// getInteger is iproute2's get_integer: an int as strtol with base 0 reads
+// it (leading blanks, a sign, 0x hex or 0 octal), the whole word, within
+// INT_MIN..INT_MAX.
+func getInteger(s string) (int, bool) {
+	s = strings.TrimLeft(s, " \t\n\v\f\r")
+	neg := false
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	v, ok := getUnsigned(s, 64)
+	if !ok || v > 1<<31 || (!neg && v > 1<<31-1) {
+		return 0, false
+	}
+	if neg {
+		return -int(v), true
+	}
+	return int(v), true
+}
+
 // parseMAC is iproute2's ll_addr_a2n for Ethernet: six hex bytes with ':'.
 func parseMAC(s string) (netdev.MAC, bool) {
 	var m netdev.MAC

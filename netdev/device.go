@@ -38,7 +38,8 @@ type Device struct {
 	group     uint32
 	addr      MAC
 	broadcast MAC
-	txqlen    int
+	txqlen    int    // 0..2^32-1 (IFLA_TXQLEN is a u32)
+	alias     string // ifalias; "" when none
 	qdisc     string // "noop" until first opened, then "noqueue"
 	uniFlt    bool   // IFF_UNICAST_FLT: the device filters unicast addresses itself
 
@@ -125,8 +126,11 @@ func (d *Device) Qdisc() string {
 	return d.qdisc
 }
 
-// TxQueueLen returns the device's transmit queue length.
+// TxQueueLen returns the device's transmit queue length, 0 to 2^32-1.
 func (d *Device) TxQueueLen() int { return d.txqlen }
+
+// Alias returns the device's alias (IFLA_IFALIAS), or "" when it has none.
+func (d *Device) Alias() string { return d.alias }
 
 // Link returns the lower device of a vlan or macvlan, or nil.
 func (d *Device) Link() *Device { return d.link }

@@ -4,8 +4,9 @@
 // dummy, veth, macvlan, vlan, bond, vrf and bridge (its control plane:
 // ports, STP port states without timers, IFLA_BR_* and IFLA_BRPORT_*
 // settings; no forwarding or FDB), bringing devices up and down
-// with their notifier events, carrier and operstate, masters and stacked
-// devices, the unicast and multicast address lists each device keeps and
+// with their notifier events, carrier and operstate, the attributes
+// do_setlink changes in place (address, MTU, group, name, alias, transmit
+// queue length), masters and stacked devices, the unicast and multicast address lists each device keeps and
 // syncs to the devices below it (package hwaddr), and the unregister
 // pipeline: unregister_netdevice_many → the todo list → netdev_run_todo (one
 // rcu_barrier per call) → netdev_wait_allrefs, which polls with WaitFixed

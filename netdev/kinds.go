@@ -2,6 +2,7 @@ package netdev
 
 import (
 	"fmt"
+	"strings"
 	"syscall"
 
 	"github.com/netsimlab/netsim/errno"
@@ -38,7 +39,7 @@ type linkOps struct {
 }
 
 // LinkSpec describes a device to create: Dummy, Veth, Macvlan, Vlan, Bond,
-// VRF or Bridge. It is what `ip link add ... type KIND ...` sends.
+// VRF, Bridge, or Other (a kind by name). It is what `ip link add ... type KIND ...` sends.
 type LinkSpec interface {
 	// LinkName returns the requested device name.
 	LinkName() string
@@ -49,14 +50,63 @@ type LinkSpec interface {
 	create(t *sim.Task, tb *Table) ([]*Device, error)
 }
 
-// Attrs are the optional attributes every kind accepts. Zero values mean
-// "the kind's default".
+// Attrs are the optional attributes every kind accepts. A zero field is
+// not sent, and the kind's default applies, unless Zero names it.
+//
+// MTU and TxQueueLen travel as the u32 attributes of the netlink request:
+// a value outside 0..2^32-1 is sent as its low 32 bits, and the kernel reads
+// the MTU as a signed int (so -1 and 2^32-1 are both an MTU of -1, below
+// every minimum).
 type Attrs struct {
 	MTU        int     // IFLA_MTU
 	Group      uint32  // IFLA_GROUP
 	Index      IfIndex // requested ifindex (ifi_index of RTM_NEWLINK)
 	Addr       MAC     // IFLA_ADDRESS; zero means a random address (or the lower's, for vlan)
 	TxQueueLen int     // IFLA_TXQLEN
+	// Zero lists the fields above that are sent although zero:
+	// Attrs{Zero: AttrTxQueueLen} asks for a queue length of 0,
+	// Attrs{Zero: AttrMTU} for an MTU of 0 (which every kind refuses).
+	Zero AttrMask
+}
+
+// AttrMask is a set of Attrs fields. The zero AttrMask is empty.
+type AttrMask uint8
+
+const (
+	AttrMTU        AttrMask = 1 << iota // Attrs.MTU
+	AttrTxQueueLen                      // Attrs.TxQueueLen
+)
+
+// mtu returns the MTU the request carries, as the kernel reads IFLA_MTU (a
+// u32 passed on as an int), and whether it carries one.
+func (a Attrs) mtu() (int, bool) {
+	if a.MTU == 0 && a.Zero&AttrMTU == 0 {
+		return 0, false
+	}
+	return NetlinkMTU(a.MTU), true
+}
+
+// txQueueLen returns the IFLA_TXQLEN the request carries, and whether it
+// carries one.
+func (a Attrs) txQueueLen() (int, bool) {
+	if a.TxQueueLen == 0 && a.Zero&AttrTxQueueLen == 0 {
+		return 0, false
+	}
+	return int(uint32(a.TxQueueLen)), true
+}
+
+// NetlinkMTU is the MTU the kernel sees for v sent as IFLA_MTU: the u32
+// attribute's value read as an int (do_setlink passes nla_get_u32 to
+// dev_set_mtu_ext, whose new_mtu is an int).
+func NetlinkMTU(v int) int { return int(int32(uint32(v))) }
+
+// nlaString is what nla_strscpy makes of a string attribute: the bytes up
+// to the first NUL.
+func nlaString(s string) string {
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 // Dummy is a dummy device (drivers/net/dummy.c).
@@ -161,8 +211,95 @@ type VRF struct {
 	Attrs
 }
 
+// Other is a device of a kind given by name, as `ip link add NAME type KIND`
+// sends it with no kind-specific attributes. A kind netsim models is created
+// as its own spec with defaults would be (dummy, veth, bond, vrf; macvlan and
+// vlan then lack their lower device); a kind the kernel does not know fails
+// with EOPNOTSUPP "Unknown device type", and a kind Linux has but netsim
+// does not model (bridge, vxlan, ...) fails with EOPNOTSUPP.
+//
+// Kernel: rtnl_newlink (net/core/rtnetlink.c): rtnl_link_ops_get(kind).
+type Other struct {
+	Name, Kind string
+	Attrs
+}
+
+// validator is a kind's rtnl_link_ops->validate: checks of the request
+// that run before anything is looked up.
+type validator interface {
+	validate(tb *Table) error
+}
+
+// unmodelledKinds are the rtnl_link_ops kinds of Linux 6.18 that netsim
+// does not model.
+var unmodelledKinds = map[string]bool{
+	"amt": true, "bareudp": true, "batadv": true, "bridge": true, "can": true, "dsa": true,
+	"erspan": true, "geneve": true, "gre": true, "gretap": true, "gtp": true, "hsr": true,
+	"ifb": true, "ip6erspan": true, "ip6gre": true, "ip6gretap": true, "ip6tnl": true,
+	"ip6_vti": true, "ipip": true, "ipoib": true, "ipvlan": true, "ipvtap": true,
+	"lowpan": true, "macsec": true, "macvtap": true, "netdevsim": true, "netkit": true,
+	"nlmon": true, "openvswitch": true, "ovpn": true, "pfcp": true, "rmnet": true,
+	"sit": true, "team": true, "vcan": true, "virt_wifi": true, "vti": true, "vxcan": true,
+	"vxlan": true, "wireguard": true, "wwan": true, "xfrm": true,
+}
+
+// KnownKind reports whether a Linux 6.18 kernel has a link kind of that
+// name (rtnl_link_ops), whether netsim models it or not.
+func KnownKind(kind string) bool {
+	switch kind {
+	case "dummy", "veth", "macvlan", "vlan", "bond", "vrf":
+		return true
+	}
+	return unmodelledKinds[kind]
+}
+
+// spec returns the modelled spec an Other stands for, or an error.
+func (s Other) spec() (LinkSpec, error) {
+	switch s.Kind {
+	case "dummy":
+		return Dummy{Name: s.Name, Attrs: s.Attrs}, nil
+	case "veth":
+		return Veth{Name: s.Name, Attrs: s.Attrs}, nil
+	case "macvlan":
+		return Macvlan{Name: s.Name, Attrs: s.Attrs}, nil
+	case "vlan":
+		return Vlan{Name: s.Name, Attrs: s.Attrs}, nil
+	case "bond":
+		return Bond{Name: s.Name, Attrs: s.Attrs}, nil
+	case "vrf":
+		return VRF{Name: s.Name, Attrs: s.Attrs}, nil
+	}
+	if unmodelledKinds[s.Kind] {
+		return nil, errno.Errorf(syscall.EOPNOTSUPP, "Kind \"%s\" is not modelled by netsim", s.Kind)
+	}
+	return nil, errno.New(syscall.EOPNOTSUPP, "Unknown device type")
+}
+
+func (s Other) validate(tb *Table) error {
+	spec, err := s.spec()
+	if err != nil {
+		// __rtnl_newlink: without ops there is nothing to validate; an
+		// existing device answers EEXIST before the kind is refused.
+		return nil
+	}
+	if v, ok := spec.(validator); ok {
+		return v.validate(tb)
+	}
+	return nil
+}
+
+func (s Other) create(t *sim.Task, tb *Table) ([]*Device, error) {
+	spec, err := s.spec()
+	if err != nil {
+		return nil, err
+	}
+	return spec.create(t, tb)
+}
+
 type loopbackSpec struct{}
 
+func (s Other) LinkName() string      { return s.Name }
+func (s Other) LinkAttrs() Attrs      { return s.Attrs }
 func (s Dummy) LinkName() string      { return s.Name }
 func (s Dummy) LinkAttrs() Attrs      { return s.Attrs }
 func (s Veth) LinkName() string       { return s.Name }
@@ -194,6 +331,7 @@ type devPriv struct {
 	bondSaved   bondSaved    // a bond slave's own address and MTU, restored on release
 	bridge      *bridgeState // a bridge's state (struct net_bridge)
 	brPort      *bridgePort  // a bridge port's state (struct net_bridge_port)
+	macvlanPort macvlanPort  // for a lower device of macvlans: the port's state
 }
 
 // VlanID returns a vlan's id (0 for other kinds).
@@ -221,14 +359,14 @@ var broadcastMAC = MAC{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
 func (tb *Table) newDevice(name string, ops *linkOps, a Attrs, flags Flags, mtu, minMTU, maxMTU int) (*Device, error) {
 	d := &Device{name: name, ops: ops, flags: flags, mtu: mtu, minMTU: minMTU, maxMTU: maxMTU,
 		group: a.Group, txqlen: 1000, broadcast: broadcastMAC}
-	if a.TxQueueLen > 0 {
-		d.txqlen = a.TxQueueLen
+	if q, ok := a.txQueueLen(); ok {
+		d.txqlen = q
 	}
-	if a.MTU != 0 {
-		if err := d.checkMTU(a.MTU); err != nil {
+	if mtu, ok := a.mtu(); ok {
+		if err := d.checkMTU(mtu); err != nil {
 			return nil, err
 		}
-		d.mtu = a.MTU
+		d.mtu = mtu
 	}
 	if a.Addr != (MAC{}) {
 		if a.Addr.IsMulticast() {
@@ -310,6 +448,14 @@ func (tb *Table) checkLinkName(name, kind string, taken map[string]bool) (string
 	// bytes) rejects a long template before dev_alloc_name sees it.
 	if len(name) >= IFNAMSIZ {
 		return "", tb.checkName(name)
+	}
+	// rtnl_newlink copies the attribute with nla_strscpy: a name with an
+	// embedded NUL ends there, and an empty one is the kind's template.
+	if name = nlaString(name); name == "" {
+		if kind == "" {
+			return "", errno.New(syscall.EINVAL, "Device name is required")
+		}
+		name = kind + "%d"
 	}
 	n, err := tb.allocName(name, taken)
 	if err != nil {

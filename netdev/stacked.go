@@ -45,8 +45,24 @@ var vethOps = &linkOps{
 	},
 }
 
+// vethValidate refuses an MTU outside 68..65535 with a bare EINVAL.
+//
+// Kernel: veth_validate / is_valid_veth_mtu (drivers/net/veth.c).
+func vethValidate(a Attrs) error {
+	if mtu, ok := a.mtu(); ok && (mtu < ethMinMTU || mtu > ethMaxMTU) {
+		return errno.New(syscall.EINVAL, "")
+	}
+	return nil
+}
+
+func (s Veth) validate(*Table) error { return vethValidate(s.Attrs) }
+
 func (s Veth) create(t *sim.Task, tb *Table) ([]*Device, error) {
-	// veth_newlink names, addresses and registers the peer first.
+	// veth_newlink validates the peer's attributes as the request's,
+	// then names, addresses and registers the peer first.
+	if err := vethValidate(s.PeerAttrs); err != nil {
+		return nil, err
+	}
 	peerName, err := tb.checkLinkName(s.Peer, "veth", nil)
 	if err != nil {
 		return nil, err
@@ -89,10 +105,8 @@ var macvlanOps = &linkOps{
 			d.link.SetPromiscuity(t, 1)
 			return nil
 		}
-		for _, u := range d.link.uppers {
-			if u != d && u.kindIs("macvlan") && u.IsUp() && u.addr == d.addr {
-				return errno.New(syscall.EADDRINUSE, "Address already in use by another macvlan")
-			}
+		if macvlanAddrBusy(d, d.addr) {
+			return errno.New(syscall.EADDRINUSE, "")
 		}
 		if err := d.link.UCAdd(t, d.addr); err != nil {
 			return err
@@ -118,8 +132,106 @@ var macvlanOps = &linkOps{
 		_ = MCSync(t, d.link, d)
 	},
 	changeRxFlags: passRxFlagsToLink,
-	uninit:        unlinkFromLower,
-	changeMTU:     mtuWithinLower(syscall.EINVAL), // macvlan_change_mtu
+	uninit:        macvlanUninit,
+	// macvlan_change_mtu: an MTU above the lower's is a bare EINVAL.
+	changeMTU: func(d *Device, mtu int) error {
+		if mtu > d.link.mtu {
+			return errno.New(syscall.EINVAL, "")
+		}
+		return nil
+	},
+}
+
+// macvlanPort is the state a lower device keeps while macvlans use it
+// (struct macvlan_port): the address it had, which a passthru macvlan
+// restores when the port goes, and whether the passthru macvlan is the one
+// changing the lower's address.
+type macvlanPort struct {
+	permAddr   MAC  // perm_addr
+	addrChange bool // MACVLAN_F_ADDRCHANGE
+}
+
+// macvlanAddrBusy reports whether addr is taken on d's port: the lower's
+// own address (unless the port is passthru), or the address of another
+// macvlan of the port that is up (the port's hash).
+//
+// Kernel: macvlan_addr_busy (drivers/net/macvlan.c).
+func macvlanAddrBusy(d *Device, addr MAC) bool {
+	lower := d.link
+	if d.priv.macvlanMode != MacvlanPassthru && !lower.priv.macvlanPort.addrChange && lower.addr == addr {
+		return true
+	}
+	for _, u := range lower.uppers {
+		if u != d && u.kindIs("macvlan") && u.IsUp() && u.addr == addr {
+			return true
+		}
+	}
+	return false
+}
+
+// macvlanSetAddr is a macvlan's ndo_set_mac_address: a passthru macvlan
+// changes its lower's address (and follows it through NETDEV_CHANGEADDR);
+// another takes addr if no one on the port has it, moving its unicast
+// entry on the lower when up.
+//
+// Kernel: macvlan_set_mac_address, macvlan_sync_address (drivers/net/macvlan.c).
+func macvlanSetAddr(t *sim.Task, d *Device, a MAC) error {
+	if d.priv.macvlanMode == MacvlanPassthru {
+		port := &d.link.priv.macvlanPort
+		port.addrChange = true
+		err := d.link.SetAddr(t, a)
+		port.addrChange = false
+		return err
+	}
+	if macvlanAddrBusy(d, a) {
+		return errno.New(syscall.EADDRINUSE, "")
+	}
+	if d.IsUp() {
+		if err := d.link.UCAdd(t, a); err != nil {
+			return err
+		}
+		_ = d.link.UCDel(t, d.addr)
+	}
+	d.addr = a
+	return nil
+}
+
+// macvlanFollowLower is NETDEV_CHANGEADDR on the lower device of a
+// passthru macvlan: the macvlan takes the lower's new address, and unless
+// the macvlan itself asked for the change, the lower's new address is the
+// one to restore when the port goes.
+//
+// Kernel: macvlan_device_event NETDEV_CHANGEADDR → macvlan_sync_address.
+func macvlanFollowLower(t *sim.Task, lower *Device) {
+	for _, u := range lower.uppers {
+		if !u.kindIs("macvlan") || u.priv.macvlanMode != MacvlanPassthru {
+			continue
+		}
+		u.addr = lower.addr
+		u.priv.addrRandom, u.priv.addrStolen = false, false
+		if !lower.priv.macvlanPort.addrChange {
+			lower.priv.macvlanPort.permAddr = lower.addr
+		}
+		return
+	}
+}
+
+// macvlanUninit unlinks a macvlan from its lower; when it was the port's
+// last, the port goes, and a passthru macvlan that changed the lower's
+// address puts the old one back.
+//
+// Kernel: macvlan_uninit → macvlan_port_destroy (drivers/net/macvlan.c).
+func macvlanUninit(t *sim.Task, d *Device) {
+	lower := d.link
+	unlinkFromLower(t, d)
+	if lower == nil || lower.hasMacvlans() {
+		return
+	}
+	perm := lower.priv.macvlanPort.permAddr
+	lower.priv.macvlanPort = macvlanPort{}
+	if d.priv.macvlanMode == MacvlanPassthru && lower.addr != perm {
+		_ = lower.SetAddr(t, perm)
+	}
 }
 
 // passRxFlags adds inc to the lower device's allmulti count if d is
@@ -148,12 +260,14 @@ func passRxFlagsToLink(t *sim.Task, d *Device, change Flags) {
 	}
 }
 
-// mtuWithinLower is the ndo_change_mtu of a device stacked on d.link: an
-// MTU above the lower's fails with e (macvlan says EINVAL, vlan ERANGE).
+// mtuWithinLower is the ndo_change_mtu of a vlan: an MTU above the
+// lower's fails with a bare ERANGE.
+//
+// Kernel: vlan_dev_change_mtu (net/8021q/vlan_dev.c).
 func mtuWithinLower(e syscall.Errno) func(d *Device, mtu int) error {
 	return func(d *Device, mtu int) error {
 		if mtu > d.link.mtu {
-			return errno.New(e, "MTU is larger than the lower device's")
+			return errno.New(e, "")
 		}
 		return nil
 	}
@@ -165,53 +279,88 @@ func unlinkFromLower(_ *sim.Task, d *Device) {
 	}
 }
 
+// validate is macvlan_validate: a multicast address or an unknown mode is
+// refused before anything else, without a message.
+func (s Macvlan) validate(*Table) error {
+	if s.Addr.IsMulticast() {
+		return errno.New(syscall.EADDRNOTAVAIL, "")
+	}
+	switch s.Mode {
+	case 0, MacvlanPrivate, MacvlanVEPA, MacvlanBridge, MacvlanPassthru, MacvlanSource:
+		return nil
+	}
+	return errno.New(syscall.EINVAL, "")
+}
+
 func (s Macvlan) create(t *sim.Task, tb *Table) ([]*Device, error) {
 	name, err := tb.checkLinkName(s.Name, "macvlan", nil)
 	if err != nil {
 		return nil, err
 	}
-	lower, err := tb.lookupLink(s.Link)
-	if err != nil {
-		return nil, err
+	// rtnl_create_link checks the MTU against the macvlan's own range
+	// (68..65535) before macvlan_common_newlink looks at the lower.
+	if mtu, ok := s.Attrs.mtu(); ok {
+		if err := (&Device{minMTU: ethMinMTU, maxMTU: ethMaxMTU}).checkMTU(mtu); err != nil {
+			return nil, err
+		}
+	}
+	// macvlan_common_newlink: no IFLA_LINK is a bare EINVAL, an unknown
+	// one a bare ENODEV.
+	if s.Link == "" {
+		return nil, errno.New(syscall.EINVAL, "")
+	}
+	lower := tb.byName[nlaString(s.Link)]
+	if lower == nil {
+		return nil, errno.New(syscall.ENODEV, "")
 	}
 	if lower.kindIs("macvlan") { // macvlan on macvlan stacks on the real device
 		lower = lower.link
 	}
+	// macvlan_common_newlink: without IFLA_MTU the macvlan takes its
+	// lower's MTU; an MTU above the lower's is a bare EINVAL.
+	if mtu, ok := s.Attrs.mtu(); ok && mtu > lower.mtu {
+		return nil, errno.New(syscall.EINVAL, "")
+	}
+	// macvlan_port_create: loopback cannot carry macvlans (and a vrf's
+	// frames never reach a macvlan port). A bare EINVAL.
 	if lower.isLoopback() || lower.kindIs("vrf") {
-		return nil, errno.New(syscall.EINVAL, "Lower device cannot carry macvlans")
+		return nil, errno.New(syscall.EINVAL, "")
 	}
 	mode := s.Mode
 	if mode == 0 {
 		mode = MacvlanVEPA
 	}
-	switch mode {
-	case MacvlanPrivate, MacvlanVEPA, MacvlanBridge, MacvlanPassthru, MacvlanSource:
-	default:
-		return nil, errno.Errorf(syscall.EINVAL, "Invalid macvlan mode %d", uint32(s.Mode))
-	}
+	// Only one macvlan in passthru mode, and it alone on its port: bare
+	// EINVALs.
 	var count int
 	for _, u := range lower.uppers {
 		if u.kindIs("macvlan") {
 			count++
 			if u.priv.macvlanMode == MacvlanPassthru {
-				return nil, errno.New(syscall.EINVAL, "Lower device already has a passthru macvlan")
+				return nil, errno.New(syscall.EINVAL, "")
 			}
 		}
 	}
 	if mode == MacvlanPassthru && count > 0 {
-		return nil, errno.New(syscall.EINVAL, "Passthru macvlan must be the only macvlan of its lower device")
+		return nil, errno.New(syscall.EINVAL, "")
 	}
 	a := s.Attrs
-	// MTU range: 68 to the lower's maximum; the MTU itself defaults to,
-	// and may not exceed, the lower's (macvlan_common_newlink).
+	// MTU range: 68 to the lower's maximum; the MTU defaults to the
+	// lower's.
 	d, err := tb.newDevice(name, macvlanOps, a, lower.flags&(FlagBroadcast|FlagMulticast), lower.mtu, ethMinMTU, lower.maxMTU)
 	if err != nil {
 		return nil, err
 	}
-	if d.mtu > lower.mtu {
-		return nil, errno.New(syscall.EINVAL, "MTU is larger than the lower device's")
+	if count == 0 && lower.master != nil && lower.master.kindIs("bond") {
+		// macvlan_port_create: the bond's rx_handler holds the device.
+		return nil, errno.New(syscall.EBUSY, "")
 	}
-	if mode == MacvlanPassthru && s.Addr == (MAC{}) {
+	if count == 0 { // macvlan_port_create records the lower's address
+		lower.priv.macvlanPort = macvlanPort{permAddr: lower.addr}
+	}
+	if mode == MacvlanPassthru {
+		// eth_hw_addr_inherit: a passthru macvlan has its lower's
+		// address, whatever the request asked for.
 		d.addr, d.priv.addrRandom = lower.addr, false
 	}
 	d.link, d.uniFlt = lower, true
@@ -299,8 +448,8 @@ func (s Vlan) create(t *sim.Task, tb *Table) ([]*Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	if d.mtu > lower.mtu {
-		return nil, errno.New(syscall.EINVAL, "MTU is larger than the lower device's")
+	if d.mtu > lower.mtu { // vlan_newlink: a bare EINVAL
+		return nil, errno.New(syscall.EINVAL, "")
 	}
 	if s.Addr == (MAC{}) { // vlan_dev_init: the vlan uses the lower's address
 		d.addr, d.priv.addrRandom, d.priv.addrStolen = lower.addr, false, true
@@ -864,6 +1013,7 @@ func stackedDeviceEvent(t *sim.Task, ev Event, d *Device) error {
 		// others, when they come up): a vlan that uses its lower's address
 		// follows it. Its address stays equal to the lower's, so no
 		// unicast entry on the lower changes.
+		macvlanFollowLower(t, d)
 		for _, u := range d.uppers {
 			if u.kindIs("vlan") && u.priv.addrStolen && u.addr != d.addr {
 				u.addr = d.addr

@@ -26,6 +26,12 @@ func (tb *Table) NewLink(t *sim.Task, spec LinkSpec) ([]*Device, error) {
 	if spec == nil {
 		return nil, errno.New(syscall.EINVAL, "No link specification")
 	}
+	// rtnl_newlink: the kind's validate runs before the device is looked up.
+	if v, ok := spec.(validator); ok {
+		if err := v.validate(tb); err != nil {
+			return nil, err
+		}
+	}
 	a := spec.LinkAttrs()
 	if a.Index < 0 {
 		return nil, errno.New(syscall.EINVAL, "ifindex can't be negative")
@@ -33,8 +39,8 @@ func (tb *Table) NewLink(t *sim.Task, spec LinkSpec) ([]*Device, error) {
 	if a.Index > 0 && tb.byIndex[a.Index] != nil {
 		return nil, errno.Errorf(syscall.EEXIST, "Device with ifindex %d already exists", a.Index)
 	}
-	if spec.LinkName() != "" && tb.byName[spec.LinkName()] != nil {
-		return nil, errno.Errorf(syscall.EEXIST, "Device \"%s\" already exists", spec.LinkName())
+	if n := nlaString(spec.LinkName()); n != "" && len(spec.LinkName()) < IFNAMSIZ && tb.byName[n] != nil {
+		return nil, errno.Errorf(syscall.EEXIST, "Device \"%s\" already exists", n)
 	}
 	// A refused request draws no random address: the generator is put
 	// back, so that what the kernel does next does not depend on it.

@@ -149,12 +149,14 @@ func (d *Device) carrierChangedForOthers(t *sim.Task) {
 	}
 }
 
-// SetMTU changes the device's MTU.
+// SetMTU changes the device's MTU. mtu is read as IFLA_MTU carries it (see
+// NetlinkMTU): 2^32 is an MTU of 0.
 //
 // Kernel: dev_set_mtu_ext (net/core/dev.c): dev_validate_mtu's extack
 // messages, NETDEV_CHANGEMTU; vlan_device_event and macvlan_device_event then
 // clamp the devices stacked on it.
 func (d *Device) SetMTU(t *sim.Task, mtu int) error {
+	mtu = NetlinkMTU(mtu)
 	if mtu == d.mtu {
 		return nil
 	}
@@ -171,6 +173,32 @@ func (d *Device) SetMTU(t *sim.Task, mtu int) error {
 	return nil
 }
 
+// SetTxQueueLen sets the device's transmit queue length. n is sent as the
+// u32 IFLA_TXQLEN: any value is accepted, and -1 is 2^32-1.
+//
+// Kernel: dev_change_tx_queue_len (net/core/dev.c).
+func (d *Device) SetTxQueueLen(t *sim.Task, n int) {
+	d.txqlen = int(uint32(n))
+}
+
+// IFALIASZ is the size of a device alias buffer including the terminating
+// NUL: aliases have at most IFALIASZ-1 = 255 bytes.
+const IFALIASZ = 256
+
+// SetAlias sets the device's alias (ifalias, `ip link set DEV alias NAME`);
+// an empty alias clears it. An alias is kept up to its first NUL, as
+// dev_get_alias reads it back.
+//
+// Kernel: dev_set_alias (net/core/dev.c); an IFLA_IFALIAS longer than
+// IFALIASZ-1 bytes fails the netlink policy (ifla_policy) with ERANGE.
+func (d *Device) SetAlias(t *sim.Task, alias string) error {
+	if len(alias) >= IFALIASZ {
+		return errno.New(syscall.ERANGE, "Attribute failed policy validation")
+	}
+	d.alias = nlaString(alias)
+	return nil
+}
+
 // SetGroup puts the device in group g.
 //
 // Kernel: dev_set_group (net/core/dev.c).
@@ -183,6 +211,9 @@ func (d *Device) SetGroup(t *sim.Task, g uint32) { d.group = g }
 // Kernel: dev_change_name (net/core/dev.c): EEXIST if the name is taken,
 // NETDEV_CHANGENAME.
 func (d *Device) SetName(t *sim.Task, name string) error {
+	if len(name) < IFNAMSIZ {
+		name = nlaString(name) // nla_strscpy of IFLA_IFNAME
+	}
 	if name == d.name {
 		return nil
 	}
@@ -200,9 +231,12 @@ func (d *Device) SetName(t *sim.Task, name string) error {
 }
 
 // SetAddr changes the device's hardware address. A macvlan or vlan that is
-// up moves its unicast entry on the lower device.
+// up moves its unicast entry on the lower device; a macvlan refuses an
+// address its port already uses (EADDRINUSE), and a passthru macvlan sets
+// its lower's address and takes it from there.
 //
-// Kernel: dev_set_mac_address (net/core/dev.c), NETDEV_CHANGEADDR.
+// Kernel: dev_set_mac_address (net/core/dev.c), NETDEV_CHANGEADDR;
+// macvlan_set_mac_address (drivers/net/macvlan.c).
 func (d *Device) SetAddr(t *sim.Task, a MAC) error {
 	if a.IsMulticast() {
 		return errno.New(syscall.EADDRNOTAVAIL, "Cannot assign a multicast address")
@@ -217,19 +251,25 @@ func (d *Device) SetAddr(t *sim.Task, a MAC) error {
 		return nil
 	}
 	old := d.addr
-	if d.link != nil && d.IsUp() && (d.kindIs("macvlan") || old != d.link.addr || a != d.link.addr) {
-		// macvlan_set_mac_address / vlan_dev_set_mac_address: move the
-		// filter entry on the lower device.
-		if !(d.kindIs("vlan") && a == d.link.addr) {
+	if d.kindIs("macvlan") {
+		if err := macvlanSetAddr(t, d, a); err != nil {
+			return err
+		}
+	} else if d.link != nil && d.IsUp() && (old != d.link.addr || a != d.link.addr) {
+		// vlan_dev_set_mac_address: move the filter entry on the lower
+		// device.
+		if a != d.link.addr {
 			if err := d.link.UCAdd(t, a); err != nil {
 				return err
 			}
 		}
-		if !(d.kindIs("vlan") && old == d.link.addr) {
+		if old != d.link.addr {
 			_ = d.link.UCDel(t, old)
 		}
 	}
-	d.addr = a
+	if !d.kindIs("macvlan") {
+		d.addr = a
+	}
 	d.priv.addrRandom, d.priv.addrStolen = false, false // NET_ADDR_SET
 	_ = d.tbl.s.notify(t, EventChangeAddr, d)
 	return nil

@@ -6,6 +6,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
@@ -275,13 +276,13 @@ func TestRejectedRequestsChangeNothing(t *testing.T) {
 		}, syscall.EINVAL, "negative"},
 
 		// ---- LinkAdd: MTU and address ----
-		{"add/veth-mtu-low", nil, func() error { return h.LinkAdd(netdev.Veth{Name: "n0", Attrs: netdev.Attrs{MTU: 67}}) }, syscall.EINVAL, "mtu less than device minimum"},
-		// dev_validate_mtu: above veth's max_mtu (ETH_MAX_MTU).
-		{"add/veth-mtu-high", nil, func() error { return h.LinkAdd(netdev.Veth{Name: "n0", Attrs: netdev.Attrs{MTU: 65536}}) }, syscall.EINVAL, "mtu greater than device maximum"},
-		// The peer's own IFLA_MTU is validated too.
+		{"add/veth-mtu-low", nil, func() error { return h.LinkAdd(netdev.Veth{Name: "n0", Attrs: netdev.Attrs{MTU: 67}}) }, syscall.EINVAL, ""},
+		// veth_validate: above ETH_MAX_MTU, a bare EINVAL.
+		{"add/veth-mtu-high", nil, func() error { return h.LinkAdd(netdev.Veth{Name: "n0", Attrs: netdev.Attrs{MTU: 65536}}) }, syscall.EINVAL, ""},
+		// The peer's own IFLA_MTU is validated too (veth_validate: no message).
 		{"add/veth-peer-mtu-low", nil, func() error {
 			return h.LinkAdd(netdev.Veth{Name: "n0", Peer: "n1", PeerAttrs: netdev.Attrs{MTU: 10}})
-		}, syscall.EINVAL, "mtu less than device minimum"},
+		}, syscall.EINVAL, ""},
 		// dev_validate_mtu: a negative MTU is below any minimum.
 		{"add/dummy-mtu-negative", nil, func() error { return h.LinkAdd(netdev.Dummy{Name: "n0", Attrs: netdev.Attrs{MTU: -1}}) }, syscall.EINVAL, "mtu less than device minimum"},
 		// Below bond's min_mtu (ETH_MIN_MTU).
@@ -303,7 +304,7 @@ func TestRejectedRequestsChangeNothing(t *testing.T) {
 		// a vlan
 		{"add/vlan-mc-mac", nil, func() error { return h.LinkAdd(netdev.Vlan{Name: "n0", Link: "d0", ID: 99, Attrs: mcMAC}) }, syscall.EADDRNOTAVAIL, "multicast"},
 		// and a macvlan (macvlan_validate).
-		{"add/macvlan-mc-mac", nil, func() error { return h.LinkAdd(netdev.Macvlan{Name: "n0", Link: "d0", Attrs: mcMAC}) }, syscall.EADDRNOTAVAIL, "multicast"},
+		{"add/macvlan-mc-mac", nil, func() error { return h.LinkAdd(netdev.Macvlan{Name: "n0", Link: "d0", Attrs: mcMAC}) }, syscall.EADDRNOTAVAIL, ""},
 		// nothing to create
 		{"add/nil-spec", nil, func() error { return h.LinkAdd(nil) }, syscall.EINVAL, "No link specification"},
 
@@ -317,27 +318,27 @@ func TestRejectedRequestsChangeNothing(t *testing.T) {
 		{"add/veth-peer-invalid", nil, func() error { return h.LinkAdd(netdev.Veth{Name: "n0", Peer: "a:b"}) }, syscall.EINVAL, "Invalid device name"},
 
 		// ---- LinkAdd macvlan ----
-		{"add/macvlan-no-link", nil, func() error { return h.LinkAdd(netdev.Macvlan{Name: "n0"}) }, syscall.EINVAL, "lower device (link) is required"},
+		{"add/macvlan-no-link", nil, func() error { return h.LinkAdd(netdev.Macvlan{Name: "n0"}) }, syscall.EINVAL, ""},
 		// macvlan_common_newlink: IFLA_LINK names no device.
-		{"add/macvlan-unknown-link", nil, func() error { return h.LinkAdd(netdev.Macvlan{Name: "n0", Link: "nope"}) }, syscall.ENODEV, `Cannot find device "nope"`},
+		{"add/macvlan-unknown-link", nil, func() error { return h.LinkAdd(netdev.Macvlan{Name: "n0", Link: "nope"}) }, syscall.ENODEV, ""},
 		// macvlan_port_create: loopback cannot be a macvlan lower.
-		{"add/macvlan-on-lo", nil, func() error { return h.LinkAdd(netdev.Macvlan{Name: "n0", Link: "lo"}) }, syscall.EINVAL, "cannot carry macvlans"},
+		{"add/macvlan-on-lo", nil, func() error { return h.LinkAdd(netdev.Macvlan{Name: "n0", Link: "lo"}) }, syscall.EINVAL, ""},
 		// macvlan_validate: 3 is not a mode.
-		{"add/macvlan-bad-mode", nil, func() error { return h.LinkAdd(netdev.Macvlan{Name: "n0", Link: "d0", Mode: 3}) }, syscall.EINVAL, "Invalid macvlan mode 3"},
+		{"add/macvlan-bad-mode", nil, func() error { return h.LinkAdd(netdev.Macvlan{Name: "n0", Link: "d0", Mode: 3}) }, syscall.EINVAL, ""},
 		// A lower with a passthru macvlan takes no other macvlan.
 		{"add/macvlan-second-passthru", nil, func() error {
 			return h.LinkAdd(netdev.Macvlan{Name: "n0", Link: "d2", Mode: netdev.MacvlanPassthru})
-		}, syscall.EINVAL, "already has a passthru"},
+		}, syscall.EINVAL, ""},
 		// Not even a non-passthru one.
-		{"add/macvlan-after-passthru", nil, func() error { return h.LinkAdd(netdev.Macvlan{Name: "n0", Link: "d2"}) }, syscall.EINVAL, "already has a passthru"},
+		{"add/macvlan-after-passthru", nil, func() error { return h.LinkAdd(netdev.Macvlan{Name: "n0", Link: "d2"}) }, syscall.EINVAL, ""},
 		// A passthru macvlan must be its lower's only macvlan.
 		{"add/macvlan-passthru-not-alone", nil, func() error {
 			return h.LinkAdd(netdev.Macvlan{Name: "n0", Link: "d0", Mode: netdev.MacvlanPassthru})
-		}, syscall.EINVAL, "must be the only macvlan"},
+		}, syscall.EINVAL, ""},
 		// macvlan_common_newlink: the MTU may not exceed the lower's.
 		{"add/macvlan-mtu-above-lower", nil, func() error {
 			return h.LinkAdd(netdev.Macvlan{Name: "n0", Link: "d0", Attrs: netdev.Attrs{MTU: 1501}})
-		}, syscall.EINVAL, "larger than the lower device"},
+		}, syscall.EINVAL, ""},
 		// Below the macvlan's min_mtu (ETH_MIN_MTU).
 		{"add/macvlan-mtu-low", nil, func() error {
 			return h.LinkAdd(netdev.Macvlan{Name: "n0", Link: "d0", Attrs: netdev.Attrs{MTU: 67}})
@@ -364,7 +365,7 @@ func TestRejectedRequestsChangeNothing(t *testing.T) {
 		// vlan_newlink: the MTU may not exceed the lower's.
 		{"add/vlan-mtu-above-lower", nil, func() error {
 			return h.LinkAdd(netdev.Vlan{Name: "n0", Link: "d0", ID: 99, Attrs: netdev.Attrs{MTU: 1501}})
-		}, syscall.EINVAL, "larger than the lower device"},
+		}, syscall.EINVAL, ""},
 		// dev_validate_mtu first: above ETH_MAX_MTU.
 		{"add/vlan-mtu-above-max", nil, func() error {
 			return h.LinkAdd(netdev.Vlan{Name: "n0", Link: "d0", ID: 99, Attrs: netdev.Attrs{MTU: 65536}})
@@ -484,9 +485,9 @@ func TestRejectedRequestsChangeNothing(t *testing.T) {
 		// A vrf's minimum is IPV6_MIN_MTU.
 		{"mtu/vrf-low", nil, func() error { return h.LinkSetMTU("vrf0", 1279) }, syscall.EINVAL, "mtu less than device minimum"},
 		// vlan_dev_change_mtu: above the lower's MTU is ERANGE.
-		{"mtu/vlan-above-lower", nil, func() error { return h.LinkSetMTU("v10", 1501) }, syscall.ERANGE, "larger than the lower device"},
+		{"mtu/vlan-above-lower", nil, func() error { return h.LinkSetMTU("v10", 1501) }, syscall.ERANGE, ""},
 		// macvlan_change_mtu: above the lower's MTU is EINVAL.
-		{"mtu/macvlan-above-lower", nil, func() error { return h.LinkSetMTU("mv0", 1501) }, syscall.EINVAL, "larger than the lower device"},
+		{"mtu/macvlan-above-lower", nil, func() error { return h.LinkSetMTU("mv0", 1501) }, syscall.EINVAL, ""},
 
 		// ---- LinkSetName (dev_change_name) ----
 		{"name/unknown", nil, func() error { return h.LinkSetName("nope", "x") }, syscall.ENODEV, "Cannot find device"},
@@ -638,7 +639,14 @@ func TestRejectedRequestsChangeNothing(t *testing.T) {
 			err := c.call()
 			require.Error(t, err)
 			require.ErrorIs(t, err, c.errno, "got %v", err)
-			require.ErrorContains(t, err, c.msg)
+			if c.msg == "" {
+				// The kernel sends no extack message for it.
+				var e *errno.Error
+				require.ErrorAs(t, err, &e)
+				require.Empty(t, e.Msg)
+			} else {
+				require.ErrorContains(t, err, c.msg)
+			}
 			var en syscall.Errno
 			require.True(t, errors.As(err, &en))
 			require.Zero(t, rr.k.World().RCU().Pending(), "the rejected request queued RCU callbacks")

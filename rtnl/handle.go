@@ -65,6 +65,9 @@ func (h *Handle) do(op string, fn func(t *sim.Task, tb *netdev.Table) error) err
 }
 
 func lookup(tb *netdev.Table, name string) (*netdev.Device, error) {
+	if i := strings.IndexByte(name, 0); i >= 0 && len(name) < netdev.IFNAMSIZ {
+		name = name[:i] // rtnl_dev_get reads IFLA_IFNAME with nla_strscpy
+	}
 	if name == "" {
 		return nil, errno.New(syscall.EINVAL, "Device name is required")
 	}
@@ -266,6 +269,35 @@ func (h *Handle) LinkSetHardwareAddr(name string, mac netdev.MAC) error {
 	})
 }
 
+// LinkSetTxQueueLen sets the device's transmit queue length. n travels as
+// the u32 IFLA_TXQLEN: 0 is a valid length, and -1 is 2^32-1.
+//
+// Kernel: do_setlink → dev_change_tx_queue_len (`ip link set NAME txqueuelen N`).
+func (h *Handle) LinkSetTxQueueLen(name string, n int) error {
+	return h.do("RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
+		d, err := lookup(tb, name)
+		if err != nil {
+			return err
+		}
+		d.SetTxQueueLen(t, n)
+		return nil
+	})
+}
+
+// LinkSetAlias sets the device's alias; "" clears it. An alias of
+// netdev.IFALIASZ bytes or more fails the netlink policy (ERANGE).
+//
+// Kernel: do_setlink → dev_set_alias (`ip link set NAME alias ALIAS`).
+func (h *Handle) LinkSetAlias(name, alias string) error {
+	return h.do("RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
+		d, err := lookup(tb, name)
+		if err != nil {
+			return err
+		}
+		return d.SetAlias(t, alias)
+	})
+}
+
 // LinkInfo is a snapshot of a device, what `ip -d link show` prints.
 type LinkInfo struct {
 	Index       netdev.IfIndex
@@ -279,11 +311,13 @@ type LinkInfo struct {
 	Group       uint32
 	Addr        netdev.MAC
 	Broadcast   netdev.MAC
-	TxQueueLen  int
+	TxQueueLen  int    // 0 to 2^32-1
+	Alias       string // IFLA_IFALIAS, "" when none
 	Promiscuity int
 	Allmulti    int
 	Qdisc       string // the root qdisc: "noop" until first up, then "noqueue"
 	Master      string // the bond, vrf or bridge, or ""
+	SlaveKind   string // the master's kind (IFLA_INFO_SLAVE_KIND), or ""
 	Link        string // a vlan's or macvlan's lower device, or a veth's peer, or ""
 	LinkIndex   netdev.IfIndex
 	VlanID      uint16
@@ -300,7 +334,7 @@ func linkInfo(d *netdev.Device) LinkInfo {
 	li := LinkInfo{
 		Index: d.Index(), Name: d.Name(), Kind: d.Kind(), Flags: d.Flags(), MTU: d.MTU(),
 		OperState: d.OperState(), Group: d.Group(), Addr: d.Addr(), Broadcast: d.Broadcast(),
-		TxQueueLen: d.TxQueueLen(), Promiscuity: d.Promiscuity(), Allmulti: d.Allmulti(), Qdisc: d.Qdisc(), VlanID: d.VlanID(),
+		TxQueueLen: d.TxQueueLen(), Alias: d.Alias(), Promiscuity: d.Promiscuity(), Allmulti: d.Allmulti(), Qdisc: d.Qdisc(), VlanID: d.VlanID(),
 		MacvlanMode: d.MacvlanMode(), VRFTable: d.VRFTable(),
 		UC: d.UC().Entries(), MC: d.MC().Entries(), RefCount: d.RefCount(),
 		Bridge: d.BridgeInfo(), BridgePort: d.BridgePortInfo(),
@@ -310,7 +344,7 @@ func linkInfo(d *netdev.Device) LinkInfo {
 		li.BondMode = d.BondMode()
 	}
 	if m := d.Master(); m != nil {
-		li.Master = m.Name()
+		li.Master, li.SlaveKind = m.Name(), m.Kind()
 	}
 	if l := d.Link(); l != nil {
 		li.Link, li.LinkIndex = l.Name(), l.Index()

@@ -200,7 +200,19 @@ func (g *gen) routeGet() {
 }
 
 func (g *gen) link() {
-	switch g.r.IntN(5) {
+	switch g.r.IntN(6) {
+	case 5:
+		// Attributes do_setlink changes in place, including values it
+		// refuses (an MTU out of range, above a macvlan's lower's).
+		d := g.dev()
+		switch g.r.IntN(3) {
+		case 0:
+			g.emit("link set %s alias %s", d, g.pick("uplink", "x"))
+		case 1:
+			g.emit("link set %s txqueuelen %s", d, g.pick("0", "5", "1000", "-1"))
+		default:
+			g.emit("link set %s mtu %s", d, g.pick("0", "67", "1400", "1500", "9000", "65536"))
+		}
 	case 4:
 		// A rename and back: the addresses' labels follow the name.
 		d := g.dev()
