@@ -11,23 +11,30 @@ import (
 // entry), so that a generated difference is always news.
 var Avoided = []string{
 	"dummy, vlan, bond and vrf devices: the real kernel the harness runs on may lack their modules (veth and macvlan only)",
-	"bridge devices: linkwatch applies a bridge's operstate up to a second after its carrier changes, past the harness's wait",
+	"bridges with STP on that are up: their ports' states follow the forward delay's timers, in real time",
 	"IPv6 routes and addresses: netsim has no IPv6 routing (a non-goal), and the kernel's IPv6 multicast joins finish in workqueues",
-	"route encapsulations: netsim's iproute refuses them by name; route metrics (mtu, advmss, rtt, ...) are not generated (iproute's testdata/route_metrics.txt has the kernel's answers)",
+	"route encapsulations: netsim's iproute refuses them by name",
+	"address metrics, proto and anycast addresses: netsim's iproute refuses them by name",
+	"ip -0 (and -f link): netsim's iproute refuses families other than inet and inet6",
+	"congctl algorithms other than reno and cubic: which ones the real kernel has depends on its modules",
+	"statistics of devices (-s on link and addr): the real kernel's devices send IPv6 packets, and their counters move",
 	"changing the loopback device's address: netsim refuses it (testdata/differences.txt in iproute)",
-	"several primary IPv4 addresses of different scopes on one device: their order (__inet_insert_ifa) is not netsim's",
 	"the loopback device: the harness's dump separators are `ip link show dev lo`",
 }
 
 // Generate returns a random command sequence of about n steps, a
-// deterministic function of seed: devices (veth pairs and macvlans on
-// them), addresses, routes, nexthops and groups, rules, device up/down and
-// deletion, with a share of deliberately invalid commands (gateways not
-// reachable, duplicates, deletions of missing objects, groups with missing
-// members, non-canonical prefixes).
+// deterministic function of seed (and of what netsim's ip accepts, see
+// showCommands): devices (veth pairs, macvlans on them, a bridge with
+// ports), addresses with lifetimes, peers and labels, routes with metrics,
+// nexthops and groups, rules, device up/down and deletion, multicast
+// addresses, show commands with filters and output options, and a share of
+// deliberately invalid commands (gateways not reachable, duplicates,
+// deletions of missing objects, groups with missing members,
+// non-canonical prefixes). Every device is given its MAC address, since
+// show commands print them.
 func Generate(seed uint64, n int) []Step {
-	g := &gen{r: rand.New(rand.NewPCG(seed, seed^0x6b65726e656c)), devs: map[string]bool{}}
-	g.emit("link add a0 type veth peer name b0")
+	g := &gen{r: rand.New(rand.NewPCG(seed, seed^0x6b65726e656c)), devs: map[string]bool{}, feat: features()}
+	g.emit("link add a0 address %s type veth peer name b0 address %s", mac("a0"), mac("b0"))
 	g.emit("link set a0 up")
 	g.emit("link set b0 up")
 	g.emit("addr add 10.0.0.1/24 dev a0")
@@ -37,6 +44,28 @@ func Generate(seed uint64, n int) []Step {
 		g.step()
 	}
 	return g.steps
+}
+
+// mac returns the MAC address a generated device is created with.
+func mac(dev string) string {
+	var n int
+	switch dev {
+	case "a0":
+		n = 0xa0
+	case "b0":
+		n = 0xb0
+	case "a1":
+		n = 0xa1
+	case "b1":
+		n = 0xb1
+	case "m0":
+		n = 0xc0
+	case "m1":
+		n = 0xc1
+	case "br0":
+		n = 0xf0
+	}
+	return fmt.Sprintf("02:00:00:00:00:%02x", n)
 }
 
 // Script renders steps as a script that Parse reads back.
@@ -51,8 +80,11 @@ func Script(steps []Step) string {
 
 type gen struct {
 	r       *rand.Rand
+	feat    *featureSet // what netsim's ip accepts
 	steps   []Step
 	devs    map[string]bool // devices believed to exist
+	brUp    bool            // br0 believed up
+	brSTP   bool            // br0 believed to run STP
 	routes  []string        // route specs added ("PFX [table T]"), for deletion
 	rules   []string        // rule specs added, for deletion
 	subnets []int           // S of the 10.0.S.0/24 subnets addresses were added in
@@ -68,7 +100,7 @@ func (g *gen) chance(p float64) bool { return g.r.Float64() < p }
 
 // dev returns a device name, usually one believed to exist.
 func (g *gen) dev() string {
-	all := []string{"a0", "b0", "a1", "b1", "m0", "m1"}
+	all := []string{"a0", "b0", "a1", "b1", "m0", "m1", "br0"}
 	if g.chance(0.9) {
 		var live []string
 		for _, d := range all {
@@ -139,25 +171,31 @@ func (g *gen) prefix() string {
 func (g *gen) nhid() int { return 1 + g.r.IntN(8) }
 
 func (g *gen) step() {
-	switch k := g.r.IntN(106); {
+	switch k := g.r.IntN(124); {
 	case k < 6:
 		g.link()
 	case k < 14:
 		g.upDown()
-	case k < 24:
+	case k < 26:
 		g.addr()
-	case k < 52:
+	case k < 30:
+		g.bridge()
+	case k < 54:
 		g.route()
 	case k < 70:
 		g.nexthop()
-	case k < 90:
+	case k < 88:
 		g.rule()
-	case k < 92:
+	case k < 90:
 		g.rule6()
-	case k < 100:
+	case k < 98:
 		g.routeDel()
-	default:
+	case k < 104:
 		g.routeGet()
+	case k < 108:
+		g.maddr()
+	default:
+		g.show()
 	}
 }
 
@@ -196,6 +234,10 @@ func (g *gen) routeGet() {
 	if g.chance(0.05) {
 		spec += " tos " + g.pick("0x10", "0x08")
 	}
+	if g.chance(0.15) {
+		// The route that matched, as the FIB holds it.
+		spec = "fibmatch " + spec
+	}
 	g.emit("route get %s", spec)
 }
 
@@ -220,46 +262,190 @@ func (g *gen) link() {
 		g.emit("link set r%s name %s", d, d)
 	case 0:
 		i := g.r.IntN(2)
-		g.emit("link add a%d type veth peer name b%d", i, i)
-		g.devs[fmt.Sprintf("a%d", i)], g.devs[fmt.Sprintf("b%d", i)] = true, true
+		a, b := fmt.Sprintf("a%d", i), fmt.Sprintf("b%d", i)
+		g.emit("link add %s address %s type veth peer name %s address %s", a, mac(a), b, mac(b))
+		g.devs[a], g.devs[b] = true, true
 	case 1:
 		i := g.r.IntN(2)
-		g.emit("link add m%d link a%d type macvlan mode %s", i, i, g.pick("bridge", "private", "vepa"))
+		m := fmt.Sprintf("m%d", i)
+		g.emit("link add %s link a%d address %s type macvlan mode %s", m, i, mac(m), g.pick("bridge", "private", "vepa"))
 		if g.devs[fmt.Sprintf("a%d", i)] {
-			g.devs[fmt.Sprintf("m%d", i)] = true
+			g.devs[m] = true
 		}
 	default:
+		g.del(g.dev())
+	}
+}
+
+// del deletes a device and forgets what goes with it.
+func (g *gen) del(d string) {
+	g.emit("link del %s", d)
+	delete(g.devs, d)
+	// A veth takes its peer along; a macvlan goes with its lower.
+	switch d[0] {
+	case 'a':
+		delete(g.devs, "b"+d[1:])
+		delete(g.devs, "m"+d[1:])
+	case 'b':
+		if d == "br0" {
+			g.brUp, g.brSTP = false, false
+			break
+		}
+		delete(g.devs, "a"+d[1:])
+		delete(g.devs, "m"+d[1:])
+	}
+}
+
+// upDown sets a device up or down. A bridge running STP is never set up:
+// its ports would then pass through the listening and learning states on
+// the real kernel's timers.
+func (g *gen) upDown() {
+	d, op := g.dev(), g.pick("up", "up", "down")
+	if d == "br0" {
+		if op == "up" && g.brSTP {
+			op = "down"
+		}
+		g.brUp = op == "up"
+	}
+	g.emit("link set %s %s", d, op)
+}
+
+// bridge creates br0 (with some of its attributes), deletes it, changes
+// its attributes, enslaves devices to it and releases them, and sets its
+// ports' attributes. Bridges are created with their address, since show
+// commands print it.
+func (g *gen) bridge() {
+	switch g.r.IntN(9) {
+	case 0, 1:
+		var attrs []string
+		stp := false
+		for range g.r.IntN(3) {
+			a := g.bridgeAttr(false)
+			stp = stp || a == "stp_state 1"
+			attrs = append(attrs, a)
+		}
+		g.emit("link add br0 address %s type bridge %s", mac("br0"), strings.Join(attrs, " "))
+		if !g.devs["br0"] {
+			g.devs["br0"], g.brUp, g.brSTP = true, false, stp
+		}
+	case 2:
+		g.del("br0")
+	case 3, 4:
 		d := g.dev()
-		g.emit("link del %s", d)
-		delete(g.devs, d)
-		// A veth takes its peer along; a macvlan goes with its lower.
-		switch d[0] {
-		case 'a':
-			delete(g.devs, "b"+d[1:])
-			delete(g.devs, "m"+d[1:])
-		case 'b':
-			delete(g.devs, "a"+d[1:])
-			delete(g.devs, "m"+d[1:])
+		if d == "br0" && g.chance(0.7) {
+			d = "a0"
+		}
+		g.emit("link set %s master br0", d)
+	case 5:
+		g.emit("link set %s nomaster", g.dev())
+	case 6:
+		a := g.bridgeAttr(g.brUp)
+		g.emit("link set br0 type bridge %s", a)
+		if g.devs["br0"] && a == "stp_state 1" {
+			g.brSTP = true
+		} else if a == "stp_state 0" {
+			g.brSTP = false
+		}
+	case 7:
+		g.emit("link set %s type bridge_slave %s", g.dev(), g.pick("cost 5", "priority 12", "learning off", "flood off",
+			"hairpin on", "guard on", "state 3", "mcast_router 2", "neigh_suppress on", "group_fwd_mask 8", "cost 0"))
+	default:
+		op := g.pick("up", "down")
+		if op == "up" && g.brSTP {
+			op = "down"
+		}
+		g.emit("link set br0 %s", op)
+		if g.devs["br0"] {
+			g.brUp = op == "up"
 		}
 	}
 }
 
-func (g *gen) upDown() {
-	g.emit("link set %s %s", g.dev(), g.pick("up", "up", "down"))
+// bridgeAttr returns one of a bridge's attributes with a value, now and
+// then one the kernel or ip refuses. With up, not STP (see upDown).
+func (g *gen) bridgeAttr(up bool) string {
+	a := g.pick("stp_state 1", "stp_state 0", "forward_delay 400", "forward_delay 100", "hello_time 300",
+		"max_age 1000", "ageing_time 3000", "priority 100", "mcast_snooping 0", "mcast_snooping 1",
+		"vlan_filtering 1", "group_fwd_mask 0x8", "group_fwd_mask 0x1", "mcast_router 2")
+	if up && a == "stp_state 1" {
+		a = "stp_state 0"
+	}
+	return a
 }
 
+// lifetimes are the address lifetimes drawn: forever, 0 or multiples of
+// 100 s, which the harness's dumps show rounded up to a multiple of 100 s
+// (see normalize), so that the seconds passing during a run do not show.
+var lifetimes = []string{
+	"valid_lft forever", "preferred_lft forever", "valid_lft forever preferred_lft forever",
+	"valid_lft 86400 preferred_lft 3600", "valid_lft 604800", "preferred_lft 0",
+	"valid_lft forever preferred_lft 0", "valid_lft 3600 preferred_lft 7200", "valid_lft 0",
+	"valid_lft 7200 preferred_lft 7200",
+}
+
+// addr adds, replaces, changes or deletes an IPv4 address (with a peer,
+// label, scope, broadcast, noprefixroute and lifetimes now and
+// then), flushes addresses by a selector, or shows them through a filter.
 func (g *gen) addr() {
-	s, h := g.r.IntN(4), 1+g.r.IntN(6)
-	l := []int{24, 24, 24, 16, 28, 32}[g.r.IntN(6)]
-	if g.chance(0.05) {
-		g.emit("addr flush dev %s", g.dev())
+	switch k := g.r.IntN(20); {
+	case k < 1:
+		g.emit("%saddr flush %s", g.pick("-4 ", "-4 ", ""), g.addrFilter(true))
+		return
+	case k < 4:
+		g.emit("%saddr show %s", g.pick("-4 ", "-4 ", ""), g.addrFilter(false))
 		return
 	}
-	op := g.pick("add", "add", "add", "del")
-	if op == "add" {
+	s, h := g.r.IntN(4), 1+g.r.IntN(6)
+	l := []int{24, 24, 24, 16, 28, 32}[g.r.IntN(6)]
+	op := g.pick("add", "add", "add", "del", "replace", "change")
+	if op != "del" {
 		g.subnets = append(g.subnets, s)
 	}
-	g.emit("addr %s 10.0.%d.%d/%d dev %s", op, s, h, l, g.dev())
+	d := g.dev()
+	spec := fmt.Sprintf("10.0.%d.%d/%d", s, h, l)
+	if g.chance(0.08) {
+		// A point-to-point address: the prefix route goes to the peer's.
+		spec = fmt.Sprintf("10.0.%d.%d peer 10.0.%d.%d/%d", s, h, g.r.IntN(4), 1+g.r.IntN(6), l)
+	}
+	if g.chance(0.1) {
+		spec += " label " + g.pick(d+":1", d+":x", d, "zz:1")
+	}
+	if g.chance(0.12) {
+		spec += " scope " + g.pick("link", "host", "global", "200")
+	}
+	if g.chance(0.05) {
+		spec += " brd " + g.pick("+", "-", "10.0.0.255")
+	}
+	if g.chance(0.08) {
+		spec += " noprefixroute"
+	}
+	if op != "del" && g.chance(0.25) {
+		spec += " " + lifetimes[g.r.IntN(len(lifetimes))]
+	}
+	g.emit("addr %s %s dev %s", op, spec, d)
+}
+
+// addrFilter returns the selectors of an addr show or flush: a device, a
+// prefix, flags, a label pattern, a scope, or (show only) link filters.
+func (g *gen) addrFilter(flush bool) string {
+	var f []string
+	if g.chance(0.5) {
+		f = append(f, "dev "+g.dev())
+	}
+	n := 1
+	if !flush {
+		n = g.r.IntN(3)
+	}
+	for range n {
+		c := g.pick("secondary", "primary", "-secondary", "dynamic", "permanent", "-dynamic", "deprecated",
+			"noprefixroute", "label a0:*", "label b?", "label *", "scope link", "scope host", "scope global",
+			"to 10.0.1.0/24", "to 10.0.0.0/16", "up", "master br0", "type veth", "type bridge", "group default")
+		if flush && (c == "up" || strings.HasPrefix(c, "master") || strings.HasPrefix(c, "type") || c == "group default") {
+			c = "secondary"
+		}
+		f = append(f, c)
+	}
+	return strings.Join(f, " ")
 }
 
 // fwd returns a route's forwarding part: via a gateway, a device,
@@ -312,6 +498,9 @@ func (g *gen) route() {
 	if g.chance(0.1) {
 		spec += " proto " + g.pick("static", "boot", "42")
 	}
+	for g.chance(0.15) {
+		spec += " " + g.pick(routeMetrics...)
+	}
 	if !strings.HasPrefix(spec, "blackhole") && !strings.HasPrefix(spec, "unreachable") && !strings.HasPrefix(spec, "prohibit") {
 		if strings.HasPrefix(spec, "local") || strings.HasPrefix(spec, "broadcast") {
 			spec += " dev " + g.dev()
@@ -321,6 +510,15 @@ func (g *gen) route() {
 	}
 	g.emit("route %s %s", op, spec)
 	g.routes = append(g.routes, pfx+tbl)
+}
+
+// routeMetrics are route metrics ip and the kernel take, and some they
+// refuse (out of range, a value ip cannot read).
+var routeMetrics = []string{
+	"mtu 1400", "mtu lock 1300", "mtu 100000", "advmss 1200", "advmss lock 900", "hoplimit 32", "hoplimit 256",
+	"initcwnd 10", "initrwnd 20", "rto_min 200ms", "window 1000", "rtt 100ms", "rttvar lock 50ms",
+	"ssthresh 30", "cwnd 40", "reordering 5", "features ecn", "quickack 1", "congctl reno", "congctl lock cubic",
+	"fastopen_no_cookie 1", "mtu 1x",
 }
 
 func (g *gen) pick3(a, b, c int) int { return []int{a, b, c}[g.r.IntN(3)] }
@@ -363,8 +561,24 @@ func (g *gen) nexthop() {
 			}
 			m = append(m, s)
 		}
-		g.emit("nexthop %s id %d group %s", g.pick("add", "add", "replace"), id, strings.Join(m, "/"))
+		typ := ""
+		if g.feat.resilient && g.chance(0.4) {
+			// Timers of 0 (or of minutes, and then the group shows
+			// its unbalanced time, which normalize hides).
+			typ = fmt.Sprintf(" type resilient buckets %d", []int{4, 8, 16, 6}[g.r.IntN(4)])
+			if g.chance(0.7) {
+				typ += " idle_timer " + g.pick("0", "0", "120")
+			}
+			if g.chance(0.5) {
+				typ += " unbalanced_timer " + g.pick("0", "300")
+			}
+		}
+		g.emit("nexthop %s id %d group %s%s", g.pick("add", "add", "replace"), id, strings.Join(m, "/"), typ)
 	case k < 11:
+		if g.feat.resilient && g.chance(0.3) {
+			g.nexthopBucket()
+			return
+		}
 		g.emit("nexthop del id %d", id)
 	default:
 		// With a family, the kernel's dump leaves groups out
@@ -448,4 +662,48 @@ func (g *gen) rule6() {
 	default:
 		g.emit("-6 rule add pref %d %s", pref, g.pick("table 100", "goto 200", "blackhole", "fwmark 0x1 table main"))
 	}
+}
+
+// nexthopBucket lists or gets the buckets of resilient groups; the idle
+// times they show are hidden by normalize.
+func (g *gen) nexthopBucket() {
+	switch g.r.IntN(4) {
+	case 0:
+		g.emit("nexthop bucket get id %d index %d", g.nhid(), g.r.IntN(10))
+	default:
+		f := g.pick("", "", fmt.Sprintf(" id %d", g.nhid()), fmt.Sprintf(" nhid %d", g.nhid()), " dev "+g.dev())
+		g.emit("nexthop bucket show%s", f)
+	}
+}
+
+// maddr adds or deletes a link-layer multicast address, or lists a
+// device's groups.
+func (g *gen) maddr() {
+	d := g.dev()
+	switch g.r.IntN(4) {
+	case 0, 1:
+		g.emit("maddr %s 01:00:5e:00:00:%02x dev %s", g.pick("add", "add", "del"), 1+g.r.IntN(3), d)
+	case 2:
+		g.emit("maddr %s %s dev %s", g.pick("add", "del"), g.pick("33:33:00:00:00:09", "02:00:00:00:00:01", "01:00:5e:00:00:01"), d)
+	default:
+		g.emit("maddr show dev %s", d)
+	}
+}
+
+// show runs one of the show commands, with a filter now and then, under
+// output options netsim's ip has for it (features).
+func (g *gen) show() {
+	if len(g.feat.show) == 0 {
+		return
+	}
+	c := g.feat.show[g.r.IntN(len(g.feat.show))]
+	opt := ""
+	if len(c.opts) > 0 && g.chance(0.8) {
+		opt = c.opts[g.r.IntN(len(c.opts))] + " "
+	}
+	args := c.args
+	if c.devFilter != "" && g.chance(0.3) {
+		args += " " + c.devFilter + " " + g.dev()
+	}
+	g.emit("%s%s", opt, args)
 }
