@@ -36,6 +36,8 @@ type IP struct {
 	family int    // -4, -6 (AF_INET, AF_INET6) or 0
 	netns  string // -n NETNS; "" is the initial namespace
 	out    *bufio.Writer
+
+	nhFilter nexthopFilter // ip nexthop's filter, kept over a batch's lines
 }
 
 // New returns an IP that acts on kernel k as task t, printing to
@@ -170,6 +172,7 @@ func status(err error) int {
 // would print has been written to Stdout and Stderr.
 func (ip *IP) Main(args []string) int {
 	ip.family, ip.netns = 0, ""
+	ip.nhFilter = nexthopFilter{}
 	force, batch, haveBatch := false, "", false
 	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
 		opt := args[0]
@@ -300,6 +303,7 @@ func (ip *IP) fail(err error) int {
 // error ip reports by exiting is returned like any other.
 func (ip *IP) Run(args ...string) error {
 	ip.family, ip.netns = 0, ""
+	ip.nhFilter = nexthopFilter{}
 	err := ip.cmd(args)
 	if ip.AfterCommand != nil {
 		ip.AfterCommand(args, 0, err)
@@ -311,6 +315,7 @@ func (ip *IP) Run(args ...string) error {
 // [-force] -batch NAME` does, and returns ip's exit status.
 func (ip *IP) Batch(script io.Reader, name string, force bool) int {
 	ip.family, ip.netns = 0, ""
+	ip.nhFilter = nexthopFilter{}
 	return ip.batch(script, name, force)
 }
 

@@ -64,6 +64,10 @@ type Config struct {
 	Group     []GroupMember  // NHA_GROUP: a multipath group of existing single nexthops
 	Protocol  uint8          // nh_protocol
 	GroupType GroupType      // NHA_GROUP_TYPE; the zero value is GroupMultipath
+	// Resilient is NHA_RES_GROUP, the parameters of a resilient group
+	// (GroupResilient); nil sends no such attribute. A multipath group
+	// may not have it.
+	Resilient *ResilientConfig
 }
 
 // FIBUser is a FIB entry that uses a nexthop object (struct fib_info with
