@@ -387,7 +387,11 @@ func (ip *IP) nexthopList(h *rtnl.Handle, argv []string, flush bool) error {
 				return invarg("invalid id value", v)
 			}
 			if flush {
-				return h.NexthopDel(nexthop.ID(n))
+				// ipnh_list_flush_id: delete_nexthop's -1 makes ip exit 1.
+				if err := h.NexthopDel(nexthop.ID(n)); err != nil {
+					return &cmdError{msg: Message(err), status: exitFailure}
+				}
+				return nil
 			}
 			return ip.nexthopGetID(h, nexthop.ID(n))
 		case matches(w, "protocol"):
