@@ -27,7 +27,11 @@ import (
 //     its live parent's entries; a group has at least one member, weights
 //     in 1..MaxWeight, and its IPv4 flag is set only with an IPv4 member;
 //   - each nexthop's list of FIB users has each user once, its count and
-//     its index agree with it.
+//     its index agree with it;
+//   - a resilient group's buckets are all occupied by its members, whose
+//     bucket counts, wanted shares and underweight list agree with them
+//     (checkRes), and the table runs the upkeep of exactly the live
+//     resilient groups.
 //
 // The caller holds RTNL or has a quiescent simulation. CheckInvariants only
 // reads; it is meant for tests, after every operation.
@@ -125,6 +129,29 @@ func (tb *Table) CheckInvariants() error {
 	}
 	if hashed != singles {
 		return fmt.Errorf("%d nexthops hashed, %d single nexthops", hashed, singles)
+	}
+	// The tables whose upkeep the Table runs are those of its live
+	// resilient groups, once each.
+	live := 0
+	for nh := range inTree {
+		if nh.IsResilient() {
+			live++
+		}
+	}
+	listed := make(map[*resTable]bool, len(tb.resTables))
+	for _, rt := range tb.resTables {
+		if listed[rt] {
+			return fmt.Errorf("a resilient table listed twice")
+		}
+		listed[rt] = true
+	}
+	for nh := range inTree {
+		if nh.IsResilient() && !listed[nh.grp.res] {
+			return fmt.Errorf("group %d: its resilient table's upkeep is not run", nh.id)
+		}
+	}
+	if live != len(tb.resTables) {
+		return fmt.Errorf("%d resilient tables listed, %d resilient groups", len(tb.resTables), live)
 	}
 	return nil
 }
