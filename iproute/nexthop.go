@@ -43,8 +43,8 @@ ENCAPHDR := [ MPLSLABEL ]
 type nexthopFilter struct {
 	flushed uint
 	groups  bool
-	dev     string // ifindex: the device's name
-	proto   uint8
+	dev     string     // ifindex: the device's name
+	proto   uint32     // unsigned int: a number above 255 matches nothing
 	id      nexthop.ID // bucket dumps only
 	nhid    nexthop.ID // bucket dumps only
 }
@@ -309,7 +309,7 @@ func (ip *IP) nexthopGetID(h *rtnl.Handle, id nexthop.ID) error {
 // nexthop of another protocol than the filter's is skipped.
 func (ip *IP) printNexthop(ni rtnl.NexthopInfo) {
 	f := &ip.nhFilter
-	if f.proto != 0 && f.proto != ni.Protocol {
+	if f.proto != 0 && f.proto != uint32(ni.Protocol) {
 		return
 	}
 	var b strings.Builder
@@ -404,7 +404,7 @@ func (ip *IP) nexthopList(h *rtnl.Handle, argv []string, flush bool) error {
 			if !ok {
 				return invarg("invalid protocol value", v)
 			}
-			f.proto = uint8(p)
+			f.proto = uint32(p)
 		case matches(w, "master"), matches(w, "vrf"), matches(w, "fdb"):
 			return notSupported("ip nexthop", w)
 		case matches(w, "help"):
@@ -468,7 +468,7 @@ func (ip *IP) nexthopFlush(h *rtnl.Handle, all bool) error {
 			return err
 		}
 		for _, ni := range nhs {
-			if f.proto != 0 && ni.Protocol != f.proto {
+			if f.proto != 0 && uint32(ni.Protocol) != f.proto {
 				continue
 			}
 			// A group that lost its last member with an earlier deletion is
