@@ -18,8 +18,9 @@
 // The supported subset: `link add/set/del/show` (dummy, veth, macvlan,
 // vlan, bond, vrf), `addr add/del/show/flush`, `route
 // add/append/replace/prepend/change/del/get/show/flush`, `nexthop
-// add/replace/del/get/show/flush`, `rule add/del/show/flush`, `maddr show`
-// and `netns add/del/list/exec` (exec runs ip or sysctl in the namespace),
+// add/replace/del/get/show/flush` (hash-threshold and resilient groups) and
+// `nexthop bucket show/get`, `rule add/del/show/flush`, `maddr show` and
+// `netns add/del/list/exec` (exec runs ip or sysctl in the namespace),
 // with the keywords and abbreviations ip accepts
 // (ip compares a word with a keyword by prefix, in its own order of
 // keywords: `ip a` is address, `ip r` route, `ip ru` rule, `ip n` neighbor).
@@ -37,7 +38,10 @@
 // only format (-s, -d, -o, -j, -br) and keywords netsim does not model
 // (route metrics and encapsulations, address lifetimes, link flags) are
 // refused by name. As in iproute2 6.1, a batch line takes no options (`-4
-// route show` is an unknown object) and `ip nh` is not `ip nexthop`.
+// route show` is an unknown object) and `ip nh` is not `ip nexthop`; and as
+// in 6.1, the selectors of one `ip nexthop` line (dev, groups, protocol, a
+// bucket dump's id and nhid) and the flush count stay set for the later
+// nexthop lines of the same batch.
 // testdata/differences.txt keeps the cases where netsim's kernel still
 // answers otherwise than Linux 6.18.
 //

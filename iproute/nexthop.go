@@ -330,7 +330,7 @@ func (ip *IP) printNexthop(ni rtnl.NexthopInfo) {
 			fmt.Fprintf(&b, "type %s ", ni.GroupType)
 		}
 	}
-	if r := ni.Resilient; r != nil {
+	if r := ni.Resilient; r.Buckets != 0 {
 		fmt.Fprintf(&b, "buckets %d idle_timer %s unbalanced_timer %s unbalanced_time %s ", r.Buckets,
 			nexthop.FormatClock(r.IdleTimer), nexthop.FormatClock(r.UnbalancedTimer), nexthop.FormatClock(r.UnbalancedTime))
 	}

@@ -6,8 +6,11 @@
 // groups, one flush at the end).
 //
 // A Table (table.go) holds a namespace's nexthops; a Nexthop (nexthop.go) is
-// one object, single or group (group.go); the FIB links its entries to
-// nexthops as FIBUser values (users.go for the optional interfaces).
+// one object, single or group (group.go): a hash-threshold group
+// (select.go) or a resilient group, whose bucket table and idle and
+// unbalanced timers run in virtual time (resilient.go); the FIB links its
+// entries to nexthops as FIBUser values (users.go for the optional
+// interfaces).
 package nexthop
 
 import (

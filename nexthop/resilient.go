@@ -74,7 +74,8 @@ type ResilientConfig struct {
 // ResilientInfo is what a dump reports of a resilient group
 // (nla_put_nh_group_res): the bucket count, the two timers, and how long
 // the group has been unbalanced (0 when balanced), each with clock_t
-// precision.
+// precision. A resilient group has at least one bucket: the zero
+// ResilientInfo stands for a nexthop that is not one.
 type ResilientInfo struct {
 	Buckets         uint16
 	IdleTimer       time.Duration

@@ -104,8 +104,8 @@ type NexthopInfo struct {
 	Scope     uint8 // nh_scope: RT_SCOPE_* of a single nexthop, 0 for a group or a blackhole
 	Protocol  uint8 // nh_protocol ("proto")
 	Group     []nexthop.GroupMember
-	GroupType nexthop.GroupType      // NHA_GROUP_TYPE of a group
-	Resilient *nexthop.ResilientInfo // NHA_RES_GROUP of a resilient group, nil otherwise
+	GroupType nexthop.GroupType     // NHA_GROUP_TYPE of a group
+	Resilient nexthop.ResilientInfo // NHA_RES_GROUP of a resilient group; zero (0 buckets) for any other nexthop
 	FIBUsers  int
 	Text      string // as `ip nexthop show` prints it
 }
@@ -119,9 +119,7 @@ func nexthopInfo(nh *nexthop.Nexthop) NexthopInfo {
 	if ni.Blackhole {
 		ni.Scope = 0 // nh_fill_node reports no scope for a blackhole
 	}
-	if ri, ok := nh.Resilient(); ok {
-		ni.Resilient = &ri
-	}
+	ni.Resilient, _ = nh.Resilient()
 	if d := nh.Dev(); d != nil {
 		ni.Dev = d.Name()
 	}
