@@ -43,10 +43,11 @@ ENCAPHDR := [ MPLSLABEL ]
 type nexthopFilter struct {
 	flushed uint
 	groups  bool
-	dev     string     // ifindex: the device's name
-	proto   uint32     // unsigned int: a number above 255 matches nothing
-	id      nexthop.ID // bucket dumps only
-	nhid    nexthop.ID // bucket dumps only
+	dev     string         // ifindex: the device's name
+	devIdx  netdev.IfIndex // and its index
+	proto   uint32         // unsigned int: a number above 255 matches nothing
+	id      nexthop.ID     // bucket dumps only
+	nhid    nexthop.ID     // bucket dumps only
 }
 
 func (ip *IP) doNexthop(h *rtnl.Handle, argv []string) error {
@@ -371,7 +372,7 @@ func (ip *IP) nexthopList(h *rtnl.Handle, argv []string, flush bool) error {
 			if err != nil {
 				return err
 			}
-			if h.LinkIndex(v) == 0 {
+			if f.devIdx = h.LinkIndex(v); f.devIdx == 0 {
 				return invarg("Device does not exist\n", v)
 			}
 			f.dev = v
@@ -446,7 +447,8 @@ func (ip *IP) nexthopDump(h *rtnl.Handle) ([]rtnl.NexthopInfo, error) {
 			continue
 		case ip.family != 0 && ni.Family != ip.family:
 			continue
-		case f.dev != "" && ni.Dev != f.dev:
+		case f.dev != "" && ni.Dev != f.dev && !(ni.Blackhole && f.devIdx == netdev.LoopbackIfIndex):
+			// A blackhole is on loopback (nexthop_create).
 			continue
 		}
 		out = append(out, ni)
@@ -460,7 +462,7 @@ func (ip *IP) nexthopDump(h *rtnl.Handle) ([]rtnl.NexthopInfo, error) {
 func (ip *IP) nexthopFlush(h *rtnl.Handle, all bool) error {
 	f := &ip.nhFilter
 	if all {
-		f.groups, f.dev = true, ""
+		f.groups, f.dev, f.devIdx = true, "", 0
 	}
 	for {
 		nhs, err := ip.nexthopDump(h)
@@ -522,7 +524,7 @@ func (ip *IP) nexthopBucketList(h *rtnl.Handle, argv []string) error {
 			if err != nil {
 				return err
 			}
-			if h.LinkIndex(v) == 0 {
+			if f.devIdx = h.LinkIndex(v); f.devIdx == 0 {
 				return invarg("Device does not exist\n", v)
 			}
 			f.dev = v

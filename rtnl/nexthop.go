@@ -221,7 +221,8 @@ func (h *Handle) NexthopBucketList(f NexthopBucketFilter) ([]NexthopBucket, erro
 					continue
 				case f.Family != 0 && m.Family() != f.Family:
 					continue
-				case dev != nil && m.Dev() != dev:
+				case dev != nil && m.Dev() != dev && !(m.Blackhole() && dev == tb.Loopback()):
+					// A blackhole is on loopback (nexthop_create).
 					continue
 				case f.NexthopID != 0 && b.NexthopID != f.NexthopID:
 					continue
