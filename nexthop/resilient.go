@@ -41,12 +41,12 @@ import (
 
 // Kernel time units of the model.
 const (
-	hz     = 250                            // CONFIG_HZ of the reference kernel
-	userHZ = 100                            // USER_HZ: clock_t ticks per second
-	jiffy  = time.Second / hz               // one jiffy, 4 ms
-	clockT = time.Second / userHZ           // one clock_t tick, 10 ms
-	resDW  = hz / 2                         // NH_RES_UPKEEP_DW_MINIMUM_INTERVAL, in jiffies
-	resMax = 1 << 32 / userHZ * time.Second // the largest timer a u32 of clock_t carries, about 497 days
+	hz     = 250                  // CONFIG_HZ of the reference kernel
+	userHZ = 100                  // USER_HZ: clock_t ticks per second
+	jiffy  = time.Second / hz     // one jiffy, 4 ms
+	clockT = time.Second / userHZ // one clock_t tick, 10 ms
+	resDW  = hz / 2               // NH_RES_UPKEEP_DW_MINIMUM_INTERVAL, in jiffies
+	resMax = (1 << 32) * clockT   // too long for NHA_RES_GROUP_*_TIMER, a u32 of clock_t (about 497 days)
 )
 
 // Default timers of a resilient group (NH_RES_DEFAULT_IDLE_TIMER and
