@@ -20,7 +20,8 @@
 // device type", one it has but netsim does not model is refused by name),
 // `addr add/del/show/flush`, `route
 // add/append/replace/prepend/change/del/get/show/flush`, `nexthop
-// add/replace/del/get/show/flush`, `rule add/del/show/flush`, `maddr
+// add/replace/del/get/show/flush` (hash-threshold and resilient groups) and
+// `nexthop bucket show/get`, `rule add/del/show/flush`, `maddr
 // add/del/show`, `netns add/del/list/list-id/identify/pids/exec` (exec runs
 // ip or sysctl in the namespace) and `neigh show` (netsim keeps no
 // neighbour tables: it lists nothing), with the keywords and abbreviations
@@ -42,7 +43,10 @@
 // (route encapsulations, address metrics, anycast and the flags home,
 // mngtmpaddr and optimistic, link flags) are refused by name. As in iproute2
 // 6.1, a batch line takes no options (`-4
-// route show` is an unknown object) and `ip nh` is not `ip nexthop`.
+// route show` is an unknown object) and `ip nh` is not `ip nexthop`; and as
+// in 6.1, the selectors of one `ip nexthop` line (dev, groups, protocol, a
+// bucket dump's id and nhid) and the flush count stay set for the later
+// nexthop lines of the same batch.
 // testdata/differences.txt keeps the cases where netsim's kernel still
 // answers otherwise than Linux 6.18.
 //

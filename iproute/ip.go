@@ -39,6 +39,8 @@ type IP struct {
 	maddr  maddrFilter // ipmaddr.c's filter, kept across a batch's lines
 	out    *bufio.Writer
 	p      printer // writes to out
+
+	nhFilter nexthopFilter // ip nexthop's filter, kept over a batch's lines
 }
 
 // options are ip's output options, counted as ip counts them (-s -s is
@@ -50,6 +52,13 @@ type options struct {
 	oneline int  // -o[neline]: one line per object, "\" for its newlines
 	details int  // -d[etails]
 	stats   int  // -s[tatistics]
+}
+
+// reset forgets what a previous Main, Run or Batch set: ip's options and
+// the filters iproute2 keeps in static variables for a batch's lines.
+func (ip *IP) reset() {
+	ip.family, ip.netns, ip.opts = 0, "", options{}
+	ip.maddr, ip.nhFilter = maddrFilter{}, nexthopFilter{}
 }
 
 // New returns an IP that acts on kernel k as task t, printing to
@@ -183,7 +192,7 @@ func status(err error) int {
 // command, or -batch FILE — and returns ip's exit status. Everything ip
 // would print has been written to Stdout and Stderr.
 func (ip *IP) Main(args []string) int {
-	ip.family, ip.netns, ip.opts, ip.maddr = 0, "", options{}, maddrFilter{}
+	ip.reset()
 	var st mainState
 	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
 		opt := args[0]
@@ -284,7 +293,7 @@ func (ip *IP) fail(err error) int {
 // output, and returns its error, which Message renders as ip would. An
 // error ip reports by exiting is returned like any other.
 func (ip *IP) Run(args ...string) error {
-	ip.family, ip.netns, ip.opts, ip.maddr = 0, "", options{}, maddrFilter{}
+	ip.reset()
 	err := ip.cmd(args)
 	if ip.AfterCommand != nil {
 		ip.AfterCommand(args, 0, err)
@@ -295,7 +304,7 @@ func (ip *IP) Run(args ...string) error {
 // Batch runs script (named name in "Command failed NAME:LINE") as `ip
 // [-force] -batch NAME` does, and returns ip's exit status.
 func (ip *IP) Batch(script io.Reader, name string, force bool) int {
-	ip.family, ip.netns, ip.opts, ip.maddr = 0, "", options{}, maddrFilter{}
+	ip.reset()
 	return ip.batch(script, name, force)
 }
 

@@ -6,8 +6,11 @@
 // groups, one flush at the end).
 //
 // A Table (table.go) holds a namespace's nexthops; a Nexthop (nexthop.go) is
-// one object, single or group (group.go); the FIB links its entries to
-// nexthops as FIBUser values (users.go for the optional interfaces).
+// one object, single or group (group.go): a hash-threshold group
+// (select.go) or a resilient group, whose bucket table and idle and
+// unbalanced timers run in virtual time (resilient.go); the FIB links its
+// entries to nexthops as FIBUser values (users.go for the optional
+// interfaces).
 package nexthop
 
 import (
@@ -64,6 +67,10 @@ type Config struct {
 	Group     []GroupMember  // NHA_GROUP: a multipath group of existing single nexthops
 	Protocol  uint8          // nh_protocol
 	GroupType GroupType      // NHA_GROUP_TYPE; the zero value is GroupMultipath
+	// Resilient is NHA_RES_GROUP, the parameters of a resilient group
+	// (GroupResilient); nil sends no such attribute. A multipath group
+	// may not have it.
+	Resilient *ResilientConfig
 }
 
 // FIBUser is a FIB entry that uses a nexthop object (struct fib_info with

@@ -27,7 +27,11 @@ import (
 //     its live parent's entries; a group has at least one member, weights
 //     in 1..MaxWeight, and its IPv4 flag is set only with an IPv4 member;
 //   - each nexthop's list of FIB users has each user once, its count and
-//     its index agree with it.
+//     its index agree with it;
+//   - a resilient group's buckets are all occupied by its members, whose
+//     bucket counts, wanted shares and underweight list agree with them
+//     (checkRes), and the table runs the upkeep of exactly the live
+//     resilient groups.
 //
 // The caller holds RTNL or has a quiescent simulation. CheckInvariants only
 // reads; it is meant for tests, after every operation.
@@ -126,6 +130,29 @@ func (tb *Table) CheckInvariants() error {
 	if hashed != singles {
 		return fmt.Errorf("%d nexthops hashed, %d single nexthops", hashed, singles)
 	}
+	// The tables whose upkeep the Table runs are those of its live
+	// resilient groups, once each.
+	live := 0
+	for nh := range inTree {
+		if nh.IsResilient() {
+			live++
+		}
+	}
+	listed := make(map[*resTable]bool, len(tb.resTables))
+	for _, rt := range tb.resTables {
+		if listed[rt] {
+			return fmt.Errorf("a resilient table listed twice")
+		}
+		listed[rt] = true
+	}
+	for nh := range inTree {
+		if nh.IsResilient() && !listed[nh.grp.res] {
+			return fmt.Errorf("group %d: its resilient table's upkeep is not run", nh.id)
+		}
+	}
+	if live != len(tb.resTables) {
+		return fmt.Errorf("%d resilient tables listed, %d resilient groups", len(tb.resTables), live)
+	}
 	return nil
 }
 
@@ -158,6 +185,11 @@ func checkGroup(nh *Nexthop, inTree map[*Nexthop]bool) error {
 		}
 		members[m] = true
 		v4 = v4 || m.info.family == syscall.AF_INET
+	}
+	if g.res != nil {
+		if err := checkRes(nh); err != nil {
+			return err
+		}
 	}
 	// The flag is recomputed whenever a member leaves or an IPv4 member
 	// becomes IPv6, but not when an IPv6 member becomes IPv4 (see HasV4):
@@ -261,4 +293,68 @@ func (nh *Nexthop) FIBUserList() []FIBUser {
 		out = append(out, x.u)
 	}
 	return out
+}
+
+// checkRes verifies a resilient group's table: every bucket is occupied by
+// one of the group's entries, each entry's bucket count is what the
+// buckets say and its wanted share is nh_res_group_rebalance's, the shares
+// add up to the bucket count, the underweight list holds exactly the
+// entries below their share, once each, and an unbalanced group has its
+// upkeep queued.
+func checkRes(nh *Nexthop) error {
+	g := nh.grp
+	rt := g.res
+	if len(rt.buckets) == 0 {
+		return fmt.Errorf("group %d: resilient without buckets", nh.id)
+	}
+	count := make(map[*grpEntry]int, len(g.entries))
+	in := make(map[*grpEntry]bool, len(g.entries))
+	for _, e := range g.entries {
+		in[e] = true
+	}
+	for i := range rt.buckets {
+		b := &rt.buckets[i]
+		switch {
+		case !b.occupied:
+			return fmt.Errorf("group %d: bucket %d not occupied", nh.id, i)
+		case !in[b.entry]:
+			return fmt.Errorf("group %d: bucket %d points outside the group", nh.id, i)
+		case b.usedTime < b.migratedAt:
+			return fmt.Errorf("group %d: bucket %d used before it was migrated", nh.id, i)
+		}
+		count[b.entry]++
+	}
+	total := 0
+	for _, e := range g.entries {
+		total += int(e.weight)
+	}
+	w, prev, wants := 0, 0, 0
+	uw := make(map[*grpEntry]bool, len(rt.uw))
+	for _, e := range rt.uw {
+		if uw[e] || !in[e] {
+			return fmt.Errorf("group %d: underweight list holds member %d twice or from elsewhere", nh.id, e.nh.id)
+		}
+		uw[e] = true
+	}
+	for _, e := range g.entries {
+		w += int(e.weight)
+		upper := (len(rt.buckets)*w + total/2) / total
+		switch {
+		case e.res.countBuckets != count[e]:
+			return fmt.Errorf("group %d: member %d counts %d buckets, holds %d", nh.id, e.nh.id, e.res.countBuckets, count[e])
+		case e.res.wantsBuckets != upper-prev:
+			return fmt.Errorf("group %d: member %d wants %d buckets, its share is %d", nh.id, e.nh.id, e.res.wantsBuckets, upper-prev)
+		case uw[e] != e.isUnderweight():
+			return fmt.Errorf("group %d: member %d underweight %v, listed %v", nh.id, e.nh.id, e.isUnderweight(), uw[e])
+		}
+		wants += e.res.wantsBuckets
+		prev = upper
+	}
+	if wants != len(rt.buckets) {
+		return fmt.Errorf("group %d: members want %d buckets of %d", nh.id, wants, len(rt.buckets))
+	}
+	if !rt.balanced() && !rt.upkeepPending {
+		return fmt.Errorf("group %d: unbalanced with no upkeep queued", nh.id)
+	}
+	return nil
 }

@@ -64,7 +64,9 @@ func (tb *Table) parseConfig(cfg Config) (nhConfig, error) {
 			return c, err
 		}
 		if cfg.GroupType == GroupResilient {
-			return c, errno.New(syscall.EOPNOTSUPP, "netsim: resilient nexthop groups are not modelled")
+			if err := parseResConfig(cfg.Resilient); err != nil {
+				return c, err
+			}
 		}
 		c.family = syscall.AF_UNSPEC
 		c.OnLink = false // nh_flags are not kept for groups
@@ -132,13 +134,16 @@ func (tb *Table) checkAttrGroup(cfg Config) error {
 			return einval("Invalid nexthop id")
 		}
 		if nh.grp != nil {
+			if nh.grp.res != nil {
+				return einval("Resilient group can not be a nexthop within a group")
+			}
 			return einval("Hash-threshold group can not be a nexthop within a group")
 		}
 		if nh.info.blackhole && len(g) > 1 {
 			return einval("Blackhole nexthop can not be used in a group with more than 1 path")
 		}
 	}
-	if cfg.Blackhole || cfg.Dev != nil || cfg.Gateway.IsValid() {
+	if cfg.Blackhole || cfg.Dev != nil || cfg.Gateway.IsValid() || cfg.Resilient != nil && cfg.GroupType != GroupResilient {
 		return einval("No other attributes can be set in nexthop groups")
 	}
 	return nil
@@ -166,6 +171,9 @@ func (tb *Table) create(t *sim.Task, c nhConfig, id ID) (*Nexthop, error) {
 		g.entries[i] = &grpEntry{nh: tb.Get(m.ID), parent: nh, weight: w}
 	}
 	g.hasV4 = computeHasV4(g.entries)
+	if c.GroupType == GroupResilient {
+		g.res = tb.newResTable(c.Resilient)
+	}
 	nh.grp = g
 	return nh, nil
 }

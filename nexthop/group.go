@@ -19,9 +19,8 @@ const (
 	// GroupMultipath is a hash-threshold multipath group
 	// (NEXTHOP_GRP_TYPE_MPATH), the default.
 	GroupMultipath GroupType = 0
-	// GroupResilient is a resilient group (NEXTHOP_GRP_TYPE_RES). netsim
-	// does not model its bucket table: such groups are refused with
-	// EOPNOTSUPP.
+	// GroupResilient is a resilient group (NEXTHOP_GRP_TYPE_RES): a
+	// fixed number of buckets over its members (resilient.go).
 	GroupResilient GroupType = 1
 
 	groupTypeMax = GroupResilient // NEXTHOP_GRP_TYPE_MAX
@@ -48,7 +47,8 @@ const MaxWeight = 255
 // spare array on every member removal; here the entries slice is rebuilt.
 type nhGroup struct {
 	entries []*grpEntry
-	hasV4   bool // an IPv4 member (nhg->has_v4)
+	hasV4   bool      // an IPv4 member (nhg->has_v4)
+	res     *resTable // a resilient group's buckets (nhg->res_table); nil for hash-threshold
 }
 
 // grpEntry is one member of a group, struct nh_grp_entry. It is linked on
@@ -57,6 +57,7 @@ type grpEntry struct {
 	nh     *Nexthop // the member
 	parent *Nexthop // the group (nh_parent)
 	weight uint16   // 1..MaxWeight
+	res    resEntry // a resilient group's bucket counts (nhge->res)
 
 	prev, next *grpEntry
 	linked     bool
@@ -134,6 +135,9 @@ func (op *removal) removeNhGrpEntry(e *grpEntry) bool {
 		x.nh.grpList.pushFront(x)
 		entries = append(entries, x)
 	}
+	if g.res != nil {
+		g.res.replaceRes(entries, op.tb.jiffies())
+	}
 	g.entries = entries
 	g.hasV4 = computeHasV4(entries)
 	e.nh.grpList.remove(e)
@@ -164,9 +168,12 @@ func (op *removal) removeNexthopFromGroups(nh *Nexthop) bool {
 // removeNexthopGroup unlinks a removed group's entries from its members.
 //
 // Kernel: remove_nexthop_group (net/ipv4/nexthop.c).
-func removeNexthopGroup(nh *Nexthop) {
+func (tb *Table) removeNexthopGroup(nh *Nexthop) {
 	for _, e := range nh.grp.entries {
 		e.nh.grpList.remove(e)
+	}
+	if nh.grp.res != nil {
+		tb.removeResTable(nh.grp.res)
 	}
 }
 

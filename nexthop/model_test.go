@@ -29,6 +29,8 @@ type model struct {
 
 type mnh struct {
 	group []nexthop.GroupMember // nil for single nexthops; weights normalised
+	res   bool                  // a resilient group
+	nbkt  uint16                // its bucket count
 	dev   string                // "" for blackholes
 	gw    netip.Addr
 	bh    bool
@@ -55,6 +57,10 @@ func (m *model) render(id nexthop.ID) string {
 			parts = append(parts, p)
 		}
 		s += " group " + strings.Join(parts, "/")
+		if n.res {
+			// No flow uses the buckets: every change rebalances at once.
+			s += fmt.Sprintf(" type resilient buckets %d idle_timer 120 unbalanced_timer 0 unbalanced_time 0", n.nbkt)
+		}
 	case n.bh:
 		s += " blackhole"
 	default:
@@ -146,6 +152,7 @@ func (m *model) unusedID() nexthop.ID {
 // them) and applies it.
 func (m *model) newNexthop(cfg nexthop.Config, replace bool) *merr {
 	n := &mnh{proto: cfg.Protocol}
+	hasBuckets := false
 	if cfg.Group != nil {
 		g := cfg.Group
 		for i := range g {
@@ -160,6 +167,8 @@ func (m *model) newNexthop(cfg nexthop.Config, replace bool) *merr {
 			switch {
 			case !ok:
 				return &merr{syscall.EINVAL, "Invalid nexthop id"}
+			case mem.group != nil && mem.res:
+				return &merr{syscall.EINVAL, "Resilient group can not be a nexthop within a group"}
 			case mem.group != nil:
 				return &merr{syscall.EINVAL, "Hash-threshold group can not be a nexthop within a group"}
 			case mem.bh && len(g) > 1:
@@ -170,6 +179,11 @@ func (m *model) newNexthop(cfg nexthop.Config, replace bool) *merr {
 				w = 1
 			}
 			n.group = append(n.group, nexthop.GroupMember{ID: x.ID, Weight: w})
+		}
+		if n.res = cfg.GroupType == nexthop.GroupResilient; n.res && cfg.Resilient != nil {
+			if hasBuckets, n.nbkt = cfg.Resilient.HasBuckets, cfg.Resilient.Buckets; hasBuckets && n.nbkt == 0 {
+				return &merr{syscall.EINVAL, "Number of buckets needs to be non-0"}
+			}
 		}
 	} else {
 		n.bh = cfg.Blackhole
@@ -197,6 +211,9 @@ func (m *model) newNexthop(cfg nexthop.Config, replace bool) *merr {
 	}
 	old, exists := m.nhs[id]
 	if !exists {
+		if n.res && !hasBuckets {
+			return &merr{syscall.EINVAL, "Number of buckets not specified for nexthop group insertion"}
+		}
 		m.nhs[id] = n
 		return nil
 	}
@@ -215,8 +232,12 @@ func (m *model) newNexthop(cfg nexthop.Config, replace bool) *merr {
 		return &merr{syscall.EINVAL, "Can not replace a nexthop group with a nexthop."}
 	case old.group == nil && n.group != nil:
 		return &merr{syscall.EINVAL, "Can not replace a nexthop with a nexthop group."}
+	case old.group != nil && old.res != n.res:
+		return &merr{syscall.EINVAL, "Can not replace a nexthop group with one of a different type."}
+	case old.res && hasBuckets && n.nbkt != old.nbkt:
+		return &merr{syscall.EINVAL, "Can not change number of buckets of a resilient nexthop group."}
 	case old.group != nil:
-		old.group = n.group // the group keeps its protocol
+		old.group = n.group // the group keeps its protocol and buckets
 	default:
 		m.nhs[id] = n
 	}
@@ -316,6 +337,13 @@ func runModelWith(t *testing.T, seed uint64, rng modelChoices, steps int, spent 
 		}
 		if rng.IntN(2) == 0 {
 			c.Protocol = 4
+		}
+		if rng.IntN(4) == 0 {
+			c.GroupType = nexthop.GroupResilient
+			if k := rng.IntN(10); k > 0 {
+				// Mostly 1..8 buckets, sometimes none given or 0.
+				c.Resilient = &nexthop.ResilientConfig{Buckets: uint16(k - 1), HasBuckets: k > 1 || rng.IntN(2) == 0}
+			}
 		}
 		return c
 	}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/netdev"
@@ -225,11 +226,12 @@ func checkScope(info *nhInfo, scope uint8) error {
 //	id 2 dev veth1 scope host
 //	id 13 via 172.16.3.2 dev veth1 scope link onlink
 //	id 3 group 1/2,3
+//	id 10 group 1/2 type resilient buckets 8 idle_timer 120 unbalanced_timer 0 unbalanced_time 0
 //	id 4 blackhole
 //	id 106 blackhole proto 100
 //
-// The order is iproute2's print_nexthop: id, group, via, dev, scope,
-// blackhole, proto, flags. A weight of 1 is not printed.
+// The order is iproute2's print_nexthop: id, group, type and resilient
+// parameters, via, dev, scope, blackhole, proto, flags. A weight of 1 is not printed.
 func (nh *Nexthop) String() string {
 	var b strings.Builder
 	b.WriteString("id ")
@@ -245,6 +247,10 @@ func (nh *Nexthop) String() string {
 				b.WriteByte(',')
 				b.WriteString(strconv.Itoa(int(e.weight)))
 			}
+		}
+		if ri, ok := nh.Resilient(); ok {
+			fmt.Fprintf(&b, " type resilient buckets %d idle_timer %s unbalanced_timer %s unbalanced_time %s",
+				ri.Buckets, FormatClock(ri.IdleTimer), FormatClock(ri.UnbalancedTimer), FormatClock(ri.UnbalancedTime))
 		}
 	} else if info := nh.info; info != nil {
 		if info.blackhole {
@@ -270,6 +276,16 @@ func (nh *Nexthop) String() string {
 		b.WriteString(" onlink")
 	}
 	return b.String()
+}
+
+// FormatClock formats a duration of clock_t precision (10 ms) in seconds
+// as iproute2 prints timers and idle times: __jiffies_to_tv, then print_tv's
+// "%g" (six significant digits, "120", "0.03", "8.58993e+06").
+func FormatClock(d time.Duration) string {
+	ct := int64(d / clockT)
+	sec := float64(ct / userHZ)
+	usec := float64(ct%userHZ) * 10000
+	return strconv.FormatFloat(sec+usec/1000000, 'g', 6, 64)
 }
 
 // scopeName is iproute2's rtnl_rtscope_n2a.

@@ -46,7 +46,7 @@ func (op *removal) removeNexthop(nh *Nexthop) bool {
 func (op *removal) removeNexthopLinks(nh *Nexthop) bool {
 	need := op.removeNexthopFIB(nh)
 	if nh.grp != nil {
-		removeNexthopGroup(nh)
+		op.tb.removeNexthopGroup(nh)
 		return need
 	}
 	op.tb.devhashDel(nh)

@@ -38,6 +38,9 @@ func (tb *Table) replaceNexthop(t *sim.Task, old, cand *Nexthop) error {
 		if cand.grp == nil {
 			return einval("Can not replace a nexthop group with a nexthop.")
 		}
+		if err := replaceGroupResCheck(old.grp, cand.grp); err != nil {
+			return err
+		}
 		tb.replaceGroup(t, old, cand)
 	} else {
 		if cand.grp != nil {
@@ -78,6 +81,9 @@ func (tb *Table) replaceSingle(old, cand *Nexthop) {
 // Kernel: replace_nexthop_grp, nh_rt_cache_flush (net/ipv4/nexthop.c).
 func (tb *Table) replaceGroup(t *sim.Task, old, cand *Nexthop) {
 	oldGrp := old.grp
+	if oldGrp.res != nil {
+		tb.replaceGroupRes(oldGrp, cand.grp)
+	}
 	for _, e := range cand.grp.entries {
 		e.parent = old
 	}

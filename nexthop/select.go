@@ -31,19 +31,25 @@ func UpperBound(cum, total int) int64 {
 	return int64((uint64(cum)<<31+uint64(total)/2)/uint64(total)) - 1
 }
 
-// SelectPath returns the member of a hash-threshold group that a flow of
-// multipath hash hash (0 ≤ hash < 2³¹, fib_multipath_hash) takes, with its
-// index: the first member whose upper bound is not below the hash. A
+// SelectPath returns the member of a group that a flow of multipath hash
+// hash (0 ≤ hash < 2³¹, fib_multipath_hash) takes, with its index: in a
+// hash-threshold group the first member whose upper bound is not below the
+// hash; in a resilient group the member of bucket hash mod the bucket
+// count, which is marked busy at the table's time (nh_res_bucket_set_busy:
+// it then stays with its member until idle_timer passes without use). A
 // single nexthop returns itself. The kernel skips members whose gateway
 // has a neighbour entry in an invalid state (nexthop_is_good_nh); netsim
 // has no neighbour table, so every member is good, as in a namespace that
 // has not sent traffic.
 //
-// Kernel: nexthop_select_path, nexthop_select_path_hthr
-// (net/ipv4/nexthop.c).
+// Kernel: nexthop_select_path, nexthop_select_path_hthr,
+// nexthop_select_path_res (net/ipv4/nexthop.c).
 func (nh *Nexthop) SelectPath(hash uint32) (int, *Nexthop) {
 	if nh.grp == nil {
 		return 0, nh
+	}
+	if nh.grp.res != nil {
+		return nh.grp.selectPathRes(hash)
 	}
 	es := nh.grp.entries
 	total := 0

@@ -40,6 +40,12 @@ type Table struct {
 	// change the tree, and each updates dense beside it; replace keeps the
 	// *Nexthop in place. It never shrinks.
 	dense []*Nexthop
+
+	// clock is the latest virtual time a request brought (the kernel's
+	// jiffies; it never goes back); resTables are the live resilient
+	// groups' tables, whose upkeep runs when clock reaches its deadline.
+	clock     sim.Time
+	resTables []*resTable
 }
 
 // denseMax bounds the ids the dense index covers (8 MB of pointers at most).
@@ -183,6 +189,7 @@ func (tb *Table) Replace(t *sim.Task, cfg Config, f Flusher) (*Nexthop, error) {
 }
 
 func (tb *Table) newNexthop(t *sim.Task, cfg Config, replace bool) (*Nexthop, error) {
+	tb.advance(t)
 	c, err := tb.parseConfig(cfg)
 	if err != nil {
 		return nil, err
@@ -215,6 +222,13 @@ func (tb *Table) newNexthop(t *sim.Task, cfg Config, replace bool) (*Nexthop, er
 		}
 		return old, nil
 	}
+	if cand.IsResilient() {
+		if err := tb.insertRes(cand); err != nil {
+			tb.tree.Delete(treeItem{id: id})
+			return nil, err
+		}
+		tb.resTables = append(tb.resTables, cand.grp.res)
+	}
 	tb.denseSet(id, cand)
 	tb.link(cand)
 	return cand, nil
@@ -243,6 +257,7 @@ func (tb *Table) Del(t *sim.Task, id ID, f Flusher) error {
 	if id == 0 {
 		return einval("Invalid nexthop id")
 	}
+	tb.advance(t)
 	nh := tb.Get(id)
 	if nh == nil {
 		return errno.New(syscall.ENOENT, "")
@@ -288,6 +303,7 @@ func (tb *Table) FlushDev(t *sim.Task, dev *netdev.Device, ev netdev.Event, f Fl
 
 // flushDev models nexthop_flush_dev.
 func (tb *Table) flushDev(t *sim.Task, dev *netdev.Device, ev netdev.Event, f Flusher) {
+	tb.advance(t)
 	op := tb.newRemoval(t, f)
 	need := false
 	b := &tb.devhash[devHashFn(dev.Index())]
@@ -320,6 +336,7 @@ func (tb *Table) flushDev(t *sim.Task, dev *netdev.Device, ev netdev.Event, f Fl
 //
 // Kernel: flush_all_nexthops (net/ipv4/nexthop.c).
 func (tb *Table) FlushAll(t *sim.Task, f Flusher) {
+	tb.advance(t)
 	op := tb.newRemoval(t, f)
 	need := false
 	for {

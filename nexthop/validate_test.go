@@ -71,8 +71,13 @@ func TestAddValidation(t *testing.T) {
 		{"nothing at all", nexthop.Config{ID: 20}, syscall.EINVAL, "Invalid address family"},
 		{"group with family", nexthop.Config{ID: 20, Family: syscall.AF_INET, Group: []nexthop.GroupMember{{ID: 1}}}, syscall.EINVAL, "Invalid family for group"},
 		{"bad group type", nexthop.Config{ID: 20, Group: []nexthop.GroupMember{{ID: 1}}, GroupType: 2}, syscall.EINVAL, "Invalid group type"},
-		// Resilient groups pass the kernel's attribute checks but are not modelled.
-		{"resilient group", nexthop.Config{ID: 20, Group: []nexthop.GroupMember{{ID: 1}}, GroupType: nexthop.GroupResilient}, syscall.EOPNOTSUPP, "netsim: resilient nexthop groups are not modelled"},
+		// A new resilient group needs its bucket count (insert_nexthop).
+		{"resilient group without buckets", nexthop.Config{ID: 20, Group: []nexthop.GroupMember{{ID: 1}}, GroupType: nexthop.GroupResilient}, syscall.EINVAL, "Number of buckets not specified for nexthop group insertion"},
+		{"resilient group with 0 buckets", nexthop.Config{ID: 20, Group: []nexthop.GroupMember{{ID: 1}}, GroupType: nexthop.GroupResilient,
+			Resilient: &nexthop.ResilientConfig{HasBuckets: true}}, syscall.EINVAL, "Number of buckets needs to be non-0"},
+		// NHA_RES_GROUP belongs to resilient groups only (nh_check_attr_group).
+		{"resilient parameters on mpath", nexthop.Config{ID: 20, Group: []nexthop.GroupMember{{ID: 1}},
+			Resilient: &nexthop.ResilientConfig{Buckets: 8, HasBuckets: true}}, syscall.EINVAL, "No other attributes can be set in nexthop groups"},
 		{"empty group", group(20), syscall.EINVAL, "Invalid length for nexthop group attribute"},
 		{"weight too large", weighted(20, gm(1, 256)), syscall.EINVAL, "Invalid value for weight"},
 		{"duplicate member", group(20, 1, 2, 1), syscall.EINVAL, "Nexthop id can not be used twice in a group"},

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/fibrules"
@@ -282,8 +283,12 @@ func (g *atomGen) nexthop() rtnl.Nexthop {
 		if nh.Group == nil {
 			nh.Group = []nexthop.GroupMember{}
 		}
-		if g.rng.IntN(8) == 0 {
+		if g.rng.IntN(4) == 0 {
 			nh.GroupType = nexthop.GroupResilient
+			if k := g.rng.IntN(6); k > 0 {
+				nh.Resilient = &nexthop.ResilientConfig{Buckets: uint16(k - 1), HasBuckets: g.rng.IntN(4) > 0,
+					IdleTimer: time.Duration(g.rng.IntN(3)) * time.Second, HasIdleTimer: g.rng.IntN(2) == 0}
+			}
 		}
 	default:
 		nh.Gateway = g.addr(g.pick(atomGW))

@@ -59,6 +59,8 @@ func (h *Handle) do(op string, fn func(t *sim.Task, tb *netdev.Table) error) err
 		k.unlock(t)
 		return h.n.errDead()
 	}
+	// The resilient nexthop groups' upkeep work due by now runs first.
+	h.n.nh.RunTimers(t)
 	err := fn(t, h.n.devs)
 	k.unlock(t)
 	return err

@@ -3,6 +3,7 @@ package rtnl
 import (
 	"net/netip"
 	"syscall"
+	"time"
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/netdev"
@@ -19,8 +20,12 @@ type Nexthop struct {
 	OnLink    bool                  // "onlink"
 	Blackhole bool                  // "blackhole"
 	Group     []nexthop.GroupMember // "group ID[,WEIGHT]/..."
-	GroupType nexthop.GroupType     // "type mpath" (the default)
-	Protocol  uint8                 // "proto"
+	GroupType nexthop.GroupType     // "type mpath" (the default) or "type resilient"
+	// Resilient is "buckets N idle_timer S unbalanced_timer S" after
+	// "type resilient" (NHA_RES_GROUP); nil sends none, as ip does when
+	// nothing follows "resilient".
+	Resilient *nexthop.ResilientConfig
+	Protocol  uint8 // "proto"
 	// Family is nhm.nh_family: AF_INET or AF_INET6 (`ip -6 nexthop add
 	// ... dev X`); 0 takes the gateway's family, or AF_INET with a device.
 	// A group, or a nexthop with neither gateway, device nor blackhole,
@@ -33,6 +38,7 @@ func (n *Net) nexthopConfig(spec Nexthop) (nexthop.Config, error) {
 	cfg := nexthop.Config{
 		ID: spec.ID, Gateway: spec.Gateway, OnLink: spec.OnLink, Blackhole: spec.Blackhole,
 		Group: spec.Group, GroupType: spec.GroupType, Protocol: spec.Protocol, Family: spec.Family,
+		Resilient: spec.Resilient,
 	}
 	if spec.Dev != "" {
 		d := n.devs.ByName(spec.Dev)
@@ -95,8 +101,11 @@ type NexthopInfo struct {
 	Dev       string
 	OnLink    bool
 	Blackhole bool
+	Scope     uint8 // nh_scope: RT_SCOPE_* of a single nexthop, 0 for a group or a blackhole
 	Protocol  uint8 // nh_protocol ("proto")
 	Group     []nexthop.GroupMember
+	GroupType nexthop.GroupType     // NHA_GROUP_TYPE of a group
+	Resilient nexthop.ResilientInfo // NHA_RES_GROUP of a resilient group; zero (0 buckets) for any other nexthop
 	FIBUsers  int
 	Text      string // as `ip nexthop show` prints it
 }
@@ -104,8 +113,13 @@ type NexthopInfo struct {
 func nexthopInfo(nh *nexthop.Nexthop) NexthopInfo {
 	ni := NexthopInfo{
 		ID: nh.ID(), Family: nh.Family(), Gateway: nh.Gateway(), OnLink: nh.OnLink(),
-		Blackhole: nh.Blackhole(), Protocol: nh.Protocol(), Group: nh.Members(), FIBUsers: nh.FIBUsers(), Text: nh.String(),
+		Blackhole: nh.Blackhole(), Scope: nh.Scope(), Protocol: nh.Protocol(), Group: nh.Members(),
+		GroupType: nh.GroupType(), FIBUsers: nh.FIBUsers(), Text: nh.String(),
 	}
+	if ni.Blackhole {
+		ni.Scope = 0 // nh_fill_node reports no scope for a blackhole
+	}
+	ni.Resilient, _ = nh.Resilient()
 	if d := nh.Dev(); d != nil {
 		ni.Dev = d.Name()
 	}
@@ -140,4 +154,109 @@ func (h *Handle) NexthopList() ([]NexthopInfo, error) {
 		return nil
 	})
 	return out, err
+}
+
+// NexthopBucket is one bucket of a resilient group (RTM_NEWNEXTHOPBUCKET).
+type NexthopBucket struct {
+	ID        nexthop.ID    // the group (NHA_ID)
+	Index     uint16        // NHA_RES_BUCKET_INDEX
+	NexthopID nexthop.ID    // the member it points at (NHA_RES_BUCKET_NH_ID)
+	IdleTime  time.Duration // since last used or migrated, clock_t precision (NHA_RES_BUCKET_IDLE_TIME)
+	Protocol  uint8         // the group's nh_protocol
+}
+
+// NexthopBucketFilter selects the buckets of a dump, as `ip nexthop bucket
+// show` sends it. The zero value selects every bucket of every resilient
+// group.
+type NexthopBucketFilter struct {
+	ID        nexthop.ID // NHA_ID: one group only; 0 is none
+	NexthopID nexthop.ID // NHA_RES_BUCKET_NH_ID: buckets of this member; 0 is none
+	Dev       string     // NHA_OIF: buckets whose member uses this device
+	// Family is nhm.nh_family: buckets whose member is of this family (0:
+	// any).
+	Family int
+	// Groups is NHA_GROUPS, which a bucket dump does not accept: the
+	// request is refused with EINVAL (ip sends it when a "groups" filter
+	// is left over from an earlier line of a batch).
+	Groups bool
+}
+
+func nexthopBucket(nh *nexthop.Nexthop, b nexthop.Bucket) NexthopBucket {
+	return NexthopBucket{ID: nh.ID(), Index: b.Index, NexthopID: b.NexthopID, IdleTime: b.IdleTime, Protocol: nh.Protocol()}
+}
+
+// NexthopBucketList returns the buckets of the resilient groups that f
+// selects, by group id and bucket index. A filter by id refuses an unknown
+// id with ENOENT and a nexthop that is not a resilient group with EINVAL.
+//
+// Kernel: rtm_dump_nexthop_bucket, nh_valid_dump_bucket_req,
+// nh_dump_filtered (net/ipv4/nexthop.c), `ip nexthop bucket show`.
+func (h *Handle) NexthopBucketList(f NexthopBucketFilter) ([]NexthopBucket, error) {
+	var out []NexthopBucket
+	err := h.do("RTM_GETNEXTHOPBUCKET", func(t *sim.Task, tb *netdev.Table) error {
+		if f.Groups {
+			return errno.New(syscall.EINVAL, "") // NHA_GROUPS: not in the policy, no extack
+		}
+		var dev *netdev.Device
+		if f.Dev != "" {
+			if dev = tb.ByName(f.Dev); dev == nil {
+				return errno.Errorf(syscall.ENODEV, "Cannot find device \"%s\"", f.Dev)
+			}
+		}
+		groups := h.n.nh.List()
+		if f.ID != 0 {
+			nh, err := h.n.nh.FindResilient(t, f.ID)
+			if err != nil {
+				return err
+			}
+			groups = []*nexthop.Nexthop{nh}
+		} else {
+			h.n.nh.RunTimers(t)
+		}
+		for _, nh := range groups {
+			for _, b := range nh.Buckets() {
+				m := h.n.nh.Get(b.NexthopID)
+				switch {
+				case m == nil:
+					continue
+				case f.Family != 0 && m.Family() != f.Family:
+					continue
+				case dev != nil && m.Dev() != dev && !(m.Blackhole() && dev == tb.Loopback()):
+					// A blackhole is on loopback (nexthop_create).
+					continue
+				case f.NexthopID != 0 && b.NexthopID != f.NexthopID:
+					continue
+				}
+				out = append(out, nexthopBucket(nh, b))
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// NexthopBucketGet returns bucket index of resilient group id, refusing an
+// unknown id with ENOENT, a nexthop that is not a resilient group with
+// EINVAL and an index past the last bucket with ENOENT.
+//
+// Kernel: rtm_get_nexthop_bucket (net/ipv4/nexthop.c), `ip nexthop bucket
+// get id ID index INDEX`.
+func (h *Handle) NexthopBucketGet(id nexthop.ID, index uint16) (NexthopBucket, error) {
+	var nb NexthopBucket
+	err := h.do("RTM_GETNEXTHOPBUCKET", func(t *sim.Task, _ *netdev.Table) error {
+		if id == 0 {
+			return errno.New(syscall.EINVAL, "Invalid nexthop id")
+		}
+		nh, err := h.n.nh.FindResilient(t, id)
+		if err != nil {
+			return err
+		}
+		bs := nh.Buckets()
+		if int(index) >= len(bs) {
+			return errno.New(syscall.ENOENT, "Bucket index out of bounds")
+		}
+		nb = nexthopBucket(nh, bs[index])
+		return nil
+	})
+	return nb, err
 }
