@@ -460,6 +460,11 @@ func (ip *IP) linkSet(h *rtnl.Handle, argv []string) error {
 	if err != nil {
 		return err
 	}
+	// iplink_parse resolves the master as it reads it, before the type's
+	// arguments and the device itself.
+	if r.master != "" && h.LinkIndex(r.master) == 0 {
+		return invarg("Device does not exist\n", r.master)
+	}
 	var bridge *netdev.BridgeSettings
 	var port *netdev.BridgePortSettings
 	switch r.kind {
@@ -506,9 +511,6 @@ func (ip *IP) linkSet(h *rtnl.Handle, argv []string) error {
 		r.hasGroup = false
 	default:
 		return failf("Not enough information: \"dev\" argument is required.\n")
-	}
-	if r.master != "" && h.LinkIndex(r.master) == 0 {
-		return invarg("Device does not exist\n", r.master)
 	}
 	for _, d := range devs {
 		// rtnl_newlink on an existing device: changelink, then do_setlink.
