@@ -68,8 +68,10 @@ var features = sync.OnceValue(func() *featureSet {
 		}
 		f.show = append(f.show, keep)
 	}
+	// A blackhole nexthop is on lo, which must be up.
+	ip.Output("link", "set", "lo", "up")
 	if _, _, st := ip.Output("nexthop", "add", "id", "1", "blackhole"); st == 0 {
-		_, _, st = ip.Output("nexthop", "add", "id", "2", "group", "1", "type", "resilient")
+		_, _, st = ip.Output("nexthop", "add", "id", "2", "group", "1", "type", "resilient", "buckets", "8")
 		f.resilient = st == 0
 	}
 	f.linkDetails = accepts("-d", "link", "show")

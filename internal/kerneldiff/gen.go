@@ -19,7 +19,7 @@ var Avoided = []string{
 	"congctl algorithms other than reno and cubic: which ones the real kernel has depends on its modules",
 	"statistics of devices (-s on link and addr): the real kernel's devices send IPv6 packets, and their counters move",
 	"changing the loopback device's address: netsim refuses it (testdata/differences.txt in iproute)",
-	"the loopback device: the harness's dump separators are `ip link show dev lo`",
+	"the loopback device, but for setting it up at the start: the harness's dump separators are `ip link show dev lo`",
 }
 
 // Generate returns a random command sequence of about n steps, a
@@ -38,6 +38,10 @@ func Generate(seed uint64, n int) []Step {
 	g.emit("link set a0 up")
 	g.emit("link set b0 up")
 	g.emit("addr add 10.0.0.1/24 dev a0")
+	if g.chance(0.4) {
+		// Blackhole nexthops are on lo: only with lo up can they be.
+		g.emit("link set lo up")
+	}
 	g.devs["a0"], g.devs["b0"] = true, true
 	g.subnets = []int{0}
 	for len(g.steps) < n {
@@ -88,6 +92,8 @@ type gen struct {
 	routes  []string        // route specs added ("PFX [table T]"), for deletion
 	rules   []string        // rule specs added, for deletion
 	subnets []int           // S of the 10.0.S.0/24 subnets addresses were added in
+	addrs   []string        // addresses added ("PFX dev D"), for deletion
+	maddrs  []string        // multicast addresses added ("MAC dev D"), for deletion
 }
 
 func (g *gen) emit(format string, a ...any) {
@@ -398,11 +404,21 @@ func (g *gen) addr() {
 	s, h := g.r.IntN(4), 1+g.r.IntN(6)
 	l := []int{24, 24, 24, 16, 28, 32}[g.r.IntN(6)]
 	op := g.pick("add", "add", "add", "del", "replace", "change")
+	if op == "del" && len(g.addrs) > 0 && g.chance(0.7) {
+		// One added before (which may be gone).
+		i := g.r.IntN(len(g.addrs))
+		g.emit("addr del %s", g.addrs[i])
+		g.addrs = append(g.addrs[:i], g.addrs[i+1:]...)
+		return
+	}
 	if op != "del" {
 		g.subnets = append(g.subnets, s)
 	}
 	d := g.dev()
 	spec := fmt.Sprintf("10.0.%d.%d/%d", s, h, l)
+	if op != "del" {
+		g.addrs = append(g.addrs, spec+" dev "+d)
+	}
 	if g.chance(0.08) {
 		// A point-to-point address: the prefix route goes to the peer's.
 		spec = fmt.Sprintf("10.0.%d.%d peer 10.0.%d.%d/%d", s, h, g.r.IntN(4), 1+g.r.IntN(6), l)
@@ -563,6 +579,13 @@ func (g *gen) nexthop() {
 		}
 		typ := ""
 		if g.feat.resilient && g.chance(0.4) {
+			if g.chance(0.5) {
+				// Members that are likely to exist.
+				for _, x := range m {
+					id, _, _ := strings.Cut(x, ",")
+					g.emit("nexthop replace id %s via 10.0.0.%d dev a0", id, 2+g.r.IntN(3))
+				}
+			}
 			// Timers of 0 (or of minutes, and then the group shows
 			// its unbalanced time, which normalize hides).
 			typ = fmt.Sprintf(" type resilient buckets %d", []int{4, 8, 16, 6}[g.r.IntN(4)])
@@ -682,7 +705,15 @@ func (g *gen) maddr() {
 	d := g.dev()
 	switch g.r.IntN(4) {
 	case 0, 1:
-		g.emit("maddr %s 01:00:5e:00:00:%02x dev %s", g.pick("add", "add", "del"), 1+g.r.IntN(3), d)
+		if len(g.maddrs) > 0 && g.chance(0.4) {
+			i := g.r.IntN(len(g.maddrs))
+			g.emit("maddr del %s", g.maddrs[i])
+			g.maddrs = append(g.maddrs[:i], g.maddrs[i+1:]...)
+			return
+		}
+		a := fmt.Sprintf("01:00:5e:00:00:%02x dev %s", 1+g.r.IntN(3), d)
+		g.maddrs = append(g.maddrs, a)
+		g.emit("maddr add %s", a)
 	case 2:
 		g.emit("maddr %s %s dev %s", g.pick("add", "del"), g.pick("33:33:00:00:00:09", "02:00:00:00:00:01", "01:00:5e:00:00:01"), d)
 	default:
