@@ -504,7 +504,6 @@ func Run(steps []Step, hashSeed uint32) (*Difference, error) {
 		if d == nil || settle > time.Second && !usesBridge(steps) {
 			break
 		}
-		println("RERUN", settle.String(), d.Section, d.Command)
 		if real, err = RunRealSettled(steps, hashSeed, settle); err != nil {
 			return nil, err
 		}
