@@ -85,7 +85,7 @@ var (
 	// driftRe matches what counts time on the real kernel: a bridge's
 	// and its ports' timers, a resilient group's unbalanced time and its
 	// buckets' idle times.
-	driftRe = regexp.MustCompile(`((?:` + driftNames + `) +)[0-9.e+-]+|("(?:` + driftNames + `)": ?)[0-9.e+-]+`)
+	driftRe = regexp.MustCompile(`((?:` + driftNames + `) ) *[0-9.e+-]+|("(?:` + driftNames + `)": ?)[0-9.e+-]+`)
 	// queuesRe matches a device's queue counts, which for a veth are the
 	// machine's CPUs (veth_get_num_queues).
 	queuesRe = regexp.MustCompile(`((?:numtxqueues|numrxqueues) )\d+|("num_[tr]x_queues": ?)\d+`)
@@ -98,7 +98,8 @@ const driftNames = `hello_timer|tcn_timer|topology_change_timer|gc_timer|hold_ti
 // real time of a run or depends on the machine: remaining lifetimes are
 // rounded up to a multiple of 100 s (the generator draws lifetimes of 0,
 // forever or multiples of 100 s, and a run lasts less than 100 s), timers
-// and idle times become "*", a veth's queue counts "*".
+// and idle times become "*" (a bridge's timers padded to their width,
+// "%4i.%.2i", as one), a veth's queue counts "*".
 func normalize(s string) string {
 	if strings.Contains(s, "_lft ") || strings.Contains(s, "_life_time\"") {
 		s = lifetimeRe.ReplaceAllStringFunc(s, func(m string) string {

@@ -10,7 +10,7 @@ import (
 // knowingly models them otherwise than the kernel (the reason in each
 // entry), so that a generated difference is always news.
 var Avoided = []string{
-	"dummy, vlan, bond and vrf devices: the real kernel the harness runs on may lack their modules (veth and macvlan only)",
+	"dummy, vlan, bond and vrf devices: the real kernel the harness runs on may lack their modules (veth, macvlan and bridge only)",
 	"bridges with STP on that are up: their ports' states follow the forward delay's timers, in real time",
 	"IPv6 routes and addresses: netsim has no IPv6 routing (a non-goal), and the kernel's IPv6 multicast joins finish in workqueues",
 	"route encapsulations: netsim's iproute refuses them by name",
@@ -24,7 +24,7 @@ var Avoided = []string{
 
 // Generate returns a random command sequence of about n steps, a
 // deterministic function of seed (and of what netsim's ip accepts, see
-// showCommands): devices (veth pairs, macvlans on them, a bridge with
+// features): devices (veth pairs, macvlans on them, a bridge with
 // ports), addresses with lifetimes, peers and labels, routes with metrics,
 // nexthops and groups, rules, device up/down and deletion, multicast
 // addresses, show commands with filters and output options, and a share of

@@ -310,3 +310,24 @@ func TestGenerated(t *testing.T) {
 		t.Error(f)
 	}
 }
+
+// TestNormalize: what moves with time or the machine is hidden alike on
+// both sides, and nothing else changes.
+func TestNormalize(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		// Lifetimes round up to 100 s; 0 and forever stay.
+		{"valid_lft 3599sec preferred_lft 0sec", "valid_lft 3600sec preferred_lft 0sec"},
+		{"valid_lft 86400sec preferred_lft forever", "valid_lft 86400sec preferred_lft forever"},
+		{`"valid_life_time":604799,"preferred_life_time": 3501`, `"valid_life_time":604800,"preferred_life_time": 3600`},
+		// Timers, whatever their padding; a group's timer settings stay.
+		{"hello_timer    0.00 gc_timer  299.87 forward_delay 1500", "hello_timer * gc_timer * forward_delay 1500"},
+		{"idle_timer 120 unbalanced_timer 0 unbalanced_time 12.3", "idle_timer 120 unbalanced_timer 0 unbalanced_time *"},
+		{`"idle_time":1.5,"idle_timer":120`, `"idle_time":*,"idle_timer":120`},
+		{"numtxqueues 2 numrxqueues 2 gso_max_size 65536", "numtxqueues * numrxqueues * gso_max_size 65536"},
+		{"10.0.0.0/24 dev a0 proto kernel scope link src 10.0.0.1", "10.0.0.0/24 dev a0 proto kernel scope link src 10.0.0.1"},
+	} {
+		if got := normalize(c.in); got != c.want {
+			t.Errorf("normalize(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
