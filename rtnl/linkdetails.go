@@ -14,7 +14,7 @@ type LinkStats struct {
 	Multicast            uint64 // multicast
 	Collisions           uint64 // collisions
 
-	RxLengthErrors, RxOverErrors, RxCRCErrors  uint64 // rx_length_errors, rx_over_errors, rx_crc_errors
+	RxLengthErrors, RxOverErrors, RxCRCErrors   uint64 // rx_length_errors, rx_over_errors, rx_crc_errors
 	RxFrameErrors, RxFIFOErrors, RxMissedErrors uint64 // rx_frame_errors, rx_fifo_errors, rx_missed_errors
 
 	TxAbortedErrors, TxCarrierErrors, TxFIFOErrors uint64 // tx_aborted_errors, tx_carrier_errors, tx_fifo_errors
@@ -55,10 +55,11 @@ const (
 	groMaxSize = 65536
 )
 
-// defaultPossibleCPUs is num_possible_cpus() of a world that does not fix
-// its number of CPUs: the two CPUs of the machine netsim's transcripts
-// were recorded on.
-const defaultPossibleCPUs = 2
+// possibleCPUs is num_possible_cpus() of the simulated machine, which
+// sizes a veth's queues: the two CPUs of the machine netsim's transcripts
+// were recorded on. It is not the world's virtual CPUs, which model the
+// CPUs that run tasks (one unless a world asks for more).
+const possibleCPUs = 2
 
 // macvlanDefaultBcQueueLen is MACVLAN_DEFAULT_BC_QUEUE_LEN, the broadcast
 // queue of a macvlan created without bcqueuelen.
@@ -83,11 +84,7 @@ func (h *Handle) fillDetails(li *LinkInfo) {
 	li.NumTxQueues, li.NumRxQueues = 1, 1
 	switch li.Kind {
 	case "veth":
-		n := h.n.k.w.CPUs()
-		if n <= 0 {
-			n = defaultPossibleCPUs
-		}
-		li.NumTxQueues, li.NumRxQueues = uint32(n), uint32(n)
+		li.NumTxQueues, li.NumRxQueues = possibleCPUs, possibleCPUs
 	case "bond":
 		li.NumTxQueues = 16
 	case "macvlan":
