@@ -536,11 +536,11 @@ func (ip *IP) addrShow(h *rtnl.Handle, argv []string, flush bool) error {
 		return err
 	}
 	byIndex := map[netdev.IfIndex][]rtnl.AddrInfo{}
-	hasAddrs := map[netdev.IfIndex]bool{}
+	selected := map[netdev.IfIndex]bool{}
 	for _, a := range addrs {
-		hasAddrs[a.Index] = true
+		byIndex[a.Index] = append(byIndex[a.Index], a)
 		if f.keepAddr(a) {
-			byIndex[a.Index] = append(byIndex[a.Index], a)
+			selected[a.Index] = true
 		}
 	}
 	// ipaddr_filter: with an address family (-4, -6, or that of "to"),
@@ -548,7 +548,7 @@ func (ip *IP) addrShow(h *rtnl.Handle, argv []string, flush bool) error {
 	// devices that have no address at all.
 	filtered := fam != rtnl.FamilyAll || f.to.IsValid()
 	keep := func(l rtnl.LinkInfo) bool {
-		return len(byIndex[l.Index]) > 0 || !filtered && !hasAddrs[l.Index]
+		return selected[l.Index] || !filtered && len(byIndex[l.Index]) == 0
 	}
 	ip.addrList(f, links, keep, byIndex)
 	return nil

@@ -130,7 +130,7 @@ func (ip *IP) addrList(f *addrFilter, links []rtnl.LinkInfo, keep func(rtnl.Link
 			res = ip.printLinkEntry(&f.linkFilter, f.label != "", l, names, v)
 		}
 		if res >= 0 {
-			ip.printSelectedAddrs(addrs[l.Index], names, false)
+			ip.printSelectedAddrs(f, v.family, addrs[l.Index])
 		}
 		if res > 0 && ip.opts.stats > 0 {
 			// print_link_stats: the IPv6 link dump carries no statistics.
@@ -145,13 +145,20 @@ func (ip *IP) addrList(f *addrFilter, links []rtnl.LinkInfo, keep func(rtnl.Link
 }
 
 // printSelectedAddrs is print_selected_addrinfo: the device's addresses
-// in the JSON array "addr_info", and with -brief the end of the line.
-func (ip *IP) printSelectedAddrs(as []rtnl.AddrInfo, names linkNames, flush bool) {
+// of the filter's family in the JSON array "addr_info" (an address
+// print_addrinfo's filter drops leaves an empty object), and with -brief
+// the end of the line.
+func (ip *IP) printSelectedAddrs(f *addrFilter, family int, as []rtnl.AddrInfo) {
 	p := &ip.p
 	p.openArray(printJSON, "addr_info")
 	for _, a := range as {
+		if family == syscall.AF_INET && !a.Prefix.Addr().Is4() || family == syscall.AF_INET6 && a.Prefix.Addr().Is4() {
+			continue
+		}
 		p.openObject("")
-		ip.printAddrInfo(a, flush)
+		if f.keepAddr(a) {
+			ip.printAddrInfo(a, false)
+		}
 		p.closeObject()
 	}
 	p.closeArray(printJSON, "")
