@@ -61,6 +61,10 @@ const (
 // CPUs that run tasks (one unless a world asks for more).
 const possibleCPUs = 2
 
+// bondTxQueues is BOND_DEFAULT_TX_QUEUES, the tx_queues module parameter's
+// default, which sizes both queue sets of a bond.
+const bondTxQueues = 16
+
 // macvlanDefaultBcQueueLen is MACVLAN_DEFAULT_BC_QUEUE_LEN, the broadcast
 // queue of a macvlan created without bcqueuelen.
 const macvlanDefaultBcQueueLen = 1000
@@ -72,7 +76,7 @@ const macvlanDefaultBcQueueLen = 1000
 //
 // Kernel: rtnl_fill_ifinfo (net/core/rtnetlink.c): IFLA_NUM_TX_QUEUES and
 // IFLA_NUM_RX_QUEUES as rtnl_create_link chose them (veth_get_num_queues:
-// num_possible_cpus(); bond_get_num_tx_queues: tx_queues, 16), IFLA_GSO_*,
+// num_possible_cpus(); bond_get_num_tx_queues for both: tx_queues), IFLA_GSO_*,
 // IFLA_TSO_*, IFLA_GRO_MAX_SIZE; inet6_fill_link_af (IFLA_INET6_ADDR_GEN_MODE);
 // macvlan_fill_info (IFLA_MACVLAN_BC_QUEUE_LEN{,_USED}); vlan_fill_info
 // (IFLA_VLAN_FLAGS).
@@ -86,7 +90,7 @@ func (h *Handle) fillDetails(li *LinkInfo) {
 	case "veth":
 		li.NumTxQueues, li.NumRxQueues = possibleCPUs, possibleCPUs
 	case "bond":
-		li.NumTxQueues = 16
+		li.NumTxQueues, li.NumRxQueues = bondTxQueues, bondTxQueues
 	case "macvlan":
 		li.MacvlanBcQueueLen, li.MacvlanBcQueueLenUsed = macvlanDefaultBcQueueLen, macvlanDefaultBcQueueLen
 	case "vlan":
