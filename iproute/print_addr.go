@@ -133,10 +133,9 @@ func (ip *IP) addrList(f *addrFilter, links []rtnl.LinkInfo, keep func(rtnl.Link
 			ip.printSelectedAddrs(f, v.family, addrs[l.Index])
 		}
 		if res > 0 && ip.opts.stats > 0 {
-			// print_link_stats: the IPv6 link dump carries no statistics.
-			if !v.inet6 {
-				ip.printStats64(l, "stats64")
-			}
+			// print_link_stats; the IPv6 link dump has the statistics
+			// without IFLA_CARRIER_CHANGES.
+			ip.printStats64(l, "stats64", !v.inet6)
 			p.nl()
 		}
 		p.closeObject()

@@ -217,7 +217,7 @@ func (ip *IP) printLinkInfo(l rtnl.LinkInfo, names linkNames, v linkView) {
 	}
 	if v.doLink && ip.opts.stats > 0 {
 		p.nl()
-		ip.printStats64(l, "stats64")
+		ip.printStats64(l, "stats64", !v.inet6)
 	}
 	p.str(printFP, "", "%s", "\n")
 }
@@ -531,8 +531,9 @@ func (ip *IP) bridgeSlavePrintOpt(l rtnl.LinkInfo, names linkNames) {
 }
 
 // printStats64 is print_stats64 for a device's statistics, under key
-// what in JSON.
-func (ip *IP) printStats64(l rtnl.LinkInfo, what string) {
+// what in JSON; carrier says whether the message carried
+// IFLA_CARRIER_CHANGES (the IPv6 link dump does not).
+func (ip *IP) printStats64(l rtnl.LinkInfo, what string, carrier bool) {
 	p := &ip.p
 	s := &l.Stats
 	st := ip.opts.stats
@@ -577,7 +578,9 @@ func (ip *IP) printStats64(l rtnl.LinkInfo, what string) {
 			p.uint(printJSON, "fifo_errors", "", s.TxFIFOErrors)
 			p.uint(printJSON, "window_errors", "", s.TxWindowErrors)
 			p.uint(printJSON, "heartbeat_errors", "", s.TxHeartbeatErrors)
-			p.uint(printJSON, "carrier_changes", "", uint64(l.CarrierChanges))
+			if carrier {
+				p.uint(printJSON, "carrier_changes", "", uint64(l.CarrierChanges))
+			}
 		}
 		p.closeObject()
 		p.closeObject()
@@ -599,7 +602,11 @@ func (ip *IP) printStats64(l rtnl.LinkInfo, what string) {
 	}
 	size(s.TxBytes, s.TxPackets, s.TxErrors, s.TxDropped, s.TxCarrierErrors, s.Collisions, s.TxCompressed, 0)
 	if st > 1 {
-		size(0, 0, s.TxAbortedErrors, s.TxFIFOErrors, s.TxWindowErrors, s.TxHeartbeatErrors, uint64(l.CarrierChanges), 0)
+		cc := uint64(0)
+		if carrier {
+			cc = uint64(l.CarrierChanges)
+		}
+		size(0, 0, s.TxAbortedErrors, s.TxFIFOErrors, s.TxWindowErrors, s.TxHeartbeatErrors, cc, 0)
 	}
 	num := func(w int, v uint64) { p.text("%*d ", w, v) }
 	ifs := func(c bool, s string) string {
@@ -662,14 +669,15 @@ func (ip *IP) printStats64(l rtnl.LinkInfo, what string) {
 	}
 	if st > 1 {
 		p.text("%s", p.sl)
-		// IFLA_CARRIER_CHANGES is always sent: the "transns" column.
 		p.text("    TX errors:%*s %*s %*s %*s %*s %*s%s", cols[0]-10, "", cols[1], "aborted",
-			cols[2], "fifo", cols[3], "window", cols[4], "heartbt", cols[5], "transns", p.sl)
+			cols[2], "fifo", cols[3], "window", cols[4], "heartbt", cols[5], ifs(carrier, "transns"), p.sl)
 		p.text("%*s", cols[0]+5, "")
 		num(cols[1], s.TxAbortedErrors)
 		num(cols[2], s.TxFIFOErrors)
 		num(cols[3], s.TxWindowErrors)
 		num(cols[4], s.TxHeartbeatErrors)
-		num(cols[5], uint64(l.CarrierChanges))
+		if carrier {
+			num(cols[5], uint64(l.CarrierChanges))
+		}
 	}
 }
