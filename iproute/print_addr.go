@@ -6,6 +6,7 @@
 package iproute
 
 import (
+	"fmt"
 	"syscall"
 
 	"github.com/netsimlab/netsim/netdev"
@@ -255,23 +256,9 @@ func (ip *IP) printIfaFlags(flags netdev.AddrFlags, v4 bool) {
 	}
 	if flags != 0 {
 		if p.isJSON() {
-			p.str(printJSON, "ifa_flags", "", hex02(uint32(flags)))
+			p.str(printJSON, "ifa_flags", "", fmt.Sprintf("%02x", uint32(flags)))
 		} else {
 			p.text("flags %02x ", uint32(flags))
 		}
 	}
-}
-
-// hex02 is C's "%02x".
-func hex02(v uint32) string {
-	const digits = "0123456789abcdef"
-	var b []byte
-	for v != 0 {
-		b = append([]byte{digits[v&15]}, b...)
-		v >>= 4
-	}
-	for len(b) < 2 {
-		b = append([]byte{'0'}, b...)
-	}
-	return string(b)
 }

@@ -10,6 +10,7 @@ package iproute
 import (
 	"fmt"
 	"strconv"
+	"syscall"
 
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/rt"
@@ -223,7 +224,7 @@ func (ip *IP) printLinkInfo(l rtnl.LinkInfo, names linkNames, v linkView) {
 }
 
 // afPacket is AF_PACKET, the family of `ip link`'s listing.
-const afPacket = 17
+const afPacket = syscall.AF_PACKET
 
 // printLinkInfoBrief is print_linkinfo_brief: name, state, and for `ip
 // link` the address and flags on one line.
