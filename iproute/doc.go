@@ -43,9 +43,9 @@
 // (route encapsulations, address metrics, anycast and the flags home,
 // mngtmpaddr and optimistic, link flags) are refused by name. `ip link show`
 // and `ip addr show` print as ip 6.1 does with every output option, with
-// statistics that are all zero (netsim moves no packets and counts no
-// carrier changes) and without a bond's or a bond port's attributes under
-// -d (netsim keeps a bond's mode only). As in iproute2
+// traffic counters that are all zero (netsim moves no packets; carrier
+// changes are counted) and without a bond's or a bond port's attributes
+// under -d (netsim keeps a bond's mode only). As in iproute2
 // 6.1, a batch line takes no options (`-4
 // route show` is an unknown object) and `ip nh` is not `ip nexthop`.
 // testdata/differences.txt keeps the cases where netsim's kernel still

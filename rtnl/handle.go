@@ -338,7 +338,7 @@ type LinkInfo struct {
 	GROMaxSize               uint32 // IFLA_GRO_MAX_SIZE
 	AddrGenMode              uint8  // IFLA_INET6_ADDR_GEN_MODE (AddrGenMode*)
 	Stats                    LinkStats
-	CarrierChanges           uint32 // IFLA_CARRIER_CHANGES (netsim does not count them: 0)
+	CarrierChanges           uint32 // IFLA_CARRIER_CHANGES
 	MacvlanBcQueueLen        uint32 // IFLA_MACVLAN_BC_QUEUE_LEN
 	MacvlanBcQueueLenUsed    uint32 // IFLA_MACVLAN_BC_QUEUE_LEN_USED
 	VlanFlags                uint32 // IFLA_VLAN_FLAGS (VLAN_FLAG_*)
@@ -350,7 +350,7 @@ func linkInfo(d *netdev.Device) LinkInfo {
 		OperState: d.OperState(), Group: d.Group(), Addr: d.Addr(), Broadcast: d.Broadcast(),
 		TxQueueLen: d.TxQueueLen(), Alias: d.Alias(), Promiscuity: d.Promiscuity(), Allmulti: d.Allmulti(), Qdisc: d.Qdisc(), VlanID: d.VlanID(),
 		MacvlanMode: d.MacvlanMode(), VRFTable: d.VRFTable(),
-		UC: d.UC().Entries(), MC: d.MC().Entries(), RefCount: d.RefCount(),
+		UC: d.UC().Entries(), MC: d.MC().Entries(), RefCount: d.RefCount(), CarrierChanges: d.CarrierChanges(),
 		Bridge: d.BridgeInfo(), BridgePort: d.BridgePortInfo(),
 	}
 	li.MinMTU, li.MaxMTU = d.MTURange()

@@ -10,8 +10,8 @@ import (
 
 // TestLinkDetails: a dump carries what rtnl_fill_ifinfo adds for `ip -d
 // -s link`: the hardware type, the queues each kind allocates, the
-// segmentation limits, the address generation mode, the per-kind defaults
-// and statistics that stay zero.
+// segmentation limits, the address generation mode, the per-kind defaults,
+// statistics that stay zero and the carrier changes since registration.
 func TestLinkDetails(t *testing.T) {
 	r := newRig(t, rtnl.After)
 	r.ok(r.h.LinkAdd(netdev.Veth{Name: "va", Peer: "vb"}))
@@ -26,13 +26,14 @@ func TestLinkDetails(t *testing.T) {
 		queues     [2]uint32 // tx, rx
 		bcQueueLen uint32
 		vlanFlags  uint32
+		carrier    uint32 // carrier changes
 	}{
-		{"lo", rtnl.ARPHRDLoopback, [2]uint32{1, 1}, 0, 0},
-		{"va", rtnl.ARPHRDEther, [2]uint32{2, 2}, 0, 0}, // veth_get_num_queues: the possible CPUs
-		{"mv", rtnl.ARPHRDEther, [2]uint32{1, 1}, 1000, 0},
-		{"va.5", rtnl.ARPHRDEther, [2]uint32{1, 1}, 0, rtnl.VlanFlagReorderHdr},
-		{"b0", rtnl.ARPHRDEther, [2]uint32{16, 16}, 0, 0}, // BOND_DEFAULT_TX_QUEUES for both
-		{"br0", rtnl.ARPHRDEther, [2]uint32{1, 1}, 0, 0},
+		{"lo", rtnl.ARPHRDLoopback, [2]uint32{1, 1}, 0, 0, 0},
+		{"va", rtnl.ARPHRDEther, [2]uint32{2, 2}, 0, 0, 1}, // veth_get_num_queues: the possible CPUs; veth_newlink's carrier off
+		{"mv", rtnl.ARPHRDEther, [2]uint32{1, 1}, 1000, 0, 0},
+		{"va.5", rtnl.ARPHRDEther, [2]uint32{1, 1}, 0, rtnl.VlanFlagReorderHdr, 0},
+		{"b0", rtnl.ARPHRDEther, [2]uint32{16, 16}, 0, 0, 1}, // BOND_DEFAULT_TX_QUEUES for both; no slave, no carrier
+		{"br0", rtnl.ARPHRDEther, [2]uint32{1, 1}, 0, 0, 0},  // no port yet: the carrier it was created with
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l := r.link(tc.name)
@@ -45,7 +46,7 @@ func TestLinkDetails(t *testing.T) {
 				[5]uint32{l.GSOMaxSize, l.GSOMaxSegs, l.TSOMaxSize, l.TSOMaxSegs, l.GROMaxSize})
 			require.Equal(t, uint8(rtnl.AddrGenModeEUI64), l.AddrGenMode)
 			require.Equal(t, rtnl.LinkStats{}, l.Stats)
-			require.Zero(t, l.CarrierChanges)
+			require.Equal(t, tc.carrier, l.CarrierChanges)
 		})
 	}
 
