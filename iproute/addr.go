@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/netip"
 	"path"
-	"strconv"
 	"strings"
 	"syscall"
 
@@ -537,111 +536,47 @@ func (ip *IP) addrShow(h *rtnl.Handle, argv []string, flush bool) error {
 		return err
 	}
 	byIndex := map[netdev.IfIndex][]rtnl.AddrInfo{}
-	hasAddrs := map[netdev.IfIndex]bool{}
+	selected := map[netdev.IfIndex]bool{}
 	for _, a := range addrs {
-		hasAddrs[a.Index] = true
+		byIndex[a.Index] = append(byIndex[a.Index], a)
 		if f.keepAddr(a) {
-			byIndex[a.Index] = append(byIndex[a.Index], a)
+			selected[a.Index] = true
 		}
 	}
-	up := linkUp(links)
-	// What iproute2 prints of each device depends on the filter: with an
-	// address family or a prefix, only devices that have a selected
-	// address, without their hardware address line; with a label, the
-	// addresses alone; with a scope alone, devices in full.
+	// ipaddr_filter: with an address family (-4, -6, or that of "to"),
+	// only devices that have a selected address; without one, also the
+	// devices that have no address at all.
 	filtered := fam != rtnl.FamilyAll || f.to.IsValid()
-	for _, l := range links {
-		if !f.keep(l) {
-			continue
-		}
-		as := byIndex[l.Index]
-		if len(as) == 0 && (filtered || hasAddrs[l.Index]) {
-			// ipaddr_filter drops a device whose addresses were all
-			// filtered out, and keeps one that had none unless a family
-			// is asked for.
-			continue
-		}
-		if f.label == "" {
-			if f.dev != "" && ip.family == syscall.AF_INET6 {
-				// ipaddr_link_get asks for the one device with RTM_GETLINK,
-				// which has no per-family form: the full link line.
-				fam := ip.family
-				ip.family = 0
-				ip.printLink(l, up, false, !filtered)
-				ip.family = fam
-			} else {
-				ip.printLink(l, up, false, !filtered)
-			}
-		}
-		for _, a := range as {
-			ip.printAddr(a)
-		}
+	keep := func(l rtnl.LinkInfo) bool {
+		return selected[l.Index] || !filtered && len(byIndex[l.Index]) == 0
 	}
+	ip.addrList(f, links, keep, byIndex)
 	return nil
-}
-
-// printAddr is print_addrinfo for the fields netsim keeps.
-func (ip *IP) printAddr(a rtnl.AddrInfo) {
-	var b strings.Builder
-	v4 := a.Prefix.Addr().Is4()
-	if v4 {
-		b.WriteString("    inet ")
-	} else {
-		b.WriteString("    inet6 ")
-	}
-	b.WriteString(a.Prefix.Addr().String())
-	if a.Peer.IsValid() && a.Peer != a.Prefix.Addr() {
-		b.WriteString(" peer " + a.Peer.String())
-	}
-	b.WriteString("/" + strconv.Itoa(a.Prefix.Bits()) + " ")
-	if v4 && a.Broadcast.IsValid() {
-		b.WriteString("brd " + a.Broadcast.String() + " ")
-	}
-	b.WriteString("scope " + a.Scope.String() + " ")
-	// print_ifa_flags: each flag once, in ifa_flag_data's order.
-	var seen netdev.AddrFlags
-	for _, f := range addrFlagArgs {
-		if seen&f.flag != 0 {
-			continue
-		}
-		seen |= f.flag
-		switch {
-		case f.flag == netdev.AddrPermanent:
-			if a.Flags&f.flag == 0 {
-				b.WriteString("dynamic ")
-			}
-		case a.Flags&f.flag == 0:
-		case f.flag == netdev.AddrSecondary && !v4:
-			b.WriteString("temporary ")
-		default:
-			b.WriteString(f.name + " ")
-		}
-	}
-	if v4 {
-		label := a.Label
-		if label == "" {
-			label = a.Link
-		}
-		b.WriteString(label)
-	}
-	b.WriteString("\n       valid_lft " + lifetimeText(a.ValidLft) + " preferred_lft " + lifetimeText(a.PreferredLft) + "\n")
-	ip.out.WriteString(b.String())
-}
-
-// lifetimeText prints a lifetime left as print_addrinfo does: "forever" or
-// seconds.
-func lifetimeText(v uint32) string {
-	if v == netdev.LifetimeForever {
-		return "forever"
-	}
-	return strconv.FormatUint(uint64(v), 10) + "sec"
 }
 
 // addrFlush deletes every selected address, repeating the dump until none
 // is left (deleting a primary IPv4 address may delete or promote its
-// secondaries), as ipaddr_flush does.
+// secondaries), as ipaddr_flush does; with -s it says how many rounds it
+// took, and with -s -s it lists each address it deletes. Asked for primary
+// addresses only, it stops after one round.
 func (ip *IP) addrFlush(h *rtnl.Handle, f *addrFilter, fam int) error {
-	for round := 0; round < 10; round++ {
+	p := &ip.p
+	primaryOnly := f.flagmask&netdev.AddrSecondary != 0 && f.flags&netdev.AddrSecondary == 0
+	done := func(round int) error {
+		if ip.opts.stats > 0 {
+			if round == 0 {
+				p.text("Nothing to flush.\n")
+			} else {
+				s := ""
+				if round > 1 {
+					s = "s"
+				}
+				p.text("*** Flush is complete after %d round%s ***\n", round, s)
+			}
+		}
+		return nil
+	}
+	for round := 0; round < 10; {
 		links, err := h.LinkList()
 		if err != nil {
 			return err
@@ -654,23 +589,35 @@ func (ip *IP) addrFlush(h *rtnl.Handle, f *addrFilter, fam int) error {
 		for _, l := range links {
 			keepLink[l.Index] = f.keep(l)
 		}
-		n := 0
+		var sel []rtnl.AddrInfo
 		for _, a := range addrs {
 			if !keepLink[a.Index] || !f.keepAddr(a) {
 				continue
 			}
-			n++
+			sel = append(sel, a)
+			if ip.opts.stats > 1 {
+				ip.printAddrInfo(a, true)
+			}
+		}
+		if len(sel) == 0 {
+			return done(round)
+		}
+		for _, a := range sel {
 			// ipaddr_flush sends each dumped address back as RTM_DELADDR,
 			// with its peer and label.
 			if err := h.AddrDelWith(a.Link, delMatch(a)); err != nil {
-				if e := err; isGone(e) {
+				if isGone(err) {
 					continue
 				}
 				return err
 			}
 		}
-		if n == 0 {
-			return nil
+		round++
+		if ip.opts.stats > 0 {
+			p.text("\n*** Round %d, deleting %d addresses ***\n", round, len(sel))
+		}
+		if primaryOnly {
+			return done(round)
 		}
 	}
 	return failf("*** Flush remains incomplete after 10 rounds. ***\n")

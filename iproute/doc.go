@@ -39,9 +39,14 @@
 //
 // Where the output is not iproute2's: netsim has no IPv6 routes, so `ip -6
 // route` shows none and `ip route show table all` only IPv4's; options that
-// only format (-s, -d, -o, -j, -br) and keywords netsim does not model
+// only format (-s, -d, -o, -j, -br) are refused by name by the objects
+// that do not print through the printer yet; keywords netsim does not model
 // (route encapsulations, address metrics, anycast and the flags home,
-// mngtmpaddr and optimistic, link flags) are refused by name. As in iproute2
+// mngtmpaddr and optimistic, link flags) are refused by name. `ip link show`
+// and `ip addr show` print as ip 6.1 does with every output option, with
+// traffic counters that are all zero (netsim moves no packets; carrier
+// changes are counted) and without a bond's or a bond port's attributes
+// under -d (netsim keeps a bond's mode only). As in iproute2
 // 6.1, a batch line takes no options (`-4
 // route show` is an unknown object) and `ip nh` is not `ip nexthop`; and as
 // in 6.1, the selectors of one `ip nexthop` line (dev, groups, protocol, a

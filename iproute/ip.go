@@ -511,7 +511,7 @@ func (ip *IP) cmd(args []string) error {
 		switch {
 		case o.obj != nil:
 			err = o.obj.run(ip, h, args[1:])
-		case ip.opts.set() != 0:
+		case ip.opts.set() != 0 && o.name != "link" && o.name != "address":
 			err = failf("ip %s: option %s is not supported by netsim.\n", o.name, ip.opts.set())
 		default:
 			err = o.run(ip, h, args[1:])

@@ -6,7 +6,6 @@ package iproute
 import (
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/rtnl"
@@ -722,113 +721,6 @@ func (ip *IP) linkShow(h *rtnl.Handle, argv []string) error {
 	if err != nil {
 		return err
 	}
-	up := linkUp(links)
-	for _, l := range links {
-		if f.keep(l) {
-			ip.printLink(l, up, true, true)
-		}
-	}
+	ip.linkList(f, links)
 	return nil
-}
-
-// printLink is print_linkinfo: a line per device, with "mode DEFAULT" for
-// `ip link` (withMode) and without for `ip addr`, and the hardware address
-// line unless the dump was of one address family (withAddr false).
-func (ip *IP) printLink(l rtnl.LinkInfo, up map[string]bool, withMode, withAddr bool) {
-	var b strings.Builder
-	b.WriteString(strconv.Itoa(int(l.Index)))
-	b.WriteString(": ")
-	b.WriteString(l.Name)
-	ipv6 := ip.family == syscall.AF_INET6 && !withMode
-	if l.Link != "" {
-		b.WriteString("@" + l.Link)
-	}
-	flags := linkFlags(l.Flags)
-	if l.Link != "" && !up[l.Link] {
-		// print_link_flags: the device it is linked to is down.
-		if flags != "" {
-			flags += ","
-		}
-		flags += "M-DOWN"
-	}
-	b.WriteString(": <" + flags + "> mtu " + strconv.Itoa(l.MTU))
-	if ipv6 {
-		// The IPv6 link dump (inet6_fill_ifinfo) carries no qdisc, master,
-		// group or link mode.
-		b.WriteString(" state " + l.OperState.String() + " " + queueLen(l.TxQueueLen) + "\n")
-		ip.out.WriteString(b.String())
-		return
-	}
-	b.WriteString(" qdisc " + l.Qdisc)
-	if l.Master != "" {
-		b.WriteString(" master " + l.Master)
-	}
-	b.WriteString(" state " + l.OperState.String())
-	if withMode {
-		b.WriteString(" mode DEFAULT")
-	}
-	b.WriteString(" group ")
-	if l.Group == 0 {
-		b.WriteString("default")
-	} else {
-		b.WriteString(strconv.FormatUint(uint64(l.Group), 10))
-	}
-	b.WriteString(" " + queueLen(l.TxQueueLen) + "\n")
-	if !withAddr {
-		ip.out.WriteString(b.String())
-		return
-	}
-	if l.Flags&netdev.FlagLoopback != 0 {
-		b.WriteString("    link/loopback ")
-	} else {
-		b.WriteString("    link/ether ")
-	}
-	b.WriteString(macString(l.Addr) + " brd " + macString(l.Broadcast) + "\n")
-	if withMode && l.Alias != "" {
-		// `ip link` (do_link) prints the alias; `ip addr` only with -d.
-		b.WriteString("    alias " + l.Alias + "\n")
-	}
-	ip.out.WriteString(b.String())
-}
-
-// queueLen is print_queuelen: "qlen N" with the u32 read as an int, and
-// nothing for a queue length of 0.
-func queueLen(q int) string {
-	if q == 0 {
-		return ""
-	}
-	return "qlen " + strconv.Itoa(int(int32(uint32(q))))
-}
-
-// linkUp returns which devices are up, by name.
-func linkUp(links []rtnl.LinkInfo) map[string]bool {
-	up := make(map[string]bool, len(links))
-	for _, l := range links {
-		up[l.Name] = l.Flags&netdev.FlagUp != 0
-	}
-	return up
-}
-
-// linkFlags is print_link_flags: NO-CARRIER for a device up without
-// carrier, then the IFF_* names in iproute2's order.
-func linkFlags(f netdev.Flags) string {
-	var p []string
-	if f&netdev.FlagUp != 0 && f&netdev.FlagLowerUp == 0 {
-		p = append(p, "NO-CARRIER")
-	}
-	for _, n := range []struct {
-		f    netdev.Flags
-		name string
-	}{
-		{netdev.FlagLoopback, "LOOPBACK"}, {netdev.FlagBroadcast, "BROADCAST"},
-		{netdev.FlagMulticast, "MULTICAST"}, {netdev.FlagNoARP, "NOARP"},
-		{netdev.FlagAllMulti, "ALLMULTI"}, {netdev.FlagPromisc, "PROMISC"},
-		{netdev.FlagMaster, "MASTER"}, {netdev.FlagSlave, "SLAVE"},
-		{netdev.FlagUp, "UP"}, {netdev.FlagLowerUp, "LOWER_UP"},
-	} {
-		if f&n.f != 0 {
-			p = append(p, n.name)
-		}
-	}
-	return strings.Join(p, ",")
 }

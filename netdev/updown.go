@@ -110,6 +110,7 @@ func (s *Stack) closeMany(t *sim.Task, devs []*Device, dismantle bool) {
 func (d *Device) refreshCarrier(t *sim.Task, notify bool) bool {
 	oldOper, oldCarrier := d.operState, d.carrier
 	d.carrier = d.ops.carrierOf == nil || d.ops.carrierOf(d)
+	d.countCarrier()
 	switch {
 	case !d.IsUp():
 		d.operState = OperDown
@@ -276,3 +277,27 @@ func (d *Device) SetAddr(t *sim.Task, a MAC) error {
 }
 
 func (d *Device) kindIs(k string) bool { return d.ops.kind == k }
+
+// countCarrier follows the kernel's carrier bit and counts its changes. A
+// veth has carrier only while both ends are up (veth_open, veth_close); a
+// bridge keeps the carrier it was created with until it has a port
+// (br_port_state_selection runs for ports only); the other kinds' carrier
+// is the one refreshCarrier computes.
+func (d *Device) countCarrier() {
+	c := d.ops.carrierOf == nil || d.ops.carrierOf(d)
+	switch {
+	case d.kindIs("veth") && !d.IsUp():
+		c = false
+	case d.kindIs("bridge"):
+		if len(d.priv.bridge.ports) > 0 {
+			d.portsSeen = true
+		}
+		if !d.portsSeen {
+			c = true
+		}
+	}
+	if c != d.kcarrier {
+		d.kcarrier = c
+		d.carrierChanges++
+	}
+}
