@@ -8,6 +8,7 @@ import (
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -93,35 +94,49 @@ func (h *Handle) NexthopDel(id nexthop.ID) error {
 	})
 }
 
-// NexthopInfo is a snapshot of a nexthop object.
+// NexthopInfo is a nexthop object as RTM_GETNEXTHOP reports it (an
+// nhmsg and its attributes), complete and typed: a single nexthop (a
+// gateway and/or a device, or a blackhole) or a group.
 type NexthopInfo struct {
-	ID        nexthop.ID
-	Family    int
-	Gateway   netip.Addr
+	ID nexthop.ID // NHA_ID
+	// Family is nh_family: AF_INET or AF_INET6 for a single nexthop,
+	// AF_UNSPEC (0) for a group.
+	Family int
+	// Scope is nh_scope: that of a single nexthop other than a blackhole
+	// (link with a gateway, host without one), 0 for the others.
+	Scope    rt.Scope
+	Protocol rt.Protocol // nh_protocol
+	// Flags is nh_flags: RTNH_F_ONLINK as the nexthop was added with it.
+	Flags   rt.NHFlags
+	Gateway netip.Addr // NHA_GATEWAY; invalid when none
+	// Dev and DevIndex are NHA_OIF: the device of a single nexthop that
+	// is not a blackhole ("" and 0 for the others).
 	Dev       string
-	OnLink    bool
-	Blackhole bool
-	Scope     uint8 // nh_scope: RT_SCOPE_* of a single nexthop, 0 for a group or a blackhole
-	Protocol  uint8 // nh_protocol ("proto")
-	Group     []nexthop.GroupMember
-	GroupType nexthop.GroupType     // NHA_GROUP_TYPE of a group
-	Resilient nexthop.ResilientInfo // NHA_RES_GROUP of a resilient group; zero (0 buckets) for any other nexthop
-	FIBUsers  int
-	Text      string // as `ip nexthop show` prints it
+	DevIndex  netdev.IfIndex
+	Blackhole bool                  // NHA_BLACKHOLE
+	Group     []nexthop.GroupMember // NHA_GROUP: a group's members with their weights; nil for a single nexthop
+	GroupType nexthop.GroupType     // NHA_GROUP_TYPE of a group (GroupMultipath for a single nexthop, which has none)
+	// Resilient is NHA_RES_GROUP: a resilient group's buckets, timers and
+	// unbalanced time; the zero value (0 buckets) for any other nexthop.
+	Resilient nexthop.ResilientInfo
+	FIBUsers  int // the routes using the nexthop (nh->fi_list), which no dump shows
 }
 
 func nexthopInfo(nh *nexthop.Nexthop) NexthopInfo {
 	ni := NexthopInfo{
-		ID: nh.ID(), Family: nh.Family(), Gateway: nh.Gateway(), OnLink: nh.OnLink(),
-		Blackhole: nh.Blackhole(), Scope: nh.Scope(), Protocol: nh.Protocol(), Group: nh.Members(),
-		GroupType: nh.GroupType(), FIBUsers: nh.FIBUsers(), Text: nh.String(),
+		ID: nh.ID(), Family: nh.Family(), Gateway: nh.Gateway(), Blackhole: nh.Blackhole(),
+		Scope: rt.Scope(nh.Scope()), Protocol: rt.Protocol(nh.Protocol()), Group: nh.Members(),
+		GroupType: nh.GroupType(), FIBUsers: nh.FIBUsers(),
+	}
+	if nh.OnLink() {
+		ni.Flags |= rt.FlagOnLink
 	}
 	if ni.Blackhole {
 		ni.Scope = 0 // nh_fill_node reports no scope for a blackhole
 	}
 	ni.Resilient, _ = nh.Resilient()
 	if d := nh.Dev(); d != nil {
-		ni.Dev = d.Name()
+		ni.Dev, ni.DevIndex = d.Name(), d.Index()
 	}
 	return ni
 }
@@ -162,7 +177,10 @@ type NexthopBucket struct {
 	Index     uint16        // NHA_RES_BUCKET_INDEX
 	NexthopID nexthop.ID    // the member it points at (NHA_RES_BUCKET_NH_ID)
 	IdleTime  time.Duration // since last used or migrated, clock_t precision (NHA_RES_BUCKET_IDLE_TIME)
-	Protocol  uint8         // the group's nh_protocol
+	Protocol  rt.Protocol   // the group's nh_protocol
+	// Flags is the bucket's nh_flags: the offload and trap flags a driver
+	// sets, which netsim never does (0).
+	Flags rt.NHFlags
 }
 
 // NexthopBucketFilter selects the buckets of a dump, as `ip nexthop bucket
@@ -182,7 +200,7 @@ type NexthopBucketFilter struct {
 }
 
 func nexthopBucket(nh *nexthop.Nexthop, b nexthop.Bucket) NexthopBucket {
-	return NexthopBucket{ID: nh.ID(), Index: b.Index, NexthopID: b.NexthopID, IdleTime: b.IdleTime, Protocol: nh.Protocol()}
+	return NexthopBucket{ID: nh.ID(), Index: b.Index, NexthopID: b.NexthopID, IdleTime: b.IdleTime, Protocol: rt.Protocol(nh.Protocol())}
 }
 
 // NexthopBucketList returns the buckets of the resilient groups that f
