@@ -43,51 +43,37 @@ type merr struct {
 	msg   string
 }
 
-func (m *model) render(id nexthop.ID) string {
+// view is what the model's nexthop id looks like in a dump.
+func (m *model) view(id nexthop.ID) view {
 	n := m.nhs[id]
-	s := fmt.Sprintf("id %d", id)
+	var v view
 	switch {
 	case n.group != nil:
-		var parts []string
-		for _, g := range n.group {
-			p := fmt.Sprint(g.ID)
-			if g.Weight != 1 {
-				p += fmt.Sprintf(",%d", g.Weight)
-			}
-			parts = append(parts, p)
-		}
-		s += " group " + strings.Join(parts, "/")
+		v = grp(id, n.group...)
 		if n.res {
 			// No flow uses the buckets: every change rebalances at once.
-			s += fmt.Sprintf(" type resilient buckets %d idle_timer 120 unbalanced_timer 0 unbalanced_time 0", n.nbkt)
+			v = v.res(n.nbkt, 120)
 		}
 	case n.bh:
-		s += " blackhole"
+		v = bh(id)
 	default:
-		if n.gw.IsValid() {
-			s += " via " + n.gw.String()
-		}
-		scope := "link"
+		v = view{ID: id, Gateway: n.gw, Dev: n.dev, Scope: scopeLink}
 		if n.fam == syscall.AF_INET && !n.gw.IsValid() {
-			scope = "host"
+			v.Scope = scopeHost
 		}
-		s += " dev " + n.dev + " scope " + scope
 	}
-	if n.proto == 4 {
-		s += " proto static"
-	}
-	return s
+	return v.proto(n.proto)
 }
 
-func (m *model) show() []string {
+func (m *model) show() []view {
 	var ids []nexthop.ID
 	for id := range m.nhs {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	var s []string
+	var s []view
 	for _, id := range ids {
-		s = append(s, m.render(id))
+		s = append(s, m.view(id))
 	}
 	return s
 }
