@@ -38,17 +38,23 @@ ENCAPHDR := [ MPLSLABEL ]
 `
 
 // nexthopFilter is ipnexthop.c's static filter. iproute2 6.1 never resets
-// it: what one `ip nexthop` line of a batch sets (dev, groups, protocol,
-// a bucket dump's id and nhid, the flush count) stays set for the later
-// lines of the same ip process. IP keeps one per Main, Run or Batch.
+// it: what one `ip nexthop` line of a batch sets (dev, master, groups, fdb,
+// protocol, a bucket dump's id and nhid, the flush count) stays set for the
+// later lines of the same ip process. IP keeps one per Main, Run or Batch.
 type nexthopFilter struct {
 	flushed uint
 	groups  bool
-	dev     string         // ifindex: the device's name
-	devIdx  netdev.IfIndex // and its index
-	proto   uint32         // unsigned int: a number above 255 matches nothing
-	id      nexthop.ID     // bucket dumps only
-	nhid    nexthop.ID     // bucket dumps only
+	fdb     bool
+	devIdx  netdev.IfIndex // ifindex
+	master  netdev.IfIndex
+	proto   uint32     // unsigned int: a number above 255 matches nothing
+	id      nexthop.ID // bucket dumps only
+	nhid    nexthop.ID // bucket dumps only
+}
+
+// dump is what nh_dump_filter sends of the filter, with the -4/-6 family.
+func (f *nexthopFilter) dump(family int) rtnl.NexthopFilter {
+	return rtnl.NexthopFilter{DevIndex: f.devIdx, MasterIndex: f.master, Groups: f.groups, FDB: f.fdb, Family: family}
 }
 
 // nexthopObject is do_ipnh's table, in its order of comparison; `ip
@@ -62,10 +68,10 @@ var nexthopObject = object{
 		{names: []string{"add*"}, run: (*IP).nexthopAdd, keywords: nexthopModelled(nexthopKeywords)},
 		{names: []string{"replace*"}, run: (*IP).nexthopReplace, keywords: nexthopModelled(nexthopKeywords)},
 		{names: []string{"delete*"}, run: (*IP).nexthopDel, keywords: []string{"id"}},
-		{names: []string{"list*", "show*", "lst*"}, run: (*IP).nexthopShow, keywords: nexthopModelled(nexthopFilterKeywords)},
+		{names: []string{"list*", "show*", "lst*"}, run: (*IP).nexthopShow, keywords: keywordNames(nexthopFilterKeywords)},
 		{names: []string{"get*"}, run: (*IP).nexthopGet, keywords: keywordNames(nexthopGetKeywords)},
-		{names: []string{"flush*"}, run: (*IP).nexthopFlush, keywords: nexthopModelled(nexthopFilterKeywords)},
-		{names: []string{"bucket*"}, run: (*IP).nexthopBucket, keywords: nexthopModelled(nexthopBucketKeywords)},
+		{names: []string{"flush*"}, run: (*IP).nexthopFlush, keywords: keywordNames(nexthopFilterKeywords)},
+		{names: []string{"bucket*"}, run: (*IP).nexthopBucket, keywords: keywordNames(nexthopBucketKeywords)},
 	},
 }
 
@@ -85,10 +91,8 @@ var nexthopBucketObject = object{
 // nexthopUnmodelled are the keywords of ip nexthop whose attributes
 // netsim's nexthops do not model, with what is missing.
 var nexthopUnmodelled = map[string]string{
-	"encap":  "lightweight tunnel encapsulation",
-	"fdb":    "fdb nexthops",
-	"master": "nexthop dumps filtered by master device",
-	"vrf":    "nexthop dumps filtered by VRF",
+	"encap": "lightweight tunnel encapsulation",
+	"fdb":   "fdb nexthops",
 }
 
 // nexthopModelled lists the keywords of a table but those of
@@ -532,7 +536,34 @@ func nexthopDev(a *args, f *nexthopFilter, h *rtnl.Handle) error {
 	if f.devIdx = h.LinkIndex(v); f.devIdx == 0 {
 		return invarg("Device does not exist\n", v)
 	}
-	f.dev = v
+	return nil
+}
+
+// nexthopMaster is the master of a selector.
+func nexthopMaster(a *args, f *nexthopFilter, h *rtnl.Handle) error {
+	v, err := a.next()
+	if err != nil {
+		return err
+	}
+	if f.master = h.LinkIndex(v); f.master == 0 {
+		return invarg("Device does not exist\n", v)
+	}
+	return nil
+}
+
+// nexthopVRF is the vrf of a selector: name_is_vrf asks for the link and
+// its kind, then the name is the master's.
+func nexthopVRF(a *args, f *nexthopFilter, h *rtnl.Handle) error {
+	v, err := a.next()
+	if err != nil {
+		return err
+	}
+	if l, err := h.LinkByName(v); err != nil || l.Kind != "vrf" {
+		return invarg("Invalid VRF\n", v)
+	}
+	if f.master = h.LinkIndex(v); f.master == 0 {
+		return invarg("VRF does not exist\n", v)
+	}
 	return nil
 }
 
@@ -541,8 +572,8 @@ func nexthopDev(a *args, f *nexthopFilter, h *rtnl.Handle) error {
 var nexthopFilterKeywords = []keyword[*nhFilterReq]{
 	kw("dev", func(a *args, q *nhFilterReq) error { return nexthopDev(a, q.f, q.h) }),
 	kw("groups", func(_ *args, q *nhFilterReq) error { q.f.groups = true; return nil }),
-	kw("master", nexthopRefuse[*nhFilterReq]("master")),
-	kw("vrf", nexthopRefuse[*nhFilterReq]("vrf")),
+	kw("master", func(a *args, q *nhFilterReq) error { return nexthopMaster(a, q.f, q.h) }),
+	kw("vrf", func(a *args, q *nhFilterReq) error { return nexthopVRF(a, q.f, q.h) }),
 	exact("id", func(a *args, q *nhFilterReq) error {
 		n, err := nextValue(a, uint32Value, "invalid id value")
 		if err != nil {
@@ -557,7 +588,7 @@ var nexthopFilterKeywords = []keyword[*nhFilterReq]{
 		q.f.proto = uint32(p)
 		return err
 	}),
-	kw("fdb", nexthopRefuse[*nhFilterReq]("fdb")),
+	kw("fdb", func(_ *args, q *nhFilterReq) error { q.f.fdb = true; return nil }),
 }
 
 // nexthopSelect parses a selector of list or flush into the process's
@@ -612,33 +643,10 @@ func (ip *IP) nexthopFlush(h *rtnl.Handle, argv []string) error {
 	return ip.nexthopFlushAll(h, len(argv) == 0)
 }
 
-// nexthopDump is the dump nh_dump_filter asks for: rtm_dump_nexthop with
-// nh_dump_filtered (a groups filter keeps groups only; a device or a
-// family keeps single nexthops that match).
+// nexthopDump is rtnl_nexthopdump_req with nh_dump_filter: the dump of
+// what the process's filter selects.
 func (ip *IP) nexthopDump(h *rtnl.Handle) ([]rtnl.NexthopInfo, error) {
-	f := &ip.nhFilter
-	all, err := h.NexthopList()
-	if err != nil {
-		return nil, err
-	}
-	var out []rtnl.NexthopInfo
-	for _, ni := range all {
-		isGroup := len(ni.Group) != 0
-		switch {
-		case f.groups && !isGroup:
-			continue
-		case f.dev == "" && ip.family == 0:
-		case isGroup:
-			continue
-		case ip.family != 0 && ni.Family != ip.family:
-			continue
-		case f.dev != "" && ni.Dev != f.dev && !(ni.Blackhole && f.devIdx == netdev.LoopbackIfIndex):
-			// A blackhole is on loopback (nexthop_create).
-			continue
-		}
-		out = append(out, ni)
-	}
-	return out, nil
+	return h.NexthopDump(ip.nhFilter.dump(ip.family))
 }
 
 // nexthopFlushAll is ipnh_flush: every dumped nexthop of the filter's
@@ -648,7 +656,7 @@ func (ip *IP) nexthopDump(h *rtnl.Handle) ([]rtnl.NexthopInfo, error) {
 func (ip *IP) nexthopFlushAll(h *rtnl.Handle, all bool) error {
 	f := &ip.nhFilter
 	if all {
-		f.groups, f.dev, f.devIdx = true, "", 0
+		f.groups, f.devIdx, f.master = true, 0, 0
 	}
 	for {
 		nhs, err := ip.nexthopDump(h)
@@ -688,8 +696,8 @@ func (ip *IP) nexthopBucket(h *rtnl.Handle, argv []string) error {
 // comparison.
 var nexthopBucketKeywords = []keyword[*nhFilterReq]{
 	kw("dev", func(a *args, q *nhFilterReq) error { return nexthopDev(a, q.f, q.h) }),
-	kw("master", nexthopRefuse[*nhFilterReq]("master")),
-	kw("vrf", nexthopRefuse[*nhFilterReq]("vrf")),
+	kw("master", func(a *args, q *nhFilterReq) error { return nexthopMaster(a, q.f, q.h) }),
+	kw("vrf", func(a *args, q *nhFilterReq) error { return nexthopVRF(a, q.f, q.h) }),
 	exact("id", func(a *args, q *nhFilterReq) error {
 		n, err := nextValue(a, uint32Value, "invalid id value")
 		q.f.id = nexthop.ID(n)
@@ -714,9 +722,7 @@ func (ip *IP) nexthopBucketList(h *rtnl.Handle, argv []string) error {
 	}
 	p := &ip.p
 	p.startJSON(ip.opts.json, ip.opts.pretty, true)
-	bs, err := h.NexthopBucketList(rtnl.NexthopBucketFilter{
-		ID: f.id, NexthopID: f.nhid, Dev: f.dev, Family: ip.family, Groups: f.groups,
-	})
+	bs, err := h.NexthopBucketList(rtnl.NexthopBucketFilter{ID: f.id, NexthopID: f.nhid, NexthopFilter: f.dump(ip.family)})
 	if err != nil {
 		p.abortJSON()
 		return dumpError(err)

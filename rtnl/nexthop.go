@@ -161,10 +161,66 @@ func (h *Handle) NexthopGet(id nexthop.ID) (NexthopInfo, error) {
 //
 // Kernel: rtm_dump_nexthop, `ip nexthop show`.
 func (h *Handle) NexthopList() ([]NexthopInfo, error) {
+	return h.NexthopDump(NexthopFilter{})
+}
+
+// NexthopFilter is what a dump of nexthops or of buckets selects by, as
+// ip sends it (struct nh_dump_filter and the request's family). The zero
+// value selects everything.
+type NexthopFilter struct {
+	// DevIndex is NHA_OIF: single nexthops on this device (a blackhole is
+	// on loopback); 0 is none.
+	DevIndex netdev.IfIndex
+	// MasterIndex is NHA_MASTER: single nexthops whose device is enslaved
+	// to this one; 0 is none.
+	MasterIndex netdev.IfIndex
+	// Groups is NHA_GROUPS: groups only. A bucket dump does not accept
+	// it: the request is refused with EINVAL, without a message.
+	Groups bool
+	// FDB is NHA_FDB, which Linux 6.18 accepts in a nexthop dump and
+	// selects nothing by; a bucket dump refuses it as it does Groups.
+	FDB bool
+	// Family is nhm.nh_family: single nexthops of this family; 0 is any.
+	Family int
+}
+
+// filtered is nh_dump_filtered: whether f leaves nh out.
+func (f *NexthopFilter) filtered(nh *nexthop.Nexthop, tb *netdev.Table) bool {
+	if f.Groups && !nh.IsGroup() {
+		return true
+	}
+	if f.DevIndex == 0 && f.MasterIndex == 0 && f.Family == 0 {
+		return false
+	}
+	if nh.IsGroup() || f.Family != 0 && nh.Family() != f.Family {
+		return true
+	}
+	dev := nh.Dev()
+	if nh.Blackhole() {
+		dev = tb.Loopback() // nexthop_create puts a blackhole on loopback
+	}
+	if f.DevIndex != 0 && (dev == nil || dev.Index() != f.DevIndex) {
+		return true
+	}
+	if f.MasterIndex != 0 {
+		if dev == nil || dev.Master() == nil || dev.Master().Index() != f.MasterIndex {
+			return true
+		}
+	}
+	return false
+}
+
+// NexthopDump returns the nexthop objects that f selects, by id.
+//
+// Kernel: rtm_dump_nexthop, nh_valid_dump_req, nh_dump_filtered
+// (net/ipv4/nexthop.c), `ip nexthop show` with a selector.
+func (h *Handle) NexthopDump(f NexthopFilter) ([]NexthopInfo, error) {
 	var out []NexthopInfo
-	err := h.do("RTM_GETNEXTHOP", func(t *sim.Task, _ *netdev.Table) error {
+	err := h.do("RTM_GETNEXTHOP", func(t *sim.Task, tb *netdev.Table) error {
 		for _, nh := range h.n.nh.List() {
-			out = append(out, nexthopInfo(nh))
+			if !f.filtered(nh, tb) {
+				out = append(out, nexthopInfo(nh))
+			}
 		}
 		return nil
 	})
@@ -189,14 +245,9 @@ type NexthopBucket struct {
 type NexthopBucketFilter struct {
 	ID        nexthop.ID // NHA_ID: one group only; 0 is none
 	NexthopID nexthop.ID // NHA_RES_BUCKET_NH_ID: buckets of this member; 0 is none
-	Dev       string     // NHA_OIF: buckets whose member uses this device
-	// Family is nhm.nh_family: buckets whose member is of this family (0:
-	// any).
-	Family int
-	// Groups is NHA_GROUPS, which a bucket dump does not accept: the
-	// request is refused with EINVAL (ip sends it when a "groups" filter
-	// is left over from an earlier line of a batch).
-	Groups bool
+	// NexthopFilter selects the buckets by their member, as a nexthop
+	// dump selects nexthops.
+	NexthopFilter
 }
 
 func nexthopBucket(nh *nexthop.Nexthop, b nexthop.Bucket) NexthopBucket {
@@ -212,14 +263,9 @@ func nexthopBucket(nh *nexthop.Nexthop, b nexthop.Bucket) NexthopBucket {
 func (h *Handle) NexthopBucketList(f NexthopBucketFilter) ([]NexthopBucket, error) {
 	var out []NexthopBucket
 	err := h.do("RTM_GETNEXTHOPBUCKET", func(t *sim.Task, tb *netdev.Table) error {
-		if f.Groups {
-			return errno.New(syscall.EINVAL, "") // NHA_GROUPS: not in the policy, no extack
-		}
-		var dev *netdev.Device
-		if f.Dev != "" {
-			if dev = tb.ByName(f.Dev); dev == nil {
-				return errno.Errorf(syscall.ENODEV, "Cannot find device \"%s\"", f.Dev)
-			}
+		if f.Groups || f.FDB {
+			// NHA_GROUPS, NHA_FDB: not in the policy, parsed without extack.
+			return errno.New(syscall.EINVAL, "")
 		}
 		groups := h.n.nh.List()
 		if f.ID != 0 {
@@ -234,15 +280,7 @@ func (h *Handle) NexthopBucketList(f NexthopBucketFilter) ([]NexthopBucket, erro
 		for _, nh := range groups {
 			for _, b := range nh.Buckets() {
 				m := h.n.nh.Get(b.NexthopID)
-				switch {
-				case m == nil:
-					continue
-				case f.Family != 0 && m.Family() != f.Family:
-					continue
-				case dev != nil && m.Dev() != dev && !(m.Blackhole() && dev == tb.Loopback()):
-					// A blackhole is on loopback (nexthop_create).
-					continue
-				case f.NexthopID != 0 && b.NexthopID != f.NexthopID:
+				if m == nil || f.filtered(m, tb) || f.NexthopID != 0 && b.NexthopID != f.NexthopID {
 					continue
 				}
 				out = append(out, nexthopBucket(nh, b))
