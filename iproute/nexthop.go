@@ -67,7 +67,7 @@ var nexthopObject = object{
 	commands: []command{
 		{names: []string{"add*"}, run: (*IP).nexthopAdd, keywords: nexthopModelled(nexthopKeywords)},
 		{names: []string{"replace*"}, run: (*IP).nexthopReplace, keywords: nexthopModelled(nexthopKeywords)},
-		{names: []string{"delete*"}, run: (*IP).nexthopDel, keywords: []string{"id"}},
+		{names: []string{"delete*"}, run: (*IP).nexthopDel, keywords: nexthopModelled(nexthopKeywords)},
 		{names: []string{"list*", "show*", "lst*"}, run: (*IP).nexthopShow, keywords: keywordNames(nexthopFilterKeywords)},
 		{names: []string{"get*"}, run: (*IP).nexthopGet, keywords: keywordNames(nexthopGetKeywords)},
 		{names: []string{"flush*"}, run: (*IP).nexthopFlush, keywords: keywordNames(nexthopFilterKeywords)},
@@ -122,6 +122,8 @@ type nhReq struct {
 	// family is nhm.nh_family: -4/-6, else set by dev, blackhole or a
 	// gateway, else AF_UNSPEC, groups included.
 	family int
+	hasID  bool // NHA_ID was given
+	typed  bool // NHA_GROUP_TYPE was given
 }
 
 // nexthopKeywords are ipnh_modify's keywords in its order of comparison;
@@ -129,7 +131,7 @@ type nhReq struct {
 var nexthopKeywords = []keyword[*nhReq]{
 	exact("id", func(a *args, q *nhReq) error {
 		id, err := nextValue(a, uint32Value, "invalid id value")
-		q.nh.ID = nexthop.ID(id)
+		q.nh.ID, q.hasID = nexthop.ID(id), true
 		return err
 	}),
 	exact("dev", func(a *args, q *nhReq) error {
@@ -201,6 +203,7 @@ var nexthopKeywords = []keyword[*nhReq]{
 		if err != nil {
 			return err
 		}
+		q.typed = true
 		switch v {
 		case "mpath":
 			q.nh.GroupType = nexthop.GroupMultipath
@@ -241,18 +244,43 @@ func (ip *IP) nexthopReplace(h *rtnl.Handle, argv []string) error {
 	return ip.nexthopModify(h, argv, true)
 }
 
+// nexthopParse is ipnh_modify's parse of the words.
+func (ip *IP) nexthopParse(h *rtnl.Handle, argv []string) (*nhReq, error) {
+	q := &nhReq{h: h, family: ip.family}
+	if err := walk(&args{w: argv}, nexthopKeywords, q, nexthopOther[*nhReq](func(w string) bool { return w == "help" })); err != nil {
+		return nil, err
+	}
+	q.nh.Family = q.family
+	return q, nil
+}
+
 // nexthopModify is ipnh_modify: RTM_NEWNEXTHOP with NLM_F_EXCL (add) or
 // NLM_F_REPLACE.
 func (ip *IP) nexthopModify(h *rtnl.Handle, argv []string, replace bool) error {
-	q := &nhReq{h: h, family: ip.family}
-	if err := walk(&args{w: argv}, nexthopKeywords, q, nexthopOther[*nhReq](func(w string) bool { return w == "help" })); err != nil {
+	q, err := ip.nexthopParse(h, argv)
+	if err != nil {
 		return err
 	}
-	q.nh.Family = q.family
 	if replace {
 		return h.NexthopReplace(q.nh)
 	}
 	return h.NexthopAdd(q.nh)
+}
+
+// nexthopDel is ipnh_modify sending RTM_DELNEXTHOP: the words of add, and
+// the kernel refuses what is not an id.
+func (ip *IP) nexthopDel(h *rtnl.Handle, argv []string) error {
+	q, err := ip.nexthopParse(h, argv)
+	if err != nil {
+		return err
+	}
+	nh := q.nh
+	r := rtnl.NexthopDelRequest{ID: nh.ID, HasID: q.hasID, Protocol: rt.Protocol(nh.Protocol),
+		Other: q.typed || nh.Dev != "" || nh.Gateway.IsValid() || nh.Blackhole || nh.Group != nil || nh.Resilient != nil}
+	if nh.OnLink {
+		r.Flags |= rt.FlagOnLink
+	}
+	return h.NexthopDelete(r)
 }
 
 // parseResArgs is parse_nh_group_type_res: after "resilient", when any
@@ -355,32 +383,6 @@ func nexthopID(argv []string) (nexthop.ID, error) {
 		return 0, usageErr(nexthopUsage)
 	}
 	return id, nil
-}
-
-// nexthopDel is `ip nexthop delete id ID`.
-func (ip *IP) nexthopDel(h *rtnl.Handle, argv []string) error {
-	var id nexthop.ID
-	has := false
-	a := &args{w: argv}
-	for ; a.more(); a.skip() {
-		w := a.peek()
-		if w != "id" {
-			return invarg("", w)
-		}
-		v, err := a.next()
-		if err != nil {
-			return err
-		}
-		n, ok := getUnsigned(v, 32)
-		if !ok {
-			return invarg("invalid id value", v)
-		}
-		id, has = nexthop.ID(n), true
-	}
-	if !has {
-		return failf("id is required\n")
-	}
-	return h.NexthopDel(id)
 }
 
 // nexthopGet is ipnh_get.

@@ -94,6 +94,40 @@ func (h *Handle) NexthopDel(id nexthop.ID) error {
 	})
 }
 
+// NexthopDelRequest is RTM_DELNEXTHOP as a client may send it. ip nexthop
+// del parses the words of ip nexthop add and sends whatever they set, which
+// the kernel refuses but for the id.
+type NexthopDelRequest struct {
+	ID    nexthop.ID // NHA_ID
+	HasID bool       // NHA_ID was sent
+	// Other is set when attributes other than NHA_ID were sent (a
+	// device, a gateway, blackhole, a group, its type, resilient
+	// parameters).
+	Other    bool
+	Protocol rt.Protocol // nhm.nh_protocol
+	Flags    rt.NHFlags  // nhm.nh_flags (onlink)
+}
+
+// NexthopDelete deletes nexthop r.ID as NexthopDel does, after the checks
+// of the request: only NHA_ID (EINVAL, "Unknown attribute type"), no
+// protocol or flags in the header, an id that is given and not 0.
+//
+// Kernel: rtm_del_nexthop, nh_valid_get_del_req (net/ipv4/nexthop.c).
+func (h *Handle) NexthopDelete(r NexthopDelRequest) error {
+	return h.do("RTM_DELNEXTHOP", func(t *sim.Task, _ *netdev.Table) error {
+		switch {
+		case r.Other:
+			// nlmsg_parse: rtm_nh_policy_del has NHA_ID only.
+			return errno.New(syscall.EINVAL, "Unknown attribute type")
+		case r.Protocol != 0 || r.Flags != 0:
+			return errno.New(syscall.EINVAL, "Invalid values in header")
+		case !r.HasID:
+			return errno.New(syscall.EINVAL, "Nexthop id is missing")
+		}
+		return h.n.nh.Del(t, r.ID, h.n.fib)
+	})
+}
+
 // NexthopInfo is a nexthop object as RTM_GETNEXTHOP reports it (an
 // nhmsg and its attributes), complete and typed: a single nexthop (a
 // gateway and/or a device, or a blackhole) or a group.
