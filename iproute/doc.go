@@ -44,9 +44,11 @@
 // mngtmpaddr and optimistic, link flags) are refused by name. As in iproute2
 // 6.1, a batch line takes no options (`-4
 // route show` is an unknown object) and `ip nh` is not `ip nexthop`; and as
-// in 6.1, the selectors of one `ip nexthop` line (dev, groups, protocol, a
-// bucket dump's id and nhid) and the flush count stay set for the later
-// nexthop lines of the same batch.
+// in 6.1, the selectors of one `ip nexthop` line (dev, master, groups, fdb,
+// protocol, a bucket dump's id and nhid) and the flush count stay set for
+// the later nexthop lines of the same batch. `ip nexthop` and `ip nexthop
+// bucket` print text and JSON from the same printer, with every output
+// option; fdb nexthops and encapsulations are refused by name.
 // testdata/differences.txt keeps the cases where netsim's kernel still
 // answers otherwise than Linux 6.18.
 //
