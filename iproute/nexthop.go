@@ -92,7 +92,6 @@ var nexthopBucketObject = object{
 // netsim's nexthops do not model, with what is missing.
 var nexthopUnmodelled = map[string]string{
 	"encap": "lightweight tunnel encapsulation",
-	"fdb":   "fdb nexthops",
 }
 
 // nexthopModelled lists the keywords of a table but those of
@@ -188,7 +187,7 @@ var nexthopKeywords = []keyword[*nhReq]{
 		}
 		return nil
 	}),
-	exact("fdb", nexthopRefuse[*nhReq]("fdb")),
+	exact("fdb", func(_ *args, q *nhReq) error { q.nh.FDB = true; return nil }),
 	exact("onlink", func(_ *args, q *nhReq) error { q.nh.OnLink = true; return nil }),
 	exact("group", func(a *args, q *nhReq) error {
 		v, err := a.next()
@@ -276,7 +275,7 @@ func (ip *IP) nexthopDel(h *rtnl.Handle, argv []string) error {
 	}
 	nh := q.nh
 	r := rtnl.NexthopDelRequest{ID: nh.ID, HasID: q.hasID, Protocol: rt.Protocol(nh.Protocol),
-		Other: q.typed || nh.Dev != "" || nh.Gateway.IsValid() || nh.Blackhole || nh.Group != nil || nh.Resilient != nil}
+		Other: q.typed || nh.Dev != "" || nh.Gateway.IsValid() || nh.Blackhole || nh.FDB || nh.Group != nil || nh.Resilient != nil}
 	if nh.OnLink {
 		r.Flags |= rt.FlagOnLink
 	}
@@ -450,6 +449,9 @@ func (ip *IP) printNexthop(ni rtnl.NexthopInfo) {
 		p.str(printAny, "protocol", "proto %s ", ni.Protocol.String())
 	}
 	printNexthopFlags(p, ni.Flags)
+	if ni.FDB {
+		p.null(printAny, "fdb", "fdb", "")
+	}
 	p.closeObject()
 	p.str(printFP, "", "%s", "\n")
 }

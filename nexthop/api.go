@@ -64,9 +64,13 @@ type Config struct {
 	Dev       *netdev.Device // NHA_OIF (resolved by the caller from a name or ifindex)
 	OnLink    bool           // RTNH_F_ONLINK
 	Blackhole bool           // NHA_BLACKHOLE
-	Group     []GroupMember  // NHA_GROUP: a multipath group of existing single nexthops
-	Protocol  uint8          // nh_protocol
-	GroupType GroupType      // NHA_GROUP_TYPE; the zero value is GroupMultipath
+	// FDB is NHA_FDB: a nexthop for the bridge FDB (a VXLAN remote), with
+	// a gateway and no device, which routes may not use; or a group of
+	// such nexthops.
+	FDB       bool
+	Group     []GroupMember // NHA_GROUP: a multipath group of existing single nexthops
+	Protocol  uint8         // nh_protocol
+	GroupType GroupType     // NHA_GROUP_TYPE; the zero value is GroupMultipath
 	// Resilient is NHA_RES_GROUP, the parameters of a resilient group
 	// (GroupResilient); nil sends no such attribute. A multipath group
 	// may not have it.

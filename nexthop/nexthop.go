@@ -58,6 +58,7 @@ type nhInfo struct {
 	family    uint8          // AF_INET or AF_INET6
 	onlink    bool           // RTNH_F_ONLINK
 	blackhole bool           // reject_nh
+	fdb       bool           // fdb_nh: no device, not in the device hash
 	scope     uint8          // nhc_scope
 
 	ifindex netdev.IfIndex // the per-device hash's key: dev's ifindex, or loopback's for blackholes
@@ -140,6 +141,15 @@ func (nh *Nexthop) Dev() *netdev.Device {
 // OnLink reports whether a single nexthop has RTNH_F_ONLINK.
 func (nh *Nexthop) OnLink() bool { return nh.info != nil && nh.info.onlink }
 
+// FDB reports whether the nexthop is an fdb nexthop or a group of them
+// (fdb_nh).
+func (nh *Nexthop) FDB() bool {
+	if nh.grp != nil {
+		return nh.grp.fdb
+	}
+	return nh.info != nil && nh.info.fdb
+}
+
 // Blackhole reports whether the nexthop is a blackhole (reject_nh).
 func (nh *Nexthop) Blackhole() bool { return nh.info != nil && nh.info.blackhole }
 
@@ -181,12 +191,15 @@ func (nh *Nexthop) HasV4() bool { return nh.grp != nil && nh.grp.hasV4 }
 func (nh *Nexthop) Dead() bool { return nh.dead }
 
 // CheckScope reports whether a route of the given scope (RT_SCOPE_*) may use
-// the nexthop, with the kernel's EINVAL errors: a host-scope route cannot
-// use a group or a gateway, and an onlink nexthop needs a route scope below
-// link.
+// the nexthop, with the kernel's EINVAL errors: no route may use an fdb
+// nexthop or group, a host-scope route cannot use a group or a gateway,
+// and an onlink nexthop needs a route scope below link.
 //
 // Kernel: fib_check_nexthop, nexthop_check_scope (net/ipv4/nexthop.c).
 func (nh *Nexthop) CheckScope(scope uint8) error {
+	if nh.FDB() {
+		return einval("Route cannot point to a fdb nexthop")
+	}
 	info := nh.info
 	if nh.grp != nil {
 		if scope == scopeHost {

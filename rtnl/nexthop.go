@@ -20,6 +20,7 @@ type Nexthop struct {
 	Dev       string                // "dev"
 	OnLink    bool                  // "onlink"
 	Blackhole bool                  // "blackhole"
+	FDB       bool                  // "fdb": an fdb nexthop (a gateway, no device) or a group of them
 	Group     []nexthop.GroupMember // "group ID[,WEIGHT]/..."
 	GroupType nexthop.GroupType     // "type mpath" (the default) or "type resilient"
 	// Resilient is "buckets N idle_timer S unbalanced_timer S" after
@@ -37,7 +38,7 @@ type Nexthop struct {
 
 func (n *Net) nexthopConfig(spec Nexthop) (nexthop.Config, error) {
 	cfg := nexthop.Config{
-		ID: spec.ID, Gateway: spec.Gateway, OnLink: spec.OnLink, Blackhole: spec.Blackhole,
+		ID: spec.ID, Gateway: spec.Gateway, OnLink: spec.OnLink, Blackhole: spec.Blackhole, FDB: spec.FDB,
 		Group: spec.Group, GroupType: spec.GroupType, Protocol: spec.Protocol, Family: spec.Family,
 		Resilient: spec.Resilient,
 	}
@@ -147,7 +148,10 @@ type NexthopInfo struct {
 	// is not a blackhole ("" and 0 for the others).
 	Dev       string
 	DevIndex  netdev.IfIndex
-	Blackhole bool                  // NHA_BLACKHOLE
+	Blackhole bool // NHA_BLACKHOLE
+	// FDB is NHA_FDB: an fdb nexthop (no device; an IPv6 one always has a
+	// gateway, "::" when none was given) or a group of them.
+	FDB       bool
 	Group     []nexthop.GroupMember // NHA_GROUP: a group's members with their weights; nil for a single nexthop
 	GroupType nexthop.GroupType     // NHA_GROUP_TYPE of a group (GroupMultipath for a single nexthop, which has none)
 	// Resilient is NHA_RES_GROUP: a resilient group's buckets, timers and
@@ -158,7 +162,7 @@ type NexthopInfo struct {
 
 func nexthopInfo(nh *nexthop.Nexthop) NexthopInfo {
 	ni := NexthopInfo{
-		ID: nh.ID(), Family: nh.Family(), Gateway: nh.Gateway(), Blackhole: nh.Blackhole(),
+		ID: nh.ID(), Family: nh.Family(), Gateway: nh.Gateway(), Blackhole: nh.Blackhole(), FDB: nh.FDB(),
 		Scope: rt.Scope(nh.Scope()), Protocol: rt.Protocol(nh.Protocol()), Group: nh.Members(),
 		GroupType: nh.GroupType(), FIBUsers: nh.FIBUsers(),
 	}
