@@ -6,6 +6,7 @@ package iproute
 
 import (
 	"errors"
+	"net/netip"
 	"strings"
 	"syscall"
 	"time"
@@ -431,8 +432,9 @@ func (ip *IP) printNexthop(ni rtnl.NexthopInfo) {
 	}
 	if ni.Gateway.IsValid() {
 		// __print_rta_gateway
-		p.str(printJSON, "gateway", "", ni.Gateway.String())
-		p.str(printFP, "", "via %s ", ni.Gateway.String())
+		gw := inetNtop(ni.Gateway)
+		p.str(printJSON, "gateway", "", gw)
+		p.str(printFP, "", "via %s ", gw)
 	}
 	if ni.DevIndex != 0 {
 		// print_rta_ifidx
@@ -454,6 +456,20 @@ func (ip *IP) printNexthop(ni rtnl.NexthopInfo) {
 	}
 	p.closeObject()
 	p.str(printFP, "", "%s", "\n")
+}
+
+// inetNtop is glibc's inet_ntop, as format_host prints an address without
+// -r: netip's form, but for an IPv6 address whose first six 16-bit words
+// are zero and whose seventh is not, which ends in a dotted quad
+// ("::1.2.3.4").
+func inetNtop(a netip.Addr) string {
+	if a.Is6() && !a.Is4In6() {
+		b := a.As16()
+		if b == [16]byte{12: b[12], 13: b[13], 14: b[14], 15: b[15]} && (b[12] != 0 || b[13] != 0) {
+			return "::" + netip.AddrFrom4([4]byte(b[12:])).String()
+		}
+	}
+	return a.String()
 }
 
 // printNexthopGroup is print_nh_group: the members as ID[,WEIGHT]
