@@ -10,7 +10,10 @@
 // (select.go) or a resilient group, whose bucket table and idle and
 // unbalanced timers run in virtual time (resilient.go); the FIB links its
 // entries to nexthops as FIBUser values (users.go for the optional
-// interfaces).
+// interfaces). Fdb nexthops and groups (Config.FDB), which the bridge FDB
+// of a VXLAN device uses and routes may not, are kept and checked as the
+// kernel does; netsim has no VXLAN device to use them. Encapsulations
+// (NHA_ENCAP) are not modelled.
 package nexthop
 
 import (
