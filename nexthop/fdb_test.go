@@ -34,7 +34,7 @@ func TestFDB(t *testing.T) {
 		nexthop.Config{ID: 5, Family: syscall.AF_INET6, FDB: true},
 		fdbGroup(10, 1, 3),
 	)
-	require.Equal(t, view{ID: 1, Gateway: gw4("192.0.2.1"), Scope: scopeLink}, viewOf(tbl.Get(1)))
+	require.Equal(t, view{ID: 1, Gateway: gw4("192.0.2.1"), Scope: scopeLink, FDB: true}, viewOf(tbl.Get(1)))
 	require.True(t, tbl.Get(1).FDB())
 	require.Nil(t, tbl.Get(1).Dev())
 	// fib6_nh_init keeps an IPv6 fdb nexthop's gateway, :: included.

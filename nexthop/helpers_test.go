@@ -132,6 +132,7 @@ type view struct {
 	Scope     uint8
 	OnLink    bool
 	Blackhole bool
+	FDB       bool
 	Protocol  uint8
 	Group     []nexthop.GroupMember
 	Res       nexthop.ResilientInfo
@@ -145,7 +146,7 @@ const (
 
 func viewOf(nh *nexthop.Nexthop) view {
 	v := view{ID: nh.ID(), Gateway: nh.Gateway(), Scope: nh.Scope(), OnLink: nh.OnLink(),
-		Blackhole: nh.Blackhole(), Protocol: nh.Protocol(), Group: nh.Members()}
+		Blackhole: nh.Blackhole(), FDB: nh.FDB(), Protocol: nh.Protocol(), Group: nh.Members()}
 	if d := nh.Dev(); d != nil {
 		v.Dev = d.Name()
 	}

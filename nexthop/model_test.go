@@ -34,6 +34,7 @@ type mnh struct {
 	dev   string                // "" for blackholes
 	gw    netip.Addr
 	bh    bool
+	fdb   bool // an fdb nexthop or group
 	fam   int
 	proto uint8
 }
@@ -58,10 +59,11 @@ func (m *model) view(id nexthop.ID) view {
 		v = bh(id)
 	default:
 		v = view{ID: id, Gateway: n.gw, Dev: n.dev, Scope: scopeLink}
-		if n.fam == syscall.AF_INET && !n.gw.IsValid() {
+		if n.fam == syscall.AF_INET && !n.gw.IsValid() && !n.fdb {
 			v.Scope = scopeHost
 		}
 	}
+	v.FDB = n.fdb
 	return v.proto(n.proto)
 }
 
@@ -137,8 +139,11 @@ func (m *model) unusedID() nexthop.ID {
 // newNexthop predicts an add or a replace of cfg (as the generator builds
 // them) and applies it.
 func (m *model) newNexthop(cfg nexthop.Config, replace bool) *merr {
-	n := &mnh{proto: cfg.Protocol}
+	n := &mnh{proto: cfg.Protocol, fdb: cfg.FDB}
 	hasBuckets := false
+	if cfg.FDB && (cfg.Dev != nil || cfg.Blackhole) {
+		return &merr{syscall.EINVAL, "Fdb attribute can not be used with encap, oif or blackhole"}
+	}
 	if cfg.Group != nil {
 		g := cfg.Group
 		for i := range g {
@@ -159,6 +164,12 @@ func (m *model) newNexthop(cfg nexthop.Config, replace bool) *merr {
 				return &merr{syscall.EINVAL, "Hash-threshold group can not be a nexthop within a group"}
 			case mem.bh && len(g) > 1:
 				return &merr{syscall.EINVAL, "Blackhole nexthop can not be used in a group with more than 1 path"}
+			case cfg.FDB && !mem.fdb:
+				return &merr{syscall.EINVAL, "FDB nexthop group can only have fdb nexthops"}
+			case cfg.FDB && mem.fam != m.nhs[g[0].ID].fam:
+				return &merr{syscall.EINVAL, "FDB nexthop group cannot have mixed family nexthops"}
+			case !cfg.FDB && mem.fdb:
+				return &merr{syscall.EINVAL, "Non FDB nexthop group cannot have fdb nexthops"}
 			}
 			w := x.Weight
 			if w == 0 {
@@ -192,7 +203,7 @@ func (m *model) newNexthop(cfg nexthop.Config, replace bool) *merr {
 			return &merr{syscall.EINVAL, "No unused id"}
 		}
 	}
-	if n.gw == gw4("10.99.0.1") {
+	if n.gw == gw4("10.99.0.1") && !n.fdb {
 		return &merr{syscall.EINVAL, "Nexthop has invalid gateway"}
 	}
 	old, exists := m.nhs[id]
@@ -218,12 +229,15 @@ func (m *model) newNexthop(cfg nexthop.Config, replace bool) *merr {
 		return &merr{syscall.EINVAL, "Can not replace a nexthop group with a nexthop."}
 	case old.group == nil && n.group != nil:
 		return &merr{syscall.EINVAL, "Can not replace a nexthop with a nexthop group."}
+	case old.group == nil && old.fdb != n.fdb && len(m.parents(id)) > 0:
+		return &merr{syscall.EINVAL, "Cannot change nexthop FDB status while in a group"}
 	case old.group != nil && old.res != n.res:
 		return &merr{syscall.EINVAL, "Can not replace a nexthop group with one of a different type."}
 	case old.res && hasBuckets && n.nbkt != old.nbkt:
 		return &merr{syscall.EINVAL, "Can not change number of buckets of a resilient nexthop group."}
 	case old.group != nil:
 		old.group = n.group // the group keeps its protocol and buckets
+		old.fdb = n.fdb
 	default:
 		m.nhs[id] = n
 	}
@@ -302,6 +316,19 @@ func runModelWith(t *testing.T, seed uint64, rng modelChoices, steps int, spent 
 		if rng.IntN(2) == 0 {
 			c.Protocol = 4
 		}
+		if rng.IntN(6) == 0 {
+			// An fdb nexthop (sometimes with a device, which is refused),
+			// of either family.
+			c.FDB = true
+			if rng.IntN(4) > 0 {
+				c.Dev = nil
+			}
+			c.Gateway = netip.AddrFrom4([4]byte{192, 0, 2, byte(1 + rng.IntN(8))})
+			if rng.IntN(3) == 0 {
+				c.Gateway = netip.MustParseAddr(fmt.Sprintf("2001:db8::%d", 1+rng.IntN(8)))
+			}
+			return c
+		}
 		switch k := rng.IntN(20); {
 		case k < 3:
 			return nexthop.Config{ID: id, Blackhole: true, Protocol: c.Protocol}
@@ -324,6 +351,7 @@ func runModelWith(t *testing.T, seed uint64, rng modelChoices, steps int, spent 
 		if rng.IntN(2) == 0 {
 			c.Protocol = 4
 		}
+		c.FDB = rng.IntN(4) == 0
 		if rng.IntN(4) == 0 {
 			c.GroupType = nexthop.GroupResilient
 			if k := rng.IntN(10); k > 0 {
