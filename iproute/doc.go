@@ -20,7 +20,8 @@
 // device type", one it has but netsim does not model is refused by name),
 // `addr add/del/show/flush`, `route
 // add/append/replace/prepend/change/del/get/show/flush`, `nexthop
-// add/replace/del/get/show/flush` (hash-threshold and resilient groups) and
+// add/replace/del/get/show/flush` (hash-threshold and resilient groups, fdb
+// nexthops) and
 // `nexthop bucket show/get`, `rule add/del/show/flush`, `maddr
 // add/del/show`, `netns add/del/list/list-id/identify/pids/exec` (exec runs
 // ip or sysctl in the namespace) and `neigh show` (netsim keeps no
@@ -49,9 +50,11 @@
 // under -d (netsim keeps a bond's mode only). As in iproute2
 // 6.1, a batch line takes no options (`-4
 // route show` is an unknown object) and `ip nh` is not `ip nexthop`; and as
-// in 6.1, the selectors of one `ip nexthop` line (dev, groups, protocol, a
-// bucket dump's id and nhid) and the flush count stay set for the later
-// nexthop lines of the same batch.
+// in 6.1, the selectors of one `ip nexthop` line (dev, master, groups, fdb,
+// protocol, a bucket dump's id and nhid) and the flush count stay set for
+// the later nexthop lines of the same batch. `ip nexthop` and `ip nexthop
+// bucket` print text and JSON from the same printer, with every output
+// option; encapsulations are refused by name.
 // testdata/differences.txt keeps the cases where netsim's kernel still
 // answers otherwise than Linux 6.18.
 //

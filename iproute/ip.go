@@ -474,7 +474,7 @@ func init() {
 		{name: "netconf", refused: "netsim models no netconf"},
 		{name: "vrf", refused: "netsim models no VRF cgroups"},
 		{name: "sr", refused: "netsim models no segment routing"},
-		{name: "nexthop", run: (*IP).doNexthop},
+		{name: "nexthop", obj: &nexthopObject},
 		{name: "mptcp", refused: "netsim models no MPTCP"},
 		{name: "ioam", refused: "netsim models no IOAM"},
 		{name: "help"},

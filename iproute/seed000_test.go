@@ -39,17 +39,14 @@ func seed000Go(tb testing.TB, h *rtnl.Handle) {
 }
 
 // dump is the state `ip route show table all` and `ip nexthop show` see.
-func dump(t *testing.T, h *rtnl.Handle) (routes, nexthops []string) {
+func dump(t *testing.T, h *rtnl.Handle) (routes []string, nexthops []rtnl.NexthopInfo) {
 	rs, err := h.RouteList(0)
 	require.NoError(t, err)
 	for _, r := range rs {
 		routes = append(routes, r.Text)
 	}
-	ns, err := h.NexthopList()
+	nexthops, err = h.NexthopList()
 	require.NoError(t, err)
-	for _, n := range ns {
-		nexthops = append(nexthops, n.Text)
-	}
 	return routes, nexthops
 }
 

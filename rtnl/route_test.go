@@ -34,15 +34,11 @@ func (r *rig) routes() []string {
 	return out
 }
 
-func (r *rig) nexthops() []string {
+func (r *rig) nexthops() []rtnl.NexthopInfo {
 	r.tb.Helper()
 	l, err := r.h.NexthopList()
 	require.NoError(r.tb, err)
-	var out []string
-	for _, ni := range l {
-		out = append(out, ni.Text)
-	}
-	return out
+	return l
 }
 
 func TestRoutesFollowAddressesAndDevices(t *testing.T) {
