@@ -9,7 +9,6 @@ package fib
 
 import (
 	"strconv"
-	"strings"
 )
 
 // Metric is the index of a route metric (enum RTAX_*, include/uapi/linux/
@@ -197,60 +196,4 @@ func metricsMatch(req *Metrics, fi *Metrics) bool {
 		}
 	}
 	return true
-}
-
-// IPFormat renders the metrics as iproute2's print_rta_metrics does: each
-// set (or locked) metric by name, "lock" for a locked one, RTT, RTTVar and
-// RTOMin converted to ms (or s from 1000 ms on), features by name, every
-// field followed by a space.
-//
-// Kernel: rtnetlink_put_metrics (net/core/rtnetlink.c); iproute2:
-// print_rta_metrics.
-func (m Metrics) IPFormat() string {
-	var b strings.Builder
-	for k := MetricMTU; k <= MetricMax; k++ {
-		v := m.Values[k]
-		locked := m.Lock&(1<<k) != 0
-		set := v != 0
-		if k == MetricCongCtl {
-			set = m.CongCtl != ""
-		}
-		if k == MetricFeatures {
-			v &^= featureECNCA
-			set = v != 0
-		}
-		if !set && !locked {
-			continue
-		}
-		b.WriteString(k.String() + " ")
-		if locked {
-			b.WriteString("lock ")
-		}
-		switch k {
-		case MetricFeatures:
-			if v&FeatureECN != 0 {
-				b.WriteString("ecn ")
-			}
-			if v&^FeatureECN != 0 {
-				b.WriteString("0x" + strconv.FormatUint(uint64(v), 16) + " ")
-			}
-		case MetricRTT, MetricRTTVar, MetricRTOMin:
-			switch k {
-			case MetricRTT:
-				v /= 8
-			case MetricRTTVar:
-				v /= 4
-			}
-			if v >= 1000 {
-				b.WriteString(strconv.FormatFloat(float64(v)/1e3, 'g', 6, 64) + "s ")
-			} else {
-				b.WriteString(strconv.FormatUint(uint64(v), 10) + "ms ")
-			}
-		case MetricCongCtl:
-			b.WriteString(m.CongCtl + " ")
-		default:
-			b.WriteString(strconv.FormatUint(uint64(v), 10) + " ")
-		}
-	}
-	return b.String()
 }

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"github.com/netsimlab/netsim/rt"
 	"net/netip"
-	"strconv"
-	"strings"
 	"syscall"
 
 	"github.com/netsimlab/netsim/errno"
@@ -596,31 +594,58 @@ func (ip *IP) routeList(h *rtnl.Handle, argv []string, flush bool) error {
 		}
 		return &cmdError{msg: "Error: ipv4: FIB table does not exist.\n" + msg, status: exitNetlink}
 	}
-	flushFailed := false
 	rs = rs[:dumpCut(rs, f)]
+	if flush {
+		return ip.routeFlush(h, rs, f)
+	}
+	p := &ip.p
+	p.startJSON(ip.opts.json, ip.opts.pretty, true)
+	for _, r := range rs {
+		if f.keep(r) {
+			ip.printRoute(dumpedRoute(r), f)
+		}
+	}
+	p.endJSON(true)
+	return nil
+}
+
+// routeFlush is iproute_flush: each route of the dump that the filter
+// keeps is sent back as a delete, printed first with -s -s; with -s the
+// rounds are counted ("*** Round 1, deleting N entries ***"). A second
+// round finds nothing left.
+func (ip *IP) routeFlush(h *rtnl.Handle, rs []rtnl.RouteInfo, f *routeFilter) error {
+	flushFailed := false
+	n := 0
 	for _, r := range rs {
 		if !f.keep(r) {
 			continue
 		}
-		if flush {
-			if r.NexthopID != 0 {
-				// ip sends the dumped route back, whose nexthop object comes
-				// with its gateway and device: the kernel refuses that
-				// (rtm_to_fib_config), and ip reports it after the round.
-				flushFailed = true
-				continue
-			}
-			del := rtnl.Route{Table: r.Table, Dst: r.Dst, TOS: r.TOS, Priority: r.Priority,
-				Type: r.Type, Protocol: r.Protocol, Gateway: r.Gateway, Dev: r.Dev, Metrics: r.Metrics}
-			if err := h.RouteDel(del); err != nil && !isGone(err) {
-				return err
-			}
+		n++
+		if ip.opts.stats >= 2 {
+			ip.printRoute(dumpedRoute(r), f)
+		}
+		if r.NexthopID != 0 {
+			// ip sends the dumped route back, whose nexthop object comes
+			// with its gateway and device: the kernel refuses that
+			// (rtm_to_fib_config), and ip reports it after the round.
+			flushFailed = true
 			continue
 		}
-		ip.out.WriteString(f.text(r))
+		del := rtnl.Route{Table: r.Table, Dst: r.Dst, TOS: r.TOS, Priority: r.Priority,
+			Type: r.Type, Protocol: r.Protocol, Gateway: r.Gateway, Dev: r.Dev, Metrics: r.Metrics}
+		if err := h.RouteDel(del); err != nil && !isGone(err) {
+			return err
+		}
 	}
 	if flushFailed {
 		return &cmdError{msg: "Failed to send flush request: " + Strerror(syscall.EINVAL) + "\n", status: exitNetlink}
+	}
+	if ip.opts.stats > 0 {
+		if n == 0 {
+			ip.p.text("Nothing to flush.\n")
+		} else {
+			ip.p.text("\n*** Round 1, deleting %d entries ***\n*** Flush is complete after 1 round ***\n", n)
+		}
 	}
 	return nil
 }
@@ -651,7 +676,7 @@ const (
 func dumpCut(rs []rtnl.RouteInfo, f *routeFilter) int {
 	skb, used := 0, 0
 	for i, r := range rs {
-		if f.hasProto && r.Protocol != f.proto || f.dev != "" && r.Paths == 0 && r.Dev != f.dev {
+		if f.hasProto && r.Protocol != f.proto || f.dev != "" && len(r.Multipath) == 0 && r.Dev != f.dev {
 			continue
 		}
 		for {
@@ -672,61 +697,8 @@ func dumpCut(rs []rtnl.RouteInfo, f *routeFilter) int {
 	return len(rs)
 }
 
-// text is print_route's line(s) for r, which leave out what the filter
-// fixed: the table of a one-table dump, the device, protocol, scope and
-// gateway when the filter selects one.
-func (f *routeFilter) text(r rtnl.RouteInfo) string {
-	s := routeText(r, f.table == 0)
-	line, rest, _ := strings.Cut(s, "\n")
-	drop := func(tok string) {
-		if i := strings.Index(line, " "+tok+" "); i >= 0 {
-			line = line[:i] + line[i+len(tok)+1:]
-		}
-	}
-	if f.dev != "" && r.Dev != "" {
-		drop("dev " + r.Dev)
-	}
-	if f.hasProto {
-		drop("proto " + r.Protocol.String())
-	}
-	if f.scopeMask != 0 {
-		drop("scope " + r.Scope.String())
-	}
-	if f.via.IsValid() && r.Gateway.IsValid() {
-		drop("via " + r.Gateway.String())
-	}
-	return line + "\n" + rest
-}
-
 // tableExists reports whether table id exists.
 func tableExists(h *rtnl.Handle, id uint32) bool { return h.TableExists(id) }
-
-// routeText is print_route's line(s) for r: fib's rendering, with the
-// trailing space iproute2 leaves after every field and without the table
-// when the dump was of one table.
-func routeText(r rtnl.RouteInfo, withTable bool) string {
-	var b strings.Builder
-	text := r.Text
-	if r.NexthopID != 0 && r.Dev == "" && r.Type == fib.TypeBlackhole {
-		// A blackhole nexthop object's device is the loopback device
-		// (nh_create_ipv4 with cfg->nh_blackhole), which the route's dump
-		// shows.
-		id := "nhid " + strconv.FormatUint(uint64(r.NexthopID), 10)
-		text = strings.Replace(text, id, id+" dev lo", 1)
-	}
-	lines := strings.Split(text, "\n")
-	for i, l := range lines {
-		if i == 0 && !withTable && r.Table != fib.TableMain {
-			tbl := " table " + rt.TableName(r.Table)
-			if j := strings.Index(l+" ", tbl+" "); j >= 0 {
-				l = l[:j] + l[j+len(tbl):]
-			}
-		}
-		b.WriteString(l)
-		b.WriteString(" \n")
-	}
-	return b.String()
-}
 
 // routeGet is iproute_get: the route a locally generated packet takes, or
 // with iif the input route of a received one, printed as the kernel's
@@ -855,94 +827,20 @@ func (ip *IP) routeGet(h *rtnl.Handle, argv []string) error {
 		}
 		return err
 	}
+	m := routeAnswer(q, rr)
 	if rr.Entry != nil {
 		// inet_rtm_getroute answers a fibmatch with fib_dump_info, which
 		// ip prints as a dumped route.
-		ip.out.WriteString(routeText(*rr.Entry, true))
-		return nil
+		m = dumpedRoute(*rr.Entry)
 	}
-	ip.out.WriteString(routeGetText(q, rr))
+	ip.p.startJSON(ip.opts.json, ip.opts.pretty, true)
+	ip.printRoute(m, nil)
+	ip.p.endJSON(true)
 	return nil
-}
-
-// routeGetText is print_route for the answer to route get q: the route's
-// type unless unicast, the destination, the query's source, the gateway,
-// the device, the table unless main, the chosen source when the query had
-// none, the mark, the uid (output routes only), and the route's cache
-// flags with an input route's input device.
-func routeGetText(q rtnl.RouteQuery, rr rtnl.RouteResult) string {
-	var b strings.Builder
-	switch rr.Type {
-	case fib.TypeLocal:
-		b.WriteString("local ")
-	case fib.TypeBroadcast:
-		b.WriteString("broadcast ")
-	case fib.TypeMulticast:
-		b.WriteString("multicast ")
-	}
-	b.WriteString(q.Dst.String() + " ")
-	if q.Src.IsValid() && !q.Src.IsUnspecified() {
-		b.WriteString("from " + q.Src.String() + " ")
-	}
-	if rr.TOS != 0 {
-		// rt_fill_info answers with the matched route's TOS (res.dscp).
-		fmt.Fprintf(&b, "tos 0x%02x ", rr.TOS)
-	}
-	if rr.Gateway.IsValid() {
-		b.WriteString("via " + rr.Gateway.String() + " ")
-	}
-	b.WriteString("dev " + rr.Dev + " ")
-	if rr.Table != fib.TableMain && rr.Table != 0 {
-		b.WriteString("table " + rt.TableName(rr.Table) + " ")
-	}
-	// RTA_PREFSRC only when the kernel chose an output route's source.
-	if rr.IIF == "" && rr.Src.IsValid() && rr.Src != q.Src {
-		b.WriteString("src " + rr.Src.String() + " ")
-	}
-	if rr.Flags&rtnl.RouteMulticast != 0 {
-		// rt_fill_info passes the rtable flags above 0xffff in rtm_flags,
-		// where RTCF_MULTICAST is RTM_F_OFFLOAD_FAILED's bit: ip names it so.
-		b.WriteString("rt_offload_failed ")
-	}
-	if q.Mark >= 16 {
-		fmt.Fprintf(&b, "mark 0x%x ", q.Mark)
-	} else if q.Mark != 0 {
-		fmt.Fprintf(&b, "mark %d ", q.Mark)
-	}
-	if rr.IIF == "" {
-		fmt.Fprintf(&b, "uid %d ", q.UID)
-	}
-	b.WriteString("\n    cache ")
-	var names []string
-	if rr.Flags&rtnl.RouteLocal != 0 {
-		names = append(names, "local")
-	}
-	if rr.Flags&rtnl.RouteMulticast != 0 {
-		names = append(names, "mc")
-	}
-	if rr.Flags&rtnl.RouteBroadcast != 0 {
-		names = append(names, "brd")
-	}
-	if rr.Flags&rtnl.RouteRedirect != 0 {
-		names = append(names, "redirect")
-	}
-	if len(names) > 0 {
-		b.WriteString("<" + strings.Join(names, ",") + "> ")
-	}
-	b.WriteString(rr.Metrics.IPFormat())
-	if rr.IIF != "" {
-		b.WriteString("iif " + rr.IIF + " ")
-	}
-	b.WriteString("\n")
-	return b.String()
 }
 
 // errnoOf returns the errno an error carries, or 0.
 func errnoOf(err error) syscall.Errno { return errno.Of(err) }
-
-// RouteLine renders a dumped route exactly as `ip route show table all`
-// prints it, trailing spaces and final newline included.
-func RouteLine(r rtnl.RouteInfo) string { return routeText(r, true) }
 
 // addrFamily is the address family of a.
 func addrFamily(a netip.Addr) int {

@@ -1,0 +1,349 @@
+// `ip route`'s printer: iproute2's print_route and its helpers
+// (print_rta_multipath, print_rta_metrics, print_rt_flags,
+// print_cache_flags, print_rta_cacheinfo) in ip/iproute.c, on ip.p.
+
+package iproute
+
+import (
+	"net/netip"
+
+	"github.com/netsimlab/netsim/fib"
+	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
+	"github.com/netsimlab/netsim/rtnl"
+)
+
+// routeMsg is the RTM_NEWROUTE message print_route reads: a dumped route
+// (fib_dump_info) or the answer to a route get (rt_fill_info).
+type routeMsg struct {
+	typ      fib.Type
+	dst      netip.Prefix // RTA_DST (none for a default route) and rtm_dst_len
+	src      netip.Addr   // RTA_SRC: the query's source
+	nhid     nexthop.ID   // RTA_NH_ID
+	tos      uint8        // rtm_tos
+	gateway  netip.Addr   // RTA_GATEWAY
+	dev      string       // RTA_OIF
+	table    uint32       // rtm_get_table
+	protocol fib.Protocol
+	scope    fib.Scope
+	prefsrc  netip.Addr // RTA_PREFSRC
+	priority uint32     // RTA_PRIORITY; 0: none
+	flags    uint32     // rtm_flags, with an answer's RTCF_* flags above 0xffff
+	mark     uint32     // RTA_MARK
+	uid      *uint32    // RTA_UID
+	metrics  fib.Metrics
+	iif      string // RTA_IIF
+	paths    []rtnl.RoutePath
+}
+
+// rtm_flags bits of routes that print_rt_flags names besides the RTNH_F_*
+// ones (include/uapi/linux/rtnetlink.h).
+const (
+	rtmFNotify        = 0x100
+	rtmFCloned        = 0x200
+	rtmFOffload       = 0x4000
+	rtmFTrap          = 0x8000
+	rtmFOffloadFailed = 0x20000000
+)
+
+// dumpedRoute is fib_dump_info's message for r.
+func dumpedRoute(r rtnl.RouteInfo) routeMsg {
+	return routeMsg{
+		typ: r.Type, dst: r.Dst, nhid: r.NexthopID, tos: r.TOS, gateway: r.Gateway, dev: r.Dev,
+		table: r.Table, protocol: r.Protocol, scope: r.Scope, prefsrc: r.PrefSrc, priority: r.Priority,
+		flags: uint32(r.Flags), metrics: r.Metrics, paths: r.Multipath,
+	}
+}
+
+// routeAnswer is rt_fill_info's message for the answer rr to query q: the
+// destination as a host, the query's source, the gateway and device, the
+// chosen source of an output route (RTA_PREFSRC when the query had none),
+// the mark, the uid of an output route, the route's flags, the metrics
+// and an input route's device.
+func routeAnswer(q rtnl.RouteQuery, rr rtnl.RouteResult) routeMsg {
+	m := routeMsg{
+		typ: rr.Type, dst: netip.PrefixFrom(q.Dst, 32), tos: rr.TOS, gateway: rr.Gateway,
+		dev: rr.Dev, table: rr.Table, flags: uint32(rr.Flags)&^0xffff | rtmFCloned,
+		mark: q.Mark, metrics: rr.Metrics, iif: rr.IIF,
+	}
+	if m.table == 0 {
+		m.table = fib.TableMain
+	}
+	if q.Src.IsValid() && !q.Src.IsUnspecified() {
+		m.src = q.Src
+	}
+	if rr.IIF == "" {
+		if rr.Src.IsValid() && rr.Src != q.Src {
+			m.prefsrc = rr.Src
+		}
+		uid := q.UID
+		m.uid = &uid
+	}
+	return m
+}
+
+// printRoute is print_route for m; f is the dump's filter (nil for the
+// answer to route get), whose fixed fields are left out.
+func (ip *IP) printRoute(m routeMsg, f *routeFilter) {
+	p := &ip.p
+	details := ip.opts.details > 0
+	var oneTable, devFixed, protoFixed, scopeFixed, viaFixed bool
+	if f != nil {
+		oneTable = f.table != 0
+		devFixed = f.dev != ""
+		protoFixed = f.hasProto
+		scopeFixed = f.scopeMask != 0
+		viaFixed = f.via.IsValid()
+	}
+	cloned := m.flags&rtmFCloned != 0
+	p.openObject("")
+	if m.typ != fib.TypeUnicast || details {
+		p.str(printAny, "type", "%s ", m.typ.String())
+	}
+	dst := "default"
+	switch {
+	case m.dst.Bits() == 32:
+		dst = m.dst.Addr().String()
+	case m.dst.Bits() != 0:
+		dst = m.dst.String()
+	}
+	p.str(printAny, "dst", "%s ", dst)
+	if m.src.IsValid() {
+		p.str(printAny, "from", "from %s ", m.src.String())
+	}
+	if m.nhid != 0 {
+		p.uint(printAny, "nhid", "nhid %d ", uint64(m.nhid))
+	}
+	if m.tos != 0 {
+		p.str(printAny, "tos", "tos %s ", rt.DSFieldName(m.tos))
+	}
+	if m.gateway.IsValid() && !viaFixed {
+		ip.printGateway(m.gateway)
+	}
+	if m.dev != "" && !devFixed {
+		ip.printIfidx(m.dev, "dev")
+	}
+	if m.table != 0 && (m.table != fib.TableMain || details) && !oneTable {
+		p.str(printAny, "table", "table %s ", rt.TableName(m.table))
+	}
+	if !cloned {
+		if (m.protocol != fib.ProtoBoot || details) && !protoFixed {
+			p.str(printAny, "protocol", "proto %s ", m.protocol.String())
+		}
+		if (m.scope != fib.ScopeUniverse || details) && !scopeFixed {
+			p.str(printAny, "scope", "scope %s ", m.scope.String())
+		}
+	}
+	if m.prefsrc.IsValid() {
+		if p.isJSON() {
+			p.str(printJSON, "prefsrc", "", m.prefsrc.String())
+		} else {
+			p.text("src %s ", m.prefsrc.String())
+		}
+	}
+	if m.priority != 0 {
+		p.uint(printAny, "metric", "metric %d ", uint64(m.priority))
+	}
+	ip.printRtFlags(m.flags)
+	if m.mark != 0 {
+		switch {
+		case p.isJSON():
+			p.uint(printJSON, "mark", "", uint64(m.mark))
+		case m.mark >= 16:
+			p.hex0x(printFP, "", "mark %#x ", uint64(m.mark))
+		default:
+			p.uint(printFP, "", "mark %d ", uint64(m.mark))
+		}
+	}
+	if m.uid != nil {
+		p.uint(printAny, "uid", "uid %d ", uint64(*m.uid))
+	}
+	if cloned {
+		ip.printCacheFlags(m.flags)
+	}
+	if !m.metrics.IsZero() {
+		ip.printRtaMetrics(m.metrics)
+	}
+	if m.iif != "" {
+		ip.printIfidx(m.iif, "iif")
+	}
+	if len(m.paths) > 0 {
+		ip.printRtaMultipath(m.paths)
+	}
+	p.str(printFP, "", "\n", "")
+	p.closeObject()
+}
+
+// printGateway is __print_rta_gateway for an IPv4 route.
+func (ip *IP) printGateway(gw netip.Addr) {
+	p := &ip.p
+	if p.isJSON() {
+		p.str(printJSON, "gateway", "", gw.String())
+		return
+	}
+	p.text("via ")
+	p.str(printFP, "", "%s ", gw.String())
+}
+
+// printIfidx is print_rta_ifidx: "dev NAME " or "iif NAME ".
+func (ip *IP) printIfidx(name, prefix string) {
+	p := &ip.p
+	if p.isJSON() {
+		p.str(printJSON, prefix, "", name)
+		return
+	}
+	p.text("%s ", prefix)
+	p.text("%s ", name)
+}
+
+// printRtFlags is print_rt_flags: the flags' names, a JSON array "flags".
+func (ip *IP) printRtFlags(flags uint32) {
+	p := &ip.p
+	key := ""
+	if p.isJSON() {
+		key = "flags"
+	}
+	p.openArray(printJSON, key)
+	for _, fl := range []struct {
+		bit  uint32
+		name string
+	}{
+		{uint32(rt.FlagDead), "dead"}, {uint32(rt.FlagOnLink), "onlink"}, {uint32(rt.FlagPervasive), "pervasive"},
+		{uint32(rt.FlagOffload), "offload"}, {uint32(rt.FlagTrap), "trap"}, {rtmFNotify, "notify"},
+		{uint32(rt.FlagLinkDown), "linkdown"}, {uint32(rt.FlagUnresolved), "unresolved"},
+		{rtmFOffload, "rt_offload"}, {rtmFTrap, "rt_trap"}, {rtmFOffloadFailed, "rt_offload_failed"},
+	} {
+		if flags&fl.bit != 0 {
+			p.str(printAny, "", "%s ", fl.name)
+		}
+	}
+	p.closeArray(printJSON, "")
+}
+
+// cacheFlagNames are print_cache_flags' RTCF_* names, in its order.
+var cacheFlagNames = []struct {
+	bit  uint32
+	name string
+}{
+	{0x80000000, "local"}, {0x00010000, "reject"}, {0x20000000, "mc"}, {0x10000000, "brd"},
+	{0x00020000, "dst-nat"}, {0x00080000, "src-nat"}, {0x00100000, "masq"},
+	{0x04000000, "dst-direct"}, {0x08000000, "src-direct"}, {0x00040000, "redirected"},
+	{0x01000000, "redirect"}, {0x00200000, "fastroute"}, {0x00800000, "notify"}, {0x40000000, "proxy"},
+}
+
+// printCacheFlags is print_cache_flags: the answer's "cache" line with its
+// RTCF_* flags, a JSON array "cache".
+func (ip *IP) printCacheFlags(flags uint32) {
+	p := &ip.p
+	flags &^= 0xffff
+	if p.isJSON() {
+		p.name("cache")
+		p.openArray(printJSON, "")
+	} else {
+		p.text("%s    cache ", p.sl)
+		if flags == 0 {
+			return
+		}
+		p.text("<")
+	}
+	for _, fl := range cacheFlagNames {
+		if flags&fl.bit == 0 {
+			continue
+		}
+		flags &^= fl.bit
+		if p.isJSON() {
+			p.str(printJSON, "", "", fl.name)
+		} else if flags != 0 {
+			p.text("%s,", fl.name)
+		} else {
+			p.text("%s> ", fl.name)
+		}
+	}
+	if flags != 0 {
+		p.hex(printAny, "flags", "%x>", uint64(flags))
+	}
+	if p.isJSON() {
+		p.closeArray(printJSON, "")
+	}
+}
+
+// printRtaMetrics is print_rta_metrics: each metric set or locked, by
+// name, "lock" for a locked one, RTT, RTTVar and RTO_MIN in ms (or s from
+// 1000 ms on), in JSON an array "metrics" of one object.
+func (ip *IP) printRtaMetrics(mx fib.Metrics) {
+	p := &ip.p
+	p.openArray(printJSON, "metrics")
+	p.openObject("")
+	for k := fib.MetricMTU; k <= fib.MetricMax; k++ {
+		v := mx.Values[k]
+		locked := mx.Lock&(1<<k) != 0
+		set := v != 0
+		switch k {
+		case fib.MetricCongCtl:
+			set = mx.CongCtl != ""
+		case fib.MetricFeatures:
+			// DST_FEATURE_ECN_CA is the kernel's own, never dumped.
+			v &^= 1 << 31
+			set = v != 0
+		}
+		if !set && !locked {
+			continue
+		}
+		if !p.isJSON() {
+			p.text("%s ", k.String())
+			if locked {
+				p.text("lock ")
+			}
+		}
+		switch k {
+		case fib.MetricFeatures:
+			of := v
+			if v&fib.FeatureECN != 0 {
+				p.null(printAny, "ecn", "ecn ", "")
+				v &^= fib.FeatureECN
+			}
+			if v != 0 {
+				p.hex0x(printAny, "features", "%#x ", uint64(of))
+			}
+		case fib.MetricRTT, fib.MetricRTTVar, fib.MetricRTOMin:
+			switch k {
+			case fib.MetricRTT:
+				v /= 8
+			case fib.MetricRTTVar:
+				v /= 4
+			}
+			switch {
+			case p.isJSON():
+				p.uint(printJSON, k.String(), "", uint64(v))
+			case v >= 1000:
+				p.text("%ss ", formatG(float64(v)/1e3))
+			default:
+				p.text("%dms ", v)
+			}
+		case fib.MetricCongCtl:
+			p.str(printAny, "congestion", "%s ", mx.CongCtl)
+		default:
+			p.uint(printAny, k.String(), "%d ", uint64(v))
+		}
+	}
+	p.closeObject()
+	p.closeArray(printJSON, "")
+}
+
+// printRtaMultipath is print_rta_multipath for the paths of a route.
+func (ip *IP) printRtaMultipath(paths []rtnl.RoutePath) {
+	p := &ip.p
+	p.openArray(printJSON, "nexthops")
+	for _, nh := range paths {
+		p.openObject("")
+		p.str(printFP, "", "%s\tnexthop ", p.sl)
+		if nh.Gateway.IsValid() {
+			ip.printGateway(nh.Gateway)
+		}
+		p.str(printAny, "dev", "dev %s ", nh.Dev)
+		p.int(printAny, "weight", "weight %d ", int64(nh.Weight))
+		ip.printRtFlags(uint32(nh.Flags))
+		p.closeObject()
+	}
+	p.closeArray(printJSON, "")
+}
