@@ -87,13 +87,16 @@ func routeAnswer(q rtnl.RouteQuery, rr rtnl.RouteResult) routeMsg {
 func (ip *IP) printRoute(m routeMsg, f *routeFilter) {
 	p := &ip.p
 	details := ip.opts.details > 0
-	var oneTable, devFixed, protoFixed, scopeFixed, viaFixed bool
+	var oneTable, devFixed, protoFixed, scopeFixed, viaFixed, srcFixed, tosFixed, metricFixed bool
 	if f != nil {
 		oneTable = f.table != 0
 		devFixed = f.dev != ""
 		protoFixed = f.hasProto
 		scopeFixed = f.scopeMask != 0
-		viaFixed = f.via.IsValid()
+		viaFixed = f.via.Bits() == 32
+		srcFixed = f.prefsrc.Bits() == 32
+		tosFixed = f.hasTOS
+		metricFixed = f.hasMetric
 	}
 	cloned := m.flags&rtmFCloned != 0
 	p.openObject("")
@@ -114,7 +117,7 @@ func (ip *IP) printRoute(m routeMsg, f *routeFilter) {
 	if m.nhid != 0 {
 		p.uint(printAny, "nhid", "nhid %d ", uint64(m.nhid))
 	}
-	if m.tos != 0 {
+	if m.tos != 0 && !tosFixed {
 		p.str(printAny, "tos", "tos %s ", rt.DSFieldName(m.tos))
 	}
 	if m.gateway.IsValid() && !viaFixed {
@@ -134,14 +137,14 @@ func (ip *IP) printRoute(m routeMsg, f *routeFilter) {
 			p.str(printAny, "scope", "scope %s ", m.scope.String())
 		}
 	}
-	if m.prefsrc.IsValid() {
+	if m.prefsrc.IsValid() && !srcFixed {
 		if p.isJSON() {
 			p.str(printJSON, "prefsrc", "", m.prefsrc.String())
 		} else {
 			p.text("src %s ", m.prefsrc.String())
 		}
 	}
-	if m.priority != 0 {
+	if m.priority != 0 && !metricFixed {
 		p.uint(printAny, "metric", "metric %d ", uint64(m.priority))
 	}
 	ip.printRtFlags(m.flags)
@@ -225,10 +228,10 @@ var cacheFlagNames = []struct {
 	bit  uint32
 	name string
 }{
-	{0x80000000, "local"}, {0x00010000, "reject"}, {0x20000000, "mc"}, {0x10000000, "brd"},
-	{0x00020000, "dst-nat"}, {0x00080000, "src-nat"}, {0x00100000, "masq"},
-	{0x04000000, "dst-direct"}, {0x08000000, "src-direct"}, {0x00040000, "redirected"},
-	{0x01000000, "redirect"}, {0x00200000, "fastroute"}, {0x00800000, "notify"}, {0x40000000, "proxy"},
+	{0x80000000, "local"}, {0x40000000, "reject"}, {0x20000000, "mc"}, {0x10000000, "brd"},
+	{0x08000000, "dst-nat"}, {0x00800000, "src-nat"}, {0x00400000, "masq"},
+	{0x00020000, "dst-direct"}, {0x04000000, "src-direct"}, {0x00040000, "redirected"},
+	{0x01000000, "redirect"}, {0x00200000, "fastroute"}, {0x00010000, "notify"}, {0x00080000, "proxy"},
 }
 
 // printCacheFlags is print_cache_flags: the answer's "cache" line with its

@@ -111,6 +111,12 @@ func (h *Handle) RouteReplace(r Route) error { return h.routeAdd(r, fib.ModeRepl
 // Kernel: fib_table_insert with NLM_F_REPLACE (`ip route change`).
 func (h *Handle) RouteChange(r Route) error { return h.routeAdd(r, fib.ModeChange) }
 
+// RouteTest is an RTM_NEWROUTE with NLM_F_EXCL alone: EEXIST if the
+// route's key exists, and without NLM_F_CREATE nothing is added.
+//
+// Kernel: fib_table_insert with NLM_F_EXCL (`ip route test`).
+func (h *Handle) RouteTest(r Route) error { return h.routeAdd(r, fib.NLMExcl) }
+
 // RouteDel deletes the first route matching r (zero fields match anything).
 //
 // Kernel: inet_rtm_delroute → fib_table_delete (`ip route del`).
