@@ -18,24 +18,61 @@ import (
 )
 
 const routeUsage = `Usage: ip route { list | flush } SELECTOR
-       ip route get ADDRESS
-       ip route { add | del | change | append | replace | prepend } ROUTE
+       ip route save SELECTOR
+       ip route restore
+       ip route showdump
+       ip route get [ ROUTE_GET_FLAGS ] ADDRESS
+                            [ from ADDRESS iif STRING ]
+                            [ oif STRING ] [ tos TOS ]
+                            [ mark NUMBER ] [ vrf NAME ]
+                            [ uid NUMBER ] [ ipproto PROTOCOL ]
+                            [ sport NUMBER ] [ dport NUMBER ]
+       ip route { add | del | change | append | replace } ROUTE
 SELECTOR := [ root PREFIX ] [ match PREFIX ] [ exact PREFIX ]
-            [ table TABLE_ID ] [ proto RTPROTO ]
-            [ type TYPE ] [ scope SCOPE ] [ dev STRING ] [ via ADDRESS ]
+            [ table TABLE_ID ] [ vrf NAME ] [ proto RTPROTO ]
+            [ type TYPE ] [ scope SCOPE ]
 ROUTE := NODE_SPEC [ INFO_SPEC ]
 NODE_SPEC := [ TYPE ] PREFIX [ tos TOS ]
              [ table TABLE_ID ] [ proto RTPROTO ]
              [ scope SCOPE ] [ metric METRIC ]
+             [ ttl-propagate { enabled | disabled } ]
 INFO_SPEC := { NH | nhid ID } OPTIONS FLAGS [ nexthop NH ]...
-NH := [ via [ FAMILY ] ADDRESS ] [ dev STRING ] [ weight NUMBER ] NHFLAGS
-OPTIONS := FLAGS [ src ADDRESS ]
+NH := [ encap ENCAPTYPE ENCAPHDR ] [ via [ FAMILY ] ADDRESS ]
+      [ dev STRING ] [ weight NUMBER ] NHFLAGS
+FAMILY := [ inet | inet6 | mpls | bridge | link ]
+OPTIONS := FLAGS [ mtu NUMBER ] [ advmss NUMBER ] [ as [ to ] ADDRESS ]
+           [ rtt TIME ] [ rttvar TIME ] [ reordering NUMBER ]
+           [ window NUMBER ] [ cwnd NUMBER ] [ initcwnd NUMBER ]
+           [ ssthresh NUMBER ] [ realms REALM ] [ src ADDRESS ]
+           [ rto_min TIME ] [ hoplimit NUMBER ] [ initrwnd NUMBER ]
+           [ features FEATURES ] [ quickack BOOL ] [ congctl NAME ]
+           [ pref PREF ] [ expires TIME ] [ fastopen_no_cookie BOOL ]
 TYPE := { unicast | local | broadcast | multicast | throw |
           unreachable | prohibit | blackhole | nat }
 TABLE_ID := [ local | main | default | all | NUMBER ]
 SCOPE := [ host | link | global | NUMBER ]
 NHFLAGS := [ onlink | pervasive ]
 RTPROTO := [ kernel | boot | static | NUMBER ]
+PREF := [ low | medium | high ]
+TIME := NUMBER[s|ms]
+BOOL := [1|0]
+FEATURES := ecn
+ENCAPTYPE := [ mpls | ip | ip6 | seg6 | seg6local | rpl | ioam6 | xfrm ]
+ENCAPHDR := [ MPLSLABEL | SEG6HDR | SEG6LOCAL | IOAM6HDR | XFRMINFO ]
+SEG6HDR := [ mode SEGMODE ] segs ADDR1,ADDRi,ADDRn [hmac HMACKEYID] [cleanup]
+SEGMODE := [ encap | encap.red | inline | l2encap | l2encap.red ]
+SEG6LOCAL := action ACTION [ OPTIONS ] [ count ]
+ACTION := { End | End.X | End.T | End.DX2 | End.DX6 | End.DX4 |
+            End.DT6 | End.DT4 | End.DT46 | End.B6 | End.B6.Encaps |
+            End.BM | End.S | End.AS | End.AM | End.BPF }
+OPTIONS := OPTION [ OPTIONS ]
+OPTION := { flavors FLAVORS | srh SEG6HDR | nh4 ADDR | nh6 ADDR | iif DEV | oif DEV |
+            table TABLEID | vrftable TABLEID | endpoint PROGNAME }
+FLAVORS := { FLAVOR[,FLAVOR] }
+FLAVOR := { psp | usp | usd | next-csid }
+IOAM6HDR := trace prealloc type IOAM6_TRACE_TYPE ns IOAM6_NAMESPACE size IOAM6_TRACE_SIZE
+XFRMINFO := if_id IF_ID [ link_dev LINK ]
+ROUTE_GET_FLAGS := [ fibmatch ]
 `
 
 // noRouteDumps is why netsim refuses ip route save, restore and showdump.
@@ -127,11 +164,11 @@ type routeReq struct {
 }
 
 // routeUnmodelled are the keywords of ip route that netsim refuses by
-// name: NAT (as), source routes (from), IPv6's expires and pref, realms,
+// name: NAT (as), source routes (from), IPv6's expires, realms,
 // VRFs by name, encapsulations, MPLS's ttl-propagate, and route get's
 // notify and connected, which mark the kernel's cached route.
 var routeUnmodelled = map[string]bool{
-	"as": true, "from": true, "expires": true, "realms": true, "vrf": true, "pref": true,
+	"as": true, "from": true, "expires": true, "realms": true, "vrf": true,
 	"encap": true, "ttl-propagate": true, "notify": true, "connected": true,
 }
 
@@ -262,7 +299,23 @@ var routeModifyKeywords = func() []keyword[*routeReq] {
 			q.dev = v
 			return err
 		}).or("oif"),
-		kw("pref", refused),
+		kw("pref", func(a *args, q *routeReq) error {
+			// RTA_PREF, an IPv6 router preference: the IPv4 kernel
+			// ignores it (rtm_to_fib_config).
+			v, err := a.next()
+			if err != nil {
+				return err
+			}
+			switch v {
+			case "low", "medium", "high":
+			default:
+				if _, ok := getUnsigned(v, 8); !ok {
+					return invarg("\"pref\" value is invalid\n", v)
+				}
+			}
+			q.msgLen += attrLen(1)
+			return nil
+		}),
 		exact("encap", refused),
 		exact("ttl-propagate", refused),
 	)
