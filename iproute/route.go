@@ -843,6 +843,10 @@ func (ip *IP) routeList(h *rtnl.Handle, argv []string, flush bool) error {
 	}
 	if ip.family == syscall.AF_INET6 {
 		// netsim has no IPv6 routing: nothing to show or flush.
+		if !flush {
+			ip.p.startJSON(ip.opts.json, ip.opts.pretty, true)
+			ip.p.endJSON(true)
+		}
 		return nil
 	}
 	rs, err := h.RouteList(f.table)
@@ -855,6 +859,12 @@ func (ip *IP) routeList(h *rtnl.Handle, argv []string, flush bool) error {
 		msg := "Dump terminated\n"
 		if flush {
 			msg = "Flush terminated\n"
+		} else {
+			// new_json_obj ran before the dump failed, and its "["
+			// stays on stdout.
+			ip.p.startJSON(ip.opts.json, ip.opts.pretty, true)
+			ip.p.flushJSON()
+			ip.p.jw = nil
 		}
 		return &cmdError{msg: "Error: ipv4: FIB table does not exist.\n" + msg, status: exitNetlink}
 	}
