@@ -66,9 +66,6 @@ func routeAnswer(q rtnl.RouteQuery, rr rtnl.RouteResult) routeMsg {
 		dev: rr.Dev, table: rr.Table, flags: uint32(rr.Flags)&^0xffff | rtmFCloned,
 		mark: q.Mark, metrics: rr.Metrics, iif: rr.IIF,
 	}
-	if m.table == 0 {
-		m.table = fib.TableMain
-	}
 	if q.Src.IsValid() && !q.Src.IsUnspecified() {
 		m.src = q.Src
 	}
