@@ -36,16 +36,6 @@ type routeMsg struct {
 	paths    []rtnl.RoutePath
 }
 
-// rtm_flags bits of routes that print_rt_flags names besides the RTNH_F_*
-// ones (include/uapi/linux/rtnetlink.h).
-const (
-	rtmFNotify        = 0x100
-	rtmFCloned        = 0x200
-	rtmFOffload       = 0x4000
-	rtmFTrap          = 0x8000
-	rtmFOffloadFailed = 0x20000000
-)
-
 // dumpedRoute is fib_dump_info's message for r.
 func dumpedRoute(r rtnl.RouteInfo) routeMsg {
 	return routeMsg{
@@ -63,7 +53,7 @@ func dumpedRoute(r rtnl.RouteInfo) routeMsg {
 func routeAnswer(q rtnl.RouteQuery, rr rtnl.RouteResult) routeMsg {
 	m := routeMsg{
 		typ: rr.Type, dst: netip.PrefixFrom(q.Dst, 32), tos: rr.TOS, gateway: rr.Gateway,
-		dev: rr.Dev, table: rr.Table, flags: uint32(rr.Flags)&^0xffff | rtmFCloned,
+		dev: rr.Dev, table: rr.Table, flags: uint32(rr.Flags)&^0xffff | rt.RTMFCloned,
 		mark: q.Mark, metrics: rr.Metrics, iif: rr.IIF,
 	}
 	if q.Src.IsValid() && !q.Src.IsUnspecified() {
@@ -95,7 +85,7 @@ func (ip *IP) printRoute(m routeMsg, f *routeFilter) {
 		tosFixed = f.hasTOS
 		metricFixed = f.hasMetric
 	}
-	cloned := m.flags&rtmFCloned != 0
+	cloned := m.flags&rt.RTMFCloned != 0
 	p.openObject("")
 	if m.typ != fib.TypeUnicast || details {
 		p.str(printAny, "type", "%s ", m.typ.String())
@@ -204,31 +194,10 @@ func (ip *IP) printRtFlags(flags uint32) {
 		key = "flags"
 	}
 	p.openArray(printJSON, key)
-	for _, fl := range []struct {
-		bit  uint32
-		name string
-	}{
-		{uint32(rt.FlagDead), "dead"}, {uint32(rt.FlagOnLink), "onlink"}, {uint32(rt.FlagPervasive), "pervasive"},
-		{uint32(rt.FlagOffload), "offload"}, {uint32(rt.FlagTrap), "trap"}, {rtmFNotify, "notify"},
-		{uint32(rt.FlagLinkDown), "linkdown"}, {uint32(rt.FlagUnresolved), "unresolved"},
-		{rtmFOffload, "rt_offload"}, {rtmFTrap, "rt_trap"}, {rtmFOffloadFailed, "rt_offload_failed"},
-	} {
-		if flags&fl.bit != 0 {
-			p.str(printAny, "", "%s ", fl.name)
-		}
+	for _, name := range rt.RouteFlagNames(flags) {
+		p.str(printAny, "", "%s ", name)
 	}
 	p.closeArray(printJSON, "")
-}
-
-// cacheFlagNames are print_cache_flags' RTCF_* names, in its order.
-var cacheFlagNames = []struct {
-	bit  uint32
-	name string
-}{
-	{0x80000000, "local"}, {0x40000000, "reject"}, {0x20000000, "mc"}, {0x10000000, "brd"},
-	{0x08000000, "dst-nat"}, {0x00800000, "src-nat"}, {0x00400000, "masq"},
-	{0x00020000, "dst-direct"}, {0x04000000, "src-direct"}, {0x00040000, "redirected"},
-	{0x01000000, "redirect"}, {0x00200000, "fastroute"}, {0x00010000, "notify"}, {0x00080000, "proxy"},
 }
 
 // printCacheFlags is print_cache_flags: the answer's "cache" line with its
@@ -246,21 +215,19 @@ func (ip *IP) printCacheFlags(flags uint32) {
 		}
 		p.text("<")
 	}
-	for _, fl := range cacheFlagNames {
-		if flags&fl.bit == 0 {
-			continue
-		}
-		flags &^= fl.bit
-		if p.isJSON() {
-			p.str(printJSON, "", "", fl.name)
-		} else if flags != 0 {
-			p.text("%s,", fl.name)
-		} else {
-			p.text("%s> ", fl.name)
+	names, rest := rt.CacheFlagNames(flags)
+	for i, name := range names {
+		switch {
+		case p.isJSON():
+			p.str(printJSON, "", "", name)
+		case i < len(names)-1 || rest != 0:
+			p.text("%s,", name)
+		default:
+			p.text("%s> ", name)
 		}
 	}
-	if flags != 0 {
-		p.hex(printAny, "flags", "%x>", uint64(flags))
+	if rest != 0 {
+		p.hex(printAny, "flags", "%x>", uint64(rest))
 	}
 	if p.isJSON() {
 		p.closeArray(printJSON, "")
