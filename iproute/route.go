@@ -96,7 +96,7 @@ var routeObject = object{
 		{names: []string{"get*"}, run: (*IP).routeGet, keywords: routeModelled(routeGetKeywords, "from"),
 			// rta_cacheinfo's users, used and age count references to and
 			// uses of the kernel's cached route, which netsim does not keep.
-			unsupported: optStats},
+			unsupported: optStats, unsupportedWhy: "netsim keeps no route cache, whose references and last use -s shows"},
 		{names: []string{"flush*"}, run: func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.routeList(h, argv, true) },
 			keywords: routeModelled(routeFilterKeywords, "from")},
 		{names: []string{"save*"}, refused: noRouteDumps},
@@ -164,17 +164,32 @@ type routeReq struct {
 }
 
 // routeUnmodelled are the keywords of ip route that netsim refuses by
-// name: NAT (as), source routes (from), IPv6's expires, realms,
-// VRFs by name, encapsulations, MPLS's ttl-propagate, and route get's
-// notify and connected, which mark the kernel's cached route.
-var routeUnmodelled = map[string]bool{
-	"as": true, "from": true, "expires": true, "realms": true, "vrf": true,
-	"encap": true, "ttl-propagate": true, "notify": true, "connected": true,
+// name, with what netsim does not model.
+var routeUnmodelled = map[string]string{
+	"as":            "NAT routes (RTA_NEWDST)",
+	"from":          "source-specific routes (RTA_SRC)",
+	"expires":       "route expiry, which the kernel keeps for IPv6 routes",
+	"realms":        "routing realms",
+	"vrf":           "VRF tables by device name",
+	"encap":         "route encapsulations",
+	"ttl-propagate": "MPLS routes",
+	"notify":        "route cache, whose entries notify marks",
+	"connected":     "second lookup from the answer's source (route get connected)",
 }
 
-// refusedKeyword is a keyword netsim knows but does not model.
-func refusedKeyword[R any](cmd string) func(a *args, r R) error {
-	return func(a *args, _ R) error { return notSupported(cmd, a.peek()) }
+// refusedKeyword is the keyword name, which netsim knows but does not model:
+// its value, if it takes one, is read first (ip's NEXT_ARG), then the
+// command fails with what is not modelled.
+func refusedKeyword[R any](cmd, name string, value bool) func(a *args, r R) error {
+	return func(a *args, _ R) error {
+		w := a.peek()
+		if value {
+			if _, err := a.next(); err != nil {
+				return err
+			}
+		}
+		return failf("%s: \"%s\" is not supported by netsim: netsim models no %s.\n", cmd, w, routeUnmodelled[name])
+	}
 }
 
 // routeModelled lists a table's keywords but those netsim refuses (of
@@ -182,7 +197,7 @@ func refusedKeyword[R any](cmd string) func(a *args, r R) error {
 func routeModelled[R any](table []keyword[R], modelled ...string) []string {
 	var out []string
 	for _, k := range keywordNames(table) {
-		if !routeUnmodelled[k] || slices.Contains(modelled, k) {
+		if routeUnmodelled[k] == "" || slices.Contains(modelled, k) {
 			out = append(out, k)
 		}
 	}
@@ -191,7 +206,9 @@ func routeModelled[R any](table []keyword[R], modelled ...string) []string {
 
 // routeModifyKeywords are iproute_modify's keywords in its order.
 var routeModifyKeywords = func() []keyword[*routeReq] {
-	refused := refusedKeyword[*routeReq]("ip route")
+	refused := func(name string) func(a *args, q *routeReq) error {
+		return refusedKeyword[*routeReq]("ip route", name, true)
+	}
 	t := []keyword[*routeReq]{
 		exact("src", func(a *args, q *routeReq) error {
 			v, err := a.next()
@@ -209,7 +226,7 @@ var routeModifyKeywords = func() []keyword[*routeReq] {
 			q.msgLen += attrLen(s.BitLen() / 8)
 			return nil
 		}),
-		exact("as", refused),
+		exact("as", refused("as")),
 		exact("via", func(a *args, q *routeReq) error {
 			if q.gwOK {
 				return invarg("use nexthop syntax to specify multiple via\n", a.peek())
@@ -225,13 +242,13 @@ var routeModifyKeywords = func() []keyword[*routeReq] {
 			q.msgLen += viaLen(gw, q.family)
 			return nil
 		}),
-		exact("from", refused),
+		exact("from", refused("from")),
 		exact("tos", func(a *args, q *routeReq) error {
 			tos, err := nextValue(a, dsfieldID, "\"tos\" value is invalid\n")
 			q.r.TOS = tos
 			return err
 		}).or("dsfield*"),
-		exact("expires", refused),
+		exact("expires", refused("expires")),
 		kw("metric", func(a *args, q *routeReq) error {
 			m, err := nextValue(a, uint32Value, "\"metric\" value is invalid\n")
 			q.r.Priority = uint32(m)
@@ -259,7 +276,7 @@ var routeModifyKeywords = func() []keyword[*routeReq] {
 		}
 	}
 	t = append(t,
-		kw("realms", refused),
+		kw("realms", refused("realms")),
 		exact("onlink", func(a *args, q *routeReq) error {
 			q.r.OnLink = true
 			return nil
@@ -293,7 +310,7 @@ var routeModifyKeywords = func() []keyword[*routeReq] {
 			}
 			return nil
 		}),
-		kw("vrf", refused),
+		kw("vrf", refused("vrf")),
 		exact("dev", func(a *args, q *routeReq) error {
 			v, err := a.next()
 			q.dev = v
@@ -316,8 +333,8 @@ var routeModifyKeywords = func() []keyword[*routeReq] {
 			q.msgLen += attrLen(1)
 			return nil
 		}),
-		exact("encap", refused),
-		exact("ttl-propagate", refused),
+		exact("encap", refused("encap")),
+		exact("ttl-propagate", refused("ttl-propagate")),
 	)
 	for i := range routeMetricKeys {
 		if routeMetricKeys[i].m == fib.MetricFastOpenNoCookie {
@@ -590,7 +607,7 @@ var routeFilterKeywords = []keyword[*routeFilterReq]{
 		}
 		return nil
 	}),
-	kw("vrf", refusedKeyword[*routeFilterReq]("ip route")),
+	kw("vrf", refusedKeyword[*routeFilterReq]("ip route", "vrf", true)),
 	kw("cached", func(a *args, q *routeFilterReq) error {
 		q.f.cloned = true
 		return nil
@@ -680,7 +697,7 @@ var routeFilterKeywords = []keyword[*routeFilterReq]{
 		q.f.prefsrc, err = getPrefix(v, q.family)
 		return err
 	}),
-	kw("realms", refusedKeyword[*routeFilterReq]("ip route")),
+	kw("realms", refusedKeyword[*routeFilterReq]("ip route", "realms", true)),
 	kw("from", func(a *args, q *routeFilterReq) error {
 		if _, err := a.next(); err != nil {
 			return err
@@ -1041,9 +1058,9 @@ var routeGetKeywords = []keyword[*routeGetReq]{
 	}).or("dev"),
 	// RTM_F_NOTIFY marks the cached route itself (RTCF_NOTIFY), which
 	// later answers show; netsim keeps no route cache.
-	kw("notify", refusedKeyword[*routeGetReq]("ip route get")),
-	kw("connected", refusedKeyword[*routeGetReq]("ip route get")),
-	kw("vrf", refusedKeyword[*routeGetReq]("ip route get")),
+	kw("notify", refusedKeyword[*routeGetReq]("ip route get", "notify", false)),
+	kw("connected", refusedKeyword[*routeGetReq]("ip route get", "connected", false)),
+	kw("vrf", refusedKeyword[*routeGetReq]("ip route get", "vrf", true)),
 	kw("uid", func(a *args, g *routeGetReq) error {
 		v, err := nextValue(a, uint32Value, "invalid UID\n")
 		g.q.UID = uint32(v)
@@ -1053,7 +1070,7 @@ var routeGetKeywords = []keyword[*routeGetReq]{
 		g.q.FIBMatch = true
 		return nil
 	}),
-	exact("as", refusedKeyword[*routeGetReq]("ip route get")),
+	exact("as", refusedKeyword[*routeGetReq]("ip route get", "as", true)),
 	kw("sport", func(a *args, g *routeGetReq) error {
 		v, err := nextValue(a, uint16Value, "invalid sport\n")
 		g.q.Sport = uint16(v)
