@@ -1,6 +1,9 @@
 // `ip route`'s printer: iproute2's print_route and its helpers
 // (print_rta_multipath, print_rta_metrics, print_rt_flags,
-// print_cache_flags, print_rta_cacheinfo) in ip/iproute.c, on ip.p.
+// print_cache_flags) in ip/iproute.c, on ip.p. The kernel's answers carry
+// no RTA_CACHEINFO netsim could fill (print_rta_cacheinfo's users, used and
+// age with -s), and the nh_info of -d (print_cache_nexthop_id) is not
+// printed: ip route refuses both.
 
 package iproute
 
