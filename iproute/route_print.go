@@ -1,9 +1,10 @@
 // `ip route`'s printer: iproute2's print_route and its helpers
 // (print_rta_multipath, print_rta_metrics, print_rt_flags,
-// print_cache_flags) in ip/iproute.c, on ip.p. The kernel's answers carry
-// no RTA_CACHEINFO netsim could fill (print_rta_cacheinfo's users, used and
-// age with -s), and the nh_info of -d (print_cache_nexthop_id) is not
-// printed: ip route refuses both.
+// print_cache_flags) in ip/iproute.c, on ip.p. Not printed, and refused
+// by ip route: route get's RTA_CACHEINFO with -s (print_rta_cacheinfo's
+// users, used and age of the kernel's cached route, which netsim does not
+// keep) and the nh_info -d adds to a route with a nexthop id
+// (print_cache_nexthop_id).
 
 package iproute
 
