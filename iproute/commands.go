@@ -38,8 +38,10 @@ type command struct {
 	keywords []string
 
 	// unsupported are the output options netsim refuses for this
-	// command (the others it prints as ip does, or ip ignores them).
-	unsupported optSet
+	// command (the others it prints as ip does, or ip ignores them);
+	// unsupportedWhy, if set, says what netsim does not model for them.
+	unsupported    optSet
+	unsupportedWhy string
 }
 
 // optSet is a set of ip's output options.
@@ -105,7 +107,11 @@ func (o *object) run(ip *IP, h *rtnl.Handle, argv []string) error {
 			return failf("ip %s %s is not supported by netsim: %s.\n", o.short, strings.TrimSuffix(c.names[0], "*"), c.refused)
 		}
 		if bad := c.unsupported & ip.opts.set(); bad != 0 {
-			return failf("ip %s %s: option %s is not supported by netsim.\n", o.short, strings.TrimSuffix(c.names[0], "*"), bad)
+			why := ""
+			if c.unsupportedWhy != "" {
+				why = ": " + c.unsupportedWhy
+			}
+			return failf("ip %s %s: option %s is not supported by netsim%s.\n", o.short, strings.TrimSuffix(c.names[0], "*"), bad, why)
 		}
 		return c.run(ip, h, argv[1:])
 	}

@@ -19,10 +19,12 @@
 // vlan, bond, vrf; a kind Linux does not know is the kernel's "Unknown
 // device type", one it has but netsim does not model is refused by name),
 // `addr add/del/show/flush`, `route
-// add/append/replace/prepend/change/del/get/show/flush`, `nexthop
+// add/append/replace/prepend/change/test/del/get/show/flush` (printed with
+// -j, -p, -o, -d and -s as ip prints them, but for route get's -s, whose
+// reference counts of cached routes netsim does not keep, and the nh_info
+// -d adds to a route with a nexthop id), `nexthop
 // add/replace/del/get/show/flush` (hash-threshold and resilient groups, fdb
-// nexthops) and
-// `nexthop bucket show/get`, `rule add/del/show/flush`, `maddr
+// nexthops) and `nexthop bucket show/get`, `rule add/del/show/flush`, `maddr
 // add/del/show`, `netns add/del/list/list-id/identify/pids/exec` (exec runs
 // ip or sysctl in the namespace) and `neigh show` (netsim keeps no
 // neighbour tables: it lists nothing), with the keywords and abbreviations

@@ -448,7 +448,7 @@ func init() {
 		{name: "address", run: (*IP).doAddr},
 		{name: "addrlabel", refused: noIPv6Labels},
 		{name: "maddress", obj: &maddrObject},
-		{name: "route", run: (*IP).doRoute},
+		{name: "route", obj: &routeObject},
 		{name: "rule", obj: &ruleObject},
 		{name: "neighbor", obj: &neighObject},
 		{name: "neighbour", obj: &neighObject},

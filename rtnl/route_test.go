@@ -29,7 +29,7 @@ func (r *rig) routes() []string {
 	require.NoError(r.tb, err)
 	var out []string
 	for _, ri := range l {
-		out = append(out, ri.Text)
+		out = append(out, routeLine(ri))
 	}
 	return out
 }
