@@ -436,7 +436,7 @@ func init() {
 		noMcast      = "netsim models no multicast routing"
 	)
 	objects = append(objects[:0], []o{
-		{name: "address", run: (*IP).doAddr},
+		{name: "address", obj: &addrObject},
 		{name: "addrlabel", refused: noIPv6Labels},
 		{name: "maddress", obj: &maddrObject},
 		{name: "route", run: (*IP).doRoute},
@@ -445,7 +445,7 @@ func init() {
 		{name: "neighbour", obj: &neighObject},
 		{name: "ntable", refused: noNeighTable},
 		{name: "ntbl", refused: noNeighTable},
-		{name: "link", run: (*IP).doLink},
+		{name: "link", obj: &linkObject},
 		{name: "l2tp", refused: noTunnels},
 		{name: "fou", refused: noTunnels},
 		{name: "ila", refused: "netsim models no ILA"},
