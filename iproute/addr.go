@@ -444,10 +444,10 @@ func delMatch(a rtnl.AddrInfo) netdev.Addr {
 // addrFilter is the selection of `ip addr show/flush`.
 type addrFilter struct {
 	linkFilter
-	h      *rtnl.Handle
-	family int    // -4, -6 or 0: the family of "to"
-	link   bool   // `ip link show` (ipaddr_list_link)
-	usage  string // the object's usage, for help
+	h               *rtnl.Handle
+	family          int    // -4, -6 or 0: the family of "to"
+	link            bool   // `ip link show` (ipaddr_list_link)
+	usage           string // the object's usage, for help
 	scope           netdev.Scope
 	hasScope        bool
 	to              netip.Prefix
