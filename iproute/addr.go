@@ -26,10 +26,27 @@ const addrUsage = `Usage: ip address {add|change|replace} IFADDR dev IFNAME [ LI
                          [ nomaster ]
                          [ type TYPE ] [ to PREFIX ] [ FLAG-LIST ]
                          [ label LABEL ] [up] [ vrf NAME ] ]
+       ip address {showdump|restore}
 IFADDR := PREFIX | ADDR peer PREFIX
           [ broadcast ADDR ] [ anycast ADDR ]
           [ label IFNAME ] [ scope SCOPE-ID ] [ metric METRIC ]
 SCOPE-ID := [ host | link | global | NUMBER ]
+FLAG-LIST := [ FLAG-LIST ] FLAG
+FLAG  := [ permanent | dynamic | secondary | primary |
+           [-]tentative | [-]deprecated | [-]dadfailed | temporary |
+           CONFFLAG-LIST ]
+CONFFLAG-LIST := [ CONFFLAG-LIST ] CONFFLAG
+CONFFLAG  := [ home | nodad | mngtmpaddr | noprefixroute | autojoin ]
+LIFETIME := [ valid_lft LFT ] [ preferred_lft LFT ]
+LFT := forever | SECONDS
+TYPE := { amt | bareudp | bond | bond_slave | bridge | bridge_slave |
+          dsa | dummy | erspan | geneve | gre | gretap | gtp | ifb |
+          ip6erspan | ip6gre | ip6gretap | ip6tnl |
+          ipip | ipoib | ipvlan | ipvtap |
+          macsec | macvlan | macvtap |
+          netdevsim | nlmon | rmnet | sit | team | team_slave |
+          vcan | veth | vlan | vrf | vti | vxcan | vxlan | wwan |
+          xfrm | virt_wifi }
 `
 
 // addrOp is the request ipaddr_modify sends: RTM_NEWADDR with

@@ -596,6 +596,7 @@ var noExtack = []struct {
 	{syscall.ERANGE, "Port path cost out of range"},              // br_stp_set_path_cost
 	{syscall.ENOENT, "Backup device is not a bridge port"},       // br_setport, nbp_backup_change
 	{syscall.EINVAL, "Invalid backup port"},                      // nbp_backup_change
+	{syscall.EPERM, "Cannot delete the default group"},           // rtnl_group_dellink
 }
 
 func kernelHasExtack(en syscall.Errno, msg string) bool {

@@ -14,26 +14,77 @@ import (
 	"github.com/netsimlab/netsim/rtnl"
 )
 
-const linkUsage = `Usage: ip link add [link DEV] [ name ] NAME
+const linkUsage = `Usage: ip link add [link DEV | parentdev NAME] [ name ] NAME
 		    [ txqueuelen PACKETS ]
 		    [ address LLADDR ]
-		    [ mtu MTU ]
-		    [ group GROUP ]
+		    [ broadcast LLADDR ]
+		    [ mtu MTU ] [index IDX ]
+		    [ numtxqueues QUEUE_COUNT ]
+		    [ numrxqueues QUEUE_COUNT ]
+		    [ netns { PID | NAME } ]
 		    type TYPE [ ARGS ]
 
 	ip link delete { DEVICE | dev DEVICE | group DEVGROUP } type TYPE [ ARGS ]
 
 	ip link set { DEVICE | dev DEVICE | group DEVGROUP }
 			[ { up | down } ]
-			[ address LLADDR ]
-			[ mtu MTU ]
-			[ name NAME ]
-			[ master DEVICE ][ nomaster ]
-			[ group GROUP ]
+			[ type TYPE ARGS ]
+		[ arp { on | off } ]
+		[ dynamic { on | off } ]
+		[ multicast { on | off } ]
+		[ allmulticast { on | off } ]
+		[ promisc { on | off } ]
+		[ trailers { on | off } ]
+		[ carrier { on | off } ]
+		[ txqueuelen PACKETS ]
+		[ name NEWNAME ]
+		[ address LLADDR ]
+		[ broadcast LLADDR ]
+		[ mtu MTU ]
+		[ netns { PID | NAME } ]
+		[ link-netns NAME | link-netnsid ID ]
+		[ alias NAME ]
+		[ vf NUM [ mac LLADDR ]
+			 [ vlan VLANID [ qos VLAN-QOS ] [ proto VLAN-PROTO ] ]
+			 [ rate TXRATE ]
+			 [ max_tx_rate TXRATE ]
+			 [ min_tx_rate TXRATE ]
+			 [ spoofchk { on | off} ]
+			 [ query_rss { on | off} ]
+			 [ state { auto | enable | disable} ]
+			 [ trust { on | off} ]
+			 [ node_guid EUI64 ]
+			 [ port_guid EUI64 ] ]
+		[ { xdp | xdpgeneric | xdpdrv | xdpoffload } { off |
+			  object FILE [ { section | program } NAME ] [ verbose ] |
+			  pinned FILE } ]
+		[ master DEVICE ][ vrf NAME ]
+		[ nomaster ]
+		[ addrgenmode { eui64 | none | stable_secret | random } ]
+		[ protodown { on | off } ]
+		[ protodown_reason PREASON { on | off } ]
+		[ gso_max_size BYTES ] | [ gso_max_segs PACKETS ]
+		[ gro_max_size BYTES ]
 
-	ip link show [ DEVICE | group GROUP ] [up] [master DEV] [type TYPE]
+	ip link show [ DEVICE | group GROUP ] [up] [master DEV] [vrf NAME] [type TYPE]
+		[nomaster]
 
-TYPE := { bond | bridge | dummy | macvlan | veth | vlan | vrf }
+	ip link xstats type TYPE [ ARGS ]
+
+	ip link afstats [ dev DEVICE ]
+	ip link property add dev DEVICE [ altname NAME .. ]
+	ip link property del dev DEVICE [ altname NAME .. ]
+
+	ip link help [ TYPE ]
+
+TYPE := { amt | bareudp | bond | bond_slave | bridge | bridge_slave |
+          dsa | dummy | erspan | geneve | gre | gretap | gtp | ifb |
+          ip6erspan | ip6gre | ip6gretap | ip6tnl |
+          ipip | ipoib | ipvlan | ipvtap |
+          macsec | macvlan | macvtap |
+          netdevsim | nlmon | rmnet | sit | team | team_slave |
+          vcan | veth | vlan | vrf | vti | vxcan | vxlan | wwan |
+          xfrm | virt_wifi }
 `
 
 // linkObject is do_iplink's table, in its order of comparison.
@@ -65,6 +116,8 @@ type linkReq struct {
 	flags, flMsk netdev.Flags // ifi_flags and ifi_change
 	addr         netdev.MAC
 	hasAddr      bool
+	addrLen      int // the bytes of "address" (ll_addr_a2n)
+	peerAddrLen  int // a veth peer's addrLen
 	mtu          int
 	hasMTU       bool
 	txqlen       int
@@ -303,16 +356,17 @@ var linkKeywords = []keyword[*linkReq]{
 		if err != nil {
 			return err
 		}
-		m, ok := parseMAC(v)
-		if !ok {
-			return failf("\"%s\" is invalid lladdr.\n", v)
+		b, msg := llAddrA2N(v, 32)
+		if msg != "" {
+			return failf("%s", msg)
 		}
-		r.addr, r.hasAddr = m, true
+		copy(r.addr[:], b)
+		r.hasAddr, r.addrLen = true, len(b)
 		return nil
 	}),
 	linkRefused(kw[*linkReq]("broadcast", nil).or("brd"), noBroadcast, func(v string) error {
-		if _, ok := parseMAC(v); !ok {
-			return failf("\"%s\" is invalid lladdr.\n", v)
+		if _, msg := llAddrA2N(v, 32); msg != "" {
+			return failf("%s", msg)
 		}
 		return nil
 	}),
@@ -491,6 +545,10 @@ func parseLink(h *rtnl.Handle, argv []string, create bool) (*linkReq, error) {
 	if r.name == "" {
 		r.name = r.dev
 	}
+	if r.dev != "" && r.hasAddr && !create && r.addrLen != len(netdev.MAC{}) && h.LinkIndex(r.dev) != 0 {
+		// Every device netsim models has a 6-byte address.
+		return nil, failf("Invalid address length %d - must be %d bytes\n", r.addrLen, len(netdev.MAC{}))
+	}
 	if r.hasIndex && !create {
 		return nil, usageErr("index can be used only when creating devices or when moving device to another netns.\n")
 	}
@@ -639,10 +697,8 @@ func (ip *IP) linkCreate(h *rtnl.Handle, r *linkReq) error {
 	ta := &args{w: r.typeArgs}
 	switch r.kind {
 	case "dummy":
-		if ta.more() {
-			// iproute2 has no link_util for dummy: iplink_modify's garbage check.
-			return failf("Garbage instead of arguments \"%s ...\". Try \"ip link help\".\n", ta.peek())
-		}
+		// dummy_link_util has no parse_opt: ip ignores the words after
+		// "type dummy".
 		spec = netdev.Dummy{Name: name, Attrs: r.attrs()}
 	case "veth":
 		v := netdev.Veth{Name: name, Attrs: r.attrs()}
@@ -666,6 +722,9 @@ func (ip *IP) linkCreate(h *rtnl.Handle, r *linkReq) error {
 			}
 			if err := pr.refusal("ip link add ... peer"); err != nil {
 				return err
+			}
+			if pr.hasAddr {
+				r.peerAddrLen = pr.addrLen
 			}
 			v.Peer = pr.name
 			if v.Peer == "" {
@@ -777,6 +836,10 @@ func (ip *IP) linkCreate(h *rtnl.Handle, r *linkReq) error {
 	}
 	if err := r.refusal("ip link add"); err != nil {
 		return err
+	}
+	if r.hasAddr && r.addrLen < len(netdev.MAC{}) || r.peerAddrLen > 0 && r.peerAddrLen < len(netdev.MAC{}) {
+		// validate_linkmsg: IFLA_ADDRESS shorter than the device's.
+		return errno.New(syscall.EINVAL, "")
 	}
 	if err := h.LinkAdd(spec); err != nil {
 		return err
