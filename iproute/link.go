@@ -990,9 +990,8 @@ func (ip *IP) linkDel(h *rtnl.Handle, argv []string) error {
 	if err != nil {
 		return err
 	}
-	if err := r.refusal("ip link delete"); err != nil {
-		return err
-	}
+	// rtnl_dellink reads only the device or group: the other attributes,
+	// modelled or not, are ignored.
 	if r.dev != "" {
 		return h.LinkDel(r.dev)
 	}
