@@ -282,6 +282,16 @@ func addrFlagKeywords() []keyword[*addrReq] {
 	return out
 }
 
+// addrUnmodelled says why netsim refuses keywords of ipaddr_modify.
+var addrUnmodelled = map[string]string{
+	"metric":     "netsim models no metrics of prefix routes (IFA_RT_PRIORITY)",
+	"anycast":    "netsim models no anycast addresses",
+	"home":       "netsim models no Mobile IPv6 home addresses",
+	"mngtmpaddr": "netsim models no IPv6 temporary addresses",
+	"optimistic": "netsim models no optimistic DAD",
+	"autojoin":   "netsim joins no multicast groups for addresses",
+}
+
 // addrModelled lists the keywords of ipaddr_modify that netsim models.
 func addrModelled() []string {
 	var out []string
@@ -289,7 +299,7 @@ func addrModelled() []string {
 		if f, ok := lookupAddrFlag(k); ok && (f.readonly || (f.flag != netdev.AddrNoDAD && f.flag != netdev.AddrNoPrefixRoute)) {
 			continue
 		}
-		if k != "anycast" && k != "metric" {
+		if addrUnmodelled[k] == "" {
 			out = append(out, k)
 		}
 	}
@@ -373,11 +383,14 @@ func (ip *IP) addrModify(h *rtnl.Handle, argv []string, op addrOp) error {
 	if q.unsupportedFlag == "autojoin" && !(hasLocal && a.Prefix.Addr().IsMulticast()) {
 		return failf("autojoin needs multicast address\n")
 	}
-	if q.unsupportedFlag != "" {
-		return notSupported("ip address", q.unsupportedFlag)
-	}
-	if q.refused != "" {
-		return notSupported("ip address", q.refused)
+	for _, kw := range []string{q.unsupportedFlag, q.refused} {
+		// inet_rtm_deladdr and inet6_rtm_deladdr find the address by
+		// its local address, prefix and label: the rest is ignored
+		// (IFA_F_MANAGETEMPADDR cleans up temporary addresses, which
+		// netsim has none of).
+		if kw != "" && op != addrDel {
+			return failf("ip address: \"%s\" is not supported by netsim: %s.\n", kw, addrUnmodelled[kw])
+		}
 	}
 	if op == addrDel && !hasLocal && !hasPeer {
 		return ip.addrDelFirst(h, q.dev, family, q.label)
