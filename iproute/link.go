@@ -704,7 +704,9 @@ func (ip *IP) linkCreate(h *rtnl.Handle, r *linkReq) error {
 		v := netdev.Veth{Name: name, Attrs: r.attrs()}
 		if ta.more() {
 			if ta.peek() != "peer" {
-				return failf("Usage: ip link <options> type veth [peer <options>]\nTo get <options> type 'ip link add help'\n")
+				// veth's usage() prints with printf: to stdout.
+				ip.out.WriteString("Usage: ip link <options> type veth [peer <options>]\nTo get <options> type 'ip link add help'\n")
+				return &cmdError{status: exitFailure}
 			}
 			pr, err := parseLink(h, ta.w[1:], true)
 			if err != nil {
@@ -734,84 +736,27 @@ func (ip *IP) linkCreate(h *rtnl.Handle, r *linkReq) error {
 		}
 		spec = v
 	case "macvlan":
-		m := netdev.Macvlan{Name: name, Link: r.link, Attrs: r.attrs()}
-		for ; ta.more(); ta.skip() {
-			switch w := ta.peek(); {
-			case w == "mode":
-				v, err := ta.next()
-				if err != nil {
-					return err
-				}
-				switch v {
-				case "private":
-					m.Mode = netdev.MacvlanPrivate
-				case "vepa":
-					m.Mode = netdev.MacvlanVEPA
-				case "bridge":
-					m.Mode = netdev.MacvlanBridge
-				case "passthru":
-					m.Mode = netdev.MacvlanPassthru
-				case "source":
-					m.Mode = netdev.MacvlanSource
-				default:
-					return failf("Error: argument of \"mode\" must be \"private\", \"vepa\", \"bridge\", \"passthru\" or \"source\", not \"%s\"\n", v)
-				}
-			default:
-				return failf("macvlan: unknown command \"%s\"?\n", w)
-			}
+		m, err := parseMacvlan(r.typeArgs, netdev.Macvlan{Name: name, Link: r.link, Attrs: r.attrs()})
+		if err != nil {
+			return err
 		}
 		spec = m
 	case "vlan":
-		v := netdev.Vlan{Name: name, Link: r.link, Attrs: r.attrs()}
-		for ; ta.more(); ta.skip() {
-			switch w := ta.peek(); {
-			case w == "id":
-				n, err := nextValue(ta, uint16Value, "id is invalid")
-				if err != nil {
-					return err
-				}
-				v.ID = uint16(n)
-			case w == "protocol":
-				s, err := ta.next()
-				if err != nil {
-					return err
-				}
-				if s != "802.1Q" && s != "802.1q" {
-					return invarg("protocol is invalid", s)
-				}
-			default:
-				return failf("vlan: unknown command \"%s\"?\n", w)
-			}
+		v, err := parseVlan(r.typeArgs, netdev.Vlan{Name: name, Link: r.link, Attrs: r.attrs()})
+		if err != nil {
+			return err
 		}
 		spec = v
 	case "bond":
-		b := netdev.Bond{Name: name, Attrs: r.attrs()}
-		for ; ta.more(); ta.skip() {
-			switch w := ta.peek(); {
-			case w == "mode":
-				mode, err := nextValue(ta, bondMode, "invalid mode")
-				if err != nil {
-					return err
-				}
-				b.Mode = mode
-			default:
-				return failf("bond: unknown command \"%s\"?\n", w)
-			}
+		b, err := parseBond(r.typeArgs, netdev.Bond{Name: name, Attrs: r.attrs()})
+		if err != nil {
+			return err
 		}
 		spec = b
 	case "vrf":
-		v := netdev.VRF{Name: name, Attrs: r.attrs()}
-		for ; ta.more(); ta.skip() {
-			switch w := ta.peek(); {
-			case matches(w, "table"):
-				id, err := nextValue(ta, tableID, "invalid table ID\n")
-				if err != nil {
-					return err
-				}
-				v.Table = id
-			default:
-				return failf("vrf: unknown command \"%s\"?\n", w)
-			}
+		v, err := parseVRF(r.typeArgs, netdev.VRF{Name: name, Attrs: r.attrs()})
+		if err != nil {
+			return err
 		}
 		spec = v
 	case "bridge":
