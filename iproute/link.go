@@ -593,10 +593,11 @@ func atoi(s string) int32 {
 	}
 	var v uint64
 	for i := 0; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-		v = v*10 + uint64(s[i]-'0')
-		if v > 1<<63 {
+		if v >= 1<<63/10 {
 			v = 1 << 63 // strtol saturates
+			continue
 		}
+		v = v*10 + uint64(s[i]-'0')
 	}
 	switch {
 	case neg && v >= 1<<63:
