@@ -40,7 +40,11 @@
 // route` shows none and `ip route show table all` only IPv4's; options that
 // only format (-s, -d, -o, -j, -br) and keywords netsim does not model
 // (route encapsulations, address metrics, anycast and the flags home,
-// mngtmpaddr and optimistic, link flags) are refused by name. As in iproute2
+// mngtmpaddr, optimistic and autojoin; link trailers, dynamic, carrier,
+// broadcast, netns, queues, offloads, xdp, vf, ...) are refused by name,
+// after ip's own checks of the command line and as failed commands that do
+// not end a -force batch; the link flags arp, multicast, allmulticast and
+// promisc are modelled. As in iproute2
 // 6.1, a batch line takes no options (`-4
 // route show` is an unknown object) and `ip nh` is not `ip nexthop`.
 // testdata/differences.txt keeps the cases where netsim's kernel still
