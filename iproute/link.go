@@ -116,8 +116,9 @@ type linkReq struct {
 	flags, flMsk netdev.Flags // ifi_flags and ifi_change
 	addr         netdev.MAC
 	hasAddr      bool
-	addrLen      int // the bytes of "address" (ll_addr_a2n)
-	peerAddrLen  int // a veth peer's addrLen
+	addrLen      int      // the bytes of "address" (ll_addr_a2n)
+	peerAddrLen  int      // a veth peer's addrLen
+	peer         *linkReq // a veth's peer, or nil
 	mtu          int
 	hasMTU       bool
 	txqlen       int
@@ -718,8 +719,6 @@ func (ip *IP) linkCreate(h *rtnl.Handle, r *linkReq) error {
 				return duparg("type", pr.kind)
 			case pr.master != "", pr.nomaster:
 				return notSupported("ip link add ... peer", "master")
-			case pr.flMsk != 0:
-				return notSupported("ip link add ... peer", "up")
 			case pr.link != "":
 				return notSupported("ip link add ... peer", "link")
 			}
@@ -729,6 +728,7 @@ func (ip *IP) linkCreate(h *rtnl.Handle, r *linkReq) error {
 			if pr.hasAddr {
 				r.peerAddrLen = pr.addrLen
 			}
+			r.peer = pr
 			v.Peer = pr.name
 			if v.Peer == "" {
 				v.Peer = pr.dev
@@ -787,17 +787,29 @@ func (ip *IP) linkCreate(h *rtnl.Handle, r *linkReq) error {
 		// validate_linkmsg: IFLA_ADDRESS shorter than the device's.
 		return errno.New(syscall.EINVAL, "")
 	}
+	if r.peer != nil && r.peer.up() {
+		// veth_newlink configures the peer (rtnl_configure_link) after
+		// registering it and before the pair is tied: veth_open finds no
+		// peer (ENOTCONN), and the peer is unregistered, its ifindex
+		// spent.
+		return failf("ip link add ... peer: \"up\" is not supported by netsim: netsim does not model the peer's registration that fails (the kernel answers ENOTCONN).\n")
+	}
 	if err := h.LinkAdd(spec); err != nil {
 		return err
 	}
-	// The rest of the same request: master, then flags. If either fails,
-	// the kernel unregisters the new device (rtnl_newlink_create's
-	// out_unregister), and so does this.
+	// The rest of the same request: the peer's flags, master, then flags.
+	// If one fails, the kernel unregisters the new device
+	// (rtnl_newlink_create's out_unregister), and so does this.
 	if name == "" {
 		return nil
 	}
 	var err2 error
-	if r.master != "" {
+	if r.peer != nil && r.peer.flMsk&^netdev.FlagUp != 0 {
+		if l, err := h.LinkByName(name); err == nil {
+			err2 = changeFlags(h, l.Link, r.peer)
+		}
+	}
+	if err2 == nil && r.master != "" {
 		err2 = h.LinkSetMaster(name, r.master)
 	}
 	if err2 == nil && r.flMsk != 0 {
