@@ -103,7 +103,37 @@ var linkObject = object{
 		{names: []string{"xstats*"}, refused: "netsim keeps no statistics"},
 		{names: []string{"afstats*"}, refused: "netsim keeps no statistics"},
 		{names: []string{"property*"}, refused: "netsim models no alternative names"},
+		{names: []string{"help*"}, run: (*IP).linkHelp},
 	},
+}
+
+// kindHelp are the print_help texts of the link_utils of the kinds netsim
+// models.
+var kindHelp = map[string]string{
+	"veth":         "Usage: ip link <options> type veth [peer <options>]\nTo get <options> type 'ip link add help'\n",
+	"dummy":        "Usage: ... dummy\n",
+	"macvlan":      macvlanExplain,
+	"vlan":         vlanExplain,
+	"bond":         bondExplain,
+	"vrf":          "Usage: ... vrf table TABLEID\n",
+	"bridge":       bridgeUsage,
+	"bridge_slave": bridgeSlaveUsage,
+}
+
+// linkHelp is do_help: `ip link help TYPE` prints the kind's help on
+// stdout; without a TYPE, or for a kind ip has no help for, ip's usage.
+func (ip *IP) linkHelp(_ *rtnl.Handle, argv []string) error {
+	if len(argv) == 0 {
+		return usageErr(linkUsage)
+	}
+	if text, ok := kindHelp[argv[0]]; ok {
+		ip.out.WriteString(text)
+		return nil
+	}
+	if netdev.KnownKind(argv[0]) {
+		return failf("Kind \"%s\" is not supported by netsim.\n", argv[0])
+	}
+	return usageErr(linkUsage)
 }
 
 // linkReq is what iplink_parse gathers: the common attributes of a
