@@ -168,9 +168,8 @@ type linkReq struct {
 	why          string // what netsim does not model about it
 }
 
-// up and down report whether the request brings the device up or down.
-func (r *linkReq) up() bool   { return r.flMsk&netdev.FlagUp != 0 && r.flags&netdev.FlagUp != 0 }
-func (r *linkReq) down() bool { return r.flMsk&netdev.FlagUp != 0 && r.flags&netdev.FlagUp == 0 }
+// up reports whether the request brings the device up.
+func (r *linkReq) up() bool { return r.flMsk&netdev.FlagUp != 0 && r.flags&netdev.FlagUp != 0 }
 
 // setFlag is ifi_change |= f and ifi_flags |= f (on) or &= ^f.
 func (r *linkReq) setFlag(f netdev.Flags, on bool) {
