@@ -17,7 +17,7 @@ import (
 // A batch that fails with exit status 1 ends with the line of its last
 // failure, or with one of the argument errors after which ip exits with 1
 // (a line of more than 511 words among them).
-var failedLast = regexp.MustCompile(`(Command failed fuzz:[0-9]+|Error: .* is expected rather than ".*"\.|Error: ".*" may be inet prefix, but it is not allowed in this context\.|"dev" \(.*\) must match "label" \(.*\)\.|ioctl: .*|Error: Invalid address length [0-9]+ - must be 6 bytes|".*" is invalid lladdr\.|Too many arguments to command)\n$`)
+var failedLast = regexp.MustCompile(`(Command failed fuzz:[0-9]+|Error: .* is expected rather than ".*"\.|Error: ".*" may be inet prefix, but it is not allowed in this context\.|Error: an IP address is expected rather than ".*"|"dev" \(.*\) must match "label" \(.*\)\.|ioctl: .*|Error: Invalid address length [0-9]+ - must be 6 bytes|".*" is invalid lladdr\.|Too many arguments to command)\n$`)
 
 // mxOverflow is what ip prints, and goes on, when a route's metrics do
 // not fit its 256-byte buffer (iproute_modify's mxbuf).

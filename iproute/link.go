@@ -778,7 +778,7 @@ func (ip *IP) linkCreate(h *rtnl.Handle, r *linkReq) error {
 		}
 		spec = v
 	case "bond":
-		b, err := parseBond(r.typeArgs, netdev.Bond{Name: name, Attrs: r.attrs()})
+		b, err := parseBond(h, r.typeArgs, netdev.Bond{Name: name, Attrs: r.attrs()})
 		if err != nil {
 			return err
 		}

@@ -6,9 +6,12 @@
 package iproute
 
 import (
+	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rtnl"
 )
 
 // kindReq is a kind's parse_opt state: the spec being built and the first
@@ -17,6 +20,7 @@ type kindReq[S any] struct {
 	kind    string // the link_util's id, for its messages
 	explain string // its usage, printed after its errors
 	spec    S
+	h       *rtnl.Handle // for the words that name devices
 	refused string
 	why     string
 	flag    string // macvlan: a flag given (nopromisc, nodst)
@@ -63,19 +67,6 @@ func kindOnOff[S any](name, why string) keyword[*kindReq[S]] {
 		q.refuse(name, why)
 		return nil
 	})
-}
-
-// kindRefused is a keyword with one value netsim does not model.
-func kindRefused[S any](k keyword[*kindReq[S]], why string) keyword[*kindReq[S]] {
-	name := strings.TrimSuffix(k.names[0], "*")
-	k.parse = func(a *args, q *kindReq[S]) error {
-		if _, err := a.next(); err != nil {
-			return err
-		}
-		q.refuse(name, why)
-		return nil
-	}
-	return k
 }
 
 // kindRefusedNow is a keyword whose words netsim cannot count: refused at
@@ -278,8 +269,63 @@ AD_SELECT := stable|bandwidth|count
 
 const noBondOption = "netsim models the bonding mode only"
 
+// bondIndex is bond_parse_opt's get_index: a name of tbl, or its index as
+// a decimal integer.
+func bondIndex(tbl ...string) func(v string) bool {
+	return func(v string) bool {
+		if n, err := strconv.ParseInt(strings.TrimLeft(v, " \t\n\v\f\r"), 10, 32); err == nil && n >= 0 && n < int64(len(tbl)) {
+			return true
+		}
+		for _, name := range tbl {
+			if v == name {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// bondUint is get_u8/get_u16/get_u32 for bond_parse_opt.
+func bondUint(bits int) func(v string) bool {
+	return func(v string) bool { _, ok := getUnsigned(v, bits); return ok }
+}
+
+// bondOption is one of the options of bond_parse_opt that netsim does not
+// model, with ip's check of its value.
+type bondOption struct {
+	name  string // "=name" is compared whole (strcmp), others by prefix
+	check func(v string) bool
+	msg   string // invarg's message; "" for the default "invalid NAME"
+}
+
+// bondOptions are bond_parse_opt's options after mode, in its order.
+// active_slave and primary name a device, clear_active_slave takes no
+// value, arp_ip_target and ns_ip6_target a list (checked apart), and
+// ad_actor_system a link-layer address.
+var bondOptions = []bondOption{
+	{name: "active_slave"}, {name: "clear_active_slave"},
+	{name: "miimon", check: bondUint(32)}, {name: "updelay", check: bondUint(32)},
+	{name: "downdelay", check: bondUint(32)}, {name: "peer_notify_delay", check: bondUint(32)},
+	{name: "use_carrier", check: bondUint(8)}, {name: "arp_interval", check: bondUint(32)},
+	{name: "arp_ip_target"}, {name: "=ns_ip6_target"},
+	{name: "arp_validate", check: bondIndex("none", "active", "backup", "all", "filter", "filter_active", "filter_backup")},
+	{name: "arp_all_targets", check: bondIndex("any", "all")},
+	{name: "=arp_missed_max", check: bondUint(8)}, {name: "primary"},
+	{name: "primary_reselect", check: bondIndex("always", "better", "failure")},
+	{name: "fail_over_mac", check: bondIndex("none", "active", "follow")},
+	{name: "xmit_hash_policy", check: bondIndex("layer2", "layer3+4", "layer2+3", "encap2+3", "encap3+4", "vlan+srcmac")},
+	{name: "resend_igmp", check: bondUint(32)},
+	{name: "num_grat_arp", check: bondUint(8), msg: "invalid num_grat_arp|num_unsol_na"},
+	{name: "all_slaves_active", check: bondUint(8)}, {name: "min_links", check: bondUint(32)},
+	{name: "lp_interval", check: bondUint(32)}, {name: "packets_per_slave", check: bondUint(32)},
+	{name: "lacp_rate", check: bondIndex("slow", "fast")}, {name: "=lacp_active", check: bondIndex("off", "on")},
+	{name: "ad_select", check: bondIndex("stable", "bandwidth", "count")},
+	{name: "ad_user_port_key", check: bondUint(16)}, {name: "ad_actor_sys_prio", check: bondUint(16)},
+	{name: "ad_actor_system"}, {name: "tlb_dynamic_lb", check: bondUint(8)},
+}
+
 // bondKeywords are bond_parse_opt's keywords in its order. netsim models
-// the mode; the others are refused by name (their values unchecked).
+// the mode; the others are checked as ip checks them and refused by name.
 var bondKeywords = func() []keyword[*kindReq[netdev.Bond]] {
 	t := []keyword[*kindReq[netdev.Bond]]{
 		kw("mode", func(a *args, q *kindReq[netdev.Bond]) error {
@@ -288,25 +334,59 @@ var bondKeywords = func() []keyword[*kindReq[netdev.Bond]] {
 			return err
 		}),
 	}
-	for _, name := range []string{"active_slave", "clear_active_slave", "miimon", "updelay", "downdelay",
-		"peer_notify_delay", "use_carrier", "arp_interval", "arp_ip_target", "=ns_ip6_target", "arp_validate",
-		"arp_all_targets", "=arp_missed_max", "primary", "primary_reselect", "fail_over_mac", "xmit_hash_policy",
-		"resend_igmp", "num_grat_arp", "all_slaves_active", "min_links", "lp_interval", "packets_per_slave",
-		"lacp_rate", "=lacp_active", "ad_select", "ad_user_port_key", "ad_actor_sys_prio", "ad_actor_system",
-		"tlb_dynamic_lb"} {
-		k := kw[*kindReq[netdev.Bond]](name, nil)
-		if n, ok := strings.CutPrefix(name, "="); ok {
-			k = exact[*kindReq[netdev.Bond]](n, nil)
+	for _, o := range bondOptions {
+		name, whole := strings.CutPrefix(o.name, "=")
+		parse := func(a *args, q *kindReq[netdev.Bond]) error {
+			switch name {
+			case "clear_active_slave":
+			case "arp_ip_target", "ns_ip6_target":
+				// NEXT_ARG_OK: the list is optional.
+				if len(a.w) > 1 {
+					v, _ := a.next()
+					for _, target := range strings.Split(v, ",") {
+						if target == "" {
+							continue
+						}
+						if name == "arp_ip_target" {
+							if _, ok := parseAddr(target, syscall.AF_INET); !ok {
+								return &argError{msg: "Error: an IP address is expected rather than \"" + target + "\"\n", status: exitFailure}
+							}
+						} else if _, err := getAddr(target, syscall.AF_INET6); err != nil {
+							return err
+						}
+					}
+				}
+			default:
+				v, err := a.next()
+				if err != nil {
+					return err
+				}
+				switch {
+				case name == "active_slave" || name == "primary":
+					if q.h.LinkIndex(v) == 0 {
+						return nodev(v)
+					}
+				case name == "ad_actor_system":
+					if _, msg := llAddrA2N(v, 32); msg != "" {
+						return failf("%s", msg)
+					}
+				case !o.check(v):
+					msg := o.msg
+					if msg == "" {
+						msg = "invalid " + name
+					}
+					return invarg(msg, v)
+				}
+			}
+			q.refuse(name, noBondOption)
+			return nil
+		}
+		k := kw(name, parse)
+		if whole {
+			k = exact(name, parse)
 		}
 		if name == "num_grat_arp" {
 			k = k.or("num_unsol_na*")
-		}
-		k = kindRefused(k, noBondOption)
-		if name == "clear_active_slave" {
-			k.parse = func(_ *args, q *kindReq[netdev.Bond]) error {
-				q.refuse("clear_active_slave", noBondOption)
-				return nil
-			}
 		}
 		t = append(t, k)
 	}
@@ -314,8 +394,8 @@ var bondKeywords = func() []keyword[*kindReq[netdev.Bond]] {
 }()
 
 // parseBond is bond_parse_opt.
-func parseBond(words []string, b netdev.Bond) (netdev.Bond, error) {
-	q := &kindReq[netdev.Bond]{kind: "bond", explain: bondExplain, spec: b}
+func parseBond(h *rtnl.Handle, words []string, b netdev.Bond) (netdev.Bond, error) {
+	q := &kindReq[netdev.Bond]{kind: "bond", explain: bondExplain, spec: b, h: h}
 	if err := parseKind(words, bondKeywords, q, "command"); err != nil {
 		return b, err
 	}
