@@ -45,7 +45,11 @@
 // only format (-s, -d, -o, -j, -br) are refused by name by the objects
 // that do not print through the printer yet; keywords netsim does not model
 // (route encapsulations, address metrics, anycast and the flags home,
-// mngtmpaddr and optimistic, link flags) are refused by name. `ip link show`
+// mngtmpaddr, optimistic and autojoin; link trailers, dynamic, carrier,
+// broadcast, netns, queues, offloads, xdp, vf, ...) are refused by name,
+// after ip's own checks of the command line and as failed commands that do
+// not end a -force batch; the link flags arp, multicast, allmulticast and
+// promisc are modelled. `ip link show`
 // and `ip addr show` print as ip 6.1 does with every output option, with
 // traffic counters that are all zero (netsim moves no packets; carrier
 // changes are counted) and without a bond's or a bond port's attributes

@@ -445,7 +445,7 @@ func init() {
 		noMcast      = "netsim models no multicast routing"
 	)
 	objects = append(objects[:0], []o{
-		{name: "address", run: (*IP).doAddr},
+		{name: "address", obj: &addrObject},
 		{name: "addrlabel", refused: noIPv6Labels},
 		{name: "maddress", obj: &maddrObject},
 		{name: "route", obj: &routeObject},
@@ -454,7 +454,7 @@ func init() {
 		{name: "neighbour", obj: &neighObject},
 		{name: "ntable", refused: noNeighTable},
 		{name: "ntbl", refused: noNeighTable},
-		{name: "link", run: (*IP).doLink},
+		{name: "link", obj: &linkObject},
 		{name: "l2tp", refused: noTunnels},
 		{name: "fou", refused: noTunnels},
 		{name: "ila", refused: "netsim models no ILA"},
@@ -605,6 +605,7 @@ var noExtack = []struct {
 	{syscall.ERANGE, "Port path cost out of range"},              // br_stp_set_path_cost
 	{syscall.ENOENT, "Backup device is not a bridge port"},       // br_setport, nbp_backup_change
 	{syscall.EINVAL, "Invalid backup port"},                      // nbp_backup_change
+	{syscall.EPERM, "Cannot delete the default group"},           // rtnl_group_dellink
 }
 
 func kernelHasExtack(en syscall.Errno, msg string) bool {

@@ -62,6 +62,7 @@ type Device struct {
 	ucPromisc  bool
 	promiscCnt int
 	allmulti   int
+	gflags     Flags // IFF_PROMISC and IFF_ALLMULTI as a user set them (dev->gflags)
 
 	refcnt atomic.Int64 // references held by others (dev_hold); 0 when only the registration's own remains
 
@@ -90,7 +91,7 @@ func (d *Device) Kind() string { return d.ops.kind }
 //
 // Kernel: dev_get_flags (net/core/dev.c).
 func (d *Device) Flags() Flags {
-	f := d.flags &^ (FlagPromisc | FlagAllMulti)
+	f := d.flags&^(FlagPromisc|FlagAllMulti) | d.gflags&(FlagPromisc|FlagAllMulti)
 	if d.flags&FlagUp != 0 && d.carrier {
 		f |= FlagLowerUp
 	}

@@ -155,6 +155,21 @@ func (h *Handle) setUp(name string, up bool) error {
 	})
 }
 
+// LinkChangeFlags sets the device's flags of mask (netdev.UserFlags:
+// up, arp, multicast, promisc, allmulticast) to their values in flags.
+//
+// Kernel: do_setlink → dev_change_flags with the request's ifi_flags and
+// ifi_change (`ip link set NAME promisc on arp off ...`).
+func (h *Handle) LinkChangeFlags(name string, flags, mask netdev.Flags) error {
+	return h.do("RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
+		d, err := lookup(tb, name)
+		if err != nil {
+			return err
+		}
+		return d.ChangeFlags(t, flags, mask&netdev.UserFlags)
+	})
+}
+
 // LinkSetMaster enslaves the device to master (a bond, a vrf or a bridge).
 //
 // Kernel: do_setlink → do_set_master (`ip link set NAME master MASTER`).
