@@ -112,9 +112,9 @@ var addrObject = object{
 	usage: addrUsage,
 	empty: func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.addrShow(h, argv, false) },
 	commands: []command{
-		{names: []string{"add*"}, run: addrModifyCmd(addrAdd), keywords: addrModelled()},
-		{names: []string{"change*", "chg"}, run: addrModifyCmd(addrChange), keywords: addrModelled()},
-		{names: []string{"replace*"}, run: addrModifyCmd(addrReplace), keywords: addrModelled()},
+		{names: []string{"add*"}, run: addrModifyCmd(addrAdd), keywords: addrModelled(), refusedKeywords: addrUnmodelled},
+		{names: []string{"change*", "chg"}, run: addrModifyCmd(addrChange), keywords: addrModelled(), refusedKeywords: addrUnmodelled},
+		{names: []string{"replace*"}, run: addrModifyCmd(addrReplace), keywords: addrModelled(), refusedKeywords: addrUnmodelled},
 		{names: []string{"delete*"}, run: addrModifyCmd(addrDel), keywords: addrModelled()},
 		{names: []string{"list*", "show*", "lst*"}, run: func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.addrShow(h, argv, false) },
 			keywords: keywordNames(addrFilterKeywords)},

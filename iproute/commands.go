@@ -2,6 +2,7 @@ package iproute
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/netsimlab/netsim/rtnl"
@@ -36,6 +37,10 @@ type command struct {
 
 	// keywords are the command's keywords, for documentation.
 	keywords []string
+
+	// refusedKeywords are the keywords ip accepts and netsim refuses by
+	// name (a failed command: a -force batch goes on), with why.
+	refusedKeywords map[string]string
 
 	// unsupported are the output options netsim refuses for this
 	// command (the others it prints as ip does, or ip ignores them);
@@ -126,8 +131,9 @@ func (o *object) run(ip *IP, h *rtnl.Handle, argv []string) error {
 type SupportRow struct {
 	Object, Command string
 	Keywords        []string
-	Refused         string // why netsim does not run it; "" if it does
-	Unsupported     string // output options netsim refuses for it
+	RefusedKeywords []string // "keyword: why", by keyword
+	Refused         string   // why netsim does not run it; "" if it does
+	Unsupported     string   // output options netsim refuses for it
 }
 
 // Support returns netsim's table of ip's objects and commands.
@@ -139,8 +145,13 @@ func Support() []SupportRow {
 			continue
 		}
 		for _, c := range o.obj.commands {
+			var refused []string
+			for k, why := range c.refusedKeywords {
+				refused = append(refused, k+": "+why)
+			}
+			sort.Strings(refused)
 			out = append(out, SupportRow{Object: o.name, Command: strings.TrimSuffix(c.names[0], "*"),
-				Keywords: c.keywords, Refused: c.refused, Unsupported: c.unsupported.String()})
+				Keywords: c.keywords, RefusedKeywords: refused, Refused: c.refused, Unsupported: c.unsupported.String()})
 		}
 	}
 	return out

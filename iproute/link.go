@@ -94,9 +94,9 @@ var linkObject = object{
 	usage: linkUsage,
 	empty: (*IP).linkShow,
 	commands: []command{
-		{names: []string{"add*"}, run: (*IP).linkAdd, keywords: linkModelled()},
-		{names: []string{"set*", "change*"}, run: (*IP).linkSet, keywords: linkModelled()},
-		{names: []string{"replace*"}, run: (*IP).linkReplace, keywords: linkModelled()},
+		{names: []string{"add*"}, run: (*IP).linkAdd, keywords: linkModelled(), refusedKeywords: keywordRefusals(linkKeywords)},
+		{names: []string{"set*", "change*"}, run: (*IP).linkSet, keywords: linkModelled(), refusedKeywords: keywordRefusals(linkKeywords)},
+		{names: []string{"replace*"}, run: (*IP).linkReplace, keywords: linkModelled(), refusedKeywords: keywordRefusals(linkKeywords)},
 		{names: []string{"delete*"}, run: (*IP).linkDel, keywords: linkModelled()},
 		{names: []string{"show*", "lst*", "list*"}, run: (*IP).linkShow, keywords: keywordNames(addrFilterKeywords)},
 		{names: []string{"xstats*"}, refused: "netsim keeps no statistics"},
@@ -249,6 +249,7 @@ func linkRefusedFlag(k keyword[*linkReq], why string) keyword[*linkReq] {
 		r.refuse(name, why)
 		return err
 	}
+	k.refused = why
 	return k
 }
 
@@ -269,6 +270,7 @@ func linkRefused(k keyword[*linkReq], why string, check func(v string) error) ke
 		r.refuse(name, why)
 		return nil
 	}
+	k.refused = why
 	return k
 }
 
@@ -282,6 +284,7 @@ func linkRefusedNow(k keyword[*linkReq], why string) keyword[*linkReq] {
 		}
 		return failf("ip link: \"%s\" is not supported by netsim: %s.\n", w, why)
 	}
+	k.refused = why
 	return k
 }
 
@@ -528,14 +531,10 @@ var linkKeywords = []keyword[*linkReq]{
 
 // linkModelled lists the keywords of linkKeywords that netsim models.
 func linkModelled() []string {
-	refused := map[string]bool{"broadcast": true, "xdp": true, "netns": true, "trailers": true, "carrier": true,
-		"vf": true, "dynamic": true, "mode": true, "state": true, "numtxqueues": true, "numrxqueues": true,
-		"addrgenmode": true, "link-netns": true, "link-netnsid": true, "protodown": true,
-		"protodown_reason": true, "gso_max_size": true, "gso_max_segs": true, "gro_max_size": true, "parentdev": true}
 	var out []string
-	for _, k := range keywordNames(linkKeywords) {
-		if !refused[k] {
-			out = append(out, k)
+	for _, k := range linkKeywords {
+		if k.refused == "" {
+			out = append(out, strings.TrimSuffix(k.names[0], "*"))
 		}
 	}
 	return out

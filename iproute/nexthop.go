@@ -66,9 +66,9 @@ var nexthopObject = object{
 	usage: nexthopUsage,
 	empty: (*IP).nexthopShow,
 	commands: []command{
-		{names: []string{"add*"}, run: (*IP).nexthopAdd, keywords: nexthopModelled(nexthopKeywords)},
-		{names: []string{"replace*"}, run: (*IP).nexthopReplace, keywords: nexthopModelled(nexthopKeywords)},
-		{names: []string{"delete*"}, run: (*IP).nexthopDel, keywords: nexthopModelled(nexthopKeywords)},
+		{names: []string{"add*"}, run: (*IP).nexthopAdd, keywords: nexthopModelled(nexthopKeywords), refusedKeywords: prefixed(nexthopUnmodelled, "netsim models no ")},
+		{names: []string{"replace*"}, run: (*IP).nexthopReplace, keywords: nexthopModelled(nexthopKeywords), refusedKeywords: prefixed(nexthopUnmodelled, "netsim models no ")},
+		{names: []string{"delete*"}, run: (*IP).nexthopDel, keywords: nexthopModelled(nexthopKeywords), refusedKeywords: prefixed(nexthopUnmodelled, "netsim models no ")},
 		{names: []string{"list*", "show*", "lst*"}, run: (*IP).nexthopShow, keywords: keywordNames(nexthopFilterKeywords)},
 		{names: []string{"get*"}, run: (*IP).nexthopGet, keywords: keywordNames(nexthopGetKeywords)},
 		{names: []string{"flush*"}, run: (*IP).nexthopFlush, keywords: keywordNames(nexthopFilterKeywords)},

@@ -84,21 +84,21 @@ var routeObject = object{
 	usage: routeUsage,
 	empty: func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.routeList(h, argv, false) },
 	commands: []command{
-		{names: []string{"add*"}, run: routeModifyCmd(fib.ModeAdd, false), keywords: routeModifyNames()},
-		{names: []string{"change*", "chg"}, run: routeModifyCmd(fib.ModeChange, false), keywords: routeModifyNames()},
-		{names: []string{"replace*"}, run: routeModifyCmd(fib.ModeReplace, false), keywords: routeModifyNames()},
-		{names: []string{"prepend*"}, run: routeModifyCmd(fib.ModePrepend, false), keywords: routeModifyNames()},
-		{names: []string{"append*"}, run: routeModifyCmd(fib.ModeAppend, false), keywords: routeModifyNames()},
-		{names: []string{"test*"}, run: routeModifyCmd(fib.NLMExcl, false), keywords: routeModifyNames()},
-		{names: []string{"delete*"}, run: routeModifyCmd(0, true), keywords: routeModifyNames()},
+		{names: []string{"add*"}, run: routeModifyCmd(fib.ModeAdd, false), keywords: routeModifyNames(), refusedKeywords: routeRefusals(routeModifyKeywords)},
+		{names: []string{"change*", "chg"}, run: routeModifyCmd(fib.ModeChange, false), keywords: routeModifyNames(), refusedKeywords: routeRefusals(routeModifyKeywords)},
+		{names: []string{"replace*"}, run: routeModifyCmd(fib.ModeReplace, false), keywords: routeModifyNames(), refusedKeywords: routeRefusals(routeModifyKeywords)},
+		{names: []string{"prepend*"}, run: routeModifyCmd(fib.ModePrepend, false), keywords: routeModifyNames(), refusedKeywords: routeRefusals(routeModifyKeywords)},
+		{names: []string{"append*"}, run: routeModifyCmd(fib.ModeAppend, false), keywords: routeModifyNames(), refusedKeywords: routeRefusals(routeModifyKeywords)},
+		{names: []string{"test*"}, run: routeModifyCmd(fib.NLMExcl, false), keywords: routeModifyNames(), refusedKeywords: routeRefusals(routeModifyKeywords)},
+		{names: []string{"delete*"}, run: routeModifyCmd(0, true), keywords: routeModifyNames(), refusedKeywords: routeRefusals(routeModifyKeywords)},
 		{names: []string{"list*", "show*", "lst*"}, run: func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.routeList(h, argv, false) },
-			keywords: routeModelled(routeFilterKeywords, "from")},
-		{names: []string{"get*"}, run: (*IP).routeGet, keywords: routeModelled(routeGetKeywords, "from"),
+			keywords: routeModelled(routeFilterKeywords, "from"), refusedKeywords: routeRefusals(routeFilterKeywords, "from")},
+		{names: []string{"get*"}, run: (*IP).routeGet, keywords: routeModelled(routeGetKeywords, "from"), refusedKeywords: routeRefusals(routeGetKeywords, "from"),
 			// rta_cacheinfo's users, used and age count references to and
 			// uses of the kernel's cached route, which netsim does not keep.
 			unsupported: optStats, unsupportedWhy: "netsim keeps no route cache, whose references and last use -s shows"},
 		{names: []string{"flush*"}, run: func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.routeList(h, argv, true) },
-			keywords: routeModelled(routeFilterKeywords, "from")},
+			keywords: routeModelled(routeFilterKeywords, "from"), refusedKeywords: routeRefusals(routeFilterKeywords, "from")},
 		{names: []string{"save*"}, refused: noRouteDumps},
 		{names: []string{"restore*"}, refused: noRouteDumps},
 		{names: []string{"showdump*"}, refused: noRouteDumps},
@@ -108,6 +108,18 @@ var routeObject = object{
 // routeModifyCmd is iproute_modify with the request's flags.
 func routeModifyCmd(mode fib.Mode, del bool) func(ip *IP, h *rtnl.Handle, argv []string) error {
 	return func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.routeModify(h, argv, mode, del) }
+}
+
+// routeRefusals maps the keywords of table that routeUnmodelled refuses
+// (but those modelled in this table) to why.
+func routeRefusals[R any](table []keyword[R], modelled ...string) map[string]string {
+	out := map[string]string{}
+	for _, k := range keywordNames(table) {
+		if why := routeUnmodelled[k]; why != "" && !slices.Contains(modelled, k) {
+			out[k] = "netsim models no " + why
+		}
+	}
+	return out
 }
 
 // routeModifyNames lists iproute_modify's keywords, with "nexthop"'s own
