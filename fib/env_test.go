@@ -351,7 +351,7 @@ func (e *env) ipRoute(w []string) error {
 func (e *env) show() string {
 	var b strings.Builder
 	for _, r := range e.f.AllRoutes() {
-		b.WriteString(r.IPFormat())
+		b.WriteString(ipFormat(r))
 		b.WriteByte('\n')
 	}
 	return b.String()

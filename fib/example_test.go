@@ -45,7 +45,11 @@ func Example() {
 	_ = f.Add(t, fib.Route{Dst: netip.MustParsePrefix("10.1.0.0/16"), Type: fib.TypeUnreachable,
 		Protocol: fib.ProtoBoot}, fib.ModeAdd)
 	for _, r := range f.AllRoutes() {
-		fmt.Println(r)
+		dev := ""
+		if r.Dev != nil {
+			dev = r.Dev.Name()
+		}
+		fmt.Println(r.Table, r.Type, r.Dst, r.Gateway, dev, r.Protocol, r.Scope, r.PrefSrc)
 	}
 
 	res, _ := f.Lookup(t, fib.Flow{Dst: netip.MustParseAddr("10.2.3.4")})
@@ -58,11 +62,11 @@ func Example() {
 		Gateway: netip.MustParseAddr("192.0.2.1"), Dev: veth0}, fib.ModeAdd)
 	fmt.Println(errors.Is(err, syscall.ENETUNREACH), err)
 	// Output:
-	// 10.0.0.0/8 via 198.51.100.2 dev veth0
-	// unreachable 10.1.0.0/16
-	// 198.51.100.0/24 dev veth0 proto kernel scope link src 198.51.100.1
-	// local 198.51.100.1 dev veth0 table local proto kernel scope host src 198.51.100.1
-	// broadcast 198.51.100.255 dev veth0 table local proto kernel scope link src 198.51.100.1
+	// 254 unicast 10.0.0.0/8 198.51.100.2 veth0 boot global invalid IP
+	// 254 unreachable 10.1.0.0/16 invalid IP  boot global invalid IP
+	// 254 unicast 198.51.100.0/24 invalid IP veth0 kernel link 198.51.100.1
+	// 255 local 198.51.100.1/32 invalid IP veth0 kernel host 198.51.100.1
+	// 255 broadcast 198.51.100.255/32 invalid IP veth0 kernel link 198.51.100.1
 	// 10.2.3.4: 10.0.0.0/8 via 198.51.100.2 dev veth0
 	// 10.1.3.4: no route to host
 	// true network is unreachable: Nexthop has invalid gateway
@@ -142,8 +146,8 @@ func ExampleFIB_FlushFIB() {
 	// routes left: 1
 }
 
-// Metrics are kept in the kernel's units and printed as ip prints them:
-// RTT in 1/8 ms shown in ms (or s), a locked metric with "lock".
+// Metrics are kept in the kernel's units: RTT in 1/8 ms, RTO_MIN in ms,
+// a locked metric as its bit in Lock.
 func ExampleMetrics() {
 	var m fib.Metrics
 	m.Set(fib.MetricMTU, 1400)
@@ -151,6 +155,15 @@ func ExampleMetrics() {
 	m.Set(fib.MetricRTOMin, 2000)
 	m.Lock = 1 << fib.MetricRTOMin
 	m.CongCtl = "cubic"
-	fmt.Println(m.IPFormat())
-	// Output: mtu 1400 rtt 100ms rto_min lock 2s congctl cubic
+	for k := fib.MetricMTU; k <= fib.MetricMax; k++ {
+		if m.Values[k] != 0 {
+			fmt.Println(k, m.Values[k], m.Lock&(1<<k) != 0)
+		}
+	}
+	fmt.Println(fib.MetricCongCtl, m.CongCtl)
+	// Output:
+	// mtu 1400 false
+	// rtt 800 false
+	// rto_min 2000 true
+	// congctl cubic
 }

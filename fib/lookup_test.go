@@ -93,7 +93,7 @@ func TestLookup(t *testing.T) {
 
 func hasRoute(rs []Route, s string) bool {
 	for _, r := range rs {
-		if r.String() == s {
+		if routeString(r) == s {
 			return true
 		}
 	}

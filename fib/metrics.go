@@ -2,40 +2,38 @@
 // protocols (path MTU, initial windows, RTT estimates, congestion control),
 // as ip_metrics_convert (net/ipv4/metrics.c) validates and stores them in a
 // fib_info, fib_metrics_match (net/ipv4/fib_semantics.c) compares them with
-// a delete request, rtnetlink_put_metrics (net/core/rtnetlink.c) dumps them
-// and iproute2's print_rta_metrics prints them.
+// a delete request and rtnetlink_put_metrics (net/core/rtnetlink.c) dumps
+// them.
 
 package fib
 
-import (
-	"strconv"
-	"strings"
-)
+import "github.com/netsimlab/netsim/rt"
 
-// Metric is the index of a route metric (enum RTAX_*, include/uapi/linux/
-// rtnetlink.h). The zero Metric is RTAX_UNSPEC, which names no metric.
-type Metric uint8
+// Metric is the index of a route metric (enum RTAX_*). The zero Metric is
+// RTAX_UNSPEC, which names no metric.
+type Metric = rt.Metric
 
-// The route metrics.
+// The route metrics (see rt for each); the kernel caps MTU at 65520,
+// AdvMSS at 65495 and HopLimit at 255.
 const (
-	MetricLock             Metric = 1                      // RTAX_LOCK: the bit mask of locked metrics
-	MetricMTU              Metric = 2                      // RTAX_MTU: path MTU, at most 65520
-	MetricWindow           Metric = 3                      // RTAX_WINDOW: TCP window clamp
-	MetricRTT              Metric = 4                      // RTAX_RTT: initial RTT in 1/8 ms
-	MetricRTTVar           Metric = 5                      // RTAX_RTTVAR: initial RTT variance in 1/4 ms
-	MetricSSThresh         Metric = 6                      // RTAX_SSTHRESH: initial slow start threshold
-	MetricCwnd             Metric = 7                      // RTAX_CWND: congestion window clamp
-	MetricAdvMSS           Metric = 8                      // RTAX_ADVMSS: advertised MSS, at most 65495
-	MetricReordering       Metric = 9                      // RTAX_REORDERING: initial reordering degree
-	MetricHopLimit         Metric = 10                     // RTAX_HOPLIMIT: TTL, at most 255
-	MetricInitCwnd         Metric = 11                     // RTAX_INITCWND: initial congestion window
-	MetricFeatures         Metric = 12                     // RTAX_FEATURES: RTAX_FEATURE_* bits
-	MetricRTOMin           Metric = 13                     // RTAX_RTO_MIN: minimum retransmission timeout in ms
-	MetricInitRwnd         Metric = 14                     // RTAX_INITRWND: initial receive window
-	MetricQuickAck         Metric = 15                     // RTAX_QUICKACK: 1 disables delayed ACKs
-	MetricCongCtl          Metric = 16                     // RTAX_CC_ALGO: congestion control, by name (Metrics.CongCtl)
-	MetricFastOpenNoCookie Metric = 17                     // RTAX_FASTOPEN_NO_COOKIE: TCP Fast Open without cookie
-	MetricMax                     = MetricFastOpenNoCookie // RTAX_MAX
+	MetricLock             = rt.MetricLock
+	MetricMTU              = rt.MetricMTU
+	MetricWindow           = rt.MetricWindow
+	MetricRTT              = rt.MetricRTT
+	MetricRTTVar           = rt.MetricRTTVar
+	MetricSSThresh         = rt.MetricSSThresh
+	MetricCwnd             = rt.MetricCwnd
+	MetricAdvMSS           = rt.MetricAdvMSS
+	MetricReordering       = rt.MetricReordering
+	MetricHopLimit         = rt.MetricHopLimit
+	MetricInitCwnd         = rt.MetricInitCwnd
+	MetricFeatures         = rt.MetricFeatures
+	MetricRTOMin           = rt.MetricRTOMin
+	MetricInitRwnd         = rt.MetricInitRwnd
+	MetricQuickAck         = rt.MetricQuickAck
+	MetricCongCtl          = rt.MetricCongCtl
+	MetricFastOpenNoCookie = rt.MetricFastOpenNoCookie
+	MetricMax              = rt.MetricMax
 )
 
 // FeatureECN is RTAX_FEATURE_ECN, the one feature bit a request may set
@@ -45,24 +43,6 @@ const FeatureECN uint32 = 1 << 0
 // featureECNCA is DST_FEATURE_ECN_CA: set by the kernel, never dumped, when
 // the congestion control needs ECN.
 const featureECNCA uint32 = 1 << 31
-
-// metricNames are iproute2's mx_names, by Metric.
-var metricNames = [MetricMax + 1]string{
-	MetricMTU: "mtu", MetricWindow: "window", MetricRTT: "rtt", MetricRTTVar: "rttvar",
-	MetricSSThresh: "ssthresh", MetricCwnd: "cwnd", MetricAdvMSS: "advmss",
-	MetricReordering: "reordering", MetricHopLimit: "hoplimit", MetricInitCwnd: "initcwnd",
-	MetricFeatures: "features", MetricRTOMin: "rto_min", MetricInitRwnd: "initrwnd",
-	MetricQuickAck: "quickack", MetricCongCtl: "congctl", MetricFastOpenNoCookie: "fastopen_no_cookie",
-}
-
-// String returns the name iproute2 uses ("mtu", "rto_min", ...), or
-// "metric N".
-func (m Metric) String() string {
-	if m <= MetricMax && metricNames[m] != "" {
-		return metricNames[m]
-	}
-	return "metric " + strconv.Itoa(int(m))
-}
 
 // CongestionControls are the TCP congestion control algorithms a route may
 // name (congctl): those of the reference kernel
@@ -197,60 +177,4 @@ func metricsMatch(req *Metrics, fi *Metrics) bool {
 		}
 	}
 	return true
-}
-
-// IPFormat renders the metrics as iproute2's print_rta_metrics does: each
-// set (or locked) metric by name, "lock" for a locked one, RTT, RTTVar and
-// RTOMin converted to ms (or s from 1000 ms on), features by name, every
-// field followed by a space.
-//
-// Kernel: rtnetlink_put_metrics (net/core/rtnetlink.c); iproute2:
-// print_rta_metrics.
-func (m Metrics) IPFormat() string {
-	var b strings.Builder
-	for k := MetricMTU; k <= MetricMax; k++ {
-		v := m.Values[k]
-		locked := m.Lock&(1<<k) != 0
-		set := v != 0
-		if k == MetricCongCtl {
-			set = m.CongCtl != ""
-		}
-		if k == MetricFeatures {
-			v &^= featureECNCA
-			set = v != 0
-		}
-		if !set && !locked {
-			continue
-		}
-		b.WriteString(k.String() + " ")
-		if locked {
-			b.WriteString("lock ")
-		}
-		switch k {
-		case MetricFeatures:
-			if v&FeatureECN != 0 {
-				b.WriteString("ecn ")
-			}
-			if v&^FeatureECN != 0 {
-				b.WriteString("0x" + strconv.FormatUint(uint64(v), 16) + " ")
-			}
-		case MetricRTT, MetricRTTVar, MetricRTOMin:
-			switch k {
-			case MetricRTT:
-				v /= 8
-			case MetricRTTVar:
-				v /= 4
-			}
-			if v >= 1000 {
-				b.WriteString(strconv.FormatFloat(float64(v)/1e3, 'g', 6, 64) + "s ")
-			} else {
-				b.WriteString(strconv.FormatUint(uint64(v), 10) + "ms ")
-			}
-		case MetricCongCtl:
-			b.WriteString(m.CongCtl + " ")
-		default:
-			b.WriteString(strconv.FormatUint(uint64(v), 10) + " ")
-		}
-	}
-	return b.String()
 }

@@ -145,6 +145,6 @@ func TestMetricsFormat(t *testing.T) {
 	m.Set(MetricHopLimit, 0)
 	m.CongCtl = "bbr"
 	m.Lock = 1<<MetricRTOMin | 1<<MetricCwnd
-	assert.Equal(t, "mtu 1400 rtt 100ms rttvar 1.5s cwnd lock 0 features ecn rto_min lock 200ms congctl bbr ", m.IPFormat())
-	assert.Equal(t, "", Metrics{}.IPFormat())
+	assert.Equal(t, "mtu 1400 rtt 100ms rttvar 1.5s cwnd lock 0 features ecn rto_min lock 200ms congctl bbr ", metricsText(m))
+	assert.Equal(t, "", metricsText(Metrics{}))
 }

@@ -369,7 +369,7 @@ func runModelWith(t *testing.T, seed uint64, poolRnd *rand.Rand, rnd modelChoice
 		switch k := rnd.IntN(20); {
 		case k < 11:
 			r, mode := randRoute(), modes[rnd.IntN(len(modes))]
-			log = append(log, fmt.Sprintf("add mode %#x %s", mode, r))
+			log = append(log, fmt.Sprintf("add mode %#x %s", mode, routeString(r)))
 			dev := r.Dev
 			switch {
 			case r.Gateway.IsValid():
@@ -389,7 +389,7 @@ func runModelWith(t *testing.T, seed uint64, poolRnd *rand.Rand, rnd modelChoice
 			} else {
 				r.Protocol = 0
 			}
-			log = append(log, fmt.Sprintf("del %s", r))
+			log = append(log, fmt.Sprintf("del %s", routeString(r)))
 			got = e.do(func() error { return e.f.Del(e.t, r) })
 			want = m.del(r)
 		case k < 17:

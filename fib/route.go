@@ -1,13 +1,10 @@
 // Routes as rtnetlink carries them (struct rtmsg and its RTA_* attributes,
-// include/uapi/linux/rtnetlink.h) and as `ip route show` prints them
-// (iproute2's print_route).
+// include/uapi/linux/rtnetlink.h).
 
 package fib
 
 import (
 	"net/netip"
-	"strconv"
-	"strings"
 
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
@@ -126,103 +123,6 @@ type Route struct {
 
 	// Flags is set in dumps: the route's rtm_flags (dead, linkdown, onlink).
 	Flags NHFlags
-}
-
-// String renders the route as `ip route show table all` prints it (the
-// table is named unless it is main), without the trailing space iproute2
-// leaves on each line; a multipath route takes one line per path:
-//
-//	198.51.100.0/24 dev eth0 proto kernel scope link src 198.51.100.1
-//	local 198.51.100.1 dev eth0 table local proto kernel scope host src 198.51.100.1
-//	10.0.0.0 nhid 1 via 198.51.100.2 dev eth0
-//	10.1.0.0/16
-//		nexthop via 198.51.100.2 dev eth0 weight 1
-//		nexthop via 198.51.100.3 dev eth0 weight 3
-func (r Route) String() string {
-	s := r.IPFormat()
-	return strings.ReplaceAll(strings.TrimRight(s, " "), " \n", "\n")
-}
-
-// IPFormat renders the route exactly as iproute2 prints it, trailing spaces
-// included, without the final newline.
-//
-// Kernel: fib_dump_info (net/ipv4/fib_semantics.c); iproute2: print_route.
-func (r Route) IPFormat() string {
-	var b strings.Builder
-	ty := r.Type
-	if ty == TypeUnspec {
-		ty = TypeUnicast
-	}
-	if ty != TypeUnicast {
-		b.WriteString(ty.String())
-		b.WriteByte(' ')
-	}
-	switch {
-	case !r.Dst.IsValid() || r.Dst.Bits() == 0:
-		b.WriteString("default ")
-	case r.Dst.Bits() == 32:
-		b.WriteString(r.Dst.Addr().String() + " ")
-	default:
-		b.WriteString(r.Dst.String() + " ")
-	}
-	// print_route prints the nexthop id before the tos.
-	if r.NexthopID != 0 {
-		b.WriteString("nhid " + strconv.FormatUint(uint64(r.NexthopID), 10) + " ")
-	}
-	if r.TOS != 0 {
-		b.WriteString("tos 0x" + strconv.FormatUint(uint64(r.TOS)|0x100, 16)[1:] + " ")
-	}
-	if len(r.Multipath) == 0 {
-		writeVia(&b, r.Gateway)
-		if r.Dev != nil {
-			b.WriteString("dev " + r.Dev.Name() + " ")
-		}
-	}
-	if r.Table != TableMain && r.Table != TableUnspec {
-		b.WriteString("table " + rt.TableName(r.Table) + " ")
-	}
-	if r.Protocol != ProtoBoot {
-		b.WriteString("proto " + r.Protocol.String() + " ")
-	}
-	if r.Scope != ScopeUniverse {
-		b.WriteString("scope " + r.Scope.String() + " ")
-	}
-	if r.PrefSrc.IsValid() {
-		b.WriteString("src " + r.PrefSrc.String() + " ")
-	}
-	if r.Priority != 0 {
-		b.WriteString("metric " + strconv.FormatUint(uint64(r.Priority), 10) + " ")
-	}
-	if f := r.Flags.String(); f != "" {
-		b.WriteString(f + " ")
-	}
-	b.WriteString(r.Metrics.IPFormat())
-	for _, nh := range r.Multipath {
-		b.WriteString("\n\tnexthop ")
-		writeVia(&b, nh.Gateway)
-		if nh.Dev != nil {
-			b.WriteString("dev " + nh.Dev.Name() + " ")
-		}
-		w := nh.Weight
-		if w == 0 {
-			w = 1
-		}
-		b.WriteString("weight " + strconv.Itoa(w) + " ")
-		if f := nh.Flags.String(); f != "" {
-			b.WriteString(f + " ")
-		}
-	}
-	return b.String()
-}
-
-func writeVia(b *strings.Builder, gw netip.Addr) {
-	switch {
-	case !gw.IsValid():
-	case gw.Is4():
-		b.WriteString("via " + gw.String() + " ")
-	default:
-		b.WriteString("via inet6 " + gw.String() + " ")
-	}
 }
 
 // Mode is the NLM_F_* flags of an RTM_NEWROUTE request: what to do when a

@@ -74,7 +74,7 @@ func TestFibInfoSharing(t *testing.T) {
 			r.Gateway, r.Dev = netip.Addr{}, nil
 		}
 		if err := e.do(func() error { return e.f.Del(e.t, r) }); err != nil {
-			t.Fatalf("del %s: %v", r, err)
+			t.Fatalf("del %s: %v", routeString(r), err)
 		}
 	}
 	if got := e.f.InfoCount(); got != base {
@@ -115,7 +115,7 @@ func TestAliasOrder(t *testing.T) {
 	var got []string
 	for _, r := range e.f.Routes(TableMain) {
 		if strings.HasPrefix(r.Dst.String(), "10.") {
-			got = append(got, r.String())
+			got = append(got, routeString(r))
 		}
 	}
 	want := []string{

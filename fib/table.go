@@ -422,6 +422,10 @@ func (tb *Table) lookup(t *sim.Task, fl Flow) (Result, error) {
 	}
 }
 
+// legacyTOSMask is INET_DSCP_LEGACY_TOS_MASK: the DSCP bits a route
+// lookup compares with a route's TOS.
+const legacyTOSMask = 0x1c
+
 // leafLookup is step 3 of fib_table_lookup: the first route of leaf l that
 // covers key and fits the flow, with a live path, into *res.
 func (tb *Table) leafLookup(l, key uint32, fl *Flow, res *Result) (bool, error) {
@@ -435,7 +439,10 @@ func (tb *Table) leafLookup(l, key uint32, fl *Flow, res *Result) (bool, error) 
 		if index >= 1<<fa.slen {
 			continue
 		}
-		if fa.tos != 0 && fa.tos != fl.TOS {
+		// fib_dscp_masked_match: the flow's DSCP counts only in the
+		// bits of the old IPv4 TOS (INET_DSCP_LEGACY_TOS_MASK), so a
+		// route with another bit of its DSCP set matches no flow.
+		if fa.tos != 0 && fa.tos != fl.TOS&legacyTOSMask {
 			continue
 		}
 		fi := tr.fiOf(fa)

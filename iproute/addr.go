@@ -5,9 +5,9 @@ package iproute
 
 import (
 	"fmt"
+	"io"
 	"net/netip"
 	"path"
-	"strconv"
 	"strings"
 	"syscall"
 
@@ -25,35 +25,28 @@ const addrUsage = `Usage: ip address {add|change|replace} IFADDR dev IFNAME [ LI
                          [ nomaster ]
                          [ type TYPE ] [ to PREFIX ] [ FLAG-LIST ]
                          [ label LABEL ] [up] [ vrf NAME ] ]
+       ip address {showdump|restore}
 IFADDR := PREFIX | ADDR peer PREFIX
           [ broadcast ADDR ] [ anycast ADDR ]
           [ label IFNAME ] [ scope SCOPE-ID ] [ metric METRIC ]
 SCOPE-ID := [ host | link | global | NUMBER ]
+FLAG-LIST := [ FLAG-LIST ] FLAG
+FLAG  := [ permanent | dynamic | secondary | primary |
+           [-]tentative | [-]deprecated | [-]dadfailed | temporary |
+           CONFFLAG-LIST ]
+CONFFLAG-LIST := [ CONFFLAG-LIST ] CONFFLAG
+CONFFLAG  := [ home | nodad | mngtmpaddr | noprefixroute | autojoin ]
+LIFETIME := [ valid_lft LFT ] [ preferred_lft LFT ]
+LFT := forever | SECONDS
+TYPE := { amt | bareudp | bond | bond_slave | bridge | bridge_slave |
+          dsa | dummy | erspan | geneve | gre | gretap | gtp | ifb |
+          ip6erspan | ip6gre | ip6gretap | ip6tnl |
+          ipip | ipoib | ipvlan | ipvtap |
+          macsec | macvlan | macvtap |
+          netdevsim | nlmon | rmnet | sit | team | team_slave |
+          vcan | veth | vlan | vrf | vti | vxcan | vxlan | wwan |
+          xfrm | virt_wifi }
 `
-
-func (ip *IP) doAddr(h *rtnl.Handle, argv []string) error {
-	if len(argv) == 0 {
-		return ip.addrShow(h, nil, false)
-	}
-	cmd, rest := argv[0], argv[1:]
-	switch {
-	case matches(cmd, "add"):
-		return ip.addrModify(h, rest, addrAdd)
-	case matches(cmd, "change"), cmd == "chg":
-		return ip.addrModify(h, rest, addrChange)
-	case matches(cmd, "replace"):
-		return ip.addrModify(h, rest, addrReplace)
-	case matches(cmd, "delete"):
-		return ip.addrModify(h, rest, addrDel)
-	case matches(cmd, "list"), matches(cmd, "show"), matches(cmd, "lst"):
-		return ip.addrShow(h, rest, false)
-	case matches(cmd, "flush"):
-		return ip.addrShow(h, rest, true)
-	case matches(cmd, "help"):
-		return usageErr(addrUsage)
-	}
-	return unknownCmd(cmd, "address")
-}
 
 // addrOp is the request ipaddr_modify sends: RTM_NEWADDR with
 // NLM_F_CREATE|NLM_F_EXCL (add), NLM_F_REPLACE (change) or
@@ -112,149 +105,241 @@ func parseLifetime(v string) (uint32, bool) {
 	return uint32(n), ok
 }
 
-// addrModify is iproute2's ipaddr_modify.
-func (ip *IP) addrModify(h *rtnl.Handle, argv []string, op addrOp) error {
-	var (
-		a                       netdev.Addr
-		dev, label              string
-		local, brd              string
-		scoped, hasLocal        bool
-		hasPeer                 bool
-		validArg, preferredArg  string
-		valid, preferred        = netdev.LifetimeForever, netdev.LifetimeForever
-		family                  = ip.family
-		localBits               int
-		v6only, unsupportedFlag string
-	)
-	p := &args{w: argv}
-	for ; p.more(); p.skip() {
-		w := p.peek()
-		if f, ok := lookupAddrFlag(w); ok {
+// addrObject is do_ipaddr's table, in its order of comparison.
+var addrObject = object{
+	name:  "address",
+	short: "address",
+	usage: addrUsage,
+	empty: func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.addrShow(h, argv, false) },
+	commands: []command{
+		{names: []string{"add*"}, run: addrModifyCmd(addrAdd), keywords: addrModelled(), refusedKeywords: addrUnmodelled},
+		{names: []string{"change*", "chg"}, run: addrModifyCmd(addrChange), keywords: addrModelled(), refusedKeywords: addrUnmodelled},
+		{names: []string{"replace*"}, run: addrModifyCmd(addrReplace), keywords: addrModelled(), refusedKeywords: addrUnmodelled},
+		{names: []string{"delete*"}, run: addrModifyCmd(addrDel), keywords: addrModelled()},
+		{names: []string{"list*", "show*", "lst*"}, run: func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.addrShow(h, argv, false) },
+			keywords: keywordNames(addrFilterKeywords)},
+		{names: []string{"flush*"}, run: func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.addrShow(h, argv, true) },
+			keywords: keywordNames(addrFilterKeywords)},
+		{names: []string{"save*"}, refused: noAddrDumps},
+		{names: []string{"showdump*"}, refused: noAddrDumps},
+		{names: []string{"restore*"}, refused: noAddrDumps},
+	},
+}
+
+const noAddrDumps = "netsim writes and reads no binary dumps of netlink messages"
+
+func addrModifyCmd(op addrOp) func(ip *IP, h *rtnl.Handle, argv []string) error {
+	return func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.addrModify(h, argv, op) }
+}
+
+// addrReq is ipaddr_modify's request being built.
+type addrReq struct {
+	stderr                 io.Writer // ip's, for the flags' warnings
+	a                      netdev.Addr
+	dev, label             string
+	local, brd             string
+	scoped, hasLocal       bool
+	hasPeer, hasAny        bool
+	validArg, preferredArg string
+	valid, preferred       uint32
+	family                 int
+	localBits              int
+	v6only                 string // a modelled IPv6-only flag given
+	unsupportedFlag        string // a flag netsim does not model
+	refused                string // another keyword netsim does not model
+}
+
+// addrModifyKeywords are ipaddr_modify's keywords in its order of
+// comparison, the flags of ifa_flag_data last; any other word is [local]
+// IFADDR (addrLocal).
+var addrModifyKeywords = append([]keyword[*addrReq]{
+	exact("peer", func(a *args, q *addrReq) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		if q.hasPeer {
+			return duparg("peer", v)
+		}
+		pp, err := getPrefix(v, q.family)
+		if err != nil {
+			return err
+		}
+		if q.family == 0 {
+			q.family = addrFamily(pp.Addr())
+		}
+		q.a.Peer, q.hasPeer = pp.Addr(), true
+		q.localBits = pp.Bits()
+		return nil
+	}).or("remote"),
+	kw("broadcast", func(a *args, q *addrReq) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		if q.brd != "" {
+			return duparg("broadcast", v)
+		}
+		q.brd = v
+		if v != "+" && v != "-" {
+			b, err := getAddr(v, q.family)
+			if err != nil {
+				return err
+			}
+			if q.family == 0 {
+				q.family = addrFamily(b)
+			}
+			q.a.Broadcast = b
+		}
+		return nil
+	}).or("brd"),
+	exact("anycast", func(a *args, q *addrReq) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		if q.hasAny {
+			return duparg("anycast", v)
+		}
+		b, err := getAddr(v, q.family)
+		if err != nil {
+			return err
+		}
+		if q.family == 0 {
+			q.family = addrFamily(b)
+		}
+		q.hasAny = true
+		q.refuse("anycast")
+		return nil
+	}),
+	exact("scope", func(a *args, q *addrReq) error {
+		s, err := nextValue(a, scopeID, "invalid scope value.")
+		q.a.Scope, q.scoped = s, true
+		return err
+	}),
+	exact("dev", func(a *args, q *addrReq) error {
+		v, err := a.next()
+		q.dev = v
+		return err
+	}),
+	exact("label", func(a *args, q *addrReq) error {
+		v, err := a.next()
+		q.label = v
+		return err
+	}),
+	kw("metric", func(a *args, q *addrReq) error {
+		_, err := nextValue(a, uint32Value, "\"metric\" value is invalid\n")
+		q.refuse("metric")
+		return err
+	}).or("priority*", "preference*"),
+	kw("valid_lft", func(a *args, q *addrReq) error {
+		if q.validArg != "" {
+			return duparg("valid_lft", a.peek())
+		}
+		n, err := nextValue(a, parseLifetime, "valid_lft value")
+		q.validArg, q.valid = a.peek(), n
+		return err
+	}),
+	kw("preferred_lft", func(a *args, q *addrReq) error {
+		if q.preferredArg != "" {
+			return duparg("preferred_lft", a.peek())
+		}
+		n, err := nextValue(a, parseLifetime, "preferred_lft value")
+		q.preferredArg, q.preferred = a.peek(), n
+		return err
+	}),
+}, addrFlagKeywords()...)
+
+// refuse records the first keyword netsim does not model.
+func (q *addrReq) refuse(kw string) {
+	if q.refused == "" {
+		q.refused = kw
+	}
+}
+
+// addrFlagKeywords are ifa_flag_data's names as ipaddr_modify takes them.
+func addrFlagKeywords() []keyword[*addrReq] {
+	var out []keyword[*addrReq]
+	for _, f := range addrFlagArgs {
+		out = append(out, exact(f.name, func(_ *args, q *addrReq) error {
 			switch {
 			case f.readonly:
-				fmt.Fprintf(ip.Stderr, "Warning: %s option is not mutable from userspace\n", f.name)
-			case f.v6only && family != syscall.AF_INET6:
-				fmt.Fprintf(ip.Stderr, "Warning: %s option can be set only for IPv6 addresses\n", f.name)
+				fmt.Fprintf(q.stderr, "Warning: %s option is not mutable from userspace\n", f.name)
+			case f.v6only && q.family != syscall.AF_INET6:
+				fmt.Fprintf(q.stderr, "Warning: %s option can be set only for IPv6 addresses\n", f.name)
 			case f.flag == netdev.AddrNoDAD || f.flag == netdev.AddrNoPrefixRoute:
-				a.Flags |= f.flag
+				q.a.Flags |= f.flag
 				if f.v6only {
-					v6only = f.name
+					q.v6only = f.name
 				}
 			default:
-				unsupportedFlag = f.name
+				q.unsupportedFlag = f.name
 			}
+			return nil
+		}))
+	}
+	return out
+}
+
+// addrUnmodelled says why netsim refuses keywords of ipaddr_modify.
+var addrUnmodelled = map[string]string{
+	"metric":     "netsim models no metrics of prefix routes (IFA_RT_PRIORITY)",
+	"anycast":    "netsim models no anycast addresses",
+	"home":       "netsim models no Mobile IPv6 home addresses",
+	"mngtmpaddr": "netsim models no IPv6 temporary addresses",
+	"optimistic": "netsim models no optimistic DAD",
+	"autojoin":   "netsim joins no multicast groups for addresses",
+}
+
+// addrModelled lists the keywords of ipaddr_modify that netsim models.
+func addrModelled() []string {
+	var out []string
+	for _, k := range keywordNames(addrModifyKeywords) {
+		if f, ok := lookupAddrFlag(k); ok && (f.readonly || (f.flag != netdev.AddrNoDAD && f.flag != netdev.AddrNoPrefixRoute)) {
 			continue
 		}
-		switch {
-		case w == "peer", w == "remote":
-			v, err := p.next()
-			if err != nil {
-				return err
-			}
-			if hasPeer {
-				return duparg("peer", v)
-			}
-			pp, err := getPrefix(v, family)
-			if err != nil {
-				return err
-			}
-			if family == 0 {
-				family = addrFamily(pp.Addr())
-			}
-			a.Peer, hasPeer = pp.Addr(), true
-			localBits = pp.Bits()
-		case matches(w, "broadcast"), w == "brd":
-			v, err := p.next()
-			if err != nil {
-				return err
-			}
-			if brd != "" {
-				return duparg("broadcast", v)
-			}
-			brd = v
-			if v != "+" && v != "-" {
-				b, err := getAddr(v, family)
-				if err != nil {
-					return err
-				}
-				if family == 0 {
-					family = addrFamily(b)
-				}
-				a.Broadcast = b
-			}
-		case w == "scope":
-			s, err := nextValue(p, scopeID, "invalid scope value.")
-			if err != nil {
-				return err
-			}
-			a.Scope, scoped = s, true
-		case w == "dev":
-			v, err := p.next()
-			if err != nil {
-				return err
-			}
-			dev = v
-		case w == "label":
-			v, err := p.next()
-			if err != nil {
-				return err
-			}
-			label = v
-		case matches(w, "valid_lft"):
-			if validArg != "" {
-				return duparg("valid_lft", w)
-			}
-			v, err := p.next()
-			if err != nil {
-				return err
-			}
-			validArg = v
-			n, ok := parseLifetime(v)
-			if !ok {
-				return invarg("valid_lft value", v)
-			}
-			valid = n
-		case matches(w, "preferred_lft"):
-			if preferredArg != "" {
-				return duparg("preferred_lft", w)
-			}
-			v, err := p.next()
-			if err != nil {
-				return err
-			}
-			preferredArg = v
-			n, ok := parseLifetime(v)
-			if !ok {
-				return invarg("preferred_lft value", v)
-			}
-			preferred = n
-		case w == "anycast", matches(w, "metric"), matches(w, "priority"), matches(w, "preference"), w == "proto":
-			return notSupported("ip address", w)
-		default:
-			if w == "local" {
-				v, err := p.next()
-				if err != nil {
-					return err
-				}
-				w = v
-			}
-			if matches(w, "help") {
-				return usageErr(addrUsage)
-			}
-			if hasLocal {
-				return duparg2("local", w)
-			}
-			pfx, err := getPrefix(w, family)
-			if err != nil {
-				return err
-			}
-			if family == 0 {
-				family = addrFamily(pfx.Addr())
-			}
-			a.Prefix, local, hasLocal = pfx, w, true
+		if addrUnmodelled[k] == "" {
+			out = append(out, k)
 		}
 	}
-	if dev == "" {
+	return out
+}
+
+// addrLocal is ipaddr_modify's last branch: [local] IFADDR, or help.
+func addrLocal(a *args, q *addrReq) error {
+	w := a.peek()
+	if w == "local" {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		w = v
+	}
+	if matches(w, "help") {
+		return usageErr(addrUsage)
+	}
+	if q.hasLocal {
+		return duparg2("local", w)
+	}
+	pfx, err := getPrefix(w, q.family)
+	if err != nil {
+		return err
+	}
+	if q.family == 0 {
+		q.family = addrFamily(pfx.Addr())
+	}
+	q.a.Prefix, q.local, q.hasLocal = pfx, w, true
+	return nil
+}
+
+// addrModify is iproute2's ipaddr_modify.
+func (ip *IP) addrModify(h *rtnl.Handle, argv []string, op addrOp) error {
+	q := &addrReq{stderr: ip.Stderr, valid: netdev.LifetimeForever, preferred: netdev.LifetimeForever, family: ip.family}
+	if err := walk(&args{w: argv}, addrModifyKeywords, q, addrLocal); err != nil {
+		return err
+	}
+	a, family, hasLocal, hasPeer, localBits := &q.a, q.family, q.hasLocal, q.hasPeer, q.localBits
+	if q.dev == "" {
 		return failf("Not enough information: \"dev\" argument is required.\n")
 	}
 	if hasLocal && !hasPeer {
@@ -264,7 +349,7 @@ func (ip *IP) addrModify(h *rtnl.Handle, argv []string, op addrOp) error {
 		// With a peer, the prefix length is the peer's.
 		a.Prefix = netip.PrefixFrom(a.Prefix.Addr(), localBits)
 	}
-	if brd == "+" || brd == "-" {
+	if q.brd == "+" || q.brd == "-" {
 		if op != addrDel {
 			if family != syscall.AF_INET {
 				return failf("Broadcast can be set only for IPv4 addresses\n")
@@ -274,28 +359,40 @@ func (ip *IP) addrModify(h *rtnl.Handle, argv []string, op addrOp) error {
 				base = netip.PrefixFrom(a.Peer, localBits)
 			}
 			if base.Bits() <= 30 {
-				a.Broadcast = ipv4Broadcast(base, brd == "+")
+				a.Broadcast = ipv4Broadcast(base, q.brd == "+")
 			}
 		}
 	}
-	if !scoped && op != addrDel && hasLocal && a.Prefix.Addr().Is4() && a.Prefix.Addr().As4()[0] == 127 {
+	if !q.scoped && op != addrDel && hasLocal && a.Prefix.Addr().Is4() && a.Prefix.Addr().As4()[0] == 127 {
 		// default_scope: loopback addresses are host scope.
 		a.Scope = netdev.ScopeHost
 	}
-	if h.LinkIndex(dev) == 0 {
-		return nodev(dev)
+	if h.LinkIndex(q.dev) == 0 {
+		return nodev(q.dev)
 	}
-	if op == addrDel && !hasLocal && !hasPeer {
-		return ip.addrDelFirst(h, dev, family, label)
-	}
-	if validArg != "" || preferredArg != "" {
-		if valid == 0 {
+	if q.validArg != "" || q.preferredArg != "" {
+		if q.valid == 0 {
 			return failf("valid_lft is zero\n")
 		}
-		if valid < preferred {
+		if q.valid < q.preferred {
 			return failf("preferred_lft is greater than valid_lft\n")
 		}
-		a.ValidLft, a.PreferredLft = valid, preferred
+		a.ValidLft, a.PreferredLft = q.valid, q.preferred
+	}
+	if q.unsupportedFlag == "autojoin" && !(hasLocal && a.Prefix.Addr().IsMulticast()) {
+		return failf("autojoin needs multicast address\n")
+	}
+	for _, kw := range []string{q.unsupportedFlag, q.refused} {
+		// inet_rtm_deladdr and inet6_rtm_deladdr find the address by
+		// its local address, prefix and label: the rest is ignored
+		// (IFA_F_MANAGETEMPADDR cleans up temporary addresses, which
+		// netsim has none of).
+		if kw != "" && op != addrDel {
+			return failf("ip address: \"%s\" is not supported by netsim: %s.\n", kw, addrUnmodelled[kw])
+		}
+	}
+	if op == addrDel && !hasLocal && !hasPeer {
+		return ip.addrDelFirst(h, q.dev, family, q.label)
 	}
 	if !hasLocal {
 		// No IFA_LOCAL: without a family no protocol takes the request;
@@ -308,33 +405,27 @@ func (ip *IP) addrModify(h *rtnl.Handle, argv []string, op addrOp) error {
 		}
 		return errno.New(syscall.EINVAL, "")
 	}
-	if unsupportedFlag == "autojoin" && !a.Prefix.Addr().IsMulticast() {
-		return failf("autojoin needs multicast address\n")
+	if q.v6only != "" && !a.Prefix.Addr().Is6() {
+		return failf("ip address: %s on an IPv4 address is not supported by netsim.\n", q.v6only)
 	}
-	if unsupportedFlag != "" {
-		return notSupported("ip address", unsupportedFlag)
-	}
-	if v6only != "" && !a.Prefix.Addr().Is6() {
-		return failf("ip address: %s on an IPv4 address is not supported by netsim.\n", v6only)
-	}
-	a.Label = label
+	a.Label = q.label
 	if op == addrDel {
-		if !strings.Contains(local, "/") && !hasPeer && a.Prefix.Addr().Is4() {
+		if !strings.Contains(q.local, "/") && !hasPeer && a.Prefix.Addr().Is4() {
 			fmt.Fprintf(ip.Stderr, "Warning: Executing wildcard deletion to stay compatible with old scripts.\n"+
 				"         Explicitly specify the prefix length (%s/32) to avoid this warning.\n"+
 				"         This special behaviour is likely to disappear in further releases,\n"+
-				"         fix your scripts!\n", local)
+				"         fix your scripts!\n", q.local)
 			a.Prefix = netip.PrefixFrom(a.Prefix.Addr(), -1)
 		}
-		return h.AddrDelWith(dev, a)
+		return h.AddrDelWith(q.dev, *a)
 	}
 	switch op {
 	case addrChange:
-		return h.AddrChange(dev, a)
+		return h.AddrChange(q.dev, *a)
 	case addrReplace:
-		return h.AddrReplace(dev, a)
+		return h.AddrReplace(q.dev, *a)
 	}
-	return h.AddrAddWith(dev, a)
+	return h.AddrAddWith(q.dev, *a)
 }
 
 // ipv4Broadcast is the "brd +" (all ones) or "brd -" (all zeros) host part.
@@ -382,6 +473,10 @@ func delMatch(a rtnl.AddrInfo) netdev.Addr {
 // addrFilter is the selection of `ip addr show/flush`.
 type addrFilter struct {
 	linkFilter
+	h               *rtnl.Handle
+	family          int    // -4, -6 or 0: the family of "to"
+	link            bool   // `ip link show` (ipaddr_list_link)
+	usage           string // the object's usage, for help
 	scope           netdev.Scope
 	hasScope        bool
 	to              netip.Prefix
@@ -452,56 +547,136 @@ func (f *addrFilter) addrFlagFilter(arg string) bool {
 	return true
 }
 
-func (ip *IP) parseAddrFilter(h *rtnl.Handle, argv []string) (*addrFilter, error) {
-	f := &addrFilter{}
-	var rest []string
-	a := &args{w: argv}
-	for ; a.more(); a.skip() {
-		w := a.peek()
-		switch {
-		case matches(w, "to"):
-			v, err := a.next()
-			if err != nil {
-				return nil, err
-			}
-			p, err := getPrefix(v, ip.family)
-			if err != nil {
-				return nil, err
-			}
-			f.to = p
-		case w == "scope":
-			v, err := a.next()
-			if err != nil {
-				return nil, err
-			}
-			s, ok := scopeID(v)
-			if !ok && v != "all" {
-				return nil, invarg("invalid \"scope\"\n", v)
-			}
-			f.scope, f.hasScope = s, v != "all"
-		case w == "label":
-			v, err := a.next()
-			if err != nil {
-				return nil, err
-			}
-			f.label = v
-		case w != "up" && f.addrFlagFilter(w):
-		default:
-			rest = append(rest, w)
-			if w == "dev" || matches(w, "group") || w == "master" || w == "type" {
-				a.skip()
-				if !a.more() {
-					return nil, incomplete()
-				}
-				rest = append(rest, a.peek())
-			}
+// addrFilterKeywords are ipaddr_list_flush_or_save's keywords in its order
+// of comparison (`ip addr show/flush` and `ip link show`); any other word
+// is [dev] DEVICE (filterDev).
+var addrFilterKeywords = append([]keyword[*addrFilter]{
+	exact("to", func(a *args, f *addrFilter) error {
+		v, err := a.next()
+		if err != nil {
+			return err
 		}
+		if f.link {
+			// ipaddr_list_link asks for AF_PACKET, which get_prefix refuses.
+			return &argError{msg: fmt.Sprintf("Error: \"%s\" may be inet prefix, but it is not allowed in this context.\n", v), status: exitFailure}
+		}
+		p, err := getPrefix(v, f.family)
+		f.to = p
+		return err
+	}),
+	exact("scope", func(a *args, f *addrFilter) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		s, ok := scopeID(v)
+		if !ok && v != "all" {
+			return invarg("invalid \"scope\"\n", v)
+		}
+		f.scope, f.hasScope = s, v != "all"
+		return nil
+	}),
+	exact("up", func(_ *args, f *addrFilter) error { f.up = true; return nil }),
+}, append(addrFlagFilterKeywords(), []keyword[*addrFilter]{
+	exact("label", func(a *args, f *addrFilter) error {
+		v, err := a.next()
+		f.label = v
+		return err
+	}),
+	exact("group", func(a *args, f *addrFilter) error {
+		g, err := nextValue(a, groupID, "Invalid \"group\" value\n")
+		f.group, f.hasGroup = g, true
+		return err
+	}),
+	exact("master", func(a *args, f *addrFilter) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		if f.h.LinkIndex(v) == 0 {
+			return invarg("Device does not exist\n", v)
+		}
+		f.master, f.nomaster = v, false
+		return nil
+	}),
+	exact("vrf", func(a *args, f *addrFilter) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		// name_is_vrf: the device must exist and be a vrf.
+		if l, err := f.h.LinkByName(v); err != nil || l.Kind != "vrf" {
+			return invarg("Not a valid VRF name\n", v)
+		}
+		f.master, f.nomaster = v, false
+		return nil
+	}),
+	exact("nomaster", func(_ *args, f *addrFilter) error { f.master, f.nomaster = "", true; return nil }),
+	exact("type", func(a *args, f *addrFilter) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		if k, ok := strings.CutSuffix(v, "_slave"); ok {
+			f.slaveKind = k
+		} else {
+			f.kind = v
+		}
+		return nil
+	}),
+}...)...)
+
+// addrFlagFilterKeywords are get_filter's words: the names of
+// ifa_flag_data, "dynamic" and "primary", each also with a leading "-".
+func addrFlagFilterKeywords() []keyword[*addrFilter] {
+	var out []keyword[*addrFilter]
+	names := []string{}
+	for _, fl := range addrFlagArgs {
+		names = append(names, fl.name)
 	}
-	lf, err := parseLinkFilter(h, rest, addrUsage)
-	if err != nil {
+	names = append(names, "dynamic", "primary")
+	for _, n := range names {
+		out = append(out, exact(n, func(a *args, f *addrFilter) error {
+			f.addrFlagFilter(a.peek())
+			return nil
+		}).or("-"+n))
+	}
+	return out
+}
+
+// filterDev is ipaddr_list_flush_or_save's last branch: [dev] DEVICE, or
+// help.
+func filterDev(a *args, f *addrFilter) error {
+	w := a.peek()
+	if w == "dev" {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		w = v
+	} else if matches(w, "help") {
+		return usageErr(f.usage)
+	}
+	if f.dev != "" {
+		return duparg2("dev", w)
+	}
+	f.dev = w
+	return nil
+}
+
+// parseAddrFilter reads the selectors of `ip addr show/flush` (link
+// false) or `ip link show` (link true).
+func (ip *IP) parseAddrFilter(h *rtnl.Handle, argv []string, link bool) (*addrFilter, error) {
+	f := &addrFilter{h: h, family: ip.family, link: link, usage: addrUsage}
+	if link {
+		f.usage = linkUsage
+	}
+	if err := walk(&args{w: argv}, addrFilterKeywords, f, filterDev); err != nil {
 		return nil, err
 	}
-	f.linkFilter = *lf
+	if f.dev != "" && h.LinkIndex(f.dev) == 0 {
+		return nil, failf("Device \"%s\" does not exist.\n", f.dev)
+	}
 	return f, nil
 }
 
@@ -509,7 +684,7 @@ func (ip *IP) addrShow(h *rtnl.Handle, argv []string, flush bool) error {
 	if flush && len(argv) == 0 {
 		return failf("Flush requires arguments.\n")
 	}
-	f, err := ip.parseAddrFilter(h, argv)
+	f, err := ip.parseAddrFilter(h, argv, false)
 	if err != nil {
 		return err
 	}
@@ -537,111 +712,47 @@ func (ip *IP) addrShow(h *rtnl.Handle, argv []string, flush bool) error {
 		return err
 	}
 	byIndex := map[netdev.IfIndex][]rtnl.AddrInfo{}
-	hasAddrs := map[netdev.IfIndex]bool{}
+	selected := map[netdev.IfIndex]bool{}
 	for _, a := range addrs {
-		hasAddrs[a.Index] = true
+		byIndex[a.Index] = append(byIndex[a.Index], a)
 		if f.keepAddr(a) {
-			byIndex[a.Index] = append(byIndex[a.Index], a)
+			selected[a.Index] = true
 		}
 	}
-	up := linkUp(links)
-	// What iproute2 prints of each device depends on the filter: with an
-	// address family or a prefix, only devices that have a selected
-	// address, without their hardware address line; with a label, the
-	// addresses alone; with a scope alone, devices in full.
+	// ipaddr_filter: with an address family (-4, -6, or that of "to"),
+	// only devices that have a selected address; without one, also the
+	// devices that have no address at all.
 	filtered := fam != rtnl.FamilyAll || f.to.IsValid()
-	for _, l := range links {
-		if !f.keep(l) {
-			continue
-		}
-		as := byIndex[l.Index]
-		if len(as) == 0 && (filtered || hasAddrs[l.Index]) {
-			// ipaddr_filter drops a device whose addresses were all
-			// filtered out, and keeps one that had none unless a family
-			// is asked for.
-			continue
-		}
-		if f.label == "" {
-			if f.dev != "" && ip.family == syscall.AF_INET6 {
-				// ipaddr_link_get asks for the one device with RTM_GETLINK,
-				// which has no per-family form: the full link line.
-				fam := ip.family
-				ip.family = 0
-				ip.printLink(l, up, false, !filtered)
-				ip.family = fam
-			} else {
-				ip.printLink(l, up, false, !filtered)
-			}
-		}
-		for _, a := range as {
-			ip.printAddr(a)
-		}
+	keep := func(l rtnl.LinkInfo) bool {
+		return selected[l.Index] || !filtered && len(byIndex[l.Index]) == 0
 	}
+	ip.addrList(f, links, keep, byIndex)
 	return nil
-}
-
-// printAddr is print_addrinfo for the fields netsim keeps.
-func (ip *IP) printAddr(a rtnl.AddrInfo) {
-	var b strings.Builder
-	v4 := a.Prefix.Addr().Is4()
-	if v4 {
-		b.WriteString("    inet ")
-	} else {
-		b.WriteString("    inet6 ")
-	}
-	b.WriteString(a.Prefix.Addr().String())
-	if a.Peer.IsValid() && a.Peer != a.Prefix.Addr() {
-		b.WriteString(" peer " + a.Peer.String())
-	}
-	b.WriteString("/" + strconv.Itoa(a.Prefix.Bits()) + " ")
-	if v4 && a.Broadcast.IsValid() {
-		b.WriteString("brd " + a.Broadcast.String() + " ")
-	}
-	b.WriteString("scope " + a.Scope.String() + " ")
-	// print_ifa_flags: each flag once, in ifa_flag_data's order.
-	var seen netdev.AddrFlags
-	for _, f := range addrFlagArgs {
-		if seen&f.flag != 0 {
-			continue
-		}
-		seen |= f.flag
-		switch {
-		case f.flag == netdev.AddrPermanent:
-			if a.Flags&f.flag == 0 {
-				b.WriteString("dynamic ")
-			}
-		case a.Flags&f.flag == 0:
-		case f.flag == netdev.AddrSecondary && !v4:
-			b.WriteString("temporary ")
-		default:
-			b.WriteString(f.name + " ")
-		}
-	}
-	if v4 {
-		label := a.Label
-		if label == "" {
-			label = a.Link
-		}
-		b.WriteString(label)
-	}
-	b.WriteString("\n       valid_lft " + lifetimeText(a.ValidLft) + " preferred_lft " + lifetimeText(a.PreferredLft) + "\n")
-	ip.out.WriteString(b.String())
-}
-
-// lifetimeText prints a lifetime left as print_addrinfo does: "forever" or
-// seconds.
-func lifetimeText(v uint32) string {
-	if v == netdev.LifetimeForever {
-		return "forever"
-	}
-	return strconv.FormatUint(uint64(v), 10) + "sec"
 }
 
 // addrFlush deletes every selected address, repeating the dump until none
 // is left (deleting a primary IPv4 address may delete or promote its
-// secondaries), as ipaddr_flush does.
+// secondaries), as ipaddr_flush does; with -s it says how many rounds it
+// took, and with -s -s it lists each address it deletes. Asked for primary
+// addresses only, it stops after one round.
 func (ip *IP) addrFlush(h *rtnl.Handle, f *addrFilter, fam int) error {
-	for round := 0; round < 10; round++ {
+	p := &ip.p
+	primaryOnly := f.flagmask&netdev.AddrSecondary != 0 && f.flags&netdev.AddrSecondary == 0
+	done := func(round int) error {
+		if ip.opts.stats > 0 {
+			if round == 0 {
+				p.text("Nothing to flush.\n")
+			} else {
+				s := ""
+				if round > 1 {
+					s = "s"
+				}
+				p.text("*** Flush is complete after %d round%s ***\n", round, s)
+			}
+		}
+		return nil
+	}
+	for round := 0; round < 10; {
 		links, err := h.LinkList()
 		if err != nil {
 			return err
@@ -654,23 +765,35 @@ func (ip *IP) addrFlush(h *rtnl.Handle, f *addrFilter, fam int) error {
 		for _, l := range links {
 			keepLink[l.Index] = f.keep(l)
 		}
-		n := 0
+		var sel []rtnl.AddrInfo
 		for _, a := range addrs {
 			if !keepLink[a.Index] || !f.keepAddr(a) {
 				continue
 			}
-			n++
+			sel = append(sel, a)
+			if ip.opts.stats > 1 {
+				ip.printAddrInfo(a, true)
+			}
+		}
+		if len(sel) == 0 {
+			return done(round)
+		}
+		for _, a := range sel {
 			// ipaddr_flush sends each dumped address back as RTM_DELADDR,
 			// with its peer and label.
 			if err := h.AddrDelWith(a.Link, delMatch(a)); err != nil {
-				if e := err; isGone(e) {
+				if isGone(err) {
 					continue
 				}
 				return err
 			}
 		}
-		if n == 0 {
-			return nil
+		round++
+		if ip.opts.stats > 0 {
+			p.text("\n*** Round %d, deleting %d addresses ***\n", round, len(sel))
+		}
+		if primaryOnly {
+			return done(round)
 		}
 	}
 	return failf("*** Flush remains incomplete after 10 rounds. ***\n")

@@ -2,6 +2,7 @@ package iproute
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/netsimlab/netsim/rtnl"
@@ -37,9 +38,15 @@ type command struct {
 	// keywords are the command's keywords, for documentation.
 	keywords []string
 
+	// refusedKeywords are the keywords ip accepts and netsim refuses by
+	// name (a failed command: a -force batch goes on), with why.
+	refusedKeywords map[string]string
+
 	// unsupported are the output options netsim refuses for this
-	// command (the others it prints as ip does, or ip ignores them).
-	unsupported optSet
+	// command (the others it prints as ip does, or ip ignores them);
+	// unsupportedWhy, if set, says what netsim does not model for them.
+	unsupported    optSet
+	unsupportedWhy string
 }
 
 // optSet is a set of ip's output options.
@@ -105,7 +112,11 @@ func (o *object) run(ip *IP, h *rtnl.Handle, argv []string) error {
 			return failf("ip %s %s is not supported by netsim: %s.\n", o.short, strings.TrimSuffix(c.names[0], "*"), c.refused)
 		}
 		if bad := c.unsupported & ip.opts.set(); bad != 0 {
-			return failf("ip %s %s: option %s is not supported by netsim.\n", o.short, strings.TrimSuffix(c.names[0], "*"), bad)
+			why := ""
+			if c.unsupportedWhy != "" {
+				why = ": " + c.unsupportedWhy
+			}
+			return failf("ip %s %s: option %s is not supported by netsim%s.\n", o.short, strings.TrimSuffix(c.names[0], "*"), bad, why)
 		}
 		return c.run(ip, h, argv[1:])
 	}
@@ -120,8 +131,9 @@ func (o *object) run(ip *IP, h *rtnl.Handle, argv []string) error {
 type SupportRow struct {
 	Object, Command string
 	Keywords        []string
-	Refused         string // why netsim does not run it; "" if it does
-	Unsupported     string // output options netsim refuses for it
+	RefusedKeywords []string // "keyword: why", by keyword
+	Refused         string   // why netsim does not run it; "" if it does
+	Unsupported     string   // output options netsim refuses for it
 }
 
 // Support returns netsim's table of ip's objects and commands.
@@ -133,8 +145,13 @@ func Support() []SupportRow {
 			continue
 		}
 		for _, c := range o.obj.commands {
+			var refused []string
+			for k, why := range c.refusedKeywords {
+				refused = append(refused, k+": "+why)
+			}
+			sort.Strings(refused)
 			out = append(out, SupportRow{Object: o.name, Command: strings.TrimSuffix(c.names[0], "*"),
-				Keywords: c.keywords, Refused: c.refused, Unsupported: c.unsupported.String()})
+				Keywords: c.keywords, RefusedKeywords: refused, Refused: c.refused, Unsupported: c.unsupported.String()})
 		}
 	}
 	return out

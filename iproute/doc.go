@@ -19,9 +19,12 @@
 // vlan, bond, vrf; a kind Linux does not know is the kernel's "Unknown
 // device type", one it has but netsim does not model is refused by name),
 // `addr add/del/show/flush`, `route
-// add/append/replace/prepend/change/del/get/show/flush`, `nexthop
-// add/replace/del/get/show/flush` (hash-threshold and resilient groups) and
-// `nexthop bucket show/get`, `rule add/del/show/flush`, `maddr
+// add/append/replace/prepend/change/test/del/get/show/flush` (printed with
+// -j, -p, -o, -d and -s as ip prints them, but for route get's -s, whose
+// reference counts of cached routes netsim does not keep, and the nh_info
+// -d adds to a route with a nexthop id), `nexthop
+// add/replace/del/get/show/flush` (hash-threshold and resilient groups, fdb
+// nexthops) and `nexthop bucket show/get`, `rule add/del/show/flush`, `maddr
 // add/del/show`, `netns add/del/list/list-id/identify/pids/exec` (exec runs
 // ip or sysctl in the namespace) and `neigh show` (netsim keeps no
 // neighbour tables: it lists nothing), with the keywords and abbreviations
@@ -39,14 +42,25 @@
 //
 // Where the output is not iproute2's: netsim has no IPv6 routes, so `ip -6
 // route` shows none and `ip route show table all` only IPv4's; options that
-// only format (-s, -d, -o, -j, -br) and keywords netsim does not model
+// only format (-s, -d, -o, -j, -br) are refused by name by the objects
+// that do not print through the printer yet; keywords netsim does not model
 // (route encapsulations, address metrics, anycast and the flags home,
-// mngtmpaddr and optimistic, link flags) are refused by name. As in iproute2
+// mngtmpaddr, optimistic and autojoin; link trailers, dynamic, carrier,
+// broadcast, netns, queues, offloads, xdp, vf, ...) are refused by name,
+// after ip's own checks of the command line and as failed commands that do
+// not end a -force batch; the link flags arp, multicast, allmulticast and
+// promisc are modelled. `ip link show`
+// and `ip addr show` print as ip 6.1 does with every output option, with
+// traffic counters that are all zero (netsim moves no packets; carrier
+// changes are counted) and without a bond's or a bond port's attributes
+// under -d (netsim keeps a bond's mode only). As in iproute2
 // 6.1, a batch line takes no options (`-4
 // route show` is an unknown object) and `ip nh` is not `ip nexthop`; and as
-// in 6.1, the selectors of one `ip nexthop` line (dev, groups, protocol, a
-// bucket dump's id and nhid) and the flush count stay set for the later
-// nexthop lines of the same batch.
+// in 6.1, the selectors of one `ip nexthop` line (dev, master, groups, fdb,
+// protocol, a bucket dump's id and nhid) and the flush count stay set for
+// the later nexthop lines of the same batch. `ip nexthop` and `ip nexthop
+// bucket` print text and JSON from the same printer, with every output
+// option; encapsulations are refused by name.
 // testdata/differences.txt keeps the cases where netsim's kernel still
 // answers otherwise than Linux 6.18.
 //

@@ -445,16 +445,16 @@ func init() {
 		noMcast      = "netsim models no multicast routing"
 	)
 	objects = append(objects[:0], []o{
-		{name: "address", run: (*IP).doAddr},
+		{name: "address", obj: &addrObject},
 		{name: "addrlabel", refused: noIPv6Labels},
 		{name: "maddress", obj: &maddrObject},
-		{name: "route", run: (*IP).doRoute},
+		{name: "route", obj: &routeObject},
 		{name: "rule", obj: &ruleObject},
 		{name: "neighbor", obj: &neighObject},
 		{name: "neighbour", obj: &neighObject},
 		{name: "ntable", refused: noNeighTable},
 		{name: "ntbl", refused: noNeighTable},
-		{name: "link", run: (*IP).doLink},
+		{name: "link", obj: &linkObject},
 		{name: "l2tp", refused: noTunnels},
 		{name: "fou", refused: noTunnels},
 		{name: "ila", refused: "netsim models no ILA"},
@@ -474,7 +474,7 @@ func init() {
 		{name: "netconf", refused: "netsim models no netconf"},
 		{name: "vrf", refused: "netsim models no VRF cgroups"},
 		{name: "sr", refused: "netsim models no segment routing"},
-		{name: "nexthop", run: (*IP).doNexthop},
+		{name: "nexthop", obj: &nexthopObject},
 		{name: "mptcp", refused: "netsim models no MPTCP"},
 		{name: "ioam", refused: "netsim models no IOAM"},
 		{name: "help"},
@@ -511,7 +511,7 @@ func (ip *IP) cmd(args []string) error {
 		switch {
 		case o.obj != nil:
 			err = o.obj.run(ip, h, args[1:])
-		case ip.opts.set() != 0:
+		case ip.opts.set() != 0 && o.name != "link" && o.name != "address":
 			err = failf("ip %s: option %s is not supported by netsim.\n", o.name, ip.opts.set())
 		default:
 			err = o.run(ip, h, args[1:])
@@ -605,6 +605,7 @@ var noExtack = []struct {
 	{syscall.ERANGE, "Port path cost out of range"},              // br_stp_set_path_cost
 	{syscall.ENOENT, "Backup device is not a bridge port"},       // br_setport, nbp_backup_change
 	{syscall.EINVAL, "Invalid backup port"},                      // nbp_backup_change
+	{syscall.EPERM, "Cannot delete the default group"},           // rtnl_group_dellink
 }
 
 func kernelHasExtack(en syscall.Errno, msg string) bool {

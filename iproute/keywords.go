@@ -10,6 +10,10 @@ import "strings"
 type keyword[R any] struct {
 	names []string // "pref*" matches any non-empty prefix of "pref"; others match exactly
 	parse func(a *args, r R) error
+
+	// refused, if set, says what netsim does not model for a keyword ip
+	// accepts: its parse refuses it by name.
+	refused string
 }
 
 // kw is a keyword matched by prefix (iproute2's matches()).
@@ -81,6 +85,27 @@ func keywordNames[R any](table []keyword[R]) []string {
 	out := make([]string, 0, len(table))
 	for _, k := range table {
 		out = append(out, strings.TrimSuffix(k.names[0], "*"))
+	}
+	return out
+}
+
+// keywordRefusals maps the first name of each refused keyword of table to
+// what netsim does not model for it.
+func keywordRefusals[R any](table []keyword[R]) map[string]string {
+	out := map[string]string{}
+	for _, k := range table {
+		if k.refused != "" {
+			out[strings.TrimSuffix(k.names[0], "*")] = k.refused
+		}
+	}
+	return out
+}
+
+// prefixed returns m with prefix before each reason.
+func prefixed(m map[string]string, prefix string) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = prefix + v
 	}
 	return out
 }

@@ -4,64 +4,150 @@
 package iproute
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"syscall"
 
+	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/rtnl"
 )
 
-const linkUsage = `Usage: ip link add [link DEV] [ name ] NAME
+const linkUsage = `Usage: ip link add [link DEV | parentdev NAME] [ name ] NAME
 		    [ txqueuelen PACKETS ]
 		    [ address LLADDR ]
-		    [ mtu MTU ]
-		    [ group GROUP ]
+		    [ broadcast LLADDR ]
+		    [ mtu MTU ] [index IDX ]
+		    [ numtxqueues QUEUE_COUNT ]
+		    [ numrxqueues QUEUE_COUNT ]
+		    [ netns { PID | NAME } ]
 		    type TYPE [ ARGS ]
 
 	ip link delete { DEVICE | dev DEVICE | group DEVGROUP } type TYPE [ ARGS ]
 
 	ip link set { DEVICE | dev DEVICE | group DEVGROUP }
 			[ { up | down } ]
-			[ address LLADDR ]
-			[ mtu MTU ]
-			[ name NAME ]
-			[ master DEVICE ][ nomaster ]
-			[ group GROUP ]
+			[ type TYPE ARGS ]
+		[ arp { on | off } ]
+		[ dynamic { on | off } ]
+		[ multicast { on | off } ]
+		[ allmulticast { on | off } ]
+		[ promisc { on | off } ]
+		[ trailers { on | off } ]
+		[ carrier { on | off } ]
+		[ txqueuelen PACKETS ]
+		[ name NEWNAME ]
+		[ address LLADDR ]
+		[ broadcast LLADDR ]
+		[ mtu MTU ]
+		[ netns { PID | NAME } ]
+		[ link-netns NAME | link-netnsid ID ]
+		[ alias NAME ]
+		[ vf NUM [ mac LLADDR ]
+			 [ vlan VLANID [ qos VLAN-QOS ] [ proto VLAN-PROTO ] ]
+			 [ rate TXRATE ]
+			 [ max_tx_rate TXRATE ]
+			 [ min_tx_rate TXRATE ]
+			 [ spoofchk { on | off} ]
+			 [ query_rss { on | off} ]
+			 [ state { auto | enable | disable} ]
+			 [ trust { on | off} ]
+			 [ node_guid EUI64 ]
+			 [ port_guid EUI64 ] ]
+		[ { xdp | xdpgeneric | xdpdrv | xdpoffload } { off |
+			  object FILE [ { section | program } NAME ] [ verbose ] |
+			  pinned FILE } ]
+		[ master DEVICE ][ vrf NAME ]
+		[ nomaster ]
+		[ addrgenmode { eui64 | none | stable_secret | random } ]
+		[ protodown { on | off } ]
+		[ protodown_reason PREASON { on | off } ]
+		[ gso_max_size BYTES ] | [ gso_max_segs PACKETS ]
+		[ gro_max_size BYTES ]
 
-	ip link show [ DEVICE | group GROUP ] [up] [master DEV] [type TYPE]
+	ip link show [ DEVICE | group GROUP ] [up] [master DEV] [vrf NAME] [type TYPE]
+		[nomaster]
 
-TYPE := { bond | bridge | dummy | macvlan | veth | vlan | vrf }
+	ip link xstats type TYPE [ ARGS ]
+
+	ip link afstats [ dev DEVICE ]
+	ip link property add dev DEVICE [ altname NAME .. ]
+	ip link property del dev DEVICE [ altname NAME .. ]
+
+	ip link help [ TYPE ]
+
+TYPE := { amt | bareudp | bond | bond_slave | bridge | bridge_slave |
+          dsa | dummy | erspan | geneve | gre | gretap | gtp | ifb |
+          ip6erspan | ip6gre | ip6gretap | ip6tnl |
+          ipip | ipoib | ipvlan | ipvtap |
+          macsec | macvlan | macvtap |
+          netdevsim | nlmon | rmnet | sit | team | team_slave |
+          vcan | veth | vlan | vrf | vti | vxcan | vxlan | wwan |
+          xfrm | virt_wifi }
 `
 
-func (ip *IP) doLink(h *rtnl.Handle, argv []string) error {
+// linkObject is do_iplink's table, in its order of comparison.
+var linkObject = object{
+	name:  "link",
+	short: "link",
+	usage: linkUsage,
+	empty: (*IP).linkShow,
+	commands: []command{
+		{names: []string{"add*"}, run: (*IP).linkAdd, keywords: linkModelled(), refusedKeywords: keywordRefusals(linkKeywords)},
+		{names: []string{"set*", "change*"}, run: (*IP).linkSet, keywords: linkModelled(), refusedKeywords: keywordRefusals(linkKeywords)},
+		{names: []string{"replace*"}, run: (*IP).linkReplace, keywords: linkModelled(), refusedKeywords: keywordRefusals(linkKeywords)},
+		{names: []string{"delete*"}, run: (*IP).linkDel, keywords: linkModelled()},
+		{names: []string{"show*", "lst*", "list*"}, run: (*IP).linkShow, keywords: keywordNames(addrFilterKeywords)},
+		{names: []string{"xstats*"}, refused: "netsim keeps no statistics"},
+		{names: []string{"afstats*"}, refused: "netsim keeps no statistics"},
+		{names: []string{"property*"}, refused: "netsim models no alternative names"},
+		{names: []string{"help*"}, run: (*IP).linkHelp},
+	},
+}
+
+// kindHelp are the print_help texts of the link_utils of the kinds netsim
+// models.
+var kindHelp = map[string]string{
+	"veth":         "Usage: ip link <options> type veth [peer <options>]\nTo get <options> type 'ip link add help'\n",
+	"dummy":        "Usage: ... dummy\n",
+	"macvlan":      macvlanExplain,
+	"vlan":         vlanExplain,
+	"bond":         bondExplain,
+	"vrf":          "Usage: ... vrf table TABLEID\n",
+	"bridge":       bridgeUsage,
+	"bridge_slave": bridgeSlaveUsage,
+}
+
+// linkHelp is do_help: `ip link help TYPE` prints the kind's help on
+// stdout; without a TYPE, or for a kind ip has no help for, ip's usage.
+func (ip *IP) linkHelp(_ *rtnl.Handle, argv []string) error {
 	if len(argv) == 0 {
-		return ip.linkShow(h, nil)
-	}
-	cmd, rest := argv[0], argv[1:]
-	switch {
-	case matches(cmd, "add"):
-		return ip.linkAdd(h, rest)
-	case matches(cmd, "set"), matches(cmd, "change"):
-		return ip.linkSet(h, rest)
-	case matches(cmd, "delete"):
-		return ip.linkDel(h, rest)
-	case matches(cmd, "show"), matches(cmd, "lst"), matches(cmd, "list"):
-		return ip.linkShow(h, rest)
-	case matches(cmd, "help"):
 		return usageErr(linkUsage)
 	}
-	return unknownCmd(cmd, "link")
+	if text, ok := kindHelp[argv[0]]; ok {
+		ip.out.WriteString(text)
+		return nil
+	}
+	if netdev.KnownKind(argv[0]) {
+		return failf("Kind \"%s\" is not supported by netsim.\n", argv[0])
+	}
+	return usageErr(linkUsage)
 }
 
 // linkReq is what iplink_parse gathers: the common attributes of a
-// RTM_NEWLINK request, and the words after "type".
+// RTM_NEWLINK or RTM_DELLINK request, and the words after "type".
 type linkReq struct {
+	h            *rtnl.Handle
 	dev, name    string // the device (dev or the bare word) and "name"
+	devIsName    bool   // dev is the "name" given (iplink_parse's dev == name)
 	link         string
-	up, down     bool
+	flags, flMsk netdev.Flags // ifi_flags and ifi_change
 	addr         netdev.MAC
 	hasAddr      bool
+	addrLen      int      // the bytes of "address" (ll_addr_a2n)
+	peerAddrLen  int      // a veth peer's addrLen
+	peer         *linkReq // a veth's peer, or nil
 	mtu          int
 	hasMTU       bool
 	txqlen       int
@@ -76,152 +162,494 @@ type linkReq struct {
 	typeArgs     []string
 	hasIndex     bool
 	index        netdev.IfIndex
-	setAttrCount int
+	hasKind      bool   // "type" was given
+	refused      string // the first keyword netsim does not model, refused once the request is parsed
+	why          string // what netsim does not model about it
 }
 
-// parseLink is iplink_parse for the attributes netsim models.
-func parseLink(argv []string) (*linkReq, error) {
-	r := &linkReq{}
-	a := &args{w: argv}
-	for ; a.more(); a.skip() {
-		w := a.peek()
-		switch {
-		case w == "up":
-			r.up, r.down = true, false
-		case w == "down":
-			r.down, r.up = true, false
-		case w == "name":
-			v, err := a.next()
-			if err != nil {
-				return nil, err
-			}
-			if !checkIfname(v) {
-				return nil, invarg("\"name\" not a valid ifname", v)
-			}
-			r.name = v
-		case w == "index":
-			v, err := a.next()
-			if err != nil {
-				return nil, err
-			}
-			n, ok := getUnsigned(v, 31)
-			if !ok || n == 0 {
-				return nil, invarg("Invalid \"index\" value", v)
-			}
-			r.hasIndex, r.index = true, netdev.IfIndex(n)
-		case matches(w, "link"):
-			v, err := a.next()
-			if err != nil {
-				return nil, err
-			}
-			r.link = v
-		case matches(w, "address"):
-			v, err := a.next()
-			if err != nil {
-				return nil, err
-			}
-			m, ok := parseMAC(v)
-			if !ok {
-				return nil, failf("\"%s\" is invalid lladdr.\n", v)
-			}
-			r.addr, r.hasAddr = m, true
-		case matches(w, "txqueuelen"), w == "qlen", matches(w, "txqlen"):
-			v, err := a.next()
-			if err != nil {
-				return nil, err
-			}
-			if r.hasTxqlen {
-				return nil, duparg("txqueuelen", v)
-			}
-			// get_integer: an int, sent as the u32 IFLA_TXQLEN (-1 is
-			// 4294967295).
-			n, ok := getInteger(v)
-			if !ok {
-				return nil, invarg("Invalid \"txqueuelen\" value\n", v)
-			}
-			r.txqlen, r.hasTxqlen = n, true
-		case w == "mtu":
-			v, err := a.next()
-			if err != nil {
-				return nil, err
-			}
-			if r.hasMTU {
-				return nil, duparg("mtu", v)
-			}
-			n, ok := getInteger(v)
-			if !ok {
-				return nil, invarg("Invalid \"mtu\" value\n", v)
-			}
-			r.mtu, r.hasMTU = n, true
-		case matches(w, "alias"):
-			v, err := a.next()
-			if err != nil {
-				return nil, err
-			}
-			if len(v) >= netdev.IFALIASZ {
-				return nil, invarg("alias too long\n", v)
-			}
-			r.alias, r.hasAlias = v, true
-		case w == "master":
-			v, err := a.next()
-			if err != nil {
-				return nil, err
-			}
-			r.master = v
-		case w == "nomaster":
-			r.nomaster = true
-		case matches(w, "group"):
-			v, err := a.next()
-			if err != nil {
-				return nil, err
-			}
-			g, ok := groupID(v)
-			if !ok {
-				return nil, invarg("Invalid \"group\" value\n", v)
-			}
-			r.group, r.hasGroup = g, true
-		case unsupportedLinkAttr[w]:
-			return nil, notSupported("ip link", w)
-		case w == "type":
-			v, err := a.next()
-			if err != nil {
-				return nil, err
-			}
-			r.kind = v
-			r.typeArgs = a.w[1:]
-			return r, nil
-		default:
-			if matches(w, "help") {
-				return nil, usageErr(linkUsage)
-			}
-			if w == "dev" {
-				v, err := a.next()
-				if err != nil {
-					return nil, err
-				}
-				w = v
-			}
-			if r.dev != "" {
-				return nil, duparg2("dev", w)
-			}
-			if !checkIfname(w) {
-				return nil, invarg("\"dev\" not a valid ifname", w)
-			}
-			r.dev = w
+// up reports whether the request brings the device up.
+func (r *linkReq) up() bool { return r.flMsk&netdev.FlagUp != 0 && r.flags&netdev.FlagUp != 0 }
+
+// setFlag is ifi_change |= f and ifi_flags |= f (on) or &= ^f.
+func (r *linkReq) setFlag(f netdev.Flags, on bool) {
+	r.flMsk |= f
+	if on {
+		r.flags |= f
+	} else {
+		r.flags &^= f
+	}
+}
+
+// refuse records a keyword netsim does not model: the rest of the words
+// are still parsed (ip's own errors come first), and the request is
+// refused before anything is sent.
+func (r *linkReq) refuse(kw, why string) {
+	if r.refused == "" {
+		r.refused, r.why = kw, why
+	}
+}
+
+// refusal is the error for a refused keyword, or nil.
+func (r *linkReq) refusal(cmd string) error {
+	if r.refused == "" {
+		return nil
+	}
+	return failf("%s: \"%s\" is not supported by netsim: %s.\n", cmd, r.refused, r.why)
+}
+
+// onOff is iproute2's on_off check of a flag keyword's value: "on" or
+// "off", else its message and a failed command.
+func onOff(a *args, name string) (bool, error) {
+	v, err := a.next()
+	if err != nil {
+		return false, err
+	}
+	switch v {
+	case "on":
+		return true, nil
+	case "off":
+		return false, nil
+	}
+	return false, failf("Error: argument of \"%s\" must be \"on\" or \"off\", not \"%s\"\n", name, v)
+}
+
+// parseOnOff is iproute2's parse_on_off: a prefix of "off" or "on", else
+// its message and the command fails with -EINVAL (exit status 22).
+func parseOnOff(a *args, name string) (bool, error) {
+	v, err := a.next()
+	if err != nil {
+		return false, err
+	}
+	switch {
+	case matches(v, "off"):
+		return false, nil
+	case matches(v, "on"):
+		return true, nil
+	}
+	return false, &cmdError{msg: fmt.Sprintf("Error: argument of \"%s\" must be one of \"off\", \"on\", not \"%s\"\n", name, v), status: int(syscall.EINVAL)}
+}
+
+// linkFlag is a flag keyword of iplink_parse: on/off sets flag (or clears
+// it, for inverted flags such as arp: IFF_NOARP).
+func linkFlag(name string, flag netdev.Flags, inverted bool) keyword[*linkReq] {
+	return exact(name, func(a *args, r *linkReq) error {
+		on, err := onOff(a, name)
+		if err == nil {
+			r.setFlag(flag, on != inverted)
 		}
+		return err
+	})
+}
+
+// linkRefusedFlag is a flag keyword netsim does not model.
+func linkRefusedFlag(k keyword[*linkReq], why string) keyword[*linkReq] {
+	name := strings.TrimSuffix(k.names[0], "*")
+	k.parse = func(a *args, r *linkReq) error {
+		_, err := onOff(a, name)
+		r.refuse(name, why)
+		return err
+	}
+	k.refused = why
+	return k
+}
+
+// linkRefused is a keyword with one value that netsim does not model; check,
+// if set, is ip's check of the value.
+func linkRefused(k keyword[*linkReq], why string, check func(v string) error) keyword[*linkReq] {
+	name := strings.TrimSuffix(k.names[0], "*")
+	k.parse = func(a *args, r *linkReq) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		if check != nil {
+			if err := check(v); err != nil {
+				return err
+			}
+		}
+		r.refuse(name, why)
+		return nil
+	}
+	k.refused = why
+	return k
+}
+
+// linkRefusedNow is a keyword whose words netsim cannot even count (xdp,
+// vf): it refuses the request at once.
+func linkRefusedNow(k keyword[*linkReq], why string) keyword[*linkReq] {
+	k.parse = func(a *args, r *linkReq) error {
+		w := a.peek()
+		if _, err := a.next(); err != nil {
+			return err
+		}
+		return failf("ip link: \"%s\" is not supported by netsim: %s.\n", w, why)
+	}
+	k.refused = why
+	return k
+}
+
+// intValue is get_integer's check of a value: invarg(msg) when it is not
+// an int.
+func intValue(msg string) func(v string) error {
+	return func(v string) error {
+		if _, ok := getInteger(v); !ok {
+			return invarg(msg, v)
+		}
+		return nil
+	}
+}
+
+// uintValue is get_unsigned's check of a value, at most max.
+func uintValue(msg string, max uint64) func(v string) error {
+	return func(v string) error {
+		if n, ok := getUnsigned(v, 32); !ok || n > max {
+			return invarg(msg, v)
+		}
+		return nil
+	}
+}
+
+// oneOf checks that a value is one of names (compared as cmp does),
+// else invarg(msg).
+func oneOf(msg string, cmp func(v, name string) bool, names ...string) func(v string) error {
+	return func(v string) error {
+		for _, n := range names {
+			if cmp(v, n) {
+				return nil
+			}
+		}
+		return invarg(msg, v)
+	}
+}
+
+func equal(a, b string) bool { return a == b }
+
+// Why netsim refuses keywords of iplink_parse.
+const (
+	noBroadcast = "netsim models no link-layer broadcast address changes"
+	noXDP       = "netsim runs no XDP programs"
+	noNetnsMove = "netsim moves no devices between namespaces"
+	noFlag      = "netsim does not keep this flag"
+	noCarrier   = "netsim models no carrier changes by request"
+	noVF        = "netsim models no SR-IOV virtual functions"
+	noLinkMode  = "netsim models no link mode or operstate by request"
+	noQueues    = "netsim models no device queues"
+	noAddrGen   = "netsim models no IPv6 address generation modes"
+	noLinkNetns = "netsim models no devices linked across namespaces"
+	noProtodown = "netsim models no protodown"
+	noGSO       = "netsim models no segmentation offloads"
+	noParentDev = "netsim models no parent devices"
+)
+
+// linkKeywords are iplink_parse's keywords in its order of comparison;
+// any other word is the device (linkDev).
+var linkKeywords = []keyword[*linkReq]{
+	exact("up", func(_ *args, r *linkReq) error { r.setFlag(netdev.FlagUp, true); return nil }),
+	exact("down", func(_ *args, r *linkReq) error { r.setFlag(netdev.FlagUp, false); return nil }),
+	exact("name", func(a *args, r *linkReq) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		if r.name != "" {
+			return duparg("name", v)
+		}
+		if !checkIfname(v) {
+			return invarg("\"name\" not a valid ifname", v)
+		}
+		r.name = v
+		if r.dev == "" {
+			r.dev, r.devIsName = v, true
+		}
+		return nil
+	}),
+	exact("index", func(a *args, r *linkReq) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		if r.hasIndex {
+			return duparg("index", v)
+		}
+		n := atoi(v)
+		if n <= 0 {
+			return invarg("Invalid \"index\" value", v)
+		}
+		r.hasIndex, r.index = true, netdev.IfIndex(n)
+		return nil
+	}),
+	kw("link", func(a *args, r *linkReq) error {
+		v, err := a.next()
+		r.link = v
+		return err
+	}),
+	kw("address", func(a *args, r *linkReq) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		b, msg := llAddrA2N(v, 32)
+		if msg != "" {
+			return failf("%s", msg)
+		}
+		copy(r.addr[:], b)
+		r.hasAddr, r.addrLen = true, len(b)
+		return nil
+	}),
+	linkRefused(kw[*linkReq]("broadcast", nil).or("brd"), noBroadcast, func(v string) error {
+		if _, msg := llAddrA2N(v, 32); msg != "" {
+			return failf("%s", msg)
+		}
+		return nil
+	}),
+	kw("txqueuelen", func(a *args, r *linkReq) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		if r.hasTxqlen {
+			return duparg("txqueuelen", v)
+		}
+		// get_integer: an int, sent as the u32 IFLA_TXQLEN (-1 is
+		// 4294967295).
+		n, ok := getInteger(v)
+		if !ok {
+			return invarg("Invalid \"txqueuelen\" value\n", v)
+		}
+		r.txqlen, r.hasTxqlen = n, true
+		return nil
+	}).or("qlen", "txqlen*"),
+	exact("mtu", func(a *args, r *linkReq) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		if r.hasMTU {
+			return duparg("mtu", v)
+		}
+		n, ok := getInteger(v)
+		if !ok {
+			return invarg("Invalid \"mtu\" value\n", v)
+		}
+		r.mtu, r.hasMTU = n, true
+		return nil
+	}),
+	linkRefusedNow(exact[*linkReq]("xdp", nil).or("xdpgeneric", "xdpdrv", "xdpoffload"), noXDP),
+	linkRefused(exact[*linkReq]("netns", nil), noNetnsMove, nil),
+	linkFlag("multicast", netdev.FlagMulticast, false),
+	linkFlag("allmulticast", netdev.FlagAllMulti, false),
+	linkFlag("promisc", netdev.FlagPromisc, false),
+	linkRefusedFlag(exact[*linkReq]("trailers", nil), noFlag),
+	linkFlag("arp", netdev.FlagNoARP, true),
+	exact("carrier", func(a *args, r *linkReq) error {
+		_, err := parseOnOff(a, "carrier")
+		r.refuse("carrier", noCarrier)
+		return err
+	}),
+	linkRefusedNow(exact[*linkReq]("vf", nil), noVF),
+	kw("master", func(a *args, r *linkReq) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		if r.h.LinkIndex(v) == 0 {
+			return invarg("Device does not exist\n", v)
+		}
+		r.master = v
+		return nil
+	}),
+	exact("vrf", func(a *args, r *linkReq) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		// name_is_vrf: the device must exist and be a vrf.
+		if l, err := r.h.LinkByName(v); err != nil || l.Kind != "vrf" {
+			return invarg("Not a valid VRF name\n", v)
+		}
+		r.master = v
+		return nil
+	}),
+	kw("nomaster", func(_ *args, r *linkReq) error { r.nomaster = true; return nil }),
+	linkRefusedFlag(kw[*linkReq]("dynamic", nil), noFlag),
+	kw("type", func(a *args, r *linkReq) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		// The rest of the words are the kind's (stop the walk).
+		r.kind, r.hasKind, r.typeArgs = v, true, a.w[1:]
+		a.w = a.w[:1]
+		return nil
+	}),
+	kw("alias", func(a *args, r *linkReq) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		if len(v) >= netdev.IFALIASZ {
+			return invarg("alias too long\n", v)
+		}
+		r.alias, r.hasAlias = v, true
+		return nil
+	}),
+	exact("group", func(a *args, r *linkReq) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		if r.hasGroup {
+			return duparg("group", v)
+		}
+		g, ok := groupID(v)
+		if !ok {
+			return invarg("Invalid \"group\" value\n", v)
+		}
+		r.group, r.hasGroup = g, true
+		return nil
+	}),
+	linkRefused(exact[*linkReq]("mode", nil), noLinkMode, oneOf("Invalid link mode\n", equal, "default", "dormant")),
+	linkRefused(exact[*linkReq]("state", nil), noLinkMode, oneOf("Invalid operstate\n", strings.EqualFold,
+		"UNKNOWN", "NOTPRESENT", "DOWN", "LOWERLAYERDOWN", "TESTING", "DORMANT", "UP")),
+	linkRefused(kw[*linkReq]("numtxqueues", nil), noQueues, intValue("Invalid \"numtxqueues\" value\n")),
+	linkRefused(kw[*linkReq]("numrxqueues", nil), noQueues, intValue("Invalid \"numrxqueues\" value\n")),
+	linkRefused(kw[*linkReq]("addrgenmode", nil), noAddrGen, oneOf("Invalid address generation mode\n", equal,
+		"eui64", "none", "stable_secret", "random")),
+	linkRefused(kw[*linkReq]("link-netns", nil), noLinkNetns, nil),
+	linkRefused(kw[*linkReq]("link-netnsid", nil), noLinkNetns, intValue("Invalid \"link-netnsid\" value\n")),
+	exact("protodown", func(a *args, r *linkReq) error {
+		_, err := parseOnOff(a, "protodown")
+		r.refuse("protodown", noProtodown)
+		return err
+	}),
+	linkRefusedNow(exact[*linkReq]("protodown_reason", nil), noProtodown),
+	linkRefused(exact[*linkReq]("gso_max_size", nil), noGSO, uintValue("Invalid \"gso_max_size\" value\n", 1<<32-1)),
+	linkRefused(exact[*linkReq]("gso_max_segs", nil), noGSO, uintValue("Invalid \"gso_max_segs\" value\n", 65535)),
+	linkRefused(exact[*linkReq]("gro_max_size", nil), noGSO, uintValue("Invalid \"gro_max_size\" value\n", 1<<32-1)),
+	linkRefused(exact[*linkReq]("parentdev", nil), noParentDev, nil),
+}
+
+// linkModelled lists the keywords of linkKeywords that netsim models.
+func linkModelled() []string {
+	var out []string
+	for _, k := range linkKeywords {
+		if k.refused == "" {
+			out = append(out, strings.TrimSuffix(k.names[0], "*"))
+		}
+	}
+	return out
+}
+
+// linkDev is iplink_parse's last branch: help, or [dev] DEVICE.
+func linkDev(a *args, r *linkReq) error {
+	w := a.peek()
+	if matches(w, "help") {
+		return usageErr(linkUsage)
+	}
+	if w == "dev" {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		w = v
+	}
+	if r.dev != "" && !r.devIsName {
+		return duparg2("dev", w)
+	}
+	if !checkAltIfname(w) {
+		return invarg("\"dev\" not a valid ifname", w)
+	}
+	r.dev, r.devIsName = w, false
+	return nil
+}
+
+// parseLink is iplink_parse's walk over the words: create is
+// NLM_F_CREATE (add, replace), which changes its checks at the end.
+func parseLink(h *rtnl.Handle, argv []string, create bool) (*linkReq, error) {
+	r := &linkReq{h: h}
+	if err := walk(&args{w: argv}, linkKeywords, r, linkDev); err != nil {
+		return nil, err
+	}
+	if r.name == "" {
+		r.name = r.dev
+	}
+	if r.dev != "" && r.hasAddr && !create && r.addrLen != len(netdev.MAC{}) && h.LinkIndex(r.dev) != 0 {
+		// Every device netsim models has a 6-byte address.
+		return nil, failf("Invalid address length %d - must be %d bytes\n", r.addrLen, len(netdev.MAC{}))
+	}
+	if r.hasIndex && !create {
+		return nil, usageErr("index can be used only when creating devices or when moving device to another netns.\n")
+	}
+	if r.hasGroup && r.dev == "" {
+		if len(r.typeArgs) > 0 {
+			return nil, usageErr(fmt.Sprintf("Garbage instead of arguments \"%s ...\". Try \"ip link help\".\n", r.typeArgs[0]))
+		}
+		if create {
+			return nil, usageErr("group cannot be used when creating devices.\n")
+		}
+		r.kind, r.hasKind = "", false
+		return r, nil
+	}
+	if !create {
+		if r.dev == "" {
+			return nil, usageErr("Not enough information: \"dev\" argument is required.\n")
+		}
+		if h.LinkIndex(r.dev) == 0 {
+			return nil, nodev(r.dev)
+		}
+		if r.name == r.dev {
+			r.name = ""
+		}
+		return r, nil
+	}
+	if r.name != r.dev {
+		return nil, usageErr("both \"name\" and \"dev\" cannot be used when creating devices.\n")
+	}
+	if r.link != "" && h.LinkIndex(r.link) == 0 {
+		return nil, nodev(r.link)
 	}
 	return r, nil
 }
 
-// unsupportedLinkAttr are the attributes of iplink_parse that netsim does
-// not model.
-var unsupportedLinkAttr = map[string]bool{
-	"broadcast": true, "brd": true, "peer": true, "netns": true, "multicast": true, "allmulticast": true,
-	"promisc": true, "trailers": true, "arp": true, "dynamic": true, "carrier": true, "vf": true,
-	"mode": true, "state": true, "numtxqueues": true, "numrxqueues": true, "addrgenmode": true,
-	"link-netns": true, "link-netnsid": true, "protodown": true, "protodown_reason": true,
-	"gso_max_size": true, "gso_max_segs": true, "gro_max_size": true,
-	"altname": true, "xdp": true, "vrf": true, "parentdev": true,
+// atoi is C's atoi: leading blanks, a sign and decimal digits, the rest
+// ignored, as strtol reads them and truncated to an int.
+func atoi(s string) int32 {
+	s = strings.TrimLeft(s, " \t\n\v\f\r")
+	neg := false
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		neg, s = s[0] == '-', s[1:]
+	}
+	var v uint64
+	for i := 0; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		if v >= 1<<63/10 {
+			v = 1 << 63 // strtol saturates
+			continue
+		}
+		v = v*10 + uint64(s[i]-'0')
+	}
+	switch {
+	case neg && v >= 1<<63:
+		return 0 // LONG_MIN as an int
+	case neg:
+		return int32(-int64(v))
+	case v >= 1<<63:
+		return -1 // LONG_MAX as an int
+	}
+	return int32(v)
+}
+
+// checkAltIfname is iproute2's check_altifname: a device named by an
+// alternative name may be up to ALTIFNAMSIZ-1 bytes.
+func checkAltIfname(name string) bool {
+	if name == "" || len(name) >= 128 {
+		return false
+	}
+	for _, c := range name {
+		if c == '/' || c == ':' || c == ' ' || c == '\t' || c == '\n' {
+			return false
+		}
+	}
+	return true
 }
 
 // checkIfname is iproute2's check_ifname.
@@ -264,57 +692,70 @@ func (r *linkReq) attrs() netdev.Attrs {
 }
 
 func (ip *IP) linkAdd(h *rtnl.Handle, argv []string) error {
-	r, err := parseLink(argv)
+	r, err := parseLink(h, argv, true)
 	if err != nil {
 		return err
 	}
+	return ip.linkCreate(h, r)
+}
+
+// linkReplace is `ip link replace`: RTM_NEWLINK with NLM_F_CREATE and
+// NLM_F_REPLACE, which creates the device as add does, and which the
+// kernel refuses for a device that exists (rtnl_newlink: EOPNOTSUPP).
+func (ip *IP) linkReplace(h *rtnl.Handle, argv []string) error {
+	r, err := parseLink(h, argv, true)
+	if err != nil {
+		return err
+	}
+	if r.hasKind && r.name != "" && h.LinkIndex(r.name) != 0 {
+		if err := r.refusal("ip link replace"); err != nil {
+			return err
+		}
+		return errno.New(syscall.EOPNOTSUPP, "")
+	}
+	return ip.linkCreate(h, r)
+}
+
+// linkCreate sends the RTM_NEWLINK that creates a device.
+func (ip *IP) linkCreate(h *rtnl.Handle, r *linkReq) error {
 	name := r.name
-	if name == "" {
-		name = r.dev
-	} else if r.dev != "" && r.dev != r.name {
-		// iplink_parse: "name" and a bare device name both given.
-		return duparg2("dev", r.dev)
-	}
-	if r.kind == "" {
+	if !r.hasKind {
 		return failf("Not enough information: \"type\" argument is required\n")
-	}
-	if r.link != "" && h.LinkIndex(r.link) == 0 {
-		return nodev(r.link)
-	}
-	if r.master != "" && h.LinkIndex(r.master) == 0 {
-		return invarg("Device does not exist\n", r.master)
 	}
 	var spec netdev.LinkSpec
 	ta := &args{w: r.typeArgs}
 	switch r.kind {
 	case "dummy":
-		if ta.more() {
-			// iproute2 has no link_util for dummy: iplink_modify's garbage check.
-			return failf("Garbage instead of arguments \"%s ...\". Try \"ip link help\".\n", ta.peek())
-		}
+		// dummy_link_util has no parse_opt: ip ignores the words after
+		// "type dummy".
 		spec = netdev.Dummy{Name: name, Attrs: r.attrs()}
 	case "veth":
 		v := netdev.Veth{Name: name, Attrs: r.attrs()}
 		if ta.more() {
 			if ta.peek() != "peer" {
-				return failf("Usage: ip link <options> type veth [peer <options>]\nTo get <options> type 'ip link add help'\n")
+				// veth's usage() prints with printf: to stdout.
+				ip.out.WriteString("Usage: ip link <options> type veth [peer <options>]\nTo get <options> type 'ip link add help'\n")
+				return &cmdError{status: exitFailure}
 			}
-			pr, err := parseLink(ta.w[1:])
+			pr, err := parseLink(h, ta.w[1:], true)
 			if err != nil {
 				return err
 			}
 			switch {
-			case pr.master != "" && h.LinkIndex(pr.master) == 0:
-				return invarg("Device does not exist\n", pr.master)
+			case pr.hasKind:
+				return duparg("type", pr.kind)
 			case pr.master != "", pr.nomaster:
 				return notSupported("ip link add ... peer", "master")
-			case pr.up || pr.down:
-				return notSupported("ip link add ... peer", "up")
 			case pr.link != "":
 				return notSupported("ip link add ... peer", "link")
-			case pr.kind != "":
-				return notSupported("ip link add ... peer", "type")
 			}
+			if err := pr.refusal("ip link add ... peer"); err != nil {
+				return err
+			}
+			if pr.hasAddr {
+				r.peerAddrLen = pr.addrLen
+			}
+			r.peer = pr
 			v.Peer = pr.name
 			if v.Peer == "" {
 				v.Peer = pr.dev
@@ -323,84 +764,27 @@ func (ip *IP) linkAdd(h *rtnl.Handle, argv []string) error {
 		}
 		spec = v
 	case "macvlan":
-		m := netdev.Macvlan{Name: name, Link: r.link, Attrs: r.attrs()}
-		for ; ta.more(); ta.skip() {
-			switch w := ta.peek(); {
-			case w == "mode":
-				v, err := ta.next()
-				if err != nil {
-					return err
-				}
-				switch v {
-				case "private":
-					m.Mode = netdev.MacvlanPrivate
-				case "vepa":
-					m.Mode = netdev.MacvlanVEPA
-				case "bridge":
-					m.Mode = netdev.MacvlanBridge
-				case "passthru":
-					m.Mode = netdev.MacvlanPassthru
-				case "source":
-					m.Mode = netdev.MacvlanSource
-				default:
-					return failf("Error: argument of \"mode\" must be \"private\", \"vepa\", \"bridge\", \"passthru\" or \"source\", not \"%s\"\n", v)
-				}
-			default:
-				return failf("macvlan: unknown command \"%s\"?\n", w)
-			}
+		m, err := parseMacvlan(r.typeArgs, netdev.Macvlan{Name: name, Link: r.link, Attrs: r.attrs()})
+		if err != nil {
+			return err
 		}
 		spec = m
 	case "vlan":
-		v := netdev.Vlan{Name: name, Link: r.link, Attrs: r.attrs()}
-		for ; ta.more(); ta.skip() {
-			switch w := ta.peek(); {
-			case w == "id":
-				n, err := nextValue(ta, uint16Value, "id is invalid")
-				if err != nil {
-					return err
-				}
-				v.ID = uint16(n)
-			case w == "protocol":
-				s, err := ta.next()
-				if err != nil {
-					return err
-				}
-				if s != "802.1Q" && s != "802.1q" {
-					return invarg("protocol is invalid", s)
-				}
-			default:
-				return failf("vlan: unknown command \"%s\"?\n", w)
-			}
+		v, err := parseVlan(r.typeArgs, netdev.Vlan{Name: name, Link: r.link, Attrs: r.attrs()})
+		if err != nil {
+			return err
 		}
 		spec = v
 	case "bond":
-		b := netdev.Bond{Name: name, Attrs: r.attrs()}
-		for ; ta.more(); ta.skip() {
-			switch w := ta.peek(); {
-			case w == "mode":
-				mode, err := nextValue(ta, bondMode, "invalid mode")
-				if err != nil {
-					return err
-				}
-				b.Mode = mode
-			default:
-				return failf("bond: unknown command \"%s\"?\n", w)
-			}
+		b, err := parseBond(h, r.typeArgs, netdev.Bond{Name: name, Attrs: r.attrs()})
+		if err != nil {
+			return err
 		}
 		spec = b
 	case "vrf":
-		v := netdev.VRF{Name: name, Attrs: r.attrs()}
-		for ; ta.more(); ta.skip() {
-			switch w := ta.peek(); {
-			case matches(w, "table"):
-				id, err := nextValue(ta, tableID, "invalid table ID\n")
-				if err != nil {
-					return err
-				}
-				v.Table = id
-			default:
-				return failf("vrf: unknown command \"%s\"?\n", w)
-			}
+		v, err := parseVRF(r.typeArgs, netdev.VRF{Name: name, Attrs: r.attrs()})
+		if err != nil {
+			return err
 		}
 		spec = v
 	case "bridge":
@@ -423,21 +807,40 @@ func (ip *IP) linkAdd(h *rtnl.Handle, argv []string) error {
 		}
 		spec = netdev.Other{Name: name, Kind: r.kind, Attrs: r.attrs()}
 	}
+	if err := r.refusal("ip link add"); err != nil {
+		return err
+	}
+	if r.hasAddr && r.addrLen < len(netdev.MAC{}) || r.peerAddrLen > 0 && r.peerAddrLen < len(netdev.MAC{}) {
+		// validate_linkmsg: IFLA_ADDRESS shorter than the device's.
+		return errno.New(syscall.EINVAL, "")
+	}
+	if r.peer != nil && r.peer.up() {
+		// veth_newlink configures the peer (rtnl_configure_link) after
+		// registering it and before the pair is tied: veth_open finds no
+		// peer (ENOTCONN), and the peer is unregistered, its ifindex
+		// spent.
+		return failf("ip link add ... peer: \"up\" is not supported by netsim: netsim does not model the peer's registration that fails (the kernel answers ENOTCONN).\n")
+	}
 	if err := h.LinkAdd(spec); err != nil {
 		return err
 	}
-	// The rest of the same request: master, then flags. If either fails,
-	// the kernel unregisters the new device (rtnl_newlink_create's
-	// out_unregister), and so does this.
+	// The rest of the same request: the peer's flags, master, then flags.
+	// If one fails, the kernel unregisters the new device
+	// (rtnl_newlink_create's out_unregister), and so does this.
 	if name == "" {
 		return nil
 	}
 	var err2 error
-	if r.master != "" {
+	if r.peer != nil && r.peer.flMsk&^netdev.FlagUp != 0 {
+		if l, err := h.LinkByName(name); err == nil {
+			err2 = changeFlags(h, l.Link, r.peer)
+		}
+	}
+	if err2 == nil && r.master != "" {
 		err2 = h.LinkSetMaster(name, r.master)
 	}
-	if err2 == nil && r.up {
-		err2 = h.LinkSetUp(name)
+	if err2 == nil && r.flMsk != 0 {
+		err2 = changeFlags(h, name, r)
 	}
 	if err2 != nil {
 		_ = h.LinkDel(name)
@@ -456,26 +859,21 @@ func bondMode(s string) (netdev.BondMode, bool) {
 }
 
 func (ip *IP) linkSet(h *rtnl.Handle, argv []string) error {
-	r, err := parseLink(argv)
+	r, err := parseLink(h, argv, false)
 	if err != nil {
 		return err
 	}
-	// iplink_parse resolves the master as it reads it, before the type's
-	// arguments and the device itself.
-	if r.master != "" && h.LinkIndex(r.master) == 0 {
-		return invarg("Device does not exist\n", r.master)
-	}
 	var bridge *netdev.BridgeSettings
 	var port *netdev.BridgePortSettings
-	switch r.kind {
-	case "":
-	case "bridge":
+	switch {
+	case !r.hasKind:
+	case r.kind == "bridge":
 		bs, err := parseBridgeOpts(r.typeArgs)
 		if err != nil {
 			return err
 		}
 		bridge = &bs
-	case "bridge_slave":
+	case r.kind == "bridge_slave":
 		ps, err := parseBridgeSlaveOpts(h, r.typeArgs)
 		if err != nil {
 			return err
@@ -484,33 +882,23 @@ func (ip *IP) linkSet(h *rtnl.Handle, argv []string) error {
 	default:
 		return notSupported("ip link set", "type")
 	}
-	if r.hasIndex {
-		return notSupported("ip link set", "index")
+	if err := r.refusal("ip link set"); err != nil {
+		return err
 	}
-	if r.link != "" {
-		return notSupported("ip link set", "link")
-	}
-	var devs []string
-	switch {
-	case r.dev != "":
-		if h.LinkIndex(r.dev) == 0 {
-			return nodev(r.dev)
-		}
-		devs = []string{r.dev}
-	case r.hasGroup:
+	devs := []string{r.dev}
+	if r.dev == "" {
 		// `ip link set group G ...`: every device of group G.
 		links, err := h.LinkList()
 		if err != nil {
 			return err
 		}
+		devs = nil
 		for _, l := range links {
 			if l.Group == r.group {
 				devs = append(devs, l.Name)
 			}
 		}
 		r.hasGroup = false
-	default:
-		return failf("Not enough information: \"dev\" argument is required.\n")
 	}
 	for _, d := range devs {
 		// rtnl_newlink on an existing device: changelink, then do_setlink.
@@ -561,13 +949,8 @@ func setLink(h *rtnl.Handle, dev string, r *linkReq) error {
 			return err
 		}
 	}
-	switch {
-	case r.up:
-		if err := h.LinkSetUp(dev); err != nil {
-			return err
-		}
-	case r.down:
-		if err := h.LinkSetDown(dev); err != nil {
+	if r.flMsk != 0 {
+		if err := changeFlags(h, dev, r); err != nil {
 			return err
 		}
 	}
@@ -588,20 +971,28 @@ func setLink(h *rtnl.Handle, dev string, r *linkReq) error {
 }
 
 func (ip *IP) linkDel(h *rtnl.Handle, argv []string) error {
-	r, err := parseLink(argv)
+	r, err := parseLink(h, argv, false)
 	if err != nil {
 		return err
 	}
+	// rtnl_dellink reads only the device or group: the other attributes,
+	// modelled or not, are ignored.
 	if r.dev != "" {
-		if h.LinkIndex(r.dev) == 0 {
-			return nodev(r.dev)
-		}
 		return h.LinkDel(r.dev)
 	}
-	if r.hasGroup {
-		return h.LinkDelGroup(r.group)
+	return h.LinkDelGroup(r.group)
+}
+
+// changeFlags sends the request's ifi_flags and ifi_change: up or down
+// alone as before, other flags with dev_change_flags' order.
+func changeFlags(h *rtnl.Handle, dev string, r *linkReq) error {
+	switch {
+	case r.flMsk == netdev.FlagUp && r.up():
+		return h.LinkSetUp(dev)
+	case r.flMsk == netdev.FlagUp:
+		return h.LinkSetDown(dev)
 	}
-	return failf("Not enough information: \"dev\" argument is required.\n")
+	return h.LinkChangeFlags(dev, r.flags, r.flMsk)
 }
 
 // linkFilter is what `ip link show` and `ip addr show` select by
@@ -642,81 +1033,8 @@ func (f *linkFilter) keep(l rtnl.LinkInfo) bool {
 	return true
 }
 
-// parseLinkFilter reads ipaddr_list_flush_or_save's selectors that netsim
-// knows; addr is true for `ip addr show` (which also takes to, scope, ...).
-func parseLinkFilter(h *rtnl.Handle, argv []string, usage string) (*linkFilter, error) {
-	f := &linkFilter{}
-	a := &args{w: argv}
-	for ; a.more(); a.skip() {
-		w := a.peek()
-		switch {
-		case w == "up":
-			f.up = true
-		case w == "group":
-			v, err := a.next()
-			if err != nil {
-				return nil, err
-			}
-			g, ok := groupID(v)
-			if !ok {
-				return nil, invarg("Invalid \"group\" value\n", v)
-			}
-			f.group, f.hasGroup = g, true
-		case w == "master":
-			v, err := a.next()
-			if err != nil {
-				return nil, err
-			}
-			if h.LinkIndex(v) == 0 {
-				return nil, invarg("Device does not exist\n", v)
-			}
-			f.master, f.nomaster = v, false
-		case w == "vrf":
-			v, err := a.next()
-			if err != nil {
-				return nil, err
-			}
-			// name_is_vrf: the device must exist and be a vrf.
-			if l, err := h.LinkByName(v); err != nil || l.Kind != "vrf" {
-				return nil, invarg("Not a valid VRF name\n", v)
-			}
-			f.master, f.nomaster = v, false
-		case w == "nomaster":
-			f.master, f.nomaster = "", true
-		case w == "type":
-			v, err := a.next()
-			if err != nil {
-				return nil, err
-			}
-			if k, ok := strings.CutSuffix(v, "_slave"); ok {
-				f.slaveKind = k
-			} else {
-				f.kind = v
-			}
-		default:
-			if w == "dev" {
-				v, err := a.next()
-				if err != nil {
-					return nil, err
-				}
-				w = v
-			} else if matches(w, "help") {
-				return nil, usageErr(usage)
-			}
-			if f.dev != "" {
-				return nil, duparg2("dev", w)
-			}
-			f.dev = w
-		}
-	}
-	if f.dev != "" && h.LinkIndex(f.dev) == 0 {
-		return nil, failf("Device \"%s\" does not exist.\n", f.dev)
-	}
-	return f, nil
-}
-
 func (ip *IP) linkShow(h *rtnl.Handle, argv []string) error {
-	f, err := parseLinkFilter(h, argv, linkUsage)
+	f, err := ip.parseAddrFilter(h, argv, true)
 	if err != nil {
 		return err
 	}
@@ -724,113 +1042,6 @@ func (ip *IP) linkShow(h *rtnl.Handle, argv []string) error {
 	if err != nil {
 		return err
 	}
-	up := linkUp(links)
-	for _, l := range links {
-		if f.keep(l) {
-			ip.printLink(l, up, true, true)
-		}
-	}
+	ip.linkList(&f.linkFilter, links)
 	return nil
-}
-
-// printLink is print_linkinfo: a line per device, with "mode DEFAULT" for
-// `ip link` (withMode) and without for `ip addr`, and the hardware address
-// line unless the dump was of one address family (withAddr false).
-func (ip *IP) printLink(l rtnl.LinkInfo, up map[string]bool, withMode, withAddr bool) {
-	var b strings.Builder
-	b.WriteString(strconv.Itoa(int(l.Index)))
-	b.WriteString(": ")
-	b.WriteString(l.Name)
-	ipv6 := ip.family == syscall.AF_INET6 && !withMode
-	if l.Link != "" {
-		b.WriteString("@" + l.Link)
-	}
-	flags := linkFlags(l.Flags)
-	if l.Link != "" && !up[l.Link] {
-		// print_link_flags: the device it is linked to is down.
-		if flags != "" {
-			flags += ","
-		}
-		flags += "M-DOWN"
-	}
-	b.WriteString(": <" + flags + "> mtu " + strconv.Itoa(l.MTU))
-	if ipv6 {
-		// The IPv6 link dump (inet6_fill_ifinfo) carries no qdisc, master,
-		// group or link mode.
-		b.WriteString(" state " + l.OperState.String() + " " + queueLen(l.TxQueueLen) + "\n")
-		ip.out.WriteString(b.String())
-		return
-	}
-	b.WriteString(" qdisc " + l.Qdisc)
-	if l.Master != "" {
-		b.WriteString(" master " + l.Master)
-	}
-	b.WriteString(" state " + l.OperState.String())
-	if withMode {
-		b.WriteString(" mode DEFAULT")
-	}
-	b.WriteString(" group ")
-	if l.Group == 0 {
-		b.WriteString("default")
-	} else {
-		b.WriteString(strconv.FormatUint(uint64(l.Group), 10))
-	}
-	b.WriteString(" " + queueLen(l.TxQueueLen) + "\n")
-	if !withAddr {
-		ip.out.WriteString(b.String())
-		return
-	}
-	if l.Flags&netdev.FlagLoopback != 0 {
-		b.WriteString("    link/loopback ")
-	} else {
-		b.WriteString("    link/ether ")
-	}
-	b.WriteString(macString(l.Addr) + " brd " + macString(l.Broadcast) + "\n")
-	if withMode && l.Alias != "" {
-		// `ip link` (do_link) prints the alias; `ip addr` only with -d.
-		b.WriteString("    alias " + l.Alias + "\n")
-	}
-	ip.out.WriteString(b.String())
-}
-
-// queueLen is print_queuelen: "qlen N" with the u32 read as an int, and
-// nothing for a queue length of 0.
-func queueLen(q int) string {
-	if q == 0 {
-		return ""
-	}
-	return "qlen " + strconv.Itoa(int(int32(uint32(q))))
-}
-
-// linkUp returns which devices are up, by name.
-func linkUp(links []rtnl.LinkInfo) map[string]bool {
-	up := make(map[string]bool, len(links))
-	for _, l := range links {
-		up[l.Name] = l.Flags&netdev.FlagUp != 0
-	}
-	return up
-}
-
-// linkFlags is print_link_flags: NO-CARRIER for a device up without
-// carrier, then the IFF_* names in iproute2's order.
-func linkFlags(f netdev.Flags) string {
-	var p []string
-	if f&netdev.FlagUp != 0 && f&netdev.FlagLowerUp == 0 {
-		p = append(p, "NO-CARRIER")
-	}
-	for _, n := range []struct {
-		f    netdev.Flags
-		name string
-	}{
-		{netdev.FlagLoopback, "LOOPBACK"}, {netdev.FlagBroadcast, "BROADCAST"},
-		{netdev.FlagMulticast, "MULTICAST"}, {netdev.FlagNoARP, "NOARP"},
-		{netdev.FlagAllMulti, "ALLMULTI"}, {netdev.FlagPromisc, "PROMISC"},
-		{netdev.FlagMaster, "MASTER"}, {netdev.FlagSlave, "SLAVE"},
-		{netdev.FlagUp, "UP"}, {netdev.FlagLowerUp, "LOWER_UP"},
-	} {
-		if f&n.f != 0 {
-			p = append(p, n.name)
-		}
-	}
-	return strings.Join(p, ",")
 }

@@ -1,11 +1,12 @@
-// `ip nexthop`: iproute2's ip/ipnexthop.c (ipnh_modify, ipnh_list_flush,
-// ipnh_get, print_nexthop).
+// `ip nexthop`: iproute2's ip/ipnexthop.c (do_ipnh, ipnh_modify,
+// ipnh_list_flush, ipnh_get, ipnh_bucket_list, ipnh_bucket_get and their
+// printers __print_nexthop_entry and print_nexthop_bucket).
 
 package iproute
 
 import (
 	"errors"
-	"fmt"
+	"net/netip"
 	"strings"
 	"syscall"
 	"time"
@@ -38,150 +39,248 @@ ENCAPHDR := [ MPLSLABEL ]
 `
 
 // nexthopFilter is ipnexthop.c's static filter. iproute2 6.1 never resets
-// it: what one `ip nexthop` line of a batch sets (dev, groups, protocol,
-// a bucket dump's id and nhid, the flush count) stays set for the later
-// lines of the same ip process. IP keeps one per Main, Run or Batch.
+// it: what one `ip nexthop` line of a batch sets (dev, master, groups, fdb,
+// protocol, a bucket dump's id and nhid, the flush count) stays set for the
+// later lines of the same ip process. IP keeps one per Main, Run or Batch.
 type nexthopFilter struct {
 	flushed uint
 	groups  bool
-	dev     string         // ifindex: the device's name
-	devIdx  netdev.IfIndex // and its index
-	proto   uint32         // unsigned int: a number above 255 matches nothing
-	id      nexthop.ID     // bucket dumps only
-	nhid    nexthop.ID     // bucket dumps only
+	fdb     bool
+	devIdx  netdev.IfIndex // ifindex
+	master  netdev.IfIndex
+	proto   uint32     // unsigned int: a number above 255 matches nothing
+	id      nexthop.ID // bucket dumps only
+	nhid    nexthop.ID // bucket dumps only
 }
 
-func (ip *IP) doNexthop(h *rtnl.Handle, argv []string) error {
-	if len(argv) == 0 {
-		return ip.nexthopList(h, nil, false)
-	}
-	cmd, rest := argv[0], argv[1:]
-	switch {
-	case matches(cmd, "add"):
-		return ip.nexthopModify(h, rest, false)
-	case matches(cmd, "replace"):
-		return ip.nexthopModify(h, rest, true)
-	case matches(cmd, "delete"):
-		return ip.nexthopDel(h, rest)
-	case matches(cmd, "list"), matches(cmd, "show"), matches(cmd, "lst"):
-		return ip.nexthopList(h, rest, false)
-	case matches(cmd, "get"):
-		return ip.nexthopGet(h, rest)
-	case matches(cmd, "flush"):
-		return ip.nexthopList(h, rest, true)
-	case matches(cmd, "bucket"):
-		return ip.nexthopBucket(h, rest)
-	case matches(cmd, "help"):
-		return usageErr(nexthopUsage)
-	}
-	return unknownCmd(cmd, "nexthop")
+// dump is what nh_dump_filter sends of the filter, with the -4/-6 family.
+func (f *nexthopFilter) dump(family int) rtnl.NexthopFilter {
+	return rtnl.NexthopFilter{DevIndex: f.devIdx, MasterIndex: f.master, Groups: f.groups, FDB: f.fdb, Family: family}
 }
 
-func (ip *IP) nexthopModify(h *rtnl.Handle, argv []string, replace bool) error {
-	var nh rtnl.Nexthop
-	family := ip.family
-	a := &args{w: argv}
-	for ; a.more(); a.skip() {
-		w := a.peek()
-		switch {
-		case w == "id":
-			id, err := nextValue(a, uint32Value, "invalid id value")
-			if err != nil {
-				return err
-			}
-			nh.ID = nexthop.ID(id)
-		case w == "dev":
-			v, err := a.next()
-			if err != nil {
-				return err
-			}
-			if h.LinkIndex(v) == 0 {
-				return invarg("Device does not exist\n", v)
-			}
-			nh.Dev = v
-			if family == 0 {
-				family = syscall.AF_INET
-			}
-		case w == "via":
-			v, err := a.next()
-			if err != nil {
-				return err
-			}
-			fam := family
-			switch v {
-			case "inet", "inet6":
-				fam = syscall.AF_INET
-				if v == "inet6" {
-					fam = syscall.AF_INET6
-				}
-				if v, err = a.next(); err != nil {
-					return err
-				}
-			}
-			gw, err := getAddr(v, fam)
-			if err != nil {
-				return err
-			}
-			gf := syscall.AF_INET
-			if gw.Is6() {
-				gf = syscall.AF_INET6
-			}
-			if family == 0 {
-				family = gf
-			} else if family != gf {
-				return invarg("address family mismatch\n", v)
-			}
-			nh.Gateway = gw
-		case w == "blackhole":
-			nh.Blackhole = true
-			if family == 0 {
-				family = syscall.AF_INET
-			}
-		case w == "onlink":
-			nh.OnLink = true
-		case w == "group":
-			g, err := nextValue(a, parseGroup, "\"group\" value is invalid\n")
-			if err != nil {
-				return err
-			}
-			nh.Group = g
-		case w == "type":
-			v, err := a.next()
-			if err != nil {
-				return err
-			}
-			switch v {
-			case "mpath":
-				nh.GroupType = nexthop.GroupMultipath
-			case "resilient":
-				nh.GroupType = nexthop.GroupResilient
-				if err := parseResArgs(a, &nh); err != nil {
-					return err
-				}
-			default:
-				return invarg("\"type\" value is invalid\n", v)
-			}
-		case matches(w, "protocol"):
-			p, err := nextValue(a, protoID, "\"protocol\" value is invalid\n")
-			if err != nil {
-				return err
-			}
-			nh.Protocol = p
-		case w == "help":
-			return usageErr(nexthopUsage)
-		case w == "fdb", w == "encap", w == "newdst", w == "bucket", w == "hw_stats":
-			return notSupported("ip nexthop", w)
-		default:
-			return invarg("", w)
+// nexthopObject is do_ipnh's table, in its order of comparison; `ip
+// nexthop` alone lists.
+var nexthopObject = object{
+	name:  "nexthop",
+	short: "nexthop",
+	usage: nexthopUsage,
+	empty: (*IP).nexthopShow,
+	commands: []command{
+		{names: []string{"add*"}, run: (*IP).nexthopAdd, keywords: nexthopModelled(nexthopKeywords), refusedKeywords: prefixed(nexthopUnmodelled, "netsim models no ")},
+		{names: []string{"replace*"}, run: (*IP).nexthopReplace, keywords: nexthopModelled(nexthopKeywords), refusedKeywords: prefixed(nexthopUnmodelled, "netsim models no ")},
+		{names: []string{"delete*"}, run: (*IP).nexthopDel, keywords: nexthopModelled(nexthopKeywords), refusedKeywords: prefixed(nexthopUnmodelled, "netsim models no ")},
+		{names: []string{"list*", "show*", "lst*"}, run: (*IP).nexthopShow, keywords: keywordNames(nexthopFilterKeywords)},
+		{names: []string{"get*"}, run: (*IP).nexthopGet, keywords: keywordNames(nexthopGetKeywords)},
+		{names: []string{"flush*"}, run: (*IP).nexthopFlush, keywords: keywordNames(nexthopFilterKeywords)},
+		{names: []string{"bucket*"}, run: (*IP).nexthopBucket, keywords: keywordNames(nexthopBucketKeywords)},
+	},
+}
+
+// nexthopBucketObject is do_ipnh_bucket's table: `ip nexthop bucket`
+// alone lists.
+var nexthopBucketObject = object{
+	name:  "nexthop bucket",
+	short: "nexthop",
+	usage: nexthopUsage,
+	empty: (*IP).nexthopBucketList,
+	commands: []command{
+		{names: []string{"list*", "show*", "lst*"}, run: (*IP).nexthopBucketList},
+		{names: []string{"get*"}, run: (*IP).nexthopBucketGet},
+	},
+}
+
+// nexthopUnmodelled are the keywords of ip nexthop whose attributes
+// netsim's nexthops do not model, with what is missing.
+var nexthopUnmodelled = map[string]string{
+	"encap": "lightweight tunnel encapsulation",
+}
+
+// nexthopModelled lists the keywords of a table but those of
+// nexthopUnmodelled.
+func nexthopModelled[R any](table []keyword[R]) []string {
+	var out []string
+	for _, k := range keywordNames(table) {
+		if nexthopUnmodelled[k] == "" {
+			out = append(out, k)
 		}
 	}
-	// nhm.nh_family as ipnh_modify sends it: -4/-6, else set by dev,
-	// blackhole or a gateway, else AF_UNSPEC, groups included.
-	nh.Family = family
-	if replace {
-		return h.NexthopReplace(nh)
+	return out
+}
+
+// nexthopRefuse refuses a keyword of nexthopUnmodelled as a failed
+// command (a -force batch goes on).
+func nexthopRefuse[R any](name string) func(a *args, _ R) error {
+	return func(a *args, _ R) error {
+		return failf("ip nexthop: \"%s\" is not supported by netsim: netsim models no %s.\n", a.peek(), nexthopUnmodelled[name])
 	}
-	return h.NexthopAdd(nh)
+}
+
+// nhReq is ipnh_modify's request being built.
+type nhReq struct {
+	h  *rtnl.Handle
+	nh rtnl.Nexthop
+	// family is nhm.nh_family: -4/-6, else set by dev, blackhole or a
+	// gateway, else AF_UNSPEC, groups included.
+	family int
+	hasID  bool // NHA_ID was given
+	typed  bool // NHA_GROUP_TYPE was given
+}
+
+// nexthopKeywords are ipnh_modify's keywords in its order of comparison;
+// any other word is ip's invarg, "help" its usage.
+var nexthopKeywords = []keyword[*nhReq]{
+	exact("id", func(a *args, q *nhReq) error {
+		id, err := nextValue(a, uint32Value, "invalid id value")
+		q.nh.ID, q.hasID = nexthop.ID(id), true
+		return err
+	}),
+	exact("dev", func(a *args, q *nhReq) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		if q.h.LinkIndex(v) == 0 {
+			return invarg("Device does not exist\n", v)
+		}
+		q.nh.Dev = v
+		if q.family == 0 {
+			q.family = syscall.AF_INET
+		}
+		return nil
+	}),
+	exact("via", func(a *args, q *nhReq) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		fam := q.family
+		switch v {
+		case "inet", "inet6":
+			fam = syscall.AF_INET
+			if v == "inet6" {
+				fam = syscall.AF_INET6
+			}
+			if v, err = a.next(); err != nil {
+				return err
+			}
+		}
+		gw, err := getAddr(v, fam)
+		if err != nil {
+			return err
+		}
+		gf := syscall.AF_INET
+		if gw.Is6() {
+			gf = syscall.AF_INET6
+		}
+		if q.family == 0 {
+			q.family = gf
+		} else if q.family != gf {
+			return invarg("address family mismatch\n", v)
+		}
+		q.nh.Gateway = gw
+		return nil
+	}),
+	exact("encap", nexthopRefuse[*nhReq]("encap")),
+	exact("blackhole", func(_ *args, q *nhReq) error {
+		q.nh.Blackhole = true
+		if q.family == 0 {
+			q.family = syscall.AF_INET
+		}
+		return nil
+	}),
+	exact("fdb", func(_ *args, q *nhReq) error { q.nh.FDB = true; return nil }),
+	exact("onlink", func(_ *args, q *nhReq) error { q.nh.OnLink = true; return nil }),
+	exact("group", func(a *args, q *nhReq) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		q.nh.Group, err = parseGroup(v)
+		return err
+	}),
+	exact("type", func(a *args, q *nhReq) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		q.typed = true
+		switch v {
+		case "mpath":
+			q.nh.GroupType = nexthop.GroupMultipath
+		case "resilient":
+			q.nh.GroupType = nexthop.GroupResilient
+			return parseResArgs(a, &q.nh)
+		default:
+			return invarg("\"type\" value is invalid\n", v)
+		}
+		return nil
+	}),
+	kw("protocol", func(a *args, q *nhReq) error {
+		p, err := nextValue(a, protoID, "\"protocol\" value is invalid\n")
+		q.nh.Protocol = p
+		return err
+	}),
+}
+
+// nexthopOther is the last branch of ip nexthop's parsers: "help" (as
+// each parser compares it) prints the usage, any other word is wrong.
+func nexthopOther[R any](help func(string) bool) func(a *args, _ R) error {
+	return func(a *args, _ R) error {
+		if help(a.peek()) {
+			return usageErr(nexthopUsage)
+		}
+		return invarg("", a.peek())
+	}
+}
+
+// isHelp is matches(word, "help").
+func isHelp(w string) bool { return matches(w, "help") }
+
+func (ip *IP) nexthopAdd(h *rtnl.Handle, argv []string) error {
+	return ip.nexthopModify(h, argv, false)
+}
+
+func (ip *IP) nexthopReplace(h *rtnl.Handle, argv []string) error {
+	return ip.nexthopModify(h, argv, true)
+}
+
+// nexthopParse is ipnh_modify's parse of the words.
+func (ip *IP) nexthopParse(h *rtnl.Handle, argv []string) (*nhReq, error) {
+	q := &nhReq{h: h, family: ip.family}
+	if err := walk(&args{w: argv}, nexthopKeywords, q, nexthopOther[*nhReq](func(w string) bool { return w == "help" })); err != nil {
+		return nil, err
+	}
+	q.nh.Family = q.family
+	return q, nil
+}
+
+// nexthopModify is ipnh_modify: RTM_NEWNEXTHOP with NLM_F_EXCL (add) or
+// NLM_F_REPLACE.
+func (ip *IP) nexthopModify(h *rtnl.Handle, argv []string, replace bool) error {
+	q, err := ip.nexthopParse(h, argv)
+	if err != nil {
+		return err
+	}
+	if replace {
+		return h.NexthopReplace(q.nh)
+	}
+	return h.NexthopAdd(q.nh)
+}
+
+// nexthopDel is ipnh_modify sending RTM_DELNEXTHOP: the words of add, and
+// the kernel refuses what is not an id.
+func (ip *IP) nexthopDel(h *rtnl.Handle, argv []string) error {
+	q, err := ip.nexthopParse(h, argv)
+	if err != nil {
+		return err
+	}
+	nh := q.nh
+	r := rtnl.NexthopDelRequest{ID: nh.ID, HasID: q.hasID, Protocol: rt.Protocol(nh.Protocol),
+		Other: q.typed || nh.Dev != "" || nh.Gateway.IsValid() || nh.Blackhole || nh.FDB || nh.Group != nil || nh.Resilient != nil}
+	if nh.OnLink {
+		r.Flags |= rt.FlagOnLink
+	}
+	return h.NexthopDelete(r)
 }
 
 // parseResArgs is parse_nh_group_type_res: after "resilient", when any
@@ -232,62 +331,61 @@ func parseResArgs(a *args, nh *rtnl.Nexthop) error {
 	return nil
 }
 
-// parseGroup is add_nh_group_attr: ID[,WEIGHT] separated by '/'.
-func parseGroup(s string) ([]nexthop.GroupMember, bool) {
+// parseGroup is add_nh_group_attr: ID[,WEIGHT] separated by '/'. ip cuts
+// the word at each separator it reads, so a bad id is reported as the
+// first member's id as far as its first ',' or '/'; a bad weight as
+// itself.
+func parseGroup(s string) ([]nexthop.GroupMember, error) {
+	first, _, _ := strings.Cut(s, "/")
+	first, _, _ = strings.Cut(first, ",")
+	bad := invarg("\"group\" value is invalid\n", first)
+	if s == "" {
+		return nil, bad
+	}
 	var out []nexthop.GroupMember
 	for _, part := range strings.Split(s, "/") {
 		id, wt, hasW := strings.Cut(part, ",")
 		n, ok := getUnsigned(id, 32)
 		if !ok {
-			return nil, false
+			return nil, bad
 		}
 		m := nexthop.GroupMember{ID: nexthop.ID(n), Weight: 1}
 		if hasW {
 			w, ok := getUnsigned(wt, 32)
 			if !ok || w == 0 || w > 256 {
-				return nil, false
+				return nil, invarg("\"weight\" is invalid\n", wt)
 			}
 			m.Weight = uint16(w)
 		}
 		out = append(out, m)
 	}
-	return out, true
+	return out, nil
 }
 
-// nexthopID reads `id ID` for get and del.
+// nexthopGetKeywords are ipnh_get's: anything else is its usage.
+var nexthopGetKeywords = []keyword[*nexthop.ID]{
+	exact("id", func(a *args, id *nexthop.ID) error {
+		n, err := nextValue(a, uint32Value, "invalid id value")
+		*id = nexthop.ID(n)
+		return err
+	}),
+}
+
+// nexthopID reads `id ID` as ipnh_get does: any other word, or no id (or
+// id 0), is the usage.
 func nexthopID(argv []string) (nexthop.ID, error) {
 	var id nexthop.ID
-	has := false
-	a := &args{w: argv}
-	for ; a.more(); a.skip() {
-		w := a.peek()
-		if w != "id" {
-			return 0, invarg("", w)
-		}
-		v, err := a.next()
-		if err != nil {
-			return 0, err
-		}
-		n, ok := getUnsigned(v, 32)
-		if !ok {
-			return 0, invarg("invalid id value", v)
-		}
-		id, has = nexthop.ID(n), true
+	usage := func(*args, *nexthop.ID) error { return usageErr(nexthopUsage) }
+	if err := walk(&args{w: argv}, nexthopGetKeywords, &id, usage); err != nil {
+		return 0, err
 	}
-	if !has {
-		return 0, failf("id is required\n")
+	if id == 0 {
+		return 0, usageErr(nexthopUsage)
 	}
 	return id, nil
 }
 
-func (ip *IP) nexthopDel(h *rtnl.Handle, argv []string) error {
-	id, err := nexthopID(argv)
-	if err != nil {
-		return err
-	}
-	return h.NexthopDel(id)
-}
-
+// nexthopGet is ipnh_get.
 func (ip *IP) nexthopGet(h *rtnl.Handle, argv []string) error {
 	id, err := nexthopID(argv)
 	if err != nil {
@@ -297,173 +395,288 @@ func (ip *IP) nexthopGet(h *rtnl.Handle, argv []string) error {
 }
 
 // nexthopGetID is ipnh_get_id: the answer is printed through the same
-// callback as a dump, so a protocol filter set earlier applies.
+// callback as a dump, so a protocol filter set earlier applies (an empty
+// JSON array then).
 func (ip *IP) nexthopGetID(h *rtnl.Handle, id nexthop.ID) error {
 	ni, err := h.NexthopGet(id)
 	if err != nil {
 		return err
 	}
+	ip.p.startJSON(ip.opts.json, ip.opts.pretty, true)
 	ip.printNexthop(ni)
+	ip.p.endJSON(true)
 	return nil
 }
 
-// printNexthop is print_cache_nexthop with __print_nexthop_entry: a
-// nexthop of another protocol than the filter's is skipped.
+// printNexthop is print_cache_nexthop with __print_nexthop_entry, text and
+// JSON from the same calls: a nexthop of another protocol than the
+// filter's is skipped.
 func (ip *IP) printNexthop(ni rtnl.NexthopInfo) {
 	f := &ip.nhFilter
 	if f.proto != 0 && f.proto != uint32(ni.Protocol) {
 		return
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "id %d ", ni.ID)
+	p := &ip.p
+	p.openObject("")
+	p.uint(printAny, "id", "id %d ", uint64(ni.ID))
 	if len(ni.Group) > 0 {
-		b.WriteString("group ")
-		for i, m := range ni.Group {
-			if i > 0 {
-				b.WriteByte('/')
-			}
-			fmt.Fprintf(&b, "%d", m.ID)
-			if m.Weight > 1 {
-				fmt.Fprintf(&b, ",%d", m.Weight)
-			}
-		}
-		b.WriteByte(' ')
-		if ni.GroupType != nexthop.GroupMultipath {
-			fmt.Fprintf(&b, "type %s ", ni.GroupType)
-		}
+		printNexthopGroup(p, ni.Group)
 	}
-	if r := ni.Resilient; r.Buckets != 0 {
-		fmt.Fprintf(&b, "buckets %d idle_timer %s unbalanced_timer %s unbalanced_time %s ", r.Buckets,
-			nexthop.FormatClock(r.IdleTimer), nexthop.FormatClock(r.UnbalancedTimer), nexthop.FormatClock(r.UnbalancedTime))
+	// print_nh_group_type: mpath (the type of every single nexthop too)
+	// is not printed.
+	if ni.GroupType != nexthop.GroupMultipath {
+		p.str(printAny, "type", "type %s ", nexthopGroupTypeName(ni.GroupType))
+	}
+	if ni.GroupType == nexthop.GroupResilient {
+		printNexthopResGroup(p, ni.Resilient)
 	}
 	if ni.Gateway.IsValid() {
-		fmt.Fprintf(&b, "via %s ", ni.Gateway)
+		// __print_rta_gateway
+		gw := inetNtop(ni.Gateway)
+		p.str(printJSON, "gateway", "", gw)
+		p.str(printFP, "", "via %s ", gw)
 	}
-	if ni.Dev != "" {
-		fmt.Fprintf(&b, "dev %s ", ni.Dev)
+	if ni.DevIndex != 0 {
+		// print_rta_ifidx
+		p.str(printJSON, "dev", "", ni.Dev)
+		p.str(printFP, "", "dev %s ", ni.Dev)
 	}
-	if ni.Scope != 0 {
-		fmt.Fprintf(&b, "scope %s ", netdev.Scope(ni.Scope))
+	if ni.Scope != rt.ScopeUniverse || ip.opts.details > 0 {
+		p.str(printAny, "scope", "scope %s ", ni.Scope.String())
 	}
 	if ni.Blackhole {
-		b.WriteString("blackhole ")
+		p.null(printAny, "blackhole", "blackhole ", "")
 	}
-	if ni.Protocol != 0 {
-		fmt.Fprintf(&b, "proto %s ", rt.Protocol(ni.Protocol).String())
+	if ni.Protocol != rt.ProtoUnspec || ip.opts.details > 0 {
+		p.str(printAny, "protocol", "proto %s ", ni.Protocol.String())
 	}
-	if ni.OnLink {
-		b.WriteString("onlink ")
+	printNexthopFlags(p, ni.Flags)
+	if ni.FDB {
+		p.null(printAny, "fdb", "fdb", "")
 	}
-	b.WriteByte('\n')
-	ip.out.WriteString(b.String())
+	p.closeObject()
+	p.str(printFP, "", "%s", "\n")
 }
 
-// nexthopList is ipnh_list_flush: the selector words update the
-// process's filter (which keeps what earlier lines set), "id" answers at
-// once, then a dump is listed or flushed.
-func (ip *IP) nexthopList(h *rtnl.Handle, argv []string, flush bool) error {
-	f := &ip.nhFilter
-	all := len(argv) == 0
-	a := &args{w: argv}
-	for ; a.more(); a.skip() {
-		w := a.peek()
-		switch {
-		case matches(w, "dev"):
-			v, err := a.next()
-			if err != nil {
-				return err
-			}
-			if f.devIdx = h.LinkIndex(v); f.devIdx == 0 {
-				return invarg("Device does not exist\n", v)
-			}
-			f.dev = v
-		case matches(w, "groups"):
-			f.groups = true
-		case w == "id":
-			v, err := a.next()
-			if err != nil {
-				return err
-			}
-			n, ok := getUnsigned(v, 32)
-			if !ok {
-				return invarg("invalid id value", v)
-			}
-			if flush {
-				// ipnh_list_flush_id: delete_nexthop's -1 makes ip exit 1.
-				if err := h.NexthopDel(nexthop.ID(n)); err != nil {
-					return &cmdError{msg: Message(err), status: exitFailure}
-				}
-				return nil
-			}
-			return ip.nexthopGetID(h, nexthop.ID(n))
-		case matches(w, "protocol"):
-			v, err := a.next()
-			if err != nil {
-				return err
-			}
-			// A number only (get_unsigned); 0 filters nothing.
-			p, ok := getUnsigned(v, 32)
-			if !ok {
-				return invarg("invalid protocol value", v)
-			}
-			f.proto = uint32(p)
-		case matches(w, "master"), matches(w, "vrf"), matches(w, "fdb"):
-			return notSupported("ip nexthop", w)
-		case matches(w, "help"):
-			return usageErr(nexthopUsage)
-		default:
-			return invarg("", w)
+// inetNtop is glibc's inet_ntop, as format_host prints an address without
+// -r: netip's form, but for an IPv6 address whose first six 16-bit words
+// are zero and whose seventh is not, which ends in a dotted quad
+// ("::1.2.3.4").
+func inetNtop(a netip.Addr) string {
+	if a.Is6() && !a.Is4In6() {
+		b := a.As16()
+		if b == [16]byte{12: b[12], 13: b[13], 14: b[14], 15: b[15]} && (b[12] != 0 || b[13] != 0) {
+			return "::" + netip.AddrFrom4([4]byte(b[12:])).String()
 		}
 	}
-	if flush {
-		return ip.nexthopFlush(h, all)
+	return a.String()
+}
+
+// printNexthopGroup is print_nh_group: the members as ID[,WEIGHT]
+// separated by '/', a weight of 1 not printed.
+func printNexthopGroup(p *printer, group []nexthop.GroupMember) {
+	p.openArray(printJSON, "group")
+	p.str(printFP, "", "%s", "group ")
+	for i, m := range group {
+		p.openObject("")
+		if i > 0 {
+			p.str(printFP, "", "%s", "/")
+		}
+		p.uint(printAny, "id", "%d", uint64(m.ID))
+		if m.Weight > 1 {
+			p.uint(printAny, "weight", ",%d", uint64(m.Weight))
+		}
+		p.closeObject()
 	}
-	nhs, err := ip.nexthopDump(h)
+	p.str(printFP, "", "%s", " ")
+	p.closeArray(printJSON, "")
+}
+
+// nexthopGroupTypeName is nh_group_type_name.
+func nexthopGroupTypeName(t nexthop.GroupType) string {
+	switch t {
+	case nexthop.GroupMultipath:
+		return "mpath"
+	case nexthop.GroupResilient:
+		return "resilient"
+	}
+	return "<unknown type>"
+}
+
+// printNexthopResGroup is print_nh_res_group: the timers and the
+// unbalanced time are clock_t's, printed in seconds with %g.
+func printNexthopResGroup(p *printer, r nexthop.ResilientInfo) {
+	p.openObject("resilient_args")
+	p.uint(printAny, "buckets", "buckets %d ", uint64(r.Buckets))
+	p.float(printAny, "idle_timer", "idle_timer %g ", clockSeconds(r.IdleTimer))
+	p.float(printAny, "unbalanced_timer", "unbalanced_timer %g ", clockSeconds(r.UnbalancedTimer))
+	p.float(printAny, "unbalanced_time", "unbalanced_time %g ", clockSeconds(r.UnbalancedTime))
+	p.closeObject()
+}
+
+// clockSeconds is a duration of clock_t precision (USER_HZ 100) in
+// seconds as __jiffies_to_tv and print_tv compute it: whole seconds plus
+// microseconds over a million.
+func clockSeconds(d time.Duration) float64 {
+	ticks := uint64(d / (10 * time.Millisecond))
+	usec := ticks * 10000
+	sec := usec / 1000000
+	return float64(sec) + float64(usec-sec*1000000)/1000000
+}
+
+// printNexthopFlags is print_rt_flags for the flags of a nexthop or a
+// bucket: a JSON array "flags", in text each flag's name and a space.
+func printNexthopFlags(p *printer, f rt.NHFlags) {
+	p.openArray(printJSON, "flags")
+	for _, n := range f.Names() {
+		p.str(printAny, "", "%s ", n)
+	}
+	p.closeArray(printJSON, "")
+}
+
+// nhFilterReq is what ipnh_list_flush's words set: the process's filter,
+// or an id to answer at once.
+type nhFilterReq struct {
+	h     *rtnl.Handle
+	f     *nexthopFilter
+	id    nexthop.ID
+	hasID bool
+}
+
+// errNexthopID ends the walk of a selector at "id ID", which
+// ipnh_list_flush answers at once, ignoring what follows.
+var errNexthopID = errors.New("id given")
+
+// nexthopDev is the dev of a selector: the filter's device.
+func nexthopDev(a *args, f *nexthopFilter, h *rtnl.Handle) error {
+	v, err := a.next()
 	if err != nil {
 		return err
 	}
-	for _, ni := range nhs {
-		ip.printNexthop(ni)
+	if f.devIdx = h.LinkIndex(v); f.devIdx == 0 {
+		return invarg("Device does not exist\n", v)
 	}
 	return nil
 }
 
-// nexthopDump is the dump nh_dump_filter asks for: rtm_dump_nexthop with
-// nh_dump_filtered (a groups filter keeps groups only; a device or a
-// family keeps single nexthops that match).
-func (ip *IP) nexthopDump(h *rtnl.Handle) ([]rtnl.NexthopInfo, error) {
-	f := &ip.nhFilter
-	all, err := h.NexthopList()
+// nexthopMaster is the master of a selector.
+func nexthopMaster(a *args, f *nexthopFilter, h *rtnl.Handle) error {
+	v, err := a.next()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var out []rtnl.NexthopInfo
-	for _, ni := range all {
-		isGroup := len(ni.Group) != 0
-		switch {
-		case f.groups && !isGroup:
-			continue
-		case f.dev == "" && ip.family == 0:
-		case isGroup:
-			continue
-		case ip.family != 0 && ni.Family != ip.family:
-			continue
-		case f.dev != "" && ni.Dev != f.dev && !(ni.Blackhole && f.devIdx == netdev.LoopbackIfIndex):
-			// A blackhole is on loopback (nexthop_create).
-			continue
-		}
-		out = append(out, ni)
+	if f.master = h.LinkIndex(v); f.master == 0 {
+		return invarg("Device does not exist\n", v)
 	}
-	return out, nil
+	return nil
 }
 
-// nexthopFlush is ipnh_flush: every dumped nexthop of the filter's
+// nexthopVRF is the vrf of a selector: name_is_vrf asks for the link and
+// its kind, then the name is the master's.
+func nexthopVRF(a *args, f *nexthopFilter, h *rtnl.Handle) error {
+	v, err := a.next()
+	if err != nil {
+		return err
+	}
+	if l, err := h.LinkByName(v); err != nil || l.Kind != "vrf" {
+		return invarg("Invalid VRF\n", v)
+	}
+	if f.master = h.LinkIndex(v); f.master == 0 {
+		return invarg("VRF does not exist\n", v)
+	}
+	return nil
+}
+
+// nexthopFilterKeywords are ipnh_list_flush's keywords in its order of
+// comparison.
+var nexthopFilterKeywords = []keyword[*nhFilterReq]{
+	kw("dev", func(a *args, q *nhFilterReq) error { return nexthopDev(a, q.f, q.h) }),
+	kw("groups", func(_ *args, q *nhFilterReq) error { q.f.groups = true; return nil }),
+	kw("master", func(a *args, q *nhFilterReq) error { return nexthopMaster(a, q.f, q.h) }),
+	kw("vrf", func(a *args, q *nhFilterReq) error { return nexthopVRF(a, q.f, q.h) }),
+	exact("id", func(a *args, q *nhFilterReq) error {
+		n, err := nextValue(a, uint32Value, "invalid id value")
+		if err != nil {
+			return err
+		}
+		q.id, q.hasID = nexthop.ID(n), true
+		return errNexthopID
+	}),
+	kw("protocol", func(a *args, q *nhFilterReq) error {
+		// A number only (get_unsigned); 0 filters nothing.
+		p, err := nextValue(a, uint32Value, "invalid protocol value")
+		q.f.proto = uint32(p)
+		return err
+	}),
+	kw("fdb", func(_ *args, q *nhFilterReq) error { q.f.fdb = true; return nil }),
+}
+
+// nexthopSelect parses a selector of list or flush into the process's
+// filter; it reports an "id ID" it met.
+func (ip *IP) nexthopSelect(h *rtnl.Handle, argv []string) (*nhFilterReq, error) {
+	q := &nhFilterReq{h: h, f: &ip.nhFilter}
+	err := walk(&args{w: argv}, nexthopFilterKeywords, q, nexthopOther[*nhFilterReq](isHelp))
+	if errors.Is(err, errNexthopID) {
+		err = nil
+	}
+	return q, err
+}
+
+// nexthopShow is ipnh_list_flush listing: the selector words update the
+// process's filter (which keeps what earlier lines set), "id" answers at
+// once, then a dump is listed.
+func (ip *IP) nexthopShow(h *rtnl.Handle, argv []string) error {
+	q, err := ip.nexthopSelect(h, argv)
+	if err != nil {
+		return err
+	}
+	if q.hasID {
+		return ip.nexthopGetID(h, q.id)
+	}
+	p := &ip.p
+	p.startJSON(ip.opts.json, ip.opts.pretty, true)
+	nhs, err := ip.nexthopDump(h)
+	if err != nil {
+		p.abortJSON()
+		return &cmdError{msg: Message(err) + "Dump terminated\n", status: exitNetlink}
+	}
+	for _, ni := range nhs {
+		ip.printNexthop(ni)
+	}
+	p.endJSON(true)
+	return nil
+}
+
+// nexthopFlush is ipnh_list_flush flushing: "id ID" deletes that
+// nexthop (delete_nexthop's -1 makes ip exit 1), else ipnh_flush.
+func (ip *IP) nexthopFlush(h *rtnl.Handle, argv []string) error {
+	q, err := ip.nexthopSelect(h, argv)
+	if err != nil {
+		return err
+	}
+	if q.hasID {
+		if err := h.NexthopDel(q.id); err != nil {
+			return &cmdError{msg: Message(err), status: exitFailure}
+		}
+		return nil
+	}
+	return ip.nexthopFlushAll(h, len(argv) == 0)
+}
+
+// nexthopDump is rtnl_nexthopdump_req with nh_dump_filter: the dump of
+// what the process's filter selects.
+func (ip *IP) nexthopDump(h *rtnl.Handle) ([]rtnl.NexthopInfo, error) {
+	return h.NexthopDump(ip.nhFilter.dump(ip.family))
+}
+
+// nexthopFlushAll is ipnh_flush: every dumped nexthop of the filter's
 // protocol is deleted; without a selector, groups first, then the rest.
-// The count adds up over the lines of a batch, as the filter does.
-func (ip *IP) nexthopFlush(h *rtnl.Handle, all bool) error {
+// The count adds up over the lines of a batch, as the filter does. It
+// prints no JSON.
+func (ip *IP) nexthopFlushAll(h *rtnl.Handle, all bool) error {
 	f := &ip.nhFilter
 	if all {
-		f.groups, f.dev, f.devIdx = true, "", 0
+		f.groups, f.devIdx, f.master = true, 0, 0
 	}
 	for {
 		nhs, err := ip.nexthopDump(h)
@@ -496,70 +709,48 @@ func (ip *IP) nexthopFlush(h *rtnl.Handle, all bool) error {
 
 // nexthopBucket is do_ipnh_bucket.
 func (ip *IP) nexthopBucket(h *rtnl.Handle, argv []string) error {
-	if len(argv) == 0 {
-		return ip.nexthopBucketList(h, nil)
-	}
-	cmd, rest := argv[0], argv[1:]
-	switch {
-	case matches(cmd, "list"), matches(cmd, "show"), matches(cmd, "lst"):
-		return ip.nexthopBucketList(h, rest)
-	case matches(cmd, "get"):
-		return ip.nexthopBucketGet(h, rest)
-	case matches(cmd, "help"):
-		return usageErr(nexthopUsage)
-	}
-	return unknownCmd(cmd, "nexthop")
+	return nexthopBucketObject.run(ip, h, argv)
+}
+
+// nexthopBucketKeywords are ipnh_bucket_list's keywords in its order of
+// comparison.
+var nexthopBucketKeywords = []keyword[*nhFilterReq]{
+	kw("dev", func(a *args, q *nhFilterReq) error { return nexthopDev(a, q.f, q.h) }),
+	kw("master", func(a *args, q *nhFilterReq) error { return nexthopMaster(a, q.f, q.h) }),
+	kw("vrf", func(a *args, q *nhFilterReq) error { return nexthopVRF(a, q.f, q.h) }),
+	exact("id", func(a *args, q *nhFilterReq) error {
+		n, err := nextValue(a, uint32Value, "invalid id value")
+		q.f.id = nexthop.ID(n)
+		return err
+	}),
+	exact("nhid", func(a *args, q *nhFilterReq) error {
+		n, err := nextValue(a, uint32Value, "invalid id value")
+		q.f.nhid = nexthop.ID(n)
+		return err
+	}),
 }
 
 // nexthopBucketList is ipnh_bucket_list: the selector updates the
 // process's filter, and the dump sends what it holds (a groups filter
-// left by an earlier line included, which the kernel refuses).
+// left by an earlier line included, which the kernel refuses). A refused
+// dump leaves its JSON array open, as ip does.
 func (ip *IP) nexthopBucketList(h *rtnl.Handle, argv []string) error {
 	f := &ip.nhFilter
-	a := &args{w: argv}
-	for ; a.more(); a.skip() {
-		w := a.peek()
-		switch {
-		case matches(w, "dev"):
-			v, err := a.next()
-			if err != nil {
-				return err
-			}
-			if f.devIdx = h.LinkIndex(v); f.devIdx == 0 {
-				return invarg("Device does not exist\n", v)
-			}
-			f.dev = v
-		case matches(w, "master"), matches(w, "vrf"):
-			return notSupported("ip nexthop bucket", w)
-		case w == "id", w == "nhid":
-			v, err := a.next()
-			if err != nil {
-				return err
-			}
-			n, ok := getUnsigned(v, 32)
-			if !ok {
-				return invarg("invalid id value", v)
-			}
-			if w == "id" {
-				f.id = nexthop.ID(n)
-			} else {
-				f.nhid = nexthop.ID(n)
-			}
-		case matches(w, "help"):
-			return usageErr(nexthopUsage)
-		default:
-			return invarg("", w)
-		}
+	q := &nhFilterReq{h: h, f: f}
+	if err := walk(&args{w: argv}, nexthopBucketKeywords, q, nexthopOther[*nhFilterReq](isHelp)); err != nil {
+		return err
 	}
-	bs, err := h.NexthopBucketList(rtnl.NexthopBucketFilter{
-		ID: f.id, NexthopID: f.nhid, Dev: f.dev, Family: ip.family, Groups: f.groups,
-	})
+	p := &ip.p
+	p.startJSON(ip.opts.json, ip.opts.pretty, true)
+	bs, err := h.NexthopBucketList(rtnl.NexthopBucketFilter{ID: f.id, NexthopID: f.nhid, NexthopFilter: f.dump(ip.family)})
 	if err != nil {
+		p.abortJSON()
 		return dumpError(err)
 	}
 	for _, b := range bs {
-		ip.printBucket(b)
+		printNexthopBucket(p, b)
 	}
+	p.endJSON(true)
 	return nil
 }
 
@@ -587,48 +778,58 @@ func errorMessage(err error) string {
 	return ""
 }
 
-// nexthopBucketGet is ipnh_bucket_get.
+// nexthopBucketGetKeywords are ipnh_bucket_get's: anything else is its
+// usage.
+var nexthopBucketGetKeywords = []keyword[*nhBucketReq]{
+	exact("id", func(a *args, q *nhBucketReq) error {
+		n, err := nextValue(a, uint32Value, "invalid id value")
+		q.id = nexthop.ID(n)
+		return err
+	}),
+	exact("index", func(a *args, q *nhBucketReq) error {
+		n, err := nextValue(a, uint16Value, "invalid bucket index value")
+		q.index, q.hasIndex = uint16(n), true
+		return err
+	}),
+}
+
+// nhBucketReq is ipnh_bucket_get's request.
+type nhBucketReq struct {
+	id       nexthop.ID
+	index    uint16
+	hasIndex bool
+}
+
+// nexthopBucketGet is ipnh_bucket_get with ipnh_bucket_get_id.
 func (ip *IP) nexthopBucketGet(h *rtnl.Handle, argv []string) error {
-	var (
-		id       nexthop.ID
-		index    uint16
-		hasIndex bool
-	)
-	a := &args{w: argv}
-	for ; a.more(); a.skip() {
-		switch w := a.peek(); w {
-		case "id":
-			v, err := a.next()
-			if err != nil {
-				return err
-			}
-			n, ok := getUnsigned(v, 32)
-			if !ok {
-				return invarg("invalid id value", v)
-			}
-			id = nexthop.ID(n)
-		case "index":
-			v, err := nextValue(a, uint16Value, "invalid bucket index value")
-			if err != nil {
-				return err
-			}
-			index, hasIndex = uint16(v), true
-		default:
-			return usageErr(nexthopUsage)
-		}
+	q := &nhBucketReq{}
+	usage := func(*args, *nhBucketReq) error { return usageErr(nexthopUsage) }
+	if err := walk(&args{w: argv}, nexthopBucketGetKeywords, q, usage); err != nil {
+		return err
 	}
-	if id == 0 || !hasIndex {
+	if q.id == 0 || !q.hasIndex {
 		return usageErr(nexthopUsage)
 	}
-	b, err := h.NexthopBucketGet(id, index)
+	b, err := h.NexthopBucketGet(q.id, q.index)
 	if err != nil {
 		return err
 	}
-	ip.printBucket(b)
+	ip.p.startJSON(ip.opts.json, ip.opts.pretty, true)
+	printNexthopBucket(&ip.p, b)
+	ip.p.endJSON(true)
 	return nil
 }
 
-// printBucket is print_nexthop_bucket.
-func (ip *IP) printBucket(b rtnl.NexthopBucket) {
-	ip.printf("id %d index %d idle_time %s nhid %d \n", b.ID, b.Index, nexthop.FormatClock(b.IdleTime), b.NexthopID)
+// printNexthopBucket is print_nexthop_bucket with print_nh_res_bucket.
+func printNexthopBucket(p *printer, b rtnl.NexthopBucket) {
+	p.openObject("")
+	p.uint(printAny, "id", "id %d ", uint64(b.ID))
+	p.openObject("bucket")
+	p.uint(printAny, "index", "index %d ", uint64(b.Index))
+	p.float(printAny, "idle_time", "idle_time %g ", clockSeconds(b.IdleTime))
+	p.uint(printAny, "nhid", "nhid %d ", uint64(b.NexthopID))
+	p.closeObject()
+	printNexthopFlags(p, b.Flags)
+	p.str(printFP, "", "%s", "\n")
+	p.closeObject()
 }

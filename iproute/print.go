@@ -75,6 +75,14 @@ func (p *printer) flushJSON() {
 	}
 }
 
+// abortJSON leaves the JSON document unfinished, as ip does when a dump
+// fails after new_json_obj: what was written so far is output, unclosed,
+// and the rest of the command prints text.
+func (p *printer) abortJSON() {
+	p.flushJSON()
+	p.jw = nil
+}
+
 // text writes format with args, as printf: a format without verbs is
 // written as is, whatever the arguments (print_string(PRINT_FP, NULL,
 // "\n", NULL)).
@@ -256,7 +264,9 @@ func (p *printer) hex0x(t outType, key, format string, v uint64) {
 	}
 }
 
-// float is print_float: %g in JSON, the format in text.
+// float is print_float (and print_tv, given the seconds): %g in JSON, the
+// format in text, where %g is C's (six significant digits: "8.58993e+06"),
+// unlike Go's.
 func (p *printer) float(t outType, key, format string, v float64) {
 	switch {
 	case p.inJSON(t):
@@ -265,7 +275,7 @@ func (p *printer) float(t outType, key, format string, v float64) {
 		}
 		p.jw.float(v)
 	case p.inText(t):
-		p.text(format, v)
+		p.text(strings.Replace(format, "%g", "%s", 1), formatG(v))
 	}
 }
 

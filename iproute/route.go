@@ -7,8 +7,7 @@ import (
 	"fmt"
 	"github.com/netsimlab/netsim/rt"
 	"net/netip"
-	"strconv"
-	"strings"
+	"slices"
 	"syscall"
 
 	"github.com/netsimlab/netsim/errno"
@@ -19,54 +18,114 @@ import (
 )
 
 const routeUsage = `Usage: ip route { list | flush } SELECTOR
-       ip route get ADDRESS
-       ip route { add | del | change | append | replace | prepend } ROUTE
+       ip route save SELECTOR
+       ip route restore
+       ip route showdump
+       ip route get [ ROUTE_GET_FLAGS ] ADDRESS
+                            [ from ADDRESS iif STRING ]
+                            [ oif STRING ] [ tos TOS ]
+                            [ mark NUMBER ] [ vrf NAME ]
+                            [ uid NUMBER ] [ ipproto PROTOCOL ]
+                            [ sport NUMBER ] [ dport NUMBER ]
+       ip route { add | del | change | append | replace } ROUTE
 SELECTOR := [ root PREFIX ] [ match PREFIX ] [ exact PREFIX ]
-            [ table TABLE_ID ] [ proto RTPROTO ]
-            [ type TYPE ] [ scope SCOPE ] [ dev STRING ] [ via ADDRESS ]
+            [ table TABLE_ID ] [ vrf NAME ] [ proto RTPROTO ]
+            [ type TYPE ] [ scope SCOPE ]
 ROUTE := NODE_SPEC [ INFO_SPEC ]
 NODE_SPEC := [ TYPE ] PREFIX [ tos TOS ]
              [ table TABLE_ID ] [ proto RTPROTO ]
              [ scope SCOPE ] [ metric METRIC ]
+             [ ttl-propagate { enabled | disabled } ]
 INFO_SPEC := { NH | nhid ID } OPTIONS FLAGS [ nexthop NH ]...
-NH := [ via [ FAMILY ] ADDRESS ] [ dev STRING ] [ weight NUMBER ] NHFLAGS
-OPTIONS := FLAGS [ src ADDRESS ]
+NH := [ encap ENCAPTYPE ENCAPHDR ] [ via [ FAMILY ] ADDRESS ]
+      [ dev STRING ] [ weight NUMBER ] NHFLAGS
+FAMILY := [ inet | inet6 | mpls | bridge | link ]
+OPTIONS := FLAGS [ mtu NUMBER ] [ advmss NUMBER ] [ as [ to ] ADDRESS ]
+           [ rtt TIME ] [ rttvar TIME ] [ reordering NUMBER ]
+           [ window NUMBER ] [ cwnd NUMBER ] [ initcwnd NUMBER ]
+           [ ssthresh NUMBER ] [ realms REALM ] [ src ADDRESS ]
+           [ rto_min TIME ] [ hoplimit NUMBER ] [ initrwnd NUMBER ]
+           [ features FEATURES ] [ quickack BOOL ] [ congctl NAME ]
+           [ pref PREF ] [ expires TIME ] [ fastopen_no_cookie BOOL ]
 TYPE := { unicast | local | broadcast | multicast | throw |
           unreachable | prohibit | blackhole | nat }
 TABLE_ID := [ local | main | default | all | NUMBER ]
 SCOPE := [ host | link | global | NUMBER ]
 NHFLAGS := [ onlink | pervasive ]
 RTPROTO := [ kernel | boot | static | NUMBER ]
+PREF := [ low | medium | high ]
+TIME := NUMBER[s|ms]
+BOOL := [1|0]
+FEATURES := ecn
+ENCAPTYPE := [ mpls | ip | ip6 | seg6 | seg6local | rpl | ioam6 | xfrm ]
+ENCAPHDR := [ MPLSLABEL | SEG6HDR | SEG6LOCAL | IOAM6HDR | XFRMINFO ]
+SEG6HDR := [ mode SEGMODE ] segs ADDR1,ADDRi,ADDRn [hmac HMACKEYID] [cleanup]
+SEGMODE := [ encap | encap.red | inline | l2encap | l2encap.red ]
+SEG6LOCAL := action ACTION [ OPTIONS ] [ count ]
+ACTION := { End | End.X | End.T | End.DX2 | End.DX6 | End.DX4 |
+            End.DT6 | End.DT4 | End.DT46 | End.B6 | End.B6.Encaps |
+            End.BM | End.S | End.AS | End.AM | End.BPF }
+OPTIONS := OPTION [ OPTIONS ]
+OPTION := { flavors FLAVORS | srh SEG6HDR | nh4 ADDR | nh6 ADDR | iif DEV | oif DEV |
+            table TABLEID | vrftable TABLEID | endpoint PROGNAME }
+FLAVORS := { FLAVOR[,FLAVOR] }
+FLAVOR := { psp | usp | usd | next-csid }
+IOAM6HDR := trace prealloc type IOAM6_TRACE_TYPE ns IOAM6_NAMESPACE size IOAM6_TRACE_SIZE
+XFRMINFO := if_id IF_ID [ link_dev LINK ]
+ROUTE_GET_FLAGS := [ fibmatch ]
 `
 
-func (ip *IP) doRoute(h *rtnl.Handle, argv []string) error {
-	if len(argv) == 0 {
-		return ip.routeList(h, nil, false)
+// noRouteDumps is why netsim refuses ip route save, restore and showdump.
+const noRouteDumps = "netsim reads and writes no binary route dumps"
+
+var routeObject = object{
+	name:  "route",
+	short: "route",
+	usage: routeUsage,
+	empty: func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.routeList(h, argv, false) },
+	commands: []command{
+		{names: []string{"add*"}, run: routeModifyCmd(fib.ModeAdd, false), keywords: routeModifyNames(), refusedKeywords: routeRefusals(routeModifyKeywords)},
+		{names: []string{"change*", "chg"}, run: routeModifyCmd(fib.ModeChange, false), keywords: routeModifyNames(), refusedKeywords: routeRefusals(routeModifyKeywords)},
+		{names: []string{"replace*"}, run: routeModifyCmd(fib.ModeReplace, false), keywords: routeModifyNames(), refusedKeywords: routeRefusals(routeModifyKeywords)},
+		{names: []string{"prepend*"}, run: routeModifyCmd(fib.ModePrepend, false), keywords: routeModifyNames(), refusedKeywords: routeRefusals(routeModifyKeywords)},
+		{names: []string{"append*"}, run: routeModifyCmd(fib.ModeAppend, false), keywords: routeModifyNames(), refusedKeywords: routeRefusals(routeModifyKeywords)},
+		{names: []string{"test*"}, run: routeModifyCmd(fib.NLMExcl, false), keywords: routeModifyNames(), refusedKeywords: routeRefusals(routeModifyKeywords)},
+		{names: []string{"delete*"}, run: routeModifyCmd(0, true), keywords: routeModifyNames(), refusedKeywords: routeRefusals(routeModifyKeywords)},
+		{names: []string{"list*", "show*", "lst*"}, run: func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.routeList(h, argv, false) },
+			keywords: routeModelled(routeFilterKeywords, "from"), refusedKeywords: routeRefusals(routeFilterKeywords, "from")},
+		{names: []string{"get*"}, run: (*IP).routeGet, keywords: routeModelled(routeGetKeywords, "from"), refusedKeywords: routeRefusals(routeGetKeywords, "from"),
+			// rta_cacheinfo's users, used and age count references to and
+			// uses of the kernel's cached route, which netsim does not keep.
+			unsupported: optStats, unsupportedWhy: "netsim keeps no route cache, whose references and last use -s shows"},
+		{names: []string{"flush*"}, run: func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.routeList(h, argv, true) },
+			keywords: routeModelled(routeFilterKeywords, "from"), refusedKeywords: routeRefusals(routeFilterKeywords, "from")},
+		{names: []string{"save*"}, refused: noRouteDumps},
+		{names: []string{"restore*"}, refused: noRouteDumps},
+		{names: []string{"showdump*"}, refused: noRouteDumps},
+	},
+}
+
+// routeModifyCmd is iproute_modify with the request's flags.
+func routeModifyCmd(mode fib.Mode, del bool) func(ip *IP, h *rtnl.Handle, argv []string) error {
+	return func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.routeModify(h, argv, mode, del) }
+}
+
+// routeRefusals maps the keywords of table that routeUnmodelled refuses
+// (but those modelled in this table) to why.
+func routeRefusals[R any](table []keyword[R], modelled ...string) map[string]string {
+	out := map[string]string{}
+	for _, k := range keywordNames(table) {
+		if why := routeUnmodelled[k]; why != "" && !slices.Contains(modelled, k) {
+			out[k] = "netsim models no " + why
+		}
 	}
-	cmd, rest := argv[0], argv[1:]
-	switch {
-	case matches(cmd, "add"):
-		return ip.routeModify(h, rest, fib.ModeAdd, false)
-	case matches(cmd, "change"), cmd == "chg":
-		return ip.routeModify(h, rest, fib.ModeChange, false)
-	case matches(cmd, "replace"):
-		return ip.routeModify(h, rest, fib.ModeReplace, false)
-	case matches(cmd, "prepend"):
-		return ip.routeModify(h, rest, fib.ModePrepend, false)
-	case matches(cmd, "append"):
-		return ip.routeModify(h, rest, fib.ModeAppend, false)
-	case matches(cmd, "delete"):
-		return ip.routeModify(h, rest, 0, true)
-	case matches(cmd, "list"), matches(cmd, "show"), matches(cmd, "lst"):
-		return ip.routeList(h, rest, false)
-	case matches(cmd, "get"):
-		return ip.routeGet(h, rest)
-	case matches(cmd, "flush"):
-		return ip.routeList(h, rest, true)
-	case matches(cmd, "help"):
-		return usageErr(routeUsage)
-	}
-	return unknownCmd(cmd, "route")
+	return out
+}
+
+// routeModifyNames lists iproute_modify's keywords, with "nexthop"'s own
+// (parse_one_nh's) after it.
+func routeModifyNames() []string {
+	return append(routeModelled(routeModifyKeywords), "weight")
 }
 
 // routeTypeID is iproute2's rtnl_rtntype_a2n.
@@ -95,170 +154,272 @@ func parseVia(a *args, family int) (netip.Addr, error) {
 	return getAddr(v, fam)
 }
 
-func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool) error {
-	var (
-		r                     rtnl.Route
-		dstOK, scopeOK, gwOK  bool
-		typeOK                bool
-		tableOK               bool
-		devs                  []string
-		family                = ip.family
-		scope                 netdev.Scope
-		hasMultipath, hasNhid bool
-		mx                    mxBuf
-		// msgLen is the request's nlmsg_len before RTA_OIF, RTA_METRICS
-		// and RTA_MULTIPATH: header, rtmsg and the attributes so far.
-		msgLen = 16 + 12
-		mpArgs []string // from the first "nexthop" on
-	)
-	a := &args{w: argv}
-	for ; a.more(); a.skip() {
+// routeReq is iproute_modify's request as its keywords build it.
+type routeReq struct {
+	ip      *IP
+	r       rtnl.Route
+	dstOK   bool
+	scopeOK bool
+	gwOK    bool
+	typeOK  bool
+	tableOK bool
+	dev     string // the last "dev": the one ip resolves
+	family  int    // rtm_family so far
+	scope   netdev.Scope
+	nhs     bool // "nexthop" given: mpArgs are the paths
+	nhid    bool
+	mx      mxBuf
+	// msgLen is the request's nlmsg_len before RTA_OIF, RTA_METRICS and
+	// RTA_MULTIPATH: header, rtmsg and the attributes so far.
+	msgLen int
+	mpArgs []string // from the first "nexthop" on
+}
+
+// routeUnmodelled are the keywords of ip route that netsim refuses by
+// name, with what netsim does not model.
+var routeUnmodelled = map[string]string{
+	"as":            "NAT routes (RTA_NEWDST)",
+	"from":          "source-specific routes (RTA_SRC)",
+	"expires":       "route expiry, which the kernel keeps for IPv6 routes",
+	"realms":        "routing realms",
+	"vrf":           "VRF tables by device name",
+	"encap":         "route encapsulations",
+	"ttl-propagate": "MPLS routes",
+	"notify":        "route cache, whose entries notify marks",
+	"connected":     "second lookup from the answer's source (route get connected)",
+}
+
+// refusedKeyword is the keyword name, which netsim knows but does not model:
+// its value, if it takes one, is read first (ip's NEXT_ARG), then the
+// command fails with what is not modelled.
+func refusedKeyword[R any](cmd, name string, value bool) func(a *args, r R) error {
+	return func(a *args, _ R) error {
 		w := a.peek()
-		switch {
-		case w == "src":
+		if value {
+			if _, err := a.next(); err != nil {
+				return err
+			}
+		}
+		return failf("%s: \"%s\" is not supported by netsim: netsim models no %s.\n", cmd, w, routeUnmodelled[name])
+	}
+}
+
+// routeModelled lists a table's keywords but those netsim refuses (of
+// routeUnmodelled, but for the ones given as modelled here).
+func routeModelled[R any](table []keyword[R], modelled ...string) []string {
+	var out []string
+	for _, k := range keywordNames(table) {
+		if routeUnmodelled[k] == "" || slices.Contains(modelled, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// routeModifyKeywords are iproute_modify's keywords in its order.
+var routeModifyKeywords = func() []keyword[*routeReq] {
+	refused := func(name string) func(a *args, q *routeReq) error {
+		return refusedKeyword[*routeReq]("ip route", name, true)
+	}
+	t := []keyword[*routeReq]{
+		exact("src", func(a *args, q *routeReq) error {
 			v, err := a.next()
 			if err != nil {
 				return err
 			}
-			s, err := getAddr(v, family)
+			s, err := getAddr(v, q.family)
 			if err != nil {
 				return err
 			}
-			r.PrefSrc = s
-			msgLen += attrLen(s.BitLen() / 8)
-		case w == "via":
-			if gwOK {
-				return invarg("use nexthop syntax to specify multiple via\n", w)
+			if q.family == 0 {
+				q.family = addrFamily(s)
 			}
-			gw, err := parseVia(a, family)
+			q.r.PrefSrc = s
+			q.msgLen += attrLen(s.BitLen() / 8)
+			return nil
+		}),
+		exact("as", refused("as")),
+		exact("via", func(a *args, q *routeReq) error {
+			if q.gwOK {
+				return invarg("use nexthop syntax to specify multiple via\n", a.peek())
+			}
+			gw, err := parseVia(a, q.family)
 			if err != nil {
 				return err
 			}
-			if family == 0 {
-				family = addrFamily(gw)
+			if q.family == 0 {
+				q.family = addrFamily(gw)
 			}
-			r.Gateway, gwOK = gw, true
-			msgLen += viaLen(gw, family)
-		case w == "tos" || matches(w, "dsfield"):
+			q.r.Gateway, q.gwOK = gw, true
+			q.msgLen += viaLen(gw, q.family)
+			return nil
+		}),
+		exact("from", refused("from")),
+		exact("tos", func(a *args, q *routeReq) error {
 			tos, err := nextValue(a, dsfieldID, "\"tos\" value is invalid\n")
-			if err != nil {
-				return err
-			}
-			r.TOS = tos
-		case w == "metric" || w == "priority" || matches(w, "preference"):
+			q.r.TOS = tos
+			return err
+		}).or("dsfield*"),
+		exact("expires", refused("expires")),
+		kw("metric", func(a *args, q *routeReq) error {
 			m, err := nextValue(a, uint32Value, "\"metric\" value is invalid\n")
-			if err != nil {
-				return err
-			}
-			r.Priority = uint32(m)
-			msgLen += attrLen(4)
-		case w == "scope":
+			q.r.Priority = uint32(m)
+			q.msgLen += attrLen(4)
+			return err
+		}).or("priority*", "preference"),
+		exact("scope", func(a *args, q *routeReq) error {
 			s, err := nextValue(a, scopeID, "invalid \"scope\" value\n")
-			if err != nil {
-				return err
-			}
-			scope, scopeOK = s, true
-		case w == "dev" || w == "oif":
-			v, err := a.next()
-			if err != nil {
-				return err
-			}
-			devs = append(devs, v)
-			r.Dev = v
-		case routeMetricKey(w) != nil:
-			if err := ip.parseMetric(a, routeMetricKey(w), &mx); err != nil {
-				return err
-			}
-		case w == "nexthop":
+			q.scope, q.scopeOK = s, true
+			return err
+		}),
+	}
+	metric := func(k *metricKey) keyword[*routeReq] {
+		name := k.name
+		if k.abbrev {
+			name += "*"
+		}
+		return keyword[*routeReq]{names: []string{name}, parse: func(a *args, q *routeReq) error {
+			return q.ip.parseMetric(a, k, &q.mx)
+		}}
+	}
+	for i := range routeMetricKeys {
+		if routeMetricKeys[i].m != fib.MetricFastOpenNoCookie {
+			t = append(t, metric(&routeMetricKeys[i]))
+		}
+	}
+	t = append(t,
+		kw("realms", refused("realms")),
+		exact("onlink", func(a *args, q *routeReq) error {
+			q.r.OnLink = true
+			return nil
+		}),
+		exact("nexthop", func(a *args, q *routeReq) error {
 			// parse_nexthops reads the rest after the request's own
 			// checks.
-			mpArgs, hasMultipath = a.w, true
+			q.mpArgs, q.nhs = a.w, true
 			a.w = a.w[:1]
-		case w == "nhid":
+			return nil
+		}),
+		exact("nhid", func(a *args, q *routeReq) error {
 			id, err := nextValue(a, uint32Value, "\"id\" value is invalid\n")
-			if err != nil {
-				return err
-			}
-			r.NexthopID, hasNhid = nexthop.ID(id), true
-			msgLen += attrLen(4)
-		case matches(w, "protocol"):
+			q.r.NexthopID, q.nhid = nexthop.ID(id), true
+			q.msgLen += attrLen(4)
+			return err
+		}),
+		kw("protocol", func(a *args, q *routeReq) error {
 			p, err := nextValue(a, protoID, "\"protocol\" value is invalid\n")
-			if err != nil {
-				return err
-			}
-			r.Protocol = fib.Protocol(p)
-		case matches(w, "table"):
+			q.r.Protocol = fib.Protocol(p)
+			return err
+		}),
+		kw("table", func(a *args, q *routeReq) error {
 			id, err := nextValue(a, tableID, "\"table\" value is invalid\n")
 			if err != nil {
 				return err
 			}
-			r.Table, tableOK = id, true
+			q.r.Table, q.tableOK = id, true
 			if id >= 256 {
-				msgLen += attrLen(4) // RTA_TABLE; a smaller id goes in rtm_table
+				q.msgLen += attrLen(4) // RTA_TABLE; a smaller id goes in rtm_table
 			}
-		case w == "onlink":
-			r.OnLink = true
-		case unsupportedRouteAttr[w]:
-			return notSupported("ip route", w)
-		default:
-			if matches(w, "to") {
-				v, err := a.next()
-				if err != nil {
-					return err
-				}
-				w = v
-			}
-			if w != "" && (w[0] < '0' || w[0] > '9') && !typeOK {
-				if ty, ok := routeTypeID(w); ok {
-					r.Type, typeOK = ty, true
-					a.skip()
-					if !a.more() {
-						return incomplete()
-					}
-					w = a.peek()
-				}
-			}
-			if matches(w, "help") {
-				return usageErr(routeUsage)
-			}
-			if dstOK {
-				return duparg2("to", w)
-			}
-			p, err := getPrefix(w, family)
+			return nil
+		}),
+		kw("vrf", refused("vrf")),
+		exact("dev", func(a *args, q *routeReq) error {
+			v, err := a.next()
+			q.dev = v
+			return err
+		}).or("oif"),
+		kw("pref", func(a *args, q *routeReq) error {
+			// RTA_PREF, an IPv6 router preference: the IPv4 kernel
+			// ignores it (rtm_to_fib_config).
+			v, err := a.next()
 			if err != nil {
 				return err
 			}
-			if family == 0 {
-				family = syscall.AF_INET
-				if p.Addr().Is6() {
-					family = syscall.AF_INET6
+			switch v {
+			case "low", "medium", "high":
+			default:
+				if _, ok := getUnsigned(v, 8); !ok {
+					return invarg("\"pref\" value is invalid\n", v)
 				}
 			}
-			r.Dst, dstOK = p, true
-			if w != "default" && w != "any" && w != "all" {
-				msgLen += attrLen(p.Addr().BitLen() / 8)
-			}
+			q.msgLen += attrLen(1)
+			return nil
+		}),
+		exact("encap", refused("encap")),
+		exact("ttl-propagate", refused("ttl-propagate")),
+	)
+	for i := range routeMetricKeys {
+		if routeMetricKeys[i].m == fib.MetricFastOpenNoCookie {
+			t = append(t, metric(&routeMetricKeys[i]))
 		}
 	}
-	if !dstOK {
-		return usageErr(routeUsage)
-	}
-	r.Metrics = ip.endMetrics(&mx)
-	if len(devs) > 0 {
-		msgLen += attrLen(4)
-	}
-	msgLen += mx.n
-	for _, d := range devs {
-		if h.LinkIndex(d) == 0 {
-			return nodev(d)
-		}
-	}
-	if hasMultipath {
-		mp, n, err := ip.parseMultipath(h, mpArgs, family)
+	return t
+}()
+
+// routeDst is iproute_modify's last branch: [to] [TYPE] PREFIX.
+func routeDst(a *args, q *routeReq) error {
+	w := a.peek()
+	if w == "to" {
+		v, err := a.next()
 		if err != nil {
 			return err
 		}
-		if msgLen+n > mpBufSize {
+		w = v
+	}
+	if w != "" && (w[0] < '0' || w[0] > '9') {
+		if ty, ok := routeTypeID(w); ok {
+			v, err := a.next()
+			if err != nil {
+				return err
+			}
+			w = v
+			q.r.Type, q.typeOK = ty, true
+		}
+	}
+	if matches(w, "help") {
+		return usageErr(routeUsage)
+	}
+	if q.dstOK {
+		return duparg2("to", w)
+	}
+	p, err := getPrefix(w, q.family)
+	if err != nil {
+		return err
+	}
+	if q.family == 0 {
+		q.family = addrFamily(p.Addr())
+	}
+	q.r.Dst, q.dstOK = p, true
+	if w != "default" && w != "any" && w != "all" {
+		q.msgLen += attrLen(p.Addr().BitLen() / 8)
+	}
+	return nil
+}
+
+func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool) error {
+	q := &routeReq{ip: ip, family: ip.family, msgLen: 16 + 12}
+	if err := walk(&args{w: argv}, routeModifyKeywords, q, routeDst); err != nil {
+		return err
+	}
+	r := &q.r
+	if !q.dstOK {
+		return usageErr(routeUsage)
+	}
+	if q.dev != "" {
+		if h.LinkIndex(q.dev) == 0 {
+			return nodev(q.dev)
+		}
+		r.Dev = q.dev
+		q.msgLen += attrLen(4)
+	}
+	r.Metrics = ip.endMetrics(&q.mx)
+	q.msgLen += q.mx.n
+	if q.nhs {
+		mp, n, err := ip.parseMultipath(h, q.mpArgs, q.family)
+		if err != nil {
+			return err
+		}
+		if q.msgLen+n > mpBufSize {
 			// parse_nexthops adds RTA_MULTIPATH with a bound of 4096
 			// bytes for the whole request, and iproute_modify gives up.
 			return failf("addattr_l ERROR: message exceeded bound of %d\n", mpBufSize)
@@ -268,7 +429,7 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 	if !r.Dst.Addr().Is4() {
 		return failf("IPv6 routes are not modelled by netsim.\n")
 	}
-	if !tableOK {
+	if !q.tableOK {
 		// iproute_modify puts these types in the local table by default.
 		switch r.Type {
 		case fib.TypeLocal, fib.TypeBroadcast, fib.TypeNAT, fib.TypeAnycast:
@@ -276,22 +437,23 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 		}
 	}
 	if del {
-		if scopeOK {
-			r.Scope = scope
+		if q.scopeOK {
+			r.Scope = q.scope
 		}
-		return h.RouteDel(r)
+		return h.RouteDel(*r)
 	}
-	if !typeOK {
+	if !q.typeOK {
 		r.Type = fib.TypeUnicast
 	}
-	if !scopeOK {
+	scope := q.scope
+	if !q.scopeOK {
 		switch r.Type {
 		case fib.TypeLocal, fib.TypeNAT:
 			scope = netdev.ScopeHost
 		case fib.TypeBroadcast, fib.TypeMulticast, fib.TypeAnycast:
 			scope = netdev.ScopeLink
 		case fib.TypeUnicast, fib.TypeUnspec:
-			if !gwOK && !hasMultipath && !hasNhid {
+			if !q.gwOK && !q.nhs && !q.nhid {
 				scope = netdev.ScopeLink
 			}
 		}
@@ -299,24 +461,18 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 	r.Scope = scope
 	switch mode {
 	case fib.ModeAdd:
-		return h.RouteAdd(r)
+		return h.RouteAdd(*r)
 	case fib.ModeChange:
-		return h.RouteChange(r)
+		return h.RouteChange(*r)
 	case fib.ModeReplace:
-		return h.RouteReplace(r)
+		return h.RouteReplace(*r)
 	case fib.ModePrepend:
-		return h.RoutePrepend(r)
+		return h.RoutePrepend(*r)
+	case fib.NLMExcl:
+		return h.RouteTest(*r)
 	default:
-		return h.RouteAppend(r)
+		return h.RouteAppend(*r)
 	}
-}
-
-// unsupportedRouteAttr are the route attributes of iproute_modify that
-// netsim does not model: encapsulations, realms, IPv6 options.
-var unsupportedRouteAttr = map[string]bool{
-	"as": true, "from": true, "expires": true, "realms": true, "realm": true, "pref": true,
-	"encap": true, "ttl-propagate": true, "vrf": true,
-	"pervasive": true, "mpath": true, "metrics": true,
 }
 
 // mpBufSize is the size of parse_nexthops' buffer for RTA_MULTIPATH, and
@@ -409,164 +565,284 @@ func (ip *IP) parseMultipath(h *rtnl.Handle, argv []string, family int) ([]rtnl.
 	return out, n, nil
 }
 
-// routeFilter is iproute_list_flush_or_save's filter.
+// routeFilter is iproute_list_flush_or_save's filter (iproute2's struct
+// filter as it sets it), for IPv4 routes.
 type routeFilter struct {
-	table      uint32 // 0: all tables
-	typ        fib.Type
-	hasType    bool
-	proto      fib.Protocol
-	hasProto   bool
-	scope      netdev.Scope
-	scopeMask  netdev.Scope
-	dev        string
-	via        netip.Addr
-	root, mtch netip.Prefix
-	hasRoot    bool
-	hasMatch   bool
+	table     uint32 // filter.tb; 0: all tables
+	cloned    bool   // "cached", "cloned", "table cache": the route cache
+	typ       fib.Type
+	hasType   bool
+	proto     fib.Protocol
+	hasProto  bool // protocolmask: a protocol other than "all" given
+	scope     netdev.Scope
+	scopeMask netdev.Scope
+	tos       uint8
+	hasTOS    bool
+	dev, iif  string // od and id, resolved after the words
+	mark      uint32
+	hasMark   bool
+	metric    uint32
+	hasMetric bool
+	via       netip.Prefix // rvia
+	prefsrc   netip.Prefix // rprefsrc
+	// root and mtch are rdst and mdst; srcRoot and srcMatch rsrc and msrc.
+	root, mtch, srcRoot, srcMatch netip.Prefix
+}
+
+// routeFilterReq is the filter while its words are read.
+type routeFilterReq struct {
+	f      *routeFilter
+	family int // dump_family
+}
+
+// routeFilterKeywords are iproute_list_flush_or_save's keywords in its
+// order.
+var routeFilterKeywords = []keyword[*routeFilterReq]{
+	kw("table", func(a *args, q *routeFilterReq) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		if id, ok := tableID(v); ok {
+			q.f.table = id
+			return nil
+		}
+		switch v {
+		case "all":
+			q.f.table = 0
+		case "cache":
+			q.f.cloned = true
+		case "help":
+			return usageErr(routeUsage)
+		default:
+			return invarg("table id value is invalid\n", v)
+		}
+		return nil
+	}),
+	kw("vrf", refusedKeyword[*routeFilterReq]("ip route", "vrf", true)),
+	kw("cached", func(a *args, q *routeFilterReq) error {
+		q.f.cloned = true
+		return nil
+	}).or("cloned*"),
+	exact("tos", func(a *args, q *routeFilterReq) error {
+		tos, err := nextValue(a, dsfieldID, "TOS value is invalid\n")
+		q.f.tos, q.f.hasTOS = tos, true
+		return err
+	}).or("dsfield*"),
+	kw("protocol", func(a *args, q *routeFilterReq) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		p, ok := protoID(v)
+		switch {
+		case ok:
+			q.f.proto, q.f.hasProto = fib.Protocol(p), true
+		case v == "all":
+			q.f.proto, q.f.hasProto = 0, false
+		default:
+			return invarg("invalid \"protocol\"\n", v)
+		}
+		return nil
+	}),
+	kw("scope", func(a *args, q *routeFilterReq) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		s, ok := scopeID(v)
+		switch {
+		case ok:
+			q.f.scope, q.f.scopeMask = s, 0xff
+		case v == "all":
+			q.f.scope, q.f.scopeMask = netdev.ScopeNowhere, 0
+		default:
+			return invarg("invalid \"scope\"\n", v)
+		}
+		return nil
+	}),
+	kw("type", func(a *args, q *routeFilterReq) error {
+		ty, err := nextValue(a, routeTypeID, "node type value is invalid\n")
+		q.f.typ, q.f.hasType = ty, true
+		return err
+	}),
+	exact("dev", func(a *args, q *routeFilterReq) error {
+		v, err := a.next()
+		q.f.dev = v
+		return err
+	}).or("oif"),
+	exact("iif", func(a *args, q *routeFilterReq) error {
+		v, err := a.next()
+		q.f.iif = v
+		return err
+	}),
+	exact("mark", func(a *args, q *routeFilterReq) error {
+		m, err := nextValue(a, uint32Value, "invalid mark value")
+		q.f.mark, q.f.hasMark = uint32(m), true
+		return err
+	}),
+	kw("metric", func(a *args, q *routeFilterReq) error {
+		m, err := nextValue(a, uint32Value, "\"metric\" value is invalid\n")
+		q.f.metric, q.f.hasMetric = uint32(m), true
+		return err
+	}).or("priority*", "preference"),
+	exact("via", func(a *args, q *routeFilterReq) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		fam := q.family
+		if f := readFamily(v); f != 0 {
+			fam = f
+			if v, err = a.next(); err != nil {
+				return err
+			}
+		}
+		q.f.via, err = getPrefix(v, fam)
+		return err
+	}),
+	exact("src", func(a *args, q *routeFilterReq) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		q.f.prefsrc, err = getPrefix(v, q.family)
+		return err
+	}),
+	kw("realms", refusedKeyword[*routeFilterReq]("ip route", "realms", true)),
+	kw("from", func(a *args, q *routeFilterReq) error {
+		if _, err := a.next(); err != nil {
+			return err
+		}
+		return q.prefixes(a, &q.f.srcRoot, &q.f.srcMatch)
+	}),
+}
+
+// routeFilterDst is the last branch: [to] { root | match | [exact] } PREFIX.
+func routeFilterDst(a *args, q *routeFilterReq) error {
+	if matches(a.peek(), "to") {
+		if _, err := a.next(); err != nil {
+			return err
+		}
+	}
+	return q.prefixes(a, &q.f.root, &q.f.mtch)
+}
+
+// prefixes reads `root P`, `match P` or `[exact] P` into root and match.
+func (q *routeFilterReq) prefixes(a *args, root, match *netip.Prefix) error {
+	w := a.peek()
+	var dst []*netip.Prefix
+	switch {
+	case matches(w, "root"):
+		dst = []*netip.Prefix{root}
+	case matches(w, "match"):
+		dst = []*netip.Prefix{match}
+	default:
+		dst = []*netip.Prefix{root, match}
+	}
+	if len(dst) == 1 || matches(w, "exact") {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		w = v
+	}
+	p, err := getPrefix(w, q.family)
+	if err != nil {
+		return err
+	}
+	for _, d := range dst {
+		*d = p
+	}
+	return nil
+}
+
+// readFamily is iproute2's read_family: "inet", "inet6", ... or 0.
+func readFamily(s string) int {
+	switch s {
+	case "inet":
+		return syscall.AF_INET
+	case "inet6":
+		return syscall.AF_INET6
+	}
+	return 0
 }
 
 func (ip *IP) parseRouteFilter(h *rtnl.Handle, argv []string) (*routeFilter, error) {
-	f := &routeFilter{table: fib.TableMain}
-	a := &args{w: argv}
-	for ; a.more(); a.skip() {
-		w := a.peek()
-		switch {
-		case matches(w, "table"):
-			v, err := a.next()
-			if err != nil {
-				return nil, err
-			}
-			id, ok := tableID(v)
-			switch {
-			case v == "all":
-				f.table = 0
-			case !ok:
-				return nil, invarg("table id value is invalid\n", v)
-			default:
-				f.table = id
-			}
-		case matches(w, "protocol"):
-			v, err := a.next()
-			if err != nil {
-				return nil, err
-			}
-			p, ok := protoID(v)
-			if !ok {
-				return nil, invarg("invalid \"protocol\"\n", v)
-			}
-			f.proto, f.hasProto = fib.Protocol(p), true
-		case matches(w, "scope"):
-			v, err := a.next()
-			if err != nil {
-				return nil, err
-			}
-			s, ok := scopeID(v)
-			if !ok && v != "all" {
-				return nil, invarg("invalid \"scope\"\n", v)
-			}
-			if v != "all" {
-				f.scope, f.scopeMask = s, 0xff
-			}
-		case matches(w, "type"):
-			v, err := a.next()
-			if err != nil {
-				return nil, err
-			}
-			ty, ok := routeTypeID(v)
-			if !ok {
-				return nil, invarg("node type value is invalid\n", v)
-			}
-			f.typ, f.hasType = ty, true
-		case w == "dev" || w == "oif":
-			v, err := a.next()
-			if err != nil {
-				return nil, err
-			}
-			if h.LinkIndex(v) == 0 {
-				return nil, nodev(v)
-			}
-			f.dev = v
-		case w == "via":
-			gw, err := parseVia(a, ip.family)
-			if err != nil {
-				return nil, err
-			}
-			f.via = gw
-		default:
-			if matches(w, "to") {
-				v, err := a.next()
-				if err != nil {
-					return nil, err
-				}
-				w = v
-			}
-			switch {
-			case matches(w, "root"):
-				v, err := a.next()
-				if err != nil {
-					return nil, err
-				}
-				p, err := getPrefix(v, ip.family)
-				if err != nil {
-					return nil, err
-				}
-				f.root, f.hasRoot = p, true
-			case matches(w, "match"):
-				v, err := a.next()
-				if err != nil {
-					return nil, err
-				}
-				p, err := getPrefix(v, ip.family)
-				if err != nil {
-					return nil, err
-				}
-				f.mtch, f.hasMatch = p, true
-			default:
-				if matches(w, "exact") {
-					v, err := a.next()
-					if err != nil {
-						return nil, err
-					}
-					w = v
-				}
-				p, err := getPrefix(w, ip.family)
-				if err != nil {
-					return nil, err
-				}
-				f.root, f.mtch, f.hasRoot, f.hasMatch = p, p, true, true
-			}
+	q := &routeFilterReq{f: &routeFilter{table: fib.TableMain}, family: ip.family}
+	if err := walk(&args{w: argv}, routeFilterKeywords, q, routeFilterDst); err != nil {
+		return nil, err
+	}
+	for _, d := range []string{q.f.iif, q.f.dev} {
+		if d != "" && h.LinkIndex(d) == 0 {
+			return nil, nodev(d)
 		}
 	}
-	return f, nil
+	return q.f, nil
 }
 
+// prefixMatch is inet_addr_match for IPv4: the first bits of a and p agree.
+func prefixMatch(a netip.Addr, p netip.Prefix, bits int) bool {
+	if !a.IsValid() {
+		a = netip.IPv4Unspecified()
+	}
+	if !p.Addr().Is4() || !a.Is4() {
+		return false
+	}
+	x, _ := a.Prefix(bits)
+	y, _ := p.Addr().Prefix(bits)
+	return x == y
+}
+
+// keep is filter_nlmsg for a dumped IPv4 route.
 func (f *routeFilter) keep(r rtnl.RouteInfo) bool {
-	if f.hasType && r.Type != f.typ {
+	if f.cloned {
+		// A dumped FIB entry is not a cached route.
 		return false
 	}
-	if f.hasProto && r.Protocol != f.proto {
+	switch {
+	case f.table != 0 && r.Table != f.table,
+		f.hasProto && r.Protocol != f.proto,
+		f.scopeMask != 0 && r.Scope != f.scope,
+		f.hasType && r.Type != f.typ,
+		f.hasTOS && r.TOS != f.tos:
 		return false
 	}
-	if f.scopeMask != 0 && r.Scope != f.scope {
+	dst := r.Dst.Addr()
+	if f.root.IsValid() {
+		if !f.root.Addr().Is4() || f.root.Bits() > r.Dst.Bits() || !prefixMatch(dst, f.root, f.root.Bits()) {
+			return false
+		}
+	}
+	if f.mtch.IsValid() {
+		if !f.mtch.Addr().Is4() || f.mtch.Bits() < r.Dst.Bits() || !prefixMatch(dst, f.mtch, r.Dst.Bits()) {
+			return false
+		}
+	}
+	// A route has no source prefix (rtm_src_len 0).
+	if f.srcRoot.IsValid() && (!f.srcRoot.Addr().Is4() || f.srcRoot.Bits() > 0) {
 		return false
+	}
+	if f.srcMatch.IsValid() && !f.srcMatch.Addr().Is4() {
+		return false
+	}
+	if f.via.IsValid() && !prefixMatch(r.Gateway, f.via, f.via.Bits()) {
+		return false
+	}
+	if f.prefsrc.IsValid() && !prefixMatch(r.PrefSrc, f.prefsrc, f.prefsrc.Bits()) {
+		return false
+	}
+	if f.iif != "" {
+		return false // no dumped route has RTA_IIF
 	}
 	if f.dev != "" && r.Dev != f.dev {
 		return false
 	}
-	if f.via.IsValid() && r.Gateway != f.via {
+	if f.hasMark && f.mark != 0 {
+		return false // nor RTA_MARK
+	}
+	if f.hasMetric && r.Priority != f.metric {
 		return false
-	}
-	if f.hasRoot && f.root.Addr().Is4() {
-		// The route lies within root: at least as long, inside it.
-		if r.Dst.Bits() < f.root.Bits() || !f.root.Masked().Contains(r.Dst.Addr()) {
-			return false
-		}
-	}
-	if f.hasMatch && f.mtch.Addr().Is4() {
-		// The route covers match: at most as long, containing it.
-		if r.Dst.Bits() > f.mtch.Bits() || !r.Dst.Masked().Contains(f.mtch.Addr()) {
-			return false
-		}
 	}
 	return true
 }
@@ -579,8 +855,27 @@ func (ip *IP) routeList(h *rtnl.Handle, argv []string, flush bool) error {
 	if err != nil {
 		return err
 	}
+	if flush && f.cloned && ip.family != syscall.AF_INET6 {
+		// iproute_flush_cache: /proc/sys/net/ipv4/route/flush, which
+		// netsim, keeping no route cache, has nothing for. ip's dump
+		// family is IPv4 but for `table all`, where IPv6 follows.
+		if ip.opts.stats > 0 {
+			ip.p.text("*** IPv4 routing cache is flushed.\n")
+		}
+		if ip.family == syscall.AF_INET || f.table != 0 {
+			return nil
+		}
+		if ip.opts.stats > 0 {
+			ip.p.text("*** Flush is complete after 0 round ***\n")
+		}
+		return nil
+	}
 	if ip.family == syscall.AF_INET6 {
 		// netsim has no IPv6 routing: nothing to show or flush.
+		if !flush {
+			ip.p.startJSON(ip.opts.json, ip.opts.pretty, true)
+			ip.p.endJSON(true)
+		}
 		return nil
 	}
 	rs, err := h.RouteList(f.table)
@@ -593,34 +888,84 @@ func (ip *IP) routeList(h *rtnl.Handle, argv []string, flush bool) error {
 		msg := "Dump terminated\n"
 		if flush {
 			msg = "Flush terminated\n"
+		} else {
+			// new_json_obj ran before the dump failed, and its "["
+			// stays on stdout.
+			ip.p.startJSON(ip.opts.json, ip.opts.pretty, true)
+			ip.p.flushJSON()
+			ip.p.jw = nil
 		}
 		return &cmdError{msg: "Error: ipv4: FIB table does not exist.\n" + msg, status: exitNetlink}
 	}
-	flushFailed := false
 	rs = rs[:dumpCut(rs, f)]
+	if flush {
+		return ip.routeFlush(h, rs, f)
+	}
+	if err := ip.checkNhInfo(rs, f); err != nil {
+		return err
+	}
+	p := &ip.p
+	p.startJSON(ip.opts.json, ip.opts.pretty, true)
+	for _, r := range rs {
+		if f.keep(r) {
+			ip.printRoute(dumpedRoute(r), f)
+		}
+	}
+	p.endJSON(true)
+	return nil
+}
+
+// checkNhInfo refuses -details for a dump with a route through a nexthop
+// object, whose "nh_info" (print_cache_nexthop_id) netsim does not print.
+func (ip *IP) checkNhInfo(rs []rtnl.RouteInfo, f *routeFilter) error {
+	if ip.opts.details == 0 {
+		return nil
+	}
+	for _, r := range rs {
+		if r.NexthopID != 0 && (f == nil || f.keep(r)) {
+			return failf("ip route: option -details is not supported by netsim for routes with a nexthop id (nh_info).\n")
+		}
+	}
+	return nil
+}
+
+// routeFlush is iproute_flush: each route of the dump that the filter
+// keeps is sent back as a delete, printed first with -s -s; with -s the
+// rounds are counted ("*** Round 1, deleting N entries ***"). A second
+// round finds nothing left.
+func (ip *IP) routeFlush(h *rtnl.Handle, rs []rtnl.RouteInfo, f *routeFilter) error {
+	flushFailed := false
+	n := 0
 	for _, r := range rs {
 		if !f.keep(r) {
 			continue
 		}
-		if flush {
-			if r.NexthopID != 0 {
-				// ip sends the dumped route back, whose nexthop object comes
-				// with its gateway and device: the kernel refuses that
-				// (rtm_to_fib_config), and ip reports it after the round.
-				flushFailed = true
-				continue
-			}
-			del := rtnl.Route{Table: r.Table, Dst: r.Dst, TOS: r.TOS, Priority: r.Priority,
-				Type: r.Type, Protocol: r.Protocol, Gateway: r.Gateway, Dev: r.Dev, Metrics: r.Metrics}
-			if err := h.RouteDel(del); err != nil && !isGone(err) {
-				return err
-			}
+		n++
+		if ip.opts.stats >= 2 {
+			ip.printRoute(dumpedRoute(r), f)
+		}
+		if r.NexthopID != 0 {
+			// ip sends the dumped route back, whose nexthop object comes
+			// with its gateway and device: the kernel refuses that
+			// (rtm_to_fib_config), and ip reports it after the round.
+			flushFailed = true
 			continue
 		}
-		ip.out.WriteString(f.text(r))
+		del := rtnl.Route{Table: r.Table, Dst: r.Dst, TOS: r.TOS, Priority: r.Priority,
+			Type: r.Type, Protocol: r.Protocol, Gateway: r.Gateway, Dev: r.Dev, Metrics: r.Metrics}
+		if err := h.RouteDel(del); err != nil && !isGone(err) {
+			return err
+		}
 	}
 	if flushFailed {
 		return &cmdError{msg: "Failed to send flush request: " + Strerror(syscall.EINVAL) + "\n", status: exitNetlink}
+	}
+	if ip.opts.stats > 0 {
+		if n == 0 {
+			ip.p.text("Nothing to flush.\n")
+		} else {
+			ip.p.text("\n*** Round 1, deleting %d entries ***\n*** Flush is complete after 1 round ***\n", n)
+		}
 	}
 	return nil
 }
@@ -651,7 +996,7 @@ const (
 func dumpCut(rs []rtnl.RouteInfo, f *routeFilter) int {
 	skb, used := 0, 0
 	for i, r := range rs {
-		if f.hasProto && r.Protocol != f.proto || f.dev != "" && r.Paths == 0 && r.Dev != f.dev {
+		if f.hasProto && r.Protocol != f.proto || f.dev != "" && len(r.Multipath) == 0 && r.Dev != f.dev {
 			continue
 		}
 		for {
@@ -672,169 +1017,128 @@ func dumpCut(rs []rtnl.RouteInfo, f *routeFilter) int {
 	return len(rs)
 }
 
-// text is print_route's line(s) for r, which leave out what the filter
-// fixed: the table of a one-table dump, the device, protocol, scope and
-// gateway when the filter selects one.
-func (f *routeFilter) text(r rtnl.RouteInfo) string {
-	s := routeText(r, f.table == 0)
-	line, rest, _ := strings.Cut(s, "\n")
-	drop := func(tok string) {
-		if i := strings.Index(line, " "+tok+" "); i >= 0 {
-			line = line[:i] + line[i+len(tok)+1:]
-		}
-	}
-	if f.dev != "" && r.Dev != "" {
-		drop("dev " + r.Dev)
-	}
-	if f.hasProto {
-		drop("proto " + r.Protocol.String())
-	}
-	if f.scopeMask != 0 {
-		drop("scope " + r.Scope.String())
-	}
-	if f.via.IsValid() && r.Gateway.IsValid() {
-		drop("via " + r.Gateway.String())
-	}
-	return line + "\n" + rest
-}
-
 // tableExists reports whether table id exists.
 func tableExists(h *rtnl.Handle, id uint32) bool { return h.TableExists(id) }
 
-// routeText is print_route's line(s) for r: fib's rendering, with the
-// trailing space iproute2 leaves after every field and without the table
-// when the dump was of one table.
-func routeText(r rtnl.RouteInfo, withTable bool) string {
-	var b strings.Builder
-	text := r.Text
-	if r.NexthopID != 0 && r.Dev == "" && r.Type == fib.TypeBlackhole {
-		// A blackhole nexthop object's device is the loopback device
-		// (nh_create_ipv4 with cfg->nh_blackhole), which the route's dump
-		// shows.
-		id := "nhid " + strconv.FormatUint(uint64(r.NexthopID), 10)
-		text = strings.Replace(text, id, id+" dev lo", 1)
-	}
-	lines := strings.Split(text, "\n")
-	for i, l := range lines {
-		if i == 0 && !withTable && r.Table != fib.TableMain {
-			tbl := " table " + rt.TableName(r.Table)
-			if j := strings.Index(l+" ", tbl+" "); j >= 0 {
-				l = l[:j] + l[j+len(tbl):]
-			}
+// routeGetReq is iproute_get's request as its keywords build it.
+type routeGetReq struct {
+	q      rtnl.RouteQuery
+	family int
+	has    bool // address_found
+	warn   func(format string, args ...any)
+}
+
+// routeGetKeywords are iproute_get's keywords in its order.
+var routeGetKeywords = []keyword[*routeGetReq]{
+	exact("tos", func(a *args, g *routeGetReq) error {
+		v, err := nextValue(a, dsfieldID, "TOS value is invalid\n")
+		g.q.TOS = v
+		return err
+	}).or("dsfield*"),
+	kw("from", func(a *args, g *routeGetReq) error {
+		v, err := a.next()
+		if err != nil {
+			return err
 		}
-		b.WriteString(l)
-		b.WriteString(" \n")
+		if matches(v, "help") {
+			return usageErr(routeUsage)
+		}
+		p, err := getPrefix(v, g.family)
+		if err != nil {
+			return err
+		}
+		if g.family == 0 {
+			g.family = addrFamily(p.Addr())
+		}
+		g.q.Src, g.q.SrcLen = p.Addr(), p.Bits()
+		return nil
+	}),
+	kw("iif", func(a *args, g *routeGetReq) error {
+		v, err := a.next()
+		g.q.IIF = v
+		return err
+	}),
+	kw("mark", func(a *args, g *routeGetReq) error {
+		v, err := nextValue(a, uint32Value, "invalid mark value")
+		g.q.Mark = uint32(v)
+		return err
+	}),
+	kw("oif", func(a *args, g *routeGetReq) error {
+		v, err := a.next()
+		g.q.OIF = v
+		return err
+	}).or("dev"),
+	// RTM_F_NOTIFY marks the cached route itself (RTCF_NOTIFY), which
+	// later answers show; netsim keeps no route cache.
+	kw("notify", refusedKeyword[*routeGetReq]("ip route get", "notify", false)),
+	kw("connected", refusedKeyword[*routeGetReq]("ip route get", "connected", false)),
+	kw("vrf", refusedKeyword[*routeGetReq]("ip route get", "vrf", true)),
+	kw("uid", func(a *args, g *routeGetReq) error {
+		v, err := nextValue(a, uint32Value, "invalid UID\n")
+		g.q.UID = uint32(v)
+		return err
+	}),
+	kw("fibmatch", func(a *args, g *routeGetReq) error {
+		g.q.FIBMatch = true
+		return nil
+	}),
+	exact("as", refusedKeyword[*routeGetReq]("ip route get", "as", true)),
+	kw("sport", func(a *args, g *routeGetReq) error {
+		v, err := nextValue(a, uint16Value, "invalid sport\n")
+		g.q.Sport = uint16(v)
+		return err
+	}),
+	kw("dport", func(a *args, g *routeGetReq) error {
+		v, err := nextValue(a, uint16Value, "invalid dport\n")
+		g.q.Dport = uint16(v)
+		return err
+	}),
+	kw("ipproto", func(a *args, g *routeGetReq) error {
+		v, err := nextValue(a, ipProtoValue, "Invalid \"ipproto\" value\n")
+		g.q.IPProto, g.q.HasIPProto = v, true
+		return err
+	}),
+}
+
+// routeGetDst is iproute_get's last branch: [to] ADDRESS; a later
+// address replaces an earlier one (the kernel reads the last RTA_DST).
+func routeGetDst(a *args, g *routeGetReq) error {
+	w := a.peek()
+	if w == "to" {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		w = v
 	}
-	return b.String()
+	if matches(w, "help") {
+		return usageErr(routeUsage)
+	}
+	p, err := getPrefix(w, g.family)
+	if err != nil {
+		return err
+	}
+	if g.family == 0 {
+		g.family = addrFamily(p.Addr())
+	}
+	if n := p.Addr().BitLen(); p.Bits() != n {
+		// ip asks for the address alone.
+		g.warn("Warning: /%d as prefix is invalid, only /%d (or none) is supported.\n", p.Bits(), n)
+	}
+	g.q.Dst, g.has = p.Addr(), true
+	return nil
 }
 
 // routeGet is iproute_get: the route a locally generated packet takes, or
 // with iif the input route of a received one, printed as the kernel's
 // answer.
 func (ip *IP) routeGet(h *rtnl.Handle, argv []string) error {
-	var q rtnl.RouteQuery
-	has := false
-	a := &args{w: argv}
-	for ; a.more(); a.skip() {
-		w := a.peek()
-		switch {
-		case matches(w, "from"):
-			v, err := a.next()
-			if err != nil {
-				return err
-			}
-			p, err := getPrefix(v, ip.family)
-			if err != nil {
-				return err
-			}
-			q.Src, q.SrcLen = p.Addr(), p.Bits()
-			continue
-		case matches(w, "oif") || w == "dev":
-			v, err := a.next()
-			if err != nil {
-				return err
-			}
-			q.OIF = v
-			continue
-		case matches(w, "mark"):
-			v, err := nextValue(a, uint32Value, "invalid mark value")
-			if err != nil {
-				return err
-			}
-			q.Mark = uint32(v)
-			continue
-		case w == "uid":
-			v, err := nextValue(a, uint32Value, "invalid UID\n")
-			if err != nil {
-				return err
-			}
-			q.UID = uint32(v)
-			continue
-		case w == "tos" || matches(w, "dsfield"):
-			v, err := nextValue(a, dsfieldID, "TOS value is invalid\n")
-			if err != nil {
-				return err
-			}
-			q.TOS = v
-			continue
-		}
-		switch w {
-		case "ipproto":
-			v, err := nextValue(a, ipProtoValue, "Invalid \"ipproto\" value\n")
-			if err != nil {
-				return err
-			}
-			q.IPProto, q.HasIPProto = v, true
-			continue
-		case "sport", "dport":
-			v, err := nextValue(a, uint16Value, "invalid "+w+"\n")
-			if err != nil {
-				return err
-			}
-			if w == "sport" {
-				q.Sport = uint16(v)
-			} else {
-				q.Dport = uint16(v)
-			}
-			continue
-		case "iif":
-			v, err := a.next()
-			if err != nil {
-				return err
-			}
-			q.IIF = v
-			continue
-		case "vrf", "connected", "as", "flowlabel":
-			return notSupported("ip route get", w)
-		}
-		if matches(w, "fibmatch") {
-			q.FIBMatch = true
-			continue
-		}
-		if matches(w, "to") {
-			v, err := a.next()
-			if err != nil {
-				return err
-			}
-			w = v
-		}
-		if has {
-			return duparg2("to", w)
-		}
-		if matches(w, "help") {
-			return usageErr(routeUsage)
-		}
-		p, err := getPrefix(w, ip.family)
-		if err != nil {
-			return err
-		}
-		if n := p.Addr().BitLen(); p.Bits() != n {
-			// ip asks for the address alone.
-			fmt.Fprintf(ip.Stderr, "Warning: /%d as prefix is invalid, only /%d (or none) is supported.\n", p.Bits(), n)
-		}
-		q.Dst, has = p.Addr(), true
+	g := &routeGetReq{family: ip.family, warn: func(format string, args ...any) { fmt.Fprintf(ip.Stderr, format, args...) }}
+	if err := walk(&args{w: argv}, routeGetKeywords, g, routeGetDst); err != nil {
+		return err
 	}
-	if !has {
+	q := g.q
+	if !g.has {
 		return failf("need at least a destination address\n")
 	}
 	if !q.Dst.Is4() {
@@ -856,93 +1160,24 @@ func (ip *IP) routeGet(h *rtnl.Handle, argv []string) error {
 		return err
 	}
 	if rr.Entry != nil {
+		if err := ip.checkNhInfo([]rtnl.RouteInfo{*rr.Entry}, nil); err != nil {
+			return err
+		}
+	}
+	m := routeAnswer(q, rr)
+	if rr.Entry != nil {
 		// inet_rtm_getroute answers a fibmatch with fib_dump_info, which
 		// ip prints as a dumped route.
-		ip.out.WriteString(routeText(*rr.Entry, true))
-		return nil
+		m = dumpedRoute(*rr.Entry)
 	}
-	ip.out.WriteString(routeGetText(q, rr))
+	ip.p.startJSON(ip.opts.json, ip.opts.pretty, true)
+	ip.printRoute(m, nil)
+	ip.p.endJSON(true)
 	return nil
-}
-
-// routeGetText is print_route for the answer to route get q: the route's
-// type unless unicast, the destination, the query's source, the gateway,
-// the device, the table unless main, the chosen source when the query had
-// none, the mark, the uid (output routes only), and the route's cache
-// flags with an input route's input device.
-func routeGetText(q rtnl.RouteQuery, rr rtnl.RouteResult) string {
-	var b strings.Builder
-	switch rr.Type {
-	case fib.TypeLocal:
-		b.WriteString("local ")
-	case fib.TypeBroadcast:
-		b.WriteString("broadcast ")
-	case fib.TypeMulticast:
-		b.WriteString("multicast ")
-	}
-	b.WriteString(q.Dst.String() + " ")
-	if q.Src.IsValid() && !q.Src.IsUnspecified() {
-		b.WriteString("from " + q.Src.String() + " ")
-	}
-	if rr.TOS != 0 {
-		// rt_fill_info answers with the matched route's TOS (res.dscp).
-		fmt.Fprintf(&b, "tos 0x%02x ", rr.TOS)
-	}
-	if rr.Gateway.IsValid() {
-		b.WriteString("via " + rr.Gateway.String() + " ")
-	}
-	b.WriteString("dev " + rr.Dev + " ")
-	if rr.Table != fib.TableMain && rr.Table != 0 {
-		b.WriteString("table " + rt.TableName(rr.Table) + " ")
-	}
-	// RTA_PREFSRC only when the kernel chose an output route's source.
-	if rr.IIF == "" && rr.Src.IsValid() && rr.Src != q.Src {
-		b.WriteString("src " + rr.Src.String() + " ")
-	}
-	if rr.Flags&rtnl.RouteMulticast != 0 {
-		// rt_fill_info passes the rtable flags above 0xffff in rtm_flags,
-		// where RTCF_MULTICAST is RTM_F_OFFLOAD_FAILED's bit: ip names it so.
-		b.WriteString("rt_offload_failed ")
-	}
-	if q.Mark >= 16 {
-		fmt.Fprintf(&b, "mark 0x%x ", q.Mark)
-	} else if q.Mark != 0 {
-		fmt.Fprintf(&b, "mark %d ", q.Mark)
-	}
-	if rr.IIF == "" {
-		fmt.Fprintf(&b, "uid %d ", q.UID)
-	}
-	b.WriteString("\n    cache ")
-	var names []string
-	if rr.Flags&rtnl.RouteLocal != 0 {
-		names = append(names, "local")
-	}
-	if rr.Flags&rtnl.RouteMulticast != 0 {
-		names = append(names, "mc")
-	}
-	if rr.Flags&rtnl.RouteBroadcast != 0 {
-		names = append(names, "brd")
-	}
-	if rr.Flags&rtnl.RouteRedirect != 0 {
-		names = append(names, "redirect")
-	}
-	if len(names) > 0 {
-		b.WriteString("<" + strings.Join(names, ",") + "> ")
-	}
-	b.WriteString(rr.Metrics.IPFormat())
-	if rr.IIF != "" {
-		b.WriteString("iif " + rr.IIF + " ")
-	}
-	b.WriteString("\n")
-	return b.String()
 }
 
 // errnoOf returns the errno an error carries, or 0.
 func errnoOf(err error) syscall.Errno { return errno.Of(err) }
-
-// RouteLine renders a dumped route exactly as `ip route show table all`
-// prints it, trailing spaces and final newline included.
-func RouteLine(r rtnl.RouteInfo) string { return routeText(r, true) }
 
 // addrFamily is the address family of a.
 func addrFamily(a netip.Addr) int {

@@ -49,8 +49,8 @@ var ruleObject = object{
 		{names: []string{"list*", "lst*", "show*"}, run: (*IP).ruleShow, keywords: keywordNames(ruleFilterKeywords)},
 		{names: []string{"save*"}, refused: noRuleDumps},
 		{names: []string{"restore*"}, refused: noRuleDumps},
-		{names: []string{"add*"}, run: (*IP).ruleAdd, keywords: ruleModelled(ruleKeywords)},
-		{names: []string{"delete*"}, run: (*IP).ruleDel, keywords: ruleModelled(ruleKeywords)},
+		{names: []string{"add*"}, run: (*IP).ruleAdd, keywords: ruleModelled(ruleKeywords), refusedKeywords: prefixed(ruleUnmodelled, "netsim models no ")},
+		{names: []string{"delete*"}, run: (*IP).ruleDel, keywords: ruleModelled(ruleKeywords), refusedKeywords: prefixed(ruleUnmodelled, "netsim models no ")},
 		{names: []string{"flush*"}, run: (*IP).ruleFlush, keywords: keywordNames(ruleFilterKeywords)},
 	},
 }

@@ -166,7 +166,9 @@ func runNetsim(a *archive) (out string, jsonErrs []string) {
 		}
 		o, e, st := ip.Output(c[1:]...)
 		res[i] = result{o, e, st}
-		if wantsJSON(c[1:]) {
+		// A failed command's output is what ip left of its document: a
+		// dump refused after new_json_obj leaves a lone "[".
+		if wantsJSON(c[1:]) && st == 0 {
 			if err := decodeJSON(o); err != nil {
 				jsonErrs = append(jsonErrs, fmt.Sprintf("%s: %v", strings.Join(c, " "), err))
 			}

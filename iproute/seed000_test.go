@@ -2,6 +2,7 @@ package iproute_test
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"testing"
@@ -39,17 +40,11 @@ func seed000Go(tb testing.TB, h *rtnl.Handle) {
 }
 
 // dump is the state `ip route show table all` and `ip nexthop show` see.
-func dump(t *testing.T, h *rtnl.Handle) (routes, nexthops []string) {
-	rs, err := h.RouteList(0)
+func dump(t *testing.T, h *rtnl.Handle) (routes []rtnl.RouteInfo, nexthops []rtnl.NexthopInfo) {
+	routes, err := h.RouteList(0)
 	require.NoError(t, err)
-	for _, r := range rs {
-		routes = append(routes, r.Text)
-	}
-	ns, err := h.NexthopList()
+	nexthops, err = h.NexthopList()
 	require.NoError(t, err)
-	for _, n := range ns {
-		nexthops = append(nexthops, n.Text)
-	}
 	return routes, nexthops
 }
 
@@ -78,7 +73,13 @@ func TestSeed000Script(t *testing.T) {
 	require.Equal(t, len(wantRoutes), len(gotRoutes))
 	require.Equal(t, wantRoutes, gotRoutes)
 	require.Equal(t, wantNexthops, gotNexthops)
-	require.Contains(t, gotRoutes, "10.255.255.0 nhid 65536 via 198.51.100.2 dev testnh0")
+	last := gotRoutes[len(gotRoutes)-1]
+	for _, r := range gotRoutes {
+		if r.NexthopID == 65536 {
+			last = r
+		}
+	}
+	require.Equal(t, "10.255.255.0/32 198.51.100.2 testnh0", fmt.Sprint(last.Dst, " ", last.Gateway, " ", last.Dev))
 }
 
 // BenchmarkSeed000Setup parses and runs the 131078 lines of seed 000's

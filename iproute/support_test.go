@@ -30,7 +30,7 @@ func supportMarkdown() string {
 		}
 		fmt.Fprintf(&b, "| `%s` | %s |\n", o.Name, what)
 	}
-	b.WriteString("\nObjects and commands (`ip OBJECT COMMAND ...`):\n\n")
+	b.WriteString("\nObjects and commands (`ip OBJECT COMMAND ...`). A keyword refused by name fails its command with what netsim does not model; a `-force` batch goes on:\n\n")
 	b.WriteString("| object | command | keywords | netsim |\n|---|---|---|---|\n")
 	for _, r := range iproute.Support() {
 		what := "runs as ip 6.1 does"
@@ -43,6 +43,9 @@ func supportMarkdown() string {
 		kw := ""
 		if len(r.Keywords) > 0 {
 			kw = "`" + strings.Join(r.Keywords, "` `") + "`"
+		}
+		if len(r.RefusedKeywords) > 0 {
+			what += "; refuses by name " + strings.Join(r.RefusedKeywords, "; ")
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.Object, r.Command, kw, what)
 	}

@@ -29,19 +29,26 @@ type Device struct {
 	ops     *linkOps
 	state   regState
 
-	flags     Flags // administrative and static flags; FlagLowerUp is derived from carrier
-	carrier   bool
-	operState OperState
-	mtu       int
-	minMTU    int
-	maxMTU    int
-	group     uint32
-	addr      MAC
-	broadcast MAC
-	txqlen    int    // 0..2^32-1 (IFLA_TXQLEN is a u32)
-	alias     string // ifalias; "" when none
-	qdisc     string // "noop" until first opened, then "noqueue"
-	uniFlt    bool   // IFF_UNICAST_FLT: the device filters unicast addresses itself
+	flags   Flags // administrative and static flags; FlagLowerUp is derived from carrier
+	carrier bool
+
+	// kcarrier is the kernel's carrier bit (netif_carrier_ok), which,
+	// unlike carrier, a veth clears while it is down; carrierChanges
+	// counts its changes since registration (IFLA_CARRIER_CHANGES).
+	kcarrier       bool
+	carrierChanges uint32
+	portsSeen      bool // a bridge has had a port: br_port_state_selection sets its carrier
+	operState      OperState
+	mtu            int
+	minMTU         int
+	maxMTU         int
+	group          uint32
+	addr           MAC
+	broadcast      MAC
+	txqlen         int    // 0..2^32-1 (IFLA_TXQLEN is a u32)
+	alias          string // ifalias; "" when none
+	qdisc          string // "noop" until first opened, then "noqueue"
+	uniFlt         bool   // IFF_UNICAST_FLT: the device filters unicast addresses itself
 
 	link   *Device   // the lower device of a vlan or macvlan (IFLA_LINK)
 	uppers []*Device // devices stacked on this one (vlans, macvlans), in creation order
@@ -55,6 +62,7 @@ type Device struct {
 	ucPromisc  bool
 	promiscCnt int
 	allmulti   int
+	gflags     Flags // IFF_PROMISC and IFF_ALLMULTI as a user set them (dev->gflags)
 
 	refcnt atomic.Int64 // references held by others (dev_hold); 0 when only the registration's own remains
 
@@ -83,7 +91,7 @@ func (d *Device) Kind() string { return d.ops.kind }
 //
 // Kernel: dev_get_flags (net/core/dev.c).
 func (d *Device) Flags() Flags {
-	f := d.flags &^ (FlagPromisc | FlagAllMulti)
+	f := d.flags&^(FlagPromisc|FlagAllMulti) | d.gflags&(FlagPromisc|FlagAllMulti)
 	if d.flags&FlagUp != 0 && d.carrier {
 		f |= FlagLowerUp
 	}
@@ -95,6 +103,13 @@ func (d *Device) IsUp() bool { return d.flags&FlagUp != 0 }
 
 // Carrier reports whether the device has carrier.
 func (d *Device) Carrier() bool { return d.carrier }
+
+// CarrierChanges returns how many times the device's carrier went on or
+// off since it was registered.
+//
+// Kernel: dev->carrier_up_count + carrier_down_count, counted by
+// netif_carrier_on and netif_carrier_off for a registered device.
+func (d *Device) CarrierChanges() uint32 { return d.carrierChanges }
 
 // OperState returns the device's operational state.
 func (d *Device) OperState() OperState { return d.operState }

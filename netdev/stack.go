@@ -407,6 +407,12 @@ func (tb *Table) register(t *sim.Task, d *Device, want IfIndex) error {
 	}
 	tb.tail = d
 	tb.count++
+	// A new device has carrier; a stacked one takes its lower device's
+	// before it is registered (netif_stacked_transfer_operstate), which
+	// is not counted. What changes after registration is (a veth's
+	// netif_carrier_off in veth_newlink, a bond's in bond_newlink).
+	d.kcarrier = d.link == nil || lowerCarrier(d)
+	d.countCarrier()
 	_ = tb.s.notify(t, EventRegister, d)
 	return nil
 }

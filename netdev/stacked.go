@@ -347,7 +347,7 @@ func (s Macvlan) create(t *sim.Task, tb *Table) ([]*Device, error) {
 	a := s.Attrs
 	// MTU range: 68 to the lower's maximum; the MTU defaults to the
 	// lower's.
-	d, err := tb.newDevice(name, macvlanOps, a, lower.flags&(FlagBroadcast|FlagMulticast), lower.mtu, ethMinMTU, lower.maxMTU)
+	d, err := tb.newDevice(name, macvlanOps, a, FlagBroadcast|FlagMulticast, lower.mtu, ethMinMTU, lower.maxMTU)
 	if err != nil {
 		return nil, err
 	}

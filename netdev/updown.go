@@ -110,6 +110,7 @@ func (s *Stack) closeMany(t *sim.Task, devs []*Device, dismantle bool) {
 func (d *Device) refreshCarrier(t *sim.Task, notify bool) bool {
 	oldOper, oldCarrier := d.operState, d.carrier
 	d.carrier = d.ops.carrierOf == nil || d.ops.carrierOf(d)
+	d.countCarrier()
 	switch {
 	case !d.IsUp():
 		d.operState = OperDown
@@ -276,3 +277,81 @@ func (d *Device) SetAddr(t *sim.Task, a MAC) error {
 }
 
 func (d *Device) kindIs(k string) bool { return d.ops.kind == k }
+
+// countCarrier follows the kernel's carrier bit and counts its changes. A
+// veth has carrier only while both ends are up (veth_open, veth_close); a
+// bridge keeps the carrier it was created with until it has a port
+// (br_port_state_selection runs for ports only); the other kinds' carrier
+// is the one refreshCarrier computes.
+func (d *Device) countCarrier() {
+	c := d.ops.carrierOf == nil || d.ops.carrierOf(d)
+	switch {
+	case d.kindIs("veth") && !d.IsUp():
+		c = false
+	case d.kindIs("bridge"):
+		if len(d.priv.bridge.ports) > 0 {
+			d.portsSeen = true
+		}
+		if !d.portsSeen {
+			c = true
+		}
+	}
+	if c != d.kcarrier {
+		d.kcarrier = c
+		d.carrierChanges++
+	}
+}
+
+// UserFlags are the flags a user changes with ChangeFlags: the ones the
+// device keeps as given (IFF_NOARP, IFF_MULTICAST), the ones that count
+// (IFF_PROMISC, IFF_ALLMULTI, each a reference of the user's on the
+// device's count) and IFF_UP.
+const UserFlags = FlagUp | FlagNoARP | FlagMulticast | FlagPromisc | FlagAllMulti
+
+// ChangeFlags sets the flags of mask (a subset of UserFlags) to their
+// values in flags, the others unchanged: the kept flags first, then up or
+// down, then the user's promiscuity and allmulti references. An error of
+// bringing the device up leaves the kept flags changed and the references
+// as they were.
+//
+// Kernel: dev_change_flags with rtnl_dev_combine_flags (net/core/rtnetlink.c)
+// → __dev_change_flags, __dev_notify_flags (net/core/dev.c).
+func (d *Device) ChangeFlags(t *sim.Task, flags, mask Flags) error {
+	if d.state != regRegistered {
+		return errno.Errorf(syscall.ENODEV, "Device \"%s\" is being unregistered", d.name)
+	}
+	flags = flags&mask | d.Flags()&^mask
+	const kept = FlagNoARP | FlagMulticast
+	old := d.flags
+	d.flags = flags&kept | d.flags&^kept
+	if (old^d.flags)&FlagMulticast != 0 && d.ops.changeRxFlags != nil && d.IsUp() {
+		d.ops.changeRxFlags(t, d, FlagMulticast)
+	}
+	if up := flags&FlagUp != 0; up != d.IsUp() {
+		if err := d.SetUp(t, up); err != nil {
+			return err
+		}
+	} else {
+		d.setRxMode(t)
+	}
+	if (flags^d.gflags)&FlagPromisc != 0 {
+		d.gflags ^= FlagPromisc
+		inc := -1
+		if flags&FlagPromisc != 0 {
+			inc = 1
+		}
+		d.SetPromiscuity(t, inc)
+	}
+	if (flags^d.gflags)&FlagAllMulti != 0 {
+		d.gflags ^= FlagAllMulti
+		inc := -1
+		if flags&FlagAllMulti != 0 {
+			inc = 1
+		}
+		d.SetAllmulti(t, inc)
+	}
+	if d.IsUp() && (old^d.flags)&kept != 0 {
+		_ = d.tbl.s.notify(t, EventChange, d)
+	}
+	return nil
+}

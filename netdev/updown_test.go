@@ -237,3 +237,50 @@ func TestMTU(t *testing.T) {
 	require.Equal(t, 1400, mv.MTU())
 	require.NoError(t, set(va, 1400), "the same MTU is a no-op")
 }
+
+// TestChangeFlags: a user's flags. IFF_NOARP and IFF_MULTICAST are kept
+// as given; promisc and allmulticast are the user's reference on the
+// counts (gflags): shown only when the user set them, counted once
+// however often set, and passed down from a macvlan to its lower while it
+// is up. Bringing up in the same request comes between the two.
+//
+// Kernel: __dev_change_flags, dev_get_flags (net/core/dev.c).
+func TestChangeFlags(t *testing.T) {
+	e := newEnv(t, netdev.Config{})
+	e.add(
+		netdev.Veth{Name: "va", Peer: "vb"},
+		netdev.Macvlan{Name: "mv", Link: "vb", Mode: netdev.MacvlanBridge},
+	)
+	va, vb, mv := e.dev("va"), e.dev("vb"), e.dev("mv")
+	change := func(d *netdev.Device, flags, mask netdev.Flags) {
+		t.Helper()
+		e.do(func() error { return d.ChangeFlags(e.t, flags, mask) })
+	}
+
+	change(va, netdev.FlagPromisc|netdev.FlagNoARP, netdev.FlagPromisc|netdev.FlagNoARP|netdev.FlagMulticast)
+	require.Equal(t, netdev.FlagBroadcast|netdev.FlagNoARP|netdev.FlagPromisc, va.Flags())
+	require.Equal(t, 1, va.Promiscuity())
+	change(va, netdev.FlagPromisc, netdev.FlagPromisc)
+	require.Equal(t, 1, va.Promiscuity(), "the user holds one reference")
+
+	change(va, netdev.FlagUp|netdev.FlagAllMulti, netdev.FlagUp|netdev.FlagAllMulti|netdev.FlagPromisc)
+	require.True(t, va.IsUp())
+	require.Equal(t, netdev.FlagBroadcast|netdev.FlagNoARP|netdev.FlagAllMulti|netdev.FlagUp, va.Flags(),
+		"promisc off; no carrier while vb is down")
+	require.Zero(t, va.Promiscuity())
+	require.Equal(t, 1, va.Allmulti())
+
+	// A macvlan passes its promiscuity and allmulti to its lower while up;
+	// the lower does not show them as its own.
+	// (The macvlan's address in vb's unicast list is a reference of its
+	// own: base.)
+	e.up("vb", "mv")
+	base := vb.Promiscuity()
+	change(mv, netdev.FlagPromisc, netdev.FlagPromisc)
+	require.Equal(t, base+1, vb.Promiscuity())
+	require.NotContains(t, vb.Flags().String(), "PROMISC")
+	require.Contains(t, mv.Flags().String(), "PROMISC")
+	change(mv, 0, netdev.FlagUp)
+	require.Zero(t, vb.Promiscuity(), "a closed macvlan gives its lower's references back")
+	require.Contains(t, mv.Flags().String(), "PROMISC", "the user's flag stays")
+}

@@ -10,7 +10,10 @@
 // (select.go) or a resilient group, whose bucket table and idle and
 // unbalanced timers run in virtual time (resilient.go); the FIB links its
 // entries to nexthops as FIBUser values (users.go for the optional
-// interfaces).
+// interfaces). Fdb nexthops and groups (Config.FDB), which the bridge FDB
+// of a VXLAN device uses and routes may not, are kept and checked as the
+// kernel does; netsim has no VXLAN device to use them. Encapsulations
+// (NHA_ENCAP) are not modelled.
 package nexthop
 
 import (
@@ -64,9 +67,13 @@ type Config struct {
 	Dev       *netdev.Device // NHA_OIF (resolved by the caller from a name or ifindex)
 	OnLink    bool           // RTNH_F_ONLINK
 	Blackhole bool           // NHA_BLACKHOLE
-	Group     []GroupMember  // NHA_GROUP: a multipath group of existing single nexthops
-	Protocol  uint8          // nh_protocol
-	GroupType GroupType      // NHA_GROUP_TYPE; the zero value is GroupMultipath
+	// FDB is NHA_FDB: a nexthop for the bridge FDB (a VXLAN remote), with
+	// a gateway and no device, which routes may not use; or a group of
+	// such nexthops.
+	FDB       bool
+	Group     []GroupMember // NHA_GROUP: a multipath group of existing single nexthops
+	Protocol  uint8         // nh_protocol
+	GroupType GroupType     // NHA_GROUP_TYPE; the zero value is GroupMultipath
 	// Resilient is NHA_RES_GROUP, the parameters of a resilient group
 	// (GroupResilient); nil sends no such attribute. A multipath group
 	// may not have it.

@@ -17,9 +17,9 @@ import (
 //
 //   - the id tree holds live nexthops under their own ids, and the dense
 //     index below it holds exactly the tree's nexthops of small ids;
-//   - every live single nexthop is hashed once, in the bucket of its
-//     device's ifindex (loopback's for blackholes), with consistent links,
-//     and the hash holds nothing else;
+//   - every live single nexthop but the fdb ones is hashed once, in the
+//     bucket of its device's ifindex (loopback's for blackholes), with
+//     consistent links, and the hash holds nothing else;
 //   - group membership goes both ways: each entry of a group names the
 //     group as its parent and a live single nexthop that is not used twice
 //     in the group, and is linked on that member's list of groups; each
@@ -113,9 +113,11 @@ func (tb *Table) CheckInvariants() error {
 	singles := 0
 	for nh := range inTree {
 		if nh.info != nil {
-			singles++
-			if !nh.hashed {
-				return fmt.Errorf("nexthop %d: not in the device hash", nh.id)
+			if nh.hashed == nh.info.fdb {
+				return fmt.Errorf("nexthop %d: in the device hash %v, fdb %v", nh.id, nh.hashed, nh.info.fdb)
+			}
+			if nh.hashed {
+				singles++
 			}
 			if err := checkGroupList(nh, inTree); err != nil {
 				return err

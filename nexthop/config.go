@@ -53,6 +53,15 @@ func (tb *Table) parseConfig(cfg Config) (nhConfig, error) {
 		return c, einval("Invalid address family")
 	}
 
+	if cfg.FDB {
+		if cfg.Dev != nil || cfg.Blackhole {
+			return c, einval("Fdb attribute can not be used with encap, oif or blackhole")
+		}
+		if cfg.OnLink {
+			return c, einval("Unsupported nexthop flags in ancillary header")
+		}
+	}
+
 	if isGroup {
 		if cfg.Family != syscall.AF_UNSPEC {
 			return c, einval("Invalid family for group")
@@ -80,10 +89,11 @@ func (tb *Table) parseConfig(cfg Config) (nhConfig, error) {
 		return c, nil
 	}
 
-	if cfg.Dev == nil {
+	if cfg.Dev == nil && !cfg.FDB {
 		return c, einval("Device attribute required for non-blackhole and non-fdb nexthops")
 	}
 	switch d := cfg.Dev; {
+	case cfg.FDB:
 	case !d.Registered():
 		return c, einval("Invalid device index")
 	case !d.IsUp():
@@ -142,6 +152,18 @@ func (tb *Table) checkAttrGroup(cfg Config) error {
 		if nh.info.blackhole && len(g) > 1 {
 			return einval("Blackhole nexthop can not be used in a group with more than 1 path")
 		}
+		// nh_check_attr_fdb_group: an fdb group has fdb members of one
+		// family, the first member's.
+		if cfg.FDB {
+			if !nh.info.fdb {
+				return einval("FDB nexthop group can only have fdb nexthops")
+			}
+			if nh.info.family != tb.Get(g[0].ID).info.family {
+				return einval("FDB nexthop group cannot have mixed family nexthops")
+			}
+		} else if nh.info.fdb {
+			return einval("Non FDB nexthop group cannot have fdb nexthops")
+		}
 	}
 	if cfg.Blackhole || cfg.Dev != nil || cfg.Gateway.IsValid() || cfg.Resilient != nil && cfg.GroupType != GroupResilient {
 		return einval("No other attributes can be set in nexthop groups")
@@ -171,6 +193,7 @@ func (tb *Table) create(t *sim.Task, c nhConfig, id ID) (*Nexthop, error) {
 		g.entries[i] = &grpEntry{nh: tb.Get(m.ID), parent: nh, weight: w}
 	}
 	g.hasV4 = computeHasV4(g.entries)
+	g.fdb = c.FDB
 	if c.GroupType == GroupResilient {
 		g.res = tb.newResTable(c.Resilient)
 	}
@@ -193,7 +216,17 @@ func (tb *Table) createSingle(t *sim.Task, c nhConfig, nh *Nexthop, info *nhInfo
 		dev:       c.Dev,
 		onlink:    c.OnLink,
 		blackhole: c.Blackhole,
+		fdb:       c.FDB,
 		scope:     scopeLink,
+	}
+	if info.fdb {
+		// nh_create_ipv4 checks nothing of an fdb nexthop (its scope stays
+		// link); fib6_nh_init keeps an IPv6 one's gateway, "::" included.
+		if c.family == syscall.AF_INET6 && !info.gw.IsValid() {
+			info.gw = netip.IPv6Unspecified()
+		}
+		nh.info = info
+		return nh, nil
 	}
 	if c.family == syscall.AF_INET && !info.gw.IsValid() {
 		// fib_check_nh_nongw: a device-only IPv4 nexthop (a blackhole uses

@@ -42,6 +42,9 @@ type devBucket struct {
 // Kernel: nexthop_devhash_add (net/ipv4/nexthop.c).
 func (tb *Table) devhashAdd(nh *Nexthop) {
 	info := nh.info
+	if info.fdb {
+		return // nexthop_create hashes no fdb nexthop: it has no device
+	}
 	if info.dev != nil {
 		info.ifindex = info.dev.Index()
 	} else {

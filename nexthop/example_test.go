@@ -12,8 +12,8 @@ import (
 )
 
 // Using package nexthop on its own: a device from package netdev, a table,
-// single nexthops, a weighted group and a blackhole, shown as `ip nexthop
-// show` shows them; a group inside a group and an unknown id are refused
+// single nexthops, a weighted group and a blackhole, with what a dump
+// reports of them; a group inside a group and an unknown id are refused
 // with the kernel's errors. Package rtnl holds RTNL around these calls; so
 // does this example.
 func Example() {
@@ -33,7 +33,7 @@ func Example() {
 	_, _ = tbl.Add(t, nexthop.Config{ID: 3, Group: []nexthop.GroupMember{{ID: 1}, {ID: 2, Weight: 3}}})
 	_, _ = tbl.Add(t, nexthop.Config{ID: 4, Blackhole: true})
 	for _, nh := range tbl.List() {
-		fmt.Println(nh)
+		describe(nh)
 	}
 
 	_, err := tbl.Add(t, nexthop.Config{ID: 5, Group: []nexthop.GroupMember{{ID: 3}}})
@@ -43,18 +43,33 @@ func Example() {
 
 	// Deleting 1 shrinks the group; deleting 2 as well removes it.
 	_ = tbl.Del(t, 1, nil)
-	fmt.Println(tbl.Get(3))
+	describe(tbl.Get(3))
 	_ = tbl.Del(t, 2, nil)
 	fmt.Println(tbl.Get(3) == nil, tbl.Len())
 	// Output:
-	// id 1 via 198.51.100.2 dev testnh0 scope link
-	// id 2 dev testnh0 scope host
-	// id 3 group 1/2,3
-	// id 4 blackhole
+	// 1: gateway 198.51.100.2 device testnh0 scope 253
+	// 2: gateway invalid IP device testnh0 scope 254
+	// 3: group [{ID:1 Weight:1} {ID:2 Weight:3}]
+	// 4: blackhole
 	// invalid argument: Hash-threshold group can not be a nexthop within a group
 	// true no such file or directory
-	// id 3 group 2,3
+	// 3: group [{ID:2 Weight:3}]
 	// true 1
+}
+
+// describe prints what a dump reports of a nexthop: a group's members
+// with their weights, a blackhole, or a gateway (the zero Addr, "invalid
+// IP", when none), a device and a scope (RT_SCOPE_LINK 253, RT_SCOPE_HOST
+// 254).
+func describe(nh *nexthop.Nexthop) {
+	switch {
+	case nh.IsGroup():
+		fmt.Printf("%d: group %+v\n", nh.ID(), nh.Members())
+	case nh.Blackhole():
+		fmt.Printf("%d: blackhole\n", nh.ID())
+	default:
+		fmt.Printf("%d: gateway %v device %s scope %d\n", nh.ID(), nh.Gateway(), nh.Dev().Name(), nh.Scope())
+	}
 }
 
 // route is a stand-in for the FIB's fib_info: one route using a nexthop.
@@ -117,10 +132,12 @@ func ExampleTable_Replace() {
 	r := &route{}
 	nh.AddFIBUser(r)
 	_, _ = tbl.Replace(t, nexthop.Config{ID: 23, Gateway: netip.MustParseAddr("172.16.1.2"), Dev: d[0]}, nil)
-	fmt.Println(nh, nh.FIBUsers(), r.dead)
+	describe(nh)
+	fmt.Println(nh.FIBUsers(), r.dead)
 	_, err := tbl.Replace(t, nexthop.Config{ID: 23, Group: []nexthop.GroupMember{{ID: 23}}}, nil)
 	fmt.Println(err)
 	// Output:
-	// id 23 via 172.16.1.2 dev veth1 scope link 1 false
+	// 23: gateway 172.16.1.2 device veth1 scope 253
+	// 1 false
 	// invalid argument: Can not replace a nexthop with a nexthop group.
 }

@@ -26,7 +26,7 @@ func TestFlushDevNewestFirst(t *testing.T) {
 	f.attach(tbl.Get(6), "r6")
 	tbl.FlushDev(e.t, e.d["d0"], netdev.EventDown, f)
 	require.Equal(t, []string{"r5", "r4", "r3", "r2", "r1"}, f.marks)
-	require.Equal(t, []string{"id 6 via 192.0.2.6 dev d1 scope link"}, show(tbl))
+	require.Equal(t, []view{via(6, "192.0.2.6", "d1")}, show(tbl))
 	require.Equal(t, 5, f.flushes)
 	require.EqualValues(t, 5, e.counter(sim.NexthopDevhashVisit))
 }
@@ -65,7 +65,7 @@ func seed000(t *testing.T, e *env, p nexthop.Policy, n int) (*nexthop.Table, *fi
 func TestFlushPoliciesSameStateDifferentFlushes(t *testing.T) {
 	const n = 50
 	type result struct {
-		show    []string
+		show    []view
 		marks   []string
 		dead    map[string]bool
 		flushes int
@@ -82,11 +82,11 @@ func TestFlushPoliciesSameStateDifferentFlushes(t *testing.T) {
 	require.Equal(t, before.show, after.show)
 	require.Equal(t, before.marks, after.marks)
 	require.Equal(t, before.dead, after.dead)
-	require.Equal(t, []string{
-		"id 1001 via 203.0.113.1 dev d1 scope link",
-		"id 1002 via 203.0.113.2 dev d1 scope link",
-		"id 2002 group 1001",
-		"id 2004 group 1002",
+	require.Equal(t, []view{
+		via(1001, "203.0.113.1", "d1"),
+		via(1002, "203.0.113.2", "d1"),
+		grp(2002, m(1001)),
+		grp(2004, m(1002)),
 	}, after.show)
 
 	// 40 of the 50 nexthops have routes, and group 2001 does.
@@ -149,7 +149,7 @@ func TestFlushDevBlackholes(t *testing.T) {
 	tbl.FlushDev(e.t, e.d["lo"], netdev.EventDown, f)
 	tbl.FlushDev(e.t, e.d["lo"], netdev.EventChange, f)
 	tbl.FlushDev(e.t, e.d["d0"], netdev.EventUnregister, f)
-	require.Equal(t, []string{"id 1 blackhole", "id 2 blackhole"}, show(tbl))
+	require.Equal(t, []view{bh(1), bh(2)}, show(tbl))
 	require.Zero(t, f.flushes)
 	tbl.FlushDev(e.t, e.d["lo"], netdev.EventUnregister, f)
 	require.Equal(t, 0, tbl.Len())
@@ -172,7 +172,7 @@ func TestFlushDevSharedBucket(t *testing.T) {
 		e.single(4, "192.0.2.4", "far"),
 	)
 	tbl.FlushDev(e.t, e.d["d0"], netdev.EventDown, nil)
-	require.Equal(t, []string{"id 2 via 192.0.2.2 dev far scope link", "id 4 via 192.0.2.4 dev far scope link"}, show(tbl))
+	require.Equal(t, []view{via(2, "192.0.2.2", "far"), via(4, "192.0.2.4", "far")}, show(tbl))
 	require.EqualValues(t, 4, e.counter(sim.NexthopDevhashVisit))
 	tbl.FlushDev(e.t, other, netdev.EventDown, nil)
 	require.Equal(t, 0, tbl.Len())
@@ -227,7 +227,7 @@ func TestFlushDevReentrantFlusher(t *testing.T) {
 		}
 	}
 	tbl.FlushDev(e.t, e.d["d0"], netdev.EventDown, f)
-	require.Equal(t, []string{"id 7 via 192.0.2.7 dev d1 scope link"}, show(tbl))
+	require.Equal(t, []view{via(7, "192.0.2.7", "d1")}, show(tbl))
 }
 
 // FIB users: duplicates ignored, O(1) removal on long lists, removal works

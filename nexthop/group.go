@@ -49,6 +49,7 @@ type nhGroup struct {
 	entries []*grpEntry
 	hasV4   bool      // an IPv4 member (nhg->has_v4)
 	res     *resTable // a resilient group's buckets (nhg->res_table); nil for hash-threshold
+	fdb     bool      // a group of fdb nexthops (nhg->fdb_nh)
 }
 
 // grpEntry is one member of a group, struct nh_grp_entry. It is linked on

@@ -37,7 +37,7 @@ func TestGroupParents(t *testing.T) {
 	// Removing 2 from group 10 rebuilds its array: remove_nh_grp_entry
 	// relinks the other entries at the head of their members' lists.
 	require.NoError(t, tbl.Del(e.t, 2, nil))
-	require.Equal(t, "id 10 group 1/3", tbl.Get(10).String())
+	require.Equal(t, grp(10, m(1), m(3)), viewOf(tbl.Get(10)))
 	require.Equal(t, []nexthop.ID{10, 12}, parentIDs(tbl.Get(1)))
 	require.Equal(t, []nexthop.ID{10, 12, 11}, parentIDs(tbl.Get(3)))
 
@@ -45,11 +45,11 @@ func TestGroupParents(t *testing.T) {
 	require.NoError(t, tbl.Del(e.t, 10, nil))
 	require.Equal(t, []nexthop.ID{12}, parentIDs(tbl.Get(1)))
 	require.Equal(t, []nexthop.ID{12, 11}, parentIDs(tbl.Get(3)))
-	require.Equal(t, []string{
-		"id 1 via 192.0.2.1 dev d0 scope link",
-		"id 3 via 192.0.2.3 dev d1 scope link",
-		"id 11 group 3",
-		"id 12 group 1/3",
+	require.Equal(t, []view{
+		via(1, "192.0.2.1", "d0"),
+		via(3, "192.0.2.3", "d1"),
+		grp(11, m(3)),
+		grp(12, m(1), m(3)),
 	}, show(tbl))
 }
 
@@ -63,9 +63,9 @@ func TestGroupWeightsKeptOnRemoval(t *testing.T) {
 		e.single(15, "172.16.1.5", "d0"),
 		nexthop.Config{ID: 103, Group: []nexthop.GroupMember{{ID: 12}, {ID: 13, Weight: 2}, {ID: 14, Weight: 3}, {ID: 15, Weight: 4}}},
 	)
-	require.Equal(t, "id 103 group 12/13,2/14,3/15,4", tbl.Get(103).String())
+	require.Equal(t, grp(103, m(12), mw(13, 2), mw(14, 3), mw(15, 4)), viewOf(tbl.Get(103)))
 	require.NoError(t, tbl.Del(e.t, 13, nil))
-	require.Equal(t, "id 103 group 12/14,3/15,4", tbl.Get(103).String())
+	require.Equal(t, grp(103, m(12), mw(14, 3), mw(15, 4)), viewOf(tbl.Get(103)))
 	require.Equal(t, 3, tbl.Get(103).NumMembers())
 }
 
@@ -91,7 +91,7 @@ func TestGroupLastMemberRemovesGroup(t *testing.T) {
 			require.Equal(t, []string{"r1", "r10"}, f.marks)
 			require.True(t, g10.Dead())
 			require.Nil(t, tbl.Get(10))
-			require.Equal(t, "id 11 group 2", tbl.Get(11).String())
+			require.Equal(t, grp(11, m(2)), viewOf(tbl.Get(11)))
 			require.False(t, tbl.Get(11).Dead())
 			// Before the patch: one flush for nh 1, one for group 10.
 			// After: one for the whole deletion.
@@ -128,10 +128,10 @@ func TestGroupFlushDev(t *testing.T) {
 	)
 	e.setUp(t, "d0", false)
 	tbl.FlushDev(e.t, e.d["d0"], netdev.EventDown, nil)
-	require.Equal(t, []string{
-		"id 22 via 172.16.2.2 dev d1 scope link",
-		"id 23 via 172.16.2.3 dev d1 scope link",
-		"id 105 group 22/23",
+	require.Equal(t, []view{
+		via(22, "172.16.2.2", "d1"),
+		via(23, "172.16.2.3", "d1"),
+		grp(105, m(22), m(23)),
 	}, show(tbl))
 }
 
@@ -147,7 +147,7 @@ func TestGroupBlackholeAndFamilies(t *testing.T) {
 		group(108, 1, 2),
 		group(109, 2),
 	)
-	require.Equal(t, "id 107 group 31", tbl.Get(107).String())
+	require.Equal(t, grp(107, m(31)), viewOf(tbl.Get(107)))
 	require.True(t, tbl.Get(107).HasV4()) // the blackhole is AF_INET
 	require.True(t, tbl.Get(108).HasV4())
 	require.False(t, tbl.Get(109).HasV4())

@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -122,11 +123,74 @@ func mustAdd(tb testing.TB, tbl *nexthop.Table, t *sim.Task, cfgs ...nexthop.Con
 	}
 }
 
-// show renders the table like `ip nexthop show`.
-func show(tbl *nexthop.Table) []string {
-	var s []string
+// view is what a dump reports of a nexthop (nh_fill_node), as a value
+// to compare.
+type view struct {
+	ID        nexthop.ID
+	Gateway   netip.Addr
+	Dev       string // "" for groups and blackholes
+	Scope     uint8
+	OnLink    bool
+	Blackhole bool
+	FDB       bool
+	Protocol  uint8
+	Group     []nexthop.GroupMember
+	Res       nexthop.ResilientInfo
+}
+
+// Scopes of single nexthops.
+const (
+	scopeLink uint8 = 253 // RT_SCOPE_LINK: with a gateway, or IPv6
+	scopeHost uint8 = 254 // RT_SCOPE_HOST: IPv4 without a gateway
+)
+
+func viewOf(nh *nexthop.Nexthop) view {
+	v := view{ID: nh.ID(), Gateway: nh.Gateway(), Scope: nh.Scope(), OnLink: nh.OnLink(),
+		Blackhole: nh.Blackhole(), FDB: nh.FDB(), Protocol: nh.Protocol(), Group: nh.Members()}
+	if d := nh.Dev(); d != nil {
+		v.Dev = d.Name()
+	}
+	if v.Blackhole {
+		v.Scope = 0 // a dump reports no scope for a blackhole
+	}
+	v.Res, _ = nh.Resilient()
+	return v
+}
+
+// via, onDev, bh and grp are the views of a nexthop via a gateway on a
+// device, on a device only, of a blackhole and of a group; m and mw are
+// group members of weight 1 and w.
+func via(id nexthop.ID, gw, dev string) view {
+	return view{ID: id, Gateway: netip.MustParseAddr(gw), Dev: dev, Scope: scopeLink}
+}
+
+func onDev(id nexthop.ID, dev string, scope uint8) view {
+	return view{ID: id, Dev: dev, Scope: scope}
+}
+
+func bh(id nexthop.ID) view { return view{ID: id, Blackhole: true} }
+
+func grp(id nexthop.ID, members ...nexthop.GroupMember) view {
+	return view{ID: id, Group: members}
+}
+
+func m(id nexthop.ID) nexthop.GroupMember            { return nexthop.GroupMember{ID: id, Weight: 1} }
+func mw(id nexthop.ID, w uint16) nexthop.GroupMember { return nexthop.GroupMember{ID: id, Weight: w} }
+
+// proto, onlink and res return the view with a protocol, RTNH_F_ONLINK,
+// or a resilient group's buckets and idle timer (in seconds).
+func (v view) proto(p uint8) view { v.Protocol = p; return v }
+func (v view) onlink() view       { v.OnLink = true; return v }
+func (v view) res(buckets uint16, idle time.Duration) view {
+	v.Res = nexthop.ResilientInfo{Buckets: buckets, IdleTimer: idle * time.Second}
+	return v
+}
+
+// show is the table as a dump reports it, by id.
+func show(tbl *nexthop.Table) []view {
+	var s []view
 	for _, nh := range tbl.List() {
-		s = append(s, nh.String())
+		s = append(s, viewOf(nh))
 	}
 	return s
 }

@@ -34,6 +34,7 @@ type mnh struct {
 	dev   string                // "" for blackholes
 	gw    netip.Addr
 	bh    bool
+	fdb   bool // an fdb nexthop or group
 	fam   int
 	proto uint8
 }
@@ -43,51 +44,38 @@ type merr struct {
 	msg   string
 }
 
-func (m *model) render(id nexthop.ID) string {
+// view is what the model's nexthop id looks like in a dump.
+func (m *model) view(id nexthop.ID) view {
 	n := m.nhs[id]
-	s := fmt.Sprintf("id %d", id)
+	var v view
 	switch {
 	case n.group != nil:
-		var parts []string
-		for _, g := range n.group {
-			p := fmt.Sprint(g.ID)
-			if g.Weight != 1 {
-				p += fmt.Sprintf(",%d", g.Weight)
-			}
-			parts = append(parts, p)
-		}
-		s += " group " + strings.Join(parts, "/")
+		v = grp(id, n.group...)
 		if n.res {
 			// No flow uses the buckets: every change rebalances at once.
-			s += fmt.Sprintf(" type resilient buckets %d idle_timer 120 unbalanced_timer 0 unbalanced_time 0", n.nbkt)
+			v = v.res(n.nbkt, 120)
 		}
 	case n.bh:
-		s += " blackhole"
+		v = bh(id)
 	default:
-		if n.gw.IsValid() {
-			s += " via " + n.gw.String()
+		v = view{ID: id, Gateway: n.gw, Dev: n.dev, Scope: scopeLink}
+		if n.fam == syscall.AF_INET && !n.gw.IsValid() && !n.fdb {
+			v.Scope = scopeHost
 		}
-		scope := "link"
-		if n.fam == syscall.AF_INET && !n.gw.IsValid() {
-			scope = "host"
-		}
-		s += " dev " + n.dev + " scope " + scope
 	}
-	if n.proto == 4 {
-		s += " proto static"
-	}
-	return s
+	v.FDB = n.fdb
+	return v.proto(n.proto)
 }
 
-func (m *model) show() []string {
+func (m *model) show() []view {
 	var ids []nexthop.ID
 	for id := range m.nhs {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	var s []string
+	var s []view
 	for _, id := range ids {
-		s = append(s, m.render(id))
+		s = append(s, m.view(id))
 	}
 	return s
 }
@@ -151,8 +139,11 @@ func (m *model) unusedID() nexthop.ID {
 // newNexthop predicts an add or a replace of cfg (as the generator builds
 // them) and applies it.
 func (m *model) newNexthop(cfg nexthop.Config, replace bool) *merr {
-	n := &mnh{proto: cfg.Protocol}
+	n := &mnh{proto: cfg.Protocol, fdb: cfg.FDB}
 	hasBuckets := false
+	if cfg.FDB && (cfg.Dev != nil || cfg.Blackhole) {
+		return &merr{syscall.EINVAL, "Fdb attribute can not be used with encap, oif or blackhole"}
+	}
 	if cfg.Group != nil {
 		g := cfg.Group
 		for i := range g {
@@ -173,6 +164,12 @@ func (m *model) newNexthop(cfg nexthop.Config, replace bool) *merr {
 				return &merr{syscall.EINVAL, "Hash-threshold group can not be a nexthop within a group"}
 			case mem.bh && len(g) > 1:
 				return &merr{syscall.EINVAL, "Blackhole nexthop can not be used in a group with more than 1 path"}
+			case cfg.FDB && !mem.fdb:
+				return &merr{syscall.EINVAL, "FDB nexthop group can only have fdb nexthops"}
+			case cfg.FDB && mem.fam != m.nhs[g[0].ID].fam:
+				return &merr{syscall.EINVAL, "FDB nexthop group cannot have mixed family nexthops"}
+			case !cfg.FDB && mem.fdb:
+				return &merr{syscall.EINVAL, "Non FDB nexthop group cannot have fdb nexthops"}
 			}
 			w := x.Weight
 			if w == 0 {
@@ -206,7 +203,7 @@ func (m *model) newNexthop(cfg nexthop.Config, replace bool) *merr {
 			return &merr{syscall.EINVAL, "No unused id"}
 		}
 	}
-	if n.gw == gw4("10.99.0.1") {
+	if n.gw == gw4("10.99.0.1") && !n.fdb {
 		return &merr{syscall.EINVAL, "Nexthop has invalid gateway"}
 	}
 	old, exists := m.nhs[id]
@@ -232,12 +229,15 @@ func (m *model) newNexthop(cfg nexthop.Config, replace bool) *merr {
 		return &merr{syscall.EINVAL, "Can not replace a nexthop group with a nexthop."}
 	case old.group == nil && n.group != nil:
 		return &merr{syscall.EINVAL, "Can not replace a nexthop with a nexthop group."}
+	case old.group == nil && old.fdb != n.fdb && len(m.parents(id)) > 0:
+		return &merr{syscall.EINVAL, "Cannot change nexthop FDB status while in a group"}
 	case old.group != nil && old.res != n.res:
 		return &merr{syscall.EINVAL, "Can not replace a nexthop group with one of a different type."}
 	case old.res && hasBuckets && n.nbkt != old.nbkt:
 		return &merr{syscall.EINVAL, "Can not change number of buckets of a resilient nexthop group."}
 	case old.group != nil:
 		old.group = n.group // the group keeps its protocol and buckets
+		old.fdb = n.fdb
 	default:
 		m.nhs[id] = n
 	}
@@ -316,6 +316,19 @@ func runModelWith(t *testing.T, seed uint64, rng modelChoices, steps int, spent 
 		if rng.IntN(2) == 0 {
 			c.Protocol = 4
 		}
+		if rng.IntN(6) == 0 {
+			// An fdb nexthop (sometimes with a device, which is refused),
+			// of either family.
+			c.FDB = true
+			if rng.IntN(4) > 0 {
+				c.Dev = nil
+			}
+			c.Gateway = netip.AddrFrom4([4]byte{192, 0, 2, byte(1 + rng.IntN(8))})
+			if rng.IntN(3) == 0 {
+				c.Gateway = netip.MustParseAddr(fmt.Sprintf("2001:db8::%d", 1+rng.IntN(8)))
+			}
+			return c
+		}
 		switch k := rng.IntN(20); {
 		case k < 3:
 			return nexthop.Config{ID: id, Blackhole: true, Protocol: c.Protocol}
@@ -338,6 +351,7 @@ func runModelWith(t *testing.T, seed uint64, rng modelChoices, steps int, spent 
 		if rng.IntN(2) == 0 {
 			c.Protocol = 4
 		}
+		c.FDB = rng.IntN(4) == 0
 		if rng.IntN(4) == 0 {
 			c.GroupType = nexthop.GroupResilient
 			if k := rng.IntN(10); k > 0 {

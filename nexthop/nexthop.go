@@ -6,13 +6,9 @@ package nexthop
 
 import (
 	"fmt"
-	"github.com/netsimlab/netsim/rt"
 	"net/netip"
 	"reflect"
-	"strconv"
-	"strings"
 	"syscall"
-	"time"
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/netdev"
@@ -62,6 +58,7 @@ type nhInfo struct {
 	family    uint8          // AF_INET or AF_INET6
 	onlink    bool           // RTNH_F_ONLINK
 	blackhole bool           // reject_nh
+	fdb       bool           // fdb_nh: no device, not in the device hash
 	scope     uint8          // nhc_scope
 
 	ifindex netdev.IfIndex // the per-device hash's key: dev's ifindex, or loopback's for blackholes
@@ -144,6 +141,15 @@ func (nh *Nexthop) Dev() *netdev.Device {
 // OnLink reports whether a single nexthop has RTNH_F_ONLINK.
 func (nh *Nexthop) OnLink() bool { return nh.info != nil && nh.info.onlink }
 
+// FDB reports whether the nexthop is an fdb nexthop or a group of them
+// (fdb_nh).
+func (nh *Nexthop) FDB() bool {
+	if nh.grp != nil {
+		return nh.grp.fdb
+	}
+	return nh.info != nil && nh.info.fdb
+}
+
 // Blackhole reports whether the nexthop is a blackhole (reject_nh).
 func (nh *Nexthop) Blackhole() bool { return nh.info != nil && nh.info.blackhole }
 
@@ -185,12 +191,15 @@ func (nh *Nexthop) HasV4() bool { return nh.grp != nil && nh.grp.hasV4 }
 func (nh *Nexthop) Dead() bool { return nh.dead }
 
 // CheckScope reports whether a route of the given scope (RT_SCOPE_*) may use
-// the nexthop, with the kernel's EINVAL errors: a host-scope route cannot
-// use a group or a gateway, and an onlink nexthop needs a route scope below
-// link.
+// the nexthop, with the kernel's EINVAL errors: no route may use an fdb
+// nexthop or group, a host-scope route cannot use a group or a gateway,
+// and an onlink nexthop needs a route scope below link.
 //
 // Kernel: fib_check_nexthop, nexthop_check_scope (net/ipv4/nexthop.c).
 func (nh *Nexthop) CheckScope(scope uint8) error {
+	if nh.FDB() {
+		return einval("Route cannot point to a fdb nexthop")
+	}
 	info := nh.info
 	if nh.grp != nil {
 		if scope == scopeHost {
@@ -217,92 +226,6 @@ func checkScope(info *nhInfo, scope uint8) error {
 		return errno.New(syscall.EINVAL, "Scope mismatch with nexthop")
 	}
 	return nil
-}
-
-// String renders the nexthop as `ip nexthop show` prints it, without the
-// trailing space iproute2 leaves:
-//
-//	id 1 via 198.51.100.2 dev testnh0 scope link
-//	id 2 dev veth1 scope host
-//	id 13 via 172.16.3.2 dev veth1 scope link onlink
-//	id 3 group 1/2,3
-//	id 10 group 1/2 type resilient buckets 8 idle_timer 120 unbalanced_timer 0 unbalanced_time 0
-//	id 4 blackhole
-//	id 106 blackhole proto 100
-//
-// The order is iproute2's print_nexthop: id, group, type and resilient
-// parameters, via, dev, scope, blackhole, proto, flags. A weight of 1 is not printed.
-func (nh *Nexthop) String() string {
-	var b strings.Builder
-	b.WriteString("id ")
-	b.WriteString(strconv.FormatUint(uint64(nh.id), 10))
-	if nh.grp != nil {
-		b.WriteString(" group ")
-		for i, e := range nh.grp.entries {
-			if i > 0 {
-				b.WriteByte('/')
-			}
-			b.WriteString(strconv.FormatUint(uint64(e.nh.id), 10))
-			if e.weight != 1 {
-				b.WriteByte(',')
-				b.WriteString(strconv.Itoa(int(e.weight)))
-			}
-		}
-		if ri, ok := nh.Resilient(); ok {
-			fmt.Fprintf(&b, " type resilient buckets %d idle_timer %s unbalanced_timer %s unbalanced_time %s",
-				ri.Buckets, FormatClock(ri.IdleTimer), FormatClock(ri.UnbalancedTimer), FormatClock(ri.UnbalancedTime))
-		}
-	} else if info := nh.info; info != nil {
-		if info.blackhole {
-			b.WriteString(" blackhole")
-		} else {
-			if info.gw.IsValid() {
-				b.WriteString(" via ")
-				b.WriteString(info.gw.String())
-			}
-			if info.dev != nil {
-				b.WriteString(" dev ")
-				b.WriteString(info.dev.Name())
-			}
-			b.WriteString(" scope ")
-			b.WriteString(scopeName(info.scope))
-		}
-	}
-	if nh.protocol != 0 {
-		b.WriteString(" proto ")
-		b.WriteString(rt.Protocol(nh.protocol).String())
-	}
-	if nh.OnLink() {
-		b.WriteString(" onlink")
-	}
-	return b.String()
-}
-
-// FormatClock formats a duration of clock_t precision (10 ms) in seconds
-// as iproute2 prints timers and idle times: __jiffies_to_tv, then print_tv's
-// "%g" (six significant digits, "120", "0.03", "8.58993e+06").
-func FormatClock(d time.Duration) string {
-	ct := int64(d / clockT)
-	sec := float64(ct / userHZ)
-	usec := float64(ct%userHZ) * 10000
-	return strconv.FormatFloat(sec+usec/1000000, 'g', 6, 64)
-}
-
-// scopeName is iproute2's rtnl_rtscope_n2a.
-func scopeName(s uint8) string {
-	switch s {
-	case 0:
-		return "global"
-	case 200:
-		return "site"
-	case scopeLink:
-		return "link"
-	case scopeHost:
-		return "host"
-	case 255:
-		return "nowhere"
-	}
-	return strconv.Itoa(int(s))
 }
 
 // FIB users (nh->fi_list).

@@ -46,6 +46,9 @@ func (tb *Table) replaceNexthop(t *sim.Task, old, cand *Nexthop) error {
 		if cand.grp != nil {
 			return einval("Can not replace a nexthop with a nexthop group.")
 		}
+		if old.grpList.head != nil && old.info.fdb != cand.info.fdb {
+			return einval("Cannot change nexthop FDB status while in a group")
+		}
 		tb.replaceSingle(old, cand)
 	}
 	old.notifyReplaced(t)

@@ -31,7 +31,7 @@ func TestReplaceSingleInPlace(t *testing.T) {
 	require.NoError(t, err)
 	require.Same(t, nh, got)
 	require.Same(t, nh, tbl.Get(21))
-	require.Equal(t, "id 21 via 172.16.2.2 dev d1 scope link proto static", nh.String())
+	require.Equal(t, via(21, "172.16.2.2", "d1").proto(4), viewOf(nh))
 	require.Same(t, e.d["d1"], nh.Dev())
 	require.Empty(t, f.marks)
 	require.Zero(t, f.flushes)
@@ -44,7 +44,7 @@ func TestReplaceSingleInPlace(t *testing.T) {
 	tbl.FlushDev(e.t, e.d["d0"], netdev.EventDown, f)
 	require.Same(t, nh, tbl.Get(21))
 	require.Nil(t, tbl.Get(22))
-	require.Equal(t, "id 122 group 21", tbl.Get(122).String())
+	require.Equal(t, grp(122, m(21)), viewOf(tbl.Get(122)))
 	tbl.FlushDev(e.t, e.d["d1"], netdev.EventDown, f)
 	require.Equal(t, 0, tbl.Len())
 	// Per nexthop: 21's routes, then group 122's.
@@ -88,7 +88,7 @@ func TestReplaceTransitions(t *testing.T) {
 		errno syscall.Errno
 		msg   string
 		// or what `ip nexthop show` shows afterwards
-		show []string
+		show []view
 	}{
 		{name: "single with group", cfg: group(2, 1),
 			errno: syscall.EINVAL, msg: "Can not replace a nexthop with a nexthop group."},
@@ -103,43 +103,43 @@ func TestReplaceTransitions(t *testing.T) {
 			errno: syscall.EINVAL, msg: "Blackhole attribute can not be used with gateway, oif, encap or fdb"},
 		{name: "group with itself", cfg: group(102, 102),
 			errno: syscall.EINVAL, msg: "Hash-threshold group can not be a nexthop within a group"},
-		{name: "single-path member with blackhole", cfg: blackhole(2), show: []string{
-			"id 1 via 192.0.2.1 dev d0 scope link",
-			"id 2 blackhole",
-			"id 3 blackhole",
-			"id 4 via 192.0.2.4 dev d0 scope link",
-			"id 101 group 1",
-			"id 102 group 1/4",
-			"id 103 group 3",
+		{name: "single-path member with blackhole", cfg: blackhole(2), show: []view{
+			via(1, "192.0.2.1", "d0"),
+			bh(2),
+			bh(3),
+			via(4, "192.0.2.4", "d0"),
+			grp(101, m(1)),
+			grp(102, m(1), m(4)),
+			grp(103, m(3)),
 		}},
-		{name: "blackhole with gateway", cfg: e.single(3, "2001:db8::3", "d2"), show: []string{
-			"id 1 via 192.0.2.1 dev d0 scope link",
-			"id 2 dev d1 scope host",
-			"id 3 via 2001:db8::3 dev d2 scope link",
-			"id 4 via 192.0.2.4 dev d0 scope link",
-			"id 101 group 1",
-			"id 102 group 1/4",
-			"id 103 group 3",
+		{name: "blackhole with gateway", cfg: e.single(3, "2001:db8::3", "d2"), show: []view{
+			via(1, "192.0.2.1", "d0"),
+			onDev(2, "d1", scopeHost),
+			via(3, "2001:db8::3", "d2"),
+			via(4, "192.0.2.4", "d0"),
+			grp(101, m(1)),
+			grp(102, m(1), m(4)),
+			grp(103, m(3)),
 		}},
-		{name: "group members", cfg: nexthop.Config{ID: 102, Group: []nexthop.GroupMember{{ID: 4, Weight: 3}, {ID: 2}}}, show: []string{
-			"id 1 via 192.0.2.1 dev d0 scope link",
-			"id 2 dev d1 scope host",
-			"id 3 blackhole",
-			"id 4 via 192.0.2.4 dev d0 scope link",
-			"id 101 group 1",
-			"id 102 group 4,3/2",
-			"id 103 group 3",
+		{name: "group members", cfg: nexthop.Config{ID: 102, Group: []nexthop.GroupMember{{ID: 4, Weight: 3}, {ID: 2}}}, show: []view{
+			via(1, "192.0.2.1", "d0"),
+			onDev(2, "d1", scopeHost),
+			bh(3),
+			via(4, "192.0.2.4", "d0"),
+			grp(101, m(1)),
+			grp(102, mw(4, 3), m(2)),
+			grp(103, m(3)),
 		}},
 		// NLM_F_CREATE: a replace of a missing id adds it.
-		{name: "create", cfg: e.single(7, "192.0.2.7", "d2"), show: []string{
-			"id 1 via 192.0.2.1 dev d0 scope link",
-			"id 2 dev d1 scope host",
-			"id 3 blackhole",
-			"id 4 via 192.0.2.4 dev d0 scope link",
-			"id 7 via 192.0.2.7 dev d2 scope link",
-			"id 101 group 1",
-			"id 102 group 1/4",
-			"id 103 group 3",
+		{name: "create", cfg: e.single(7, "192.0.2.7", "d2"), show: []view{
+			via(1, "192.0.2.1", "d0"),
+			onDev(2, "d1", scopeHost),
+			bh(3),
+			via(4, "192.0.2.4", "d0"),
+			via(7, "192.0.2.7", "d2"),
+			grp(101, m(1)),
+			grp(102, m(1), m(4)),
+			grp(103, m(3)),
 		}},
 	}
 	for _, tc := range cases {
@@ -176,7 +176,7 @@ func TestReplaceGroupMembers(t *testing.T) {
 	got, err := tbl.Replace(e.t, nexthop.Config{ID: 10, Group: []nexthop.GroupMember{{ID: 2}, {ID: 3}}, Protocol: 4}, f)
 	require.NoError(t, err)
 	require.Same(t, g, got)
-	require.Equal(t, "id 10 group 2/3 proto openr", g.String())
+	require.Equal(t, grp(10, m(2), m(3)).proto(99), viewOf(g))
 	require.Empty(t, parentIDs(tbl.Get(1)))
 	require.Equal(t, []nexthop.ID{10, 11}, parentIDs(tbl.Get(2)))
 	require.Equal(t, []nexthop.ID{10}, parentIDs(tbl.Get(3)))
@@ -186,7 +186,7 @@ func TestReplaceGroupMembers(t *testing.T) {
 
 	// 1 is no longer a member: deleting it leaves the group alone.
 	require.NoError(t, tbl.Del(e.t, 1, f))
-	require.Equal(t, "id 10 group 2/3 proto openr", g.String())
+	require.Equal(t, grp(10, m(2), m(3)).proto(99), viewOf(g))
 	require.Zero(t, f.flushes)
 }
 

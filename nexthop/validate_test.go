@@ -147,35 +147,35 @@ func TestReplaceRequiresID(t *testing.T) {
 	require.Equal(t, before, snapshot(tbl))
 }
 
-// What the accepted forms look like, as `ip nexthop show` prints them.
+// What the accepted forms look like, as a dump reports them.
 func TestAddForms(t *testing.T) {
 	e := newEnv(t)
 	tbl := nexthop.NewTable(nexthop.FlushDeferred)
 	cases := []struct {
 		cfg  nexthop.Config
-		show string
+		show view
 	}{
-		{e.single(1, "198.51.100.2", "d0"), "id 1 via 198.51.100.2 dev d0 scope link"},
+		{e.single(1, "198.51.100.2", "d0"), via(1, "198.51.100.2", "d0")},
 		// fib_check_nh_nongw makes an IPv4 device-only nexthop host scope.
-		{e.single(2, "", "d0"), "id 2 dev d0 scope host"},
+		{e.single(2, "", "d0"), onDev(2, "d0", scopeHost)},
 		// Family 0 with a device: AF_INET, as ip's "dev" sets it.
-		{nexthop.Config{ID: 12, Dev: e.d["d2"]}, "id 12 dev d2 scope host"},
-		{nexthop.Config{ID: 3, Family: syscall.AF_INET6, Dev: e.d["d1"]}, "id 3 dev d1 scope link"},
-		{e.single(4, "2001:db8:91::2", "d1"), "id 4 via 2001:db8:91::2 dev d1 scope link"},
-		{nexthop.Config{ID: 5, Gateway: gw4("172.16.3.2"), Dev: e.d["d0"], OnLink: true}, "id 5 via 172.16.3.2 dev d0 scope link onlink"},
-		{blackhole(6), "id 6 blackhole"},
-		{nexthop.Config{ID: 7, Family: syscall.AF_INET6, Blackhole: true, Protocol: 100}, "id 7 blackhole proto 100"},
-		{nexthop.Config{ID: 8, Gateway: gw4("198.51.100.3"), Dev: e.d["d0"], Protocol: 4}, "id 8 via 198.51.100.3 dev d0 scope link proto static"},
-		{nexthop.Config{ID: 9, Group: []nexthop.GroupMember{{ID: 1}, {ID: 2, Weight: 2}, {ID: 4, Weight: 255}}}, "id 9 group 1/2,2/4,255"},
+		{nexthop.Config{ID: 12, Dev: e.d["d2"]}, onDev(12, "d2", scopeHost)},
+		{nexthop.Config{ID: 3, Family: syscall.AF_INET6, Dev: e.d["d1"]}, onDev(3, "d1", scopeLink)},
+		{e.single(4, "2001:db8:91::2", "d1"), via(4, "2001:db8:91::2", "d1")},
+		{nexthop.Config{ID: 5, Gateway: gw4("172.16.3.2"), Dev: e.d["d0"], OnLink: true}, via(5, "172.16.3.2", "d0").onlink()},
+		{blackhole(6), bh(6)},
+		{nexthop.Config{ID: 7, Family: syscall.AF_INET6, Blackhole: true, Protocol: 100}, bh(7).proto(100)},
+		{nexthop.Config{ID: 8, Gateway: gw4("198.51.100.3"), Dev: e.d["d0"], Protocol: 4}, via(8, "198.51.100.3", "d0").proto(4)},
+		{nexthop.Config{ID: 9, Group: []nexthop.GroupMember{{ID: 1}, {ID: 2, Weight: 2}, {ID: 4, Weight: 255}}}, grp(9, m(1), mw(2, 2), mw(4, 255))},
 		// 0.0.0.0 is no gateway.
-		{nexthop.Config{ID: 10, Gateway: gw4("0.0.0.0"), Dev: e.d["d2"]}, "id 10 dev d2 scope host"},
+		{nexthop.Config{ID: 10, Gateway: gw4("0.0.0.0"), Dev: e.d["d2"]}, onDev(10, "d2", scopeHost)},
 		// A zone is not part of the gateway attribute.
-		{nexthop.Config{ID: 11, Gateway: gw4("fe80::1%d1"), Dev: e.d["d1"]}, "id 11 via fe80::1 dev d1 scope link"},
+		{nexthop.Config{ID: 11, Gateway: gw4("fe80::1%d1"), Dev: e.d["d1"]}, via(11, "fe80::1", "d1")},
 	}
 	for _, c := range cases {
 		nh, err := tbl.Add(e.t, c.cfg)
-		require.NoError(t, err, c.show)
-		require.Equal(t, c.show, nh.String())
+		require.NoError(t, err, "id %d", c.cfg.ID)
+		require.Equal(t, c.show, viewOf(nh))
 		require.Same(t, nh, tbl.Get(c.cfg.ID))
 	}
 	require.Equal(t, 12, tbl.Len())
@@ -328,5 +328,5 @@ func TestBlackholeNeedsLoopbackUp(t *testing.T) {
 	require.Equal(t, 0, tbl.Len())
 	e.setUp(t, "lo", true)
 	mustAdd(t, tbl, e.t, blackhole(1), nexthop.Config{ID: 2, Family: syscall.AF_INET6, Blackhole: true})
-	require.Equal(t, []string{"id 1 blackhole", "id 2 blackhole"}, show(tbl))
+	require.Equal(t, []view{bh(1), bh(2)}, show(tbl))
 }

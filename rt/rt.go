@@ -1,7 +1,8 @@
 // Package rt is the rtnetlink vocabulary that netsim's model and its front
-// ends share: address families, route types, scopes, protocols, table ids
-// and nexthop flags, as include/uapi/linux/rtnetlink.h numbers them, each
-// with its one table of the names iproute2 reads and prints (lib/rt_names.c
+// ends share: address families, route types, scopes, protocols, table ids,
+// nexthop and route flags and route metrics, as include/uapi/linux/
+// rtnetlink.h numbers them, each with its one table of the names iproute2
+// reads and prints (lib/rt_names.c, ip/iproute.c's mx_names and flag names,
 // and the rt_protos, rt_scopes and rt_tables files iproute2 6.1 ships).
 //
 // A model package keeps its own semantics and uses these types for the

@@ -301,6 +301,14 @@ func (g *atomGen) nexthop() rtnl.Nexthop {
 	if g.rng.IntN(4) == 0 {
 		nh.Protocol = 4
 	}
+	if g.rng.IntN(8) == 0 {
+		// An fdb nexthop or group; with a device, blackhole or onlink the
+		// kernel refuses it.
+		nh.FDB = true
+		if g.rng.IntN(3) > 0 {
+			nh.Dev = ""
+		}
+	}
 	return nh
 }
 
@@ -444,6 +452,14 @@ func (g *atomGen) requestOn(h *rtnl.Handle) (string, func() error) {
 	case k < 82:
 		if g.rng.IntN(4) == 0 {
 			id := nexthop.ID(g.rng.IntN(10))
+			if g.rng.IntN(3) == 0 {
+				// RTM_DELNEXTHOP with what else ip nexthop del may send.
+				r := rtnl.NexthopDelRequest{ID: id, HasID: g.rng.IntN(6) > 0, Other: g.rng.IntN(4) == 0}
+				if g.rng.IntN(4) == 0 {
+					r.Protocol = 4
+				}
+				return fmt.Sprintf("NexthopDelete(%+v)", r), func() error { return h.NexthopDelete(r) }
+			}
 			return fmt.Sprintf("NexthopDel(%d)", id), func() error { return h.NexthopDel(id) }
 		}
 		nh := g.nexthop()

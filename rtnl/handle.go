@@ -155,6 +155,21 @@ func (h *Handle) setUp(name string, up bool) error {
 	})
 }
 
+// LinkChangeFlags sets the device's flags of mask (netdev.UserFlags:
+// up, arp, multicast, promisc, allmulticast) to their values in flags.
+//
+// Kernel: do_setlink → dev_change_flags with the request's ifi_flags and
+// ifi_change (`ip link set NAME promisc on arp off ...`).
+func (h *Handle) LinkChangeFlags(name string, flags, mask netdev.Flags) error {
+	return h.do("RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
+		d, err := lookup(tb, name)
+		if err != nil {
+			return err
+		}
+		return d.ChangeFlags(t, flags, mask&netdev.UserFlags)
+	})
+}
+
 // LinkSetMaster enslaves the device to master (a bond, a vrf or a bridge).
 //
 // Kernel: do_setlink → do_set_master (`ip link set NAME master MASTER`).
@@ -330,6 +345,20 @@ type LinkInfo struct {
 	BridgePort  *netdev.BridgePortInfo // a bridge port's IFLA_INFO_SLAVE_DATA, or nil
 	UC, MC      []hwaddr.Entry         // the address lists, in list order
 	RefCount    int64
+
+	// What rtnl_fill_ifinfo adds for `ip -d -s` (see fillDetails).
+	Type                     uint16 // ifi_type: ARPHRDEther or ARPHRDLoopback
+	LinkMode                 uint8  // IFLA_LINKMODE: 0, IF_LINK_MODE_DEFAULT
+	NumTxQueues, NumRxQueues uint32 // IFLA_NUM_TX_QUEUES, IFLA_NUM_RX_QUEUES
+	GSOMaxSize, GSOMaxSegs   uint32 // IFLA_GSO_MAX_SIZE, IFLA_GSO_MAX_SEGS
+	TSOMaxSize, TSOMaxSegs   uint32 // IFLA_TSO_MAX_SIZE, IFLA_TSO_MAX_SEGS
+	GROMaxSize               uint32 // IFLA_GRO_MAX_SIZE
+	AddrGenMode              uint8  // IFLA_INET6_ADDR_GEN_MODE (AddrGenMode*)
+	Stats                    LinkStats
+	CarrierChanges           uint32 // IFLA_CARRIER_CHANGES
+	MacvlanBcQueueLen        uint32 // IFLA_MACVLAN_BC_QUEUE_LEN
+	MacvlanBcQueueLenUsed    uint32 // IFLA_MACVLAN_BC_QUEUE_LEN_USED
+	VlanFlags                uint32 // IFLA_VLAN_FLAGS (VLAN_FLAG_*)
 }
 
 func linkInfo(d *netdev.Device) LinkInfo {
@@ -338,7 +367,7 @@ func linkInfo(d *netdev.Device) LinkInfo {
 		OperState: d.OperState(), Group: d.Group(), Addr: d.Addr(), Broadcast: d.Broadcast(),
 		TxQueueLen: d.TxQueueLen(), Alias: d.Alias(), Promiscuity: d.Promiscuity(), Allmulti: d.Allmulti(), Qdisc: d.Qdisc(), VlanID: d.VlanID(),
 		MacvlanMode: d.MacvlanMode(), VRFTable: d.VRFTable(),
-		UC: d.UC().Entries(), MC: d.MC().Entries(), RefCount: d.RefCount(),
+		UC: d.UC().Entries(), MC: d.MC().Entries(), RefCount: d.RefCount(), CarrierChanges: d.CarrierChanges(),
 		Bridge: d.BridgeInfo(), BridgePort: d.BridgePortInfo(),
 	}
 	li.MinMTU, li.MaxMTU = d.MTURange()
@@ -367,6 +396,7 @@ func (h *Handle) LinkByName(name string) (LinkInfo, error) {
 			return err
 		}
 		li = linkInfo(d)
+		h.fillDetails(&li)
 		return nil
 	})
 	return li, err
@@ -383,6 +413,7 @@ func (h *Handle) LinkByIndex(i netdev.IfIndex) (LinkInfo, error) {
 			return errno.Errorf(syscall.ENODEV, "No device with ifindex %d", i)
 		}
 		li = linkInfo(d)
+		h.fillDetails(&li)
 		return nil
 	})
 	return li, err
@@ -396,7 +427,9 @@ func (h *Handle) LinkList() ([]LinkInfo, error) {
 	var out []LinkInfo
 	err := h.do("RTM_GETLINK", func(t *sim.Task, tb *netdev.Table) error {
 		for _, d := range tb.Devices() {
-			out = append(out, linkInfo(d))
+			li := linkInfo(d)
+			h.fillDetails(&li)
+			out = append(out, li)
 		}
 		return nil
 	})

@@ -234,3 +234,25 @@ func TestMacvlanErrors(t *testing.T) {
 	requireErr(t, r.h.LinkSetUp("m1"), syscall.EADDRINUSE, "")
 	require.NoError(t, r.k.InitNet().Devices().CheckInvariants())
 }
+
+// TestLinkChangeFlags: dev_change_flags under ifi_change: only the flags
+// of the mask change; promisc and allmulticast show as the user set them
+// and count in Promiscuity and Allmulti; flags outside netdev.UserFlags
+// are not the user's to change.
+func TestLinkChangeFlags(t *testing.T) {
+	r := newRig(t, rtnl.After)
+	r.ok(r.h.LinkAdd(netdev.Veth{Name: "va", Peer: "vb"}))
+	r.ok(r.h.LinkChangeFlags("va", netdev.FlagPromisc|netdev.FlagAllMulti|netdev.FlagLoopback,
+		netdev.FlagPromisc|netdev.FlagAllMulti|netdev.FlagNoARP|netdev.FlagLoopback))
+	l := r.link("va")
+	require.Equal(t, netdev.FlagBroadcast|netdev.FlagMulticast|netdev.FlagPromisc|netdev.FlagAllMulti, l.Flags)
+	require.Equal(t, 1, l.Promiscuity)
+	require.Equal(t, 1, l.Allmulti)
+
+	r.ok(r.h.LinkChangeFlags("va", netdev.FlagUp|netdev.FlagNoARP, netdev.FlagUp|netdev.FlagNoARP|netdev.FlagPromisc))
+	l = r.link("va")
+	require.Equal(t, netdev.FlagBroadcast|netdev.FlagMulticast|netdev.FlagNoARP|netdev.FlagAllMulti|netdev.FlagUp, l.Flags)
+	require.Zero(t, l.Promiscuity)
+
+	require.ErrorIs(t, r.h.LinkChangeFlags("nothere", netdev.FlagUp, netdev.FlagUp), syscall.ENODEV)
+}

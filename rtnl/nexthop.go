@@ -8,6 +8,7 @@ import (
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -19,6 +20,7 @@ type Nexthop struct {
 	Dev       string                // "dev"
 	OnLink    bool                  // "onlink"
 	Blackhole bool                  // "blackhole"
+	FDB       bool                  // "fdb": an fdb nexthop (a gateway, no device) or a group of them
 	Group     []nexthop.GroupMember // "group ID[,WEIGHT]/..."
 	GroupType nexthop.GroupType     // "type mpath" (the default) or "type resilient"
 	// Resilient is "buckets N idle_timer S unbalanced_timer S" after
@@ -36,7 +38,7 @@ type Nexthop struct {
 
 func (n *Net) nexthopConfig(spec Nexthop) (nexthop.Config, error) {
 	cfg := nexthop.Config{
-		ID: spec.ID, Gateway: spec.Gateway, OnLink: spec.OnLink, Blackhole: spec.Blackhole,
+		ID: spec.ID, Gateway: spec.Gateway, OnLink: spec.OnLink, Blackhole: spec.Blackhole, FDB: spec.FDB,
 		Group: spec.Group, GroupType: spec.GroupType, Protocol: spec.Protocol, Family: spec.Family,
 		Resilient: spec.Resilient,
 	}
@@ -93,35 +95,86 @@ func (h *Handle) NexthopDel(id nexthop.ID) error {
 	})
 }
 
-// NexthopInfo is a snapshot of a nexthop object.
+// NexthopDelRequest is RTM_DELNEXTHOP as a client may send it. ip nexthop
+// del parses the words of ip nexthop add and sends whatever they set, which
+// the kernel refuses but for the id.
+type NexthopDelRequest struct {
+	ID    nexthop.ID // NHA_ID
+	HasID bool       // NHA_ID was sent
+	// Other is set when attributes other than NHA_ID were sent (a
+	// device, a gateway, blackhole, a group, its type, resilient
+	// parameters).
+	Other    bool
+	Protocol rt.Protocol // nhm.nh_protocol
+	Flags    rt.NHFlags  // nhm.nh_flags (onlink)
+}
+
+// NexthopDelete deletes nexthop r.ID as NexthopDel does, after the checks
+// of the request: only NHA_ID (EINVAL, "Unknown attribute type"), no
+// protocol or flags in the header, an id that is given and not 0.
+//
+// Kernel: rtm_del_nexthop, nh_valid_get_del_req (net/ipv4/nexthop.c).
+func (h *Handle) NexthopDelete(r NexthopDelRequest) error {
+	return h.do("RTM_DELNEXTHOP", func(t *sim.Task, _ *netdev.Table) error {
+		switch {
+		case r.Other:
+			// nlmsg_parse: rtm_nh_policy_del has NHA_ID only.
+			return errno.New(syscall.EINVAL, "Unknown attribute type")
+		case r.Protocol != 0 || r.Flags != 0:
+			return errno.New(syscall.EINVAL, "Invalid values in header")
+		case !r.HasID:
+			return errno.New(syscall.EINVAL, "Nexthop id is missing")
+		}
+		return h.n.nh.Del(t, r.ID, h.n.fib)
+	})
+}
+
+// NexthopInfo is a nexthop object as RTM_GETNEXTHOP reports it (an
+// nhmsg and its attributes), complete and typed: a single nexthop (a
+// gateway and/or a device, or a blackhole) or a group.
 type NexthopInfo struct {
-	ID        nexthop.ID
-	Family    int
-	Gateway   netip.Addr
+	ID nexthop.ID // NHA_ID
+	// Family is nh_family: AF_INET or AF_INET6 for a single nexthop,
+	// AF_UNSPEC (0) for a group.
+	Family int
+	// Scope is nh_scope: that of a single nexthop other than a blackhole
+	// (link with a gateway, host without one), 0 for the others.
+	Scope    rt.Scope
+	Protocol rt.Protocol // nh_protocol
+	// Flags is nh_flags: RTNH_F_ONLINK as the nexthop was added with it.
+	Flags   rt.NHFlags
+	Gateway netip.Addr // NHA_GATEWAY; invalid when none
+	// Dev and DevIndex are NHA_OIF: the device of a single nexthop that
+	// is not a blackhole ("" and 0 for the others).
 	Dev       string
-	OnLink    bool
-	Blackhole bool
-	Scope     uint8 // nh_scope: RT_SCOPE_* of a single nexthop, 0 for a group or a blackhole
-	Protocol  uint8 // nh_protocol ("proto")
-	Group     []nexthop.GroupMember
-	GroupType nexthop.GroupType     // NHA_GROUP_TYPE of a group
-	Resilient nexthop.ResilientInfo // NHA_RES_GROUP of a resilient group; zero (0 buckets) for any other nexthop
-	FIBUsers  int
-	Text      string // as `ip nexthop show` prints it
+	DevIndex  netdev.IfIndex
+	Blackhole bool // NHA_BLACKHOLE
+	// FDB is NHA_FDB: an fdb nexthop (no device; an IPv6 one always has a
+	// gateway, "::" when none was given) or a group of them.
+	FDB       bool
+	Group     []nexthop.GroupMember // NHA_GROUP: a group's members with their weights; nil for a single nexthop
+	GroupType nexthop.GroupType     // NHA_GROUP_TYPE of a group (GroupMultipath for a single nexthop, which has none)
+	// Resilient is NHA_RES_GROUP: a resilient group's buckets, timers and
+	// unbalanced time; the zero value (0 buckets) for any other nexthop.
+	Resilient nexthop.ResilientInfo
+	FIBUsers  int // the routes using the nexthop (nh->fi_list), which no dump shows
 }
 
 func nexthopInfo(nh *nexthop.Nexthop) NexthopInfo {
 	ni := NexthopInfo{
-		ID: nh.ID(), Family: nh.Family(), Gateway: nh.Gateway(), OnLink: nh.OnLink(),
-		Blackhole: nh.Blackhole(), Scope: nh.Scope(), Protocol: nh.Protocol(), Group: nh.Members(),
-		GroupType: nh.GroupType(), FIBUsers: nh.FIBUsers(), Text: nh.String(),
+		ID: nh.ID(), Family: nh.Family(), Gateway: nh.Gateway(), Blackhole: nh.Blackhole(), FDB: nh.FDB(),
+		Scope: rt.Scope(nh.Scope()), Protocol: rt.Protocol(nh.Protocol()), Group: nh.Members(),
+		GroupType: nh.GroupType(), FIBUsers: nh.FIBUsers(),
+	}
+	if nh.OnLink() {
+		ni.Flags |= rt.FlagOnLink
 	}
 	if ni.Blackhole {
 		ni.Scope = 0 // nh_fill_node reports no scope for a blackhole
 	}
 	ni.Resilient, _ = nh.Resilient()
 	if d := nh.Dev(); d != nil {
-		ni.Dev = d.Name()
+		ni.Dev, ni.DevIndex = d.Name(), d.Index()
 	}
 	return ni
 }
@@ -146,10 +199,66 @@ func (h *Handle) NexthopGet(id nexthop.ID) (NexthopInfo, error) {
 //
 // Kernel: rtm_dump_nexthop, `ip nexthop show`.
 func (h *Handle) NexthopList() ([]NexthopInfo, error) {
+	return h.NexthopDump(NexthopFilter{})
+}
+
+// NexthopFilter is what a dump of nexthops or of buckets selects by, as
+// ip sends it (struct nh_dump_filter and the request's family). The zero
+// value selects everything.
+type NexthopFilter struct {
+	// DevIndex is NHA_OIF: single nexthops on this device (a blackhole is
+	// on loopback); 0 is none.
+	DevIndex netdev.IfIndex
+	// MasterIndex is NHA_MASTER: single nexthops whose device is enslaved
+	// to this one; 0 is none.
+	MasterIndex netdev.IfIndex
+	// Groups is NHA_GROUPS: groups only. A bucket dump does not accept
+	// it: the request is refused with EINVAL, without a message.
+	Groups bool
+	// FDB is NHA_FDB, which Linux 6.18 accepts in a nexthop dump and
+	// selects nothing by; a bucket dump refuses it as it does Groups.
+	FDB bool
+	// Family is nhm.nh_family: single nexthops of this family; 0 is any.
+	Family int
+}
+
+// filtered is nh_dump_filtered: whether f leaves nh out.
+func (f *NexthopFilter) filtered(nh *nexthop.Nexthop, tb *netdev.Table) bool {
+	if f.Groups && !nh.IsGroup() {
+		return true
+	}
+	if f.DevIndex == 0 && f.MasterIndex == 0 && f.Family == 0 {
+		return false
+	}
+	if nh.IsGroup() || f.Family != 0 && nh.Family() != f.Family {
+		return true
+	}
+	dev := nh.Dev()
+	if nh.Blackhole() {
+		dev = tb.Loopback() // nexthop_create puts a blackhole on loopback
+	}
+	if f.DevIndex != 0 && (dev == nil || dev.Index() != f.DevIndex) {
+		return true
+	}
+	if f.MasterIndex != 0 {
+		if dev == nil || dev.Master() == nil || dev.Master().Index() != f.MasterIndex {
+			return true
+		}
+	}
+	return false
+}
+
+// NexthopDump returns the nexthop objects that f selects, by id.
+//
+// Kernel: rtm_dump_nexthop, nh_valid_dump_req, nh_dump_filtered
+// (net/ipv4/nexthop.c), `ip nexthop show` with a selector.
+func (h *Handle) NexthopDump(f NexthopFilter) ([]NexthopInfo, error) {
 	var out []NexthopInfo
-	err := h.do("RTM_GETNEXTHOP", func(t *sim.Task, _ *netdev.Table) error {
+	err := h.do("RTM_GETNEXTHOP", func(t *sim.Task, tb *netdev.Table) error {
 		for _, nh := range h.n.nh.List() {
-			out = append(out, nexthopInfo(nh))
+			if !f.filtered(nh, tb) {
+				out = append(out, nexthopInfo(nh))
+			}
 		}
 		return nil
 	})
@@ -162,7 +271,10 @@ type NexthopBucket struct {
 	Index     uint16        // NHA_RES_BUCKET_INDEX
 	NexthopID nexthop.ID    // the member it points at (NHA_RES_BUCKET_NH_ID)
 	IdleTime  time.Duration // since last used or migrated, clock_t precision (NHA_RES_BUCKET_IDLE_TIME)
-	Protocol  uint8         // the group's nh_protocol
+	Protocol  rt.Protocol   // the group's nh_protocol
+	// Flags is the bucket's nh_flags: the offload and trap flags a driver
+	// sets, which netsim never does (0).
+	Flags rt.NHFlags
 }
 
 // NexthopBucketFilter selects the buckets of a dump, as `ip nexthop bucket
@@ -171,18 +283,13 @@ type NexthopBucket struct {
 type NexthopBucketFilter struct {
 	ID        nexthop.ID // NHA_ID: one group only; 0 is none
 	NexthopID nexthop.ID // NHA_RES_BUCKET_NH_ID: buckets of this member; 0 is none
-	Dev       string     // NHA_OIF: buckets whose member uses this device
-	// Family is nhm.nh_family: buckets whose member is of this family (0:
-	// any).
-	Family int
-	// Groups is NHA_GROUPS, which a bucket dump does not accept: the
-	// request is refused with EINVAL (ip sends it when a "groups" filter
-	// is left over from an earlier line of a batch).
-	Groups bool
+	// NexthopFilter selects the buckets by their member, as a nexthop
+	// dump selects nexthops.
+	NexthopFilter
 }
 
 func nexthopBucket(nh *nexthop.Nexthop, b nexthop.Bucket) NexthopBucket {
-	return NexthopBucket{ID: nh.ID(), Index: b.Index, NexthopID: b.NexthopID, IdleTime: b.IdleTime, Protocol: nh.Protocol()}
+	return NexthopBucket{ID: nh.ID(), Index: b.Index, NexthopID: b.NexthopID, IdleTime: b.IdleTime, Protocol: rt.Protocol(nh.Protocol())}
 }
 
 // NexthopBucketList returns the buckets of the resilient groups that f
@@ -194,14 +301,9 @@ func nexthopBucket(nh *nexthop.Nexthop, b nexthop.Bucket) NexthopBucket {
 func (h *Handle) NexthopBucketList(f NexthopBucketFilter) ([]NexthopBucket, error) {
 	var out []NexthopBucket
 	err := h.do("RTM_GETNEXTHOPBUCKET", func(t *sim.Task, tb *netdev.Table) error {
-		if f.Groups {
-			return errno.New(syscall.EINVAL, "") // NHA_GROUPS: not in the policy, no extack
-		}
-		var dev *netdev.Device
-		if f.Dev != "" {
-			if dev = tb.ByName(f.Dev); dev == nil {
-				return errno.Errorf(syscall.ENODEV, "Cannot find device \"%s\"", f.Dev)
-			}
+		if f.Groups || f.FDB {
+			// NHA_GROUPS, NHA_FDB: not in the policy, parsed without extack.
+			return errno.New(syscall.EINVAL, "")
 		}
 		groups := h.n.nh.List()
 		if f.ID != 0 {
@@ -216,15 +318,7 @@ func (h *Handle) NexthopBucketList(f NexthopBucketFilter) ([]NexthopBucket, erro
 		for _, nh := range groups {
 			for _, b := range nh.Buckets() {
 				m := h.n.nh.Get(b.NexthopID)
-				switch {
-				case m == nil:
-					continue
-				case f.Family != 0 && m.Family() != f.Family:
-					continue
-				case dev != nil && m.Dev() != dev && !(m.Blackhole() && dev == tb.Loopback()):
-					// A blackhole is on loopback (nexthop_create).
-					continue
-				case f.NexthopID != 0 && b.NexthopID != f.NexthopID:
+				if m == nil || f.filtered(m, tb) || f.NexthopID != 0 && b.NexthopID != f.NexthopID {
 					continue
 				}
 				out = append(out, nexthopBucket(nh, b))

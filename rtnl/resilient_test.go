@@ -137,7 +137,7 @@ func TestResilientBucketErrors(t *testing.T) {
 		{"id 0", second(r.h.NexthopBucketGet(0, 0)), syscall.EINVAL, "Invalid nexthop id"},
 		{"dump of an unknown group", second(r.h.NexthopBucketList(rtnl.NexthopBucketFilter{ID: 99})), syscall.ENOENT, ""},
 		{"dump of an mpath group", second(r.h.NexthopBucketList(rtnl.NexthopBucketFilter{ID: 11})), syscall.EINVAL, "Nexthop group not of type resilient"},
-		{"dump with NHA_GROUPS", second(r.h.NexthopBucketList(rtnl.NexthopBucketFilter{Groups: true})), syscall.EINVAL, ""},
+		{"dump with NHA_GROUPS", second(r.h.NexthopBucketList(rtnl.NexthopBucketFilter{NexthopFilter: rtnl.NexthopFilter{Groups: true}})), syscall.EINVAL, ""},
 	} {
 		require.ErrorIs(t, c.err, c.errno, c.name)
 		var ee *errno.Error
@@ -148,7 +148,7 @@ func TestResilientBucketErrors(t *testing.T) {
 	bs, err := r.h.NexthopBucketList(rtnl.NexthopBucketFilter{NexthopID: 2})
 	r.ok(err)
 	require.Len(t, bs, 4)
-	bs, err = r.h.NexthopBucketList(rtnl.NexthopBucketFilter{Dev: "veth2"})
+	bs, err = r.h.NexthopBucketList(rtnl.NexthopBucketFilter{NexthopFilter: rtnl.NexthopFilter{DevIndex: r.h.LinkIndex("veth2")}})
 	r.ok(err)
 	require.Empty(t, bs)
 }

@@ -111,6 +111,12 @@ func (h *Handle) RouteReplace(r Route) error { return h.routeAdd(r, fib.ModeRepl
 // Kernel: fib_table_insert with NLM_F_REPLACE (`ip route change`).
 func (h *Handle) RouteChange(r Route) error { return h.routeAdd(r, fib.ModeChange) }
 
+// RouteTest is an RTM_NEWROUTE with NLM_F_EXCL alone: EEXIST if the
+// route's key exists, and without NLM_F_CREATE nothing is added.
+//
+// Kernel: fib_table_insert with NLM_F_EXCL (`ip route test`).
+func (h *Handle) RouteTest(r Route) error { return h.routeAdd(r, fib.NLMExcl) }
+
 // RouteDel deletes the first route matching r (zero fields match anything).
 //
 // Kernel: inet_rtm_delroute → fib_table_delete (`ip route del`).
@@ -124,35 +130,63 @@ func (h *Handle) RouteDel(r Route) error {
 	})
 }
 
-// RouteInfo is a dumped route: its fields with devices by name, and the
-// line `ip route show` prints for it.
+// RouteInfo is a dumped route (RTM_NEWROUTE of a dump): its fields with
+// devices by name. A route through a nexthop object carries the object's
+// gateway and device, or its group's members as Multipath (the kernel's
+// compatibility dump); a blackhole object's device is the loopback device.
+//
+// Kernel: fib_dump_info (net/ipv4/fib_semantics.c).
 type RouteInfo struct {
-	Table     uint32
-	Dst       netip.Prefix
-	Type      fib.Type
-	Scope     fib.Scope
-	Protocol  fib.Protocol
-	Priority  uint32
-	TOS       uint8
-	Gateway   netip.Addr
-	Dev       string
-	NexthopID nexthop.ID
-	PrefSrc   netip.Addr
-	Flags     fib.NHFlags
-	Metrics   fib.Metrics
-	Paths     int    // paths of a multipath route (0 for a single path)
-	Size      int    // the length of its RTM_NEWROUTE message (fib.Route.NetlinkSize)
-	Text      string // as `ip route show table all` prints it
+	Table     uint32       // RTA_TABLE
+	Dst       netip.Prefix // RTA_DST and rtm_dst_len
+	Type      fib.Type     // rtm_type
+	Scope     fib.Scope    // rtm_scope
+	Protocol  fib.Protocol // rtm_protocol
+	Priority  uint32       // RTA_PRIORITY; 0 when not sent
+	TOS       uint8        // rtm_tos
+	Gateway   netip.Addr   // RTA_GATEWAY of a single path
+	Dev       string       // RTA_OIF of a single path; "" when none
+	NexthopID nexthop.ID   // RTA_NH_ID
+	PrefSrc   netip.Addr   // RTA_PREFSRC
+	Flags     fib.NHFlags  // rtm_flags
+	Metrics   fib.Metrics  // RTA_METRICS
+	// Multipath are the paths of RTA_MULTIPATH, in the kernel's order;
+	// nil for a single path.
+	Multipath []RoutePath
+	Size      int // the length of its RTM_NEWROUTE message (fib.Route.NetlinkSize)
+}
+
+// RoutePath is one path of a dumped multipath route (struct rtnexthop and
+// its RTA_GATEWAY).
+type RoutePath struct {
+	Gateway netip.Addr  // RTA_GATEWAY inside the rtnexthop
+	Dev     string      // rtnh_ifindex, by name
+	Weight  int         // rtnh_hops+1: 1..256
+	Flags   fib.NHFlags // rtnh_flags
 }
 
 func routeInfo(r fib.Route) RouteInfo {
 	ri := RouteInfo{
 		Table: r.Table, Dst: r.Dst, Type: r.Type, Scope: r.Scope, Protocol: r.Protocol,
 		Priority: r.Priority, TOS: r.TOS, Gateway: r.Gateway, NexthopID: r.NexthopID,
-		PrefSrc: r.PrefSrc, Flags: r.Flags, Metrics: r.Metrics, Paths: len(r.Multipath), Size: r.NetlinkSize(), Text: r.String(),
+		PrefSrc: r.PrefSrc, Flags: r.Flags, Metrics: r.Metrics, Size: r.NetlinkSize(),
 	}
 	if r.Dev != nil {
 		ri.Dev = r.Dev.Name()
+	} else if r.NexthopID != 0 && len(r.Multipath) == 0 && r.Type == fib.TypeBlackhole {
+		// A blackhole nexthop object's device is the loopback device
+		// (nh_create_ipv4 with cfg->nh_blackhole), which the dump shows.
+		ri.Dev = "lo"
+	}
+	for _, p := range r.Multipath {
+		rp := RoutePath{Gateway: p.Gateway, Weight: p.Weight, Flags: p.Flags}
+		if rp.Weight == 0 {
+			rp.Weight = 1
+		}
+		if p.Dev != nil {
+			rp.Dev = p.Dev.Name()
+		}
+		ri.Multipath = append(ri.Multipath, rp)
 	}
 	return ri
 }

@@ -29,7 +29,6 @@ func TestRouteGetMetrics(t *testing.T) {
 	assert.Equal(t, uint32(1400), got.Metrics.Values[fib.MetricMTU])
 	assert.Equal(t, uint32(1<<fib.MetricMTU), got.Metrics.Lock)
 	assert.Equal(t, "reno", got.Metrics.CongCtl)
-	assert.Equal(t, "mtu lock 1400 congctl reno ", got.Metrics.IPFormat())
 
 	l, err := r.h.RouteList(fib.TableMain)
 	require.NoError(t, err)
@@ -49,7 +48,7 @@ func TestRouteGetMetrics(t *testing.T) {
 func routeTexts(l []rtnl.RouteInfo) []string {
 	var out []string
 	for _, ri := range l {
-		out = append(out, ri.Text)
+		out = append(out, routeLine(ri))
 	}
 	return out
 }
@@ -65,8 +64,10 @@ func TestRouteGetFIBMatch(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, got.Entry)
 	assert.Equal(t, pfx("10.0.0.0/8"), got.Entry.Dst)
-	assert.Equal(t, 2, got.Entry.Paths)
-	assert.Equal(t, "10.0.0.0/8\n\tnexthop via 198.51.100.2 dev eth0 weight 1\n\tnexthop via 198.51.100.3 dev eth0 weight 3", got.Entry.Text)
+	assert.Equal(t, []rtnl.RoutePath{
+		{Gateway: netip.MustParseAddr("198.51.100.2"), Dev: "eth0", Weight: 1},
+		{Gateway: netip.MustParseAddr("198.51.100.3"), Dev: "eth0", Weight: 3},
+	}, got.Entry.Multipath)
 
 	got, err = r.h.RouteGetFlow(rtnl.RouteQuery{Dst: netip.MustParseAddr("198.51.100.1"), FIBMatch: true})
 	require.NoError(t, err)
@@ -119,7 +120,7 @@ func TestMultipathTooLong(t *testing.T) {
 	require.NoError(t, err)
 	for _, ri := range l {
 		if ri.Dst == pfx("10.0.0.0/8") {
-			assert.Equal(t, 4095, ri.Paths)
+			assert.Len(t, ri.Multipath, 4095)
 		}
 	}
 }

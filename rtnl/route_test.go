@@ -29,20 +29,16 @@ func (r *rig) routes() []string {
 	require.NoError(r.tb, err)
 	var out []string
 	for _, ri := range l {
-		out = append(out, ri.Text)
+		out = append(out, routeLine(ri))
 	}
 	return out
 }
 
-func (r *rig) nexthops() []string {
+func (r *rig) nexthops() []rtnl.NexthopInfo {
 	r.tb.Helper()
 	l, err := r.h.NexthopList()
 	require.NoError(r.tb, err)
-	var out []string
-	for _, ni := range l {
-		out = append(out, ni.Text)
-	}
-	return out
+	return l
 }
 
 func TestRoutesFollowAddressesAndDevices(t *testing.T) {

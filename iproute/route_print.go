@@ -1,0 +1,320 @@
+// `ip route`'s printer: iproute2's print_route and its helpers
+// (print_rta_multipath, print_rta_metrics, print_rt_flags,
+// print_cache_flags) in ip/iproute.c, on ip.p. Not printed, and refused
+// by ip route: route get's RTA_CACHEINFO with -s (print_rta_cacheinfo's
+// users, used and age of the kernel's cached route, which netsim does not
+// keep) and the nh_info -d adds to a route with a nexthop id
+// (print_cache_nexthop_id).
+
+package iproute
+
+import (
+	"net/netip"
+
+	"github.com/netsimlab/netsim/fib"
+	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
+	"github.com/netsimlab/netsim/rtnl"
+)
+
+// routeMsg is the RTM_NEWROUTE message print_route reads: a dumped route
+// (fib_dump_info) or the answer to a route get (rt_fill_info).
+type routeMsg struct {
+	typ      fib.Type
+	dst      netip.Prefix // RTA_DST (none for a default route) and rtm_dst_len
+	src      netip.Addr   // RTA_SRC: the query's source
+	nhid     nexthop.ID   // RTA_NH_ID
+	tos      uint8        // rtm_tos
+	gateway  netip.Addr   // RTA_GATEWAY
+	dev      string       // RTA_OIF
+	table    uint32       // rtm_get_table
+	protocol fib.Protocol
+	scope    fib.Scope
+	prefsrc  netip.Addr // RTA_PREFSRC
+	priority uint32     // RTA_PRIORITY; 0: none
+	flags    uint32     // rtm_flags, with an answer's RTCF_* flags above 0xffff
+	mark     uint32     // RTA_MARK
+	uid      *uint32    // RTA_UID
+	metrics  fib.Metrics
+	iif      string // RTA_IIF
+	paths    []rtnl.RoutePath
+}
+
+// dumpedRoute is fib_dump_info's message for r.
+func dumpedRoute(r rtnl.RouteInfo) routeMsg {
+	return routeMsg{
+		typ: r.Type, dst: r.Dst, nhid: r.NexthopID, tos: r.TOS, gateway: r.Gateway, dev: r.Dev,
+		table: r.Table, protocol: r.Protocol, scope: r.Scope, prefsrc: r.PrefSrc, priority: r.Priority,
+		flags: uint32(r.Flags), metrics: r.Metrics, paths: r.Multipath,
+	}
+}
+
+// routeAnswer is rt_fill_info's message for the answer rr to query q: the
+// destination as a host, the query's source, the gateway and device, the
+// chosen source of an output route (RTA_PREFSRC when the query had none),
+// the mark, the uid of an output route, the route's flags, the metrics
+// and an input route's device.
+func routeAnswer(q rtnl.RouteQuery, rr rtnl.RouteResult) routeMsg {
+	m := routeMsg{
+		typ: rr.Type, dst: netip.PrefixFrom(q.Dst, 32), tos: rr.TOS, gateway: rr.Gateway,
+		dev: rr.Dev, table: rr.Table, flags: uint32(rr.Flags)&^0xffff | rt.RTMFCloned,
+		mark: q.Mark, metrics: rr.Metrics, iif: rr.IIF,
+	}
+	if q.Src.IsValid() && !q.Src.IsUnspecified() {
+		m.src = q.Src
+	}
+	if rr.IIF == "" {
+		if rr.Src.IsValid() && rr.Src != q.Src {
+			m.prefsrc = rr.Src
+		}
+		uid := q.UID
+		m.uid = &uid
+	}
+	return m
+}
+
+// printRoute is print_route for m; f is the dump's filter (nil for the
+// answer to route get), whose fixed fields are left out.
+func (ip *IP) printRoute(m routeMsg, f *routeFilter) {
+	p := &ip.p
+	details := ip.opts.details > 0
+	var oneTable, devFixed, protoFixed, scopeFixed, viaFixed, srcFixed, tosFixed, metricFixed bool
+	if f != nil {
+		oneTable = f.table != 0
+		devFixed = f.dev != ""
+		protoFixed = f.hasProto
+		scopeFixed = f.scopeMask != 0
+		viaFixed = f.via.Bits() == 32
+		srcFixed = f.prefsrc.Bits() == 32
+		tosFixed = f.hasTOS
+		metricFixed = f.hasMetric
+	}
+	cloned := m.flags&rt.RTMFCloned != 0
+	p.openObject("")
+	if m.typ != fib.TypeUnicast || details {
+		p.str(printAny, "type", "%s ", m.typ.String())
+	}
+	dst := "default"
+	switch {
+	case m.dst.Bits() == 32:
+		dst = m.dst.Addr().String()
+	case m.dst.Bits() != 0:
+		dst = m.dst.String()
+	}
+	p.str(printAny, "dst", "%s ", dst)
+	if m.src.IsValid() {
+		p.str(printAny, "from", "from %s ", m.src.String())
+	}
+	if m.nhid != 0 {
+		p.uint(printAny, "nhid", "nhid %d ", uint64(m.nhid))
+	}
+	if m.tos != 0 && !tosFixed {
+		p.str(printAny, "tos", "tos %s ", rt.DSFieldName(m.tos))
+	}
+	if m.gateway.IsValid() && !viaFixed {
+		ip.printGateway(m.gateway)
+	}
+	if m.dev != "" && !devFixed {
+		ip.printIfidx(m.dev, "dev")
+	}
+	if m.table != 0 && (m.table != fib.TableMain || details) && !oneTable {
+		p.str(printAny, "table", "table %s ", rt.TableName(m.table))
+	}
+	if !cloned {
+		if (m.protocol != fib.ProtoBoot || details) && !protoFixed {
+			p.str(printAny, "protocol", "proto %s ", m.protocol.String())
+		}
+		if (m.scope != fib.ScopeUniverse || details) && !scopeFixed {
+			p.str(printAny, "scope", "scope %s ", m.scope.String())
+		}
+	}
+	if m.prefsrc.IsValid() && !srcFixed {
+		if p.isJSON() {
+			p.str(printJSON, "prefsrc", "", m.prefsrc.String())
+		} else {
+			p.text("src %s ", m.prefsrc.String())
+		}
+	}
+	if m.priority != 0 && !metricFixed {
+		p.uint(printAny, "metric", "metric %d ", uint64(m.priority))
+	}
+	ip.printRtFlags(m.flags)
+	if m.mark != 0 {
+		switch {
+		case p.isJSON():
+			p.uint(printJSON, "mark", "", uint64(m.mark))
+		case m.mark >= 16:
+			p.hex0x(printFP, "", "mark %#x ", uint64(m.mark))
+		default:
+			p.uint(printFP, "", "mark %d ", uint64(m.mark))
+		}
+	}
+	if m.uid != nil {
+		p.uint(printAny, "uid", "uid %d ", uint64(*m.uid))
+	}
+	if cloned {
+		ip.printCacheFlags(m.flags)
+	}
+	if !m.metrics.IsZero() {
+		ip.printRtaMetrics(m.metrics)
+	}
+	if m.iif != "" {
+		ip.printIfidx(m.iif, "iif")
+	}
+	if len(m.paths) > 0 {
+		ip.printRtaMultipath(m.paths)
+	}
+	p.str(printFP, "", "\n", "")
+	p.closeObject()
+}
+
+// printGateway is __print_rta_gateway for an IPv4 route.
+func (ip *IP) printGateway(gw netip.Addr) {
+	p := &ip.p
+	if p.isJSON() {
+		p.str(printJSON, "gateway", "", gw.String())
+		return
+	}
+	p.text("via ")
+	p.str(printFP, "", "%s ", gw.String())
+}
+
+// printIfidx is print_rta_ifidx: "dev NAME " or "iif NAME ".
+func (ip *IP) printIfidx(name, prefix string) {
+	p := &ip.p
+	if p.isJSON() {
+		p.str(printJSON, prefix, "", name)
+		return
+	}
+	p.text("%s ", prefix)
+	p.text("%s ", name)
+}
+
+// printRtFlags is print_rt_flags: the flags' names, a JSON array "flags".
+func (ip *IP) printRtFlags(flags uint32) {
+	p := &ip.p
+	key := ""
+	if p.isJSON() {
+		key = "flags"
+	}
+	p.openArray(printJSON, key)
+	for _, name := range rt.RouteFlagNames(flags) {
+		p.str(printAny, "", "%s ", name)
+	}
+	p.closeArray(printJSON, "")
+}
+
+// printCacheFlags is print_cache_flags: the answer's "cache" line with its
+// RTCF_* flags, a JSON array "cache".
+func (ip *IP) printCacheFlags(flags uint32) {
+	p := &ip.p
+	flags &^= 0xffff
+	if p.isJSON() {
+		p.name("cache")
+		p.openArray(printJSON, "")
+	} else {
+		p.text("%s    cache ", p.sl)
+		if flags == 0 {
+			return
+		}
+		p.text("<")
+	}
+	names, rest := rt.CacheFlagNames(flags)
+	for i, name := range names {
+		switch {
+		case p.isJSON():
+			p.str(printJSON, "", "", name)
+		case i < len(names)-1 || rest != 0:
+			p.text("%s,", name)
+		default:
+			p.text("%s> ", name)
+		}
+	}
+	if rest != 0 {
+		p.hex(printAny, "flags", "%x>", uint64(rest))
+	}
+	if p.isJSON() {
+		p.closeArray(printJSON, "")
+	}
+}
+
+// printRtaMetrics is print_rta_metrics: each metric set or locked, by
+// name, "lock" for a locked one, RTT, RTTVar and RTO_MIN in ms (or s from
+// 1000 ms on), in JSON an array "metrics" of one object.
+func (ip *IP) printRtaMetrics(mx fib.Metrics) {
+	p := &ip.p
+	p.openArray(printJSON, "metrics")
+	p.openObject("")
+	for k := fib.MetricMTU; k <= fib.MetricMax; k++ {
+		v := mx.Values[k]
+		locked := mx.Lock&(1<<k) != 0
+		set := v != 0
+		switch k {
+		case fib.MetricCongCtl:
+			set = mx.CongCtl != ""
+		case fib.MetricFeatures:
+			// DST_FEATURE_ECN_CA is the kernel's own, never dumped.
+			v &^= 1 << 31
+			set = v != 0
+		}
+		if !set && !locked {
+			continue
+		}
+		if !p.isJSON() {
+			p.text("%s ", k.String())
+			if locked {
+				p.text("lock ")
+			}
+		}
+		switch k {
+		case fib.MetricFeatures:
+			of := v
+			if v&fib.FeatureECN != 0 {
+				p.null(printAny, "ecn", "ecn ", "")
+				v &^= fib.FeatureECN
+			}
+			if v != 0 {
+				p.hex0x(printAny, "features", "%#x ", uint64(of))
+			}
+		case fib.MetricRTT, fib.MetricRTTVar, fib.MetricRTOMin:
+			switch k {
+			case fib.MetricRTT:
+				v /= 8
+			case fib.MetricRTTVar:
+				v /= 4
+			}
+			switch {
+			case p.isJSON():
+				p.uint(printJSON, k.String(), "", uint64(v))
+			case v >= 1000:
+				p.text("%ss ", formatG(float64(v)/1e3))
+			default:
+				p.text("%dms ", v)
+			}
+		case fib.MetricCongCtl:
+			p.str(printAny, "congestion", "%s ", mx.CongCtl)
+		default:
+			p.uint(printAny, k.String(), "%d ", uint64(v))
+		}
+	}
+	p.closeObject()
+	p.closeArray(printJSON, "")
+}
+
+// printRtaMultipath is print_rta_multipath for the paths of a route.
+func (ip *IP) printRtaMultipath(paths []rtnl.RoutePath) {
+	p := &ip.p
+	p.openArray(printJSON, "nexthops")
+	for _, nh := range paths {
+		p.openObject("")
+		p.str(printFP, "", "%s\tnexthop ", p.sl)
+		if nh.Gateway.IsValid() {
+			ip.printGateway(nh.Gateway)
+		}
+		p.str(printAny, "dev", "dev %s ", nh.Dev)
+		p.int(printAny, "weight", "weight %d ", int64(nh.Weight))
+		ip.printRtFlags(uint32(nh.Flags))
+		p.closeObject()
+	}
+	p.closeArray(printJSON, "")
+}

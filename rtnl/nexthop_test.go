@@ -1,0 +1,117 @@
+package rtnl_test
+
+import (
+	"net/netip"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
+	"github.com/netsimlab/netsim/rtnl"
+)
+
+// nexthopRig has veth1 enslaved to bridge br0 and veth2 on its own, with
+// nexthop 1 via 172.16.1.2 on veth1 (onlink, proto static), 2 on veth2,
+// an IPv6 one (3), a blackhole (4) and the group 10 of 1 and 2,3.
+func nexthopRig(t *testing.T) *rig {
+	r := newRig(t, rtnl.After)
+	r.ok(r.h.LinkAdd(netdev.Bridge{Name: "br0"}))
+	r.ok(r.h.LinkAdd(netdev.Veth{Name: "veth1", Peer: "peer1"}))
+	r.ok(r.h.LinkAdd(netdev.Veth{Name: "veth2", Peer: "peer2"}))
+	r.ok(r.h.LinkSetMaster("veth1", "br0"))
+	r.up("lo", "br0", "peer1", "peer2", "veth1", "veth2")
+	ip := netip.MustParseAddr
+	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 1, Gateway: ip("172.16.1.2"), Dev: "veth1", OnLink: true, Protocol: 4}))
+	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 2, Dev: "veth2"}))
+	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 3, Gateway: ip("fe80::1"), Dev: "veth2"}))
+	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 4, Blackhole: true}))
+	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 10, Group: []nexthop.GroupMember{{ID: 1}, {ID: 2, Weight: 3}}}))
+	return r
+}
+
+// TestNexthopInfo: a dump reports what nh_fill_node puts in nhmsg and
+// its attributes.
+func TestNexthopInfo(t *testing.T) {
+	r := nexthopRig(t)
+	l, err := r.h.NexthopList()
+	r.ok(err)
+	require.Len(t, l, 5)
+	veth1, veth2 := r.h.LinkIndex("veth1"), r.h.LinkIndex("veth2")
+	require.Equal(t, rtnl.NexthopInfo{ID: 1, Family: syscall.AF_INET, Scope: rt.ScopeLink, Protocol: rt.ProtoStatic,
+		Flags: rt.FlagOnLink, Gateway: netip.MustParseAddr("172.16.1.2"), Dev: "veth1", DevIndex: veth1}, l[0])
+	require.Equal(t, rtnl.NexthopInfo{ID: 2, Family: syscall.AF_INET, Scope: rt.ScopeHost, Dev: "veth2", DevIndex: veth2}, l[1])
+	require.Equal(t, rtnl.NexthopInfo{ID: 3, Family: syscall.AF_INET6, Scope: rt.ScopeLink,
+		Gateway: netip.MustParseAddr("fe80::1"), Dev: "veth2", DevIndex: veth2}, l[2])
+	// A blackhole: no device, no scope.
+	require.Equal(t, rtnl.NexthopInfo{ID: 4, Family: syscall.AF_INET, Blackhole: true}, l[3])
+	require.Equal(t, rtnl.NexthopInfo{ID: 10, Group: []nexthop.GroupMember{{ID: 1, Weight: 1}, {ID: 2, Weight: 3}}}, l[4])
+}
+
+// TestNexthopDump: nh_dump_filtered's selection.
+func TestNexthopDump(t *testing.T) {
+	r := nexthopRig(t)
+	ids := func(f rtnl.NexthopFilter) []nexthop.ID {
+		l, err := r.h.NexthopDump(f)
+		r.ok(err)
+		var out []nexthop.ID
+		for _, ni := range l {
+			out = append(out, ni.ID)
+		}
+		return out
+	}
+	cases := []struct {
+		name string
+		f    rtnl.NexthopFilter
+		want []nexthop.ID
+	}{
+		{"all", rtnl.NexthopFilter{}, []nexthop.ID{1, 2, 3, 4, 10}},
+		{"fdb selects nothing out", rtnl.NexthopFilter{FDB: true}, []nexthop.ID{1, 2, 3, 4, 10}},
+		{"groups", rtnl.NexthopFilter{Groups: true}, []nexthop.ID{10}},
+		{"a family leaves groups out", rtnl.NexthopFilter{Family: syscall.AF_INET}, []nexthop.ID{1, 2, 4}},
+		{"IPv6", rtnl.NexthopFilter{Family: syscall.AF_INET6}, []nexthop.ID{3}},
+		{"device", rtnl.NexthopFilter{DevIndex: r.h.LinkIndex("veth2")}, []nexthop.ID{2, 3}},
+		{"a blackhole is on loopback", rtnl.NexthopFilter{DevIndex: r.h.LinkIndex("lo")}, []nexthop.ID{4}},
+		{"master", rtnl.NexthopFilter{MasterIndex: r.h.LinkIndex("br0")}, []nexthop.ID{1}},
+		{"master and device", rtnl.NexthopFilter{MasterIndex: r.h.LinkIndex("br0"), DevIndex: r.h.LinkIndex("veth2")}, nil},
+		{"a device is no master", rtnl.NexthopFilter{MasterIndex: r.h.LinkIndex("veth1")}, nil},
+		{"groups and a device", rtnl.NexthopFilter{Groups: true, DevIndex: r.h.LinkIndex("veth1")}, nil},
+	}
+	for _, c := range cases {
+		require.Equal(t, c.want, ids(c.f), c.name)
+	}
+	// A bucket dump refuses NHA_FDB as it does NHA_GROUPS, without a
+	// message.
+	_, err := r.h.NexthopBucketList(rtnl.NexthopBucketFilter{NexthopFilter: rtnl.NexthopFilter{FDB: true}})
+	requireErr(t, err, syscall.EINVAL, "")
+}
+
+// TestNexthopDelete: RTM_DELNEXTHOP takes an id and nothing else.
+func TestNexthopDelete(t *testing.T) {
+	r := nexthopRig(t)
+	cases := []struct {
+		name  string
+		req   rtnl.NexthopDelRequest
+		errno syscall.Errno
+		msg   string
+	}{
+		{"another attribute", rtnl.NexthopDelRequest{ID: 1, HasID: true, Other: true}, syscall.EINVAL, "Unknown attribute type"},
+		{"attributes before the header", rtnl.NexthopDelRequest{ID: 1, HasID: true, Other: true, Flags: rt.FlagOnLink}, syscall.EINVAL, "Unknown attribute type"},
+		{"protocol", rtnl.NexthopDelRequest{ID: 1, HasID: true, Protocol: rt.ProtoStatic}, syscall.EINVAL, "Invalid values in header"},
+		{"flags", rtnl.NexthopDelRequest{ID: 1, HasID: true, Flags: rt.FlagOnLink}, syscall.EINVAL, "Invalid values in header"},
+		{"no id", rtnl.NexthopDelRequest{}, syscall.EINVAL, "Nexthop id is missing"},
+		{"id 0", rtnl.NexthopDelRequest{HasID: true}, syscall.EINVAL, "Invalid nexthop id"},
+		{"unknown id", rtnl.NexthopDelRequest{ID: 99, HasID: true}, syscall.ENOENT, ""},
+	}
+	for _, c := range cases {
+		requireErr(t, r.h.NexthopDelete(c.req), c.errno, c.msg)
+	}
+	l, err := r.h.NexthopList()
+	r.ok(err)
+	require.Len(t, l, 5, "refused requests deleted nothing")
+	r.ok(r.h.NexthopDelete(rtnl.NexthopDelRequest{ID: 2, HasID: true}))
+	_, err = r.h.NexthopGet(2)
+	requireErr(t, err, syscall.ENOENT, "Nexthop id does not exist")
+}
