@@ -305,6 +305,7 @@ type bridgeState struct {
 	mtuSetByUser bool      // BROPT_MTU_SET_BY_USER
 	snooping     bool      // the snooper groups are joined (br_multicast_join_snoopers)
 	ports        []*Device // port_list, newest first
+	portLimits   bool      // a port was added: the bridge's TSO limit is its ports' (br_set_gso_limits)
 }
 
 // bridgePort is a port's state (struct net_bridge_port).
@@ -431,6 +432,17 @@ func (d *Device) BridgeInfo() *BridgeInfo {
 	}
 	// No BPDUs arrive in the model: the bridge is its own root.
 	return &BridgeInfo{BridgeConfig: b.cfg, BridgeID: b.id, RootID: b.id}
+}
+
+// BridgePortLimits reports whether a bridge has had a port, and so takes
+// its segmentation limits from its ports (TSO_MAX_SIZE, the smallest of
+// theirs, since every port netsim has allows TSO_MAX_SIZE) rather than a
+// new device's GSO_LEGACY_MAX_SIZE. The limit stays when the last port
+// leaves. False for other kinds.
+//
+// Kernel: br_add_if → br_set_gso_limits (net/bridge/br_if.c).
+func (d *Device) BridgePortLimits() bool {
+	return d.priv.bridge != nil && d.priv.bridge.portLimits
 }
 
 // BridgePortInfo returns a bridge port's IFLA_INFO_SLAVE_DATA, or nil for a
@@ -706,6 +718,7 @@ func bridgeAddIf(t *sim.Task, br, dev *Device) error {
 		MulticastRouter: 1, McastFlood: true, BcastFlood: true,
 	}}
 	b.ports = slices.Insert(b.ports, 0, dev)
+	b.portLimits = true
 	dev.SetAllmulti(t, 1)
 	// nbp_update_port_count → br_manage_promisc: without VLAN filtering
 	// every port is promiscuous.

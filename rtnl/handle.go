@@ -396,7 +396,7 @@ func (h *Handle) LinkByName(name string) (LinkInfo, error) {
 			return err
 		}
 		li = linkInfo(d)
-		h.fillDetails(&li)
+		h.fillDetails(&li, d)
 		return nil
 	})
 	return li, err
@@ -413,7 +413,7 @@ func (h *Handle) LinkByIndex(i netdev.IfIndex) (LinkInfo, error) {
 			return errno.Errorf(syscall.ENODEV, "No device with ifindex %d", i)
 		}
 		li = linkInfo(d)
-		h.fillDetails(&li)
+		h.fillDetails(&li, d)
 		return nil
 	})
 	return li, err
@@ -428,7 +428,7 @@ func (h *Handle) LinkList() ([]LinkInfo, error) {
 	err := h.do("RTM_GETLINK", func(t *sim.Task, tb *netdev.Table) error {
 		for _, d := range tb.Devices() {
 			li := linkInfo(d)
-			h.fillDetails(&li)
+			h.fillDetails(&li, d)
 			out = append(out, li)
 		}
 		return nil

@@ -71,8 +71,9 @@ const macvlanDefaultBcQueueLen = 1000
 
 // fillDetails adds to li what `ip -d -s link show` prints beside the
 // device's own state: the hardware type, the queues a kind allocates, the
-// segmentation limits, the IPv6 address generation mode, the statistics
-// (zero) and the per-kind values netsim keeps at the kernel's defaults.
+// segmentation limits (a bridge's from its ports once it had one), the
+// IPv6 address generation mode, the statistics (zero) and the per-kind
+// values netsim keeps at the kernel's defaults.
 //
 // Kernel: rtnl_fill_ifinfo (net/core/rtnetlink.c): IFLA_NUM_TX_QUEUES and
 // IFLA_NUM_RX_QUEUES as rtnl_create_link chose them (veth_get_num_queues:
@@ -80,7 +81,7 @@ const macvlanDefaultBcQueueLen = 1000
 // IFLA_TSO_*, IFLA_GRO_MAX_SIZE; inet6_fill_link_af (IFLA_INET6_ADDR_GEN_MODE);
 // macvlan_fill_info (IFLA_MACVLAN_BC_QUEUE_LEN{,_USED}); vlan_fill_info
 // (IFLA_VLAN_FLAGS).
-func (h *Handle) fillDetails(li *LinkInfo) {
+func (h *Handle) fillDetails(li *LinkInfo, d *netdev.Device) {
 	li.Type = ARPHRDEther
 	if li.Flags&netdev.FlagLoopback != 0 {
 		li.Type = ARPHRDLoopback
@@ -98,6 +99,11 @@ func (h *Handle) fillDetails(li *LinkInfo) {
 	}
 	li.GSOMaxSize, li.GSOMaxSegs = gsoMaxSize, gsoMaxSegs
 	li.TSOMaxSize, li.TSOMaxSegs = tsoMaxSize, tsoMaxSegs
+	if li.Kind == "bridge" && !d.BridgePortLimits() {
+		// A new device's limit until a port sets the bridge's
+		// (alloc_netdev_mqs; br_set_gso_limits).
+		li.TSOMaxSize = gsoMaxSize
+	}
 	li.GROMaxSize = groMaxSize
 	li.AddrGenMode = AddrGenModeEUI64
 }
