@@ -15,7 +15,7 @@ import (
 
 var (
 	rewrite = flag.Bool("rewrite", false, "rewrite testdata/**/*.golden from the real kernel (needs root and unshare)")
-	seqs    = flag.Int("kerneldiff.seqs", 160, "generated sequences TestGenerated compares")
+	seqs    = flag.Int("kerneldiff.seqs", 128, "generated sequences TestGenerated compares")
 	steps   = flag.Int("kerneldiff.steps", 16, "steps per generated sequence")
 	seed0   = flag.Uint64("kerneldiff.seed", 1, "first seed of TestGenerated")
 	// The real side mostly waits (RCU grace periods of device down and
