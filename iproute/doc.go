@@ -21,8 +21,7 @@
 // `addr add/del/show/flush`, `route
 // add/append/replace/prepend/change/test/del/get/show/flush` (printed with
 // -j, -p, -o, -d and -s as ip prints them, but for route get's -s, whose
-// reference counts of cached routes netsim does not keep, and the nh_info
-// -d adds to a route with a nexthop id), `nexthop
+// reference counts of cached routes netsim does not keep), `nexthop
 // add/replace/del/get/show/flush` (hash-threshold and resilient groups, fdb
 // nexthops) and `nexthop bucket show/get`, `rule add/del/show/flush`, `maddr
 // add/del/show`, `netns add/del/list/list-id/identify/pids/exec` (exec runs
