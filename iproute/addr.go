@@ -307,13 +307,9 @@ func addrModelled() []string {
 
 // addrLocal is ipaddr_modify's last branch: [local] IFADDR, or help.
 func addrLocal(a *args, q *addrReq) error {
-	w := a.peek()
-	if w == "local" {
-		v, err := a.next()
-		if err != nil {
-			return err
-		}
-		w = v
+	w, err := a.optional(func(w string) bool { return w == "local" })
+	if err != nil {
+		return err
 	}
 	if matches(w, "help") {
 		return usageErr(addrUsage)

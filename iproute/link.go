@@ -1008,29 +1008,10 @@ type linkFilter struct {
 	slaveKind string // "type KIND_slave": ports of a KIND master
 }
 
+// keep is the whole filter on one device: its name, and the kernel's and
+// print_linkinfo's tests (flush selects devices so).
 func (f *linkFilter) keep(l rtnl.LinkInfo) bool {
-	if f.dev != "" && l.Name != f.dev {
-		return false
-	}
-	if f.up && l.Flags&netdev.FlagUp == 0 {
-		return false
-	}
-	if f.hasGroup && l.Group != f.group {
-		return false
-	}
-	if f.master != "" && l.Master != f.master {
-		return false
-	}
-	if f.nomaster && l.Master != "" {
-		return false
-	}
-	if f.kind != "" && l.Kind != f.kind {
-		return false
-	}
-	if f.slaveKind != "" && l.SlaveKind != f.slaveKind {
-		return false
-	}
-	return true
+	return (f.dev == "" || l.Name == f.dev) && f.kernelKeep(l) && f.userKeep(l)
 }
 
 func (ip *IP) linkShow(h *rtnl.Handle, argv []string) error {

@@ -30,6 +30,16 @@ func (a *args) next() (string, error) {
 	return a.w[0], nil
 }
 
+// optional is the positional argument of a command that may follow an
+// optional keyword ("[to] PREFIX", "[local] ADDRESS"): the current word,
+// or, when it is the keyword, the word after it.
+func (a *args) optional(isKeyword func(w string) bool) (string, error) {
+	if w := a.peek(); !isKeyword(w) {
+		return w, nil
+	}
+	return a.next()
+}
+
 // nextValue moves to the keyword's value (next) and converts it with
 // parse; a value parse refuses fails with ip's invarg(msg, value).
 func nextValue[T any](a *args, parse func(string) (T, bool), msg string) (T, error) {

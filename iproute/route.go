@@ -356,15 +356,14 @@ var routeModifyKeywords = func() []keyword[*routeReq] {
 	return t
 }()
 
+// isTo is the optional keyword before a route's destination.
+func isTo(w string) bool { return w == "to" }
+
 // routeDst is iproute_modify's last branch: [to] [TYPE] PREFIX.
 func routeDst(a *args, q *routeReq) error {
-	w := a.peek()
-	if w == "to" {
-		v, err := a.next()
-		if err != nil {
-			return err
-		}
-		w = v
+	w, err := a.optional(isTo)
+	if err != nil {
+		return err
 	}
 	if w != "" && (w[0] < '0' || w[0] > '9') {
 		if ty, ok := routeTypeID(w); ok {
@@ -1086,13 +1085,9 @@ var routeGetKeywords = []keyword[*routeGetReq]{
 // routeGetDst is iproute_get's last branch: [to] ADDRESS; a later
 // address replaces an earlier one (the kernel reads the last RTA_DST).
 func routeGetDst(a *args, g *routeGetReq) error {
-	w := a.peek()
-	if w == "to" {
-		v, err := a.next()
-		if err != nil {
-			return err
-		}
-		w = v
+	w, err := a.optional(isTo)
+	if err != nil {
+		return err
 	}
 	if matches(w, "help") {
 		return usageErr(routeUsage)
