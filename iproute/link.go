@@ -448,27 +448,14 @@ var linkKeywords = []keyword[*linkReq]{
 	}),
 	linkRefusedNow(exact[*linkReq]("vf", nil), noVF),
 	kw("master", func(a *args, r *linkReq) error {
-		v, err := a.next()
-		if err != nil {
-			return err
-		}
-		if r.h.LinkIndex(v) == 0 {
-			return invarg("Device does not exist\n", v)
-		}
+		v, err := nextMaster(a, r.h)
 		r.master = v
-		return nil
+		return err
 	}),
 	exact("vrf", func(a *args, r *linkReq) error {
-		v, err := a.next()
-		if err != nil {
-			return err
-		}
-		// name_is_vrf: the device must exist and be a vrf.
-		if l, err := r.h.LinkByName(v); err != nil || l.Kind != "vrf" {
-			return invarg("Not a valid VRF name\n", v)
-		}
+		v, err := nextVRF(a, r.h)
 		r.master = v
-		return nil
+		return err
 	}),
 	kw("nomaster", func(_ *args, r *linkReq) error { r.nomaster = true; return nil }),
 	linkRefusedFlag(kw[*linkReq]("dynamic", nil), noFlag),
