@@ -120,8 +120,8 @@ func (tb *Table) parseConfig(cfg Config) (nhConfig, error) {
 	return c, nil
 }
 
-// checkAttrGroup models nh_check_attr_group and valid_group_nh: member
-// weights and duplicates first, then existence and kind of every member,
+// checkAttrGroup models nh_check_attr_group and valid_group_nh: duplicate
+// members first (every weight GroupMember holds is valid: see MaxWeight), then existence and kind of every member,
 // then the attributes a group may not have.
 func (tb *Table) checkAttrGroup(cfg Config) error {
 	g := cfg.Group
@@ -129,9 +129,6 @@ func (tb *Table) checkAttrGroup(cfg Config) error {
 		return einval("Invalid length for nexthop group attribute")
 	}
 	for i := range g {
-		if g[i].Weight > MaxWeight {
-			return einval("Invalid value for weight")
-		}
 		for j := i + 1; j < len(g); j++ {
 			if g[i].ID == g[j].ID {
 				return einval("Nexthop id can not be used twice in a group")
