@@ -197,7 +197,10 @@ func TestBridgeSnoopers(t *testing.T) {
 	require.NotContains(t, br.Inet6Groups(), netip.MustParseAddr("ff02::6a"))
 	e.down("br0")
 	require.Empty(t, groups())
-	require.Equal(t, 1, br.MC().Len(), "33:33:00:00:00:01 only")
+	// The empty bridge had carrier, so IPv6 came up on it and took its
+	// groups' link addresses down with it (as on Linux 6.18: ip maddr
+	// lists no link address of a bridge taken down).
+	require.Equal(t, 0, br.MC().Len())
 }
 
 // TestBridgePortSettings checks br_setport: the values a port takes, that
