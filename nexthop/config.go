@@ -121,8 +121,9 @@ func (tb *Table) parseConfig(cfg Config) (nhConfig, error) {
 }
 
 // checkAttrGroup models nh_check_attr_group and valid_group_nh: duplicate
-// members first (every weight GroupMember holds is valid: see MaxWeight), then existence and kind of every member,
-// then the attributes a group may not have.
+// members first (every weight a GroupMember holds is valid: see
+// MaxWeight), then existence and kind of every member, then the
+// attributes a group may not have.
 func (tb *Table) checkAttrGroup(cfg Config) error {
 	g := cfg.Group
 	if len(g) == 0 {
