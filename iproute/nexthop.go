@@ -479,7 +479,8 @@ func inetNtop(a netip.Addr) string {
 }
 
 // printNexthopGroup is print_nh_group: the members as ID[,WEIGHT]
-// separated by '/', a weight of 1 not printed.
+// separated by '/', a weight of 1 not printed. ip 6.1 reads only the low
+// byte of weight-1 (struct nexthop_grp's weight, not weight_high).
 func printNexthopGroup(p *printer, group []nexthop.GroupMember) {
 	p.openArray(printJSON, "group")
 	p.str(printFP, "", "%s", "group ")
@@ -489,8 +490,8 @@ func printNexthopGroup(p *printer, group []nexthop.GroupMember) {
 			p.str(printFP, "", "%s", "/")
 		}
 		p.uint(printAny, "id", "%d", uint64(m.ID))
-		if m.Weight > 1 {
-			p.uint(printAny, "weight", ",%d", uint64(m.Weight))
+		if w := uint64(uint8(m.Weight-1)) + 1; w > 1 {
+			p.uint(printAny, "weight", ",%d", w)
 		}
 		p.closeObject()
 	}
