@@ -721,7 +721,9 @@ func dumpInfo(tbID uint32, dst netip.Prefix, typ Type, tos uint8, fi *fibInfo) R
 		if nh.IsGroup() {
 			for i, m := range nh.Members() {
 				x := nh.Member(i)
-				p := NextHop{Weight: int(m.Weight)}
+				// fib_add_nexthop: rtnh_hops is weight-1 in a byte, so a
+				// member's 16-bit weight is dumped modulo 256.
+				p := NextHop{Weight: int(uint8(m.Weight-1)) + 1}
 				if x != nil {
 					p.Gateway, p.Dev, p.OnLink = x.Gateway(), x.Dev(), x.OnLink()
 					if p.OnLink {

@@ -307,13 +307,9 @@ func addrModelled() []string {
 
 // addrLocal is ipaddr_modify's last branch: [local] IFADDR, or help.
 func addrLocal(a *args, q *addrReq) error {
-	w := a.peek()
-	if w == "local" {
-		v, err := a.next()
-		if err != nil {
-			return err
-		}
-		w = v
+	w, err := a.optional(func(w string) bool { return w == "local" })
+	if err != nil {
+		return err
 	}
 	if matches(w, "help") {
 		return usageErr(addrUsage)
@@ -589,27 +585,14 @@ var addrFilterKeywords = append([]keyword[*addrFilter]{
 		return err
 	}),
 	exact("master", func(a *args, f *addrFilter) error {
-		v, err := a.next()
-		if err != nil {
-			return err
-		}
-		if f.h.LinkIndex(v) == 0 {
-			return invarg("Device does not exist\n", v)
-		}
+		v, err := nextMaster(a, f.h)
 		f.master, f.nomaster = v, false
-		return nil
+		return err
 	}),
 	exact("vrf", func(a *args, f *addrFilter) error {
-		v, err := a.next()
-		if err != nil {
-			return err
-		}
-		// name_is_vrf: the device must exist and be a vrf.
-		if l, err := f.h.LinkByName(v); err != nil || l.Kind != "vrf" {
-			return invarg("Not a valid VRF name\n", v)
-		}
+		v, err := nextVRF(a, f.h)
 		f.master, f.nomaster = v, false
-		return nil
+		return err
 	}),
 	exact("nomaster", func(_ *args, f *addrFilter) error { f.master, f.nomaster = "", true; return nil }),
 	exact("type", func(a *args, f *addrFilter) error {

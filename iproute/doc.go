@@ -15,22 +15,32 @@
 //	ip.Stdout, ip.Stderr = os.Stdout, os.Stderr
 //	status := ip.Main([]string{"-batch", "seed000.ip"})
 //
-// The supported subset: `link add/set/del/show` (dummy, veth, macvlan,
-// vlan, bond, vrf; a kind Linux does not know is the kernel's "Unknown
-// device type", one it has but netsim does not model is refused by name),
-// `addr add/del/show/flush`, `route
-// add/append/replace/prepend/change/test/del/get/show/flush` (printed with
-// -j, -p, -o, -d and -s as ip prints them, but for route get's -s, whose
-// reference counts of cached routes netsim does not keep, and the nh_info
-// -d adds to a route with a nexthop id), `nexthop
-// add/replace/del/get/show/flush` (hash-threshold and resilient groups, fdb
-// nexthops) and `nexthop bucket show/get`, `rule add/del/show/flush`, `maddr
-// add/del/show`, `netns add/del/list/list-id/identify/pids/exec` (exec runs
-// ip or sysctl in the namespace) and `neigh show` (netsim keeps no
-// neighbour tables: it lists nothing), with the keywords and abbreviations
-// ip accepts
-// (ip compares a word with a keyword by prefix, in its own order of
-// keywords: `ip a` is address, `ip r` route, `ip ru` rule, `ip n` neighbor).
+// The package is laid out as iproute2 is:
+//
+//   - the process and its options (ip.go, options.go: ip.c's main and
+//     batch, its option table in ip's order of comparison);
+//   - the objects and their commands as a table (commands.go: object and
+//     command; the dispatcher runs from it, and the README's table of what
+//     netsim runs and refuses is generated from it), each command's grammar
+//     a table of keywords (keywords.go: iproute2's chains of matches() and
+//     strcmp() as data, walked by walk);
+//   - the names, in package rt (rt_names.c's tables: protocols, scopes,
+//     tables, types, dsfield, metrics, flags);
+//   - one printer per object (print_link.go, print_addr.go, route_print.go,
+//     and the print functions of nexthop.go, rule.go, maddr.go, netns.go),
+//     written as iproute2's print_* functions are, on printer (print.go,
+//     json.go: json_print.c and json_writer.c), so that -j and -j -p print
+//     JSON from the same calls that print text, byte for byte as ip 6.1.
+//
+// The objects netsim runs: link (veth, macvlan, bridge, dummy, vlan, bond,
+// vrf; a kind Linux does not know is the kernel's "Unknown device type",
+// one it has but netsim does not model is refused by name), address, route,
+// nexthop (hash-threshold and resilient groups, fdb nexthops, buckets),
+// rule, maddress, netns and neighbour (show only: netsim keeps no
+// neighbour tables), with the keywords and abbreviations ip accepts (ip
+// compares a word with a keyword by prefix, in its own order of keywords:
+// `ip a` is address, `ip r` route, `ip ru` rule, `ip n` neighbor), and the
+// output options -j, -p, -o, -br, -d and -s (-s -s) as ip prints them.
 //
 // Errors are printed the way ip prints them: "Error: <extack message>."
 // when the kernel attached a message, "RTNETLINK answers: <strerror>" when
@@ -39,30 +49,21 @@
 // kernel. As in ip, an argument error (ip's invarg and duparg) ends the
 // whole process, -force or not; any other failed command of a batch prints
 // "Command failed FILE:LINE" and stops the batch unless -force is given.
+// What netsim does not model is refused by name with the reason, as a
+// failed command that does not end a -force batch (objects, commands,
+// keywords, and -s on route get).
 //
 // Where the output is not iproute2's: netsim has no IPv6 routes, so `ip -6
-// route` shows none and `ip route show table all` only IPv4's; options that
-// only format (-s, -d, -o, -j, -br) are refused by name by the objects
-// that do not print through the printer yet; keywords netsim does not model
-// (route encapsulations, address metrics, anycast and the flags home,
-// mngtmpaddr, optimistic and autojoin; link trailers, dynamic, carrier,
-// broadcast, netns, queues, offloads, xdp, vf, ...) are refused by name,
-// after ip's own checks of the command line and as failed commands that do
-// not end a -force batch; the link flags arp, multicast, allmulticast and
-// promisc are modelled. `ip link show`
-// and `ip addr show` print as ip 6.1 does with every output option, with
-// traffic counters that are all zero (netsim moves no packets; carrier
-// changes are counted) and without a bond's or a bond port's attributes
-// under -d (netsim keeps a bond's mode only). As in iproute2
-// 6.1, a batch line takes no options (`-4
-// route show` is an unknown object) and `ip nh` is not `ip nexthop`; and as
-// in 6.1, the selectors of one `ip nexthop` line (dev, master, groups, fdb,
-// protocol, a bucket dump's id and nhid) and the flush count stay set for
-// the later nexthop lines of the same batch. `ip nexthop` and `ip nexthop
-// bucket` print text and JSON from the same printer, with every output
-// option; encapsulations are refused by name.
-// testdata/differences.txt keeps the cases where netsim's kernel still
-// answers otherwise than Linux 6.18.
+// route` shows none and `ip route show table all` only IPv4's; traffic
+// counters are all zero (netsim moves no packets; carrier changes are
+// counted); a bond's and a bond port's -d attributes are not printed
+// (netsim keeps a bond's mode only). iproute2 6.1's quirks are kept: a
+// batch line takes no options (`-4 route show` is an unknown object), `ip
+// nh` is not `ip nexthop`, the selectors of `ip nexthop` and `ip maddr`
+// stay set for the later lines of the same batch (iproute2's static
+// filters), and `ip maddr add/del` ends ip, and the batch, whatever the
+// outcome. testdata/differences.txt keeps the cases where netsim's kernel
+// still answers otherwise than Linux 6.18.
 //
 // iproute2: ip/ip.c, ip/iplink.c, ip/ipaddress.c, ip/iproute.c,
 // ip/ipnexthop.c, ip/iprule.c, ip/ipmaddr.c, ip/ipnetns.c, ip/ipneigh.c,

@@ -41,6 +41,7 @@ type IP struct {
 	p      printer // writes to out
 
 	nhFilter nexthopFilter // ip nexthop's filter, kept over a batch's lines
+	nhCache  nexthopCache  // the nexthops ip route -d has asked for, kept over a batch's lines
 }
 
 // options are ip's output options, counted as ip counts them (-s -s is
@@ -58,7 +59,7 @@ type options struct {
 // the filters iproute2 keeps in static variables for a batch's lines.
 func (ip *IP) reset() {
 	ip.family, ip.netns, ip.opts = 0, "", options{}
-	ip.maddr, ip.nhFilter = maddrFilter{}, nexthopFilter{}
+	ip.maddr, ip.nhFilter, ip.nhCache = maddrFilter{}, nexthopFilter{}, nil
 }
 
 // New returns an IP that acts on kernel k as task t, printing to

@@ -448,27 +448,14 @@ var linkKeywords = []keyword[*linkReq]{
 	}),
 	linkRefusedNow(exact[*linkReq]("vf", nil), noVF),
 	kw("master", func(a *args, r *linkReq) error {
-		v, err := a.next()
-		if err != nil {
-			return err
-		}
-		if r.h.LinkIndex(v) == 0 {
-			return invarg("Device does not exist\n", v)
-		}
+		v, err := nextMaster(a, r.h)
 		r.master = v
-		return nil
+		return err
 	}),
 	exact("vrf", func(a *args, r *linkReq) error {
-		v, err := a.next()
-		if err != nil {
-			return err
-		}
-		// name_is_vrf: the device must exist and be a vrf.
-		if l, err := r.h.LinkByName(v); err != nil || l.Kind != "vrf" {
-			return invarg("Not a valid VRF name\n", v)
-		}
+		v, err := nextVRF(a, r.h)
 		r.master = v
-		return nil
+		return err
 	}),
 	kw("nomaster", func(_ *args, r *linkReq) error { r.nomaster = true; return nil }),
 	linkRefusedFlag(kw[*linkReq]("dynamic", nil), noFlag),
@@ -1008,29 +995,10 @@ type linkFilter struct {
 	slaveKind string // "type KIND_slave": ports of a KIND master
 }
 
+// keep is the whole filter on one device: its name, and the kernel's and
+// print_linkinfo's tests (flush selects devices so).
 func (f *linkFilter) keep(l rtnl.LinkInfo) bool {
-	if f.dev != "" && l.Name != f.dev {
-		return false
-	}
-	if f.up && l.Flags&netdev.FlagUp == 0 {
-		return false
-	}
-	if f.hasGroup && l.Group != f.group {
-		return false
-	}
-	if f.master != "" && l.Master != f.master {
-		return false
-	}
-	if f.nomaster && l.Master != "" {
-		return false
-	}
-	if f.kind != "" && l.Kind != f.kind {
-		return false
-	}
-	if f.slaveKind != "" && l.SlaveKind != f.slaveKind {
-		return false
-	}
-	return true
+	return (f.dev == "" || l.Name == f.dev) && f.kernelKeep(l) && f.userKeep(l)
 }
 
 func (ip *IP) linkShow(h *rtnl.Handle, argv []string) error {

@@ -156,12 +156,9 @@ func (ip *IP) maddrModify(h *rtnl.Handle, argv []string, add bool) error {
 			dev = v
 			continue
 		}
-		if matches(w, "address") {
-			v, err := a.next()
-			if err != nil {
-				return err
-			}
-			w = v
+		w, err := a.optional(func(w string) bool { return matches(w, "address") })
+		if err != nil {
+			return err
 		}
 		if matches(w, "help") {
 			return usageErr(maddrUsage)

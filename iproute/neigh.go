@@ -111,24 +111,12 @@ var neighFilterKeywords = []keyword[*neighFilter]{
 		return nil
 	}),
 	exact("master", func(a *args, f *neighFilter) error {
-		v, err := a.next()
-		if err != nil {
-			return err
-		}
-		if _, err := f.h.LinkByName(v); err != nil {
-			return invarg("Device does not exist\n", v)
-		}
-		return nil
+		_, err := nextMaster(a, f.h)
+		return err
 	}),
 	exact("vrf", func(a *args, f *neighFilter) error {
-		v, err := a.next()
-		if err != nil {
-			return err
-		}
-		if li, err := f.h.LinkByName(v); err != nil || li.Kind != "vrf" {
-			return invarg("Not a valid VRF name\n", v)
-		}
-		return nil
+		_, err := nextVRF(a, f.h)
+		return err
 	}),
 	exact("nomaster", func(*args, *neighFilter) error { return nil }),
 	exact("unused", func(*args, *neighFilter) error { return nil }),

@@ -416,8 +416,15 @@ func (ip *IP) printNexthop(ni rtnl.NexthopInfo) {
 	if f.proto != 0 && f.proto != uint32(ni.Protocol) {
 		return
 	}
+	ip.printNexthopEntry(ni, "")
+	ip.p.str(printFP, "", "%s", "\n")
+}
+
+// printNexthopEntry is __print_nexthop_entry of a nexthop that is not
+// deleted, as an object under the JSON key jsobj ("" in an array).
+func (ip *IP) printNexthopEntry(ni rtnl.NexthopInfo, jsobj string) {
 	p := &ip.p
-	p.openObject("")
+	p.openObject(jsobj)
 	p.uint(printAny, "id", "id %d ", uint64(ni.ID))
 	if len(ni.Group) > 0 {
 		printNexthopGroup(p, ni.Group)
@@ -455,7 +462,6 @@ func (ip *IP) printNexthop(ni rtnl.NexthopInfo) {
 		p.null(printAny, "fdb", "fdb", "")
 	}
 	p.closeObject()
-	p.str(printFP, "", "%s", "\n")
 }
 
 // inetNtop is glibc's inet_ntop, as format_host prints an address without
@@ -473,7 +479,8 @@ func inetNtop(a netip.Addr) string {
 }
 
 // printNexthopGroup is print_nh_group: the members as ID[,WEIGHT]
-// separated by '/', a weight of 1 not printed.
+// separated by '/', a weight of 1 not printed. ip 6.1 reads only the low
+// byte of weight-1 (struct nexthop_grp's weight, not weight_high).
 func printNexthopGroup(p *printer, group []nexthop.GroupMember) {
 	p.openArray(printJSON, "group")
 	p.str(printFP, "", "%s", "group ")
@@ -483,8 +490,8 @@ func printNexthopGroup(p *printer, group []nexthop.GroupMember) {
 			p.str(printFP, "", "%s", "/")
 		}
 		p.uint(printAny, "id", "%d", uint64(m.ID))
-		if m.Weight > 1 {
-			p.uint(printAny, "weight", ",%d", uint64(m.Weight))
+		if w := uint64(uint8(m.Weight-1)) + 1; w > 1 {
+			p.uint(printAny, "weight", ",%d", w)
 		}
 		p.closeObject()
 	}
@@ -832,4 +839,30 @@ func printNexthopBucket(p *printer, b rtnl.NexthopBucket) {
 	printNexthopFlags(p, b.Flags)
 	p.str(printFP, "", "%s", "\n")
 	p.closeObject()
+}
+
+// nexthopCache is ipnexthop.c's nh_cache: the nexthops print_cache_nexthop_id
+// has asked the kernel for, by id. ip never updates an entry (only ip
+// monitor would), so a batch's later lines print a nexthop as it was when
+// first asked for.
+type nexthopCache map[nexthop.ID]rtnl.NexthopInfo
+
+// printCacheNexthopID is print_cache_nexthop_id: the nexthop id from the
+// cache, or asked of the kernel (RTM_GETNEXTHOP) and cached, printed after
+// fpPrefix (text only) as an object jsobj. A nexthop the kernel does not
+// have prints nothing: a route keeps its nexthop, so that does not happen.
+func (ip *IP) printCacheNexthopID(h *rtnl.Handle, fpPrefix, jsobj string, id nexthop.ID) {
+	ni, ok := ip.nhCache[id]
+	if !ok {
+		var err error
+		if ni, err = h.NexthopGet(id); err != nil {
+			return
+		}
+		if ip.nhCache == nil {
+			ip.nhCache = nexthopCache{}
+		}
+		ip.nhCache[id] = ni
+	}
+	ip.p.str(printFP, "", "%s", fpPrefix)
+	ip.printNexthopEntry(ni, jsobj)
 }

@@ -3,6 +3,7 @@ package iproute
 import (
 	"fmt"
 	"github.com/netsimlab/netsim/rt"
+	"github.com/netsimlab/netsim/rtnl"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -28,6 +29,16 @@ func (a *args) next() (string, error) {
 	}
 	a.w = a.w[1:]
 	return a.w[0], nil
+}
+
+// optional is the positional argument of a command that may follow an
+// optional keyword ("[to] PREFIX", "[local] ADDRESS"): the current word,
+// or, when it is the keyword, the word after it.
+func (a *args) optional(isKeyword func(w string) bool) (string, error) {
+	if w := a.peek(); !isKeyword(w) {
+		return w, nil
+	}
+	return a.next()
 }
 
 // nextValue moves to the keyword's value (next) and converts it with
@@ -274,3 +285,28 @@ func scopeID(s string) (netdev.Scope, bool) { return rt.ParseScope(s) }
 // dsfieldID is iproute2's rtnl_dsfield_a2n: a class name of rt_dsfield
 // or a hexadecimal number (the dsfield byte).
 func dsfieldID(s string) (uint8, bool) { return rt.ParseDSField(s) }
+
+// nextMaster reads a `master DEV` value: the device must exist (ll_name_to_index).
+func nextMaster(a *args, h *rtnl.Handle) (string, error) {
+	v, err := a.next()
+	if err != nil {
+		return "", err
+	}
+	if h.LinkIndex(v) == 0 {
+		return "", invarg("Device does not exist\n", v)
+	}
+	return v, nil
+}
+
+// nextVRF reads a `vrf NAME` value: name_is_vrf, the device must exist and
+// be a vrf.
+func nextVRF(a *args, h *rtnl.Handle) (string, error) {
+	v, err := a.next()
+	if err != nil {
+		return "", err
+	}
+	if l, err := h.LinkByName(v); err != nil || l.Kind != "vrf" {
+		return "", invarg("Not a valid VRF name\n", v)
+	}
+	return v, nil
+}

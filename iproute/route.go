@@ -356,15 +356,14 @@ var routeModifyKeywords = func() []keyword[*routeReq] {
 	return t
 }()
 
+// isTo is the optional keyword before a route's destination.
+func isTo(w string) bool { return w == "to" }
+
 // routeDst is iproute_modify's last branch: [to] [TYPE] PREFIX.
 func routeDst(a *args, q *routeReq) error {
-	w := a.peek()
-	if w == "to" {
-		v, err := a.next()
-		if err != nil {
-			return err
-		}
-		w = v
+	w, err := a.optional(isTo)
+	if err != nil {
+		return err
 	}
 	if w != "" && (w[0] < '0' || w[0] > '9') {
 		if ty, ok := routeTypeID(w); ok {
@@ -901,31 +900,14 @@ func (ip *IP) routeList(h *rtnl.Handle, argv []string, flush bool) error {
 	if flush {
 		return ip.routeFlush(h, rs, f)
 	}
-	if err := ip.checkNhInfo(rs, f); err != nil {
-		return err
-	}
 	p := &ip.p
 	p.startJSON(ip.opts.json, ip.opts.pretty, true)
 	for _, r := range rs {
 		if f.keep(r) {
-			ip.printRoute(dumpedRoute(r), f)
+			ip.printRoute(h, dumpedRoute(r), f)
 		}
 	}
 	p.endJSON(true)
-	return nil
-}
-
-// checkNhInfo refuses -details for a dump with a route through a nexthop
-// object, whose "nh_info" (print_cache_nexthop_id) netsim does not print.
-func (ip *IP) checkNhInfo(rs []rtnl.RouteInfo, f *routeFilter) error {
-	if ip.opts.details == 0 {
-		return nil
-	}
-	for _, r := range rs {
-		if r.NexthopID != 0 && (f == nil || f.keep(r)) {
-			return failf("ip route: option -details is not supported by netsim for routes with a nexthop id (nh_info).\n")
-		}
-	}
 	return nil
 }
 
@@ -942,7 +924,7 @@ func (ip *IP) routeFlush(h *rtnl.Handle, rs []rtnl.RouteInfo, f *routeFilter) er
 		}
 		n++
 		if ip.opts.stats >= 2 {
-			ip.printRoute(dumpedRoute(r), f)
+			ip.printRoute(h, dumpedRoute(r), f)
 		}
 		if r.NexthopID != 0 {
 			// ip sends the dumped route back, whose nexthop object comes
@@ -1103,13 +1085,9 @@ var routeGetKeywords = []keyword[*routeGetReq]{
 // routeGetDst is iproute_get's last branch: [to] ADDRESS; a later
 // address replaces an earlier one (the kernel reads the last RTA_DST).
 func routeGetDst(a *args, g *routeGetReq) error {
-	w := a.peek()
-	if w == "to" {
-		v, err := a.next()
-		if err != nil {
-			return err
-		}
-		w = v
+	w, err := a.optional(isTo)
+	if err != nil {
+		return err
 	}
 	if matches(w, "help") {
 		return usageErr(routeUsage)
@@ -1159,11 +1137,6 @@ func (ip *IP) routeGet(h *rtnl.Handle, argv []string) error {
 		}
 		return err
 	}
-	if rr.Entry != nil {
-		if err := ip.checkNhInfo([]rtnl.RouteInfo{*rr.Entry}, nil); err != nil {
-			return err
-		}
-	}
 	m := routeAnswer(q, rr)
 	if rr.Entry != nil {
 		// inet_rtm_getroute answers a fibmatch with fib_dump_info, which
@@ -1171,7 +1144,7 @@ func (ip *IP) routeGet(h *rtnl.Handle, argv []string) error {
 		m = dumpedRoute(*rr.Entry)
 	}
 	ip.p.startJSON(ip.opts.json, ip.opts.pretty, true)
-	ip.printRoute(m, nil)
+	ip.printRoute(h, m, nil)
 	ip.p.endJSON(true)
 	return nil
 }

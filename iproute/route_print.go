@@ -1,10 +1,10 @@
 // `ip route`'s printer: iproute2's print_route and its helpers
 // (print_rta_multipath, print_rta_metrics, print_rt_flags,
-// print_cache_flags) in ip/iproute.c, on ip.p. Not printed, and refused
-// by ip route: route get's RTA_CACHEINFO with -s (print_rta_cacheinfo's
-// users, used and age of the kernel's cached route, which netsim does not
-// keep) and the nh_info -d adds to a route with a nexthop id
-// (print_cache_nexthop_id).
+// print_cache_flags) in ip/iproute.c, on ip.p, and ip/ipnexthop.c's
+// print_cache_nexthop_id for the nh_info -d adds to a route with a nexthop
+// id. Not printed, and refused by ip route: route get's RTA_CACHEINFO with
+// -s (print_rta_cacheinfo's users, used and age of the kernel's cached
+// route, which netsim does not keep).
 
 package iproute
 
@@ -75,7 +75,7 @@ func routeAnswer(q rtnl.RouteQuery, rr rtnl.RouteResult) routeMsg {
 
 // printRoute is print_route for m; f is the dump's filter (nil for the
 // answer to route get), whose fixed fields are left out.
-func (ip *IP) printRoute(m routeMsg, f *routeFilter) {
+func (ip *IP) printRoute(h *rtnl.Handle, m routeMsg, f *routeFilter) {
 	p := &ip.p
 	details := ip.opts.details > 0
 	var oneTable, devFixed, protoFixed, scopeFixed, viaFixed, srcFixed, tosFixed, metricFixed bool
@@ -160,6 +160,9 @@ func (ip *IP) printRoute(m routeMsg, f *routeFilter) {
 	}
 	if m.iif != "" {
 		ip.printIfidx(m.iif, "iif")
+	}
+	if m.nhid != 0 && details {
+		ip.printCacheNexthopID(h, "\n\tnh_info ", "nh_info", m.nhid)
 	}
 	if len(m.paths) > 0 {
 		ip.printRtaMultipath(m.paths)

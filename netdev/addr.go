@@ -2,7 +2,6 @@ package netdev
 
 import (
 	"net/netip"
-	"strings"
 	"time"
 
 	"github.com/netsimlab/netsim/rt"
@@ -38,30 +37,6 @@ const (
 	AddrMcAutoJoin     AddrFlags = 0x400 // IFA_F_MCAUTOJOIN
 	AddrStablePrivacy  AddrFlags = 0x800 // IFA_F_STABLE_PRIVACY (IPv6)
 )
-
-// addrFlagNames is iproute2's ifa_flag_data: the flag names in the order
-// `ip addr` prints them. IFA_F_PERMANENT prints as "dynamic" when clear.
-var addrFlagNames = []struct {
-	f    AddrFlags
-	name string
-}{
-	{AddrSecondary, "secondary"}, {AddrNoDAD, "nodad"}, {AddrOptimistic, "optimistic"},
-	{AddrDADFailed, "dadfailed"}, {AddrHomeAddress, "home"}, {AddrDeprecated, "deprecated"},
-	{AddrTentative, "tentative"}, {AddrPermanent, "permanent"}, {AddrManageTempAddr, "mngtmpaddr"},
-	{AddrNoPrefixRoute, "noprefixroute"}, {AddrMcAutoJoin, "autojoin"}, {AddrStablePrivacy, "stable-privacy"},
-}
-
-// String lists the flags by the names iproute2 gives them, in its order
-// ("secondary nodad tentative"); IFA_F_PERMANENT is "permanent" here.
-func (f AddrFlags) String() string {
-	var p []string
-	for _, n := range addrFlagNames {
-		if f&n.f != 0 {
-			p = append(p, n.name)
-		}
-	}
-	return strings.Join(p, " ")
-}
 
 // Addr is an IPv4 or IPv6 interface address as `ip addr` lists it. The zero
 // Addr is not a valid address.

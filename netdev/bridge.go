@@ -306,6 +306,26 @@ type bridgeState struct {
 	snooping     bool      // the snooper groups are joined (br_multicast_join_snoopers)
 	ports        []*Device // port_list, newest first
 	portLimits   bool      // a port was added: the bridge's TSO limit is its ports' (br_set_gso_limits)
+	// selected is whether br_port_state_selection has run: until then the
+	// bridge keeps the carrier alloc_netdev gave it, whatever its ports.
+	selected bool
+}
+
+// portStateSelection records that br_port_state_selection ran: from now
+// on the bridge has carrier while a port forwards. The kernel's carrier
+// bit changes (and is counted) at once, so that a port's arrival counts
+// the carrier going off while the new port is still disabled and on again
+// when it forwards.
+//
+// Kernel: br_port_state_selection (net/bridge/br_stp.c), run by
+// br_stp_enable_port, br_stp_disable_port, br_stp_change_bridge_id,
+// br_stp_set_bridge_priority, br_stp_start, br_stp_set_path_cost and
+// br_set_port_state.
+func (br *Device) portStateSelection() {
+	br.priv.bridge.selected = true
+	if br.state == regRegistered {
+		br.countCarrier()
+	}
 }
 
 // bridgePort is a port's state (struct net_bridge_port).
@@ -365,8 +385,12 @@ var bridgeOps = &linkOps{
 			br.delPort(t, br.priv.bridge.ports[0], false)
 		}
 	},
-	// br_port_state_selection: carrier while a port forwards.
+	// br_port_state_selection: carrier while a port forwards, once it
+	// has run (see portStateSelection).
 	carrierOf: func(br *Device) bool {
+		if !br.priv.bridge.selected {
+			return true
+		}
 		for _, p := range br.priv.bridge.ports {
 			if p.priv.brPort.state == BrStateForwarding {
 				return true
@@ -414,8 +438,11 @@ func (s Bridge) create(t *sim.Task, tb *Table) ([]*Device, error) {
 		return nil, err
 	}
 	if !d.priv.addrRandom {
-		// br_dev_newlink: a bridge created with an address has it as its id.
+		// br_dev_newlink: a bridge created with an address has it as its
+		// id (br_stp_change_bridge_id, which runs the state selection:
+		// registration then counts the carrier going off).
 		b.id.Addr = d.addr
+		b.selected = true
 	}
 	d.uniFlt = true
 	d.priv.bridge = b
@@ -479,6 +506,9 @@ func (d *Device) ChangeBridge(t *sim.Task, s BridgeSettings) error {
 	}
 	wasSnooping := b.cfg.McastSnooping != 0
 	b.cfg, b.id = trial.cfg, trial.id
+	if trial.selected && !b.selected {
+		d.portStateSelection()
+	}
 	if d.IsUp() && wasSnooping != (b.cfg.McastSnooping != 0) {
 		// br_multicast_toggle
 		if b.cfg.McastSnooping != 0 {
@@ -486,6 +516,9 @@ func (d *Device) ChangeBridge(t *sim.Task, s BridgeSettings) error {
 		} else {
 			d.leaveSnoopers(t)
 		}
+	}
+	if d.refreshCarrier(t, true) {
+		d.carrierChangedForOthers(t)
 	}
 	return nil
 }
@@ -519,8 +552,10 @@ func (b *bridgeState) apply(s BridgeSettings) error {
 		// br_stp_set_enabled: in a namespace other than the initial one
 		// STP runs in the kernel (BR_KERNEL_STP = 1).
 		if *v != 0 && c.STPState == 0 {
-			// br_stp_start: the forward delay is clamped into STP's range.
+			// br_stp_start: the forward delay is clamped into STP's range,
+			// and kernel STP runs the state selection.
 			c.ForwardDelay = min(max(c.ForwardDelay, brMinForwardDelay), brMaxForwardDelay)
+			b.selected = true
 		}
 		c.STPState = 0
 		if *v != 0 {
@@ -528,8 +563,11 @@ func (b *bridgeState) apply(s BridgeSettings) error {
 		}
 	}
 	if v := s.Priority; v != nil {
+		// br_stp_set_bridge_priority runs the state selection, whatever
+		// the value.
 		c.Priority = *v
 		b.id.Prio = *v
+		b.selected = true
 	}
 	if s.VlanFiltering != nil {
 		// Linux 6.18 as built for the reference machine has no
@@ -668,7 +706,10 @@ func (p *Device) portSync(brUp bool) {
 	bp := p.priv.brPort
 	oper := p.operState == OperUp || p.operState == OperUnknown
 	if !brUp || !p.IsUp() || !oper {
-		bp.state = BrStateDisabled
+		if bp.state != BrStateDisabled {
+			bp.state = BrStateDisabled
+			bp.br.portStateSelection()
+		}
 		return
 	}
 	if bp.state != BrStateDisabled {
@@ -679,6 +720,7 @@ func (p *Device) portSync(brUp bool) {
 	} else {
 		bp.state = BrStateListening
 	}
+	bp.br.portStateSelection()
 }
 
 // bridgeAddIf makes dev a port of bridge br.
@@ -766,6 +808,7 @@ func bridgeDelIf(t *sim.Task, br, dev *Device) error {
 func (br *Device) delPort(t *sim.Task, p *Device, adjust bool) {
 	b := br.priv.bridge
 	p.priv.brPort.state = BrStateDisabled
+	br.portStateSelection() // br_stp_disable_port
 	b.ports = slices.DeleteFunc(b.ports, func(d *Device) bool { return d == p })
 	for _, q := range b.ports {
 		if q.priv.brPort.info.BackupPort == p.ifindex {
@@ -809,6 +852,7 @@ func (br *Device) recalcBridgeID() bool {
 	}
 	b.id.Addr = addr
 	br.addr = addr
+	br.portStateSelection()
 	return true
 }
 
@@ -851,6 +895,10 @@ func bridgeDeviceEvent(t *sim.Task, ev Event, d *Device) error {
 	if b := d.priv.bridge; b != nil && ev == EventChangeAddr && !d.priv.addrRandom && b.id.Addr != d.addr {
 		// br_set_mac_address → br_stp_change_bridge_id.
 		b.id.Addr = d.addr
+		d.portStateSelection()
+		if d.refreshCarrier(t, true) {
+			d.carrierChangedForOthers(t)
+		}
 		return nil
 	}
 	bp := d.priv.brPort

@@ -37,7 +37,6 @@ type Device struct {
 	// counts its changes since registration (IFLA_CARRIER_CHANGES).
 	kcarrier       bool
 	carrierChanges uint32
-	portsSeen      bool // a bridge has had a port: br_port_state_selection sets its carrier
 	operState      OperState
 	mtu            int
 	minMTU         int

@@ -351,9 +351,10 @@ func (s Macvlan) create(t *sim.Task, tb *Table) ([]*Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	if count == 0 && lower.master != nil && lower.master.kindIs("bond") {
-		// macvlan_port_create: the bond's rx_handler holds the device.
-		return nil, errno.New(syscall.EBUSY, "")
+	if count == 0 && lower.masterHoldsRxHandler() {
+		// macvlan_port_create → netdev_rx_handler_register: the bridge's
+		// or bond's rx_handler holds the device (the kernel sets no extack).
+		return nil, errno.New(syscall.EBUSY, "Device is in use by an rx handler")
 	}
 	if count == 0 { // macvlan_port_create records the lower's address
 		lower.priv.macvlanPort = macvlanPort{permAddr: lower.addr}
@@ -457,6 +458,19 @@ func (s Vlan) create(t *sim.Task, tb *Table) ([]*Device, error) {
 	d.link = lower
 	d.priv.vlanID = s.ID
 	return []*Device{d}, nil
+}
+
+// masterHoldsRxHandler reports whether d's master took d's rx_handler: a
+// bridge port's is br_handle_frame, a bond slave's bond_handle_frame (a
+// vrf takes none). A device has one rx_handler, so such a device cannot
+// become a macvlan's lower device, and a macvlans' lower device (whose
+// rx_handler is macvlan_handle_frame, see hasMacvlans) cannot become a
+// bridge port or bond slave.
+//
+// Kernel: netdev_rx_handler_register (net/core/dev.c), called by br_add_if,
+// bond_enslave and macvlan_port_create.
+func (d *Device) masterHoldsRxHandler() bool {
+	return d.master != nil && (d.master.kindIs("bridge") || d.master.kindIs("bond"))
 }
 
 // hasMacvlans reports whether macvlans use d as their lower device (its

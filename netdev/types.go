@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/netsimlab/netsim/hwaddr"
+	"github.com/netsimlab/netsim/rt"
 )
 
 // IfIndex is an interface index, unique in a network namespace. The zero
@@ -38,21 +39,13 @@ const (
 	FlagLowerUp   Flags = 0x10000 // IFF_LOWER_UP (carrier)
 )
 
-var flagNames = []struct {
-	f    Flags
-	name string
-}{
-	{FlagLoopback, "LOOPBACK"}, {FlagBroadcast, "BROADCAST"}, {FlagNoARP, "NOARP"},
-	{FlagPromisc, "PROMISC"}, {FlagAllMulti, "ALLMULTI"}, {FlagMaster, "MASTER"},
-	{FlagSlave, "SLAVE"}, {FlagMulticast, "MULTICAST"}, {FlagUp, "UP"}, {FlagLowerUp, "LOWER_UP"},
-}
-
-// String renders flags in `ip link` order, e.g. "BROADCAST,MULTICAST,UP,LOWER_UP".
+// String renders flags in `ip link` order, e.g. "BROADCAST,MULTICAST,UP,LOWER_UP"
+// (rt.IFFNames).
 func (f Flags) String() string {
 	var parts []string
-	for _, n := range flagNames {
-		if f&n.f != 0 {
-			parts = append(parts, n.name)
+	for _, n := range rt.IFFNames {
+		if uint32(f)&n.Flag != 0 {
+			parts = append(parts, n.Name)
 		}
 	}
 	return strings.Join(parts, ",")
@@ -72,16 +65,11 @@ const (
 	OperUp             OperState = 6 // IF_OPER_UP
 )
 
-var operStateNames = [...]string{
-	OperUnknown: "UNKNOWN", OperNotPresent: "NOTPRESENT", OperDown: "DOWN",
-	OperLowerLayerDown: "LOWERLAYERDOWN", OperTesting: "TESTING",
-	OperDormant: "DORMANT", OperUp: "UP",
-}
-
-// String returns the name `ip link` prints ("UP", "DOWN", "LOWERLAYERDOWN", ...).
+// String returns the name `ip link` prints ("UP", "DOWN", "LOWERLAYERDOWN",
+// ...; rt.OperStateNames).
 func (s OperState) String() string {
-	if int(s) < len(operStateNames) {
-		return operStateNames[s]
+	if int(s) < len(rt.OperStateNames) {
+		return rt.OperStateNames[s]
 	}
 	return fmt.Sprintf("OPER(%d)", uint8(s))
 }

@@ -114,6 +114,11 @@ func (d *Device) refreshCarrier(t *sim.Task, notify bool) bool {
 	switch {
 	case !d.IsUp():
 		d.operState = OperDown
+	case d.carrier && d.kindIs("bridge") && d.carrierChanges == 0:
+		// No carrier change has reached linkwatch (rfc2863_policy), so
+		// the operstate is still the one a new device has: a bridge
+		// whose ports were never selected (see portStateSelection).
+		d.operState = OperUnknown
 	case d.carrier:
 		d.operState = d.ops.operUp
 	case d.link != nil || d.peer != nil:
@@ -279,22 +284,12 @@ func (d *Device) SetAddr(t *sim.Task, a MAC) error {
 func (d *Device) kindIs(k string) bool { return d.ops.kind == k }
 
 // countCarrier follows the kernel's carrier bit and counts its changes. A
-// veth has carrier only while both ends are up (veth_open, veth_close); a
-// bridge keeps the carrier it was created with until it has a port
-// (br_port_state_selection runs for ports only); the other kinds' carrier
-// is the one refreshCarrier computes.
+// veth has carrier only while both ends are up (veth_open, veth_close);
+// the other kinds' carrier is the one refreshCarrier computes.
 func (d *Device) countCarrier() {
 	c := d.ops.carrierOf == nil || d.ops.carrierOf(d)
-	switch {
-	case d.kindIs("veth") && !d.IsUp():
+	if d.kindIs("veth") && !d.IsUp() {
 		c = false
-	case d.kindIs("bridge"):
-		if len(d.priv.bridge.ports) > 0 {
-			d.portsSeen = true
-		}
-		if !d.portsSeen {
-			c = true
-		}
 	}
 	if c != d.kcarrier {
 		d.kcarrier = c

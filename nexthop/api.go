@@ -55,7 +55,7 @@ func (p Policy) String() string {
 // GroupMember is one member of a nexthop group (struct nexthop_grp).
 type GroupMember struct {
 	ID     ID
-	Weight uint16 // 1..255 (MaxWeight); 0 means 1
+	Weight uint16 // 1..MaxWeight; 0 means 1
 }
 
 // Config describes a nexthop to add or replace (RTM_NEWNEXTHOP). The zero

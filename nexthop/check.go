@@ -180,7 +180,7 @@ func checkGroup(nh *Nexthop, inTree map[*Nexthop]bool) error {
 			return fmt.Errorf("group %d: member %d is a group", nh.id, m.id)
 		case members[m]:
 			return fmt.Errorf("group %d: member %d twice", nh.id, m.id)
-		case e.weight < 1 || e.weight > MaxWeight:
+		case e.weight < 1:
 			return fmt.Errorf("group %d: member %d has weight %d", nh.id, m.id, e.weight)
 		case !e.linked || !m.grpList.has(e):
 			return fmt.Errorf("group %d: entry of member %d not on its list of groups", nh.id, m.id)

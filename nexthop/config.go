@@ -120,18 +120,16 @@ func (tb *Table) parseConfig(cfg Config) (nhConfig, error) {
 	return c, nil
 }
 
-// checkAttrGroup models nh_check_attr_group and valid_group_nh: member
-// weights and duplicates first, then existence and kind of every member,
-// then the attributes a group may not have.
+// checkAttrGroup models nh_check_attr_group and valid_group_nh: duplicate
+// members first (every weight a GroupMember holds is valid: see
+// MaxWeight), then existence and kind of every member, then the
+// attributes a group may not have.
 func (tb *Table) checkAttrGroup(cfg Config) error {
 	g := cfg.Group
 	if len(g) == 0 {
 		return einval("Invalid length for nexthop group attribute")
 	}
 	for i := range g {
-		if g[i].Weight > MaxWeight {
-			return einval("Invalid value for weight")
-		}
 		for j := i + 1; j < len(g); j++ {
 			if g[i].ID == g[j].ID {
 				return einval("Nexthop id can not be used twice in a group")

@@ -38,10 +38,13 @@ func (g GroupType) String() string {
 }
 
 // MaxWeight is the largest weight of a group member. struct nexthop_grp
-// carries weight-1 in a byte and nh_check_attr_group refuses a byte above
-// 254, so weight 256 gets "Invalid value for weight" (kernels before 6.12,
-// whose 16-bit weights are not modelled).
-const MaxWeight = 255
+// carries weight-1 in two bytes (weight and, since Linux 6.12, weight_high);
+// nexthop_grp_weight adds 1 in 16 bits, so the one encoding above
+// MaxWeight, 0xffff, reads as weight 0 and nh_check_attr_group refuses it
+// with "Invalid value for weight". GroupMember's uint16 cannot express it.
+// iproute2 6.1 sends only the low byte (weights up to 256) and reads only
+// the low byte back.
+const MaxWeight = 65535
 
 // nhGroup is a group's member array, struct nh_group. The kernel swaps in a
 // spare array on every member removal; here the entries slice is rebuilt.

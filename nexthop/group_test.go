@@ -154,3 +154,27 @@ func TestGroupBlackholeAndFamilies(t *testing.T) {
 	require.NoError(t, tbl.Del(e.t, 1, nil))
 	require.False(t, tbl.Get(108).HasV4())
 }
+
+// Weights are 16-bit since Linux 6.12 (nexthop_grp's weight_high): 256,
+// which iproute2 6.1 sends as the byte 255, and the largest, 65535, are
+// members' weights like any other, and hash-threshold selection splits the
+// hash space by them.
+func TestGroupWeightsAboveAByte(t *testing.T) {
+	e := newEnv(t)
+	tbl := e.newTable(t, nexthop.FlushDeferred,
+		e.single(1, "172.16.1.2", "d0"),
+		e.single(2, "172.16.1.3", "d0"),
+		nexthop.Config{ID: 10, Group: []nexthop.GroupMember{{ID: 1, Weight: 256}, {ID: 2}}},
+		nexthop.Config{ID: 11, Group: []nexthop.GroupMember{{ID: 1, Weight: nexthop.MaxWeight}, {ID: 2, Weight: 255}}},
+	)
+	require.Equal(t, grp(10, mw(1, 256), m(2)), viewOf(tbl.Get(10)))
+	require.Equal(t, grp(11, mw(1, nexthop.MaxWeight), mw(2, 255)), viewOf(tbl.Get(11)))
+
+	// Member 1 owns [0, 256/257 of 2³¹): the bound is that share, rounded, less one.
+	bound := nexthop.UpperBound(256, 257)
+	require.Equal(t, int64((uint64(256)<<31+128)/257-1), bound)
+	i, _ := tbl.Get(10).SelectPath(uint32(bound))
+	require.Equal(t, 0, i)
+	i, _ = tbl.Get(10).SelectPath(uint32(bound + 1))
+	require.Equal(t, 1, i)
+}

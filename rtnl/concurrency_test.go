@@ -226,7 +226,7 @@ func runScheduled(t *testing.T) (summary []string) {
 func v6s(d *netdev.Device) []string {
 	var out []string
 	for _, a := range d.Inet6Addrs() {
-		out = append(out, a.Prefix.String()+" "+a.Flags.String())
+		out = append(out, fmt.Sprintf("%s %#x", a.Prefix, uint32(a.Flags)))
 	}
 	return out
 }

@@ -69,7 +69,7 @@ func TestLinkInfo(t *testing.T) {
 		{"bond0", func(li rtnl.LinkInfo) {
 			require.Equal(t, "bond", li.Kind)
 			require.Equal(t, "active-backup", li.BondMode.String())
-			require.Equal(t, "BROADCAST,MASTER,MULTICAST", li.Flags.String())
+			require.Equal(t, "BROADCAST,MULTICAST,MASTER", li.Flags.String())
 		}},
 		{"d0", func(li rtnl.LinkInfo) {
 			require.Equal(t, "bond0", li.Master)

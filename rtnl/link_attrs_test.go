@@ -221,7 +221,7 @@ func TestMacvlanErrors(t *testing.T) {
 	r.ok(r.h.LinkAdd(netdev.Bond{Name: "b0"}))
 	r.ok(r.h.LinkAdd(netdev.Dummy{Name: "s0"}))
 	r.ok(r.h.LinkSetMaster("s0", "b0"))
-	requireErr(t, r.h.LinkAdd(netdev.Macvlan{Name: "m3", Link: "s0"}), syscall.EBUSY, "")
+	requireErr(t, r.h.LinkAdd(netdev.Macvlan{Name: "m3", Link: "s0"}), syscall.EBUSY, "Device is in use by an rx handler")
 	// macvlan_common_newlink: no IFLA_LINK, or an unknown one.
 	requireErr(t, r.h.LinkAdd(netdev.Macvlan{Name: "m3"}), syscall.EINVAL, "")
 	requireErr(t, r.h.LinkAdd(netdev.Macvlan{Name: "m3", Link: "nope"}), syscall.ENODEV, "")

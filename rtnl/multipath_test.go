@@ -163,3 +163,35 @@ func TestMultipathHashSeedSysctl(t *testing.T) {
 	}
 	a.ok(a.h.Sysctl("net/ipv4/fib_multipath_hash_policy", "0"))
 }
+
+// TestNexthopGroupWeightAboveAByte: a group keeps 16-bit weights
+// (nexthop_grp's weight and weight_high), while a route on it dumps each
+// member's weight-1 in rtnh_hops, one byte (fib_add_nexthop): 256 is 256,
+// 300 reads back as 44.
+func TestNexthopGroupWeightAboveAByte(t *testing.T) {
+	r := multipathRig(t, 1)
+	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 11, Group: []nexthop.GroupMember{{ID: 1, Weight: 256}, {ID: 2, Weight: 300}}}))
+	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("12.0.0.0/8"), NexthopID: 11}))
+
+	nhs, err := r.h.NexthopList()
+	r.ok(err)
+	var group []nexthop.GroupMember
+	for _, nh := range nhs {
+		if nh.ID == 11 {
+			group = nh.Group
+		}
+	}
+	require.Equal(t, []nexthop.GroupMember{{ID: 1, Weight: 256}, {ID: 2, Weight: 300}}, group)
+
+	routes, err := r.h.RouteList(254)
+	r.ok(err)
+	var weights []int
+	for _, ri := range routes {
+		if ri.Dst == pfx("12.0.0.0/8") {
+			for _, p := range ri.Multipath {
+				weights = append(weights, p.Weight)
+			}
+		}
+	}
+	require.Equal(t, []int{256, 44}, weights)
+}
