@@ -780,10 +780,16 @@ func bridgeAddIf(t *sim.Task, br, dev *Device) error {
 }
 
 // portCost is the initial path cost of a port: 2 for a 10 Gb/s device (a
-// veth reports 10000 Mb/s), 100 when the speed is unknown.
+// veth reports 10000 Mb/s), 100 when the speed is unknown. A macvlan or a
+// vlan reports its lower device's speed.
 //
-// Kernel: port_cost / br_get_port_cost (net/bridge/br_if.c).
+// Kernel: port_cost / br_get_port_cost (net/bridge/br_if.c);
+// macvlan_ethtool_get_link_ksettings (drivers/net/macvlan.c),
+// vlan_ethtool_get_link_ksettings (net/8021q/vlan_dev.c).
 func portCost(d *Device) uint32 {
+	for (d.kindIs("macvlan") || d.kindIs("vlan")) && d.link != nil {
+		d = d.link
+	}
 	if d.kindIs("veth") {
 		return 2
 	}
