@@ -52,10 +52,12 @@ func (f *linkFilter) userKeep(l rtnl.LinkInfo) bool {
 	return true
 }
 
-// listLinks returns the devices a listing goes through: the one device
-// named by dev (fetched with RTM_GETLINK, unfiltered), or the dump with
-// the filter's kernel part applied.
-func (f *linkFilter) listLinks(links []rtnl.LinkInfo) []rtnl.LinkInfo {
+// listLinks returns the devices a listing of family (-4, -6 or 0) goes
+// through: the one device named by dev (fetched with RTM_GETLINK,
+// unfiltered), or the dump, with the filter's kernel part applied when the
+// request carried it: rtnl_linkdump_req_filter_fn adds the filter to an
+// AF_UNSPEC dump only, and sends a bare request for -4 and -6.
+func (f *linkFilter) listLinks(links []rtnl.LinkInfo, family int) []rtnl.LinkInfo {
 	var out []rtnl.LinkInfo
 	for _, l := range links {
 		if f.dev != "" {
@@ -64,7 +66,7 @@ func (f *linkFilter) listLinks(links []rtnl.LinkInfo) []rtnl.LinkInfo {
 			}
 			continue
 		}
-		if f.kernelKeep(l) {
+		if family != 0 || f.kernelKeep(l) {
 			out = append(out, l)
 		}
 	}
@@ -75,11 +77,16 @@ func (f *linkFilter) listLinks(links []rtnl.LinkInfo) []rtnl.LinkInfo {
 // filter drops (nothing printed), 0 when the device's line is not printed
 // (a label filter, or -brief), 1 when it is.
 func (ip *IP) printLinkEntry(f *linkFilter, label bool, l rtnl.LinkInfo, names linkNames, v linkView) int {
-	if !f.userKeep(l) {
+	// print_linkinfo checks up, then returns for a label filter before
+	// its checks of group, master and kind.
+	if f.up && l.Flags&netdev.FlagUp == 0 {
 		return -1
 	}
 	if label {
 		return 0
+	}
+	if !f.userKeep(l) {
+		return -1
 	}
 	ip.printLinkInfo(l, names, v)
 	if ip.opts.brief > 0 {
@@ -95,7 +102,7 @@ func (ip *IP) linkList(f *linkFilter, links []rtnl.LinkInfo) {
 	names := newLinkNames(links)
 	v := linkView{doLink: true, family: afPacket}
 	p.startJSON(ip.opts.json, ip.opts.pretty, true)
-	for _, l := range f.listLinks(links) {
+	for _, l := range f.listLinks(links, ip.family) {
 		p.openObject("")
 		ip.printLinkEntry(f, false, l, names, v)
 		p.closeObject()
@@ -121,7 +128,7 @@ func (ip *IP) addrList(f *addrFilter, links []rtnl.LinkInfo, keep func(rtnl.Link
 	}
 	noLink := ip.opts.oneline > 0
 	p.startJSON(ip.opts.json, ip.opts.pretty, true)
-	for _, l := range f.listLinks(links) {
+	for _, l := range f.listLinks(links, ip.family) {
 		if !keep(l) {
 			continue
 		}
