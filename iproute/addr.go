@@ -217,16 +217,8 @@ var addrModifyKeywords = append([]keyword[*addrReq]{
 		q.a.Scope, q.scoped = s, true
 		return err
 	}),
-	exact("dev", func(a *args, q *addrReq) error {
-		v, err := a.next()
-		q.dev = v
-		return err
-	}),
-	exact("label", func(a *args, q *addrReq) error {
-		v, err := a.next()
-		q.label = v
-		return err
-	}),
+	exact("dev", word(func(q *addrReq, v string) { q.dev = v })),
+	exact("label", word(func(q *addrReq, v string) { q.label = v })),
 	kw("metric", func(a *args, q *addrReq) error {
 		_, err := nextValue(a, uint32Value, "\"metric\" value is invalid\n")
 		q.refuse("metric")
@@ -574,11 +566,7 @@ var addrFilterKeywords = append([]keyword[*addrFilter]{
 	}),
 	exact("up", func(_ *args, f *addrFilter) error { f.up = true; return nil }),
 }, append(addrFlagFilterKeywords(), []keyword[*addrFilter]{
-	exact("label", func(a *args, f *addrFilter) error {
-		v, err := a.next()
-		f.label = v
-		return err
-	}),
+	exact("label", word(func(f *addrFilter, v string) { f.label = v })),
 	exact("group", func(a *args, f *addrFilter) error {
 		g, err := nextValue(a, groupID, "Invalid \"group\" value\n")
 		f.group, f.hasGroup = g, true

@@ -109,3 +109,14 @@ func prefixed(m map[string]string, prefix string) map[string]string {
 	}
 	return out
 }
+
+// word is the parse of a keyword whose value is one word, stored by set.
+func word[R any](set func(r R, v string)) func(a *args, r R) error {
+	return func(a *args, r R) error {
+		v, err := a.next()
+		if err == nil {
+			set(r, v)
+		}
+		return err
+	}
+}

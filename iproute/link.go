@@ -378,11 +378,7 @@ var linkKeywords = []keyword[*linkReq]{
 		r.hasIndex, r.index = true, netdev.IfIndex(n)
 		return nil
 	}),
-	kw("link", func(a *args, r *linkReq) error {
-		v, err := a.next()
-		r.link = v
-		return err
-	}),
+	kw("link", word(func(r *linkReq, v string) { r.link = v })),
 	kw("address", func(a *args, r *linkReq) error {
 		v, err := a.next()
 		if err != nil {

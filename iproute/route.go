@@ -323,11 +323,7 @@ var routeModifyKeywords = func() []keyword[*routeReq] {
 			return nil
 		}),
 		kw("vrf", refused("vrf")),
-		exact("dev", func(a *args, q *routeReq) error {
-			v, err := a.next()
-			q.dev = v
-			return err
-		}).or("oif"),
+		exact("dev", word(func(q *routeReq, v string) { q.dev = v })).or("oif"),
 		kw("pref", func(a *args, q *routeReq) error {
 			// RTA_PREF, an IPv6 router preference: the IPv4 kernel
 			// ignores it (rtm_to_fib_config).
@@ -665,16 +661,8 @@ var routeFilterKeywords = []keyword[*routeFilterReq]{
 		q.f.typ, q.f.hasType = ty, true
 		return err
 	}),
-	exact("dev", func(a *args, q *routeFilterReq) error {
-		v, err := a.next()
-		q.f.dev = v
-		return err
-	}).or("oif"),
-	exact("iif", func(a *args, q *routeFilterReq) error {
-		v, err := a.next()
-		q.f.iif = v
-		return err
-	}),
+	exact("dev", word(func(q *routeFilterReq, v string) { q.f.dev = v })).or("oif"),
+	exact("iif", word(func(q *routeFilterReq, v string) { q.f.iif = v })),
 	exact("mark", func(a *args, q *routeFilterReq) error {
 		m, err := nextValue(a, uint32Value, "invalid mark value")
 		q.f.mark, q.f.hasMark = uint32(m), true
@@ -1035,21 +1023,13 @@ var routeGetKeywords = []keyword[*routeGetReq]{
 		g.q.Src, g.q.SrcLen = p.Addr(), p.Bits()
 		return nil
 	}),
-	kw("iif", func(a *args, g *routeGetReq) error {
-		v, err := a.next()
-		g.q.IIF = v
-		return err
-	}),
+	kw("iif", word(func(g *routeGetReq, v string) { g.q.IIF = v })),
 	kw("mark", func(a *args, g *routeGetReq) error {
 		v, err := nextValue(a, uint32Value, "invalid mark value")
 		g.q.Mark = uint32(v)
 		return err
 	}),
-	kw("oif", func(a *args, g *routeGetReq) error {
-		v, err := a.next()
-		g.q.OIF = v
-		return err
-	}).or("dev"),
+	kw("oif", word(func(g *routeGetReq, v string) { g.q.OIF = v })).or("dev"),
 	// RTM_F_NOTIFY marks the cached route itself (RTCF_NOTIFY), which
 	// later answers show; netsim keeps no route cache.
 	kw("notify", refusedKeyword[*routeGetReq]("ip route get", "notify", false)),
