@@ -38,15 +38,7 @@ CONFFLAG-LIST := [ CONFFLAG-LIST ] CONFFLAG
 CONFFLAG  := [ home | nodad | mngtmpaddr | noprefixroute | autojoin ]
 LIFETIME := [ valid_lft LFT ] [ preferred_lft LFT ]
 LFT := forever | SECONDS
-TYPE := { amt | bareudp | bond | bond_slave | bridge | bridge_slave |
-          dsa | dummy | erspan | geneve | gre | gretap | gtp | ifb |
-          ip6erspan | ip6gre | ip6gretap | ip6tnl |
-          ipip | ipoib | ipvlan | ipvtap |
-          macsec | macvlan | macvtap |
-          netdevsim | nlmon | rmnet | sit | team | team_slave |
-          vcan | veth | vlan | vrf | vti | vxcan | vxlan | wwan |
-          xfrm | virt_wifi }
-`
+` + linkTypesUsage
 
 // addrOp is the request ipaddr_modify sends: RTM_NEWADDR with
 // NLM_F_CREATE|NLM_F_EXCL (add), NLM_F_REPLACE (change) or

@@ -77,7 +77,11 @@ const linkUsage = `Usage: ip link add [link DEV | parentdev NAME] [ name ] NAME
 
 	ip link help [ TYPE ]
 
-TYPE := { amt | bareudp | bond | bond_slave | bridge | bridge_slave |
+` + linkTypesUsage
+
+// linkTypesUsage is the list of link types that ip's link and address
+// usages end with (iplink_types_usage).
+const linkTypesUsage = `TYPE := { amt | bareudp | bond | bond_slave | bridge | bridge_slave |
           dsa | dummy | erspan | geneve | gre | gretap | gtp | ifb |
           ip6erspan | ip6gre | ip6gretap | ip6tnl |
           ipip | ipoib | ipvlan | ipvtap |

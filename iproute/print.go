@@ -137,6 +137,18 @@ func (p *printer) closeArray(t outType, delim string) {
 	}
 }
 
+// member starts a JSON value of output t under key ("" for an array
+// element) and reports whether it did: the caller then writes the value.
+func (p *printer) member(t outType, key string) bool {
+	if !p.inJSON(t) {
+		return false
+	}
+	if key != "" {
+		p.jw.name(key)
+	}
+	return true
+}
+
 // nl is print_nl: the line separator, in text only.
 func (p *printer) nl() {
 	if p.jw == nil {
@@ -147,13 +159,9 @@ func (p *printer) nl() {
 // str is print_string. In JSON a key without a value ("" value and
 // nameOnly) is not possible here; use key "" for an array element.
 func (p *printer) str(t outType, key, format, value string) {
-	switch {
-	case p.inJSON(t):
-		if key != "" {
-			p.jw.name(key)
-		}
+	if p.member(t, key) {
 		p.jw.str(value)
-	case p.inText(t):
+	} else if p.inText(t) {
 		p.text(format, value)
 	}
 }
@@ -169,26 +177,18 @@ func (p *printer) name(key string) {
 // uint is print_uint, print_u64, print_hu, print_hhu, print_luint: the
 // number in JSON, the format in text.
 func (p *printer) uint(t outType, key, format string, v uint64) {
-	switch {
-	case p.inJSON(t):
-		if key != "" {
-			p.jw.name(key)
-		}
+	if p.member(t, key) {
 		p.jw.uint(v)
-	case p.inText(t):
+	} else if p.inText(t) {
 		p.text(format, v)
 	}
 }
 
 // int is print_int and print_s64.
 func (p *printer) int(t outType, key, format string, v int64) {
-	switch {
-	case p.inJSON(t):
-		if key != "" {
-			p.jw.name(key)
-		}
+	if p.member(t, key) {
 		p.jw.int(v)
-	case p.inText(t):
+	} else if p.inText(t) {
 		p.text(format, v)
 	}
 }
@@ -209,39 +209,27 @@ func (p *printer) onOff(t outType, key, format string, v bool) {
 }
 
 func (p *printer) boolAs(t outType, key, format string, v bool, s string) {
-	switch {
-	case p.inJSON(t):
-		if key != "" {
-			p.jw.name(key)
-		}
+	if p.member(t, key) {
 		p.jw.raw(strconv.FormatBool(v))
-	case p.inText(t):
+	} else if p.inText(t) {
 		p.text(format, s)
 	}
 }
 
 // null is print_null: null in JSON, the format with value in text.
 func (p *printer) null(t outType, key, format, value string) {
-	switch {
-	case p.inJSON(t):
-		if key != "" {
-			p.jw.name(key)
-		}
+	if p.member(t, key) {
 		p.jw.raw("null")
-	case p.inText(t):
+	} else if p.inText(t) {
 		p.text(format, value)
 	}
 }
 
 // hex is print_hex: a JSON string of the hexadecimal digits.
 func (p *printer) hex(t outType, key, format string, v uint64) {
-	switch {
-	case p.inJSON(t):
-		if key != "" {
-			p.jw.name(key)
-		}
+	if p.member(t, key) {
 		p.jw.str(strconv.FormatUint(v, 16))
-	case p.inText(t):
+	} else if p.inText(t) {
 		p.text(format, v)
 	}
 }
@@ -253,13 +241,9 @@ func (p *printer) hex0x(t outType, key, format string, v uint64) {
 	if v != 0 {
 		s = "0x" + strconv.FormatUint(v, 16)
 	}
-	switch {
-	case p.inJSON(t):
-		if key != "" {
-			p.jw.name(key)
-		}
+	if p.member(t, key) {
 		p.jw.str(s)
-	case p.inText(t):
+	} else if p.inText(t) {
 		p.text(strings.Replace(format, "%#x", "%s", 1), s)
 	}
 }
@@ -268,13 +252,9 @@ func (p *printer) hex0x(t outType, key, format string, v uint64) {
 // format in text, where %g is C's (six significant digits: "8.58993e+06"),
 // unlike Go's.
 func (p *printer) float(t outType, key, format string, v float64) {
-	switch {
-	case p.inJSON(t):
-		if key != "" {
-			p.jw.name(key)
-		}
+	if p.member(t, key) {
 		p.jw.float(v)
-	case p.inText(t):
+	} else if p.inText(t) {
 		p.text(strings.Replace(format, "%g", "%s", 1), formatG(v))
 	}
 }
