@@ -61,6 +61,12 @@ func TestSeedsPinned(t *testing.T) {
 			t.Errorf("%s is pinned but no longer run; re-pin: %s", k, repin)
 		}
 	}
+	// The README quotes the count `netsim seeds` ends with.
+	readme, err := os.ReadFile("../README.md")
+	require.NoError(t, err)
+	count := scenario.ScoreRows(rows).String()
+	require.Contains(t, strings.Join(strings.Fields(string(readme)), " "), `"`+count+`"`,
+		"README.md's count of calibrated and predicted rows is stale")
 	// Rows declared the same by construction are, at full scale.
 	for _, p := range scenario.PublishedTimes {
 		if p.SameAs != (scenario.RowKey{}) {

@@ -229,8 +229,7 @@ func runSeeds(args []string, out io.Writer) error {
 		}
 	}
 	if sc := scenario.ScoreRows(rows); sc.Published > 0 {
-		_, err := fmt.Fprintf(out, "%d published times: %d calibrated, %d predicted; of the predictions %d within ±35%%, %d within ±15%%\n",
-			sc.Published, sc.Calibrated, sc.Predicted, sc.Within35, sc.Within15)
+		_, err := fmt.Fprintln(out, sc)
 		return err
 	}
 	return nil
