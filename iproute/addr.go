@@ -610,6 +610,13 @@ func addrFlagFilterKeywords() []keyword[*addrFilter] {
 // filterDev is ipaddr_list_flush_or_save's last branch: [dev] DEVICE, or
 // help.
 func filterDev(a *args, f *addrFilter) error {
+	return devSelector(a, &f.dev, f.usage)
+}
+
+// devSelector reads a list selector's [dev] DEVICE word into *dev: "dev"
+// takes the next word, "help" prints usage, a second device is a duplicate
+// (ipaddr_list_flush_or_save and multiaddr_list share this branch).
+func devSelector(a *args, dev *string, usage string) error {
 	w := a.peek()
 	if w == "dev" {
 		v, err := a.next()
@@ -618,12 +625,12 @@ func filterDev(a *args, f *addrFilter) error {
 		}
 		w = v
 	} else if matches(w, "help") {
-		return usageErr(f.usage)
+		return usageErr(usage)
 	}
-	if f.dev != "" {
+	if *dev != "" {
 		return duparg2("dev", w)
 	}
-	f.dev = w
+	*dev = w
 	return nil
 }
 
