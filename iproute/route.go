@@ -193,15 +193,7 @@ var routeUnmodelled = map[string]string{
 // its value, if it takes one, is read first (ip's NEXT_ARG), then the
 // command fails with what is not modelled.
 func refusedKeyword[R any](cmd, name string, value bool) func(a *args, r R) error {
-	return func(a *args, _ R) error {
-		w := a.peek()
-		if value {
-			if _, err := a.next(); err != nil {
-				return err
-			}
-		}
-		return failf("%s: \"%s\" is not supported by netsim: netsim models no %s.\n", cmd, w, routeUnmodelled[name])
-	}
+	return refuse[R](cmd, "netsim models no "+routeUnmodelled[name], value)
 }
 
 // routeModelled lists a table's keywords but those netsim refuses (of
