@@ -32,6 +32,13 @@ func (k keyword[R]) or(names ...string) keyword[R] {
 	return k
 }
 
+// unmodelled marks k as a keyword netsim knows but does not model (why);
+// its parse refuses it.
+func (k keyword[R]) unmodelled(why string) keyword[R] {
+	k.refused = why
+	return k
+}
+
 // match reports whether word names k.
 func (k *keyword[R]) match(word string) bool {
 	for _, n := range k.names {
