@@ -104,9 +104,9 @@ var addrObject = object{
 	usage: addrUsage,
 	empty: func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.addrShow(h, argv, false) },
 	commands: []command{
-		{names: []string{"add*"}, run: addrModifyCmd(addrAdd), keywords: addrModelled(), refusedKeywords: addrUnmodelled},
-		{names: []string{"change*", "chg"}, run: addrModifyCmd(addrChange), keywords: addrModelled(), refusedKeywords: addrUnmodelled},
-		{names: []string{"replace*"}, run: addrModifyCmd(addrReplace), keywords: addrModelled(), refusedKeywords: addrUnmodelled},
+		{names: []string{"add*"}, run: addrModifyCmd(addrAdd), keywords: addrModelled(), refusedKeywords: keywordRefusals(addrModifyKeywords)},
+		{names: []string{"change*", "chg"}, run: addrModifyCmd(addrChange), keywords: addrModelled(), refusedKeywords: keywordRefusals(addrModifyKeywords)},
+		{names: []string{"replace*"}, run: addrModifyCmd(addrReplace), keywords: addrModelled(), refusedKeywords: keywordRefusals(addrModifyKeywords)},
 		{names: []string{"delete*"}, run: addrModifyCmd(addrDel), keywords: addrModelled()},
 		{names: []string{"list*", "show*", "lst*"}, run: func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.addrShow(h, argv, false) },
 			keywords: keywordNames(addrFilterKeywords)},
@@ -203,7 +203,7 @@ var addrModifyKeywords = append([]keyword[*addrReq]{
 		q.hasAny = true
 		q.refuse("anycast")
 		return nil
-	}),
+	}).unmodelled("netsim models no anycast addresses"),
 	exact("scope", func(a *args, q *addrReq) error {
 		s, err := nextValue(a, scopeID, "invalid scope value.")
 		q.a.Scope, q.scoped = s, true
@@ -215,7 +215,7 @@ var addrModifyKeywords = append([]keyword[*addrReq]{
 		_, err := nextValue(a, uint32Value, "\"metric\" value is invalid\n")
 		q.refuse("metric")
 		return err
-	}).or("priority*", "preference*"),
+	}).or("priority*", "preference*").unmodelled("netsim models no metrics of prefix routes (IFA_RT_PRIORITY)"),
 	kw("valid_lft", func(a *args, q *addrReq) error {
 		if q.validArg != "" {
 			return duparg("valid_lft", a.peek())
@@ -260,15 +260,14 @@ func addrFlagKeywords() []keyword[*addrReq] {
 				q.unsupportedFlag = f.name
 			}
 			return nil
-		}))
+		}).unmodelled(addrFlagUnmodelled[f.name]))
 	}
 	return out
 }
 
-// addrUnmodelled says why netsim refuses keywords of ipaddr_modify.
-var addrUnmodelled = map[string]string{
-	"metric":     "netsim models no metrics of prefix routes (IFA_RT_PRIORITY)",
-	"anycast":    "netsim models no anycast addresses",
+// addrFlagUnmodelled says why netsim refuses the flags of ipaddr_modify
+// that it does not model.
+var addrFlagUnmodelled = map[string]string{
 	"home":       "netsim models no Mobile IPv6 home addresses",
 	"mngtmpaddr": "netsim models no IPv6 temporary addresses",
 	"optimistic": "netsim models no optimistic DAD",
@@ -278,11 +277,8 @@ var addrUnmodelled = map[string]string{
 // addrModelled lists the keywords of ipaddr_modify that netsim models.
 func addrModelled() []string {
 	var out []string
-	for _, k := range keywordNames(addrModifyKeywords) {
-		if f, ok := lookupAddrFlag(k); ok && (f.readonly || (f.flag != netdev.AddrNoDAD && f.flag != netdev.AddrNoPrefixRoute)) {
-			continue
-		}
-		if addrUnmodelled[k] == "" {
+	for _, k := range keywordModelled(addrModifyKeywords) {
+		if f, ok := lookupAddrFlag(k); !ok || !f.readonly {
 			out = append(out, k)
 		}
 	}
@@ -368,7 +364,7 @@ func (ip *IP) addrModify(h *rtnl.Handle, argv []string, op addrOp) error {
 		// (IFA_F_MANAGETEMPADDR cleans up temporary addresses, which
 		// netsim has none of).
 		if kw != "" && op != addrDel {
-			return failf("ip address: \"%s\" is not supported by netsim: %s.\n", kw, addrUnmodelled[kw])
+			return failf("ip address: \"%s\" is not supported by netsim: %s.\n", kw, lookup(addrModifyKeywords, kw).refused)
 		}
 	}
 	if op == addrDel && !hasLocal && !hasPeer {
@@ -610,6 +606,13 @@ func addrFlagFilterKeywords() []keyword[*addrFilter] {
 // filterDev is ipaddr_list_flush_or_save's last branch: [dev] DEVICE, or
 // help.
 func filterDev(a *args, f *addrFilter) error {
+	return devSelector(a, &f.dev, f.usage)
+}
+
+// devSelector reads a list selector's [dev] DEVICE word into *dev: "dev"
+// takes the next word, "help" prints usage, a second device is a duplicate
+// (ipaddr_list_flush_or_save and multiaddr_list share this branch).
+func devSelector(a *args, dev *string, usage string) error {
 	w := a.peek()
 	if w == "dev" {
 		v, err := a.next()
@@ -618,12 +621,12 @@ func filterDev(a *args, f *addrFilter) error {
 		}
 		w = v
 	} else if matches(w, "help") {
-		return usageErr(f.usage)
+		return usageErr(usage)
 	}
-	if f.dev != "" {
+	if *dev != "" {
 		return duparg2("dev", w)
 	}
-	f.dev = w
+	*dev = w
 	return nil
 }
 

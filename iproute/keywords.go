@@ -32,6 +32,13 @@ func (k keyword[R]) or(names ...string) keyword[R] {
 	return k
 }
 
+// unmodelled marks k as a keyword netsim knows but does not model (why);
+// its parse refuses it.
+func (k keyword[R]) unmodelled(why string) keyword[R] {
+	k.refused = why
+	return k
+}
+
 // match reports whether word names k.
 func (k *keyword[R]) match(word string) bool {
 	for _, n := range k.names {
@@ -101,13 +108,39 @@ func keywordRefusals[R any](table []keyword[R]) map[string]string {
 	return out
 }
 
-// prefixed returns m with prefix before each reason.
-func prefixed(m map[string]string, prefix string) map[string]string {
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		out[k] = prefix + v
+// keywordModelled lists the first name of each keyword of table that
+// netsim models (whose refused is empty).
+func keywordModelled[R any](table []keyword[R]) []string {
+	var out []string
+	for _, k := range table {
+		if k.refused == "" {
+			out = append(out, strings.TrimSuffix(k.names[0], "*"))
+		}
 	}
 	return out
+}
+
+// refusedNow is keyword k, which netsim knows but does not model (why):
+// its value, if it takes one, is read first (ip's NEXT_ARG), then the
+// command fails (a -force batch goes on).
+func refusedNow[R any](k keyword[R], cmd, why string, value bool) keyword[R] {
+	k.parse = refuse[R](cmd, why, value)
+	k.refused = why
+	return k
+}
+
+// refuse is the parse of a keyword refused by name: its value, if it takes
+// one, is read first, then the command fails with why.
+func refuse[R any](cmd, why string, value bool) func(a *args, _ R) error {
+	return func(a *args, _ R) error {
+		w := a.peek()
+		if value {
+			if _, err := a.next(); err != nil {
+				return err
+			}
+		}
+		return failf("%s: \"%s\" is not supported by netsim: %s.\n", cmd, w, why)
+	}
 }
 
 // word is the parse of a keyword whose value is one word, stored by set.

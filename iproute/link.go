@@ -98,10 +98,10 @@ var linkObject = object{
 	usage: linkUsage,
 	empty: (*IP).linkShow,
 	commands: []command{
-		{names: []string{"add*"}, run: (*IP).linkAdd, keywords: linkModelled(), refusedKeywords: keywordRefusals(linkKeywords)},
-		{names: []string{"set*", "change*"}, run: (*IP).linkSet, keywords: linkModelled(), refusedKeywords: keywordRefusals(linkKeywords)},
-		{names: []string{"replace*"}, run: (*IP).linkReplace, keywords: linkModelled(), refusedKeywords: keywordRefusals(linkKeywords)},
-		{names: []string{"delete*"}, run: (*IP).linkDel, keywords: linkModelled()},
+		{names: []string{"add*"}, run: (*IP).linkAdd, keywords: keywordModelled(linkKeywords), refusedKeywords: keywordRefusals(linkKeywords)},
+		{names: []string{"set*", "change*"}, run: (*IP).linkSet, keywords: keywordModelled(linkKeywords), refusedKeywords: keywordRefusals(linkKeywords)},
+		{names: []string{"replace*"}, run: (*IP).linkReplace, keywords: keywordModelled(linkKeywords), refusedKeywords: keywordRefusals(linkKeywords)},
+		{names: []string{"delete*"}, run: (*IP).linkDel, keywords: keywordModelled(linkKeywords)},
 		{names: []string{"show*", "lst*", "list*"}, run: (*IP).linkShow, keywords: keywordNames(addrFilterKeywords)},
 		{names: []string{"xstats*"}, refused: "netsim keeps no statistics"},
 		{names: []string{"afstats*"}, refused: "netsim keeps no statistics"},
@@ -281,15 +281,7 @@ func linkRefused(k keyword[*linkReq], why string, check func(v string) error) ke
 // linkRefusedNow is a keyword whose words netsim cannot even count (xdp,
 // vf): it refuses the request at once.
 func linkRefusedNow(k keyword[*linkReq], why string) keyword[*linkReq] {
-	k.parse = func(a *args, r *linkReq) error {
-		w := a.peek()
-		if _, err := a.next(); err != nil {
-			return err
-		}
-		return failf("ip link: \"%s\" is not supported by netsim: %s.\n", w, why)
-	}
-	k.refused = why
-	return k
+	return refusedNow(k, "ip link", why, true)
 }
 
 // intValue is get_integer's check of a value: invarg(msg) when it is not
@@ -514,17 +506,6 @@ var linkKeywords = []keyword[*linkReq]{
 	linkRefused(exact[*linkReq]("gso_max_segs", nil), noGSO, uintValue("Invalid \"gso_max_segs\" value\n", 65535)),
 	linkRefused(exact[*linkReq]("gro_max_size", nil), noGSO, uintValue("Invalid \"gro_max_size\" value\n", 1<<32-1)),
 	linkRefused(exact[*linkReq]("parentdev", nil), noParentDev, nil),
-}
-
-// linkModelled lists the keywords of linkKeywords that netsim models.
-func linkModelled() []string {
-	var out []string
-	for _, k := range linkKeywords {
-		if k.refused == "" {
-			out = append(out, strings.TrimSuffix(k.names[0], "*"))
-		}
-	}
-	return out
 }
 
 // linkDev is iplink_parse's last branch: help, or [dev] DEVICE.

@@ -66,9 +66,9 @@ var nexthopObject = object{
 	usage: nexthopUsage,
 	empty: (*IP).nexthopShow,
 	commands: []command{
-		{names: []string{"add*"}, run: (*IP).nexthopAdd, keywords: nexthopModelled(nexthopKeywords), refusedKeywords: prefixed(nexthopUnmodelled, "netsim models no ")},
-		{names: []string{"replace*"}, run: (*IP).nexthopReplace, keywords: nexthopModelled(nexthopKeywords), refusedKeywords: prefixed(nexthopUnmodelled, "netsim models no ")},
-		{names: []string{"delete*"}, run: (*IP).nexthopDel, keywords: nexthopModelled(nexthopKeywords), refusedKeywords: prefixed(nexthopUnmodelled, "netsim models no ")},
+		{names: []string{"add*"}, run: (*IP).nexthopAdd, keywords: keywordModelled(nexthopKeywords), refusedKeywords: keywordRefusals(nexthopKeywords)},
+		{names: []string{"replace*"}, run: (*IP).nexthopReplace, keywords: keywordModelled(nexthopKeywords), refusedKeywords: keywordRefusals(nexthopKeywords)},
+		{names: []string{"delete*"}, run: (*IP).nexthopDel, keywords: keywordModelled(nexthopKeywords), refusedKeywords: keywordRefusals(nexthopKeywords)},
 		{names: []string{"list*", "show*", "lst*"}, run: (*IP).nexthopShow, keywords: keywordNames(nexthopFilterKeywords)},
 		{names: []string{"get*"}, run: (*IP).nexthopGet, keywords: keywordNames(nexthopGetKeywords)},
 		{names: []string{"flush*"}, run: (*IP).nexthopFlush, keywords: keywordNames(nexthopFilterKeywords)},
@@ -87,32 +87,6 @@ var nexthopBucketObject = object{
 		{names: []string{"list*", "show*", "lst*"}, run: (*IP).nexthopBucketList},
 		{names: []string{"get*"}, run: (*IP).nexthopBucketGet},
 	},
-}
-
-// nexthopUnmodelled are the keywords of ip nexthop whose attributes
-// netsim's nexthops do not model, with what is missing.
-var nexthopUnmodelled = map[string]string{
-	"encap": "lightweight tunnel encapsulation",
-}
-
-// nexthopModelled lists the keywords of a table but those of
-// nexthopUnmodelled.
-func nexthopModelled[R any](table []keyword[R]) []string {
-	var out []string
-	for _, k := range keywordNames(table) {
-		if nexthopUnmodelled[k] == "" {
-			out = append(out, k)
-		}
-	}
-	return out
-}
-
-// nexthopRefuse refuses a keyword of nexthopUnmodelled as a failed
-// command (a -force batch goes on).
-func nexthopRefuse[R any](name string) func(a *args, _ R) error {
-	return func(a *args, _ R) error {
-		return failf("ip nexthop: \"%s\" is not supported by netsim: netsim models no %s.\n", a.peek(), nexthopUnmodelled[name])
-	}
 }
 
 // nhReq is ipnh_modify's request being built.
@@ -180,7 +154,7 @@ var nexthopKeywords = []keyword[*nhReq]{
 		q.nh.Gateway = gw
 		return nil
 	}),
-	exact("encap", nexthopRefuse[*nhReq]("encap")),
+	refusedNow(exact[*nhReq]("encap", nil), "ip nexthop", "netsim models no lightweight tunnel encapsulation", false),
 	exact("blackhole", func(_ *args, q *nhReq) error {
 		q.nh.Blackhole = true
 		if q.family == 0 {

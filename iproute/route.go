@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"github.com/netsimlab/netsim/rt"
 	"net/netip"
-	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/netsimlab/netsim/errno"
@@ -84,21 +84,21 @@ var routeObject = object{
 	usage: routeUsage,
 	empty: func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.routeList(h, argv, false) },
 	commands: []command{
-		{names: []string{"add*"}, run: routeModifyCmd(fib.ModeAdd, false), keywords: routeModifyNames(), refusedKeywords: routeRefusals(routeModifyKeywords)},
-		{names: []string{"change*", "chg"}, run: routeModifyCmd(fib.ModeChange, false), keywords: routeModifyNames(), refusedKeywords: routeRefusals(routeModifyKeywords)},
-		{names: []string{"replace*"}, run: routeModifyCmd(fib.ModeReplace, false), keywords: routeModifyNames(), refusedKeywords: routeRefusals(routeModifyKeywords)},
-		{names: []string{"prepend*"}, run: routeModifyCmd(fib.ModePrepend, false), keywords: routeModifyNames(), refusedKeywords: routeRefusals(routeModifyKeywords)},
-		{names: []string{"append*"}, run: routeModifyCmd(fib.ModeAppend, false), keywords: routeModifyNames(), refusedKeywords: routeRefusals(routeModifyKeywords)},
-		{names: []string{"test*"}, run: routeModifyCmd(fib.NLMExcl, false), keywords: routeModifyNames(), refusedKeywords: routeRefusals(routeModifyKeywords)},
-		{names: []string{"delete*"}, run: routeModifyCmd(0, true), keywords: routeModifyNames(), refusedKeywords: routeRefusals(routeModifyKeywords)},
+		{names: []string{"add*"}, run: routeModifyCmd(fib.ModeAdd, false), keywords: routeModifyNames(), refusedKeywords: keywordRefusals(routeModifyKeywords)},
+		{names: []string{"change*", "chg"}, run: routeModifyCmd(fib.ModeChange, false), keywords: routeModifyNames(), refusedKeywords: keywordRefusals(routeModifyKeywords)},
+		{names: []string{"replace*"}, run: routeModifyCmd(fib.ModeReplace, false), keywords: routeModifyNames(), refusedKeywords: keywordRefusals(routeModifyKeywords)},
+		{names: []string{"prepend*"}, run: routeModifyCmd(fib.ModePrepend, false), keywords: routeModifyNames(), refusedKeywords: keywordRefusals(routeModifyKeywords)},
+		{names: []string{"append*"}, run: routeModifyCmd(fib.ModeAppend, false), keywords: routeModifyNames(), refusedKeywords: keywordRefusals(routeModifyKeywords)},
+		{names: []string{"test*"}, run: routeModifyCmd(fib.NLMExcl, false), keywords: routeModifyNames(), refusedKeywords: keywordRefusals(routeModifyKeywords)},
+		{names: []string{"delete*"}, run: routeModifyCmd(0, true), keywords: routeModifyNames(), refusedKeywords: keywordRefusals(routeModifyKeywords)},
 		{names: []string{"list*", "show*", "lst*"}, run: func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.routeList(h, argv, false) },
-			keywords: routeModelled(routeFilterKeywords, "from"), refusedKeywords: routeRefusals(routeFilterKeywords, "from")},
-		{names: []string{"get*"}, run: (*IP).routeGet, keywords: routeModelled(routeGetKeywords, "from"), refusedKeywords: routeRefusals(routeGetKeywords, "from"),
+			keywords: keywordModelled(routeFilterKeywords), refusedKeywords: keywordRefusals(routeFilterKeywords)},
+		{names: []string{"get*"}, run: (*IP).routeGet, keywords: keywordModelled(routeGetKeywords), refusedKeywords: keywordRefusals(routeGetKeywords),
 			// rta_cacheinfo's users, used and age count references to and
 			// uses of the kernel's cached route, which netsim does not keep.
 			unsupported: optStats, unsupportedWhy: "netsim keeps no route cache, whose references and last use -s shows"},
 		{names: []string{"flush*"}, run: func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.routeList(h, argv, true) },
-			keywords: routeModelled(routeFilterKeywords, "from"), refusedKeywords: routeRefusals(routeFilterKeywords, "from")},
+			keywords: keywordModelled(routeFilterKeywords), refusedKeywords: keywordRefusals(routeFilterKeywords)},
 		{names: []string{"save*"}, refused: noRouteDumps},
 		{names: []string{"restore*"}, refused: noRouteDumps},
 		{names: []string{"showdump*"}, refused: noRouteDumps},
@@ -110,22 +110,10 @@ func routeModifyCmd(mode fib.Mode, del bool) func(ip *IP, h *rtnl.Handle, argv [
 	return func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.routeModify(h, argv, mode, del) }
 }
 
-// routeRefusals maps the keywords of table that routeUnmodelled refuses
-// (but those modelled in this table) to why.
-func routeRefusals[R any](table []keyword[R], modelled ...string) map[string]string {
-	out := map[string]string{}
-	for _, k := range keywordNames(table) {
-		if why := routeUnmodelled[k]; why != "" && !slices.Contains(modelled, k) {
-			out[k] = "netsim models no " + why
-		}
-	}
-	return out
-}
-
 // routeModifyNames lists iproute_modify's keywords, with "nexthop"'s own
 // (parse_one_nh's) after it.
 func routeModifyNames() []string {
-	return append(routeModelled(routeModifyKeywords), "weight")
+	return append(keywordModelled(routeModifyKeywords), "weight")
 }
 
 // routeTypeID is iproute2's rtnl_rtntype_a2n.
@@ -189,37 +177,17 @@ var routeUnmodelled = map[string]string{
 	"connected":     "second lookup from the answer's source (route get connected)",
 }
 
-// refusedKeyword is the keyword name, which netsim knows but does not model:
-// its value, if it takes one, is read first (ip's NEXT_ARG), then the
-// command fails with what is not modelled.
-func refusedKeyword[R any](cmd, name string, value bool) func(a *args, r R) error {
-	return func(a *args, _ R) error {
-		w := a.peek()
-		if value {
-			if _, err := a.next(); err != nil {
-				return err
-			}
-		}
-		return failf("%s: \"%s\" is not supported by netsim: netsim models no %s.\n", cmd, w, routeUnmodelled[name])
-	}
-}
-
-// routeModelled lists a table's keywords but those netsim refuses (of
-// routeUnmodelled, but for the ones given as modelled here).
-func routeModelled[R any](table []keyword[R], modelled ...string) []string {
-	var out []string
-	for _, k := range keywordNames(table) {
-		if routeUnmodelled[k] == "" || slices.Contains(modelled, k) {
-			out = append(out, k)
-		}
-	}
-	return out
+// routeRefused is keyword k of routeUnmodelled, which netsim knows but
+// does not model: its value, if it takes one, is read first (ip's
+// NEXT_ARG), then the command fails with what is not modelled.
+func routeRefused[R any](k keyword[R], cmd string, value bool) keyword[R] {
+	return refusedNow(k, cmd, "netsim models no "+routeUnmodelled[strings.TrimSuffix(k.names[0], "*")], value)
 }
 
 // routeModifyKeywords are iproute_modify's keywords in its order.
 var routeModifyKeywords = func() []keyword[*routeReq] {
-	refused := func(name string) func(a *args, q *routeReq) error {
-		return refusedKeyword[*routeReq]("ip route", name, true)
+	refused := func(k keyword[*routeReq]) keyword[*routeReq] {
+		return routeRefused(k, "ip route", true)
 	}
 	t := []keyword[*routeReq]{
 		exact("src", func(a *args, q *routeReq) error {
@@ -238,7 +206,7 @@ var routeModifyKeywords = func() []keyword[*routeReq] {
 			q.msgLen += attrLen(s.BitLen() / 8)
 			return nil
 		}),
-		exact("as", refused("as")),
+		refused(exact[*routeReq]("as", nil)),
 		exact("via", func(a *args, q *routeReq) error {
 			if q.gwOK {
 				return invarg("use nexthop syntax to specify multiple via\n", a.peek())
@@ -254,13 +222,13 @@ var routeModifyKeywords = func() []keyword[*routeReq] {
 			q.msgLen += viaLen(gw, q.family)
 			return nil
 		}),
-		exact("from", refused("from")),
+		refused(exact[*routeReq]("from", nil)),
 		exact("tos", func(a *args, q *routeReq) error {
 			tos, err := nextValue(a, dsfieldID, "\"tos\" value is invalid\n")
 			q.r.TOS = tos
 			return err
 		}).or("dsfield*"),
-		exact("expires", refused("expires")),
+		refused(exact[*routeReq]("expires", nil)),
 		kw("metric", func(a *args, q *routeReq) error {
 			m, err := nextValue(a, uint32Value, "\"metric\" value is invalid\n")
 			q.r.Priority = uint32(m)
@@ -288,7 +256,7 @@ var routeModifyKeywords = func() []keyword[*routeReq] {
 		}
 	}
 	t = append(t,
-		kw("realms", refused("realms")),
+		refused(kw[*routeReq]("realms", nil)),
 		exact("onlink", func(a *args, q *routeReq) error {
 			q.r.OnLink = true
 			return nil
@@ -322,7 +290,7 @@ var routeModifyKeywords = func() []keyword[*routeReq] {
 			}
 			return nil
 		}),
-		kw("vrf", refused("vrf")),
+		refused(kw[*routeReq]("vrf", nil)),
 		exact("dev", word(func(q *routeReq, v string) { q.dev = v })).or("oif"),
 		kw("pref", func(a *args, q *routeReq) error {
 			// RTA_PREF, an IPv6 router preference: the IPv4 kernel
@@ -341,8 +309,8 @@ var routeModifyKeywords = func() []keyword[*routeReq] {
 			q.msgLen += attrLen(1)
 			return nil
 		}),
-		exact("encap", refused("encap")),
-		exact("ttl-propagate", refused("ttl-propagate")),
+		refused(exact[*routeReq]("encap", nil)),
+		refused(exact[*routeReq]("ttl-propagate", nil)),
 	)
 	for i := range routeMetricKeys {
 		if routeMetricKeys[i].m == fib.MetricFastOpenNoCookie {
@@ -614,7 +582,7 @@ var routeFilterKeywords = []keyword[*routeFilterReq]{
 		}
 		return nil
 	}),
-	kw("vrf", refusedKeyword[*routeFilterReq]("ip route", "vrf", true)),
+	routeRefused(kw[*routeFilterReq]("vrf", nil), "ip route", true),
 	kw("cached", func(a *args, q *routeFilterReq) error {
 		q.f.cloned = true
 		return nil
@@ -696,7 +664,7 @@ var routeFilterKeywords = []keyword[*routeFilterReq]{
 		q.f.prefsrc, err = getPrefix(v, q.family)
 		return err
 	}),
-	kw("realms", refusedKeyword[*routeFilterReq]("ip route", "realms", true)),
+	routeRefused(kw[*routeFilterReq]("realms", nil), "ip route", true),
 	kw("from", func(a *args, q *routeFilterReq) error {
 		if _, err := a.next(); err != nil {
 			return err
@@ -1032,9 +1000,9 @@ var routeGetKeywords = []keyword[*routeGetReq]{
 	kw("oif", word(func(g *routeGetReq, v string) { g.q.OIF = v })).or("dev"),
 	// RTM_F_NOTIFY marks the cached route itself (RTCF_NOTIFY), which
 	// later answers show; netsim keeps no route cache.
-	kw("notify", refusedKeyword[*routeGetReq]("ip route get", "notify", false)),
-	kw("connected", refusedKeyword[*routeGetReq]("ip route get", "connected", false)),
-	kw("vrf", refusedKeyword[*routeGetReq]("ip route get", "vrf", true)),
+	routeRefused(kw[*routeGetReq]("notify", nil), "ip route get", false),
+	routeRefused(kw[*routeGetReq]("connected", nil), "ip route get", false),
+	routeRefused(kw[*routeGetReq]("vrf", nil), "ip route get", true),
 	kw("uid", func(a *args, g *routeGetReq) error {
 		v, err := nextValue(a, uint32Value, "invalid UID\n")
 		g.q.UID = uint32(v)
@@ -1044,7 +1012,7 @@ var routeGetKeywords = []keyword[*routeGetReq]{
 		g.q.FIBMatch = true
 		return nil
 	}),
-	exact("as", refusedKeyword[*routeGetReq]("ip route get", "as", true)),
+	routeRefused(exact[*routeGetReq]("as", nil), "ip route get", true),
 	kw("sport", func(a *args, g *routeGetReq) error {
 		v, err := nextValue(a, uint16Value, "invalid sport\n")
 		g.q.Sport = uint16(v)

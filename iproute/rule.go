@@ -49,8 +49,8 @@ var ruleObject = object{
 		{names: []string{"list*", "lst*", "show*"}, run: (*IP).ruleShow, keywords: keywordNames(ruleFilterKeywords)},
 		{names: []string{"save*"}, refused: noRuleDumps},
 		{names: []string{"restore*"}, refused: noRuleDumps},
-		{names: []string{"add*"}, run: (*IP).ruleAdd, keywords: ruleModelled(ruleKeywords), refusedKeywords: prefixed(ruleUnmodelled, "netsim models no ")},
-		{names: []string{"delete*"}, run: (*IP).ruleDel, keywords: ruleModelled(ruleKeywords), refusedKeywords: prefixed(ruleUnmodelled, "netsim models no ")},
+		{names: []string{"add*"}, run: (*IP).ruleAdd, keywords: keywordModelled(ruleKeywords), refusedKeywords: keywordRefusals(ruleKeywords)},
+		{names: []string{"delete*"}, run: (*IP).ruleDel, keywords: keywordModelled(ruleKeywords), refusedKeywords: keywordRefusals(ruleKeywords)},
 		{names: []string{"flush*"}, run: (*IP).ruleFlush, keywords: keywordNames(ruleFilterKeywords)},
 	},
 }
@@ -221,36 +221,6 @@ func fwmarkValue(a *args) (mark, mask uint32, hasMask bool, err error) {
 	return uint32(n), 0, false, nil
 }
 
-// ruleUnmodelled are the keywords of iprule_modify whose attributes
-// netsim's rules do not model, with what is missing: FRA_FLOW, whose
-// realms the kernel gives the routes a rule's lookups find.
-var ruleUnmodelled = map[string]string{
-	"realms": "routing realms",
-}
-
-// ruleRefuse refuses a keyword of ruleUnmodelled, named by its first
-// name, as a failed command (a -force batch goes on).
-func ruleRefuse(name string) func(a *args, _ *ruleReq) error {
-	return func(a *args, _ *ruleReq) error {
-		w := a.peek()
-		if _, err := a.next(); err != nil {
-			return err
-		}
-		return failf("ip rule: \"%s\" is not supported by netsim: netsim models no %s.\n", w, ruleUnmodelled[name])
-	}
-}
-
-// ruleModelled lists the keywords of a table but those of ruleUnmodelled.
-func ruleModelled[R any](table []keyword[R]) []string {
-	var out []string
-	for _, k := range keywordNames(table) {
-		if ruleUnmodelled[k] == "" {
-			out = append(out, k)
-		}
-	}
-	return out
-}
-
 // ruleReq is iprule_modify's request being built.
 type ruleReq struct {
 	stderr  io.Writer // ip's, for iprule_modify's warning
@@ -285,7 +255,8 @@ var ruleKeywords = []keyword[*ruleReq]{
 		}
 		return err
 	}),
-	kw("realms", ruleRefuse("realms")),
+	// FRA_FLOW: realms the kernel gives the routes a rule's lookups find.
+	refusedNow(kw[*ruleReq]("realms", nil), "ip rule", "netsim models no routing realms", true),
 	kw("protocol", func(a *args, q *ruleReq) error {
 		p, err := nextValue(a, protoID, "\"protocol\" value is invalid\n")
 		q.r.Protocol = p
