@@ -35,6 +35,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -278,6 +279,37 @@ func runReal(t *testing.T, a *archive) string {
 	return transcript(cmds, res)
 }
 
+// transcriptCPUs is num_possible_cpus() of the machine the transcripts
+// were taken on, which a veth's numtxqueues and numrxqueues print
+// (veth_get_num_queues), as netsim does.
+const transcriptCPUs = 2
+
+// queuesRe matches an output line with a queue count, in text or JSON.
+var queuesRe = regexp.MustCompile(`(?m)^[^$!].*(numtxqueues \d|"num_tx_queues")`)
+
+// possibleCPUs counts the running machine's possible CPUs, from the
+// ranges of /sys/devices/system/cpu/possible ("0-1", "0-3,6").
+func possibleCPUs() (int, error) {
+	b, err := os.ReadFile("/sys/devices/system/cpu/possible")
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, r := range strings.Split(strings.TrimSpace(string(b)), ",") {
+		lo, hi, found := strings.Cut(r, "-")
+		if !found {
+			hi = lo
+		}
+		l, err1 := strconv.Atoi(lo)
+		h, err2 := strconv.Atoi(hi)
+		if err1 != nil || err2 != nil || h < l {
+			return 0, fmt.Errorf("possible CPUs %q", b)
+		}
+		n += h - l + 1
+	}
+	return n, nil
+}
+
 func scriptFiles(t *testing.T) []string {
 	files, err := filepath.Glob("testdata/*.txt")
 	if err != nil || len(files) == 0 {
@@ -329,6 +361,11 @@ func TestScriptsRealKernel(t *testing.T) {
 			a := parseArchive(string(data))
 			if strings.Contains(a.comment, "netsim only:") {
 				t.Skip(strings.TrimSpace(a.comment[strings.Index(a.comment, "netsim only:"):]))
+			}
+			if queuesRe.MatchString(a.files["want"]) {
+				if n, err := possibleCPUs(); err != nil || n != transcriptCPUs {
+					t.Skipf("a veth's queue counts are the machine's possible CPUs: the transcript's are %d, this machine's %d (%v)", transcriptCPUs, n, err)
+				}
 			}
 			// The kernel joins an address's solicited-node group from a
 			// workqueue (addrconf_dad_begin), just after the command that

@@ -6,7 +6,6 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/stretchr/testify/require"
@@ -20,15 +19,8 @@ import (
 func multipathRig(t *testing.T, seed uint32) *rig {
 	r := newRig(t, rtnl.After)
 	r.ok(r.h.Sysctl("net.ipv4.fib_multipath_hash_seed", strconv.FormatUint(uint64(seed), 10)))
-	r.ok(r.h.LinkAdd(netdev.Veth{Name: "veth1", Peer: "peer1"}))
-	r.ok(r.h.LinkAdd(netdev.Veth{Name: "veth2", Peer: "peer2"}))
-	r.up("lo", "peer1", "peer2", "veth1", "veth2")
-	r.ok(r.h.AddrAdd("veth1", pfx("172.16.1.1/24")))
-	r.ok(r.h.AddrAdd("veth2", pfx("172.16.2.1/24")))
+	r.vethNexthops()
 	ip := netip.MustParseAddr
-	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 1, Gateway: ip("172.16.1.2"), Dev: "veth1"}))
-	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 2, Gateway: ip("172.16.1.3"), Dev: "veth1"}))
-	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 3, Gateway: ip("172.16.2.4"), Dev: "veth2"}))
 	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 10, Group: []nexthop.GroupMember{{ID: 1}, {ID: 2, Weight: 2}, {ID: 3, Weight: 3}}}))
 	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("10.0.0.0/8"), NexthopID: 10}))
 	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("11.0.0.0/8"), Multipath: []rtnl.NextHop{

@@ -20,6 +20,18 @@ import (
 // 10.0.0.0/8 through it.
 func resilientRig(t *testing.T) *rig {
 	r := newRig(t, rtnl.After)
+	r.vethNexthops()
+	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 10, Group: []nexthop.GroupMember{{ID: 1}, {ID: 2}}, GroupType: nexthop.GroupResilient,
+		Resilient: &nexthop.ResilientConfig{Buckets: 8, HasBuckets: true, IdleTimer: 10 * time.Second, HasIdleTimer: true}}))
+	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("10.0.0.0/8"), NexthopID: 10}))
+	return r
+}
+
+// vethNexthops adds the veth pairs veth1/peer1 (172.16.1.1/24) and
+// veth2/peer2 (172.16.2.1/24), all up with lo, and the nexthops 1 via
+// 172.16.1.2 and 2 via 172.16.1.3 on veth1, 3 via 172.16.2.4 on veth2.
+func (r *rig) vethNexthops() {
+	r.tb.Helper()
 	r.ok(r.h.LinkAdd(netdev.Veth{Name: "veth1", Peer: "peer1"}))
 	r.ok(r.h.LinkAdd(netdev.Veth{Name: "veth2", Peer: "peer2"}))
 	r.up("lo", "peer1", "peer2", "veth1", "veth2")
@@ -29,10 +41,6 @@ func resilientRig(t *testing.T) *rig {
 	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 1, Gateway: ip("172.16.1.2"), Dev: "veth1"}))
 	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 2, Gateway: ip("172.16.1.3"), Dev: "veth1"}))
 	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 3, Gateway: ip("172.16.2.4"), Dev: "veth2"}))
-	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 10, Group: []nexthop.GroupMember{{ID: 1}, {ID: 2}}, GroupType: nexthop.GroupResilient,
-		Resilient: &nexthop.ResilientConfig{Buckets: 8, HasBuckets: true, IdleTimer: 10 * time.Second, HasIdleTimer: true}}))
-	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("10.0.0.0/8"), NexthopID: 10}))
-	return r
 }
 
 // buckets lists group 10's buckets.
