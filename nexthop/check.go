@@ -146,6 +146,9 @@ func (tb *Table) CheckInvariants() error {
 			return fmt.Errorf("a resilient table listed twice")
 		}
 		listed[rt] = true
+		if rt.upkeepPending && (!tb.upkeepQueued || rt.upkeepAt < tb.upkeepDue) {
+			return fmt.Errorf("a resilient table's upkeep at %d is before the table's earliest deadline", rt.upkeepAt)
+		}
 	}
 	for nh := range inTree {
 		if nh.IsResilient() && !listed[nh.grp.res] {

@@ -156,12 +156,27 @@ func (tb *Table) advance(t *sim.Task) {
 		tb.clock = t.Now()
 	}
 	now := tb.jiffies()
+	if !tb.upkeepQueued || now < tb.upkeepDue {
+		return // nothing due: every request passes here
+	}
+	tb.upkeepQueued = false
 	for _, rt := range tb.resTables {
 		for rt.upkeepPending && rt.upkeepAt <= now {
 			// nh_res_table_upkeep_dw, run at its deadline.
 			rt.upkeepPending = false
 			rt.upkeep(rt.upkeepAt)
 		}
+		if rt.upkeepPending {
+			tb.noteUpkeep(rt.upkeepAt)
+		}
+	}
+}
+
+// noteUpkeep lowers the table's earliest upkeep deadline to at, for an
+// upkeep just queued for then.
+func (tb *Table) noteUpkeep(at int64) {
+	if !tb.upkeepQueued || at < tb.upkeepDue {
+		tb.upkeepQueued, tb.upkeepDue = true, at
 	}
 }
 
@@ -306,6 +321,7 @@ func (rt *resTable) upkeep(now int64) {
 		deadline = max(deadline, now+resDW)
 		if !rt.upkeepPending {
 			rt.upkeepPending, rt.upkeepAt = true, deadline
+			rt.tb.noteUpkeep(deadline)
 		}
 	}
 }

@@ -46,6 +46,13 @@ type Table struct {
 	// groups' tables, whose upkeep runs when clock reaches its deadline.
 	clock     sim.Time
 	resTables []*resTable
+
+	// upkeepDue is, when upkeepQueued, no later than the earliest queued
+	// upkeep deadline (in jiffies); a cancelled upkeep may leave it early.
+	// Requests before it skip the scan of resTables. upkeepQueued is false
+	// when no upkeep is queued.
+	upkeepDue    int64
+	upkeepQueued bool
 }
 
 // denseMax bounds the ids the dense index covers (8 MB of pointers at most).

@@ -312,8 +312,6 @@ func (h *Handle) NexthopBucketList(f NexthopBucketFilter) ([]NexthopBucket, erro
 				return err
 			}
 			groups = []*nexthop.Nexthop{nh}
-		} else {
-			h.n.nh.RunTimers(t)
 		}
 		for _, nh := range groups {
 			for _, b := range nh.Buckets() {
