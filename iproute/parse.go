@@ -279,6 +279,23 @@ func protoID(s string) (uint8, bool) {
 	return uint8(p), ok
 }
 
+// nextProtoFilter reads a listing filter's `protocol PROTO` value (the
+// route, rule and neighbour filters of iproute2): a protocol selects it
+// (set), "all" selects every protocol, anything else is invarg.
+func nextProtoFilter(a *args) (proto uint8, set bool, err error) {
+	v, err := a.next()
+	if err != nil {
+		return 0, false, err
+	}
+	if p, ok := protoID(v); ok {
+		return p, true, nil
+	}
+	if v != "all" {
+		return 0, false, invarg("invalid \"protocol\"\n", v)
+	}
+	return 0, false, nil
+}
+
 // scopeID is iproute2's rtnl_rtscope_a2n.
 func scopeID(s string) (netdev.Scope, bool) { return rt.ParseScope(s) }
 
