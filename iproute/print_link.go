@@ -531,6 +531,25 @@ func (ip *IP) bridgeSlavePrintOpt(l rtnl.LinkInfo, names linkNames) {
 	}
 }
 
+// counter is one statistics counter of a JSON stats object, printed
+// when shown.
+type counter struct {
+	key   string
+	v     uint64
+	shown bool
+}
+
+// counters prints the shown counters as the JSON object key.
+func (p *printer) counters(key string, cs []counter) {
+	p.openObject(key)
+	for _, c := range cs {
+		if c.shown {
+			p.uint(printJSON, c.key, "", c.v)
+		}
+	}
+	p.closeObject()
+}
+
 // printStats64 is print_stats64 for a device's statistics, under key
 // what in JSON; carrier says whether the message carried
 // IFLA_CARRIER_CHANGES (the IPv6 link dump does not).
@@ -540,50 +559,37 @@ func (ip *IP) printStats64(l rtnl.LinkInfo, what string, carrier bool) {
 	st := ip.opts.stats
 	if p.isJSON() {
 		p.openObject(what)
-		p.openObject("rx")
-		p.uint(printJSON, "bytes", "", s.RxBytes)
-		p.uint(printJSON, "packets", "", s.RxPackets)
-		p.uint(printJSON, "errors", "", s.RxErrors)
-		p.uint(printJSON, "dropped", "", s.RxDropped)
-		p.uint(printJSON, "over_errors", "", s.RxOverErrors)
-		p.uint(printJSON, "multicast", "", s.Multicast)
-		if s.RxCompressed != 0 {
-			p.uint(printJSON, "compressed", "", s.RxCompressed)
-		}
-		if st > 1 {
-			p.uint(printJSON, "length_errors", "", s.RxLengthErrors)
-			p.uint(printJSON, "crc_errors", "", s.RxCRCErrors)
-			p.uint(printJSON, "frame_errors", "", s.RxFrameErrors)
-			p.uint(printJSON, "fifo_errors", "", s.RxFIFOErrors)
-			p.uint(printJSON, "missed_errors", "", s.RxMissedErrors)
-			if s.RxNoHandler != 0 {
-				p.uint(printJSON, "nohandler", "", s.RxNoHandler)
-			}
-			if s.RxOtherhostDropped != 0 {
-				p.uint(printJSON, "otherhost", "", s.RxOtherhostDropped)
-			}
-		}
-		p.closeObject()
-		p.openObject("tx")
-		p.uint(printJSON, "bytes", "", s.TxBytes)
-		p.uint(printJSON, "packets", "", s.TxPackets)
-		p.uint(printJSON, "errors", "", s.TxErrors)
-		p.uint(printJSON, "dropped", "", s.TxDropped)
-		p.uint(printJSON, "carrier_errors", "", s.TxCarrierErrors)
-		p.uint(printJSON, "collisions", "", s.Collisions)
-		if s.TxCompressed != 0 {
-			p.uint(printJSON, "compressed", "", s.TxCompressed)
-		}
-		if st > 1 {
-			p.uint(printJSON, "aborted_errors", "", s.TxAbortedErrors)
-			p.uint(printJSON, "fifo_errors", "", s.TxFIFOErrors)
-			p.uint(printJSON, "window_errors", "", s.TxWindowErrors)
-			p.uint(printJSON, "heartbeat_errors", "", s.TxHeartbeatErrors)
-			if carrier {
-				p.uint(printJSON, "carrier_changes", "", uint64(l.CarrierChanges))
-			}
-		}
-		p.closeObject()
+		ext := st > 1
+		p.counters("rx", []counter{
+			{"bytes", s.RxBytes, true},
+			{"packets", s.RxPackets, true},
+			{"errors", s.RxErrors, true},
+			{"dropped", s.RxDropped, true},
+			{"over_errors", s.RxOverErrors, true},
+			{"multicast", s.Multicast, true},
+			{"compressed", s.RxCompressed, s.RxCompressed != 0},
+			{"length_errors", s.RxLengthErrors, ext},
+			{"crc_errors", s.RxCRCErrors, ext},
+			{"frame_errors", s.RxFrameErrors, ext},
+			{"fifo_errors", s.RxFIFOErrors, ext},
+			{"missed_errors", s.RxMissedErrors, ext},
+			{"nohandler", s.RxNoHandler, ext && s.RxNoHandler != 0},
+			{"otherhost", s.RxOtherhostDropped, ext && s.RxOtherhostDropped != 0},
+		})
+		p.counters("tx", []counter{
+			{"bytes", s.TxBytes, true},
+			{"packets", s.TxPackets, true},
+			{"errors", s.TxErrors, true},
+			{"dropped", s.TxDropped, true},
+			{"carrier_errors", s.TxCarrierErrors, true},
+			{"collisions", s.Collisions, true},
+			{"compressed", s.TxCompressed, s.TxCompressed != 0},
+			{"aborted_errors", s.TxAbortedErrors, ext},
+			{"fifo_errors", s.TxFIFOErrors, ext},
+			{"window_errors", s.TxWindowErrors, ext},
+			{"heartbeat_errors", s.TxHeartbeatErrors, ext},
+			{"carrier_changes", uint64(l.CarrierChanges), ext && carrier},
+		})
 		p.closeObject()
 		return
 	}
