@@ -609,7 +609,11 @@ func addrFlagFilterKeywords() []keyword[*addrFilter] {
 
 // filterDev is ipaddr_list_flush_or_save's last branch: [dev] DEVICE, or
 // help.
-func filterDev(a *args, f *addrFilter) error {
+func filterDev(a *args, f *addrFilter) error { return nextFilterDev(a, f.usage, &f.dev) }
+
+// nextFilterDev reads a listing's [dev] DEVICE word into *dev (a second
+// one is a duplicate), or "help" as usage.
+func nextFilterDev(a *args, usage string, dev *string) error {
 	w := a.peek()
 	if w == "dev" {
 		v, err := a.next()
@@ -618,12 +622,12 @@ func filterDev(a *args, f *addrFilter) error {
 		}
 		w = v
 	} else if matches(w, "help") {
-		return usageErr(f.usage)
+		return usageErr(usage)
 	}
-	if f.dev != "" {
+	if *dev != "" {
 		return duparg2("dev", w)
 	}
-	f.dev = w
+	*dev = w
 	return nil
 }
 

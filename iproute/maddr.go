@@ -41,20 +41,9 @@ func (ip *IP) maddrShow(h *rtnl.Handle, argv []string) error {
 	f := &ip.maddr
 	a := &args{w: argv}
 	for ; a.more(); a.skip() {
-		w := a.peek()
-		if w == "dev" {
-			v, err := a.next()
-			if err != nil {
-				return err
-			}
-			w = v
-		} else if matches(w, "help") {
-			return usageErr(maddrUsage)
+		if err := nextFilterDev(a, maddrUsage, &f.dev); err != nil {
+			return err
 		}
-		if f.dev != "" {
-			return duparg2("dev", w)
-		}
-		f.dev = w
 	}
 	list, err := h.MaddrList()
 	if err != nil {
