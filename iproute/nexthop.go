@@ -135,12 +135,9 @@ var nexthopKeywords = []keyword[*nhReq]{
 		return err
 	}),
 	exact("dev", func(a *args, q *nhReq) error {
-		v, err := a.next()
+		v, _, err := nextLink(a, q.h)
 		if err != nil {
 			return err
-		}
-		if q.h.LinkIndex(v) == 0 {
-			return invarg("Device does not exist\n", v)
 		}
 		q.nh.Dev = v
 		if q.family == 0 {
@@ -555,27 +552,15 @@ type nhFilterReq struct {
 var errNexthopID = errors.New("id given")
 
 // nexthopDev is the dev of a selector: the filter's device.
-func nexthopDev(a *args, f *nexthopFilter, h *rtnl.Handle) error {
-	v, err := a.next()
-	if err != nil {
-		return err
-	}
-	if f.devIdx = h.LinkIndex(v); f.devIdx == 0 {
-		return invarg("Device does not exist\n", v)
-	}
-	return nil
+func nexthopDev(a *args, f *nexthopFilter, h *rtnl.Handle) (err error) {
+	_, f.devIdx, err = nextLink(a, h)
+	return err
 }
 
 // nexthopMaster is the master of a selector.
-func nexthopMaster(a *args, f *nexthopFilter, h *rtnl.Handle) error {
-	v, err := a.next()
-	if err != nil {
-		return err
-	}
-	if f.master = h.LinkIndex(v); f.master == 0 {
-		return invarg("Device does not exist\n", v)
-	}
-	return nil
+func nexthopMaster(a *args, f *nexthopFilter, h *rtnl.Handle) (err error) {
+	_, f.master, err = nextLink(a, h)
+	return err
 }
 
 // nexthopVRF is the vrf of a selector: name_is_vrf asks for the link and

@@ -305,14 +305,22 @@ func dsfieldID(s string) (uint8, bool) { return rt.ParseDSField(s) }
 
 // nextMaster reads a `master DEV` value: the device must exist (ll_name_to_index).
 func nextMaster(a *args, h *rtnl.Handle) (string, error) {
+	v, _, err := nextLink(a, h)
+	return v, err
+}
+
+// nextLink reads a device name value and its index (ll_name_to_index):
+// the device must exist.
+func nextLink(a *args, h *rtnl.Handle) (string, netdev.IfIndex, error) {
 	v, err := a.next()
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
-	if h.LinkIndex(v) == 0 {
-		return "", invarg("Device does not exist\n", v)
+	idx := h.LinkIndex(v)
+	if idx == 0 {
+		return "", 0, invarg("Device does not exist\n", v)
 	}
-	return v, nil
+	return v, idx, nil
 }
 
 // nextVRF reads a `vrf NAME` value: name_is_vrf, the device must exist and
