@@ -616,6 +616,12 @@ func (ip *IP) printStats64(l rtnl.LinkInfo, what string, carrier bool) {
 		size(0, 0, s.TxAbortedErrors, s.TxFIFOErrors, s.TxWindowErrors, s.TxHeartbeatErrors, cc, 0)
 	}
 	num := func(w int, v uint64) { p.text("%*d ", w, v) }
+	// nums prints vals in the columns from col on.
+	nums := func(col int, vals ...uint64) {
+		for i, v := range vals {
+			num(cols[col+i], v)
+		}
+	}
 	ifs := func(c bool, s string) string {
 		if c {
 			return s
@@ -626,12 +632,7 @@ func (ip *IP) printStats64(l rtnl.LinkInfo, what string, carrier bool) {
 		cols[2], "errors", cols[3], "dropped", cols[4], "missed", cols[5], "mcast",
 		cols[6], ifs(s.RxCompressed != 0, "compressed"), p.sl)
 	p.text("    ")
-	num(cols[0], s.RxBytes)
-	num(cols[1], s.RxPackets)
-	num(cols[2], s.RxErrors)
-	num(cols[3], s.RxDropped)
-	num(cols[4], s.RxMissedErrors)
-	num(cols[5], s.Multicast)
+	nums(0, s.RxBytes, s.RxPackets, s.RxErrors, s.RxDropped, s.RxMissedErrors, s.Multicast)
 	if s.RxCompressed != 0 {
 		num(cols[6], s.RxCompressed)
 	}
@@ -648,11 +649,7 @@ func (ip *IP) printStats64(l rtnl.LinkInfo, what string, carrier bool) {
 			cols[2], "crc", cols[3], "frame", cols[4], "fifo", cols[5], "overrun",
 			w6, ifs(s.RxNoHandler != 0, " nohandler"), w7, ifs(s.RxOtherhostDropped != 0, " otherhost"), p.sl)
 		p.text("%*s", cols[0]+5, "")
-		num(cols[1], s.RxLengthErrors)
-		num(cols[2], s.RxCRCErrors)
-		num(cols[3], s.RxFrameErrors)
-		num(cols[4], s.RxFIFOErrors)
-		num(cols[5], s.RxOverErrors)
+		nums(1, s.RxLengthErrors, s.RxCRCErrors, s.RxFrameErrors, s.RxFIFOErrors, s.RxOverErrors)
 		if s.RxNoHandler != 0 {
 			num(cols[6], s.RxNoHandler)
 		}
@@ -665,12 +662,7 @@ func (ip *IP) printStats64(l rtnl.LinkInfo, what string, carrier bool) {
 		cols[2], "errors", cols[3], "dropped", cols[4], "carrier", cols[5], "collsns",
 		cols[6], ifs(s.TxCompressed != 0, "compressed"), p.sl)
 	p.text("    ")
-	num(cols[0], s.TxBytes)
-	num(cols[1], s.TxPackets)
-	num(cols[2], s.TxErrors)
-	num(cols[3], s.TxDropped)
-	num(cols[4], s.TxCarrierErrors)
-	num(cols[5], s.Collisions)
+	nums(0, s.TxBytes, s.TxPackets, s.TxErrors, s.TxDropped, s.TxCarrierErrors, s.Collisions)
 	if s.TxCompressed != 0 {
 		num(cols[6], s.TxCompressed)
 	}
@@ -679,10 +671,7 @@ func (ip *IP) printStats64(l rtnl.LinkInfo, what string, carrier bool) {
 		p.text("    TX errors:%*s %*s %*s %*s %*s %*s%s", cols[0]-10, "", cols[1], "aborted",
 			cols[2], "fifo", cols[3], "window", cols[4], "heartbt", cols[5], ifs(carrier, "transns"), p.sl)
 		p.text("%*s", cols[0]+5, "")
-		num(cols[1], s.TxAbortedErrors)
-		num(cols[2], s.TxFIFOErrors)
-		num(cols[3], s.TxWindowErrors)
-		num(cols[4], s.TxHeartbeatErrors)
+		nums(1, s.TxAbortedErrors, s.TxFIFOErrors, s.TxWindowErrors, s.TxHeartbeatErrors)
 		if carrier {
 			num(cols[5], uint64(l.CarrierChanges))
 		}
