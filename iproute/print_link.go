@@ -123,19 +123,12 @@ func (ip *IP) printOperstate(s netdev.OperState) {
 	p := &ip.p
 	switch {
 	case int(s) >= len(rt.OperStateNames):
-		if p.isJSON() {
-			p.uint(printJSON, "operstate_index", "", uint64(s))
-		} else {
-			p.hex0x(printFP, "", "state %#x", uint64(s))
-		}
+		p.uint(printJSON, "operstate_index", "", uint64(s))
+		p.hex0x(printFP, "", "state %#x", uint64(s))
 	case ip.opts.brief > 0:
 		p.str(printAny, "operstate", "%-14s ", rt.OperStateNames[s])
 	default:
-		if p.isJSON() {
-			p.str(printJSON, "operstate", "", rt.OperStateNames[s])
-		} else {
-			p.text("state %s ", rt.OperStateNames[s])
-		}
+		p.str(printAny, "operstate", "state %s ", rt.OperStateNames[s])
 	}
 }
 
