@@ -129,11 +129,7 @@ func (ip *IP) printRoute(h *rtnl.Handle, m routeMsg, f *routeFilter) {
 		}
 	}
 	if m.prefsrc.IsValid() && !srcFixed {
-		if p.isJSON() {
-			p.str(printJSON, "prefsrc", "", m.prefsrc.String())
-		} else {
-			p.text("src %s ", m.prefsrc.String())
-		}
+		p.str(printAny, "prefsrc", "src %s ", m.prefsrc.String())
 	}
 	if m.priority != 0 && !metricFixed {
 		p.uint(printAny, "metric", "metric %d ", uint64(m.priority))
@@ -173,34 +169,18 @@ func (ip *IP) printRoute(h *rtnl.Handle, m routeMsg, f *routeFilter) {
 
 // printGateway is __print_rta_gateway for an IPv4 route.
 func (ip *IP) printGateway(gw netip.Addr) {
-	p := &ip.p
-	if p.isJSON() {
-		p.str(printJSON, "gateway", "", gw.String())
-		return
-	}
-	p.text("via ")
-	p.str(printFP, "", "%s ", gw.String())
+	ip.p.str(printAny, "gateway", "via %s ", gw.String())
 }
 
 // printIfidx is print_rta_ifidx: "dev NAME " or "iif NAME ".
 func (ip *IP) printIfidx(name, prefix string) {
-	p := &ip.p
-	if p.isJSON() {
-		p.str(printJSON, prefix, "", name)
-		return
-	}
-	p.text("%s ", prefix)
-	p.text("%s ", name)
+	ip.p.str(printAny, prefix, prefix+" %s ", name)
 }
 
 // printRtFlags is print_rt_flags: the flags' names, a JSON array "flags".
 func (ip *IP) printRtFlags(flags uint32) {
 	p := &ip.p
-	key := ""
-	if p.isJSON() {
-		key = "flags"
-	}
-	p.openArray(printJSON, key)
+	p.openArray(printJSON, "flags")
 	for _, name := range rt.RouteFlagNames(flags) {
 		p.str(printAny, "", "%s ", name)
 	}
