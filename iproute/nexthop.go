@@ -435,15 +435,10 @@ func (ip *IP) printNexthopEntry(ni rtnl.NexthopInfo, jsobj string) {
 		printNexthopResGroup(p, ni.Resilient)
 	}
 	if ni.Gateway.IsValid() {
-		// __print_rta_gateway
-		gw := inetNtop(ni.Gateway)
-		p.str(printJSON, "gateway", "", gw)
-		p.str(printFP, "", "via %s ", gw)
+		ip.printGateway(ni.Gateway)
 	}
 	if ni.DevIndex != 0 {
-		// print_rta_ifidx
-		p.str(printJSON, "dev", "", ni.Dev)
-		p.str(printFP, "", "dev %s ", ni.Dev)
+		ip.printIfidx(ni.Dev, "dev")
 	}
 	if ni.Scope != rt.ScopeUniverse || ip.opts.details > 0 {
 		p.str(printAny, "scope", "scope %s ", ni.Scope.String())
@@ -454,7 +449,7 @@ func (ip *IP) printNexthopEntry(ni rtnl.NexthopInfo, jsobj string) {
 	if ni.Protocol != rt.ProtoUnspec || ip.opts.details > 0 {
 		p.str(printAny, "protocol", "proto %s ", ni.Protocol.String())
 	}
-	printNexthopFlags(p, ni.Flags)
+	printRtFlags(p, ni.Flags.Names())
 	if ni.FDB {
 		p.null(printAny, "fdb", "fdb", "")
 	}
@@ -526,16 +521,6 @@ func clockSeconds(d time.Duration) float64 {
 	usec := ticks * 10000
 	sec := usec / 1000000
 	return float64(sec) + float64(usec-sec*1000000)/1000000
-}
-
-// printNexthopFlags is print_rt_flags for the flags of a nexthop or a
-// bucket: a JSON array "flags", in text each flag's name and a space.
-func printNexthopFlags(p *printer, f rt.NHFlags) {
-	p.openArray(printJSON, "flags")
-	for _, n := range f.Names() {
-		p.str(printAny, "", "%s ", n)
-	}
-	p.closeArray(printJSON, "")
 }
 
 // nhFilterReq is what ipnh_list_flush's words set: the process's filter,
@@ -821,7 +806,7 @@ func printNexthopBucket(p *printer, b rtnl.NexthopBucket) {
 	p.float(printAny, "idle_time", "idle_time %g ", clockSeconds(b.IdleTime))
 	p.uint(printAny, "nhid", "nhid %d ", uint64(b.NexthopID))
 	p.closeObject()
-	printNexthopFlags(p, b.Flags)
+	printRtFlags(p, b.Flags.Names())
 	p.str(printFP, "", "%s", "\n")
 	p.closeObject()
 }

@@ -134,7 +134,7 @@ func (ip *IP) printRoute(h *rtnl.Handle, m routeMsg, f *routeFilter) {
 	if m.priority != 0 && !metricFixed {
 		p.uint(printAny, "metric", "metric %d ", uint64(m.priority))
 	}
-	ip.printRtFlags(m.flags)
+	printRtFlags(p, rt.RouteFlagNames(m.flags))
 	if m.mark != 0 {
 		switch {
 		case p.isJSON():
@@ -167,9 +167,9 @@ func (ip *IP) printRoute(h *rtnl.Handle, m routeMsg, f *routeFilter) {
 	p.closeObject()
 }
 
-// printGateway is __print_rta_gateway for an IPv4 route.
+// printGateway is __print_rta_gateway.
 func (ip *IP) printGateway(gw netip.Addr) {
-	ip.p.str(printAny, "gateway", "via %s ", gw.String())
+	ip.p.str(printAny, "gateway", "via %s ", inetNtop(gw))
 }
 
 // printIfidx is print_rta_ifidx: "dev NAME " or "iif NAME ".
@@ -177,11 +177,12 @@ func (ip *IP) printIfidx(name, prefix string) {
 	ip.p.str(printAny, prefix, prefix+" %s ", name)
 }
 
-// printRtFlags is print_rt_flags: the flags' names, a JSON array "flags".
-func (ip *IP) printRtFlags(flags uint32) {
-	p := &ip.p
+// printRtFlags is print_rt_flags for the names of a route's, a path's, a
+// nexthop's or a bucket's flags: a JSON array "flags", in text each name
+// and a space.
+func printRtFlags(p *printer, names []string) {
 	p.openArray(printJSON, "flags")
-	for _, name := range rt.RouteFlagNames(flags) {
+	for _, name := range names {
 		p.str(printAny, "", "%s ", name)
 	}
 	p.closeArray(printJSON, "")
@@ -296,7 +297,7 @@ func (ip *IP) printRtaMultipath(paths []rtnl.RoutePath) {
 		}
 		p.str(printAny, "dev", "dev %s ", nh.Dev)
 		p.int(printAny, "weight", "weight %d ", int64(nh.Weight))
-		ip.printRtFlags(uint32(nh.Flags))
+		printRtFlags(p, rt.RouteFlagNames(uint32(nh.Flags)))
 		p.closeObject()
 	}
 	p.closeArray(printJSON, "")
