@@ -143,14 +143,8 @@ var neighFilterKeywords = []keyword[*neighFilter]{
 	}),
 	exact("proxy", func(*args, *neighFilter) error { return nil }),
 	kw("protocol", func(a *args, _ *neighFilter) error {
-		v, err := a.next()
-		if err != nil {
-			return err
-		}
-		if _, ok := protoID(v); !ok && v != "all" {
-			return invarg("invalid \"protocol\"\n", v)
-		}
-		return nil
+		_, _, err := nextProtoFilter(a)
+		return err
 	}),
 }
 

@@ -109,12 +109,9 @@ var nexthopKeywords = []keyword[*nhReq]{
 		return err
 	}),
 	exact("dev", func(a *args, q *nhReq) error {
-		v, err := a.next()
+		v, _, err := nextLink(a, q.h)
 		if err != nil {
 			return err
-		}
-		if q.h.LinkIndex(v) == 0 {
-			return invarg("Device does not exist\n", v)
 		}
 		q.nh.Dev = v
 		if q.family == 0 {
@@ -412,15 +409,10 @@ func (ip *IP) printNexthopEntry(ni rtnl.NexthopInfo, jsobj string) {
 		printNexthopResGroup(p, ni.Resilient)
 	}
 	if ni.Gateway.IsValid() {
-		// __print_rta_gateway
-		gw := inetNtop(ni.Gateway)
-		p.str(printJSON, "gateway", "", gw)
-		p.str(printFP, "", "via %s ", gw)
+		ip.printGateway(ni.Gateway)
 	}
 	if ni.DevIndex != 0 {
-		// print_rta_ifidx
-		p.str(printJSON, "dev", "", ni.Dev)
-		p.str(printFP, "", "dev %s ", ni.Dev)
+		ip.printIfidx(ni.Dev, "dev")
 	}
 	if ni.Scope != rt.ScopeUniverse || ip.opts.details > 0 {
 		p.str(printAny, "scope", "scope %s ", ni.Scope.String())
@@ -431,7 +423,7 @@ func (ip *IP) printNexthopEntry(ni rtnl.NexthopInfo, jsobj string) {
 	if ni.Protocol != rt.ProtoUnspec || ip.opts.details > 0 {
 		p.str(printAny, "protocol", "proto %s ", ni.Protocol.String())
 	}
-	printNexthopFlags(p, ni.Flags)
+	printRtFlags(p, ni.Flags.Names())
 	if ni.FDB {
 		p.null(printAny, "fdb", "fdb", "")
 	}
@@ -505,16 +497,6 @@ func clockSeconds(d time.Duration) float64 {
 	return float64(sec) + float64(usec-sec*1000000)/1000000
 }
 
-// printNexthopFlags is print_rt_flags for the flags of a nexthop or a
-// bucket: a JSON array "flags", in text each flag's name and a space.
-func printNexthopFlags(p *printer, f rt.NHFlags) {
-	p.openArray(printJSON, "flags")
-	for _, n := range f.Names() {
-		p.str(printAny, "", "%s ", n)
-	}
-	p.closeArray(printJSON, "")
-}
-
 // nhFilterReq is what ipnh_list_flush's words set: the process's filter,
 // or an id to answer at once.
 type nhFilterReq struct {
@@ -529,27 +511,15 @@ type nhFilterReq struct {
 var errNexthopID = errors.New("id given")
 
 // nexthopDev is the dev of a selector: the filter's device.
-func nexthopDev(a *args, f *nexthopFilter, h *rtnl.Handle) error {
-	v, err := a.next()
-	if err != nil {
-		return err
-	}
-	if f.devIdx = h.LinkIndex(v); f.devIdx == 0 {
-		return invarg("Device does not exist\n", v)
-	}
-	return nil
+func nexthopDev(a *args, f *nexthopFilter, h *rtnl.Handle) (err error) {
+	_, f.devIdx, err = nextLink(a, h)
+	return err
 }
 
 // nexthopMaster is the master of a selector.
-func nexthopMaster(a *args, f *nexthopFilter, h *rtnl.Handle) error {
-	v, err := a.next()
-	if err != nil {
-		return err
-	}
-	if f.master = h.LinkIndex(v); f.master == 0 {
-		return invarg("Device does not exist\n", v)
-	}
-	return nil
+func nexthopMaster(a *args, f *nexthopFilter, h *rtnl.Handle) (err error) {
+	_, f.master, err = nextLink(a, h)
+	return err
 }
 
 // nexthopVRF is the vrf of a selector: name_is_vrf asks for the link and
@@ -810,7 +780,7 @@ func printNexthopBucket(p *printer, b rtnl.NexthopBucket) {
 	p.float(printAny, "idle_time", "idle_time %g ", clockSeconds(b.IdleTime))
 	p.uint(printAny, "nhid", "nhid %d ", uint64(b.NexthopID))
 	p.closeObject()
-	printNexthopFlags(p, b.Flags)
+	printRtFlags(p, b.Flags.Names())
 	p.str(printFP, "", "%s", "\n")
 	p.closeObject()
 }

@@ -279,6 +279,23 @@ func protoID(s string) (uint8, bool) {
 	return uint8(p), ok
 }
 
+// nextProtoFilter reads a listing filter's `protocol PROTO` value (the
+// route, rule and neighbour filters of iproute2): a protocol selects it
+// (set), "all" selects every protocol, anything else is invarg.
+func nextProtoFilter(a *args) (proto uint8, set bool, err error) {
+	v, err := a.next()
+	if err != nil {
+		return 0, false, err
+	}
+	if p, ok := protoID(v); ok {
+		return p, true, nil
+	}
+	if v != "all" {
+		return 0, false, invarg("invalid \"protocol\"\n", v)
+	}
+	return 0, false, nil
+}
+
 // scopeID is iproute2's rtnl_rtscope_a2n.
 func scopeID(s string) (netdev.Scope, bool) { return rt.ParseScope(s) }
 
@@ -288,14 +305,22 @@ func dsfieldID(s string) (uint8, bool) { return rt.ParseDSField(s) }
 
 // nextMaster reads a `master DEV` value: the device must exist (ll_name_to_index).
 func nextMaster(a *args, h *rtnl.Handle) (string, error) {
+	v, _, err := nextLink(a, h)
+	return v, err
+}
+
+// nextLink reads a device name value and its index (ll_name_to_index):
+// the device must exist.
+func nextLink(a *args, h *rtnl.Handle) (string, netdev.IfIndex, error) {
 	v, err := a.next()
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
-	if h.LinkIndex(v) == 0 {
-		return "", invarg("Device does not exist\n", v)
+	idx := h.LinkIndex(v)
+	if idx == 0 {
+		return "", 0, invarg("Device does not exist\n", v)
 	}
-	return v, nil
+	return v, idx, nil
 }
 
 // nextVRF reads a `vrf NAME` value: name_is_vrf, the device must exist and

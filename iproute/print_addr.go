@@ -262,10 +262,6 @@ func (ip *IP) printIfaFlags(flags netdev.AddrFlags, v4 bool) {
 		flags &^= f.flag
 	}
 	if flags != 0 {
-		if p.isJSON() {
-			p.str(printJSON, "ifa_flags", "", fmt.Sprintf("%02x", uint32(flags)))
-		} else {
-			p.text("flags %02x ", uint32(flags))
-		}
+		p.str(printAny, "ifa_flags", "flags %s ", fmt.Sprintf("%02x", uint32(flags)))
 	}
 }

@@ -123,19 +123,12 @@ func (ip *IP) printOperstate(s netdev.OperState) {
 	p := &ip.p
 	switch {
 	case int(s) >= len(rt.OperStateNames):
-		if p.isJSON() {
-			p.uint(printJSON, "operstate_index", "", uint64(s))
-		} else {
-			p.hex0x(printFP, "", "state %#x", uint64(s))
-		}
+		p.uint(printJSON, "operstate_index", "", uint64(s))
+		p.hex0x(printFP, "", "state %#x", uint64(s))
 	case ip.opts.brief > 0:
 		p.str(printAny, "operstate", "%-14s ", rt.OperStateNames[s])
 	default:
-		if p.isJSON() {
-			p.str(printJSON, "operstate", "", rt.OperStateNames[s])
-		} else {
-			p.text("state %s ", rt.OperStateNames[s])
-		}
+		p.str(printAny, "operstate", "state %s ", rt.OperStateNames[s])
 	}
 }
 
@@ -531,6 +524,25 @@ func (ip *IP) bridgeSlavePrintOpt(l rtnl.LinkInfo, names linkNames) {
 	}
 }
 
+// counter is one statistics counter of a JSON stats object, printed
+// when shown.
+type counter struct {
+	key   string
+	v     uint64
+	shown bool
+}
+
+// counters prints the shown counters as the JSON object key.
+func (p *printer) counters(key string, cs []counter) {
+	p.openObject(key)
+	for _, c := range cs {
+		if c.shown {
+			p.uint(printJSON, c.key, "", c.v)
+		}
+	}
+	p.closeObject()
+}
+
 // printStats64 is print_stats64 for a device's statistics, under key
 // what in JSON; carrier says whether the message carried
 // IFLA_CARRIER_CHANGES (the IPv6 link dump does not).
@@ -540,50 +552,37 @@ func (ip *IP) printStats64(l rtnl.LinkInfo, what string, carrier bool) {
 	st := ip.opts.stats
 	if p.isJSON() {
 		p.openObject(what)
-		p.openObject("rx")
-		p.uint(printJSON, "bytes", "", s.RxBytes)
-		p.uint(printJSON, "packets", "", s.RxPackets)
-		p.uint(printJSON, "errors", "", s.RxErrors)
-		p.uint(printJSON, "dropped", "", s.RxDropped)
-		p.uint(printJSON, "over_errors", "", s.RxOverErrors)
-		p.uint(printJSON, "multicast", "", s.Multicast)
-		if s.RxCompressed != 0 {
-			p.uint(printJSON, "compressed", "", s.RxCompressed)
-		}
-		if st > 1 {
-			p.uint(printJSON, "length_errors", "", s.RxLengthErrors)
-			p.uint(printJSON, "crc_errors", "", s.RxCRCErrors)
-			p.uint(printJSON, "frame_errors", "", s.RxFrameErrors)
-			p.uint(printJSON, "fifo_errors", "", s.RxFIFOErrors)
-			p.uint(printJSON, "missed_errors", "", s.RxMissedErrors)
-			if s.RxNoHandler != 0 {
-				p.uint(printJSON, "nohandler", "", s.RxNoHandler)
-			}
-			if s.RxOtherhostDropped != 0 {
-				p.uint(printJSON, "otherhost", "", s.RxOtherhostDropped)
-			}
-		}
-		p.closeObject()
-		p.openObject("tx")
-		p.uint(printJSON, "bytes", "", s.TxBytes)
-		p.uint(printJSON, "packets", "", s.TxPackets)
-		p.uint(printJSON, "errors", "", s.TxErrors)
-		p.uint(printJSON, "dropped", "", s.TxDropped)
-		p.uint(printJSON, "carrier_errors", "", s.TxCarrierErrors)
-		p.uint(printJSON, "collisions", "", s.Collisions)
-		if s.TxCompressed != 0 {
-			p.uint(printJSON, "compressed", "", s.TxCompressed)
-		}
-		if st > 1 {
-			p.uint(printJSON, "aborted_errors", "", s.TxAbortedErrors)
-			p.uint(printJSON, "fifo_errors", "", s.TxFIFOErrors)
-			p.uint(printJSON, "window_errors", "", s.TxWindowErrors)
-			p.uint(printJSON, "heartbeat_errors", "", s.TxHeartbeatErrors)
-			if carrier {
-				p.uint(printJSON, "carrier_changes", "", uint64(l.CarrierChanges))
-			}
-		}
-		p.closeObject()
+		ext := st > 1
+		p.counters("rx", []counter{
+			{"bytes", s.RxBytes, true},
+			{"packets", s.RxPackets, true},
+			{"errors", s.RxErrors, true},
+			{"dropped", s.RxDropped, true},
+			{"over_errors", s.RxOverErrors, true},
+			{"multicast", s.Multicast, true},
+			{"compressed", s.RxCompressed, s.RxCompressed != 0},
+			{"length_errors", s.RxLengthErrors, ext},
+			{"crc_errors", s.RxCRCErrors, ext},
+			{"frame_errors", s.RxFrameErrors, ext},
+			{"fifo_errors", s.RxFIFOErrors, ext},
+			{"missed_errors", s.RxMissedErrors, ext},
+			{"nohandler", s.RxNoHandler, ext && s.RxNoHandler != 0},
+			{"otherhost", s.RxOtherhostDropped, ext && s.RxOtherhostDropped != 0},
+		})
+		p.counters("tx", []counter{
+			{"bytes", s.TxBytes, true},
+			{"packets", s.TxPackets, true},
+			{"errors", s.TxErrors, true},
+			{"dropped", s.TxDropped, true},
+			{"carrier_errors", s.TxCarrierErrors, true},
+			{"collisions", s.Collisions, true},
+			{"compressed", s.TxCompressed, s.TxCompressed != 0},
+			{"aborted_errors", s.TxAbortedErrors, ext},
+			{"fifo_errors", s.TxFIFOErrors, ext},
+			{"window_errors", s.TxWindowErrors, ext},
+			{"heartbeat_errors", s.TxHeartbeatErrors, ext},
+			{"carrier_changes", uint64(l.CarrierChanges), ext && carrier},
+		})
 		p.closeObject()
 		return
 	}
@@ -610,6 +609,12 @@ func (ip *IP) printStats64(l rtnl.LinkInfo, what string, carrier bool) {
 		size(0, 0, s.TxAbortedErrors, s.TxFIFOErrors, s.TxWindowErrors, s.TxHeartbeatErrors, cc, 0)
 	}
 	num := func(w int, v uint64) { p.text("%*d ", w, v) }
+	// nums prints vals in the columns from col on.
+	nums := func(col int, vals ...uint64) {
+		for i, v := range vals {
+			num(cols[col+i], v)
+		}
+	}
 	ifs := func(c bool, s string) string {
 		if c {
 			return s
@@ -620,12 +625,7 @@ func (ip *IP) printStats64(l rtnl.LinkInfo, what string, carrier bool) {
 		cols[2], "errors", cols[3], "dropped", cols[4], "missed", cols[5], "mcast",
 		cols[6], ifs(s.RxCompressed != 0, "compressed"), p.sl)
 	p.text("    ")
-	num(cols[0], s.RxBytes)
-	num(cols[1], s.RxPackets)
-	num(cols[2], s.RxErrors)
-	num(cols[3], s.RxDropped)
-	num(cols[4], s.RxMissedErrors)
-	num(cols[5], s.Multicast)
+	nums(0, s.RxBytes, s.RxPackets, s.RxErrors, s.RxDropped, s.RxMissedErrors, s.Multicast)
 	if s.RxCompressed != 0 {
 		num(cols[6], s.RxCompressed)
 	}
@@ -642,11 +642,7 @@ func (ip *IP) printStats64(l rtnl.LinkInfo, what string, carrier bool) {
 			cols[2], "crc", cols[3], "frame", cols[4], "fifo", cols[5], "overrun",
 			w6, ifs(s.RxNoHandler != 0, " nohandler"), w7, ifs(s.RxOtherhostDropped != 0, " otherhost"), p.sl)
 		p.text("%*s", cols[0]+5, "")
-		num(cols[1], s.RxLengthErrors)
-		num(cols[2], s.RxCRCErrors)
-		num(cols[3], s.RxFrameErrors)
-		num(cols[4], s.RxFIFOErrors)
-		num(cols[5], s.RxOverErrors)
+		nums(1, s.RxLengthErrors, s.RxCRCErrors, s.RxFrameErrors, s.RxFIFOErrors, s.RxOverErrors)
 		if s.RxNoHandler != 0 {
 			num(cols[6], s.RxNoHandler)
 		}
@@ -659,12 +655,7 @@ func (ip *IP) printStats64(l rtnl.LinkInfo, what string, carrier bool) {
 		cols[2], "errors", cols[3], "dropped", cols[4], "carrier", cols[5], "collsns",
 		cols[6], ifs(s.TxCompressed != 0, "compressed"), p.sl)
 	p.text("    ")
-	num(cols[0], s.TxBytes)
-	num(cols[1], s.TxPackets)
-	num(cols[2], s.TxErrors)
-	num(cols[3], s.TxDropped)
-	num(cols[4], s.TxCarrierErrors)
-	num(cols[5], s.Collisions)
+	nums(0, s.TxBytes, s.TxPackets, s.TxErrors, s.TxDropped, s.TxCarrierErrors, s.Collisions)
 	if s.TxCompressed != 0 {
 		num(cols[6], s.TxCompressed)
 	}
@@ -673,10 +664,7 @@ func (ip *IP) printStats64(l rtnl.LinkInfo, what string, carrier bool) {
 		p.text("    TX errors:%*s %*s %*s %*s %*s %*s%s", cols[0]-10, "", cols[1], "aborted",
 			cols[2], "fifo", cols[3], "window", cols[4], "heartbt", cols[5], ifs(carrier, "transns"), p.sl)
 		p.text("%*s", cols[0]+5, "")
-		num(cols[1], s.TxAbortedErrors)
-		num(cols[2], s.TxFIFOErrors)
-		num(cols[3], s.TxWindowErrors)
-		num(cols[4], s.TxHeartbeatErrors)
+		nums(1, s.TxAbortedErrors, s.TxFIFOErrors, s.TxWindowErrors, s.TxHeartbeatErrors)
 		if carrier {
 			num(cols[5], uint64(l.CarrierChanges))
 		}

@@ -593,20 +593,9 @@ var routeFilterKeywords = []keyword[*routeFilterReq]{
 		return err
 	}).or("dsfield*"),
 	kw("protocol", func(a *args, q *routeFilterReq) error {
-		v, err := a.next()
-		if err != nil {
-			return err
-		}
-		p, ok := protoID(v)
-		switch {
-		case ok:
-			q.f.proto, q.f.hasProto = fib.Protocol(p), true
-		case v == "all":
-			q.f.proto, q.f.hasProto = 0, false
-		default:
-			return invarg("invalid \"protocol\"\n", v)
-		}
-		return nil
+		p, set, err := nextProtoFilter(a)
+		q.f.proto, q.f.hasProto = fib.Protocol(p), set
+		return err
 	}),
 	kw("scope", func(a *args, q *routeFilterReq) error {
 		v, err := a.next()

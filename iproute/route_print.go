@@ -129,16 +129,12 @@ func (ip *IP) printRoute(h *rtnl.Handle, m routeMsg, f *routeFilter) {
 		}
 	}
 	if m.prefsrc.IsValid() && !srcFixed {
-		if p.isJSON() {
-			p.str(printJSON, "prefsrc", "", m.prefsrc.String())
-		} else {
-			p.text("src %s ", m.prefsrc.String())
-		}
+		p.str(printAny, "prefsrc", "src %s ", m.prefsrc.String())
 	}
 	if m.priority != 0 && !metricFixed {
 		p.uint(printAny, "metric", "metric %d ", uint64(m.priority))
 	}
-	ip.printRtFlags(m.flags)
+	printRtFlags(p, rt.RouteFlagNames(m.flags))
 	if m.mark != 0 {
 		switch {
 		case p.isJSON():
@@ -171,37 +167,22 @@ func (ip *IP) printRoute(h *rtnl.Handle, m routeMsg, f *routeFilter) {
 	p.closeObject()
 }
 
-// printGateway is __print_rta_gateway for an IPv4 route.
+// printGateway is __print_rta_gateway.
 func (ip *IP) printGateway(gw netip.Addr) {
-	p := &ip.p
-	if p.isJSON() {
-		p.str(printJSON, "gateway", "", gw.String())
-		return
-	}
-	p.text("via ")
-	p.str(printFP, "", "%s ", gw.String())
+	ip.p.str(printAny, "gateway", "via %s ", inetNtop(gw))
 }
 
 // printIfidx is print_rta_ifidx: "dev NAME " or "iif NAME ".
 func (ip *IP) printIfidx(name, prefix string) {
-	p := &ip.p
-	if p.isJSON() {
-		p.str(printJSON, prefix, "", name)
-		return
-	}
-	p.text("%s ", prefix)
-	p.text("%s ", name)
+	ip.p.str(printAny, prefix, prefix+" %s ", name)
 }
 
-// printRtFlags is print_rt_flags: the flags' names, a JSON array "flags".
-func (ip *IP) printRtFlags(flags uint32) {
-	p := &ip.p
-	key := ""
-	if p.isJSON() {
-		key = "flags"
-	}
-	p.openArray(printJSON, key)
-	for _, name := range rt.RouteFlagNames(flags) {
+// printRtFlags is print_rt_flags for the names of a route's, a path's, a
+// nexthop's or a bucket's flags: a JSON array "flags", in text each name
+// and a space.
+func printRtFlags(p *printer, names []string) {
+	p.openArray(printJSON, "flags")
+	for _, name := range names {
 		p.str(printAny, "", "%s ", name)
 	}
 	p.closeArray(printJSON, "")
@@ -316,7 +297,7 @@ func (ip *IP) printRtaMultipath(paths []rtnl.RoutePath) {
 		}
 		p.str(printAny, "dev", "dev %s ", nh.Dev)
 		p.int(printAny, "weight", "weight %d ", int64(nh.Weight))
-		ip.printRtFlags(uint32(nh.Flags))
+		printRtFlags(p, rt.RouteFlagNames(uint32(nh.Flags)))
 		p.closeObject()
 	}
 	p.closeArray(printJSON, "")

@@ -497,20 +497,9 @@ var ruleFilterKeywords = []keyword[*ruleFilter]{
 		return err
 	}).or("src*"),
 	kw("protocol", func(a *args, f *ruleFilter) error {
-		v, err := a.next()
-		if err != nil {
-			return err
-		}
-		p, ok := protoID(v)
-		switch {
-		case ok:
-			f.protocol, f.protocolMask = p, true
-		case v == "all":
-			f.protocol, f.protocolMask = 0, false
-		default:
-			return invarg("invalid \"protocol\"\n", v)
-		}
-		return nil
+		p, set, err := nextProtoFilter(a)
+		f.protocol, f.protocolMask = p, set
+		return err
 	}),
 	exact("ipproto", func(a *args, f *ruleFilter) error {
 		p, err := nextValue(a, ipProtoValue, "Invalid \"ipproto\" value\n")
