@@ -382,6 +382,7 @@ func linkInfo(d *netdev.Device) LinkInfo {
 	} else if p := d.Peer(); p != nil {
 		li.Link, li.LinkIndex = p.Name(), p.Index()
 	}
+	fillDetails(&li, d)
 	return li
 }
 
@@ -396,7 +397,6 @@ func (h *Handle) LinkByName(name string) (LinkInfo, error) {
 			return err
 		}
 		li = linkInfo(d)
-		h.fillDetails(&li, d)
 		return nil
 	})
 	return li, err
@@ -413,7 +413,6 @@ func (h *Handle) LinkByIndex(i netdev.IfIndex) (LinkInfo, error) {
 			return errno.Errorf(syscall.ENODEV, "No device with ifindex %d", i)
 		}
 		li = linkInfo(d)
-		h.fillDetails(&li, d)
 		return nil
 	})
 	return li, err
@@ -427,9 +426,7 @@ func (h *Handle) LinkList() ([]LinkInfo, error) {
 	var out []LinkInfo
 	err := h.do("RTM_GETLINK", func(t *sim.Task, tb *netdev.Table) error {
 		for _, d := range tb.Devices() {
-			li := linkInfo(d)
-			h.fillDetails(&li, d)
-			out = append(out, li)
+			out = append(out, linkInfo(d))
 		}
 		return nil
 	})
