@@ -213,10 +213,10 @@ type VRF struct {
 
 // Other is a device of a kind given by name, as `ip link add NAME type KIND`
 // sends it with no kind-specific attributes. A kind netsim models is created
-// as its own spec with defaults would be (dummy, veth, bond, vrf; macvlan and
-// vlan then lack their lower device); a kind the kernel does not know fails
-// with EOPNOTSUPP "Unknown device type", and a kind Linux has but netsim
-// does not model (bridge, vxlan, ...) fails with EOPNOTSUPP.
+// as its own spec with defaults would be (dummy, veth, bond, vrf, bridge;
+// macvlan and vlan then lack their lower device); a kind the kernel does not
+// know fails with EOPNOTSUPP "Unknown device type", and a kind Linux has but
+// netsim does not model (vxlan, ...) fails with EOPNOTSUPP.
 //
 // Kernel: rtnl_newlink (net/core/rtnetlink.c): rtnl_link_ops_get(kind).
 type Other struct {
@@ -233,7 +233,7 @@ type validator interface {
 // unmodelledKinds are the rtnl_link_ops kinds of Linux 6.18 that netsim
 // does not model.
 var unmodelledKinds = map[string]bool{
-	"amt": true, "bareudp": true, "batadv": true, "bridge": true, "can": true, "dsa": true,
+	"amt": true, "bareudp": true, "batadv": true, "can": true, "dsa": true,
 	"erspan": true, "geneve": true, "gre": true, "gretap": true, "gtp": true, "hsr": true,
 	"ifb": true, "ip6erspan": true, "ip6gre": true, "ip6gretap": true, "ip6tnl": true,
 	"ip6_vti": true, "ipip": true, "ipoib": true, "ipvlan": true, "ipvtap": true,
@@ -247,7 +247,7 @@ var unmodelledKinds = map[string]bool{
 // name (rtnl_link_ops), whether netsim models it or not.
 func KnownKind(kind string) bool {
 	switch kind {
-	case "dummy", "veth", "macvlan", "vlan", "bond", "vrf":
+	case "dummy", "veth", "macvlan", "vlan", "bond", "vrf", "bridge":
 		return true
 	}
 	return unmodelledKinds[kind]
@@ -268,6 +268,8 @@ func (s Other) spec() (LinkSpec, error) {
 		return Bond{Name: s.Name, Attrs: s.Attrs}, nil
 	case "vrf":
 		return VRF{Name: s.Name, Attrs: s.Attrs}, nil
+	case "bridge":
+		return Bridge{Name: s.Name, Attrs: s.Attrs}, nil
 	}
 	if unmodelledKinds[s.Kind] {
 		return nil, errno.Errorf(syscall.EOPNOTSUPP, "Kind \"%s\" is not modelled by netsim", s.Kind)
