@@ -100,6 +100,16 @@ func (a Attrs) txQueueLen() (int, bool) {
 // dev_set_mtu_ext, whose new_mtu is an int).
 func NetlinkMTU(v int) int { return int(int32(uint32(v))) }
 
+// IfNameAttr is the device name the kernel reads from an IFLA_IFNAME of
+// value s: cut at the first NUL (nla_strscpy) when the attribute passes the
+// policy's length limit, and s itself, for the caller to refuse, when not.
+func IfNameAttr(s string) string {
+	if len(s) < IFNAMSIZ {
+		return nlaString(s)
+	}
+	return s
+}
+
 // nlaString is what nla_strscpy makes of a string attribute: the bytes up
 // to the first NUL.
 func nlaString(s string) string {

@@ -217,10 +217,7 @@ func (d *Device) SetGroup(t *sim.Task, g uint32) { d.group = g }
 // Kernel: dev_change_name (net/core/dev.c): EEXIST if the name is taken,
 // NETDEV_CHANGENAME.
 func (d *Device) SetName(t *sim.Task, name string) error {
-	if len(name) < IFNAMSIZ {
-		name = nlaString(name) // nla_strscpy of IFLA_IFNAME
-	}
-	if name == d.name {
+	if name = IfNameAttr(name); name == d.name {
 		return nil
 	}
 	n, err := d.tbl.checkLinkName(name, "", nil)

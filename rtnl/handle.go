@@ -67,10 +67,8 @@ func (h *Handle) do(op string, fn func(t *sim.Task, tb *netdev.Table) error) err
 }
 
 func lookup(tb *netdev.Table, name string) (*netdev.Device, error) {
-	if i := strings.IndexByte(name, 0); i >= 0 && len(name) < netdev.IFNAMSIZ {
-		name = name[:i] // rtnl_dev_get reads IFLA_IFNAME with nla_strscpy
-	}
-	if name == "" {
+	// rtnl_dev_get reads IFLA_IFNAME with nla_strscpy.
+	if name = netdev.IfNameAttr(name); name == "" {
 		return nil, errno.New(syscall.EINVAL, "Device name is required")
 	}
 	return tb.Lookup(name)
