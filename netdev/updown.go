@@ -328,19 +328,11 @@ func (d *Device) ChangeFlags(t *sim.Task, flags, mask Flags) error {
 	}
 	if (flags^d.gflags)&FlagPromisc != 0 {
 		d.gflags ^= FlagPromisc
-		inc := -1
-		if flags&FlagPromisc != 0 {
-			inc = 1
-		}
-		d.SetPromiscuity(t, inc)
+		d.SetPromiscuity(t, sign(flags&FlagPromisc != 0))
 	}
 	if (flags^d.gflags)&FlagAllMulti != 0 {
 		d.gflags ^= FlagAllMulti
-		inc := -1
-		if flags&FlagAllMulti != 0 {
-			inc = 1
-		}
-		d.SetAllmulti(t, inc)
+		d.SetAllmulti(t, sign(flags&FlagAllMulti != 0))
 	}
 	if d.IsUp() && (old^d.flags)&kept != 0 {
 		_ = d.tbl.s.notify(t, EventChange, d)
