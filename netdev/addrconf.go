@@ -49,12 +49,6 @@ type ifaddr6 struct {
 }
 
 // mcGroup is one IPv6 multicast group membership, struct ifmcaddr6.
-type mcGroup struct {
-	addr   netip.Addr
-	users  int
-	loaded bool // MAF_LOADED: its MAC is in the device's mc list
-}
-
 // acAddr is one anycast address, struct ifacaddr6, with its anycast route.
 type acAddr struct {
 	addr  netip.Addr
@@ -580,16 +574,9 @@ func (d *Device) ipv6LeaveSolicit(t *sim.Task, a netip.Addr) {
 //
 // Kernel: ipv6_dev_mc_inc → igmp6_group_added (net/ipv6/mcast.c).
 func (d *Device) ipv6McInc(t *sim.Task, g netip.Addr) {
-	idev := d.inet6
-	for _, m := range idev.mc {
-		if m.addr == g {
-			m.users++
-			return
-		}
+	if m := mcJoin(&d.inet6.mc, g); m != nil {
+		d.ipv6McLoad(t, m)
 	}
-	m := &mcGroup{addr: g, users: 1}
-	idev.mc = slices.Insert(idev.mc, 0, m)
-	d.ipv6McLoad(t, m)
 }
 
 // ipv6McHasMAC reports whether group g is in the device's mc list while
@@ -629,17 +616,9 @@ func (d *Device) ipv6McUnload(t *sim.Task, m *mcGroup) {
 //
 // Kernel: __ipv6_dev_mc_dec → igmp6_group_dropped (net/ipv6/mcast.c).
 func (d *Device) ipv6McDec(t *sim.Task, g netip.Addr) {
-	idev := d.inet6
-	i := slices.IndexFunc(idev.mc, func(m *mcGroup) bool { return m.addr == g })
-	if i < 0 {
-		return
+	if m := mcLeave(&d.inet6.mc, g); m != nil {
+		d.ipv6McUnload(t, m)
 	}
-	m := idev.mc[i]
-	if m.users--; m.users > 0 {
-		return
-	}
-	idev.mc = slices.Delete(idev.mc, i, i+1)
-	d.ipv6McUnload(t, m)
 }
 
 // ipv6McUp reloads every group (ipv6_mc_up); ipv6McDown unloads them

@@ -17,21 +17,14 @@ import (
 
 // inDev is a device's IPv4 state, struct in_device.
 type inDev struct {
-	addrs []*Addr     // ifa_list: primaries first (by scope), then secondaries
-	mcUp  bool        // ip_mc_up has run (the device is up)
-	mc    []*mcGroup4 // mc_list: the groups joined, newest first
-	cnf   IPv4Conf    // the device's net.ipv4.conf.DEV
-	lft   lftTimer    // the pending lifetime check
+	addrs []*Addr    // ifa_list: primaries first (by scope), then secondaries
+	mcUp  bool       // ip_mc_up has run (the device is up)
+	mc    []*mcGroup // mc_list: the groups joined, newest first
+	cnf   IPv4Conf   // the device's net.ipv4.conf.DEV
+	lft   lftTimer   // the pending lifetime check
 }
 
 var allHosts4 = netip.AddrFrom4([4]byte{224, 0, 0, 1}) // IGMP_ALL_HOSTS
-
-// mcGroup4 is one IPv4 multicast membership (struct ip_mc_list).
-type mcGroup4 struct {
-	addr   netip.Addr
-	users  int
-	loaded bool // its MAC is in the device's mc list (im->loaded)
-}
 
 // ipv4MulticastMAC maps an IPv4 group to its Ethernet address,
 // 01:00:5e and the group's low 23 bits.
@@ -47,44 +40,29 @@ func ipv4MulticastMAC(g netip.Addr) MAC {
 //
 // Kernel: ip_mc_inc_group → igmp_group_added (net/ipv4/igmp.c).
 func (d *Device) ipv4McInc(t *sim.Task, g netip.Addr) {
-	in := d.inet
-	if in == nil {
+	if d.inet == nil {
 		return
 	}
-	for _, m := range in.mc {
-		if m.addr == g {
-			m.users++
-			return
-		}
+	if m := mcJoin(&d.inet.mc, g); m != nil {
+		d.ipv4McLoad(t, m)
 	}
-	m := &mcGroup4{addr: g, users: 1}
-	in.mc = slices.Insert(in.mc, 0, m)
-	d.ipv4McLoad(t, m)
 }
 
 // ipv4McDec drops a user of group g, leaving it with the last.
 //
 // Kernel: __ip_mc_dec_group → igmp_group_dropped (net/ipv4/igmp.c).
 func (d *Device) ipv4McDec(t *sim.Task, g netip.Addr) {
-	in := d.inet
-	if in == nil {
+	if d.inet == nil {
 		return
 	}
-	i := slices.IndexFunc(in.mc, func(m *mcGroup4) bool { return m.addr == g })
-	if i < 0 {
-		return
+	if m := mcLeave(&d.inet.mc, g); m != nil {
+		d.ipv4McUnload(t, m)
 	}
-	m := in.mc[i]
-	if m.users--; m.users > 0 {
-		return
-	}
-	in.mc = slices.Delete(in.mc, i, i+1)
-	d.ipv4McUnload(t, m)
 }
 
 // ipv4McLoad and ipv4McUnload put a group's MAC in the device's mc list
 // and take it out, once (ip_mc_filter_add / ip_mc_filter_del).
-func (d *Device) ipv4McLoad(t *sim.Task, m *mcGroup4) {
+func (d *Device) ipv4McLoad(t *sim.Task, m *mcGroup) {
 	if m.loaded {
 		return
 	}
@@ -94,7 +72,7 @@ func (d *Device) ipv4McLoad(t *sim.Task, m *mcGroup4) {
 	}
 }
 
-func (d *Device) ipv4McUnload(t *sim.Task, m *mcGroup4) {
+func (d *Device) ipv4McUnload(t *sim.Task, m *mcGroup) {
 	if !m.loaded {
 		return
 	}
@@ -113,11 +91,7 @@ func (d *Device) Inet4GroupList() []Group {
 	if d.inet == nil {
 		return nil
 	}
-	out := make([]Group, 0, len(d.inet.mc))
-	for _, m := range d.inet.mc {
-		out = append(out, Group{Addr: m.addr, Users: m.users})
-	}
-	return out
+	return groupList(d.inet.mc)
 }
 
 // ethMulticast reports whether d maps IP multicast groups to Ethernet

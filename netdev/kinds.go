@@ -100,6 +100,16 @@ func (a Attrs) txQueueLen() (int, bool) {
 // dev_set_mtu_ext, whose new_mtu is an int).
 func NetlinkMTU(v int) int { return int(int32(uint32(v))) }
 
+// IfNameAttr is the device name the kernel reads from an IFLA_IFNAME of
+// value s: cut at the first NUL (nla_strscpy) when the attribute passes the
+// policy's length limit, and s itself, for the caller to refuse, when not.
+func IfNameAttr(s string) string {
+	if len(s) < IFNAMSIZ {
+		return nlaString(s)
+	}
+	return s
+}
+
 // nlaString is what nla_strscpy makes of a string attribute: the bytes up
 // to the first NUL.
 func nlaString(s string) string {
@@ -213,10 +223,10 @@ type VRF struct {
 
 // Other is a device of a kind given by name, as `ip link add NAME type KIND`
 // sends it with no kind-specific attributes. A kind netsim models is created
-// as its own spec with defaults would be (dummy, veth, bond, vrf; macvlan and
-// vlan then lack their lower device); a kind the kernel does not know fails
-// with EOPNOTSUPP "Unknown device type", and a kind Linux has but netsim
-// does not model (bridge, vxlan, ...) fails with EOPNOTSUPP.
+// as its own spec with defaults would be (dummy, veth, bond, vrf, bridge;
+// macvlan and vlan then lack their lower device); a kind the kernel does not
+// know fails with EOPNOTSUPP "Unknown device type", and a kind Linux has but
+// netsim does not model (vxlan, ...) fails with EOPNOTSUPP.
 //
 // Kernel: rtnl_newlink (net/core/rtnetlink.c): rtnl_link_ops_get(kind).
 type Other struct {
@@ -233,7 +243,7 @@ type validator interface {
 // unmodelledKinds are the rtnl_link_ops kinds of Linux 6.18 that netsim
 // does not model.
 var unmodelledKinds = map[string]bool{
-	"amt": true, "bareudp": true, "batadv": true, "bridge": true, "can": true, "dsa": true,
+	"amt": true, "bareudp": true, "batadv": true, "can": true, "dsa": true,
 	"erspan": true, "geneve": true, "gre": true, "gretap": true, "gtp": true, "hsr": true,
 	"ifb": true, "ip6erspan": true, "ip6gre": true, "ip6gretap": true, "ip6tnl": true,
 	"ip6_vti": true, "ipip": true, "ipoib": true, "ipvlan": true, "ipvtap": true,
@@ -247,7 +257,7 @@ var unmodelledKinds = map[string]bool{
 // name (rtnl_link_ops), whether netsim models it or not.
 func KnownKind(kind string) bool {
 	switch kind {
-	case "dummy", "veth", "macvlan", "vlan", "bond", "vrf":
+	case "dummy", "veth", "macvlan", "vlan", "bond", "vrf", "bridge":
 		return true
 	}
 	return unmodelledKinds[kind]
@@ -268,6 +278,8 @@ func (s Other) spec() (LinkSpec, error) {
 		return Bond{Name: s.Name, Attrs: s.Attrs}, nil
 	case "vrf":
 		return VRF{Name: s.Name, Attrs: s.Attrs}, nil
+	case "bridge":
+		return Bridge{Name: s.Name, Attrs: s.Attrs}, nil
 	}
 	if unmodelledKinds[s.Kind] {
 		return nil, errno.Errorf(syscall.EOPNOTSUPP, "Kind \"%s\" is not modelled by netsim", s.Kind)

@@ -122,6 +122,19 @@ func (a *Addr) nextEvent() (sim.Time, bool) {
 	return 0, false
 }
 
+// nextLifetimeEvent returns the earliest lifetime event due among addrs,
+// and false if none has one.
+func nextLifetimeEvent[A interface{ nextEvent() (sim.Time, bool) }](addrs []A) (sim.Time, bool) {
+	var next sim.Time
+	found := false
+	for _, a := range addrs {
+		if at, ok := a.nextEvent(); ok && (!found || at < next) {
+			next, found = at, true
+		}
+	}
+	return next, found
+}
+
 // lftTimer is one family's delayed lifetime check on one device.
 type lftTimer struct {
 	at    sim.Time // when the pending check is due
@@ -159,14 +172,7 @@ func (d *Device) armInet4Lifetimes(t *sim.Task) {
 	if in == nil {
 		return
 	}
-	var next sim.Time
-	found := false
-	for _, a := range in.addrs {
-		if at, ok := a.nextEvent(); ok && (!found || at < next) {
-			next, found = at, true
-		}
-	}
-	if found {
+	if next, ok := nextLifetimeEvent(in.addrs); ok {
 		in.lft.arm(t, d.tbl.s.wq, next, "check_lifetime", func(kw *sim.Task) { d.checkInet4Lifetimes(kw, in) })
 	}
 }
@@ -210,14 +216,7 @@ func (d *Device) armInet6Lifetimes(t *sim.Task) {
 	if idev == nil {
 		return
 	}
-	var next sim.Time
-	found := false
-	for _, ifa := range idev.addrs {
-		if at, ok := ifa.nextEvent(); ok && (!found || at < next) {
-			next, found = at, true
-		}
-	}
-	if found {
+	if next, ok := nextLifetimeEvent(idev.addrs); ok {
 		idev.lft.arm(t, d.tbl.s.wq, next, "addrconf_verify", func(kw *sim.Task) { d.checkInet6Lifetimes(kw, idev) })
 	}
 }

@@ -133,13 +133,7 @@ var macvlanOps = &linkOps{
 	},
 	changeRxFlags: passRxFlagsToLink,
 	uninit:        macvlanUninit,
-	// macvlan_change_mtu: an MTU above the lower's is a bare EINVAL.
-	changeMTU: func(d *Device, mtu int) error {
-		if mtu > d.link.mtu {
-			return errno.New(syscall.EINVAL, "")
-		}
-		return nil
-	},
+	changeMTU:     mtuWithinLower(syscall.EINVAL), // macvlan_change_mtu
 }
 
 // macvlanPort is the state a lower device keeps while macvlans use it
@@ -260,10 +254,11 @@ func passRxFlagsToLink(t *sim.Task, d *Device, change Flags) {
 	}
 }
 
-// mtuWithinLower is the ndo_change_mtu of a vlan: an MTU above the
-// lower's fails with a bare ERANGE.
+// mtuWithinLower is the ndo_change_mtu of a vlan or a macvlan: an MTU
+// above the lower's fails with the bare errno e (ERANGE, EINVAL).
 //
-// Kernel: vlan_dev_change_mtu (net/8021q/vlan_dev.c).
+// Kernel: vlan_dev_change_mtu (net/8021q/vlan_dev.c), macvlan_change_mtu
+// (drivers/net/macvlan.c).
 func mtuWithinLower(e syscall.Errno) func(d *Device, mtu int) error {
 	return func(d *Device, mtu int) error {
 		if mtu > d.link.mtu {

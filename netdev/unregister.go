@@ -39,7 +39,7 @@ func (tb *Table) NewLink(t *sim.Task, spec LinkSpec) ([]*Device, error) {
 	if a.Index > 0 && tb.byIndex[a.Index] != nil {
 		return nil, errno.Errorf(syscall.EEXIST, "Device with ifindex %d already exists", a.Index)
 	}
-	if n := nlaString(spec.LinkName()); n != "" && len(spec.LinkName()) < IFNAMSIZ && tb.byName[n] != nil {
+	if n := IfNameAttr(spec.LinkName()); n != "" && len(n) < IFNAMSIZ && tb.byName[n] != nil {
 		return nil, errno.Errorf(syscall.EEXIST, "Device \"%s\" already exists", n)
 	}
 	// A refused request draws no random address: the generator is put

@@ -217,10 +217,7 @@ func (d *Device) SetGroup(t *sim.Task, g uint32) { d.group = g }
 // Kernel: dev_change_name (net/core/dev.c): EEXIST if the name is taken,
 // NETDEV_CHANGENAME.
 func (d *Device) SetName(t *sim.Task, name string) error {
-	if len(name) < IFNAMSIZ {
-		name = nlaString(name) // nla_strscpy of IFLA_IFNAME
-	}
-	if name == d.name {
+	if name = IfNameAttr(name); name == d.name {
 		return nil
 	}
 	n, err := d.tbl.checkLinkName(name, "", nil)
@@ -331,19 +328,11 @@ func (d *Device) ChangeFlags(t *sim.Task, flags, mask Flags) error {
 	}
 	if (flags^d.gflags)&FlagPromisc != 0 {
 		d.gflags ^= FlagPromisc
-		inc := -1
-		if flags&FlagPromisc != 0 {
-			inc = 1
-		}
-		d.SetPromiscuity(t, inc)
+		d.SetPromiscuity(t, sign(flags&FlagPromisc != 0))
 	}
 	if (flags^d.gflags)&FlagAllMulti != 0 {
 		d.gflags ^= FlagAllMulti
-		inc := -1
-		if flags&FlagAllMulti != 0 {
-			inc = 1
-		}
-		d.SetAllmulti(t, inc)
+		d.SetAllmulti(t, sign(flags&FlagAllMulti != 0))
 	}
 	if d.IsUp() && (old^d.flags)&kept != 0 {
 		_ = d.tbl.s.notify(t, EventChange, d)

@@ -67,10 +67,8 @@ func (h *Handle) do(op string, fn func(t *sim.Task, tb *netdev.Table) error) err
 }
 
 func lookup(tb *netdev.Table, name string) (*netdev.Device, error) {
-	if i := strings.IndexByte(name, 0); i >= 0 && len(name) < netdev.IFNAMSIZ {
-		name = name[:i] // rtnl_dev_get reads IFLA_IFNAME with nla_strscpy
-	}
-	if name == "" {
+	// rtnl_dev_get reads IFLA_IFNAME with nla_strscpy.
+	if name = netdev.IfNameAttr(name); name == "" {
 		return nil, errno.New(syscall.EINVAL, "Device name is required")
 	}
 	return tb.Lookup(name)
@@ -382,6 +380,7 @@ func linkInfo(d *netdev.Device) LinkInfo {
 	} else if p := d.Peer(); p != nil {
 		li.Link, li.LinkIndex = p.Name(), p.Index()
 	}
+	fillDetails(&li, d)
 	return li
 }
 
@@ -396,7 +395,6 @@ func (h *Handle) LinkByName(name string) (LinkInfo, error) {
 			return err
 		}
 		li = linkInfo(d)
-		h.fillDetails(&li, d)
 		return nil
 	})
 	return li, err
@@ -413,7 +411,6 @@ func (h *Handle) LinkByIndex(i netdev.IfIndex) (LinkInfo, error) {
 			return errno.Errorf(syscall.ENODEV, "No device with ifindex %d", i)
 		}
 		li = linkInfo(d)
-		h.fillDetails(&li, d)
 		return nil
 	})
 	return li, err
@@ -427,9 +424,7 @@ func (h *Handle) LinkList() ([]LinkInfo, error) {
 	var out []LinkInfo
 	err := h.do("RTM_GETLINK", func(t *sim.Task, tb *netdev.Table) error {
 		for _, d := range tb.Devices() {
-			li := linkInfo(d)
-			h.fillDetails(&li, d)
-			out = append(out, li)
+			out = append(out, linkInfo(d))
 		}
 		return nil
 	})

@@ -43,18 +43,13 @@ func (h *Handle) MaddrList() ([]MaddrInfo, error) {
 	var out []MaddrInfo
 	err := h.do("maddr", func(t *sim.Task, tb *netdev.Table) error {
 		for _, d := range tb.Devices() {
-			mi := MaddrInfo{Index: d.Index(), Name: d.Name(), Link: d.MC().Entries(), Inet6: d.Inet6GroupList()}
-			mi.Inet4 = ipv4Groups(d)
-			out = append(out, mi)
+			out = append(out, MaddrInfo{Index: d.Index(), Name: d.Name(), Link: d.MC().Entries(),
+				Inet4: d.Inet4GroupList(), Inet6: d.Inet6GroupList()})
 		}
 		return nil
 	})
 	return out, err
 }
-
-// ipv4Groups is the IPv4 groups d has joined (in_dev->mc_list), newest
-// first: 224.0.0.1 while up, and a bridge's snoopers' group.
-func ipv4Groups(d *netdev.Device) []netdev.Group { return d.Inet4GroupList() }
 
 // TableExists reports whether the namespace has IPv4 routing table id, as
 // a dump of that table would find it (fib_get_table). The main table
@@ -74,24 +69,25 @@ func (h *Handle) TableExists(id uint32) bool {
 //
 // Kernel: dev_ioctl SIOCADDMULTI (net/core/dev_ioctl.c).
 func (h *Handle) MaddrAdd(name string, a netdev.MAC) error {
-	return h.do("SIOCADDMULTI", func(t *sim.Task, tb *netdev.Table) error {
-		d := tb.ByName(name)
-		if d == nil {
-			return errno.New(syscall.ENODEV, "")
-		}
-		return d.MCAddUser(t, a)
-	})
+	return h.maddrIoctl("SIOCADDMULTI", name, a, (*netdev.Device).MCAddUser)
 }
 
 // MaddrDel drops the global reference MaddrAdd took (ENOENT if none).
 //
 // Kernel: dev_ioctl SIOCDELMULTI (net/core/dev_ioctl.c).
 func (h *Handle) MaddrDel(name string, a netdev.MAC) error {
-	return h.do("SIOCDELMULTI", func(t *sim.Task, tb *netdev.Table) error {
+	return h.maddrIoctl("SIOCDELMULTI", name, a, (*netdev.Device).MCDelUser)
+}
+
+// maddrIoctl runs op on device name (ENODEV for no such device).
+//
+// Kernel: dev_ifsioc's __dev_get_by_name lookup (net/core/dev_ioctl.c).
+func (h *Handle) maddrIoctl(op, name string, a netdev.MAC, fn func(*netdev.Device, *sim.Task, netdev.MAC) error) error {
+	return h.do(op, func(t *sim.Task, tb *netdev.Table) error {
 		d := tb.ByName(name)
 		if d == nil {
 			return errno.New(syscall.ENODEV, "")
 		}
-		return d.MCDelUser(t, a)
+		return fn(d, t, a)
 	})
 }

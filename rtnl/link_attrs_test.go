@@ -134,8 +134,10 @@ func TestLinkAddOther(t *testing.T) {
 		syscall.EOPNOTSUPP, "Unknown device type")
 	err := r.h.LinkAdd(netdev.Other{Name: "d0", Kind: "foo"})
 	require.ErrorIs(t, err, syscall.EEXIST)
-	require.ErrorIs(t, r.h.LinkAdd(netdev.Other{Name: "br0", Kind: "bridge"}), syscall.EOPNOTSUPP)
-	require.True(t, netdev.KnownKind("bridge"))
+	require.ErrorIs(t, r.h.LinkAdd(netdev.Other{Name: "vx0", Kind: "vxlan"}), syscall.EOPNOTSUPP)
+	require.True(t, netdev.KnownKind("vxlan"))
+	r.ok(r.h.LinkAdd(netdev.Other{Name: "br0", Kind: "bridge"}))
+	require.Equal(t, "bridge", r.link("br0").Kind)
 	require.False(t, netdev.KnownKind("foo"))
 	// A macvlan by name alone has no lower device: macvlan_common_newlink's EINVAL.
 	require.ErrorIs(t, r.h.LinkAdd(netdev.Other{Name: "m0", Kind: "macvlan"}), syscall.EINVAL)

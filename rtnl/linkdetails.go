@@ -81,7 +81,7 @@ const macvlanDefaultBcQueueLen = 1000
 // IFLA_TSO_*, IFLA_GRO_MAX_SIZE; inet6_fill_link_af (IFLA_INET6_ADDR_GEN_MODE);
 // macvlan_fill_info (IFLA_MACVLAN_BC_QUEUE_LEN{,_USED}); vlan_fill_info
 // (IFLA_VLAN_FLAGS).
-func (h *Handle) fillDetails(li *LinkInfo, d *netdev.Device) {
+func fillDetails(li *LinkInfo, d *netdev.Device) {
 	li.Type = ARPHRDEther
 	if li.Flags&netdev.FlagLoopback != 0 {
 		li.Type = ARPHRDLoopback

@@ -367,7 +367,7 @@ func makeRoute(tb *netdev.Table, dst, src netip.Addr, out *netdev.Device, o outp
 
 // joined reports whether d is a member of IPv4 group g (ip_check_mc_rcu).
 func joined(d *netdev.Device, g netip.Addr) bool {
-	for _, m := range ipv4Groups(d) {
+	for _, m := range d.Inet4GroupList() {
 		if m.Addr == g {
 			return true
 		}
