@@ -1,0 +1,142 @@
+package fib6
+
+import (
+	"github.com/netsimlab/netsim/fib"
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// Node flags (fn_flags, include/net/ip6_fib.h).
+const (
+	rtnTLRoot = 0x0001 // RTN_TL_ROOT: the root of a table
+	rtnRoot   = 0x0002 // RTN_ROOT: the root of a tree or of a subtree
+	rtnRTInfo = 0x0004 // RTN_RTINFO: the node holds routes
+)
+
+// Route flags (fib6_flags, RTF_* of include/uapi/linux/ipv6_route.h).
+const (
+	rtfUp        = 0x0001
+	rtfGateway   = 0x0002
+	rtfHost      = 0x0004
+	rtfReject    = 0x0200
+	rtfDynamic   = 0x0010
+	rtfModified  = 0x0020
+	rtfDefault   = 0x00010000
+	rtfAddrConf  = 0x00040000
+	rtfPrefixRT  = 0x00080000
+	rtfAnycast   = 0x00100000
+	rtfNonexthop = 0x00200000
+	rtfExpires   = 0x00400000
+	rtfRAOnly    = 0x02000000
+	rtfCache     = 0x01000000
+	rtfPcpu      = 0x40000000
+	rtfLocal     = 0x80000000
+)
+
+// key is a prefix of a route or of a node (struct rt6key): the masked
+// address and its length.
+type key struct {
+	addr [16]byte
+	plen uint8
+}
+
+// node is one node of a table's radix tree (struct fib6_node). A node with
+// RTN_RTINFO holds routes, its leaf list; an intermediate node has none and
+// its leaf points at a route below it (or at the null entry).
+type node struct {
+	parent, left, right *node
+	subtree             *node // the source-prefix tree of a node with source-specific routes
+	leaf                *Info // the first route of the node, in metric order
+	bit                 uint16
+	flags               uint16
+	sernum              uint32 // fn_sernum
+	rrPtr               *Info  // the round-robin pointer of rt6_select
+}
+
+// nh is a route's own nexthop (struct fib6_nh): its device holds a
+// reference for as long as the route exists.
+type nh struct {
+	dev        *netdev.Device
+	gw         [16]byte
+	hasGW      bool
+	flags      rt.NHFlags // RTNH_F_DEAD, RTNH_F_LINKDOWN, RTNH_F_ONLINK
+	weight     int32      // fib_nh_weight: 1..256
+	upperBound int32      // fib_nh_upper_bound, for hash-threshold multipath
+}
+
+// Info is one IPv6 route (struct fib6_info): in a node's leaf list, linked to
+// its multipath siblings, using its own nexthop or a nexthop object.
+type Info struct {
+	table *Table
+	next  *Info // fib6_next: the node's next route
+	node  *node // fib6_node; nil once unlinked
+	// siblings is the circular list fib6_siblings of a multipath route;
+	// nsiblings its length without this route.
+	sibNext, sibPrev *Info
+	nsiblings        int
+	ref              int32    // fib6_ref
+	expires          sim.Time // 0: none (RTF_EXPIRES clear)
+	metrics          *fib.Metrics
+	dst, src         key
+	prefsrc          key
+	flags            uint32 // RTF_*
+	metric           uint32 // fib6_metric
+	protocol         rt.Protocol
+	typ              rt.Type
+	pref             Pref // router preference (RTF_PREF bits), ICMPV6_ROUTER_PREF_*
+	shouldFlush      bool
+	destroying       bool
+	nhObj            *nexthop.Nexthop // nh: a nexthop object, or nil for fib6_nh
+	fnh              nh
+}
+
+// Pref is a route's router preference (RTA_PREF, ICMPV6_ROUTER_PREF_*).
+type Pref uint8
+
+// The router preferences; a route without one is medium.
+const (
+	PrefMedium  Pref = 0x0
+	PrefHigh    Pref = 0x1
+	PrefInvalid Pref = 0x2
+	PrefLow     Pref = 0x3
+)
+
+// Table is one IPv6 routing table (struct fib6_table).
+type Table struct {
+	id    uint32
+	root  node // tb6_root
+	fib   *FIB
+	next  *Table // the next table of its hash bucket
+	flags uint32 // RT6_TABLE_HAS_DFLT_ROUTER
+}
+
+// Stats are the namespace's IPv6 route statistics (struct rt6_statistics),
+// as /proc/net/rt6_stats shows them.
+type Stats struct {
+	FibNodes          int // fib_nodes
+	FibRouteNodes     int // fib_route_nodes
+	FibRtAlloc        int // fib_rt_alloc: fib6_infos allocated and not yet freed
+	FibRtEntries      int // fib_rt_entries: routes in the trees
+	FibRtCache        int // fib_rt_cache
+	FibDiscardedRoute int // fib_discarded_routes
+	DstEntries        int // dst entries (the last column)
+}
+
+// tableHashSize is FIB6_TABLE_HASHSZ.
+const tableHashSize = 256
+
+// FIB is one network namespace's IPv6 routing state (struct netns_ipv6's
+// FIB parts): its tables, the null entry, the serial number, statistics.
+type FIB struct {
+	nh        *nexthop.Table
+	buckets   [tableHashSize]*Table // fib_table_hash: newest first in a bucket
+	tables    map[uint32]*Table
+	main      *Table
+	local     *Table
+	nullEntry *Info  // fib6_null_entry
+	sernum    uint32 // fib6_sernum
+	stats     Stats
+	w         *sim.World
+}
