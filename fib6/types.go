@@ -85,23 +85,12 @@ type Info struct {
 	metric           uint32 // fib6_metric
 	protocol         rt.Protocol
 	typ              rt.Type
-	pref             Pref // router preference (RTF_PREF bits), ICMPV6_ROUTER_PREF_*
+	pref             rt.Pref // router preference (the RTF_PREF bits)
 	shouldFlush      bool
 	destroying       bool
 	nhObj            *nexthop.Nexthop // nh: a nexthop object, or nil for fib6_nh
 	fnh              nh
 }
-
-// Pref is a route's router preference (RTA_PREF, ICMPV6_ROUTER_PREF_*).
-type Pref uint8
-
-// The router preferences; a route without one is medium.
-const (
-	PrefMedium  Pref = 0x0
-	PrefHigh    Pref = 0x1
-	PrefInvalid Pref = 0x2
-	PrefLow     Pref = 0x3
-)
 
 // Table is one IPv6 routing table (struct fib6_table).
 type Table struct {

@@ -283,3 +283,30 @@ func ParseUnsigned(s string, bits int) (uint64, bool) {
 	}
 	return v, true
 }
+
+// Pref is an IPv6 route's router preference (RTA_PREF,
+// ICMPV6_ROUTER_PREF_*). The zero Pref is medium.
+type Pref uint8
+
+// The router preferences.
+const (
+	PrefMedium  Pref = 0x0
+	PrefHigh    Pref = 0x1
+	PrefInvalid Pref = 0x2
+	PrefLow     Pref = 0x3
+)
+
+// String returns ip's name for p: "low", "medium", "high", or its number.
+//
+// iproute2: the RTA_PREF case of print_route (ip/iproute.c).
+func (p Pref) String() string {
+	switch p {
+	case PrefLow:
+		return "low"
+	case PrefMedium:
+		return "medium"
+	case PrefHigh:
+		return "high"
+	}
+	return strconv.Itoa(int(p))
+}

@@ -3,21 +3,25 @@ package rtnl
 import (
 	"net/netip"
 	"syscall"
+	"time"
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
-// Route is an IPv4 route as `ip route` sends it, with devices by name. In
-// requests zero fields take the defaults `ip route add` uses: table main,
-// type unicast, protocol boot. For RouteDel zero fields are wildcards, as
-// for `ip route del PREFIX`.
+// Route is an IPv4 or IPv6 route (the family of Dst) as `ip route` sends
+// it, with devices by name. In requests zero fields take the defaults `ip
+// route add` uses: table main, type unicast, protocol boot (and for IPv6
+// metric 1024). For RouteDel zero fields are wildcards, as for `ip route del
+// PREFIX`.
 type Route struct {
 	Table     uint32       // "table"; 0 is main
 	Dst       netip.Prefix // the prefix; host bits must be zero
+	Src       netip.Prefix // "from" (IPv6 only): a source-specific route
 	Type      fib.Type     // "unicast", "local", "blackhole", ...; 0 is unicast
 	Scope     fib.Scope    // "scope"
 	Protocol  fib.Protocol // "proto"; 0 is boot on add
@@ -32,6 +36,8 @@ type Route struct {
 	// Metrics are "mtu", "advmss", "congctl", ... (RTA_METRICS), in the
 	// kernel's units (see fib.Metrics).
 	Metrics fib.Metrics
+	Pref    rt.Pref       // "pref" (IPv6 only): RTA_PREF
+	Expires time.Duration // "expires" (IPv6 only): RTA_EXPIRES; 0 is none
 }
 
 // NextHop is one path of a multipath route.
@@ -137,6 +143,7 @@ func (h *Handle) RouteDel(r Route) error {
 //
 // Kernel: fib_dump_info (net/ipv4/fib_semantics.c).
 type RouteInfo struct {
+	Family    int          // rtm_family: FamilyV4 or FamilyV6
 	Table     uint32       // RTA_TABLE
 	Dst       netip.Prefix // RTA_DST and rtm_dst_len
 	Type      fib.Type     // rtm_type
@@ -154,6 +161,10 @@ type RouteInfo struct {
 	// nil for a single path.
 	Multipath []RoutePath
 	Size      int // the length of its RTM_NEWROUTE message (fib.Route.NetlinkSize)
+
+	Src     netip.Prefix  // RTA_SRC and rtm_src_len (IPv6 "from"); invalid for none
+	Pref    rt.Pref       // RTA_PREF (IPv6)
+	Expires time.Duration // RTA_EXPIRES (IPv6): the time left; 0 is none
 }
 
 // RoutePath is one path of a dumped multipath route (struct rtnexthop and
@@ -167,7 +178,7 @@ type RoutePath struct {
 
 func routeInfo(r fib.Route) RouteInfo {
 	ri := RouteInfo{
-		Table: r.Table, Dst: r.Dst, Type: r.Type, Scope: r.Scope, Protocol: r.Protocol,
+		Family: FamilyV4, Table: r.Table, Dst: r.Dst, Type: r.Type, Scope: r.Scope, Protocol: r.Protocol,
 		Priority: r.Priority, TOS: r.TOS, Gateway: r.Gateway, NexthopID: r.NexthopID,
 		PrefSrc: r.PrefSrc, Flags: r.Flags, Metrics: r.Metrics, Size: r.NetlinkSize(),
 	}

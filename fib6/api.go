@@ -1,0 +1,162 @@
+package fib6
+
+import (
+	"net/netip"
+	"syscall"
+	"time"
+
+	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/fib"
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// Route is an IPv6 route: the request of `ip -6 route add/del/replace/...`
+// (RTM_NEWROUTE / RTM_DELROUTE) and an entry of a dump.
+//
+// In requests, zero fields take the kernel's and iproute2's defaults: Table
+// 0 is main, Type 0 is unicast, Priority 0 is IP6_RT_PRIO_USER (1024). For
+// Del, zero fields are wildcards, as in ip6_route_del.
+type Route struct {
+	Table     uint32         // RTA_TABLE; 0 means main (254)
+	Dst       netip.Prefix   // RTA_DST and rtm_dst_len; must be masked
+	Src       netip.Prefix   // RTA_SRC and rtm_src_len ("from"): a source-specific route; invalid for none
+	Type      rt.Type        // rtm_type; 0 means unicast
+	Protocol  rt.Protocol    // rtm_protocol
+	Priority  uint32         // RTA_PRIORITY ("metric")
+	Pref      rt.Pref        // RTA_PREF
+	Gateway   netip.Addr     // RTA_GATEWAY
+	Dev       *netdev.Device // RTA_OIF
+	OnLink    bool           // RTNH_F_ONLINK in rtm_flags
+	NexthopID nexthop.ID     // RTA_NH_ID: use a nexthop object
+	Multipath []fib.NextHop  // RTA_MULTIPATH; in dumps the siblings of a multipath route
+	PrefSrc   netip.Addr     // RTA_PREFSRC
+	Metrics   fib.Metrics    // RTA_METRICS
+	// Expires is RTA_EXPIRES: in a request the route's lifetime, in a dump
+	// the time left; 0 is none.
+	Expires time.Duration
+	Flags   rt.NHFlags // in dumps: rtm_flags (dead, linkdown, onlink, ...)
+}
+
+// Flow is a lookup key: the parts of struct flowi6 a lookup reads.
+type Flow struct {
+	Dst, Src  netip.Addr     // flowi6_daddr, flowi6_saddr (invalid: unspecified)
+	IIF, OIF  netdev.IfIndex // flowi6_iif, flowi6_oif
+	Mark      uint32         // flowi6_mark
+	UID       uint32         // flowi6_uid
+	Proto     uint8          // flowi6_proto
+	FlowLabel uint32         // the flow label (multipath hash)
+	Sport     uint16
+	Dport     uint16
+}
+
+// Result is what a lookup found: the matching route as a dump shows it,
+// the path chosen and the table it came from.
+type Result struct {
+	Route   Route          // the matching route (for a multipath route, the sibling chosen)
+	Table   uint32         // the table it is in
+	Gateway netip.Addr     // the chosen path's gateway
+	Dev     *netdev.Device // the chosen path's device
+}
+
+// RuleLookup resolves a flow through the IPv6 policy rules (fib6_rule_lookup
+// → fib_rules_lookup); it is given the table lookup to run for a to_tbl
+// rule. It is called with RTNL held and must not change the FIB.
+type RuleLookup func(t *sim.Task, fl Flow) (Result, error)
+
+var errTODO = errno.New(syscall.ENOSYS, "fib6: not built yet")
+
+// New returns the IPv6 FIB of a new namespace: tables main and local, and
+// the null entry.
+//
+// Kernel: ip6_route_net_init, fib6_net_init (net/ipv6/route.c, ip6_fib.c).
+func New(w *sim.World, nh *nexthop.Table) *FIB {
+	return &FIB{w: w, nh: nh, tables: map[uint32]*Table{}}
+}
+
+// SetRuleLookup installs the lookup through the policy rules.
+func (f *FIB) SetRuleLookup(fn RuleLookup) {}
+
+// Add adds, replaces, appends or prepends a route, as mode says.
+//
+// Kernel: inet6_rtm_newroute → ip6_route_add / ip6_route_multipath_add.
+func (f *FIB) Add(t *sim.Task, r Route, mode fib.Mode) error { return errTODO }
+
+// Del deletes the routes r matches.
+//
+// Kernel: inet6_rtm_delroute → ip6_route_del / ip6_route_multipath_del.
+func (f *FIB) Del(t *sim.Task, r Route) error { return errTODO }
+
+// Routes returns the routes of table id (0: every table), in the kernel's
+// dump order (inet6_dump_fib).
+func (f *FIB) Routes(id uint32) []Route { return nil }
+
+// Lookup resolves fl through the policy rules (fib6_rule_lookup) and the
+// tables (fib6_table_lookup, rt6_select).
+func (f *FIB) Lookup(t *sim.Task, fl Flow) (Result, error) { return Result{}, errTODO }
+
+// TableLookup looks fl up in table id alone, for a rule's to_tbl action
+// (fib6_table_lookup); EAGAIN when the table does not exist or the route
+// found is the null entry or a throw.
+func (f *FIB) TableLookup(t *sim.Task, id uint32, fl Flow) (Result, error) {
+	return Result{}, errTODO
+}
+
+// NewTable returns table id, creating it if needed (fib6_new_table).
+func (f *FIB) NewTable(t *sim.Task, id uint32) *Table { return nil }
+
+// Table returns table id, or nil (fib6_get_table).
+func (f *FIB) Table(id uint32) *Table { return nil }
+
+// TableCount is the number of tables (fib6_flush_trees walks them).
+func (f *FIB) TableCount() int { return 0 }
+
+// Stats returns /proc/net/rt6_stats's values.
+func (f *FIB) Stats() Stats { return f.stats }
+
+// RT6Stats returns /proc/net/rt6_stats's text.
+func (f *FIB) RT6Stats() string { return "" }
+
+// IPv6Route returns /proc/net/ipv6_route's text.
+func (f *FIB) IPv6Route() string { return "" }
+
+// NetdevEvent follows device events: ip6_route_dev_notify and the route
+// parts of addrconf_notify that do not come through netdev.IPv6FIB.
+func (f *FIB) NetdevEvent(t *sim.Task, ev netdev.Event, dev *netdev.Device) error { return nil }
+
+// Exit removes every route of a namespace going away (fib6_net_exit).
+func (f *FIB) Exit(t *sim.Task) {}
+
+// CheckInvariants verifies the trees, the leaf lists, the sibling lists,
+// the reference counts and the statistics.
+func (f *FIB) CheckInvariants() error { return nil }
+
+// AddAddrconfRoute implements netdev.IPv6FIB.
+func (f *FIB) AddAddrconfRoute(t *sim.Task, r netdev.AddrconfRoute) (netdev.Route6, error) {
+	return nil, errTODO
+}
+
+// DelRoute implements netdev.IPv6FIB (ip6_del_rt).
+func (f *FIB) DelRoute(t *sim.Task, r netdev.Route6) {}
+
+// Release implements netdev.IPv6FIB (fib6_info_release).
+func (f *FIB) Release(t *sim.Task, r netdev.Route6) {}
+
+// DelPrefixRoute implements netdev.IPv6FIB.
+func (f *FIB) DelPrefixRoute(t *sim.Task, dev *netdev.Device, p netip.Prefix, table uint32) {}
+
+// SyncUp implements netdev.IPv6FIB (rt6_sync_up).
+func (f *FIB) SyncUp(t *sim.Task, dev *netdev.Device, flags uint8) {}
+
+// SyncDownDev implements netdev.IPv6FIB (rt6_sync_down_dev).
+func (f *FIB) SyncDownDev(t *sim.Task, dev *netdev.Device, ev netdev.Event) {}
+
+// DisableIP implements netdev.IPv6FIB (rt6_disable_ip).
+func (f *FIB) DisableIP(t *sim.Task, dev *netdev.Device, ev netdev.Event) {}
+
+// Linked implements netdev.Route6.
+func (f6i *Info) Linked() bool { return f6i.node != nil }
+
+var _ netdev.IPv6FIB = (*FIB)(nil)
