@@ -128,4 +128,5 @@ type FIB struct {
 	sernum    uint32 // fib6_sernum
 	stats     Stats
 	w         *sim.World
+	rs        routeState // the route layer's state (gc.go)
 }
