@@ -10,7 +10,6 @@ package fib6
 import (
 	"net/netip"
 
-	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
@@ -27,7 +26,7 @@ func addrconfTable(dev *netdev.Device, def uint32) uint32 {
 
 // addrconfConfig builds the fib6_config addrconf uses for r.
 func addrconfConfig(r netdev.AddrconfRoute) *config {
-	cfg := &config{dev: r.Dev, protocol: rt.ProtoKernel, flags: rtfUp, mode: fib.NLMCreate}
+	cfg := &config{dev: r.Dev, protocol: rt.ProtoKernel, flags: rtfUp} // mode 0: no netlink header
 	switch r.Kind {
 	case netdev.AddrconfLocal, netdev.AddrconfAnycast:
 		// addrconf_f6i_alloc: table local, metric 0, usable while the

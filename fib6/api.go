@@ -68,7 +68,13 @@ type RuleLookup func(t *sim.Task, fl Flow) (Result, error)
 // the null entry.
 //
 // Kernel: ip6_route_net_init, fib6_net_init (net/ipv6/route.c, ip6_fib.c).
-func New(w *sim.World, nh *nexthop.Table) *FIB { return newFIB(w, nh) }
+func New(w *sim.World, nh *nexthop.Table) *FIB {
+	f := newFIB(w, nh)
+	f.tree.rebalance = multipathRebalance
+	f.tree.linked = nhLinked
+	f.tree.purged = nhUnlink
+	return f
+}
 
 // SetRuleLookup installs the lookup through the policy rules, which
 // Lookup then uses instead of the default rules' (table local, then main).
@@ -124,7 +130,11 @@ func (f *FIB) Table(id uint32) *Table {
 }
 
 // TableCount is the number of tables (fib6_flush_trees walks them).
-func (f *FIB) TableCount() int { return len(f.tablesInOrder()) }
+func (f *FIB) TableCount() int {
+	n := 0
+	f.eachTable(func(*Table) { n++ })
+	return n
+}
 
 // ID returns the table's id.
 func (tb *Table) ID() uint32 { return tb.id }

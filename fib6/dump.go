@@ -119,47 +119,23 @@ func (f *FIB) fill(now sim.Time, r *Info) Route {
 	return out
 }
 
-// tablesInOrder returns the tables in fib_table_hash order: by id modulo
-// 256, the newest first within a bucket.
-func (f *FIB) tablesInOrder() []*Table {
-	var out []*Table
-	for i := range f.buckets {
-		for tb := f.buckets[i]; tb != nil; tb = tb.next {
-			out = append(out, tb)
-		}
-	}
-	return out
-}
-
 // routes lists table id's routes (0: every table) in inet6_dump_fib's
 // order: tables in hash order, each in its walker's order, a multipath
-// route once (fib6_dump_node jumps to its last sibling), the null entry
-// left out.
+// route once, the null entry left out.
 //
 // Kernel: inet6_dump_fib, fib6_dump_node, rt6_dump_route (net/ipv6/ip6_fib.c, route.c).
 func (f *FIB) routes(now sim.Time, id uint32) []Route {
 	var out []Route
-	for _, tb := range f.tablesInOrder() {
+	f.eachTable(func(tb *Table) {
 		if id != 0 && tb.id != id {
-			continue
+			return
 		}
-		var skipTo *Info
 		tb.each(func(r *Info) bool {
-			if skipTo != nil {
-				if r == skipTo {
-					skipTo = nil
-				}
-				return true
-			}
-			if r == f.nullEntry {
-				return true
-			}
-			out = append(out, f.fill(now, r))
-			if r.nsiblings > 0 {
-				skipTo = r.sibPrev
+			if r != f.nullEntry {
+				out = append(out, f.fill(now, r))
 			}
 			return true
 		})
-	}
+	})
 	return out
 }

@@ -63,19 +63,18 @@ func (f *FIB) runTimers(t *sim.Task) {
 		now := f.rs.gcAt
 		more := 0
 		var dead []*Info
-		for _, tb := range f.tablesInOrder() {
-			tb.each(func(r *Info) bool {
+		f.eachTable(func(tb *Table) {
+			tb.eachRoute(func(r *Info) {
 				if r == f.nullEntry || r.flags&rtfExpires == 0 {
-					return true
+					return
 				}
 				if now > r.expires {
 					dead = append(dead, r)
 				} else {
 					more++
 				}
-				return true
 			})
-		}
+		})
 		for _, r := range dead {
 			if r.node != nil {
 				_ = f.delRT(t, r)

@@ -18,9 +18,17 @@ func (r *Info) NexthopRemoved(t *sim.Task) {
 	_ = r.table.fib.delRT(t, r)
 }
 
-// nhUnlink takes a route that leaves its table off its nexthop object's
-// user list (fib6_del_route's list_del of nh_list).
-func nhUnlink(r *Info) {
+// nhLinked puts a route that joined its table on its nexthop object's user
+// list (fib6_add's list_add on nh->f6i_list).
+func nhLinked(r *Info) {
+	if r.nhObj != nil {
+		r.nhObj.AddIPv6User(r)
+	}
+}
+
+// nhUnlink takes a route that left its table off its nexthop object's user
+// list (fib6_purge_rt's list_del of nh_list).
+func nhUnlink(_ *sim.Task, r *Info) {
 	if r.nhObj != nil {
 		r.nhObj.RemoveIPv6User(r)
 	}

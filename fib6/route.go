@@ -509,7 +509,7 @@ func (f *FIB) infoCreate(t *sim.Task, cfg *config) (*Info, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := f.newInfo()
+	r := newInfo()
 	r.metrics = mx
 	if cfg.flags&rtfExpires != 0 {
 		r.expires = t.Now().Add(cfg.expires)
@@ -579,17 +579,14 @@ func (f *FIB) newTableCharged(t *sim.Task, id uint32) *Table {
 }
 
 // insert is __ip6_ins_rt: fib6_add under the table lock, then the
-// bookkeeping fib6_add does on success that belongs to the route layer (the
-// nexthop object's user list, the garbage collector's timer).
+// garbage collector's timer fib6_add starts (fib6_start_gc); the nexthop
+// object's user list is joined through the tree's linked hook.
 func (f *FIB) insert(t *sim.Task, r *Info, mode fib.Mode) error {
 	if r.nhObj != nil && r.nhObj.Dead() {
 		return einval("Nexthop has been deleted")
 	}
 	if err := r.table.add(t, r, mode); err != nil {
 		return err
-	}
-	if r.nhObj != nil {
-		r.nhObj.AddIPv6User(r)
 	}
 	if r.flags&rtfExpires != 0 {
 		f.startGC(t)
@@ -606,20 +603,6 @@ func (f *FIB) routeAdd(t *sim.Task, cfg *config) error {
 	err = f.insert(t, r, cfg.mode)
 	f.release(t, r)
 	return err
-}
-
-// qualifyForECMP is rt6_qualify_for_ecmp: routes through a gateway, not
-// made by addrconf, not on a nexthop object, may be multipath siblings.
-func qualifyForECMP(r *Info) bool {
-	return r.flags&rtfAddrConf == 0 && r.nhObj == nil && r.fnh.hasGW
-}
-
-// duplicateNexthop is rt6_duplicate_nexthop.
-func duplicateNexthop(a, b *Info) bool {
-	if a.nhObj != nil || b.nhObj != nil {
-		return a.nhObj == b.nhObj
-	}
-	return a.fnh.dev == b.fnh.dev && a.fnh.gw == b.fnh.gw
 }
 
 // pathConfig is one path of a multipath request as its own fib6_config.
@@ -671,7 +654,7 @@ func (f *FIB) multipathAdd(t *sim.Task, cfg *config) error {
 			cleanup()
 			return err
 		}
-		if !qualifyForECMP(r) {
+		if !r.qualifyForECMP() {
 			f.release(t, r)
 			cleanup()
 			return einval("Device only routes can not be added for IPv6 using the multipath API.")
@@ -766,7 +749,6 @@ func (f *FIB) delRT(t *sim.Task, r *Info) error {
 	}
 	r.hold()
 	err := f.del(t, r)
-	nhUnlink(r)
 	f.release(t, r)
 	return err
 }

@@ -22,7 +22,7 @@ func multipathFirstSibling(r *Info) *Info {
 		return nil
 	}
 	for it := r.node.leaf; it != nil; it = it.next {
-		if it.metric == r.metric && qualifyForECMP(it) {
+		if it.metric == r.metric && it.qualifyForECMP() {
 			return it
 		}
 	}
@@ -35,7 +35,7 @@ func multipathFirstSibling(r *Info) *Info {
 //
 // Kernel: rt6_multipath_rebalance (net/ipv6/route.c).
 func multipathRebalance(r *Info) {
-	if r.nsiblings == 0 || r.shouldFlush {
+	if r == nil || r.nsiblings == 0 || r.shouldFlush {
 		return
 	}
 	first := multipathFirstSibling(r)
