@@ -390,3 +390,70 @@ func TestAddrconfRoutes(t *testing.T) {
 	assert.False(t, e.has(0, "2001:db8::/64"))
 	require.NoError(t, e.f.CheckInvariants())
 }
+
+func TestNexthopReplaceKeepsRoutes(t *testing.T) {
+	e := newRouteEnv(t)
+	_, err := e.nh.Add(e.t, nexthop.Config{ID: 6, Family: syscall.AF_INET6, Gateway: addr("2001:db8::1"), Dev: e.d["v0"]})
+	require.NoError(t, err)
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:14::/64"), NexthopID: 6}, fib.ModeAdd))
+	// An IPv6 nexthop used by IPv6 routes may not become an IPv4 one.
+	_, err = e.nh.Replace(e.t, nexthop.Config{ID: 6, Family: syscall.AF_INET, Blackhole: true}, nil)
+	requireErr(t, err, syscall.EINVAL, "IPv6 routes can not use an IPv4 nexthop")
+	// A replace keeps the route, which reads the new definition.
+	_, err = e.nh.Replace(e.t, nexthop.Config{ID: 6, Family: syscall.AF_INET6, Gateway: addr("2001:db8:2::1"), Dev: e.d["v2"]}, nil)
+	require.NoError(t, err)
+	r := e.route(t, 0, "2001:db8:14::/64")
+	assert.Equal(t, e.d["v2"], r.Dev)
+	assert.Equal(t, addr("2001:db8:2::1"), r.Gateway)
+	require.NoError(t, e.f.CheckInvariants())
+}
+
+func TestMultipathAppendRollbackAndReplace(t *testing.T) {
+	e := newRouteEnv(t)
+	v0, v2 := e.d["v0"], e.d["v2"]
+	p := "2001:db8:10::/64"
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx(p), Gateway: addr("2001:db8::1"), Dev: v0}, fib.ModeAdd))
+	before := e.f.Routes(0)
+	// The second path exists: EEXIST, and the first path appended before
+	// it is deleted again.
+	requireErr(t, e.f.Add(e.t, Route{Dst: pfx(p), Multipath: []fib.NextHop{
+		{Gateway: addr("2001:db8::5"), Dev: v0}, {Gateway: addr("2001:db8::1"), Dev: v0}}}, fib.ModeAppend), syscall.EEXIST, "")
+	assert.Equal(t, before, e.f.Routes(0))
+	// replace a single route by a multipath route.
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx(p), Multipath: []fib.NextHop{
+		{Gateway: addr("2001:db8::6"), Dev: v0}, {Gateway: addr("2001:db8:2::6"), Dev: v2}}}, fib.ModeReplace))
+	assert.Equal(t, []fib.NextHop{{Gateway: addr("2001:db8::6"), Dev: v0, Weight: 1}, {Gateway: addr("2001:db8:2::6"), Dev: v2, Weight: 1}},
+		e.route(t, 0, p).Multipath)
+	require.NoError(t, e.f.CheckInvariants())
+}
+
+func TestPrefsrcMetricsAndDelWildcards(t *testing.T) {
+	e := newRouteEnv(t)
+	v0 := e.d["v0"]
+	// A global address of another device is a valid source (ipv6_chk_addr, strict 0).
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:20::/64"), Dev: v0, PrefSrc: addr("2001:db8:2::2")}, fib.ModeAdd))
+	assert.Equal(t, addr("2001:db8:2::2"), e.route(t, 0, "2001:db8:20::/64").PrefSrc)
+	var m fib.Metrics
+	m.Set(rt.MetricMTU, 1400)
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:21::/64"), Dev: v0, Metrics: m}, fib.ModeAdd))
+	assert.EqualValues(t, 1400, e.route(t, 0, "2001:db8:21::/64").Metrics.Values[rt.MetricMTU])
+	// del without a metric takes the first route of the node.
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:22::/64"), Dev: v0, Priority: 5}, fib.ModeAdd))
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:22::/64"), Dev: v0, Priority: 7}, fib.ModeAdd))
+	require.NoError(t, e.f.Del(e.t, Route{Dst: pfx("2001:db8:22::/64")}))
+	assert.EqualValues(t, 7, e.route(t, 0, "2001:db8:22::/64").Priority)
+	require.NoError(t, e.f.CheckInvariants())
+}
+
+func TestLookupOIF(t *testing.T) {
+	e := newRouteEnv(t)
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("::/0"), Gateway: addr("2001:db8::1"), Dev: e.d["v0"]}, fib.ModeAdd))
+	// ip -6 route get 2001:db8:99::1 oif v2: RT6_LOOKUP_F_IFACE refuses
+	// the default route through v0.
+	_, err := e.f.Lookup(e.t, Flow{Dst: addr("2001:db8:99::1"), OIF: e.d["v2"].Index()})
+	require.ErrorIs(t, err, syscall.ENETUNREACH)
+	res, err := e.f.Lookup(e.t, Flow{Dst: addr("2001:db8:99::1"), OIF: e.d["v0"].Index()})
+	require.NoError(t, err)
+	assert.Equal(t, addr("2001:db8::1"), res.Gateway)
+	assert.Equal(t, pfx("::/0"), res.Route.Dst)
+}
