@@ -499,3 +499,28 @@ func TestRemovePrefsrc(t *testing.T) {
 	e.f.RemovePrefsrc(e.t, e.d["v0"], addr("2001:db8::2"))
 	assert.False(t, e.route(t, 0, "2001:db8:41::/64").PrefSrc.IsValid())
 }
+
+func TestGatewayChecks(t *testing.T) {
+	e := newRouteEnv(t)
+	v0, v2 := e.d["v0"], e.d["v2"]
+	_, err := e.f.AddAddrconfRoute(e.t, netdev.AddrconfRoute{Kind: netdev.AddrconfLocal, Dev: e.lo, Prefix: pfx("::1/128")})
+	require.NoError(t, err)
+	// onlink: a connected route through another device contradicts it.
+	requireErr(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:19::/64"), Gateway: addr("2001:db8:2::1"), Dev: v0, OnLink: true}, fib.ModeAdd),
+		syscall.EINVAL, "Nexthop has invalid gateway or device mismatch")
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:19::/64"), Gateway: addr("2001:db8::1"), Dev: v0, OnLink: true}, fib.ModeAdd))
+	r := e.route(t, 0, "2001:db8:19::/64")
+	assert.True(t, r.OnLink)
+	assert.Equal(t, rt.FlagOnLink, r.Flags)
+	// The gateway's connected route is through another device.
+	requireErr(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:1b::/64"), Gateway: addr("2001:db8::1"), Dev: v2}, fib.ModeAdd), syscall.EHOSTUNREACH, "")
+	// ::1 resolves to lo through table local.
+	requireErr(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:1b::/64"), Gateway: addr("::1")}, fib.ModeAdd),
+		syscall.EINVAL, "Egress device can not be loopback device for this route")
+	// A device that is down.
+	require.NoError(t, v2.SetUp(e.t, false))
+	requireErr(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:1a::/64"), Gateway: addr("2001:db8:7::1"), Dev: v2, OnLink: true}, fib.ModeAdd),
+		syscall.ENETDOWN, "Nexthop device is not up")
+	requireErr(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:1a::/64"), Dev: v2}, fib.ModeAdd), syscall.ENETDOWN, "Nexthop device is not up")
+	require.NoError(t, e.f.CheckInvariants())
+}
