@@ -524,3 +524,21 @@ func TestGatewayChecks(t *testing.T) {
 	requireErr(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:1a::/64"), Dev: v2}, fib.ModeAdd), syscall.ENETDOWN, "Nexthop device is not up")
 	require.NoError(t, e.f.CheckInvariants())
 }
+
+func TestDeviceReferences(t *testing.T) {
+	e := newRouteEnv(t)
+	v0 := e.d["v0"]
+	e.w.RCU().Barrier(e.t)
+	base := v0.RefCount()
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:60::/64"), Gateway: addr("2001:db8::1")}, fib.ModeAdd))
+	assert.Equal(t, base+1, v0.RefCount(), "a route holds its device")
+	// A refused request takes no reference.
+	_ = e.f.Add(e.t, Route{Dst: pfx("2001:db8:61::/64"), Dev: v0, PrefSrc: addr("2001:db8:99::1")}, fib.ModeAdd)
+	e.w.RCU().Barrier(e.t)
+	assert.Equal(t, base+1, v0.RefCount())
+	// The reference goes one grace period after the route.
+	require.NoError(t, e.f.Del(e.t, Route{Dst: pfx("2001:db8:60::/64")}))
+	assert.Equal(t, base+1, v0.RefCount())
+	e.w.RCU().Barrier(e.t)
+	assert.Equal(t, base, v0.RefCount())
+}
