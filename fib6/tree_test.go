@@ -65,3 +65,24 @@ func TestKernelTranscriptRejectRoutes(t *testing.T) {
 	require.Equal(t, "0006 0003 0000 0003 0000 0000 0001\n", f.rt6Stats())
 	require.NoError(t, f.checkTree())
 }
+
+// The real kernel leaks a null entry reference when `change` (replace
+// without create) of a source-specific route finds the destination's node
+// but creates its subtree in vain:
+//
+//	ip -6 route change unreachable ::/0 from ::/1
+//	ip -6 route change unreachable 2001:db8::/32 from 2001::/16
+//	cat /proc/net/ipv6_route /proc/net/rt6_stats
+func TestKernelTranscriptChangeSubtreeLeak(t *testing.T) {
+	e := newTreeEnv(t)
+	f := e.f
+	f.nullEntry.fnh.dev = e.lo
+	requireErrno(t, e.add(routeSpec{dst: "::/0", src: "::/1"}, fib.ModeChange), syscall.ENOENT,
+		"Can not replace route - no match found")
+	requireErrno(t, e.add(routeSpec{dst: "2001:db8::/32", src: "2001::/16"}, fib.ModeChange), syscall.ENOENT,
+		"Can not replace route - no match found")
+	null := "00000000000000000000000000000000 00 00000000000000000000000000000000 00 00000000000000000000000000000000 ffffffff 00000002 00000000 00200200       lo\n"
+	require.Equal(t, null+null, f.ipv6Route())
+	require.Equal(t, "0000 0000 0000 0000 0000 0000 0000\n", f.rt6Stats())
+	require.NoError(t, f.checkTree())
+}
