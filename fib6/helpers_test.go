@@ -34,7 +34,7 @@ func newTreeEnv(tb testing.TB) *treeEnv {
 	e.devs, err = s.NewTable(e.t, "")
 	require.NoError(tb, err)
 	e.lo = e.devs.ByName("lo")
-	for _, n := range []string{"d0", "d1", "d2"} {
+	for _, n := range []string{"d0", "d1", "d2", "v0", "v1"} {
 		devs, err := e.devs.NewLink(e.t, netdev.Dummy{Name: n})
 		require.NoError(tb, err)
 		e.d[n] = devs[0]
