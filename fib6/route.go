@@ -74,8 +74,8 @@ func keyOf(a netip.Addr, plen int) key {
 	return k
 }
 
-// prefixKey converts a request's prefix; the zero Prefix is ::/0.
-func prefixKey(p netip.Prefix, what string) (key, error) {
+// requestKey converts a request's prefix; the zero Prefix is ::/0.
+func requestKey(p netip.Prefix, what string) (key, error) {
 	if p == (netip.Prefix{}) {
 		return key{}, nil
 	}
@@ -116,11 +116,11 @@ func (f *FIB) toConfig(r Route, mode fib.Mode, add bool) (*config, error) {
 		cfg.flags |= rtfGateway
 	}
 	var err error
-	if cfg.dst, err = prefixKey(r.Dst, "dst"); err != nil {
+	if cfg.dst, err = requestKey(r.Dst, "dst"); err != nil {
 		return nil, err
 	}
 	if r.Src.IsValid() || r.Src != (netip.Prefix{}) {
-		if cfg.src, err = prefixKey(r.Src, "src"); err != nil {
+		if cfg.src, err = requestKey(r.Src, "src"); err != nil {
 			return nil, err
 		}
 	}
