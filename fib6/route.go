@@ -26,6 +26,9 @@ const (
 	prioAddrconf = 256  // IP6_RT_PRIO_ADDRCONF: prefix and multicast routes
 )
 
+// infinityLifeTime is INFINITY_LIFE_TIME seconds: RTA_EXPIRES's "forever".
+const infinityLifeTime = 0xffffffff * time.Second
+
 // config is struct fib6_config: a request after rtm_to_fib6_config.
 type config struct {
 	table    uint32
@@ -134,7 +137,9 @@ func (f *FIB) toConfig(r Route, mode fib.Mode, add bool) (*config, error) {
 	if r.Pref != rt.PrefLow && r.Pref != rt.PrefHigh {
 		cfg.pref = rt.PrefMedium
 	}
-	if r.Expires > 0 {
+	// addrconf_timeout_fixup: 0xffffffff seconds (INFINITY_LIFE_TIME) is
+	// no lifetime at all.
+	if r.Expires > 0 && r.Expires < infinityLifeTime {
 		cfg.flags |= rtfExpires
 		cfg.expires = r.Expires
 	}

@@ -542,3 +542,10 @@ func TestDeviceReferences(t *testing.T) {
 	e.w.RCU().Barrier(e.t)
 	assert.Equal(t, base, v0.RefCount())
 }
+
+func TestExpiresInfinite(t *testing.T) {
+	e := newRouteEnv(t)
+	// ip -6 route add 2001:db8:d::/64 dev va expires 4294967295: no lifetime.
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:d::/64"), Dev: e.d["v0"], Expires: 0xffffffff * time.Second}, fib.ModeAdd))
+	assert.Zero(t, e.route(t, 0, "2001:db8:d::/64").Expires)
+}
