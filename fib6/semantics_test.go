@@ -580,3 +580,26 @@ func TestFibmatchMultipathStartsAtChosenPath(t *testing.T) {
 	assert.Equal(t, v2, res.Route.Multipath[0].Dev)
 	assert.Equal(t, v0, res.Route.Multipath[1].Dev)
 }
+
+func TestMTUChange(t *testing.T) {
+	e := newRouteEnv(t)
+	v0 := e.d["v0"]
+	var m fib.Metrics
+	m.Set(rt.MetricMTU, 1400)
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:21::/64"), Dev: v0, Metrics: m}, fib.ModeAdd))
+	// Linux 6.18: mtu 1400, then ip link set v0 mtu 1300, 9000, 9100 shows
+	// mtu 1300, 9000, 9100.
+	e.f.MTUChange(e.t, v0, 1500, 1300)
+	assert.EqualValues(t, 1300, e.route(t, 0, "2001:db8:21::/64").Metrics.Values[rt.MetricMTU])
+	e.f.MTUChange(e.t, v0, 1300, 9000)
+	assert.EqualValues(t, 9000, e.route(t, 0, "2001:db8:21::/64").Metrics.Values[rt.MetricMTU], "the route's MTU was the device's")
+	e.f.MTUChange(e.t, v0, 9000, 9100)
+	assert.EqualValues(t, 9100, e.route(t, 0, "2001:db8:21::/64").Metrics.Values[rt.MetricMTU])
+	// A route MTU below the device's old one stays when the device grows.
+	m.Set(rt.MetricMTU, 1400)
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:22::/64"), Dev: v0, Metrics: m}, fib.ModeAdd))
+	e.f.MTUChange(e.t, v0, 9100, 9200)
+	assert.EqualValues(t, 1400, e.route(t, 0, "2001:db8:22::/64").Metrics.Values[rt.MetricMTU])
+	// Routes without an MTU metric keep none.
+	assert.Zero(t, e.route(t, 0, "2001:db8::/64").Metrics.Values[rt.MetricMTU])
+}

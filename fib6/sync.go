@@ -8,6 +8,7 @@
 package fib6
 
 import (
+	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
@@ -189,4 +190,46 @@ func (f *FIB) SetLoopback(lo *netdev.Device) {
 	if f.nullEntry != nil {
 		f.nullEntry.fnh.dev = lo
 	}
+}
+
+// MTUChange follows a device's new MTU (NETDEV_CHANGEMTU, before addrconf
+// records it as mtu6): a route through dev with an MTU metric that is at
+// least mtu, or equal to the device's previous IPv6 MTU oldMTU, takes mtu,
+// unless its MTU is locked. It walks every table (fib6_clean_all).
+//
+// Kernel: rt6_mtu_change, rt6_mtu_change_route, fib6_nh_mtu_change
+// (net/ipv6/route.c).
+func (f *FIB) MTUChange(t *sim.Task, dev *netdev.Device, oldMTU, mtu int) {
+	f.cleanAll(t, func(r *Info) int {
+		if r == f.nullEntry {
+			return 0
+		}
+		if r.metrics != nil && r.metrics.Lock&(1<<rt.MetricMTU) != 0 {
+			return 0
+		}
+		uses := r.nhObj == nil && r.fnh.dev == dev
+		if r.nhObj != nil {
+			for _, m := range nhPaths(r.nhObj) {
+				if m != nil && m.Dev() == dev {
+					uses = true
+				}
+			}
+		}
+		if !uses {
+			return 0
+		}
+		var cur uint32
+		if r.metrics != nil {
+			cur = r.metrics.Values[rt.MetricMTU]
+		}
+		if cur >= uint32(mtu) || cur < uint32(mtu) && cur == uint32(oldMTU) {
+			m := fib.Metrics{}
+			if r.metrics != nil {
+				m = *r.metrics
+			}
+			m.Values[rt.MetricMTU] = uint32(mtu)
+			r.metrics = &m
+		}
+		return 0
+	})
 }
