@@ -486,4 +486,3 @@ func (n *Net) String() string {
 	}
 	return fmt.Sprintf("netns %s", n.name)
 }
-
