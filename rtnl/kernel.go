@@ -247,10 +247,7 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	if n.rules6, err = fibrules.NewOps(k.w, fibrules.Config{
 		Family: fibrules.FamilyIPv6, Policy: k.cfg.Rules, Devices: tb, CountedWalks: k.cfg.CountedWalks,
 		NewTable: func(t *sim.Task, id uint32) error {
-			if n.fib6.Table(id) == nil {
-				t.Charge(sim.Fib6NewTable, 1)
-			}
-			n.fib6.NewTable(t, id)
+			n.fib6.NewTable(t, id) // charges Fib6NewTable for a new table
 			return nil
 		},
 		FlushCache: func(t *sim.Task) { t.Charge(sim.Fib6TableWalk, int64(n.fib6.TableCount())) },
