@@ -119,6 +119,11 @@ func NewKernelIn(w *sim.World, cfg Config) (*Kernel, error) {
 			n.fib.InetAddrEvent(t, ev, d, a)
 		}
 	})
+	stack.SetAddrMetricHandler(func(t *sim.Task, d *netdev.Device, a netdev.Addr, metric uint32) {
+		if n := k.byTable[d.Table()]; n != nil {
+			n.fib.ModifyPrefixRoute(t, d, a, metric)
+		}
+	})
 	k.wq = &workQueue{k: k}
 	k.wq.nextAt.Store(noWork)
 	k.stack.SetWorkQueue(k.wq)
