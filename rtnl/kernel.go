@@ -244,6 +244,9 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	n := &Net{k: k, name: name, devs: tb, nh: nh, fib: f, fib6: fib6.New(k.w, nh)}
 	n.setMultipathSeed(0)
 	tb.SetIPv6FIB(n.fib6)
+	// The loopback device registered with the table, before the FIB
+	// existed (ip6_route_dev_notify's NETDEV_REGISTER).
+	n.fib6.SetLoopback(tb.Loopback())
 	if n.rules4, err = fibrules.NewIPv4(k.w, fibrules.Config{Policy: k.cfg.Rules, Devices: tb, CountedWalks: k.cfg.CountedWalks}, f); err != nil {
 		return nil, err
 	}

@@ -85,6 +85,10 @@ func (n *Net) fib6RuleLookup(t *sim.Task, fl fib6.Flow) (fib6.Result, error) {
 		Src: fl.Src, Dst: fl.Dst, IIF: fl.IIF, OIF: fl.OIF, Mark: fl.Mark, UID: fl.UID,
 		IPProto: fl.Proto, Sport: fl.Sport, Dport: fl.Dport,
 	}
+	if rfl.IIF == 0 {
+		// ip6_route_output_flags: a locally generated packet comes from lo.
+		rfl.IIF = netdev.LoopbackIfIndex
+	}
 	if d := n.devs.ByIndex(fl.OIF); d != nil {
 		rfl.L3MDevTable = l3mdevTable(d)
 	} else if d := n.devs.ByIndex(fl.IIF); d != nil {
