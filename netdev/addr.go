@@ -55,6 +55,11 @@ type Addr struct {
 	ValidLft     uint32 // seconds the address stays (LifetimeForever: no limit)
 	PreferredLft uint32 // seconds the address stays preferred, then deprecated
 
+	// Metric is the priority of the address's prefix route
+	// (IFA_RT_PRIORITY, `ip addr add ... metric N`); 0 is none: 0 for an
+	// IPv4 prefix route, 256 (IP6_RT_PRIO_ADDRCONF) for an IPv6 one.
+	Metric uint32
+
 	tstamp sim.Time // when the lifetimes were last set (ifa_tstamp)
 }
 
@@ -86,6 +91,17 @@ type AddrEventHandler func(t *sim.Task, ev Event, dev *Device, a Addr)
 func (s *Stack) RegisterAddrNotifier(h AddrEventHandler) {
 	s.addrNotifiers = append(s.addrNotifiers, h)
 }
+
+// AddrMetricHandler is told that IPv4 address a of dev (as it is, with its
+// old metric) is being given metric newMetric by a replace, before the
+// address changes: the FIB moves the address's prefix route.
+type AddrMetricHandler func(t *sim.Task, dev *Device, a Addr, newMetric uint32)
+
+// SetAddrMetricHandler installs h. Call it while setting up.
+//
+// Kernel: the fib_modify_prefix_route call of inet_rtm_newaddr
+// (net/ipv4/devinet.c).
+func (s *Stack) SetAddrMetricHandler(h AddrMetricHandler) { s.addrMetric = h }
 
 func (s *Stack) addrNotify(t *sim.Task, ev Event, d *Device, a Addr) {
 	for _, h := range s.addrNotifiers {

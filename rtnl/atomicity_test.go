@@ -82,7 +82,7 @@ func atomDump(tb testing.TB, k *rtnl.Kernel, t *sim.Task) string {
 	for _, name := range append([]string{""}, s.Names...) {
 		fmt.Fprintf(&b, "netns %q\n", name)
 		h := k.Net(name).Handle(t)
-		routes, err := h.RouteList(0)
+		routes, err := h.RouteList(rtnl.FamilyV4, 0)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -94,6 +94,18 @@ func atomDump(tb testing.TB, k *rtnl.Kernel, t *sim.Task) string {
 			tb.Fatal(err)
 		}
 		b.WriteString(dropEmptyTables(ts, routes))
+		routes6, err := h.RouteList(rtnl.FamilyV6, 0)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, r := range routes6 {
+			fmt.Fprintf(&b, "route6 %+v\n", r)
+		}
+		rs6, err := h.RT6Stats()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		b.WriteString(rs6)
 		nhs, err := h.NexthopList()
 		if err != nil {
 			tb.Fatal(err)
@@ -166,8 +178,8 @@ var (
 	atomNewName = []string{"d0", "d1", "d2", "d3", "va", "vb", "mv0", "mv1", "vl5", "vl6", "b0", "vrf0", "x%d", "lo", "", "a:b", "sixteen-bytes-xx"}
 	atomV4      = []string{"192.0.2.1/24", "192.0.2.2/24", "192.0.2.1/25", "198.51.100.1/24", "10.0.0.1/8", "10.1.2.3/32", "0.0.0.0/0", "224.0.0.5/24"}
 	atomV6      = []string{"2001:db8::1/64", "2001:db8::2/64", "2001:db8:1::1/48", "fe80::5/64", "::1/128"}
-	atomDst     = []string{"10.0.0.0/8", "10.1.0.0/16", "10.1.2.0/24", "10.1.2.3/32", "0.0.0.0/0", "203.0.113.0/24", "10.1.2.0/16", "192.0.2.0/24", "2001:db8::/64"}
-	atomGW      = []string{"", "", "192.0.2.9", "198.51.100.7", "192.0.2.9", "198.51.100.7", "10.9.9.9", "2001:db8::9", "192.0.2.1"}
+	atomDst     = []string{"10.0.0.0/8", "10.1.0.0/16", "10.1.2.0/24", "10.1.2.3/32", "0.0.0.0/0", "203.0.113.0/24", "10.1.2.0/16", "192.0.2.0/24", "2001:db8::/64", "2001:db8:1::/48", "::/0", "2001:db8::5/128", "fe80::/64"}
+	atomGW      = []string{"", "", "192.0.2.9", "198.51.100.7", "192.0.2.9", "198.51.100.7", "10.9.9.9", "2001:db8::9", "192.0.2.1", "fe80::1", "2001:db8::2"}
 	atomTables  = []uint32{0, 0, 254, 255, 253, 100, 200}
 )
 
