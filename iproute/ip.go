@@ -42,6 +42,10 @@ type IP struct {
 
 	nhFilter nexthopFilter // ip nexthop's filter, kept over a batch's lines
 	nhCache  nexthopCache  // the nexthops ip route -d has asked for, kept over a batch's lines
+
+	// ip6MultipleTables is filter_nlmsg's static: an IPv6 route of a
+	// table other than main was dumped (routeFilter.multi).
+	ip6MultipleTables bool
 }
 
 // options are ip's output options, counted as ip counts them (-s -s is
@@ -60,6 +64,7 @@ type options struct {
 func (ip *IP) reset() {
 	ip.family, ip.netns, ip.opts = 0, "", options{}
 	ip.maddr, ip.nhFilter, ip.nhCache = maddrFilter{}, nexthopFilter{}, nil
+	ip.ip6MultipleTables = false
 }
 
 // New returns an IP that acts on kernel k as task t, printing to
