@@ -39,15 +39,15 @@ type routeMsg struct {
 	// nonzero metric, by IPv6 always (rt6_fill_node).
 	priority    uint32
 	hasPriority bool
-	flags       uint32 // rtm_flags, with an answer's RTCF_* flags above 0xffff
-	mark        uint32 // RTA_MARK
+	flags       uint32  // rtm_flags, with an answer's RTCF_* flags above 0xffff
+	mark        uint32  // RTA_MARK
 	uid         *uint32 // RTA_UID
 	// expires is RTA_CACHEINFO's rta_expires, the time an IPv6 route has
 	// left; 0 is none (rt6_fill_node sends RTA_CACHEINFO with every IPv6
 	// route; IPv4 dumps send none).
 	expires time.Duration
 	metrics fib.Metrics
-	iif     string // RTA_IIF
+	iif     string   // RTA_IIF
 	pref    *rt.Pref // RTA_PREF (IPv6)
 	paths   []rtnl.RoutePath
 }
