@@ -963,13 +963,22 @@ func (ip *IP) routeList(h *rtnl.Handle, argv []string, flush bool) error {
 	if dumpFamily == 0 {
 		families = []int{syscall.AF_INET, syscall.AF_INET6}
 	}
+	// ip asks for a strict dump (the kernel filters by table, device and
+	// protocol, and refuses a table that does not exist) but in a batch,
+	// whose socket does not set NETLINK_GET_STRICT_CHK: the kernel then
+	// dumps every table, and ip's filter alone picks.
+	strict := !ip.inBatch
 	var rs []rtnl.RouteInfo
 	for _, fam := range families {
-		frs, err := listRoutes(h, fam, f.table)
+		table := f.table
+		if !strict {
+			table = 0
+		}
+		frs, err := listRoutes(h, fam, table)
 		if err != nil {
 			return err
 		}
-		if f.table != 0 && len(frs) == 0 && !tableExists(h, fam, f.table) {
+		if table != 0 && len(frs) == 0 && !tableExists(h, fam, table) {
 			// The kernel's strict dump of a table that does not exist
 			// (inet_dump_fib, inet6_dump_fib with a table filter).
 			msg := "Dump terminated\n"
@@ -985,7 +994,7 @@ func (ip *IP) routeList(h *rtnl.Handle, argv []string, flush bool) error {
 			return &cmdError{msg: "Error: " + fibFamilyName(fam) + ": FIB table does not exist.\n" + msg, status: exitNetlink}
 		}
 		if fam == syscall.AF_INET {
-			frs = frs[:dumpCut(frs, f)]
+			frs = frs[:dumpCut(frs, f, strict)]
 		}
 		rs = append(rs, frs...)
 	}
@@ -1071,17 +1080,18 @@ const (
 // RTNL_FLAG_DUMP_SPLIT_NLM_DONE dump): with ip's receive pattern, a route
 // of more than 3776 bytes (233 paths with gateways) that is not in the
 // first two skbs' worth of the dump, or not after routes that filled
-// them, cuts the dump short. Routes the kernel's own filter drops (another
-// protocol, a single path on another device) take no room. (ip's flush of such a table then fails with
+// them, cuts the dump short. Routes the kernel's own filter of a strict
+// dump drops (another protocol, a single path on another device) take no
+// room; a batch's dump is not strict. (ip's flush of such a table then fails with
 // "Failed to send flush request: No data available"; netsim deletes the
 // routes before the cut and reports nothing.)
 //
 // Kernel: inet_dump_fib (net/ipv4/fib_frontend.c), netlink_dump
 // (net/netlink/af_netlink.c); iproute2: rtnl_recvmsg.
-func dumpCut(rs []rtnl.RouteInfo, f *routeFilter) int {
+func dumpCut(rs []rtnl.RouteInfo, f *routeFilter, strict bool) int {
 	skb, used := 0, 0
 	for i, r := range rs {
-		if f.hasProto && r.Protocol != f.proto || f.dev != "" && len(r.Multipath) == 0 && r.Dev != f.dev {
+		if strict && (f.hasProto && r.Protocol != f.proto || f.dev != "" && len(r.Multipath) == 0 && r.Dev != f.dev) {
 			continue
 		}
 		for {
