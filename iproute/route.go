@@ -1115,16 +1115,13 @@ func dumpCut(rs []rtnl.RouteInfo, f *routeFilter, strict bool) int {
 // listRoutes is the kernel's dump of family's routes in table (0: every
 // table), in its order.
 func listRoutes(h *rtnl.Handle, family int, table uint32) ([]rtnl.RouteInfo, error) {
-	if family == syscall.AF_INET6 {
-		return nil, nil
-	}
-	return h.RouteList(table)
+	return h.RouteList(family, table)
 }
 
 // tableExists reports whether family's table id exists.
 func tableExists(h *rtnl.Handle, family int, id uint32) bool {
 	if family == syscall.AF_INET6 {
-		return id == fib.TableMain || id == fib.TableLocal
+		return h.TableExists6(id)
 	}
 	return h.TableExists(id)
 }
