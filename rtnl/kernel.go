@@ -119,6 +119,11 @@ func NewKernelIn(w *sim.World, cfg Config) (*Kernel, error) {
 			n.fib.InetAddrEvent(t, ev, d, a)
 		}
 	})
+	stack.SetAddrMetricHandler(func(t *sim.Task, d *netdev.Device, a netdev.Addr, metric uint32) {
+		if n := k.byTable[d.Table()]; n != nil {
+			n.fib.ModifyPrefixRoute(t, d, a, metric)
+		}
+	})
 	k.wq = &workQueue{k: k}
 	k.wq.nextAt.Store(noWork)
 	k.stack.SetWorkQueue(k.wq)
@@ -247,10 +252,7 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	if n.rules6, err = fibrules.NewOps(k.w, fibrules.Config{
 		Family: fibrules.FamilyIPv6, Policy: k.cfg.Rules, Devices: tb, CountedWalks: k.cfg.CountedWalks,
 		NewTable: func(t *sim.Task, id uint32) error {
-			if n.fib6.Table(id) == nil {
-				t.Charge(sim.Fib6NewTable, 1)
-			}
-			n.fib6.NewTable(t, id)
+			n.fib6.NewTable(t, id) // charges Fib6NewTable for a new table
 			return nil
 		},
 		FlushCache: func(t *sim.Task) { t.Charge(sim.Fib6TableWalk, int64(n.fib6.TableCount())) },
