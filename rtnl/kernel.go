@@ -243,6 +243,10 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	nh.SetLoopback(tb.Loopback())
 	n := &Net{k: k, name: name, devs: tb, nh: nh, fib: f, fib6: fib6.New(k.w, nh)}
 	n.setMultipathSeed(0)
+	// The loopback device registered before the FIB existed: give it the
+	// device of reject routes and the null entry, as ip6_route_dev_notify
+	// does at its NETDEV_REGISTER.
+	n.fib6.SetLoopback(tb.Loopback())
 	tb.SetIPv6FIB(n.fib6)
 	if n.rules4, err = fibrules.NewIPv4(k.w, fibrules.Config{Policy: k.cfg.Rules, Devices: tb, CountedWalks: k.cfg.CountedWalks}, f); err != nil {
 		return nil, err
