@@ -65,10 +65,13 @@ const (
 // RouteResult is the route a lookup built (struct rtable, as
 // rt_fill_info reports it) and the FIB entry it came from.
 type RouteResult struct {
-	Type      fib.Type     // rt_type: unicast, local, broadcast or multicast
-	Dev       string       // the device the packet leaves by (lo for local delivery)
-	Gateway   netip.Addr   // the next hop, if the route goes through one
-	Src       netip.Addr   // the flow's source: the query's, or the one chosen
+	Type    fib.Type   // rt_type: unicast, local, broadcast or multicast
+	Dev     string     // the device the packet leaves by (lo for local delivery)
+	Gateway netip.Addr // the next hop, if the route goes through one
+	// Src is the flow's source: the query's, or the one chosen; for IPv6
+	// the address source selection picks whatever the query's
+	// (ip6_route_get_saddr), invalid if none.
+	Src       netip.Addr
 	Table     uint32       // the table the route was found in; 0 if none was
 	Flags     RouteFlags   // RTCF_LOCAL, RTCF_BROADCAST, RTCF_MULTICAST, RTCF_DOREDIRECT
 	Prefix    netip.Prefix // the FIB entry's prefix (invalid if none was used)
