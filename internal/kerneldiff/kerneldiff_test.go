@@ -311,6 +311,65 @@ func TestGenerated(t *testing.T) {
 	}
 }
 
+// TestHideRT6Alloc: of rt6_stats, the routes allocated and the dst entries
+// are hidden, the rest stays.
+func TestHideRT6Alloc(t *testing.T) {
+	if got := hideRT6Alloc("0006 0005 0009 0007 0000 0003 0001\n"); got != "0006 0005 * 0007 0000 * 0001\n" {
+		t.Fatalf("got %q", got)
+	}
+	if got := hideRT6Alloc("not modelled\n"); got != "not modelled\n" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+// TestGenerate6: generated sequences draw the IPv6 commands, and every
+// link-local address they name is a generated device's.
+func TestGenerate6(t *testing.T) {
+	seen := map[string]bool{}
+	for seed := uint64(1); seed <= 40; seed++ {
+		for _, s := range Generate(seed, 60) {
+			line := strings.Join(s.Args, " ")
+			for _, w := range []string{"-6 route add", "-6 route append", "-6 route prepend", "-6 route replace",
+				"-6 route change", "-6 route test", "-6 route del", "-6 route get", "-6 route flush", "-6 route show",
+				"-6 rule add", "-6 addr add", "nhid", "nexthop via 2001:db8", "expires", "pref high", " from 2001:db8",
+				"blackhole 2001", "unreachable 2001", "prohibit 2001", "throw 2001", "fibmatch", "/129", "via 10.0.0.2"} {
+				if strings.Contains(line, w) {
+					seen[w] = true
+				}
+			}
+			for _, a := range s.Args {
+				if strings.HasPrefix(a, "fe80::ff:fe00:") && !strings.Contains("a0 b0 a1 b1", a[len("fe80::ff:fe00:"):]) {
+					t.Errorf("link-local %s is no device's", a)
+				}
+			}
+		}
+	}
+	for _, w := range []string{"-6 route add", "-6 route append", "-6 route prepend", "-6 route replace", "-6 route change",
+		"-6 route test", "-6 route del", "-6 route get", "-6 route flush", "-6 route show", "-6 rule add", "-6 addr add", "nhid",
+		"nexthop via 2001:db8", "expires", "pref high", " from 2001:db8", "blackhole 2001", "unreachable 2001",
+		"prohibit 2001", "throw 2001", "fibmatch", "/129", "via 10.0.0.2"} {
+		if !seen[w] {
+			t.Errorf("no generated command has %q", w)
+		}
+	}
+	if linkLocal("a0") != "fe80::ff:fe00:a0" || linkLocal("br0") != "fe80::ff:fe00:f0" {
+		t.Errorf("linkLocal: %s %s", linkLocal("a0"), linkLocal("br0"))
+	}
+	for _, c := range []struct {
+		a    [16]byte
+		want string
+	}{
+		{[16]byte{0x20, 0x01, 0x0d, 0xb8}, "2001:db8::"},
+		{[16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, "2001:db8:1::1"},
+		{[16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1}, "2001:db8:0:1:0:1:0:1"},
+		{[16]byte{}, "::"},
+	} {
+		if got := fmtAddr6(c.a); got != c.want {
+			t.Errorf("fmtAddr6 = %s, want %s", got, c.want)
+		}
+	}
+}
+
 // TestNormalize: what moves with time or the machine is hidden alike on
 // both sides, and nothing else changes.
 func TestNormalize(t *testing.T) {
@@ -325,6 +384,9 @@ func TestNormalize(t *testing.T) {
 		{`"idle_time":1.5,"idle_timer":120`, `"idle_time":*,"idle_timer":120`},
 		{"numtxqueues 2 numrxqueues 2 gso_max_size 65536", "numtxqueues * numrxqueues * gso_max_size 65536"},
 		{"10.0.0.0/24 dev a0 proto kernel scope link src 10.0.0.1", "10.0.0.0/24 dev a0 proto kernel scope link src 10.0.0.1"},
+		// A route's expiry too.
+		{"2001:db8::/64 via fe80::1 dev a0 metric 1024 expires 299sec pref medium", "2001:db8::/64 via fe80::1 dev a0 metric 1024 expires 300sec pref medium"},
+		{`"expires":599,"pref":"medium"`, `"expires":600,"pref":"medium"`},
 	} {
 		if got := normalize(c.in); got != c.want {
 			t.Errorf("normalize(%q) = %q, want %q", c.in, got, c.want)
