@@ -23,7 +23,35 @@ var (
 	workers = flag.Int("kerneldiff.workers", 6, "sequences TestGenerated runs at once")
 	// 0: each sequence's own (GeneratedHashSeed).
 	hashSeed = flag.Uint("kerneldiff.hashseed", 0, "multipath hash seed of every generated sequence (0: a different one per sequence)")
+	regen    = flag.Bool("kerneldiff.regen", false, "rewrite testdata/generated/*.ip from the generator (then record their transcripts with -rewrite)")
 )
+
+// generatedGoldens are the generated sequences kept with the real kernel's
+// transcripts in testdata/generated, so that they are compared without
+// the real kernel too: seeds and steps.
+var generatedGoldens = struct {
+	seeds []uint64
+	steps int
+}{[]uint64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}, 30}
+
+// TestGeneratedScripts writes the kept generated sequences' scripts with
+// -kerneldiff.regen, and checks that they parse back as one case each.
+func TestGeneratedScripts(t *testing.T) {
+	for _, seed := range generatedGoldens.seeds {
+		f := filepath.Join("testdata", "generated", fmt.Sprintf("seed%d.ip", seed))
+		if *regen {
+			st := Generate(seed, generatedGoldens.steps)
+			text := fmt.Sprintf("# Generate(%d, %d), kept with the real kernel's transcript.\n# case: generated sequence %d\n%s", seed, generatedGoldens.steps, seed, Script(st))
+			if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		steps, cases := loadScript(t, f)
+		if len(steps) < generatedGoldens.steps || len(cases) != 2 {
+			t.Errorf("%s: %d steps, %d cases", f, len(steps), len(cases)-1)
+		}
+	}
+}
 
 func TestParse(t *testing.T) {
 	steps, err := Parse(strings.NewReader("# a comment\n\nip link add a0 type veth peer name b0\n  route add 10.0.0.0/8 dev a0\n"))
