@@ -135,6 +135,14 @@ func convertMetrics(req *Metrics) (*Metrics, error) {
 	return &m, nil
 }
 
+// ConvertMetrics is the stored form of a request's metrics, as
+// ip_fib_metrics_init makes it for IPv4 and IPv6 routes alike: nil for none,
+// MTU, AdvMSS and HopLimit capped, the kernel's EINVAL for an unknown
+// congestion control or feature bit.
+//
+// Kernel: ip_fib_metrics_init, ip_metrics_convert (net/ipv4/metrics.c).
+func ConvertMetrics(req *Metrics) (*Metrics, error) { return convertMetrics(req) }
+
 // metricsEqual is fib_find_info's comparison of two fib_infos' metrics.
 func metricsEqual(a, b *Metrics) bool {
 	if a == nil || b == nil {

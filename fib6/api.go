@@ -2,10 +2,8 @@ package fib6
 
 import (
 	"net/netip"
-	"syscall"
 	"time"
 
-	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
@@ -66,97 +64,165 @@ type Result struct {
 // rule. It is called with RTNL held and must not change the FIB.
 type RuleLookup func(t *sim.Task, fl Flow) (Result, error)
 
-var errTODO = errno.New(syscall.ENOSYS, "fib6: not built yet")
-
 // New returns the IPv6 FIB of a new namespace: tables main and local, and
 // the null entry.
 //
 // Kernel: ip6_route_net_init, fib6_net_init (net/ipv6/route.c, ip6_fib.c).
 func New(w *sim.World, nh *nexthop.Table) *FIB {
-	return &FIB{w: w, nh: nh, tables: map[uint32]*Table{}}
+	f := newFIB(w, nh)
+	f.tree.rebalance = multipathRebalance
+	f.tree.linked = nhLinked
+	f.tree.purged = nhUnlink
+	return f
 }
 
-// SetRuleLookup installs the lookup through the policy rules.
-func (f *FIB) SetRuleLookup(fn RuleLookup) {}
+// SetRuleLookup installs the lookup through the policy rules, which
+// Lookup then uses instead of the default rules' (table local, then main).
+func (f *FIB) SetRuleLookup(fn RuleLookup) { f.rs.rules = fn }
 
-// Add adds, replaces, appends or prepends a route, as mode says.
+// Add adds, replaces, appends or prepends a route, as mode says. A request
+// with Multipath adds one route per path, merged into one multipath route;
+// Priority 0 is 1024.
 //
 // Kernel: inet6_rtm_newroute → ip6_route_add / ip6_route_multipath_add.
-func (f *FIB) Add(t *sim.Task, r Route, mode fib.Mode) error { return errTODO }
+func (f *FIB) Add(t *sim.Task, r Route, mode fib.Mode) error { return f.add(t, r, mode) }
 
-// Del deletes the routes r matches.
+// Del deletes the first route r matches: same prefix and source prefix,
+// and — when set — metric, protocol, device, gateway and nexthop id. The
+// type is not compared. Without a gateway a multipath route goes whole;
+// with Multipath each path is deleted as its own route.
 //
 // Kernel: inet6_rtm_delroute → ip6_route_del / ip6_route_multipath_del.
-func (f *FIB) Del(t *sim.Task, r Route) error { return errTODO }
+func (f *FIB) Del(t *sim.Task, r Route) error { return f.delRequest(t, r) }
 
 // Routes returns the routes of table id (0: every table), in the kernel's
 // dump order (inet6_dump_fib).
-func (f *FIB) Routes(id uint32) []Route { return nil }
+func (f *FIB) Routes(id uint32) []Route { return f.routes(f.w.Now(), id) }
+
+// RoutesAt is Routes with the time left of routes with a lifetime counted
+// from t's time.
+func (f *FIB) RoutesAt(t *sim.Task, id uint32) []Route {
+	f.runTimers(t)
+	return f.routes(t.Now(), id)
+}
 
 // Lookup resolves fl through the policy rules (fib6_rule_lookup) and the
-// tables (fib6_table_lookup, rt6_select).
-func (f *FIB) Lookup(t *sim.Task, fl Flow) (Result, error) { return Result{}, errTODO }
+// tables (fib6_table_lookup, rt6_select): see lookup.go.
+func (f *FIB) Lookup(t *sim.Task, fl Flow) (Result, error) { return f.lookup(t, fl) }
 
 // TableLookup looks fl up in table id alone, for a rule's to_tbl action
 // (fib6_table_lookup); EAGAIN when the table does not exist or the route
-// found is the null entry or a throw.
+// found is the null entry or a throw, the error of a reject route's type
+// with the route found.
 func (f *FIB) TableLookup(t *sim.Task, id uint32, fl Flow) (Result, error) {
-	return Result{}, errTODO
+	return f.tableLookupResult(t, id, fl)
 }
 
 // NewTable returns table id, creating it if needed (fib6_new_table).
-func (f *FIB) NewTable(t *sim.Task, id uint32) *Table { return nil }
+func (f *FIB) NewTable(t *sim.Task, id uint32) *Table { return f.newTableCharged(t, id) }
 
-// Table returns table id, or nil (fib6_get_table).
-func (f *FIB) Table(id uint32) *Table { return nil }
+// Table returns table id, or nil (fib6_get_table). Id 0 is main.
+func (f *FIB) Table(id uint32) *Table {
+	if id == 0 {
+		id = fib.TableMain
+	}
+	return f.getTable(id)
+}
 
 // TableCount is the number of tables (fib6_flush_trees walks them).
-func (f *FIB) TableCount() int { return 0 }
+func (f *FIB) TableCount() int {
+	n := 0
+	f.eachTable(func(*Table) { n++ })
+	return n
+}
+
+// ID returns the table's id.
+func (tb *Table) ID() uint32 { return tb.id }
 
 // Stats returns /proc/net/rt6_stats's values.
 func (f *FIB) Stats() Stats { return f.stats }
 
 // RT6Stats returns /proc/net/rt6_stats's text.
-func (f *FIB) RT6Stats() string { return "" }
+func (f *FIB) RT6Stats() string { return f.rt6Stats() }
 
 // IPv6Route returns /proc/net/ipv6_route's text.
-func (f *FIB) IPv6Route() string { return "" }
+func (f *FIB) IPv6Route() string { return f.ipv6Route() }
 
-// NetdevEvent follows device events: ip6_route_dev_notify and the route
-// parts of addrconf_notify that do not come through netdev.IPv6FIB.
-func (f *FIB) NetdevEvent(t *sim.Task, ev netdev.Event, dev *netdev.Device) error { return nil }
+// NetdevEvent follows device events: ip6_route_dev_notify (the loopback
+// device's registration). Route changes for devices going down, up or away
+// come through netdev.IPv6FIB (SyncDownDev, SyncUp, DisableIP), as
+// addrconf_notify calls them.
+func (f *FIB) NetdevEvent(t *sim.Task, ev netdev.Event, dev *netdev.Device) error {
+	f.netdevEvent(ev, dev)
+	return nil
+}
 
-// Exit removes every route of a namespace going away (fib6_net_exit).
-func (f *FIB) Exit(t *sim.Task) {}
+// Exit removes every route of a namespace going away (fib6_net_exit →
+// fib6_flush_trees... the tables' routes are freed with the namespace).
+func (f *FIB) Exit(t *sim.Task) {
+	f.cleanAll(t, func(r *Info) int {
+		if r == f.nullEntry {
+			return 0
+		}
+		return -1
+	})
+}
 
 // CheckInvariants verifies the trees, the leaf lists, the sibling lists,
 // the reference counts and the statistics.
-func (f *FIB) CheckInvariants() error { return nil }
+func (f *FIB) CheckInvariants() error { return f.checkTree() }
 
-// AddAddrconfRoute implements netdev.IPv6FIB.
+// AddAddrconfRoute implements netdev.IPv6FIB: it creates r's route and
+// links it (ip6_ins_rt). For the local and anycast kinds it returns the
+// route with the allocation's reference, which the caller owns even when
+// the insertion failed (the error is then returned too); for the other
+// kinds it returns nil.
 func (f *FIB) AddAddrconfRoute(t *sim.Task, r netdev.AddrconfRoute) (netdev.Route6, error) {
-	return nil, errTODO
+	return f.addAddrconfRoute(t, r)
 }
 
-// DelRoute implements netdev.IPv6FIB (ip6_del_rt).
-func (f *FIB) DelRoute(t *sim.Task, r netdev.Route6) {}
+// DelRoute implements netdev.IPv6FIB (ip6_del_rt): it removes r from its
+// table if it is still linked.
+func (f *FIB) DelRoute(t *sim.Task, r netdev.Route6) {
+	if rt6, ok := r.(*Info); ok && rt6 != nil && rt6.node != nil {
+		_ = f.delRT(t, rt6)
+	}
+}
 
 // Release implements netdev.IPv6FIB (fib6_info_release).
-func (f *FIB) Release(t *sim.Task, r netdev.Route6) {}
+func (f *FIB) Release(t *sim.Task, r netdev.Route6) {
+	if rt6, ok := r.(*Info); ok && rt6 != nil {
+		f.release(t, rt6)
+	}
+}
 
-// DelPrefixRoute implements netdev.IPv6FIB.
-func (f *FIB) DelPrefixRoute(t *sim.Task, dev *netdev.Device, p netip.Prefix, table uint32) {}
+// DelPrefixRoute implements netdev.IPv6FIB: dev's prefix route for p (no
+// gateway, not a default router), in table (0: main or dev's VRF's), if
+// any, is deleted.
+func (f *FIB) DelPrefixRoute(t *sim.Task, dev *netdev.Device, p netip.Prefix, table uint32) {
+	f.delPrefixRoute(t, dev, p, table)
+}
 
 // SyncUp implements netdev.IPv6FIB (rt6_sync_up).
-func (f *FIB) SyncUp(t *sim.Task, dev *netdev.Device, flags uint8) {}
+func (f *FIB) SyncUp(t *sim.Task, dev *netdev.Device, flags uint8) {
+	f.syncUp(t, dev, rt.NHFlags(flags))
+}
 
 // SyncDownDev implements netdev.IPv6FIB (rt6_sync_down_dev).
-func (f *FIB) SyncDownDev(t *sim.Task, dev *netdev.Device, ev netdev.Event) {}
+func (f *FIB) SyncDownDev(t *sim.Task, dev *netdev.Device, ev netdev.Event) {
+	f.syncDownDev(t, dev, ev)
+}
 
-// DisableIP implements netdev.IPv6FIB (rt6_disable_ip).
-func (f *FIB) DisableIP(t *sim.Task, dev *netdev.Device, ev netdev.Event) {}
+// DisableIP implements netdev.IPv6FIB (rt6_disable_ip: rt6_sync_down_dev;
+// netsim has no uncached dsts or neighbours to flush).
+func (f *FIB) DisableIP(t *sim.Task, dev *netdev.Device, ev netdev.Event) {
+	f.syncDownDev(t, dev, ev)
+}
 
 // Linked implements netdev.Route6.
 func (f6i *Info) Linked() bool { return f6i.node != nil }
 
-var _ netdev.IPv6FIB = (*FIB)(nil)
+var (
+	_ netdev.IPv6FIB   = (*FIB)(nil)
+	_ nexthop.IPv6User = (*Info)(nil)
+)

@@ -128,4 +128,6 @@ type FIB struct {
 	sernum    uint32 // fib6_sernum
 	stats     Stats
 	w         *sim.World
+	tree      treeState  // the walkers, hooks and counters of the tree (table.go)
+	rs        routeState // the route layer's state (gc.go)
 }

@@ -822,7 +822,7 @@ func (ip *IP) routeList(h *rtnl.Handle, argv []string, flush bool) error {
 		}
 		return nil
 	}
-	rs, err := h.RouteList(f.table)
+	rs, err := h.RouteList(rtnl.FamilyV4, f.table)
 	if err != nil {
 		return err
 	}

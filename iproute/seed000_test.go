@@ -41,7 +41,7 @@ func seed000Go(tb testing.TB, h *rtnl.Handle) {
 
 // dump is the state `ip route show table all` and `ip nexthop show` see.
 func dump(t *testing.T, h *rtnl.Handle) (routes []rtnl.RouteInfo, nexthops []rtnl.NexthopInfo) {
-	routes, err := h.RouteList(0)
+	routes, err := h.RouteList(rtnl.FamilyV4, 0)
 	require.NoError(t, err)
 	nexthops, err = h.NexthopList()
 	require.NoError(t, err)

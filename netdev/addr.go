@@ -55,6 +55,11 @@ type Addr struct {
 	ValidLft     uint32 // seconds the address stays (LifetimeForever: no limit)
 	PreferredLft uint32 // seconds the address stays preferred, then deprecated
 
+	// Metric is the priority of the address's prefix route
+	// (IFA_RT_PRIORITY, `ip addr add ... metric N`); 0 is none: 0 for an
+	// IPv4 prefix route, 256 (IP6_RT_PRIO_ADDRCONF) for an IPv6 one.
+	Metric uint32
+
 	tstamp sim.Time // when the lifetimes were last set (ifa_tstamp)
 }
 

@@ -2,8 +2,9 @@
 // address generation, duplicate address detection as deferred work, the
 // multicast groups a device joins (all-nodes, all-routers, solicited-node),
 // subnet-router anycast addresses when forwarding, and the IPv6 routes that
-// addresses create, each holding a device reference that an RCU callback
-// drops. Follows net/ipv6/addrconf.c, mcast.c and anycast.c.
+// addresses and devices bring (local, anycast and prefix routes, fe80::/64,
+// ff00::/8), made and removed through the namespace's IPv6FIB. Follows
+// net/ipv6/addrconf.c, mcast.c and anycast.c.
 
 package netdev
 
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -39,11 +41,13 @@ const (
 // ifaddr6 is one IPv6 address, struct inet6_ifaddr.
 type ifaddr6 struct {
 	Addr
-	state      dadState
-	solicit    bool // joined its solicited-node group
-	anycast    bool // joined its subnet-router anycast address
-	hostRoute  bool // its /128 local route is in the FIB
-	prefixRt   bool // its prefix route is in the FIB
+	state   dadState
+	solicit bool // joined its solicited-node group
+	anycast bool // joined its subnet-router anycast address
+	// rt is the address's local route (ifa->rt), held by the address. It
+	// is made when DAD completes and inserted then; a device going down
+	// removes it from its table.
+	rt         Route6
 	linkLocal  bool // autoconfigured link-local
 	generation int  // bumps when the address is reset; stale DAD work checks it
 }
@@ -53,27 +57,25 @@ type ifaddr6 struct {
 type acAddr struct {
 	addr  netip.Addr
 	users int
+	rt    Route6 // aca_rt: the anycast route, held by the ifacaddr6
 }
 
 // inet6Dev is a device's IPv6 state, struct inet6_dev.
 type inet6Dev struct {
-	cnf    IPv6Conf
-	addrs  []*ifaddr6 // addr_list, by scope: global first, newest first within a scope
-	mc     []*mcGroup // mc_list, newest first
-	ac     []*acAddr  // ac_list, newest first
-	ready  bool       // IF_READY
-	dead   bool
-	routes int // IPv6 routes whose nexthop is this device
-	mroute bool
-	llRt   bool     // fe80::/64 route
-	lft    lftTimer // the pending lifetime check (addrconf_verify_work)
+	cnf   IPv6Conf
+	addrs []*ifaddr6 // addr_list, by scope: global first, newest first within a scope
+	mc    []*mcGroup // mc_list, newest first
+	ac    []*acAddr  // ac_list, newest first
+	ready bool       // IF_READY
+	dead  bool
+	lft   lftTimer // the pending lifetime check (addrconf_verify_work)
 }
 
 var (
 	ipv6AllNodesIface   = netip.MustParseAddr("ff01::1")
 	ipv6AllNodesLink    = netip.MustParseAddr("ff02::1")
 	ipv6AllRoutersLink  = netip.MustParseAddr("ff02::2")
-	ipv6LinkLocalPrefix = netip.MustParsePrefix("fe80::/64")
+	ipv6MulticastPrefix = netip.MustParsePrefix("ff00::/8")
 )
 
 // ipv6MulticastMAC maps an IPv6 multicast group to its Ethernet address:
@@ -124,21 +126,40 @@ func addrconfNotify(t *sim.Task, ev Event, d *Device) error {
 		}
 	case EventUp, EventChange:
 		idev := d.inet6
-		if idev == nil && ev == EventUp && d.mtu >= IPv6MinMTU && !tb.IPv6Default.DisableIPv6 {
-			d.ipv6AddDev(t)
-			idev = d.inet6
-		}
-		if idev == nil || idev.cnf.DisableIPv6 || !d.IsUp() {
+		if idev != nil && idev.cnf.DisableIPv6 || !d.IsUp() {
 			return nil
 		}
 		if d.flags&FlagSlave != 0 {
 			// IFF_SLAVE (IFF_NO_ADDRCONF today): groups only, no addresses.
-			d.ipv6McUp(t)
+			if idev != nil {
+				d.ipv6McUp(t)
+			}
 			return nil
 		}
-		if idev.ready || !d.carrier {
-			// Already configured, or the link is not ready: wait for
-			// NETDEV_CHANGE.
+		if ev == EventUp && idev != nil {
+			// addrconf_permanent_addr: kept addresses, and those added
+			// while the device was down, get their routes back.
+			d.addrconfPermanentAddr(t)
+		}
+		if !d.carrier {
+			// The link is not ready: wait for NETDEV_CHANGE. A device
+			// losing its carrier marks its routes linkdown.
+			if ev == EventChange && idev != nil {
+				tb.fib6.SyncDownDev(t, d, EventChange)
+			}
+			return nil
+		}
+		if idev == nil && d.mtu >= IPv6MinMTU && !tb.IPv6Default.DisableIPv6 {
+			d.ipv6AddDev(t)
+			idev = d.inet6
+		}
+		if idev == nil {
+			return nil
+		}
+		if idev.ready {
+			// Already configured: the carrier came back.
+			d.ipv6McUp(t)
+			tb.fib6.SyncUp(t, d, uint8(rt.FlagLinkDown))
 			return nil
 		}
 		idev.ready = true
@@ -192,55 +213,86 @@ func (d *Device) ipv6AddDev(t *sim.Task) {
 	}
 }
 
-// addrconfUp configures IPv6 on a device that came up with carrier.
+// addrconfPermanentAddr gives the permanent addresses of a device coming up
+// their routes back: their prefix routes (which a device that is down
+// cannot take), and DAD again for those addrconf_ifdown left in PREDAD
+// (their local route goes in when it completes).
 //
-// Kernel: addrconf_notify NETDEV_UP: addrconf_permanent_addr,
-// init_loopback / addrconf_dev_config (ipv6_mc_up, ff00::/8, link-local
-// from the EUI-64), addrconf_dad_run, rt6_sync_up.
-func (d *Device) addrconfUp(t *sim.Task) {
-	idev := d.inet6
-	d.ipv6McUp(t)
-	// addrconf_permanent_addr → fixup_permanent_addr: kept addresses get
-	// their routes back and, left in PREDAD by addrconf_ifdown, start DAD
-	// again.
-	for _, ifa := range idev.addrs {
-		if !ifa.prefixRt && ifa.Prefix.Bits() < 128 && ifa.Flags&AddrNoPrefixRoute == 0 {
-			ifa.prefixRt = true
-			d.fib6Add()
+// Kernel: addrconf_permanent_addr → fixup_permanent_addr
+// (net/ipv6/addrconf.c).
+func (d *Device) addrconfPermanentAddr(t *sim.Task) {
+	for _, ifa := range d.inet6.addrs {
+		if ifa.Flags&AddrPermanent == 0 {
+			continue
+		}
+		if ifa.Flags&AddrNoPrefixRoute == 0 {
+			d.addrconfPrefixRoute(t, ifa.Prefix, ifa.Metric, 0)
 		}
 		if ifa.state == dadPre {
 			d.dadStart(t, ifa)
 		}
 	}
+}
+
+// addrconfUp configures IPv6 on a device that came up with carrier.
+//
+// Kernel: addrconf_notify NETDEV_UP / NETDEV_CHANGE: init_loopback or
+// addrconf_dev_config (ipv6_mc_up, addrconf_add_mroute,
+// addrconf_add_linklocal with its fe80::/64 prefix route), addrconf_dad_run,
+// rt6_sync_up(RTNH_F_DEAD).
+func (d *Device) addrconfUp(t *sim.Task) {
+	idev := d.inet6
+	d.ipv6McUp(t)
 	if d.isLoopback() {
 		if idev.find(netip.IPv6Loopback()) == nil {
-			d.ipv6AddAddr(t, Addr{Prefix: netip.PrefixFrom(netip.IPv6Loopback(), 128), Scope: ScopeHost, Flags: AddrPermanent}, false)
+			// init_loopback → add_addr: ::1 is usable at once, without
+			// DAD, and has no prefix route.
+			ifa := d.ipv6AddAddr(t, Addr{Prefix: netip.PrefixFrom(netip.IPv6Loopback(), 128), Scope: ScopeHost, Flags: AddrPermanent}, false)
+			d.dadCompleted(t, ifa)
 		}
-	} else {
-		if !d.isL3Master() && !idev.mroute {
-			idev.mroute = true // addrconf_add_mroute: ff00::/8
-			d.fib6Add()
-		}
-		if !d.isL3Master() && d.flags&FlagSlave == 0 {
+	} else if !d.isL3Master() {
+		d.addrconfAddMroute(t)
+		if d.flags&FlagSlave == 0 {
 			ll := eui64LinkLocal(d.addr)
 			if idev.find(ll) == nil {
-				if !idev.llRt {
-					idev.llRt = true // addrconf_prefix_route(fe80::/64)
-					d.fib6Add()
-				}
-				d.ipv6AddAddr(t, Addr{Prefix: netip.PrefixFrom(ll, 64), Scope: ScopeLink, Flags: AddrPermanent}, true)
+				// addrconf_add_linklocal: the address, then its
+				// fe80::/64 prefix route.
+				ifa := d.ipv6AddAddr(t, Addr{Prefix: netip.PrefixFrom(ll, 64), Scope: ScopeLink, Flags: AddrPermanent}, true)
+				d.addrconfPrefixRoute(t, ifa.Prefix, 0, 0)
+				d.dadStart(t, ifa)
 			}
 		}
 	}
 	// addrconf_dad_run: restart DAD of tentative addresses.
 	for _, ifa := range idev.addrs {
-		if ifa.Flags&AddrTentative != 0 && ifa.state != dadPre {
+		if ifa.Flags&AddrTentative != 0 && ifa.state == dadRun {
 			d.dadStart(t, ifa)
 		}
 	}
-	// rt6_sync_up: clear RTNH_F_DEAD on the device's routes, a walk of
-	// every IPv6 route in the namespace (fib6_clean_all).
-	t.Charge(sim.Fib6Visit, int64(d.tbl.fib6Routes))
+	// rt6_sync_up: clear RTNH_F_DEAD (and RTNH_F_LINKDOWN, the device
+	// having its carrier) on the device's routes.
+	d.tbl.fib6.SyncUp(t, d, uint8(rt.FlagDead))
+}
+
+// addrconfAddMroute adds the device's ff00::/8 multicast route in table
+// local (or its VRF's table).
+//
+// Kernel: addrconf_add_mroute (net/ipv6/addrconf.c).
+func (d *Device) addrconfAddMroute(t *sim.Task) {
+	_, _ = d.tbl.fib6.AddAddrconfRoute(t, AddrconfRoute{Kind: AddrconfMulticast, Dev: d, Prefix: ipv6MulticastPrefix})
+}
+
+// addrconfPrefixRoute adds the prefix route of p via the device, proto
+// kernel, with metric (IFA_RT_PRIORITY; 0 is 256) and expires from now
+// (0: none). A failure (the device is down, the route exists) is ignored,
+// as the kernel ignores it.
+//
+// Kernel: addrconf_prefix_route (net/ipv6/addrconf.c). Addresses' prefix
+// routes have no RTF_PREFIX_RT (only router advertisements' do).
+func (d *Device) addrconfPrefixRoute(t *sim.Task, p netip.Prefix, metric uint32, expires sim.Time) {
+	_, _ = d.tbl.fib6.AddAddrconfRoute(t, AddrconfRoute{
+		Kind: AddrconfPrefix, Dev: d, Prefix: p.Masked(), Metric: metric, Expires: expires, NoPrefixFlag: true,
+	})
 }
 
 func (idev *inet6Dev) find(a netip.Addr) *ifaddr6 {
@@ -288,12 +340,14 @@ func (d *Device) Inet6Anycast() []netip.Addr {
 	return out
 }
 
-// IPv6Routes returns the IPv6 routes whose nexthop is this device.
+// IPv6Routes returns the number of IPv6 routes in the namespace's tables
+// whose nexthop is this device, as the namespace's IPv6FIB counts them (0
+// if it does not count: see IPv6FIBCounts).
 func (d *Device) IPv6Routes() int {
-	if d.inet6 == nil {
-		return 0
+	if c, ok := d.tbl.fib6.(IPv6FIBCounts); ok {
+		return c.DevRoutes(d)
 	}
-	return d.inet6.routes
+	return 0
 }
 
 // AddInet6 adds IPv6 address a (`ip addr add`, NLM_F_EXCL). Of a.Flags,
@@ -371,37 +425,90 @@ func (d *Device) newInet6(t *sim.Task, a Addr, replace bool) error {
 	a.Scope = ipv6Scope(p.Addr())
 	a.Broadcast, a.Label = netip.Addr{}, ""
 	a.setLifetime(t.Now(), valid, preferred)
-	d.ipv6AddAddr(t, a, false)
+	ifa := d.ipv6AddAddr(t, a, false)
+	if a.Flags&AddrNoPrefixRoute == 0 {
+		d.addrconfPrefixRoute(t, p, a.Metric, prefixExpires(valid))
+	}
+	d.dadStart(t, ifa)
 	d.armInet6Lifetimes(t)
 	return nil
 }
 
-// ipv6ModifyAddr gives an existing address the lifetimes and flags of a
-// request, and adds or removes its prefix route with AddrNoPrefixRoute.
+// prefixExpires is the lifetime of an address's prefix route: its valid
+// lifetime, or none for a permanent address.
 //
-// Kernel: inet6_addr_modify (net/ipv6/addrconf.c).
+// Kernel: inet6_addr_add, inet6_addr_modify (net/ipv6/addrconf.c): RTF_EXPIRES
+// with a finite valid lifetime.
+func prefixExpires(valid uint32) sim.Time {
+	if valid == LifetimeForever {
+		return 0
+	}
+	return sim.Time(time.Duration(valid) * time.Second)
+}
+
+// ipv6ModifyAddr gives an existing address the lifetimes, flags and
+// metric of a request (a metric of 0 keeps the address's), moves its prefix
+// route to the new metric, adds it back if it is gone, or removes it with
+// AddrNoPrefixRoute.
+//
+// Kernel: inet6_addr_modify, modify_prefix_route (net/ipv6/addrconf.c).
 func (d *Device) ipv6ModifyAddr(t *sim.Task, ifa *ifaddr6, a Addr, valid, preferred uint32) {
 	t.Charge(sim.AddrOp, 1)
+	hadPrefixRoute := ifa.Flags&AddrPermanent != 0 && ifa.Flags&AddrNoPrefixRoute == 0
+	oldMetric := ifa.Metric
 	ifa.Flags = ifa.Flags&^inet6CfgFlags | a.Flags
 	ifa.setLifetime(t.Now(), valid, preferred)
+	if a.Metric != 0 {
+		ifa.Metric = a.Metric
+	}
 	if a.Peer.IsValid() {
 		ifa.Peer = a.Peer
 	}
-	switch {
-	case ifa.Flags&AddrNoPrefixRoute == 0 && !ifa.prefixRt && !ifa.linkLocal && ifa.Prefix.Bits() < 128 && ifa.state != dadDead:
-		ifa.prefixRt = true // addrconf_prefix_route
-		d.fib6Add()
-	case ifa.Flags&AddrNoPrefixRoute != 0 && ifa.prefixRt:
-		ifa.prefixRt = false // cleanup_prefix_route
-		d.fib6Del(t)
+	if ifa.Flags&AddrNoPrefixRoute == 0 {
+		if hadPrefixRoute && rtPriority6(oldMetric) != rtPriority6(ifa.Metric) {
+			// modify_prefix_route: the route moves to the new metric.
+			d.tbl.fib6.DelPrefixRoute(t, d, ifa.Prefix.Masked(), 0)
+		}
+		// A prefix route that exists is kept (EEXIST); one deleted is
+		// restored.
+		d.addrconfPrefixRoute(t, ifa.Prefix, ifa.Metric, prefixExpires(valid))
+	} else if hadPrefixRoute && d.cleanupPrefixRouteNeeded(ifa) {
+		d.tbl.fib6.DelPrefixRoute(t, d, ifa.Prefix.Masked(), 0)
 	}
 	d.armInet6Lifetimes(t)
 }
 
-// ipv6AddAddr adds a validated address, its prefix route, and starts DAD.
+// rtPriority6 is the metric of a prefix route for an address's
+// IFA_RT_PRIORITY: IP6_RT_PRIO_ADDRCONF (256) for none.
+func rtPriority6(m uint32) uint32 {
+	if m == 0 {
+		return 256
+	}
+	return m
+}
+
+// cleanupPrefixRouteNeeded reports whether removing ifa's prefix route is
+// due: no other address of the device has the same prefix and prefix
+// length. Another permanent one (or one without a prefix route) keeps the
+// route; another with a finite lifetime would have the kernel give the
+// route that lifetime (CLEANUP_PREFIX_RT_EXPIRE), which is not modelled:
+// the route stays.
 //
-// Kernel: ipv6_add_addr and addrconf_prefix_route (net/ipv6/addrconf.c).
-func (d *Device) ipv6AddAddr(t *sim.Task, a Addr, linkLocal bool) {
+// Kernel: check_cleanup_prefix_route (net/ipv6/addrconf.c).
+func (d *Device) cleanupPrefixRouteNeeded(ifa *ifaddr6) bool {
+	for _, o := range d.inet6.addrs {
+		if o != ifa && o.Prefix.Bits() == ifa.Prefix.Bits() && o.Prefix.Masked() == ifa.Prefix.Masked() {
+			return false
+		}
+	}
+	return true
+}
+
+// ipv6AddAddr adds a validated address to the device's list, tentative;
+// the caller adds its prefix route and starts DAD.
+//
+// Kernel: ipv6_add_addr (net/ipv6/addrconf.c).
+func (d *Device) ipv6AddAddr(t *sim.Task, a Addr, linkLocal bool) *ifaddr6 {
 	t.Charge(sim.AddrOp, 1)
 	idev := d.inet6
 	a.Flags |= AddrTentative
@@ -415,11 +522,7 @@ func (d *Device) ipv6AddAddr(t *sim.Task, a Addr, linkLocal bool) {
 		}
 	}
 	idev.addrs = slices.Insert(idev.addrs, at, ifa)
-	if !linkLocal && a.Prefix.Bits() < 128 && a.Flags&AddrNoPrefixRoute == 0 {
-		ifa.prefixRt = true // addrconf_prefix_route
-		d.fib6Add()
-	}
-	d.dadStart(t, ifa)
+	return ifa
 }
 
 // DelInet6 removes the IPv6 address p (address and prefix length).
@@ -442,25 +545,43 @@ func (d *Device) DelInet6(t *sim.Task, p netip.Prefix) error {
 	return nil
 }
 
-// ipv6DelAddr is __ipv6_ifa_notify(RTM_DELADDR) plus the prefix route.
+// ipv6DelAddr removes an address already taken off the device's list: its
+// routes and groups go (__ipv6_ifa_notify(RTM_DELADDR)), and a permanent
+// address with a prefix route takes it along unless another address of the
+// device has the same prefix.
+//
+// Kernel: ipv6_del_addr (net/ipv6/addrconf.c).
 func (d *Device) ipv6DelAddr(t *sim.Task, ifa *ifaddr6) {
 	ifa.state = dadDead
 	ifa.generation++
-	d.ipv6AddrDown(t, ifa)
+	d.ipv6IfaDelAddr(t, ifa)
 	d.tbl.s.addrNotify(t, EventDown, d, ifa.Addr)
+	if ifa.Flags&AddrPermanent != 0 && ifa.Flags&AddrNoPrefixRoute == 0 && d.cleanupPrefixRouteNeeded(ifa) {
+		d.tbl.fib6.DelPrefixRoute(t, d, ifa.Prefix.Masked(), 0) // cleanup_prefix_route
+	}
 }
 
-// ipv6AddrDown takes an address out of service: it leaves the address's
-// anycast and solicited-node groups and deletes its host and prefix routes.
-func (d *Device) ipv6AddrDown(t *sim.Task, ifa *ifaddr6) {
+// ipv6IfaDelAddr takes an address out of service: it leaves the address's
+// anycast and solicited-node groups and deletes its peer route and its
+// local route, whose memory (and device reference) goes one grace period
+// later.
+//
+// Kernel: __ipv6_ifa_notify(RTM_DELADDR) (net/ipv6/addrconf.c).
+func (d *Device) ipv6IfaDelAddr(t *sim.Task, ifa *ifaddr6) {
 	d.ipv6LeaveAddrGroups(t, ifa)
-	if ifa.hostRoute {
-		ifa.hostRoute = false
-		d.fib6Del(t)
+	if ifa.Peer.IsValid() && !ifa.Peer.IsUnspecified() {
+		d.tbl.fib6.DelPrefixRoute(t, d, netip.PrefixFrom(ifa.Peer, 128), 0)
 	}
-	if ifa.prefixRt { // rt6_sync_down_dev removes routes via the device
-		ifa.prefixRt = false
-		d.fib6Del(t)
+	d.ipv6DropLocalRoute(t, ifa)
+}
+
+// ipv6DropLocalRoute deletes the address's local route and drops the
+// address's reference to it (ip6_del_rt).
+func (d *Device) ipv6DropLocalRoute(t *sim.Task, ifa *ifaddr6) {
+	if r := ifa.rt; r != nil {
+		ifa.rt = nil
+		d.tbl.fib6.DelRoute(t, r)
+		d.tbl.fib6.Release(t, r)
 	}
 }
 
@@ -517,20 +638,31 @@ func (d *Device) dadBegin(t *sim.Task, ifa *ifaddr6, gen int) {
 	})
 }
 
-// dadCompleted marks ifa usable and announces it: its host route goes in
-// and, when forwarding, its subnet-router anycast address is joined.
+// dadCompleted marks ifa usable and announces it: its local route goes in
+// (made anew if the address has none in a table), its peer gets a /128
+// route and, when forwarding, its subnet-router anycast address is joined.
 //
 // Kernel: addrconf_dad_completed → ipv6_ifa_notify(RTM_NEWADDR) →
-// __ipv6_ifa_notify (net/ipv6/addrconf.c).
+// __ipv6_ifa_notify (net/ipv6/addrconf.c). The kernel allocates the local
+// route with the address (ipv6_add_addr, fixup_permanent_addr) and inserts
+// it here; netsim makes it here.
 func (d *Device) dadCompleted(t *sim.Task, ifa *ifaddr6) {
 	ifa.state = dadPost
 	ifa.Flags &^= AddrTentative
-	if !ifa.hostRoute {
-		ifa.hostRoute = true
-		d.fib6Add()
+	if ifa.rt != nil && !ifa.rt.Linked() {
+		d.ipv6DropLocalRoute(t, ifa)
+	}
+	if ifa.rt == nil {
+		r, err := d.tbl.fib6.AddAddrconfRoute(t, AddrconfRoute{Kind: AddrconfLocal, Dev: d, Prefix: netip.PrefixFrom(ifa.Prefix.Addr(), 128)})
+		if err == nil {
+			ifa.rt = r
+		}
 	}
 	if d.inet6.cnf.Forwarding {
 		d.ipv6JoinAnycast(t, ifa)
+	}
+	if ifa.Peer.IsValid() && !ifa.Peer.IsUnspecified() {
+		d.addrconfPrefixRoute(t, netip.PrefixFrom(ifa.Peer, 128), ifa.Metric, 0)
 	}
 	d.tbl.s.addrNotify(t, EventUp, d, ifa.Addr)
 }
@@ -651,8 +783,11 @@ func (d *Device) ipv6AcInc(t *sim.Task, a netip.Addr) error {
 			return nil
 		}
 	}
-	idev.ac = slices.Insert(idev.ac, 0, &acAddr{addr: a, users: 1})
-	d.fib6Add()
+	r, err := d.tbl.fib6.AddAddrconfRoute(t, AddrconfRoute{Kind: AddrconfAnycast, Dev: d, Prefix: netip.PrefixFrom(a, 128)})
+	if err != nil {
+		return err
+	}
+	idev.ac = slices.Insert(idev.ac, 0, &acAddr{addr: a, users: 1, rt: r})
 	d.ipv6JoinSolicit(t, a)
 	return nil
 }
@@ -671,7 +806,7 @@ func (d *Device) ipv6AcDec(t *sim.Task, a netip.Addr) {
 		return
 	}
 	idev.ac = slices.Delete(idev.ac, i, i+1)
-	d.ipv6AcFree(t, a)
+	d.ipv6AcFree(t, ac)
 }
 
 // ipv6AcFree removes an anycast address: leave its solicited-node group,
@@ -682,39 +817,15 @@ func (d *Device) ipv6AcDec(t *sim.Task, a netip.Addr) {
 // Kernel: __ipv6_dev_ac_dec / ipv6_ac_destroy_dev → aca_put →
 // call_rcu(aca_free_rcu) → fib6_info_release → call_rcu(fib6_info_destroy_rcu)
 // → fib6_nh_release → dev_put.
-func (d *Device) ipv6AcFree(t *sim.Task, a netip.Addr) {
+func (d *Device) ipv6AcFree(t *sim.Task, ac *acAddr) {
 	if d.flags&(FlagNoARP|FlagLoopback) == 0 {
-		d.ipv6LeaveSolicit(t, a)
+		d.ipv6LeaveSolicit(t, ac.addr)
 	}
-	d.fib6Unlink()
-	rcu := d.tbl.s.w.RCU()
-	rcu.Call(t, func(k *sim.Task) { // aca_free_rcu
-		rcu.Call(k, func(*sim.Task) { d.Put() }) // fib6_info_destroy_rcu
+	f := d.tbl.fib6
+	f.DelRoute(t, ac.rt)
+	d.tbl.s.w.RCU().Call(t, func(k *sim.Task) { // aca_free_rcu
+		f.Release(k, ac.rt)
 	})
-}
-
-// fib6Add accounts for an IPv6 route via d: it holds a device reference
-// that fib6Del (or ipv6AcFree, for an anycast route) drops in an RCU callback.
-func (d *Device) fib6Add() {
-	d.inet6.routes++
-	d.tbl.fib6Routes++
-	d.Hold()
-}
-
-// fib6Unlink takes an IPv6 route via d out of the counts; the caller drops
-// its device reference after a grace period.
-func (d *Device) fib6Unlink() {
-	d.inet6.routes--
-	d.tbl.fib6Routes--
-}
-
-// fib6Del removes an IPv6 route via d; its memory and device reference go
-// one grace period later.
-//
-// Kernel: fib6_info_release → call_rcu(fib6_info_destroy_rcu) → dev_put.
-func (d *Device) fib6Del(t *sim.Task) {
-	d.fib6Unlink()
-	d.tbl.s.w.RCU().Call(t, func(*sim.Task) { d.Put() })
 }
 
 // addrconfIfdown tears IPv6 down on a device going down (unregister=false)
@@ -724,40 +835,45 @@ func (d *Device) fib6Del(t *sim.Task) {
 //
 // Kernel: addrconf_ifdown (net/ipv6/addrconf.c).
 func (d *Device) addrconfIfdown(t *sim.Task, unregister bool) {
+	ev := EventDown
+	if unregister {
+		ev = EventUnregister
+	}
+	// rt6_disable_ip: every route via the device goes, whatever made it.
+	d.tbl.fib6.DisableIP(t, d, ev)
 	idev := d.inet6
 	if idev == nil {
 		return
 	}
-	t.Charge(sim.Fib6Visit, int64(d.tbl.fib6Routes))
 	keep := !unregister && !idev.cnf.DisableIPv6 && (d.tbl.IPv6All.KeepAddrOnDown || idev.cnf.KeepAddrOnDown)
 	var kept []*ifaddr6
 	for _, ifa := range idev.addrs {
 		if keep && ifa.Flags&AddrPermanent != 0 && !ifa.linkLocal && !ifa.Prefix.Addr().IsLoopback() {
+			// Kept, in PREDAD: its local route goes now, without the
+			// RTM_DELADDR notification, and comes back after DAD.
 			ifa.generation++
 			ifa.state = dadPre
-			ifa.Flags |= AddrTentative
-			d.ipv6AddrDown(t, ifa)
+			if ifa.Flags&AddrNoDAD == 0 {
+				ifa.Flags |= AddrTentative
+			}
+			d.ipv6DropLocalRoute(t, ifa)
+			d.ipv6LeaveAddrGroups(t, ifa)
 			kept = append(kept, ifa)
 			continue
 		}
-		d.ipv6DelAddr(t, ifa)
+		ifa.state = dadDead
+		ifa.generation++
+		d.ipv6IfaDelAddr(t, ifa)
+		d.tbl.s.addrNotify(t, EventDown, d, ifa.Addr)
 	}
 	idev.addrs = kept
-	if idev.mroute {
-		idev.mroute = false
-		d.fib6Del(t)
-	}
-	if idev.llRt {
-		idev.llRt = false
-		d.fib6Del(t)
-	}
 	if unregister {
 		idev.dead = true
 		// ipv6_ac_destroy_dev
 		for len(idev.ac) > 0 {
 			ac := idev.ac[0]
 			idev.ac = idev.ac[1:]
-			d.ipv6AcFree(t, ac.addr)
+			d.ipv6AcFree(t, ac)
 		}
 		// ipv6_mc_destroy_dev
 		d.ipv6McDown(t)

@@ -4,7 +4,8 @@
 // hashes and the device list hold the same devices (list_netdevice,
 // unlist_netdevice), upper and lower links go both ways
 // (netdev_upper_dev_link), and a device's references are those its
-// subsystems took (dev_hold in inetdev_init, ipv6_add_dev, fib6_info).
+// subsystems took (dev_hold in inetdev_init, ipv6_add_dev, and the IPv6
+// routes' fib6_nh_init, as the namespace's IPv6FIB counts them).
 
 package netdev
 
@@ -32,8 +33,9 @@ import (
 //     (__hw_addr_unsync takes the first one it finds);
 //   - reference counts: a device holds at least the references its IPv4 and
 //     IPv6 state and its IPv6 routes took, and exactly those once no RCU
-//     callback is pending; the namespace's IPv6 route count is the sum of
-//     its devices'; the promiscuity and allmulti counts are not negative;
+//     callback is pending (the routes' references as the IPv6FIB counts
+//     them, if it implements IPv6FIBCounts; otherwise the check is only
+//     that the device holds its IP state's); the promiscuity and allmulti counts are not negative;
 //     the count of devices unregistered but not yet freed is not negative.
 //
 // The caller holds RTNL or has a quiescent simulation. CheckInvariants only
@@ -83,8 +85,8 @@ func (tb *Table) CheckInvariants() error {
 	if tb.unregCount < 0 {
 		return fmt.Errorf("%s: %d devices unregistering", tb, tb.unregCount)
 	}
-	routes := 0
 	quiescent := tb.s.w.RCU().Pending() == 0
+	counts, exact := tb.fib6.(IPv6FIBCounts)
 	for d := tb.head; d != nil; d = d.next {
 		if err := tb.checkLinks(d); err != nil {
 			return fmt.Errorf("%s: device %s: %w", tb, d.name, err)
@@ -97,21 +99,20 @@ func (tb *Table) CheckInvariants() error {
 			held++
 		}
 		if d.inet6 != nil {
-			held += 1 + int64(d.inet6.routes)
-			routes += d.inet6.routes
+			held++
+		}
+		if exact {
+			held += counts.DevRefs(d)
 		}
 		switch rc := d.refcnt.Load(); {
 		case rc < held:
 			return fmt.Errorf("%s: device %s: refcount %d, its IP state holds %d", tb, d.name, rc, held)
-		case quiescent && rc != held:
+		case quiescent && exact && rc != held:
 			return fmt.Errorf("%s: device %s: refcount %d with no RCU callback pending, its IP state holds %d", tb, d.name, rc, held)
 		}
 		if d.promiscCnt < 0 || d.allmulti < 0 {
 			return fmt.Errorf("%s: device %s: promiscuity %d, allmulti %d", tb, d.name, d.promiscCnt, d.allmulti)
 		}
-	}
-	if routes != tb.fib6Routes {
-		return fmt.Errorf("%s: %d IPv6 routes counted on devices, %d in the namespace", tb, routes, tb.fib6Routes)
 	}
 	return nil
 }

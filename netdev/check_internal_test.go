@@ -58,7 +58,7 @@ func TestCheckInvariantsCatches(t *testing.T) {
 		{"peer link", func(tb *Table) { tb.ByName("vb").peer = tb.ByName("d0") }, "peer"},
 		{"refcount", func(tb *Table) { tb.ByName("d0").Hold() }, "refcount"},
 		{"address list", func(tb *Table) { tb.ByName("d0").uc.Flush(nil); tb.ByName("d0").uc = nil }, "no uc list"},
-		{"ipv6 routes", func(tb *Table) { tb.fib6Routes++ }, "IPv6 routes"},
+		{"ipv6 route references", func(tb *Table) { tb.fib6 = oneRefFIB{d: tb.ByName("d0")} }, "refcount"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tb := build()
@@ -72,4 +72,17 @@ func TestCheckInvariantsCatches(t *testing.T) {
 			}
 		})
 	}
+}
+
+// oneRefFIB claims a device reference its device does not have.
+type oneRefFIB struct {
+	noIPv6FIB
+	d *Device
+}
+
+func (f oneRefFIB) DevRefs(d *Device) int64 {
+	if d == f.d {
+		return 1
+	}
+	return 0
 }

@@ -21,6 +21,7 @@ type env struct {
 	t    *sim.Task
 	tbl  *netdev.Table
 	rec  *recorder
+	fib  *fakeFIB // tbl's IPv6 FIB
 }
 
 func newEnv(tb testing.TB, cfg netdev.Config) *env {
@@ -45,6 +46,11 @@ func (e *env) table(name string) *netdev.Table {
 		tbl, err = e.s.NewTable(e.t, name)
 		return err
 	})
+	f := newFakeFIB(e.w)
+	tbl.SetIPv6FIB(f)
+	if e.fib == nil {
+		e.fib = f
+	}
 	return tbl
 }
 

@@ -75,3 +75,43 @@ type IPv6FIB interface {
 	SyncDownDev(t *sim.Task, dev *Device, ev Event)
 	DisableIP(t *sim.Task, dev *Device, ev Event)
 }
+
+// IPv6FIBCounts is implemented by an IPv6FIB that can say what its routes
+// hold, for inspection and for the device table's invariants
+// (Table.CheckInvariants): the routes via a device, and the device
+// references its routes' nexthops (fib6_nh) hold.
+type IPv6FIBCounts interface {
+	// DevRoutes is the number of routes in the tables whose nexthop is
+	// dev, or every route in the tables for dev nil.
+	DevRoutes(dev *Device) int
+	// DevRefs is the number of references to dev held by routes not yet
+	// destroyed: those in a table, those unlinked but still referenced
+	// (by an address, an anycast address) and those whose destruction
+	// waits for an RCU grace period.
+	DevRefs(dev *Device) int64
+}
+
+// noIPv6FIB is the IPv6FIB of a namespace that has none installed: it keeps
+// no routes.
+type noIPv6FIB struct{}
+
+// noRoute6 is a route noIPv6FIB hands out: it is never in a table.
+type noRoute6 struct{}
+
+func (noRoute6) Linked() bool { return false }
+
+func (noIPv6FIB) AddAddrconfRoute(_ *sim.Task, r AddrconfRoute) (Route6, error) {
+	if r.Kind == AddrconfLocal || r.Kind == AddrconfAnycast {
+		return noRoute6{}, nil
+	}
+	return nil, nil
+}
+func (noIPv6FIB) DelRoute(*sim.Task, Route6)                              {}
+func (noIPv6FIB) Release(*sim.Task, Route6)                               {}
+func (noIPv6FIB) DelPrefixRoute(*sim.Task, *Device, netip.Prefix, uint32) {}
+func (noIPv6FIB) SyncUp(*sim.Task, *Device, uint8)                        {}
+func (noIPv6FIB) SyncDownDev(*sim.Task, *Device, Event)                   {}
+func (noIPv6FIB) DisableIP(*sim.Task, *Device, Event)                     {}
+
+func (noIPv6FIB) DevRoutes(*Device) int { return 0 }
+func (noIPv6FIB) DevRefs(*Device) int64 { return 0 }

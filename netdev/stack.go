@@ -159,7 +159,7 @@ type Table struct {
 	IPv4All, IPv4Default IPv4Conf
 	IPv6All, IPv6Default IPv6Conf
 
-	fib6Routes int // IPv6 routes in the namespace, walked by fib6_clean_all
+	fib6 IPv6FIB // the namespace's IPv6 routes, as addrconf drives them
 }
 
 // IPv4Conf is the part of net.ipv4.conf.{all,default,DEV} netsim models.
@@ -187,6 +187,7 @@ func (s *Stack) NewTable(t *sim.Task, name string) (*Table, error) {
 		s: s, id: s.nextNetID, name: name,
 		byIndex: make(map[IfIndex]*Device), byName: make(map[string]*Device),
 		IPv6Default: IPv6Conf{AcceptDAD: 1}, IPv6All: IPv6Conf{AcceptDAD: 1},
+		fib6: noIPv6FIB{},
 	}
 	lo, err := loopbackSpec{}.create(t, tb)
 	if err != nil {
@@ -215,8 +216,28 @@ func (tb *Table) Len() int { return tb.count }
 // (dev_unreg_count).
 func (tb *Table) UnregisteringCount() int { return tb.unregCount }
 
-// IPv6Routes returns the number of IPv6 routes addrconf keeps in the namespace.
-func (tb *Table) IPv6Routes() int { return tb.fib6Routes }
+// IPv6Routes returns the number of IPv6 routes in the namespace's tables,
+// as its IPv6FIB counts them (0 if it does not count: see IPv6FIBCounts).
+func (tb *Table) IPv6Routes() int {
+	if c, ok := tb.fib6.(IPv6FIBCounts); ok {
+		return c.DevRoutes(nil)
+	}
+	return 0
+}
+
+// SetIPv6FIB installs the namespace's IPv6 FIB, which addrconf adds its
+// routes to and asks to walk the tables when devices change; nil installs
+// one that keeps no routes (the default). Install it before any device of
+// the namespace comes up; the caller holds RTNL.
+func (tb *Table) SetIPv6FIB(f IPv6FIB) {
+	if f == nil {
+		f = noIPv6FIB{}
+	}
+	tb.fib6 = f
+}
+
+// IPv6FIB returns the namespace's IPv6 FIB (SetIPv6FIB).
+func (tb *Table) IPv6FIB() IPv6FIB { return tb.fib6 }
 
 // ByName returns the registered device named name, or nil. The caller
 // holds RTNL.

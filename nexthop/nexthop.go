@@ -48,6 +48,7 @@ type Nexthop struct {
 
 	grpList entryList // nh->grp_list: entries of the groups this nexthop is in, newest first
 	fiList  userList  // nh->fi_list: the FIB entries using this nexthop, newest first
+	f6iList f6iList   // nh->f6i_list: the IPv6 routes using this nexthop, newest first
 }
 
 // nhInfo is a single nexthop's definition, struct nh_info. Replacing a

@@ -58,18 +58,18 @@ func (op *removal) removeNexthopLinks(nh *Nexthop) bool {
 
 // removeNexthopFIB marks nh's FIB users dead. Under FlushPerNexthop it
 // flushes the FIB right away when there were any, as the kernel did before
-// seed 000's patch; under FlushDeferred it reports the need instead.
+// seed 000's patch; under FlushDeferred it reports the need instead. Then
+// it deletes the IPv6 routes using nh, one by one (ip6_del_rt).
 //
 // Kernel: __remove_nexthop_fib (net/ipv4/nexthop.c).
 func (op *removal) removeNexthopFIB(nh *Nexthop) bool {
-	if !nh.markFIBUsersDead(op.t) {
-		return false
-	}
-	if op.tb.policy == FlushPerNexthop {
+	need := nh.markFIBUsersDead(op.t)
+	if need && op.tb.policy == FlushPerNexthop {
 		op.flush()
-		return false
+		need = false
 	}
-	return true
+	nh.deleteIPv6Users(op.t)
+	return need
 }
 
 // flushIf flushes the FIB when need is set (remove_one_nexthop and the

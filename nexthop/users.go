@@ -30,3 +30,80 @@ type UpdateNotifier interface {
 	FIBUser
 	NexthopUpdated(t *sim.Task, nh *Nexthop)
 }
+
+// IPv6User is an IPv6 route that uses a nexthop object (a fib6_info on
+// nh->f6i_list). Removing the nexthop deletes the route.
+//
+// Kernel: __remove_nexthop_fib (net/ipv4/nexthop.c).
+type IPv6User interface {
+	// NexthopRemoved deletes the route from its table (ip6_del_rt). It
+	// may call RemoveIPv6User.
+	NexthopRemoved(t *sim.Task)
+}
+
+// f6iNode is one entry of nh->f6i_list.
+type f6iNode struct {
+	u          IPv6User
+	prev, next *f6iNode
+}
+
+// f6iList is nh->f6i_list: newest first (fib6_add links with list_add),
+// with an index for O(1) removal.
+type f6iList struct {
+	head *f6iNode
+	idx  map[IPv6User]*f6iNode
+}
+
+// AddIPv6User links an IPv6 route to the nexthop (fib6_add's list_add on
+// nh->f6i_list). Adding a user twice, or a nil user, does nothing.
+func (nh *Nexthop) AddIPv6User(u IPv6User) {
+	if u == nil {
+		return
+	}
+	l := &nh.f6iList
+	if l.idx == nil {
+		l.idx = make(map[IPv6User]*f6iNode)
+	} else if l.idx[u] != nil {
+		return
+	}
+	n := &f6iNode{u: u, next: l.head}
+	if l.head != nil {
+		l.head.prev = n
+	}
+	l.head = n
+	l.idx[u] = n
+}
+
+// RemoveIPv6User unlinks an IPv6 route from the nexthop (fib6_del_route's
+// list_del of nh_list); removing a route that is not linked does nothing.
+func (nh *Nexthop) RemoveIPv6User(u IPv6User) {
+	l := &nh.f6iList
+	n := l.idx[u]
+	if n == nil {
+		return
+	}
+	if n.prev != nil {
+		n.prev.next = n.next
+	} else {
+		l.head = n.next
+	}
+	if n.next != nil {
+		n.next.prev = n.prev
+	}
+	delete(l.idx, u)
+}
+
+// IPv6Users returns the number of IPv6 routes linked to the nexthop.
+func (nh *Nexthop) IPv6Users() int { return len(nh.f6iList.idx) }
+
+// deleteIPv6Users deletes the IPv6 routes using nh, newest first; each
+// leaves the list whether or not its NexthopRemoved unlinks it.
+//
+// Kernel: __remove_nexthop_fib (net/ipv4/nexthop.c).
+func (nh *Nexthop) deleteIPv6Users(t *sim.Task) {
+	for nh.f6iList.head != nil {
+		u := nh.f6iList.head.u
+		nh.RemoveIPv6User(u)
+		u.NexthopRemoved(t)
+	}
+}

@@ -82,7 +82,7 @@ func atomDump(tb testing.TB, k *rtnl.Kernel, t *sim.Task) string {
 	for _, name := range append([]string{""}, s.Names...) {
 		fmt.Fprintf(&b, "netns %q\n", name)
 		h := k.Net(name).Handle(t)
-		routes, err := h.RouteList(0)
+		routes, err := h.RouteList(rtnl.FamilyV4, 0)
 		if err != nil {
 			tb.Fatal(err)
 		}

@@ -16,6 +16,8 @@ import (
 //     device references, hardware address lists;
 //   - fib.FIB.CheckInvariants: trie shape and key order, fib_info
 //     references, the fib_info users of nexthop objects;
+//   - fib6.FIB.CheckInvariants: the IPv6 trees, leaf and sibling lists,
+//     fib6_info references, the statistics;
 //   - nexthop.Table.CheckInvariants: the id tree and its index, the device
 //     hash, group membership both ways, FIB user lists;
 //   - fibrules.Ops.CheckInvariants for IPv4 and IPv6: pref order, goto
@@ -68,6 +70,7 @@ func (n *Net) checkInvariants() []error {
 		add("devices", fmt.Errorf("%d devices unregistered and not freed", u))
 	}
 	add("fib", n.fib.CheckInvariants())
+	add("fib6", n.fib6.CheckInvariants())
 	add("nexthops", n.nh.CheckInvariants())
 	add("ipv4 rules", n.rules4.CheckInvariants())
 	add("ipv6 rules", n.rules6.CheckInvariants())

@@ -29,6 +29,7 @@ import (
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/fib"
+	"github.com/netsimlab/netsim/fib6"
 	"github.com/netsimlab/netsim/fibrules"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
@@ -107,7 +108,11 @@ func NewKernelIn(w *sim.World, cfg Config) (*Kernel, error) {
 		n.nh.FlushDev(t, d, ev, n.fib)
 		_ = n.rules4.NetdevEvent(t, ev, d)
 		_ = n.rules6.NetdevEvent(t, ev, d)
-		return n.fib.NetdevEvent(t, ev, d)
+		err := n.fib.NetdevEvent(t, ev, d)
+		if err6 := n.fib6.NetdevEvent(t, ev, d); err == nil {
+			err = err6
+		}
+		return err
 	}))
 	stack.RegisterAddrNotifier(func(t *sim.Task, ev netdev.Event, d *netdev.Device, a netdev.Addr) {
 		if n := k.byTable[d.Table()]; n != nil {
@@ -186,10 +191,9 @@ type Net struct {
 	devs *netdev.Table
 	nh   *nexthop.Table // net->nexthop
 	fib  *fib.FIB       // net->ipv4's tables
+	fib6 *fib6.FIB      // net->ipv6's tables
 
 	rules4, rules6 *fibrules.Ops // the IPv4 and IPv6 fib_rules_ops
-	ipv6Tables     tableSet      // IPv6 FIB tables (fib6_new_table); guarded by rules6's lock
-	ipv6TableCount atomic.Int64  // len(ipv6Tables), read by flushes outside the lock
 
 	// mpSeed is the multipath hash seed in use: the one set with
 	// net.ipv4.fib_multipath_hash_seed, or a random one while none is set
@@ -232,11 +236,9 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	f := fib.New(nh)
 	nh.SetGatewayScopeChecker(f.CheckGatewayScope)
 	nh.SetLoopback(tb.Loopback())
-	n := &Net{k: k, name: name, devs: tb, nh: nh, fib: f}
+	n := &Net{k: k, name: name, devs: tb, nh: nh, fib: f, fib6: fib6.New(k.w, nh)}
 	n.setMultipathSeed(0)
-	n.ipv6Tables.add(254) // main
-	n.ipv6Tables.add(255) // local
-	n.ipv6TableCount.Store(2)
+	tb.SetIPv6FIB(n.fib6)
 	if n.rules4, err = fibrules.NewIPv4(k.w, fibrules.Config{Policy: k.cfg.Rules, Devices: tb, CountedWalks: k.cfg.CountedWalks}, f); err != nil {
 		return nil, err
 	}
@@ -245,16 +247,17 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	if n.rules6, err = fibrules.NewOps(k.w, fibrules.Config{
 		Family: fibrules.FamilyIPv6, Policy: k.cfg.Rules, Devices: tb, CountedWalks: k.cfg.CountedWalks,
 		NewTable: func(t *sim.Task, id uint32) error {
-			if n.ipv6Tables.add(id) {
+			if n.fib6.Table(id) == nil {
 				t.Charge(sim.Fib6NewTable, 1)
-				n.ipv6TableCount.Add(1)
 			}
+			n.fib6.NewTable(t, id)
 			return nil
 		},
-		FlushCache: func(t *sim.Task) { t.Charge(sim.Fib6TableWalk, n.ipv6TableCount.Load()) },
+		FlushCache: func(t *sim.Task) { t.Charge(sim.Fib6TableWalk, int64(n.fib6.TableCount())) },
 	}); err != nil {
 		return nil, err
 	}
+	n.fib6.SetRuleLookup(n.fib6RuleLookup)
 	k.byTable[tb] = n
 	if name != "" {
 		k.mu.Lock()
@@ -366,6 +369,7 @@ func (k *Kernel) cleanupNet(t *sim.Task, n *Net) {
 	n.nh.FlushAll(t, n.fib)
 	n.devs.DelAll(t)
 	n.fib.Exit(t)
+	n.fib6.Exit(t)
 	delete(k.byTable, n.devs)
 }
 
@@ -481,36 +485,4 @@ func (n *Net) String() string {
 		return "init_net"
 	}
 	return fmt.Sprintf("netns %s", n.name)
-}
-
-// tableSet is a set of FIB table ids: a bitmap for the small ids that
-// tables almost always have, a map for the others.
-type tableSet struct {
-	small []uint64
-	large map[uint32]bool
-}
-
-const tableSetSmall = 1 << 16
-
-// add adds id and reports whether it was new.
-func (s *tableSet) add(id uint32) bool {
-	if id >= tableSetSmall {
-		if s.large[id] {
-			return false
-		}
-		if s.large == nil {
-			s.large = make(map[uint32]bool)
-		}
-		s.large[id] = true
-		return true
-	}
-	w, bit := int(id/64), uint64(1)<<(id%64)
-	if w >= len(s.small) {
-		s.small = append(s.small, make([]uint64, w+1-len(s.small))...)
-	}
-	if s.small[w]&bit != 0 {
-		return false
-	}
-	s.small[w] |= bit
-	return true
 }

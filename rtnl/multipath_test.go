@@ -175,7 +175,7 @@ func TestNexthopGroupWeightAboveAByte(t *testing.T) {
 	}
 	require.Equal(t, []nexthop.GroupMember{{ID: 1, Weight: 256}, {ID: 2, Weight: 300}}, group)
 
-	routes, err := r.h.RouteList(254)
+	routes, err := r.h.RouteList(rtnl.FamilyV4, 254)
 	r.ok(err)
 	var weights []int
 	for _, ri := range routes {

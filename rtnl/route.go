@@ -83,6 +83,13 @@ func (n *Net) fibRoute(r Route, add bool) (fib.Route, error) {
 
 func (h *Handle) routeAdd(r Route, mode fib.Mode) error {
 	return h.do("RTM_NEWROUTE", func(t *sim.Task, _ *netdev.Table) error {
+		if r.Dst.Addr().Is6() {
+			fr, err := h.n.fib6Route(r, true)
+			if err != nil {
+				return err
+			}
+			return h.n.fib6.Add(t, fr, mode)
+		}
 		fr, err := h.n.fibRoute(r, true)
 		if err != nil {
 			return err
@@ -128,6 +135,13 @@ func (h *Handle) RouteTest(r Route) error { return h.routeAdd(r, fib.NLMExcl) }
 // Kernel: inet_rtm_delroute → fib_table_delete (`ip route del`).
 func (h *Handle) RouteDel(r Route) error {
 	return h.do("RTM_DELROUTE", func(t *sim.Task, _ *netdev.Table) error {
+		if r.Dst.Addr().Is6() {
+			fr, err := h.n.fib6Route(r, false)
+			if err != nil {
+				return err
+			}
+			return h.n.fib6.Del(t, fr)
+		}
 		fr, err := h.n.fibRoute(r, false)
 		if err != nil {
 			return err
@@ -202,24 +216,34 @@ func routeInfo(r fib.Route) RouteInfo {
 	return ri
 }
 
-// RouteList returns the routes of table (0: every table, as `ip route show
-// table all`), in the kernel's dump order.
+// RouteList returns the routes of family (FamilyV4, FamilyV6, or
+// FamilyAll for both, IPv4 first, as a dump of AF_UNSPEC gives them) in
+// table (0: every table, as `ip route show table all`), in the kernel's
+// dump order. A family without that table contributes nothing.
 //
-// Kernel: inet_dump_fib → fib_table_dump.
-func (h *Handle) RouteList(table uint32) ([]RouteInfo, error) {
+// Kernel: inet_dump_fib → fib_table_dump; inet6_dump_fib → fib6_dump_table
+// (rtnl_dump_all for AF_UNSPEC).
+func (h *Handle) RouteList(family int, table uint32) ([]RouteInfo, error) {
+	if family != FamilyAll && family != FamilyV4 && family != FamilyV6 {
+		return nil, errno.Errorf(syscall.EAFNOSUPPORT, "Routes of address family %d are not modelled", family)
+	}
 	var out []RouteInfo
 	err := h.do("RTM_GETROUTE", func(t *sim.Task, _ *netdev.Table) error {
-		var rs []fib.Route
-		if table == 0 {
-			rs = h.n.fib.AllRoutes()
-		} else {
-			if h.n.fib.Table(table) == nil {
-				return nil
+		if family != FamilyV6 {
+			var rs []fib.Route
+			if table == 0 {
+				rs = h.n.fib.AllRoutes()
+			} else if h.n.fib.Table(table) != nil {
+				rs = h.n.fib.Routes(table)
 			}
-			rs = h.n.fib.Routes(table)
+			for _, r := range rs {
+				out = append(out, routeInfo(r))
+			}
 		}
-		for _, r := range rs {
-			out = append(out, routeInfo(r))
+		if family != FamilyV4 && (table == 0 || h.n.fib6.Table(table) != nil) {
+			for _, r := range h.n.fib6.Routes(table) {
+				out = append(out, routeInfo6(r))
+			}
 		}
 		return nil
 	})

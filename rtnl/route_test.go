@@ -25,7 +25,7 @@ func routeRig(t *testing.T, cfg rtnl.Config) *rig {
 
 func (r *rig) routes() []string {
 	r.tb.Helper()
-	l, err := r.h.RouteList(0)
+	l, err := r.h.RouteList(rtnl.FamilyV4, 0)
 	require.NoError(r.tb, err)
 	var out []string
 	for _, ri := range l {

@@ -1,0 +1,88 @@
+// gc.go follows the expiry of IPv6 routes (RTA_EXPIRES, RTF_EXPIRES): the
+// garbage collector timer of net/ipv6/ip6_fib.c (fib6_start_gc,
+// fib6_gc_timer_cb, fib6_run_gc, fib6_age) in virtual time. An expired
+// route stops matching lookups at once (fib6_check_expired) but stays in
+// its table, its dump showing a negative time left, until the collector
+// runs: ip6_rt_gc_interval (30 s) after the first route with a lifetime
+// was added, then every interval (rounded to a whole second) while routes
+// with a lifetime remain.
+
+package fib6
+
+import (
+	"time"
+
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// gcInterval is net.ipv6.route.gc_interval (ip6_rt_gc_interval).
+const gcInterval = 30 * time.Second
+
+// routeState is the FIB's route-layer state (net/ipv6/route.c's part of
+// struct netns_ipv6).
+type routeState struct {
+	lo     *netdev.Device // loopback_dev: reject routes and the null entry use it
+	rules  RuleLookup     // fib6_rule_lookup with custom rules
+	mpSeed uint32         // the flow hash key
+	gcAt   sim.Time       // ip6_fib_timer's expiry; 0 when not pending
+}
+
+// startGC is fib6_start_gc: arm the collector for a route with a lifetime.
+func (f *FIB) startGC(t *sim.Task) {
+	if f.rs.gcAt == 0 {
+		f.rs.gcAt = t.Now().Add(gcInterval)
+		if f.rs.gcAt == 0 {
+			f.rs.gcAt = 1
+		}
+	}
+}
+
+// roundSecond is round_jiffies: to the nearest whole second, down only
+// within the first quarter of a second, never into the past.
+func roundSecond(at, now sim.Time) sim.Time {
+	rem := time.Duration(at) % time.Second
+	r := at - sim.Time(rem)
+	if rem >= time.Second/4 {
+		r += sim.Time(time.Second)
+	}
+	if r <= now {
+		return at
+	}
+	return r
+}
+
+// RunTimers runs the route garbage collector if its timer has expired by
+// t's time (rtnl calls it before each request, as the nexthop table's).
+//
+// Kernel: fib6_gc_timer_cb, fib6_run_gc, fib6_age (net/ipv6/ip6_fib.c).
+func (f *FIB) RunTimers(t *sim.Task) { f.runTimers(t) }
+
+func (f *FIB) runTimers(t *sim.Task) {
+	for f.rs.gcAt != 0 && f.rs.gcAt <= t.Now() {
+		now := f.rs.gcAt
+		more := 0
+		var dead []*Info
+		f.eachTable(func(tb *Table) {
+			tb.eachRoute(func(r *Info) {
+				if r == f.nullEntry || r.flags&rtfExpires == 0 {
+					return
+				}
+				if now > r.expires {
+					dead = append(dead, r)
+				} else {
+					more++
+				}
+			})
+		})
+		for _, r := range dead {
+			if r.node != nil {
+				_ = f.delRT(t, r)
+			}
+		}
+		f.rs.gcAt = 0
+		if more > 0 {
+			f.rs.gcAt = roundSecond(now.Add(gcInterval), now)
+		}
+	}
+}

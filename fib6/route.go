@@ -1,0 +1,828 @@
+// route.go follows the request side of net/ipv6/route.c: a route request
+// becomes a struct fib6_config (rtm_to_fib6_config, inet6_rtm_newroute),
+// then a fib6_info (ip6_route_info_create, fib6_nh_init, ip6_validate_gw)
+// that fib6_add links into its table; deletes match routes as
+// ip6_route_del does. Multipath requests are sequences of single routes
+// (ip6_route_multipath_add / _del).
+
+package fib6
+
+import (
+	"net/netip"
+	"syscall"
+	"time"
+
+	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/fib"
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// Route metrics the kernel gives routes that name none.
+const (
+	prioUser     = 1024 // IP6_RT_PRIO_USER: `ip -6 route add` without metric
+	prioAddrconf = 256  // IP6_RT_PRIO_ADDRCONF: prefix and multicast routes
+)
+
+// config is struct fib6_config: a request after rtm_to_fib6_config.
+type config struct {
+	table    uint32
+	metric   uint32
+	dst, src key
+	prefsrc  netip.Addr
+	gw       netip.Addr
+	dev      *netdev.Device // fc_ifindex
+	flags    uint32         // RTF_*
+	onlink   bool           // RTNH_F_ONLINK in fc_flags
+	protocol rt.Protocol
+	typ      rt.Type
+	pref     rt.Pref
+	expires  time.Duration // with rtfExpires
+	mx       *fib.Metrics
+	nhID     nexthop.ID
+	mp       []fib.NextHop
+	mode     fib.Mode
+
+	ignoreDevDown bool // fc_ignore_dev_down (addrconf's local routes)
+	deleteAllNH   bool // fc_delete_all_nh
+	weight        int32
+}
+
+func einval(msg string) error { return errno.New(syscall.EINVAL, msg) }
+
+// keyOf masks a to plen bits (ipv6_addr_prefix).
+func keyOf(a netip.Addr, plen int) key {
+	k := key{plen: uint8(plen)}
+	if !a.IsValid() {
+		return k
+	}
+	b := a.As16()
+	for i := range b {
+		switch {
+		case plen >= 8:
+			plen -= 8
+		case plen > 0:
+			b[i] &= ^byte(0xff >> plen)
+			plen = 0
+		default:
+			b[i] = 0
+		}
+	}
+	k.addr = b
+	return k
+}
+
+// prefixKey converts a request's prefix; the zero Prefix is ::/0.
+func prefixKey(p netip.Prefix, what string) (key, error) {
+	if p == (netip.Prefix{}) {
+		return key{}, nil
+	}
+	if !p.IsValid() || p.Addr().Is4() {
+		if what == "src" {
+			return key{}, einval("Invalid source address length")
+		}
+		return key{}, einval("Invalid prefix length")
+	}
+	return keyOf(p.Addr(), p.Bits()), nil
+}
+
+// toConfig is rtm_to_fib6_config: the checks that need no table.
+func (f *FIB) toConfig(r Route, mode fib.Mode, add bool) (*config, error) {
+	cfg := &config{
+		table: r.Table, metric: r.Priority, protocol: r.Protocol, typ: r.Type,
+		flags: rtfUp, onlink: r.OnLink, dev: r.Dev, nhID: r.NexthopID, mp: r.Multipath,
+		prefsrc: r.PrefSrc, mode: mode, pref: r.Pref,
+	}
+	if cfg.table == 0 {
+		cfg.table = rt.TableMain
+	}
+	switch r.Type {
+	case rt.TypeUnreachable, rt.TypeBlackhole, rt.TypeProhibit, rt.TypeThrow:
+		cfg.flags |= rtfReject
+	case rt.TypeLocal:
+		cfg.flags |= rtfLocal
+	}
+	if r.NexthopID != 0 && (r.Gateway.IsValid() || r.Dev != nil || len(r.Multipath) > 0) {
+		return nil, einval("Nexthop specification and nexthop id are mutually exclusive")
+	}
+	if r.Gateway.IsValid() {
+		if r.Gateway.Is4() {
+			// ip sends an IPv4 gateway of an IPv6 route as RTA_VIA.
+			return nil, einval("IPv6 does not support RTA_VIA attribute")
+		}
+		cfg.gw = r.Gateway
+		cfg.flags |= rtfGateway
+	}
+	var err error
+	if cfg.dst, err = prefixKey(r.Dst, "dst"); err != nil {
+		return nil, err
+	}
+	if r.Src.IsValid() || r.Src != (netip.Prefix{}) {
+		if cfg.src, err = prefixKey(r.Src, "src"); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.prefsrc.IsValid() && cfg.prefsrc.Is4() {
+		return nil, einval("Invalid source address")
+	}
+	if !r.Metrics.IsZero() {
+		m := r.Metrics
+		cfg.mx = &m
+	}
+	if r.Pref != rt.PrefLow && r.Pref != rt.PrefHigh {
+		cfg.pref = rt.PrefMedium
+	}
+	if r.Expires > 0 {
+		cfg.flags |= rtfExpires
+		cfg.expires = r.Expires
+	}
+	if add && cfg.metric == 0 {
+		cfg.metric = prioUser
+	}
+	return cfg, nil
+}
+
+// Address types (ipv6_addr_type, IPV6_ADDR_*).
+const (
+	addrAny       = 0x0000
+	addrUnicast   = 0x0001
+	addrMulticast = 0x0002
+	addrLoopback  = 0x0010
+	addrLinkLocal = 0x0020
+	addrSiteLocal = 0x0040
+	addrCompatV4  = 0x0080
+	addrMapped    = 0x1000
+)
+
+// addrType classifies an address as ipv6_addr_type does (without the
+// scope bits).
+//
+// Kernel: __ipv6_addr_type (net/ipv6/addrconf_core.c).
+func addrType(b [16]byte) int {
+	switch {
+	case b[0]&0xe0 != 0 && b[0]&0xe0 != 0xe0:
+		return addrUnicast
+	case b[0] == 0xff:
+		return addrMulticast
+	case b[0] == 0xfe && b[1]&0xc0 == 0x80:
+		return addrLinkLocal | addrUnicast
+	case b[0] == 0xfe && b[1]&0xc0 == 0xc0:
+		return addrSiteLocal | addrUnicast
+	case b[0]&0xfe == 0xfc:
+		return addrUnicast
+	}
+	var zero8 [8]byte
+	if [8]byte(b[:8]) == zero8 {
+		if b[8]|b[9]|b[10]|b[11] == 0 {
+			if b[12]|b[13]|b[14] == 0 {
+				switch b[15] {
+				case 0:
+					return addrAny
+				case 1:
+					return addrLoopback | addrUnicast
+				}
+			}
+			return addrCompatV4 | addrUnicast
+		}
+		if b[8]|b[9] == 0 && b[10] == 0xff && b[11] == 0xff {
+			return addrMapped
+		}
+	}
+	return addrUnicast
+}
+
+// needStrict is rt6_need_strict: destinations that need an interface.
+func needStrict(b [16]byte) bool {
+	return addrType(b)&(addrMulticast|addrLinkLocal|addrLoopback) != 0
+}
+
+// l3mdev returns dev's VRF (its L3 master), or nil.
+func l3mdev(dev *netdev.Device) *netdev.Device {
+	if dev == nil {
+		return nil
+	}
+	if dev.VRFTable() != 0 {
+		return dev
+	}
+	if m := dev.Master(); m != nil && m.VRFTable() != 0 {
+		return m
+	}
+	return nil
+}
+
+// chkAddr reports whether a is an address of the namespace as
+// ipv6_chk_addr_and_flags sees it: on dev, or — unless it is link- or
+// host-scoped — on any device of dev's VRF; with skipDev (or no dev) on
+// any device. Tentative addresses count only without bannedTentative.
+//
+// Kernel: __ipv6_chk_addr_and_flags (net/ipv6/addrconf.c).
+func chkAddr(tbl *netdev.Table, a netip.Addr, dev *netdev.Device, skipDev, bannedTentative bool) bool {
+	if tbl == nil || !a.IsValid() {
+		return false
+	}
+	master := l3mdev(dev)
+	if skipDev {
+		dev = nil
+	}
+	for _, d := range tbl.Devices() {
+		if l3mdev(d) != master {
+			continue
+		}
+		for _, ifa := range d.Inet6Addrs() {
+			if ifa.Prefix.Addr() != a {
+				continue
+			}
+			fl := ifa.Flags
+			if fl&netdev.AddrOptimistic != 0 {
+				fl &^= netdev.AddrTentative
+			}
+			if bannedTentative && fl&netdev.AddrTentative != 0 {
+				continue
+			}
+			if dev == nil || d == dev || ifa.Scope != netdev.ScopeLink && ifa.Scope != netdev.ScopeHost {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// devTable returns the namespace's device table, known from any device.
+func (f *FIB) devTable(devs ...*netdev.Device) *netdev.Table {
+	for _, d := range devs {
+		if d != nil {
+			return d.Table()
+		}
+	}
+	if f.rs.lo != nil {
+		return f.rs.lo.Table()
+	}
+	return nil
+}
+
+// isReject is fib6_is_reject: reject routes, and routes through the
+// loopback device to anything but a loopback, local or anycast address.
+func isReject(flags uint32, dev *netdev.Device, dst [16]byte) bool {
+	return flags&rtfReject != 0 ||
+		dev != nil && dev.Flags()&netdev.FlagLoopback != 0 &&
+			addrType(dst)&addrLoopback == 0 && flags&(rtfAnycast|rtfLocal) == 0
+}
+
+// nhInit is fib6_nh_init: resolve and check the route's own nexthop.
+// On success the nexthop holds a reference to its device.
+//
+// Kernel: fib6_nh_init (net/ipv6/route.c).
+func (f *FIB) nhInit(t *sim.Task, n *nh, cfg *config) error {
+	dev := cfg.dev
+	if dev != nil {
+		if _, ok := dev.IPv6Conf(); !ok {
+			return errno.New(syscall.ENODEV, "")
+		}
+	}
+	if cfg.onlink {
+		if dev == nil {
+			return errno.New(syscall.ENODEV, "Nexthop device required for onlink")
+		}
+		if !dev.IsUp() {
+			return errno.New(syscall.ENETDOWN, "Nexthop device is not up")
+		}
+		n.flags |= rt.FlagOnLink
+	}
+	n.weight = 1
+	if isReject(cfg.flags, dev, cfg.dst.addr) {
+		dev = f.rs.lo
+		if dev == nil {
+			return errno.New(syscall.ENODEV, "")
+		}
+		if _, ok := dev.IPv6Conf(); !ok {
+			return errno.New(syscall.ENODEV, "")
+		}
+		n.dev = dev
+		dev.Hold()
+		return nil
+	}
+	if cfg.flags&rtfGateway != 0 {
+		var err error
+		if dev, err = f.validateGW(t, cfg, dev); err != nil {
+			return err
+		}
+		n.gw = cfg.gw.As16()
+		n.hasGW = true
+	}
+	if dev == nil {
+		return errno.New(syscall.ENODEV, "")
+	}
+	conf, ok := dev.IPv6Conf()
+	if !ok {
+		return errno.New(syscall.ENODEV, "")
+	}
+	if conf.DisableIPv6 {
+		return errno.New(syscall.EACCES, "IPv6 is disabled on nexthop device")
+	}
+	if !dev.IsUp() && !cfg.ignoreDevDown {
+		return errno.New(syscall.ENETDOWN, "Nexthop device is not up")
+	}
+	if cfg.flags&(rtfLocal|rtfAnycast) == 0 && !dev.Carrier() {
+		n.flags |= rt.FlagLinkDown
+	}
+	n.dev = dev
+	dev.Hold()
+	return nil
+}
+
+// validateGW is ip6_validate_gw: the gateway must not be a local address,
+// must be unicast, and — unless it is link-local — reachable through a
+// connected route (or, onlink, not contradicted by one); the device is
+// resolved from that route when the request names none.
+//
+// Kernel: ip6_validate_gw, ip6_route_check_nh, ip6_route_check_nh_onlink
+// (net/ipv6/route.c).
+func (f *FIB) validateGW(t *sim.Task, cfg *config, dev *netdev.Device) (*netdev.Device, error) {
+	gw := cfg.gw
+	gwType := addrType(gw.As16())
+	skipDev := gwType&addrLinkLocal == 0
+	needAddrCheck := dev == nil
+	tbl := f.devTable(dev)
+	if dev != nil && chkAddr(tbl, gw, dev, skipDev, false) {
+		return nil, einval("Gateway can not be a local address")
+	}
+	if gwType != addrLinkLocal|addrUnicast {
+		if gwType&(addrUnicast|addrMapped) == 0 {
+			return nil, einval("Invalid gateway address")
+		}
+		var err error
+		if cfg.onlink {
+			err = f.checkNHOnlink(t, cfg, dev)
+		} else {
+			dev, err = f.checkNH(t, cfg, dev)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if dev == nil {
+		return nil, einval("Egress device not specified")
+	}
+	if dev.Flags()&netdev.FlagLoopback != 0 {
+		return nil, einval("Egress device can not be loopback device for this route")
+	}
+	if needAddrCheck && chkAddr(f.devTable(dev), gw, dev, skipDev, false) {
+		return nil, einval("Gateway can not be a local address")
+	}
+	return dev, nil
+}
+
+// nhLookupTable is ip6_nh_lookup_table: the gateway's route in table tbid.
+func (f *FIB) nhLookupTable(t *sim.Task, cfg *config, tbid uint32, strict int) (result, bool) {
+	tb := f.getTable(tbid)
+	if tb == nil {
+		return result{}, false
+	}
+	fl := flow6{daddr: cfg.gw.As16(), oif: ifindexOf(cfg.dev)}
+	if cfg.prefsrc.IsValid() {
+		fl.saddr = cfg.prefsrc.As16()
+		strict |= lookupHasSaddr
+	}
+	strict |= lookupIgnoreLinkstate
+	res := f.tableLookup(t, tb, fl.oif, &fl, strict)
+	if res.f6i != f.nullEntry {
+		f.selectPath(&res, &fl, fl.oif, fl.oif != 0, strict)
+	}
+	return res, true
+}
+
+// checkNHOnlink is ip6_route_check_nh_onlink.
+func (f *FIB) checkNHOnlink(t *sim.Task, cfg *config, dev *netdev.Device) error {
+	tbid := uint32(rt.TableMain)
+	if m := l3mdev(dev); m != nil {
+		tbid = m.VRFTable()
+	}
+	res, ok := f.nhLookupTable(t, cfg, tbid, 0)
+	if !ok {
+		return errno.New(syscall.EINVAL, "")
+	}
+	if res.flags&rtfReject == 0 && res.f6i.dst.addr != ([16]byte{}) &&
+		(res.typ != rt.TypeUnicast || dev != res.dev) {
+		return einval("Nexthop has invalid gateway or device mismatch")
+	}
+	return nil
+}
+
+// checkNH is ip6_route_check_nh: the gateway must be reached by a route
+// without a gateway, in the route's table or else through the rules.
+func (f *FIB) checkNH(t *sim.Task, cfg *config, dev *netdev.Device) (*netdev.Device, error) {
+	unreach := errno.New(syscall.EHOSTUNREACH, "")
+	found := false
+	var res result
+	if cfg.table != 0 {
+		var ok bool
+		res, ok = f.nhLookupTable(t, cfg, cfg.table, lookupIface)
+		found = ok && res.flags&rtfReject == 0 && !res.hasGW && (dev == nil || dev == res.dev)
+	}
+	if !found {
+		fl := flow6{daddr: cfg.gw.As16(), oif: ifindexOf(cfg.dev)}
+		res = f.lookupTables(t, &fl, lookupIface)
+		if res.flags&rtfReject != 0 || res.hasGW {
+			return nil, unreach
+		}
+		f.selectPath(&res, &fl, fl.oif, fl.oif != 0, lookupIface)
+	}
+	if dev != nil {
+		if dev != res.dev {
+			return nil, unreach
+		}
+		return dev, nil
+	}
+	return res.dev, nil
+}
+
+// lookupTables is fib6_lookup without custom rules: table local, then main.
+//
+// Kernel: fib6_lookup (net/ipv6/fib6_rules.c).
+func (f *FIB) lookupTables(t *sim.Task, fl *flow6, strict int) result {
+	res := f.tableLookup(t, f.local, fl.oif, fl, strict)
+	if res.f6i == f.nullEntry {
+		res = f.tableLookup(t, f.main, fl.oif, fl, strict)
+	}
+	return res
+}
+
+func ifindexOf(d *netdev.Device) netdev.IfIndex {
+	if d == nil {
+		return 0
+	}
+	return d.Index()
+}
+
+// checkNexthopObj is fib6_check_nexthop: which nexthop objects an IPv6
+// route may use.
+//
+// Kernel: fib6_check_nexthop (net/ipv4/nexthop.c).
+func checkNexthopObj(n *nexthop.Nexthop, src key) error {
+	if src.addr != ([16]byte{}) {
+		return einval("IPv6 routes using source address can not use nexthop objects")
+	}
+	if n.IsGroup() && n.HasV4() || !n.IsGroup() && n.Family() == syscall.AF_INET {
+		return einval("IPv6 routes can not use an IPv4 nexthop")
+	}
+	if n.FDB() {
+		return einval("Route cannot point to a fdb nexthop")
+	}
+	return nil
+}
+
+// firstNH returns the nexthop object whose fib6_nh a route on n uses for
+// its device (nexthop_fib6_nh): n itself, or a group's first member.
+func firstNH(n *nexthop.Nexthop) *nexthop.Nexthop {
+	if n.IsGroup() {
+		return n.Member(0)
+	}
+	return n
+}
+
+// infoCreate is ip6_route_info_create: a new fib6_info for cfg, with one
+// reference the caller owns, or the kernel's error. The route's table is
+// created if needed (fib6_new_table), even when the request then fails, as
+// in the kernel.
+//
+// Kernel: ip6_route_info_create (net/ipv6/route.c).
+func (f *FIB) infoCreate(t *sim.Task, cfg *config) (*Info, error) {
+	if cfg.typ > rt.TypeMax {
+		return nil, einval("Invalid route type")
+	}
+	var nho *nexthop.Nexthop
+	if cfg.nhID != 0 {
+		if f.nh != nil {
+			nho = f.nh.Get(cfg.nhID)
+		}
+		if nho == nil {
+			return nil, einval("Nexthop id does not exist")
+		}
+		if err := checkNexthopObj(nho, cfg.src); err != nil {
+			return nil, err
+		}
+	}
+	tb := f.newTableCharged(t, cfg.table)
+	mx, err := fib.ConvertMetrics(cfg.mx)
+	if err != nil {
+		return nil, err
+	}
+	r := newInfo()
+	r.metrics = mx
+	if cfg.flags&rtfExpires != 0 {
+		r.expires = t.Now().Add(cfg.expires)
+	}
+	r.protocol = cfg.protocol
+	if r.protocol == rt.ProtoUnspec {
+		r.protocol = rt.ProtoBoot
+	}
+	r.table = tb
+	r.metric = cfg.metric
+	r.typ = cfg.typ
+	if r.typ == rt.TypeUnspec {
+		r.typ = rt.TypeUnicast
+	}
+	r.flags = cfg.flags &^ rtfGateway
+	r.pref = cfg.pref
+	r.dst = cfg.dst
+	r.src = cfg.src
+	var pdev *netdev.Device
+	if nho != nil {
+		if r.src.plen != 0 {
+			f.discard(t, r)
+			return nil, einval("Nexthops can not be used with source routing")
+		}
+		if nho.Dead() {
+			f.discard(t, r)
+			return nil, einval("Nexthop has been deleted")
+		}
+		r.nhObj = nho
+		if m := firstNH(nho); m != nil {
+			pdev = m.Dev()
+			if m.Blackhole() {
+				pdev = f.rs.lo
+			}
+		}
+	} else {
+		if err := f.nhInit(t, &r.fnh, cfg); err != nil {
+			f.release(t, r)
+			return nil, err
+		}
+		pdev = r.fnh.dev
+		if isReject(cfg.flags, r.fnh.dev, cfg.dst.addr) {
+			r.flags = rtfReject | rtfNonexthop
+		}
+	}
+	if cfg.prefsrc.IsValid() && !cfg.prefsrc.IsUnspecified() {
+		if !chkAddr(f.devTable(pdev), cfg.prefsrc, pdev, false, true) {
+			f.release(t, r)
+			return nil, einval("Invalid source address")
+		}
+		r.prefsrc = key{addr: cfg.prefsrc.As16(), plen: 128}
+	}
+	return r, nil
+}
+
+// discard frees a fib6_info that never got a nexthop (ip6_route_info_create's
+// out_free: kfree without fib6_info_release).
+func (f *FIB) discard(t *sim.Task, r *Info) { f.release(t, r) }
+
+// newTableCharged is fib6_new_table, charging the creation of a table.
+func (f *FIB) newTableCharged(t *sim.Task, id uint32) *Table {
+	if tb := f.getTable(id); tb != nil {
+		return tb
+	}
+	t.Charge(sim.Fib6NewTable, 1)
+	return f.newTable(id)
+}
+
+// insert is __ip6_ins_rt: fib6_add under the table lock, then the
+// garbage collector's timer fib6_add starts (fib6_start_gc); the nexthop
+// object's user list is joined through the tree's linked hook.
+func (f *FIB) insert(t *sim.Task, r *Info, mode fib.Mode) error {
+	if r.nhObj != nil && r.nhObj.Dead() {
+		return einval("Nexthop has been deleted")
+	}
+	if err := r.table.add(t, r, mode); err != nil {
+		return err
+	}
+	if r.flags&rtfExpires != 0 {
+		f.startGC(t)
+	}
+	return nil
+}
+
+// routeAdd is ip6_route_add.
+func (f *FIB) routeAdd(t *sim.Task, cfg *config) error {
+	r, err := f.infoCreate(t, cfg)
+	if err != nil {
+		return err
+	}
+	err = f.insert(t, r, cfg.mode)
+	f.release(t, r)
+	return err
+}
+
+// pathConfig is one path of a multipath request as its own fib6_config.
+func pathConfig(cfg *config, p fib.NextHop) *config {
+	r := *cfg
+	r.mp = nil
+	if p.Dev != nil {
+		r.dev = p.Dev
+	}
+	// ip puts an IPv4 gateway of an IPv6 path in RTA_VIA, which
+	// ip6_route_multipath_add does not look for: the path has no gateway.
+	if p.Gateway.IsValid() && !p.Gateway.Is4() {
+		r.gw = p.Gateway
+		r.flags |= rtfGateway
+	}
+	r.onlink = cfg.onlink || p.OnLink
+	w := p.Weight
+	if w <= 0 {
+		w = 1
+	}
+	r.weight = int32(w)
+	return &r
+}
+
+// multipathAdd is ip6_route_multipath_add: every path becomes a route,
+// all are created first (any error leaves the FIB unchanged), then
+// inserted one by one as single routes: the first with the request's
+// flags, the others appended to it; an insertion error deletes those
+// already inserted.
+//
+// Kernel: ip6_route_multipath_add (net/ipv6/route.c).
+func (f *FIB) multipathAdd(t *sim.Task, cfg *config) error {
+	type pathRoute struct {
+		r   *Info
+		cfg *config
+	}
+	var list []pathRoute
+	cleanup := func() {
+		for _, p := range list {
+			if p.r != nil {
+				f.release(t, p.r)
+			}
+		}
+	}
+	for _, p := range cfg.mp {
+		pc := pathConfig(cfg, p)
+		r, err := f.infoCreate(t, pc)
+		if err != nil {
+			cleanup()
+			return err
+		}
+		if !r.qualifyForECMP() {
+			f.release(t, r)
+			cleanup()
+			return einval("Device only routes can not be added for IPv6 using the multipath API.")
+		}
+		r.fnh.weight = pc.weight
+		for _, q := range list {
+			if duplicateNexthop(q.r, r) {
+				f.release(t, r)
+				cleanup()
+				return errno.New(syscall.EEXIST, "")
+			}
+		}
+		list = append(list, pathRoute{r, pc})
+	}
+	if len(list) == 0 {
+		return einval("Invalid nexthop configuration - no valid nexthops")
+	}
+	replace := cfg.mode&fib.NLMReplace != 0
+	mode := cfg.mode
+	for i := range list {
+		err := f.insert(t, list[i].r, mode)
+		f.release(t, list[i].r)
+		list[i].r = nil
+		if err != nil {
+			if replace && i > 0 {
+				err = errno.New(err.(*errno.Error).Errno,
+					"ipv6: multipath route replace failed (check consistency of installed routes)")
+			}
+			for _, p := range list[:i] {
+				dc := *p.cfg
+				dc.deleteAllNH = false
+				_ = f.routeDel(t, &dc)
+			}
+			return err
+		}
+		mode = mode&^(fib.NLMExcl|fib.NLMReplace) | fib.NLMCreate
+	}
+	return nil
+}
+
+// routeDel is ip6_route_del: delete the first route of the exact node
+// that matches cfg (metric, protocol, nexthop id, device, gateway; zero
+// fields match anything); without a gateway, a multipath route goes whole.
+//
+// Kernel: ip6_route_del (net/ipv6/route.c).
+func (f *FIB) routeDel(t *sim.Task, cfg *config) error {
+	tb := f.getTable(cfg.table)
+	if tb == nil {
+		return errno.New(syscall.ESRCH, "FIB table does not exist")
+	}
+	fn := tb.locate(cfg.dst, cfg.src, true)
+	if fn == nil {
+		return errno.New(syscall.ESRCH, "")
+	}
+	for r := fn.leaf; r != nil; r = r.next {
+		if r.nhObj != nil && cfg.nhID != 0 && r.nhObj.ID() != cfg.nhID {
+			continue
+		}
+		if cfg.metric != 0 && cfg.metric != r.metric {
+			continue
+		}
+		if cfg.protocol != 0 && cfg.protocol != r.protocol {
+			continue
+		}
+		if r.nhObj != nil {
+			return f.delRT(t, r)
+		}
+		if cfg.nhID != 0 {
+			continue
+		}
+		if cfg.dev != nil && r.fnh.dev != cfg.dev {
+			continue
+		}
+		if cfg.flags&rtfGateway != 0 && cfg.gw.As16() != r.fnh.gw {
+			continue
+		}
+		if cfg.flags&rtfGateway != 0 {
+			return f.delRT(t, r)
+		}
+		return f.delRTSiblings(t, r, cfg.deleteAllNH)
+	}
+	return errno.New(syscall.ESRCH, "")
+}
+
+// delRT is ip6_del_rt: the caller's hold (fib6_info_hold_safe), fib6_del
+// under the table lock, the release.
+//
+// Kernel: __ip6_del_rt (net/ipv6/route.c).
+func (f *FIB) delRT(t *sim.Task, r *Info) error {
+	if r == f.nullEntry {
+		return errno.New(syscall.ENOENT, "")
+	}
+	r.hold()
+	err := f.del(t, r)
+	f.release(t, r)
+	return err
+}
+
+// delRTSiblings is __ip6_del_rt_siblings: a route and, when asked, all
+// its multipath siblings.
+func (f *FIB) delRTSiblings(t *sim.Task, r *Info, all bool) error {
+	if r == f.nullEntry {
+		return errno.New(syscall.ENOENT, "")
+	}
+	r.hold()
+	defer f.release(t, r)
+	if r.nsiblings > 0 && all {
+		var sibs []*Info
+		for s := r.sibNext; s != r; s = s.sibNext {
+			sibs = append(sibs, s)
+		}
+		for _, s := range sibs {
+			if err := f.del(t, s); err != nil {
+				return err
+			}
+		}
+	}
+	return f.del(t, r)
+}
+
+// multipathDel is ip6_route_multipath_del: each path deleted as its own
+// route; the last error is returned.
+func (f *FIB) multipathDel(t *sim.Task, cfg *config) error {
+	var last error
+	for _, p := range cfg.mp {
+		pc := *cfg
+		pc.mp = nil
+		if p.Dev != nil {
+			pc.dev = p.Dev
+		}
+		if p.Gateway.IsValid() && !p.Gateway.Is4() {
+			pc.gw = p.Gateway
+			pc.flags |= rtfGateway
+		}
+		pc.deleteAllNH = false
+		if err := f.routeDel(t, &pc); err != nil {
+			last = err
+		}
+	}
+	return last
+}
+
+// add is inet6_rtm_newroute.
+func (f *FIB) add(t *sim.Task, r Route, mode fib.Mode) error {
+	f.runTimers(t)
+	cfg, err := f.toConfig(r, mode, true)
+	if err != nil {
+		return err
+	}
+	if len(cfg.mp) > 0 {
+		return f.multipathAdd(t, cfg)
+	}
+	return f.routeAdd(t, cfg)
+}
+
+// delRequest is inet6_rtm_delroute.
+func (f *FIB) delRequest(t *sim.Task, r Route) error {
+	f.runTimers(t)
+	cfg, err := f.toConfig(r, 0, false)
+	if err != nil {
+		return err
+	}
+	if cfg.nhID != 0 && (f.nh == nil || f.nh.Get(cfg.nhID) == nil) {
+		return einval("Nexthop id does not exist")
+	}
+	if len(cfg.mp) > 0 {
+		return f.multipathDel(t, cfg)
+	}
+	cfg.deleteAllNH = true
+	return f.routeDel(t, cfg)
+}

@@ -1,0 +1,781 @@
+package fib6
+
+import (
+	"math/bits"
+	"syscall"
+
+	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/fib"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// addrBit reports whether bit b (0 = the most significant) of a is set.
+// Bits past 128 read as clear: no node of that depth has children.
+//
+// Kernel: addr_bit_set (net/ipv6/ip6_fib.c).
+func addrBit(a *[16]byte, b int) bool {
+	if b >= 128 {
+		return false
+	}
+	return a[b>>3]&(0x80>>(b&7)) != 0
+}
+
+// addrDiff returns the first bit where a and b differ, 128 if none.
+//
+// Kernel: __ipv6_addr_diff (include/net/ipv6.h).
+func addrDiff(a, b *[16]byte) int {
+	for i := 0; i < 16; i += 8 {
+		x := be64(a[i:]) ^ be64(b[i:])
+		if x != 0 {
+			return i*8 + bits.LeadingZeros64(x)
+		}
+	}
+	return 128
+}
+
+func be64(b []byte) uint64 {
+	_ = b[7]
+	return uint64(b[0])<<56 | uint64(b[1])<<48 | uint64(b[2])<<40 | uint64(b[3])<<32 |
+		uint64(b[4])<<24 | uint64(b[5])<<16 | uint64(b[6])<<8 | uint64(b[7])
+}
+
+// prefixEqual reports whether a and b agree on their first plen bits.
+//
+// Kernel: ipv6_prefix_equal (include/net/ipv6.h).
+func prefixEqual(a, b *[16]byte, plen int) bool {
+	if plen <= 0 {
+		return true
+	}
+	if plen > 128 {
+		plen = 128
+	}
+	n := plen >> 3
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	if r := plen & 7; r != 0 {
+		m := byte(0xff << (8 - r))
+		return (a[n]^b[n])&m == 0
+	}
+	return true
+}
+
+// nodeKey returns the key of fn's leaf route in the tree fn belongs to: its
+// destination in a main tree, its source in a subtree. A node without a
+// leaf (being deleted) has no key.
+func nodeKey(fn *node, src bool) *key {
+	leaf := fn.leaf
+	if leaf == nil {
+		return nil
+	}
+	if src {
+		return &leaf.src
+	}
+	return &leaf.dst
+}
+
+// newNode allocates a tree node (node_alloc).
+func (f *FIB) newNode() *node {
+	f.stats.FibNodes++
+	return &node{}
+}
+
+// freeNode frees a node (node_free, node_free_immediate).
+func (f *FIB) freeNode(fn *node) {
+	f.stats.FibNodes--
+	fn.parent, fn.left, fn.right, fn.subtree, fn.leaf = nil, nil, nil, nil, nil
+}
+
+// errNoReplaceMatch is fib6_add_1's answer to a replace that finds nothing.
+var errNoReplaceMatch = errno.New(syscall.ENOENT, "Can not replace route - no match found")
+
+// add1 finds or creates the node for prefix addr/plen below root: the
+// destination tree's node, or (src) the source subtree's.
+//
+// Kernel: fib6_add_1 (net/ipv6/ip6_fib.c).
+func (f *FIB) add1(t *sim.Task, root *node, addr *[16]byte, plen int, src, allowCreate, replaceRequired bool) (*node, error) {
+	var pn *node
+	dir := false
+	fn := root
+	var k *key
+	for {
+		k = nodeKey(fn, src)
+		var kaddr [16]byte
+		if k != nil {
+			kaddr = k.addr
+		}
+		bit := int(fn.bit)
+		if plen < bit || !prefixEqual(&kaddr, addr, bit) {
+			if !allowCreate && replaceRequired {
+				return nil, errNoReplaceMatch
+			}
+			return f.insertAbove(fn, pn, dir, &kaddr, addr, plen), nil
+		}
+		if plen == bit {
+			if fn.flags&rtnRTInfo == 0 {
+				// An intermediate node becomes a route node.
+				leaf := fn.leaf
+				fn.leaf = nil
+				f.release(t, leaf)
+			} else if fn.flags&rtnTLRoot != 0 && fn.leaf == f.nullEntry {
+				fn.leaf = nil
+			}
+			return fn, nil
+		}
+		dir = addrBit(addr, bit)
+		pn = fn
+		if dir {
+			fn = fn.right
+		} else {
+			fn = fn.left
+		}
+		if fn == nil {
+			break
+		}
+	}
+	if !allowCreate && replaceRequired {
+		return nil, errNoReplaceMatch
+	}
+	ln := f.newNode()
+	ln.bit = uint16(plen)
+	ln.parent = pn
+	if dir {
+		pn.right = ln
+	} else {
+		pn.left = ln
+	}
+	return ln, nil
+}
+
+// insertAbove inserts a node for addr/plen above fn (whose key is kaddr),
+// with an intermediate node when the two prefixes diverge below plen.
+//
+// Kernel: fib6_add_1's insert_above (net/ipv6/ip6_fib.c).
+func (f *FIB) insertAbove(fn, pn0 *node, dir bool, kaddr, addr *[16]byte, plen int) *node {
+	pn := fn.parent
+	_ = pn0
+	bit := addrDiff(addr, kaddr)
+	if plen > bit {
+		in := f.newNode()
+		ln := f.newNode()
+		in.bit = uint16(bit)
+		in.parent = pn
+		in.leaf = fn.leaf
+		in.leaf.hold()
+		if dir {
+			pn.right = in
+		} else {
+			pn.left = in
+		}
+		ln.bit = uint16(plen)
+		ln.parent = in
+		fn.parent = in
+		if addrBit(addr, bit) {
+			in.right, in.left = ln, fn
+		} else {
+			in.left, in.right = ln, fn
+		}
+		return ln
+	}
+	ln := f.newNode()
+	ln.bit = uint16(plen)
+	ln.parent = pn
+	if addrBit(kaddr, plen) {
+		ln.right = fn
+	} else {
+		ln.left = fn
+	}
+	fn.parent = ln
+	if dir {
+		pn.right = ln
+	} else {
+		pn.left = ln
+	}
+	return ln
+}
+
+// addRt2Node inserts rt into fn's leaf list: in metric order, after the
+// routes of its metric, joining their multipath route when both qualify,
+// or replacing the first route of its metric (a whole multipath route).
+// The routes it unlinks are returned for fib6_add to purge.
+//
+// Kernel: fib6_add_rt2node (net/ipv6/ip6_fib.c).
+func (f *FIB) addRt2Node(fn *node, rt *Info, mode fib.Mode, purge []*Info) ([]*Info, error) {
+	leaf := fn.leaf
+	replace := mode&fib.NLMReplace != 0
+	add := mode == 0 || mode&fib.NLMCreate != 0
+	found := false
+	canECMP := rt.qualifyForECMP()
+
+	// ins is where rt goes: after insPrev (nil: at the head).
+	var insPrev, fallbackPrev *Info
+	haveFallback := false
+	iter := leaf
+	for ; iter != nil; iter = iter.next {
+		if iter.metric == rt.metric {
+			if mode&fib.NLMExcl != 0 {
+				return purge, errno.New(syscall.EEXIST, "")
+			}
+			if replace {
+				if canECMP == iter.qualifyForECMP() {
+					found = true
+					break
+				}
+				if canECMP && !haveFallback {
+					fallbackPrev, haveFallback = insPrev, true
+				}
+				insPrev = iter
+				continue
+			}
+			if duplicateNexthop(iter, rt) {
+				rt.nsiblings = 0
+				if iter.flags&rtfExpires == 0 {
+					return purge, errno.New(syscall.EEXIST, "")
+				}
+				if rt.flags&rtfExpires == 0 {
+					iter.flags &^= rtfExpires
+					iter.expires = 0
+				} else {
+					iter.expires = rt.expires
+					iter.flags |= rtfExpires
+				}
+				return purge, errno.New(syscall.EEXIST, "")
+			}
+			if canECMP && iter.qualifyForECMP() {
+				rt.nsiblings++
+			}
+		}
+		if iter.metric > rt.metric {
+			break
+		}
+		insPrev = iter
+	}
+	if haveFallback && !found {
+		insPrev = fallbackPrev
+		if insPrev == nil {
+			iter = fn.leaf
+		} else {
+			iter = insPrev.next
+		}
+		found = true
+	}
+	if insPrev == nil {
+		fn.rrPtr = nil
+	}
+
+	if rt.nsiblings > 0 {
+		for s := leaf; s != nil; s = s.next {
+			if s.metric == rt.metric && s.qualifyForECMP() {
+				siblingAddTail(rt, s)
+				break
+			}
+		}
+		n := 0
+		rt.eachSibling(func(s *Info) {
+			s.nsiblings++
+			if s.nsiblings != rt.nsiblings {
+				panic("fib6: sibling counts differ")
+			}
+			n++
+		})
+		if n != rt.nsiblings {
+			panic("fib6: sibling list broken")
+		}
+		if f.tree.rebalance != nil {
+			f.tree.rebalance(rt.sibNext) // temp_sibling: the list's first, in the tree
+		}
+	}
+
+	link := func(next *Info) {
+		rt.next = next
+		rt.hold()
+		rt.node = fn
+		if insPrev == nil {
+			fn.leaf = rt
+		} else {
+			insPrev.next = rt
+		}
+		if fn.flags&rtnRTInfo == 0 {
+			f.stats.FibRouteNodes++
+			fn.flags |= rtnRTInfo
+		}
+	}
+
+	if !replace || !found {
+		if replace && !add {
+			return purge, errno.New(syscall.ENOENT, "")
+		}
+		link(iter)
+		f.stats.FibRtEntries++
+		return purge, nil
+	}
+
+	// Replace iter (and, for a multipath route, its siblings).
+	link(iter.next)
+	nsib := iter.nsiblings
+	iter.node = nil
+	purge = append(purge, iter)
+	if fn.rrPtr == iter {
+		fn.rrPtr = nil
+	}
+	if nsib > 0 {
+		prev := rt
+		for it := rt.next; it != nil; it = prev.next {
+			if it.metric > rt.metric {
+				break
+			}
+			if it.qualifyForECMP() {
+				prev.next = it.next
+				it.node = nil
+				purge = append(purge, it)
+				if fn.rrPtr == it {
+					fn.rrPtr = nil
+				}
+				nsib--
+				f.stats.FibRtEntries--
+			} else {
+				prev = it
+			}
+		}
+	}
+	return purge, nil
+}
+
+// add links rt into tb's tree (taking a reference for the tree), as mode's
+// NLM_F_* flags say; mode 0 is the kernel's own request (no netlink
+// header), which creates.
+//
+// Kernel: fib6_add (net/ipv6/ip6_fib.c).
+func (tb *Table) add(t *sim.Task, rt *Info, mode fib.Mode) error {
+	f := tb.fib
+	rt.table = tb
+	allowCreate := mode == 0 || mode&fib.NLMCreate != 0
+	replaceRequired := mode&fib.NLMReplace != 0
+
+	fn, err := f.add1(t, &tb.root, &rt.dst.addr, int(rt.dst.plen), false, allowCreate, replaceRequired)
+	if err != nil {
+		return err
+	}
+	pn := fn
+	if rt.src.plen != 0 {
+		var sn *node
+		if fn.subtree == nil {
+			sfn := f.newNode()
+			f.nullEntry.hold()
+			sfn.leaf = f.nullEntry
+			sfn.flags = rtnRoot
+			sn, err = f.add1(t, sfn, &rt.src.addr, int(rt.src.plen), true, allowCreate, replaceRequired)
+			if err != nil {
+				// The kernel frees the subtree root without dropping the
+				// null entry reference it took.
+				f.freeNode(sfn)
+				f.addFailure(t, tb, fn)
+				return err
+			}
+			sfn.parent = fn
+			fn.subtree = sfn
+		} else {
+			sn, err = f.add1(t, fn.subtree, &rt.src.addr, int(rt.src.plen), true, allowCreate, replaceRequired)
+			if err != nil {
+				f.addFailure(t, tb, fn)
+				return err
+			}
+		}
+		if fn.leaf == nil {
+			if fn.flags&rtnTLRoot != 0 {
+				fn.leaf = f.nullEntry
+			} else {
+				rt.hold()
+				fn.leaf = rt
+			}
+		}
+		fn = sn
+	}
+
+	purge, err := f.addRt2Node(fn, rt, mode, nil)
+	if err != nil {
+		if pn != fn {
+			pnLeaf := pn.leaf
+			if pnLeaf == rt {
+				pnLeaf = nil
+				pn.leaf = nil
+				f.release(t, rt)
+			}
+			if pnLeaf == nil && pn.flags&rtnRTInfo == 0 {
+				pnLeaf = f.findPrefix(pn)
+				if pnLeaf == nil {
+					pnLeaf = f.nullEntry
+				}
+				pnLeaf.hold()
+				pn.leaf = pnLeaf
+			}
+		}
+		f.addFailure(t, tb, fn)
+		return err
+	}
+	// The routes replaced are purged last-unlinked first (the purge list
+	// is built with list_add).
+	for i := len(purge) - 1; i >= 0; i-- {
+		f.purgeRT(t, purge[i], fn)
+		f.release(t, purge[i])
+	}
+	if f.tree.linked != nil {
+		f.tree.linked(rt)
+	}
+	setSernumUptoRoot(rt, f.newSernum())
+	if rt.src.plen != 0 {
+		f.tree.routesRequireSrc++
+	}
+	return nil
+}
+
+// addFailure trims a node a failed add left without routes.
+//
+// Kernel: fib6_add's failure label (net/ipv6/ip6_fib.c).
+func (f *FIB) addFailure(t *sim.Task, tb *Table, fn *node) {
+	if fn != nil && (fn.flags&(rtnRTInfo|rtnRoot) == 0 ||
+		(fn.flags&rtnTLRoot != 0 && fn.leaf == nil)) {
+		f.repairTree(t, tb, fn)
+	}
+}
+
+// findPrefix returns a route to stand as the leaf of intermediate node fn:
+// the leaf of a child, or of a child's subtree; the null entry for a
+// (sub)tree root.
+//
+// Kernel: fib6_find_prefix (net/ipv6/ip6_fib.c).
+func (f *FIB) findPrefix(fn *node) *Info {
+	if fn.flags&rtnRoot != 0 {
+		return f.nullEntry
+	}
+	for fn != nil {
+		if fn.left != nil {
+			return fn.left.leaf
+		}
+		if fn.right != nil {
+			return fn.right.leaf
+		}
+		fn = fn.subtree
+	}
+	return nil
+}
+
+// repairTree removes fn, which has lost its routes, and every intermediate
+// node above it that is left with fewer than two children; a node that
+// must stay gets a route below it as its leaf. It returns the node where
+// it stopped.
+//
+// Kernel: fib6_repair_tree (net/ipv6/ip6_fib.c).
+func (f *FIB) repairTree(t *sim.Task, tb *Table, fn *node) *node {
+	if fn.flags&rtnTLRoot != 0 {
+		fn.leaf = f.nullEntry
+		return fn
+	}
+	for {
+		fnR, fnL, pn := fn.right, fn.left, fn.parent
+		pnLeaf := pn.leaf
+		children := 0
+		var child *node
+		if fnR != nil {
+			child = fnR
+			children |= 1
+		}
+		if fnL != nil {
+			child = fnL
+			children |= 2
+		}
+		if children == 3 || fn.subtree != nil || (children != 0 && fn.flags&rtnRoot != 0) {
+			nl := f.findPrefix(fn)
+			if nl == nil {
+				nl = f.nullEntry
+			}
+			nl.hold()
+			fn.leaf = nl
+			return pn
+		}
+		var nstate walkState
+		if pn.subtree == fn {
+			pn.subtree = nil
+			nstate = fwsL
+		} else {
+			if pn.right == fn {
+				pn.right = child
+			} else if pn.left == fn {
+				pn.left = child
+			}
+			if child != nil {
+				child.parent = pn
+			}
+			nstate = fwsR
+		}
+		for _, w := range f.tree.walkers {
+			if child == nil {
+				if w.node == fn {
+					w.node = pn
+					w.state = nstate
+				}
+			} else if w.node == fn {
+				w.node = child
+				if children&2 != 0 {
+					if w.state >= fwsR {
+						w.state = fwsU
+					} else {
+						w.state = fwsInit
+					}
+				} else {
+					if w.state >= fwsC {
+						w.state = fwsU
+					} else {
+						w.state = fwsInit
+					}
+				}
+			}
+		}
+		f.freeNode(fn)
+		if pn.flags&rtnRTInfo != 0 || pn.subtree != nil {
+			return pn
+		}
+		pn.leaf = nil
+		f.release(t, pnLeaf)
+		fn = pn
+	}
+}
+
+// purgeRT detaches rt, which has left fn's leaf list, from the nodes above
+// that still use it as their stand-in leaf.
+//
+// Kernel: fib6_purge_rt (net/ipv6/ip6_fib.c).
+func (f *FIB) purgeRT(t *sim.Task, rt *Info, fn *node) {
+	rt.destroying = true
+	if f.tree.purged != nil {
+		f.tree.purged(t, rt)
+	}
+	if rt.ref != 1 {
+		for ; fn != nil; fn = fn.parent {
+			if fn.flags&rtnRTInfo == 0 && fn.leaf == rt {
+				nl := f.findPrefix(fn)
+				nl.hold()
+				fn.leaf = nl
+				f.release(t, rt)
+			}
+		}
+	}
+}
+
+// delRoute unlinks rt from fn's leaf list (prev is the route before it, nil
+// at the head), from its siblings and, if it was the node's last route,
+// repairs the tree; then drops the tree's reference.
+//
+// Kernel: fib6_del_route (net/ipv6/ip6_fib.c).
+func (f *FIB) delRoute(t *sim.Task, tb *Table, fn *node, prev, rt *Info) {
+	if prev == nil {
+		fn.leaf = rt.next
+	} else {
+		prev.next = rt.next
+	}
+	rt.node = nil
+	f.stats.FibRtEntries--
+	f.stats.FibDiscardedRoute++
+	if fn.rrPtr == rt {
+		fn.rrPtr = nil
+	}
+	if rt.nsiblings > 0 {
+		rt.eachSibling(func(s *Info) { s.nsiblings-- })
+		rt.nsiblings = 0
+		next := rt.sibNext // next_sibling: the route after rt in the list
+		siblingDel(rt)
+		if f.tree.rebalance != nil {
+			f.tree.rebalance(next)
+		}
+	}
+	for _, w := range f.tree.walkers {
+		if w.state == fwsC && w.leaf == rt {
+			w.leaf = rt.next
+			if w.leaf == nil {
+				w.state = fwsU
+			}
+		}
+	}
+	if fn.leaf == nil {
+		if fn.flags&rtnTLRoot == 0 {
+			fn.flags &^= rtnRTInfo
+			f.stats.FibRouteNodes--
+		}
+		fn = f.repairTree(t, tb, fn)
+	}
+	f.purgeRT(t, rt, fn)
+	f.release(t, rt)
+}
+
+// del removes route rt from its table's tree; ENOENT if it is not in one
+// (or is the null entry).
+//
+// Kernel: fib6_del (net/ipv6/ip6_fib.c).
+func (f *FIB) del(t *sim.Task, rt *Info) error {
+	if rt == f.nullEntry || rt.node == nil {
+		return errno.New(syscall.ENOENT, "")
+	}
+	fn := rt.node
+	var prev *Info
+	for cur := fn.leaf; cur != nil; prev, cur = cur, cur.next {
+		if cur == rt {
+			if rt.src.plen != 0 {
+				f.tree.routesRequireSrc--
+			}
+			f.delRoute(t, rt.table, fn, prev, rt)
+			return nil
+		}
+	}
+	return errno.New(syscall.ENOENT, "")
+}
+
+// locate1 finds the node of prefix addr/plen below root: exactly, or the
+// deepest route node on the way.
+//
+// Kernel: fib6_locate_1 (net/ipv6/ip6_fib.c).
+func locate1(root *node, addr *[16]byte, plen int, src, exact bool) *node {
+	var prev *node
+	for fn := root; fn != nil; {
+		k := nodeKey(fn, src)
+		bit := int(fn.bit)
+		if k == nil {
+			if plen <= bit {
+				break
+			}
+		} else {
+			if plen < bit || !prefixEqual(&k.addr, addr, bit) {
+				break
+			}
+			if plen == bit {
+				return fn
+			}
+			if fn.flags&rtnRTInfo != 0 {
+				prev = fn
+			}
+		}
+		if addrBit(addr, bit) {
+			fn = fn.right
+		} else {
+			fn = fn.left
+		}
+	}
+	if exact {
+		return nil
+	}
+	return prev
+}
+
+// locate returns the route node of dst (and src, for a source-specific
+// route): exactly, or by longest prefix; nil if none.
+//
+// Kernel: fib6_locate (net/ipv6/ip6_fib.c).
+func (tb *Table) locate(dst, src key, exact bool) *node {
+	fn := locate1(&tb.root, &dst.addr, int(dst.plen), false, exact)
+	if src.plen != 0 && fn != nil && fn.subtree != nil {
+		fn = locate1(fn.subtree, &src.addr, int(src.plen), true, exact)
+	}
+	if fn != nil && fn.flags&rtnRTInfo != 0 {
+		return fn
+	}
+	return nil
+}
+
+// nodeLookup1 descends from root along addr (the destination, or in a
+// subtree the source) and climbs back to the first route node whose
+// prefix matches, looking into subtrees on the way (with saddr) when
+// src is false.
+//
+// Kernel: fib6_node_lookup_1 (net/ipv6/ip6_fib.c).
+func nodeLookup1(root *node, daddr, saddr *[16]byte, src bool) *node {
+	addr := daddr
+	if src {
+		addr = saddr
+	}
+	fn := root
+	for {
+		var next *node
+		if addrBit(addr, int(fn.bit)) {
+			next = fn.right
+		} else {
+			next = fn.left
+		}
+		if next == nil {
+			break
+		}
+		fn = next
+	}
+	for fn != nil {
+		sub := fn.subtree
+		if sub != nil || fn.flags&rtnRTInfo != 0 {
+			if k := nodeKey(fn, src); k != nil && prefixEqual(&k.addr, addr, int(k.plen)) {
+				if sub != nil {
+					if src {
+						// A subtree's nodes have no subtrees of their own.
+						goto backtrack
+					}
+					sfn := nodeLookup1(sub, daddr, saddr, true)
+					if sfn == nil {
+						goto backtrack
+					}
+					fn = sfn
+				}
+				if fn.flags&rtnRTInfo != 0 {
+					return fn
+				}
+			}
+		}
+	backtrack:
+		if fn.flags&rtnRoot != 0 {
+			break
+		}
+		fn = fn.parent
+	}
+	return nil
+}
+
+// nodeLookup returns the route node for destination dst and source src:
+// the longest matching destination prefix with a matching source prefix;
+// the table's root if none.
+//
+// Kernel: fib6_node_lookup (net/ipv6/ip6_fib.c).
+func (tb *Table) nodeLookup(dst, src [16]byte) *node {
+	fn := nodeLookup1(&tb.root, &dst, &src, false)
+	if fn == nil || fn.flags&rtnTLRoot != 0 {
+		fn = &tb.root
+	}
+	return fn
+}
+
+// subtreeLookup is fib6_node_lookup on a subtree root with no destination:
+// the longest matching source prefix, or the subtree root.
+func subtreeLookup(sn *node, saddr *[16]byte) *node {
+	fn := nodeLookup1(sn, nil, saddr, true)
+	if fn == nil || fn.flags&rtnTLRoot != 0 {
+		fn = sn
+	}
+	return fn
+}
+
+// backtrack climbs from fn to the next route node a lookup should try:
+// the parent, or the best source match in the parent's subtree; nil at the
+// table's root.
+//
+// Kernel: fib6_backtrack (net/ipv6/route.c).
+func (f *FIB) backtrack(fn *node, saddr [16]byte) *node {
+	for {
+		if fn.flags&rtnTLRoot != 0 {
+			return nil
+		}
+		pn := fn.parent
+		if sn := pn.subtree; sn != nil && sn != fn {
+			fn = subtreeLookup(sn, &saddr)
+		} else {
+			fn = pn
+		}
+		if fn.flags&rtnRTInfo != 0 {
+			return fn
+		}
+	}
+}

@@ -1,0 +1,143 @@
+// The IPv6 half of the route requests: rtnl.Route to fib6.Route and back,
+// the IPv6 policy-rule lookup installed in the namespace's fib6.FIB, and
+// /proc/net/rt6_stats.
+
+package rtnl
+
+import (
+	"syscall"
+
+	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/fib"
+	"github.com/netsimlab/netsim/fib6"
+	"github.com/netsimlab/netsim/fibrules"
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// fib6Route is the fib6 request for r, an IPv6 route: devices by name
+// resolved, protocol boot by default on add. The IPv4-only fields are
+// refused as the kernel refuses them (a dsfield) or ignored (the scope).
+//
+// Kernel: rtm_to_fib6_config (net/ipv6/route.c).
+func (n *Net) fib6Route(r Route, add bool) (fib6.Route, error) {
+	fr := fib6.Route{
+		Table: r.Table, Dst: r.Dst, Src: r.Src, Type: r.Type, Protocol: r.Protocol,
+		Priority: r.Priority, Pref: r.Pref, Gateway: r.Gateway, OnLink: r.OnLink,
+		NexthopID: r.NexthopID, PrefSrc: r.PrefSrc, Metrics: r.Metrics, Expires: r.Expires,
+	}
+	if r.TOS != 0 {
+		return fr, errno.New(syscall.EINVAL, "Invalid dsfield (tos): option not available for IPv6.")
+	}
+	if add && fr.Protocol == fib.ProtoUnspec {
+		fr.Protocol = fib.ProtoBoot
+	}
+	var err error
+	if fr.Dev, err = n.dev(r.Dev); err != nil {
+		return fr, err
+	}
+	for _, p := range r.Multipath {
+		d, err := n.dev(p.Dev)
+		if err != nil {
+			return fr, err
+		}
+		fr.Multipath = append(fr.Multipath, fib.NextHop{Gateway: p.Gateway, Dev: d, Weight: p.Weight, OnLink: p.OnLink})
+	}
+	return fr, nil
+}
+
+// routeInfo6 is the dump of an IPv6 route: rtm_scope is always universe,
+// the source prefix, router preference and time left come along.
+//
+// Kernel: rt6_fill_node (net/ipv6/route.c).
+func routeInfo6(r fib6.Route) RouteInfo {
+	ri := RouteInfo{
+		Family: FamilyV6, Table: r.Table, Dst: r.Dst, Src: r.Src, Type: r.Type, Protocol: r.Protocol,
+		Priority: r.Priority, Gateway: r.Gateway, NexthopID: r.NexthopID, PrefSrc: r.PrefSrc,
+		Flags: r.Flags, Metrics: r.Metrics, Pref: r.Pref, Expires: r.Expires,
+	}
+	if r.Dev != nil {
+		ri.Dev = r.Dev.Name()
+	}
+	for _, p := range r.Multipath {
+		rp := RoutePath{Gateway: p.Gateway, Weight: p.Weight, Flags: p.Flags}
+		if rp.Weight == 0 {
+			rp.Weight = 1
+		}
+		if p.Dev != nil {
+			rp.Dev = p.Dev.Name()
+		}
+		ri.Multipath = append(ri.Multipath, rp)
+	}
+	return ri
+}
+
+// fib6RuleLookup resolves fl through the namespace's IPv6 rules: each
+// to_tbl rule looks the flow up in its table (fib6_table_lookup), which
+// fails with EAGAIN when the table has nothing for it and the walk goes
+// on. No rule deciding is the null entry's ENETUNREACH.
+//
+// Kernel: fib6_rule_lookup → fib_rules_lookup with fib6_rule_match,
+// fib6_rule_action_alt and fib6_rule_suppress (net/ipv6/fib6_rules.c).
+func (n *Net) fib6RuleLookup(t *sim.Task, fl fib6.Flow) (fib6.Result, error) {
+	var res fib6.Result
+	rfl := fibrules.Flow{
+		Src: fl.Src, Dst: fl.Dst, IIF: fl.IIF, OIF: fl.OIF, Mark: fl.Mark, UID: fl.UID,
+		IPProto: fl.Proto, Sport: fl.Sport, Dport: fl.Dport,
+	}
+	if d := n.devs.ByIndex(fl.OIF); d != nil {
+		rfl.L3MDevTable = l3mdevTable(d)
+	} else if d := n.devs.ByIndex(fl.IIF); d != nil {
+		rfl.L3MDevTable = l3mdevTable(d)
+	}
+	_, err := n.rules6.Lookup(t, &rfl, func(t *sim.Task, table uint32) (fibrules.Hit, error) {
+		r, err := n.fib6.TableLookup(t, table, fl)
+		if err != nil {
+			return fibrules.Hit{}, err
+		}
+		res = r
+		return fibrules.Hit{PrefixLen: r.Route.Dst.Bits(), Dev: r.Dev}, nil
+	})
+	if e, ok := err.(*errno.Error); ok && e.Errno == syscall.ESRCH {
+		return fib6.Result{}, errno.New(syscall.ENETUNREACH, "")
+	}
+	return res, err
+}
+
+// l3mdevTable is the table of d's L3 master device (a vrf, or d itself if
+// it is one), or 0.
+//
+// Kernel: l3mdev_fib_table (net/l3mdev/l3mdev.c).
+func l3mdevTable(d *netdev.Device) uint32 {
+	if id := d.VRFTable(); id != 0 {
+		return id
+	}
+	if m := d.Master(); m != nil {
+		return m.VRFTable()
+	}
+	return 0
+}
+
+// RT6Stats returns the namespace's /proc/net/rt6_stats text.
+func (h *Handle) RT6Stats() (string, error) {
+	var s string
+	err := h.do("rt6_stats", func(t *sim.Task, _ *netdev.Table) error {
+		s = h.n.fib6.RT6Stats()
+		return nil
+	})
+	return s, err
+}
+
+// IPv6Route returns the namespace's /proc/net/ipv6_route text.
+func (h *Handle) IPv6Route() (string, error) {
+	var s string
+	err := h.do("ipv6_route", func(t *sim.Task, _ *netdev.Table) error {
+		s = h.n.fib6.IPv6Route()
+		return nil
+	})
+	return s, err
+}
+
+// FIB6 returns the namespace's IPv6 FIB, for inspection by a caller that
+// holds RTNL or has a quiescent simulation.
+func (n *Net) FIB6() *fib6.FIB { return n.fib6 }
