@@ -42,6 +42,14 @@ type IP struct {
 
 	nhFilter nexthopFilter // ip nexthop's filter, kept over a batch's lines
 	nhCache  nexthopCache  // the nexthops ip route -d has asked for, kept over a batch's lines
+
+	// inBatch is set while a batch runs: its rtnetlink socket asks for
+	// no strict dumps (batch() does not call rtnl_set_strict_dump).
+	inBatch bool
+
+	// ip6MultipleTables is filter_nlmsg's static: an IPv6 route of a
+	// table other than main was dumped (routeFilter.multi).
+	ip6MultipleTables bool
 }
 
 // options are ip's output options, counted as ip counts them (-s -s is
@@ -60,6 +68,7 @@ type options struct {
 func (ip *IP) reset() {
 	ip.family, ip.netns, ip.opts = 0, "", options{}
 	ip.maddr, ip.nhFilter, ip.nhCache = maddrFilter{}, nexthopFilter{}, nil
+	ip.ip6MultipleTables = false
 }
 
 // New returns an IP that acts on kernel k as task t, printing to
@@ -313,6 +322,8 @@ func (ip *IP) Batch(script io.Reader, name string, force bool) int {
 // continuations), split it into words, run it; report a failure with its
 // line number and stop unless force.
 func (ip *IP) batch(r io.Reader, name string, force bool) int {
+	ip.inBatch = true
+	defer func() { ip.inBatch = false }()
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 16<<20)
 	ret := exitOK

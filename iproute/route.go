@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/fib"
@@ -167,8 +168,6 @@ type routeReq struct {
 // name, with what netsim does not model.
 var routeUnmodelled = map[string]string{
 	"as":            "NAT routes (RTA_NEWDST)",
-	"from":          "source-specific routes (RTA_SRC)",
-	"expires":       "route expiry, which the kernel keeps for IPv6 routes",
 	"realms":        "routing realms",
 	"vrf":           "VRF tables by device name",
 	"encap":         "route encapsulations",
@@ -222,13 +221,39 @@ var routeModifyKeywords = func() []keyword[*routeReq] {
 			q.msgLen += viaLen(gw, q.family)
 			return nil
 		}),
-		refused(exact[*routeReq]("from", nil)),
+		exact("from", func(a *args, q *routeReq) error {
+			// RTA_SRC and rtm_src_len: an IPv6 route's source prefix
+			// (the IPv4 kernel ignores both).
+			v, err := a.next()
+			if err != nil {
+				return err
+			}
+			p, err := getPrefix(v, q.family)
+			if err != nil {
+				return err
+			}
+			if q.family == 0 {
+				q.family = addrFamily(p.Addr())
+			}
+			q.r.Src = p
+			if !isAnyPrefix(v) {
+				q.msgLen += attrLen(p.Addr().BitLen() / 8)
+			}
+			return nil
+		}),
 		exact("tos", func(a *args, q *routeReq) error {
 			tos, err := nextValue(a, dsfieldID, "\"tos\" value is invalid\n")
 			q.r.TOS = tos
 			return err
 		}).or("dsfield*"),
-		refused(exact[*routeReq]("expires", nil)),
+		exact("expires", func(a *args, q *routeReq) error {
+			// RTA_EXPIRES, in seconds: an IPv6 route's lifetime (the
+			// IPv4 kernel ignores it).
+			v, err := nextValue(a, uint32Value, "\"expires\" value is invalid\n")
+			q.r.Expires = time.Duration(v) * time.Second
+			q.msgLen += attrLen(4)
+			return err
+		}),
 		kw("metric", func(a *args, q *routeReq) error {
 			m, err := nextValue(a, uint32Value, "\"metric\" value is invalid\n")
 			q.r.Priority = uint32(m)
@@ -300,11 +325,18 @@ var routeModifyKeywords = func() []keyword[*routeReq] {
 				return err
 			}
 			switch v {
-			case "low", "medium", "high":
+			case "low":
+				q.r.Pref = rt.PrefLow
+			case "medium":
+				q.r.Pref = rt.PrefMedium
+			case "high":
+				q.r.Pref = rt.PrefHigh
 			default:
-				if _, ok := getUnsigned(v, 8); !ok {
+				n, ok := getUnsigned(v, 8)
+				if !ok {
 					return invarg("\"pref\" value is invalid\n", v)
 				}
+				q.r.Pref = rt.Pref(n)
 			}
 			q.msgLen += attrLen(1)
 			return nil
@@ -322,6 +354,10 @@ var routeModifyKeywords = func() []keyword[*routeReq] {
 
 // isTo is the optional keyword before a route's destination.
 func isTo(w string) bool { return w == "to" }
+
+// isAnyPrefix reports whether w is one of get_prefix's names of the
+// zero-length prefix, which ip sends without an address.
+func isAnyPrefix(w string) bool { return w == "default" || w == "any" || w == "all" }
 
 // routeDst is iproute_modify's last branch: [to] [TYPE] PREFIX.
 func routeDst(a *args, q *routeReq) error {
@@ -353,7 +389,7 @@ func routeDst(a *args, q *routeReq) error {
 		q.family = addrFamily(p.Addr())
 	}
 	q.r.Dst, q.dstOK = p, true
-	if w != "default" && w != "any" && w != "all" {
+	if !isAnyPrefix(w) {
 		q.msgLen += attrLen(p.Addr().BitLen() / 8)
 	}
 	return nil
@@ -389,9 +425,6 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 		}
 		r.Multipath = mp
 	}
-	if !r.Dst.Addr().Is4() {
-		return failf("IPv6 routes are not modelled by netsim.\n")
-	}
 	if !q.tableOK {
 		// iproute_modify puts these types in the local table by default.
 		switch r.Type {
@@ -409,7 +442,7 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 		r.Type = fib.TypeUnicast
 	}
 	scope := q.scope
-	if !q.scopeOK {
+	if !q.scopeOK && q.family != syscall.AF_INET6 {
 		switch r.Type {
 		case fib.TypeLocal, fib.TypeNAT:
 			scope = netdev.ScopeHost
@@ -528,9 +561,50 @@ func (ip *IP) parseMultipath(h *rtnl.Handle, argv []string, family int) ([]rtnl.
 	return out, n, nil
 }
 
+// inetPrefix is a prefix as iproute2's get_prefix reads it into an
+// inet_prefix: given (a family or PREFIXLEN_SPECIFIED), and of family 0
+// when it is "default", "any" or "all" read without a family, which
+// matches routes of either.
+type inetPrefix struct {
+	p      netip.Prefix
+	family int
+	given  bool
+}
+
+// getInetPrefix is get_prefix into an inet_prefix.
+func getInetPrefix(s string, family int) (inetPrefix, error) {
+	p, err := getPrefix(s, family)
+	if err != nil {
+		return inetPrefix{}, err
+	}
+	fam := family
+	if !isAnyPrefix(s) {
+		fam = addrFamily(p.Addr())
+	}
+	return inetPrefix{p: p, family: fam, given: true}, nil
+}
+
+// hostBits is the prefix's length when it names a host of the route's
+// family: filter.rvia.bitlen and filter.rprefsrc.bitlen, which
+// print_route compares with the route's host length.
+func (x inetPrefix) hostBits() int {
+	if !x.given {
+		return -1
+	}
+	return x.p.Bits()
+}
+
 // routeFilter is iproute_list_flush_or_save's filter (iproute2's struct
-// filter as it sets it), for IPv4 routes.
+// filter as it sets it).
 type routeFilter struct {
+	// family is preferred_family: a route of another family is left out.
+	family int
+	// multi is filter_nlmsg's static ip6_multiple_tables, kept over a
+	// batch's lines: set once an IPv6 route of a table other than main
+	// was dumped; until then `table main` and `table local` tell IPv6
+	// routes apart by type.
+	multi *bool
+
 	table     uint32 // filter.tb; 0: all tables
 	cloned    bool   // "cached", "cloned", "table cache": the route cache
 	typ       fib.Type
@@ -546,10 +620,10 @@ type routeFilter struct {
 	hasMark   bool
 	metric    uint32
 	hasMetric bool
-	via       netip.Prefix // rvia
-	prefsrc   netip.Prefix // rprefsrc
+	via       inetPrefix // rvia
+	prefsrc   inetPrefix // rprefsrc
 	// root and mtch are rdst and mdst; srcRoot and srcMatch rsrc and msrc.
-	root, mtch, srcRoot, srcMatch netip.Prefix
+	root, mtch, srcRoot, srcMatch inetPrefix
 }
 
 // routeFilterReq is the filter while its words are read.
@@ -642,7 +716,7 @@ var routeFilterKeywords = []keyword[*routeFilterReq]{
 				return err
 			}
 		}
-		q.f.via, err = getPrefix(v, fam)
+		q.f.via, err = getInetPrefix(v, fam)
 		return err
 	}),
 	exact("src", func(a *args, q *routeFilterReq) error {
@@ -650,7 +724,7 @@ var routeFilterKeywords = []keyword[*routeFilterReq]{
 		if err != nil {
 			return err
 		}
-		q.f.prefsrc, err = getPrefix(v, q.family)
+		q.f.prefsrc, err = getInetPrefix(v, q.family)
 		return err
 	}),
 	routeRefused(kw[*routeFilterReq]("realms", nil), "ip route", true),
@@ -673,16 +747,16 @@ func routeFilterDst(a *args, q *routeFilterReq) error {
 }
 
 // prefixes reads `root P`, `match P` or `[exact] P` into root and match.
-func (q *routeFilterReq) prefixes(a *args, root, match *netip.Prefix) error {
+func (q *routeFilterReq) prefixes(a *args, root, match *inetPrefix) error {
 	w := a.peek()
-	var dst []*netip.Prefix
+	var dst []*inetPrefix
 	switch {
 	case matches(w, "root"):
-		dst = []*netip.Prefix{root}
+		dst = []*inetPrefix{root}
 	case matches(w, "match"):
-		dst = []*netip.Prefix{match}
+		dst = []*inetPrefix{match}
 	default:
-		dst = []*netip.Prefix{root, match}
+		dst = []*inetPrefix{root, match}
 	}
 	if len(dst) == 1 || matches(w, "exact") {
 		v, err := a.next()
@@ -691,7 +765,7 @@ func (q *routeFilterReq) prefixes(a *args, root, match *netip.Prefix) error {
 		}
 		w = v
 	}
-	p, err := getPrefix(w, q.family)
+	p, err := getInetPrefix(w, q.family)
 	if err != nil {
 		return err
 	}
@@ -713,7 +787,7 @@ func readFamily(s string) int {
 }
 
 func (ip *IP) parseRouteFilter(h *rtnl.Handle, argv []string) (*routeFilter, error) {
-	q := &routeFilterReq{f: &routeFilter{table: fib.TableMain}, family: ip.family}
+	q := &routeFilterReq{f: &routeFilter{table: fib.TableMain, family: ip.family, multi: &ip.ip6MultipleTables}, family: ip.family}
 	if err := walk(&args{w: argv}, routeFilterKeywords, q, routeFilterDst); err != nil {
 		return nil, err
 	}
@@ -725,56 +799,120 @@ func (ip *IP) parseRouteFilter(h *rtnl.Handle, argv []string) (*routeFilter, err
 	return q.f, nil
 }
 
-// prefixMatch is inet_addr_match for IPv4: the first bits of a and p agree.
-func prefixMatch(a netip.Addr, p netip.Prefix, bits int) bool {
-	if !a.IsValid() {
-		a = netip.IPv4Unspecified()
+// addrMatch is inet_addr_match: the first bits of a and b agree. An
+// invalid a is the zero address of b's family (an attribute the route
+// does not have).
+func addrMatch(a, b netip.Addr, bits int) bool {
+	if bits == 0 {
+		return true
 	}
-	if !p.Addr().Is4() || !a.Is4() {
+	if !a.IsValid() {
+		a = netip.IPv6Unspecified()
+		if b.Is4() {
+			a = netip.IPv4Unspecified()
+		}
+	}
+	if a.BitLen() != b.BitLen() || bits > a.BitLen() {
 		return false
 	}
 	x, _ := a.Prefix(bits)
-	y, _ := p.Addr().Prefix(bits)
+	y, _ := b.Prefix(bits)
 	return x == y
 }
 
-// keep is filter_nlmsg for a dumped IPv4 route.
+// routeFamily is a dumped route's rtm_family.
+func routeFamily(r rtnl.RouteInfo) int {
+	if r.Family != 0 {
+		return r.Family
+	}
+	return addrFamily(r.Dst.Addr())
+}
+
+// rootMatch is filter_nlmsg's test of an rdst or rsrc filter x against
+// the route's prefix p (of length plen, addr invalid when absent).
+func rootMatch(x inetPrefix, family int, addr netip.Addr, plen int) bool {
+	if !x.given {
+		return true
+	}
+	if x.family != 0 && x.family != family || x.p.Bits() > plen {
+		return false
+	}
+	return addrMatch(addr, x.p.Addr(), x.p.Bits())
+}
+
+// matchMatch is filter_nlmsg's test of an mdst or msrc filter x.
+func matchMatch(x inetPrefix, family int, addr netip.Addr, plen int) bool {
+	if !x.given {
+		return true
+	}
+	if x.family != 0 && x.family != family || x.p.Bits() < plen {
+		return false
+	}
+	return addrMatch(addr, x.p.Addr(), plen)
+}
+
+// keep is filter_nlmsg for a dumped route.
 func (f *routeFilter) keep(r rtnl.RouteInfo) bool {
+	family := routeFamily(r)
+	if f.family != 0 && family != f.family {
+		return false
+	}
+	if family == syscall.AF_INET6 && r.Table != fib.TableMain && f.multi != nil {
+		*f.multi = true
+	}
 	if f.cloned {
 		// A dumped FIB entry is not a cached route.
 		return false
 	}
+	if family == syscall.AF_INET6 && (f.multi == nil || !*f.multi) {
+		switch {
+		case f.table == 0:
+		case f.table == fib.TableLocal:
+			if r.Type != fib.TypeLocal {
+				return false
+			}
+		case f.table == fib.TableMain:
+			if r.Type == fib.TypeLocal {
+				return false
+			}
+		default:
+			return false
+		}
+	} else if f.table != 0 && r.Table != f.table {
+		return false
+	}
 	switch {
-	case f.table != 0 && r.Table != f.table,
-		f.hasProto && r.Protocol != f.proto,
+	case f.hasProto && r.Protocol != f.proto,
 		f.scopeMask != 0 && r.Scope != f.scope,
 		f.hasType && r.Type != f.typ,
 		f.hasTOS && r.TOS != f.tos:
 		return false
 	}
-	dst := r.Dst.Addr()
-	if f.root.IsValid() {
-		if !f.root.Addr().Is4() || f.root.Bits() > r.Dst.Bits() || !prefixMatch(dst, f.root, f.root.Bits()) {
+	srcLen := 0
+	var src netip.Addr
+	if r.Src.IsValid() {
+		srcLen, src = r.Src.Bits(), r.Src.Addr()
+	}
+	if !rootMatch(f.root, family, r.Dst.Addr(), r.Dst.Bits()) ||
+		!matchMatch(f.mtch, family, r.Dst.Addr(), r.Dst.Bits()) ||
+		!rootMatch(f.srcRoot, family, src, srcLen) ||
+		!matchMatch(f.srcMatch, family, src, srcLen) {
+		return false
+	}
+	if f.via.given && f.via.family != 0 {
+		// An IPv4 route's IPv6 gateway is its RTA_VIA, of that family.
+		viaFamily := family
+		if r.Gateway.IsValid() {
+			viaFamily = addrFamily(r.Gateway)
+		}
+		if viaFamily != f.via.family || !addrMatch(r.Gateway, f.via.p.Addr(), f.via.p.Bits()) {
 			return false
 		}
 	}
-	if f.mtch.IsValid() {
-		if !f.mtch.Addr().Is4() || f.mtch.Bits() < r.Dst.Bits() || !prefixMatch(dst, f.mtch, r.Dst.Bits()) {
+	if f.prefsrc.given && f.prefsrc.family != 0 {
+		if family != f.prefsrc.family || !addrMatch(r.PrefSrc, f.prefsrc.p.Addr(), f.prefsrc.p.Bits()) {
 			return false
 		}
-	}
-	// A route has no source prefix (rtm_src_len 0).
-	if f.srcRoot.IsValid() && (!f.srcRoot.Addr().Is4() || f.srcRoot.Bits() > 0) {
-		return false
-	}
-	if f.srcMatch.IsValid() && !f.srcMatch.Addr().Is4() {
-		return false
-	}
-	if f.via.IsValid() && !prefixMatch(r.Gateway, f.via, f.via.Bits()) {
-		return false
-	}
-	if f.prefsrc.IsValid() && !prefixMatch(r.PrefSrc, f.prefsrc, f.prefsrc.Bits()) {
-		return false
 	}
 	if f.iif != "" {
 		return false // no dumped route has RTA_IIF
@@ -799,14 +937,21 @@ func (ip *IP) routeList(h *rtnl.Handle, argv []string, flush bool) error {
 	if err != nil {
 		return err
 	}
-	if flush && f.cloned && ip.family != syscall.AF_INET6 {
+	// dump_family: IPv4 for a table of no family given, both families
+	// (IPv4's dump, then IPv6's: rtnl_dump_all) for `table all`.
+	dumpFamily := ip.family
+	if dumpFamily == 0 && f.table != 0 {
+		dumpFamily = syscall.AF_INET
+	}
+	if flush && f.cloned && dumpFamily != syscall.AF_INET6 {
 		// iproute_flush_cache: /proc/sys/net/ipv4/route/flush, which
-		// netsim, keeping no route cache, has nothing for. ip's dump
-		// family is IPv4 but for `table all`, where IPv6 follows.
+		// netsim, keeping no route cache, has nothing for. With both
+		// families the IPv6 dump of cached routes follows, and finds
+		// none.
 		if ip.opts.stats > 0 {
 			ip.p.text("*** IPv4 routing cache is flushed.\n")
 		}
-		if ip.family == syscall.AF_INET || f.table != 0 {
+		if dumpFamily == syscall.AF_INET {
 			return nil
 		}
 		if ip.opts.stats > 0 {
@@ -814,34 +959,45 @@ func (ip *IP) routeList(h *rtnl.Handle, argv []string, flush bool) error {
 		}
 		return nil
 	}
-	if ip.family == syscall.AF_INET6 {
-		// netsim has no IPv6 routing: nothing to show or flush.
-		if !flush {
-			ip.p.startJSON(ip.opts.json, ip.opts.pretty, true)
-			ip.p.endJSON(true)
+	families := []int{dumpFamily}
+	if dumpFamily == 0 {
+		families = []int{syscall.AF_INET, syscall.AF_INET6}
+	}
+	// ip asks for a strict dump (the kernel filters by table, device and
+	// protocol, and refuses a table that does not exist) but in a batch,
+	// whose socket does not set NETLINK_GET_STRICT_CHK: the kernel then
+	// dumps every table, and ip's filter alone picks.
+	strict := !ip.inBatch
+	var rs []rtnl.RouteInfo
+	for _, fam := range families {
+		table := f.table
+		if !strict {
+			table = 0
 		}
-		return nil
-	}
-	rs, err := h.RouteList(rtnl.FamilyV4, f.table)
-	if err != nil {
-		return err
-	}
-	if f.table != 0 && len(rs) == 0 && !tableExists(h, f.table) {
-		// The kernel's strict dump of a table that does not exist
-		// (inet_dump_fib with a table filter).
-		msg := "Dump terminated\n"
-		if flush {
-			msg = "Flush terminated\n"
-		} else {
-			// new_json_obj ran before the dump failed, and its "["
-			// stays on stdout.
-			ip.p.startJSON(ip.opts.json, ip.opts.pretty, true)
-			ip.p.flushJSON()
-			ip.p.jw = nil
+		frs, err := listRoutes(h, fam, table)
+		if err != nil {
+			return err
 		}
-		return &cmdError{msg: "Error: ipv4: FIB table does not exist.\n" + msg, status: exitNetlink}
+		if table != 0 && len(frs) == 0 && !tableExists(h, fam, table) {
+			// The kernel's strict dump of a table that does not exist
+			// (inet_dump_fib, inet6_dump_fib with a table filter).
+			msg := "Dump terminated\n"
+			if flush {
+				msg = "Flush terminated\n"
+			} else {
+				// new_json_obj ran before the dump failed, and its "["
+				// stays on stdout.
+				ip.p.startJSON(ip.opts.json, ip.opts.pretty, true)
+				ip.p.flushJSON()
+				ip.p.jw = nil
+			}
+			return &cmdError{msg: "Error: " + fibFamilyName(fam) + ": FIB table does not exist.\n" + msg, status: exitNetlink}
+		}
+		if fam == syscall.AF_INET {
+			frs = frs[:dumpCut(frs, f, strict)]
+		}
+		rs = append(rs, frs...)
 	}
-	rs = rs[:dumpCut(rs, f)]
 	if flush {
 		return ip.routeFlush(h, rs, f)
 	}
@@ -854,6 +1010,14 @@ func (ip *IP) routeList(h *rtnl.Handle, argv []string, flush bool) error {
 	}
 	p.endJSON(true)
 	return nil
+}
+
+// fibFamilyName is the name the kernel's dump errors give a family.
+func fibFamilyName(family int) string {
+	if family == syscall.AF_INET6 {
+		return "ipv6"
+	}
+	return "ipv4"
 }
 
 // routeFlush is iproute_flush: each route of the dump that the filter
@@ -878,8 +1042,11 @@ func (ip *IP) routeFlush(h *rtnl.Handle, rs []rtnl.RouteInfo, f *routeFilter) er
 			flushFailed = true
 			continue
 		}
-		del := rtnl.Route{Table: r.Table, Dst: r.Dst, TOS: r.TOS, Priority: r.Priority,
-			Type: r.Type, Protocol: r.Protocol, Gateway: r.Gateway, Dev: r.Dev, Metrics: r.Metrics}
+		// A multipath route goes back without its paths: the IPv6
+		// kernel then deletes it with all its siblings
+		// (__ip6_del_rt_siblings), as for ip's RTA_MULTIPATH.
+		del := rtnl.Route{Table: r.Table, Dst: r.Dst, Src: r.Src, TOS: r.TOS, Priority: r.Priority,
+			Type: r.Type, Protocol: r.Protocol, Gateway: r.Gateway, Dev: r.Dev, Metrics: r.Metrics, Pref: r.Pref}
 		if err := h.RouteDel(del); err != nil && !isGone(err) {
 			return err
 		}
@@ -913,17 +1080,18 @@ const (
 // RTNL_FLAG_DUMP_SPLIT_NLM_DONE dump): with ip's receive pattern, a route
 // of more than 3776 bytes (233 paths with gateways) that is not in the
 // first two skbs' worth of the dump, or not after routes that filled
-// them, cuts the dump short. Routes the kernel's own filter drops (another
-// protocol, a single path on another device) take no room. (ip's flush of such a table then fails with
+// them, cuts the dump short. Routes the kernel's own filter of a strict
+// dump drops (another protocol, a single path on another device) take no
+// room; a batch's dump is not strict. (ip's flush of such a table then fails with
 // "Failed to send flush request: No data available"; netsim deletes the
 // routes before the cut and reports nothing.)
 //
 // Kernel: inet_dump_fib (net/ipv4/fib_frontend.c), netlink_dump
 // (net/netlink/af_netlink.c); iproute2: rtnl_recvmsg.
-func dumpCut(rs []rtnl.RouteInfo, f *routeFilter) int {
+func dumpCut(rs []rtnl.RouteInfo, f *routeFilter, strict bool) int {
 	skb, used := 0, 0
 	for i, r := range rs {
-		if f.hasProto && r.Protocol != f.proto || f.dev != "" && len(r.Multipath) == 0 && r.Dev != f.dev {
+		if strict && (f.hasProto && r.Protocol != f.proto || f.dev != "" && len(r.Multipath) == 0 && r.Dev != f.dev) {
 			continue
 		}
 		for {
@@ -944,8 +1112,19 @@ func dumpCut(rs []rtnl.RouteInfo, f *routeFilter) int {
 	return len(rs)
 }
 
-// tableExists reports whether table id exists.
-func tableExists(h *rtnl.Handle, id uint32) bool { return h.TableExists(id) }
+// listRoutes is the kernel's dump of family's routes in table (0: every
+// table), in its order.
+func listRoutes(h *rtnl.Handle, family int, table uint32) ([]rtnl.RouteInfo, error) {
+	return h.RouteList(family, table)
+}
+
+// tableExists reports whether family's table id exists.
+func tableExists(h *rtnl.Handle, family int, id uint32) bool {
+	if family == syscall.AF_INET6 {
+		return h.TableExists6(id)
+	}
+	return h.TableExists(id)
+}
 
 // routeGetReq is iproute_get's request as its keywords build it.
 type routeGetReq struct {
@@ -1056,9 +1235,6 @@ func (ip *IP) routeGet(h *rtnl.Handle, argv []string) error {
 	if !g.has {
 		return failf("need at least a destination address\n")
 	}
-	if !q.Dst.Is4() {
-		return failf("IPv6 routes are not modelled by netsim.\n")
-	}
 	for _, d := range []string{q.IIF, q.OIF} {
 		if d == "" {
 			continue
@@ -1074,10 +1250,15 @@ func (ip *IP) routeGet(h *rtnl.Handle, argv []string) error {
 		}
 		return err
 	}
-	m := routeAnswer(q, rr)
+	var m routeMsg
+	if q.Dst.Is4() {
+		m = routeAnswer(q, rr)
+	} else {
+		m = routeAnswer6(q, rr)
+	}
 	if rr.Entry != nil {
-		// inet_rtm_getroute answers a fibmatch with fib_dump_info, which
-		// ip prints as a dumped route.
+		// inet_rtm_getroute and inet6_rtm_getroute answer a fibmatch with
+		// the FIB entry as a dump has it, which ip prints so.
 		m = dumpedRoute(*rr.Entry)
 	}
 	ip.p.startJSON(ip.opts.json, ip.opts.pretty, true)

@@ -1,6 +1,7 @@
 // `ip route`'s printer: iproute2's print_route and its helpers
 // (print_rta_multipath, print_rta_metrics, print_rt_flags,
-// print_cache_flags) in ip/iproute.c, on ip.p, and ip/ipnexthop.c's
+// print_cache_flags, print_rta_cacheinfo, print_rt_pref) in ip/iproute.c,
+// for both families, on ip.p, and ip/ipnexthop.c's
 // print_cache_nexthop_id for the nh_info -d adds to a route with a nexthop
 // id. Not printed, and refused by ip route: route get's RTA_CACHEINFO with
 // -s (print_rta_cacheinfo's users, used and age of the kernel's cached
@@ -10,6 +11,8 @@ package iproute
 
 import (
 	"net/netip"
+	"syscall"
+	"time"
 
 	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/nexthop"
@@ -20,9 +23,10 @@ import (
 // routeMsg is the RTM_NEWROUTE message print_route reads: a dumped route
 // (fib_dump_info) or the answer to a route get (rt_fill_info).
 type routeMsg struct {
+	family   int // rtm_family: AF_INET or AF_INET6
 	typ      fib.Type
 	dst      netip.Prefix // RTA_DST (none for a default route) and rtm_dst_len
-	src      netip.Addr   // RTA_SRC: the query's source
+	src      netip.Prefix // RTA_SRC and rtm_src_len: a query's source, an IPv6 route's "from"
 	nhid     nexthop.ID   // RTA_NH_ID
 	tos      uint8        // rtm_tos
 	gateway  netip.Addr   // RTA_GATEWAY
@@ -31,22 +35,42 @@ type routeMsg struct {
 	protocol fib.Protocol
 	scope    fib.Scope
 	prefsrc  netip.Addr // RTA_PREFSRC
-	priority uint32     // RTA_PRIORITY; 0: none
-	flags    uint32     // rtm_flags, with an answer's RTCF_* flags above 0xffff
-	mark     uint32     // RTA_MARK
-	uid      *uint32    // RTA_UID
-	metrics  fib.Metrics
-	iif      string // RTA_IIF
-	paths    []rtnl.RoutePath
+	// priority is RTA_PRIORITY, sent when hasPriority: by IPv4 for a
+	// nonzero metric, by IPv6 always (rt6_fill_node).
+	priority    uint32
+	hasPriority bool
+	flags       uint32  // rtm_flags, with an answer's RTCF_* flags above 0xffff
+	mark        uint32  // RTA_MARK
+	uid         *uint32 // RTA_UID
+	// expires is RTA_CACHEINFO's rta_expires, the time an IPv6 route has
+	// left; 0 is none (rt6_fill_node sends RTA_CACHEINFO with every IPv6
+	// route; IPv4 dumps send none).
+	expires time.Duration
+	metrics fib.Metrics
+	iif     string   // RTA_IIF
+	pref    *rt.Pref // RTA_PREF (IPv6)
+	paths   []rtnl.RoutePath
 }
 
-// dumpedRoute is fib_dump_info's message for r.
+// dumpedRoute is fib_dump_info's (IPv4) or rt6_fill_node's (IPv6) message
+// for r.
 func dumpedRoute(r rtnl.RouteInfo) routeMsg {
-	return routeMsg{
-		typ: r.Type, dst: r.Dst, nhid: r.NexthopID, tos: r.TOS, gateway: r.Gateway, dev: r.Dev,
+	m := routeMsg{
+		family: syscall.AF_INET, typ: r.Type, dst: r.Dst, nhid: r.NexthopID, tos: r.TOS, gateway: r.Gateway, dev: r.Dev,
 		table: r.Table, protocol: r.Protocol, scope: r.Scope, prefsrc: r.PrefSrc, priority: r.Priority,
-		flags: uint32(r.Flags), metrics: r.Metrics, paths: r.Multipath,
+		hasPriority: r.Priority != 0, flags: uint32(r.Flags), metrics: r.Metrics, paths: r.Multipath,
 	}
+	if r.Family == syscall.AF_INET6 || r.Dst.Addr().Is6() {
+		// rt6_fill_node: RTA_SRC only for a source prefix, RTA_PRIORITY,
+		// RTA_CACHEINFO and RTA_PREF always.
+		m.family, m.hasPriority, m.expires = syscall.AF_INET6, true, r.Expires
+		if r.Src.IsValid() && r.Src.Bits() != 0 {
+			m.src = r.Src
+		}
+		pref := r.Pref
+		m.pref = &pref
+	}
+	return m
 }
 
 // routeAnswer is rt_fill_info's message for the answer rr to query q: the
@@ -56,12 +80,12 @@ func dumpedRoute(r rtnl.RouteInfo) routeMsg {
 // and an input route's device.
 func routeAnswer(q rtnl.RouteQuery, rr rtnl.RouteResult) routeMsg {
 	m := routeMsg{
-		typ: rr.Type, dst: netip.PrefixFrom(q.Dst, 32), tos: rr.TOS, gateway: rr.Gateway,
+		family: syscall.AF_INET, typ: rr.Type, dst: netip.PrefixFrom(q.Dst, 32), tos: rr.TOS, gateway: rr.Gateway,
 		dev: rr.Dev, table: rr.Table, flags: uint32(rr.Flags)&^0xffff | rt.RTMFCloned,
 		mark: q.Mark, metrics: rr.Metrics, iif: rr.IIF,
 	}
 	if q.Src.IsValid() && !q.Src.IsUnspecified() {
-		m.src = q.Src
+		m.src = netip.PrefixFrom(q.Src, 32)
 	}
 	if rr.IIF == "" {
 		if rr.Src.IsValid() && rr.Src != q.Src {
@@ -71,6 +95,47 @@ func routeAnswer(q rtnl.RouteQuery, rr rtnl.RouteResult) routeMsg {
 		m.uid = &uid
 	}
 	return m
+}
+
+// routeAnswer6 is rt6_fill_node's message for the answer rr to an IPv6
+// query q: the destination and the query's source as hosts ("from ::"
+// without one), the chosen path's gateway and device, the route's table,
+// protocol, metric and preference, the source address selection picked
+// (RTA_PREFSRC, for an output route), the metrics and an input route's
+// device. Unlike IPv4's, the answer has no mark, no uid and no cache line.
+func routeAnswer6(q rtnl.RouteQuery, rr rtnl.RouteResult) routeMsg {
+	src := q.Src
+	if !src.IsValid() {
+		src = netip.IPv6Unspecified()
+	}
+	pref := rr.Pref
+	m := routeMsg{
+		family: syscall.AF_INET6, typ: rr.Type, dst: netip.PrefixFrom(q.Dst, 128), src: netip.PrefixFrom(src, 128),
+		gateway: rr.Gateway, dev: rr.Dev, table: rr.Table, protocol: rr.Protocol,
+		priority: rr.Priority, hasPriority: true, flags: uint32(rr.Flags) & 0xffff,
+		metrics: rr.Metrics, iif: rr.IIF, pref: &pref,
+	}
+	if rr.IIF == "" {
+		m.prefsrc = rr.Src
+	}
+	return m
+}
+
+// hostLen is af_bit_len: the bits of an address of family.
+func hostLen(family int) int {
+	if family == syscall.AF_INET6 {
+		return 128
+	}
+	return 32
+}
+
+// routeHost is how print_route writes a prefix of family: the address
+// alone for a host, ADDR/LEN otherwise.
+func routeHost(p netip.Prefix, family int) string {
+	if p.Bits() == hostLen(family) {
+		return p.Addr().String()
+	}
+	return p.String()
 }
 
 // printRoute is print_route for m; f is the dump's filter (nil for the
@@ -84,8 +149,8 @@ func (ip *IP) printRoute(h *rtnl.Handle, m routeMsg, f *routeFilter) {
 		devFixed = f.dev != ""
 		protoFixed = f.hasProto
 		scopeFixed = f.scopeMask != 0
-		viaFixed = f.via.Bits() == 32
-		srcFixed = f.prefsrc.Bits() == 32
+		viaFixed = f.via.hostBits() == hostLen(m.family)
+		srcFixed = f.prefsrc.hostBits() == hostLen(m.family)
 		tosFixed = f.hasTOS
 		metricFixed = f.hasMetric
 	}
@@ -95,15 +160,12 @@ func (ip *IP) printRoute(h *rtnl.Handle, m routeMsg, f *routeFilter) {
 		p.str(printAny, "type", "%s ", m.typ.String())
 	}
 	dst := "default"
-	switch {
-	case m.dst.Bits() == 32:
-		dst = m.dst.Addr().String()
-	case m.dst.Bits() != 0:
-		dst = m.dst.String()
+	if m.dst.Bits() != 0 {
+		dst = routeHost(m.dst, m.family)
 	}
 	p.str(printAny, "dst", "%s ", dst)
 	if m.src.IsValid() {
-		p.str(printAny, "from", "from %s ", m.src.String())
+		p.str(printAny, "from", "from %s ", routeHost(m.src, m.family))
 	}
 	if m.nhid != 0 {
 		p.uint(printAny, "nhid", "nhid %d ", uint64(m.nhid))
@@ -131,7 +193,7 @@ func (ip *IP) printRoute(h *rtnl.Handle, m routeMsg, f *routeFilter) {
 	if m.prefsrc.IsValid() && !srcFixed {
 		p.str(printAny, "prefsrc", "src %s ", m.prefsrc.String())
 	}
-	if m.priority != 0 && !metricFixed {
+	if m.hasPriority && !metricFixed {
 		p.uint(printAny, "metric", "metric %d ", uint64(m.priority))
 	}
 	printRtFlags(p, rt.RouteFlagNames(m.flags))
@@ -148,14 +210,22 @@ func (ip *IP) printRoute(h *rtnl.Handle, m routeMsg, f *routeFilter) {
 	if m.uid != nil {
 		p.uint(printAny, "uid", "uid %d ", uint64(*m.uid))
 	}
-	if cloned {
+	if cloned && m.family == syscall.AF_INET {
 		ip.printCacheFlags(m.flags)
+	}
+	if secs := int64(m.expires / time.Second); secs > 0 {
+		// print_rta_cacheinfo: rta_expires in clock_t, divided by
+		// USER_HZ.
+		p.int(printAny, "expires", "expires %dsec ", secs)
 	}
 	if !m.metrics.IsZero() {
 		ip.printRtaMetrics(m.metrics)
 	}
 	if m.iif != "" {
 		ip.printIfidx(m.iif, "iif")
+	}
+	if m.pref != nil {
+		printRtPref(p, *m.pref)
 	}
 	if m.nhid != 0 && details {
 		ip.printCacheNexthopID(h, "\n\tnh_info ", "nh_info", m.nhid)
@@ -165,6 +235,17 @@ func (ip *IP) printRoute(h *rtnl.Handle, m routeMsg, f *routeFilter) {
 	}
 	p.str(printFP, "", "\n", "")
 	p.closeObject()
+}
+
+// printRtPref is print_rt_pref: "pref low|medium|high", a number for
+// another value (with no "pref " before it), and no space after either.
+func printRtPref(p *printer, pref rt.Pref) {
+	switch pref {
+	case rt.PrefLow, rt.PrefMedium, rt.PrefHigh:
+		p.str(printAny, "pref", "pref %s", pref.String())
+	default:
+		p.uint(printAny, "pref", "%d", uint64(pref))
+	}
 }
 
 // printGateway is __print_rta_gateway.

@@ -5,7 +5,8 @@ package iproute_test
 //
 //	cmd          the `ip` command lines to run, one per line, in one fresh
 //	             network namespace (e.g. "ip -force -batch script"), or
-//	             "cat /proc/net/fib_triestat", or "sleep SECONDS" to let the
+//	             "cat /proc/net/fib_triestat", "sysctl -q -w KEY=VALUE"
+//	             (netsim: rtnl.Handle.Sysctl), or "sleep SECONDS" to let the
 //	             kernel's delayed work run (linkwatch defers a non-urgent
 //	             operstate change up to a second; netsim shows the
 //	             settled state at once and skips the sleep)
@@ -163,6 +164,13 @@ func runNetsim(a *archive) (out string, jsonErrs []string) {
 			continue
 		}
 		if c[0] == "sleep" {
+			continue
+		}
+		if len(c) == 4 && c[0] == "sysctl" && c[1] == "-q" && c[2] == "-w" {
+			key, v, _ := strings.Cut(c[3], "=")
+			if err := k.InitNet().Handle(ip.Task()).Sysctl(key, v); err != nil {
+				res[i] = result{"", "sysctl: " + err.Error() + "\n", 255}
+			}
 			continue
 		}
 		o, e, st := ip.Output(c[1:]...)

@@ -63,6 +63,19 @@ func (h *Handle) TableExists(id uint32) bool {
 	return ok
 }
 
+// TableExists6 reports whether IPv6 table id exists, which a strict dump
+// of the table asks first.
+//
+// Kernel: inet6_dump_fib → fib6_get_table (net/ipv6/ip6_fib.c).
+func (h *Handle) TableExists6(id uint32) bool {
+	var ok bool
+	_ = h.do("RTM_GETROUTE", func(t *sim.Task, _ *netdev.Table) error {
+		ok = h.n.fib6.Table(id) != nil
+		return nil
+	})
+	return ok
+}
+
 // MaddrAdd adds the global reference to multicast hardware address a on
 // device name, as `ip maddr add` does through an ioctl (ENODEV for no such
 // device).

@@ -16,6 +16,7 @@ import (
 	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -63,10 +64,13 @@ const (
 // RouteResult is the route a lookup built (struct rtable, as
 // rt_fill_info reports it) and the FIB entry it came from.
 type RouteResult struct {
-	Type      fib.Type     // rt_type: unicast, local, broadcast or multicast
-	Dev       string       // the device the packet leaves by (lo for local delivery)
-	Gateway   netip.Addr   // the next hop, if the route goes through one
-	Src       netip.Addr   // the flow's source: the query's, or the one chosen
+	Type    fib.Type   // rt_type: unicast, local, broadcast or multicast
+	Dev     string     // the device the packet leaves by (lo for local delivery)
+	Gateway netip.Addr // the next hop, if the route goes through one
+	// Src is the flow's source: the query's, or the one chosen; for IPv6
+	// the address source selection picks whatever the query's
+	// (ip6_route_get_saddr), invalid if none.
+	Src       netip.Addr
 	Table     uint32       // the table the route was found in; 0 if none was
 	Flags     RouteFlags   // RTCF_LOCAL, RTCF_BROADCAST, RTCF_MULTICAST, RTCF_DOREDIRECT
 	Prefix    netip.Prefix // the FIB entry's prefix (invalid if none was used)
@@ -85,6 +89,13 @@ type RouteResult struct {
 	// from no FIB entry (0.0.0.0, a multicast group on an input device, an
 	// output device without a route) fails with EHOSTUNREACH.
 	Entry *RouteInfo
+
+	// Protocol, Priority and Pref are the IPv6 route's rtm_protocol,
+	// metric and router preference, which an IPv6 answer carries
+	// (rt6_fill_node); an IPv4 answer has none of them.
+	Protocol fib.Protocol
+	Priority uint32
+	Pref     rt.Pref
 }
 
 // RouteGet looks dst up as the kernel routes a locally generated packet
