@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -178,11 +179,35 @@ func caseOf(cases []testCase, line int) int {
 // must differ: a fix shows as a failure that asks for the note's removal.
 func TestGolden(t *testing.T) {
 	total, agree, noted := 0, 0, 0
+	// Per group of scripts: the directory, and the selftests' IPv6 cases
+	// apart (scripts named ipv6 or events6).
+	type tally struct{ total, agree, noted int }
+	groups := map[string]*tally{}
+	var order []string
+	count := func(f string, agreed, differs bool) {
+		for _, g := range []string{filepath.Base(filepath.Dir(f)), ipv6Group(f)} {
+			if g == "" {
+				continue
+			}
+			if groups[g] == nil {
+				groups[g] = &tally{}
+				order = append(order, g)
+			}
+			groups[g].total++
+			if agreed {
+				groups[g].agree++
+			}
+			if differs {
+				groups[g].noted++
+			}
+		}
+	}
 	for _, f := range goldenScripts(t) {
 		name := strings.TrimSuffix(strings.TrimPrefix(f, "testdata/"), ".ip")
 		t.Run(name, func(t *testing.T) {
 			steps, cases := loadScript(t, f)
-			sim := RunNetsim(steps, DefaultHashSeed)
+			var sim []Snapshot
+			within(t, time.Minute, func() { sim = RunNetsim(steps, DefaultHashSeed) })
 			golden := strings.TrimSuffix(f, ".ip") + ".golden"
 			if *rewrite {
 				if err := Available(); err != nil {
@@ -240,10 +265,27 @@ func TestGolden(t *testing.T) {
 				case d != nil && i > 0:
 					noted++
 				}
+				if i > 0 {
+					count(f, d == nil, d != nil && tc.differs != "")
+				}
 			}
 		})
 	}
 	t.Logf("%d cases: %d agree with the real kernel, %d differ as noted", total, agree, noted)
+	sort.Strings(order)
+	for _, g := range order {
+		c := groups[g]
+		t.Logf("%s: %d of %d cases agree with the real kernel (%d differ as noted)", g, c.agree, c.total, c.noted)
+	}
+}
+
+// ipv6Group returns the group of a selftest script's IPv6 cases, or "".
+func ipv6Group(f string) string {
+	b := filepath.Base(f)
+	if filepath.Base(filepath.Dir(f)) == "selftests" && (strings.Contains(b, "ipv6") || strings.Contains(b, "events6")) {
+		return "selftests (IPv6)"
+	}
+	return ""
 }
 
 // TestGoldenRealKernel checks the golden transcripts against the running
