@@ -445,8 +445,9 @@ func (f *FIB) Unmerge(t *sim.Task) error {
 	return nil
 }
 
-// fibMagic is fib_magic: add or delete a kernel route for an address.
-func (f *FIB) fibMagic(t *sim.Task, add bool, typ Type, dst uint32, dstLen uint8, prim netdev.Addr, dev *netdev.Device) {
+// fibMagic is fib_magic: add or delete a kernel route for an address, with
+// priority (an address's IFA_RT_PRIORITY for its prefix route, else 0).
+func (f *FIB) fibMagic(t *sim.Task, add bool, typ Type, dst uint32, dstLen uint8, prim netdev.Addr, dev *netdev.Device, priority uint32) {
 	tbID := TableLocal
 	if typ == TypeUnicast {
 		tbID = TableMain
@@ -455,7 +456,7 @@ func (f *FIB) fibMagic(t *sim.Task, add bool, typ Type, dst uint32, dstLen uint8
 	cfg := config{
 		protocol: ProtoKernel, typ: typ, dst: dst, dstLen: dstLen,
 		prefsrc: prim.Prefix.Addr(), oif: dev, mode: NLMCreate | NLMAppend, table: tb.id,
-		scope: ScopeLink,
+		scope: ScopeLink, priority: priority,
 	}
 	if typ == TypeLocal {
 		cfg.scope = ScopeHost
@@ -522,21 +523,43 @@ func (f *FIB) addIfAddr(t *sim.Task, dev *netdev.Device, a netdev.Addr) {
 	addr := addr4(a.Prefix.Addr())
 	m := mask(a.Prefix.Bits())
 	prefix := addr4(a.Address()) & m // the peer's prefix on a point-to-point address
-	f.fibMagic(t, true, TypeLocal, addr, 32, prim, dev)
+	f.fibMagic(t, true, TypeLocal, addr, 32, prim, dev, 0)
 	if !dev.IsUp() {
 		return
 	}
 	if brd := addr4(a.Broadcast); a.Broadcast.IsValid() && brd != 0xffffffff {
-		f.fibMagic(t, true, TypeBroadcast, brd, 32, prim, dev)
+		f.fibMagic(t, true, TypeBroadcast, brd, 32, prim, dev, 0)
 	}
 	if prefix != 0 && a.Flags&netdev.AddrSecondary == 0 && (prefix != addr || a.Prefix.Bits() < 32) {
 		if a.Flags&netdev.AddrNoPrefixRoute == 0 {
-			f.fibMagic(t, true, prefixRouteType(dev), prefix, uint8(a.Prefix.Bits()), prim, dev)
+			f.fibMagic(t, true, prefixRouteType(dev), prefix, uint8(a.Prefix.Bits()), prim, dev, a.Metric)
 		}
 		if a.Prefix.Bits() < 31 {
-			f.fibMagic(t, true, TypeBroadcast, prefix|^m, 32, prim, dev)
+			f.fibMagic(t, true, TypeBroadcast, prefix|^m, 32, prim, dev, 0)
 		}
 	}
+}
+
+// ModifyPrefixRoute moves the prefix route of a, an address of dev that
+// is being given metric newMetric (`ip addr replace/change ... metric N`),
+// to that metric: the new route is added, then the one of a's metric
+// deleted. Secondary addresses, addresses without a prefix route and
+// devices that are down have none to move. The caller holds RTNL.
+//
+// Kernel: fib_modify_prefix_route (net/ipv4/fib_frontend.c).
+func (f *FIB) ModifyPrefixRoute(t *sim.Task, dev *netdev.Device, a netdev.Addr, newMetric uint32) {
+	if !a.Prefix.Addr().Is4() {
+		return
+	}
+	m := mask(a.Prefix.Bits())
+	prefix := addr4(a.Address()) & m
+	if !dev.IsUp() || a.Flags&(netdev.AddrSecondary|netdev.AddrNoPrefixRoute) != 0 || prefix == 0 ||
+		prefix == addr4(a.Prefix.Addr()) && a.Prefix.Bits() == 32 {
+		return
+	}
+	f.fibMagic(t, true, TypeUnicast, prefix, uint8(a.Prefix.Bits()), a, dev, newMetric)
+	f.fibMagic(t, false, TypeUnicast, prefix, uint8(a.Prefix.Bits()), a, dev, a.Metric)
+	f.charge(t)
 }
 
 // DelIfAddr removes the routes of an IPv4 address that was removed from dev
@@ -582,7 +605,7 @@ func (f *FIB) delIfAddr(t *sim.Task, dev *netdev.Device, a netdev.Addr) {
 		prim = p
 	} else if anyAddr != 0 && (anyAddr != local || a.Prefix.Bits() < 32) {
 		if a.Flags&netdev.AddrNoPrefixRoute == 0 {
-			f.fibMagic(t, false, prefixRouteType(dev), anyAddr, uint8(a.Prefix.Bits()), prim, dev)
+			f.fibMagic(t, false, prefixRouteType(dev), anyAddr, uint8(a.Prefix.Bits()), prim, dev, a.Metric)
 		}
 		subnet = true
 	}
@@ -661,18 +684,18 @@ func (f *FIB) delIfAddr(t *sim.Task, dev *netdev.Device, a netdev.Addr) {
 		}
 	}
 	if ok&brdOK == 0 {
-		f.fibMagic(t, false, TypeBroadcast, ifaBrd, 32, prim, dev)
+		f.fibMagic(t, false, TypeBroadcast, ifaBrd, 32, prim, dev, 0)
 	}
 	if subnet && a.Prefix.Bits() < 31 {
 		if ok&brd1OK == 0 {
-			f.fibMagic(t, false, TypeBroadcast, brd, 32, prim, dev)
+			f.fibMagic(t, false, TypeBroadcast, brd, 32, prim, dev, 0)
 		}
 		if ok&brd0OK == 0 {
-			f.fibMagic(t, false, TypeBroadcast, anyAddr, 32, prim, dev)
+			f.fibMagic(t, false, TypeBroadcast, anyAddr, 32, prim, dev, 0)
 		}
 	}
 	if ok&localOK == 0 {
-		f.fibMagic(t, false, TypeLocal, local, 32, prim, dev)
+		f.fibMagic(t, false, TypeLocal, local, 32, prim, dev, 0)
 		// inet_addr_type_dev_table: dev only chooses the table (its
 		// l3mdev's, else local); the address may still be local through
 		// another device.

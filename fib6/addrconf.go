@@ -119,3 +119,22 @@ func (f *FIB) delPrefixRoute(t *sim.Task, dev *netdev.Device, p netip.Prefix, ta
 		return
 	}
 }
+
+// RemovePrefsrc clears the preferred source address a of the routes
+// through dev (every device when dev is nil) whose prefsrc is a: the
+// address was deleted. It walks every table (fib6_clean_all), as the
+// kernel does for every IPv6 address deletion (ipv6_del_addr).
+//
+// Kernel: rt6_remove_prefsrc, fib6_remove_prefsrc (net/ipv6/route.c).
+func (f *FIB) RemovePrefsrc(t *sim.Task, dev *netdev.Device, a netip.Addr) {
+	if !a.Is6() {
+		return
+	}
+	b := a.As16()
+	f.cleanAll(t, func(r *Info) int {
+		if r.nhObj == nil && (dev == nil || r.fnh.dev == dev) && r != f.nullEntry && r.prefsrc.addr == b {
+			r.prefsrc.plen = 0
+		}
+		return 0
+	})
+}

@@ -14,9 +14,11 @@
 //     request changes nothing.
 //   - Lookups find the longest matching prefix (and source prefix) with a
 //     usable route, selecting among equal routes as rt6_select does, and
-//     backtracking up the tree.
+//     backtracking up the tree. netsim has no neighbour table: a gateway
+//     counts as reachable, the kernel's answer (CONFIG_IPV6_ROUTER_PREF)
+//     for a gateway without a neighbour entry (lookup.go).
 //   - addrconf's routes (local, prefix, fe80::/64, ff00::/8, anycast) are
-//     added and removed through netdev.IPv6Routes; devices going down or
+//     added and removed through netdev.IPv6FIB; devices going down or
 //     away remove or mark their routes by walking every table
 //     (fib6_clean_all).
 //

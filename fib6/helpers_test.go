@@ -34,7 +34,7 @@ func newTreeEnv(tb testing.TB) *treeEnv {
 	e.devs, err = s.NewTable(e.t, "")
 	require.NoError(tb, err)
 	e.lo = e.devs.ByName("lo")
-	for _, n := range []string{"d0", "d1", "d2"} {
+	for _, n := range []string{"d0", "d1", "d2", "v0", "v1"} {
 		devs, err := e.devs.NewLink(e.t, netdev.Dummy{Name: n})
 		require.NoError(tb, err)
 		e.d[n] = devs[0]
@@ -106,6 +106,36 @@ func (e *treeEnv) del(r routeSpec) bool {
 	}
 	for rt := fn.leaf; rt != nil; rt = rt.next {
 		if r.metric != 0 && rt.metric != r.metric {
+			continue
+		}
+		if r.gw != "" && (!rt.fnh.hasGW || rt.fnh.gw != netip.MustParseAddr(r.gw).As16()) {
+			continue
+		}
+		rt.hold()
+		err := e.f.del(e.t, rt)
+		e.f.release(e.t, rt)
+		return err == nil
+	}
+	return false
+}
+
+// delMatch is ip6_route_del: the first route of the node fib6_locate finds
+// exactly that matches the metric and gateway given (zero: any); reject
+// asks for a route without a gateway.
+func (e *treeEnv) delMatch(r routeSpec, reject bool) bool {
+	tb := e.f.getTable(r.table)
+	if tb == nil {
+		return false
+	}
+	fn := tb.locate(mustKey(r.dst), mustKey(r.src), true)
+	if fn == nil {
+		return false
+	}
+	for rt := fn.leaf; rt != nil; rt = rt.next {
+		if r.metric != 0 && rt.metric != r.metric {
+			continue
+		}
+		if reject && rt.fnh.hasGW {
 			continue
 		}
 		if r.gw != "" && (!rt.fnh.hasGW || rt.fnh.gw != netip.MustParseAddr(r.gw).As16()) {

@@ -460,10 +460,11 @@ func ifindexOf(d *netdev.Device) netdev.IfIndex {
 // route may use.
 //
 // Kernel: fib6_check_nexthop (net/ipv4/nexthop.c).
-func checkNexthopObj(n *nexthop.Nexthop, src key) error {
-	if src.addr != ([16]byte{}) {
-		return einval("IPv6 routes using source address can not use nexthop objects")
-	}
+//
+// The kernel's check_src_addr ("IPv6 routes using source address can not
+// use nexthop objects") does not fire for a request: Linux 6.18 refuses a
+// source prefix later, with "Nexthops can not be used with source routing".
+func checkNexthopObj(n *nexthop.Nexthop) error {
 	if n.IsGroup() && n.HasV4() || !n.IsGroup() && n.Family() == syscall.AF_INET {
 		return einval("IPv6 routes can not use an IPv4 nexthop")
 	}
@@ -500,7 +501,7 @@ func (f *FIB) infoCreate(t *sim.Task, cfg *config) (*Info, error) {
 		if nho == nil {
 			return nil, einval("Nexthop id does not exist")
 		}
-		if err := checkNexthopObj(nho, cfg.src); err != nil {
+		if err := checkNexthopObj(nho); err != nil {
 			return nil, err
 		}
 	}

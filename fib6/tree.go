@@ -223,7 +223,7 @@ func (f *FIB) addRt2Node(fn *node, rt *Info, mode fib.Mode, purge []*Info) ([]*I
 					found = true
 					break
 				}
-				if canECMP && !haveFallback {
+				if !haveFallback {
 					fallbackPrev, haveFallback = insPrev, true
 				}
 				insPrev = iter

@@ -1,6 +1,8 @@
 package fib6
 
 import (
+	"fmt"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -8,6 +10,7 @@ import (
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/fib"
+	"github.com/netsimlab/netsim/sim"
 )
 
 func requireErrno(t *testing.T, err error, want syscall.Errno, msg string) {
@@ -64,4 +67,225 @@ func TestKernelTranscriptRejectRoutes(t *testing.T) {
 		"Can not replace route - no match found")
 	require.Equal(t, "0006 0003 0000 0003 0000 0000 0001\n", f.rt6Stats())
 	require.NoError(t, f.checkTree())
+}
+
+// The real kernel leaks a null entry reference when `change` (replace
+// without create) of a source-specific route finds the destination's node
+// but creates its subtree in vain:
+//
+//	ip -6 route change unreachable ::/0 from ::/1
+//	ip -6 route change unreachable 2001:db8::/32 from 2001::/16
+//	cat /proc/net/ipv6_route /proc/net/rt6_stats
+func TestKernelTranscriptChangeSubtreeLeak(t *testing.T) {
+	e := newTreeEnv(t)
+	f := e.f
+	f.nullEntry.fnh.dev = e.lo
+	requireErrno(t, e.add(routeSpec{dst: "::/0", src: "::/1"}, fib.ModeChange), syscall.ENOENT,
+		"Can not replace route - no match found")
+	requireErrno(t, e.add(routeSpec{dst: "2001:db8::/32", src: "2001::/16"}, fib.ModeChange), syscall.ENOENT,
+		"Can not replace route - no match found")
+	null := "00000000000000000000000000000000 00 00000000000000000000000000000000 00 00000000000000000000000000000000 ffffffff 00000002 00000000 00200200       lo\n"
+	require.Equal(t, null+null, f.ipv6Route())
+	require.Equal(t, "0000 0000 0000 0000 0000 0000 0000\n", f.rt6Stats())
+	require.NoError(t, f.checkTree())
+}
+
+func routeLines(s, prefix string) string {
+	var out string
+	for _, l := range strings.SplitAfter(s, "\n") {
+		if strings.HasPrefix(l, prefix) {
+			out += l
+		}
+	}
+	return out
+}
+
+// The real kernel, with veth v0 and v1 up:
+//
+//	ip -6 route add 2001:db8::/48 via fe80::1 dev v0
+//	ip -6 route append 2001:db8::/48 via fe80::2 dev v0
+//	ip -6 route append 2001:db8::/48 via fe80::3 dev v1
+//	ip -6 route add unreachable 2001:db8::/48 metric 1024      # File exists
+//	ip -6 route append 2001:db8::/48 dev v1
+//	ip -6 route append 2001:db8::/48 via fe80::9 dev v1 metric 10
+//	ip -6 route del 2001:db8::/48 via fe80::2 dev v0
+//	ip -6 route replace 2001:db8::/48 via fe80::5 dev v0
+//	ip -6 route add 2001:db8:1::/64 via fe80::1 dev v0
+//	ip -6 route append 2001:db8:1::/64 via fe80::2 dev v1
+//	ip -6 route replace 2001:db8:1::/64 dev v1
+//	ip -6 route prepend 2001:db8:1::/64 via fe80::7 dev v1
+func TestKernelTranscriptMultipath(t *testing.T) {
+	e := newTreeEnv(t)
+	f := e.f
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8::/48", gw: "fe80::1", dev: "v0"}, fib.ModeAdd))
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8::/48", gw: "fe80::2", dev: "v0"}, fib.ModeAppend))
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8::/48", gw: "fe80::3", dev: "v1"}, fib.ModeAppend))
+	requireErrno(t, e.add(routeSpec{dst: "2001:db8::/48"}, fib.ModeAdd), syscall.EEXIST, "")
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8::/48", dev: "v1"}, fib.ModeAppend))
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8::/48", gw: "fe80::9", dev: "v1", metric: 10}, fib.ModeAppend))
+	require.Equal(t, ""+
+		"20010db8000000000000000000000000 30 00000000000000000000000000000000 00 fe800000000000000000000000000009 0000000a 00000001 00000000 00000003       v1\n"+
+		"20010db8000000000000000000000000 30 00000000000000000000000000000000 00 fe800000000000000000000000000001 00000400 00000001 00000000 00000003       v0\n"+
+		"20010db8000000000000000000000000 30 00000000000000000000000000000000 00 fe800000000000000000000000000002 00000400 00000001 00000000 00000003       v0\n"+
+		"20010db8000000000000000000000000 30 00000000000000000000000000000000 00 fe800000000000000000000000000003 00000400 00000001 00000000 00000003       v1\n"+
+		"20010db8000000000000000000000000 30 00000000000000000000000000000000 00 00000000000000000000000000000000 00000400 00000001 00000000 00000001       v1\n",
+		routeLines(f.ipv6Route(), "20010db8"))
+	fn := f.main.locate(mustKey("2001:db8::/48"), key{}, true)
+	require.NotNil(t, fn)
+	mp := fn.leaf.next
+	require.Equal(t, 2, mp.nsiblings)
+	// A dump shows the multipath route once.
+	var dumped []uint32
+	f.main.each(func(rt *Info) bool { dumped = append(dumped, rt.metric); return true })
+	require.Equal(t, []uint32{10, 1024, 1024, ^uint32(0)}, dumped)
+
+	require.True(t, e.del(routeSpec{dst: "2001:db8::/48", gw: "fe80::2"}))
+	require.Equal(t, 1, mp.nsiblings)
+	require.NoError(t, f.checkTree())
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8::/48", gw: "fe80::5", dev: "v0"}, fib.ModeReplace))
+	require.Equal(t, ""+
+		"20010db8000000000000000000000000 30 00000000000000000000000000000000 00 fe800000000000000000000000000009 0000000a 00000001 00000000 00000003       v1\n"+
+		"20010db8000000000000000000000000 30 00000000000000000000000000000000 00 fe800000000000000000000000000005 00000400 00000001 00000000 00000003       v0\n"+
+		"20010db8000000000000000000000000 30 00000000000000000000000000000000 00 00000000000000000000000000000000 00000400 00000001 00000000 00000001       v1\n",
+		routeLines(f.ipv6Route(), "20010db8"))
+
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8:1::/64", gw: "fe80::1", dev: "v0"}, fib.ModeAdd))
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8:1::/64", gw: "fe80::2", dev: "v1"}, fib.ModeAppend))
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8:1::/64", dev: "v1"}, fib.ModeReplace))
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8:1::/64", gw: "fe80::7", dev: "v1"}, fib.ModePrepend))
+	require.Equal(t, ""+
+		"20010db8000100000000000000000000 40 00000000000000000000000000000000 00 00000000000000000000000000000000 00000400 00000001 00000000 00000001       v1\n"+
+		"20010db8000100000000000000000000 40 00000000000000000000000000000000 00 fe800000000000000000000000000007 00000400 00000001 00000000 00000003       v1\n",
+		routeLines(f.ipv6Route(), "20010db80001"))
+	require.NoError(t, f.checkTree())
+}
+
+// The last reference to a route goes one grace period after its release,
+// and its device reference with it; a release made inside an RCU callback
+// (seed 002's anycast route) frees the device one grace period later
+// still.
+func TestReleaseChainDropsDeviceAfterGracePeriods(t *testing.T) {
+	e := newTreeEnv(t)
+	f := e.f
+	d := e.d["d0"]
+	base := d.RefCount()
+	rt := e.newRoute(routeSpec{dst: "2001:db8::/64", gw: "fe80::1", dev: "d0"})
+	require.NoError(t, f.main.add(e.t, rt, fib.ModeAdd))
+	require.Equal(t, base+1, d.RefCount())
+	// The route layer keeps its reference (addrconf's ifp->rt).
+	require.NoError(t, f.del(e.t, rt))
+	require.EqualValues(t, 1, rt.ref)
+	e.w.Settle()
+	require.Equal(t, base+1, d.RefCount(), "still referenced")
+	start := e.t.Now()
+	var releasedAt sim.Time
+	var refAtRelease int64
+	f.w.RCU().Call(e.t, func(k *sim.Task) {
+		releasedAt = k.Now()
+		f.release(k, rt)
+		refAtRelease = d.RefCount()
+	})
+	e.w.Settle()
+	require.Equal(t, base+1, refAtRelease, "the device reference goes one grace period after the release")
+	require.Equal(t, base, d.RefCount())
+	require.GreaterOrEqual(t, releasedAt, start.Add(sim.DefaultCosts.GracePeriod))
+	require.Nil(t, rt.fnh.dev)
+}
+
+// cleanAll visits every route once, deletes what the callback asks, skips
+// the rest of a multipath route on -2, and charges one Fib6Visit per route
+// it gives the callback.
+func TestCleanAll(t *testing.T) {
+	e := newTreeEnv(t)
+	f := e.f
+	tb := f.newTable(100)
+	for i := 0; i < 50; i++ {
+		dev := []string{"d0", "d1"}[i%2]
+		require.NoError(t, e.add(routeSpec{dst: fmt.Sprintf("2001:db8:%x::/48", i), gw: "fe80::1", dev: dev}, fib.ModeAdd))
+		require.NoError(t, e.add(routeSpec{dst: fmt.Sprintf("2001:db8:%x::/64", i), dev: dev, table: 100}, fib.ModeAdd))
+	}
+	// A multipath route of three: the callback sees its first sibling only.
+	for _, gw := range []string{"fe80::1", "fe80::2", "fe80::3"} {
+		require.NoError(t, e.add(routeSpec{dst: "2001:db9::/32", gw: gw, dev: "d2"}, fib.ModeAppend))
+	}
+	require.Equal(t, 103, f.stats.FibRtEntries)
+	before := e.t.Counters().Get(sim.Fib6Visit)
+	seen := 0
+	f.cleanAll(e.t, func(rt *Info) int {
+		seen++
+		if rt == f.nullEntry {
+			return 0
+		}
+		if rt.nsiblings > 0 {
+			return -2
+		}
+		if rt.fnh.dev == e.d["d0"] {
+			return -1
+		}
+		return 0
+	})
+	// 101 routes and the null entry at each of the three tables' roots,
+	// which fib6_clean_node gives the callback too.
+	require.Equal(t, 104, seen)
+	require.EqualValues(t, 104, e.t.Counters().Get(sim.Fib6Visit)-before)
+	require.Equal(t, 53, f.stats.FibRtEntries)
+	require.Equal(t, 50, f.stats.FibDiscardedRoute)
+	require.NoError(t, f.checkTree())
+	n := 0
+	tb.each(func(rt *Info) bool {
+		n++
+		if rt != f.nullEntry {
+			require.Same(t, e.d["d1"], rt.fnh.dev)
+		}
+		return true
+	})
+	require.Equal(t, 25+1, n) // and the null entry of the root
+}
+
+// Lookups: the longest prefix with routes; a source-specific destination
+// shadows its plain routes for sources outside its subtree (checked on the
+// real kernel: `ip -6 route get` answers with the shorter prefix's route);
+// backtracking climbs to the next route node.
+func TestNodeLookupAndBacktrack(t *testing.T) {
+	e := newTreeEnv(t)
+	f := e.f
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8::/32"}, fib.ModeAdd))
+	require.NoError(t, e.add(routeSpec{dst: "2001::/16"}, fib.ModeAdd))
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8:1::/48"}, fib.ModeAdd))
+	a := func(s string) [16]byte { return mustAddr16(s) }
+	fn := f.main.nodeLookup(a("2001:db8:1::5"), [16]byte{})
+	require.Equal(t, mustKey("2001:db8:1::/48"), fn.leaf.dst)
+	fn = f.backtrack(fn, [16]byte{})
+	require.Equal(t, mustKey("2001:db8::/32"), fn.leaf.dst)
+	fn = f.backtrack(fn, [16]byte{})
+	require.Equal(t, mustKey("2001::/16"), fn.leaf.dst)
+	fn = f.backtrack(fn, [16]byte{})
+	require.Equal(t, &f.main.root, fn)
+	require.Nil(t, f.backtrack(fn, [16]byte{}))
+	require.Equal(t, &f.main.root, f.main.nodeLookup(a("3000::1"), [16]byte{}))
+
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8::/32", src: "2001:1::/32"}, fib.ModeAdd))
+	fn = f.main.nodeLookup(a("2001:db8::1"), a("2001:1::1"))
+	require.Equal(t, mustKey("2001:1::/32"), fn.leaf.src)
+	fn = f.main.nodeLookup(a("2001:db8::1"), a("2002::1"))
+	require.Equal(t, mustKey("2001::/16"), fn.leaf.dst)
+
+	require.Equal(t, mustKey("2001:db8:1::/48"), f.main.locate(mustKey("2001:db8:1::/48"), key{}, true).leaf.dst)
+	require.Nil(t, f.main.locate(mustKey("2001:db8:1::/56"), key{}, true))
+	require.Equal(t, mustKey("2001:db8:1::/48"), f.main.locate(mustKey("2001:db8:1::/56"), key{}, false).leaf.dst)
+}
+
+// Tables go into the hash newest first within a bucket; walks and dumps
+// take them bucket by bucket.
+func TestTableHashOrder(t *testing.T) {
+	e := newTreeEnv(t)
+	f := e.f
+	f.newTable(254 + 256)
+	f.newTable(1)
+	f.newTable(1000)
+	var ids []uint32
+	f.eachTable(func(tb *Table) { ids = append(ids, tb.id) })
+	require.Equal(t, []uint32{1, 1000, 510, 254, 255}, ids)
+	require.Same(t, f.main, f.getTable(0))
+	require.Nil(t, f.getTable(7))
 }

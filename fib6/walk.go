@@ -150,34 +150,51 @@ func (f *FIB) flushTrees(t *sim.Task) {
 
 func (f *FIB) cleanAllSernum(t *sim.Task, fn func(rt *Info) int, sernum uint32) {
 	f.eachTable(func(tb *Table) {
+		c := cleaner{f: f, t: t, fn: fn, sernum: sernum}
 		w := &walker{root: &tb.root}
-		w.fn = func(w *walker) int { return f.cleanNode(t, w, fn, sernum) }
+		w.fn = c.node
 		f.walk(w)
+		c.charge()
 	})
 }
 
-// cleanNode is the cleaner's walker callback.
+// cleaner is a fib6_clean_all walk (struct fib6_cleaner). The visits it
+// counts are charged before each deletion and at the end of each table,
+// so that virtual time is exact wherever the walk changes the tree.
+type cleaner struct {
+	f       *FIB
+	t       *sim.Task
+	fn      func(rt *Info) int
+	sernum  uint32
+	visited int64
+}
+
+func (c *cleaner) charge() {
+	c.t.Charge(sim.Fib6Visit, c.visited)
+	c.visited = 0
+}
+
+// node is the cleaner's walker callback.
 //
 // Kernel: fib6_clean_node (net/ipv6/ip6_fib.c).
-func (f *FIB) cleanNode(t *sim.Task, w *walker, fn func(rt *Info) int, sernum uint32) int {
-	if sernum != 0 && w.node.sernum != sernum {
-		w.node.sernum = sernum
+func (c *cleaner) node(w *walker) int {
+	if c.sernum != 0 && w.node.sernum != c.sernum {
+		w.node.sernum = c.sernum
 	}
-	if fn == nil {
+	if c.fn == nil {
 		w.leaf = nil
 		return 0
 	}
-	var visited int64
 	rt := w.leaf
 	for ; rt != nil; rt = rt.next {
-		visited++
-		switch fn(rt) {
+		c.visited++
+		switch c.fn(rt) {
 		case -1:
 			w.leaf = rt
-			if f.del(t, rt) != nil {
+			c.charge()
+			if c.f.del(c.t, rt) != nil {
 				continue
 			}
-			t.Charge(sim.Fib6Visit, visited)
 			return 0
 		case -2:
 			if rt.nsiblings == 0 {
@@ -186,7 +203,6 @@ func (f *FIB) cleanNode(t *sim.Task, w *walker, fn func(rt *Info) int, sernum ui
 			rt = rt.lastSibling()
 		}
 	}
-	t.Charge(sim.Fib6Visit, visited)
 	w.leaf = rt
 	return 0
 }

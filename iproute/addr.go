@@ -212,10 +212,10 @@ var addrModifyKeywords = append([]keyword[*addrReq]{
 	exact("dev", word(func(q *addrReq, v string) { q.dev = v })),
 	exact("label", word(func(q *addrReq, v string) { q.label = v })),
 	kw("metric", func(a *args, q *addrReq) error {
-		_, err := nextValue(a, uint32Value, "\"metric\" value is invalid\n")
-		q.refuse("metric")
+		v, err := nextValue(a, uint32Value, "\"metric\" value is invalid\n")
+		q.a.Metric = uint32(v)
 		return err
-	}).or("priority*", "preference*").unmodelled("netsim models no metrics of prefix routes (IFA_RT_PRIORITY)"),
+	}).or("priority*", "preference*"),
 	kw("valid_lft", func(a *args, q *addrReq) error {
 		if q.validArg != "" {
 			return duparg("valid_lft", a.peek())

@@ -202,6 +202,10 @@ func (ip *IP) printAddrInfo(a rtnl.AddrInfo, flush bool) {
 		p.str(printAny, "address", "%s", a.Peer.String())
 	}
 	p.int(printAny, "prefixlen", "/%d ", int64(a.Prefix.Bits()))
+	if a.Metric != 0 {
+		// IFA_RT_PRIORITY, which the kernel sends when it is set.
+		p.uint(printAny, "metric", "metric %d ", uint64(a.Metric))
+	}
 	if brief {
 		return
 	}

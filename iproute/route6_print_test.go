@@ -125,6 +125,16 @@ unicast 2001:db8:5::/48 from 2001:db8::/64 via 2001:db8::2 dev va proto boot sco
 		`{"dst":"2001:db8:5::/48","from":"2001:db8::/64","gateway":"2001:db8::2","dev":"va","metric":1024,"flags":[],"pref":"medium"}]`+"\n",
 		printRoutes(t, options{json: true}, main, dumpMsgs(dumped6[:6])...))
 
+	// Less than a second left is "expires 0sec"; nothing left, none.
+	require.Equal(t, "2001:db8:2::/48 via fe80::2 dev va metric 10 expires 0sec pref high\n2001:db8:2::/48 via fe80::2 dev va metric 10 pref high\n",
+		printRoutes(t, options{}, main,
+			dumpedRoute(v6("2001:db8:2::/48", func(r *rtnl.RouteInfo) {
+				r.Gateway, r.Dev, r.Priority, r.Pref, r.Expires = gw("fe80::2"), "va", 10, rt.PrefHigh, 10*time.Millisecond
+			})),
+			dumpedRoute(v6("2001:db8:2::/48", func(r *rtnl.RouteInfo) {
+				r.Gateway, r.Dev, r.Priority, r.Pref, r.Expires = gw("fe80::2"), "va", 10, rt.PrefHigh, 9*time.Millisecond
+			}))))
+
 	// ip route show table all default: a default route of each family.
 	require.Equal(t, "default dev va scope link \ndefault dev va metric 1024 pref medium\n",
 		printRoutes(t, options{}, all,

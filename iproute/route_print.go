@@ -213,10 +213,10 @@ func (ip *IP) printRoute(h *rtnl.Handle, m routeMsg, f *routeFilter) {
 	if cloned && m.family == syscall.AF_INET {
 		ip.printCacheFlags(m.flags)
 	}
-	if secs := int64(m.expires / time.Second); secs > 0 {
-		// print_rta_cacheinfo: rta_expires in clock_t, divided by
-		// USER_HZ.
-		p.int(printAny, "expires", "expires %dsec ", secs)
+	if ticks := int64(m.expires / (time.Second / userHZ)); ticks > 0 {
+		// print_rta_cacheinfo: rta_expires in clock_t, printed when not
+		// 0, divided by USER_HZ ("expires 0sec" for less than a second).
+		p.int(printAny, "expires", "expires %dsec ", ticks/userHZ)
 	}
 	if !m.metrics.IsZero() {
 		ip.printRtaMetrics(m.metrics)
@@ -236,6 +236,9 @@ func (ip *IP) printRoute(h *rtnl.Handle, m routeMsg, f *routeFilter) {
 	p.str(printFP, "", "\n", "")
 	p.closeObject()
 }
+
+// userHZ is USER_HZ, the clock_t ticks per second of RTA_CACHEINFO.
+const userHZ = 100
 
 // printRtPref is print_rt_pref: "pref low|medium|high", a number for
 // another value (with no "pref " before it), and no space after either.

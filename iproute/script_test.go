@@ -5,7 +5,7 @@ package iproute_test
 //
 //	cmd          the `ip` command lines to run, one per line, in one fresh
 //	             network namespace (e.g. "ip -force -batch script"), or
-//	             "cat /proc/net/fib_triestat", "sysctl -q -w KEY=VALUE"
+//	             "cat /proc/net/fib_triestat" (or rt6_stats), "sysctl -q -w KEY=VALUE"
 //	             (netsim: rtnl.Handle.Sysctl), or "sleep SECONDS" to let the
 //	             kernel's delayed work run (linkwatch defers a non-urgent
 //	             operstate change up to a second; netsim shows the
@@ -154,6 +154,14 @@ func runNetsim(a *archive) (out string, jsonErrs []string) {
 	cmds := a.commands()
 	res := make([]result, len(cmds))
 	for i, c := range cmds {
+		if strings.Join(c, " ") == "cat /proc/net/rt6_stats" {
+			s, err := k.InitNet().Handle(ip.Task()).RT6Stats()
+			res[i] = result{s, "", 0}
+			if err != nil {
+				res[i] = result{"", err.Error() + "\n", 1}
+			}
+			continue
+		}
 		if strings.Join(c, " ") == "cat /proc/net/fib_triestat" {
 			s, err := k.InitNet().Handle(ip.Task()).TrieStat()
 			if err != nil {

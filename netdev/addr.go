@@ -92,6 +92,17 @@ func (s *Stack) RegisterAddrNotifier(h AddrEventHandler) {
 	s.addrNotifiers = append(s.addrNotifiers, h)
 }
 
+// AddrMetricHandler is told that IPv4 address a of dev (as it is, with its
+// old metric) is being given metric newMetric by a replace, before the
+// address changes: the FIB moves the address's prefix route.
+type AddrMetricHandler func(t *sim.Task, dev *Device, a Addr, newMetric uint32)
+
+// SetAddrMetricHandler installs h. Call it while setting up.
+//
+// Kernel: the fib_modify_prefix_route call of inet_rtm_newaddr
+// (net/ipv4/devinet.c).
+func (s *Stack) SetAddrMetricHandler(h AddrMetricHandler) { s.addrMetric = h }
+
 func (s *Stack) addrNotify(t *sim.Task, ev Event, d *Device, a Addr) {
 	for _, h := range s.addrNotifiers {
 		h(t, ev, d, a)

@@ -283,8 +283,8 @@ func (d *Device) addrconfAddMroute(t *sim.Task) {
 }
 
 // addrconfPrefixRoute adds the prefix route of p via the device, proto
-// kernel, with metric (IFA_RT_PRIORITY; 0 is 256) and expires from now
-// (0: none). A failure (the device is down, the route exists) is ignored,
+// kernel, with metric (IFA_RT_PRIORITY; 0 is 256), expiring at expires
+// (0: never). A failure (the device is down, the route exists) is ignored,
 // as the kernel ignores it.
 //
 // Kernel: addrconf_prefix_route (net/ipv6/addrconf.c). Addresses' prefix
@@ -302,6 +302,26 @@ func (idev *inet6Dev) find(a netip.Addr) *ifaddr6 {
 		}
 	}
 	return nil
+}
+
+// ipv6HeldRoutes counts the local and anycast routes the device's
+// addresses hold that are out of the tables (each keeps its device
+// reference until released).
+func (d *Device) ipv6HeldRoutes() int64 {
+	n := int64(0)
+	if d.inet6 != nil {
+		for _, ifa := range d.inet6.addrs {
+			if ifa.rt != nil && !ifa.rt.Linked() {
+				n++
+			}
+		}
+		for _, ac := range d.inet6.ac {
+			if ac.rt != nil && !ac.rt.Linked() {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // Inet6Addrs returns the device's IPv6 addresses in kernel order (global
@@ -427,23 +447,24 @@ func (d *Device) newInet6(t *sim.Task, a Addr, replace bool) error {
 	a.setLifetime(t.Now(), valid, preferred)
 	ifa := d.ipv6AddAddr(t, a, false)
 	if a.Flags&AddrNoPrefixRoute == 0 {
-		d.addrconfPrefixRoute(t, p, a.Metric, prefixExpires(valid))
+		d.addrconfPrefixRoute(t, p, a.Metric, prefixExpires(t.Now(), valid))
 	}
 	d.dadStart(t, ifa)
 	d.armInet6Lifetimes(t)
 	return nil
 }
 
-// prefixExpires is the lifetime of an address's prefix route: its valid
-// lifetime, or none for a permanent address.
+// prefixExpires is when an address's prefix route expires if the address
+// is given valid lifetime valid now: the end of that lifetime, or never
+// (0) for a permanent address.
 //
 // Kernel: inet6_addr_add, inet6_addr_modify (net/ipv6/addrconf.c): RTF_EXPIRES
 // with a finite valid lifetime.
-func prefixExpires(valid uint32) sim.Time {
+func prefixExpires(now sim.Time, valid uint32) sim.Time {
 	if valid == LifetimeForever {
 		return 0
 	}
-	return sim.Time(time.Duration(valid) * time.Second)
+	return now.Add(time.Duration(valid) * time.Second)
 }
 
 // ipv6ModifyAddr gives an existing address the lifetimes, flags and
@@ -471,7 +492,7 @@ func (d *Device) ipv6ModifyAddr(t *sim.Task, ifa *ifaddr6, a Addr, valid, prefer
 		}
 		// A prefix route that exists is kept (EEXIST); one deleted is
 		// restored.
-		d.addrconfPrefixRoute(t, ifa.Prefix, ifa.Metric, prefixExpires(valid))
+		d.addrconfPrefixRoute(t, ifa.Prefix, ifa.Metric, prefixExpires(t.Now(), valid))
 	} else if hadPrefixRoute && d.cleanupPrefixRouteNeeded(ifa) {
 		d.tbl.fib6.DelPrefixRoute(t, d, ifa.Prefix.Masked(), 0)
 	}
@@ -653,10 +674,8 @@ func (d *Device) dadCompleted(t *sim.Task, ifa *ifaddr6) {
 		d.ipv6DropLocalRoute(t, ifa)
 	}
 	if ifa.rt == nil {
-		r, err := d.tbl.fib6.AddAddrconfRoute(t, AddrconfRoute{Kind: AddrconfLocal, Dev: d, Prefix: netip.PrefixFrom(ifa.Prefix.Addr(), 128)})
-		if err == nil {
-			ifa.rt = r
-		}
+		// The address keeps the route even if ip6_ins_rt failed.
+		ifa.rt, _ = d.tbl.fib6.AddAddrconfRoute(t, AddrconfRoute{Kind: AddrconfLocal, Dev: d, Prefix: netip.PrefixFrom(ifa.Prefix.Addr(), 128)})
 	}
 	if d.inet6.cnf.Forwarding {
 		d.ipv6JoinAnycast(t, ifa)
@@ -783,8 +802,10 @@ func (d *Device) ipv6AcInc(t *sim.Task, a netip.Addr) error {
 			return nil
 		}
 	}
+	// The ifacaddr6 keeps the route even if ip6_ins_rt failed; only
+	// failing to make one fails.
 	r, err := d.tbl.fib6.AddAddrconfRoute(t, AddrconfRoute{Kind: AddrconfAnycast, Dev: d, Prefix: netip.PrefixFrom(a, 128)})
-	if err != nil {
+	if r == nil {
 		return err
 	}
 	idev.ac = slices.Insert(idev.ac, 0, &acAddr{addr: a, users: 1, rt: r})

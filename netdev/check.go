@@ -33,9 +33,11 @@ import (
 //     (__hw_addr_unsync takes the first one it finds);
 //   - reference counts: a device holds at least the references its IPv4 and
 //     IPv6 state and its IPv6 routes took, and exactly those once no RCU
-//     callback is pending (the routes' references as the IPv6FIB counts
-//     them, if it implements IPv6FIBCounts; otherwise the check is only
-//     that the device holds its IP state's); the promiscuity and allmulti counts are not negative;
+//     callback is pending: those of the routes in the IPv6 tables, as the
+//     IPv6FIB counts them if it implements IPv6FIBCounts (otherwise the
+//     check is only that the device holds its IP state's), and of the
+//     local and anycast routes its addresses hold out of the tables; the
+//     promiscuity and allmulti counts are not negative;
 //     the count of devices unregistered but not yet freed is not negative.
 //
 // The caller holds RTNL or has a quiescent simulation. CheckInvariants only
@@ -102,7 +104,7 @@ func (tb *Table) CheckInvariants() error {
 			held++
 		}
 		if exact {
-			held += counts.DevRefs(d)
+			held += counts.DevRefs(d) + d.ipv6HeldRoutes()
 		}
 		switch rc := d.refcnt.Load(); {
 		case rc < held:

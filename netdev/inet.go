@@ -289,6 +289,13 @@ func (d *Device) newInet4(t *sim.Task, a Addr, replace bool) error {
 			return errno.New(syscall.EEXIST, "ipv4: Address already assigned")
 		}
 		t.Charge(sim.AddrOp, 1)
+		if old.Metric != a.Metric {
+			// A replace without a metric resets it to 0.
+			if h := d.tbl.s.addrMetric; h != nil {
+				h(t, d, *old, a.Metric)
+			}
+			old.Metric = a.Metric
+		}
 		old.setLifetime(t.Now(), valid, preferred)
 		d.armInet4Lifetimes(t)
 		return nil

@@ -26,7 +26,7 @@ type AddrconfRoute struct {
 	Prefix netip.Prefix // the address (/128) for local and anycast routes
 	Table  uint32       // 0: the kind's table (local, or main / the device's VRF)
 	Metric uint32       // prefix routes: IFA_RT_PRIORITY, 0 = IP6_RT_PRIO_ADDRCONF (256)
-	// Expires is a prefix route's lifetime from now; 0 is none.
+	// Expires is when a prefix route expires (RTF_EXPIRES); 0 is never.
 	Expires sim.Time
 	// NoPrefixFlag leaves RTF_PREFIX_RT off a prefix route (fe80::/64 and a
 	// route for an address with a peer).
@@ -84,10 +84,10 @@ type IPv6FIBCounts interface {
 	// DevRoutes is the number of routes in the tables whose nexthop is
 	// dev, or every route in the tables for dev nil.
 	DevRoutes(dev *Device) int
-	// DevRefs is the number of references to dev held by routes not yet
-	// destroyed: those in a table, those unlinked but still referenced
-	// (by an address, an anycast address) and those whose destruction
-	// waits for an RCU grace period.
+	// DevRefs is the number of references to dev held by the routes in
+	// the tables (fib6_nh_init's netdev_hold). The routes addrconf holds
+	// out of the tables are addrconf's to count, and those whose
+	// destruction waits for an RCU grace period are not counted.
 	DevRefs(dev *Device) int64
 }
 
@@ -95,10 +95,12 @@ type IPv6FIBCounts interface {
 // no routes.
 type noIPv6FIB struct{}
 
-// noRoute6 is a route noIPv6FIB hands out: it is never in a table.
+// noRoute6 is a route noIPv6FIB hands out. It holds no device reference
+// and reports itself linked, so that addrconf neither makes it again nor
+// counts it as held out of the tables.
 type noRoute6 struct{}
 
-func (noRoute6) Linked() bool { return false }
+func (noRoute6) Linked() bool { return true }
 
 func (noIPv6FIB) AddAddrconfRoute(_ *sim.Task, r AddrconfRoute) (Route6, error) {
 	if r.Kind == AddrconfLocal || r.Kind == AddrconfAnycast {

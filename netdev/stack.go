@@ -61,6 +61,7 @@ type Stack struct {
 	todo      []*Device  // net_todo_list, guarded by RTNL
 
 	addrNotifiers []AddrEventHandler // guarded by RTNL
+	addrMetric    AddrMetricHandler  // fib_modify_prefix_route
 	wq            WorkQueue
 	nextNetID     int
 }

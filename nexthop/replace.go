@@ -25,12 +25,18 @@ func (tb *Table) replaceNexthop(t *sim.Task, old, cand *Nexthop) error {
 	if err := old.checkUsersScope(cand); err != nil {
 		return err
 	}
+	if err := old.checkIPv6Users(cand); err != nil {
+		return err
+	}
 	newIsReject := cand.info != nil && cand.info.blackhole
 	for e := old.grpList.head; e != nil; e = e.next {
 		if newIsReject && len(e.parent.grp.entries) > 1 {
 			return einval("Blackhole nexthop can not be a member of a group with more than one path")
 		}
 		if err := e.parent.checkUsersScope(cand); err != nil {
+			return err
+		}
+		if err := e.parent.checkIPv6Users(cand); err != nil {
 			return err
 		}
 	}
@@ -97,4 +103,22 @@ func (tb *Table) replaceGroup(t *sim.Task, old, cand *Nexthop) {
 	}
 	// New lookups must use only the new group before the old one goes.
 	synchronizeNet(t)
+}
+
+// checkIPv6Users models fib6_check_nh_list: when IPv6 routes use nh, the
+// candidate definition must be one an IPv6 route may use (no IPv4
+// nexthop, no group with an IPv4 member, no fdb nexthop).
+//
+// Kernel: fib6_check_nh_list, fib6_check_nexthop (net/ipv4/nexthop.c).
+func (nh *Nexthop) checkIPv6Users(cand *Nexthop) error {
+	if nh.IPv6Users() == 0 {
+		return nil
+	}
+	if cand.grp != nil && cand.grp.hasV4 || cand.info != nil && cand.info.family == syscall.AF_INET {
+		return einval("IPv6 routes can not use an IPv4 nexthop")
+	}
+	if cand.FDB() {
+		return einval("Route cannot point to a fdb nexthop")
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package rtnl_test
 import (
 	"net/netip"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -82,7 +83,16 @@ func TestAddrLifetimeExpiry(t *testing.T) {
 					assert.NotContains(t, l, "10.0.0.")
 				}
 			} else {
-				assert.Equal(t, base, r.dev("va").IPv6Routes(), "the prefix and host routes went with the address")
+				// The local route went with the address; the prefix
+				// route, which expired with it, stays until the
+				// collector runs (at most gc_interval, 30 s, later), as
+				// on Linux 6.18 (`ip -6 route` shows "expires -5sec").
+				assert.Equal(t, base+1, r.dev("va").IPv6Routes())
+				assert.Contains(t, r.routes6(), "2001:db8::/64 dev va proto kernel metric 256")
+				assert.NotContains(t, strings.Join(r.routes6(), "\n"), "local 2001:db8::1")
+				r.t.Sleep(30 * time.Second)
+				assert.NotContains(t, strings.Join(r.routes6(), "\n"), "2001:db8::")
+				assert.Equal(t, base, r.dev("va").IPv6Routes(), "the collector removed the prefix route")
 			}
 		})
 	}

@@ -94,6 +94,18 @@ func atomDump(tb testing.TB, k *rtnl.Kernel, t *sim.Task) string {
 			tb.Fatal(err)
 		}
 		b.WriteString(dropEmptyTables(ts, routes))
+		routes6, err := h.RouteList(rtnl.FamilyV6, 0)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, r := range routes6 {
+			fmt.Fprintf(&b, "route6 %+v\n", r)
+		}
+		rs6, err := h.RT6Stats()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		b.WriteString(rs6)
 		nhs, err := h.NexthopList()
 		if err != nil {
 			tb.Fatal(err)

@@ -119,6 +119,11 @@ func NewKernelIn(w *sim.World, cfg Config) (*Kernel, error) {
 			n.fib.InetAddrEvent(t, ev, d, a)
 		}
 	})
+	stack.SetAddrMetricHandler(func(t *sim.Task, d *netdev.Device, a netdev.Addr, metric uint32) {
+		if n := k.byTable[d.Table()]; n != nil {
+			n.fib.ModifyPrefixRoute(t, d, a, metric)
+		}
+	})
 	k.wq = &workQueue{k: k}
 	k.wq.nextAt.Store(noWork)
 	k.stack.SetWorkQueue(k.wq)
@@ -238,6 +243,10 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	nh.SetLoopback(tb.Loopback())
 	n := &Net{k: k, name: name, devs: tb, nh: nh, fib: f, fib6: fib6.New(k.w, nh)}
 	n.setMultipathSeed(0)
+	// The loopback device registered before the FIB existed: give it the
+	// device of reject routes and the null entry, as ip6_route_dev_notify
+	// does at its NETDEV_REGISTER.
+	n.fib6.SetLoopback(tb.Loopback())
 	tb.SetIPv6FIB(n.fib6)
 	if n.rules4, err = fibrules.NewIPv4(k.w, fibrules.Config{Policy: k.cfg.Rules, Devices: tb, CountedWalks: k.cfg.CountedWalks}, f); err != nil {
 		return nil, err
@@ -247,10 +256,7 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	if n.rules6, err = fibrules.NewOps(k.w, fibrules.Config{
 		Family: fibrules.FamilyIPv6, Policy: k.cfg.Rules, Devices: tb, CountedWalks: k.cfg.CountedWalks,
 		NewTable: func(t *sim.Task, id uint32) error {
-			if n.fib6.Table(id) == nil {
-				t.Charge(sim.Fib6NewTable, 1)
-			}
-			n.fib6.NewTable(t, id)
+			n.fib6.NewTable(t, id) // charges Fib6NewTable for a new table
 			return nil
 		},
 		FlushCache: func(t *sim.Task) { t.Charge(sim.Fib6TableWalk, int64(n.fib6.TableCount())) },

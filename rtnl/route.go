@@ -241,7 +241,7 @@ func (h *Handle) RouteList(family int, table uint32) ([]RouteInfo, error) {
 			}
 		}
 		if family != FamilyV4 && (table == 0 || h.n.fib6.Table(table) != nil) {
-			for _, r := range h.n.fib6.Routes(table) {
+			for _, r := range h.n.fib6.RoutesAt(t, table) {
 				out = append(out, routeInfo6(r))
 			}
 		}

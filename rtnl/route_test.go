@@ -23,9 +23,14 @@ func routeRig(t *testing.T, cfg rtnl.Config) *rig {
 	return r
 }
 
-func (r *rig) routes() []string {
+func (r *rig) routes() []string { return r.routesOf(rtnl.FamilyV4) }
+
+// routes6 lists the IPv6 routes of every table.
+func (r *rig) routes6() []string { return r.routesOf(rtnl.FamilyV6) }
+
+func (r *rig) routesOf(family int) []string {
 	r.tb.Helper()
-	l, err := r.h.RouteList(rtnl.FamilyV4, 0)
+	l, err := r.h.RouteList(family, 0)
 	require.NoError(r.tb, err)
 	var out []string
 	for _, ri := range l {
@@ -81,7 +86,7 @@ func TestRouteAndNexthopBadInputChangesNothing(t *testing.T) {
 		{"host bits", func() error {
 			return r.h.RouteAdd(rtnl.Route{Dst: netip.PrefixFrom(netip.MustParseAddr("10.0.1.1"), 24)})
 		}, syscall.EINVAL, "Invalid prefix for given prefix length"},
-		{"ipv6 dst", func() error { return r.h.RouteAdd(rtnl.Route{Dst: pfx("2001:db8::/64"), Dev: "eth0"}) }, syscall.EAFNOSUPPORT, "IPv4 destination prefix required"},
+		{"ipv6 tos", func() error { return r.h.RouteAdd(rtnl.Route{Dst: pfx("2001:db8::/64"), Dev: "eth0", TOS: 4}) }, syscall.EINVAL, "Invalid dsfield (tos): option not available for IPv6."},
 		{"gateway off-link", func() error {
 			return r.h.RouteAdd(rtnl.Route{Dst: pfx("10.0.2.0/24"), Gateway: netip.MustParseAddr("192.0.2.1"), Dev: "eth0"})
 		}, syscall.ENETUNREACH, "Nexthop has invalid gateway"},
@@ -102,13 +107,14 @@ func TestRouteAndNexthopBadInputChangesNothing(t *testing.T) {
 		{"nexthop del missing", func() error { return r.h.NexthopDel(77) }, syscall.ENOENT, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			routes, nhs, c := r.routes(), r.nexthops(), r.counters()
+			routes, routes6, nhs, c := r.routes(), r.routes6(), r.nexthops(), r.counters()
 			err := tc.call()
 			require.ErrorIs(t, err, tc.err)
 			if tc.msg != "" {
 				require.ErrorContains(t, err, tc.msg)
 			}
 			require.Equal(t, routes, r.routes())
+			require.Equal(t, routes6, r.routes6())
 			require.Equal(t, nhs, r.nexthops())
 			require.Equal(t, c.Get(sim.RCUCallback), r.counters().Get(sim.RCUCallback))
 		})

@@ -23,7 +23,7 @@ func routeLine(r rtnl.RouteInfo) string {
 	switch {
 	case r.Dst.Bits() == 0:
 		w = append(w, "default")
-	case r.Dst.Bits() == 32:
+	case r.Dst.Bits() == r.Dst.Addr().BitLen():
 		w = append(w, r.Dst.Addr().String())
 	default:
 		w = append(w, r.Dst.String())

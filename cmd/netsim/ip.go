@@ -30,6 +30,7 @@ NETSIM OPTIONS (none is a prefix of an option of ip's, so both mix freely):
   -netsim-json       print -netsim-time's figures as JSON lines (implies it);
                      with ip's -json, stdout is a stream of JSON values
   -triestat          after the run, print /proc/net/fib_triestat (of NETNS with -n)
+  -rt6stats          after the run, print /proc/net/rt6_stats (of NETNS with -n)
   -trace FILE        write a Chrome/Perfetto trace of virtual time to FILE
   -trace-events N    keep at most N events in the trace (default 200000)
   -help              print this help
@@ -44,7 +45,7 @@ its JSON output; netsim's timing lines are -netsim-json).
 // ipMain is `netsim ip`: it returns the exit status.
 func ipMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cfg := rtnl.After
-	showTime, trieStat, asJSON := false, false, false
+	showTime, trieStat, rt6Stats, asJSON := false, false, false, false
 	var (
 		ipArgs                []string
 		configFile, traceFile string
@@ -101,6 +102,8 @@ func ipMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			showTime = true
 		case "triestat":
 			trieStat = true
+		case "rt6stats":
+			rt6Stats = true
 		case "help":
 			fmt.Fprint(stdout, ipUsage)
 			return 0
@@ -191,7 +194,7 @@ func ipMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			cmds, t.Now().Sub(start), st.HoldTotal-rtnlHold0, st.HoldMax, st.WaitTotal-rtnlWaitTot0,
 			time.Since(realStart).Round(time.Microsecond))
 	}
-	if trieStat {
+	if trieStat || rt6Stats {
 		n := k.InitNet()
 		for i := 0; i+1 < len(ipArgs) && strings.HasPrefix(ipArgs[i], "-"); i++ {
 			if matchesOpt(ipArgs[i], "-netns") {
@@ -200,15 +203,25 @@ func ipMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				}
 			}
 		}
-		s, err := n.Handle(k.World().NewTask("cat")).TrieStat()
-		if err != nil {
-			fmt.Fprintln(stderr, "netsim ip: fib_triestat:", err)
-			return 1
+		h := n.Handle(k.World().NewTask("cat"))
+		for _, f := range []struct {
+			on   bool
+			name string
+			get  func() (string, error)
+		}{{trieStat, "fib_triestat", h.TrieStat}, {rt6Stats, "rt6_stats", h.RT6Stats}} {
+			if !f.on {
+				continue
+			}
+			s, err := f.get()
+			if err != nil {
+				fmt.Fprintf(stderr, "netsim ip: %s: %v\n", f.name, err)
+				return 1
+			}
+			if s != "" && !strings.HasSuffix(s, "\n") {
+				s += "\n"
+			}
+			fmt.Fprint(stdout, s)
 		}
-		if s != "" && !strings.HasSuffix(s, "\n") {
-			s += "\n"
-		}
-		fmt.Fprint(stdout, s)
 	}
 	return status
 }

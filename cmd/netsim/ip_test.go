@@ -151,3 +151,15 @@ func TestIPOptionsReachIP(t *testing.T) {
 	require.NoError(t, dec.Decode(&rec), out)
 	assert.Equal(t, true, rec["total"])
 }
+
+// TestIPRT6Stats: -rt6stats prints /proc/net/rt6_stats after the batch;
+// the want line is the real kernel's (Linux 6.18) after the same commands
+// (fib nodes, route nodes, route allocs, route entries, cache, dst
+// entries, discarded).
+func TestIPRT6Stats(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "s.ip")
+	require.NoError(t, os.WriteFile(f, []byte("link add va type veth peer name vb\nlink set va up\nlink set vb up\naddr add 2001:db8::1/64 dev va\nroute add 2001:db8:1::/48 via 2001:db8::2\n"), 0o644))
+	out, errOut, st := runIP(t, "", "-rt6stats", "-batch", f)
+	require.Equal(t, 0, st, errOut)
+	require.Equal(t, "0005 0004 0000 0006 0000 0000 0000\n", out)
+}

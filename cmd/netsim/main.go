@@ -6,7 +6,7 @@
 // Usage:
 //
 //	netsim seeds [-only 001,004] [-scale F] [-json]
-//	netsim ip [-before|-after|-config FILE] [-netsim-time] [-netsim-json] [-triestat] [-force] [-n NETNS] [-batch FILE] ARGS...
+//	netsim ip [-before|-after|-config FILE] [-netsim-time] [-netsim-json] [-triestat] [-rt6stats] [-force] [-n NETNS] [-batch FILE] ARGS...
 //	netsim build [-dummies N] [-vlans N] [-one-by-one N] [-json]
 //	netsim batch -netns K [-parallel] [-before|-after] [-cpus P] [-4|-6] [-json] FILE
 //	netsim sweep 003 [-n 16,32,...] [-family 4|6] [-rules N] [-cpus P] [-start all|shell] [-plot FILE.svg] [-json]

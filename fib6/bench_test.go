@@ -1,0 +1,192 @@
+package fib6
+
+import (
+	"math/rand/v2"
+	"net/netip"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/gaissmai/bart"
+
+	"github.com/netsimlab/netsim/fib"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// benchPrefixes returns n distinct IPv6 prefixes shaped like a large
+// table: /16 to /128, most between /32 and /64, under a few thousand /32s.
+func benchPrefixes(r *rand.Rand, n int) []netip.Prefix {
+	lens := []int{16, 24, 28, 29, 32, 32, 32, 36, 40, 44, 48, 48, 48, 48, 48, 56, 56, 60, 64, 64, 64, 96, 112, 127, 128}
+	tops := make([]uint32, 4096)
+	for i := range tops {
+		tops[i] = 0x20000000 | r.Uint32()&0x0fffffff
+	}
+	seen := make(map[netip.Prefix]struct{}, n)
+	out := make([]netip.Prefix, 0, n)
+	for len(out) < n {
+		var a [16]byte
+		t := tops[r.IntN(len(tops))]
+		a[0], a[1], a[2], a[3] = byte(t>>24), byte(t>>16), byte(t>>8), byte(t)
+		for i := 4; i < 16; i++ {
+			a[i] = byte(r.Uint32())
+		}
+		p, _ := netip.AddrFrom16(a).Prefix(lens[r.IntN(len(lens))])
+		if _, ok := seen[p]; ok {
+			continue
+		}
+		seen[p] = struct{}{}
+		out = append(out, p)
+	}
+	return out
+}
+
+func prefixKey(p netip.Prefix) key {
+	return key{addr: p.Addr().As16(), plen: uint8(p.Bits())}
+}
+
+// addReject adds a reject route for p to tb as ip6_route_add does, without
+// a device (the null entry's way).
+func addReject(t *sim.Task, tb *Table, p netip.Prefix) error {
+	rt := newInfo()
+	rt.dst = prefixKey(p)
+	rt.metric = 1024
+	rt.flags = rtfReject | rtfNonexthop
+	err := tb.add(t, rt, fib.ModeAdd)
+	tb.fib.release(t, rt)
+	return err
+}
+
+var (
+	big1MOnce   sync.Once
+	big1M       *FIB
+	big1MTask   *sim.Task
+	big1MBart   *bart.Table[int]
+	big1MRandom []netip.Addr
+	big1MHits   []netip.Addr
+)
+
+func big1MTables(b *testing.B) {
+	big1MOnce.Do(func() {
+		r := rand.New(rand.NewPCG(15, 16))
+		ps := benchPrefixes(r, 1<<20)
+		w := sim.MustNewWorld(sim.Options{})
+		big1M, big1MTask = newFIB(w, nil), w.NewTask("bench")
+		big1MBart = new(bart.Table[int])
+		for i, p := range ps {
+			if err := addReject(big1MTask, big1M.main, p); err != nil {
+				b.Fatal(err)
+			}
+			big1MBart.Insert(p, i)
+		}
+		for range 1 << 16 {
+			var a [16]byte
+			for i := range a {
+				a[i] = byte(r.Uint32())
+			}
+			a[0] = 0x20 | a[0]&0x0f
+			big1MRandom = append(big1MRandom, netip.AddrFrom16(a))
+		}
+		for range 1 << 16 {
+			p := ps[r.IntN(len(ps))]
+			a := p.Addr().As16()
+			for i := p.Bits(); i < 128; i++ {
+				if r.IntN(2) == 1 {
+					a[i>>3] |= 0x80 >> (i & 7)
+				}
+			}
+			big1MHits = append(big1MHits, netip.AddrFrom16(a))
+		}
+	})
+}
+
+// BenchmarkLookup1M compares fib6_node_lookup on a 1M-prefix table with
+// gaissmai/bart on the same prefixes, for the same addresses: addresses
+// inside prefixes of the table and random ones under 2000::/4.
+func BenchmarkLookup1M(b *testing.B) {
+	big1MTables(b)
+	tb := big1M.main
+	for _, set := range []struct {
+		name  string
+		addrs []netip.Addr
+	}{{"hits", big1MHits}, {"random", big1MRandom}} {
+		keys := make([][16]byte, len(set.addrs))
+		for i, a := range set.addrs {
+			keys[i] = a.As16()
+		}
+		b.Run("fib6/"+set.name, func(b *testing.B) {
+			i, hits := 0, 0
+			for b.Loop() {
+				if fn := tb.nodeLookup(keys[i&(1<<16-1)], [16]byte{}); fn != &tb.root {
+					hits++
+				}
+				i++
+			}
+			b.ReportMetric(float64(hits)/float64(i), "hit-ratio")
+		})
+		b.Run("bart/"+set.name, func(b *testing.B) {
+			i, hits := 0, 0
+			for b.Loop() {
+				if _, ok := big1MBart.Lookup(set.addrs[i&(1<<16-1)]); ok {
+					hits++
+				}
+				i++
+			}
+			b.ReportMetric(float64(hits)/float64(i), "hit-ratio")
+		})
+	}
+}
+
+func heapInUse() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// BenchmarkMemory1M measures the heap a million IPv6 routes take in the
+// tree, per route (fib6_infos and nodes), and reports the tree's nodes per
+// route.
+func BenchmarkMemory1M(b *testing.B) {
+	const n = 1 << 20
+	ps := benchPrefixes(rand.New(rand.NewPCG(17, 18)), n)
+	var perRoute, nodes float64
+	for b.Loop() {
+		w := sim.MustNewWorld(sim.Options{})
+		t := w.NewTask("bench")
+		before := heapInUse()
+		f := newFIB(w, nil)
+		for _, p := range ps {
+			if err := addReject(t, f.main, p); err != nil {
+				b.Fatal(err)
+			}
+		}
+		after := heapInUse()
+		perRoute = float64(after-before) / n
+		nodes = float64(f.stats.FibNodes) / n
+		runtime.KeepAlive(f)
+	}
+	b.ReportMetric(perRoute, "B/route")
+	b.ReportMetric(nodes, "nodes/route")
+}
+
+// BenchmarkCleanAll100k is a full fib6_clean_all over 100 000 routes whose
+// callback keeps every route (rt6_sync_down_dev for a device that has
+// none of them).
+func BenchmarkCleanAll100k(b *testing.B) {
+	const n = 100000
+	ps := benchPrefixes(rand.New(rand.NewPCG(19, 20)), n)
+	w := sim.MustNewWorld(sim.Options{})
+	t := w.NewTask("bench")
+	f := newFIB(w, nil)
+	for _, p := range ps {
+		if err := addReject(t, f.main, p); err != nil {
+			b.Fatal(err)
+		}
+	}
+	visited := 0
+	for b.Loop() {
+		f.cleanAll(t, func(rt *Info) int { visited++; return 0 })
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(visited), "ns/route")
+}
