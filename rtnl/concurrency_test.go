@@ -2,6 +2,7 @@ package rtnl_test
 
 import (
 	"fmt"
+	"net/netip"
 	"sort"
 	"sync"
 	"testing"
@@ -38,6 +39,17 @@ func worker(h *rtnl.Handle, id, n int, errs chan<- error) (kept []string) {
 			return kept
 		}
 		if _, err := h.AddrList(a, rtnl.FamilyAll); !check(err) {
+			return kept
+		}
+		if !check(h.RouteAdd(rtnl.Route{
+			Dst: pfx(fmt.Sprintf("2001:db8:%x:%x:1::/80", id, i)), Gateway: netip.MustParseAddr(fmt.Sprintf("2001:db8:%x:%x::2", id, i)), Dev: a,
+		})) {
+			return kept
+		}
+		if _, err := h.RouteList(rtnl.FamilyAll, 0); !check(err) {
+			return kept
+		}
+		if _, err := h.RouteGetFlow(rtnl.RouteQuery{Dst: netip.MustParseAddr(fmt.Sprintf("2001:db8:%x:%x:1::5", id, i))}); !check(err) {
 			return kept
 		}
 		if !check(h.LinkSetDown(a)) || !check(h.LinkSetDown(b)) {

@@ -61,7 +61,9 @@ func (h *Handle) do(op string, fn func(t *sim.Task, tb *netdev.Table) error) err
 	}
 	// The resilient nexthop groups' upkeep work due by now runs first.
 	h.n.nh.RunTimers(t)
+	h.n.syncTables6()
 	err := fn(t, h.n.devs)
+	h.n.syncTables6()
 	k.unlock(t)
 	return err
 }

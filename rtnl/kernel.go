@@ -199,6 +199,7 @@ type Net struct {
 	fib6 *fib6.FIB      // net->ipv6's tables
 
 	rules4, rules6 *fibrules.Ops // the IPv4 and IPv6 fib_rules_ops
+	tables6        tables6       // the IPv6 tables as the IPv6 rules see them
 
 	// mpSeed is the multipath hash seed in use: the one set with
 	// net.ipv4.fib_multipath_hash_seed, or a random one while none is set
@@ -243,11 +244,13 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	nh.SetLoopback(tb.Loopback())
 	n := &Net{k: k, name: name, devs: tb, nh: nh, fib: f, fib6: fib6.New(k.w, nh)}
 	n.setMultipathSeed(0)
-	// The loopback device registered before the FIB existed: give it the
-	// device of reject routes and the null entry, as ip6_route_dev_notify
-	// does at its NETDEV_REGISTER.
-	n.fib6.SetLoopback(tb.Loopback())
+	n.tables6.known.add(fib.TableMain)
+	n.tables6.known.add(fib.TableLocal)
+	n.tables6.count.Store(int64(n.fib6.TableCount()))
 	tb.SetIPv6FIB(n.fib6)
+	// The loopback device registered with the table, before the FIB
+	// existed (ip6_route_dev_notify's NETDEV_REGISTER).
+	n.fib6.SetLoopback(tb.Loopback())
 	if n.rules4, err = fibrules.NewIPv4(k.w, fibrules.Config{Policy: k.cfg.Rules, Devices: tb, CountedWalks: k.cfg.CountedWalks}, f); err != nil {
 		return nil, err
 	}
@@ -255,11 +258,8 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	// every change walks all the namespace's IPv6 tables (fib6_flush_trees).
 	if n.rules6, err = fibrules.NewOps(k.w, fibrules.Config{
 		Family: fibrules.FamilyIPv6, Policy: k.cfg.Rules, Devices: tb, CountedWalks: k.cfg.CountedWalks,
-		NewTable: func(t *sim.Task, id uint32) error {
-			n.fib6.NewTable(t, id) // charges Fib6NewTable for a new table
-			return nil
-		},
-		FlushCache: func(t *sim.Task) { t.Charge(sim.Fib6TableWalk, int64(n.fib6.TableCount())) },
+		NewTable:   n.ruleNewTable6,
+		FlushCache: func(t *sim.Task) { t.Charge(sim.Fib6TableWalk, n.tables6.count.Load()) },
 	}); err != nil {
 		return nil, err
 	}

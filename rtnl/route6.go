@@ -59,6 +59,7 @@ func routeInfo6(r fib6.Route) RouteInfo {
 	if r.Dev != nil {
 		ri.Dev = r.Dev.Name()
 	}
+	ri.Size = routeSize6(r)
 	for _, p := range r.Multipath {
 		rp := RoutePath{Gateway: p.Gateway, Weight: p.Weight, Flags: p.Flags}
 		if rp.Weight == 0 {
@@ -70,6 +71,54 @@ func routeInfo6(r fib6.Route) RouteInfo {
 		ri.Multipath = append(ri.Multipath, rp)
 	}
 	return ri
+}
+
+// routeSize6 is the length of r's RTM_NEWROUTE message in a dump:
+// nlmsghdr and rtmsg, RTA_TABLE, RTA_DST and RTA_SRC when their lengths are
+// not 0, RTA_PREFSRC, RTA_METRICS when a metric is set, RTA_PRIORITY, the
+// nexthop (RTA_NH_ID; RTA_MULTIPATH with an rtnexthop and an RTA_GATEWAY
+// per path with a gateway; or RTA_GATEWAY and RTA_OIF), RTA_CACHEINFO and
+// RTA_PREF.
+//
+// Kernel: rt6_fill_node (net/ipv6/route.c).
+func routeSize6(r fib6.Route) int {
+	nla := func(n int) int { return (4 + n + 3) &^ 3 }
+	n := 16 + 12 + nla(4)
+	if r.Dst.Bits() > 0 {
+		n += nla(16)
+	}
+	if r.Src.IsValid() && r.Src.Bits() > 0 {
+		n += nla(16)
+	}
+	if r.PrefSrc.IsValid() {
+		n += nla(16)
+	}
+	if (r.Metrics != fib.Metrics{}) {
+		// The RTA_METRICS nest, as rtnetlink_put_metrics fills it for
+		// either family.
+		n += fib.Route{Metrics: r.Metrics}.NetlinkSize() - (16 + 12 + nla(4))
+	}
+	n += nla(4) // RTA_PRIORITY
+	switch {
+	case r.NexthopID != 0:
+		n += nla(4)
+	case len(r.Multipath) > 0:
+		n += 4
+		for _, p := range r.Multipath {
+			n += 8
+			if p.Gateway.IsValid() {
+				n += nla(16)
+			}
+		}
+	default:
+		if r.Gateway.IsValid() {
+			n += nla(16)
+		}
+		if r.Dev != nil {
+			n += nla(4)
+		}
+	}
+	return n + nla(32) + nla(1) // RTA_CACHEINFO, RTA_PREF
 }
 
 // fib6RuleLookup resolves fl through the namespace's IPv6 rules: each
@@ -84,6 +133,10 @@ func (n *Net) fib6RuleLookup(t *sim.Task, fl fib6.Flow) (fib6.Result, error) {
 	rfl := fibrules.Flow{
 		Src: fl.Src, Dst: fl.Dst, IIF: fl.IIF, OIF: fl.OIF, Mark: fl.Mark, UID: fl.UID,
 		IPProto: fl.Proto, Sport: fl.Sport, Dport: fl.Dport,
+	}
+	if rfl.IIF == 0 {
+		// ip6_route_output_flags: a locally generated packet comes from lo.
+		rfl.IIF = netdev.LoopbackIfIndex
 	}
 	if d := n.devs.ByIndex(fl.OIF); d != nil {
 		rfl.L3MDevTable = l3mdevTable(d)

@@ -11,6 +11,7 @@ package rtnl
 import (
 	"net/netip"
 	"syscall"
+	"time"
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/fib"
@@ -82,6 +83,18 @@ type RouteResult struct {
 	// route carries (rt_set_nexthop); none for broadcast, multicast
 	// through a default route, or local delivery of a received packet.
 	Metrics fib.Metrics
+	// The IPv6 answer's own fields (rt6_fill_node): Family is FamilyV6
+	// for an IPv6 lookup (0 or FamilyV4 for IPv4); From is RTA_SRC, the
+	// flow's source (:: when the query has none), which ip prints as
+	// "from"; Src is then RTA_PREFSRC, the source the kernel would pick
+	// (invalid for an input route or when there is none); Priority,
+	// Protocol, Pref and Expires are the matched route's.
+	Family   int
+	From     netip.Addr
+	Priority uint32
+	Protocol fib.Protocol
+	Pref     rt.Pref
+	Expires  time.Duration
 	// Entry is, for a FIBMatch query, the FIB entry the lookup matched, as
 	// `ip route show` dumps it but with the type of the route built (a
 	// multicast destination through a default route, say, gives the
@@ -89,13 +102,6 @@ type RouteResult struct {
 	// from no FIB entry (0.0.0.0, a multicast group on an input device, an
 	// output device without a route) fails with EHOSTUNREACH.
 	Entry *RouteInfo
-
-	// Protocol, Priority and Pref are the IPv6 route's rtm_protocol,
-	// metric and router preference, which an IPv6 answer carries
-	// (rt6_fill_node); an IPv4 answer has none of them.
-	Protocol fib.Protocol
-	Priority uint32
-	Pref     rt.Pref
 }
 
 // RouteGet looks dst up as the kernel routes a locally generated packet
@@ -140,8 +146,16 @@ func (h *Handle) RouteGet(dst netip.Addr) (RouteResult, error) {
 func (h *Handle) RouteGetFlow(q RouteQuery) (RouteResult, error) {
 	var rr RouteResult
 	err := h.do("RTM_GETROUTE", func(t *sim.Task, tb *netdev.Table) error {
-		if q.Dst.IsValid() && !q.Dst.Is4() || q.Src.IsValid() && !q.Src.Is4() {
-			return errno.New(syscall.EAFNOSUPPORT, "Only IPv4 lookups are modelled")
+		if q.Dst.Is6() || !q.Dst.IsValid() && q.Src.Is6() {
+			if q.Src.IsValid() && !q.Src.Is6() {
+				return errno.New(syscall.EINVAL, "")
+			}
+			var err error
+			rr, err = h.n.routeGet6(t, tb, q)
+			return err
+		}
+		if q.Src.IsValid() && !q.Src.Is4() {
+			return errno.New(syscall.EINVAL, "")
 		}
 		// inet_rtm_valid_getroute_req
 		if q.SrcLen != 0 && q.SrcLen != 32 {

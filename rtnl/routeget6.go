@@ -1,0 +1,114 @@
+// `ip -6 route get`: the route a packet to an IPv6 destination takes, as
+// inet6_rtm_getroute (net/ipv6/route.c) answers it: ip6_route_output for a
+// locally generated packet, ip6_route_input_lookup with an input device,
+// through the IPv6 policy rules and tables (fib6.FIB.Lookup), the source
+// address by ipv6_dev_get_saddr (netdev.Table.IPv6SourceAddr).
+
+package rtnl
+
+import (
+	"net/netip"
+	"syscall"
+
+	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/fib6"
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// routeGet6 answers an IPv6 RouteQuery. Errors: EINVAL for a source
+// length other than 0 or 128, EOPNOTSUPP for an IP protocol other than
+// TCP, UDP and ICMPv6, ENODEV for an unknown device, ENETUNREACH when no
+// route matches (the null entry), and a reject route's error (EINVAL for
+// blackhole, EHOSTUNREACH for unreachable, EACCES for prohibit). Neighbour
+// reachability does not exist in netsim: routes are selected as for a
+// host with no neighbour entries.
+//
+// Kernel: inet6_rtm_valid_getroute_req, inet6_rtm_getroute,
+// rt6_fill_node (net/ipv6/route.c).
+func (n *Net) routeGet6(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteResult, error) {
+	if q.SrcLen != 0 && q.SrcLen != 128 {
+		return RouteResult{}, errno.New(syscall.EINVAL, "ipv6: Invalid values in header for get route request")
+	}
+	if q.IPProto != 0 || q.HasIPProto {
+		switch q.IPProto {
+		case syscall.IPPROTO_TCP, syscall.IPPROTO_UDP, syscall.IPPROTO_ICMPV6:
+		default:
+			return RouteResult{}, errno.New(syscall.EOPNOTSUPP, "Unsupported ip proto")
+		}
+	}
+	fl := fib6.Flow{Dst: q.Dst, Src: q.Src, Mark: q.Mark, UID: q.UID, Proto: q.IPProto, Sport: q.Sport, Dport: q.Dport}
+	if !fl.Dst.IsValid() {
+		fl.Dst = netip.IPv6Unspecified()
+	}
+	if fl.Src.IsUnspecified() {
+		fl.Src = netip.Addr{}
+	}
+	var iif *netdev.Device
+	if q.IIF != "" {
+		d, err := tb.Lookup(q.IIF)
+		if err != nil {
+			return RouteResult{}, err
+		}
+		iif, fl.IIF = d, d.Index()
+	} else if q.OIF != "" {
+		d, err := tb.Lookup(q.OIF)
+		if err != nil {
+			return RouteResult{}, err
+		}
+		fl.OIF = d.Index()
+	}
+	res, err := n.fib6.Lookup(t, fl)
+	if err != nil {
+		return RouteResult{}, err
+	}
+	r := res.Route
+	rr := RouteResult{
+		Family: FamilyV6, Type: r.Type, Gateway: res.Gateway, Table: res.Table, Prefix: r.Dst,
+		PrefSrc: r.PrefSrc, NexthopID: r.NexthopID, Metrics: r.Metrics, From: q.Src,
+		Priority: r.Priority, Protocol: r.Protocol, Pref: r.Pref, Expires: r.Expires,
+	}
+	if !rr.From.IsValid() {
+		rr.From = netip.IPv6Unspecified()
+	}
+	if res.Dev != nil {
+		rr.Dev = res.Dev.Name()
+	}
+	if iif != nil {
+		rr.IIF = iif.Name()
+	} else if r.PrefSrc.IsValid() {
+		rr.Src = r.PrefSrc
+	} else {
+		// ip6_route_get_saddr: the route's own device's choice (a local
+		// route's device, not lo).
+		dev := r.Dev
+		if dev == nil {
+			dev = res.Dev
+		}
+		if a, ok := tb.IPv6SourceAddr(dev, fl.Dst); ok {
+			rr.Src = a
+		}
+	}
+	if q.FIBMatch {
+		ri := routeInfo6(n.fullRoute6(t, res))
+		rr.Entry = &ri
+	}
+	return rr, nil
+}
+
+// fullRoute6 is the route res matched as a dump shows it: for a multipath
+// route, with all its paths (rt->from, whose siblings rt6_fill_node dumps).
+func (n *Net) fullRoute6(t *sim.Task, res fib6.Result) fib6.Route {
+	r := res.Route
+	for _, o := range n.fib6.RoutesAt(t, res.Table) {
+		if o.Dst != r.Dst || o.Src != r.Src || o.Priority != r.Priority || o.Type != r.Type || len(o.Multipath) == 0 {
+			continue
+		}
+		for _, p := range o.Multipath {
+			if p.Gateway == res.Gateway && p.Dev == res.Dev {
+				return o
+			}
+		}
+	}
+	return r
+}
