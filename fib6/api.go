@@ -53,7 +53,11 @@ type Flow struct {
 // Result is what a lookup found: the matching route as a dump shows it,
 // the path chosen and the table it came from.
 type Result struct {
-	Route   Route          // the matching route (for a multipath route, the sibling chosen)
+	// Route is the route chosen as rt6_fill_node shows it (`ip -6 route
+	// get fibmatch`): for a multipath route the sibling the flow's hash
+	// chose, whose Multipath lists every path starting from its own (the
+	// kernel dumps rt, then rt's sibling list).
+	Route   Route
 	Table   uint32         // the table it is in
 	Gateway netip.Addr     // the chosen path's gateway
 	Dev     *netdev.Device // the chosen path's device

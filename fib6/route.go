@@ -26,6 +26,9 @@ const (
 	prioAddrconf = 256  // IP6_RT_PRIO_ADDRCONF: prefix and multicast routes
 )
 
+// infinityLifeTime is INFINITY_LIFE_TIME seconds: RTA_EXPIRES's "forever".
+const infinityLifeTime = 0xffffffff * time.Second
+
 // config is struct fib6_config: a request after rtm_to_fib6_config.
 type config struct {
 	table    uint32
@@ -74,8 +77,8 @@ func keyOf(a netip.Addr, plen int) key {
 	return k
 }
 
-// prefixKey converts a request's prefix; the zero Prefix is ::/0.
-func prefixKey(p netip.Prefix, what string) (key, error) {
+// requestKey converts a request's prefix; the zero Prefix is ::/0.
+func requestKey(p netip.Prefix, what string) (key, error) {
 	if p == (netip.Prefix{}) {
 		return key{}, nil
 	}
@@ -116,11 +119,11 @@ func (f *FIB) toConfig(r Route, mode fib.Mode, add bool) (*config, error) {
 		cfg.flags |= rtfGateway
 	}
 	var err error
-	if cfg.dst, err = prefixKey(r.Dst, "dst"); err != nil {
+	if cfg.dst, err = requestKey(r.Dst, "dst"); err != nil {
 		return nil, err
 	}
 	if r.Src.IsValid() || r.Src != (netip.Prefix{}) {
-		if cfg.src, err = prefixKey(r.Src, "src"); err != nil {
+		if cfg.src, err = requestKey(r.Src, "src"); err != nil {
 			return nil, err
 		}
 	}
@@ -134,7 +137,9 @@ func (f *FIB) toConfig(r Route, mode fib.Mode, add bool) (*config, error) {
 	if r.Pref != rt.PrefLow && r.Pref != rt.PrefHigh {
 		cfg.pref = rt.PrefMedium
 	}
-	if r.Expires > 0 {
+	// addrconf_timeout_fixup: 0xffffffff seconds (INFINITY_LIFE_TIME) is
+	// no lifetime at all.
+	if r.Expires > 0 && r.Expires < infinityLifeTime {
 		cfg.flags |= rtfExpires
 		cfg.expires = r.Expires
 	}

@@ -524,3 +524,59 @@ func TestGatewayChecks(t *testing.T) {
 	requireErr(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:1a::/64"), Dev: v2}, fib.ModeAdd), syscall.ENETDOWN, "Nexthop device is not up")
 	require.NoError(t, e.f.CheckInvariants())
 }
+
+func TestDeviceReferences(t *testing.T) {
+	e := newRouteEnv(t)
+	v0 := e.d["v0"]
+	e.w.RCU().Barrier(e.t)
+	base := v0.RefCount()
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:60::/64"), Gateway: addr("2001:db8::1")}, fib.ModeAdd))
+	assert.Equal(t, base+1, v0.RefCount(), "a route holds its device")
+	// A refused request takes no reference.
+	_ = e.f.Add(e.t, Route{Dst: pfx("2001:db8:61::/64"), Dev: v0, PrefSrc: addr("2001:db8:99::1")}, fib.ModeAdd)
+	e.w.RCU().Barrier(e.t)
+	assert.Equal(t, base+1, v0.RefCount())
+	// The reference goes one grace period after the route.
+	require.NoError(t, e.f.Del(e.t, Route{Dst: pfx("2001:db8:60::/64")}))
+	assert.Equal(t, base+1, v0.RefCount())
+	e.w.RCU().Barrier(e.t)
+	assert.Equal(t, base, v0.RefCount())
+}
+
+func TestExpiresInfinite(t *testing.T) {
+	e := newRouteEnv(t)
+	// ip -6 route add 2001:db8:d::/64 dev va expires 4294967295: no lifetime.
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:d::/64"), Dev: e.d["v0"], Expires: 0xffffffff * time.Second}, fib.ModeAdd))
+	assert.Zero(t, e.route(t, 0, "2001:db8:d::/64").Expires)
+}
+
+func TestNexthopGatewayCheck(t *testing.T) {
+	e := newRouteEnv(t)
+	v0 := e.d["v0"]
+	base := v0.RefCount()
+	// ip nexthop add id 53 via 2001:db8:3::3 dev v0: no connected route.
+	_, err := e.f.CheckGatewayScope(e.t, syscall.AF_INET6, addr("2001:db8:3::3"), v0, false)
+	requireErr(t, err, syscall.EHOSTUNREACH, "")
+	scope, err := e.f.CheckGatewayScope(e.t, syscall.AF_INET6, addr("2001:db8:3::3"), v0, true)
+	require.NoError(t, err)
+	assert.EqualValues(t, rt.ScopeLink, scope)
+	_, err = e.f.CheckGatewayScope(e.t, syscall.AF_INET6, addr("2001:db8::3"), v0, false)
+	require.NoError(t, err)
+	_, err = e.f.CheckGatewayScope(e.t, syscall.AF_INET6, addr("2001:db8::2"), v0, false)
+	requireErr(t, err, syscall.EINVAL, "Gateway can not be a local address")
+	assert.Equal(t, base, v0.RefCount())
+}
+
+func TestFibmatchMultipathStartsAtChosenPath(t *testing.T) {
+	e := newRouteEnv(t)
+	v0, v2 := e.d["v0"], e.d["v2"]
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:3::/64"), Multipath: []fib.NextHop{
+		{Gateway: addr("2001:db8::1"), Dev: v0}, {Gateway: addr("2001:db8:2::1"), Dev: v2}}}, fib.ModeAdd))
+	// ip -6 route get fibmatch 2001:db8:3::1 oif v2 (fib_tests.sh): the
+	// answer lists the v2 path first.
+	res, err := e.f.Lookup(e.t, Flow{Dst: addr("2001:db8:3::1"), OIF: v2.Index()})
+	require.NoError(t, err)
+	require.Len(t, res.Route.Multipath, 2)
+	assert.Equal(t, v2, res.Route.Multipath[0].Dev)
+	assert.Equal(t, v0, res.Route.Multipath[1].Dev)
+}

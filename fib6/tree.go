@@ -695,6 +695,15 @@ func nodeLookup1(root *node, daddr, saddr *[16]byte, src bool) *node {
 	}
 	fn := root
 	for {
+		// A route node whose prefix does not cover addr ends the descent:
+		// every key below shares that prefix, so the kernel's climb back
+		// from further down would fail at each node up to here. (Its
+		// leaf is its own route, which the climb reads anyway.)
+		if fn.flags&(rtnRTInfo|rtnRoot) == rtnRTInfo {
+			if k := nodeKey(fn, src); k != nil && !prefixEqual(&k.addr, addr, int(fn.bit)) {
+				break
+			}
+		}
 		var next *node
 		if addrBit(addr, int(fn.bit)) {
 			next = fn.right
