@@ -18,9 +18,11 @@ Runs an ip script (one ip command per line, with or without the leading
 kernel (unshare -n -m; needs root and iproute2 6.1) and in netsim, and
 compares after every step the command's output, error and exit status and
 the dumps: ip -4 route show table all, ip -4 nexthop show, ip -4 rule show
-(and ip -6 rule show), ip -4 addr show, ip -4 maddr show, for a generated
-sequence ip -d link show, and /proc/net/fib_triestat (remaining lifetimes,
-timers and queue counts hidden on both sides). Prints the first difference, with the script line
+(and ip -6 rule show), ip -4 addr show, ip -4 maddr show, for a script
+naming IPv6 and a generated sequence ip -6 route show table all and
+/proc/net/rt6_stats, for a generated sequence ip -d link show, and
+/proc/net/fib_triestat (remaining lifetimes and route expiries, timers,
+queue counts and rt6_stats's allocation counters hidden on both sides). Prints the first difference, with the script line
 that caused it and a diff (- real kernel, + netsim), or "no difference
 after N steps". Exit status: 0 no difference, 1 a difference, 2 the real
 kernel is unavailable or the script cannot be read.

@@ -37,6 +37,8 @@ var showCandidates = []showCommand{
 	{"link show", "dev", []string{"-j", "-j -p", "-o", "-br", "-d", "-d -j"}},
 	{"link show type veth", "", []string{"-br", "-j"}},
 	{"-4 route show table all", "dev", []string{"-j", "-j -p", "-o", "-d", "-s", "-s -s", "-d -j"}},
+	{"-6 route show table all", "dev", []string{"-j", "-j -p", "-o", "-d", "-d -j"}},
+	{"-6 route show", "dev", []string{"-j", "-o"}},
 	{"route show", "dev", []string{"-j", "-o"}},
 	{"rule show", "", []string{"-j", "-j -p", "-o", "-d", "-s", "-s -s", "-d -j"}},
 	{"nexthop show", "dev", []string{"-j", "-j -p", "-o", "-d", "-s", "-s -s", "-j -s"}},
@@ -45,6 +47,8 @@ var showCandidates = []showCommand{
 	{"maddr show", "dev", []string{"-j", "-o"}},
 	{"route get 10.0.0.2", "", []string{"-j", "-j -p", "-o", "-d"}},
 	{"route get fibmatch 10.0.1.1", "", []string{"-j", "-o"}},
+	{"-6 route get 2001:db8::2", "", []string{"-j", "-j -p", "-o", "-d"}},
+	{"-6 route get fibmatch 2001:db8:1::1", "", []string{"-j", "-o"}},
 }
 
 // features asks a fresh netsim kernel, once, which of showCandidates'
@@ -80,9 +84,9 @@ var features = sync.OnceValue(func() *featureSet {
 })
 
 var (
-	// lifetimeRe matches an address's remaining lifetimes as ip prints
-	// them, in text and in JSON.
-	lifetimeRe = regexp.MustCompile(`((?:valid|preferred)_lft )(\d+)(sec)|("(?:valid|preferred)_life_time": ?)(\d+)`)
+	// lifetimeRe matches an address's remaining lifetimes and a route's
+	// remaining time (expires) as ip prints them, in text and in JSON.
+	lifetimeRe = regexp.MustCompile(`((?:valid|preferred)_lft |expires )(\d+)(sec)|("(?:valid|preferred)_life_time": ?|"expires": ?)(\d+)`)
 	// driftRe matches what counts time on the real kernel: a bridge's
 	// and its ports' timers, a resilient group's unbalanced time and its
 	// buckets' idle times.
@@ -97,12 +101,13 @@ const driftNames = `hello_timer|tcn_timer|topology_change_timer|gc_timer|hold_ti
 
 // normalize hides in a command's output or a dump what moves with the
 // real time of a run or depends on the machine: remaining lifetimes are
-// rounded up to a multiple of 100 s (the generator draws lifetimes of 0,
+// and a route's expiry rounded up to a multiple of 100 s (the generator
+// draws lifetimes and expiries of 0,
 // forever or multiples of 100 s, and a run lasts less than 100 s), timers
 // and idle times become "*" (a bridge's timers padded to their width,
 // "%4i.%.2i", as one), a veth's queue counts "*".
 func normalize(s string) string {
-	if strings.Contains(s, "_lft ") || strings.Contains(s, "_life_time\"") {
+	if strings.Contains(s, "_lft ") || strings.Contains(s, "_life_time\"") || strings.Contains(s, "expires") {
 		s = lifetimeRe.ReplaceAllStringFunc(s, func(m string) string {
 			sub := lifetimeRe.FindStringSubmatch(m)
 			pre, num, post := sub[1], sub[2], sub[3]

@@ -12,7 +12,9 @@ import (
 var Avoided = []string{
 	"dummy, vlan, bond and vrf devices: the real kernel the harness runs on may lack their modules (veth, macvlan and bridge only)",
 	"bridges with STP on that are up: their ports' states follow the forward delay's timers, in real time",
-	"IPv6 routes and addresses: netsim has no IPv6 routing (a non-goal), and the kernel's IPv6 multicast joins finish in workqueues",
+	"IPv6 addresses in duplicate address detection that ends: link-local addresses stay tentative (dad_transmits 3600), others are added with nodad or stay tentative",
+	"IPv6 forwarding (and with it subnet-router anycast routes): ip cannot set sysctls",
+	"IPv6 multicast memberships (ip -6 maddr): the kernel joins IPv6 groups from workqueues",
 	"route encapsulations: netsim's iproute refuses them by name",
 	"address metrics, proto and anycast addresses: netsim's iproute refuses them by name",
 	"ip -0 (and -f link): netsim's iproute refuses families other than inet and inet6",
@@ -30,7 +32,12 @@ var Avoided = []string{
 // addresses, show commands with filters and output options, and a share of
 // deliberately invalid commands (gateways not reachable, duplicates,
 // deletions of missing objects, groups with missing members,
-// non-canonical prefixes). Every device is given its MAC address, since
+// non-canonical prefixes); and their IPv6 counterparts (see gen6.go):
+// addresses, routes of every mode and type with metrics, preferences,
+// sources, lifetimes, multipath and nexthop objects, rules sending lookups
+// to the routes' tables, route get and show filters, and invalid input
+// (prefixes longer than 128, IPv4 gateways, link-local gateways without
+// their device, unknown tables and devices). Every device is given its MAC address, since
 // show commands print them.
 func Generate(seed uint64, n int) []Step {
 	g := &gen{r: rand.New(rand.NewPCG(seed, seed^0x6b65726e656c)), devs: map[string]bool{}, feat: features()}
@@ -41,6 +48,10 @@ func Generate(seed uint64, n int) []Step {
 	if g.chance(0.4) {
 		// Blackhole nexthops are on lo: only with lo up can they be.
 		g.emit("link set lo up")
+	}
+	if g.chance(0.6) {
+		g.emit("-6 addr add 2001:db8::1/64 dev a0 nodad")
+		g.subnets6 = []int{0}
 	}
 	g.devs["a0"], g.devs["b0"] = true, true
 	g.subnets = []int{0}
@@ -94,6 +105,10 @@ type gen struct {
 	subnets []int           // S of the 10.0.S.0/24 subnets addresses were added in
 	addrs   []string        // addresses added ("PFX dev D"), for deletion
 	maddrs  []string        // multicast addresses added ("MAC dev D"), for deletion
+	// IPv6
+	routes6  []string // route specs added ("PFX [from SRC] [table T]"), for deletion
+	subnets6 []int    // S of the 2001:db8:S::/64 subnets addresses were added in
+	addrs6   []string // addresses added ("ADDR/LEN dev D"), for deletion
 }
 
 func (g *gen) emit(format string, a ...any) {
@@ -177,7 +192,9 @@ func (g *gen) prefix() string {
 func (g *gen) nhid() int { return 1 + g.r.IntN(8) }
 
 func (g *gen) step() {
-	switch k := g.r.IntN(124); {
+	switch k := g.r.IntN(190); {
+	case k >= 124:
+		g.step6(k - 124)
 	case k < 6:
 		g.link()
 	case k < 14:
@@ -190,10 +207,8 @@ func (g *gen) step() {
 		g.route()
 	case k < 70:
 		g.nexthop()
-	case k < 88:
-		g.rule()
 	case k < 90:
-		g.rule6()
+		g.rule()
 	case k < 98:
 		g.routeDel()
 	case k < 104:
@@ -670,20 +685,6 @@ func (g *gen) rule() {
 	g.emit("rule add %s", spec)
 	if spec != "" {
 		g.rules = append(g.rules, spec)
-	}
-}
-
-// rule6 adds or deletes an IPv6 rule: the rule lists are per family, and
-// the IPv6 one is dumped only for sequences that have one.
-func (g *gen) rule6() {
-	pref := []int{100, 200, 32765}[g.r.IntN(3)]
-	switch g.r.IntN(3) {
-	case 0:
-		g.emit("-6 rule del pref %d", pref)
-	case 1:
-		g.emit("-6 rule add pref %d from 2001:db8:%x::/48 table %s", pref, g.r.IntN(4), g.pick("100", "main"))
-	default:
-		g.emit("-6 rule add pref %d %s", pref, g.pick("table 100", "goto 200", "blackhole", "fwmark 0x1 table main"))
 	}
 }
 

@@ -10,6 +10,8 @@
 //	ip -4 maddr show
 //	ip nexthop show        (all families: with -4 the kernel leaves groups out)
 //	ip -6 rule show        (only for scripts that use -6)
+//	ip -6 route show table all  (for scripts that use IPv6 and generated sequences)
+//	/proc/net/rt6_stats    (likewise)
 //	ip -d link show        (only for generated sequences, once netsim prints it)
 //	/proc/net/fib_triestat
 //
@@ -20,9 +22,12 @@
 // iproute's script tests), so that IPv6 link-local addresses stay
 // tentative on the real kernel as they do in netsim.
 //
-// IPv6 routes and IPv6 multicast memberships are left out: netsim has no IPv6
-// routing, and the real kernel joins IPv6 groups from workqueues, after the
-// command returned.
+// IPv6 multicast memberships are left out: the real kernel joins IPv6
+// groups from workqueues, after the command returned. Of /proc/net/rt6_stats,
+// the routes allocated and the dst entries are hidden: `ip -6 route get`
+// allocates a route copy per CPU it runs on (rt6_make_pcpu_route), and
+// packets the kernel sends (MLD reports) allocate and free dst entries when
+// they do.
 //
 // The real side is one `unshare -n -m` shell per script: per step it runs the
 // command, one `ip -4 -batch` process for the IPv4 dumps, one `ip nexthop
@@ -40,6 +45,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -143,14 +149,22 @@ func dumpBatch() string {
 	return b.String()
 }
 
-// uses6 reports whether any step names IPv6 (then `ip -6 rule show` is
-// dumped too).
+// uses6 reports whether any step names IPv6 (then `ip -6 rule show`, `ip
+// -6 route show table all` and /proc/net/rt6_stats are dumped too).
 func uses6(steps []Step) bool {
 	for _, s := range steps {
-		for _, a := range s.Args {
-			if a == "-6" || a == "-family=inet6" || strings.Contains(a, "::") {
-				return true
-			}
+		if is6(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// is6 reports whether a step names IPv6: the -6 option or an IPv6 address.
+func is6(s Step) bool {
+	for _, a := range s.Args {
+		if a == "-6" || a == "-family=inet6" || strings.Contains(a, "::") || strings.HasPrefix(a, "fe80:") || strings.HasPrefix(a, "2001:") {
+			return true
 		}
 	}
 	return false
@@ -188,17 +202,35 @@ func splitDumps(out string) []Section {
 // extraDumps says which dumps beside the fixed ones a script gets.
 type extraDumps struct {
 	rule6   bool // ip -6 rule show: the script uses IPv6
+	route6  bool // ip -6 route show table all and rt6_stats: the script uses IPv6, or is generated
 	details bool // ip -d link show: a generated sequence, and netsim prints it
 }
 
 func extras(steps []Step) extraDumps {
+	gen := len(steps) > 0 && steps[0].Line == 0
+	six := uses6(steps)
 	return extraDumps{
-		rule6:   uses6(steps),
-		details: len(steps) > 0 && steps[0].Line == 0 && features().linkDetails,
+		rule6:   six,
+		route6:  six || gen,
+		details: gen && features().linkDetails,
 	}
 }
 
-func snapshot(stdout, stderr string, status int, dumpOut, nh, rule6, details string, x extraDumps, trie string) Snapshot {
+// route6Dump is the IPv6 routes' dump command.
+var route6Dump = []string{"-6", "route", "show", "table", "all"}
+
+// rt6StatsRe matches /proc/net/rt6_stats's line: fib nodes, route nodes,
+// routes allocated, route entries, cached routes, dst entries, routes
+// discarded.
+var rt6StatsRe = regexp.MustCompile(`^([0-9a-f]{4,} [0-9a-f]{4,}) [0-9a-f]{4,} ([0-9a-f]{4,} [0-9a-f]{4,}) [0-9a-f]{4,} ([0-9a-f]{4,})\n$`)
+
+// hideRT6Alloc hides the routes allocated and the dst entries of
+// /proc/net/rt6_stats (see the package comment).
+func hideRT6Alloc(s string) string {
+	return rt6StatsRe.ReplaceAllString(s, "$1 * $2 * $3\n")
+}
+
+func snapshot(stdout, stderr string, status int, dumpOut, nh, rule6, route6, rt6stats, details string, x extraDumps, trie string) Snapshot {
 	s := Snapshot{Sections: []Section{
 		{"stdout", stdout},
 		{"stderr", stderr},
@@ -208,6 +240,10 @@ func snapshot(stdout, stderr string, status int, dumpOut, nh, rule6, details str
 	s.Sections = append(s.Sections, Section{"ip nexthop show", nh})
 	if x.rule6 {
 		s.Sections = append(s.Sections, Section{"ip -6 rule show", rule6})
+	}
+	if x.route6 {
+		s.Sections = append(s.Sections, Section{"ip -6 route show table all", route6},
+			Section{"/proc/net/rt6_stats", hideRT6Alloc(rt6stats)})
 	}
 	if x.details {
 		s.Sections = append(s.Sections, Section{"ip -d link show", details})
@@ -263,10 +299,15 @@ func RunNetsim(steps []Step, hashSeed uint32) []Snapshot {
 		ip.Main([]string{"-4", "-batch", "-"})
 		ip.Stdin = nil
 		nho, nhe, _ := ip.Output("nexthop", "show")
-		var r6, det string
+		var r6, rt6, st6, det string
 		if x.rule6 {
 			o, e, _ := ip.Output("-6", "rule", "show")
 			r6 = o + e
+		}
+		if x.route6 {
+			o, e, _ := ip.Output(route6Dump...)
+			rt6 = o + e
+			st6 = netsimRT6Stats(k, ip)
 		}
 		if x.details {
 			o, e, _ := ip.Output("-d", "link", "show")
@@ -276,7 +317,7 @@ func RunNetsim(steps []Step, hashSeed uint32) []Snapshot {
 		if err != nil {
 			trie = "error: " + err.Error() + "\n"
 		}
-		out[i] = snapshot(o, e, st, d.String(), nho+nhe, r6, det, x, trie)
+		out[i] = snapshot(o, e, st, d.String(), nho+nhe, r6, rt6, st6, det, x, trie)
 	}
 	return out
 }
@@ -304,7 +345,11 @@ func Available() error {
 }
 
 // settles reports whether a step is a link command, after which the real
-// kernel finishes carrier changes asynchronously.
+// kernel finishes carrier changes asynchronously, or an IPv6 address
+// command: an address's duplicate address detection starts from a work
+// queue (addrconf_dad_start → addrconf_mod_dad_work), and only when it ends
+// does the address's local route enter table local, which for a nodad
+// address is right after the command.
 func settles(s Step) bool {
 	for _, a := range s.Args {
 		if strings.HasPrefix(a, "-") {
@@ -312,6 +357,9 @@ func settles(s Step) bool {
 				return true // another namespace or a batch: be safe
 			}
 			continue
+		}
+		if len(a) >= 1 && strings.HasPrefix("address", a) && is6(s) {
+			return true
 		}
 		return len(a) >= 1 && strings.HasPrefix("link", a)
 	}
@@ -378,6 +426,10 @@ func RunRealSettled(steps []Step, hashSeed uint32, settle time.Duration) ([]Snap
 		if x.rule6 {
 			fmt.Fprintf(&sh, "ip -6 rule show >%d.rule6 2>&1 </dev/null\n", i)
 		}
+		if x.route6 {
+			fmt.Fprintf(&sh, "ip %s >%d.route6 2>&1 </dev/null\n", strings.Join(route6Dump, " "), i)
+			fmt.Fprintf(&sh, "while IFS= read -r l; do printf '%%s\\n' \"$l\"; done </proc/net/rt6_stats >%d.rt6stats\n", i)
+		}
 		if x.details {
 			fmt.Fprintf(&sh, "ip -d link show >%d.details 2>&1 </dev/null\n", i)
 		}
@@ -398,9 +450,12 @@ func RunRealSettled(steps []Step, hashSeed uint32, settle time.Duration) ([]Snap
 			return string(b)
 		}
 		o, e, stText, d, nh, trie := read("out"), read("err"), read("st"), read("dump"), read("nh"), read("trie")
-		var r6, det string
+		var r6, rt6, st6, det string
 		if x.rule6 {
 			r6 = read("rule6")
+		}
+		if x.route6 {
+			rt6, st6 = read("route6"), read("rt6stats")
 		}
 		if x.details {
 			det = read("details")
@@ -412,7 +467,7 @@ func RunRealSettled(steps []Step, hashSeed uint32, settle time.Duration) ([]Snap
 		if err != nil {
 			return nil, fmt.Errorf("step %d: exit status %q", i+1, stText)
 		}
-		snaps[i] = snapshot(o, e, st, d, nh, r6, det, x, trie)
+		snaps[i] = snapshot(o, e, st, d, nh, r6, rt6, st6, det, x, trie)
 	}
 	return snaps, nil
 }
@@ -522,4 +577,18 @@ func usesBridge(steps []Step) bool {
 		}
 	}
 	return false
+}
+
+// netsimRT6Stats returns netsim's /proc/net/rt6_stats, read as
+// /proc/net/fib_triestat is, through the initial namespace's handle.
+func netsimRT6Stats(k *rtnl.Kernel, ip *iproute.IP) string {
+	h, ok := any(k.InitNet().Handle(ip.Task())).(interface{ RT6Stats() (string, error) })
+	if !ok {
+		return "not modelled\n"
+	}
+	s, err := h.RT6Stats()
+	if err != nil {
+		return "error: " + err.Error() + "\n"
+	}
+	return s
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,7 +24,35 @@ var (
 	workers = flag.Int("kerneldiff.workers", 6, "sequences TestGenerated runs at once")
 	// 0: each sequence's own (GeneratedHashSeed).
 	hashSeed = flag.Uint("kerneldiff.hashseed", 0, "multipath hash seed of every generated sequence (0: a different one per sequence)")
+	regen    = flag.Bool("kerneldiff.regen", false, "rewrite testdata/generated/*.ip from the generator (then record their transcripts with -rewrite)")
 )
+
+// generatedGoldens are the generated sequences kept with the real kernel's
+// transcripts in testdata/generated, so that they are compared without
+// the real kernel too: seeds and steps.
+var generatedGoldens = struct {
+	seeds []uint64
+	steps int
+}{[]uint64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}, 30}
+
+// TestGeneratedScripts writes the kept generated sequences' scripts with
+// -kerneldiff.regen, and checks that they parse back as one case each.
+func TestGeneratedScripts(t *testing.T) {
+	for _, seed := range generatedGoldens.seeds {
+		f := filepath.Join("testdata", "generated", fmt.Sprintf("seed%d.ip", seed))
+		if *regen {
+			st := Generate(seed, generatedGoldens.steps)
+			text := fmt.Sprintf("# Generate(%d, %d), kept with the real kernel's transcript.\n# case: generated sequence %d\n%s", seed, generatedGoldens.steps, seed, Script(st))
+			if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		steps, cases := loadScript(t, f)
+		if len(steps) < generatedGoldens.steps || len(cases) != 2 {
+			t.Errorf("%s: %d steps, %d cases", f, len(steps), len(cases)-1)
+		}
+	}
+}
 
 func TestParse(t *testing.T) {
 	steps, err := Parse(strings.NewReader("# a comment\n\nip link add a0 type veth peer name b0\n  route add 10.0.0.0/8 dev a0\n"))
@@ -150,11 +179,35 @@ func caseOf(cases []testCase, line int) int {
 // must differ: a fix shows as a failure that asks for the note's removal.
 func TestGolden(t *testing.T) {
 	total, agree, noted := 0, 0, 0
+	// Per group of scripts: the directory, and the selftests' IPv6 cases
+	// apart (scripts named ipv6 or events6).
+	type tally struct{ total, agree, noted int }
+	groups := map[string]*tally{}
+	var order []string
+	count := func(f string, agreed, differs bool) {
+		for _, g := range []string{filepath.Base(filepath.Dir(f)), ipv6Group(f)} {
+			if g == "" {
+				continue
+			}
+			if groups[g] == nil {
+				groups[g] = &tally{}
+				order = append(order, g)
+			}
+			groups[g].total++
+			if agreed {
+				groups[g].agree++
+			}
+			if differs {
+				groups[g].noted++
+			}
+		}
+	}
 	for _, f := range goldenScripts(t) {
 		name := strings.TrimSuffix(strings.TrimPrefix(f, "testdata/"), ".ip")
 		t.Run(name, func(t *testing.T) {
 			steps, cases := loadScript(t, f)
-			sim := RunNetsim(steps, DefaultHashSeed)
+			var sim []Snapshot
+			within(t, time.Minute, func() { sim = RunNetsim(steps, DefaultHashSeed) })
 			golden := strings.TrimSuffix(f, ".ip") + ".golden"
 			if *rewrite {
 				if err := Available(); err != nil {
@@ -212,10 +265,27 @@ func TestGolden(t *testing.T) {
 				case d != nil && i > 0:
 					noted++
 				}
+				if i > 0 {
+					count(f, d == nil, d != nil && tc.differs != "")
+				}
 			}
 		})
 	}
 	t.Logf("%d cases: %d agree with the real kernel, %d differ as noted", total, agree, noted)
+	sort.Strings(order)
+	for _, g := range order {
+		c := groups[g]
+		t.Logf("%s: %d of %d cases agree with the real kernel (%d differ as noted)", g, c.agree, c.total, c.noted)
+	}
+}
+
+// ipv6Group returns the group of a selftest script's IPv6 cases, or "".
+func ipv6Group(f string) string {
+	b := filepath.Base(f)
+	if filepath.Base(filepath.Dir(f)) == "selftests" && (strings.Contains(b, "ipv6") || strings.Contains(b, "events6")) {
+		return "selftests (IPv6)"
+	}
+	return ""
 }
 
 // TestGoldenRealKernel checks the golden transcripts against the running
@@ -311,6 +381,65 @@ func TestGenerated(t *testing.T) {
 	}
 }
 
+// TestHideRT6Alloc: of rt6_stats, the routes allocated and the dst entries
+// are hidden, the rest stays.
+func TestHideRT6Alloc(t *testing.T) {
+	if got := hideRT6Alloc("0006 0005 0009 0007 0000 0003 0001\n"); got != "0006 0005 * 0007 0000 * 0001\n" {
+		t.Fatalf("got %q", got)
+	}
+	if got := hideRT6Alloc("not modelled\n"); got != "not modelled\n" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+// TestGenerate6: generated sequences draw the IPv6 commands, and every
+// link-local address they name is a generated device's.
+func TestGenerate6(t *testing.T) {
+	seen := map[string]bool{}
+	for seed := uint64(1); seed <= 40; seed++ {
+		for _, s := range Generate(seed, 60) {
+			line := strings.Join(s.Args, " ")
+			for _, w := range []string{"-6 route add", "-6 route append", "-6 route prepend", "-6 route replace",
+				"-6 route change", "-6 route test", "-6 route del", "-6 route get", "-6 route flush", "-6 route show",
+				"-6 rule add", "-6 addr add", "nhid", "nexthop via 2001:db8", "expires", "pref high", " from 2001:db8",
+				"blackhole 2001", "unreachable 2001", "prohibit 2001", "throw 2001", "fibmatch", "/129", "via 10.0.0.2"} {
+				if strings.Contains(line, w) {
+					seen[w] = true
+				}
+			}
+			for _, a := range s.Args {
+				if strings.HasPrefix(a, "fe80::ff:fe00:") && !strings.Contains("a0 b0 a1 b1", a[len("fe80::ff:fe00:"):]) {
+					t.Errorf("link-local %s is no device's", a)
+				}
+			}
+		}
+	}
+	for _, w := range []string{"-6 route add", "-6 route append", "-6 route prepend", "-6 route replace", "-6 route change",
+		"-6 route test", "-6 route del", "-6 route get", "-6 route flush", "-6 route show", "-6 rule add", "-6 addr add", "nhid",
+		"nexthop via 2001:db8", "expires", "pref high", " from 2001:db8", "blackhole 2001", "unreachable 2001",
+		"prohibit 2001", "throw 2001", "fibmatch", "/129", "via 10.0.0.2"} {
+		if !seen[w] {
+			t.Errorf("no generated command has %q", w)
+		}
+	}
+	if linkLocal("a0") != "fe80::ff:fe00:a0" || linkLocal("br0") != "fe80::ff:fe00:f0" {
+		t.Errorf("linkLocal: %s %s", linkLocal("a0"), linkLocal("br0"))
+	}
+	for _, c := range []struct {
+		a    [16]byte
+		want string
+	}{
+		{[16]byte{0x20, 0x01, 0x0d, 0xb8}, "2001:db8::"},
+		{[16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, "2001:db8:1::1"},
+		{[16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1}, "2001:db8:0:1:0:1:0:1"},
+		{[16]byte{}, "::"},
+	} {
+		if got := fmtAddr6(c.a); got != c.want {
+			t.Errorf("fmtAddr6 = %s, want %s", got, c.want)
+		}
+	}
+}
+
 // TestNormalize: what moves with time or the machine is hidden alike on
 // both sides, and nothing else changes.
 func TestNormalize(t *testing.T) {
@@ -325,6 +454,9 @@ func TestNormalize(t *testing.T) {
 		{`"idle_time":1.5,"idle_timer":120`, `"idle_time":*,"idle_timer":120`},
 		{"numtxqueues 2 numrxqueues 2 gso_max_size 65536", "numtxqueues * numrxqueues * gso_max_size 65536"},
 		{"10.0.0.0/24 dev a0 proto kernel scope link src 10.0.0.1", "10.0.0.0/24 dev a0 proto kernel scope link src 10.0.0.1"},
+		// A route's expiry too.
+		{"2001:db8::/64 via fe80::1 dev a0 metric 1024 expires 299sec pref medium", "2001:db8::/64 via fe80::1 dev a0 metric 1024 expires 300sec pref medium"},
+		{`"expires":599,"pref":"medium"`, `"expires":600,"pref":"medium"`},
 	} {
 		if got := normalize(c.in); got != c.want {
 			t.Errorf("normalize(%q) = %q, want %q", c.in, got, c.want)
