@@ -1,8 +1,8 @@
 // Package netsim is a pure-Go, in-memory simulator of the Linux kernel's
 // network control plane: net_device registration and teardown, device
 // hardware address lists, IPv4 and IPv6 interface addresses, the IPv4 FIB
-// (an LC-trie shaped like the kernel's), nexthop objects and policy routing
-// rules, under a simulated RTNL lock with virtual time and RCU.
+// (an LC-trie shaped like the kernel's), the IPv6 FIB (the kernel's
+// fib6_node radix tree), nexthop objects and policy routing rules, under a simulated RTNL lock with virtual time and RCU.
 //
 // It reproduces, measures and explains control-plane scalability behaviour
 // — the "before" and the "after" of real kernel patches — without root or a
@@ -24,9 +24,12 @@
 //     policies of seed 001.
 //   - netdev: net_device and its kinds (loopback, dummy, veth, macvlan, vlan,
 //     bond, vrf, bridge), up/down, the unregister pipeline with the WaitFixed and
-//     WaitBackoff policies of seed 002, IPv4 addresses and IPv6 addrconf-lite.
+//     WaitBackoff policies of seed 002, IPv4 addresses and IPv6 addrconf.
 //   - fib: net/ipv4/fib_trie.c and friends — the LC-trie, fib_info and
 //     fib_alias, tables, lookups, flushes.
+//   - fib6: net/ipv6/ip6_fib.c and route.c — the fib6_node tree with
+//     source-specific subtrees, fib6_info and multipath siblings, walkers,
+//     lookups, device events and addrconf's routes.
 //   - nexthop: net/ipv4/nexthop.c, with the FlushPerNexthop and
 //     FlushDeferred policies of seed 000.
 //   - fibrules: policy routing rules, with the LockRTNL and LockPerOps

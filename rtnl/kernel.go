@@ -1,8 +1,8 @@
 // Package rtnl is netsim's simulated kernel: the global RTNL lock, network
 // namespaces, the rtnetlink request handlers, and the wiring between the
 // subsystem packages: devices and their hardware address lists (netdev,
-// hwaddr), the IPv4 FIB (fib), nexthop objects (nexthop) and policy rules
-// (fibrules). A Handle, bound to one namespace and one task, is the
+// hwaddr), the IPv4 FIB (fib), the IPv6 FIB (fib6), nexthop objects
+// (nexthop) and policy rules (fibrules). A Handle, bound to one namespace and one task, is the
 // user-facing API, shaped like vishvananda/netlink's Handle: each method is
 // one request, and every dump returns typed values (LinkInfo, AddrInfo,
 // RouteInfo, NexthopInfo, fibrules.Rule), never text; the front ends
