@@ -694,6 +694,9 @@ func (f *FIB) multipathAdd(t *sim.Task, cfg *config) error {
 				dc.deleteAllNH = false
 				_ = f.routeDel(t, &dc)
 			}
+			// The paths after the failed one were never inserted:
+			// their references (and their devices') go too.
+			cleanup()
 			return err
 		}
 		mode = mode&^(fib.NLMExcl|fib.NLMReplace) | fib.NLMCreate
