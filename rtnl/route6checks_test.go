@@ -123,3 +123,20 @@ func TestNexthop6GatewayChecks(t *testing.T) {
 	assert.Contains(t, r.routes6(), "2001:db8:5::/64 nhid 2 via 2001:db8::2 dev va metric 1024")
 	r.check()
 }
+
+// A device-only IPv6 nexthop is checked by fib6_nh_init too: Linux 6.18
+// refuses it (ENODEV, no message) on a device without IPv6, one whose MTU
+// is below 1280.
+func TestNexthop6DeviceOnlyChecked(t *testing.T) {
+	r := route6Rig(t)
+	r.ok(r.h.LinkAdd(netdev.Veth{Name: "vc", Peer: "vd", Attrs: netdev.Attrs{MTU: 1000}}))
+	r.up("vc", "vd")
+	err := r.h.NexthopAdd(rtnl.Nexthop{ID: 4, Family: syscall.AF_INET6, Dev: "vc"})
+	requireErr(t, err, syscall.ENODEV, "")
+	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 5, Family: syscall.AF_INET6, Dev: "va"}))
+	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 6, Dev: "vc"}))
+	ni, err := r.h.NexthopGet(5)
+	require.NoError(t, err)
+	assert.Equal(t, rt.ScopeLink, ni.Scope)
+	r.check()
+}
