@@ -481,7 +481,8 @@ func ifindexOf(d *netdev.Device) netdev.IfIndex {
 //
 // The kernel's check_src_addr ("IPv6 routes using source address can not
 // use nexthop objects") does not fire for a request: Linux 6.18 refuses a
-// source prefix later, with "Nexthops can not be used with source routing".
+// source prefix first, with "Nexthops can not be used with source routing"
+// (configValidate).
 func checkNexthopObj(n *nexthop.Nexthop) error {
 	if n.IsGroup() && n.HasV4() || !n.IsGroup() && n.Family() == syscall.AF_INET {
 		return einval("IPv6 routes can not use an IPv4 nexthop")
@@ -823,7 +824,10 @@ func (f *FIB) multipathDel(t *sim.Task, cfg *config) error {
 }
 
 // configValidate is fib6_config_validate, which ip6_route_add and
-// ip6_route_multipath_add run before anything else.
+// ip6_route_multipath_add run before anything else: before the nexthop
+// object is looked up, a nexthop id with a source prefix is refused.
+//
+// Kernel: fib6_config_validate (net/ipv6/route.c).
 func configValidate(cfg *config) error {
 	if cfg.typ > rt.TypeMax {
 		return einval("Invalid route type")
