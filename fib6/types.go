@@ -107,8 +107,8 @@ type Table struct {
 	id    uint32
 	root  node // tb6_root
 	fib   *FIB
-	next  *Table // the next table of its hash bucket
-	flags uint32 // RT6_TABLE_HAS_DFLT_ROUTER
+	next  *Table     // the next table of its hash bucket
+	flags uint32     // RT6_TABLE_HAS_DFLT_ROUTER
 	jump  *jumpIndex // where lookups resume their descent; nil: none (lookupindex.go)
 }
 
