@@ -106,22 +106,34 @@ func maskedHalves(a *[16]byte, bit int) [2]uint64 {
 	return [2]uint64{hi & mh, lo & ml}
 }
 
+// bitTables holds, for each node bit 0..128 (indexed by a byte, without
+// bounds checks), the masks of a prefix of
+// that length (pfx) and of the bit after it (next) over an address's two
+// halves: lookups test nodes without branching on the half.
+var bitTables = func() (t [256]struct{ pfx, next [2]uint64 }) {
+	for b := range 129 {
+		mh, ml := halfMasks(b)
+		t[b].pfx = [2]uint64{mh, ml}
+		if b < 64 {
+			t[b].next[0] = 1 << (63 - b)
+		} else if b < 128 {
+			t[b].next[1] = 1 << (127 - b)
+		}
+	}
+	return t
+}()
+
 // covers reports whether the address hi, lo is inside fn's prefix.
 func (fn *node) covers(hi, lo uint64) bool {
-	mh, ml := halfMasks(int(fn.bit))
-	return hi&mh == fn.pfx[0] && lo&ml == fn.pfx[1]
+	m := &bitTables[uint8(fn.bit)].pfx
+	return hi&m[0] == fn.pfx[0] && lo&m[1] == fn.pfx[1]
 }
 
 // halfBit reports whether bit b (0 = the most significant) of the address
 // hi, lo is set; bits past 128 read as clear.
 func halfBit(hi, lo uint64, b int) bool {
-	if b < 64 {
-		return hi>>(63-uint(b))&1 != 0
-	}
-	if b < 128 {
-		return lo>>(127-uint(b))&1 != 0
-	}
-	return false
+	m := &bitTables[uint8(b)].next
+	return hi&m[0]|lo&m[1] != 0
 }
 
 // freeNode frees a node (node_free, node_free_immediate).
