@@ -50,7 +50,7 @@ func (tb *Table) jumpStart(dst *[16]byte) *node {
 		j.gen = f.tree.shallowGen
 		j.fill(&tb.root, 0, 1<<jumpBits)
 	}
-	return j.start[uint32(dst[0])<<8|uint32(dst[1])]
+	return j.start[(uint32(dst[0])<<24|uint32(dst[1])<<16|uint32(dst[2])<<8|uint32(dst[3]))>>(32-jumpBits)]
 }
 
 // fill sets the index for the values lo..hi-1, whose descents all reach
