@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gaissmai/bart"
 
@@ -189,4 +190,49 @@ func BenchmarkCleanAll100k(b *testing.B) {
 		f.cleanAll(t, func(rt *Info) int { visited++; return 0 })
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(visited), "ns/route")
+}
+
+// BenchmarkLookup1MRatio times the lookups of BenchmarkLookup1M in
+// alternating rounds of fib6 and bart (40 rounds of 50 000 each), so that
+// a shared machine's load weighs on both alike, and reports each one's
+// ns per lookup and their ratio.
+func BenchmarkLookup1MRatio(b *testing.B) {
+	big1MTables(b)
+	tb := big1M.main
+	for _, set := range []struct {
+		name  string
+		addrs []netip.Addr
+	}{{"hits", big1MHits}, {"random", big1MRandom}} {
+		keys := make([][16]byte, len(set.addrs))
+		for i, a := range set.addrs {
+			keys[i] = a.As16()
+		}
+		b.Run(set.name, func(b *testing.B) {
+			const rounds, per = 40, 50000
+			var tf, tb6 time.Duration
+			hits := 0
+			for b.Loop() {
+				tf, tb6 = 0, 0
+				for round := range rounds {
+					t0 := time.Now()
+					for i := range per {
+						if tb.nodeLookup(keys[(round*per+i)&(1<<16-1)], [16]byte{}) != &tb.root {
+							hits++
+						}
+					}
+					t1 := time.Now()
+					for i := range per {
+						if _, ok := big1MBart.Lookup(set.addrs[(round*per+i)&(1<<16-1)]); ok {
+							hits++
+						}
+					}
+					tf += t1.Sub(t0)
+					tb6 += time.Since(t1)
+				}
+			}
+			b.ReportMetric(float64(tf.Nanoseconds())/(rounds*per), "fib6-ns/lookup")
+			b.ReportMetric(float64(tb6.Nanoseconds())/(rounds*per), "bart-ns/lookup")
+			b.ReportMetric(float64(tf)/float64(tb6), "fib6/bart")
+		})
+	}
 }

@@ -77,6 +77,10 @@ func (c *treeCheck) node(tb *Table, fn *node, src bool) error {
 	if int(k.plen) < int(fn.bit) && fn.leaf != c.f.nullEntry {
 		return fmt.Errorf("%s: leaf key %s shorter than the node", where(), k)
 	}
+	// The node's own copy of its prefix, which lookups test.
+	if fn.leaf != c.f.nullEntry && fn.pfx != maskedHalves(&k.addr, int(fn.bit)) {
+		return fmt.Errorf("%s: node prefix %016x%016x differs from its leaf's key %s", where(), fn.pfx[0], fn.pfx[1], k)
+	}
 	if fn.flags&rtnRTInfo != 0 {
 		if !tl {
 			c.routeNodes++

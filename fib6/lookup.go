@@ -199,10 +199,9 @@ func (f *FIB) rt6Select(now sim.Time, fn *node, oif netdev.IfIndex, strict int) 
 	if leaf == nil || leaf == f.nullEntry {
 		return f.nullResult()
 	}
-	rt0 := fn.rrPtr
-	if rt0 == nil {
-		rt0 = leaf
-	}
+	// fn->rr_ptr is always NULL in netsim (see node): the walk starts at
+	// the leaf.
+	rt0 := leaf
 	keyPlen := rt0.dst.plen
 	if rt0.src.plen != 0 {
 		keyPlen = rt0.src.plen

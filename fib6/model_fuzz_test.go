@@ -369,6 +369,22 @@ func runModelOps(t *testing.T, data []byte) {
 				return fn != nil && fn.leaf != nil && prefixEqual(&fn.leaf.dst.addr, &d, int(fn.leaf.dst.plen))
 			})
 			fn := tb.nodeLookup(d, s)
+			// The descent from the root and from the table's jump index
+			// (built whatever the tree's size) find the same node.
+			fr := nodeLookupFrom(&tb.root, &d, &s, false)
+			if fr == nil {
+				fr = &tb.root
+			}
+			if fn != fr {
+				t.Fatalf("step %d %s: lookup from the jump index %p, from the root %p", step, desc, fn, fr)
+			}
+			min := jumpMinNodes
+			jumpMinNodes = 0
+			fj := tb.nodeLookup(d, s)
+			jumpMinNodes = min
+			if fj != fn {
+				t.Fatalf("step %d %s: lookup with the jump index %p, without %p", step, desc, fj, fn)
+			}
 			gk, gok := mKey{}, false
 			if fn.leaf != nil && fn.leaf != e.f.nullEntry && fn.flags&rtnRTInfo != 0 {
 				gk, gok = mKey{table, fn.leaf.dst, fn.leaf.src}, true

@@ -92,8 +92,8 @@ func requestKey(p netip.Prefix, what string) (key, error) {
 }
 
 // toConfig is rtm_to_fib6_config: the checks that need no table.
-func (f *FIB) toConfig(r Route, mode fib.Mode, add bool) (*config, error) {
-	cfg := &config{
+func (f *FIB) toConfig(r Route, mode fib.Mode, add bool) (config, error) {
+	cfg := config{
 		table: r.Table, metric: r.Priority, protocol: r.Protocol, typ: r.Type,
 		flags: rtfUp, onlink: r.OnLink, dev: r.Dev, nhID: r.NexthopID, mp: r.Multipath,
 		prefsrc: r.PrefSrc, mode: mode, pref: r.Pref,
@@ -108,12 +108,12 @@ func (f *FIB) toConfig(r Route, mode fib.Mode, add bool) (*config, error) {
 		cfg.flags |= rtfLocal
 	}
 	if r.NexthopID != 0 && (r.Gateway.IsValid() || r.Dev != nil || len(r.Multipath) > 0) {
-		return nil, einval("Nexthop specification and nexthop id are mutually exclusive")
+		return config{}, einval("Nexthop specification and nexthop id are mutually exclusive")
 	}
 	if r.Gateway.IsValid() {
 		if r.Gateway.Is4() {
 			// ip sends an IPv4 gateway of an IPv6 route as RTA_VIA.
-			return nil, einval("IPv6 does not support RTA_VIA attribute")
+			return config{}, einval("IPv6 does not support RTA_VIA attribute")
 		}
 		cfg.gw = r.Gateway
 		cfg.flags |= rtfGateway
@@ -130,15 +130,15 @@ func (f *FIB) toConfig(r Route, mode fib.Mode, add bool) (*config, error) {
 	}
 	var err error
 	if cfg.dst, err = requestKey(r.Dst, "dst"); err != nil {
-		return nil, err
+		return config{}, err
 	}
 	if r.Src.IsValid() || r.Src != (netip.Prefix{}) {
 		if cfg.src, err = requestKey(r.Src, "src"); err != nil {
-			return nil, err
+			return config{}, err
 		}
 	}
 	if cfg.prefsrc.IsValid() && cfg.prefsrc.Is4() {
-		return nil, einval("Invalid source address")
+		return config{}, einval("Invalid source address")
 	}
 	if !r.Metrics.IsZero() {
 		m := r.Metrics
@@ -849,9 +849,9 @@ func (f *FIB) add(t *sim.Task, r Route, mode fib.Mode) error {
 		return err
 	}
 	if len(cfg.mp) > 0 {
-		return f.multipathAdd(t, cfg)
+		return f.multipathAdd(t, &cfg)
 	}
-	return f.routeAdd(t, cfg)
+	return f.routeAdd(t, &cfg)
 }
 
 // delRequest is inet6_rtm_delroute.
@@ -865,8 +865,8 @@ func (f *FIB) delRequest(t *sim.Task, r Route) error {
 		return einval("Nexthop id does not exist")
 	}
 	if len(cfg.mp) > 0 {
-		return f.multipathDel(t, cfg)
+		return f.multipathDel(t, &cfg)
 	}
 	cfg.deleteAllNH = true
-	return f.routeDel(t, cfg)
+	return f.routeDel(t, &cfg)
 }

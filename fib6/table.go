@@ -29,6 +29,10 @@ type treeState struct {
 	// purged is called when a route leaves the tree (fib6_purge_rt's
 	// exception flush, pcpu drop and nh_list removal); nil: nothing.
 	purged func(t *sim.Task, rt *Info)
+	// shallowGen counts the nodes of at most jumpBits bits created and
+	// freed: a table's jump index built at another count is stale
+	// (lookupindex.go).
+	shallowGen uint64
 }
 
 // newFIB returns a namespace's IPv6 FIB: the null entry and tables main and

@@ -76,15 +76,72 @@ func nodeKey(fn *node, src bool) *key {
 	return &leaf.dst
 }
 
-// newNode allocates a tree node (node_alloc).
-func (f *FIB) newNode() *node {
+// newNode allocates a tree node (node_alloc) for prefix addr/bit.
+func (f *FIB) newNode(addr *[16]byte, bit int) *node {
 	f.stats.FibNodes++
-	return &node{}
+	if bit <= jumpBits {
+		f.tree.shallowGen++
+	}
+	fn := &node{bit: uint16(bit)}
+	fn.pfx = maskedHalves(addr, bit)
+	return fn
+}
+
+// halves returns a as two big-endian halves.
+func halves(a *[16]byte) (hi, lo uint64) { return be64(a[:8]), be64(a[8:]) }
+
+// halfMasks returns the masks of a prefix of bit bits over the two halves
+// of an address.
+func halfMasks(bit int) (hi, lo uint64) {
+	if bit <= 64 {
+		return ^(^uint64(0) >> uint(bit)), 0
+	}
+	return ^uint64(0), ^(^uint64(0) >> uint(bit-64))
+}
+
+// maskedHalves returns the first bit bits of a as two halves.
+func maskedHalves(a *[16]byte, bit int) [2]uint64 {
+	hi, lo := halves(a)
+	mh, ml := halfMasks(bit)
+	return [2]uint64{hi & mh, lo & ml}
+}
+
+// bitTables holds, for each node bit 0..128 (indexed by a byte, without
+// bounds checks), the masks of a prefix of
+// that length (pfx) and of the bit after it (next) over an address's two
+// halves: lookups test nodes without branching on the half.
+var bitTables = func() (t [256]struct{ pfx, next [2]uint64 }) {
+	for b := range 129 {
+		mh, ml := halfMasks(b)
+		t[b].pfx = [2]uint64{mh, ml}
+		if b < 64 {
+			t[b].next[0] = 1 << (63 - b)
+		} else if b < 128 {
+			t[b].next[1] = 1 << (127 - b)
+		}
+	}
+	return t
+}()
+
+// covers reports whether the address hi, lo is inside fn's prefix.
+func (fn *node) covers(hi, lo uint64) bool {
+	m := &bitTables[uint8(fn.bit)].pfx
+	return hi&m[0] == fn.pfx[0] && lo&m[1] == fn.pfx[1]
+}
+
+// halfBit reports whether bit b (0 = the most significant) of the address
+// hi, lo is set; bits past 128 read as clear.
+func halfBit(hi, lo uint64, b int) bool {
+	m := &bitTables[uint8(b)].next
+	return hi&m[0]|lo&m[1] != 0
 }
 
 // freeNode frees a node (node_free, node_free_immediate).
 func (f *FIB) freeNode(fn *node) {
 	f.stats.FibNodes--
+	if fn.bit <= jumpBits {
+		f.tree.shallowGen++
+	}
 	fn.parent, fn.left, fn.right, fn.subtree, fn.leaf = nil, nil, nil, nil, nil
 }
 
@@ -138,8 +195,7 @@ func (f *FIB) add1(t *sim.Task, root *node, addr *[16]byte, plen int, src, allow
 	if !allowCreate && replaceRequired {
 		return nil, errNoReplaceMatch
 	}
-	ln := f.newNode()
-	ln.bit = uint16(plen)
+	ln := f.newNode(addr, plen)
 	ln.parent = pn
 	if dir {
 		pn.right = ln
@@ -158,9 +214,8 @@ func (f *FIB) insertAbove(fn, pn0 *node, dir bool, kaddr, addr *[16]byte, plen i
 	_ = pn0
 	bit := addrDiff(addr, kaddr)
 	if plen > bit {
-		in := f.newNode()
-		ln := f.newNode()
-		in.bit = uint16(bit)
+		in := f.newNode(addr, bit)
+		ln := f.newNode(addr, plen)
 		in.parent = pn
 		in.leaf = fn.leaf
 		in.leaf.hold()
@@ -169,7 +224,6 @@ func (f *FIB) insertAbove(fn, pn0 *node, dir bool, kaddr, addr *[16]byte, plen i
 		} else {
 			pn.left = in
 		}
-		ln.bit = uint16(plen)
 		ln.parent = in
 		fn.parent = in
 		if addrBit(addr, bit) {
@@ -179,8 +233,7 @@ func (f *FIB) insertAbove(fn, pn0 *node, dir bool, kaddr, addr *[16]byte, plen i
 		}
 		return ln
 	}
-	ln := f.newNode()
-	ln.bit = uint16(plen)
+	ln := f.newNode(addr, plen)
 	ln.parent = pn
 	if addrBit(kaddr, plen) {
 		ln.right = fn
@@ -261,9 +314,6 @@ func (f *FIB) addRt2Node(fn *node, rt *Info, mode fib.Mode, purge []*Info) ([]*I
 		}
 		found = true
 	}
-	if insPrev == nil {
-		fn.rrPtr = nil
-	}
 
 	if rt.nsiblings > 0 {
 		for s := leaf; s != nil; s = s.next {
@@ -317,9 +367,6 @@ func (f *FIB) addRt2Node(fn *node, rt *Info, mode fib.Mode, purge []*Info) ([]*I
 	nsib := iter.nsiblings
 	iter.node = nil
 	purge = append(purge, iter)
-	if fn.rrPtr == iter {
-		fn.rrPtr = nil
-	}
 	if nsib > 0 {
 		prev := rt
 		for it := rt.next; it != nil; it = prev.next {
@@ -330,9 +377,6 @@ func (f *FIB) addRt2Node(fn *node, rt *Info, mode fib.Mode, purge []*Info) ([]*I
 				prev.next = it.next
 				it.node = nil
 				purge = append(purge, it)
-				if fn.rrPtr == it {
-					fn.rrPtr = nil
-				}
 				nsib--
 				f.stats.FibRtEntries--
 			} else {
@@ -362,7 +406,7 @@ func (tb *Table) add(t *sim.Task, rt *Info, mode fib.Mode) error {
 	if rt.src.plen != 0 {
 		var sn *node
 		if fn.subtree == nil {
-			sfn := f.newNode()
+			sfn := f.newNode(&[16]byte{}, 0)
 			f.nullEntry.hold()
 			sfn.leaf = f.nullEntry
 			sfn.flags = rtnRoot
@@ -578,9 +622,6 @@ func (f *FIB) delRoute(t *sim.Task, tb *Table, fn *node, prev, rt *Info) {
 	rt.node = nil
 	f.stats.FibRtEntries--
 	f.stats.FibDiscardedRoute++
-	if fn.rrPtr == rt {
-		fn.rrPtr = nil
-	}
 	if rt.nsiblings > 0 {
 		rt.eachSibling(func(s *Info) { s.nsiblings-- })
 		rt.nsiblings = 0
@@ -687,61 +728,61 @@ func (tb *Table) locate(dst, src key, exact bool) *node {
 // prefix matches, looking into subtrees on the way (with saddr) when
 // src is false.
 //
+// The kernel descends by bit tests to the bottom and tests each node's
+// leaf key on the way back up. This descent stops instead at the first
+// node whose prefix does not cover addr: every key below it shares that
+// prefix, so the kernel's climb would fail at each of them. Every node
+// above the stop covers addr, and a route node's leaf key is the node's
+// own prefix (CheckInvariants), so the climb's first route node is the
+// kernel's answer without loading a route. A node that only has a subtree
+// keeps the kernel's test of its leaf key, which may be a longer prefix
+// (a child's route, fib6_find_prefix).
+//
 // Kernel: fib6_node_lookup_1 (net/ipv6/ip6_fib.c).
 func nodeLookup1(root *node, daddr, saddr *[16]byte, src bool) *node {
+	return nodeLookupFrom(root, daddr, saddr, src)
+}
+
+// nodeLookupFrom is nodeLookup1 with the descent resumed at fn, a node of
+// the tree that covers the address and that the descent from the root
+// reaches (a table's jump index gives it).
+func nodeLookupFrom(fn *node, daddr, saddr *[16]byte, src bool) *node {
 	addr := daddr
 	if src {
 		addr = saddr
 	}
-	fn := root
+	hi, lo := halves(addr)
 	for {
-		// A route node whose prefix does not cover addr ends the descent:
-		// every key below shares that prefix, so the kernel's climb back
-		// from further down would fail at each node up to here. (Its
-		// leaf is its own route, which the climb reads anyway.)
-		if fn.flags&(rtnRTInfo|rtnRoot) == rtnRTInfo {
-			if k := nodeKey(fn, src); k != nil && !prefixEqual(&k.addr, addr, int(fn.bit)) {
-				break
-			}
-		}
-		var next *node
-		if addrBit(addr, int(fn.bit)) {
+		next := fn.left
+		if halfBit(hi, lo, int(fn.bit)) {
 			next = fn.right
-		} else {
-			next = fn.left
 		}
-		if next == nil {
+		if next == nil || !next.covers(hi, lo) {
 			break
 		}
 		fn = next
 	}
-	for fn != nil {
-		sub := fn.subtree
-		if sub != nil || fn.flags&rtnRTInfo != 0 {
+	for {
+		if fn.flags&rtnRTInfo != 0 && fn.subtree == nil && fn.leaf != nil {
+			return fn
+		}
+		if sub := fn.subtree; sub != nil {
 			if k := nodeKey(fn, src); k != nil && prefixEqual(&k.addr, addr, int(k.plen)) {
-				if sub != nil {
-					if src {
-						// A subtree's nodes have no subtrees of their own.
-						goto backtrack
-					}
-					sfn := nodeLookup1(sub, daddr, saddr, true)
-					if sfn == nil {
-						goto backtrack
-					}
-					fn = sfn
+				if src {
+					// A subtree's nodes have no subtrees of their own.
+					goto backtrack
 				}
-				if fn.flags&rtnRTInfo != 0 {
-					return fn
+				if sfn := nodeLookup1(sub, daddr, saddr, true); sfn != nil {
+					return sfn
 				}
 			}
 		}
 	backtrack:
 		if fn.flags&rtnRoot != 0 {
-			break
+			return nil
 		}
 		fn = fn.parent
 	}
-	return nil
 }
 
 // nodeLookup returns the route node for destination dst and source src:
@@ -750,7 +791,7 @@ func nodeLookup1(root *node, daddr, saddr *[16]byte, src bool) *node {
 //
 // Kernel: fib6_node_lookup (net/ipv6/ip6_fib.c).
 func (tb *Table) nodeLookup(dst, src [16]byte) *node {
-	fn := nodeLookup1(&tb.root, &dst, &src, false)
+	fn := nodeLookupFrom(tb.jumpStart(&dst), &dst, &src, false)
 	if fn == nil || fn.flags&rtnTLRoot != 0 {
 		fn = &tb.root
 	}

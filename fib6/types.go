@@ -45,14 +45,24 @@ type key struct {
 // node is one node of a table's radix tree (struct fib6_node). A node with
 // RTN_RTINFO holds routes, its leaf list; an intermediate node has none and
 // its leaf points at a route below it (or at the null entry).
+//
+// pfx is the node's prefix, its first bit bits significant: the kernel
+// reads it from the leaf's key; the node keeps its own copy so that a
+// lookup tests it without loading the route (it never changes while the
+// node exists). The fields a lookup's descent reads come first, and the
+// node is 64 bytes, one cache line. The kernel's rr_ptr (rt6_select's
+// round-robin pointer) is left out: it moves only past a route whose
+// neighbour has failed (RT6_NUD_FAIL_DO_RR), and netsim has no neighbour
+// entries, so it would always be NULL.
 type node struct {
-	parent, left, right *node
-	subtree             *node // the source-prefix tree of a node with source-specific routes
-	leaf                *Info // the first route of the node, in metric order
-	bit                 uint16
-	flags               uint16
-	sernum              uint32 // fn_sernum
-	rrPtr               *Info  // the round-robin pointer of rt6_select
+	pfx         [2]uint64 // the prefix, most significant half first
+	bit         uint16
+	flags       uint16
+	sernum      uint32 // fn_sernum
+	left, right *node
+	parent      *node
+	subtree     *node // the source-prefix tree of a node with source-specific routes
+	leaf        *Info // the first route of the node, in metric order
 }
 
 // nh is a route's own nexthop (struct fib6_nh): its device holds a
@@ -97,8 +107,9 @@ type Table struct {
 	id    uint32
 	root  node // tb6_root
 	fib   *FIB
-	next  *Table // the next table of its hash bucket
-	flags uint32 // RT6_TABLE_HAS_DFLT_ROUTER
+	next  *Table     // the next table of its hash bucket
+	flags uint32     // RT6_TABLE_HAS_DFLT_ROUTER
+	jump  *jumpIndex // where lookups resume their descent; nil: none (lookupindex.go)
 }
 
 // Stats are the namespace's IPv6 route statistics (struct rt6_statistics),

@@ -1,0 +1,96 @@
+package fib6
+
+// The jump index of a large table: where a lookup's descent is after the
+// nodes its destination's first jumpBits bits decide, so that the lookup
+// resumes there instead of descending from the root. The kernel has no
+// such index; it changes how fast a lookup is, not which node it finds.
+//
+// The descent of fib6_node_lookup_1 (nodeLookupFrom) at a node of bit b
+// takes the child bit b of the address selects and stops when that child
+// is missing or does not cover the address. While b < jumpBits and the
+// child's bit is at most jumpBits, each step depends on the address's
+// first jumpBits bits alone: every address with the same first jumpBits
+// bits takes the same steps to the same node. The index holds that node
+// for each of the 2^jumpBits values. Only nodes of at most jumpBits bits
+// are in it or decide it, so it stays right until such a node is created
+// or freed (FIB.tree.shallowGen counts both); it is rebuilt at the next
+// lookup after that. Nodes changing their routes (RTN_RTINFO) do not
+// matter: the climb back reads the nodes' flags as they are.
+
+// jumpBits is the number of leading address bits the index is keyed by.
+const jumpBits = 16
+
+// jumpMinNodes is the number of tree nodes (of the namespace) from which a
+// table gets an index: a smaller tree is descended as fast as the index
+// would be built and takes less memory without one. (A variable for the
+// tests.)
+var jumpMinNodes = 1 << 15
+
+// jumpIndex is a table's jump index.
+type jumpIndex struct {
+	gen   uint64 // FIB.tree.shallowGen when it was built
+	start [1 << jumpBits]*node
+}
+
+// jumpStart returns the node where the descent for dst resumes: from the
+// table's index, built or rebuilt first if needed; the root for a small
+// table.
+func (tb *Table) jumpStart(dst *[16]byte) *node {
+	f := tb.fib
+	j := tb.jump
+	if j == nil || j.gen != f.tree.shallowGen {
+		if f.stats.FibNodes < jumpMinNodes {
+			tb.jump = nil
+			return &tb.root
+		}
+		if j == nil {
+			j = new(jumpIndex)
+			tb.jump = j
+		}
+		j.gen = f.tree.shallowGen
+		j.fill(&tb.root, 0, 1<<jumpBits)
+	}
+	return j.start[(uint32(dst[0])<<24|uint32(dst[1])<<16|uint32(dst[2])<<8|uint32(dst[3]))>>(32-jumpBits)]
+}
+
+// fill sets the index for the values lo..hi-1, whose descents all reach
+// fn.
+func (j *jumpIndex) fill(fn *node, lo, hi uint32) {
+	b := int(fn.bit)
+	if b >= jumpBits {
+		j.set(fn, lo, hi)
+		return
+	}
+	// Values lo..mid-1 have bit b clear and go left; mid..hi-1 go right.
+	mid := lo + (hi-lo)/2
+	j.fillChild(fn, fn.left, lo, mid)
+	j.fillChild(fn, fn.right, mid, hi)
+}
+
+// fillChild sets the index for values lo..hi-1 that reach fn and select
+// its child c: those inside c's prefix continue at c when c's bit is
+// at most jumpBits, the others stop at fn.
+func (j *jumpIndex) fillChild(fn, c *node, lo, hi uint32) {
+	if c == nil || int(c.bit) > jumpBits {
+		j.set(fn, lo, hi)
+		return
+	}
+	// c's prefix on jumpBits bits: the values from first to first+size-1.
+	size := uint32(1) << (jumpBits - int(c.bit))
+	first := uint32(c.pfx[0] >> (64 - jumpBits))
+	if first < lo || first+size > hi {
+		// The tree keeps c inside fn's half; a c outside is a broken
+		// tree, which the descent would leave at fn.
+		j.set(fn, lo, hi)
+		return
+	}
+	j.set(fn, lo, first)
+	j.fill(c, first, first+size)
+	j.set(fn, first+size, hi)
+}
+
+func (j *jumpIndex) set(fn *node, lo, hi uint32) {
+	for v := lo; v < hi; v++ {
+		j.start[v] = fn
+	}
+}

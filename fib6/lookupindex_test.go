@@ -1,0 +1,80 @@
+package fib6
+
+import (
+	"math/rand/v2"
+	"net/netip"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/netsimlab/netsim/sim"
+)
+
+// TestJumpIndexSameNode checks that lookups through a table's jump index
+// find the node the descent from the root finds, while routes of every
+// length (/0 to /128, many of them at most jumpBits long) come and go.
+func TestJumpIndexSameNode(t *testing.T) {
+	min := jumpMinNodes
+	jumpMinNodes = 0
+	defer func() { jumpMinNodes = min }()
+
+	r := rand.New(rand.NewPCG(1, 2))
+	w := sim.MustNewWorld(sim.Options{})
+	task := w.NewTask("test")
+	f := newFIB(w, nil)
+	tb := f.main
+	randAddr := func() [16]byte {
+		var a [16]byte
+		for i := range a {
+			a[i] = byte(r.Uint32())
+		}
+		// Mostly under a few /8s, so that short prefixes cover the others.
+		if r.IntN(8) != 0 {
+			a[0] = []byte{0x20, 0x2a, 0xfe}[r.IntN(3)]
+		}
+		return a
+	}
+	var ps []netip.Prefix
+	check := func() {
+		for range 2000 {
+			d := randAddr()
+			if r.IntN(2) == 0 && len(ps) > 0 {
+				p := ps[r.IntN(len(ps))]
+				d = p.Addr().As16()
+				d[15] ^= byte(r.Uint32())
+			}
+			want := nodeLookupFrom(&tb.root, &d, &[16]byte{}, false)
+			if want == nil {
+				want = &tb.root
+			}
+			require.Same(t, want, tb.nodeLookup(d, [16]byte{}), "lookup %x", d)
+		}
+	}
+	for round := range 6 {
+		for range 3000 {
+			a := randAddr()
+			bits := r.IntN(129)
+			if r.IntN(3) == 0 {
+				bits = r.IntN(jumpBits + 2)
+			}
+			p, _ := netip.AddrFrom16(a).Prefix(bits)
+			if addReject(task, tb, p) == nil {
+				ps = append(ps, p)
+			}
+		}
+		check()
+		// Delete a third, then check again.
+		r.Shuffle(len(ps), func(i, j int) { ps[i], ps[j] = ps[j], ps[i] })
+		n := len(ps) / 3
+		for _, p := range ps[:n] {
+			k := prefixKey(p)
+			fn := tb.locate(k, key{}, true)
+			require.NotNil(t, fn, "round %d: %v", round, p)
+			require.NoError(t, f.del(task, fn.leaf))
+		}
+		ps = ps[n:]
+		check()
+		require.NoError(t, f.checkTree())
+	}
+	require.NotNil(t, tb.jump)
+}
