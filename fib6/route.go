@@ -124,7 +124,7 @@ func (f *FIB) toConfig(r Route, mode fib.Mode, add bool) (config, error) {
 	if add {
 		for _, p := range r.Multipath {
 			if cfg.flags&rtfGateway == 0 && (!p.Gateway.IsValid() || p.Gateway.Is4()) {
-				return nil, einval("Device only routes can not be added for IPv6 using the multipath API.")
+				return config{}, einval("Device only routes can not be added for IPv6 using the multipath API.")
 			}
 		}
 	}
@@ -845,7 +845,7 @@ func (f *FIB) add(t *sim.Task, r Route, mode fib.Mode) error {
 	if err != nil {
 		return err
 	}
-	if err := configValidate(cfg); err != nil {
+	if err := configValidate(&cfg); err != nil {
 		return err
 	}
 	if len(cfg.mp) > 0 {
