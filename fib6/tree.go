@@ -121,6 +121,7 @@ func (f *FIB) add1(t *sim.Task, root *node, addr *[16]byte, plen int, src, allow
 				f.release(t, leaf)
 			} else if fn.flags&rtnTLRoot != 0 && fn.leaf == f.nullEntry {
 				fn.leaf = nil
+				f.visitDelta(fn, -1)
 			}
 			return fn, nil
 		}
@@ -164,6 +165,7 @@ func (f *FIB) insertAbove(fn, pn0 *node, dir bool, kaddr, addr *[16]byte, plen i
 		in.parent = pn
 		in.leaf = fn.leaf
 		in.leaf.hold()
+		in.visits = fn.visits
 		if dir {
 			pn.right = in
 		} else {
@@ -182,6 +184,7 @@ func (f *FIB) insertAbove(fn, pn0 *node, dir bool, kaddr, addr *[16]byte, plen i
 	ln := f.newNode()
 	ln.bit = uint16(plen)
 	ln.parent = pn
+	ln.visits = fn.visits
 	if addrBit(kaddr, plen) {
 		ln.right = fn
 	} else {
@@ -301,6 +304,10 @@ func (f *FIB) addRt2Node(fn *node, rt *Info, mode fib.Mode, purge []*Info) ([]*I
 			f.stats.FibRouteNodes++
 			fn.flags |= rtnRTInfo
 		}
+		f.routeLinked(fn, rt)
+		if rt.nsiblings > 0 {
+			f.markMultipath(rt)
+		}
 	}
 
 	if !replace || !found {
@@ -316,6 +323,7 @@ func (f *FIB) addRt2Node(fn *node, rt *Info, mode fib.Mode, purge []*Info) ([]*I
 	link(iter.next)
 	nsib := iter.nsiblings
 	iter.node = nil
+	f.routeUnlinked(fn, iter)
 	purge = append(purge, iter)
 	if fn.rrPtr == iter {
 		fn.rrPtr = nil
@@ -329,6 +337,7 @@ func (f *FIB) addRt2Node(fn *node, rt *Info, mode fib.Mode, purge []*Info) ([]*I
 			if it.qualifyForECMP() {
 				prev.next = it.next
 				it.node = nil
+				f.routeUnlinked(fn, it)
 				purge = append(purge, it)
 				if fn.rrPtr == it {
 					fn.rrPtr = nil
@@ -386,6 +395,7 @@ func (tb *Table) add(t *sim.Task, rt *Info, mode fib.Mode) error {
 		if fn.leaf == nil {
 			if fn.flags&rtnTLRoot != 0 {
 				fn.leaf = f.nullEntry
+				f.visitDelta(fn, 1)
 			} else {
 				rt.hold()
 				fn.leaf = rt
@@ -471,6 +481,7 @@ func (f *FIB) findPrefix(fn *node) *Info {
 func (f *FIB) repairTree(t *sim.Task, tb *Table, fn *node) *node {
 	if fn.flags&rtnTLRoot != 0 {
 		fn.leaf = f.nullEntry
+		f.visitDelta(fn, 1)
 		return fn
 	}
 	for {
@@ -576,6 +587,7 @@ func (f *FIB) delRoute(t *sim.Task, tb *Table, fn *node, prev, rt *Info) {
 		prev.next = rt.next
 	}
 	rt.node = nil
+	f.routeUnlinked(fn, rt)
 	f.stats.FibRtEntries--
 	f.stats.FibDiscardedRoute++
 	if fn.rrPtr == rt {

@@ -53,6 +53,9 @@ type node struct {
 	flags               uint16
 	sernum              uint32 // fn_sernum
 	rrPtr               *Info  // the round-robin pointer of rt6_select
+	// visits is the number of routes a walk visits in the node's subtree,
+	// kept with counted walks only (counted.go).
+	visits int32
 }
 
 // nh is a route's own nexthop (struct fib6_nh): its device holds a
@@ -88,6 +91,8 @@ type Info struct {
 	pref             rt.Pref // router preference (the RTF_PREF bits)
 	shouldFlush      bool
 	destroying       bool
+	mpSeen           bool             // counted walks: counted in its table's mp (counted.go)
+	devPos           int32            // counted walks: its index in its device's routes
 	nhObj            *nexthop.Nexthop // nh: a nexthop object, or nil for fib6_nh
 	fnh              nh
 }
@@ -99,6 +104,9 @@ type Table struct {
 	fib   *FIB
 	next  *Table // the next table of its hash bucket
 	flags uint32 // RT6_TABLE_HAS_DFLT_ROUTER
+	// mp counts, with counted walks, the routes in the table that have had
+	// siblings since they were linked (counted.go).
+	mp int
 }
 
 // Stats are the namespace's IPv6 route statistics (struct rt6_statistics),
@@ -128,6 +136,7 @@ type FIB struct {
 	sernum    uint32 // fib6_sernum
 	stats     Stats
 	w         *sim.World
-	tree      treeState  // the walkers, hooks and counters of the tree (table.go)
-	rs        routeState // the route layer's state (gc.go)
+	tree      treeState    // the walkers, hooks and counters of the tree (table.go)
+	rs        routeState   // the route layer's state (gc.go)
+	cw        countedState // the counted device walks' index (counted.go)
 }

@@ -243,6 +243,7 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	nh.SetGatewayScopeChecker(f.CheckGatewayScope)
 	nh.SetLoopback(tb.Loopback())
 	n := &Net{k: k, name: name, devs: tb, nh: nh, fib: f, fib6: fib6.New(k.w, nh)}
+	n.fib6.SetCountedWalks(k.cfg.CountedWalks)
 	n.setMultipathSeed(0)
 	n.tables6.known.add(fib.TableMain)
 	n.tables6.known.add(fib.TableLocal)
