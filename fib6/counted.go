@@ -197,10 +197,14 @@ func visitsOf(fn *node) int32 {
 
 // devWalk is cleanAll for a callback fn that changes or deletes only
 // routes whose own nexthop uses dev, and returns 0 for every other route;
-// skips says whether fn may return -2 (skip a multipath route's rest).
-// With counted walks it visits dev's routes alone, charging what cleanAll
-// charges when cleanAll does.
-func (f *FIB) devWalk(t *sim.Task, dev *netdev.Device, skips bool, fn func(r *Info) int) {
+// skips says whether fn may return -2 (skip a multipath route's rest),
+// deletes whether it may return -1. With counted walks it visits dev's
+// routes alone, charging what cleanAll charges when cleanAll does. A walk
+// that deletes nothing calls fn in any order: fn changes only the route it
+// is given and rebalances its multipath route from the siblings' state, so
+// the end state is the same in every order, and the charges are each
+// table's total.
+func (f *FIB) devWalk(t *sim.Task, dev *netdev.Device, skips, deletes bool, fn func(r *Info) int) {
 	if !f.cw.on {
 		f.cleanAll(t, fn)
 		return
@@ -209,19 +213,26 @@ func (f *FIB) devWalk(t *sim.Task, dev *netdev.Device, skips bool, fn func(r *In
 		r    *Info
 		rank int64
 	}
-	var mine []ranked
-	for _, r := range f.cw.byDev[dev] {
-		mine = append(mine, ranked{r: r})
-	}
+	mine := slices.Clone(f.cw.byDev[dev])
 	f.eachTable(func(tb *Table) {
 		if skips && tb.mp > 0 {
 			f.cleanTable(t, tb, fn, 0)
 			return
 		}
+		total := int64(tb.root.visits)
+		if !deletes {
+			for _, r := range mine {
+				if r.table == tb && fn(r) != 0 {
+					panic("fib6: a counted walk's callback changed the walk")
+				}
+			}
+			t.Charge(sim.Fib6Visit, total)
+			return
+		}
 		var todo []ranked
-		for _, m := range mine {
-			if m.r.table == tb {
-				todo = append(todo, ranked{m.r, walkRank(m.r)})
+		for _, r := range mine {
+			if r.table == tb {
+				todo = append(todo, ranked{r, walkRank(r)})
 			}
 		}
 		slices.SortFunc(todo, func(a, b ranked) int {
@@ -233,7 +244,6 @@ func (f *FIB) devWalk(t *sim.Task, dev *netdev.Device, skips bool, fn func(r *In
 			}
 			return 0
 		})
-		total := int64(tb.root.visits)
 		charged := int64(0)
 		for _, m := range todo {
 			if m.r.node == nil {

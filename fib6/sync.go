@@ -150,7 +150,7 @@ func (f *FIB) ifdown(r *Info, dev *netdev.Device, ev netdev.Event) int {
 
 // syncDownDev is rt6_sync_down_dev.
 func (f *FIB) syncDownDev(t *sim.Task, dev *netdev.Device, ev netdev.Event) {
-	f.devWalk(t, dev, ev == netdev.EventDown, func(r *Info) int { return f.ifdown(r, dev, ev) })
+	f.devWalk(t, dev, ev == netdev.EventDown, ev != netdev.EventChange, func(r *Info) int { return f.ifdown(r, dev, ev) })
 }
 
 // syncUp is rt6_sync_up: fib6_ifup clears flags on dev's routes.
@@ -160,7 +160,7 @@ func (f *FIB) syncUp(t *sim.Task, dev *netdev.Device, flags rt.NHFlags) {
 	if flags&rt.FlagDead != 0 && dev.Carrier() {
 		flags |= rt.FlagLinkDown
 	}
-	f.devWalk(t, dev, false, func(r *Info) int {
+	f.devWalk(t, dev, false, false, func(r *Info) int {
 		if r != f.nullEntry && r.nhObj == nil && r.fnh.dev == dev {
 			r.fnh.flags &^= flags
 			multipathRebalance(r)
