@@ -21,7 +21,11 @@ package fib6
 
 import (
 	"fmt"
+	"maps"
 	"slices"
+
+	"github.com/netsimlab/netsim/fib"
+	"github.com/netsimlab/netsim/nexthop"
 
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/sim"
@@ -34,6 +38,65 @@ type countedState struct {
 	// (fib6_nh, not a nexthop object) uses it; Info.devPos is a route's
 	// index in its device's slice.
 	byDev map[*netdev.Device][]*Info
+	// tails indexes the long leaf lists (see leafTail).
+	tails map[*node]*leafTail
+}
+
+// longLeafList is the length from which a leaf list gets a leafTail.
+const longLeafList = 64
+
+// leafTail is, with counted walks, the index of a long leaf list (a node
+// with thousands of routes, as fe80::/64 and ff00::/8 with one route per
+// device): its last route and how many of its routes have each metric and
+// nexthop. With them, fib6_add_rt2node's scan of the list for a route that
+// goes at its end, cannot join a multipath route and is no duplicate
+// reaches the same place without walking the list.
+type leafTail struct {
+	tail *Info
+	keys map[nhKey]int32
+}
+
+// nhKey is a route's metric and nexthop: two routes with the same key are
+// duplicates in fib6_add_rt2node (rt6_duplicate_nexthop).
+type nhKey struct {
+	metric uint32
+	dev    *netdev.Device
+	gw     [16]byte
+	obj    *nexthop.Nexthop
+}
+
+func nhKeyOf(r *Info) nhKey {
+	if r.nhObj != nil {
+		return nhKey{metric: r.metric, obj: r.nhObj}
+	}
+	return nhKey{metric: r.metric, dev: r.fnh.dev, gw: r.fnh.gw}
+}
+
+// appendAt returns the route after which fib6_add_rt2node would insert rt
+// into fn's leaf list, when fn's list is indexed and its scan would only
+// find the list's end; nil otherwise (scan the list).
+func (f *FIB) appendAt(fn *node, rt *Info, mode fib.Mode, canECMP bool) *Info {
+	if !f.cw.on || canECMP || mode&(fib.NLMReplace|fib.NLMExcl) != 0 {
+		return nil
+	}
+	lt := f.cw.tails[fn]
+	if lt == nil || lt.tail.metric > rt.metric || lt.keys[nhKeyOf(rt)] != 0 {
+		return nil
+	}
+	return lt.tail
+}
+
+// scanned indexes fn's leaf list once a scan has walked n of its routes.
+func (f *FIB) scanned(fn *node, n int) {
+	if !f.cw.on || n < longLeafList || f.cw.tails[fn] != nil {
+		return
+	}
+	lt := &leafTail{keys: map[nhKey]int32{}}
+	for r := fn.leaf; r != nil; r = r.next {
+		lt.keys[nhKeyOf(r)]++
+		lt.tail = r
+	}
+	f.cw.tails[fn] = lt
 }
 
 // SetCountedWalks turns the counted device walks on or off (see
@@ -52,6 +115,7 @@ func (f *FIB) SetCountedWalks(on bool) {
 		return
 	}
 	f.cw.byDev = map[*netdev.Device][]*Info{}
+	f.cw.tails = map[*node]*leafTail{}
 	f.eachTable(func(tb *Table) {
 		recountVisits(&tb.root)
 		tb.eachRoute(func(r *Info) {
@@ -111,14 +175,33 @@ func (f *FIB) routeLinked(fn *node, r *Info) {
 	}
 	f.visitDelta(fn, 1)
 	f.indexRoute(r)
+	if lt := f.cw.tails[fn]; lt != nil {
+		lt.keys[nhKeyOf(r)]++
+		if r.next == nil {
+			lt.tail = r
+		}
+	}
 }
 
-// routeUnlinked drops r, which has left fn's leaf list, from the index.
-func (f *FIB) routeUnlinked(fn *node, r *Info) {
+// routeUnlinked drops r, which has left fn's leaf list (where prev was
+// before it, nil at the head), from the index.
+func (f *FIB) routeUnlinked(fn *node, prev, r *Info) {
 	if !f.cw.on {
 		return
 	}
 	f.visitDelta(fn, -1)
+	if lt := f.cw.tails[fn]; lt != nil {
+		k := nhKeyOf(r)
+		if lt.keys[k]--; lt.keys[k] == 0 {
+			delete(lt.keys, k)
+		}
+		if lt.tail == r {
+			lt.tail = prev
+		}
+		if fn.leaf == nil || lt.tail == nil {
+			delete(f.cw.tails, fn)
+		}
+	}
 	if r.nhObj == nil && r.fnh.dev != nil {
 		l := f.cw.byDev[r.fnh.dev]
 		i := r.devPos
@@ -302,6 +385,17 @@ func (f *FIB) checkCounted() error {
 	})
 	if err != nil {
 		return err
+	}
+	for fn, lt := range f.cw.tails {
+		keys := map[nhKey]int32{}
+		var tail *Info
+		for r := fn.leaf; r != nil; r = r.next {
+			keys[nhKeyOf(r)]++
+			tail = r
+		}
+		if fn.flags&rtnRTInfo == 0 || tail != lt.tail || !maps.Equal(keys, lt.keys) {
+			return fmt.Errorf("node bit %d: leaf list index out of date", fn.bit)
+		}
 	}
 	n := 0
 	for _, l := range f.cw.byDev {

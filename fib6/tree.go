@@ -216,7 +216,12 @@ func (f *FIB) addRt2Node(fn *node, rt *Info, mode fib.Mode, purge []*Info) ([]*I
 	var insPrev, fallbackPrev *Info
 	haveFallback := false
 	iter := leaf
+	if at := f.appendAt(fn, rt, mode, canECMP); at != nil {
+		insPrev, iter = at, nil // counted.go: the scan would end here
+	}
+	scanned := 0
 	for ; iter != nil; iter = iter.next {
+		scanned++
 		if iter.metric == rt.metric {
 			if mode&fib.NLMExcl != 0 {
 				return purge, errno.New(syscall.EEXIST, "")
@@ -255,6 +260,7 @@ func (f *FIB) addRt2Node(fn *node, rt *Info, mode fib.Mode, purge []*Info) ([]*I
 		}
 		insPrev = iter
 	}
+	f.scanned(fn, scanned)
 	if haveFallback && !found {
 		insPrev = fallbackPrev
 		if insPrev == nil {
@@ -323,7 +329,7 @@ func (f *FIB) addRt2Node(fn *node, rt *Info, mode fib.Mode, purge []*Info) ([]*I
 	link(iter.next)
 	nsib := iter.nsiblings
 	iter.node = nil
-	f.routeUnlinked(fn, iter)
+	f.routeUnlinked(fn, rt, iter)
 	purge = append(purge, iter)
 	if fn.rrPtr == iter {
 		fn.rrPtr = nil
@@ -337,7 +343,7 @@ func (f *FIB) addRt2Node(fn *node, rt *Info, mode fib.Mode, purge []*Info) ([]*I
 			if it.qualifyForECMP() {
 				prev.next = it.next
 				it.node = nil
-				f.routeUnlinked(fn, it)
+				f.routeUnlinked(fn, prev, it)
 				purge = append(purge, it)
 				if fn.rrPtr == it {
 					fn.rrPtr = nil
@@ -587,7 +593,7 @@ func (f *FIB) delRoute(t *sim.Task, tb *Table, fn *node, prev, rt *Info) {
 		prev.next = rt.next
 	}
 	rt.node = nil
-	f.routeUnlinked(fn, rt)
+	f.routeUnlinked(fn, prev, rt)
 	f.stats.FibRtEntries--
 	f.stats.FibDiscardedRoute++
 	if fn.rrPtr == rt {

@@ -40,9 +40,10 @@ func fib6WalkOps(t *testing.T, cfg rtnl.Config, seed uint64, n int, check bool) 
 			r.ok(create(d))
 		}
 	}
-	r.ok(r.h.LinkSetUp("lo"))
+	r.up("lo")
+	r.up(devs...)
 	pick := func(l []string) string { return l[rng.IntN(len(l))] }
-	prefixes := []string{"2001:db8::/64", "2001:db8:1::/48", "2001:db8:1:2::/64", "2001:db8:1:2::/80", "::/0", "2001:db8:1:2::5/128", "fd00::/8", "2001:db8::/32", "2001:db8:8000::/33"}
+	prefixes := []string{"2001:db8:9::/64", "2001:db8::/64", "2001:db8:1::/48", "2001:db8:1:2::/64", "2001:db8:1:2::/80", "::/0", "2001:db8:1:2::5/128", "fd00::/8", "2001:db8::/32", "2001:db8:8000::/33"}
 	addrs := []string{"2001:db8::1/64", "2001:db8::2/64", "2001:db8:1:2::1/64", "2001:db8:1:2::9/80", "fd00::1/8", "2001:db8:1:2::5/128"}
 	gws := []string{"2001:db8::9", "2001:db8:1:2::7", "fe80::1", "fe80::2", "fd00::9"}
 	srcs := []string{"", "", "", "2001:db8:5::/48", "2001:db8:6::/64"}
@@ -78,6 +79,21 @@ func fib6WalkOps(t *testing.T, cfg rtnl.Config, seed uint64, n int, check bool) 
 		out = append(out, r.routes6()...)
 		f := r.k.InitNet().FIB6()
 		out = append(out, f.IPv6Route(), f.RT6Stats())
+	}
+	// A long leaf list: one prefix through every device at many metrics,
+	// appended, prepended and added (duplicates refused).
+	for i := range 4 * n / 3 {
+		rr := rtnl.Route{Dst: netip.MustParsePrefix("2001:db8:9::/64"), Dev: pick(devs), Priority: uint32(1 + i/5 + rng.IntN(3))}
+		var err error
+		switch rng.IntN(3) {
+		case 0:
+			err = r.h.RouteAppend(rr)
+		case 1:
+			err = r.h.RoutePrepend(rr)
+		default:
+			err = r.h.RouteAdd(rr)
+		}
+		out = append(out, fmt.Sprintf("fill %d %+v: %v", i, rr, err))
 	}
 	for i := range n {
 		var what string
