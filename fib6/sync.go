@@ -3,7 +3,9 @@
 // (rt6_sync_down_dev, rt6_disable_ip), fib6_ifup for one coming back
 // (rt6_sync_up), the weights of multipath siblings
 // (rt6_multipath_rebalance), and the loopback device the reject routes and
-// the null entry use (ip6_route_dev_notify). Every walk is fib6_clean_all.
+// the null entry use (ip6_route_dev_notify). Every walk is fib6_clean_all;
+// with counted walks (counted.go) the device walks visit the device's
+// routes only and charge what fib6_clean_all would.
 
 package fib6
 
