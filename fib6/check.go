@@ -38,7 +38,7 @@ func (f *FIB) checkTree() error {
 	if c.requireSrc != f.tree.routesRequireSrc && c.requireSrc > f.tree.routesRequireSrc {
 		return fmt.Errorf("%d source-specific routes, counted %d", c.requireSrc, f.tree.routesRequireSrc)
 	}
-	return nil
+	return f.checkCounted()
 }
 
 func (k key) String() string {

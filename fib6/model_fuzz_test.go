@@ -294,9 +294,11 @@ func (r *fuzzReader) addr() [16]byte {
 }
 
 // runModelOps applies the operations data encodes to a tree and to the
-// model, comparing them after each step.
-func runModelOps(t *testing.T, data []byte) {
+// model, comparing them after each step; counted turns on the counted
+// walks' index, which checkTree then verifies too.
+func runModelOps(t *testing.T, data []byte, counted bool) {
 	e := newTreeEnv(t)
+	e.f.SetCountedWalks(counted)
 	e.f.newTable(100)
 	m := &model{lists: map[mKey][]mRoute{}}
 	r := &fuzzReader{b: data}
@@ -424,6 +426,7 @@ func FuzzTree(f *testing.F) {
 		if len(data) > 4096 {
 			return
 		}
-		runModelOps(t, data)
+		runModelOps(t, data, false)
+		runModelOps(t, data, true)
 	})
 }

@@ -3,7 +3,9 @@
 // (rt6_sync_down_dev, rt6_disable_ip), fib6_ifup for one coming back
 // (rt6_sync_up), the weights of multipath siblings
 // (rt6_multipath_rebalance), and the loopback device the reject routes and
-// the null entry use (ip6_route_dev_notify). Every walk is fib6_clean_all.
+// the null entry use (ip6_route_dev_notify). Every walk is fib6_clean_all;
+// with counted walks (counted.go) the device walks visit the device's
+// routes only and charge what fib6_clean_all would.
 
 package fib6
 
@@ -150,7 +152,7 @@ func (f *FIB) ifdown(r *Info, dev *netdev.Device, ev netdev.Event) int {
 
 // syncDownDev is rt6_sync_down_dev.
 func (f *FIB) syncDownDev(t *sim.Task, dev *netdev.Device, ev netdev.Event) {
-	f.cleanAll(t, func(r *Info) int { return f.ifdown(r, dev, ev) })
+	f.devWalk(t, dev, ev == netdev.EventDown, ev != netdev.EventChange, func(r *Info) int { return f.ifdown(r, dev, ev) })
 }
 
 // syncUp is rt6_sync_up: fib6_ifup clears flags on dev's routes.
@@ -160,7 +162,7 @@ func (f *FIB) syncUp(t *sim.Task, dev *netdev.Device, flags rt.NHFlags) {
 	if flags&rt.FlagDead != 0 && dev.Carrier() {
 		flags |= rt.FlagLinkDown
 	}
-	f.cleanAll(t, func(r *Info) int {
+	f.devWalk(t, dev, false, false, func(r *Info) int {
 		if r != f.nullEntry && r.nhObj == nil && r.fnh.dev == dev {
 			r.fnh.flags &^= flags
 			multipathRebalance(r)

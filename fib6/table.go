@@ -63,6 +63,7 @@ func (f *FIB) allocTable(id uint32) *Table {
 	tb := &Table{id: id, fib: f}
 	tb.root.leaf = f.nullEntry
 	tb.root.flags = rtnRoot | rtnTLRoot | rtnRTInfo
+	tb.root.visits = 1 // a walk visits the null entry (counted.go)
 	return tb
 }
 

@@ -178,6 +178,7 @@ func (f *FIB) add1(t *sim.Task, root *node, addr *[16]byte, plen int, src, allow
 				f.release(t, leaf)
 			} else if fn.flags&rtnTLRoot != 0 && fn.leaf == f.nullEntry {
 				fn.leaf = nil
+				f.visitDelta(fn, -1)
 			}
 			return fn, nil
 		}
@@ -219,6 +220,7 @@ func (f *FIB) insertAbove(fn, pn0 *node, dir bool, kaddr, addr *[16]byte, plen i
 		in.parent = pn
 		in.leaf = fn.leaf
 		in.leaf.hold()
+		in.visits = fn.visits
 		if dir {
 			pn.right = in
 		} else {
@@ -235,6 +237,7 @@ func (f *FIB) insertAbove(fn, pn0 *node, dir bool, kaddr, addr *[16]byte, plen i
 	}
 	ln := f.newNode(addr, plen)
 	ln.parent = pn
+	ln.visits = fn.visits
 	if addrBit(kaddr, plen) {
 		ln.right = fn
 	} else {
@@ -266,7 +269,12 @@ func (f *FIB) addRt2Node(fn *node, rt *Info, mode fib.Mode, purge []*Info) ([]*I
 	var insPrev, fallbackPrev *Info
 	haveFallback := false
 	iter := leaf
+	if at := f.appendAt(fn, rt, mode, canECMP); at != nil {
+		insPrev, iter = at, nil // counted.go: the scan would end here
+	}
+	scanned := 0
 	for ; iter != nil; iter = iter.next {
+		scanned++
 		if iter.metric == rt.metric {
 			if mode&fib.NLMExcl != 0 {
 				return purge, errno.New(syscall.EEXIST, "")
@@ -305,6 +313,7 @@ func (f *FIB) addRt2Node(fn *node, rt *Info, mode fib.Mode, purge []*Info) ([]*I
 		}
 		insPrev = iter
 	}
+	f.scanned(fn, scanned)
 	if haveFallback && !found {
 		insPrev = fallbackPrev
 		if insPrev == nil {
@@ -351,6 +360,10 @@ func (f *FIB) addRt2Node(fn *node, rt *Info, mode fib.Mode, purge []*Info) ([]*I
 			f.stats.FibRouteNodes++
 			fn.flags |= rtnRTInfo
 		}
+		f.routeLinked(fn, rt)
+		if rt.nsiblings > 0 {
+			f.markMultipath(rt)
+		}
 	}
 
 	if !replace || !found {
@@ -366,6 +379,7 @@ func (f *FIB) addRt2Node(fn *node, rt *Info, mode fib.Mode, purge []*Info) ([]*I
 	link(iter.next)
 	nsib := iter.nsiblings
 	iter.node = nil
+	f.routeUnlinked(fn, rt, iter)
 	purge = append(purge, iter)
 	if nsib > 0 {
 		prev := rt
@@ -376,6 +390,7 @@ func (f *FIB) addRt2Node(fn *node, rt *Info, mode fib.Mode, purge []*Info) ([]*I
 			if it.qualifyForECMP() {
 				prev.next = it.next
 				it.node = nil
+				f.routeUnlinked(fn, prev, it)
 				purge = append(purge, it)
 				nsib--
 				f.stats.FibRtEntries--
@@ -430,6 +445,7 @@ func (tb *Table) add(t *sim.Task, rt *Info, mode fib.Mode) error {
 		if fn.leaf == nil {
 			if fn.flags&rtnTLRoot != 0 {
 				fn.leaf = f.nullEntry
+				f.visitDelta(fn, 1)
 			} else {
 				rt.hold()
 				fn.leaf = rt
@@ -515,6 +531,7 @@ func (f *FIB) findPrefix(fn *node) *Info {
 func (f *FIB) repairTree(t *sim.Task, tb *Table, fn *node) *node {
 	if fn.flags&rtnTLRoot != 0 {
 		fn.leaf = f.nullEntry
+		f.visitDelta(fn, 1)
 		return fn
 	}
 	for {
@@ -620,6 +637,7 @@ func (f *FIB) delRoute(t *sim.Task, tb *Table, fn *node, prev, rt *Info) {
 		prev.next = rt.next
 	}
 	rt.node = nil
+	f.routeUnlinked(fn, prev, rt)
 	f.stats.FibRtEntries--
 	f.stats.FibDiscardedRoute++
 	if rt.nsiblings > 0 {

@@ -49,8 +49,8 @@ type key struct {
 // pfx is the node's prefix, its first bit bits significant: the kernel
 // reads it from the leaf's key; the node keeps its own copy so that a
 // lookup tests it without loading the route (it never changes while the
-// node exists). The fields a lookup's descent reads come first, and the
-// node is 64 bytes, one cache line. The kernel's rr_ptr (rt6_select's
+// node exists). The fields a lookup's descent reads come first, in the
+// node's first 64 bytes (one cache line). The kernel's rr_ptr (rt6_select's
 // round-robin pointer) is left out: it moves only past a route whose
 // neighbour has failed (RT6_NUD_FAIL_DO_RR), and netsim has no neighbour
 // entries, so it would always be NULL.
@@ -63,6 +63,9 @@ type node struct {
 	parent      *node
 	subtree     *node // the source-prefix tree of a node with source-specific routes
 	leaf        *Info // the first route of the node, in metric order
+	// visits is the number of routes a walk visits in the node's subtree,
+	// kept with counted walks only (counted.go).
+	visits int32
 }
 
 // nh is a route's own nexthop (struct fib6_nh): its device holds a
@@ -98,6 +101,8 @@ type Info struct {
 	pref             rt.Pref // router preference (the RTF_PREF bits)
 	shouldFlush      bool
 	destroying       bool
+	mpSeen           bool             // counted walks: counted in its table's mp (counted.go)
+	devPos           int32            // counted walks: its index in its device's routes
 	nhObj            *nexthop.Nexthop // nh: a nexthop object, or nil for fib6_nh
 	fnh              nh
 }
@@ -110,6 +115,9 @@ type Table struct {
 	next  *Table     // the next table of its hash bucket
 	flags uint32     // RT6_TABLE_HAS_DFLT_ROUTER
 	jump  *jumpIndex // where lookups resume their descent; nil: none (lookupindex.go)
+	// mp counts, with counted walks, the routes in the table that have had
+	// siblings since they were linked (counted.go).
+	mp int
 }
 
 // Stats are the namespace's IPv6 route statistics (struct rt6_statistics),
@@ -139,6 +147,7 @@ type FIB struct {
 	sernum    uint32 // fib6_sernum
 	stats     Stats
 	w         *sim.World
-	tree      treeState  // the walkers, hooks and counters of the tree (table.go)
-	rs        routeState // the route layer's state (gc.go)
+	tree      treeState    // the walkers, hooks and counters of the tree (table.go)
+	rs        routeState   // the route layer's state (gc.go)
+	cw        countedState // the counted device walks' index (counted.go)
 }

@@ -149,13 +149,18 @@ func (f *FIB) flushTrees(t *sim.Task) {
 }
 
 func (f *FIB) cleanAllSernum(t *sim.Task, fn func(rt *Info) int, sernum uint32) {
-	f.eachTable(func(tb *Table) {
-		c := cleaner{f: f, t: t, fn: fn, sernum: sernum}
-		w := &walker{root: &tb.root}
-		w.fn = c.node
-		f.walk(w)
-		c.charge()
-	})
+	f.eachTable(func(tb *Table) { f.cleanTable(t, tb, fn, sernum) })
+}
+
+// cleanTable is cleanAll's walk of one table.
+//
+// Kernel: fib6_clean_tree (net/ipv6/ip6_fib.c).
+func (f *FIB) cleanTable(t *sim.Task, tb *Table, fn func(rt *Info) int, sernum uint32) {
+	c := cleaner{f: f, t: t, fn: fn, sernum: sernum}
+	w := &walker{root: &tb.root}
+	w.fn = c.node
+	f.walk(w)
+	c.charge()
 }
 
 // cleaner is a fib6_clean_all walk (struct fib6_cleaner). The visits it

@@ -31,7 +31,9 @@ type Config struct {
 	Rules fibrules.LockPolicy
 	// CountedWalks is a simulation-speed option, not a seed patch: ListOnly
 	// address lists count their searches' compares instead of walking
-	// (netdev.Config.CountedWalks). Behaviour, counters and virtual time are
+	// (netdev.Config.CountedWalks), and the IPv6 FIB's device walks visit
+	// only the device's routes, charging the routes the real walk visits
+	// (fib6.FIB.SetCountedWalks). Behaviour, counters and virtual time are
 	// those of the real walk; only wall time drops. The presets leave it off.
 	CountedWalks bool
 }

@@ -252,6 +252,7 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	})
 	nh.SetLoopback(tb.Loopback())
 	n := &Net{k: k, name: name, devs: tb, nh: nh, fib: f, fib6: f6}
+	n.fib6.SetCountedWalks(k.cfg.CountedWalks)
 	n.setMultipathSeed(0)
 	n.tables6.known.add(fib.TableMain)
 	n.tables6.known.add(fib.TableLocal)
