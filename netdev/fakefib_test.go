@@ -61,6 +61,9 @@ func (f *fakeFIB) AddAddrconfRoute(t *sim.Task, r netdev.AddrconfRoute) (netdev.
 		}
 	case netdev.AddrconfMulticast:
 		fr.metric = 256
+		if !r.Dev.IsUp() {
+			return nil, errno.New(syscall.ENETDOWN, "Nexthop device is not up")
+		}
 		fallthrough
 	default:
 		if fr.table == 0 {
@@ -136,6 +139,10 @@ func (f *fakeFIB) SyncDownDev(t *sim.Task, dev *netdev.Device, ev netdev.Event) 
 func (f *fakeFIB) DisableIP(t *sim.Task, dev *netdev.Device, ev netdev.Event) {
 	f.SyncDownDev(t, dev, ev)
 }
+
+func (f *fakeFIB) RemovePrefsrc(*sim.Task, *netdev.Device, netip.Addr) {}
+
+func (f *fakeFIB) MTUChange(*sim.Task, *netdev.Device, int, int) {}
 
 func (f *fakeFIB) DevRoutes(dev *netdev.Device) int {
 	n := 0
