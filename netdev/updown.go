@@ -100,6 +100,26 @@ func (d *Device) fireFollowers() {
 	}
 }
 
+// carrierEvent follows a change of what d's carrier depends on, seen by a
+// notifier (a bridge's port coming up or losing carrier): under a request
+// that runs linkwatch when it ends, a change of the carrier bit is queued
+// there (netif_carrier_on/off → linkwatch_fire_event; a bridge's
+// br_port_state_selection may have queued it already); otherwise, or if
+// no change is queued, d's carrier and operstate are refreshed at once.
+func (d *Device) carrierEvent(t *sim.Task) {
+	if s := d.tbl.s; s.lwHold > 0 {
+		if d.setCarrier() {
+			s.linkwatchFire(d)
+		}
+		if d.lwPending {
+			return
+		}
+	}
+	if d.refreshCarrier(t, true) {
+		d.carrierChangedForOthers(t)
+	}
+}
+
 // linkwatchFire queues d's carrier change for the linkwatch work, once.
 //
 // Kernel: linkwatch_fire_event → linkwatch_add_event (net/core/link_watch.c):
