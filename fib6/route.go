@@ -118,6 +118,16 @@ func (f *FIB) toConfig(r Route, mode fib.Mode, add bool) (*config, error) {
 		cfg.gw = r.Gateway
 		cfg.flags |= rtfGateway
 	}
+	// rtm_to_fib6_multipath_config: every path of a new multipath route
+	// needs a gateway (its own RTA_GATEWAY, or the request's); an IPv4
+	// gateway, sent as RTA_VIA, is none.
+	if add {
+		for _, p := range r.Multipath {
+			if cfg.flags&rtfGateway == 0 && (!p.Gateway.IsValid() || p.Gateway.Is4()) {
+				return nil, einval("Device only routes can not be added for IPv6 using the multipath API.")
+			}
+		}
+	}
 	var err error
 	if cfg.dst, err = requestKey(r.Dst, "dst"); err != nil {
 		return nil, err
@@ -296,7 +306,10 @@ func (f *FIB) nhInit(t *sim.Task, n *nh, cfg *config) error {
 		n.flags |= rt.FlagOnLink
 	}
 	n.weight = 1
-	if isReject(cfg.flags, dev, cfg.dst.addr) {
+	// Only an explicit reject route goes to loopback here; a route
+	// through lo is checked as any other and made a reject route
+	// afterwards (ip6_route_info_create_nh).
+	if cfg.flags&rtfReject != 0 {
 		dev = f.rs.lo
 		if dev == nil {
 			return errno.New(syscall.ENODEV, "")
@@ -468,7 +481,8 @@ func ifindexOf(d *netdev.Device) netdev.IfIndex {
 //
 // The kernel's check_src_addr ("IPv6 routes using source address can not
 // use nexthop objects") does not fire for a request: Linux 6.18 refuses a
-// source prefix later, with "Nexthops can not be used with source routing".
+// source prefix first, with "Nexthops can not be used with source routing"
+// (configValidate).
 func checkNexthopObj(n *nexthop.Nexthop) error {
 	if n.IsGroup() && n.HasV4() || !n.IsGroup() && n.Family() == syscall.AF_INET {
 		return einval("IPv6 routes can not use an IPv4 nexthop")
@@ -558,7 +572,10 @@ func (f *FIB) infoCreate(t *sim.Task, cfg *config) (*Info, error) {
 		}
 		pdev = r.fnh.dev
 		if isReject(cfg.flags, r.fnh.dev, cfg.dst.addr) {
+			// The new flags have no RTF_PREF bits: the route's
+			// preference is medium.
 			r.flags = rtfReject | rtfNonexthop
+			r.pref = rt.PrefMedium
 		}
 	}
 	if cfg.prefsrc.IsValid() && !cfg.prefsrc.IsUnspecified() {
@@ -694,6 +711,9 @@ func (f *FIB) multipathAdd(t *sim.Task, cfg *config) error {
 				dc.deleteAllNH = false
 				_ = f.routeDel(t, &dc)
 			}
+			// The paths after the failed one were never inserted:
+			// their references (and their devices') go too.
+			cleanup()
 			return err
 		}
 		mode = mode&^(fib.NLMExcl|fib.NLMReplace) | fib.NLMCreate
@@ -803,11 +823,29 @@ func (f *FIB) multipathDel(t *sim.Task, cfg *config) error {
 	return last
 }
 
+// configValidate is fib6_config_validate, which ip6_route_add and
+// ip6_route_multipath_add run before anything else: before the nexthop
+// object is looked up, a nexthop id with a source prefix is refused.
+//
+// Kernel: fib6_config_validate (net/ipv6/route.c).
+func configValidate(cfg *config) error {
+	if cfg.typ > rt.TypeMax {
+		return einval("Invalid route type")
+	}
+	if cfg.nhID != 0 && cfg.src.plen != 0 {
+		return einval("Nexthops can not be used with source routing")
+	}
+	return nil
+}
+
 // add is inet6_rtm_newroute.
 func (f *FIB) add(t *sim.Task, r Route, mode fib.Mode) error {
 	f.runTimers(t)
 	cfg, err := f.toConfig(r, mode, true)
 	if err != nil {
+		return err
+	}
+	if err := configValidate(cfg); err != nil {
 		return err
 	}
 	if len(cfg.mp) > 0 {

@@ -59,6 +59,7 @@ func dumpedRoute(r rtnl.RouteInfo) routeMsg {
 		family: syscall.AF_INET, typ: r.Type, dst: r.Dst, nhid: r.NexthopID, tos: r.TOS, gateway: r.Gateway, dev: r.Dev,
 		table: r.Table, protocol: r.Protocol, scope: r.Scope, prefsrc: r.PrefSrc, priority: r.Priority,
 		hasPriority: r.Priority != 0, flags: uint32(r.Flags), metrics: r.Metrics, paths: r.Multipath,
+		iif: r.IIF,
 	}
 	if r.Family == syscall.AF_INET6 || r.Dst.Addr().Is6() {
 		// rt6_fill_node: RTA_SRC only for a source prefix, RTA_PRIORITY,

@@ -171,7 +171,8 @@ func (tb *Table) checkAttrGroup(cfg Config) error {
 
 // create builds the nexthop a validated config describes, not yet in the
 // table and not yet linked anywhere: the candidate of an add or a replace.
-// A single nexthop's gateway is checked here, by the GatewayChecker.
+// A single nexthop's gateway (any IPv6 nexthop's device) is checked here,
+// by the GatewayChecker.
 //
 // Kernel: nexthop_create, nh_create_ipv4, nh_create_ipv6,
 // nexthop_create_group (net/ipv4/nexthop.c).
@@ -240,7 +241,10 @@ func (tb *Table) createSingle(t *sim.Task, c nhConfig, nh *Nexthop, info *nhInfo
 		}
 		return nil, errno.New(syscall.ENETDOWN, "Nexthop device is not up") // fib6_nh_init
 	}
-	if info.gw.IsValid() && tb.check != nil {
+	// nh_create_ipv4 checks a gateway (fib_check_nh); nh_create_ipv6 has
+	// fib6_nh_init check every IPv6 nexthop, a device-only one too (its
+	// device must have IPv6 enabled).
+	if tb.check != nil && (info.gw.IsValid() || c.family == syscall.AF_INET6 && !info.blackhole) {
 		scope, err := tb.check(t, c.family, info.gw, info.dev, info.onlink)
 		if err != nil {
 			return nil, err

@@ -92,10 +92,12 @@ func NewTable(p Policy) *Table {
 }
 
 // SetGatewayChecker sets the function that validates a new single
-// nexthop's gateway (the FIB's fib_check_nh). It is called, after every
-// check of the request itself, only for single nexthops with a gateway.
-// With no checker every gateway is accepted. A gateway so checked is link
-// scope; SetGatewayScopeChecker sets a checker that gives the scope too.
+// nexthop's gateway (the FIB's fib_check_nh, or fib6_nh_init). It is
+// called, after every check of the request itself, for single nexthops
+// with a gateway and for every single IPv6 nexthop but a blackhole or an
+// fdb nexthop (whose gateway is then invalid). With no checker every
+// gateway is accepted. A gateway so checked is link scope;
+// SetGatewayScopeChecker sets a checker that gives the scope too.
 func (tb *Table) SetGatewayChecker(c GatewayChecker) {
 	tb.check = func(t *sim.Task, family int, gw netip.Addr, dev *netdev.Device, onlink bool) (uint8, error) {
 		return scopeLink, c(t, family, gw, dev, onlink)

@@ -229,7 +229,8 @@ func TestAutoID(t *testing.T) {
 }
 
 // Gateways are checked by the FIB's checker only for single nexthops with
-// a gateway, and it gets the family, device and onlink flag.
+// a gateway, or IPv6 ones with a device, and it gets the family, device
+// and onlink flag.
 func TestGatewayCheckerArguments(t *testing.T) {
 	e := newEnv(t)
 	tbl := nexthop.NewTable(nexthop.FlushDeferred)
@@ -244,8 +245,9 @@ func TestGatewayCheckerArguments(t *testing.T) {
 		nexthop.Config{ID: 3, Gateway: gw4("2001:db8::1"), Dev: e.d["d1"], OnLink: true},
 		blackhole(4),
 		group(5, 1, 2),
+		nexthop.Config{ID: 6, Family: syscall.AF_INET6, Dev: e.d["d1"]},
 	)
-	require.Equal(t, []string{"inet 192.0.2.2 d0", "inet6 2001:db8::1 d1 onlink"}, calls)
+	require.Equal(t, []string{"inet 192.0.2.2 d0", "inet6 2001:db8::1 d1 onlink", "inet6 invalid IP d1"}, calls)
 }
 
 func familyName(f int) string {

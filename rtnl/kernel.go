@@ -20,6 +20,7 @@ import (
 	"container/heap"
 	"fmt"
 	"math/rand/v2"
+	"net/netip"
 	"sort"
 	"strings"
 	"sync"
@@ -240,9 +241,17 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	}
 	nh := nexthop.NewTable(k.cfg.Nexthop)
 	f := fib.New(nh)
-	nh.SetGatewayScopeChecker(f.CheckGatewayScope)
+	f6 := fib6.New(k.w, nh)
+	// nh_create_ipv4 checks a gateway in the IPv4 FIB (fib_check_nh),
+	// nh_create_ipv6 in the IPv6 one (fib6_nh_init).
+	nh.SetGatewayScopeChecker(func(t *sim.Task, family int, gw netip.Addr, dev *netdev.Device, onlink bool) (uint8, error) {
+		if family == syscall.AF_INET6 {
+			return f6.CheckGatewayScope(t, family, gw, dev, onlink)
+		}
+		return f.CheckGatewayScope(t, family, gw, dev, onlink)
+	})
 	nh.SetLoopback(tb.Loopback())
-	n := &Net{k: k, name: name, devs: tb, nh: nh, fib: f, fib6: fib6.New(k.w, nh)}
+	n := &Net{k: k, name: name, devs: tb, nh: nh, fib: f, fib6: f6}
 	n.setMultipathSeed(0)
 	n.tables6.known.add(fib.TableMain)
 	n.tables6.known.add(fib.TableLocal)

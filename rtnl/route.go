@@ -179,6 +179,9 @@ type RouteInfo struct {
 	Src     netip.Prefix  // RTA_SRC and rtm_src_len (IPv6 "from"); invalid for none
 	Pref    rt.Pref       // RTA_PREF (IPv6)
 	Expires time.Duration // RTA_EXPIRES (IPv6): the time left; 0 is none
+	// IIF is RTA_IIF: the input device of an IPv6 `route get fibmatch
+	// ... iif DEV` answer, which rt6_fill_node sends; "" otherwise.
+	IIF string
 }
 
 // RoutePath is one path of a dumped multipath route (struct rtnexthop and

@@ -5,7 +5,9 @@
 package rtnl
 
 import (
+	"math"
 	"syscall"
+	"time"
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/fib"
@@ -46,6 +48,19 @@ func (n *Net) fib6Route(r Route, add bool) (fib6.Route, error) {
 	return fr, nil
 }
 
+// maxCacheinfoExpires is the longest time RTA_CACHEINFO's rta_expires can
+// carry: INT_MAX clock ticks (USER_HZ 100).
+const maxCacheinfoExpires = math.MaxInt32 * (time.Second / 100)
+
+// cacheinfoExpires is the time left of a route as rta_expires carries it:
+// at most INT_MAX clock ticks either way, so a route added with
+// `expires 4294967294` shows 21474836sec.
+//
+// Kernel: rtnl_put_cacheinfo (net/core/rtnetlink.c).
+func cacheinfoExpires(d time.Duration) time.Duration {
+	return max(-maxCacheinfoExpires, min(d, maxCacheinfoExpires))
+}
+
 // routeInfo6 is the dump of an IPv6 route: rtm_scope is always universe,
 // the source prefix, router preference and time left come along.
 //
@@ -54,7 +69,7 @@ func routeInfo6(r fib6.Route) RouteInfo {
 	ri := RouteInfo{
 		Family: FamilyV6, Table: r.Table, Dst: r.Dst, Src: r.Src, Type: r.Type, Protocol: r.Protocol,
 		Priority: r.Priority, Gateway: r.Gateway, NexthopID: r.NexthopID, PrefSrc: r.PrefSrc,
-		Flags: r.Flags, Metrics: r.Metrics, Pref: r.Pref, Expires: r.Expires,
+		Flags: r.Flags, Metrics: r.Metrics, Pref: r.Pref, Expires: cacheinfoExpires(r.Expires),
 	}
 	if r.Dev != nil {
 		ri.Dev = r.Dev.Name()

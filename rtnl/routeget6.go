@@ -79,9 +79,13 @@ func (n *Net) routeGet6(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteResul
 	} else if r.PrefSrc.IsValid() {
 		rr.Src = r.PrefSrc
 	} else {
-		// ip6_route_get_saddr: the route's own device's choice (a local
-		// route's device, not lo).
+		// ip6_route_get_saddr: the device of the matched route's first
+		// path (fib6_info_nh_dev): a nexthop group's first member, not
+		// the member the hash chose; a local route's device, not lo.
 		dev := r.Dev
+		if dev == nil && len(r.Multipath) > 0 {
+			dev = r.Multipath[0].Dev
+		}
 		if dev == nil {
 			dev = res.Dev
 		}
@@ -90,25 +94,13 @@ func (n *Net) routeGet6(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteResul
 		}
 	}
 	if q.FIBMatch {
-		ri := routeInfo6(n.fullRoute6(t, res))
+		// rt6_fill_node of the matched route: a multipath route's chosen
+		// sibling first, then the others; an input route's device.
+		ri := routeInfo6(r)
+		if iif != nil {
+			ri.IIF = iif.Name()
+		}
 		rr.Entry = &ri
 	}
 	return rr, nil
-}
-
-// fullRoute6 is the route res matched as a dump shows it: for a multipath
-// route, with all its paths (rt->from, whose siblings rt6_fill_node dumps).
-func (n *Net) fullRoute6(t *sim.Task, res fib6.Result) fib6.Route {
-	r := res.Route
-	for _, o := range n.fib6.RoutesAt(t, res.Table) {
-		if o.Dst != r.Dst || o.Src != r.Src || o.Priority != r.Priority || o.Type != r.Type || len(o.Multipath) == 0 {
-			continue
-		}
-		for _, p := range o.Multipath {
-			if p.Gateway == res.Gateway && p.Dev == res.Dev {
-				return o
-			}
-		}
-	}
-	return r
 }
