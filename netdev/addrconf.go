@@ -464,7 +464,7 @@ func (d *Device) newInet6(t *sim.Task, a Addr, replace bool) error {
 	// checks the address, so that a refused address leaves it behind;
 	// netsim adds it once the address is accepted, a refused request
 	// changing nothing.
-	if !d.isLoopback() && !d.isL3Master() {
+	if d.IsUp() && !d.isLoopback() && !d.isL3Master() {
 		d.addrconfAddMroute(t)
 	}
 	a.Scope = ipv6Scope(p.Addr())
