@@ -19,6 +19,7 @@ import (
 type fakeFIB struct {
 	w      *sim.World
 	routes []*fakeRoute // in the tables, in insertion order
+	walks  []string     // the fib6_clean_all walks asked for (prefsrc, mtu)
 }
 
 type fakeRoute struct {
@@ -140,9 +141,13 @@ func (f *fakeFIB) DisableIP(t *sim.Task, dev *netdev.Device, ev netdev.Event) {
 	f.SyncDownDev(t, dev, ev)
 }
 
-func (f *fakeFIB) RemovePrefsrc(*sim.Task, *netdev.Device, netip.Addr) {}
+func (f *fakeFIB) RemovePrefsrc(_ *sim.Task, dev *netdev.Device, a netip.Addr) {
+	f.walks = append(f.walks, fmt.Sprintf("prefsrc %s dev %s", a, dev.Name()))
+}
 
-func (f *fakeFIB) MTUChange(*sim.Task, *netdev.Device, int, int) {}
+func (f *fakeFIB) MTUChange(_ *sim.Task, dev *netdev.Device, oldMTU, mtu int) {
+	f.walks = append(f.walks, fmt.Sprintf("mtu %d->%d dev %s", oldMTU, mtu, dev.Name()))
+}
 
 func (f *fakeFIB) DevRoutes(dev *netdev.Device) int {
 	n := 0
