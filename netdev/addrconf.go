@@ -66,6 +66,7 @@ type inet6Dev struct {
 	addrs []*ifaddr6 // addr_list, by scope: global first, newest first within a scope
 	mc    []*mcGroup // mc_list, newest first
 	ac    []*acAddr  // ac_list, newest first
+	mtu6  int        // cnf.mtu6: the MTU IPv6 last took from the device
 	ready bool       // IF_READY
 	dead  bool
 	lft   lftTimer // the pending lifetime check (addrconf_verify_work)
@@ -141,7 +142,7 @@ func addrconfNotify(t *sim.Task, ev Event, d *Device) error {
 			// while the device was down, get their routes back.
 			d.addrconfPermanentAddr(t)
 		}
-		if !d.carrier {
+		if !d.linkReady() {
 			// The link is not ready: wait for NETDEV_CHANGE. A device
 			// losing its carrier marks its routes linkdown.
 			if ev == EventChange && idev != nil {
@@ -183,11 +184,17 @@ func addrconfNotify(t *sim.Task, ev Event, d *Device) error {
 			}
 			return nil
 		}
-		if d.inet6 != nil || tb.IPv6Default.DisableIPv6 {
+		if idev := d.inet6; idev != nil {
+			// rt6_mtu_change (a walk of every table), then mtu6.
+			tb.fib6.MTUChange(t, d, idev.mtu6, d.mtu)
+			idev.mtu6 = d.mtu
+			return nil
+		}
+		if tb.IPv6Default.DisableIPv6 {
 			return nil
 		}
 		d.ipv6AddDev(t)
-		if d.IsUp() && d.carrier && d.flags&FlagSlave == 0 {
+		if d.IsUp() && d.linkReady() && d.flags&FlagSlave == 0 {
 			d.inet6.ready = true
 			d.addrconfUp(t)
 		}
@@ -195,12 +202,21 @@ func addrconfNotify(t *sim.Task, ev Event, d *Device) error {
 	return nil
 }
 
+// linkReady reports whether addrconf may configure the device: its
+// operstate, which linkwatch sets after a carrier change, is up (or
+// unknown, for the kinds that never report one).
+//
+// Kernel: addrconf_link_ready → netif_oper_up (net/ipv6/addrconf.c).
+func (d *Device) linkReady() bool {
+	return d.operState == OperUp || d.operState == OperUnknown
+}
+
 // ipv6AddDev creates the device's IPv6 state and joins the all-nodes groups
 // (and all-routers when forwarding). The inet6_dev holds a device reference.
 //
 // Kernel: ipv6_add_dev (net/ipv6/addrconf.c).
 func (d *Device) ipv6AddDev(t *sim.Task) {
-	idev := &inet6Dev{cnf: d.tbl.IPv6Default}
+	idev := &inet6Dev{cnf: d.tbl.IPv6Default, mtu6: d.mtu}
 	if d.flags&(FlagNoARP|FlagLoopback) != 0 {
 		idev.cnf.AcceptDAD = -1
 	}
@@ -442,6 +458,15 @@ func (d *Device) newInet6(t *sim.Task, a Addr, replace bool) error {
 	case idev.find(p.Addr()) != nil:
 		return errno.New(syscall.EEXIST, "ipv6: address already assigned")
 	}
+	// addrconf_add_dev: the device's ff00::/8, which a device that is up
+	// without carrier has not had yet (on a device that is down the route
+	// fails, ENETDOWN, silently). The kernel adds it before ipv6_add_addr
+	// checks the address, so that a refused address leaves it behind;
+	// netsim adds it once the address is accepted, a refused request
+	// changing nothing.
+	if d.IsUp() && !d.isLoopback() && !d.isL3Master() {
+		d.addrconfAddMroute(t)
+	}
 	a.Scope = ipv6Scope(p.Addr())
 	a.Broadcast, a.Label = netip.Addr{}, ""
 	a.setLifetime(t.Now(), valid, preferred)
@@ -580,6 +605,8 @@ func (d *Device) ipv6DelAddr(t *sim.Task, ifa *ifaddr6) {
 	if ifa.Flags&AddrPermanent != 0 && ifa.Flags&AddrNoPrefixRoute == 0 && d.cleanupPrefixRouteNeeded(ifa) {
 		d.tbl.fib6.DelPrefixRoute(t, d, ifa.Prefix.Masked(), 0) // cleanup_prefix_route
 	}
+	// rt6_remove_prefsrc: a walk of every table (fib6_clean_all).
+	d.tbl.fib6.RemovePrefsrc(t, d, ifa.Prefix.Addr())
 }
 
 // ipv6IfaDelAddr takes an address out of service: it leaves the address's

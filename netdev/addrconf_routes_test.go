@@ -142,3 +142,66 @@ func TestAddrconfPrefixRouteMetric(t *testing.T) {
 	require.NotContains(t, e.fib.show(va), "prefix 2001:db8::/64 dev va table 254 metric 77")
 	e.checkQuiescent()
 }
+
+// TestAddrconfRoutesOrder: addrconf adds a device's routes when linkwatch
+// hands it the carrier change, in the order the changes were queued: a
+// veth coming up while its peer is up gets NETDEV_UP with its operstate
+// not yet up, then NETDEV_CHANGE before its peer's, so that its fe80::/64
+// and ff00::/8 come first; a macvlan on it follows both. An address on a
+// device that is up without carrier brings ff00::/8 (addrconf_add_dev);
+// on a device that is down it does not. Checked against Linux 6.18
+// (iproute/testdata/route6_carrier.txt).
+//
+// Kernel: veth_open (drivers/net/veth.c), linkwatch_fire_event,
+// __linkwatch_run_queue (net/core/link_watch.c), macvlan_device_event
+// (drivers/net/macvlan.c), addrconf_notify, addrconf_add_dev
+// (net/ipv6/addrconf.c).
+func TestAddrconfRoutesOrder(t *testing.T) {
+	e := newEnv(t, netdev.Config{})
+	e.add(netdev.Veth{Name: "va", Peer: "vb"})
+	e.add(netdev.Macvlan{Name: "mv", Link: "vb"})
+	e.up("va", "mv")
+	require.Empty(t, e.fib.show(nil))
+	e.rec.take()
+	e.up("vb")
+	require.Equal(t, []string{"NETDEV_PRE_UP vb", "NETDEV_UP vb", "NETDEV_CHANGE vb", "NETDEV_CHANGE va", "NETDEV_CHANGE mv"}, e.rec.take())
+	var order []string
+	for _, r := range e.fib.routes {
+		if r.kind == netdev.AddrconfMulticast {
+			order = append(order, r.dev.Name())
+		}
+	}
+	require.Equal(t, []string{"vb", "va", "mv"}, order)
+	e.checkQuiescent()
+
+	e.add(netdev.Veth{Name: "ve", Peer: "vf"})
+	e.up("ve")
+	e.addAddr("ve", "2001:db8:e::1/64")
+	require.ElementsMatch(t, []string{
+		"multicast ff00::/8 dev ve table 255 metric 256",
+		"prefix 2001:db8:e::/64 dev ve table 254 metric 256",
+	}, e.fib.show(e.dev("ve")))
+	e.down("ve")
+	e.addAddr("ve", "2001:db8:f::1/64")
+	require.Empty(t, e.fib.show(e.dev("ve")))
+	e.checkQuiescent()
+}
+
+// TestAddrconfWalks: deleting an IPv6 address clears it as the preferred
+// source of the device's routes, and a device's new MTU goes to its
+// routes, each a walk of every table.
+//
+// Kernel: ipv6_del_addr → rt6_remove_prefsrc; addrconf_notify
+// NETDEV_CHANGEMTU → rt6_mtu_change (net/ipv6/addrconf.c, route.c).
+func TestAddrconfWalks(t *testing.T) {
+	e := routesEnv(t)
+	e.addAddr("va", "2001:db8::1/64")
+	e.fib.walks = nil
+	e.delAddr("va", "2001:db8::1/64")
+	require.Equal(t, []string{"prefsrc 2001:db8::1 dev va"}, e.fib.walks)
+	e.fib.walks = nil
+	e.do(func() error { return e.dev("va").SetMTU(e.t, 1400) })
+	e.do(func() error { return e.dev("va").SetMTU(e.t, 9000) })
+	require.Equal(t, []string{"mtu 1500->1400 dev va", "mtu 1400->9000 dev va"}, e.fib.walks)
+	e.checkQuiescent()
+}

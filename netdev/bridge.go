@@ -324,7 +324,11 @@ type bridgeState struct {
 func (br *Device) portStateSelection() {
 	br.priv.bridge.selected = true
 	if br.state == regRegistered {
+		old := br.kcarrier
 		br.countCarrier()
+		if s := br.tbl.s; br.kcarrier != old && s.lwHold > 0 {
+			s.linkwatchFire(br) // netif_carrier_on/off
+		}
 	}
 }
 
@@ -920,11 +924,10 @@ func bridgeDeviceEvent(t *sim.Task, ev Event, d *Device) error {
 			_ = br.tbl.s.notify(t, EventChangeAddr, br)
 		}
 	case EventUp, EventDown, EventChange:
-		// NETDEV_UP / NETDEV_DOWN / br_port_carrier_check.
+		// NETDEV_UP / NETDEV_DOWN / br_port_carrier_check: the
+		// bridge's carrier change is queued behind the port's.
 		d.portSync(br.IsUp())
-		if br.refreshCarrier(t, true) {
-			br.carrierChangedForOthers(t)
-		}
+		br.carrierEvent(t)
 	}
 	return nil
 }

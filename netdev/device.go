@@ -37,17 +37,20 @@ type Device struct {
 	// counts its changes since registration (IFLA_CARRIER_CHANGES).
 	kcarrier       bool
 	carrierChanges uint32
-	operState      OperState
-	mtu            int
-	minMTU         int
-	maxMTU         int
-	group          uint32
-	addr           MAC
-	broadcast      MAC
-	txqlen         int    // 0..2^32-1 (IFLA_TXQLEN is a u32)
-	alias          string // ifalias; "" when none
-	qdisc          string // "noop" until first opened, then "noqueue"
-	uniFlt         bool   // IFF_UNICAST_FLT: the device filters unicast addresses itself
+	// lwPending: a carrier change of the device waits in the stack's
+	// linkwatch queue (__LINK_STATE_LINKWATCH_PENDING).
+	lwPending bool
+	operState OperState
+	mtu       int
+	minMTU    int
+	maxMTU    int
+	group     uint32
+	addr      MAC
+	broadcast MAC
+	txqlen    int    // 0..2^32-1 (IFLA_TXQLEN is a u32)
+	alias     string // ifalias; "" when none
+	qdisc     string // "noop" until first opened, then "noqueue"
+	uniFlt    bool   // IFF_UNICAST_FLT: the device filters unicast addresses itself
 
 	link   *Device   // the lower device of a vlan or macvlan (IFLA_LINK)
 	uppers []*Device // devices stacked on this one (vlans, macvlans), in creation order

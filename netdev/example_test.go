@@ -75,8 +75,9 @@ func ExampleStack_RegisterNotifier() {
 	// NETDEV_PRE_UP va
 	// NETDEV_UP va
 	// NETDEV_PRE_UP vb
-	// NETDEV_CHANGE va
 	// NETDEV_UP vb
+	// NETDEV_CHANGE vb
+	// NETDEV_CHANGE va
 	// NETDEV_GOING_DOWN vb
 	// NETDEV_GOING_DOWN va
 	// NETDEV_DOWN vb

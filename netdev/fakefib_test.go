@@ -19,6 +19,7 @@ import (
 type fakeFIB struct {
 	w      *sim.World
 	routes []*fakeRoute // in the tables, in insertion order
+	walks  []string     // the fib6_clean_all walks asked for (prefsrc, mtu)
 }
 
 type fakeRoute struct {
@@ -61,6 +62,9 @@ func (f *fakeFIB) AddAddrconfRoute(t *sim.Task, r netdev.AddrconfRoute) (netdev.
 		}
 	case netdev.AddrconfMulticast:
 		fr.metric = 256
+		if !r.Dev.IsUp() {
+			return nil, errno.New(syscall.ENETDOWN, "Nexthop device is not up")
+		}
 		fallthrough
 	default:
 		if fr.table == 0 {
@@ -135,6 +139,14 @@ func (f *fakeFIB) SyncDownDev(t *sim.Task, dev *netdev.Device, ev netdev.Event) 
 
 func (f *fakeFIB) DisableIP(t *sim.Task, dev *netdev.Device, ev netdev.Event) {
 	f.SyncDownDev(t, dev, ev)
+}
+
+func (f *fakeFIB) RemovePrefsrc(_ *sim.Task, dev *netdev.Device, a netip.Addr) {
+	f.walks = append(f.walks, fmt.Sprintf("prefsrc %s dev %s", a, dev.Name()))
+}
+
+func (f *fakeFIB) MTUChange(_ *sim.Task, dev *netdev.Device, oldMTU, mtu int) {
+	f.walks = append(f.walks, fmt.Sprintf("mtu %d->%d dev %s", oldMTU, mtu, dev.Name()))
 }
 
 func (f *fakeFIB) DevRoutes(dev *netdev.Device) int {

@@ -74,6 +74,12 @@ type IPv6FIB interface {
 	// (rt6_sync_down_dev); DisableIP is rt6_disable_ip.
 	SyncDownDev(t *sim.Task, dev *Device, ev Event)
 	DisableIP(t *sim.Task, dev *Device, ev Event)
+	// RemovePrefsrc clears the preferred source a, a deleted address of
+	// dev, from the routes through dev (rt6_remove_prefsrc).
+	RemovePrefsrc(t *sim.Task, dev *Device, a netip.Addr)
+	// MTUChange gives the routes through dev its new MTU mtu, the device's
+	// IPv6 MTU having been oldMTU (rt6_mtu_change).
+	MTUChange(t *sim.Task, dev *Device, oldMTU, mtu int)
 }
 
 // IPv6FIBCounts is implemented by an IPv6FIB that can say what its routes
@@ -114,6 +120,8 @@ func (noIPv6FIB) DelPrefixRoute(*sim.Task, *Device, netip.Prefix, uint32) {}
 func (noIPv6FIB) SyncUp(*sim.Task, *Device, uint8)                        {}
 func (noIPv6FIB) SyncDownDev(*sim.Task, *Device, Event)                   {}
 func (noIPv6FIB) DisableIP(*sim.Task, *Device, Event)                     {}
+func (noIPv6FIB) RemovePrefsrc(*sim.Task, *Device, netip.Addr)            {}
+func (noIPv6FIB) MTUChange(*sim.Task, *Device, int, int)                  {}
 
 func (noIPv6FIB) DevRoutes(*Device) int { return 0 }
 func (noIPv6FIB) DevRefs(*Device) int64 { return 0 }

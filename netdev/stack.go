@@ -64,6 +64,13 @@ type Stack struct {
 	addrMetric    AddrMetricHandler  // fib_modify_prefix_route
 	wq            WorkQueue
 	nextNetID     int
+
+	// lwQueue is linkwatch's event list (lweventlist): the devices whose
+	// carrier changed and whose operstate and NETDEV_CHANGE wait for the
+	// linkwatch work; lwHold counts the requests under way that run it
+	// when they end. Guarded by RTNL.
+	lwQueue []*Device
+	lwHold  int
 }
 
 // NewStack returns a Stack for world w whose RTNL is rtnl.

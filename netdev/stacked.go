@@ -869,6 +869,10 @@ func (d *Device) cycle(t *sim.Task) {
 	if !d.IsUp() {
 		return
 	}
+	// One linkwatch run after both: a carrier change queued by the close
+	// keeps its place (linkwatch_add_event).
+	d.tbl.s.linkwatchHold()
+	defer d.tbl.s.linkwatchRelease(t)
 	_ = d.SetUp(t, false)
 	_ = d.SetUp(t, true)
 }
@@ -942,6 +946,10 @@ func (d *Device) SetMaster(t *sim.Task, master *Device) error {
 	if master != nil && master.tbl != d.tbl {
 		return errno.New(syscall.EINVAL, "Master is in another namespace")
 	}
+	// The carrier changes of the ports the masters open, close or cycle
+	// reach linkwatch after the request.
+	d.tbl.s.linkwatchHold()
+	defer d.tbl.s.linkwatchRelease(t)
 	if old := d.master; old != nil {
 		// The kernel releases d before the new master can refuse it, and
 		// a refused move leaves d released; netsim asks first, so that a

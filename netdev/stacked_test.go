@@ -211,7 +211,9 @@ func TestVRF(t *testing.T) {
 	require.Empty(t, vrf.Inet6Addrs(), "an L3 master gets no link-local address")
 	require.Len(t, p0.Inet6Addrs(), 1)
 
-	cycle := []string{"NETDEV_GOING_DOWN p0", "NETDEV_DOWN p0", "NETDEV_PRE_UP p0", "NETDEV_UP p0"}
+	// The cycle's carrier changes (veth_close, veth_open) reach linkwatch
+	// after it: NETDEV_CHANGE for p0, up again (linkwatch_do_dev).
+	cycle := []string{"NETDEV_GOING_DOWN p0", "NETDEV_DOWN p0", "NETDEV_PRE_UP p0", "NETDEV_UP p0", "NETDEV_CHANGE p0"}
 	e.rec.take()
 	e.master("p0", "vrf0")
 	require.Equal(t, append([]string{"NETDEV_PRECHANGEUPPER p0", "NETDEV_CHANGEUPPER p0"}, cycle...), e.rec.take("p0"))

@@ -27,10 +27,13 @@ func (d *Device) SetUp(t *sim.Task, up bool) error {
 	}
 	d.setRxMode(t)
 	if up {
+		s := d.tbl.s
+		s.linkwatchHold()
+		defer s.linkwatchRelease(t)
 		if err := d.open(t); err != nil {
 			return err
 		}
-		_ = d.tbl.s.notify(t, EventUp, d)
+		_ = s.notify(t, EventUp, d)
 		return nil
 	}
 	d.tbl.closeMany(t, []*Device{d})
@@ -52,9 +55,118 @@ func (d *Device) open(t *sim.Task) error {
 	d.flags |= FlagUp
 	d.qdisc = "noqueue"
 	d.setRxMode(t)
-	d.refreshCarrier(t, false)
-	d.carrierChangedForOthers(t)
+	// A carrier that ndo_open turns on (veth_open: the device's, then its
+	// peer's) reaches the operstate through linkwatch only, after
+	// NETDEV_UP: addrconf then finds the link not ready and configures it
+	// on the NETDEV_CHANGE that follows. The devices stacked on d (and
+	// its master) take its carrier in their NETDEV_UP handlers
+	// (netif_stacked_transfer_operstate, br_port_carrier_check), queued
+	// after d's and its peer's.
+	if d.setCarrier() {
+		d.tbl.s.linkwatchFire(d)
+	} else {
+		d.refreshCarrier(t, false)
+	}
+	d.fireFollowers()
 	return nil
+}
+
+// setCarrier recomputes d's carrier bit alone, as netif_carrier_on/off
+// set it, leaving the operstate to linkwatch. It reports whether the
+// kernel's carrier bit changed: whether netif_carrier_on/off queued a
+// linkwatch event.
+func (d *Device) setCarrier() bool {
+	oldK := d.kcarrier
+	d.carrier = d.ops.carrierOf == nil || d.ops.carrierOf(d)
+	d.countCarrier()
+	return oldK != d.kcarrier
+}
+
+// fireFollowers sets the carrier of the devices whose carrier follows d's
+// (its veth peer, the vlans and macvlans on it, its master) and queues a
+// linkwatch event for each whose carrier changed.
+func (d *Device) fireFollowers() {
+	s := d.tbl.s
+	if p := d.peer; p != nil && p.state == regRegistered && p.setCarrier() {
+		s.linkwatchFire(p)
+	}
+	for _, u := range d.uppers {
+		if u.state == regRegistered && u.setCarrier() {
+			s.linkwatchFire(u)
+		}
+	}
+	if m := d.master; m != nil && m.state == regRegistered && m.setCarrier() {
+		s.linkwatchFire(m)
+	}
+}
+
+// carrierEvent follows a change of what d's carrier depends on, seen by a
+// notifier (a bridge's port coming up or losing carrier): under a request
+// that runs linkwatch when it ends, a change of the carrier bit is queued
+// there (netif_carrier_on/off → linkwatch_fire_event; a bridge's
+// br_port_state_selection may have queued it already); otherwise, or if
+// no change is queued, d's carrier and operstate are refreshed at once.
+func (d *Device) carrierEvent(t *sim.Task) {
+	if s := d.tbl.s; s.lwHold > 0 {
+		if d.setCarrier() {
+			s.linkwatchFire(d)
+		}
+		if d.lwPending {
+			return
+		}
+	}
+	if d.refreshCarrier(t, true) {
+		d.carrierChangedForOthers(t)
+	}
+}
+
+// linkwatchFire queues d's carrier change for the linkwatch work, once.
+//
+// Kernel: linkwatch_fire_event → linkwatch_add_event (net/core/link_watch.c):
+// a device already on the list keeps its place.
+func (s *Stack) linkwatchFire(d *Device) {
+	if d.lwPending {
+		return
+	}
+	d.lwPending = true
+	s.lwQueue = append(s.lwQueue, d)
+}
+
+// linkwatchHold marks a request under way whose carrier changes the
+// linkwatch work handles when it ends (see linkwatchRelease).
+func (s *Stack) linkwatchHold() { s.lwHold++ }
+
+// linkwatchRelease ends a linkwatchHold; the last one runs the linkwatch
+// work on the queued devices.
+func (s *Stack) linkwatchRelease(t *sim.Task) {
+	if s.lwHold--; s.lwHold == 0 {
+		s.linkwatchRun(t)
+	}
+}
+
+// linkwatchRun handles the queued carrier changes in the order they were
+// queued: each device takes its operstate and, if up and changed, sends
+// NETDEV_CHANGE; the devices following it whose carrier changed in turn
+// are queued after the others.
+//
+// Kernel: __linkwatch_run_queue → linkwatch_do_dev (rfc2863_policy,
+// netdev_state_change) (net/core/link_watch.c); the work runs after the
+// request that queued the events, under RTNL.
+func (s *Stack) linkwatchRun(t *sim.Task) {
+	s.lwHold++
+	for len(s.lwQueue) > 0 {
+		d := s.lwQueue[0]
+		s.lwQueue[0] = nil
+		s.lwQueue = s.lwQueue[1:]
+		d.lwPending = false
+		if d.state != regRegistered {
+			continue
+		}
+		d.refreshCarrier(t, true)
+		d.fireFollowers()
+	}
+	s.lwQueue = nil
+	s.lwHold--
 }
 
 // closeMany takes the devices that are up down, as one batch, and sends
@@ -78,6 +190,10 @@ func (s *Stack) closeMany(t *sim.Task, devs []*Device, dismantle bool) {
 	if len(up) == 0 {
 		return
 	}
+	if !dismantle {
+		s.linkwatchHold()
+		defer s.linkwatchRelease(t)
+	}
 	for _, d := range up {
 		_ = s.notify(t, EventGoingDown, d)
 	}
@@ -89,11 +205,20 @@ func (s *Stack) closeMany(t *sim.Task, devs []*Device, dismantle bool) {
 			d.ops.stop(t, d)
 		}
 		d.flags &^= FlagUp
+		if !dismantle && d.setCarrier() {
+			s.linkwatchFire(d) // veth_close: the device's carrier, then its peer's
+		}
 		d.refreshCarrier(t, false)
 	}
 	for _, d := range up {
 		_ = s.notify(t, EventDown, d)
-		d.carrierChangedForOthers(t)
+		if dismantle {
+			d.carrierChangedForOthers(t)
+		} else {
+			// The peer's and the stacked devices' carrier changes wait
+			// for linkwatch, as at open.
+			d.fireFollowers()
+		}
 	}
 }
 

@@ -69,10 +69,10 @@ func TestUpDownEvents(t *testing.T) {
 // TestVethCarrier: a veth end has carrier only while both ends are up; an
 // end that is up while its peer is down is LOWERLAYERDOWN, its iflink
 // being the peer. The end already up hears NETDEV_CHANGE when the other
-// comes up or goes down.
+// comes up or goes down, after the NETDEV_UP of the one coming up.
 //
-// Kernel: veth_open / veth_close (drivers/net/veth.c), default_operstate
-// (net/core/link_watch.c).
+// Kernel: veth_open / veth_close (drivers/net/veth.c), default_operstate,
+// linkwatch_do_dev (net/core/link_watch.c).
 func TestVethCarrier(t *testing.T) {
 	e := newEnv(t, netdev.Config{})
 	e.add(netdev.Veth{Name: "va", Peer: "vb"})
@@ -92,7 +92,10 @@ func TestVethCarrier(t *testing.T) {
 	require.Equal(t, netdev.OperUp, va.OperState())
 	require.Equal(t, netdev.OperUp, vb.OperState())
 	require.Equal(t, "BROADCAST,MULTICAST,UP,LOWER_UP", va.Flags().String())
-	require.Equal(t, []string{"NETDEV_PRE_UP vb", "NETDEV_CHANGE va", "NETDEV_UP vb"}, e.rec.take())
+	// veth_open turns on vb's carrier, then va's: NETDEV_UP finds vb's
+	// operstate not yet up, and linkwatch then sends NETDEV_CHANGE for
+	// each in that order (linkwatch_fire_event, __linkwatch_run_queue).
+	require.Equal(t, []string{"NETDEV_PRE_UP vb", "NETDEV_UP vb", "NETDEV_CHANGE vb", "NETDEV_CHANGE va"}, e.rec.take())
 	require.Len(t, va.Inet6Addrs(), 1, "NETDEV_CHANGE gave va its link-local address")
 
 	e.down("vb")
