@@ -439,6 +439,18 @@ func (f *FIB) checkNH(t *sim.Task, cfg *config, dev *netdev.Device) (*netdev.Dev
 		res, ok = f.nhLookupTable(t, cfg, cfg.table, lookupIface)
 		found = ok && res.flags&rtfReject == 0 && !res.hasGW && (dev == nil || dev == res.dev)
 	}
+	if !found && f.rs.rules != nil {
+		// fib6_lookup through the custom rules: a rule's reject action,
+		// or no route, leaves the gateway unreachable.
+		r, err := f.rs.rules(t, Flow{Dst: cfg.gw, OIF: ifindexOf(cfg.dev)})
+		if err != nil || r.Route.Type != rt.TypeUnicast || r.Gateway.IsValid() {
+			return nil, unreach
+		}
+		if dev != nil && dev != r.Dev {
+			return nil, unreach
+		}
+		return r.Dev, nil
+	}
 	if !found {
 		fl := flow6{daddr: cfg.gw.As16(), oif: ifindexOf(cfg.dev)}
 		res = f.lookupTables(t, &fl, lookupIface)
