@@ -35,6 +35,9 @@ func (f *FIB) checkTree() error {
 		return fmt.Errorf("stats %+v, trees hold nodes %d, route nodes %d, entries %d",
 			got, want.FibNodes, want.FibRouteNodes, want.FibRtEntries)
 	}
+	if c.subtrees != len(f.tree.subtrees) {
+		return fmt.Errorf("%d nodes with a subtree, %d in the subtree map", c.subtrees, len(f.tree.subtrees))
+	}
 	if c.requireSrc != f.tree.routesRequireSrc && c.requireSrc > f.tree.routesRequireSrc {
 		return fmt.Errorf("%d source-specific routes, counted %d", c.requireSrc, f.tree.routesRequireSrc)
 	}
@@ -50,11 +53,12 @@ type treeCheck struct {
 	holders                    map[*Info]int
 	nodes, routeNodes, entries int
 	requireSrc                 int
+	subtrees                   int // nodes with rtnSubtree
 }
 
 func (c *treeCheck) table(tb *Table) error {
 	r := &tb.root
-	if r.flags != rtnRoot|rtnTLRoot|rtnRTInfo || r.parent != nil || r.bit != 0 {
+	if r.flags&^rtnSubtree != rtnRoot|rtnTLRoot|rtnRTInfo || r.parent != nil || r.bit != 0 {
 		return fmt.Errorf("table %d: root flags %#x", tb.id, r.flags)
 	}
 	if tb.fib != c.f || c.f.getTable(tb.id) != tb {
@@ -97,15 +101,18 @@ func (c *treeCheck) node(tb *Table, fn *node, src bool) error {
 			return fmt.Errorf("%s: routes without RTN_RTINFO", where())
 		}
 		c.holders[fn.leaf]++
-		if fn.flags&rtnRoot == 0 && fn.subtree == nil && (fn.left == nil || fn.right == nil) {
+		if fn.flags&(rtnRoot|rtnSubtree) == 0 && (fn.left == nil || fn.right == nil) {
 			return fmt.Errorf("%s: intermediate node with fewer than two children", where())
 		}
 	}
-	if fn.subtree != nil {
+	if (fn.flags&rtnSubtree != 0) != (c.f.tree.subtrees[fn] != nil) {
+		return fmt.Errorf("%s: subtree flag %t, subtree map entry %t", where(), fn.flags&rtnSubtree != 0, c.f.tree.subtrees[fn] != nil)
+	}
+	if s := c.f.subtree(fn); s != nil {
+		c.subtrees++
 		if src {
 			return fmt.Errorf("%s: a subtree in a subtree", where())
 		}
-		s := fn.subtree
 		if s.parent != fn || s.flags != rtnRoot || s.bit != 0 {
 			return fmt.Errorf("%s: bad subtree root (flags %#x)", where(), s.flags)
 		}

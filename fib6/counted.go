@@ -117,7 +117,7 @@ func (f *FIB) SetCountedWalks(on bool) {
 	f.cw.byDev = map[*netdev.Device][]*Info{}
 	f.cw.tails = map[*node]*leafTail{}
 	f.eachTable(func(tb *Table) {
-		recountVisits(&tb.root)
+		f.recountVisits(&tb.root)
 		tb.eachRoute(func(r *Info) {
 			if r == f.nullEntry {
 				return
@@ -148,11 +148,11 @@ func ownVisits(fn *node) int32 {
 
 // recountVisits sets the visit counts of fn's subtree from scratch and
 // returns fn's.
-func recountVisits(fn *node) int32 {
+func (f *FIB) recountVisits(fn *node) int32 {
 	if fn == nil {
 		return 0
 	}
-	n := ownVisits(fn) + recountVisits(fn.subtree) + recountVisits(fn.left) + recountVisits(fn.right)
+	n := ownVisits(fn) + f.recountVisits(f.subtree(fn)) + f.recountVisits(fn.left) + f.recountVisits(fn.right)
 	fn.visits = n
 	return n
 }
@@ -253,19 +253,19 @@ func (f *FIB) markMultipath(r *Info) {
 // and including r (post-order: a node's subtree, left child, right child,
 // then its own leaf list).
 func walkRank(r *Info) int64 {
-	fn := r.node
+	fn, f := r.node, r.table.fib
 	n := int64(1)
 	for it := fn.leaf; it != r; it = it.next {
 		n++
 	}
-	n += int64(visitsOf(fn.subtree) + visitsOf(fn.left) + visitsOf(fn.right))
+	n += int64(visitsOf(f.subtree(fn)) + visitsOf(fn.left) + visitsOf(fn.right))
 	for c := fn; c.parent != nil; c = c.parent {
 		pn := c.parent
 		switch c {
 		case pn.left:
-			n += int64(visitsOf(pn.subtree))
+			n += int64(visitsOf(f.subtree(pn)))
 		case pn.right:
-			n += int64(visitsOf(pn.subtree) + visitsOf(pn.left))
+			n += int64(visitsOf(f.subtree(pn)) + visitsOf(pn.left))
 		}
 	}
 	return n
@@ -355,7 +355,7 @@ func (f *FIB) checkCounted() error {
 		if err != nil {
 			return
 		}
-		if e := checkVisits(&tb.root); e != nil {
+		if e := f.checkVisits(&tb.root); e != nil {
 			err = fmt.Errorf("table %d: %v", tb.id, e)
 			return
 		}
@@ -407,16 +407,17 @@ func (f *FIB) checkCounted() error {
 	return nil
 }
 
-func checkVisits(fn *node) error {
+func (f *FIB) checkVisits(fn *node) error {
 	if fn == nil {
 		return nil
 	}
-	want := ownVisits(fn) + visitsOf(fn.subtree) + visitsOf(fn.left) + visitsOf(fn.right)
+	sub := f.subtree(fn)
+	want := ownVisits(fn) + visitsOf(sub) + visitsOf(fn.left) + visitsOf(fn.right)
 	if fn.visits != want {
 		return fmt.Errorf("node bit %d: visit count %d, routes below %d", fn.bit, fn.visits, want)
 	}
-	for _, c := range []*node{fn.subtree, fn.left, fn.right} {
-		if err := checkVisits(c); err != nil {
+	for _, c := range []*node{sub, fn.left, fn.right} {
+		if err := f.checkVisits(c); err != nil {
 			return err
 		}
 	}

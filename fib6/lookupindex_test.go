@@ -43,7 +43,7 @@ func TestJumpIndexSameNode(t *testing.T) {
 				d = p.Addr().As16()
 				d[15] ^= byte(r.Uint32())
 			}
-			want := nodeLookupFrom(&tb.root, &d, &[16]byte{}, false)
+			want := tb.fib.nodeLookupFrom(&tb.root, &d, &[16]byte{}, false)
 			if want == nil {
 				want = &tb.root
 			}

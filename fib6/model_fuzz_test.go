@@ -373,7 +373,7 @@ func runModelOps(t *testing.T, data []byte, counted bool) {
 			fn := tb.nodeLookup(d, s)
 			// The descent from the root and from the table's jump index
 			// (built whatever the tree's size) find the same node.
-			fr := nodeLookupFrom(&tb.root, &d, &s, false)
+			fr := tb.fib.nodeLookupFrom(&tb.root, &d, &s, false)
 			if fr == nil {
 				fr = &tb.root
 			}

@@ -33,6 +33,9 @@ type treeState struct {
 	// freed: a table's jump index built at another count is stale
 	// (lookupindex.go).
 	shallowGen uint64
+	// subtrees holds fn->subtree of the nodes with rtnSubtree: the source
+	// subtree roots of the nodes with source-specific routes.
+	subtrees map[*node]*node
 }
 
 // newFIB returns a namespace's IPv6 FIB: the null entry and tables main and

@@ -142,7 +142,32 @@ func (f *FIB) freeNode(fn *node) {
 	if fn.bit <= jumpBits {
 		f.tree.shallowGen++
 	}
-	fn.parent, fn.left, fn.right, fn.subtree, fn.leaf = nil, nil, nil, nil, nil
+	if fn.flags&rtnSubtree != 0 {
+		f.setSubtree(fn, nil)
+	}
+	fn.parent, fn.left, fn.right, fn.leaf = nil, nil, nil, nil
+}
+
+// subtree returns fn's source subtree (fn->subtree), nil if it has none.
+func (f *FIB) subtree(fn *node) *node {
+	if fn.flags&rtnSubtree == 0 {
+		return nil
+	}
+	return f.tree.subtrees[fn]
+}
+
+// setSubtree sets fn's source subtree to sfn; nil removes it.
+func (f *FIB) setSubtree(fn, sfn *node) {
+	if sfn == nil {
+		fn.flags &^= rtnSubtree
+		delete(f.tree.subtrees, fn)
+		return
+	}
+	if f.tree.subtrees == nil {
+		f.tree.subtrees = map[*node]*node{}
+	}
+	fn.flags |= rtnSubtree
+	f.tree.subtrees[fn] = sfn
 }
 
 // errNoReplaceMatch is fib6_add_1's answer to a replace that finds nothing.
@@ -420,7 +445,7 @@ func (tb *Table) add(t *sim.Task, rt *Info, mode fib.Mode) error {
 	pn := fn
 	if rt.src.plen != 0 {
 		var sn *node
-		if fn.subtree == nil {
+		if sub := f.subtree(fn); sub == nil {
 			sfn := f.newNode(&[16]byte{}, 0)
 			f.nullEntry.hold()
 			sfn.leaf = f.nullEntry
@@ -434,9 +459,9 @@ func (tb *Table) add(t *sim.Task, rt *Info, mode fib.Mode) error {
 				return err
 			}
 			sfn.parent = fn
-			fn.subtree = sfn
+			f.setSubtree(fn, sfn)
 		} else {
-			sn, err = f.add1(t, fn.subtree, &rt.src.addr, int(rt.src.plen), true, allowCreate, replaceRequired)
+			sn, err = f.add1(t, sub, &rt.src.addr, int(rt.src.plen), true, allowCreate, replaceRequired)
 			if err != nil {
 				f.addFailure(t, tb, fn)
 				return err
@@ -517,7 +542,7 @@ func (f *FIB) findPrefix(fn *node) *Info {
 		if fn.right != nil {
 			return fn.right.leaf
 		}
-		fn = fn.subtree
+		fn = f.subtree(fn)
 	}
 	return nil
 }
@@ -547,7 +572,7 @@ func (f *FIB) repairTree(t *sim.Task, tb *Table, fn *node) *node {
 			child = fnL
 			children |= 2
 		}
-		if children == 3 || fn.subtree != nil || (children != 0 && fn.flags&rtnRoot != 0) {
+		if children == 3 || fn.flags&rtnSubtree != 0 || (children != 0 && fn.flags&rtnRoot != 0) {
 			nl := f.findPrefix(fn)
 			if nl == nil {
 				nl = f.nullEntry
@@ -557,8 +582,8 @@ func (f *FIB) repairTree(t *sim.Task, tb *Table, fn *node) *node {
 			return pn
 		}
 		var nstate walkState
-		if pn.subtree == fn {
-			pn.subtree = nil
+		if f.subtree(pn) == fn {
+			f.setSubtree(pn, nil)
 			nstate = fwsL
 		} else {
 			if pn.right == fn {
@@ -595,7 +620,7 @@ func (f *FIB) repairTree(t *sim.Task, tb *Table, fn *node) *node {
 			}
 		}
 		f.freeNode(fn)
-		if pn.flags&rtnRTInfo != 0 || pn.subtree != nil {
+		if pn.flags&(rtnRTInfo|rtnSubtree) != 0 {
 			return pn
 		}
 		pn.leaf = nil
@@ -732,8 +757,8 @@ func locate1(root *node, addr *[16]byte, plen int, src, exact bool) *node {
 // Kernel: fib6_locate (net/ipv6/ip6_fib.c).
 func (tb *Table) locate(dst, src key, exact bool) *node {
 	fn := locate1(&tb.root, &dst.addr, int(dst.plen), false, exact)
-	if src.plen != 0 && fn != nil && fn.subtree != nil {
-		fn = locate1(fn.subtree, &src.addr, int(src.plen), true, exact)
+	if src.plen != 0 && fn != nil && fn.flags&rtnSubtree != 0 {
+		fn = locate1(tb.fib.subtree(fn), &src.addr, int(src.plen), true, exact)
 	}
 	if fn != nil && fn.flags&rtnRTInfo != 0 {
 		return fn
@@ -757,14 +782,14 @@ func (tb *Table) locate(dst, src key, exact bool) *node {
 // (a child's route, fib6_find_prefix).
 //
 // Kernel: fib6_node_lookup_1 (net/ipv6/ip6_fib.c).
-func nodeLookup1(root *node, daddr, saddr *[16]byte, src bool) *node {
-	return nodeLookupFrom(root, daddr, saddr, src)
+func (f *FIB) nodeLookup1(root *node, daddr, saddr *[16]byte, src bool) *node {
+	return f.nodeLookupFrom(root, daddr, saddr, src)
 }
 
 // nodeLookupFrom is nodeLookup1 with the descent resumed at fn, a node of
 // the tree that covers the address and that the descent from the root
 // reaches (a table's jump index gives it).
-func nodeLookupFrom(fn *node, daddr, saddr *[16]byte, src bool) *node {
+func (f *FIB) nodeLookupFrom(fn *node, daddr, saddr *[16]byte, src bool) *node {
 	addr := daddr
 	if src {
 		addr = saddr
@@ -781,16 +806,16 @@ func nodeLookupFrom(fn *node, daddr, saddr *[16]byte, src bool) *node {
 		fn = next
 	}
 	for {
-		if fn.flags&rtnRTInfo != 0 && fn.subtree == nil && fn.leaf != nil {
+		if fn.flags&(rtnRTInfo|rtnSubtree) == rtnRTInfo && fn.leaf != nil {
 			return fn
 		}
-		if sub := fn.subtree; sub != nil {
+		if fn.flags&rtnSubtree != 0 {
 			if k := nodeKey(fn, src); k != nil && prefixEqual(&k.addr, addr, int(k.plen)) {
 				if src {
 					// A subtree's nodes have no subtrees of their own.
 					goto backtrack
 				}
-				if sfn := nodeLookup1(sub, daddr, saddr, true); sfn != nil {
+				if sfn := f.nodeLookup1(f.subtree(fn), daddr, saddr, true); sfn != nil {
 					return sfn
 				}
 			}
@@ -809,7 +834,7 @@ func nodeLookupFrom(fn *node, daddr, saddr *[16]byte, src bool) *node {
 //
 // Kernel: fib6_node_lookup (net/ipv6/ip6_fib.c).
 func (tb *Table) nodeLookup(dst, src [16]byte) *node {
-	fn := nodeLookupFrom(tb.jumpStart(&dst), &dst, &src, false)
+	fn := tb.fib.nodeLookupFrom(tb.jumpStart(&dst), &dst, &src, false)
 	if fn == nil || fn.flags&rtnTLRoot != 0 {
 		fn = &tb.root
 	}
@@ -818,8 +843,8 @@ func (tb *Table) nodeLookup(dst, src [16]byte) *node {
 
 // subtreeLookup is fib6_node_lookup on a subtree root with no destination:
 // the longest matching source prefix, or the subtree root.
-func subtreeLookup(sn *node, saddr *[16]byte) *node {
-	fn := nodeLookup1(sn, nil, saddr, true)
+func (f *FIB) subtreeLookup(sn *node, saddr *[16]byte) *node {
+	fn := f.nodeLookup1(sn, nil, saddr, true)
 	if fn == nil || fn.flags&rtnTLRoot != 0 {
 		fn = sn
 	}
@@ -837,8 +862,8 @@ func (f *FIB) backtrack(fn *node, saddr [16]byte) *node {
 			return nil
 		}
 		pn := fn.parent
-		if sn := pn.subtree; sn != nil && sn != fn {
-			fn = subtreeLookup(sn, &saddr)
+		if sn := f.subtree(pn); sn != nil && sn != fn {
+			fn = f.subtreeLookup(sn, &saddr)
 		} else {
 			fn = pn
 		}

@@ -13,6 +13,11 @@ const (
 	rtnTLRoot = 0x0001 // RTN_TL_ROOT: the root of a table
 	rtnRoot   = 0x0002 // RTN_ROOT: the root of a tree or of a subtree
 	rtnRTInfo = 0x0004 // RTN_RTINFO: the node holds routes
+
+	// rtnSubtree is netsim's own: the node has a source subtree (the
+	// kernel's fn->subtree is not NULL), kept in its FIB's
+	// treeState.subtrees rather than in every node.
+	rtnSubtree = 0x0008
 )
 
 // Route flags (fib6_flags, RTF_* of include/uapi/linux/ipv6_route.h).
@@ -49,8 +54,10 @@ type key struct {
 // pfx is the node's prefix, its first bit bits significant: the kernel
 // reads it from the leaf's key; the node keeps its own copy so that a
 // lookup tests it without loading the route (it never changes while the
-// node exists). The fields a lookup's descent reads come first, in the
-// node's first 64 bytes (one cache line). The kernel's rr_ptr (rt6_select's
+// node exists). The node takes 64 bytes, one cache line and Go's 64-byte
+// size class (TestNodeSize): the kernel's subtree pointer, which only a
+// node with source-specific routes has, lives in a per-FIB map behind the
+// rtnSubtree flag (FIB.subtree). The kernel's rr_ptr (rt6_select's
 // round-robin pointer) is left out: it moves only past a route whose
 // neighbour has failed (RT6_NUD_FAIL_DO_RR), and netsim has no neighbour
 // entries, so it would always be NULL.
@@ -61,7 +68,6 @@ type node struct {
 	sernum      uint32 // fn_sernum
 	left, right *node
 	parent      *node
-	subtree     *node // the source-prefix tree of a node with source-specific routes
 	leaf        *Info // the first route of the node, in metric order
 	// visits is the number of routes a walk visits in the node's subtree,
 	// kept with counted walks only (counted.go).

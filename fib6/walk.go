@@ -19,6 +19,7 @@ const (
 // while its callback changes the tree, because deletions adjust the
 // walkers registered with the FIB.
 type walker struct {
+	f          *FIB
 	root, node *node
 	leaf       *Info
 	state      walkState
@@ -54,8 +55,8 @@ func (w *walker) walkContinue() int {
 		}
 		switch w.state {
 		case fwsS:
-			if fn.subtree != nil {
-				w.node = fn.subtree
+			if fn.flags&rtnSubtree != 0 {
+				w.node = w.f.subtree(fn)
 				continue
 			}
 			w.state = fwsL
@@ -97,7 +98,7 @@ func (w *walker) walkContinue() int {
 			}
 			pn := fn.parent
 			w.node = pn
-			if pn.subtree == fn {
+			if w.f.subtree(pn) == fn {
 				w.state = fwsL
 				continue
 			}
@@ -157,7 +158,7 @@ func (f *FIB) cleanAllSernum(t *sim.Task, fn func(rt *Info) int, sernum uint32) 
 // Kernel: fib6_clean_tree (net/ipv6/ip6_fib.c).
 func (f *FIB) cleanTable(t *sim.Task, tb *Table, fn func(rt *Info) int, sernum uint32) {
 	c := cleaner{f: f, t: t, fn: fn, sernum: sernum}
-	w := &walker{root: &tb.root}
+	w := &walker{f: f, root: &tb.root}
 	w.fn = c.node
 	f.walk(w)
 	c.charge()
@@ -218,7 +219,7 @@ func (c *cleaner) node(w *walker) int {
 //
 // Kernel: fib6_dump_table, fib6_dump_node (net/ipv6/ip6_fib.c).
 func (tb *Table) each(fn func(rt *Info) bool) {
-	w := &walker{root: &tb.root}
+	w := &walker{f: tb.fib, root: &tb.root}
 	w.fn = func(w *walker) int {
 		for rt := w.leaf; rt != nil; rt = rt.next {
 			if !fn(rt) {
@@ -240,7 +241,7 @@ func (tb *Table) each(fn func(rt *Info) bool) {
 // eachRoute calls fn for every route of tb in walk order, siblings
 // included (the order of /proc/net/ipv6_route).
 func (tb *Table) eachRoute(fn func(rt *Info)) {
-	w := &walker{root: &tb.root}
+	w := &walker{f: tb.fib, root: &tb.root}
 	w.fn = func(w *walker) int {
 		for rt := w.leaf; rt != nil; rt = rt.next {
 			fn(rt)
