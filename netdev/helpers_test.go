@@ -24,11 +24,20 @@ type env struct {
 	fib  *fakeFIB // tbl's IPv6 FIB
 }
 
+// testRefWaitLimit bounds netdev_wait_allrefs in tests: a leaked device
+// reference fails the test (a panic naming the device) instead of hanging
+// it. A minute of virtual time is far beyond any reference a test holds on
+// purpose.
+const testRefWaitLimit = 60_000_000_000
+
 func newEnv(tb testing.TB, cfg netdev.Config) *env {
 	tb.Helper()
 	w := sim.MustNewWorld(sim.Options{})
 	e := &env{tb: tb, w: w, rtnl: w.NewMutex("RTNL"), t: w.NewTask("ip"), rec: &recorder{}}
 	var err error
+	if cfg.RefWaitLimit == 0 {
+		cfg.RefWaitLimit = testRefWaitLimit
+	}
 	if e.s, err = netdev.NewStack(w, e.rtnl, cfg); err != nil {
 		panic(err)
 	}

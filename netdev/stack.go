@@ -27,6 +27,12 @@ type Config struct {
 	// simulation-speed option, with the same behaviour, counters and virtual
 	// time, and sub-linear wall time. It changes nothing for TreeIndexed.
 	CountedWalks bool
+	// RefWaitLimit bounds, in virtual nanoseconds, how long
+	// netdev_wait_allrefs waits for a device's last references: past it,
+	// a leaked reference panics with the kernel's "waiting for ... to
+	// become free" message instead of looping for ever. 0 waits for ever,
+	// as the kernel does; tests set a limit.
+	RefWaitLimit int64
 }
 
 // Notifier receives netdev notifier events. Returning an error vetoes the
@@ -94,6 +100,9 @@ func (c Config) Validate() error {
 	}
 	if c.Wait != WaitFixed && c.Wait != WaitBackoff {
 		return errno.Errorf(syscall.EINVAL, "Unknown netdev_wait_allrefs policy %d", c.Wait)
+	}
+	if c.RefWaitLimit < 0 {
+		return errno.Errorf(syscall.EINVAL, "Negative netdev_wait_allrefs limit %d", c.RefWaitLimit)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@
 package netdev
 
 import (
+	"fmt"
 	"syscall"
 
 	"github.com/netsimlab/netsim/errno"
@@ -274,17 +275,24 @@ func (s *Stack) RunTodo(t *sim.Task, list []*Device) {
 // waitAllRefs polls until only the registration's reference to d is left.
 // Every second it rebroadcasts NETDEV_UNREGISTER (under RTNL) and runs
 // rcu_barrier. WaitFixed sleeps 250 ms between polls; WaitBackoff sleeps
-// 16 ms first and doubles up to 250 ms.
+// 16 ms first and doubles up to 250 ms. Past the Config's RefWaitLimit
+// (if any) a reference nobody will drop is a leak: it panics, with the
+// message the kernel logs every ten seconds while it waits.
 //
 // Kernel: netdev_wait_allrefs (net/core/dev.c); the backoff is seed 002's.
 func (s *Stack) waitAllRefs(t *sim.Task, d *Device) {
 	const second = 1_000_000_000
 	rebroadcast := t.Now()
+	start := rebroadcast
 	wait := 250
 	if s.cfg.Wait == WaitBackoff {
 		wait = 16
 	}
 	for d.refcnt.Load() != 0 {
+		if lim := s.cfg.RefWaitLimit; lim > 0 && int64(t.Now()-start) > lim {
+			panic(fmt.Sprintf("netdev: unregister_netdevice: waiting for %s to become free. Usage count = %d (leaked for %d ns)",
+				d.name, d.refcnt.Load(), t.Now()-start))
+		}
 		if t.Now()-rebroadcast > second {
 			s.rtnl.Lock(t)
 			_ = s.notify(t, EventUnregister, d)

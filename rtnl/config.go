@@ -36,6 +36,10 @@ type Config struct {
 	// (fib6.FIB.SetCountedWalks). Behaviour, counters and virtual time are
 	// those of the real walk; only wall time drops. The presets leave it off.
 	CountedWalks bool
+	// RefWaitLimit bounds netdev_wait_allrefs's wait for a device's last
+	// references (netdev.Config.RefWaitLimit): a test option, 0 (the
+	// presets) waits for ever as the kernel does.
+	RefWaitLimit int64
 }
 
 // Before is every seed's pre-patch behaviour.
@@ -45,7 +49,7 @@ var Before = Config{HWAddr: hwaddr.ListOnly, Wait: netdev.WaitFixed, IfindexList
 var After = Config{HWAddr: hwaddr.TreeIndexed, Wait: netdev.WaitBackoff, IfindexList: true, Nexthop: nexthop.FlushDeferred, Rules: fibrules.LockPerOps}
 
 func (c Config) netdev() netdev.Config {
-	return netdev.Config{HWAddr: c.HWAddr, Wait: c.Wait, CountedWalks: c.CountedWalks}
+	return netdev.Config{HWAddr: c.HWAddr, Wait: c.Wait, CountedWalks: c.CountedWalks, RefWaitLimit: c.RefWaitLimit}
 }
 
 // String returns "before" or "after" for the presets, otherwise the
@@ -54,7 +58,7 @@ func (c Config) netdev() netdev.Config {
 // or "after", and another Config gets ",counted-walks" appended.
 func (c Config) String() string {
 	base := c
-	base.CountedWalks = false
+	base.CountedWalks, base.RefWaitLimit = false, 0
 	switch base {
 	case Before:
 		return "before"

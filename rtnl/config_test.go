@@ -19,6 +19,10 @@ func TestConstructorsRejectBadInput(t *testing.T) {
 	require.ErrorIs(t, err, syscall.EINVAL)
 	require.ErrorContains(t, err, "netdev_wait_allrefs policy")
 
+	_, err = rtnl.NewKernel(rtnl.Config{RefWaitLimit: -1})
+	require.ErrorIs(t, err, syscall.EINVAL)
+	require.ErrorContains(t, err, "netdev_wait_allrefs limit")
+
 	_, err = rtnl.NewKernelIn(nil, rtnl.After)
 	require.ErrorIs(t, err, syscall.EINVAL)
 

@@ -19,6 +19,12 @@ type rig struct {
 	h  *rtnl.Handle
 }
 
+// testRefWaitLimit bounds netdev_wait_allrefs in tests
+// (Config.RefWaitLimit): a leaked device reference fails the test (a panic
+// naming the device) instead of hanging it. A minute of virtual time is far
+// beyond any reference a test holds on purpose.
+const testRefWaitLimit = 60_000_000_000
+
 func newRig(tb testing.TB, cfg rtnl.Config) *rig {
 	tb.Helper()
 	return newRigIn(tb, sim.MustNewWorld(sim.Options{}), cfg)
@@ -26,6 +32,9 @@ func newRig(tb testing.TB, cfg rtnl.Config) *rig {
 
 func newRigIn(tb testing.TB, w *sim.World, cfg rtnl.Config) *rig {
 	tb.Helper()
+	if cfg.RefWaitLimit == 0 {
+		cfg.RefWaitLimit = testRefWaitLimit
+	}
 	k, err := rtnl.NewKernelIn(w, cfg)
 	if err != nil {
 		panic(err)
