@@ -68,17 +68,26 @@ func (n *Net) fibRoute(r Route, add bool) (fib.Route, error) {
 		fr.Protocol = fib.ProtoBoot
 	}
 	var err error
-	if fr.Dev, err = n.dev(r.Dev); err != nil {
-		return fr, err
+	fr.Dev, fr.Multipath, err = n.routeDevs(r)
+	return fr, err
+}
+
+// routeDevs resolves the devices of a route request by name: its own
+// (RTA_OIF) and its paths' (RTA_MULTIPATH), for either family.
+func (n *Net) routeDevs(r Route) (*netdev.Device, []fib.NextHop, error) {
+	dev, err := n.dev(r.Dev)
+	if err != nil {
+		return nil, nil, err
 	}
+	var mp []fib.NextHop
 	for _, p := range r.Multipath {
 		d, err := n.dev(p.Dev)
 		if err != nil {
-			return fr, err
+			return nil, nil, err
 		}
-		fr.Multipath = append(fr.Multipath, fib.NextHop{Gateway: p.Gateway, Dev: d, Weight: p.Weight, OnLink: p.OnLink})
+		mp = append(mp, fib.NextHop{Gateway: p.Gateway, Dev: d, Weight: p.Weight, OnLink: p.OnLink})
 	}
-	return fr, nil
+	return dev, mp, nil
 }
 
 func (h *Handle) routeAdd(r Route, mode fib.Mode) error {

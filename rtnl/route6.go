@@ -35,17 +35,8 @@ func (n *Net) fib6Route(r Route, add bool) (fib6.Route, error) {
 		fr.Protocol = fib.ProtoBoot
 	}
 	var err error
-	if fr.Dev, err = n.dev(r.Dev); err != nil {
-		return fr, err
-	}
-	for _, p := range r.Multipath {
-		d, err := n.dev(p.Dev)
-		if err != nil {
-			return fr, err
-		}
-		fr.Multipath = append(fr.Multipath, fib.NextHop{Gateway: p.Gateway, Dev: d, Weight: p.Weight, OnLink: p.OnLink})
-	}
-	return fr, nil
+	fr.Dev, fr.Multipath, err = n.routeDevs(r)
+	return fr, err
 }
 
 // maxCacheinfoExpires is the longest time RTA_CACHEINFO's rta_expires can
