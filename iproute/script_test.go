@@ -195,20 +195,24 @@ func runNetsim(a *archive) (out string, jsonErrs []string) {
 }
 
 // wantsJSON reports whether an ip command line has -j[son] among its
-// options.
+// options, and no -V[ersion], with which ip prints its version instead.
 func wantsJSON(args []string) bool {
+	asked := false
 	for _, a := range args {
 		if len(a) < 2 || a[0] != '-' {
-			return false
+			return asked
 		}
 		if strings.HasPrefix(a, "--") {
 			a = a[1:]
 		}
+		if strings.HasPrefix("-Version", a) {
+			return false // ip prints its version and exits, JSON or not
+		}
 		if len(a) > 1 && strings.HasPrefix("-json", a) {
-			return true
+			asked = true
 		}
 	}
-	return false
+	return asked
 }
 
 // decodeJSON decodes every JSON document of out (a batch prints one per
