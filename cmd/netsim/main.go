@@ -194,10 +194,20 @@ func runSeeds(args []string, out io.Writer) error {
 			VirtualS   float64 `json:"virtual_s"`
 			Ratio      float64 `json:"ratio"`
 			RealS      float64 `json:"real_s"`
+			// Counters are the work the row's phase counted (its whole
+			// run for a seed reported as one phase).
+			Counters map[string]int64 `json:"counters"`
 		}
 		var js []row
 		for _, r := range rows {
-			js = append(js, row{r.Seed, r.Phase, r.Mode, r.Published, r.Calibrated, r.Virtual.Seconds(), r.Ratio(), r.Real.Seconds()})
+			var c sim.Counters
+			if r.Report != nil {
+				c = r.Report.Counters
+				if p, ok := r.Report.Phase(r.Phase); ok {
+					c = p.Counters
+				}
+			}
+			js = append(js, row{r.Seed, r.Phase, r.Mode, r.Published, r.Calibrated, r.Virtual.Seconds(), r.Ratio(), r.Real.Seconds(), c.Map()})
 		}
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")

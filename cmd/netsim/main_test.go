@@ -49,7 +49,7 @@ func TestSeedsJSON(t *testing.T) {
 	require.NoError(t, json.Unmarshal(out.Bytes(), &rows))
 	require.Len(t, rows, 2)
 	for _, r := range rows {
-		for _, k := range []string{"seed", "phase", "mode", "published_s", "calibrated", "virtual_s", "real_s"} {
+		for _, k := range []string{"seed", "phase", "mode", "published_s", "calibrated", "virtual_s", "real_s", "counters"} {
 			require.Contains(t, r, k)
 		}
 		require.Equal(t, "002", r["seed"])
