@@ -94,13 +94,13 @@ func (m *Metrics) Set(k Metric, v uint32) {
 	m.Given |= 1 << k
 }
 
-// convertMetrics is ip_fib_metrics_init and ip_metrics_convert: the
-// stored form of a request's metrics (nil for none), with MTU, AdvMSS and
-// HopLimit capped, or an error for an unknown congestion control or
-// feature bit.
+// ConvertMetrics is the stored form of a request's metrics, as
+// ip_fib_metrics_init makes it for IPv4 and IPv6 routes alike: nil for none,
+// MTU, AdvMSS and HopLimit capped, the kernel's EINVAL for an unknown
+// congestion control or feature bit.
 //
-// Kernel: ip_metrics_convert (net/ipv4/metrics.c).
-func convertMetrics(req *Metrics) (*Metrics, error) {
+// Kernel: ip_fib_metrics_init, ip_metrics_convert (net/ipv4/metrics.c).
+func ConvertMetrics(req *Metrics) (*Metrics, error) {
 	if req == nil {
 		return nil, nil
 	}
@@ -134,14 +134,6 @@ func convertMetrics(req *Metrics) (*Metrics, error) {
 	}
 	return &m, nil
 }
-
-// ConvertMetrics is the stored form of a request's metrics, as
-// ip_fib_metrics_init makes it for IPv4 and IPv6 routes alike: nil for none,
-// MTU, AdvMSS and HopLimit capped, the kernel's EINVAL for an unknown
-// congestion control or feature bit.
-//
-// Kernel: ip_fib_metrics_init, ip_metrics_convert (net/ipv4/metrics.c).
-func ConvertMetrics(req *Metrics) (*Metrics, error) { return convertMetrics(req) }
 
 // metricsEqual is fib_find_info's comparison of two fib_infos' metrics.
 func metricsEqual(a, b *Metrics) bool {

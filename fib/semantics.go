@@ -515,13 +515,13 @@ func (f *FIB) createInfo(t *sim.Task, cfg *config) (*fibInfo, error) {
 		if nh == nil {
 			return nil, einval("Nexthop id does not exist")
 		}
-		mx, err := convertMetrics(cfg.mx)
+		mx, err := ConvertMetrics(cfg.mx)
 		if err != nil {
 			return nil, err
 		}
 		return f.createInfoNH(t, cfg, nh, k, mx)
 	}
-	mx, err := convertMetrics(cfg.mx)
+	mx, err := ConvertMetrics(cfg.mx)
 	if err != nil {
 		return nil, err
 	}

@@ -299,7 +299,7 @@ func (f *FIB) devWalk(t *sim.Task, dev *netdev.Device, skips, deletes bool, fn f
 	mine := slices.Clone(f.cw.byDev[dev])
 	f.eachTable(func(tb *Table) {
 		if skips && tb.mp > 0 {
-			f.cleanTable(t, tb, fn, 0)
+			f.cleanTable(t, tb, fn)
 			return
 		}
 		total := int64(tb.root.visits)

@@ -95,29 +95,7 @@ func (e *treeEnv) add(r routeSpec, mode fib.Mode) error {
 
 // del is ip6_route_del for a dst/src and optional metric and gateway: the
 // first route of the exact node that matches.
-func (e *treeEnv) del(r routeSpec) bool {
-	tb := e.f.getTable(r.table)
-	if tb == nil {
-		return false
-	}
-	fn := tb.locate(mustKey(r.dst), mustKey(r.src), true)
-	if fn == nil {
-		return false
-	}
-	for rt := fn.leaf; rt != nil; rt = rt.next {
-		if r.metric != 0 && rt.metric != r.metric {
-			continue
-		}
-		if r.gw != "" && (!rt.fnh.hasGW || rt.fnh.gw != netip.MustParseAddr(r.gw).As16()) {
-			continue
-		}
-		rt.hold()
-		err := e.f.del(e.t, rt)
-		e.f.release(e.t, rt)
-		return err == nil
-	}
-	return false
-}
+func (e *treeEnv) del(r routeSpec) bool { return e.delMatch(r, false) }
 
 // delMatch is ip6_route_del: the first route of the node fib6_locate finds
 // exactly that matches the metric and gateway given (zero: any); reject

@@ -642,17 +642,7 @@ func (f *FIB) routeAdd(t *sim.Task, cfg *config) error {
 
 // pathConfig is one path of a multipath request as its own fib6_config.
 func pathConfig(cfg *config, p fib.NextHop) *config {
-	r := *cfg
-	r.mp = nil
-	if p.Dev != nil {
-		r.dev = p.Dev
-	}
-	// ip puts an IPv4 gateway of an IPv6 path in RTA_VIA, which
-	// ip6_route_multipath_add does not look for: the path has no gateway.
-	if p.Gateway.IsValid() && !p.Gateway.Is4() {
-		r.gw = p.Gateway
-		r.flags |= rtfGateway
-	}
+	r := pathDevGW(cfg, p)
 	r.onlink = cfg.onlink || p.OnLink
 	w := p.Weight
 	if w <= 0 {
@@ -660,6 +650,23 @@ func pathConfig(cfg *config, p fib.NextHop) *config {
 	}
 	r.weight = int32(w)
 	return &r
+}
+
+// pathDevGW is cfg with the device and gateway of path p and no paths.
+// ip puts an IPv4 gateway of an IPv6 path in RTA_VIA, which
+// ip6_route_multipath_add and ip6_route_multipath_del do not look for: the
+// path has no gateway.
+func pathDevGW(cfg *config, p fib.NextHop) config {
+	r := *cfg
+	r.mp = nil
+	if p.Dev != nil {
+		r.dev = p.Dev
+	}
+	if p.Gateway.IsValid() && !p.Gateway.Is4() {
+		r.gw = p.Gateway
+		r.flags |= rtfGateway
+	}
+	return r
 }
 
 // multipathAdd is ip6_route_multipath_add: every path becomes a route,
@@ -818,15 +825,7 @@ func (f *FIB) delRTSiblings(t *sim.Task, r *Info, all bool) error {
 func (f *FIB) multipathDel(t *sim.Task, cfg *config) error {
 	var last error
 	for _, p := range cfg.mp {
-		pc := *cfg
-		pc.mp = nil
-		if p.Dev != nil {
-			pc.dev = p.Dev
-		}
-		if p.Gateway.IsValid() && !p.Gateway.Is4() {
-			pc.gw = p.Gateway
-			pc.flags |= rtfGateway
-		}
+		pc := pathDevGW(cfg, p)
 		pc.deleteAllNH = false
 		if err := f.routeDel(t, &pc); err != nil {
 			last = err

@@ -132,23 +132,10 @@ func (f *FIB) newSernum() uint32 {
 	return f.sernum
 }
 
-// updateSernum gives rt's node a new serial number.
-//
-// Kernel: fib6_update_sernum (net/ipv6/ip6_fib.c).
-func (f *FIB) updateSernum(rt *Info) {
-	if rt.node != nil {
-		rt.node.sernum = f.newSernum()
-	}
-}
-
-// updateSernumUptoRoot gives rt's node and every node above it a new
-// serial number.
+// setSernumUptoRoot gives rt's node and every node above it the serial
+// number sernum.
 //
 // Kernel: fib6_update_sernum_upto_root (net/ipv6/ip6_fib.c).
-func (f *FIB) updateSernumUptoRoot(rt *Info) {
-	setSernumUptoRoot(rt, f.newSernum())
-}
-
 func setSernumUptoRoot(rt *Info, sernum uint32) {
 	for fn := rt.node; fn != nil; fn = fn.parent {
 		fn.sernum = sernum

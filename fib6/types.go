@@ -24,19 +24,12 @@ const (
 const (
 	rtfUp        = 0x0001
 	rtfGateway   = 0x0002
-	rtfHost      = 0x0004
 	rtfReject    = 0x0200
-	rtfDynamic   = 0x0010
-	rtfModified  = 0x0020
 	rtfDefault   = 0x00010000
 	rtfAddrConf  = 0x00040000
-	rtfPrefixRT  = 0x00080000
 	rtfAnycast   = 0x00100000
 	rtfNonexthop = 0x00200000
 	rtfExpires   = 0x00400000
-	rtfRAOnly    = 0x02000000
-	rtfCache     = 0x01000000
-	rtfPcpu      = 0x40000000
 	rtfLocal     = 0x80000000
 )
 

@@ -138,26 +138,14 @@ func (f *FIB) walk(w *walker) int {
 // Kernel: fib6_clean_all, __fib6_clean_all, fib6_clean_tree,
 // fib6_clean_node (net/ipv6/ip6_fib.c).
 func (f *FIB) cleanAll(t *sim.Task, fn func(rt *Info) int) {
-	f.cleanAllSernum(t, fn, 0)
-}
-
-// flushTrees gives every node of every table a new serial number,
-// invalidating cached routes.
-//
-// Kernel: fib6_flush_trees (net/ipv6/ip6_fib.c).
-func (f *FIB) flushTrees(t *sim.Task) {
-	f.cleanAllSernum(t, nil, f.newSernum())
-}
-
-func (f *FIB) cleanAllSernum(t *sim.Task, fn func(rt *Info) int, sernum uint32) {
-	f.eachTable(func(tb *Table) { f.cleanTable(t, tb, fn, sernum) })
+	f.eachTable(func(tb *Table) { f.cleanTable(t, tb, fn) })
 }
 
 // cleanTable is cleanAll's walk of one table.
 //
 // Kernel: fib6_clean_tree (net/ipv6/ip6_fib.c).
-func (f *FIB) cleanTable(t *sim.Task, tb *Table, fn func(rt *Info) int, sernum uint32) {
-	c := cleaner{f: f, t: t, fn: fn, sernum: sernum}
+func (f *FIB) cleanTable(t *sim.Task, tb *Table, fn func(rt *Info) int) {
+	c := cleaner{f: f, t: t, fn: fn}
 	w := &walker{f: f, root: &tb.root}
 	w.fn = c.node
 	f.walk(w)
@@ -171,7 +159,6 @@ type cleaner struct {
 	f       *FIB
 	t       *sim.Task
 	fn      func(rt *Info) int
-	sernum  uint32
 	visited int64
 }
 
@@ -184,13 +171,6 @@ func (c *cleaner) charge() {
 //
 // Kernel: fib6_clean_node (net/ipv6/ip6_fib.c).
 func (c *cleaner) node(w *walker) int {
-	if c.sernum != 0 && w.node.sernum != c.sernum {
-		w.node.sernum = c.sernum
-	}
-	if c.fn == nil {
-		w.leaf = nil
-		return 0
-	}
 	rt := w.leaf
 	for ; rt != nil; rt = rt.next {
 		c.visited++
