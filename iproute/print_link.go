@@ -97,21 +97,7 @@ func (ip *IP) printLinkFlags(f netdev.Flags, mdown bool) {
 		}
 		p.str(printAny, "", format, "NO-CARRIER")
 	}
-	flags &^= rt.IFFRunning
-	for _, n := range rt.IFFNames {
-		if flags&n.Flag == 0 {
-			continue
-		}
-		flags &^= n.Flag
-		format := "%s"
-		if flags != 0 {
-			format = "%s,"
-		}
-		p.str(printAny, "", format, n.Name)
-	}
-	if flags != 0 {
-		p.hex(printAny, "", "%x", uint64(flags))
-	}
+	p.flagNames(flags&^rt.IFFRunning, rt.IFFNames)
 	if mdown {
 		p.str(printAny, "", ",%s", "M-DOWN")
 	}
@@ -326,25 +312,38 @@ func (ip *IP) vlanPrintOpt(l rtnl.LinkInfo, _ linkNames) {
 		key = "flags"
 	}
 	p.openArray(printAny, key)
-	flags := l.VlanFlags
-	for _, f := range []struct {
-		bit  uint32
-		name string
-	}{{0x1, "REORDER_HDR"}, {0x2, "GVRP"}, {0x4, "LOOSE_BINDING"}, {0x8, "MVRP"}, {0x10, "BRIDGE_BINDING"}} {
-		if flags&f.bit == 0 {
+	p.flagNames(l.VlanFlags, vlanFlagNames)
+	p.closeArray(printAny, "> ")
+}
+
+// vlanFlagNames are the VLAN_FLAG_* bits by name, in the order
+// vlan_print_flags prints them.
+var vlanFlagNames = []struct {
+	Flag uint32
+	Name string
+}{{0x1, "REORDER_HDR"}, {0x2, "GVRP"}, {0x4, "LOOSE_BINDING"}, {0x8, "MVRP"}, {0x10, "BRIDGE_BINDING"}}
+
+// flagNames prints the names of the flags set, comma-separated, then what
+// is left unnamed in hex: the loop print_link_flags and vlan_print_flags
+// share.
+func (p *printer) flagNames(flags uint32, names []struct {
+	Flag uint32
+	Name string
+}) {
+	for _, n := range names {
+		if flags&n.Flag == 0 {
 			continue
 		}
-		flags &^= f.bit
+		flags &^= n.Flag
 		format := "%s"
 		if flags != 0 {
 			format = "%s,"
 		}
-		p.str(printAny, "", format, f.name)
+		p.str(printAny, "", format, n.Name)
 	}
 	if flags != 0 {
 		p.hex(printAny, "", "%x", uint64(flags))
 	}
-	p.closeArray(printAny, "> ")
 }
 
 // vrfPrintOpt is vrf_print_opt.

@@ -221,6 +221,12 @@ func (g *gen) step() {
 	}
 }
 
+// usedPrefix returns the prefix (the first field) of one of routes, the
+// requests' route specs, drawn at random.
+func (g *gen) usedPrefix(routes []string) string {
+	return strings.Fields(routes[g.r.IntN(len(routes))])[0]
+}
+
 // routeGet asks for the route to an address near the routes and subnets
 // used, or to a special address: the output route, now and then with a
 // source, an output device, a mark or a TOS, or the input route of a
@@ -229,11 +235,7 @@ func (g *gen) routeGet() {
 	var dst string
 	switch k := g.r.IntN(10); {
 	case k < 4 && len(g.routes) > 0:
-		p := strings.Fields(g.routes[g.r.IntN(len(g.routes))])[0]
-		if i := strings.IndexByte(p, '/'); i >= 0 {
-			p = p[:i]
-		}
-		dst = p
+		dst, _, _ = strings.Cut(g.usedPrefix(g.routes), "/")
 	case k < 8:
 		dst = g.host()
 	default:
@@ -507,7 +509,7 @@ func (g *gen) route() {
 	pfx := g.prefix()
 	if len(g.routes) > 0 && g.chance(0.2) {
 		// The same prefix again: duplicates, replaces, appends.
-		pfx = strings.Fields(g.routes[g.r.IntN(len(g.routes))])[0]
+		pfx = g.usedPrefix(g.routes)
 	}
 	tbl := g.table()
 	// The options come before the forwarding part: ip takes nothing but

@@ -264,7 +264,7 @@ func (g *gen) route6() {
 	pfx := g.prefix6()
 	if len(g.routes6) > 0 && g.chance(0.25) {
 		// The same route again: duplicates, replaces, appends, siblings.
-		pfx = strings.Fields(g.routes6[g.r.IntN(len(g.routes6))])[0]
+		pfx = g.usedPrefix(g.routes6)
 	}
 	tbl := g.table6()
 	from := ""
@@ -334,11 +334,7 @@ func (g *gen) routeGet6() {
 	var dst string
 	switch k := g.r.IntN(10); {
 	case k < 4 && len(g.routes6) > 0:
-		p := strings.Fields(g.routes6[g.r.IntN(len(g.routes6))])[0]
-		if i := strings.IndexByte(p, '/'); i >= 0 {
-			p = p[:i]
-		}
-		dst = p
+		dst, _, _ = strings.Cut(g.usedPrefix(g.routes6), "/")
 	case k < 8:
 		dst = g.host6()
 	default:

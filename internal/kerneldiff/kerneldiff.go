@@ -582,11 +582,7 @@ func usesBridge(steps []Step) bool {
 // netsimRT6Stats returns netsim's /proc/net/rt6_stats, read as
 // /proc/net/fib_triestat is, through the initial namespace's handle.
 func netsimRT6Stats(k *rtnl.Kernel, ip *iproute.IP) string {
-	h, ok := any(k.InitNet().Handle(ip.Task())).(interface{ RT6Stats() (string, error) })
-	if !ok {
-		return "not modelled\n"
-	}
-	s, err := h.RT6Stats()
+	s, err := k.InitNet().Handle(ip.Task()).RT6Stats()
 	if err != nil {
 		return "error: " + err.Error() + "\n"
 	}
