@@ -325,7 +325,7 @@ func (br *Device) portStateSelection() {
 	br.priv.bridge.selected = true
 	if br.state == regRegistered {
 		old := br.kcarrier
-		br.countCarrier()
+		br.countCarrier(br.carrierNow())
 		if s := br.tbl.s; br.kcarrier != old && s.lwHold > 0 {
 			s.linkwatchFire(br) // netif_carrier_on/off
 		}

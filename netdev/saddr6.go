@@ -4,7 +4,10 @@
 
 package netdev
 
-import "net/netip"
+import (
+	"math/bits"
+	"net/netip"
+)
 
 // IPv6 address scopes (IPV6_ADDR_SCOPE_*, include/net/ipv6.h).
 const (
@@ -40,7 +43,7 @@ var v6Labels = []struct {
 	{netip.MustParsePrefix("::1/128"), 0},
 	{netip.MustParsePrefix("::ffff:0:0/96"), 4},
 	{netip.MustParsePrefix("::/96"), 3},
-	{netip.MustParsePrefix("2001:10::/28"), 7},
+	{v6OrchidPrefix, 7},
 	{netip.MustParsePrefix("2001::/32"), 6},
 	{netip.MustParsePrefix("2002::/16"), 2},
 	{netip.MustParsePrefix("3ffe::/16"), 12},
@@ -62,19 +65,17 @@ func v6Label(a netip.Addr) int {
 	return 1
 }
 
-func v6Orchid(a netip.Addr) bool { return netip.MustParsePrefix("2001:10::/28").Contains(a) }
+// v6OrchidPrefix is the ORCHID prefix (RFC 4843).
+var v6OrchidPrefix = netip.MustParsePrefix("2001:10::/28")
+
+func v6Orchid(a netip.Addr) bool { return v6OrchidPrefix.Contains(a) }
 
 // commonPrefix is the number of leading bits a and b share (ipv6_addr_diff).
 func commonPrefix(a, b netip.Addr) int {
 	x, y := a.As16(), b.As16()
 	for i := range 16 {
 		if d := x[i] ^ y[i]; d != 0 {
-			n := i * 8
-			for d&0x80 == 0 {
-				n++
-				d <<= 1
-			}
-			return n
+			return i*8 + bits.LeadingZeros8(d)
 		}
 	}
 	return 128
@@ -84,7 +85,7 @@ func commonPrefix(a, b netip.Addr) int {
 // selection, the earlier rules first; a larger value is preferred.
 type saddrScore [9]int
 
-// score evaluates candidate ifa for dst through device dstDev's ifindex
+// saddrScore6 evaluates candidate a, an address of dev, for dst through device dstDev's ifindex
 // (0: none).
 //
 // Kernel: ipv6_get_saddr_eval (net/ipv6/addrconf.c): rules 1 (same

@@ -450,7 +450,7 @@ func (tb *Table) register(t *sim.Task, d *Device, want IfIndex) error {
 	// is not counted. What changes after registration is (a veth's
 	// netif_carrier_off in veth_newlink, a bond's in bond_newlink).
 	d.kcarrier = d.link == nil || lowerCarrier(d)
-	d.countCarrier()
+	d.countCarrier(d.carrierNow())
 	_ = tb.s.notify(t, EventRegister, d)
 	return nil
 }

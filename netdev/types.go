@@ -27,16 +27,16 @@ const IFNAMSIZ = 16
 type Flags uint32
 
 const (
-	FlagUp        Flags = 0x1     // IFF_UP
-	FlagBroadcast Flags = 0x2     // IFF_BROADCAST
-	FlagLoopback  Flags = 0x8     // IFF_LOOPBACK
-	FlagNoARP     Flags = 0x80    // IFF_NOARP
-	FlagPromisc   Flags = 0x100   // IFF_PROMISC
-	FlagAllMulti  Flags = 0x200   // IFF_ALLMULTI
-	FlagMaster    Flags = 0x400   // IFF_MASTER (bond masters)
-	FlagSlave     Flags = 0x800   // IFF_SLAVE (bond slaves)
-	FlagMulticast Flags = 0x1000  // IFF_MULTICAST
-	FlagLowerUp   Flags = 0x10000 // IFF_LOWER_UP (carrier)
+	FlagUp        = Flags(rt.IFFUp)        // IFF_UP
+	FlagBroadcast = Flags(rt.IFFBroadcast) // IFF_BROADCAST
+	FlagLoopback  = Flags(rt.IFFLoopback)  // IFF_LOOPBACK
+	FlagNoARP     = Flags(rt.IFFNoARP)     // IFF_NOARP
+	FlagPromisc   = Flags(rt.IFFPromisc)   // IFF_PROMISC
+	FlagAllMulti  = Flags(rt.IFFAllMulti)  // IFF_ALLMULTI
+	FlagMaster    = Flags(rt.IFFMaster)    // IFF_MASTER (bond masters)
+	FlagSlave     = Flags(rt.IFFSlave)     // IFF_SLAVE (bond slaves)
+	FlagMulticast = Flags(rt.IFFMulticast) // IFF_MULTICAST
+	FlagLowerUp   = Flags(rt.IFFLowerUp)   // IFF_LOWER_UP (carrier)
 )
 
 // String renders flags in `ip link` order, e.g. "BROADCAST,MULTICAST,UP,LOWER_UP"

@@ -77,8 +77,8 @@ func (d *Device) open(t *sim.Task) error {
 // linkwatch event.
 func (d *Device) setCarrier() bool {
 	oldK := d.kcarrier
-	d.carrier = d.ops.carrierOf == nil || d.ops.carrierOf(d)
-	d.countCarrier()
+	d.carrier = d.carrierNow()
+	d.countCarrier(d.carrier)
 	return oldK != d.kcarrier
 }
 
@@ -234,8 +234,8 @@ func (s *Stack) closeMany(t *sim.Task, devs []*Device, dismantle bool) {
 // It reports whether the carrier or operstate changed.
 func (d *Device) refreshCarrier(t *sim.Task, notify bool) bool {
 	oldOper, oldCarrier := d.operState, d.carrier
-	d.carrier = d.ops.carrierOf == nil || d.ops.carrierOf(d)
-	d.countCarrier()
+	d.carrier = d.carrierNow()
+	d.countCarrier(d.carrier)
 	switch {
 	case !d.IsUp():
 		d.operState = OperDown
@@ -405,11 +405,13 @@ func (d *Device) SetAddr(t *sim.Task, a MAC) error {
 
 func (d *Device) kindIs(k string) bool { return d.ops.kind == k }
 
-// countCarrier follows the kernel's carrier bit and counts its changes. A
-// veth has carrier only while both ends are up (veth_open, veth_close);
-// the other kinds' carrier is the one refreshCarrier computes.
-func (d *Device) countCarrier() {
-	c := d.ops.carrierOf == nil || d.ops.carrierOf(d)
+// carrierNow is d's carrier as its kind computes it (while up).
+func (d *Device) carrierNow() bool { return d.ops.carrierOf == nil || d.ops.carrierOf(d) }
+
+// countCarrier follows the kernel's carrier bit and counts its changes;
+// c is carrierNow. A veth has carrier only while both ends are up
+// (veth_open, veth_close); the other kinds' carrier is c.
+func (d *Device) countCarrier(c bool) {
 	if d.kindIs("veth") && !d.IsUp() {
 		c = false
 	}

@@ -244,24 +244,9 @@ const (
 	CompareMask = FlagDead | FlagLinkDown | FlagOffload | FlagTrap
 )
 
-// nhFlagNames are the flags in the order print_rt_flags prints them.
-var nhFlagNames = []struct {
-	f    NHFlags
-	name string
-}{{FlagDead, "dead"}, {FlagOnLink, "onlink"}, {FlagPervasive, "pervasive"},
-	{FlagOffload, "offload"}, {FlagTrap, "trap"}, {FlagLinkDown, "linkdown"}, {FlagUnresolved, "unresolved"}}
-
 // Names lists the flags as iproute2's print_rt_flags names them, in its
-// order.
-func (f NHFlags) Names() []string {
-	var out []string
-	for _, n := range nhFlagNames {
-		if f&n.f != 0 {
-			out = append(out, n.name)
-		}
-	}
-	return out
-}
+// order (RouteFlagNames).
+func (f NHFlags) Names() []string { return RouteFlagNames(uint32(f)) }
 
 // String lists the flags space-separated ("dead onlink linkdown").
 func (f NHFlags) String() string { return strings.Join(f.Names(), " ") }

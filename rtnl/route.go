@@ -215,7 +215,15 @@ func routeInfo(r fib.Route) RouteInfo {
 		// (nh_create_ipv4 with cfg->nh_blackhole), which the dump shows.
 		ri.Dev = "lo"
 	}
-	for _, p := range r.Multipath {
+	ri.Multipath = routePaths(r.Multipath)
+	return ri
+}
+
+// routePaths is the RTA_MULTIPATH of a dump, for either family: the
+// devices by name, a weight of 0 (unset) as 1.
+func routePaths(ps []fib.NextHop) []RoutePath {
+	var out []RoutePath
+	for _, p := range ps {
 		rp := RoutePath{Gateway: p.Gateway, Weight: p.Weight, Flags: p.Flags}
 		if rp.Weight == 0 {
 			rp.Weight = 1
@@ -223,9 +231,9 @@ func routeInfo(r fib.Route) RouteInfo {
 		if p.Dev != nil {
 			rp.Dev = p.Dev.Name()
 		}
-		ri.Multipath = append(ri.Multipath, rp)
+		out = append(out, rp)
 	}
-	return ri
+	return out
 }
 
 // RouteList returns the routes of family (FamilyV4, FamilyV6, or
@@ -264,9 +272,15 @@ func (h *Handle) RouteList(family int, table uint32) ([]RouteInfo, error) {
 
 // TrieStat returns the namespace's /proc/net/fib_triestat text.
 func (h *Handle) TrieStat() (string, error) {
+	return h.procText("fib_triestat", h.n.fib.TrieStat)
+}
+
+// procText reads a /proc file's text, text, with RTNL held; op names the
+// file.
+func (h *Handle) procText(op string, text func() string) (string, error) {
 	var s string
-	err := h.do("fib_triestat", func(t *sim.Task, _ *netdev.Table) error {
-		s = h.n.fib.TrieStat()
+	err := h.do(op, func(*sim.Task, *netdev.Table) error {
+		s = text()
 		return nil
 	})
 	return s, err

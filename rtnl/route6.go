@@ -66,16 +66,7 @@ func routeInfo6(r fib6.Route) RouteInfo {
 		ri.Dev = r.Dev.Name()
 	}
 	ri.Size = routeSize6(r)
-	for _, p := range r.Multipath {
-		rp := RoutePath{Gateway: p.Gateway, Weight: p.Weight, Flags: p.Flags}
-		if rp.Weight == 0 {
-			rp.Weight = 1
-		}
-		if p.Dev != nil {
-			rp.Dev = p.Dev.Name()
-		}
-		ri.Multipath = append(ri.Multipath, rp)
-	}
+	ri.Multipath = routePaths(r.Multipath)
 	return ri
 }
 
@@ -179,22 +170,12 @@ func l3mdevTable(d *netdev.Device) uint32 {
 
 // RT6Stats returns the namespace's /proc/net/rt6_stats text.
 func (h *Handle) RT6Stats() (string, error) {
-	var s string
-	err := h.do("rt6_stats", func(t *sim.Task, _ *netdev.Table) error {
-		s = h.n.fib6.RT6Stats()
-		return nil
-	})
-	return s, err
+	return h.procText("rt6_stats", h.n.fib6.RT6Stats)
 }
 
 // IPv6Route returns the namespace's /proc/net/ipv6_route text.
 func (h *Handle) IPv6Route() (string, error) {
-	var s string
-	err := h.do("ipv6_route", func(t *sim.Task, _ *netdev.Table) error {
-		s = h.n.fib6.IPv6Route()
-		return nil
-	})
-	return s, err
+	return h.procText("ipv6_route", h.n.fib6.IPv6Route)
 }
 
 // FIB6 returns the namespace's IPv6 FIB, for inspection by a caller that

@@ -161,13 +161,8 @@ func (h *Handle) RouteGetFlow(q RouteQuery) (RouteResult, error) {
 		if q.SrcLen != 0 && q.SrcLen != 32 {
 			return errno.New(syscall.EINVAL, "ipv4: Invalid values in header for route get request")
 		}
-		// rtm_getroute_parse_ip_proto
-		if q.IPProto != 0 || q.HasIPProto {
-			switch q.IPProto {
-			case syscall.IPPROTO_TCP, syscall.IPPROTO_UDP, syscall.IPPROTO_ICMP:
-			default:
-				return errno.New(syscall.EOPNOTSUPP, "Unsupported ip proto")
-			}
+		if err := checkIPProto(q, syscall.IPPROTO_ICMP); err != nil {
+			return err
 		}
 		var err error
 		var match fib.Result
@@ -193,6 +188,21 @@ func (h *Handle) RouteGetFlow(q RouteQuery) (RouteResult, error) {
 		return err
 	})
 	return rr, err
+}
+
+// checkIPProto refuses a query's RTA_IP_PROTO other than TCP, UDP and
+// icmp, the family's ICMP.
+//
+// Kernel: rtm_getroute_parse_ip_proto (net/ipv4/netlink.c).
+func checkIPProto(q RouteQuery, icmp uint8) error {
+	if q.IPProto != 0 || q.HasIPProto {
+		switch q.IPProto {
+		case syscall.IPPROTO_TCP, syscall.IPPROTO_UDP, icmp:
+		default:
+			return errno.New(syscall.EOPNOTSUPP, "Unsupported ip proto")
+		}
+	}
+	return nil
 }
 
 // getRouteReplyMax is the room in inet_rtm_getroute's reply, an skb of

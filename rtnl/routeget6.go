@@ -30,12 +30,8 @@ func (n *Net) routeGet6(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteResul
 	if q.SrcLen != 0 && q.SrcLen != 128 {
 		return RouteResult{}, errno.New(syscall.EINVAL, "ipv6: Invalid values in header for get route request")
 	}
-	if q.IPProto != 0 || q.HasIPProto {
-		switch q.IPProto {
-		case syscall.IPPROTO_TCP, syscall.IPPROTO_UDP, syscall.IPPROTO_ICMPV6:
-		default:
-			return RouteResult{}, errno.New(syscall.EOPNOTSUPP, "Unsupported ip proto")
-		}
+	if err := checkIPProto(q, syscall.IPPROTO_ICMPV6); err != nil {
+		return RouteResult{}, err
 	}
 	fl := fib6.Flow{Dst: q.Dst, Src: q.Src, Mark: q.Mark, UID: q.UID, Proto: q.IPProto, Sport: q.Sport, Dport: q.Dport}
 	if !fl.Dst.IsValid() {
