@@ -133,6 +133,12 @@ func (f *FIB) Table(id uint32) *Table {
 	return f.getTable(id)
 }
 
+// TablesSince returns the ids of the tables created after the first n, in
+// the order they were created (tables are never freed before the
+// namespace): with n = TableCount() at an earlier time, the tables created
+// since.
+func (f *FIB) TablesSince(n int) []uint32 { return f.tableIDs[n:] }
+
 // TableCount is the number of tables (fib6_flush_trees walks them).
 func (f *FIB) TableCount() int { return len(f.tables) }
 

@@ -78,6 +78,7 @@ func (f *FIB) linkTable(tb *Table) {
 	tb.next = f.buckets[h]
 	f.buckets[h] = tb
 	f.tables[tb.id] = tb
+	f.tableIDs = append(f.tableIDs, tb.id)
 }
 
 // getTable returns table id (0 is main), or nil.

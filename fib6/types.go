@@ -140,6 +140,7 @@ type FIB struct {
 	nh        *nexthop.Table
 	buckets   [tableHashSize]*Table // fib_table_hash: newest first in a bucket
 	tables    map[uint32]*Table
+	tableIDs  []uint32 // the tables' ids in the order they were created (TablesSince)
 	main      *Table
 	local     *Table
 	nullEntry *Info  // fib6_null_entry

@@ -22,6 +22,7 @@ type tables6 struct {
 	known   tableSet // ids created by a rule, main and local; guarded by mu
 	pending []uint32 // created by a rule, not yet in the FIB; guarded by mu
 	count   atomic.Int64
+	synced  int // the FIB's table count at the last syncTables6; guarded by mu
 }
 
 // ruleNewTable6 is the IPv6 rules' fib6_new_table: the first rule for a
@@ -49,7 +50,13 @@ func (n *Net) syncTables6() {
 		n.fib6.NewTable(nil, id) // charged by the rule
 	}
 	n.tables6.pending = n.tables6.pending[:0]
-	n.tables6.count.Store(int64(n.fib6.TableCount()))
+	// Tables that routes (or addrconf) created since the last sync are
+	// known too: fib6_new_table finds them and creates nothing.
+	for _, id := range n.fib6.TablesSince(n.tables6.synced) {
+		n.tables6.known.add(id)
+	}
+	n.tables6.synced = n.fib6.TableCount()
+	n.tables6.count.Store(int64(n.tables6.synced))
 }
 
 // tableSet is a set of FIB table ids: a bitmap for the small ids that
