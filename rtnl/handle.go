@@ -26,8 +26,9 @@ import (
 // same or of different namespaces may be used from different goroutines at
 // once, each with its own task.
 type Handle struct {
-	n *Net
-	t *sim.Task
+	n      *Net
+	t      *sim.Task
+	origin Origin // see SetOrigin
 }
 
 // Task returns the task the handle acts as.
@@ -69,6 +70,9 @@ func (h *Handle) do(op string, fn func(t *sim.Task, tb *netdev.Table) error) err
 }
 
 func lookup(tb *netdev.Table, name string) (*netdev.Device, error) {
+	if len(name) > 0 && name[0] == 0 {
+		return tb.Lookup(name) // a netdev.IndexRef
+	}
 	// rtnl_dev_get reads IFLA_IFNAME with nla_strscpy.
 	if name = netdev.IfNameAttr(name); name == "" {
 		return nil, errno.New(syscall.EINVAL, "Device name is required")

@@ -208,6 +208,8 @@ type Net struct {
 	mpSeed uint32
 
 	dead bool // guarded by RTNL
+
+	notify notifiers // see Subscribe
 }
 
 // setMultipathSeed sets the namespace's multipath hash seed; 0 draws a
