@@ -358,7 +358,7 @@ func addrDumpReq(r *request, pol policy, prefix string) (uint32, error) {
 	if m.prefixlen != 0 || m.flags != 0 || m.scope != 0 {
 		return 0, errno.New(syscall.EINVAL, prefix+"Invalid values in header for address dump request")
 	}
-	a, err := parseAttrs(r.body[ifaddrmsgLen:], 16+ifaddrmsgLen, pol, validateStrict&^validateNested)
+	a, err := parseAttrs(r.body[ifaddrmsgLen:], 16+ifaddrmsgLen, pol, validateDeprecatedStrict)
 	if err != nil {
 		return 0, err
 	}

@@ -257,7 +257,7 @@ func getLink(r *request) ([]netlink.Message, error) {
 		if m.pad != 0 || m.typ != 0 || m.flags != 0 || m.change != 0 {
 			return nil, errno.New(syscall.EINVAL, "Invalid values in header for get link request")
 		}
-		v = validateStrict &^ validateNested // nlmsg_parse_deprecated_strict
+		v = validateDeprecatedStrict
 	}
 	a, err := parseAttrs(r.body[ifinfomsgLen:], 16+ifinfomsgLen, iflaPolicy, v)
 	if err != nil {
@@ -327,7 +327,7 @@ func dumpLinks(r *request) ([]netlink.Message, error) {
 		if m.index != 0 {
 			return nil, errno.New(syscall.EINVAL, "Filter by device index not supported for link dumps")
 		}
-		a, err = parseAttrs(r.body[ifinfomsgLen:], 16+ifinfomsgLen, iflaPolicy, validateStrict&^validateNested)
+		a, err = parseAttrs(r.body[ifinfomsgLen:], 16+ifinfomsgLen, iflaPolicy, validateDeprecatedStrict)
 		if err != nil {
 			return nil, err
 		}
@@ -893,3 +893,8 @@ func bridgePortSettings(b []byte, base int) (netdev.BridgePortSettings, error) {
 	}
 	return s, nil
 }
+
+// validateDeprecatedStrict is NL_VALIDATE_DEPRECATED_STRICT, what
+// nlmsg_parse_deprecated_strict uses: trailing bytes and unknown
+// attribute types are refused, lengths checked as a liberal parse does.
+const validateDeprecatedStrict = validateTrailing | validateMaxType
