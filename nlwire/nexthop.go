@@ -219,9 +219,8 @@ func nhConfig(h nhHeader, tb attrs) (rtnl.Nexthop, error) {
 			}
 			spec.Resilient = rc
 		}
-		if tb.u32(uapi.NHA_HW_STATS_ENABLE) != 0 {
-			return spec, errno.New(syscall.EOPNOTSUPP, "Nexthop hardware statistics are not modelled")
-		}
+		// NHA_HW_STATS_ENABLE shows only in the statistics a get or
+		// dump asks for with NHA_OP_FLAGS, which netsim refuses.
 		return spec, nil
 	}
 	if tb.has(uapi.NHA_BLACKHOLE) {
@@ -495,6 +494,7 @@ func dumpNexthopBuckets(r *request) ([]netlink.Message, error) {
 	if f.NexthopFilter, err = nhDumpFilter(r, tb); err != nil {
 		return nil, err
 	}
+	f.Family = int(r.body[0]) // buckets whose member is of this family
 	if tb.has(uapi.NHA_RES_BUCKET) {
 		rb, err := nhNested(tb, uapi.NHA_RES_BUCKET, nhResBucketPolicyDump)
 		if err != nil {
