@@ -44,6 +44,13 @@ func (n *Net) nexthopConfig(spec Nexthop) (nexthop.Config, error) {
 	}
 	if spec.Dev != "" {
 		d := n.devs.ByName(spec.Dev)
+		if d == nil && spec.Dev[0] == 0 {
+			// A netdev.IndexRef (NHA_OIF): rtm_to_nh_config_rtnl
+			// refuses an ifindex no device has.
+			if d, _ = n.devs.Lookup(spec.Dev); d == nil {
+				return cfg, errno.New(syscall.EINVAL, "Invalid device index")
+			}
+		}
 		if d == nil {
 			return cfg, errno.Errorf(syscall.ENODEV, "Cannot find device \"%s\"", spec.Dev)
 		}
