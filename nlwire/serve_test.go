@@ -361,7 +361,7 @@ func TestDumpBusy(t *testing.T) {
 	got := queued(t, s)
 	require.Len(t, got, 3)
 	require.Equal(t, kernelHex(s, "28000000 0200 0000 02000000 PPPPPPPP f0ffffff 11000000 7a00 0503 02000000 00000000 fa000000"), got[1])
-	require.True(t, strings.HasSuffix(got[2], "1400000003000200010000"+hex.EncodeToString(le.AppendUint32(nil, s.PID()))+"00000000"))
+	require.True(t, strings.HasSuffix(got[2], "140000000300020001000000"+hex.EncodeToString(le.AppendUint32(nil, s.PID()))+"00000000"))
 }
 
 // Sending nothing is ENODATA; more than the send buffer allows, EMSGSIZE;

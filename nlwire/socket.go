@@ -84,12 +84,12 @@ type datagram struct {
 
 // Socket buffer constants of the kernel (net/core/sock.c, include/net/sock.h).
 const (
-	defaultSockBuf = 212992   // net.core.rmem_default and wmem_default
-	sockMinRcvbuf  = 2304     // SOCK_MIN_RCVBUF
-	sockMinSndbuf  = 4608     // SOCK_MIN_SNDBUF
+	defaultSockBuf = 212992    // net.core.rmem_default and wmem_default
+	sockMinRcvbuf  = 2304      // SOCK_MIN_RCVBUF
+	sockMinSndbuf  = 4608      // SOCK_MIN_SNDBUF
 	maxInt32Half   = 1<<30 - 1 // INT_MAX / 2, the largest value setsockopt doubles
-	rtnlGroups     = 39       // nlk->ngroups of NETLINK_ROUTE: RTNLGRP_MAX
-	autobindRover  = -4097    // the first port id tried after a collision
+	rtnlGroups     = 39        // nlk->ngroups of NETLINK_ROUTE: RTNLGRP_MAX
+	autobindRover  = -4097     // the first port id tried after a collision
 )
 
 // NewSocket opens a NETLINK_ROUTE socket in namespace n whose requests run
