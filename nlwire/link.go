@@ -187,13 +187,7 @@ func init() {
 	register(uapi.AF_UNSPEC, rt.RTMSetLink, handler{do: setLink})
 	register(uapi.AF_UNSPEC, rt.RTMDelLink, handler{do: delLink})
 	// PF_BRIDGE's own link handlers (rtnl_bridge_getlink, _setlink,
-	// _dellink: VLANs and port flags of br_netlink) are not modelled.
-	bridge := func(*request) ([]netlink.Message, error) {
-		return nil, errno.New(syscall.EOPNOTSUPP, "PF_BRIDGE link messages are not modelled by netsim")
-	}
-	register(uapi.AF_BRIDGE, rt.RTMGetLink, handler{dump: bridge})
-	register(uapi.AF_BRIDGE, rt.RTMSetLink, handler{do: bridge})
-	register(uapi.AF_BRIDGE, rt.RTMDelLink, handler{do: bridge})
+	// _dellink) are in unmodelled.go.
 	registerNotify(rt.RTMNewLink, linkNotify)
 	registerNotify(rt.RTMDelLink, linkNotify)
 }
