@@ -200,7 +200,7 @@ func linkNotify(n rtnl.Notification) ([]byte, uint32, bool) {
 	if n.Link == nil {
 		return nil, 0, false
 	}
-	return linkMessage(*n.Link, 0), uapi.RTNLGRP_LINK, true
+	return linkMessage(*n.Link, n.Change), uapi.RTNLGRP_LINK, true
 }
 
 // parseLinkRequest checks a link request's length and parses its
