@@ -305,6 +305,9 @@ func (s Macvlan) create(t *sim.Task, tb *Table) ([]*Device, error) {
 		return nil, errno.New(syscall.EINVAL, "")
 	}
 	lower := tb.byName[nlaString(s.Link)]
+	if i, ok := indexOfRef(s.Link); ok {
+		lower = tb.byIndex[i] // a netdev.IndexRef (IFLA_LINK)
+	}
 	if lower == nil {
 		return nil, errno.New(syscall.ENODEV, "")
 	}

@@ -363,6 +363,12 @@ type LinkInfo struct {
 	MacvlanBcQueueLen        uint32 // IFLA_MACVLAN_BC_QUEUE_LEN
 	MacvlanBcQueueLenUsed    uint32 // IFLA_MACVLAN_BC_QUEUE_LEN_USED
 	VlanFlags                uint32 // IFLA_VLAN_FLAGS (VLAN_FLAG_*)
+
+	// What rtnl_fill_ifinfo sends beside: the master's ifindex
+	// (IFLA_MASTER) and the kernel's carrier bit (IFLA_CARRIER).
+	MasterIndex   netdev.IfIndex
+	CarrierOK     bool
+	SlaveVRFTable uint32 // a vrf port's IFLA_VRF_PORT_TABLE: its master's table
 }
 
 func linkInfo(d *netdev.Device) LinkInfo {
@@ -379,7 +385,10 @@ func linkInfo(d *netdev.Device) LinkInfo {
 		li.BondMode = d.BondMode()
 	}
 	if m := d.Master(); m != nil {
-		li.Master, li.SlaveKind = m.Name(), m.Kind()
+		li.Master, li.SlaveKind, li.MasterIndex = m.Name(), m.Kind(), m.Index()
+		if m.Kind() == "vrf" {
+			li.SlaveVRFTable = m.VRFTable()
+		}
 	}
 	if l := d.Link(); l != nil {
 		li.Link, li.LinkIndex = l.Name(), l.Index()
@@ -387,6 +396,7 @@ func linkInfo(d *netdev.Device) LinkInfo {
 		li.Link, li.LinkIndex = p.Name(), p.Index()
 	}
 	fillDetails(&li, d)
+	li.CarrierOK = d.CarrierOK()
 	return li
 }
 

@@ -1,0 +1,436 @@
+package nlwire
+
+import (
+	"encoding/binary"
+	"errors"
+	"net/netip"
+	"syscall"
+	"time"
+
+	"github.com/mdlayher/netlink"
+
+	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/nlwire/internal/uapi"
+	"github.com/netsimlab/netsim/rt"
+	"github.com/netsimlab/netsim/rtnl"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// ifaddrmsgLen is sizeof(struct ifaddrmsg).
+const ifaddrmsgLen = 8
+
+// ifaddrmsg is struct ifaddrmsg, the fixed header of the address messages.
+type ifaddrmsg struct {
+	family, prefixlen, flags, scope uint8
+	index                           uint32
+}
+
+func parseIfaddrmsg(b []byte) ifaddrmsg {
+	return ifaddrmsg{family: b[0], prefixlen: b[1], flags: b[2], scope: b[3], index: binary.LittleEndian.Uint32(b[4:])}
+}
+
+func (m ifaddrmsg) marshal() []byte {
+	b := []byte{m.family, m.prefixlen, m.flags, m.scope, 0, 0, 0, 0}
+	binary.LittleEndian.PutUint32(b[4:], m.index)
+	return b
+}
+
+// ifaCacheinfoLen is sizeof(struct ifa_cacheinfo).
+const ifaCacheinfoLen = 16
+
+// ifaIPv4Policy is ifa_ipv4_policy (net/ipv4/devinet.c).
+var ifaIPv4Policy = policy{attrs: []attrPolicy{
+	uapi.IFA_ADDRESS: {nlaU32, 0}, uapi.IFA_LOCAL: {nlaU32, 0}, uapi.IFA_LABEL: {nlaString, netdev.IFNAMSIZ - 1},
+	uapi.IFA_BROADCAST: {nlaU32, 0}, uapi.IFA_ANYCAST: {}, uapi.IFA_CACHEINFO: {nlaUnspec, ifaCacheinfoLen},
+	uapi.IFA_MULTICAST: {}, uapi.IFA_FLAGS: {nlaU32, 0}, uapi.IFA_RT_PRIORITY: {nlaU32, 0},
+	uapi.IFA_TARGET_NETNSID: {nlaS32, 0}, uapi.IFA_PROTO: {nlaU8, 0},
+}}
+
+// ifaIPv6Policy is ifa_ipv6_policy (net/ipv6/addrconf.c).
+var ifaIPv6Policy = policy{attrs: []attrPolicy{
+	uapi.IFA_ADDRESS: {nlaUnspec, 16}, uapi.IFA_LOCAL: {nlaUnspec, 16}, uapi.IFA_LABEL: {},
+	uapi.IFA_BROADCAST: {}, uapi.IFA_ANYCAST: {}, uapi.IFA_CACHEINFO: {nlaUnspec, ifaCacheinfoLen},
+	uapi.IFA_MULTICAST: {}, uapi.IFA_FLAGS: {nlaUnspec, 4}, uapi.IFA_RT_PRIORITY: {nlaUnspec, 4},
+	uapi.IFA_TARGET_NETNSID: {nlaS32, 0}, uapi.IFA_PROTO: {nlaU8, 0},
+}}
+
+func init() {
+	register(uapi.AF_INET, rt.RTMNewAddr, handler{do: newAddr4})
+	register(uapi.AF_INET, rt.RTMDelAddr, handler{do: delAddr4})
+	register(uapi.AF_INET, rt.RTMGetAddr, handler{dump: dumpAddrs4})
+	register(uapi.AF_INET6, rt.RTMNewAddr, handler{do: newAddr6})
+	register(uapi.AF_INET6, rt.RTMDelAddr, handler{do: delAddr6})
+	register(uapi.AF_INET6, rt.RTMGetAddr, handler{dump: dumpAddrs6})
+	register(uapi.AF_UNSPEC, rt.RTMGetAddr, handler{dump: dumpAddrsAll})
+	registerNotify(rt.RTMNewAddr, addrNotify)
+	registerNotify(rt.RTMDelAddr, addrNotify)
+}
+
+// addrNotify builds an RTM_NEWADDR or RTM_DELADDR notification for
+// RTNLGRP_IPV4_IFADDR or RTNLGRP_IPV6_IFADDR. The lifetimes are those the
+// notification carries.
+//
+// Kernel: rtmsg_ifa (net/ipv4/devinet.c), inet6_ifa_notify
+// (net/ipv6/addrconf.c).
+func addrNotify(n rtnl.Notification) ([]byte, uint32, bool) {
+	if n.Addr == nil {
+		return nil, 0, false
+	}
+	if n.Addr.Prefix.Addr().Is4() {
+		return addrMessage(*n.Addr), uapi.RTNLGRP_IPV4_IFADDR, true
+	}
+	return addrMessage(*n.Addr), uapi.RTNLGRP_IPV6_IFADDR, true
+}
+
+// centiseconds is a virtual time as cstamp_delta reports it: hundredths of
+// a second since the simulation began (the kernel's since boot).
+func centiseconds(t sim.Time) uint32 {
+	return uint32(time.Duration(t) / (10 * time.Millisecond))
+}
+
+// addrMessage is the payload of an RTM_NEWADDR message describing a: its
+// ifaddrmsg and attributes in the kernel's order. IFA_CACHEINFO's cstamp
+// and tstamp are both the time the address's lifetimes were last set, in
+// hundredths of a second of virtual time (netsim keeps no separate
+// creation time).
+//
+// Kernel: inet_fill_ifaddr (net/ipv4/devinet.c), inet6_fill_ifaddr
+// (net/ipv6/addrconf.c).
+func addrMessage(a rtnl.AddrInfo) []byte {
+	fam := uint8(uapi.AF_INET)
+	if a.Prefix.Addr().Is6() {
+		fam = uapi.AF_INET6
+	}
+	hdr := ifaddrmsg{family: fam, prefixlen: uint8(a.Prefix.Bits()), flags: uint8(a.Flags), scope: uint8(a.Scope), index: uint32(a.Index)}.marshal()
+	ae := netlink.NewAttributeEncoder()
+	stamp := centiseconds(a.Stamp())
+	ci := make([]byte, ifaCacheinfoLen)
+	binary.LittleEndian.PutUint32(ci[0:], a.PreferredLft)
+	binary.LittleEndian.PutUint32(ci[4:], a.ValidLft)
+	binary.LittleEndian.PutUint32(ci[8:], stamp)
+	binary.LittleEndian.PutUint32(ci[12:], stamp)
+	if fam == uapi.AF_INET {
+		if addr := a.Address(); !addr.IsUnspecified() {
+			ae.Bytes(uapi.IFA_ADDRESS, addr.AsSlice())
+		}
+		if l := a.Prefix.Addr(); !l.IsUnspecified() {
+			ae.Bytes(uapi.IFA_LOCAL, l.AsSlice())
+		}
+		if a.Broadcast.IsValid() && !a.Broadcast.IsUnspecified() {
+			ae.Bytes(uapi.IFA_BROADCAST, a.Broadcast.AsSlice())
+		}
+		if a.Label != "" {
+			ae.String(uapi.IFA_LABEL, a.Label)
+		}
+		ae.Uint32(uapi.IFA_FLAGS, uint32(a.Flags))
+		if a.Metric != 0 {
+			ae.Uint32(uapi.IFA_RT_PRIORITY, a.Metric)
+		}
+		ae.Bytes(uapi.IFA_CACHEINFO, ci)
+	} else {
+		if a.Peer.IsValid() && !a.Peer.IsUnspecified() {
+			ae.Bytes(uapi.IFA_LOCAL, a.Prefix.Addr().AsSlice())
+			ae.Bytes(uapi.IFA_ADDRESS, a.Peer.AsSlice())
+		} else {
+			ae.Bytes(uapi.IFA_ADDRESS, a.Prefix.Addr().AsSlice())
+		}
+		if a.Metric != 0 {
+			ae.Uint32(uapi.IFA_RT_PRIORITY, a.Metric)
+		}
+		ae.Bytes(uapi.IFA_CACHEINFO, ci)
+		ae.Uint32(uapi.IFA_FLAGS, uint32(a.Flags))
+	}
+	b, err := ae.Encode()
+	if err != nil {
+		panic("nlwire: encoding an address: " + err.Error())
+	}
+	return append(hdr, b...)
+}
+
+// parseAddrRequest checks an address request's length and parses its
+// attributes as nlmsg_parse_deprecated does.
+func parseAddrRequest(r *request, pol policy) (ifaddrmsg, attrs, error) {
+	if len(r.body) < ifaddrmsgLen {
+		return ifaddrmsg{}, attrs{}, errno.New(syscall.EINVAL, "Invalid header length")
+	}
+	a, err := parseAttrs(r.body[ifaddrmsgLen:], 16+ifaddrmsgLen, pol, validateLiberal)
+	return parseIfaddrmsg(r.body), a, err
+}
+
+// lifetimes reads IFA_CACHEINFO's ifa_prefered and ifa_valid.
+func lifetimes(a attrs) (valid, preferred uint32, ok bool) {
+	ci := a.get(uapi.IFA_CACHEINFO)
+	if ci == nil {
+		return 0, 0, false
+	}
+	return binary.LittleEndian.Uint32(ci[4:]), binary.LittleEndian.Uint32(ci[0:]), true
+}
+
+// withMessage replaces the message of an error of errno e that has none
+// (an ifindex rtnl did not find) by the one the kernel sends.
+func withMessage(err error, e syscall.Errno, msg string) error {
+	var ee *errno.Error
+	if errors.As(err, &ee) && ee.Errno == e && ee.Msg == "" {
+		return errno.New(e, msg)
+	}
+	return err
+}
+
+// newAddr4 serves RTM_NEWADDR for AF_INET.
+//
+// Kernel: inet_rtm_newaddr, inet_validate_rtm, inet_rtm_to_ifa
+// (net/ipv4/devinet.c).
+func newAddr4(r *request) ([]netlink.Message, error) {
+	m, a, err := parseAddrRequest(r, ifaIPv4Policy)
+	if err != nil {
+		return nil, err
+	}
+	if m.prefixlen > 32 {
+		return nil, errno.New(syscall.EINVAL, "ipv4: Invalid prefix length")
+	}
+	if !a.has(uapi.IFA_LOCAL) {
+		return nil, errno.New(syscall.EINVAL, "ipv4: Local address is not supplied")
+	}
+	valid, preferred, hasCI := lifetimes(a)
+	if hasCI && (valid == 0 || preferred > valid) {
+		return nil, errno.New(syscall.EINVAL, "ipv4: address lifetime invalid")
+	}
+	local := netip.AddrFrom4([4]byte(a.get(uapi.IFA_LOCAL)))
+	if local.IsUnspecified() {
+		return nil, nil // inet_rtm_newaddr: nothing to add, no error
+	}
+	if a.has(uapi.IFA_PROTO) && a.u8(uapi.IFA_PROTO) != 0 {
+		return nil, badAttr(errno.New(syscall.EOPNOTSUPP, "IFA_PROTO is not modelled by netsim"), a.off[uapi.IFA_PROTO])
+	}
+	ad := netdev.Addr{
+		Prefix: netip.PrefixFrom(local, int(m.prefixlen)),
+		Label:  a.str(uapi.IFA_LABEL),
+		Scope:  netdev.Scope(m.scope),
+		Flags:  netdev.AddrFlags(m.flags),
+		Metric: a.u32(uapi.IFA_RT_PRIORITY),
+	}
+	if a.has(uapi.IFA_FLAGS) {
+		ad.Flags = netdev.AddrFlags(a.u32(uapi.IFA_FLAGS))
+	}
+	if a.has(uapi.IFA_ADDRESS) {
+		ad.Peer = netip.AddrFrom4([4]byte(a.get(uapi.IFA_ADDRESS)))
+	}
+	if a.has(uapi.IFA_BROADCAST) {
+		ad.Broadcast = netip.AddrFrom4([4]byte(a.get(uapi.IFA_BROADCAST)))
+	}
+	if hasCI {
+		ad.ValidLft, ad.PreferredLft = valid, preferred
+	}
+	return nil, newAddr(r, m, ad, "ipv4: Device not found")
+}
+
+// newAddr makes the rtnl request of an RTM_NEWADDR: NLM_F_REPLACE without
+// NLM_F_EXCL updates an existing address, anything else adds one (EEXIST
+// if the device has it); NLM_F_CREATE is not looked at.
+func newAddr(r *request, m ifaddrmsg, ad netdev.Addr, noDev string) error {
+	link := netdev.IndexRef(netdev.IfIndex(m.index))
+	var err error
+	if r.hdr.Flags&uapi.NLM_F_REPLACE != 0 && r.hdr.Flags&uapi.NLM_F_EXCL == 0 {
+		err = r.h.AddrReplace(link, ad)
+	} else {
+		err = r.h.AddrAddWith(link, ad)
+	}
+	return withMessage(err, syscall.ENODEV, noDev)
+}
+
+// delAddr4 serves RTM_DELADDR for AF_INET: the first address that matches
+// the local address, the label and the prefix (of IFA_ADDRESS) the request
+// carries.
+//
+// Kernel: inet_rtm_deladdr (net/ipv4/devinet.c).
+func delAddr4(r *request) ([]netlink.Message, error) {
+	m, a, err := parseAddrRequest(r, ifaIPv4Policy)
+	if err != nil {
+		return nil, err
+	}
+	if !a.has(uapi.IFA_LOCAL) || !a.has(uapi.IFA_ADDRESS) || a.has(uapi.IFA_LABEL) {
+		// rtnl's match needs the local address; a request without it,
+		// or selecting by label, is not modelled.
+		if !a.has(uapi.IFA_LOCAL) {
+			return nil, errno.New(syscall.EOPNOTSUPP, "RTM_DELADDR without IFA_LOCAL is not modelled by netsim")
+		}
+	}
+	local := netip.AddrFrom4([4]byte(a.get(uapi.IFA_LOCAL)))
+	ad := netdev.Addr{Prefix: netip.PrefixFrom(local, int(m.prefixlen)), Label: a.str(uapi.IFA_LABEL)}
+	if a.has(uapi.IFA_ADDRESS) {
+		ad.Peer = netip.AddrFrom4([4]byte(a.get(uapi.IFA_ADDRESS)))
+	} else {
+		ad.Prefix = netip.PrefixFrom(local, -1) // any prefix length
+	}
+	err = r.h.AddrDelWith(netdev.IndexRef(netdev.IfIndex(m.index)), ad)
+	return nil, withMessage(err, syscall.ENODEV, "ipv4: Device not found")
+}
+
+// addr6 reads extract_addr's address and peer: IFA_LOCAL if present (with
+// IFA_ADDRESS as its peer if it differs), else IFA_ADDRESS.
+func addr6(a attrs) (addr, peer netip.Addr, ok bool) {
+	if b := a.get(uapi.IFA_ADDRESS); b != nil {
+		addr, ok = netip.AddrFrom16([16]byte(b[:16])), true
+	}
+	if b := a.get(uapi.IFA_LOCAL); b != nil {
+		local := netip.AddrFrom16([16]byte(b[:16]))
+		if ok && addr != local {
+			peer = addr
+		}
+		addr, ok = local, true
+	}
+	return addr, peer, ok
+}
+
+// newAddr6 serves RTM_NEWADDR for AF_INET6.
+//
+// Kernel: inet6_rtm_newaddr, inet6_addr_add (net/ipv6/addrconf.c).
+func newAddr6(r *request) ([]netlink.Message, error) {
+	m, a, err := parseAddrRequest(r, ifaIPv6Policy)
+	if err != nil {
+		return nil, err
+	}
+	addr, peer, ok := addr6(a)
+	if !ok {
+		return nil, errno.New(syscall.EINVAL, "")
+	}
+	if a.has(uapi.IFA_PROTO) && a.u8(uapi.IFA_PROTO) != 0 {
+		return nil, badAttr(errno.New(syscall.EOPNOTSUPP, "IFA_PROTO is not modelled by netsim"), a.off[uapi.IFA_PROTO])
+	}
+	flags := uint32(m.flags)
+	if a.has(uapi.IFA_FLAGS) {
+		flags = a.u32(uapi.IFA_FLAGS)
+	}
+	valid, preferred, hasCI := lifetimes(a)
+	if hasCI && (valid == 0 || preferred > valid) {
+		return nil, errno.New(syscall.EINVAL, "ipv6: address lifetime invalid")
+	}
+	if flags&uapi.IFA_F_MCAUTOJOIN != 0 {
+		return nil, errno.New(syscall.EOPNOTSUPP, "IFA_F_MCAUTOJOIN is not modelled by netsim")
+	}
+	ad := netdev.Addr{
+		Prefix: netip.PrefixFrom(addr, int(m.prefixlen)),
+		Peer:   peer,
+		Flags:  netdev.AddrFlags(flags) & (netdev.AddrNoDAD | netdev.AddrHomeAddress | netdev.AddrManageTempAddr | netdev.AddrNoPrefixRoute),
+		Metric: a.u32(uapi.IFA_RT_PRIORITY),
+	}
+	if hasCI {
+		ad.ValidLft, ad.PreferredLft = valid, preferred
+	}
+	err = newAddr(r, m, ad, "ipv6: Unable to find the interface")
+	if m.prefixlen > 128 && errno.Of(err) == syscall.EINVAL {
+		return nil, errno.New(syscall.EINVAL, "ipv6: Invalid prefix length")
+	}
+	return nil, err
+}
+
+// delAddr6 serves RTM_DELADDR for AF_INET6.
+//
+// Kernel: inet6_rtm_deladdr → inet6_addr_del (net/ipv6/addrconf.c).
+func delAddr6(r *request) ([]netlink.Message, error) {
+	m, a, err := parseAddrRequest(r, ifaIPv6Policy)
+	if err != nil {
+		return nil, err
+	}
+	addr, _, ok := addr6(a)
+	if !ok {
+		return nil, errno.New(syscall.EINVAL, "")
+	}
+	if m.prefixlen > 128 {
+		return nil, errno.New(syscall.EINVAL, "ipv6: Invalid prefix length")
+	}
+	err = r.h.AddrDelWith(netdev.IndexRef(netdev.IfIndex(m.index)), netdev.Addr{Prefix: netip.PrefixFrom(addr, int(m.prefixlen))})
+	return nil, withMessage(err, syscall.ENODEV, "ipv6: Unable to find the interface")
+}
+
+// addrDumpReq is what inet_valid_dump_ifaddr_req and its IPv6 twin make of
+// a strict dump request: the ifindex to filter by, if any. prefix is the
+// extack prefix of the family ("ipv4: ", "ipv6: ").
+func addrDumpReq(r *request, pol policy, prefix string) (uint32, error) {
+	if !r.strict {
+		return 0, nil
+	}
+	if len(r.body) < ifaddrmsgLen {
+		return 0, errno.New(syscall.EINVAL, prefix+"Invalid header for address dump request")
+	}
+	m := parseIfaddrmsg(r.body)
+	if m.prefixlen != 0 || m.flags != 0 || m.scope != 0 {
+		return 0, errno.New(syscall.EINVAL, prefix+"Invalid values in header for address dump request")
+	}
+	a, err := parseAttrs(r.body[ifaddrmsgLen:], 16+ifaddrmsgLen, pol, validateDeprecatedStrict)
+	if err != nil {
+		return 0, err
+	}
+	for t, v := range a.tb {
+		if v == nil {
+			continue
+		}
+		if t == uapi.IFA_TARGET_NETNSID {
+			return 0, errno.New(syscall.EINVAL, prefix+"Invalid target network namespace id")
+		}
+		return 0, errno.New(syscall.EINVAL, prefix+"Unsupported attribute in dump request")
+	}
+	return m.index, nil
+}
+
+// dumpAddrsOf dumps the addresses of one family, of one device if index
+// is not 0 (NLM_F_DUMP_FILTERED then).
+func dumpAddrsOf(r *request, family int, index uint32) ([]netlink.Message, error) {
+	link := ""
+	var flags netlink.HeaderFlags
+	if index != 0 {
+		link = netdev.IndexRef(netdev.IfIndex(index))
+		flags = netlink.HeaderFlags(uapi.NLM_F_DUMP_FILTERED)
+	}
+	as, err := r.h.AddrList(link, family)
+	if err != nil {
+		return nil, bareErrno(err, syscall.ENODEV)
+	}
+	out := make([]netlink.Message, 0, len(as))
+	for _, a := range as {
+		out = append(out, netlink.Message{
+			Header: netlink.Header{Type: netlink.HeaderType(rt.RTMNewAddr), Flags: flags},
+			Data:   addrMessage(a),
+		})
+	}
+	return out, nil
+}
+
+// dumpAddrs4 serves RTM_GETADDR with NLM_F_DUMP for AF_INET.
+//
+// Kernel: inet_dump_ifaddr (net/ipv4/devinet.c).
+func dumpAddrs4(r *request) ([]netlink.Message, error) {
+	idx, err := addrDumpReq(r, ifaIPv4Policy, "ipv4: ")
+	if err != nil {
+		return nil, err
+	}
+	return dumpAddrsOf(r, rtnl.FamilyV4, idx)
+}
+
+// dumpAddrs6 serves RTM_GETADDR with NLM_F_DUMP for AF_INET6.
+//
+// Kernel: inet6_dump_ifaddr (net/ipv6/addrconf.c).
+func dumpAddrs6(r *request) ([]netlink.Message, error) {
+	idx, err := addrDumpReq(r, ifaIPv6Policy, "ipv6: ")
+	if err != nil {
+		return nil, err
+	}
+	return dumpAddrsOf(r, rtnl.FamilyV6, idx)
+}
+
+// dumpAddrsAll serves RTM_GETADDR with NLM_F_DUMP for AF_UNSPEC: every
+// family's dump in turn, IPv4 then IPv6.
+//
+// Kernel: rtnl_dump_all (net/core/rtnetlink.c).
+func dumpAddrsAll(r *request) ([]netlink.Message, error) {
+	v4, err := dumpAddrs4(r)
+	if err != nil {
+		return nil, err
+	}
+	v6, err := dumpAddrs6(r)
+	if err != nil {
+		return v4, err
+	}
+	return append(v4, v6...), nil
+}

@@ -1,0 +1,248 @@
+package rtnl
+
+import (
+	"syscall"
+
+	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// LinkChange is what an RTM_NEWLINK or RTM_SETLINK request changes on an
+// existing device, one field per attribute: a nil field is an attribute the
+// request does not carry. The values are as the kernel reads them (MTU
+// already a netdev.NetlinkMTU, TxQueueLen a u32).
+type LinkChange struct {
+	Addr       *netdev.MAC     // IFLA_ADDRESS
+	MTU        *int            // IFLA_MTU
+	Group      *uint32         // IFLA_GROUP
+	Name       string          // IFLA_IFNAME as a new name (applied only when the device is named by ifindex)
+	Alias      *string         // IFLA_IFALIAS ("" removes the alias)
+	Broadcast  *netdev.MAC     // IFLA_BROADCAST: not modelled, refused
+	SetFlags   bool            // the request has a non-zero ifi_flags or ifi_change
+	Flags      netdev.Flags    // ifi_flags
+	Change     netdev.Flags    // ifi_change (0 means every flag)
+	Master     *netdev.IfIndex // IFLA_MASTER: the new master's ifindex, 0 for none
+	TxQueueLen *int            // IFLA_TXQLEN
+
+	// IFLA_INFO_DATA and IFLA_INFO_SLAVE_DATA of the kinds netsim models:
+	// a bridge's and a bridge port's attributes (rtnl_changelink).
+	Bridge     *netdev.BridgeSettings
+	BridgePort *netdev.BridgePortSettings
+}
+
+// LinkRequest is an RTM_NEWLINK request: which device it names, the
+// NLM_F_CREATE, NLM_F_EXCL and NLM_F_REPLACE flags, what to create if the
+// device does not exist, and what to change if it does.
+type LinkRequest struct {
+	Index netdev.IfIndex // ifi_index: names the device when > 0
+	Name  string         // IFLA_IFNAME (or IFLA_ALT_IFNAME): names the device when Index is 0
+	Group *uint32        // IFLA_GROUP: without a device or NLM_F_CREATE, the group to change
+
+	Create, Excl, Replace bool // NLM_F_CREATE, NLM_F_EXCL, NLM_F_REPLACE
+
+	// Spec is the device to create (its Attrs carry IFLA_MTU, IFLA_GROUP,
+	// IFLA_ADDRESS, IFLA_TXQLEN and the ifindex); nil when the request
+	// names no kind, or a kind netsim cannot create, with KindErr the
+	// error a creation answers.
+	Spec    netdev.LinkSpec
+	KindErr error
+	// KindMismatch: the request carries IFLA_INFO_DATA for a kind other
+	// than the existing device's (rtnl_changelink's EOPNOTSUPP).
+	KindMismatch bool
+
+	Change LinkChange
+}
+
+// LinkNew serves an RTM_NEWLINK request under one hold of RTNL: it changes
+// the device the request names if it exists (EEXIST with NLM_F_EXCL,
+// EOPNOTSUPP with NLM_F_REPLACE), changes every device of a group, or
+// creates the device with NLM_F_CREATE, then applies the request's flags
+// and master, unregistering the new device if either fails.
+//
+// Kernel: rtnl_newlink → __rtnl_newlink (net/core/rtnetlink.c):
+// rtnl_changelink, rtnl_group_changelink, rtnl_newlink_create with
+// rtnl_configure_link and do_set_master.
+func (h *Handle) LinkNew(r LinkRequest) error {
+	return h.do("RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
+		var d *netdev.Device
+		named := false
+		switch {
+		case r.Index > 0:
+			named = true
+			d = tb.ByIndex(r.Index)
+		case r.Index < 0:
+			return errno.New(syscall.EINVAL, "ifindex can't be negative")
+		case r.Name != "":
+			named = true
+			d = tb.ByName(r.Name)
+		}
+		if d != nil {
+			if r.Excl {
+				return errno.New(syscall.EEXIST, "")
+			}
+			if r.Replace {
+				return errno.New(syscall.EOPNOTSUPP, "")
+			}
+			if r.KindMismatch {
+				return errno.New(syscall.EOPNOTSUPP, "")
+			}
+			if c := r.Change.Bridge; c != nil {
+				if d.Kind() != "bridge" {
+					return errno.New(syscall.EOPNOTSUPP, "")
+				}
+				if err := d.ChangeBridge(t, *c); err != nil {
+					return err
+				}
+			}
+			if c := r.Change.BridgePort; c != nil {
+				if m := d.Master(); m == nil || m.Kind() != "bridge" {
+					return errno.New(syscall.EOPNOTSUPP, "")
+				}
+				if err := d.ChangeBridgePort(t, *c); err != nil {
+					return err
+				}
+			}
+			return doSetLink(t, tb, d, r.Index > 0, r.Change)
+		}
+		if !r.Create {
+			if named || r.Group == nil {
+				return errno.New(syscall.ENODEV, "")
+			}
+			for _, d := range tb.Devices() {
+				if d.Group() == *r.Group {
+					if err := doSetLink(t, tb, d, false, r.Change); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		}
+		if r.Spec == nil {
+			if r.KindErr != nil {
+				return r.KindErr
+			}
+			return errno.New(syscall.EOPNOTSUPP, "Unknown device type")
+		}
+		devs, err := tb.NewLink(t, r.Spec)
+		if err != nil {
+			return err
+		}
+		d = devs[len(devs)-1] // a veth pair registers its peer first
+		err = nil
+		if r.Change.SetFlags {
+			err = changeLinkFlags(t, d, r.Change)
+		}
+		if err == nil && r.Change.Master != nil {
+			err = setMasterIndex(t, tb, d, *r.Change.Master)
+		}
+		if err != nil {
+			_ = tb.DelLink(t, d)
+		}
+		return err
+	})
+}
+
+// LinkSet serves an RTM_SETLINK request: do_setlink on the device named by
+// ifindex or by name, ENODEV if there is none, EINVAL if the request names
+// none.
+//
+// Kernel: rtnl_setlink (net/core/rtnetlink.c).
+func (h *Handle) LinkSet(index netdev.IfIndex, name string, c LinkChange) error {
+	return h.do("RTM_SETLINK", func(t *sim.Task, tb *netdev.Table) error {
+		var d *netdev.Device
+		switch {
+		case index > 0:
+			d = tb.ByIndex(index)
+		case name != "":
+			d = tb.ByName(name)
+		default:
+			return errno.New(syscall.EINVAL, "")
+		}
+		if d == nil {
+			return errno.New(syscall.ENODEV, "")
+		}
+		return doSetLink(t, tb, d, index > 0, c)
+	})
+}
+
+// doSetLink applies c to d in do_setlink's order: address, MTU, group,
+// name (only for a device named by ifindex), alias, broadcast, flags,
+// master, queue length. As in the kernel, a step that fails leaves the
+// earlier steps applied (do_setlink warns "A link change request failed
+// with some changes committed already") and the request answers its error.
+//
+// Kernel: do_setlink (net/core/rtnetlink.c).
+func doSetLink(t *sim.Task, tb *netdev.Table, d *netdev.Device, byIndex bool, c LinkChange) error {
+	if c.Addr != nil {
+		if err := d.SetAddr(t, *c.Addr); err != nil {
+			return err
+		}
+	}
+	if c.MTU != nil {
+		if err := d.SetMTU(t, *c.MTU); err != nil {
+			return err
+		}
+	}
+	if c.Group != nil {
+		d.SetGroup(t, *c.Group)
+	}
+	if byIndex && c.Name != "" {
+		if err := d.SetName(t, c.Name); err != nil {
+			return err
+		}
+	}
+	if c.Alias != nil {
+		if err := d.SetAlias(t, *c.Alias); err != nil {
+			return err
+		}
+	}
+	if c.Broadcast != nil {
+		return errno.New(syscall.EOPNOTSUPP, "Setting IFLA_BROADCAST is not modelled by netsim")
+	}
+	if c.SetFlags {
+		if err := changeLinkFlags(t, d, c); err != nil {
+			return err
+		}
+	}
+	if c.Master != nil {
+		if err := setMasterIndex(t, tb, d, *c.Master); err != nil {
+			return err
+		}
+	}
+	if c.TxQueueLen != nil {
+		d.SetTxQueueLen(t, *c.TxQueueLen)
+	}
+	return nil
+}
+
+// changeLinkFlags applies a request's ifi_flags and ifi_change to the
+// flags netsim models (netdev.UserFlags); an ifi_change of 0 stands for
+// every flag.
+//
+// Kernel: dev_change_flags(dev, rtnl_dev_combine_flags(dev, ifm)).
+func changeLinkFlags(t *sim.Task, d *netdev.Device, c LinkChange) error {
+	mask := c.Change
+	if mask == 0 {
+		mask = ^netdev.Flags(0)
+	}
+	return d.ChangeFlags(t, c.Flags, mask&netdev.UserFlags)
+}
+
+// setMasterIndex is do_set_master with an ifindex: 0 releases the device,
+// an unknown ifindex is a bare EINVAL.
+//
+// Kernel: do_set_master (net/core/rtnetlink.c).
+func setMasterIndex(t *sim.Task, tb *netdev.Table, d *netdev.Device, i netdev.IfIndex) error {
+	if i == 0 {
+		return d.SetMaster(t, nil)
+	}
+	if m := d.Master(); m != nil && m.Index() == i {
+		return nil
+	}
+	m := tb.ByIndex(i)
+	if m == nil {
+		return errno.New(syscall.EINVAL, "")
+	}
+	return d.SetMaster(t, m)
+}
