@@ -6,6 +6,7 @@ require (
 	github.com/dchest/siphash v1.2.3
 	github.com/gaissmai/bart v0.30.0
 	github.com/google/btree v1.1.3
+	github.com/jsimonetti/rtnetlink/v2 v2.3.0
 	github.com/mdlayher/netlink v1.9.0
 	github.com/stretchr/testify v1.12.1
 	golang.org/x/sync v0.25.0

@@ -53,6 +53,8 @@ type FIB struct {
 
 	work trieWork
 	mem  syncMem
+
+	announce Announcer // rtmsg_fib's listener; nil: none
 }
 
 // New returns an empty FIB whose routes can use the nexthop objects of nh
@@ -456,7 +458,7 @@ func (f *FIB) fibMagic(t *sim.Task, add bool, typ Type, dst uint32, dstLen uint8
 	cfg := config{
 		protocol: ProtoKernel, typ: typ, dst: dst, dstLen: dstLen,
 		prefsrc: prim.Prefix.Addr(), oif: dev, mode: NLMCreate | NLMAppend, table: tb.id,
-		scope: ScopeLink, priority: priority,
+		scope: ScopeLink, priority: priority, kernel: true,
 	}
 	if typ == TypeLocal {
 		cfg.scope = ScopeHost

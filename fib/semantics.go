@@ -53,6 +53,7 @@ type config struct {
 	nhID     nexthop.ID
 	mp       []NextHop
 	mode     Mode
+	kernel   bool // a route the kernel adds for an address (fib_magic): no request's header
 	// mx is fc_mx: the request's metrics, nil without RTA_METRICS
 	// (converted by createInfo; compared as given by delete).
 	mx *Metrics

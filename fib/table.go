@@ -165,11 +165,13 @@ func (tb *Table) insert(t *sim.Task, cfg *config) error {
 	if l != 0 {
 		fa = tr.findAlias(tr.lf[l].head, slen, tos, fi.priority, tb.id, false)
 	}
+	nlflags := NLMExcl
 	if fa != 0 && tr.al(fa).tos == tos && tr.fiOf(tr.al(fa)).priority == fi.priority {
 		if cfg.mode&NLMExcl != 0 {
 			f.releaseInfo(fi)
 			return errno.New(syscall.EEXIST, "")
 		}
+		nlflags &^= NLMExcl
 		faFirst, faMatch := fa, uint32(0)
 		for ; fa != 0; fa = tr.al(fa).next {
 			tr.work.aliases++
@@ -199,6 +201,7 @@ func (tb *Table) insert(t *sim.Task, cfg *config) error {
 				tbID: tb.id, state: x.state &^ faAccessed, next: x.next}
 			f.releaseInfo(drop)
 			t.Charge(sim.FibAliasInsert, 1)
+			tb.routeMsg(t, cfg, false, nlflags|NLMReplace, key, slen, cfg.typ, tos, fi)
 			return nil
 		}
 		if faMatch != 0 {
@@ -207,6 +210,8 @@ func (tb *Table) insert(t *sim.Task, cfg *config) error {
 		}
 		if cfg.mode&NLMAppend == 0 {
 			fa = faFirst
+		} else {
+			nlflags |= NLMAppend
 		}
 	}
 	if cfg.mode&NLMCreate == 0 {
@@ -216,6 +221,7 @@ func (tb *Table) insert(t *sim.Task, cfg *config) error {
 	tr.insertAlias(tp, l, alias{info: fi.idx, tos: tos, typ: cfg.typ, slen: slen, tbID: tb.id}, fa, key)
 	tb.routes++
 	t.Charge(sim.FibAliasInsert, 1)
+	tb.routeMsg(t, cfg, false, nlflags|NLMCreate, key, slen, cfg.typ, tos, fi)
 	return nil
 }
 
@@ -254,6 +260,7 @@ func (tb *Table) delete(t *sim.Task, cfg *config) error {
 		return errno.New(syscall.ESRCH, "")
 	}
 	fi := tr.fiOf(tr.al(del))
+	tb.routeMsg(t, cfg, true, 0, key, slen, tr.al(del).typ, tos, fi)
 	tr.removeAlias(tp, l, del)
 	tr.freeAlias(del)
 	tb.routes--

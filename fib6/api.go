@@ -166,6 +166,8 @@ func (f *FIB) NetdevEvent(t *sim.Task, ev netdev.Event, dev *netdev.Device) erro
 // Exit removes every route of a namespace going away (fib6_net_exit →
 // fib6_flush_trees... the tables' routes are freed with the namespace).
 func (f *FIB) Exit(t *sim.Task) {
+	f.ns.skip++ // the tables go without messages
+	defer func() { f.ns.skip-- }()
 	f.cleanAll(t, func(r *Info) int {
 		if r == f.nullEntry {
 			return 0

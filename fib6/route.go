@@ -716,7 +716,21 @@ func (f *FIB) multipathAdd(t *sim.Task, cfg *config) error {
 	}
 	replace := cfg.mode&fib.NLMReplace != 0
 	mode := cfg.mode
+	// One message for the whole route, of its first path, once all are in.
+	nlflags := fib.NLMCreate
+	if replace {
+		nlflags = fib.NLMReplace
+	}
+	nlflags |= cfg.mode & fib.NLMAppend
+	var first *Info
+	f.ns.skip++
+	defer func() { f.ns.skip-- }()
 	for i := range list {
+		if i == 0 {
+			first = list[i].r
+			first.hold()
+			defer f.release(t, first)
+		}
 		err := f.insert(t, list[i].r, mode)
 		f.release(t, list[i].r)
 		list[i].r = nil
@@ -737,6 +751,17 @@ func (f *FIB) multipathAdd(t *sim.Task, cfg *config) error {
 		}
 		mode = mode&^(fib.NLMExcl|fib.NLMReplace) | fib.NLMCreate
 	}
+	// Paths appended to a multipath route are announced with the whole
+	// route, from its first sibling on.
+	notif := first
+	if nlflags&fib.NLMAppend != 0 && first.nsiblings > 0 {
+		if s := multipathFirstSibling(first); s != nil {
+			notif = s
+		}
+	}
+	f.ns.skip--
+	f.routeMsg(t, notif, false, nlflags)
+	f.ns.skip++
 	return nil
 }
 
@@ -807,12 +832,26 @@ func (f *FIB) delRTSiblings(t *sim.Task, r *Info, all bool) error {
 	r.hold()
 	defer f.release(t, r)
 	if r.nsiblings > 0 && all {
+		// One message for the whole route, built before it goes.
+		var msg *Route
+		if f.ns.skip == 0 && f.wanted() {
+			m := f.fill(t.Now(), r)
+			msg = &m
+		}
+		f.ns.skip++
+		defer func() {
+			f.ns.skip--
+			if msg != nil {
+				f.ns.announce.RouteMsg(t, *msg, true, 0, f.ns.req)
+			}
+		}()
 		var sibs []*Info
 		for s := r.sibNext; s != r; s = s.sibNext {
 			sibs = append(sibs, s)
 		}
 		for _, s := range sibs {
 			if err := f.del(t, s); err != nil {
+				msg = nil
 				return err
 			}
 		}
@@ -852,6 +891,7 @@ func configValidate(cfg *config) error {
 // add is inet6_rtm_newroute.
 func (f *FIB) add(t *sim.Task, r Route, mode fib.Mode) error {
 	f.runTimers(t)
+	defer f.request()()
 	cfg, err := f.toConfig(r, mode, true)
 	if err != nil {
 		return err
@@ -868,6 +908,7 @@ func (f *FIB) add(t *sim.Task, r Route, mode fib.Mode) error {
 // delRequest is inet6_rtm_delroute.
 func (f *FIB) delRequest(t *sim.Task, r Route) error {
 	f.runTimers(t)
+	defer f.request()()
 	cfg, err := f.toConfig(r, 0, false)
 	if err != nil {
 		return err

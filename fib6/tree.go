@@ -289,6 +289,7 @@ func (f *FIB) addRt2Node(fn *node, rt *Info, mode fib.Mode, purge []*Info) ([]*I
 	add := mode == 0 || mode&fib.NLMCreate != 0
 	found := false
 	canECMP := rt.qualifyForECMP()
+	f.ns.nlflags = fib.NLMExcl | mode&fib.NLMAppend
 
 	// ins is where rt goes: after insPrev (nil: at the head).
 	var insPrev, fallbackPrev *Info
@@ -304,6 +305,7 @@ func (f *FIB) addRt2Node(fn *node, rt *Info, mode fib.Mode, purge []*Info) ([]*I
 			if mode&fib.NLMExcl != 0 {
 				return purge, errno.New(syscall.EEXIST, "")
 			}
+			f.ns.nlflags &^= fib.NLMExcl
 			if replace {
 				if canECMP == iter.qualifyForECMP() {
 					found = true
@@ -397,8 +399,10 @@ func (f *FIB) addRt2Node(fn *node, rt *Info, mode fib.Mode, purge []*Info) ([]*I
 		}
 		link(iter)
 		f.stats.FibRtEntries++
+		f.ns.nlflags |= fib.NLMCreate
 		return purge, nil
 	}
+	f.ns.nlflags = fib.NLMReplace
 
 	// Replace iter (and, for a multipath route, its siblings).
 	link(iter.next)
@@ -509,6 +513,7 @@ func (tb *Table) add(t *sim.Task, rt *Info, mode fib.Mode) error {
 	if f.tree.linked != nil {
 		f.tree.linked(rt)
 	}
+	f.routeMsg(t, rt, false, f.ns.nlflags)
 	setSernumUptoRoot(rt, f.newSernum())
 	if rt.src.plen != 0 {
 		f.tree.routesRequireSrc++
@@ -690,6 +695,7 @@ func (f *FIB) delRoute(t *sim.Task, tb *Table, fn *node, prev, rt *Info) {
 		fn = f.repairTree(t, tb, fn)
 	}
 	f.purgeRT(t, rt, fn)
+	f.routeMsg(t, rt, true, 0)
 	f.release(t, rt)
 }
 

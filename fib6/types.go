@@ -137,6 +137,7 @@ const tableHashSize = 256
 // FIB is one network namespace's IPv6 routing state (struct netns_ipv6's
 // FIB parts): its tables, the null entry, the serial number, statistics.
 type FIB struct {
+	ns        notifyState // rtnetlink messages (announce.go)
 	nh        *nexthop.Table
 	buckets   [tableHashSize]*Table // fib_table_hash: newest first in a bucket
 	tables    map[uint32]*Table

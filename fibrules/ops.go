@@ -72,6 +72,12 @@ type Config struct {
 	// without doing it. Results, counters and virtual times are those of
 	// the whole walk.
 	CountedWalks bool
+	// Notify is notify_rule_change: called with each rule added (del
+	// false) or deleted, as a dump shows it, under the lock the change
+	// holds. May be nil. Wanted, if set, says whether it would be heard:
+	// the rule is built only then (rtnl_notify_needed).
+	Notify func(t *sim.Task, r Rule, del bool)
+	Wanted func() bool
 }
 
 // entry is a rule in an Ops list. Its Rule is immutable once published;
@@ -321,7 +327,17 @@ func (o *Ops) addLocked(t *sim.Task, req Rule, excl, rtnlHeld bool) error {
 		o.unresolved++
 	}
 	o.seq.Add(1)
+	o.notify(t, e, false)
 	return nil
+}
+
+// notify sends the message of a rule added or deleted.
+//
+// Kernel: notify_rule_change (net/core/fib_rules.c).
+func (o *Ops) notify(t *sim.Task, e *entry, del bool) {
+	if o.cfg.Notify != nil && (o.cfg.Wanted == nil || o.cfg.Wanted()) {
+		o.cfg.Notify(t, e.dump(o.family), del)
+	}
 }
 
 // nl2rule checks a request and builds the rule it describes, with the
@@ -617,6 +633,7 @@ func (o *Ops) delLocked(t *sim.Task, req Rule, rtnlHeld bool) error {
 		}
 	}
 	o.seq.Add(1)
+	o.notify(t, e, true)
 	return nil
 }
 

@@ -474,6 +474,11 @@ func (d *Device) newInet6(t *sim.Task, a Addr, replace bool) error {
 	if a.Flags&AddrNoPrefixRoute == 0 {
 		d.addrconfPrefixRoute(t, p, a.Metric, prefixExpires(t.Now(), valid))
 	}
+	// inet6_addr_add announces a tentative address at once; one that
+	// needs no DAD is announced when DAD completes.
+	if ifa.Flags&AddrNoDAD == 0 {
+		d.tbl.s.addrMsg(t, d, ifa.Addr, false, false)
+	}
 	d.dadStart(t, ifa)
 	d.armInet6Lifetimes(t)
 	return nil
@@ -509,6 +514,9 @@ func (d *Device) ipv6ModifyAddr(t *sim.Task, ifa *ifaddr6, a Addr, valid, prefer
 	}
 	if a.Peer.IsValid() {
 		ifa.Peer = a.Peer
+	}
+	if ifa.Flags&AddrTentative == 0 {
+		d.tbl.s.addrMsg(t, d, ifa.Addr, false, false) // ipv6_ifa_notify(0, ifp)
 	}
 	if ifa.Flags&AddrNoPrefixRoute == 0 {
 		if hadPrefixRoute && rtPriority6(oldMetric) != rtPriority6(ifa.Metric) {
@@ -600,6 +608,7 @@ func (d *Device) DelInet6(t *sim.Task, p netip.Prefix) error {
 func (d *Device) ipv6DelAddr(t *sim.Task, ifa *ifaddr6) {
 	ifa.state = dadDead
 	ifa.generation++
+	d.tbl.s.addrMsg(t, d, ifa.Addr, true, false)
 	d.ipv6IfaDelAddr(t, ifa)
 	d.tbl.s.addrNotify(t, EventDown, d, ifa.Addr)
 	if ifa.Flags&AddrPermanent != 0 && ifa.Flags&AddrNoPrefixRoute == 0 && d.cleanupPrefixRouteNeeded(ifa) {
@@ -697,6 +706,7 @@ func (d *Device) dadBegin(t *sim.Task, ifa *ifaddr6, gen int) {
 func (d *Device) dadCompleted(t *sim.Task, ifa *ifaddr6) {
 	ifa.state = dadPost
 	ifa.Flags &^= AddrTentative
+	d.tbl.s.addrMsg(t, d, ifa.Addr, false, false) // before its local route
 	if ifa.rt != nil && !ifa.rt.Linked() {
 		d.ipv6DropLocalRoute(t, ifa)
 	}
@@ -911,6 +921,7 @@ func (d *Device) addrconfIfdown(t *sim.Task, unregister bool) {
 		}
 		ifa.state = dadDead
 		ifa.generation++
+		d.tbl.s.addrMsg(t, d, ifa.Addr, true, false)
 		d.ipv6IfaDelAddr(t, ifa)
 		d.tbl.s.addrNotify(t, EventDown, d, ifa.Addr)
 	}

@@ -754,7 +754,7 @@ func bridgeAddIf(t *sim.Task, br, dev *Device) error {
 		no++
 	}
 	if no >= brMaxPorts {
-		return errno.New(syscall.EXFULL, "No free bridge port number")
+		return errno.New(errno.EXFULL, "No free bridge port number")
 	}
 	if err := dev.masterUpperLink(t, br); err != nil {
 		return err

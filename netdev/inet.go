@@ -150,6 +150,7 @@ func inetdevEvent(t *sim.Task, ev Event, d *Device) error {
 		for len(in.addrs) > 0 {
 			a := in.addrs[0]
 			in.addrs = in.addrs[1:]
+			d.tbl.s.addrMsg(t, d, *a, true, false)
 			d.tbl.s.addrNotify(t, EventDown, d, *a)
 		}
 		d.inet = nil
@@ -298,6 +299,7 @@ func (d *Device) newInet4(t *sim.Task, a Addr, replace bool) error {
 		}
 		old.setLifetime(t.Now(), valid, preferred)
 		d.armInet4Lifetimes(t)
+		d.tbl.s.addrMsg(t, d, *old, false, true)
 		return nil
 	}
 	// IPv6-only flags do not stay on an IPv4 address.
@@ -372,6 +374,7 @@ func (d *Device) insertInet4(t *sim.Task, a Addr) error {
 	} else {
 		in.addrs = append(in.addrs, &na)
 	}
+	d.tbl.s.addrMsg(t, d, na, false, true)
 	d.tbl.s.addrNotify(t, EventUp, d, na)
 	return nil
 }
@@ -444,10 +447,12 @@ func (d *Device) delInet4(t *sim.Task, victim *Addr) {
 				continue
 			}
 			in.addrs = slices.Delete(in.addrs, j, j+1)
+			d.tbl.s.addrMsg(t, d, *o, true, true)
 			d.tbl.s.addrNotify(t, EventDown, d, *o)
 		}
 	}
 	in.addrs = slices.DeleteFunc(in.addrs, func(a *Addr) bool { return a == victim })
+	d.tbl.s.addrMsg(t, d, *victim, true, true)
 	d.tbl.s.addrNotify(t, EventDown, d, *victim)
 	if promoted != nil {
 		// The promoted address moves to the primaries.
@@ -455,6 +460,7 @@ func (d *Device) delInet4(t *sim.Task, victim *Addr) {
 		in.addrs = slices.Delete(in.addrs, k, k+1)
 		promoted.Flags &^= AddrSecondary
 		in.addrs = slices.Insert(in.addrs, promotedPos(in.addrs, promoted.Scope), promoted)
+		d.tbl.s.addrMsg(t, d, *promoted, false, true)
 		d.tbl.s.addrNotify(t, EventUp, d, *promoted)
 	}
 }

@@ -200,8 +200,9 @@ func (d *Device) checkInet4Lifetimes(t *sim.Task, in *inDev) {
 			d.delInet4(t, a)
 			i = 0 // deleting a primary may take secondaries with it
 			continue
-		case preferred != LifetimeForever && age >= preferred:
+		case preferred != LifetimeForever && age >= preferred && a.Flags&AddrDeprecated == 0:
 			a.Flags |= AddrDeprecated
+			d.tbl.s.addrMsg(t, d, *a, false, false)
 		}
 		i++
 	}
@@ -245,8 +246,9 @@ func (d *Device) checkInet6Lifetimes(t *sim.Task, idev *inet6Dev) {
 			idev.addrs = append(idev.addrs[:i:i], idev.addrs[i+1:]...)
 			d.ipv6DelAddr(t, ifa)
 			continue
-		case preferred != LifetimeForever && age >= preferred:
+		case preferred != LifetimeForever && age >= preferred && ifa.Flags&AddrDeprecated == 0:
 			ifa.Flags |= AddrDeprecated
+			d.tbl.s.addrMsg(t, d, ifa.Addr, false, false) // ipv6_ifa_notify(0, ifp)
 		}
 		i++
 	}

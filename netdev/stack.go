@@ -68,6 +68,7 @@ type Stack struct {
 
 	addrNotifiers []AddrEventHandler // guarded by RTNL
 	addrMetric    AddrMetricHandler  // fib_modify_prefix_route
+	announce      Announcer          // rtnetlink's link and address messages; nil: none
 	wq            WorkQueue
 	nextNetID     int
 
@@ -133,6 +134,7 @@ func (s *Stack) RegisterNotifier(n Notifier) { s.notifiers = append(s.notifiers,
 func (s *Stack) notify(t *sim.Task, ev Event, dev *Device) error {
 	t.Charge(sim.NotifierCall, 1)
 	vetoable := ev == EventPreUp || ev == EventPreChangeUpper
+	s.rtnetlinkEvent(t, ev, dev)
 	for _, n := range builtinNotifiers {
 		if err := n(t, ev, dev); err != nil && vetoable {
 			return err

@@ -93,6 +93,12 @@ func (tb *Table) NewLink(t *sim.Task, spec LinkSpec) ([]*Device, error) {
 			d.refreshCarrier(t, false)
 		}
 	}
+	// rtnl_configure_link announces each new device, the peer a veth
+	// registers first, then the request's own device with the request's
+	// header.
+	for i, d := range devs {
+		tb.s.linkMsg(t, d, false, ChangeAll, i == len(devs)-1)
+	}
 	return devs, nil
 }
 
@@ -222,7 +228,7 @@ func (s *Stack) UnregisterMany(t *sim.Task, devs []*Device) {
 	if len(list) == 0 {
 		return
 	}
-	s.closeMany(t, list, true)
+	s.closeMany(t, list, true, uint32(FlagUp|flagRunning))
 	for _, d := range list {
 		d.tbl.unlist(d)
 		d.state = regUnregistering
@@ -231,6 +237,9 @@ func (s *Stack) UnregisterMany(t *sim.Task, devs []*Device) {
 	for _, d := range list {
 		t.Charge(sim.DevUnregister, 1)
 		_ = s.notify(t, EventUnregister, d)
+		// unregister_netdevice_many_notify: the device's RTM_DELLINK,
+		// with the header of the request that deleted it.
+		s.linkMsg(t, d, true, ChangeAll, true)
 		d.uc.Flush(t)
 		d.mc.Flush(t)
 		if d.ops.uninit != nil {

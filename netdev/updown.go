@@ -18,7 +18,11 @@ import (
 // Kernel: dev_change_flags with IFF_UP toggled: __dev_change_flags (which
 // reloads the rx mode first), __dev_open or __dev_close, then
 // __dev_notify_flags (NETDEV_UP / NETDEV_DOWN).
-func (d *Device) SetUp(t *sim.Task, up bool) error {
+func (d *Device) SetUp(t *sim.Task, up bool) error { return d.setUp(t, up, 0) }
+
+// setUp is SetUp for a request that changed the flags of changed as well,
+// which its RTM_NEWLINK reports with IFF_UP.
+func (d *Device) setUp(t *sim.Task, up bool, changed Flags) error {
 	if d.state != regRegistered {
 		return errno.Errorf(syscall.ENODEV, "Device \"%s\" is being unregistered", d.name)
 	}
@@ -33,10 +37,12 @@ func (d *Device) SetUp(t *sim.Task, up bool) error {
 		if err := d.open(t); err != nil {
 			return err
 		}
+		// __dev_notify_flags: the RTM_NEWLINK, then NETDEV_UP.
+		s.linkMsg(t, d, false, uint32(FlagUp|changed), false)
 		_ = s.notify(t, EventUp, d)
 		return nil
 	}
-	d.tbl.closeMany(t, []*Device{d})
+	d.tbl.s.closeMany(t, []*Device{d}, false, uint32(FlagUp|changed))
 	return nil
 }
 
@@ -175,12 +181,19 @@ func (s *Stack) linkwatchRun(t *sim.Task) {
 // Kernel: dev_close_many → __dev_close_many (net/core/dev.c): NETDEV_GOING_DOWN
 // for each, one synchronize_net in dev_deactivate_many, ndo_stop for each,
 // then NETDEV_DOWN for each.
-func (tb *Table) closeMany(t *sim.Task, devs []*Device) { tb.s.closeMany(t, devs, false) }
+func (tb *Table) closeMany(t *sim.Task, devs []*Device) {
+	tb.s.closeMany(t, devs, false, uint32(FlagUp|flagRunning))
+}
+
+// flagRunning is IFF_RUNNING, which dev_close_many reports as changed with
+// IFF_UP.
+const flagRunning = Flags(0x40)
 
 // closeMany is dev_close_many for devices of any table. Devices being
 // dismantled (unregistered) skip dev_deactivate_many's synchronize_net: the
-// 5.x unregister path waits for grace periods of its own.
-func (s *Stack) closeMany(t *sim.Task, devs []*Device, dismantle bool) {
+// 5.x unregister path waits for grace periods of its own. Each device's
+// RTM_NEWLINK, with ifi_change change, precedes its NETDEV_DOWN.
+func (s *Stack) closeMany(t *sim.Task, devs []*Device, dismantle bool, change uint32) {
 	var up []*Device
 	for _, d := range devs {
 		if d.IsUp() {
@@ -211,6 +224,7 @@ func (s *Stack) closeMany(t *sim.Task, devs []*Device, dismantle bool) {
 		d.refreshCarrier(t, false)
 	}
 	for _, d := range up {
+		s.linkMsg(t, d, false, change, false)
 		_ = s.notify(t, EventDown, d)
 		if dismantle {
 			d.carrierChangedForOthers(t)
@@ -253,7 +267,9 @@ func (d *Device) refreshCarrier(t *sim.Task, notify bool) bool {
 	}
 	changed := oldOper != d.operState || oldCarrier != d.carrier
 	if notify && d.IsUp() && changed {
+		// netdev_state_change: NETDEV_CHANGE, then the RTM_NEWLINK.
 		_ = d.tbl.s.notify(t, EventChange, d)
+		d.tbl.s.linkMsg(t, d, false, 0, false)
 	}
 	return changed
 }
@@ -309,7 +325,12 @@ func (d *Device) SetMTU(t *sim.Task, mtu int) error {
 //
 // Kernel: dev_change_tx_queue_len (net/core/dev.c).
 func (d *Device) SetTxQueueLen(t *sim.Task, n int) {
+	old := d.txqlen
 	d.txqlen = int(uint32(n))
+	if d.txqlen != old {
+		// NETDEV_CHANGE_TX_QUEUE_LEN, which only rtnetlink_event acts on.
+		d.tbl.s.linkMsg(t, d, false, 0, false)
+	}
 }
 
 // IFALIASZ is the size of a device alias buffer including the terminating
@@ -446,10 +467,14 @@ func (d *Device) ChangeFlags(t *sim.Task, flags, mask Flags) error {
 	if (old^d.flags)&FlagMulticast != 0 && d.ops.changeRxFlags != nil && d.IsUp() {
 		d.ops.changeRxFlags(t, d, FlagMulticast)
 	}
+	// What dev_change_flags reports as changed: the flags and the user's
+	// promiscuity and allmulti (gflags).
+	changed := (old^d.flags)&kept | (flags^d.gflags)&(FlagPromisc|FlagAllMulti)
 	if up := flags&FlagUp != 0; up != d.IsUp() {
-		if err := d.SetUp(t, up); err != nil {
+		if err := d.setUp(t, up, changed); err != nil {
 			return err
 		}
+		changed = 0 // announced with IFF_UP
 	} else {
 		d.setRxMode(t)
 	}
@@ -460,6 +485,9 @@ func (d *Device) ChangeFlags(t *sim.Task, flags, mask Flags) error {
 	if (flags^d.gflags)&FlagAllMulti != 0 {
 		d.gflags ^= FlagAllMulti
 		d.SetAllmulti(t, sign(flags&FlagAllMulti != 0))
+	}
+	if changed != 0 {
+		d.tbl.s.linkMsg(t, d, false, uint32(changed), false) // __dev_notify_flags
 	}
 	if d.IsUp() && (old^d.flags)&kept != 0 {
 		_ = d.tbl.s.notify(t, EventChange, d)

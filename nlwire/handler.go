@@ -13,6 +13,11 @@ type request struct {
 	hdr    netlink.Header // as sent (Length checked against the payload)
 	body   []byte         // the payload after the header
 	strict bool           // the socket enabled NETLINK_GET_STRICT_CHK
+
+	// answerFlags is a dump's cb->answer_flags: NLM_F_DUMP_FILTERED when
+	// the dumpit applied the request's filters. The socket sets it on the
+	// NLMSG_DONE (and a dumpit may set it on its messages too).
+	answerFlags netlink.HeaderFlags
 }
 
 // family is the request's rtgen_family, the first byte of every

@@ -30,9 +30,9 @@ func FamilyName(f int) string {
 		return "inet"
 	case FamilyInet6:
 		return "inet6"
-	case syscall.AF_PACKET:
+	case 17: // AF_PACKET (Linux's number on every platform)
 		return "link"
-	case syscall.AF_BRIDGE:
+	case 7: // AF_BRIDGE
 		return "bridge"
 	case 28: // AF_MPLS
 		return "mpls"

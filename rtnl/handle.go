@@ -63,7 +63,9 @@ func (h *Handle) do(op string, fn func(t *sim.Task, tb *netdev.Table) error) err
 	// The resilient nexthop groups' upkeep work due by now runs first.
 	h.n.nh.RunTimers(t)
 	h.n.syncTables6()
+	h.n.cur = h.origin
 	err := fn(t, h.n.devs)
+	h.n.cur = Origin{}
 	h.n.syncTables6()
 	k.unlock(t)
 	return err
@@ -247,6 +249,7 @@ func (h *Handle) LinkSetGroup(name string, g uint32) error {
 			return err
 		}
 		d.SetGroup(t, g)
+		d.StateChange(t) // DO_SETLINK_NOTIFY
 		return nil
 	})
 }
@@ -315,7 +318,11 @@ func (h *Handle) LinkSetAlias(name, alias string) error {
 		if err != nil {
 			return err
 		}
-		return d.SetAlias(t, alias)
+		if err := d.SetAlias(t, alias); err != nil {
+			return err
+		}
+		d.StateChange(t) // DO_SETLINK_NOTIFY
+		return nil
 	})
 }
 

@@ -125,6 +125,7 @@ func NewKernelIn(w *sim.World, cfg Config) (*Kernel, error) {
 			n.fib.ModifyPrefixRoute(t, d, a, metric)
 		}
 	})
+	stack.SetAnnouncer(announcer{k})
 	k.wq = &workQueue{k: k}
 	k.wq.nextAt.Store(noWork)
 	k.stack.SetWorkQueue(k.wq)
@@ -209,7 +210,9 @@ type Net struct {
 
 	dead bool // guarded by RTNL
 
-	notify notifiers // see Subscribe
+	notify      notifiers   // see Subscribe
+	cur         Origin      // the origin of the request holding RTNL; guarded by RTNL
+	ruleOrigins ruleOrigins // the origins of the rule requests under way
 }
 
 // setMultipathSeed sets the namespace's multipath hash seed; 0 draws a
@@ -254,6 +257,8 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	})
 	nh.SetLoopback(tb.Loopback())
 	n := &Net{k: k, name: name, devs: tb, nh: nh, fib: f, fib6: f6}
+	f.SetAnnouncer(routeAnnouncer4{n})
+	f6.SetAnnouncer(routeAnnouncer6{n})
 	n.fib6.SetCountedWalks(k.cfg.CountedWalks)
 	n.setMultipathSeed(0)
 	n.tables6.known.add(fib.TableMain)
@@ -263,13 +268,17 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	// The loopback device registered with the table, before the FIB
 	// existed (ip6_route_dev_notify's NETDEV_REGISTER).
 	n.fib6.SetLoopback(tb.Loopback())
-	if n.rules4, err = fibrules.NewIPv4(k.w, fibrules.Config{Policy: k.cfg.Rules, Devices: tb, CountedWalks: k.cfg.CountedWalks}, f); err != nil {
+	if n.rules4, err = fibrules.NewIPv4(k.w, fibrules.Config{
+		Policy: k.cfg.Rules, Devices: tb, CountedWalks: k.cfg.CountedWalks,
+		Notify: n.ruleNotify, Wanted: n.notifyNeeded,
+	}, f); err != nil {
 		return nil, err
 	}
 	// fib6_rules: every to_tbl rule creates its table (fib6_new_table) and
 	// every change walks all the namespace's IPv6 tables (fib6_flush_trees).
 	if n.rules6, err = fibrules.NewOps(k.w, fibrules.Config{
 		Family: fibrules.FamilyIPv6, Policy: k.cfg.Rules, Devices: tb, CountedWalks: k.cfg.CountedWalks,
+		Notify: n.ruleNotify, Wanted: n.notifyNeeded,
 		NewTable:   n.ruleNewTable6,
 		FlushCache: func(t *sim.Task) { t.Charge(sim.Fib6TableWalk, n.tables6.count.Load()) },
 	}); err != nil {

@@ -44,6 +44,13 @@ func (n *Net) nexthopConfig(spec Nexthop) (nexthop.Config, error) {
 	}
 	if spec.Dev != "" {
 		d := n.devs.ByName(spec.Dev)
+		if d == nil && spec.Dev[0] == 0 {
+			// A netdev.IndexRef (NHA_OIF): rtm_to_nh_config_rtnl
+			// refuses an ifindex no device has.
+			if d, _ = n.devs.Lookup(spec.Dev); d == nil {
+				return cfg, errno.New(syscall.EINVAL, "Invalid device index")
+			}
+		}
 		if d == nil {
 			return cfg, errno.Errorf(syscall.ENODEV, "Cannot find device \"%s\"", spec.Dev)
 		}
@@ -67,7 +74,10 @@ func (h *Handle) NexthopAdd(spec Nexthop) error {
 		if err != nil {
 			return err
 		}
-		_, err = h.n.nh.Add(t, cfg)
+		nh, err := h.n.nh.Add(t, cfg)
+		if err == nil && h.n.notifyNeeded() {
+			h.n.nexthopNotify(nh, false, h.n.nexthopFlags(nlmCreate|nlmExcl))
+		}
 		return err
 	})
 }
@@ -81,7 +91,10 @@ func (h *Handle) NexthopReplace(spec Nexthop) error {
 		if err != nil {
 			return err
 		}
-		_, err = h.n.nh.Replace(t, cfg, h.n.fib)
+		nh, err := h.n.nh.Replace(t, cfg, h.n.fib)
+		if err == nil && h.n.notifyNeeded() {
+			h.n.nexthopNotify(nh, false, h.n.nexthopFlags(nlmCreate|nlmReplace))
+		}
 		return err
 	})
 }
@@ -91,7 +104,7 @@ func (h *Handle) NexthopReplace(spec Nexthop) error {
 // Kernel: rtm_del_nexthop, `ip nexthop del id ID`.
 func (h *Handle) NexthopDel(id nexthop.ID) error {
 	return h.do("RTM_DELNEXTHOP", func(t *sim.Task, _ *netdev.Table) error {
-		return h.n.nh.Del(t, id, h.n.fib)
+		return h.n.nexthopDel(t, id)
 	})
 }
 
@@ -125,8 +138,40 @@ func (h *Handle) NexthopDelete(r NexthopDelRequest) error {
 		case !r.HasID:
 			return errno.New(syscall.EINVAL, "Nexthop id is missing")
 		}
-		return h.n.nh.Del(t, r.ID, h.n.fib)
+		return h.n.nexthopDel(t, r.ID)
 	})
+}
+
+// nexthopDel deletes nexthop id and announces it: the nexthop, then each
+// group it was in, the group it joined last first, as it is now, or as it
+// was if it went with its last member.
+//
+// Kernel: remove_nexthop → nexthop_notify, remove_nexthop_from_groups →
+// remove_nh_grp_entry (net/ipv4/nexthop.c).
+func (n *Net) nexthopDel(t *sim.Task, id nexthop.ID) error {
+	nh := n.nh.Get(id)
+	if nh == nil || !n.notifyNeeded() {
+		return n.nh.Del(t, id, n.fib)
+	}
+	before := nexthopInfo(nh)
+	parents := nh.Parents()
+	was := make([]NexthopInfo, len(parents))
+	for i, p := range parents {
+		was[i] = nexthopInfo(p)
+	}
+	if err := n.nh.Del(t, id, n.fib); err != nil {
+		return err
+	}
+	flags := n.nexthopFlags(0)
+	n.send(Notification{Type: rt.RTMDelNexthop, Flags: flags, Origin: n.cur, Family: before.Family, Nexthop: &before})
+	for i, p := range parents {
+		if g := n.nh.Get(p.ID()); g == p {
+			n.nexthopNotify(g, false, flags)
+			continue
+		}
+		n.send(Notification{Type: rt.RTMDelNexthop, Flags: flags, Origin: n.cur, Family: was[i].Family, Nexthop: &was[i]})
+	}
+	return nil
 }
 
 // NexthopInfo is a nexthop object as RTM_GETNEXTHOP reports it (an

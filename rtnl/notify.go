@@ -4,8 +4,13 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/netsimlab/netsim/fib"
+	"github.com/netsimlab/netsim/fib6"
 	"github.com/netsimlab/netsim/fibrules"
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/nexthop"
 	"github.com/netsimlab/netsim/rt"
+	"github.com/netsimlab/netsim/sim"
 )
 
 // Notification is one rtnetlink notification: the message the kernel
@@ -18,6 +23,7 @@ type Notification struct {
 	Flags  uint16     // the nlmsg_flags the kernel sets (NLM_F_CREATE, NLM_F_REPLACE, ...)
 	Origin Origin     // the request that caused it; zero for the kernel's own changes
 	Family int        // FamilyV4 or FamilyV6 for addresses, routes, rules and nexthops
+	Change uint32     // a link message's ifi_change (netdev.ChangeAll for a new or deleted device)
 
 	Link    *LinkInfo
 	Addr    *AddrInfo
@@ -34,6 +40,10 @@ type Origin struct {
 	PortID uint32
 	Seq    uint32
 	Echo   bool
+	// Flags are the request's nlmsg_flags, which the nexthop
+	// notifications copy (nexthop_notify); 0 when unknown, and then a
+	// nexthop notification has the flags ip would have sent.
+	Flags uint16
 }
 
 // SetOrigin makes o the origin of the notifications the handle's next
@@ -97,4 +107,160 @@ func (n *Net) send(m Notification) {
 	for _, s := range subs {
 		s.fn(m)
 	}
+}
+
+// The NLM_F_* flags of notifications.
+const (
+	nlmRequest = 0x1
+	nlmAck     = 0x4
+	nlmReplace = 0x100
+	nlmExcl    = 0x200
+	nlmCreate  = 0x400
+)
+
+// announcer turns the subsystems' messages into a namespace's
+// notifications: netdev's link and address messages, the FIBs' route
+// messages, the rules' and the nexthops'.
+type announcer struct{ k *Kernel }
+
+// net returns the live namespace of d, or nil.
+func (a announcer) net(d *netdev.Device) *Net { return a.k.byTable[d.Table()] }
+
+// LinkMsg is rtmsg_ifinfo: nothing for a device no longer registered
+// (rtmsg_ifinfo_event) but its RTM_DELLINK; the request's header only
+// when it asked for an echo (rtmsg_ifinfo_build_skb keeps the port id and
+// sequence number only for nlmsg_report).
+func (a announcer) LinkMsg(t *sim.Task, d *netdev.Device, del bool, change uint32, req bool) {
+	n := a.net(d)
+	if n == nil || !n.notifyNeeded() || !del && !d.Registered() {
+		return
+	}
+	m := Notification{Type: rt.RTMNewLink, Change: change}
+	if del {
+		m.Type = rt.RTMDelLink
+	}
+	if req && n.cur.Echo {
+		m.Origin = n.cur
+	}
+	li := linkInfo(d)
+	m.Link = &li
+	n.send(m)
+}
+
+// AddrMsg is rtmsg_ifa (IPv4: the request's header when req) and
+// inet6_ifa_notify (IPv6: never a header).
+func (a announcer) AddrMsg(t *sim.Task, d *netdev.Device, ad netdev.Addr, del bool, req bool) {
+	n := a.net(d)
+	if n == nil || !n.notifyNeeded() {
+		return
+	}
+	m := Notification{Type: rt.RTMNewAddr, Family: FamilyV4}
+	if del {
+		m.Type = rt.RTMDelAddr
+	}
+	if ad.Prefix.Addr().Is6() {
+		m.Family = FamilyV6
+	} else if req {
+		m.Origin = n.cur
+	}
+	ad.ValidLft, ad.PreferredLft = ad.Remaining(t.Now())
+	m.Addr = &AddrInfo{Index: d.Index(), Link: d.Name(), Addr: ad}
+	n.send(m)
+}
+
+// routeAnnouncer4 and routeAnnouncer6 are a namespace's FIBs' listeners.
+type (
+	routeAnnouncer4 struct{ n *Net }
+	routeAnnouncer6 struct{ n *Net }
+)
+
+func (a routeAnnouncer4) Wanted() bool { return a.n.notifyNeeded() }
+func (a routeAnnouncer6) Wanted() bool { return a.n.notifyNeeded() }
+
+// RouteMsg is rtmsg_fib.
+func (a routeAnnouncer4) RouteMsg(t *sim.Task, r fib.Route, del bool, flags fib.Mode, req bool) {
+	ri := routeInfo(r)
+	a.n.sendRoute(&ri, del, uint16(flags), req)
+}
+
+// RouteMsg is inet6_rt_notify.
+func (a routeAnnouncer6) RouteMsg(t *sim.Task, r fib6.Route, del bool, flags fib.Mode, req bool) {
+	ri := routeInfo6(r)
+	a.n.sendRoute(&ri, del, uint16(flags), req)
+}
+
+func (n *Net) sendRoute(ri *RouteInfo, del bool, flags uint16, req bool) {
+	m := Notification{Type: rt.RTMNewRoute, Flags: flags, Family: ri.Family, Route: ri}
+	if del {
+		m.Type = rt.RTMDelRoute
+	}
+	if req {
+		m.Origin = n.cur
+	}
+	n.send(m)
+}
+
+// ruleOrigins are the origins of the rule requests under way, by task: a
+// rule request may hold the rules' lock only, not RTNL (LockPerOps).
+type ruleOrigins struct {
+	mu sync.Mutex
+	m  map[*sim.Task]Origin
+}
+
+// ruleRequestOrigin records h's origin for the rule request it starts, if
+// anyone listens; the returned function forgets it.
+func (h *Handle) ruleRequestOrigin() func() {
+	n := h.n
+	if !n.notifyNeeded() || h.origin == (Origin{}) {
+		return func() {}
+	}
+	ro := &n.ruleOrigins
+	ro.mu.Lock()
+	if ro.m == nil {
+		ro.m = map[*sim.Task]Origin{}
+	}
+	ro.m[h.t] = h.origin
+	ro.mu.Unlock()
+	return func() {
+		ro.mu.Lock()
+		delete(ro.m, h.t)
+		ro.mu.Unlock()
+	}
+}
+
+// ruleNotify is notify_rule_change: the rule, the origin of the request
+// that changed it.
+func (n *Net) ruleNotify(t *sim.Task, r fibrules.Rule, del bool) {
+	m := Notification{Type: rt.RTMNewRule, Family: int(r.Family), Rule: &r}
+	if del {
+		m.Type = rt.RTMDelRule
+	}
+	ro := &n.ruleOrigins
+	ro.mu.Lock()
+	m.Origin = ro.m[t]
+	ro.mu.Unlock()
+	n.send(m)
+}
+
+// nexthopFlags are the nlmsg flags of a nexthop notification, which the
+// kernel copies from the request (nexthop_notify): the request's own when
+// the front end said them, else those ip sends for the operation.
+func (n *Net) nexthopFlags(op uint16) uint16 {
+	if n.cur.Flags != 0 {
+		return n.cur.Flags
+	}
+	return nlmRequest | nlmAck | op
+}
+
+// nexthopNotify sends an RTM_NEWNEXTHOP or RTM_DELNEXTHOP of nh with the
+// request's origin.
+//
+// Kernel: nexthop_notify (net/ipv4/nexthop.c).
+func (n *Net) nexthopNotify(nh *nexthop.Nexthop, del bool, flags uint16) {
+	ni := nexthopInfo(nh)
+	m := Notification{Type: rt.RTMNewNexthop, Flags: flags, Origin: n.cur, Family: int(ni.Family), Nexthop: &ni}
+	if del {
+		m.Type = rt.RTMDelNexthop
+	}
+	n.send(m)
 }

@@ -161,7 +161,7 @@ func (h *Handle) RouteGetFlow(q RouteQuery) (RouteResult, error) {
 		if q.SrcLen != 0 && q.SrcLen != 32 {
 			return errno.New(syscall.EINVAL, "ipv4: Invalid values in header for route get request")
 		}
-		if err := checkIPProto(q, syscall.IPPROTO_ICMP); err != nil {
+		if err := checkIPProto(q, 1 /* IPPROTO_ICMP */); err != nil {
 			return err
 		}
 		var err error

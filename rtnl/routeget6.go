@@ -30,7 +30,7 @@ func (n *Net) routeGet6(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteResul
 	if q.SrcLen != 0 && q.SrcLen != 128 {
 		return RouteResult{}, errno.New(syscall.EINVAL, "ipv6: Invalid values in header for get route request")
 	}
-	if err := checkIPProto(q, syscall.IPPROTO_ICMPV6); err != nil {
+	if err := checkIPProto(q, 58 /* IPPROTO_ICMPV6 */); err != nil {
 		return RouteResult{}, err
 	}
 	fl := fib6.Flow{Dst: q.Dst, Src: q.Src, Mark: q.Mark, UID: q.UID, Proto: q.IPProto, Sport: q.Sport, Dport: q.Dport}

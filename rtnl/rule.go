@@ -51,6 +51,7 @@ func (h *Handle) RuleAdd(family int, r fibrules.Rule) error {
 	if err != nil {
 		return err
 	}
+	defer h.ruleRequestOrigin()()
 	return o.Add(h.t, h.n.k.rtnl, r, true)
 }
 
@@ -63,6 +64,7 @@ func (h *Handle) RuleDel(family int, r fibrules.Rule) error {
 	if err != nil {
 		return err
 	}
+	defer h.ruleRequestOrigin()()
 	return o.Del(h.t, h.n.k.rtnl, r)
 }
 

@@ -699,10 +699,10 @@ const (
 	RTA_NH_ID     = 0x1e
 	RTA_FLOWLABEL = 0x1f
 
-	FRA_DSCP           = 0x18
-	FRA_FLOWLABEL      = 0x19
-	FRA_FLOWLABEL_MASK = 0x1a
-	FRA_SPORT_MASK     = 0x1b
-	FRA_DPORT_MASK     = 0x1c
-	FRA_DSCP_MASK      = 0x1d
+	FRA_DSCP           = 0x19
+	FRA_FLOWLABEL      = 0x1a
+	FRA_FLOWLABEL_MASK = 0x1b
+	FRA_SPORT_MASK     = 0x1c
+	FRA_DPORT_MASK     = 0x1d
+	FRA_DSCP_MASK      = 0x1e
 )

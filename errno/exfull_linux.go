@@ -1,0 +1,6 @@
+package errno
+
+import "syscall"
+
+// EXFULL is Linux's EXFULL, "exchange full".
+const EXFULL = syscall.EXFULL

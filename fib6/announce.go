@@ -1,0 +1,57 @@
+// The route messages of the IPv6 FIB: inet6_rt_notify (net/ipv6/route.c)
+// as fib6_add_rt2node and fib6_del_route (net/ipv6/ip6_fib.c),
+// ip6_route_multipath_add and __ip6_del_rt_siblings (net/ipv6/route.c)
+// send it.
+
+package fib6
+
+import (
+	"github.com/netsimlab/netsim/fib"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// Announcer receives the RTM_NEWROUTE and RTM_DELROUTE messages the IPv6
+// FIB sends, at the points where the kernel sends them, with RTNL held.
+type Announcer interface {
+	// Wanted reports whether anyone listens: the FIB builds no message
+	// otherwise (rtnl_notify_needed).
+	Wanted() bool
+	// RouteMsg is an RTM_NEWROUTE (del false) or RTM_DELROUTE of r, with
+	// the nlmsg flags flags. req says that it carries the header of the
+	// request under way; the routes addrconf adds and removes, and those
+	// a device event or an expiry removes, carry none.
+	RouteMsg(t *sim.Task, r Route, del bool, flags fib.Mode, req bool)
+}
+
+// notifyState is what the FIB knows of the messages of the change under
+// way (guarded by RTNL).
+type notifyState struct {
+	announce Announcer
+	req      bool     // a route request (inet6_rtm_newroute / delroute) is under way
+	skip     int      // > 0: info->skip_notify, the caller sends one message itself
+	nlflags  fib.Mode // the flags fib6_add_rt2node chose for its message
+}
+
+// SetAnnouncer installs a; nil sends nothing (the default). The caller
+// holds RTNL.
+func (f *FIB) SetAnnouncer(a Announcer) { f.ns.announce = a }
+
+// wanted reports whether a message would reach anyone.
+func (f *FIB) wanted() bool { return f.ns.announce != nil && f.ns.announce.Wanted() }
+
+// routeMsg sends the message of r (with its siblings, r first).
+//
+// Kernel: inet6_rt_notify (net/ipv6/route.c).
+func (f *FIB) routeMsg(t *sim.Task, r *Info, del bool, flags fib.Mode) {
+	if f.ns.skip > 0 || !f.wanted() {
+		return
+	}
+	f.ns.announce.RouteMsg(t, f.fill(t.Now(), r), del, flags, f.ns.req)
+}
+
+// request marks a route request under way until the returned function is
+// called.
+func (f *FIB) request() func() {
+	f.ns.req = true
+	return func() { f.ns.req = false }
+}

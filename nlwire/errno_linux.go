@@ -1,0 +1,6 @@
+package nlwire
+
+import "syscall"
+
+// linuxErrno returns the Linux number of e, which on Linux is e itself.
+func linuxErrno(e syscall.Errno) int32 { return int32(e) }

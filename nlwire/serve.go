@@ -1,0 +1,457 @@
+// Serving a socket's requests: netlink_sendmsg's checks, netlink_rcv_skb's
+// framing, rtnetlink_rcv_msg's dispatch, netlink_ack, and the dump
+// machinery of netlink_dump_start / netlink_dump (net/netlink/af_netlink.c,
+// net/core/rtnetlink.c, Linux 6.18); and the delivery of notifications,
+// nlmsg_notify.
+
+package nlwire
+
+import (
+	"encoding/binary"
+	"errors"
+	"os"
+	"syscall"
+	"time"
+
+	"github.com/mdlayher/netlink"
+
+	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/nlwire/internal/uapi"
+	"github.com/netsimlab/netsim/rt"
+	"github.com/netsimlab/netsim/rtnl"
+)
+
+var le = binary.LittleEndian
+
+const (
+	nlmsgHdrLen = uapi.NLMSG_HDRLEN
+	// nlmsgGoodSize is NLMSG_GOODSIZE on x86-64, SKB_WITH_OVERHEAD of a
+	// page: the least a dump's datagram holds.
+	nlmsgGoodSize = 4096 - 320
+	// maxDumpAlloc is SKB_WITH_OVERHEAD(32768), the most a dump's datagram
+	// holds however large the reader's buffer.
+	maxDumpAlloc = 32768 - 320
+	doneLen      = nlmsgHdrLen + 4 // an NLMSG_DONE carrying its int
+	nlmBulk      = uapi.NLM_F_BULK
+)
+
+func align4(n int) int { return (n + 3) &^ 3 }
+
+// Send sends one message, as mdlayher/netlink's own socket does: the
+// message is marshalled as Message.MarshalBinary does (its Length must be
+// set, 4-aligned and at least a header) and served at once.
+func (s *Socket) Send(m netlink.Message) error {
+	b, err := m.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	return s.sendRaw(b)
+}
+
+// SendMessages sends the messages in one datagram, which the kernel serves
+// in order.
+func (s *Socket) SendMessages(ms []netlink.Message) error {
+	var buf []byte
+	for _, m := range ms {
+		b, err := m.MarshalBinary()
+		if err != nil {
+			return err
+		}
+		buf = append(buf, b...)
+	}
+	return s.sendRaw(buf)
+}
+
+// sendRaw sends the datagram b, whatever its framing, and serves it. The
+// socket keeps no reference to b once it returns.
+//
+// Kernel: netlink_sendmsg (the size checks) and netlink_unicast_kernel →
+// rtnetlink_rcv.
+func (s *Socket) sendRaw(b []byte) error {
+	s.mu.Lock()
+	closed, deadline, sndbuf := s.closed, s.wdeadline, s.sndbuf
+	s.mu.Unlock()
+	switch {
+	case closed:
+		return errClosed("sendmsg")
+	case !deadline.IsZero() && !time.Now().Before(deadline):
+		return os.ErrDeadlineExceeded
+	case len(b) == 0:
+		return os.NewSyscallError("sendmsg", syscall.ENODATA)
+	case len(b) > sndbuf-32:
+		return os.NewSyscallError("sendmsg", syscall.EMSGSIZE)
+	}
+	s.sendMu.Lock()
+	defer s.sendMu.Unlock()
+	s.rcvSkb(b)
+	return nil
+}
+
+// rcvSkb serves the messages of one datagram in order. A truncated header
+// or a length beyond the datagram ends the datagram silently. A message
+// that is not a request, or a control message (type below
+// NLMSG_MIN_TYPE), is not served but acknowledged if it asks for an ack;
+// an error is always acknowledged; a dump that started is not.
+//
+// Kernel: netlink_rcv_skb (net/netlink/af_netlink.c).
+func (s *Socket) rcvSkb(b []byte) {
+	for len(b) >= nlmsgHdrLen {
+		l := int(le.Uint32(b))
+		if l < nlmsgHdrLen || l > len(b) {
+			return
+		}
+		m := b[:l]
+		flags := le.Uint16(m[6:])
+		var err error
+		started := false
+		if flags&uapi.NLM_F_REQUEST != 0 && le.Uint16(m[4:]) >= uapi.NLMSG_MIN_TYPE {
+			started, err = s.rcvMsg(m)
+		}
+		if !started && (flags&uapi.NLM_F_ACK != 0 || err != nil) {
+			s.ack(m, len(b), err)
+		}
+		b = b[min(align4(l), len(b)):]
+	}
+}
+
+// Message kinds: the low two bits of type - RTM_BASE (rtnl_msgtype_kind).
+const (
+	kindNew = 0
+	kindDel = 1
+	kindGet = 2
+)
+
+// rcvMsg serves one request. It reports started when the request began a
+// dump, which is answered by its datagrams and never acknowledged.
+//
+// Kernel: rtnetlink_rcv_msg (net/core/rtnetlink.c).
+func (s *Socket) rcvMsg(m []byte) (started bool, err error) {
+	typ := rt.MsgType(le.Uint16(m[4:]))
+	if typ > uapi.RTM_MAX {
+		return false, errno.New(syscall.EOPNOTSUPP, "")
+	}
+	// Every rtnetlink request carries at least an rtgenmsg.
+	if len(m) < nlmsgHdrLen+1 {
+		return false, nil
+	}
+	hdr := netlink.Header{
+		Length:   le.Uint32(m),
+		Type:     netlink.HeaderType(typ),
+		Flags:    netlink.HeaderFlags(le.Uint16(m[6:])),
+		Sequence: le.Uint32(m[8:]),
+		PID:      le.Uint32(m[12:]),
+	}
+	family := m[nlmsgHdrLen]
+	kind := (typ - uapi.RTM_BASE) & 3
+	dump := kind == kindGet && hdr.Flags&uapi.NLM_F_DUMP != 0
+	fn, key, bulk := lookup(family, typ, dump)
+	if fn == nil {
+		return false, errno.New(syscall.EOPNOTSUPP, "")
+	}
+	if kind == kindDel && hdr.Flags&nlmBulk != 0 && !bulk {
+		return false, errno.New(syscall.EOPNOTSUPP, "Bulk delete is not supported")
+	}
+	s.mu.Lock()
+	strict, busy := s.opts.strict, s.dump != nil
+	s.mu.Unlock()
+	if dump && busy {
+		// __netlink_dump_start: one dump at a time per socket.
+		return false, errno.New(syscall.EBUSY, "")
+	}
+	r := &request{h: s.h, hdr: hdr, body: m[nlmsgHdrLen:], strict: strict}
+	echo := hdr.Flags&uapi.NLM_F_ECHO != 0
+	s.h.SetOrigin(rtnl.Origin{PortID: s.pid, Seq: hdr.Sequence, Echo: echo})
+	defer s.h.SetOrigin(rtnl.Origin{})
+	if echo {
+		// The echo is built even while nobody listens (rtnl_notify_needed).
+		s.ns.listening(true)
+		defer s.ns.listening(false)
+	}
+	msgs, err := fn(r)
+	if dump {
+		if err := s.startDump(r, key, msgs, err); err != nil {
+			return false, err
+		}
+		return true, nil
+	}
+	if len(msgs) > 0 {
+		s.mu.Lock()
+		for _, rm := range msgs {
+			b := appendMsg(nil, netlink.Header{Type: rm.Header.Type, Flags: rm.Header.Flags,
+				Sequence: hdr.Sequence, PID: s.pid}, rm.Data)
+			s.enqueueLocked(b, len(b))
+		}
+		s.mu.Unlock()
+	}
+	return false, err
+}
+
+// serveFunc is a doit or a dumpit.
+type serveFunc func(r *request) ([]netlink.Message, error)
+
+// lookup finds the doit or dumpit serving type t for family: the family's
+// own, else PF_UNSPEC's (rtnl_get_link's fallback), among the handlers
+// netsim serves and then the ones it only names. bulk reports whether the
+// doit supports NLM_F_BULK deletes (RTNL_FLAG_BULK_DEL_SUPPORTED).
+func lookup(family uint8, t rt.MsgType, dump bool) (fn serveFunc, key handlerKey, bulk bool) {
+	for _, f := range [2]uint8{family, uapi.AF_UNSPEC} {
+		k := handlerKey{f, t}
+		if h, ok := handlers[k]; ok {
+			if dump && h.dump != nil {
+				return h.dump, k, false
+			}
+			if !dump && h.do != nil {
+				return h.do, k, false
+			}
+		}
+		if u, ok := unmodelled[k]; ok && (dump && u.dump || !dump && u.do) {
+			return u.serve, k, u.bulk
+		}
+	}
+	return nil, handlerKey{}, false
+}
+
+// appendMsg appends a message with header h (its Length computed) and
+// payload data, padded to NLMSG_ALIGNTO as nlmsg_end leaves a message.
+func appendMsg(dst []byte, h netlink.Header, data []byte) []byte {
+	l := nlmsgHdrLen + align4(len(data))
+	dst = le.AppendUint32(dst, uint32(l))
+	dst = le.AppendUint16(dst, uint16(h.Type))
+	dst = le.AppendUint16(dst, uint16(h.Flags))
+	dst = le.AppendUint32(dst, h.Sequence)
+	dst = le.AppendUint32(dst, h.PID)
+	dst = append(dst, data...)
+	for i := len(data); i < align4(len(data)); i++ {
+		dst = append(dst, 0)
+	}
+	return dst
+}
+
+// appendAttr appends a netlink attribute, padded.
+func appendAttr(dst []byte, typ uint16, p []byte) []byte {
+	dst = le.AppendUint16(dst, uint16(nlaHdrLen+len(p)))
+	dst = le.AppendUint16(dst, typ)
+	dst = append(dst, p...)
+	for i := len(p); i < align4(len(p)); i++ {
+		dst = append(dst, 0)
+	}
+	return dst
+}
+
+// kernelErrno returns the negative Linux errno an NLMSG_ERROR or
+// NLMSG_DONE carries for err. An error that carries no errno, which no
+// handler returns, is EINVAL.
+func kernelErrno(err error) int32 {
+	en := errno.Of(err)
+	if en == 0 {
+		en = syscall.EINVAL
+	}
+	return -linuxErrno(en)
+}
+
+// extackMsg returns the extack message the kernel attaches to err, or "".
+func extackMsg(err error) string {
+	var e *errno.Error
+	if errors.As(err, &e) && rtnl.HasExtack(e.Errno, e.Msg) {
+		return e.Msg
+	}
+	return ""
+}
+
+// ack queues the NLMSG_ERROR answering request m (rem bytes were left in
+// its datagram from m on): error 0 or the negative errno; the request
+// echoed in full, or only its header when the answer is a success or the
+// socket set CapAcknowledge (NLM_F_CAPPED); and with ExtendedAcknowledge
+// the extack message (NLMSGERR_ATTR_MSG) and, for an error against an
+// attribute, its offset (NLMSGERR_ATTR_OFFS), flagged NLM_F_ACK_TLVS.
+//
+// Kernel: netlink_ack, netlink_ack_tlv_fill.
+func (s *Socket) ack(m []byte, rem int, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var code int32
+	if err != nil {
+		code = kernelErrno(err)
+	}
+	var flags uint16
+	capped := err == nil || s.opts.capAck
+	if capped {
+		flags |= uapi.NLM_F_CAPPED
+	}
+	var tlv []byte
+	if s.opts.extAck && err != nil {
+		if msg := extackMsg(err); msg != "" {
+			tlv = appendAttr(tlv, uapi.NLMSGERR_ATTR_MSG, append([]byte(msg), 0))
+		}
+		if off := errOffset(err); off >= 0 && off < rem {
+			tlv = appendAttr(tlv, uapi.NLMSGERR_ATTR_OFFS, le.AppendUint32(nil, uint32(off)))
+		}
+	}
+	if len(tlv) > 0 {
+		flags |= uapi.NLM_F_ACK_TLVS
+	}
+	p := le.AppendUint32(nil, uint32(code))
+	if capped {
+		p = append(p, m[:nlmsgHdrLen]...)
+	} else {
+		p = append(p, m...)
+		for i := len(m); i < align4(len(m)); i++ {
+			p = append(p, 0)
+		}
+	}
+	p = append(p, tlv...)
+	b := appendMsg(nil, netlink.Header{Type: uapi.NLMSG_ERROR, Flags: netlink.HeaderFlags(flags),
+		Sequence: le.Uint32(m[8:]), PID: s.pid}, p)
+	s.enqueueLocked(b, len(b))
+}
+
+// dumpState is a dump in progress: its messages, encoded, and how far the
+// datagrams sent so far got.
+type dumpState struct {
+	msgs     [][]byte
+	next     int
+	split    bool   // NLMSG_DONE comes in a datagram of its own
+	doneOnly bool   // every message is out; NLMSG_DONE is next
+	done     []byte // the NLMSG_DONE
+}
+
+// startDump makes the dump of request r, whose dumpit (key) returned msgs
+// or err, the socket's dump in progress, and queues its first datagram.
+// A dump error is reported in NLMSG_DONE, with its extack message when
+// the socket set ExtendedAcknowledge.
+//
+// It fails with ENOBUFS, which the request's ack reports, when the
+// receive queue is full; the dump stays in progress then, as the kernel's
+// does.
+//
+// Kernel: __netlink_dump_start, netlink_dump, netlink_dump_done.
+func (s *Socket) startDump(r *request, key handlerKey, msgs []netlink.Message, err error) error {
+	seq := r.hdr.Sequence
+	ds := &dumpState{split: splitDone(key)}
+	answer := r.answerFlags
+	for _, m := range msgs {
+		answer |= m.Header.Flags & uapi.NLM_F_DUMP_FILTERED
+		ds.msgs = append(ds.msgs, appendMsg(nil, netlink.Header{Type: m.Header.Type,
+			Flags: m.Header.Flags | uapi.NLM_F_MULTI, Sequence: seq, PID: s.pid}, m.Data))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	flags := uapi.NLM_F_MULTI | answer
+	var code int32
+	var tlv []byte
+	if err != nil {
+		ds.msgs, code = nil, kernelErrno(err)
+		if msg := extackMsg(err); msg != "" && s.opts.extAck {
+			flags |= uapi.NLM_F_ACK_TLVS
+			tlv = appendAttr(nil, uapi.NLMSGERR_ATTR_MSG, append([]byte(msg), 0))
+		}
+	}
+	ds.done = appendMsg(nil, netlink.Header{Type: uapi.NLMSG_DONE, Flags: flags, Sequence: seq, PID: s.pid},
+		append(le.AppendUint32(nil, uint32(code)), tlv...))
+	s.dump = ds
+	if err := s.dumpNextLocked(); err != nil {
+		return errno.New(syscall.ENOBUFS, "")
+	}
+	return nil
+}
+
+// dumpNextLocked queues the dump's next datagram: as many messages as fit
+// in the datagram netlink_dump allocates (at least NLMSG_GOODSIZE, or the
+// largest buffer the reader has used, at most 32 KiB less the skb
+// overhead), then NLMSG_DONE if it fits too (and the dump does not send it
+// apart). A single message larger than the datagram gets one of its own
+// (the kernel would end the dump with EMSGSIZE instead). It fails with
+// ENOBUFS while the receive queue is full.
+//
+// Kernel: netlink_dump; rtnl_dumpit for RTNL_FLAG_DUMP_SPLIT_NLM_DONE.
+func (s *Socket) dumpNextLocked() error {
+	ds := s.dump
+	if s.rmem >= s.rcvbuf {
+		return syscall.ENOBUFS
+	}
+	room := max(nlmsgGoodSize, s.maxRecvLen)
+	var b []byte
+	if !ds.doneOnly {
+		for ds.next < len(ds.msgs) {
+			m := ds.msgs[ds.next]
+			if len(b)+len(m) > room && len(b) > 0 {
+				break
+			}
+			b = append(b, m...)
+			ds.next++
+		}
+		if ds.next < len(ds.msgs) || ds.split && len(b) > 0 {
+			ds.doneOnly = ds.next == len(ds.msgs)
+			s.appendLocked(b, room)
+			return nil
+		}
+	}
+	if room-len(b) < doneLen {
+		ds.doneOnly = true
+		s.appendLocked(b, room)
+		return nil
+	}
+	b = append(b, ds.done...)
+	s.appendLocked(b, room)
+	s.dump = nil
+	return nil
+}
+
+// splitDone reports whether the dumpit key sends its NLMSG_DONE in a
+// datagram of its own: the dumps registered with
+// RTNL_FLAG_DUMP_SPLIT_NLM_DONE in Linux 6.18 (rtnl_dump_ifinfo,
+// rtnl_dump_all, inet_dump_ifaddr, inet_dump_fib, inet6_dump_fib), which
+// old applications that read DONE apart depend on.
+func splitDone(k handlerKey) bool {
+	switch k.typ {
+	case rt.RTMGetLink:
+		return k.family == uapi.AF_UNSPEC
+	case rt.RTMGetAddr:
+		return k.family == uapi.AF_UNSPEC || k.family == uapi.AF_INET
+	case rt.RTMGetRoute:
+		return k.family == uapi.AF_UNSPEC || k.family == uapi.AF_INET || k.family == uapi.AF_INET6
+	}
+	return false
+}
+
+// deliver sends notification n to the namespace's sockets: to each that
+// joined the notifier's group, and when the request that caused it asked
+// for an echo, to the requesting socket alone, after the others (which is
+// then left out of the multicast).
+//
+// Kernel: rtnl_notify → nlmsg_notify (net/netlink/af_netlink.c).
+func (ns *netSockets) deliver(n rtnl.Notification) {
+	fn := notifiers[n.Type]
+	if fn == nil {
+		return
+	}
+	body, group, ok := fn(n)
+	if !ok {
+		return
+	}
+	b := appendMsg(nil, netlink.Header{Type: netlink.HeaderType(n.Type), Flags: netlink.HeaderFlags(n.Flags),
+		Sequence: n.Origin.Seq, PID: n.Origin.PortID}, body)
+	ns.mu.Lock()
+	socks := ns.socks
+	ns.mu.Unlock()
+	var origin *Socket
+	for _, s := range socks {
+		if n.Origin.Echo && s.pid == n.Origin.PortID {
+			origin = s
+			continue
+		}
+		s.mu.Lock()
+		if s.joinedLocked(group) {
+			s.enqueueLocked(b, len(b))
+		}
+		s.mu.Unlock()
+	}
+	if origin != nil {
+		origin.mu.Lock()
+		origin.enqueueLocked(b, len(b))
+		origin.mu.Unlock()
+	}
+}

@@ -1,0 +1,596 @@
+// The socket half of net/netlink/af_netlink.c: a NETLINK_ROUTE socket's
+// port id, multicast memberships, options, buffer sizes and receive queue.
+// The request half (netlink_rcv_skb, rtnetlink_rcv_msg, netlink_ack and
+// netlink_dump) is serve.go.
+
+package nlwire
+
+import (
+	"os"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/mdlayher/netlink"
+
+	"github.com/netsimlab/netsim/rtnl"
+	"github.com/netsimlab/netsim/sim"
+)
+
+// Socket is a NETLINK_ROUTE socket in a simulated namespace: it implements
+// github.com/mdlayher/netlink's Socket interface and the optional methods
+// a netlink.Conn looks for (JoinGroup, LeaveGroup, SetOption, the
+// deadlines and the buffer sizes). Requests sent on it are served at once
+// by its namespace, as one task of the simulated kernel (the socket's
+// handle); their replies, acks and dumps, and the notifications of the
+// groups it joined, queue up until Receive takes them, one datagram per
+// call, as recvmsg does.
+//
+// A Socket may be used from several goroutines: sends are served one at a
+// time, and Receive may block in one goroutine while another sends or
+// closes. Close unblocks a blocked Receive.
+//
+// Port ids: the first open socket of a task gets the task's id (as
+// netlink_autobind gives a process's first socket its pid); a task's
+// further sockets get -4097, -4098, ... (as uint32), the first not in use
+// in the kernel (the kernel starts that search at a random value).
+//
+// Receive queue: as the kernel's, it is limited by the receive buffer
+// (SO_RCVBUF, 212992 bytes by default), counted as the kernel counts it in
+// skb truesize (see truesize). A reply, ack or notification that arrives
+// while the queue is over the limit is dropped, and the next Receive
+// reports ENOBUFS (unless NoENOBUFS is set); after an overrun the socket
+// takes nothing more until its queue has been emptied (the kernel's
+// NETLINK_S_CONGESTED).
+type Socket struct {
+	n   *rtnl.Net
+	h   *rtnl.Handle
+	pid uint32
+	ns  *netSockets // the namespace's open sockets
+
+	// sendMu serialises the requests: the handle's task serves one at a time.
+	sendMu sync.Mutex
+
+	// mu guards the fields below; the notification callback, which runs in
+	// whichever task made a change, takes it too.
+	mu         sync.Mutex
+	wake       chan struct{} // closed and replaced when a waiter should look again
+	queue      []datagram    // +checklocks:mu
+	rmem       int           // +checklocks:mu: the queue's truesize (sk_rmem_alloc)
+	rcvbuf     int           // +checklocks:mu: SO_RCVBUF as the kernel stores it (doubled)
+	sndbuf     int           // +checklocks:mu: SO_SNDBUF
+	sockErr    syscall.Errno // +checklocks:mu: sk_err, reported by the next Receive
+	congested  bool          // +checklocks:mu: NETLINK_S_CONGESTED
+	closed     bool          // +checklocks:mu
+	groups     uint64        // +checklocks:mu: bit g-1 set for each joined group g
+	opts       sockOpts      // +checklocks:mu
+	rdeadline  time.Time     // +checklocks:mu
+	wdeadline  time.Time     // +checklocks:mu
+	dump       *dumpState    // +checklocks:mu: the dump in progress (cb_running), or nil
+	maxRecvLen int           // +checklocks:mu: nlk->max_recvmsg_len
+}
+
+// sockOpts are the SOL_NETLINK boolean options.
+type sockOpts struct {
+	pktInfo, broadcastError, noENOBUFS, listenAllNSID bool
+	capAck, extAck, strict                            bool
+}
+
+// A datagram is one queued skb: its bytes and the truesize it is charged.
+type datagram struct {
+	b    []byte
+	size int
+}
+
+// Socket buffer constants of the kernel (net/core/sock.c, include/net/sock.h).
+const (
+	defaultSockBuf = 212992    // net.core.rmem_default and wmem_default
+	sockMinRcvbuf  = 2304      // SOCK_MIN_RCVBUF
+	sockMinSndbuf  = 4608      // SOCK_MIN_SNDBUF
+	maxInt32Half   = 1<<30 - 1 // INT_MAX / 2, the largest value setsockopt doubles
+	rtnlGroups     = 39        // nlk->ngroups of NETLINK_ROUTE: RTNLGRP_MAX
+	autobindRover  = -4097     // the first port id tried after a collision
+)
+
+// NewSocket opens a NETLINK_ROUTE socket in namespace n whose requests run
+// as a new task of n's kernel, and binds it to a port id.
+func NewSocket(n *rtnl.Net) *Socket {
+	t := n.Kernel().World().NewTask("netlink")
+	return NewSocketTask(n, t)
+}
+
+// NewSocketTask is NewSocket for a socket whose requests run as task t, as
+// a process's several sockets share its time. t's sockets must not send
+// from several goroutines at once.
+func NewSocketTask(n *rtnl.Net, t *sim.Task) *Socket {
+	s := &Socket{
+		n:      n,
+		h:      n.Handle(t),
+		wake:   make(chan struct{}),
+		rcvbuf: defaultSockBuf,
+		sndbuf: defaultSockBuf,
+	}
+	bind(s, t)
+	return s
+}
+
+// PID returns the socket's port id.
+func (s *Socket) PID() uint32 { return s.pid }
+
+// Handle returns the handle the socket's requests are served with.
+func (s *Socket) Handle() *rtnl.Handle { return s.h }
+
+// Close closes the socket: it leaves its groups, gives up its port id,
+// drops its queue and wakes a blocked Receive, which returns EBADF. A
+// second Close does nothing, as mdlayher/netlink's own sockets allow.
+//
+// Kernel: netlink_release (net/netlink/af_netlink.c).
+func (s *Socket) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	s.queue, s.rmem, s.dump = nil, 0, nil
+	s.wakeLocked()
+	s.mu.Unlock()
+	unbind(s)
+	return nil
+}
+
+// errClosed is the error of an operation on a closed socket, as
+// mdlayher/socket returns it.
+func errClosed(op string) error { return os.NewSyscallError(op, syscall.EBADF) }
+
+// JoinGroup joins RTNLGRP group g (1 to 39; others: EINVAL).
+//
+// Kernel: netlink_setsockopt NETLINK_ADD_MEMBERSHIP.
+func (s *Socket) JoinGroup(g uint32) error { return s.membership(g, true) }
+
+// LeaveGroup leaves group g; leaving a group not joined is no error.
+//
+// Kernel: netlink_setsockopt NETLINK_DROP_MEMBERSHIP.
+func (s *Socket) LeaveGroup(g uint32) error { return s.membership(g, false) }
+
+func (s *Socket) membership(g uint32, join bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errClosed("setsockopt")
+	}
+	if g == 0 || g > rtnlGroups {
+		return os.NewSyscallError("setsockopt", syscall.EINVAL)
+	}
+	before := s.groups != 0
+	if join {
+		s.groups |= 1 << (g - 1)
+	} else {
+		s.groups &^= 1 << (g - 1)
+	}
+	if after := s.groups != 0; before != after {
+		s.ns.listening(after)
+	}
+	return nil
+}
+
+// joined reports whether s is a member of group g.
+func (s *Socket) joinedLocked(g uint32) bool {
+	return g != 0 && g <= rtnlGroups && s.groups&(1<<(g-1)) != 0
+}
+
+// SetOption sets a SOL_NETLINK option. All the options mdlayher/netlink
+// names are accepted as Linux 6.18 accepts them from root:
+// ExtendedAcknowledge (extack TLVs in acks and in NLMSG_DONE),
+// CapAcknowledge (error acks echo only the request's header),
+// GetStrictCheck (the request's strict attribute and header checks),
+// NoENOBUFS (an overrun is not reported); PacketInfo, BroadcastError and
+// ListenAllNSID are accepted and change nothing a Socket shows (it passes
+// no control messages, and netsim's namespaces have no peer nsids). An
+// unknown option is ENOPROTOOPT.
+//
+// Kernel: netlink_setsockopt.
+func (s *Socket) SetOption(o netlink.ConnOption, enable bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errClosed("setsockopt")
+	}
+	switch o {
+	case netlink.PacketInfo:
+		s.opts.pktInfo = enable
+	case netlink.BroadcastError:
+		s.opts.broadcastError = enable
+	case netlink.NoENOBUFS:
+		s.opts.noENOBUFS = enable
+		if enable {
+			// The kernel clears the congestion and wakes the reader.
+			s.congested = false
+			s.wakeLocked()
+		}
+	case netlink.ListenAllNSID:
+		s.opts.listenAllNSID = enable
+	case netlink.CapAcknowledge:
+		s.opts.capAck = enable
+	case netlink.ExtendedAcknowledge:
+		s.opts.extAck = enable
+	case netlink.GetStrictCheck:
+		s.opts.strict = enable
+	default:
+		return os.NewSyscallError("setsockopt", syscall.ENOPROTOOPT)
+	}
+	return nil
+}
+
+// SetDeadline sets both deadlines.
+func (s *Socket) SetDeadline(t time.Time) error {
+	return s.setDeadlines(t, t, true, true)
+}
+
+// SetReadDeadline sets the time after which Receive fails with an error
+// that wraps os.ErrDeadlineExceeded (a net.Error whose Timeout is true),
+// also when it is already blocked; the zero time means none. The deadline
+// is the caller's wall-clock time, like any socket's, not virtual time.
+func (s *Socket) SetReadDeadline(t time.Time) error {
+	return s.setDeadlines(t, time.Time{}, true, false)
+}
+
+// SetWriteDeadline sets the time after which Send fails with
+// os.ErrDeadlineExceeded. A send to the kernel never blocks, so only a
+// deadline already past matters.
+func (s *Socket) SetWriteDeadline(t time.Time) error {
+	return s.setDeadlines(time.Time{}, t, false, true)
+}
+
+func (s *Socket) setDeadlines(r, w time.Time, setR, setW bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errClosed("setdeadline")
+	}
+	if setR {
+		s.rdeadline = r
+	}
+	if setW {
+		s.wdeadline = w
+	}
+	s.wakeLocked()
+	return nil
+}
+
+// SetReadBuffer sets SO_RCVBUF as root's SO_RCVBUFFORCE does (which
+// mdlayher/netlink tries first): the kernel stores twice the value, at
+// least SOCK_MIN_RCVBUF.
+func (s *Socket) SetReadBuffer(bytes int) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errClosed("setsockopt")
+	}
+	s.rcvbuf = sockBuf(bytes, sockMinRcvbuf)
+	return nil
+}
+
+// SetWriteBuffer sets SO_SNDBUF as SO_SNDBUFFORCE does. A send larger than
+// the buffer less 32 bytes is EMSGSIZE.
+func (s *Socket) SetWriteBuffer(bytes int) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errClosed("setsockopt")
+	}
+	s.sndbuf = sockBuf(bytes, sockMinSndbuf)
+	return nil
+}
+
+// ReadBuffer returns SO_RCVBUF.
+func (s *Socket) ReadBuffer() (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return 0, errClosed("getsockopt")
+	}
+	return s.rcvbuf, nil
+}
+
+// WriteBuffer returns SO_SNDBUF.
+func (s *Socket) WriteBuffer() (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return 0, errClosed("getsockopt")
+	}
+	return s.sndbuf, nil
+}
+
+// sockBuf is sock_setsockopt's SO_RCVBUFFORCE/SO_SNDBUFFORCE arithmetic.
+func sockBuf(v, minimum int) int {
+	v = min(v, maxInt32Half) * 2
+	return max(v, minimum)
+}
+
+// wakeLocked wakes every goroutine blocked in Receive to look again.
+func (s *Socket) wakeLocked() {
+	close(s.wake)
+	s.wake = make(chan struct{})
+}
+
+// Receive returns the messages of the next datagram in the queue, blocking
+// until one arrives, the read deadline passes or the socket is closed. A
+// pending overrun is reported first, as recvmsg reports sk_err, as an
+// *os.SyscallError wrapping ENOBUFS.
+//
+// Kernel: netlink_recvmsg, which also lets a dump in progress fill its
+// next datagram once the reader has made room.
+func (s *Socket) Receive() ([]netlink.Message, error) {
+	b, err := s.recvRaw()
+	if err != nil {
+		return nil, err
+	}
+	return parseDatagram(b), nil
+}
+
+// recvRaw is Receive returning the datagram's bytes.
+func (s *Socket) recvRaw() ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	for {
+		if s.closed {
+			return nil, errClosed("recvmsg")
+		}
+		if !s.rdeadline.IsZero() && !time.Now().Before(s.rdeadline) {
+			return nil, os.ErrDeadlineExceeded
+		}
+		if s.sockErr != 0 {
+			e := s.sockErr
+			s.sockErr = 0
+			return nil, os.NewSyscallError("recvmsg", e)
+		}
+		if len(s.queue) > 0 {
+			return s.popLocked(), nil
+		}
+		wake := s.wake
+		var expire <-chan time.Time
+		if !s.rdeadline.IsZero() {
+			if timer == nil {
+				timer = time.NewTimer(time.Until(s.rdeadline))
+			} else {
+				timer.Reset(time.Until(s.rdeadline))
+			}
+			expire = timer.C
+		}
+		s.mu.Unlock()
+		select {
+		case <-wake:
+		case <-expire:
+		}
+		s.mu.Lock()
+	}
+}
+
+// popLocked takes the queue's first datagram, and lets a dump in progress
+// continue, as netlink_recvmsg does after reading.
+func (s *Socket) popLocked() []byte {
+	d := s.queue[0]
+	s.queue[0] = datagram{}
+	s.queue = s.queue[1:]
+	s.rmem -= d.size
+	s.noteRecvLenLocked(len(d.b))
+	if s.dump != nil && s.rmem <= s.rcvbuf/2 {
+		if err := s.dumpNextLocked(); err != nil {
+			s.sockErr = syscall.ENOBUFS
+		}
+	}
+	if len(s.queue) == 0 {
+		s.congested = false // netlink_rcv_wake
+	}
+	return d.b
+}
+
+// noteRecvLenLocked records the length of the recvmsg buffer a reader
+// used for a datagram of n bytes in nlk->max_recvmsg_len, which sizes the
+// dump's next datagrams. The reader is modelled on mdlayher/netlink's
+// Receive, which peeks with a page (4096 bytes) and doubles its buffer
+// until the datagram fits with room to spare; the kernel caps the length
+// at SKB_WITH_OVERHEAD(32768).
+func (s *Socket) noteRecvLenLocked(n int) {
+	buf := 4096
+	for buf <= n {
+		buf *= 2
+	}
+	s.maxRecvLen = min(max(s.maxRecvLen, buf), maxDumpAlloc)
+}
+
+// enqueueLocked queues datagram b as a unicast or broadcast skb of
+// allocation size alloc, or drops it on an overrun.
+//
+// Kernel: netlink_attachskb / netlink_broadcast_deliver, netlink_overrun.
+func (s *Socket) enqueueLocked(b []byte, alloc int) {
+	if s.closed {
+		return
+	}
+	if s.rmem > s.rcvbuf || s.congested {
+		if !s.opts.noENOBUFS && !s.congested {
+			s.congested = true
+			s.sockErr = syscall.ENOBUFS
+			s.wakeLocked()
+		}
+		return
+	}
+	s.appendLocked(b, alloc)
+}
+
+// appendLocked queues b without the receive buffer check, as
+// __netlink_sendskb does for a dump's datagrams.
+func (s *Socket) appendLocked(b []byte, alloc int) {
+	ts := truesize(alloc)
+	s.queue = append(s.queue, datagram{b, ts})
+	s.rmem += ts
+	s.wakeLocked()
+}
+
+// truesize is the skb truesize the kernel charges to a receive queue for
+// an skb allocated for size bytes, on x86-64 (alloc_skb): the data rounded
+// to the cache line plus struct skb_shared_info (320 bytes), rounded up to
+// the slab the head comes from, plus struct sk_buff (256 bytes with its
+// alignment). netlink_trim's shrinking of a large skb is not modelled.
+func truesize(size int) int {
+	const cacheLine, shinfo, skbuff, smallHead = 64, 320, 256, 640
+	n := (size+cacheLine-1)&^(cacheLine-1) + shinfo
+	switch {
+	case n <= smallHead:
+		n = smallHead // skb_small_head_cache
+	case n <= 8192:
+		p := 1024
+		for p < n {
+			p *= 2
+		}
+		n = p // kmalloc-1k ... kmalloc-8k
+	default:
+		n = (n + 4095) &^ 4095 // pages
+		p := 4096
+		for p < n {
+			p *= 2
+		}
+		n = p
+	}
+	return n + skbuff
+}
+
+// parseDatagram splits a datagram into its messages, as
+// syscall.ParseNetlinkMessage does for mdlayher/netlink's own sockets.
+func parseDatagram(b []byte) []netlink.Message {
+	var msgs []netlink.Message
+	for len(b) >= nlmsgHdrLen {
+		l := int(le.Uint32(b))
+		if l < nlmsgHdrLen || l > len(b) {
+			break
+		}
+		msgs = append(msgs, netlink.Message{
+			Header: netlink.Header{
+				Length:   uint32(l),
+				Type:     netlink.HeaderType(le.Uint16(b[4:])),
+				Flags:    netlink.HeaderFlags(le.Uint16(b[6:])),
+				Sequence: le.Uint32(b[8:]),
+				PID:      le.Uint32(b[12:]),
+			},
+			Data: b[nlmsgHdrLen:l],
+		})
+		b = b[min(align4(l), len(b)):]
+	}
+	return msgs
+}
+
+// netSockets is a namespace's open sockets and its notification
+// subscription, which exists while one of them has joined a group or a
+// request asked for an echo.
+type netSockets struct {
+	n  *rtnl.Net
+	mu sync.Mutex
+	// socks is replaced, never changed in place, so that the notification
+	// callback can range over a copy taken under mu.
+	socks     []*Socket // +checklocks:mu
+	listeners int       // +checklocks:mu: sockets with a group, and echoing requests
+	cancel    func()    // +checklocks:mu: the subscription, or nil
+}
+
+// kernelSockets is a kernel's open sockets: their port ids and namespaces.
+type kernelSockets struct {
+	pids map[uint32]bool
+	nets map[*rtnl.Net]*netSockets
+}
+
+// registry holds the kernels that have open sockets; a kernel leaves it
+// when its last socket closes.
+var registry struct {
+	mu      sync.Mutex
+	kernels map[*rtnl.Kernel]*kernelSockets // +checklocks:mu
+}
+
+// bind gives s its port id and adds it to its namespace's sockets.
+//
+// Kernel: netlink_autobind.
+func bind(s *Socket, t *sim.Task) {
+	registry.mu.Lock()
+	defer registry.mu.Unlock()
+	if registry.kernels == nil {
+		registry.kernels = map[*rtnl.Kernel]*kernelSockets{}
+	}
+	k := registry.kernels[s.n.Kernel()]
+	if k == nil {
+		k = &kernelSockets{pids: map[uint32]bool{}, nets: map[*rtnl.Net]*netSockets{}}
+		registry.kernels[s.n.Kernel()] = k
+	}
+	pid := uint32(t.ID())
+	for rover := int32(autobindRover); pid == 0 || k.pids[pid]; rover-- {
+		pid = uint32(rover)
+	}
+	k.pids[pid] = true
+	s.pid = pid
+	ns := k.nets[s.n]
+	if ns == nil {
+		ns = &netSockets{n: s.n}
+		k.nets[s.n] = ns
+	}
+	s.ns = ns
+	ns.mu.Lock()
+	ns.socks = append(ns.socks[:len(ns.socks):len(ns.socks)], s)
+	ns.mu.Unlock()
+}
+
+// unbind removes s from its namespace and gives up its port id.
+func unbind(s *Socket) {
+	registry.mu.Lock()
+	defer registry.mu.Unlock()
+	k := registry.kernels[s.n.Kernel()]
+	delete(k.pids, s.pid)
+	ns := s.ns
+	ns.mu.Lock()
+	socks := make([]*Socket, 0, len(ns.socks))
+	for _, o := range ns.socks {
+		if o != s {
+			socks = append(socks, o)
+		}
+	}
+	ns.socks = socks
+	empty := len(socks) == 0
+	ns.mu.Unlock()
+	s.mu.Lock()
+	if s.groups != 0 {
+		s.groups = 0
+		ns.listening(false)
+	}
+	s.mu.Unlock()
+	if empty {
+		delete(k.nets, s.n)
+	}
+	if len(k.pids) == 0 {
+		delete(registry.kernels, s.n.Kernel())
+	}
+}
+
+// listening counts a listener in or out; the namespace is subscribed to
+// while it has one. Lock order: a Socket's mu, then ns.mu, then rtnl's
+// subscriber lock.
+func (ns *netSockets) listening(in bool) {
+	ns.mu.Lock()
+	defer ns.mu.Unlock()
+	if in {
+		ns.listeners++
+		if ns.cancel == nil {
+			ns.cancel = ns.n.Subscribe(ns.deliver)
+		}
+		return
+	}
+	ns.listeners--
+	if ns.listeners == 0 && ns.cancel != nil {
+		ns.cancel()
+		ns.cancel = nil
+	}
+}
