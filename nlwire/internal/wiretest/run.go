@@ -193,16 +193,18 @@ func SocketOf(c *netlink.Conn) netlink.Socket {
 }
 
 // DrainDeadline returns the messages waiting on c, reading its Socket
-// until a read deadline in the past stops it: the way to read a socket
-// whose replies are queued by the time Send returns.
+// until a read times out: for a socket whose replies are queued by the
+// time Send returns, so that a short wait means an empty queue. (A
+// deadline already past fails a read before it looks at the queue, as an
+// operating system socket's does.)
 func DrainDeadline(c *netlink.Conn) ([]netlink.Message, error) {
-	if err := c.SetReadDeadline(time.Unix(1, 0)); err != nil {
-		return nil, err
-	}
 	defer c.SetReadDeadline(time.Time{})
 	s := SocketOf(c)
 	var out []netlink.Message
 	for {
+		if err := c.SetReadDeadline(time.Now().Add(2 * time.Millisecond)); err != nil {
+			return out, err
+		}
 		msgs, err := s.Receive()
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			return out, nil
