@@ -13,6 +13,11 @@ type request struct {
 	hdr    netlink.Header // as sent (Length checked against the payload)
 	body   []byte         // the payload after the header
 	strict bool           // the socket enabled NETLINK_GET_STRICT_CHK
+	// answerFlags is cb->answer_flags: flags a dump handler sets for the
+	// NLMSG_DONE that ends its dump, beside NLM_F_MULTI (a filtered
+	// route dump's NLM_F_DUMP_FILTERED), whether the dump ends in an error
+	// or not.
+	answerFlags netlink.HeaderFlags
 }
 
 // family is the request's rtgen_family, the first byte of every
