@@ -52,6 +52,9 @@ func (n *Net) dev(name string) (*netdev.Device, error) {
 	if name == "" {
 		return nil, nil
 	}
+	if name[0] == 0 {
+		return n.devs.Lookup(name) // a netdev.IndexRef: ENODEV without a message
+	}
 	if d := n.devs.ByName(name); d != nil {
 		return d, nil
 	}
@@ -166,20 +169,21 @@ func (h *Handle) RouteDel(r Route) error {
 //
 // Kernel: fib_dump_info (net/ipv4/fib_semantics.c).
 type RouteInfo struct {
-	Family    int          // rtm_family: FamilyV4 or FamilyV6
-	Table     uint32       // RTA_TABLE
-	Dst       netip.Prefix // RTA_DST and rtm_dst_len
-	Type      fib.Type     // rtm_type
-	Scope     fib.Scope    // rtm_scope
-	Protocol  fib.Protocol // rtm_protocol
-	Priority  uint32       // RTA_PRIORITY; 0 when not sent
-	TOS       uint8        // rtm_tos
-	Gateway   netip.Addr   // RTA_GATEWAY of a single path
-	Dev       string       // RTA_OIF of a single path; "" when none
-	NexthopID nexthop.ID   // RTA_NH_ID
-	PrefSrc   netip.Addr   // RTA_PREFSRC
-	Flags     fib.NHFlags  // rtm_flags
-	Metrics   fib.Metrics  // RTA_METRICS
+	Family    int            // rtm_family: FamilyV4 or FamilyV6
+	Table     uint32         // RTA_TABLE
+	Dst       netip.Prefix   // RTA_DST and rtm_dst_len
+	Type      fib.Type       // rtm_type
+	Scope     fib.Scope      // rtm_scope
+	Protocol  fib.Protocol   // rtm_protocol
+	Priority  uint32         // RTA_PRIORITY; 0 when not sent
+	TOS       uint8          // rtm_tos
+	Gateway   netip.Addr     // RTA_GATEWAY of a single path
+	Dev       string         // RTA_OIF of a single path; "" when none
+	DevIndex  netdev.IfIndex // Dev's ifindex, as RTA_OIF carries it; 0 when none
+	NexthopID nexthop.ID     // RTA_NH_ID
+	PrefSrc   netip.Addr     // RTA_PREFSRC
+	Flags     fib.NHFlags    // rtm_flags
+	Metrics   fib.Metrics    // RTA_METRICS
 	// Multipath are the paths of RTA_MULTIPATH, in the kernel's order;
 	// nil for a single path.
 	Multipath []RoutePath
@@ -191,15 +195,18 @@ type RouteInfo struct {
 	// IIF is RTA_IIF: the input device of an IPv6 `route get fibmatch
 	// ... iif DEV` answer, which rt6_fill_node sends; "" otherwise.
 	IIF string
+	// IIFIndex is IIF's ifindex, as RTA_IIF carries it.
+	IIFIndex netdev.IfIndex
 }
 
 // RoutePath is one path of a dumped multipath route (struct rtnexthop and
 // its RTA_GATEWAY).
 type RoutePath struct {
-	Gateway netip.Addr  // RTA_GATEWAY inside the rtnexthop
-	Dev     string      // rtnh_ifindex, by name
-	Weight  int         // rtnh_hops+1: 1..256
-	Flags   fib.NHFlags // rtnh_flags
+	Gateway  netip.Addr     // RTA_GATEWAY inside the rtnexthop
+	Dev      string         // rtnh_ifindex, by name
+	DevIndex netdev.IfIndex // rtnh_ifindex; 0 when none
+	Weight   int            // rtnh_hops+1: 1..256
+	Flags    fib.NHFlags    // rtnh_flags
 }
 
 func routeInfo(r fib.Route) RouteInfo {
@@ -209,11 +216,11 @@ func routeInfo(r fib.Route) RouteInfo {
 		PrefSrc: r.PrefSrc, Flags: r.Flags, Metrics: r.Metrics, Size: r.NetlinkSize(),
 	}
 	if r.Dev != nil {
-		ri.Dev = r.Dev.Name()
+		ri.Dev, ri.DevIndex = r.Dev.Name(), r.Dev.Index()
 	} else if r.NexthopID != 0 && len(r.Multipath) == 0 && r.Type == fib.TypeBlackhole {
 		// A blackhole nexthop object's device is the loopback device
 		// (nh_create_ipv4 with cfg->nh_blackhole), which the dump shows.
-		ri.Dev = "lo"
+		ri.Dev, ri.DevIndex = "lo", netdev.LoopbackIfIndex
 	}
 	ri.Multipath = routePaths(r.Multipath)
 	return ri
@@ -229,7 +236,7 @@ func routePaths(ps []fib.NextHop) []RoutePath {
 			rp.Weight = 1
 		}
 		if p.Dev != nil {
-			rp.Dev = p.Dev.Name()
+			rp.Dev, rp.DevIndex = p.Dev.Name(), p.Dev.Index()
 		}
 		out = append(out, rp)
 	}

@@ -63,7 +63,7 @@ func routeInfo6(r fib6.Route) RouteInfo {
 		Flags: r.Flags, Metrics: r.Metrics, Pref: r.Pref, Expires: cacheinfoExpires(r.Expires),
 	}
 	if r.Dev != nil {
-		ri.Dev = r.Dev.Name()
+		ri.Dev, ri.DevIndex = r.Dev.Name(), r.Dev.Index()
 	}
 	ri.Size = routeSize6(r)
 	ri.Multipath = routePaths(r.Multipath)

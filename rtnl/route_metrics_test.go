@@ -65,8 +65,8 @@ func TestRouteGetFIBMatch(t *testing.T) {
 	require.NotNil(t, got.Entry)
 	assert.Equal(t, pfx("10.0.0.0/8"), got.Entry.Dst)
 	assert.Equal(t, []rtnl.RoutePath{
-		{Gateway: netip.MustParseAddr("198.51.100.2"), Dev: "eth0", Weight: 1},
-		{Gateway: netip.MustParseAddr("198.51.100.3"), Dev: "eth0", Weight: 3},
+		{Gateway: netip.MustParseAddr("198.51.100.2"), Dev: "eth0", DevIndex: 3, Weight: 1},
+		{Gateway: netip.MustParseAddr("198.51.100.3"), Dev: "eth0", DevIndex: 3, Weight: 3},
 	}, got.Entry.Multipath)
 
 	got, err = r.h.RouteGetFlow(rtnl.RouteQuery{Dst: netip.MustParseAddr("198.51.100.1"), FIBMatch: true})

@@ -145,7 +145,15 @@ func (h *Handle) RouteGet(dst netip.Addr) (RouteResult, error) {
 // __mkroute_output, or ip_route_input_rcu (net/ipv4/route.c).
 func (h *Handle) RouteGetFlow(q RouteQuery) (RouteResult, error) {
 	var rr RouteResult
-	err := h.do("RTM_GETROUTE", func(t *sim.Task, tb *netdev.Table) error {
+	err := h.do("RTM_GETROUTE", h.routeGetFlow(q, &rr))
+	return rr, err
+}
+
+// routeGetFlow is RouteGetFlow's request, which sets *out.
+func (h *Handle) routeGetFlow(q RouteQuery, out *RouteResult) func(t *sim.Task, tb *netdev.Table) error {
+	return func(t *sim.Task, tb *netdev.Table) error {
+		var rr RouteResult
+		defer func() { *out = rr }()
 		if q.Dst.Is6() || !q.Dst.IsValid() && q.Src.Is6() {
 			if q.Src.IsValid() && !q.Src.Is6() {
 				return errno.New(syscall.EINVAL, "")
@@ -186,8 +194,7 @@ func (h *Handle) RouteGetFlow(q RouteQuery) (RouteResult, error) {
 			rr.Entry = &ri
 		}
 		return err
-	})
-	return rr, err
+	}
 }
 
 // checkIPProto refuses a query's RTA_IP_PROTO other than TCP, UDP and

@@ -94,7 +94,7 @@ func (n *Net) routeGet6(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteResul
 		// sibling first, then the others; an input route's device.
 		ri := routeInfo6(r)
 		if iif != nil {
-			ri.IIF = iif.Name()
+			ri.IIF, ri.IIFIndex = iif.Name(), iif.Index()
 		}
 		rr.Entry = &ri
 	}
