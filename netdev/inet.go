@@ -419,6 +419,24 @@ func (d *Device) DelInet4Match(t *sim.Task, m Addr) error {
 	return errno.New(syscall.EADDRNOTAVAIL, "ipv4: Address not found")
 }
 
+// DelInet4First removes the first IPv4 address, in the device's list
+// order (primaries first), that match accepts.
+//
+// Kernel: inet_rtm_deladdr's walk of ifa_list (net/ipv4/devinet.c):
+// "ipv4: Address not found" (EADDRNOTAVAIL) when none is accepted.
+func (d *Device) DelInet4First(t *sim.Task, match func(Addr) bool) error {
+	if d.inet == nil {
+		return errno.New(syscall.ENODEV, "ipv4: Device not found")
+	}
+	for _, o := range d.inet.addrs {
+		if match(*o) {
+			d.delInet4(t, o)
+			return nil
+		}
+	}
+	return errno.New(syscall.EADDRNOTAVAIL, "ipv4: Address not found")
+}
+
 // delInet4 removes victim, one of the device's addresses.
 //
 // Kernel: __inet_del_ifa (net/ipv4/devinet.c).

@@ -61,7 +61,7 @@ func init() {
 	register(uapi.AF_INET, rt.RTMGetAddr, handler{dump: dumpAddrs4})
 	register(uapi.AF_INET6, rt.RTMNewAddr, handler{do: newAddr6})
 	register(uapi.AF_INET6, rt.RTMDelAddr, handler{do: delAddr6})
-	register(uapi.AF_INET6, rt.RTMGetAddr, handler{dump: dumpAddrs6})
+	register(uapi.AF_INET6, rt.RTMGetAddr, handler{do: getAddr6, dump: dumpAddrs6})
 	register(uapi.AF_UNSPEC, rt.RTMGetAddr, handler{dump: dumpAddrsAll})
 	registerNotify(rt.RTMNewAddr, addrNotify)
 	registerNotify(rt.RTMDelAddr, addrNotify)
@@ -167,11 +167,11 @@ func lifetimes(a attrs) (valid, preferred uint32, ok bool) {
 	return binary.LittleEndian.Uint32(ci[4:]), binary.LittleEndian.Uint32(ci[0:]), true
 }
 
-// withMessage replaces the message of an error of errno e that has none
-// (an ifindex rtnl did not find) by the one the kernel sends.
+// withMessage replaces the message of an error of errno e (an ifindex
+// rtnl did not find, 0 included) by the one the kernel sends.
 func withMessage(err error, e syscall.Errno, msg string) error {
 	var ee *errno.Error
-	if errors.As(err, &ee) && ee.Errno == e && ee.Msg == "" {
+	if errors.As(err, &ee) && ee.Errno == e {
 		return errno.New(e, msg)
 	}
 	return err
@@ -239,9 +239,10 @@ func newAddr(r *request, m ifaddrmsg, ad netdev.Addr, noDev string) error {
 	return withMessage(err, syscall.ENODEV, noDev)
 }
 
-// delAddr4 serves RTM_DELADDR for AF_INET: the first address that matches
-// the local address, the label and the prefix (of IFA_ADDRESS) the request
-// carries.
+// delAddr4 serves RTM_DELADDR for AF_INET: the first address of the
+// device that matches every one of IFA_LOCAL, IFA_LABEL and IFA_ADDRESS
+// (with ifa_prefixlen) the request carries; a request with none of them
+// deletes the device's first address.
 //
 // Kernel: inet_rtm_deladdr (net/ipv4/devinet.c).
 func delAddr4(r *request) ([]netlink.Message, error) {
@@ -249,21 +250,25 @@ func delAddr4(r *request) ([]netlink.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !a.has(uapi.IFA_LOCAL) || !a.has(uapi.IFA_ADDRESS) || a.has(uapi.IFA_LABEL) {
-		// rtnl's match needs the local address; a request without it,
-		// or selecting by label, is not modelled.
-		if !a.has(uapi.IFA_LOCAL) {
-			return nil, errno.New(syscall.EOPNOTSUPP, "RTM_DELADDR without IFA_LOCAL is not modelled by netsim")
+	var match rtnl.Inet4DelMatch
+	if a.has(uapi.IFA_LOCAL) {
+		l := netip.AddrFrom4([4]byte(a.get(uapi.IFA_LOCAL)))
+		match.Local = &l
+	}
+	if a.has(uapi.IFA_LABEL) {
+		// nla_strcmp: the attribute's bytes less one trailing NUL.
+		b := a.get(uapi.IFA_LABEL)
+		if n := len(b); n > 0 && b[n-1] == 0 {
+			b = b[:n-1]
 		}
+		l := string(b)
+		match.Label = &l
 	}
-	local := netip.AddrFrom4([4]byte(a.get(uapi.IFA_LOCAL)))
-	ad := netdev.Addr{Prefix: netip.PrefixFrom(local, int(m.prefixlen)), Label: a.str(uapi.IFA_LABEL)}
 	if a.has(uapi.IFA_ADDRESS) {
-		ad.Peer = netip.AddrFrom4([4]byte(a.get(uapi.IFA_ADDRESS)))
-	} else {
-		ad.Prefix = netip.PrefixFrom(local, -1) // any prefix length
+		ad := netip.AddrFrom4([4]byte(a.get(uapi.IFA_ADDRESS)))
+		match.Address, match.PrefixLen = &ad, int(m.prefixlen)
 	}
-	err = r.h.AddrDelWith(netdev.IndexRef(netdev.IfIndex(m.index)), ad)
+	err = r.h.AddrDelMatch4(netdev.IndexRef(netdev.IfIndex(m.index)), match)
 	return nil, withMessage(err, syscall.ENODEV, "ipv4: Device not found")
 }
 
@@ -342,6 +347,66 @@ func delAddr6(r *request) ([]netlink.Message, error) {
 	}
 	err = r.h.AddrDelWith(netdev.IndexRef(netdev.IfIndex(m.index)), netdev.Addr{Prefix: netip.PrefixFrom(addr, int(m.prefixlen))})
 	return nil, withMessage(err, syscall.ENODEV, "ipv6: Unable to find the interface")
+}
+
+// getAddr6 serves RTM_GETADDR without NLM_F_DUMP for AF_INET6: the
+// address extract_addr reads (IFA_LOCAL, else IFA_ADDRESS), on the device
+// ifa_index names if it names one (an unknown ifindex looks on every
+// device), answered as a dump would describe it.
+//
+// Kernel: inet6_rtm_getaddr, inet6_rtm_valid_getaddr_req,
+// ipv6_get_ifaddr (net/ipv6/addrconf.c).
+func getAddr6(r *request) ([]netlink.Message, error) {
+	if len(r.body) < ifaddrmsgLen {
+		return nil, errno.New(syscall.EINVAL, "ipv6: Invalid header for get address request")
+	}
+	m := parseIfaddrmsg(r.body)
+	v := validateLiberal
+	if r.strict {
+		if m.prefixlen != 0 || m.flags != 0 || m.scope != 0 {
+			return nil, errno.New(syscall.EINVAL, "ipv6: Invalid values in header for get address request")
+		}
+		v = validateDeprecatedStrict
+	}
+	a, err := parseAttrs(r.body[ifaddrmsgLen:], 16+ifaddrmsgLen, ifaIPv6Policy, v)
+	if err != nil {
+		return nil, err
+	}
+	if r.strict {
+		for t, b := range a.tb {
+			if b != nil && t != uapi.IFA_TARGET_NETNSID && t != uapi.IFA_ADDRESS && t != uapi.IFA_LOCAL {
+				return nil, errno.New(syscall.EINVAL, "ipv6: Unsupported attribute in get address request")
+			}
+		}
+	}
+	if a.has(uapi.IFA_TARGET_NETNSID) {
+		return nil, badAttr(errno.New(syscall.EOPNOTSUPP, "IFA_TARGET_NETNSID is not modelled by netsim"), a.off[uapi.IFA_TARGET_NETNSID])
+	}
+	addr, _, ok := addr6(a)
+	if !ok {
+		return nil, errno.New(syscall.EINVAL, "")
+	}
+	// ipv6_get_ifaddr with strict set: on the device the ifindex names,
+	// or on any device if it names none.
+	var as []rtnl.AddrInfo
+	if m.index != 0 {
+		as, err = r.h.AddrList(netdev.IndexRef(netdev.IfIndex(m.index)), rtnl.FamilyV6)
+	}
+	if m.index == 0 || errno.Of(err) == syscall.ENODEV {
+		as, err = r.h.AddrList("", rtnl.FamilyV6)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, ai := range as {
+		if ai.Prefix.Addr() == addr {
+			return []netlink.Message{{
+				Header: netlink.Header{Type: netlink.HeaderType(rt.RTMNewAddr)},
+				Data:   addrMessage(ai),
+			}}, nil
+		}
+	}
+	return nil, errno.New(syscall.EADDRNOTAVAIL, "")
 }
 
 // addrDumpReq is what inet_valid_dump_ifaddr_req and its IPv6 twin make of

@@ -10,8 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nlwire/internal/uapi"
 	"github.com/netsimlab/netsim/rt"
+	"github.com/netsimlab/netsim/rtnl"
 )
 
 func ifa(family, plen uint8, index uint32) []byte {
@@ -91,4 +93,143 @@ func TestAddrMessagesMatchKernel(t *testing.T) {
 	msgs, err = serve(t, h, rt.RTMGetAddr, netlink.Dump, ifa(uapi.AF_INET, 0, 3), true)
 	require.NoError(t, err)
 	assert.Empty(t, msgs)
+}
+
+// TestDelAddr4MatchesKernel deletes with the selections of
+// inet_rtm_deladdr what Linux 6.18 deleted for the same requests on a
+// veth with 10.0.0.1/24, 10.0.0.2/24 (secondary), 10.1.0.1/16 labelled
+// v0:1 and 10.2.0.1 peer 10.9.9.9/32; want is what the device kept, in
+// `ip -4 addr show` order.
+func TestDelAddr4MatchesKernel(t *testing.T) {
+	label := func(l string) []byte {
+		return attrBytes(t, func(ae *netlink.AttributeEncoder) { ae.String(uapi.IFA_LABEL, l) })
+	}
+	ip4 := func(typ uint16, s string) []byte {
+		return attrBytes(t, func(ae *netlink.AttributeEncoder) { ae.Bytes(typ, netip.MustParseAddr(s).AsSlice()) })
+	}
+	all := []string{"10.0.0.1/24", "10.1.0.1/16", "10.2.0.1/32", "10.0.0.2/24"}
+	for _, c := range []struct {
+		name  string
+		plen  uint8
+		attrs [][]byte
+		index uint32
+		errno syscall.Errno
+		msg   string
+		want  []string
+	}{
+		{"nothing, prefixlen 0", 0, nil, 3, 0, "", []string{"10.1.0.1/16", "10.2.0.1/32"}},
+		{"nothing, prefixlen 24", 24, nil, 3, 0, "", []string{"10.1.0.1/16", "10.2.0.1/32"}},
+		{"label v0:1", 0, [][]byte{label("v0:1")}, 3, 0, "", []string{"10.0.0.1/24", "10.2.0.1/32", "10.0.0.2/24"}},
+		{"IFA_ADDRESS 10.0.0.0/24", 24, [][]byte{ip4(uapi.IFA_ADDRESS, "10.0.0.0")}, 3, 0, "", []string{"10.1.0.1/16", "10.2.0.1/32"}},
+		{"IFA_ADDRESS 10.0.0.77/24", 24, [][]byte{ip4(uapi.IFA_ADDRESS, "10.0.0.77")}, 3, 0, "", []string{"10.1.0.1/16", "10.2.0.1/32"}},
+		{"IFA_ADDRESS of a peer", 32, [][]byte{ip4(uapi.IFA_ADDRESS, "10.9.9.9")}, 3, 0, "", []string{"10.0.0.1/24", "10.1.0.1/16", "10.0.0.2/24"}},
+		{"IFA_ADDRESS with another prefix length", 16, [][]byte{ip4(uapi.IFA_ADDRESS, "10.0.0.0")}, 3, syscall.EADDRNOTAVAIL, "ipv4: Address not found", all},
+		{"an unknown label", 0, [][]byte{label("nope")}, 3, syscall.EADDRNOTAVAIL, "ipv4: Address not found", all},
+		{"IFA_LOCAL of a secondary, prefixlen 0", 0, [][]byte{ip4(uapi.IFA_LOCAL, "10.0.0.2")}, 3, 0, "", []string{"10.0.0.1/24", "10.1.0.1/16", "10.2.0.1/32"}},
+		{"IFA_LOCAL and label", 0, [][]byte{ip4(uapi.IFA_LOCAL, "10.0.0.2"), label("v0")}, 3, 0, "", []string{"10.0.0.1/24", "10.1.0.1/16", "10.2.0.1/32"}},
+		{"IFA_ADDRESS and the wrong label", 16, [][]byte{ip4(uapi.IFA_ADDRESS, "10.1.0.0"), label("v0")}, 3, syscall.EADDRNOTAVAIL, "ipv4: Address not found", all},
+		{"an unknown ifindex", 0, nil, 99, syscall.ENODEV, "ipv4: Device not found", all},
+		{"ifindex 0", 0, nil, 0, syscall.ENODEV, "ipv4: Device not found", all},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := testHandle(t)
+			setupLinks(t, h)
+			require.NoError(t, h.AddrAddWith("v0", netdev.Addr{Prefix: netip.MustParsePrefix("10.0.0.1/24")}))
+			require.NoError(t, h.AddrAddWith("v0", netdev.Addr{Prefix: netip.MustParsePrefix("10.0.0.2/24")}))
+			require.NoError(t, h.AddrAddWith("v0", netdev.Addr{Prefix: netip.MustParsePrefix("10.1.0.1/16"), Label: "v0:1"}))
+			require.NoError(t, h.AddrAddWith("v0", netdev.Addr{Prefix: netip.MustParsePrefix("10.2.0.1/32"), Peer: netip.MustParseAddr("10.9.9.9")}))
+			body := ifa(uapi.AF_INET, c.plen, c.index)
+			for _, a := range c.attrs {
+				body = append(body, a...)
+			}
+			_, err := serve(t, h, rt.RTMDelAddr, netlink.Acknowledge, body, false)
+			if c.errno == 0 {
+				require.NoError(t, err)
+			} else {
+				assertErr(t, err, c.errno, c.msg)
+			}
+			as, err := h.AddrList("v0", rtnl.FamilyV4)
+			require.NoError(t, err)
+			var got []string
+			for _, a := range as {
+				got = append(got, a.Prefix.String())
+			}
+			assert.Equal(t, c.want, got)
+		})
+	}
+}
+
+// TestGetAddr6MatchesKernel asks for one IPv6 address as Linux 6.18 was
+// asked, on v0 (ifindex 3) with 2001:db8::1/64 nodad and 2001:db8::5 peer
+// 2001:db8:1::1/128; the kernel's answers are the expectations.
+func TestGetAddr6MatchesKernel(t *testing.T) {
+	h := testHandle(t)
+	setupLinks(t, h)
+	require.NoError(t, h.AddrAddWith("v0", netdev.Addr{Prefix: netip.MustParsePrefix("2001:db8::1/64"), Flags: netdev.AddrNoDAD}))
+	require.NoError(t, h.AddrAddWith("v0", netdev.Addr{Prefix: netip.MustParsePrefix("2001:db8::5/128"), Peer: netip.MustParseAddr("2001:db8:1::1"), Flags: netdev.AddrNoDAD}))
+	ip6 := func(typ uint16, s string) []byte {
+		return attrBytes(t, func(ae *netlink.AttributeEncoder) { ae.Bytes(typ, netip.MustParseAddr(s).AsSlice()) })
+	}
+	get := func(strict bool, hdr []byte, attrs ...[]byte) ([]netlink.Message, error) {
+		for _, a := range attrs {
+			hdr = append(hdr, a...)
+		}
+		return serve(t, h, rt.RTMGetAddr, 0, hdr, strict)
+	}
+	found := func(msgs []netlink.Message, err error) {
+		t.Helper()
+		require.NoError(t, err)
+		require.Len(t, msgs, 1)
+		assert.Equal(t, netlink.HeaderType(rt.RTMNewAddr), msgs[0].Header.Type)
+		assert.Equal(t, []byte{uapi.AF_INET6, 64, 0x82, 0, 3, 0, 0, 0}, msgs[0].Data[:ifaddrmsgLen])
+		assert.Equal(t, []uint16{uapi.IFA_ADDRESS, uapi.IFA_CACHEINFO, uapi.IFA_FLAGS}, attrTypes(t, msgs[0].Data[ifaddrmsgLen:]))
+		var am rtnetlink.AddressMessage
+		require.NoError(t, am.UnmarshalBinary(msgs[0].Data))
+		assert.Equal(t, "2001:db8::1", am.Attributes.Address.String())
+	}
+	for _, strict := range []bool{false, true} {
+		found(get(strict, ifa(uapi.AF_INET6, 0, 3), ip6(uapi.IFA_ADDRESS, "2001:db8::1")))
+		found(get(strict, ifa(uapi.AF_INET6, 0, 0), ip6(uapi.IFA_LOCAL, "2001:db8::1")))
+		// An ifindex that names no device looks on every device.
+		found(get(strict, ifa(uapi.AF_INET6, 0, 99), ip6(uapi.IFA_ADDRESS, "2001:db8::1")))
+		// IFA_LOCAL wins over a different IFA_ADDRESS.
+		found(get(strict, ifa(uapi.AF_INET6, 0, 0), ip6(uapi.IFA_ADDRESS, "2001:db8::99"), ip6(uapi.IFA_LOCAL, "2001:db8::1")))
+		_, err := get(strict, ifa(uapi.AF_INET6, 0, 0))
+		assertErr(t, err, syscall.EINVAL, "")
+		_, err = get(strict, ifa(uapi.AF_INET6, 0, 0), ip6(uapi.IFA_ADDRESS, "2001:db8::99"))
+		assertErr(t, err, syscall.EADDRNOTAVAIL, "")
+		_, err = get(strict, ifa(uapi.AF_INET6, 0, 1), ip6(uapi.IFA_ADDRESS, "2001:db8::1"))
+		assertErr(t, err, syscall.EADDRNOTAVAIL, "")
+		// A peer's address is no local address.
+		_, err = get(strict, ifa(uapi.AF_INET6, 0, 0), ip6(uapi.IFA_ADDRESS, "2001:db8:1::1"))
+		assertErr(t, err, syscall.EADDRNOTAVAIL, "")
+		_, err = get(strict, []byte{uapi.AF_INET6, 0, 0, 0})
+		assertErr(t, err, syscall.EINVAL, "ipv6: Invalid header for get address request")
+		_, err = get(strict, ifa(uapi.AF_INET6, 0, 0), ip6(uapi.IFA_ADDRESS, "10.0.0.1"))
+		assertErr(t, err, syscall.ERANGE, "Attribute failed policy validation")
+		assert.Equal(t, 24, errOffset(err))
+	}
+	// Without strict checking the header's other fields and any attribute
+	// are ignored.
+	label := attrBytes(t, func(ae *netlink.AttributeEncoder) { ae.String(uapi.IFA_LABEL, "x") })
+	flags := attrBytes(t, func(ae *netlink.AttributeEncoder) { ae.Uint32(uapi.IFA_FLAGS, 0) })
+	unknown := attrBytes(t, func(ae *netlink.AttributeEncoder) { ae.Uint32(99, 0) })
+	found(get(false, ifa(uapi.AF_INET6, 64, 0), ip6(uapi.IFA_ADDRESS, "2001:db8::1")))
+	found(get(false, ifa(uapi.AF_INET6, 0, 0), ip6(uapi.IFA_ADDRESS, "2001:db8::1"), label))
+	found(get(false, ifa(uapi.AF_INET6, 0, 0), ip6(uapi.IFA_ADDRESS, "2001:db8::1"), unknown))
+	_, err := get(true, ifa(uapi.AF_INET6, 64, 0), ip6(uapi.IFA_ADDRESS, "2001:db8::1"))
+	assertErr(t, err, syscall.EINVAL, "ipv6: Invalid values in header for get address request")
+	_, err = get(true, ifa(uapi.AF_INET6, 0, 0), ip6(uapi.IFA_ADDRESS, "2001:db8::1"), label)
+	assertErr(t, err, syscall.EINVAL, "ipv6: Unsupported attribute in get address request")
+	_, err = get(true, ifa(uapi.AF_INET6, 0, 0), ip6(uapi.IFA_ADDRESS, "2001:db8::1"), flags)
+	assertErr(t, err, syscall.EINVAL, "ipv6: Unsupported attribute in get address request")
+	_, err = get(true, ifa(uapi.AF_INET6, 0, 0), ip6(uapi.IFA_ADDRESS, "2001:db8::1"), unknown)
+	assertErr(t, err, syscall.EINVAL, "Unknown attribute type")
+	assert.Equal(t, 44, errOffset(err))
+	_, err = get(true, ifa(uapi.AF_INET6, 0, 0), ip6(uapi.IFA_ADDRESS, "2001:db8::1"), []byte{1, 2})
+	assertErr(t, err, syscall.EINVAL, "bytes leftover after parsing attributes")
+	// IPv4 has no RTM_GETADDR doit.
+	_, ok := handlers[handlerKey{uapi.AF_INET, rt.RTMGetAddr}]
+	assert.True(t, ok)
+	assert.Nil(t, handlers[handlerKey{uapi.AF_INET, rt.RTMGetAddr}].do)
 }

@@ -3,6 +3,7 @@ package nlwire
 import (
 	"encoding/binary"
 	"errors"
+	"strings"
 	"syscall"
 
 	"github.com/mdlayher/netlink"
@@ -440,6 +441,29 @@ func refuseUnmodelled(a attrs) error {
 	return nil
 }
 
+// unmodelledPeerAttrs are the attributes of a veth's VETH_INFO_PEER that
+// rtnl_create_link or rtnl_get_peer_net act on and netsim does not model;
+// veth_newlink ignores the others.
+var unmodelledPeerAttrs = []int{
+	uapi.IFLA_GSO_MAX_SIZE, uapi.IFLA_GSO_MAX_SEGS, uapi.IFLA_GRO_MAX_SIZE, uapi.IFLA_GSO_IPV4_MAX_SIZE,
+	uapi.IFLA_GRO_IPV4_MAX_SIZE, uapi.IFLA_NUM_TX_QUEUES, uapi.IFLA_NUM_RX_QUEUES,
+	uapi.IFLA_NET_NS_PID, uapi.IFLA_NET_NS_FD, uapi.IFLA_TARGET_NETNSID,
+}
+
+// refusePeerUnmodelled refuses a veth peer's attribute that netsim does not
+// model, with IFLA_OPERSTATE and IFLA_LINKMODE as refuseUnmodelled has them.
+func refusePeerUnmodelled(a attrs) error {
+	for _, t := range unmodelledPeerAttrs {
+		if a.has(uint16(t)) {
+			return badAttr(errno.Errorf(syscall.EOPNOTSUPP, "%s of a veth peer is not modelled by netsim", unmodelledLinkAttrs[t]), a.off[t])
+		}
+	}
+	var b attrs
+	b.tb, b.off = make([][]byte, len(a.tb)), a.off
+	b.tb[uapi.IFLA_OPERSTATE], b.tb[uapi.IFLA_LINKMODE] = a.tb[uapi.IFLA_OPERSTATE], a.tb[uapi.IFLA_LINKMODE]
+	return refuseUnmodelled(b)
+}
+
 // linkChange decodes what do_setlink applies. addrOK checks IFLA_ADDRESS
 // and IFLA_BROADCAST against an Ethernet address length, as
 // validate_linkmsg does for every device netsim has.
@@ -532,21 +556,28 @@ func delLink(r *request) ([]netlink.Message, error) {
 	named := a.has(uapi.IFLA_IFNAME) || a.has(uapi.IFLA_ALT_IFNAME)
 	switch {
 	case m.index > 0:
-		return nil, bareErrno(r.h.LinkDelIndex(netdev.IfIndex(m.index)), syscall.ENODEV)
+		return nil, delLinkErr(r.h.LinkDelIndex(netdev.IfIndex(m.index)))
 	case named:
 		name := linkName(a)
 		if name == "" {
 			return nil, errno.New(syscall.ENODEV, "")
 		}
-		return nil, bareErrno(r.h.LinkDel(name), syscall.ENODEV)
+		return nil, delLinkErr(r.h.LinkDel(name))
 	case a.has(uapi.IFLA_GROUP):
 		g := a.u32(uapi.IFLA_GROUP)
 		if g == 0 {
 			return nil, errno.New(syscall.EPERM, "")
 		}
-		return nil, r.h.LinkDelGroup(g)
+		return nil, delLinkErr(r.h.LinkDelGroup(g))
 	}
 	return nil, errno.New(syscall.EINVAL, "")
+}
+
+// delLinkErr drops the message of rtnl's errors that rtnl_dellink answers
+// bare: no such device (ENODEV), a device without dellink such as lo
+// (EOPNOTSUPP).
+func delLinkErr(err error) error {
+	return bareErrno(bareErrno(err, syscall.ENODEV), syscall.EOPNOTSUPP)
 }
 
 // newLink serves RTM_NEWLINK: a change of an existing device, of a group,
@@ -635,9 +666,35 @@ func newLink(r *request) ([]netlink.Message, error) {
 				req.KindErr = err
 			}
 			req.Spec = spec
+			if p := data.get(uapi.VETH_INFO_PEER); kind == "veth" && len(p) >= ifinfomsgLen {
+				if pm := parseIfinfomsg(p); pm.flags != 0 || pm.change != 0 {
+					req.Peer = &rtnl.LinkChange{SetFlags: true, Flags: netdev.Flags(pm.flags), Change: netdev.Flags(pm.change)}
+				}
+			}
 		}
 	}
-	return nil, r.h.LinkNew(req)
+	if m.index == 0 && req.Name == "" && (a.has(uapi.IFLA_IFNAME) || a.has(uapi.IFLA_ALT_IFNAME)) {
+		// An empty name names no device (rtnl_dev_get); a creation
+		// with it is refused by rtnl_create_link (dev_valid_name).
+		if !req.Create {
+			return nil, errno.New(syscall.ENODEV, "")
+		}
+		if req.Spec != nil && req.KindErr == nil && a.has(uapi.IFLA_IFNAME) {
+			return nil, errno.New(syscall.EINVAL, "")
+		}
+	}
+	return nil, newLinkErr(r.h.LinkNew(req))
+}
+
+// newLinkErr drops the message of rtnl's errors that the kernel answers
+// bare: a name clash at register_netdevice (EEXIST), a master without
+// ndo_add_slave in do_set_master (EOPNOTSUPP).
+func newLinkErr(err error) error {
+	var ee *errno.Error
+	if errors.As(err, &ee) && (ee.Errno == syscall.EEXIST || ee.Errno == syscall.EOPNOTSUPP) && strings.HasPrefix(ee.Msg, "Device \"") {
+		return errno.New(ee.Errno, "")
+	}
+	return err
 }
 
 // kindPolicy returns the IFLA_INFO_DATA policy of a kind netsim models.
@@ -701,14 +758,26 @@ func linkSpec(r *request, m ifinfomsg, a attrs, kind string, data attrs) (netdev
 			if err != nil {
 				return nil, err
 			}
-			if err := refuseUnmodelled(pa); err != nil {
+			if err := refusePeerUnmodelled(pa); err != nil {
 				return nil, err
-			}
-			if pm.flags != 0 || pm.change != 0 || pa.has(uapi.IFLA_MASTER) || pa.has(uapi.IFLA_IFALIAS) {
-				return nil, notModelled("the peer's flags, master or alias")
 			}
 			v.Peer = pa.str(uapi.IFLA_IFNAME)
 			v.PeerAttrs = createAttrs(pm, pa)
+			if m.index == 0 {
+				// veth_newlink gives the peer its ifi_index only when
+				// the request gives the device one.
+				v.PeerAttrs.Index = 0
+			}
+			// rtnl_configure_link of the peer, before the device is
+			// registered: bringing it up fails in veth_open, which has
+			// no peer yet. The peer's IFLA_MASTER and IFLA_IFALIAS are
+			// not looked at.
+			if pm.flags != 0 || pm.change != 0 {
+				up := pm.flags&uapi.IFF_UP != 0 && (pm.change == 0 || pm.change&uapi.IFF_UP != 0)
+				if up {
+					return nil, errno.New(syscall.ENOTCONN, "")
+				}
+			}
 		}
 		return v, nil
 	case "macvlan":

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nlwire/internal/uapi"
 	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
@@ -398,4 +399,192 @@ func TestLinkNotify(t *testing.T) {
 	require.NoError(t, lm.UnmarshalBinary(body))
 	assert.Equal(t, "v0", lm.Attributes.Name)
 	assert.Equal(t, uint32(3), binary.LittleEndian.Uint32(body[4:]))
+}
+
+// TestLinkErrorsMatchKernel sends the requests whose answers Linux 6.18
+// gave over a real NETLINK_ROUTE socket in a fresh namespace (with a veth
+// pair and a bridge), and expects the same errno and extack message.
+func TestLinkErrorsMatchKernel(t *testing.T) {
+	h := testHandle(t)
+	setupLinks(t, h) // v0 is ifindex 3
+	name := func(n string) []byte {
+		return attrBytes(t, func(ae *netlink.AttributeEncoder) { ae.String(uapi.IFLA_IFNAME, n) })
+	}
+	kind := func(k string) []byte {
+		return attrBytes(t, func(ae *netlink.AttributeEncoder) {
+			ae.Nested(uapi.IFLA_LINKINFO, func(li *netlink.AttributeEncoder) error {
+				li.String(uapi.IFLA_INFO_KIND, k)
+				return nil
+			})
+		})
+	}
+	u32 := func(typ uint16, v uint32) []byte {
+		return attrBytes(t, func(ae *netlink.AttributeEncoder) { ae.Uint32(typ, v) })
+	}
+	raw := func(typ uint16, b ...byte) []byte {
+		return attrBytes(t, func(ae *netlink.AttributeEncoder) { ae.Bytes(typ, b) })
+	}
+	cat := func(bs ...[]byte) []byte {
+		var o []byte
+		for _, b := range bs {
+			o = append(o, b...)
+		}
+		return o
+	}
+	for _, c := range []struct {
+		name  string
+		typ   rt.MsgType
+		flags netlink.HeaderFlags
+		body  []byte
+		errno syscall.Errno
+		msg   string
+		off   int
+	}{
+		{"create without kind", rt.RTMNewLink, createExcl, cat(ifi(0, 0, 0), name("x0")), syscall.EOPNOTSUPP, "Unknown device type", -1},
+		{"create without kind or name", rt.RTMNewLink, createExcl, ifi(0, 0, 0), syscall.EOPNOTSUPP, "Unknown device type", -1},
+		{"create of an unknown kind", rt.RTMNewLink, createExcl, cat(ifi(0, 0, 0), name("x0"), kind("nosuchkind")), syscall.EOPNOTSUPP, "Unknown device type", -1},
+		{"create of an existing name with NLM_F_EXCL", rt.RTMNewLink, createExcl, cat(ifi(0, 0, 0), name("lo"), kind("veth")), syscall.EEXIST, "", -1},
+		{"NLM_F_REPLACE of an existing device", rt.RTMNewLink, netlink.Create | netlink.Replace, cat(ifi(0, 0, 0), name("lo"), kind("veth")), syscall.EOPNOTSUPP, "", -1},
+		{"newlink of an unknown name", rt.RTMNewLink, 0, cat(ifi(0, 0, 0), name("nope")), syscall.ENODEV, "", -1},
+		{"newlink of an unknown ifindex", rt.RTMNewLink, 0, ifi(99, 0, 0), syscall.ENODEV, "", -1},
+		{"newlink with a negative ifindex", rt.RTMNewLink, 0, ifi(-5, 0, 0), syscall.EINVAL, "ifindex can't be negative", -1},
+		{"newlink shorter than an ifinfomsg", rt.RTMNewLink, createExcl, []byte{0, 0, 0, 0}, syscall.EINVAL, "Invalid header length", -1},
+		{"newlink with an MTU below the minimum", rt.RTMNewLink, 0, cat(ifi(3, 0, 0), u32(uapi.IFLA_MTU, 10)), syscall.EINVAL, "mtu less than device minimum", -1},
+		{"create with a too long name", rt.RTMNewLink, createExcl, cat(ifi(0, 0, 0), name("abcdefghijklmnop"), kind("veth")), syscall.ERANGE, "Attribute failed policy validation", 32},
+		{"create with a one-byte IFLA_MTU", rt.RTMNewLink, createExcl, cat(ifi(0, 0, 0), name("h0"), raw(uapi.IFLA_MTU, 1), kind("veth")), syscall.ERANGE, "Attribute failed policy validation", 40},
+		{"create with an empty name", rt.RTMNewLink, createExcl, cat(ifi(0, 0, 0), name(""), kind("veth")), syscall.EINVAL, "", -1},
+		{"setlink of an unknown ifindex", rt.RTMSetLink, 0, cat(ifi(99, 0, 0), u32(uapi.IFLA_MTU, 1400)), syscall.ENODEV, "", -1},
+		{"setlink of an unknown name", rt.RTMSetLink, 0, cat(ifi(0, 0, 0), name("nope"), u32(uapi.IFLA_MTU, 1400)), syscall.ENODEV, "", -1},
+		{"setlink naming no device", rt.RTMSetLink, 0, cat(ifi(0, 0, 0), u32(uapi.IFLA_MTU, 1400)), syscall.EINVAL, "", -1},
+		{"setlink with a negative ifindex", rt.RTMSetLink, 0, ifi(-5, 0, 0), syscall.EINVAL, "", -1},
+		{"setlink with an MTU below the minimum", rt.RTMSetLink, 0, cat(ifi(3, 0, 0), u32(uapi.IFLA_MTU, 10)), syscall.EINVAL, "mtu less than device minimum", -1},
+		{"setlink with an MTU above the maximum", rt.RTMSetLink, 0, cat(ifi(3, 0, 0), u32(uapi.IFLA_MTU, 70000)), syscall.EINVAL, "mtu greater than device maximum", -1},
+		{"setlink with a too long name", rt.RTMSetLink, 0, cat(ifi(3, 0, 0), name("abcdefghijklmnop")), syscall.ERANGE, "Attribute failed policy validation", 32},
+		{"setlink with a two-byte IFLA_MTU", rt.RTMSetLink, 0, cat(ifi(3, 0, 0), raw(uapi.IFLA_MTU, 0x78, 5)), syscall.ERANGE, "Attribute failed policy validation", 32},
+		{"setlink with a four-byte IFLA_ADDRESS", rt.RTMSetLink, 0, cat(ifi(3, 0, 0), raw(uapi.IFLA_ADDRESS, 2, 0, 0, 1)), syscall.EINVAL, "", -1},
+		{"dellink of lo", rt.RTMDelLink, 0, ifi(1, 0, 0), syscall.EOPNOTSUPP, "", -1},
+		{"dellink of lo by name", rt.RTMDelLink, 0, cat(ifi(0, 0, 0), name("lo")), syscall.EOPNOTSUPP, "", -1},
+		{"dellink of an unknown ifindex", rt.RTMDelLink, 0, ifi(99, 0, 0), syscall.ENODEV, "", -1},
+		{"dellink of an unknown name", rt.RTMDelLink, 0, cat(ifi(0, 0, 0), name("nope")), syscall.ENODEV, "", -1},
+		{"dellink naming no device", rt.RTMDelLink, 0, ifi(0, 0, 0), syscall.EINVAL, "", -1},
+		{"dellink with a negative ifindex", rt.RTMDelLink, 0, ifi(-5, 0, 0), syscall.EINVAL, "", -1},
+		{"dellink of group 0", rt.RTMDelLink, 0, cat(ifi(0, 0, 0), u32(uapi.IFLA_GROUP, 0)), syscall.EPERM, "", -1},
+		{"dellink of an empty group", rt.RTMDelLink, 0, cat(ifi(0, 0, 0), u32(uapi.IFLA_GROUP, 5)), syscall.ENODEV, "", -1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := serve(t, h, c.typ, c.flags, c.body, false)
+			assertErr(t, err, c.errno, c.msg)
+			assert.Equal(t, c.off, errOffset(err), "NLMSGERR_ATTR_OFFS")
+		})
+	}
+	// An IFLA_MTU longer than four bytes passes the liberal parse: its
+	// first four bytes are the MTU.
+	_, err := serve(t, h, rt.RTMSetLink, 0, cat(ifi(3, 0, 0), raw(uapi.IFLA_MTU, 0x78, 5, 0, 0, 1, 0, 0, 0)), false)
+	require.NoError(t, err)
+	li, err := h.LinkByIndex(3)
+	require.NoError(t, err)
+	assert.Equal(t, 1400, li.MTU)
+	// A creation without a name takes the kind's "%d" pattern: veth0 and
+	// its peer veth1.
+	_, err = serve(t, h, rt.RTMNewLink, createExcl, cat(ifi(0, 0, 0), kind("veth")), false)
+	require.NoError(t, err)
+	for _, n := range []string{"veth0", "veth1"} {
+		_, err := h.LinkByName(n)
+		assert.NoError(t, err, n)
+	}
+}
+
+// TestVethPeerMatchesKernel creates veths with a VETH_INFO_PEER carrying
+// more than a name, as Linux 6.18 was asked to (with a bridge br0): the
+// peer takes its MTU, address, group and queue length, and its flags from
+// ifi_flags; its IFLA_MASTER and IFLA_IFALIAS are ignored; its ifi_index
+// counts only when the device's own is given; and bringing it up fails
+// with ENOTCONN, creating nothing.
+func TestVethPeerMatchesKernel(t *testing.T) {
+	h := testHandle(t)
+	setupLinks(t, h) // br0 is ifindex 4
+	veth := func(index int32, name string, peer []byte) []byte {
+		return append(ifi(index, 0, 0), attrBytes(t, func(ae *netlink.AttributeEncoder) {
+			ae.String(uapi.IFLA_IFNAME, name)
+			ae.Nested(uapi.IFLA_LINKINFO, func(li *netlink.AttributeEncoder) error {
+				li.String(uapi.IFLA_INFO_KIND, "veth")
+				li.Nested(uapi.IFLA_INFO_DATA, func(d *netlink.AttributeEncoder) error {
+					d.Bytes(uapi.VETH_INFO_PEER, peer)
+					return nil
+				})
+				return nil
+			})
+		})...)
+	}
+	peerOf := func(index int32, flags, change uint32, fn func(ae *netlink.AttributeEncoder)) []byte {
+		return append(ifi(index, flags, change), attrBytes(t, fn)...)
+	}
+	const bcastMcast = netdev.FlagBroadcast | netdev.FlagMulticast
+
+	_, err := serve(t, h, rt.RTMNewLink, createExcl, veth(0, "q0", peerOf(0, 0, 0, func(ae *netlink.AttributeEncoder) {
+		ae.String(uapi.IFLA_IFNAME, "q1")
+		ae.Uint32(uapi.IFLA_MTU, 1280)
+		ae.Bytes(uapi.IFLA_ADDRESS, []byte{2, 0, 0, 0, 0, 0xc1})
+		ae.Uint32(uapi.IFLA_MASTER, 4)
+		ae.String(uapi.IFLA_IFALIAS, "peeralias")
+		ae.Uint32(uapi.IFLA_GROUP, 9)
+		ae.Uint32(uapi.IFLA_TXQLEN, 77)
+	})), false)
+	require.NoError(t, err)
+	q1, err := h.LinkByName("q1")
+	require.NoError(t, err)
+	assert.Equal(t, 1280, q1.MTU)
+	assert.Equal(t, "02:00:00:00:00:c1", q1.Addr.String())
+	assert.Equal(t, uint32(9), q1.Group)
+	assert.Equal(t, 77, q1.TxQueueLen)
+	assert.Equal(t, "", q1.Master, "the peer's IFLA_MASTER is ignored")
+	assert.Equal(t, "", q1.Alias, "the peer's IFLA_IFALIAS is ignored")
+
+	// The peer's flags; its ifindex ignored without the device's.
+	_, err = serve(t, h, rt.RTMNewLink, createExcl, veth(0, "r0", peerOf(50, uapi.IFF_PROMISC, uapi.IFF_PROMISC, func(ae *netlink.AttributeEncoder) {
+		ae.String(uapi.IFLA_IFNAME, "r1")
+	})), false)
+	require.NoError(t, err)
+	r1, err := h.LinkByName("r1")
+	require.NoError(t, err)
+	assert.NotEqual(t, netdev.IfIndex(50), r1.Index)
+	assert.Equal(t, bcastMcast|netdev.FlagPromisc, r1.Flags&(bcastMcast|netdev.FlagPromisc|netdev.FlagUp))
+	// With the device's ifindex the peer's counts; an ifi_change of 0
+	// sets every flag from ifi_flags (multicast goes).
+	_, err = serve(t, h, rt.RTMNewLink, createExcl, veth(70, "u0", peerOf(71, uapi.IFF_PROMISC, 0, func(ae *netlink.AttributeEncoder) {
+		ae.String(uapi.IFLA_IFNAME, "u1")
+	})), false)
+	require.NoError(t, err)
+	u1, err := h.LinkByName("u1")
+	require.NoError(t, err)
+	assert.Equal(t, netdev.IfIndex(71), u1.Index)
+	assert.Equal(t, netdev.FlagBroadcast|netdev.FlagPromisc, u1.Flags&(bcastMcast|netdev.FlagPromisc|netdev.FlagUp))
+
+	// Bringing the peer up: ENOTCONN, nothing created.
+	before, err := h.LinkList()
+	require.NoError(t, err)
+	_, err = serve(t, h, rt.RTMNewLink, createExcl, veth(0, "p0", peerOf(0, uapi.IFF_UP, uapi.IFF_UP, func(ae *netlink.AttributeEncoder) {
+		ae.String(uapi.IFLA_IFNAME, "p1")
+	})), false)
+	assertErr(t, err, syscall.ENOTCONN, "")
+	after, err := h.LinkList()
+	require.NoError(t, err)
+	assert.Len(t, after, len(before))
+	// An unknown master for the peer does not matter.
+	_, err = serve(t, h, rt.RTMNewLink, createExcl, veth(0, "d0", peerOf(0, 0, 0, func(ae *netlink.AttributeEncoder) {
+		ae.String(uapi.IFLA_IFNAME, "d1")
+		ae.Uint32(uapi.IFLA_MASTER, 99)
+	})), false)
+	require.NoError(t, err)
+	// The peer's MTU is validated as the device's (veth_validate): EINVAL.
+	_, err = serve(t, h, rt.RTMNewLink, createExcl, veth(0, "e0", peerOf(0, 0, 0, func(ae *netlink.AttributeEncoder) {
+		ae.String(uapi.IFLA_IFNAME, "e1")
+		ae.Uint32(uapi.IFLA_MTU, 10)
+	})), false)
+	assertErr(t, err, syscall.EINVAL, "")
+	// A peer named as an existing device: EEXIST.
+	_, err = serve(t, h, rt.RTMNewLink, createExcl, veth(0, "f0", peerOf(0, 0, 0, func(ae *netlink.AttributeEncoder) {
+		ae.String(uapi.IFLA_IFNAME, "lo")
+	})), false)
+	assertErr(t, err, syscall.EEXIST, "")
 }

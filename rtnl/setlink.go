@@ -52,13 +52,17 @@ type LinkRequest struct {
 	KindMismatch bool
 
 	Change LinkChange
+	// Peer is what a veth's VETH_INFO_PEER changes on the new peer: its
+	// ifi_flags and ifi_change (the other fields are not looked at).
+	Peer *LinkChange
 }
 
 // LinkNew serves an RTM_NEWLINK request under one hold of RTNL: it changes
 // the device the request names if it exists (EEXIST with NLM_F_EXCL,
 // EOPNOTSUPP with NLM_F_REPLACE), changes every device of a group, or
-// creates the device with NLM_F_CREATE, then applies the request's flags
-// and master, unregistering the new device if either fails.
+// creates the device with NLM_F_CREATE, then applies a veth peer's flags
+// and the request's flags and master, unregistering the new device if one
+// of them fails.
 //
 // Kernel: rtnl_newlink → __rtnl_newlink (net/core/rtnetlink.c):
 // rtnl_changelink, rtnl_group_changelink, rtnl_newlink_create with
@@ -130,7 +134,11 @@ func (h *Handle) LinkNew(r LinkRequest) error {
 		}
 		d = devs[len(devs)-1] // a veth pair registers its peer first
 		err = nil
-		if r.Change.SetFlags {
+		if r.Peer != nil && r.Peer.SetFlags && len(devs) == 2 {
+			// veth_newlink: rtnl_configure_link of the peer.
+			err = changeLinkFlags(t, devs[0], *r.Peer)
+		}
+		if err == nil && r.Change.SetFlags {
 			err = changeLinkFlags(t, d, r.Change)
 		}
 		if err == nil && r.Change.Master != nil {
