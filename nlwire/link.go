@@ -3,7 +3,6 @@ package nlwire
 import (
 	"encoding/binary"
 	"errors"
-	"strings"
 	"syscall"
 
 	"github.com/mdlayher/netlink"
@@ -683,18 +682,9 @@ func newLink(r *request) ([]netlink.Message, error) {
 			return nil, errno.New(syscall.EINVAL, "")
 		}
 	}
-	return nil, newLinkErr(r.h.LinkNew(req))
-}
-
-// newLinkErr drops the message of rtnl's errors that the kernel answers
-// bare: a name clash at register_netdevice (EEXIST), a master without
-// ndo_add_slave in do_set_master (EOPNOTSUPP).
-func newLinkErr(err error) error {
-	var ee *errno.Error
-	if errors.As(err, &ee) && (ee.Errno == syscall.EEXIST || ee.Errno == syscall.EOPNOTSUPP) && strings.HasPrefix(ee.Msg, "Device \"") {
-		return errno.New(ee.Errno, "")
-	}
-	return err
+	// A name clash at register_netdevice and a master without ndo_add_slave
+	// are bare errnos in the kernel: rtnl.HasExtack drops their text.
+	return nil, r.h.LinkNew(req)
 }
 
 // kindPolicy returns the IFLA_INFO_DATA policy of a kind netsim models.

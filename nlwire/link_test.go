@@ -154,6 +154,21 @@ func kernelOrder(master, alias, linkinfo, link bool) []uint16 {
 	return append(o, kernelTail...)
 }
 
+// rawU32 returns the u32 attribute typ of an attribute stream, or 0.
+func rawU32(t *testing.T, b []byte, typ uint16) uint32 {
+	t.Helper()
+	ad, err := netlink.NewAttributeDecoder(b)
+	require.NoError(t, err)
+	var v uint32
+	for ad.Next() {
+		if ad.Type() == typ {
+			v = ad.Uint32()
+		}
+	}
+	require.NoError(t, ad.Err())
+	return v
+}
+
 func TestLinkDumpMatchesKernel(t *testing.T) {
 	h := testHandle(t)
 	setupLinks(t, h)
@@ -197,7 +212,10 @@ func TestLinkDumpMatchesKernel(t *testing.T) {
 		} else {
 			assert.Nil(t, lm.Attributes.Master, w.name)
 		}
-		assert.Equal(t, w.link, lm.Attributes.Type, "IFLA_LINK of %s", w.name)
+		// IFLA_LINK read raw: jsimonetti/rtnetlink's decoder stops at an
+		// IFLA_LINKINFO its registered macvlan driver decodes (the
+		// examples in this test binary register the drivers).
+		assert.Equal(t, w.link, rawU32(t, m.Data[ifinfomsgLen:], uapi.IFLA_LINK), "IFLA_LINK of %s", w.name)
 		if w.kind != "" {
 			require.NotNil(t, lm.Attributes.Info, w.name)
 			assert.Equal(t, w.kind, lm.Attributes.Info.Kind)
