@@ -415,13 +415,13 @@ func (o *Ops) nl2rule(req Rule) (Rule, bool, error) {
 	}
 	r.IPProto = req.IPProto
 	r.TunID = req.TunID
-	if req.Sport != (PortRange{}) {
+	if req.Attrs&AttrSportRange != 0 || req.Sport != (PortRange{}) {
 		if !req.Sport.valid() {
 			return einval("Invalid sport range")
 		}
 		r.Sport = req.Sport
 	}
-	if req.Dport != (PortRange{}) {
+	if req.Attrs&AttrDportRange != 0 || req.Dport != (PortRange{}) {
 		if !req.Dport.valid() {
 			return einval("Invalid dport range")
 		}
@@ -711,6 +711,12 @@ func (x *entry) dump(f Family) Rule {
 	}
 	if r.UID.set() {
 		r.Attrs |= AttrUIDRange
+	}
+	if r.Sport.set() {
+		r.Attrs |= AttrSportRange
+	}
+	if r.Dport.set() {
+		r.Attrs |= AttrDportRange
 	}
 	return r
 }

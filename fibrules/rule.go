@@ -83,10 +83,14 @@ const (
 	AttrSuppressIfGroup                    // FRA_SUPPRESS_IFGROUP: SuppressIfGroup was given (else -1)
 	AttrUIDRange                           // FRA_UID_RANGE: UID was given (else unset, 0..2³²-1)
 	AttrGoto                               // FRA_GOTO: Goto was given, 0 included (else no target)
+	AttrSportRange                         // FRA_SPORT_RANGE: Sport was given, 0-0 included (which is refused)
+	AttrDportRange                         // FRA_DPORT_RANGE: Dport was given, 0-0 included (which is refused)
 )
 
 // PortRange is an inclusive range of ports (struct fib_rule_port_range).
-// The zero PortRange is unset and matches every port.
+// The zero PortRange is unset and matches every port; given in a request
+// (AttrSportRange, AttrDportRange) it is refused as any range starting
+// or ending at port 0 is.
 type PortRange struct{ Start, End uint16 }
 
 func (p PortRange) set() bool { return p.Start != 0 && p.End != 0 }

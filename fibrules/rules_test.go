@@ -123,6 +123,10 @@ func TestErrors(t *testing.T) {
 		{"sport reversed", fibrules.FamilyIPv4, fibrules.Rule{Sport: fibrules.PortRange{Start: 20, End: 10}, Action: 1, Table: 5}, syscall.EINVAL, "Invalid sport range"},
 		{"dport 65535", fibrules.FamilyIPv4, fibrules.Rule{Dport: fibrules.PortRange{Start: 1, End: 65535}, Action: 1, Table: 5}, syscall.EINVAL, "Invalid dport range"},
 		{"dport start 0", fibrules.FamilyIPv4, fibrules.Rule{Dport: fibrules.PortRange{Start: 0, End: 80}, Action: 1, Table: 5}, syscall.EINVAL, "Invalid dport range"},
+		// A range given as 0-0 (`sport 0`) is refused: only a range not
+		// given at all is unset.
+		{"sport 0 given", fibrules.FamilyIPv4, fibrules.Rule{Attrs: fibrules.AttrSportRange, Action: 1, Table: 5}, syscall.EINVAL, "Invalid sport range"},
+		{"dport 0 given", fibrules.FamilyIPv6, fibrules.Rule{Attrs: fibrules.AttrDportRange, Action: 1, Table: 5}, syscall.EINVAL, "Invalid dport range"},
 		{"long iif", fibrules.FamilyIPv4, fibrules.Rule{IIF: "0123456789abcdef", Action: 1, Table: 5}, syscall.EINVAL, "Error parsing msg"},
 		// fib4_rule_configure / fib6_rule_configure.
 		{"v4 ecn", fibrules.FamilyIPv4, fibrules.Rule{TOS: 0x11, Action: 1, Table: 5}, syscall.EINVAL, "Invalid dsfield (tos): ECN bits must be 0"},
