@@ -202,8 +202,14 @@ func ruleFromMsg(fam int, body []byte, tb attrs) (fibrules.Rule, error) {
 		r.Attrs |= fibrules.AttrPriority
 	}
 	r.Protocol = tb.u8(uapi.FRA_PROTOCOL)
-	r.IIF = tb.str(uapi.FRA_IIFNAME)
-	r.OIF = tb.str(uapi.FRA_OIFNAME)
+	if tb.has(uapi.FRA_IIFNAME) {
+		r.IIF = tb.str(uapi.FRA_IIFNAME)
+		r.Attrs |= fibrules.AttrIIFName
+	}
+	if tb.has(uapi.FRA_OIFNAME) {
+		r.OIF = tb.str(uapi.FRA_OIFNAME)
+		r.Attrs |= fibrules.AttrOIFName
+	}
 	r.FwMark = tb.u32(uapi.FRA_FWMARK)
 	if tb.has(uapi.FRA_FWMASK) {
 		r.FwMask = tb.u32(uapi.FRA_FWMASK)
