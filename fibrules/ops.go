@@ -367,10 +367,12 @@ func (o *Ops) nl2rule(req Rule) (Rule, bool, error) {
 	}
 	r.Protocol = req.Protocol
 	r.IIF, r.OIF = req.IIF, req.OIF
-	if r.IIF != "" {
+	// A name given, even "", binds the rule to its device, or to none
+	// (-1) until one of that name registers; no device is named "".
+	if r.IIF != "" || req.Attrs&AttrIIFName != 0 {
 		r.IIFIndex = o.ifindex(r.IIF)
 	}
-	if r.OIF != "" {
+	if r.OIF != "" || req.Attrs&AttrOIFName != 0 {
 		r.OIFIndex = o.ifindex(r.OIF)
 	}
 	r.FwMark = req.FwMark
@@ -415,13 +417,13 @@ func (o *Ops) nl2rule(req Rule) (Rule, bool, error) {
 	}
 	r.IPProto = req.IPProto
 	r.TunID = req.TunID
-	if req.Sport != (PortRange{}) {
+	if req.Attrs&AttrSportRange != 0 || req.Sport != (PortRange{}) {
 		if !req.Sport.valid() {
 			return einval("Invalid sport range")
 		}
 		r.Sport = req.Sport
 	}
-	if req.Dport != (PortRange{}) {
+	if req.Attrs&AttrDportRange != 0 || req.Dport != (PortRange{}) {
 		if !req.Dport.valid() {
 			return einval("Invalid dport range")
 		}
@@ -690,10 +692,12 @@ func (x *entry) dump(f Family) Rule {
 	if r.Action == ActGoto && x.ctarget.Load() == nil {
 		r.Flags |= FlagUnresolved
 	}
-	if r.IIFIndex == -1 {
+	// fib_nl_fill_rule reports a name, and its device's absence, only
+	// for a name that is not "".
+	if r.IIFIndex == -1 && r.IIF != "" {
 		r.Flags |= FlagIIFDetached
 	}
-	if r.OIFIndex == -1 {
+	if r.OIFIndex == -1 && r.OIF != "" {
 		r.Flags |= FlagOIFDetached
 	}
 	r.Attrs = AttrPriority
@@ -711,6 +715,18 @@ func (x *entry) dump(f Family) Rule {
 	}
 	if r.UID.set() {
 		r.Attrs |= AttrUIDRange
+	}
+	if r.Sport.set() {
+		r.Attrs |= AttrSportRange
+	}
+	if r.Dport.set() {
+		r.Attrs |= AttrDportRange
+	}
+	if r.IIF != "" {
+		r.Attrs |= AttrIIFName
+	}
+	if r.OIF != "" {
+		r.Attrs |= AttrOIFName
 	}
 	return r
 }

@@ -74,7 +74,7 @@ const (
 // value of a field is itself meaningful. The zero Attr carries none: the
 // pref is chosen by fib_default_rule_pref, the mark mask follows the mark,
 // and suppression and the uid range are unset.
-type Attr uint8
+type Attr uint16
 
 const (
 	AttrPriority          Attr = 1 << iota // FRA_PRIORITY: Pref was given
@@ -83,10 +83,20 @@ const (
 	AttrSuppressIfGroup                    // FRA_SUPPRESS_IFGROUP: SuppressIfGroup was given (else -1)
 	AttrUIDRange                           // FRA_UID_RANGE: UID was given (else unset, 0..2³²-1)
 	AttrGoto                               // FRA_GOTO: Goto was given, 0 included (else no target)
+	AttrSportRange                         // FRA_SPORT_RANGE: Sport was given, 0-0 included (which is refused)
+	AttrDportRange                         // FRA_DPORT_RANGE: Dport was given, 0-0 included (which is refused)
+	// AttrIIFName is FRA_IIFNAME: IIF was given, "" included. A rule
+	// given the empty name is bound to no device (index -1) for good:
+	// it matches no packet, and dumps show neither the name nor
+	// FlagIIFDetached.
+	AttrIIFName
+	AttrOIFName // FRA_OIFNAME: OIF was given, "" included (as AttrIIFName)
 )
 
 // PortRange is an inclusive range of ports (struct fib_rule_port_range).
-// The zero PortRange is unset and matches every port.
+// The zero PortRange is unset and matches every port; given in a request
+// (AttrSportRange, AttrDportRange) it is refused as any range starting
+// or ending at port 0 is.
 type PortRange struct{ Start, End uint16 }
 
 func (p PortRange) set() bool { return p.Start != 0 && p.End != 0 }
@@ -122,7 +132,8 @@ type Rule struct {
 	IIF, OIF string       // FRA_IIFNAME, FRA_OIFNAME (at most 15 bytes)
 
 	// IIFIndex and OIFIndex are set in dumps: the index of the device IIF
-	// (OIF) names, -1 while no such device exists, 0 without a name.
+	// (OIF) names, -1 while no such device exists (always, for a name
+	// given as ""), 0 without a name.
 	IIFIndex, OIFIndex netdev.IfIndex
 
 	Pref              uint32    // FRA_PRIORITY (with AttrPriority)

@@ -10,6 +10,7 @@ import (
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/fibrules"
+	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -123,6 +124,10 @@ func TestErrors(t *testing.T) {
 		{"sport reversed", fibrules.FamilyIPv4, fibrules.Rule{Sport: fibrules.PortRange{Start: 20, End: 10}, Action: 1, Table: 5}, syscall.EINVAL, "Invalid sport range"},
 		{"dport 65535", fibrules.FamilyIPv4, fibrules.Rule{Dport: fibrules.PortRange{Start: 1, End: 65535}, Action: 1, Table: 5}, syscall.EINVAL, "Invalid dport range"},
 		{"dport start 0", fibrules.FamilyIPv4, fibrules.Rule{Dport: fibrules.PortRange{Start: 0, End: 80}, Action: 1, Table: 5}, syscall.EINVAL, "Invalid dport range"},
+		// A range given as 0-0 (`sport 0`) is refused: only a range not
+		// given at all is unset.
+		{"sport 0 given", fibrules.FamilyIPv4, fibrules.Rule{Attrs: fibrules.AttrSportRange, Action: 1, Table: 5}, syscall.EINVAL, "Invalid sport range"},
+		{"dport 0 given", fibrules.FamilyIPv6, fibrules.Rule{Attrs: fibrules.AttrDportRange, Action: 1, Table: 5}, syscall.EINVAL, "Invalid dport range"},
 		{"long iif", fibrules.FamilyIPv4, fibrules.Rule{IIF: "0123456789abcdef", Action: 1, Table: 5}, syscall.EINVAL, "Error parsing msg"},
 		// fib4_rule_configure / fib6_rule_configure.
 		{"v4 ecn", fibrules.FamilyIPv4, fibrules.Rule{TOS: 0x11, Action: 1, Table: 5}, syscall.EINVAL, "Invalid dsfield (tos): ECN bits must be 0"},
@@ -453,4 +458,41 @@ func TestGotoZero(t *testing.T) {
 	require.Equal(t, "Unexpected goto", err.(*errno.Error).Msg)
 	e.must(e.add(fibrules.Rule{Pref: 10, Attrs: fibrules.AttrPriority | fibrules.AttrGoto, Action: fibrules.ActGoto, Goto: 20}))
 	require.NotZero(t, e.o.Rules()[1].Attrs&fibrules.AttrGoto)
+}
+
+// TestEmptyIfname: a rule given the empty iif or oif name (FRA_IIFNAME
+// "") is bound to no device and matches no packet, as Linux 6.18 does
+// (fib_nl2rule sets the index to -1 and no device is named ""); its dump
+// shows no name and no detached flag, and NLM_F_EXCL finds it equal to
+// the rule without a name.
+func TestEmptyIfname(t *testing.T) {
+	e := newEnv(t, fibrules.LockPerOps)
+	eth0 := e.dummy("eth0", "192.0.2.1/24")
+	e.route(10, "0.0.0.0/0", 8 /* prohibit */, nil)
+	e.route(20, "0.0.0.0/0", 8 /* prohibit */, nil)
+	e.route(254, "198.51.100.0/24", 0, eth0)
+	e.must(e.add(fibrules.Rule{Pref: 100, Attrs: fibrules.AttrPriority | fibrules.AttrOIFName, Action: fibrules.ActToTable, Table: 10}))
+	e.must(e.add(fibrules.Rule{Pref: 101, Attrs: fibrules.AttrPriority | fibrules.AttrIIFName, Action: fibrules.ActToTable, Table: 20}))
+	var r fibrules.Rule
+	err := e.do(func() error {
+		var err error
+		_, r, err = e.o.LookupFIB(e.t, e.f, fibrules.Flow{Dst: netip.MustParseAddr("198.51.100.7"), IIF: 1})
+		return err
+	})
+	require.NoError(t, err)
+	require.EqualValues(t, 32766, r.Pref, "the rules on no device are passed over")
+	rules := e.o.Rules()
+	require.Equal(t, uint32(100), rules[1].Pref)
+	require.Equal(t, netdev.IfIndex(-1), rules[1].OIFIndex)
+	require.Equal(t, netdev.IfIndex(-1), rules[2].IIFIndex)
+	for _, x := range rules[1:3] {
+		require.Zero(t, x.Flags&(fibrules.FlagIIFDetached|fibrules.FlagOIFDetached))
+		require.Zero(t, x.Attrs&(fibrules.AttrIIFName|fibrules.AttrOIFName))
+		require.Empty(t, x.IIF+x.OIF)
+	}
+	err = e.add(fibrules.Rule{Pref: 100, Attrs: fibrules.AttrPriority, Action: fibrules.ActToTable, Table: 10})
+	require.Equal(t, syscall.EEXIST, errno.Of(err))
+	// A device registered later does not bind it.
+	e.dummy("eth1", "")
+	require.Equal(t, netdev.IfIndex(-1), e.o.Rules()[1].OIFIndex)
 }

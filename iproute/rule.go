@@ -323,11 +323,13 @@ var ruleKeywords = []keyword[*ruleReq]{
 	exact("sport", func(a *args, q *ruleReq) error {
 		pr, err := nextValue(a, portRange, "invalid port range\n")
 		q.r.Sport = pr
+		q.r.Attrs |= fibrules.AttrSportRange
 		return err
 	}),
 	exact("dport", func(a *args, q *ruleReq) error {
 		pr, err := nextValue(a, portRange, "invalid dport range\n")
 		q.r.Dport = pr
+		q.r.Attrs |= fibrules.AttrDportRange
 		return err
 	}),
 }

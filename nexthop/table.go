@@ -178,7 +178,7 @@ func (tb *Table) findUnusedID() ID {
 //
 // Kernel: rtm_new_nexthop, nexthop_add, insert_nexthop (net/ipv4/nexthop.c).
 func (tb *Table) Add(t *sim.Task, cfg Config) (*Nexthop, error) {
-	return tb.newNexthop(t, cfg, false)
+	return tb.newNexthop(t, cfg, false, true)
 }
 
 // Replace replaces the nexthop with cfg.ID in place, like `ip nexthop
@@ -194,10 +194,26 @@ func (tb *Table) Add(t *sim.Task, cfg Config) (*Nexthop, error) {
 // replace_nexthop_grp (net/ipv4/nexthop.c).
 func (tb *Table) Replace(t *sim.Task, cfg Config, f Flusher) (*Nexthop, error) {
 	_ = f // replace never flushes the FIB; kept for the contract
-	return tb.newNexthop(t, cfg, true)
+	return tb.newNexthop(t, cfg, true, true)
 }
 
-func (tb *Table) newNexthop(t *sim.Task, cfg Config, replace bool) (*Nexthop, error) {
+// Insert is RTM_NEWNEXTHOP with any flags: without replace (NLM_F_REPLACE)
+// it is Add, whatever create says (the kernel adds a nexthop without
+// NLM_F_CREATE and refuses an existing id with EEXIST even without
+// NLM_F_EXCL); with replace it is Replace, except that without create
+// (NLM_F_CREATE) an id that does not exist is refused with ENOENT. That
+// refusal comes after every check of the new nexthop's definition (its
+// device, gateway, group members), as the kernel builds the nexthop
+// before it looks its id up, and before a new resilient group's check
+// for its number of buckets.
+//
+// Kernel: nexthop_add, insert_nexthop (net/ipv4/nexthop.c).
+func (tb *Table) Insert(t *sim.Task, cfg Config, replace, create bool, f Flusher) (*Nexthop, error) {
+	_ = f // as Replace
+	return tb.newNexthop(t, cfg, replace, create)
+}
+
+func (tb *Table) newNexthop(t *sim.Task, cfg Config, replace, create bool) (*Nexthop, error) {
 	tb.advance(t)
 	c, err := tb.parseConfig(cfg)
 	if err != nil {
@@ -230,6 +246,10 @@ func (tb *Table) newNexthop(t *sim.Task, cfg Config, replace bool) (*Nexthop, er
 			return nil, err
 		}
 		return old, nil
+	}
+	if replace && !create {
+		tb.tree.Delete(treeItem{id: id})
+		return nil, errno.New(syscall.ENOENT, "Replace specified without create and no entry exists")
 	}
 	if cand.IsResilient() {
 		if err := tb.insertRes(cand); err != nil {

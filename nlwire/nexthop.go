@@ -300,7 +300,8 @@ func clockT(v uint32) time.Duration { return time.Duration(v) * clockTick }
 func toClockT(d time.Duration) uint64 { return uint64(d / clockTick) }
 
 // newNexthop serves RTM_NEWNEXTHOP: an add, or with NLM_F_REPLACE a
-// replace, which without NLM_F_CREATE needs the nexthop to exist.
+// replace, which without NLM_F_CREATE needs the nexthop to exist; rtnl
+// decides, under RTNL, after the checks of the new nexthop.
 //
 // Kernel: rtm_new_nexthop, nexthop_add, insert_nexthop (net/ipv4/nexthop.c).
 func newNexthop(r *request) ([]netlink.Message, error) {
@@ -315,18 +316,7 @@ func newNexthop(r *request) ([]netlink.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r.hdr.Flags&uapi.NLM_F_REPLACE == 0 {
-		return nil, r.h.NexthopAdd(spec)
-	}
-	if spec.ID == 0 {
-		return nil, errno.New(syscall.EINVAL, "Replace requires nexthop id")
-	}
-	if r.hdr.Flags&uapi.NLM_F_CREATE == 0 {
-		if _, err := r.h.NexthopGet(spec.ID); errno.Of(err) == syscall.ENOENT {
-			return nil, errno.New(syscall.ENOENT, "Replace specified without create and no entry exists")
-		}
-	}
-	return nil, r.h.NexthopReplace(spec)
+	return nil, r.h.NexthopNew(spec, r.hdr.Flags&uapi.NLM_F_REPLACE != 0, r.hdr.Flags&uapi.NLM_F_CREATE != 0)
 }
 
 // nhValidGetDel is nh_valid_get_del_req: a get or delete names one

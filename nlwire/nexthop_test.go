@@ -25,4 +25,8 @@ func TestNexthopsAsTheKernelAnswers(t *testing.T) {
 	}
 	replayKernelReplies(t, "nexthop1.txt", nil, differ, nil, normalise)
 	replayKernelReplies(t, "nexthop2.txt", nil, differ, nil, normalise)
+	// NLM_F_CREATE, NLM_F_REPLACE and the order of a replace's checks:
+	// the new nexthop's (device, gateway, members) before the id's
+	// ENOENT, which precedes a new resilient group's bucket count.
+	replayKernelReplies(t, "nexthop3.txt", nil, differ, nil, normalise)
 }

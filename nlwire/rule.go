@@ -157,9 +157,7 @@ func ruleNotModelled(fam int, tb attrs, add bool) error {
 // ruleFromMsg builds the rule a request describes, with the checks of
 // fib_nl2rule that the rule cannot carry made here first, in the
 // kernel's order: the source and destination prefixes (their lengths and
-// the attributes' sizes) and the l3mdev value. A port range given as 0-0,
-// which the kernel refuses, is handed on as a range fibrules refuses at
-// the same point.
+// the attributes' sizes) and the l3mdev value.
 //
 // Kernel: fib_nl2rule (net/core/fib_rules.c).
 func ruleFromMsg(fam int, body []byte, tb attrs) (fibrules.Rule, error) {
@@ -204,8 +202,14 @@ func ruleFromMsg(fam int, body []byte, tb attrs) (fibrules.Rule, error) {
 		r.Attrs |= fibrules.AttrPriority
 	}
 	r.Protocol = tb.u8(uapi.FRA_PROTOCOL)
-	r.IIF = tb.str(uapi.FRA_IIFNAME)
-	r.OIF = tb.str(uapi.FRA_OIFNAME)
+	if tb.has(uapi.FRA_IIFNAME) {
+		r.IIF = tb.str(uapi.FRA_IIFNAME)
+		r.Attrs |= fibrules.AttrIIFName
+	}
+	if tb.has(uapi.FRA_OIFNAME) {
+		r.OIF = tb.str(uapi.FRA_OIFNAME)
+		r.Attrs |= fibrules.AttrOIFName
+	}
 	r.FwMark = tb.u32(uapi.FRA_FWMARK)
 	if tb.has(uapi.FRA_FWMASK) {
 		r.FwMask = tb.u32(uapi.FRA_FWMASK)
@@ -231,19 +235,14 @@ func ruleFromMsg(fam int, body []byte, tb attrs) (fibrules.Rule, error) {
 		r.Attrs |= fibrules.AttrUIDRange
 	}
 	r.IPProto = tb.u8(uapi.FRA_IP_PROTO)
-	portRange := func(t uint16) fibrules.PortRange {
-		b := tb.get(t)
-		if b == nil {
-			return fibrules.PortRange{}
-		}
-		p := fibrules.PortRange{Start: binary.LittleEndian.Uint16(b), End: binary.LittleEndian.Uint16(b[2:])}
-		if p == (fibrules.PortRange{}) {
-			p.End = 0xffff // given, and as invalid as 0-0
-		}
-		return p
+	if b := tb.get(uapi.FRA_SPORT_RANGE); b != nil {
+		r.Sport = fibrules.PortRange{Start: binary.LittleEndian.Uint16(b), End: binary.LittleEndian.Uint16(b[2:])}
+		r.Attrs |= fibrules.AttrSportRange
 	}
-	r.Sport = portRange(uapi.FRA_SPORT_RANGE)
-	r.Dport = portRange(uapi.FRA_DPORT_RANGE)
+	if b := tb.get(uapi.FRA_DPORT_RANGE); b != nil {
+		r.Dport = fibrules.PortRange{Start: binary.LittleEndian.Uint16(b), End: binary.LittleEndian.Uint16(b[2:])}
+		r.Attrs |= fibrules.AttrDportRange
+	}
 	return r, nil
 }
 

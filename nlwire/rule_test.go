@@ -39,4 +39,7 @@ func TestRulesAsTheKernelAnswers(t *testing.T) {
 	}
 	replayKernelReplies(t, "rules1.txt", skip, differ, filter, nil)
 	replayKernelReplies(t, "rules2.txt", skip, differ, filter, nil)
+	// Empty FRA_IIFNAME and FRA_OIFNAME: given, shown by no dump, equal
+	// to no name for NLM_F_EXCL and as a delete's selector.
+	replayKernelReplies(t, "rules3.txt", skip, differ, filter, nil)
 }
