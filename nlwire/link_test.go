@@ -321,7 +321,7 @@ func assertErr(t *testing.T, err error, e syscall.Errno, msg string) {
 	assert.Equal(t, e, errno.Of(err), "errno of %v", err)
 	var ee *errno.Error
 	if assertAs(err, &ee) {
-		assert.Equal(t, msg, ee.Msg)
+		assert.Equal(t, msg, extackMsg(err), "the extack the socket sends")
 	}
 }
 

@@ -160,7 +160,7 @@ func (s *Socket) rcvMsg(m []byte) (started bool, err error) {
 	}
 	r := &request{h: s.h, hdr: hdr, body: m[nlmsgHdrLen:], strict: strict}
 	echo := hdr.Flags&uapi.NLM_F_ECHO != 0
-	s.h.SetOrigin(rtnl.Origin{PortID: s.pid, Seq: hdr.Sequence, Echo: echo})
+	s.h.SetOrigin(rtnl.Origin{PortID: s.pid, Seq: hdr.Sequence, Echo: echo, Flags: uint16(hdr.Flags)})
 	defer s.h.SetOrigin(rtnl.Origin{})
 	if echo {
 		// The echo is built even while nobody listens (rtnl_notify_needed).
