@@ -131,16 +131,35 @@ func (a attrs) str(t uint16) string {
 // attrError is an error the kernel reports against one attribute
 // (NL_SET_ERR_MSG_ATTR): the errno and extack message, and the
 // attribute's offset from the start of the request (NLMSGERR_ATTR_OFFS).
+// pol is the policy entry the attribute failed, for the errors of
+// validate_nla that name it (NL_SET_ERR_MSG_ATTR_POL), which the error
+// ack describes in NLMSGERR_ATTR_POLICY; nil for the others.
 type attrError struct {
 	err *errno.Error
 	off int
+	pol *attrPolicy
 }
 
 func (e *attrError) Error() string { return e.err.Error() }
 func (e *attrError) Unwrap() error { return e.err }
 
 // badAttr returns err reported against the attribute at offset off.
-func badAttr(err *errno.Error, off int) error { return &attrError{err, off} }
+func badAttr(err *errno.Error, off int) error { return &attrError{err: err, off: off} }
+
+// badAttrPol returns err reported against the attribute at offset off
+// and the policy entry pt it failed (NL_SET_ERR_MSG_ATTR_POL).
+func badAttrPol(err *errno.Error, off int, pt attrPolicy) error {
+	return &attrError{err, off, &pt}
+}
+
+// errPolicy returns the policy entry err names, or nil.
+func errPolicy(err error) *attrPolicy {
+	var ae *attrError
+	if errors.As(err, &ae) {
+		return ae.pol
+	}
+	return nil
+}
 
 // errOffset returns the attribute offset err carries, or -1.
 func errOffset(err error) int {
@@ -200,24 +219,23 @@ func validateAttr(raw uint16, p []byte, off int, pol policy, v validation) error
 	}
 	pt := pol.attrs[typ]
 	n := len(p)
-	fail := func() error {
-		return badAttr(errno.New(syscall.ERANGE, "Attribute failed policy validation"), off)
-	}
+	polErr := func(e syscall.Errno, msg string) error { return badAttrPol(errno.New(e, msg), off, pt) }
+	fail := func() error { return polErr(syscall.ERANGE, "Attribute failed policy validation") }
 	if int(pt.typ) < len(attrLen) && attrLen[pt.typ] != 0 && n != attrLen[pt.typ] && v&validateStrictAttrs != 0 {
-		return badAttr(errno.New(syscall.EINVAL, "invalid attribute length"), off)
+		return polErr(syscall.EINVAL, "invalid attribute length")
 	}
 	if v&validateNested != 0 {
 		nested := raw&nlaFNested != 0
 		if pt.typ == nlaNested && !nested {
-			return badAttr(errno.New(syscall.EINVAL, "NLA_F_NESTED is missing"), off)
+			return polErr(syscall.EINVAL, "NLA_F_NESTED is missing")
 		}
 		if pt.typ != nlaNested && pt.typ != nlaUnspec && nested {
-			return badAttr(errno.New(syscall.EINVAL, "NLA_F_NESTED not expected"), off)
+			return polErr(syscall.EINVAL, "NLA_F_NESTED not expected")
 		}
 	}
 	switch pt.typ {
 	case nlaReject:
-		return badAttr(errno.New(syscall.EINVAL, "Attribute failed policy validation"), off)
+		return polErr(syscall.EINVAL, "Attribute failed policy validation")
 	case nlaFlag:
 		if n > 0 {
 			return fail()
@@ -228,7 +246,7 @@ func validateAttr(raw uint16, p []byte, off int, pol policy, v validation) error
 			m = pt.len + 1
 		}
 		if m == 0 || bytes.IndexByte(p[:m], 0) < 0 {
-			return badAttr(errno.New(syscall.EINVAL, "Attribute failed policy validation"), off)
+			return polErr(syscall.EINVAL, "Attribute failed policy validation")
 		}
 		fallthrough
 	case nlaString:
@@ -268,4 +286,79 @@ func validateAttr(raw uint16, p []byte, off int, pol policy, v validation) error
 		}
 	}
 	return nil
+}
+
+// The attributes of a policy entry's description (enum
+// netlink_policy_type_attr) and its types (enum netlink_attribute_type),
+// include/uapi/linux/netlink.h.
+const (
+	nlPolicyTypeAttrType      = 1 // NL_POLICY_TYPE_ATTR_TYPE
+	nlPolicyTypeAttrMinValueS = 2 // NL_POLICY_TYPE_ATTR_MIN_VALUE_S
+	nlPolicyTypeAttrMaxValueS = 3 // NL_POLICY_TYPE_ATTR_MAX_VALUE_S
+	nlPolicyTypeAttrMinValueU = 4 // NL_POLICY_TYPE_ATTR_MIN_VALUE_U
+	nlPolicyTypeAttrMaxValueU = 5 // NL_POLICY_TYPE_ATTR_MAX_VALUE_U
+	nlPolicyTypeAttrMaxLength = 7 // NL_POLICY_TYPE_ATTR_MAX_LENGTH
+
+	nlAttrTypeFlag      = 1  // NL_ATTR_TYPE_FLAG
+	nlAttrTypeU8        = 2  // NL_ATTR_TYPE_U8
+	nlAttrTypeU16       = 3  // NL_ATTR_TYPE_U16
+	nlAttrTypeU32       = 4  // NL_ATTR_TYPE_U32
+	nlAttrTypeU64       = 5  // NL_ATTR_TYPE_U64
+	nlAttrTypeS32       = 8  // NL_ATTR_TYPE_S32
+	nlAttrTypeBinary    = 10 // NL_ATTR_TYPE_BINARY
+	nlAttrTypeString    = 11 // NL_ATTR_TYPE_STRING
+	nlAttrTypeNulString = 12 // NL_ATTR_TYPE_NUL_STRING
+	nlAttrTypeNested    = 13 // NL_ATTR_TYPE_NESTED
+)
+
+// appendPolicyAttr appends the nested attribute typ (NLA_F_NESTED set)
+// describing policy entry pt as an error ack's NLMSGERR_ATTR_POLICY does:
+// the range of an integer type (the whole range of the type, netsim's
+// policies having no NLA_POLICY_RANGE bounds), the maximum length of a
+// string or binary with one, then NL_POLICY_TYPE_ATTR_TYPE. An entry of
+// NLA_UNSPEC or NLA_REJECT is not described, and nothing is appended.
+// The 64-bit values need no pad attribute on x86-64.
+//
+// Kernel: netlink_policy_dump_write_attr, __netlink_policy_dump_write_attr
+// (net/netlink/policy.c).
+func appendPolicyAttr(dst []byte, typ uint16, pt attrPolicy) []byte {
+	var p []byte
+	var t uint32
+	urange := func(maxV uint64) {
+		p = appendAttr(p, nlPolicyTypeAttrMinValueU, le.AppendUint64(nil, 0))
+		p = appendAttr(p, nlPolicyTypeAttrMaxValueU, le.AppendUint64(nil, maxV))
+	}
+	switch pt.typ {
+	case nlaU8:
+		t = nlAttrTypeU8
+		urange(1<<8 - 1)
+	case nlaU16:
+		t = nlAttrTypeU16
+		urange(1<<16 - 1)
+	case nlaU32:
+		t = nlAttrTypeU32
+		urange(1<<32 - 1)
+	case nlaU64:
+		t = nlAttrTypeU64
+		urange(1<<64 - 1)
+	case nlaS32:
+		t = nlAttrTypeS32
+		minS32 := int64(-1 << 31)
+		p = appendAttr(p, nlPolicyTypeAttrMinValueS, le.AppendUint64(nil, uint64(minS32)))
+		p = appendAttr(p, nlPolicyTypeAttrMaxValueS, le.AppendUint64(nil, 1<<31-1))
+	case nlaString, nlaNulString, nlaBinary:
+		t = map[attrType]uint32{nlaString: nlAttrTypeString, nlaNulString: nlAttrTypeNulString,
+			nlaBinary: nlAttrTypeBinary}[pt.typ]
+		if pt.len != 0 {
+			p = appendAttr(p, nlPolicyTypeAttrMaxLength, le.AppendUint32(nil, uint32(pt.len)))
+		}
+	case nlaFlag:
+		t = nlAttrTypeFlag
+	case nlaNested:
+		t = nlAttrTypeNested
+	default: // NLA_UNSPEC, NLA_REJECT
+		return dst
+	}
+	p = appendAttr(p, nlPolicyTypeAttrType, le.AppendUint32(nil, t))
+	return appendAttr(dst, typ|nlaFNested, p)
 }

@@ -263,7 +263,8 @@ func extackMsg(err error) string {
 // echoed in full, or only its header when the answer is a success or the
 // socket set CapAcknowledge (NLM_F_CAPPED); and with ExtendedAcknowledge
 // the extack message (NLMSGERR_ATTR_MSG) and, for an error against an
-// attribute, its offset (NLMSGERR_ATTR_OFFS), flagged NLM_F_ACK_TLVS.
+// attribute, its offset (NLMSGERR_ATTR_OFFS) and the policy entry it
+// failed (NLMSGERR_ATTR_POLICY), flagged NLM_F_ACK_TLVS.
 //
 // Kernel: netlink_ack, netlink_ack_tlv_fill.
 func (s *Socket) ack(m []byte, rem int, err error) {
@@ -285,6 +286,9 @@ func (s *Socket) ack(m []byte, rem int, err error) {
 		}
 		if off := errOffset(err); off >= 0 && off < rem {
 			tlv = appendAttr(tlv, uapi.NLMSGERR_ATTR_OFFS, le.AppendUint32(nil, uint32(off)))
+		}
+		if pt := errPolicy(err); pt != nil {
+			tlv = appendPolicyAttr(tlv, uapi.NLMSGERR_ATTR_POLICY, *pt)
 		}
 	}
 	if len(tlv) > 0 {

@@ -6,6 +6,7 @@
 package nlwire
 
 import (
+	"errors"
 	"os"
 	"sync"
 	"syscall"
@@ -37,8 +38,8 @@ import (
 //
 // Receive queue: as the kernel's, it is limited by the receive buffer
 // (SO_RCVBUF, 212992 bytes by default), counted as the kernel counts it in
-// skb truesize (see truesize). A reply, ack or notification that arrives
-// while the queue is over the limit is dropped, and the next Receive
+// skb truesize (see truesize). A reply, ack or notification that would
+// take a non-empty queue over the limit is dropped, and the next Receive
 // reports ENOBUFS (unless NoENOBUFS is set); after an overrun the socket
 // takes nothing more until its queue has been emptied (the kernel's
 // NETLINK_S_CONGESTED).
@@ -121,8 +122,10 @@ func (s *Socket) PID() uint32 { return s.pid }
 func (s *Socket) Handle() *rtnl.Handle { return s.h }
 
 // Close closes the socket: it leaves its groups, gives up its port id,
-// drops its queue and wakes a blocked Receive, which returns EBADF. A
-// second Close does nothing, as mdlayher/netlink's own sockets allow.
+// drops its queue and wakes a blocked Receive, which returns the poller's
+// "use of closed file" error, as a real socket's does; a Receive after
+// Close returns EBADF. A second Close does nothing, as mdlayher/netlink's
+// own sockets allow.
 //
 // Kernel: netlink_release (net/netlink/af_netlink.c).
 func (s *Socket) Close() error {
@@ -142,6 +145,11 @@ func (s *Socket) Close() error {
 // errClosed is the error of an operation on a closed socket, as
 // mdlayher/socket returns it.
 func errClosed(op string) error { return os.NewSyscallError(op, syscall.EBADF) }
+
+// errFileClosing is the error of a Receive blocked while the socket is
+// closed: the runtime poller's, which mdlayher/socket passes on as it is
+// ("use of closed file", internal/poll.ErrFileClosing).
+var errFileClosing = errors.New("use of closed file")
 
 // JoinGroup joins RTNLGRP group g (1 to 39; others: EINVAL).
 //
@@ -316,7 +324,8 @@ func (s *Socket) wakeLocked() {
 }
 
 // Receive returns the messages of the next datagram in the queue, blocking
-// until one arrives, the read deadline passes or the socket is closed. A
+// until one arrives, the read deadline passes (os.ErrDeadlineExceeded) or
+// the socket is closed (see Close). A
 // pending overrun is reported first, as recvmsg reports sk_err, as an
 // *os.SyscallError wrapping ENOBUFS.
 //
@@ -340,8 +349,11 @@ func (s *Socket) recvRaw() ([]byte, error) {
 			timer.Stop()
 		}
 	}()
-	for {
+	for waited := false; ; waited = true {
 		if s.closed {
+			if waited {
+				return nil, errFileClosing
+			}
 			return nil, errClosed("recvmsg")
 		}
 		if !s.rdeadline.IsZero() && !time.Now().Before(s.rdeadline) {
@@ -408,14 +420,16 @@ func (s *Socket) noteRecvLenLocked(n int) {
 }
 
 // enqueueLocked queues datagram b as a unicast or broadcast skb of
-// allocation size alloc, or drops it on an overrun.
+// allocation size alloc, or drops it on an overrun: when the queue with
+// it would be over the receive buffer (an empty queue takes one skb
+// whatever its size), or the socket is congested.
 //
 // Kernel: netlink_attachskb / netlink_broadcast_deliver, netlink_overrun.
 func (s *Socket) enqueueLocked(b []byte, alloc int) {
 	if s.closed {
 		return
 	}
-	if s.rmem > s.rcvbuf || s.congested {
+	if ts := truesize(alloc); s.rmem > 0 && s.rmem+ts > s.rcvbuf || s.congested {
 		if !s.opts.noENOBUFS && !s.congested {
 			s.congested = true
 			s.sockErr = syscall.ENOBUFS
