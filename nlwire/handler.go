@@ -10,7 +10,10 @@ import (
 // A request is one rtnetlink request message being served by a socket.
 type request struct {
 	h      *rtnl.Handle   // the socket's handle: its namespace and task
-	hdr    netlink.Header // as sent (Length checked against the payload)
+	// hdr is the header as sent (Length checked against the payload). A
+	// doit may change hdr.Flags as the kernel's handler rewrites the
+	// request's nlmsg_flags in place: the ack echoes the changed header.
+	hdr netlink.Header
 	body   []byte         // the payload after the header
 	strict bool           // the socket enabled NETLINK_GET_STRICT_CHK
 
