@@ -9,13 +9,10 @@ import (
 
 // A request is one rtnetlink request message being served by a socket.
 type request struct {
-	h *rtnl.Handle // the socket's handle: its namespace and task
-	// hdr is the header as sent (Length checked against the payload). A
-	// doit may change hdr.Flags as the kernel's handler rewrites the
-	// request's nlmsg_flags in place: the ack echoes the changed header.
-	hdr    netlink.Header
-	body   []byte // the payload after the header
-	strict bool   // the socket enabled NETLINK_GET_STRICT_CHK
+	h      *rtnl.Handle   // the socket's handle: its namespace and task
+	hdr    netlink.Header // as sent (Length checked); a doit may rewrite Flags as the kernel's handler does, and the ack echoes them
+	body   []byte         // the payload after the header
+	strict bool           // the socket enabled NETLINK_GET_STRICT_CHK
 
 	// answerFlags is a dump's cb->answer_flags: NLM_F_DUMP_FILTERED when
 	// the dumpit applied the request's filters. The socket sets it on the
