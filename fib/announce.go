@@ -6,6 +6,7 @@ package fib
 import (
 	"net/netip"
 
+	"github.com/netsimlab/netsim/nexthop"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -38,4 +39,51 @@ func (tb *Table) routeMsg(t *sim.Task, cfg *config, del bool, flags Mode, key ui
 	}
 	r := dumpInfo(tb.id, netip.PrefixFrom(addrFrom4(key), int(keyLength-slen)), typ, tos, fi)
 	a.RouteMsg(t, r, del, flags, !cfg.kernel)
+}
+
+// NexthopReplaced sends the RTM_NEWROUTE (NLM_F_REPLACE) of every route
+// whose fib_info uses nexthop object nh, after a replace changed nh's
+// definition: the tables in hash order, each trie's leaves from the
+// highest key down, a leaf's aliases in list order. The messages carry the
+// header of the request under way. It builds nothing when nh has no IPv4
+// route or no one listens; it charges nothing, as no other message does.
+//
+// Kernel: __nexthop_replace_notify (net/ipv4/nexthop.c),
+// fib_info_notify_update, __fib_info_notify_update (net/ipv4/fib_trie.c).
+func (f *FIB) NexthopReplaced(t *sim.Task, nh *nexthop.Nexthop) {
+	a := f.announce
+	if nh == nil || nh.FIBUsers() == 0 || a == nil || !a.Wanted() {
+		return
+	}
+	for _, tb := range f.Tables() {
+		tr := tb.t
+		// The leaves holding an alias of tb that uses nh, by ascending
+		// key, then sent in reverse.
+		var leaves []uint32
+		var pn uint32
+		for key := uint32(0); ; {
+			l := tr.leafWalk(&pn, key)
+			if l == 0 {
+				break
+			}
+			for al := tr.lf[l].head; al != 0; al = tr.al(al).next {
+				if fa := tr.al(al); fa.tbID == tb.id && tr.fiOf(fa).nh == nh {
+					leaves = append(leaves, l)
+					break
+				}
+			}
+			lk := tr.lf[l].key
+			if key = lk + 1; key < lk {
+				break
+			}
+		}
+		for i := len(leaves) - 1; i >= 0; i-- {
+			l := leaves[i]
+			for al := tr.lf[l].head; al != 0; al = tr.al(al).next {
+				if fa := tr.al(al); fa.tbID == tb.id && tr.fiOf(fa).nh == nh {
+					a.RouteMsg(t, tb.route(tr.lf[l].key, fa), false, NLMReplace, true)
+				}
+			}
+		}
+	}
 }

@@ -7,6 +7,7 @@ package fib6
 
 import (
 	"github.com/netsimlab/netsim/fib"
+	"github.com/netsimlab/netsim/nexthop"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -54,4 +55,22 @@ func (f *FIB) routeMsg(t *sim.Task, r *Info, del bool, flags fib.Mode) {
 func (f *FIB) request() func() {
 	f.ns.req = true
 	return func() { f.ns.req = false }
+}
+
+// NexthopReplaced sends the RTM_NEWROUTE (NLM_F_REPLACE) of every IPv6
+// route that uses nexthop object nh, newest first, after a replace changed
+// nh's definition; the messages carry the header of the request under way
+// (the nexthop request's), whatever skip_notify says.
+//
+// Kernel: __nexthop_replace_notify (net/ipv4/nexthop.c), fib6_rt_update
+// (net/ipv6/route.c).
+func (f *FIB) NexthopReplaced(t *sim.Task, nh *nexthop.Nexthop) {
+	if nh == nil || nh.IPv6Users() == 0 || !f.wanted() {
+		return
+	}
+	for _, u := range nh.IPv6UserList() {
+		if r, ok := u.(*Info); ok && r.table != nil {
+			f.ns.announce.RouteMsg(t, f.fill(t.Now(), r), false, fib.NLMReplace, true)
+		}
+	}
 }

@@ -89,7 +89,21 @@ func (f *FIB) SetRuleLookup(fn RuleLookup) { f.rs.rules = fn }
 // Priority 0 is 1024.
 //
 // Kernel: inet6_rtm_newroute → ip6_route_add / ip6_route_multipath_add.
-func (f *FIB) Add(t *sim.Task, r Route, mode fib.Mode) error { return f.add(t, r, mode) }
+func (f *FIB) Add(t *sim.Task, r Route, mode fib.Mode) error { return f.add(t, r, mode, nil) }
+
+// AddRequest is Add for a netlink request whose header carries mode: it
+// also returns the header's NLM_F_CREATE, EXCL, REPLACE and APPEND flags as
+// the kernel leaves them, which the request's ack echoes. A multipath add
+// rewrites them in place after each path it inserts (NLM_F_EXCL and
+// NLM_F_REPLACE off, NLM_F_CREATE on), whether or not a later path fails;
+// any other request leaves them as sent.
+//
+// Kernel: ip6_route_multipath_add (net/ipv6/route.c).
+func (f *FIB) AddRequest(t *sim.Task, r Route, mode fib.Mode) (fib.Mode, error) {
+	nlh := mode
+	err := f.add(t, r, mode, &nlh)
+	return nlh, err
+}
 
 // Del deletes the first route r matches: same prefix and source prefix,
 // and — when set — metric, protocol, device, gateway and nexthop id. The

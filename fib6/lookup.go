@@ -331,8 +331,9 @@ func (f *FIB) multipathHash(fl *flow6) uint32 {
 	return mpHash(f.rs.mpSeed, fl.saddr, fl.daddr, fl.flowlabel, fl.proto)
 }
 
-// SetMultipathSeed sets the key of the IPv6 multipath hash (the kernel's
-// boot-time random flow hash key).
+// SetMultipathSeed sets the key of the IPv6 multipath hash: the
+// namespace's net.ipv4.fib_multipath_hash_seed, or the random seed used
+// while none is set.
 func (f *FIB) SetMultipathSeed(seed uint32) { f.rs.mpSeed = seed }
 
 // typeError is ip6_rt_type_to_error (fib6_prop): the error of a reject

@@ -47,6 +47,9 @@ type config struct {
 	nhID     nexthop.ID
 	mp       []fib.NextHop
 	mode     fib.Mode
+	// nlh, when set, is the request header's NLM_F_* flags, which
+	// ip6_route_multipath_add rewrites as it inserts the paths.
+	nlh *fib.Mode
 
 	ignoreDevDown bool // fc_ignore_dev_down (addrconf's local routes)
 	deleteAllNH   bool // fc_delete_all_nh
@@ -749,7 +752,12 @@ func (f *FIB) multipathAdd(t *sim.Task, cfg *config) error {
 			cleanup()
 			return err
 		}
+		// The kernel rewrites the request's own header: the ack echoes
+		// these flags.
 		mode = mode&^(fib.NLMExcl|fib.NLMReplace) | fib.NLMCreate
+		if cfg.nlh != nil {
+			*cfg.nlh = mode
+		}
 	}
 	// Paths appended to a multipath route are announced with the whole
 	// route, from its first sibling on.
@@ -889,13 +897,14 @@ func configValidate(cfg *config) error {
 }
 
 // add is inet6_rtm_newroute.
-func (f *FIB) add(t *sim.Task, r Route, mode fib.Mode) error {
+func (f *FIB) add(t *sim.Task, r Route, mode fib.Mode, nlh *fib.Mode) error {
 	f.runTimers(t)
 	defer f.request()()
 	cfg, err := f.toConfig(r, mode, true)
 	if err != nil {
 		return err
 	}
+	cfg.nlh = nlh
 	if err := configValidate(&cfg); err != nil {
 		return err
 	}

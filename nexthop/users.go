@@ -96,6 +96,16 @@ func (nh *Nexthop) RemoveIPv6User(u IPv6User) {
 // IPv6Users returns the number of IPv6 routes linked to the nexthop.
 func (nh *Nexthop) IPv6Users() int { return len(nh.f6iList.idx) }
 
+// IPv6UserList returns the IPv6 routes linked to the nexthop in the order
+// of nh->f6i_list, newest first.
+func (nh *Nexthop) IPv6UserList() []IPv6User {
+	var out []IPv6User
+	for n := nh.f6iList.head; n != nil; n = n.next {
+		out = append(out, n.u)
+	}
+	return out
+}
+
 // deleteIPv6Users deletes the IPv6 routes using nh, newest first; each
 // leaves the list whether or not its NexthopRemoved unlinks it.
 //

@@ -10,7 +10,7 @@ import (
 // A request is one rtnetlink request message being served by a socket.
 type request struct {
 	h      *rtnl.Handle   // the socket's handle: its namespace and task
-	hdr    netlink.Header // as sent (Length checked against the payload)
+	hdr    netlink.Header // as sent (Length checked); a doit may rewrite Flags as the kernel's handler does, and the ack echoes them
 	body   []byte         // the payload after the header
 	strict bool           // the socket enabled NETLINK_GET_STRICT_CHK
 

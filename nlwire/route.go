@@ -572,7 +572,11 @@ func newRoute(r *request) ([]netlink.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nil, r.h.RouteNew(rq, fib.Mode(uint16(r.hdr.Flags)&routeModeMask))
+	// An IPv6 multipath add rewrites the request header's flags, which
+	// the ack echoes.
+	mode, err := r.h.RouteNewHeader(rq, fib.Mode(uint16(r.hdr.Flags)&routeModeMask))
+	r.hdr.Flags = r.hdr.Flags&^netlink.HeaderFlags(routeModeMask) | netlink.HeaderFlags(uint16(mode)&routeModeMask)
+	return nil, err
 }
 
 // delRoute serves RTM_DELROUTE.

@@ -105,7 +105,14 @@ func (s *Socket) rcvSkb(b []byte) {
 		var err error
 		started := false
 		if flags&uapi.NLM_F_REQUEST != 0 && le.Uint16(m[4:]) >= uapi.NLMSG_MIN_TYPE {
-			started, err = s.rcvMsg(m)
+			var served uint16
+			started, served, err = s.rcvMsg(m)
+			if served != flags {
+				// The handler rewrote the request's flags; the ack
+				// echoes them (the caller's datagram stays as sent).
+				m = append([]byte(nil), m...)
+				le.PutUint16(m[6:], served)
+			}
 		}
 		if !started && (flags&uapi.NLM_F_ACK != 0 || err != nil) {
 			s.ack(m, len(b), err)
@@ -122,17 +129,19 @@ const (
 )
 
 // rcvMsg serves one request. It reports started when the request began a
-// dump, which is answered by its datagrams and never acknowledged.
+// dump, which is answered by its datagrams and never acknowledged, and
+// the request's nlmsg_flags as the handler left them.
 //
 // Kernel: rtnetlink_rcv_msg (net/core/rtnetlink.c).
-func (s *Socket) rcvMsg(m []byte) (started bool, err error) {
+func (s *Socket) rcvMsg(m []byte) (started bool, flags uint16, err error) {
+	flags = le.Uint16(m[6:])
 	typ := rt.MsgType(le.Uint16(m[4:]))
 	if typ > uapi.RTM_MAX {
-		return false, errno.New(syscall.EOPNOTSUPP, "")
+		return false, flags, errno.New(syscall.EOPNOTSUPP, "")
 	}
 	// Every rtnetlink request carries at least an rtgenmsg.
 	if len(m) < nlmsgHdrLen+1 {
-		return false, nil
+		return false, flags, nil
 	}
 	hdr := netlink.Header{
 		Length:   le.Uint32(m),
@@ -146,17 +155,17 @@ func (s *Socket) rcvMsg(m []byte) (started bool, err error) {
 	dump := kind == kindGet && hdr.Flags&uapi.NLM_F_DUMP != 0
 	fn, key, bulk := lookup(family, typ, dump)
 	if fn == nil {
-		return false, errno.New(syscall.EOPNOTSUPP, "")
+		return false, flags, errno.New(syscall.EOPNOTSUPP, "")
 	}
 	if kind == kindDel && hdr.Flags&nlmBulk != 0 && !bulk {
-		return false, errno.New(syscall.EOPNOTSUPP, "Bulk delete is not supported")
+		return false, flags, errno.New(syscall.EOPNOTSUPP, "Bulk delete is not supported")
 	}
 	s.mu.Lock()
 	strict, busy := s.opts.strict, s.dump != nil
 	s.mu.Unlock()
 	if dump && busy {
 		// __netlink_dump_start: one dump at a time per socket.
-		return false, errno.New(syscall.EBUSY, "")
+		return false, flags, errno.New(syscall.EBUSY, "")
 	}
 	r := &request{h: s.h, hdr: hdr, body: m[nlmsgHdrLen:], strict: strict}
 	echo := hdr.Flags&uapi.NLM_F_ECHO != 0
@@ -170,9 +179,9 @@ func (s *Socket) rcvMsg(m []byte) (started bool, err error) {
 	msgs, err := fn(r)
 	if dump {
 		if err := s.startDump(r, key, msgs, err); err != nil {
-			return false, err
+			return false, flags, err
 		}
-		return true, nil
+		return true, flags, nil
 	}
 	if len(msgs) > 0 {
 		s.mu.Lock()
@@ -183,7 +192,7 @@ func (s *Socket) rcvMsg(m []byte) (started bool, err error) {
 		}
 		s.mu.Unlock()
 	}
-	return false, err
+	return false, uint16(r.hdr.Flags), err
 }
 
 // serveFunc is a doit or a dumpit.

@@ -216,7 +216,9 @@ type Net struct {
 }
 
 // setMultipathSeed sets the namespace's multipath hash seed; 0 draws a
-// random one. The caller holds RTNL.
+// random one. The IPv6 hash uses the same seed (rt6_multipath_hash keys
+// with net->ipv4's, through fib_multipath_hash_from_keys). The caller
+// holds RTNL.
 //
 // Kernel: proc_fib_multipath_hash_set_seed (net/ipv4/sysctl_net_ipv4.c).
 func (n *Net) setMultipathSeed(user uint32) {
@@ -224,6 +226,7 @@ func (n *Net) setMultipathSeed(user uint32) {
 	if user == 0 {
 		n.mpSeed = n.k.hashSeeds.Uint32()
 	}
+	n.fib6.SetMultipathSeed(n.mpSeed)
 }
 
 // Name returns the namespace's name ("" for the initial namespace).

@@ -91,12 +91,29 @@ func (h *Handle) NexthopReplace(spec Nexthop) error {
 		if err != nil {
 			return err
 		}
+		existed := cfg.ID != 0 && h.n.nh.Get(cfg.ID) != nil
 		nh, err := h.n.nh.Replace(t, cfg, h.n.fib)
 		if err == nil && h.n.notifyNeeded() {
 			h.n.nexthopNotify(nh, false, h.n.nexthopFlags(nlmCreate|nlmReplace))
+			if existed {
+				h.n.nexthopReplaceNotify(t, nh)
+			}
 		}
 		return err
 	})
+}
+
+// nexthopReplaceNotify sends, after the RTM_NEWNEXTHOP of a replaced
+// nexthop, the RTM_NEWROUTE (NLM_F_REPLACE) of the routes using it and of
+// those using the groups it is in: for each, the IPv4 routes, then the
+// IPv6 ones (nexthop_compat_mode is on, its default).
+//
+// Kernel: insert_nexthop → nexthop_replace_notify (net/ipv4/nexthop.c).
+func (n *Net) nexthopReplaceNotify(t *sim.Task, nh *nexthop.Nexthop) {
+	for _, x := range append([]*nexthop.Nexthop{nh}, nh.Parents()...) {
+		n.fib.NexthopReplaced(t, x)
+		n.fib6.NexthopReplaced(t, x)
+	}
 }
 
 // NexthopDel deletes nexthop id; routes that use it go with it.

@@ -20,14 +20,28 @@ import (
 // Kernel: inet_rtm_newroute (net/ipv4/fib_frontend.c),
 // inet6_rtm_newroute (net/ipv6/route.c).
 func (h *Handle) RouteNew(r Route, mode fib.Mode) error {
-	return h.do("RTM_NEWROUTE", func(t *sim.Task, _ *netdev.Table) error {
+	_, err := h.RouteNewHeader(r, mode)
+	return err
+}
+
+// RouteNewHeader is RouteNew that also returns the request's
+// NLM_F_CREATE, EXCL, REPLACE and APPEND flags as the kernel leaves them
+// in the request's header, which the ack echoes: an IPv6 multipath add
+// rewrites them (see fib6.FIB.AddRequest); any other request returns mode.
+//
+// Kernel: ip6_route_multipath_add (net/ipv6/route.c).
+func (h *Handle) RouteNewHeader(r Route, mode fib.Mode) (fib.Mode, error) {
+	nlh := mode
+	err := h.do("RTM_NEWROUTE", func(t *sim.Task, _ *netdev.Table) error {
 		if r.Dst.Addr().Is6() {
 			fr, err := h.n.fib6Route(r, true)
 			if err != nil {
 				return err
 			}
 			fr.Protocol = r.Protocol
-			return h.n.fib6.Add(t, fr, mode)
+			var err6 error
+			nlh, err6 = h.n.fib6.AddRequest(t, fr, mode)
+			return err6
 		}
 		fr, err := h.n.fibRoute(r, true)
 		if err != nil {
@@ -36,6 +50,7 @@ func (h *Handle) RouteNew(r Route, mode fib.Mode) error {
 		fr.Protocol = r.Protocol
 		return h.n.fib.Add(t, fr, mode)
 	})
+	return nlh, err
 }
 
 // RouteIndexes are the ifindexes of a RouteResult's devices, which a

@@ -14,5 +14,6 @@ func (h *Handle) RuleNew(family int, r fibrules.Rule, excl bool) error {
 	if err != nil {
 		return err
 	}
+	defer h.ruleRequestOrigin()()
 	return o.Add(h.t, h.n.k.rtnl, r, excl)
 }
