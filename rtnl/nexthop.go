@@ -69,32 +69,53 @@ func (n *Net) nexthopConfig(spec Nexthop) (nexthop.Config, error) {
 //
 // Kernel: rtm_new_nexthop (net/ipv4/nexthop.c), `ip nexthop add`.
 func (h *Handle) NexthopAdd(spec Nexthop) error {
-	return h.do("RTM_NEWNEXTHOP", func(t *sim.Task, _ *netdev.Table) error {
-		cfg, err := h.n.nexthopConfig(spec)
-		if err != nil {
-			return err
-		}
-		nh, err := h.n.nh.Add(t, cfg)
-		if err == nil && h.n.notifyNeeded() {
-			h.n.nexthopNotify(nh, false, h.n.nexthopFlags(nlmCreate|nlmExcl))
-		}
-		return err
-	})
+	return h.nexthopNew(spec, false, true, nlmCreate|nlmExcl)
 }
 
 // NexthopReplace replaces a nexthop object (or adds it).
 //
 // Kernel: rtm_new_nexthop with NLM_F_REPLACE, `ip nexthop replace`.
 func (h *Handle) NexthopReplace(spec Nexthop) error {
+	return h.nexthopNew(spec, true, true, nlmCreate|nlmReplace)
+}
+
+// NexthopNew adds or replaces a nexthop object as RTM_NEWNEXTHOP does
+// with the request's own flags, in one request: without replace
+// (NLM_F_REPLACE) it is NexthopAdd, whether create (NLM_F_CREATE) is set
+// or not; with replace it is NexthopReplace, except that without create a
+// nexthop id that does not exist is refused with ENOENT ("Replace
+// specified without create and no entry exists"), after every check of the
+// new nexthop's definition.
+//
+// Kernel: rtm_new_nexthop, nexthop_add, insert_nexthop (net/ipv4/nexthop.c).
+func (h *Handle) NexthopNew(spec Nexthop, replace, create bool) error {
+	var op uint16
+	if replace {
+		op |= nlmReplace
+	}
+	if create {
+		op |= nlmCreate
+	}
+	return h.nexthopNew(spec, replace, create, op)
+}
+
+// nexthopNew is every RTM_NEWNEXTHOP; op is the flags its notification
+// carries when the request's own are unknown (nexthopFlags). A replace
+// without an id is refused first (EINVAL, "Replace requires nexthop id").
+// The replace of a nexthop that existed is followed by its users' routes.
+func (h *Handle) nexthopNew(spec Nexthop, replace, create bool, op uint16) error {
 	return h.do("RTM_NEWNEXTHOP", func(t *sim.Task, _ *netdev.Table) error {
+		if replace && spec.ID == 0 {
+			return errno.New(syscall.EINVAL, "Replace requires nexthop id")
+		}
 		cfg, err := h.n.nexthopConfig(spec)
 		if err != nil {
 			return err
 		}
-		existed := cfg.ID != 0 && h.n.nh.Get(cfg.ID) != nil
-		nh, err := h.n.nh.Replace(t, cfg, h.n.fib)
+		existed := replace && h.n.nh.Get(cfg.ID) != nil
+		nh, err := h.n.nh.Insert(t, cfg, replace, create, h.n.fib)
 		if err == nil && h.n.notifyNeeded() {
-			h.n.nexthopNotify(nh, false, h.n.nexthopFlags(nlmCreate|nlmReplace))
+			h.n.nexthopNotify(nh, false, h.n.nexthopFlags(op))
 			if existed {
 				h.n.nexthopReplaceNotify(t, nh)
 			}
