@@ -174,6 +174,7 @@ func (s *Socket) rcvMsg(m []byte) (started bool, err error) {
 		}
 		return true, nil
 	}
+	err = withLeftoverMsg(r, err)
 	if len(msgs) > 0 {
 		s.mu.Lock()
 		for _, rm := range msgs {
