@@ -38,6 +38,12 @@ const (
 	AddrStablePrivacy  AddrFlags = 0x800 // IFA_F_STABLE_PRIVACY (IPv6)
 )
 
+// The address origins the kernel sets (IFA_PROTO).
+const (
+	AddrProtoKernelLo uint8 = 1 // IFAPROT_KERNEL_LO: loopback's ::1
+	AddrProtoKernelLL uint8 = 3 // IFAPROT_KERNEL_LL: an IPv6 link-local address addrconf made
+)
+
 // Addr is an IPv4 or IPv6 interface address as `ip addr` lists it. The zero
 // Addr is not a valid address.
 //
@@ -54,6 +60,11 @@ type Addr struct {
 
 	ValidLft     uint32 // seconds the address stays (LifetimeForever: no limit)
 	PreferredLft uint32 // seconds the address stays preferred, then deprecated
+
+	// Proto is who added the address (IFA_PROTO): 0 for a user's,
+	// AddrProtoKernelLo for IPv6 loopback's ::1, AddrProtoKernelLL for an
+	// IPv6 link-local address addrconf made.
+	Proto uint8
 
 	// Metric is the priority of the address's prefix route
 	// (IFA_RT_PRIORITY, `ip addr add ... metric N`); 0 is none: 0 for an

@@ -262,8 +262,8 @@ func (d *Device) addrconfUp(t *sim.Task) {
 	if d.isLoopback() {
 		if idev.find(netip.IPv6Loopback()) == nil {
 			// init_loopback → add_addr: ::1 is usable at once, without
-			// DAD, and has no prefix route.
-			ifa := d.ipv6AddAddr(t, Addr{Prefix: netip.PrefixFrom(netip.IPv6Loopback(), 128), Scope: ScopeHost, Flags: AddrPermanent}, false)
+			// DAD, and has no prefix route (IFAPROT_KERNEL_LO).
+			ifa := d.ipv6AddAddr(t, Addr{Prefix: netip.PrefixFrom(netip.IPv6Loopback(), 128), Scope: ScopeHost, Flags: AddrPermanent, Proto: AddrProtoKernelLo}, false)
 			d.dadCompleted(t, ifa)
 		}
 	} else if !d.isL3Master() {
@@ -273,7 +273,7 @@ func (d *Device) addrconfUp(t *sim.Task) {
 			if idev.find(ll) == nil {
 				// addrconf_add_linklocal: the address, then its
 				// fe80::/64 prefix route.
-				ifa := d.ipv6AddAddr(t, Addr{Prefix: netip.PrefixFrom(ll, 64), Scope: ScopeLink, Flags: AddrPermanent}, true)
+				ifa := d.ipv6AddAddr(t, Addr{Prefix: netip.PrefixFrom(ll, 64), Scope: ScopeLink, Flags: AddrPermanent, Proto: AddrProtoKernelLL}, true)
 				d.addrconfPrefixRoute(t, ifa.Prefix, 0, 0)
 				d.dadStart(t, ifa)
 			}
@@ -509,6 +509,7 @@ func (d *Device) ipv6ModifyAddr(t *sim.Task, ifa *ifaddr6, a Addr, valid, prefer
 	oldMetric := ifa.Metric
 	ifa.Flags = ifa.Flags&^inet6CfgFlags | a.Flags
 	ifa.setLifetime(t.Now(), valid, preferred)
+	ifa.Proto = a.Proto // the request's, 0 if it sent none
 	if a.Metric != 0 {
 		ifa.Metric = a.Metric
 	}

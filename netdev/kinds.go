@@ -300,6 +300,14 @@ func (s Other) validate(tb *Table) error {
 	return nil
 }
 
+func (s Other) tie(devs []*Device) {
+	if spec, err := s.spec(); err == nil {
+		if tr, ok := spec.(tier); ok {
+			tr.tie(devs)
+		}
+	}
+}
+
 func (s Other) create(t *sim.Task, tb *Table) ([]*Device, error) {
 	spec, err := s.spec()
 	if err != nil {

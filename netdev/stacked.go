@@ -29,11 +29,17 @@ var vethOps = &linkOps{
 	kind:      "veth",
 	operUp:    OperUp,
 	setRxMode: func(*sim.Task, *Device) {},
-	// veth_dellink: deleting either end unregisters both.
+	// veth_dellink: deleting either end unregisters both, untied first:
+	// from then on neither has a peer (its iflink is 0).
 	dellink: func(_ *sim.Task, d *Device, q *[]*Device) {
+		p := d.peer
+		d.peer = nil
 		*q = append(*q, d)
-		if d.peer != nil && d.peer.state == regRegistered {
-			*q = append(*q, d.peer)
+		if p != nil {
+			p.peer = nil
+			if p.state == regRegistered {
+				*q = append(*q, p)
+			}
 		}
 	},
 	// veth_open / veth_close: carrier on both ends only while both are up.
@@ -85,10 +91,20 @@ func (s Veth) create(t *sim.Task, tb *Table) ([]*Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.peer, b.peer = b, a
 	a.priv.wantIndex, b.priv.wantIndex = s.Index, s.PeerAttrs.Index
-	// veth_newlink registers the peer first.
+	// veth_newlink registers the peer first; tie joins them afterwards.
 	return []*Device{b, a}, nil
+}
+
+// tie makes the two ends of a new pair each other's peer, once both are
+// registered: the peer, announced as soon as it was registered, had none
+// then (its iflink was 0).
+//
+// Kernel: veth_newlink (drivers/net/veth.c) sets priv->peer of both ends
+// after register_netdevice(dev).
+func (Veth) tie(devs []*Device) {
+	b, a := devs[0], devs[1]
+	a.peer, b.peer = b, a
 }
 
 // ---- macvlan ----

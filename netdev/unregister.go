@@ -83,7 +83,7 @@ func (tb *Table) NewLink(t *sim.Task, spec LinkSpec) ([]*Device, error) {
 		}
 		claimed[want] = true
 	}
-	for _, d := range devs {
+	for i, d := range devs {
 		if err := tb.register(t, d, wantIndex(d)); err != nil {
 			panic("netdev: register after validation: " + err.Error()) // a broken invariant
 		}
@@ -92,15 +92,25 @@ func (tb *Table) NewLink(t *sim.Task, spec LinkSpec) ([]*Device, error) {
 			d.link.uppers = append(d.link.uppers, d)
 			d.refreshCarrier(t, false)
 		}
+		if i < len(devs)-1 {
+			// The peer a veth registers first is announced at once
+			// (veth_newlink's rtnl_configure_link), before the device
+			// itself is registered.
+			tb.s.linkMsg(t, d, false, ChangeAll, false)
+		}
 	}
-	// rtnl_configure_link announces each new device, the peer a veth
-	// registers first, then the request's own device with the request's
-	// header.
-	for i, d := range devs {
-		tb.s.linkMsg(t, d, false, ChangeAll, i == len(devs)-1)
+	if tr, ok := spec.(tier); ok {
+		tr.tie(devs)
 	}
+	// rtnl_newlink's rtnl_configure_link announces the request's own
+	// device, with the request's header.
+	tb.s.linkMsg(t, devs[len(devs)-1], false, ChangeAll, true)
 	return devs, nil
 }
+
+// tier is a LinkSpec whose devices are joined to each other once all are
+// registered (a veth pair's ends).
+type tier interface{ tie(devs []*Device) }
 
 // DelLink deletes d and whatever its kind deletes with it (a veth's peer).
 // The caller holds RTNL; the devices are freed by RunTodo after RTNL is
@@ -236,6 +246,8 @@ func (s *Stack) UnregisterMany(t *sim.Task, devs []*Device) {
 	s.w.RCU().SynchronizeExpedited(t)
 	for _, d := range list {
 		t.Charge(sim.DevUnregister, 1)
+		// dev_shutdown: the root qdisc is noop again.
+		d.qdisc = ""
 		_ = s.notify(t, EventUnregister, d)
 		// unregister_netdevice_many_notify: the device's RTM_DELLINK,
 		// with the header of the request that deleted it.

@@ -68,13 +68,34 @@ func (d *Device) open(t *sim.Task) error {
 	// its master) take its carrier in their NETDEV_UP handlers
 	// (netif_stacked_transfer_operstate, br_port_carrier_check), queued
 	// after d's and its peer's.
+	stale := d.noCarrierOperState()
 	if d.setCarrier() {
+		// Until linkwatch runs, the device keeps the operstate linkwatch
+		// gave it while it was down without carrier, which its
+		// RTM_NEWLINK reports (and so without IFF_RUNNING).
+		d.operState = stale
 		d.tbl.s.linkwatchFire(d)
 	} else {
 		d.refreshCarrier(t, false)
 	}
 	d.fireFollowers()
 	return nil
+}
+
+// noCarrierOperState is the operstate linkwatch gives d while d has no
+// carrier: LOWERLAYERDOWN when its iflink is another device (a vlan's or
+// macvlan's lower, a veth's peer) without carrier either, else DOWN.
+//
+// Kernel: default_operstate (net/core/link_watch.c).
+func (d *Device) noCarrierOperState() OperState {
+	l := d.link
+	if l == nil {
+		l = d.peer
+	}
+	if l != nil && !l.kcarrier {
+		return OperLowerLayerDown
+	}
+	return OperDown
 }
 
 // setCarrier recomputes d's carrier bit alone, as netif_carrier_on/off

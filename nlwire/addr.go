@@ -123,6 +123,9 @@ func addrMessage(a rtnl.AddrInfo) []byte {
 		if a.Label != "" {
 			ae.String(uapi.IFA_LABEL, a.Label)
 		}
+		if a.Proto != 0 {
+			ae.Uint8(uapi.IFA_PROTO, a.Proto)
+		}
 		ae.Uint32(uapi.IFA_FLAGS, uint32(a.Flags))
 		if a.Metric != 0 {
 			ae.Uint32(uapi.IFA_RT_PRIORITY, a.Metric)
@@ -140,6 +143,9 @@ func addrMessage(a rtnl.AddrInfo) []byte {
 		}
 		ae.Bytes(uapi.IFA_CACHEINFO, ci)
 		ae.Uint32(uapi.IFA_FLAGS, uint32(a.Flags))
+		if a.Proto != 0 {
+			ae.Uint8(uapi.IFA_PROTO, a.Proto)
+		}
 	}
 	b, err := ae.Encode()
 	if err != nil {

@@ -29,15 +29,31 @@ func nestNoFlag(ae *netlink.AttributeEncoder, typ uint16, fn func(*netlink.Attri
 	})
 }
 
-// linkFlags is the ifi_flags of a device: netsim's IFF_LOWER_UP stands
-// for an up device with carrier, which the kernel also reports
-// IFF_RUNNING (dev_get_flags).
+// linkFlags is the ifi_flags of a device: IFF_RUNNING for an up device
+// whose operstate is up (or unknown), which it is not yet when its
+// carrier came but linkwatch has not run.
+//
+// Kernel: dev_get_flags (net/core/dev.c), netif_oper_up.
 func linkFlags(li rtnl.LinkInfo) uint32 {
 	f := uint32(li.Flags)
-	if f&rt.IFFLowerUp != 0 {
+	if f&rt.IFFUp != 0 && (li.OperState == netdev.OperUp || li.OperState == netdev.OperUnknown) {
 		f |= rt.IFFRunning
 	}
 	return f
+}
+
+// hasIflink reports whether the kind has an ndo_get_iflink: the devices
+// whose IFLA_LINK is sent even when it is 0 (a veth whose peer is not
+// tied yet or any more).
+//
+// Kernel: rtnl_fill_link_ifindex (net/core/rtnetlink.c), veth_get_iflink,
+// vlan_dev_get_iflink, macvlan_dev_get_iflink.
+func hasIflink(li rtnl.LinkInfo) bool {
+	switch li.Kind {
+	case "veth", "vlan", "macvlan":
+		return true
+	}
+	return false
 }
 
 // carrierCounts splits the carrier changes into ups and downs: they
@@ -123,7 +139,7 @@ func linkMessage(li rtnl.LinkInfo, change uint32) []byte {
 	if li.Kind != "" || li.SlaveKind != "" {
 		nestNoFlag(ae, uapi.IFLA_LINKINFO, func(x *netlink.AttributeEncoder) { fillLinkInfo(x, li) })
 	}
-	if li.LinkIndex != 0 && li.LinkIndex != li.Index {
+	if hasIflink(li) && li.LinkIndex != li.Index {
 		ae.Uint32(uapi.IFLA_LINK, uint32(li.LinkIndex))
 	}
 	ae.String(uapi.IFLA_QDISC, li.Qdisc)

@@ -183,6 +183,7 @@ func (s *Socket) rcvMsg(m []byte) (started bool, flags uint16, err error) {
 		}
 		return true, flags, nil
 	}
+	err = withLeftoverMsg(r, err)
 	if len(msgs) > 0 {
 		s.mu.Lock()
 		for _, rm := range msgs {

@@ -190,6 +190,21 @@ func (k *Kernel) Settle(t *sim.Task) {
 	t.SleepUntil(k.w.Now())
 }
 
+// SettleFor lets d of virtual time pass for t, as for a process that
+// waits that long: the deferred work and RCU callbacks due by then run,
+// earliest first, and work due later (an address lifetime's end) stays
+// pending. t's clock ends d later.
+func (k *Kernel) SettleFor(t *sim.Task, d time.Duration) {
+	until := t.Now().Add(d)
+	for {
+		k.wq.runDue(t, until)
+		t.SleepUntil(until)
+		if sim.Time(k.wq.nextAt.Load()) > until {
+			return
+		}
+	}
+}
+
 // Net is a network namespace (struct net).
 type Net struct {
 	k    *Kernel

@@ -35,7 +35,7 @@ func NewReal() (*Real, error) {
 	if os.Geteuid() != 0 {
 		return nil, errors.New("not root")
 	}
-	r := &Real{work: make(chan func()), settle: 50 * time.Millisecond}
+	r := &Real{work: make(chan func()), settle: DefaultSettle}
 	errc := make(chan error)
 	go func() {
 		// Locked for good: the thread ends with the goroutine, so no
@@ -121,18 +121,8 @@ func (r *Real) Call(s Step) error {
 // CallPort is the stand-in socket's port id.
 func (r *Real) CallPort() uint32 { return r.call.PID() }
 
-// Settle sleeps: the kernel's deferred work (linkwatch, IPv6 address
-// configuration, DAD without probes) runs from work queues within
-// milliseconds, except a new device's first operstate change, which
-// linkwatch defers up to a second (linkwatch_urgent_event is false for a
-// device that is not running; net/core/link_watch.c).
-func (r *Real) Settle(s Step) {
-	d := r.settle
-	if s.Send.Header.Type == unix.RTM_NEWLINK && s.Send.Header.Flags&netlink.Create != 0 {
-		d = 1100 * time.Millisecond
-	}
-	time.Sleep(d)
-}
+// Settle sleeps SettleTime.
+func (r *Real) Settle(s Step) { time.Sleep(SettleTime(s, r.settle)) }
 
 // Drain reads c without blocking (MSG_DONTWAIT) until it is empty. Each
 // read of a dump's part makes the kernel queue the next one.

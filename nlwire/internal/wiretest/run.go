@@ -53,6 +53,27 @@ type Option struct {
 	On  bool
 }
 
+// DefaultSettle is how long a side lets the kernel's deferred work run
+// after most steps (see SettleTime).
+const DefaultSettle = 50 * time.Millisecond
+
+// SettleTime is how long the kernel's deferred work (linkwatch, IPv6
+// address configuration, DAD without probes) has after step s, base after
+// most: they run from work queues within milliseconds, except a new
+// device's first operstate change, which linkwatch defers up to a second
+// (linkwatch_urgent_event is false for a device that is not running;
+// net/core/link_watch.c). Both sides wait as long, the real kernel in
+// wall time, the simulated one in virtual time, so that what comes due
+// later (an address lifetime's end) comes on neither.
+func SettleTime(s Step, base time.Duration) time.Duration {
+	if s.Send.Header.Type == rtmNewLink && s.Send.Header.Flags&netlink.Create != 0 {
+		return 1100 * time.Millisecond
+	}
+	return base
+}
+
+const rtmNewLink = 16 // RTM_NEWLINK
+
 // A Side is a kernel a sequence runs on: the real one or a simulated one.
 type Side interface {
 	// Dial opens a NETLINK_ROUTE socket in the side's namespace.

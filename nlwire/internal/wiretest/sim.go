@@ -36,8 +36,9 @@ func (s *Sim) Call(st Step) error { return st.Handle(s.h) }
 // CallPort is 0: a Handle request comes from no socket.
 func (s *Sim) CallPort() uint32 { return 0 }
 
-// Settle runs the kernel's deferred work (rtnl.Kernel.Settle).
-func (s *Sim) Settle(Step) { s.K.Settle(s.task) }
+// Settle lets SettleTime pass in virtual time, running the kernel's
+// deferred work that comes due meanwhile (rtnl.Kernel.SettleFor).
+func (s *Sim) Settle(st Step) { s.K.SettleFor(s.task, SettleTime(st, DefaultSettle)) }
 
 // Drain reads c until a read deadline in the past stops it: nlwire queues
 // a request's answers and notifications before Send returns.
