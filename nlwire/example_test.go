@@ -100,6 +100,19 @@ func ExampleDialRTNetlink() {
 		}
 	}
 	// Output:
+	// link 1 lo 00:00:00:00:00:00
+	// link 2 veth1 02:00:00:00:00:02
+	// link 3 veth0 02:00:00:00:00:01
+	// route 10.0.0.0/24 via <nil> dev 3
+	// route 192.0.2.0/24 via 10.0.0.2 dev 3
+	// route fe80::/64 via <nil> dev 3
+	// route fe80::/64 via <nil> dev 2
+	// again: true
+	// notified: veth1 flags 0x1002 operstate 2
+	// notified: veth0 flags 0x1002 operstate 2
+	// notified: veth1 flags 0x1003 operstate 3
+	// notified: veth0 flags 0x11003 operstate 3
+	// notified: veth0 flags 0x11043 operstate 6
 }
 
 // A tool using mdlayher/netlink directly: dump the links (RTM_GETLINK
