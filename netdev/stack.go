@@ -300,7 +300,21 @@ func (tb *Table) Lookup(name string) (*Device, error) {
 // without a message, as __dev_get_by_index's callers answer. No device
 // name has its form: it starts with a NUL byte, which ends every name
 // attribute.
-func IndexRef(i IfIndex) string { return "\x00" + strconv.Itoa(int(i)) }
+func IndexRef(i IfIndex) string {
+	if i >= 0 && int(i) < len(indexRefs) {
+		return indexRefs[i]
+	}
+	return "\x00" + strconv.Itoa(int(i))
+}
+
+// indexRefs holds the IndexRefs of the first ifindexes, which a request
+// names without allocating.
+var indexRefs = func() (r [1024]string) {
+	for i := range r {
+		r[i] = "\x00" + strconv.Itoa(i)
+	}
+	return r
+}()
 
 // indexOfRef returns the ifindex an IndexRef names.
 func indexOfRef(s string) (IfIndex, bool) {

@@ -207,7 +207,7 @@ func newAddr4(r *request) ([]netlink.Message, error) {
 		return nil, nil // inet_rtm_newaddr: nothing to add, no error
 	}
 	if a.has(uapi.IFA_PROTO) && a.u8(uapi.IFA_PROTO) != 0 {
-		return nil, badAttr(errno.New(syscall.EOPNOTSUPP, "IFA_PROTO is not modelled by netsim"), a.off[uapi.IFA_PROTO])
+		return nil, badAttr(errno.New(syscall.EOPNOTSUPP, "IFA_PROTO is not modelled by netsim"), a.offset(uapi.IFA_PROTO))
 	}
 	ad := netdev.Addr{
 		Prefix: netip.PrefixFrom(local, int(m.prefixlen)),
@@ -307,7 +307,7 @@ func newAddr6(r *request) ([]netlink.Message, error) {
 		return nil, errno.New(syscall.EINVAL, "")
 	}
 	if a.has(uapi.IFA_PROTO) && a.u8(uapi.IFA_PROTO) != 0 {
-		return nil, badAttr(errno.New(syscall.EOPNOTSUPP, "IFA_PROTO is not modelled by netsim"), a.off[uapi.IFA_PROTO])
+		return nil, badAttr(errno.New(syscall.EOPNOTSUPP, "IFA_PROTO is not modelled by netsim"), a.offset(uapi.IFA_PROTO))
 	}
 	flags := uint32(m.flags)
 	if a.has(uapi.IFA_FLAGS) {
@@ -379,14 +379,14 @@ func getAddr6(r *request) ([]netlink.Message, error) {
 		return nil, err
 	}
 	if r.strict {
-		for t, b := range a.tb {
+		for t, b := range a.present() {
 			if b != nil && t != uapi.IFA_TARGET_NETNSID && t != uapi.IFA_ADDRESS && t != uapi.IFA_LOCAL {
 				return nil, errno.New(syscall.EINVAL, "ipv6: Unsupported attribute in get address request")
 			}
 		}
 	}
 	if a.has(uapi.IFA_TARGET_NETNSID) {
-		return nil, badAttr(errno.New(syscall.EOPNOTSUPP, "IFA_TARGET_NETNSID is not modelled by netsim"), a.off[uapi.IFA_TARGET_NETNSID])
+		return nil, badAttr(errno.New(syscall.EOPNOTSUPP, "IFA_TARGET_NETNSID is not modelled by netsim"), a.offset(uapi.IFA_TARGET_NETNSID))
 	}
 	addr, _, ok := addr6(a)
 	if !ok {
@@ -433,7 +433,7 @@ func addrDumpReq(r *request, pol policy, prefix string) (uint32, error) {
 	if err != nil {
 		return 0, err
 	}
-	for t, v := range a.tb {
+	for t, v := range a.present() {
 		if v == nil {
 			continue
 		}

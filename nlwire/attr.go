@@ -1,6 +1,7 @@
 package nlwire
 
 import (
+	"iter"
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -71,23 +72,57 @@ const (
 	nlaHdrLen        = 4
 )
 
-// attrs is the result of a parse: tb[type] is the payload of the last
-// attribute of that type (nil if absent), off[type] its offset from the
-// start of the message, for NLMSGERR_ATTR_OFFS.
+// attrs is the result of a parse: for each attribute type of the policy,
+// the span of raw (the parsed stream, which starts base bytes into the
+// message) holding the payload of the last attribute of that type.
 type attrs struct {
-	tb  [][]byte
-	off []int
+	sp   []span
+	raw  []byte
+	base int
+}
+
+// span locates a payload in raw: start is its index plus one (0 for an
+// attribute that was absent), n its length.
+type span struct{ start, n uint32 }
+
+// offset returns attribute t's offset from the start of the message, for
+// NLMSGERR_ATTR_OFFS (its header's, as NL_SET_BAD_ATTR reports it).
+func (a attrs) offset(t uint16) int {
+	return a.base + int(a.sp[t].start) - 1 - nlaHdrLen
 }
 
 // has reports whether attribute t was present.
-func (a attrs) has(t uint16) bool { return int(t) < len(a.tb) && a.tb[t] != nil }
+func (a attrs) has(t uint16) bool { return int(t) < len(a.sp) && a.sp[t].start != 0 }
 
 // get returns attribute t's payload, or nil.
 func (a attrs) get(t uint16) []byte {
-	if int(t) < len(a.tb) {
-		return a.tb[t]
+	if !a.has(t) {
+		return nil
 	}
-	return nil
+	s := a.sp[t]
+	return a.raw[s.start-1 : s.start-1+s.n : s.start-1+s.n]
+}
+
+// present yields the attributes that were present, by type.
+func (a attrs) present() iter.Seq2[int, []byte] {
+	return func(yield func(int, []byte) bool) {
+		for t := range a.sp {
+			if a.sp[t].start != 0 && !yield(t, a.get(uint16(t))) {
+				return
+			}
+		}
+	}
+}
+
+// only returns a copy of a with nothing but the attributes ts.
+func (a attrs) only(ts ...uint16) attrs {
+	b := attrs{sp: make([]span, len(a.sp)), raw: a.raw, base: a.base}
+	for _, t := range ts {
+		if int(t) < len(a.sp) {
+			b.sp[t] = a.sp[t]
+		}
+	}
+	return b
 }
 
 // u8, u16, u32 and u64 read a fixed-size attribute in host (little-endian)
@@ -176,7 +211,7 @@ func errOffset(err error) int {
 // are skipped unless v rejects them.
 func parseAttrs(b []byte, base int, pol policy, v validation) (attrs, error) {
 	maxType := len(pol.attrs) - 1
-	a := attrs{tb: make([][]byte, maxType+1), off: make([]int, maxType+1)}
+	a := attrs{sp: make([]span, maxType+1), raw: b, base: base}
 	rem, pos := len(b), 0
 	for rem >= nlaHdrLen {
 		nlaLen := int(binary.LittleEndian.Uint16(b[pos:]))
@@ -195,8 +230,7 @@ func parseAttrs(b []byte, base int, pol policy, v validation) (attrs, error) {
 			if err := validateAttr(raw, payload, off, pol, v); err != nil {
 				return a, err
 			}
-			a.tb[typ] = payload
-			a.off[typ] = off
+			a.sp[typ] = span{uint32(pos + nlaHdrLen + 1), uint32(len(payload))}
 		}
 		adv := (nlaLen + 3) &^ 3
 		if adv > rem {

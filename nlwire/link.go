@@ -258,13 +258,11 @@ func getLink(r *request) ([]netlink.Message, error) {
 		return nil, err
 	}
 	if r.strict {
-		for t := range a.tb {
+		for t := range a.present() {
 			switch t {
 			case uapi.IFLA_IFNAME, uapi.IFLA_ALT_IFNAME, uapi.IFLA_EXT_MASK, uapi.IFLA_TARGET_NETNSID:
 			default:
-				if a.tb[t] != nil {
-					return nil, errno.New(syscall.EINVAL, "Unsupported attribute in get link request")
-				}
+				return nil, errno.New(syscall.EINVAL, "Unsupported attribute in get link request")
 			}
 		}
 	}
@@ -341,7 +339,7 @@ func dumpLinks(r *request) ([]netlink.Message, error) {
 	}
 	var master netdev.IfIndex
 	kind, hasKind := "", false
-	for t, v := range a.tb {
+	for t, v := range a.present() {
 		if v == nil {
 			continue
 		}
@@ -421,21 +419,21 @@ var unmodelledLinkAttrs = map[int]string{
 // value but IF_OPER_UP and IF_OPER_DORMANT (set_operstate), IFLA_LINKMODE
 // as the no-op of mode 0 (every device's).
 func refuseUnmodelled(a attrs) error {
-	for t, v := range a.tb {
+	for t, v := range a.present() {
 		if v == nil {
 			continue
 		}
 		if name, ok := unmodelledLinkAttrs[t]; ok {
-			return badAttr(errno.Errorf(syscall.EOPNOTSUPP, "%s is not modelled by netsim", name), a.off[t])
+			return badAttr(errno.Errorf(syscall.EOPNOTSUPP, "%s is not modelled by netsim", name), a.offset(uint16(t)))
 		}
 	}
 	if a.has(uapi.IFLA_OPERSTATE) {
 		if s := a.u8(uapi.IFLA_OPERSTATE); s == uint8(netdev.OperUp) || s == uint8(netdev.OperDormant) {
-			return badAttr(errno.New(syscall.EOPNOTSUPP, "IFLA_OPERSTATE UP and DORMANT are not modelled by netsim"), a.off[uapi.IFLA_OPERSTATE])
+			return badAttr(errno.New(syscall.EOPNOTSUPP, "IFLA_OPERSTATE UP and DORMANT are not modelled by netsim"), a.offset(uapi.IFLA_OPERSTATE))
 		}
 	}
 	if a.has(uapi.IFLA_LINKMODE) && a.u8(uapi.IFLA_LINKMODE) != 0 {
-		return badAttr(errno.New(syscall.EOPNOTSUPP, "IFLA_LINKMODE dormant is not modelled by netsim"), a.off[uapi.IFLA_LINKMODE])
+		return badAttr(errno.New(syscall.EOPNOTSUPP, "IFLA_LINKMODE dormant is not modelled by netsim"), a.offset(uapi.IFLA_LINKMODE))
 	}
 	return nil
 }
@@ -454,13 +452,10 @@ var unmodelledPeerAttrs = []int{
 func refusePeerUnmodelled(a attrs) error {
 	for _, t := range unmodelledPeerAttrs {
 		if a.has(uint16(t)) {
-			return badAttr(errno.Errorf(syscall.EOPNOTSUPP, "%s of a veth peer is not modelled by netsim", unmodelledLinkAttrs[t]), a.off[t])
+			return badAttr(errno.Errorf(syscall.EOPNOTSUPP, "%s of a veth peer is not modelled by netsim", unmodelledLinkAttrs[t]), a.offset(uint16(t)))
 		}
 	}
-	var b attrs
-	b.tb, b.off = make([][]byte, len(a.tb)), a.off
-	b.tb[uapi.IFLA_OPERSTATE], b.tb[uapi.IFLA_LINKMODE] = a.tb[uapi.IFLA_OPERSTATE], a.tb[uapi.IFLA_LINKMODE]
-	return refuseUnmodelled(b)
+	return refuseUnmodelled(a.only(uapi.IFLA_OPERSTATE, uapi.IFLA_LINKMODE))
 }
 
 // linkChange decodes what do_setlink applies. addrOK checks IFLA_ADDRESS
@@ -550,7 +545,7 @@ func delLink(r *request) ([]netlink.Message, error) {
 		return nil, err
 	}
 	if a.has(uapi.IFLA_TARGET_NETNSID) {
-		return nil, badAttr(errno.New(syscall.EOPNOTSUPP, "IFLA_TARGET_NETNSID is not modelled by netsim"), a.off[uapi.IFLA_TARGET_NETNSID])
+		return nil, badAttr(errno.New(syscall.EOPNOTSUPP, "IFLA_TARGET_NETNSID is not modelled by netsim"), a.offset(uapi.IFLA_TARGET_NETNSID))
 	}
 	named := a.has(uapi.IFLA_IFNAME) || a.has(uapi.IFLA_ALT_IFNAME)
 	switch {
@@ -594,7 +589,7 @@ func newLink(r *request) ([]netlink.Message, error) {
 	var info attrs
 	if a.has(uapi.IFLA_LINKINFO) {
 		// nla_parse_nested_deprecated without an extack.
-		if info, err = parseAttrs(a.get(uapi.IFLA_LINKINFO), a.off[uapi.IFLA_LINKINFO]+nlaHdrLen, iflaInfoPolicy, validateLiberal); err != nil {
+		if info, err = parseAttrs(a.get(uapi.IFLA_LINKINFO), a.offset(uapi.IFLA_LINKINFO)+nlaHdrLen, iflaInfoPolicy, validateLiberal); err != nil {
 			var ae *attrError
 			if errors.As(err, &ae) {
 				return nil, errno.New(ae.err.Errno, "")
@@ -625,7 +620,7 @@ func newLink(r *request) ([]netlink.Message, error) {
 	var data attrs
 	if known && info.has(uapi.IFLA_INFO_DATA) {
 		if pol, ok := kindPolicy(kind); ok {
-			if data, err = parseAttrs(info.get(uapi.IFLA_INFO_DATA), info.off[uapi.IFLA_INFO_DATA]+nlaHdrLen, pol, validateLiberal); err != nil {
+			if data, err = parseAttrs(info.get(uapi.IFLA_INFO_DATA), info.offset(uapi.IFLA_INFO_DATA)+nlaHdrLen, pol, validateLiberal); err != nil {
 				return nil, err
 			}
 		}
@@ -648,7 +643,7 @@ func newLink(r *request) ([]netlink.Message, error) {
 		}
 	}
 	if info.has(uapi.IFLA_INFO_SLAVE_DATA) {
-		ps, err := bridgePortSettings(info.get(uapi.IFLA_INFO_SLAVE_DATA), info.off[uapi.IFLA_INFO_SLAVE_DATA]+nlaHdrLen)
+		ps, err := bridgePortSettings(info.get(uapi.IFLA_INFO_SLAVE_DATA), info.offset(uapi.IFLA_INFO_SLAVE_DATA)+nlaHdrLen)
 		if err != nil {
 			return nil, err
 		}
@@ -742,9 +737,9 @@ func linkSpec(r *request, m ifinfomsg, a attrs, kind string, data attrs) (netdev
 		if p := data.get(uapi.VETH_INFO_PEER); p != nil {
 			pm := parseIfinfomsg(p)
 			if pm.index < 0 {
-				return nil, badAttr(errno.New(syscall.EINVAL, "ifindex can't be negative"), data.off[uapi.VETH_INFO_PEER])
+				return nil, badAttr(errno.New(syscall.EINVAL, "ifindex can't be negative"), data.offset(uapi.VETH_INFO_PEER))
 			}
-			pa, err := parseAttrs(p[ifinfomsgLen:], data.off[uapi.VETH_INFO_PEER]+nlaHdrLen+ifinfomsgLen, iflaPolicy, validateLiberal)
+			pa, err := parseAttrs(p[ifinfomsgLen:], data.offset(uapi.VETH_INFO_PEER)+nlaHdrLen+ifinfomsgLen, iflaPolicy, validateLiberal)
 			if err != nil {
 				return nil, err
 			}
@@ -875,7 +870,7 @@ func bridgeSettings(d attrs) (netdev.BridgeSettings, error) {
 	if b := d.get(uapi.IFLA_BR_MULTI_BOOLOPT); b != nil {
 		val, mask := binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:])
 		if mask&^3 != 0 {
-			return s, badAttr(errno.New(syscall.EOPNOTSUPP, "Bridge boolean options other than no_linklocal_learn and mcast_vlan_snooping are not modelled by netsim"), d.off[uapi.IFLA_BR_MULTI_BOOLOPT])
+			return s, badAttr(errno.New(syscall.EOPNOTSUPP, "Bridge boolean options other than no_linklocal_learn and mcast_vlan_snooping are not modelled by netsim"), d.offset(uapi.IFLA_BR_MULTI_BOOLOPT))
 		}
 		if mask&1 != 0 {
 			v := val&1 != 0
@@ -887,7 +882,7 @@ func bridgeSettings(d attrs) (netdev.BridgeSettings, error) {
 		}
 	}
 	if d.has(uapi.IFLA_BR_FDB_MAX_LEARNED) {
-		return s, badAttr(errno.New(syscall.EOPNOTSUPP, "IFLA_BR_FDB_MAX_LEARNED is not modelled by netsim"), d.off[uapi.IFLA_BR_FDB_MAX_LEARNED])
+		return s, badAttr(errno.New(syscall.EOPNOTSUPP, "IFLA_BR_FDB_MAX_LEARNED is not modelled by netsim"), d.offset(uapi.IFLA_BR_FDB_MAX_LEARNED))
 	}
 	return s, nil
 }
@@ -941,7 +936,7 @@ func bridgePortSettings(b []byte, base int) (netdev.BridgePortSettings, error) {
 	for _, t := range []int{uapi.IFLA_BRPORT_MAB, uapi.IFLA_BRPORT_NEIGH_VLAN_SUPPRESS, uapi.IFLA_BRPORT_MCAST_EHT_HOSTS_LIMIT,
 		uapi.IFLA_BRPORT_MCAST_MAX_GROUPS, uapi.IFLA_BRPORT_BACKUP_NHID} {
 		if d.has(uint16(t)) {
-			return s, badAttr(errno.Errorf(syscall.EOPNOTSUPP, "Bridge port attribute %d is not modelled by netsim", t), d.off[t])
+			return s, badAttr(errno.Errorf(syscall.EOPNOTSUPP, "Bridge port attribute %d is not modelled by netsim", t), d.offset(uint16(t)))
 		}
 	}
 	return s, nil

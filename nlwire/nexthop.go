@@ -110,7 +110,7 @@ func nhParse(r *request, pol policy) (attrs, error) {
 
 // nhNested is nla_parse_nested of the attribute t of tb.
 func nhNested(tb attrs, t uint16, pol policy) (attrs, error) {
-	return parseAttrs(tb.get(t), tb.off[t]+nlaHdrLen, pol, validateStrict)
+	return parseAttrs(tb.get(t), tb.offset(t)+nlaHdrLen, pol, validateStrict)
 }
 
 // nhHeader is the request's struct nhmsg.
@@ -128,7 +128,7 @@ func nhHeaderOf(body []byte) nhHeader {
 func opFlags(tb attrs) (uint32, error) {
 	f := tb.u32(uapi.NHA_OP_FLAGS)
 	if f&^nhaOpFlagsDumpAll != 0 {
-		return 0, badAttr(errno.New(syscall.EINVAL, "reserved bit set"), tb.off[uapi.NHA_OP_FLAGS])
+		return 0, badAttr(errno.New(syscall.EINVAL, "reserved bit set"), tb.offset(uapi.NHA_OP_FLAGS))
 	}
 	return f, nil
 }
@@ -204,7 +204,7 @@ func nhConfig(h nhHeader, tb attrs) (rtnl.Nexthop, error) {
 			}
 			spec.Group = append(spec.Group, nexthop.GroupMember{ID: id, Weight: uint16(w)})
 		}
-		for t := uapi.NHA_GROUP_TYPE + 1; t < len(tb.tb); t++ {
+		for t := uapi.NHA_GROUP_TYPE + 1; t < len(tb.sp); t++ {
 			switch {
 			case !tb.has(uint16(t)), t == uapi.NHA_HW_STATS_ENABLE, t == uapi.NHA_FDB,
 				t == uapi.NHA_RES_GROUP && spec.GroupType == nexthop.GroupResilient:
@@ -310,7 +310,7 @@ func newNexthop(r *request) ([]netlink.Message, error) {
 		return nil, err
 	}
 	if tb.u32(uapi.NHA_HW_STATS_ENABLE) > 1 {
-		return nil, badAttr(errno.New(syscall.ERANGE, "integer out of range"), tb.off[uapi.NHA_HW_STATS_ENABLE])
+		return nil, badAttr(errno.New(syscall.ERANGE, "integer out of range"), tb.offset(uapi.NHA_HW_STATS_ENABLE))
 	}
 	spec, err := nhConfig(nhHeaderOf(r.body), tb)
 	if err != nil {

@@ -8,6 +8,7 @@ package nlwire
 import (
 	"bytes"
 	"encoding/binary"
+	"iter"
 	"net/netip"
 	"syscall"
 	"time"
@@ -129,6 +130,23 @@ func walkAttrs(b []byte, base int) []rawAttr {
 	return out
 }
 
+// attrSeq is walkAttrs as an iterator, for a caller that keeps nothing.
+func attrSeq(b []byte, base int) iter.Seq[rawAttr] {
+	return func(yield func(rawAttr) bool) {
+		pos := 0
+		for len(b)-pos >= nlaHdrLen {
+			n := int(binary.LittleEndian.Uint16(b[pos:]))
+			if n < nlaHdrLen || n > len(b)-pos {
+				return
+			}
+			if !yield(rawAttr{binary.LittleEndian.Uint16(b[pos+2:]) & nlaTypeMask, b[pos+nlaHdrLen : pos+n], base + pos}) {
+				return
+			}
+			pos += (n + 3) &^ 3
+		}
+	}
+}
+
 // findAttr is nla_find: the first attribute of type t in as.
 func findAttr(as []rawAttr, t uint16) *rawAttr {
 	for i := range as {
@@ -198,7 +216,7 @@ func checkEncapType(t uint16) error {
 // delete). Values are as sent: fib caps and validates them.
 func parseMetrics(b []byte, base int) (fib.Metrics, error) {
 	var m fib.Metrics
-	for _, a := range walkAttrs(b, base) {
+	for a := range attrSeq(b, base) {
 		if a.typ == 0 {
 			continue
 		}
@@ -361,7 +379,7 @@ func parseRoute(r *request, del bool) (rtnl.Route, error) {
 		return out, errno.New(syscall.EINVAL, "Invalid route type")
 	}
 	var hasGW, hasVia bool
-	for _, at := range walkAttrs(r.body[rtmsgLen:], 16+rtmsgLen) {
+	for at := range attrSeq(r.body[rtmsgLen:], 16+rtmsgLen) {
 		switch at.typ {
 		case uapi.RTA_GATEWAY:
 			hasGW = true
@@ -428,7 +446,7 @@ func parseRoute(r *request, del bool) (rtnl.Route, error) {
 		out.PrefSrc = p
 	}
 	if a.has(uapi.RTA_METRICS) {
-		mx, err := parseMetrics(a.get(uapi.RTA_METRICS), a.off[uapi.RTA_METRICS]+nlaHdrLen)
+		mx, err := parseMetrics(a.get(uapi.RTA_METRICS), a.offset(uapi.RTA_METRICS)+nlaHdrLen)
 		if err != nil {
 			if del {
 				// fib_metrics_match: such a request matches no route.
@@ -439,7 +457,7 @@ func parseRoute(r *request, del bool) (rtnl.Route, error) {
 		out.Metrics = mx
 	}
 	if a.has(uapi.RTA_MULTIPATH) {
-		nhs, err := parseMultipath(a.get(uapi.RTA_MULTIPATH), a.off[uapi.RTA_MULTIPATH]+nlaHdrLen, true)
+		nhs, err := parseMultipath(a.get(uapi.RTA_MULTIPATH), a.offset(uapi.RTA_MULTIPATH)+nlaHdrLen, true)
 		if err != nil {
 			return out, err
 		}
@@ -509,7 +527,7 @@ func parseRoute6(r *request, del bool) (rtnl.Route, error) {
 		out.Table = a.u32(uapi.RTA_TABLE)
 	}
 	if a.has(uapi.RTA_METRICS) {
-		mx, err := parseMetrics(a.get(uapi.RTA_METRICS), a.off[uapi.RTA_METRICS]+nlaHdrLen)
+		mx, err := parseMetrics(a.get(uapi.RTA_METRICS), a.offset(uapi.RTA_METRICS)+nlaHdrLen)
 		if err != nil {
 			if del {
 				return out, errno.New(syscall.ESRCH, "")
@@ -519,7 +537,7 @@ func parseRoute6(r *request, del bool) (rtnl.Route, error) {
 		out.Metrics = mx
 	}
 	if a.has(uapi.RTA_MULTIPATH) {
-		nhs, err := parseMultipath(a.get(uapi.RTA_MULTIPATH), a.off[uapi.RTA_MULTIPATH]+nlaHdrLen, false)
+		nhs, err := parseMultipath(a.get(uapi.RTA_MULTIPATH), a.offset(uapi.RTA_MULTIPATH)+nlaHdrLen, false)
 		if err != nil {
 			return out, errno.New(syscall.EINVAL, "Invalid nexthop configuration - no valid nexthops")
 		}
@@ -622,10 +640,7 @@ func validDumpReq(r *request) (dumpFilter, error) {
 	if err != nil {
 		return f, err
 	}
-	for t := range a.tb {
-		if a.tb[t] == nil {
-			continue
-		}
+	for t := range a.present() {
 		switch t {
 		case uapi.RTA_TABLE:
 			f.table = a.u32(uapi.RTA_TABLE)

@@ -78,10 +78,7 @@ func validGetRouteReq(r *request, v6 bool) (attrs, rtmsg, error) {
 		}
 		return a, m, errno.New(syscall.EINVAL, mod+"rtm_src_len and rtm_dst_len must be 32 for IPv4")
 	}
-	for t := range a.tb {
-		if a.tb[t] == nil {
-			continue
-		}
+	for t := range a.present() {
 		switch t {
 		case uapi.RTA_IIF, uapi.RTA_OIF, uapi.RTA_SRC, uapi.RTA_DST, uapi.RTA_IP_PROTO,
 			uapi.RTA_SPORT, uapi.RTA_DPORT, uapi.RTA_MARK, uapi.RTA_UID:

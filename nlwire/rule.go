@@ -109,9 +109,9 @@ func ruleParse(r *request) (int, attrs, error) {
 		// as it reaches them.
 		switch {
 		case tb.has(uapi.FRA_DSCP) && tb.u8(uapi.FRA_DSCP) > dscpMax:
-			err = badAttr(errno.New(syscall.ERANGE, "integer out of range"), tb.off[uapi.FRA_DSCP])
+			err = badAttr(errno.New(syscall.ERANGE, "integer out of range"), tb.offset(uapi.FRA_DSCP))
 		case tb.has(uapi.FRA_DSCP_MASK) && tb.u8(uapi.FRA_DSCP_MASK)&^dscpMax != 0:
-			err = badAttr(errno.New(syscall.EINVAL, "reserved bit set"), tb.off[uapi.FRA_DSCP_MASK])
+			err = badAttr(errno.New(syscall.EINVAL, "reserved bit set"), tb.offset(uapi.FRA_DSCP_MASK))
 		}
 	}
 	if err != nil {

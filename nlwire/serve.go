@@ -10,6 +10,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"os"
+	"slices"
 	"syscall"
 	"time"
 
@@ -225,6 +226,7 @@ func lookup(family uint8, t rt.MsgType, dump bool) (fn serveFunc, key handlerKey
 // payload data, padded to NLMSG_ALIGNTO as nlmsg_end leaves a message.
 func appendMsg(dst []byte, h netlink.Header, data []byte) []byte {
 	l := nlmsgHdrLen + align4(len(data))
+	dst = slices.Grow(dst, l)
 	dst = le.AppendUint32(dst, uint32(l))
 	dst = le.AppendUint16(dst, uint16(h.Type))
 	dst = le.AppendUint16(dst, uint16(h.Flags))
@@ -304,18 +306,23 @@ func (s *Socket) ack(m []byte, rem int, err error) {
 	if len(tlv) > 0 {
 		flags |= uapi.NLM_F_ACK_TLVS
 	}
-	p := le.AppendUint32(nil, uint32(code))
-	if capped {
-		p = append(p, m[:nlmsgHdrLen]...)
-	} else {
-		p = append(p, m...)
-		for i := len(m); i < align4(len(m)); i++ {
-			p = append(p, 0)
-		}
+	echo := m[:nlmsgHdrLen]
+	if !capped {
+		echo = m
 	}
-	p = append(p, tlv...)
-	b := appendMsg(nil, netlink.Header{Type: uapi.NLMSG_ERROR, Flags: netlink.HeaderFlags(flags),
-		Sequence: le.Uint32(m[8:]), PID: s.pid}, p)
+	// One allocation: the header, the error code, the echo (padded) and
+	// the TLVs.
+	l := nlmsgHdrLen + 4 + align4(len(echo)) + len(tlv)
+	b := make([]byte, 0, l)
+	b = le.AppendUint32(b, uint32(l))
+	b = le.AppendUint16(b, uapi.NLMSG_ERROR)
+	b = le.AppendUint16(b, flags)
+	b = le.AppendUint32(b, le.Uint32(m[8:]))
+	b = le.AppendUint32(b, s.pid)
+	b = le.AppendUint32(b, uint32(code))
+	b = append(b, echo...)
+	b = b[:len(b)+align4(len(echo))-len(echo)]
+	b = append(b, tlv...)
 	s.enqueueLocked(b, len(b))
 }
 

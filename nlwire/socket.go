@@ -56,6 +56,7 @@ type Socket struct {
 	// whichever task made a change, takes it too.
 	mu         sync.Mutex
 	wake       chan struct{} // closed and replaced when a waiter should look again
+	waiters    int           // goroutines blocked in Receive on wake
 	queue      []datagram    // +checklocks:mu
 	rmem       int           // +checklocks:mu: the queue's truesize (sk_rmem_alloc)
 	rcvbuf     int           // +checklocks:mu: SO_RCVBUF as the kernel stores it (doubled)
@@ -319,6 +320,9 @@ func sockBuf(v, minimum int) int {
 
 // wakeLocked wakes every goroutine blocked in Receive to look again.
 func (s *Socket) wakeLocked() {
+	if s.waiters == 0 {
+		return // nobody holds wake: the next Receive looks anyway
+	}
 	close(s.wake)
 	s.wake = make(chan struct{})
 }
@@ -377,12 +381,14 @@ func (s *Socket) recvRaw() ([]byte, error) {
 			}
 			expire = timer.C
 		}
+		s.waiters++
 		s.mu.Unlock()
 		select {
 		case <-wake:
 		case <-expire:
 		}
 		s.mu.Lock()
+		s.waiters--
 	}
 }
 
@@ -390,8 +396,11 @@ func (s *Socket) recvRaw() ([]byte, error) {
 // continue, as netlink_recvmsg does after reading.
 func (s *Socket) popLocked() []byte {
 	d := s.queue[0]
-	s.queue[0] = datagram{}
-	s.queue = s.queue[1:]
+	// Shift rather than reslice, so that the queue's array is reused
+	// (it holds at most a receive buffer's worth of datagrams).
+	n := copy(s.queue, s.queue[1:])
+	s.queue[n] = datagram{}
+	s.queue = s.queue[:n]
 	s.rmem -= d.size
 	s.noteRecvLenLocked(len(d.b))
 	if s.dump != nil && s.rmem <= s.rcvbuf/2 {
