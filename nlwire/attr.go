@@ -1,10 +1,10 @@
 package nlwire
 
 import (
-	"iter"
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"iter"
 	"syscall"
 
 	"github.com/netsimlab/netsim/errno"
