@@ -452,7 +452,7 @@ func init() {
 	const (
 		noIPv6Labels = "netsim has no IPv6 address labels"
 		noTunnels    = "netsim models no tunnels"
-		noMonitor    = "netsim sends no notifications"
+		noMonitor    = "ip monitor is not implemented (the notifications reach nlwire sockets)"
 		noXfrm       = "netsim models no IPsec"
 		noMcast      = "netsim models no multicast routing"
 	)

@@ -49,7 +49,7 @@ var netnsObject = object{
 		{names: []string{"identify*"}, run: (*IP).netnsIdentify},
 		{names: []string{"pids*"}, run: (*IP).netnsPids},
 		{names: []string{"exec*"}, run: func(ip *IP, _ *rtnl.Handle, argv []string) error { return ip.netnsExec(argv) }},
-		{names: []string{"monitor*"}, refused: "netsim sends no notifications"},
+		{names: []string{"monitor*"}, refused: "netsim keeps no namespace files to watch"},
 		{names: []string{"attach*"}, refused: noProcesses},
 	},
 }
