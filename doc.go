@@ -40,10 +40,14 @@
 //   - errno: the kernel's errors, an errno with its extack message.
 //   - rtnl: the simulated kernel — RTNL, network namespaces, rtnetlink
 //     requests through a Handle (links, addresses, routes, nexthops, rules),
-//     bulk deletion by group and by ifindex list (seed 004) — with the
+//     their notifications, bulk deletion by group and by ifindex list (seed 004) — with the
 //     Before and After configurations.
 //   - iproute: iproute2 6.1's ip command on a simulated kernel (parser,
 //     printer with text and JSON output, batch), byte for byte.
+//   - nlwire: the rtnetlink wire protocol served from a simulated
+//     namespace, as a github.com/mdlayher/netlink socket: Go agent code
+//     written against mdlayher/netlink or jsimonetti/rtnetlink runs
+//     against netsim without root, notifications included.
 //   - scenario: experiments as functions returning reports.
 //   - cmd/netsim: the command line.
 //
