@@ -238,15 +238,33 @@ func (f *FIB) Add(t *sim.Task, r Route, mode Mode) error {
 // Kernel: inet_rtm_delroute (net/ipv4/fib_frontend.c), fib_table_delete
 // (net/ipv4/fib_trie.c).
 func (f *FIB) Del(t *sim.Task, r Route) error {
-	err := f.del(t, r)
+	err := f.del(t, r, false)
 	f.charge(t)
 	return err
 }
 
-func (f *FIB) del(t *sim.Task, r Route) error {
+// DelRequest is Del as an RTM_DELROUTE carries the scope: r.Scope is
+// rtm_scope as sent, ScopeNowhere (what `ip route del` sends unless given
+// a scope) matches any scope and ScopeUniverse only universe routes. Every
+// other field is a wildcard when zero, as for Del. The caller holds RTNL.
+//
+// Kernel: rtm_to_fib_config (net/ipv4/fib_frontend.c), fib_table_delete
+// (net/ipv4/fib_trie.c).
+func (f *FIB) DelRequest(t *sim.Task, r Route) error {
+	err := f.del(t, r, true)
+	f.charge(t)
+	return err
+}
+
+// del deletes the first route matching r; exactScope says r.Scope is the
+// request's rtm_scope, else ScopeUniverse is a wildcard too.
+func (f *FIB) del(t *sim.Task, r Route, exactScope bool) error {
 	cfg, err := toConfig(&r, 0, true)
 	if err != nil {
 		return err
+	}
+	if exactScope {
+		cfg.scope = r.Scope
 	}
 	if cfg.nhID != 0 && (f.nh == nil || f.nh.Get(cfg.nhID) == nil) {
 		return einval("Nexthop id does not exist")

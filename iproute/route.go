@@ -433,10 +433,13 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 		}
 	}
 	if del {
+		// iproute_modify: a delete's rtm_scope is RT_SCOPE_NOWHERE, the
+		// kernel's wildcard, unless given.
+		r.Scope = netdev.ScopeNowhere
 		if q.scopeOK {
 			r.Scope = q.scope
 		}
-		return h.RouteDel(*r)
+		return h.RouteDelRequest(*r)
 	}
 	if !q.typeOK {
 		r.Type = fib.TypeUnicast

@@ -48,8 +48,9 @@ type ifaddr6 struct {
 	// is made when DAD completes and inserted then; a device going down
 	// removes it from its table.
 	rt         Route6
-	linkLocal  bool // autoconfigured link-local
-	generation int  // bumps when the address is reset; stale DAD work checks it
+	linkLocal  bool   // autoconfigured link-local
+	generation int    // bumps when the address is reset; stale DAD work checks it
+	hashSeq    uint64 // when it entered inet6_addr_lst (see Table.Inet6AddrLookup)
 }
 
 // mcGroup is one IPv6 multicast group membership, struct ifmcaddr6.
@@ -567,7 +568,8 @@ func (d *Device) ipv6AddAddr(t *sim.Task, a Addr, linkLocal bool) *ifaddr6 {
 	t.Charge(sim.AddrOp, 1)
 	idev := d.inet6
 	a.Flags |= AddrTentative
-	ifa := &ifaddr6{Addr: a, linkLocal: linkLocal}
+	d.tbl.s.addr6Seq++
+	ifa := &ifaddr6{Addr: a, linkLocal: linkLocal, hashSeq: d.tbl.s.addr6Seq}
 	// ipv6_link_dev_addr: before the first address of the same or a larger scope.
 	at := len(idev.addrs)
 	for i, o := range idev.addrs {

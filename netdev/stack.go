@@ -78,6 +78,10 @@ type Stack struct {
 	// when they end. Guarded by RTNL.
 	lwQueue []*Device
 	lwHold  int
+
+	// addr6Seq numbers the IPv6 addresses in the order they were added
+	// (ipv6_add_addr_hash), for Table.Inet6AddrLookup. Guarded by RTNL.
+	addr6Seq uint64
 }
 
 // NewStack returns a Stack for world w whose RTNL is rtnl.

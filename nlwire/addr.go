@@ -392,27 +392,18 @@ func getAddr6(r *request) ([]netlink.Message, error) {
 	if !ok {
 		return nil, errno.New(syscall.EINVAL, "")
 	}
-	// ipv6_get_ifaddr with strict set: on the device the ifindex names,
-	// or on any device if it names none.
-	var as []rtnl.AddrInfo
+	link := ""
 	if m.index != 0 {
-		as, err = r.h.AddrList(netdev.IndexRef(netdev.IfIndex(m.index)), rtnl.FamilyV6)
+		link = netdev.IndexRef(netdev.IfIndex(m.index))
 	}
-	if m.index == 0 || errno.Of(err) == syscall.ENODEV {
-		as, err = r.h.AddrList("", rtnl.FamilyV6)
-	}
+	ai, err := r.h.AddrGet6(link, addr)
 	if err != nil {
 		return nil, err
 	}
-	for _, ai := range as {
-		if ai.Prefix.Addr() == addr {
-			return []netlink.Message{{
-				Header: netlink.Header{Type: netlink.HeaderType(rt.RTMNewAddr)},
-				Data:   addrMessage(ai),
-			}}, nil
-		}
-	}
-	return nil, errno.New(syscall.EADDRNOTAVAIL, "")
+	return []netlink.Message{{
+		Header: netlink.Header{Type: netlink.HeaderType(rt.RTMNewAddr)},
+		Data:   addrMessage(ai),
+	}}, nil
 }
 
 // addrDumpReq is what inet_valid_dump_ifaddr_req and its IPv6 twin make of

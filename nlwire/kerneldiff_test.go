@@ -232,6 +232,25 @@ func rtDel(family uint8, dst string, plen uint8, attrs ...W.Attr) netlink.Messag
 		Scope: uapi.RT_SCOPE_NOWHERE}.Bytes(), append([]W.Attr{W.IP(uapi.RTA_DST, dst)}, attrs...)...)
 }
 
+// rtDelScope is a delete of a route of any type and protocol in main
+// whose rtm_scope is scope.
+func rtDelScope(family, scope uint8, dst string, plen uint8) netlink.Message {
+	return W.Msg(uapi.RTM_DELROUTE, W.Ack, W.RtMsg{Family: family, DstLen: plen, Table: uapi.RT_TABLE_MAIN,
+		Scope: scope}.Bytes(), W.IP(uapi.RTA_DST, dst))
+}
+
+// leftover is m with 4 bytes after its attributes that are no attribute
+// (a length of 0).
+func leftover(m netlink.Message) netlink.Message {
+	m.Data = append(m.Data, 0, 0, 0, 0)
+	return m
+}
+
+// addr6Get is an IPv6 RTM_GETADDR doit for address a on ifindex index.
+func addr6Get(index uint32, a string) netlink.Message {
+	return W.Msg(uapi.RTM_GETADDR, W.Req, W.IfAddr{Family: uapi.AF_INET6, Index: index}.Bytes(), W.IP(uapi.IFA_ADDRESS, a))
+}
+
 func routeDump(family uint8) netlink.Message {
 	return W.Msg(uapi.RTM_GETROUTE, W.Dump, W.RtMsg{Family: family}.Bytes())
 }
@@ -575,6 +594,62 @@ var sequences = []wiretest.Seq{
 			note("the requester joins RTNLGRP_IPV4_ROUTE: an ECHO reaches it once", wiretest.Step{Join: rtgrp4}),
 			rt4(uapi.RTM_NEWROUTE, W.Create|uapi.NLM_F_ECHO, "192.0.7.0", 24, W.IP(uapi.RTA_GATEWAY, "10.0.0.2"), oif0),
 			rt4(uapi.RTM_NEWROUTE, W.Create, "192.0.8.0", 24, W.IP(uapi.RTA_GATEWAY, "10.0.0.2"), oif0),
+		),
+	},
+	{
+		Name:    "route_delscope",
+		Doc:     "route deletes and rtm_scope: RT_SCOPE_NOWHERE matches any scope, RT_SCOPE_UNIVERSE (0) only universe routes (IPv4); an IPv6 delete ignores the scope",
+		Options: extAck,
+		Groups:  []uint32{rtgrp4, rtgrp6},
+		Steps: steps(
+			pairUp6(), v4on, v6on,
+			W.Msg(uapi.RTM_NEWROUTE, W.Create, W.RtMsg{Family: uapi.AF_INET, DstLen: 24, Table: uapi.RT_TABLE_MAIN, Protocol: uapi.RTPROT_BOOT, Scope: uapi.RT_SCOPE_LINK, Type: uapi.RTN_UNICAST}.Bytes(), W.IP(uapi.RTA_DST, "192.0.2.0"), oif0),
+			rt4(uapi.RTM_NEWROUTE, W.Create, "198.51.100.0", 24, W.IP(uapi.RTA_GATEWAY, "10.0.0.2"), oif0),
+			note("scope universe, then host, miss the link-scope route; scope link takes it", rtDelScope(uapi.AF_INET, uapi.RT_SCOPE_UNIVERSE, "192.0.2.0", 24)),
+			rtDelScope(uapi.AF_INET, uapi.RT_SCOPE_HOST, "192.0.2.0", 24),
+			rtDelScope(uapi.AF_INET, uapi.RT_SCOPE_LINK, "192.0.2.0", 24),
+			note("scope universe takes a universe route", rtDelScope(uapi.AF_INET, uapi.RT_SCOPE_UNIVERSE, "198.51.100.0", 24)),
+			rt6(uapi.RTM_NEWROUTE, W.Create, "2001:db8:1::", 64, oif0),
+			rt6(uapi.RTM_NEWROUTE, W.Create, "2001:db8:2::", 64, oif0),
+			note("IPv6: scope universe and scope host both delete", rtDelScope(uapi.AF_INET6, uapi.RT_SCOPE_UNIVERSE, "2001:db8:1::", 64)),
+			rtDelScope(uapi.AF_INET6, uapi.RT_SCOPE_HOST, "2001:db8:2::", 64),
+		),
+	},
+	{
+		Name:    "ack_warning",
+		Doc:     "a request that succeeds although its attributes leave bytes over: the ack carries the parse's warning with extended acks, nothing without",
+		Options: extAck,
+		Groups:  []uint32{rtgrp4},
+		Steps: steps(
+			pairUp(), v4on,
+			note("a route, an address, a link change, a rule, a route get with an ack", leftover(rt4(uapi.RTM_NEWROUTE, W.Create, "192.0.2.0", 24, W.IP(uapi.RTA_GATEWAY, "10.0.0.2"), oif0))),
+			leftover(addr4(uapi.RTM_NEWADDR, W.Create, ifVeth0, "10.0.1.1", 24)),
+			leftover(W.Msg(uapi.RTM_SETLINK, W.Ack, W.IfInfo{Index: ifVeth0}.Bytes(), W.U32(uapi.IFLA_MTU, 1400))),
+			leftover(rule(uapi.RTM_NEWRULE, W.Create, W.RuleMsg{Family: uapi.AF_INET, Action: uapi.FR_ACT_TO_TBL}, W.U32(uapi.FRA_PRIORITY, 100), W.U32(uapi.FRA_TABLE, 100))),
+			leftover(routeGet(uapi.AF_INET, "192.0.2.5", 32, 0)),
+			leftover(W.Msg(uapi.RTM_GETROUTE, W.Ack, W.RtMsg{Family: uapi.AF_INET, DstLen: 32}.Bytes(), W.IP(uapi.RTA_DST, "192.0.2.6"))),
+			note("an attribute cut short leaves bytes over too", netlink.Message{Header: netlink.Header{Type: uapi.RTM_DELROUTE, Flags: W.Ack},
+				Data: append(rtDel(uapi.AF_INET, "192.0.2.0", 24).Data, 8, 0, uapi.RTA_OIF, 0)}),
+			note("no extended acks: a plain ack", option(netlink.ExtendedAcknowledge, false)),
+			leftover(rt4(uapi.RTM_NEWROUTE, W.Create, "192.0.3.0", 24, W.IP(uapi.RTA_GATEWAY, "10.0.0.2"), oif0)),
+		),
+	},
+	{
+		Name:    "addr6_get",
+		Doc:     "IPv6 RTM_GETADDR of an address two devices have: without a device (or with an unknown ifindex) the kernel answers the one added last",
+		Options: extAck,
+		Steps: steps(
+			pairUp6(), linkUp(ifLo),
+			addr6(uapi.RTM_NEWADDR, W.Create, ifLo, "2001:db8::5", 128),
+			addr6(uapi.RTM_NEWADDR, W.Create, ifVeth0, "2001:db8::5", 64),
+			note("veth0's, added last: without an ifindex, with an unknown one; lo's by its ifindex", addr6Get(0, "2001:db8::5")),
+			addr6Get(99, "2001:db8::5"),
+			addr6Get(ifLo, "2001:db8::5"),
+			note("lo's again, added last now", addr6(uapi.RTM_DELADDR, W.Ack, ifLo, "2001:db8::5", 128)),
+			addr6(uapi.RTM_NEWADDR, W.Create, ifLo, "2001:db8::5", 128),
+			addr6Get(0, "2001:db8::5"),
+			addr6Get(99, "2001:db8::5"),
+			addr6Get(ifVeth0, "2001:db8::5"),
 		),
 	},
 	{

@@ -75,3 +75,15 @@ func withLeftoverMsg(r *request, err error) error {
 	}
 	return e
 }
+
+// leftoverWarning is the extack message a doit that succeeded for request
+// r leaves set, which its ack carries as a warning: msgLeftover when the
+// attributes left bytes over, else "".
+//
+// Kernel: netlink_ack (a success ack carries extack->_msg).
+func leftoverWarning(r *request) string {
+	if hl := doitHeaderLen(rt.MsgType(r.hdr.Type)); hl != 0 && attrsLeftover(r.body, hl) {
+		return msgLeftover
+	}
+	return ""
+}

@@ -47,4 +47,6 @@ func TestLeftoverMessage(t *testing.T) {
 	at := withLeftoverMsg(r, badAttr(errno.New(syscall.ENODEV, ""), 28))
 	require.Equal(t, 28, errOffset(at), "the attribute the error names stays named")
 	require.Equal(t, msgLeftover, extackMsg(at))
+	require.Equal(t, msgLeftover, leftoverWarning(r), "a success's ack warns")
+	require.Empty(t, leftoverWarning(whole))
 }

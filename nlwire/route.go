@@ -606,7 +606,7 @@ func delRoute(r *request) ([]netlink.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nil, r.h.RouteDel(rq)
+	return nil, r.h.RouteDelRequest(rq)
 }
 
 // dumpFilter is struct fib_dump_filter: what a strict dump request asks

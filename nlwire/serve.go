@@ -104,10 +104,11 @@ func (s *Socket) rcvSkb(b []byte) {
 		m := b[:l]
 		flags := le.Uint16(m[6:])
 		var err error
+		var warn string
 		started := false
 		if flags&uapi.NLM_F_REQUEST != 0 && le.Uint16(m[4:]) >= uapi.NLMSG_MIN_TYPE {
 			var served uint16
-			started, served, err = s.rcvMsg(m)
+			started, served, warn, err = s.rcvMsg(m)
 			if served != flags {
 				// The handler rewrote the request's flags; the ack
 				// echoes them (the caller's datagram stays as sent).
@@ -116,7 +117,7 @@ func (s *Socket) rcvSkb(b []byte) {
 			}
 		}
 		if !started && (flags&uapi.NLM_F_ACK != 0 || err != nil) {
-			s.ack(m, len(b), err)
+			s.ack(m, len(b), err, warn)
 		}
 		b = b[min(align4(l), len(b)):]
 	}
@@ -130,19 +131,20 @@ const (
 )
 
 // rcvMsg serves one request. It reports started when the request began a
-// dump, which is answered by its datagrams and never acknowledged, and
-// the request's nlmsg_flags as the handler left them.
+// dump, which is answered by its datagrams and never acknowledged, the
+// request's nlmsg_flags as the handler left them, and the extack message
+// a successful request leaves set (a warning its ack carries).
 //
 // Kernel: rtnetlink_rcv_msg (net/core/rtnetlink.c).
-func (s *Socket) rcvMsg(m []byte) (started bool, flags uint16, err error) {
+func (s *Socket) rcvMsg(m []byte) (started bool, flags uint16, warn string, err error) {
 	flags = le.Uint16(m[6:])
 	typ := rt.MsgType(le.Uint16(m[4:]))
 	if typ > uapi.RTM_MAX {
-		return false, flags, errno.New(syscall.EOPNOTSUPP, "")
+		return false, flags, "", errno.New(syscall.EOPNOTSUPP, "")
 	}
 	// Every rtnetlink request carries at least an rtgenmsg.
 	if len(m) < nlmsgHdrLen+1 {
-		return false, flags, nil
+		return false, flags, "", nil
 	}
 	hdr := netlink.Header{
 		Length:   le.Uint32(m),
@@ -156,17 +158,17 @@ func (s *Socket) rcvMsg(m []byte) (started bool, flags uint16, err error) {
 	dump := kind == kindGet && hdr.Flags&uapi.NLM_F_DUMP != 0
 	fn, key, bulk := lookup(family, typ, dump)
 	if fn == nil {
-		return false, flags, errno.New(syscall.EOPNOTSUPP, "")
+		return false, flags, "", errno.New(syscall.EOPNOTSUPP, "")
 	}
 	if kind == kindDel && hdr.Flags&nlmBulk != 0 && !bulk {
-		return false, flags, errno.New(syscall.EOPNOTSUPP, "Bulk delete is not supported")
+		return false, flags, "", errno.New(syscall.EOPNOTSUPP, "Bulk delete is not supported")
 	}
 	s.mu.Lock()
 	strict, busy := s.opts.strict, s.dump != nil
 	s.mu.Unlock()
 	if dump && busy {
 		// __netlink_dump_start: one dump at a time per socket.
-		return false, flags, errno.New(syscall.EBUSY, "")
+		return false, flags, "", errno.New(syscall.EBUSY, "")
 	}
 	r := &request{h: s.h, hdr: hdr, body: m[nlmsgHdrLen:], strict: strict}
 	echo := hdr.Flags&uapi.NLM_F_ECHO != 0
@@ -180,11 +182,14 @@ func (s *Socket) rcvMsg(m []byte) (started bool, flags uint16, err error) {
 	msgs, err := fn(r)
 	if dump {
 		if err := s.startDump(r, key, msgs, err); err != nil {
-			return false, flags, err
+			return false, flags, "", err
 		}
-		return true, flags, nil
+		return true, flags, "", nil
 	}
 	err = withLeftoverMsg(r, err)
+	if err == nil {
+		warn = leftoverWarning(r)
+	}
 	if len(msgs) > 0 {
 		s.mu.Lock()
 		for _, rm := range msgs {
@@ -194,7 +199,7 @@ func (s *Socket) rcvMsg(m []byte) (started bool, flags uint16, err error) {
 		}
 		s.mu.Unlock()
 	}
-	return false, uint16(r.hdr.Flags), err
+	return false, uint16(r.hdr.Flags), warn, err
 }
 
 // serveFunc is a doit or a dumpit.
@@ -276,10 +281,11 @@ func extackMsg(err error) string {
 // socket set CapAcknowledge (NLM_F_CAPPED); and with ExtendedAcknowledge
 // the extack message (NLMSGERR_ATTR_MSG) and, for an error against an
 // attribute, its offset (NLMSGERR_ATTR_OFFS) and the policy entry it
-// failed (NLMSGERR_ATTR_POLICY), flagged NLM_F_ACK_TLVS.
+// failed (NLMSGERR_ATTR_POLICY), flagged NLM_F_ACK_TLVS. A success ack
+// carries only the warning warn, if any, as its NLMSGERR_ATTR_MSG.
 //
-// Kernel: netlink_ack, netlink_ack_tlv_fill.
-func (s *Socket) ack(m []byte, rem int, err error) {
+// Kernel: netlink_ack, netlink_ack_tlv_len, netlink_ack_tlv_fill.
+func (s *Socket) ack(m []byte, rem int, err error, warn string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var code int32
@@ -292,6 +298,9 @@ func (s *Socket) ack(m []byte, rem int, err error) {
 		flags |= uapi.NLM_F_CAPPED
 	}
 	var tlv []byte
+	if s.opts.extAck && err == nil && warn != "" {
+		tlv = appendAttr(tlv, uapi.NLMSGERR_ATTR_MSG, append([]byte(warn), 0))
+	}
 	if s.opts.extAck && err != nil {
 		if msg := extackMsg(err); msg != "" {
 			tlv = appendAttr(tlv, uapi.NLMSGERR_ATTR_MSG, append([]byte(msg), 0))

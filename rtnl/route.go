@@ -145,7 +145,11 @@ func (h *Handle) RouteTest(r Route) error { return h.routeAdd(r, fib.NLMExcl) }
 // RouteDel deletes the first route matching r (zero fields match anything).
 //
 // Kernel: inet_rtm_delroute → fib_table_delete (`ip route del`).
-func (h *Handle) RouteDel(r Route) error {
+func (h *Handle) RouteDel(r Route) error { return h.routeDel(r, false) }
+
+// routeDel serves RouteDel and RouteDelRequest; exactScope says r.Scope
+// is rtm_scope as sent (see RouteDelRequest).
+func (h *Handle) routeDel(r Route, exactScope bool) error {
 	return h.do("RTM_DELROUTE", func(t *sim.Task, _ *netdev.Table) error {
 		if r.Dst.Addr().Is6() {
 			fr, err := h.n.fib6Route(r, false)
@@ -157,6 +161,9 @@ func (h *Handle) RouteDel(r Route) error {
 		fr, err := h.n.fibRoute(r, false)
 		if err != nil {
 			return err
+		}
+		if exactScope {
+			return h.n.fib.DelRequest(t, fr)
 		}
 		return h.n.fib.Del(t, fr)
 	})

@@ -53,6 +53,18 @@ func (h *Handle) RouteNewHeader(r Route, mode fib.Mode) (fib.Mode, error) {
 	return nlh, err
 }
 
+// RouteDelRequest is an RTM_DELROUTE as a netlink socket sends it: unlike
+// RouteDel, whose zero Scope matches any, Scope is rtm_scope as sent, with
+// RT_SCOPE_NOWHERE (fib.ScopeNowhere, what `ip route del` sends unless
+// given a scope) the wildcard, so that 0 matches only universe routes
+// (IPv4; an IPv6 delete does not look at the scope). The other fields are
+// RouteDel's.
+//
+// Kernel: inet_rtm_delroute, rtm_to_fib_config (net/ipv4/fib_frontend.c),
+// fib_table_delete (net/ipv4/fib_trie.c); inet6_rtm_delroute
+// (net/ipv6/route.c).
+func (h *Handle) RouteDelRequest(r Route) error { return h.routeDel(r, true) }
+
 // RouteIndexes are the ifindexes of a RouteResult's devices, which a
 // netlink answer carries instead of their names: RTA_OIF and RTA_IIF (0
 // when there is none).

@@ -45,3 +45,59 @@ func TestRouteNewHeaderFlags(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, excl, got, "IPv4 leaves the header alone")
 }
+
+// RouteDelRequest matches rtm_scope as sent: RT_SCOPE_NOWHERE is the
+// wildcard and 0 matches only universe routes (IPv4); RouteDel's zero
+// Scope matches any. IPv6 deletes ignore the scope. Linux 6.18 answers
+// so (testdata of nlwire's route_delscope sequence).
+func TestRouteDelRequestScope(t *testing.T) {
+	r := newRig(t, rtnl.After)
+	r.ok(r.h.LinkAdd(netdev.Veth{Name: "v0", Peer: "v1"}))
+	r.ok(r.h.LinkSetUp("v0"))
+	r.ok(r.h.AddrAdd("v0", pfx("10.0.0.1/24")))
+	r.ok(r.h.AddrAddWith("v0", netdev.Addr{Prefix: pfx("2001:db8::1/64"), Flags: netdev.AddrNoDAD}))
+	r.settle()
+	link := rtnl.Route{Dst: pfx("192.0.2.0/24"), Dev: "v0", Scope: fib.ScopeLink}
+	r.ok(r.h.RouteAdd(link))
+	del := rtnl.Route{Dst: pfx("192.0.2.0/24")}
+	require.Equal(t, syscall.ESRCH, errno.Of(r.h.RouteDelRequest(del)), "0 is universe")
+	del.Scope = fib.ScopeHost
+	require.Equal(t, syscall.ESRCH, errno.Of(r.h.RouteDelRequest(del)))
+	del.Scope = fib.ScopeNowhere
+	r.ok(r.h.RouteDelRequest(del))
+	r.ok(r.h.RouteAdd(link))
+	// RouteDel's zero Scope matches any.
+	r.ok(r.h.RouteDel(rtnl.Route{Dst: pfx("192.0.2.0/24")}))
+
+	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("2001:db8:1::/64"), Dev: "v0"}))
+	r.ok(r.h.RouteDelRequest(rtnl.Route{Dst: pfx("2001:db8:1::/64"), Scope: fib.ScopeHost}))
+}
+
+// AddrGet6 without a device, or with one that does not exist, answers the
+// device that got the address last, as Linux 6.18 does (nlwire's addr6_get
+// sequence); with a device, that device's.
+func TestAddrGet6Newest(t *testing.T) {
+	r := newRig(t, rtnl.After)
+	r.ok(r.h.LinkAdd(netdev.Veth{Name: "v0", Peer: "v1"}))
+	a := ip("2001:db8::5")
+	r.ok(r.h.AddrAddWith("v1", netdev.Addr{Prefix: pfx("2001:db8::5/64"), Flags: netdev.AddrNoDAD}))
+	r.ok(r.h.AddrAddWith("v0", netdev.Addr{Prefix: pfx("2001:db8::5/128"), Flags: netdev.AddrNoDAD}))
+	for _, link := range []string{"", netdev.IndexRef(99), "nosuch"} {
+		got, err := r.h.AddrGet6(link, a)
+		require.NoError(t, err)
+		require.Equal(t, "v0", got.Link, "link %q", link)
+		require.Equal(t, 128, got.Prefix.Bits())
+	}
+	got, err := r.h.AddrGet6("v1", a)
+	require.NoError(t, err)
+	require.Equal(t, "v1", got.Link)
+	r.ok(r.h.AddrDel("v1", pfx("2001:db8::5/64")))
+	r.ok(r.h.AddrAddWith("v1", netdev.Addr{Prefix: pfx("2001:db8::5/64"), Flags: netdev.AddrNoDAD}))
+	got, err = r.h.AddrGet6("", a)
+	require.NoError(t, err)
+	require.Equal(t, "v1", got.Link, "re-added: newest again")
+	_, err = r.h.AddrGet6("", ip("2001:db8::6"))
+	require.Equal(t, syscall.EADDRNOTAVAIL, errno.Of(err))
+	_, err = r.h.AddrGet6("v1", ip("2001:db8::6"))
+	require.Equal(t, syscall.EADDRNOTAVAIL, errno.Of(err))
+}
