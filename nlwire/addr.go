@@ -41,18 +41,18 @@ const ifaCacheinfoLen = 16
 
 // ifaIPv4Policy is ifa_ipv4_policy (net/ipv4/devinet.c).
 var ifaIPv4Policy = policy{attrs: []attrPolicy{
-	uapi.IFA_ADDRESS: {nlaU32, 0}, uapi.IFA_LOCAL: {nlaU32, 0}, uapi.IFA_LABEL: {nlaString, netdev.IFNAMSIZ - 1},
-	uapi.IFA_BROADCAST: {nlaU32, 0}, uapi.IFA_ANYCAST: {}, uapi.IFA_CACHEINFO: {nlaUnspec, ifaCacheinfoLen},
-	uapi.IFA_MULTICAST: {}, uapi.IFA_FLAGS: {nlaU32, 0}, uapi.IFA_RT_PRIORITY: {nlaU32, 0},
-	uapi.IFA_TARGET_NETNSID: {nlaS32, 0}, uapi.IFA_PROTO: {nlaU8, 0},
+	uapi.IFA_ADDRESS: {typ: nlaU32}, uapi.IFA_LOCAL: {typ: nlaU32}, uapi.IFA_LABEL: {typ: nlaString, len: netdev.IFNAMSIZ - 1},
+	uapi.IFA_BROADCAST: {typ: nlaU32}, uapi.IFA_ANYCAST: {}, uapi.IFA_CACHEINFO: {typ: nlaUnspec, len: ifaCacheinfoLen},
+	uapi.IFA_MULTICAST: {}, uapi.IFA_FLAGS: {typ: nlaU32}, uapi.IFA_RT_PRIORITY: {typ: nlaU32},
+	uapi.IFA_TARGET_NETNSID: {typ: nlaS32}, uapi.IFA_PROTO: {typ: nlaU8},
 }}
 
 // ifaIPv6Policy is ifa_ipv6_policy (net/ipv6/addrconf.c).
 var ifaIPv6Policy = policy{attrs: []attrPolicy{
-	uapi.IFA_ADDRESS: {nlaUnspec, 16}, uapi.IFA_LOCAL: {nlaUnspec, 16}, uapi.IFA_LABEL: {},
-	uapi.IFA_BROADCAST: {}, uapi.IFA_ANYCAST: {}, uapi.IFA_CACHEINFO: {nlaUnspec, ifaCacheinfoLen},
-	uapi.IFA_MULTICAST: {}, uapi.IFA_FLAGS: {nlaUnspec, 4}, uapi.IFA_RT_PRIORITY: {nlaUnspec, 4},
-	uapi.IFA_TARGET_NETNSID: {nlaS32, 0}, uapi.IFA_PROTO: {nlaU8, 0},
+	uapi.IFA_ADDRESS: {typ: nlaUnspec, len: 16}, uapi.IFA_LOCAL: {typ: nlaUnspec, len: 16}, uapi.IFA_LABEL: {},
+	uapi.IFA_BROADCAST: {}, uapi.IFA_ANYCAST: {}, uapi.IFA_CACHEINFO: {typ: nlaUnspec, len: ifaCacheinfoLen},
+	uapi.IFA_MULTICAST: {}, uapi.IFA_FLAGS: {typ: nlaUnspec, len: 4}, uapi.IFA_RT_PRIORITY: {typ: nlaUnspec, len: 4},
+	uapi.IFA_TARGET_NETNSID: {typ: nlaS32}, uapi.IFA_PROTO: {typ: nlaU8},
 }}
 
 func init() {

@@ -98,7 +98,7 @@ var routePolicy6 = policy{strictStart: uapi.RTA_DPORT + 1, attrs: []attrPolicy{
 	uapi.RTA_SPORT:      {typ: nlaU16},
 	uapi.RTA_DPORT:      {typ: nlaU16},
 	uapi.RTA_NH_ID:      {typ: nlaU32},
-	uapi.RTA_FLOWLABEL:  {typ: nlaU32}, // NLA_BE32
+	uapi.RTA_FLOWLABEL:  {typ: nlaBE32},
 }}
 
 // lwtEncapMax is LWTUNNEL_ENCAP_MAX, the highest encapsulation type.
