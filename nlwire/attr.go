@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"iter"
+	"net/netip"
 	"syscall"
 
 	"github.com/netsimlab/netsim/errno"
@@ -238,6 +239,21 @@ func (a attrs) u64(t uint16) uint64 {
 	return binary.LittleEndian.Uint64(b[:])
 }
 
+// inAddr4 reads an IPv4 address attribute (nla_get_in_addr): its first four
+// bytes, zeros beyond a short payload.
+func inAddr4(b []byte) netip.Addr {
+	var a [4]byte
+	copy(a[:], b)
+	return netip.AddrFrom4(a)
+}
+
+// inAddr6 reads an IPv6 address attribute (nla_get_in6_addr), likewise.
+func inAddr6(b []byte) netip.Addr {
+	var a [16]byte
+	copy(a[:], b)
+	return netip.AddrFrom16(a)
+}
+
 // str reads a string attribute as nla_strscpy does: the bytes up to the
 // first NUL.
 func (a attrs) str(t uint16) string {
@@ -271,6 +287,23 @@ func badAttr(err *errno.Error, off int) error { return &attrError{err: err, off:
 func badAttrPol(err *errno.Error, off int, pt attrPolicy) error {
 	return &attrError{err, off, &pt}
 }
+
+// errInval is EINVAL without an extack message.
+var errInval = errno.New(syscall.EINVAL, "")
+
+// withMessage replaces the extack message of an error of errno e (one
+// rtnl reports for a lookup the kernel's handler answers in its own
+// words) by msg; any other error is returned as it is.
+func withMessage(err error, e syscall.Errno, msg string) error {
+	if errors.Is(err, e) {
+		return errno.New(e, msg)
+	}
+	return err
+}
+
+// bareErrno drops the message of an error of errno e: the kernel answers
+// such a failure without an extack.
+func bareErrno(err error, e syscall.Errno) error { return withMessage(err, e, "") }
 
 // withMsg returns err with the extack message msg instead of its own,
 // keeping its errno and, for an attribute's error, the attribute and the

@@ -237,15 +237,6 @@ func ensureUniqueNetns(a attrs, idOnly bool) error {
 	return nil
 }
 
-// bareErrno drops the message of an error of errno e: the kernel answers
-// such a lookup failure without an extack.
-func bareErrno(err error, e syscall.Errno) error {
-	if errors.Is(err, e) {
-		return errno.New(e, "")
-	}
-	return err
-}
-
 // getLink serves RTM_GETLINK without NLM_F_DUMP.
 //
 // Kernel: rtnl_getlink, rtnl_valid_getlink_req (net/core/rtnetlink.c).
@@ -287,7 +278,7 @@ func getLink(r *request) ([]netlink.Message, error) {
 	case name != "":
 		li, err = r.h.LinkByName(name)
 	default:
-		return nil, errno.New(syscall.EINVAL, "")
+		return nil, errInval
 	}
 	if err != nil {
 		return nil, bareErrno(err, syscall.ENODEV)
@@ -474,7 +465,7 @@ func linkChange(m ifinfomsg, a attrs) (rtnl.LinkChange, error) {
 	const addrLen = 6
 	if a.has(uapi.IFLA_ADDRESS) && len(a.get(uapi.IFLA_ADDRESS)) < addrLen ||
 		a.has(uapi.IFLA_BROADCAST) && len(a.get(uapi.IFLA_BROADCAST)) < addrLen {
-		return c, errno.New(syscall.EINVAL, "")
+		return c, errInval
 	}
 	if err := refuseUnmodelled(a); err != nil {
 		return c, err
@@ -572,7 +563,7 @@ func delLink(r *request) ([]netlink.Message, error) {
 		}
 		return nil, delLinkErr(r.h.LinkDelGroup(g))
 	}
-	return nil, errno.New(syscall.EINVAL, "")
+	return nil, errInval
 }
 
 // delLinkErr drops the message of rtnl's errors that rtnl_dellink answers
@@ -682,7 +673,7 @@ func newLink(r *request) ([]netlink.Message, error) {
 			return nil, errno.New(syscall.ENODEV, "")
 		}
 		if req.Spec != nil && req.KindErr == nil && a.has(uapi.IFLA_IFNAME) {
-			return nil, errno.New(syscall.EINVAL, "")
+			return nil, errInval
 		}
 	}
 	// A name clash at register_netdevice and a master without ndo_add_slave

@@ -352,10 +352,7 @@ func getNexthop(r *request) ([]netlink.Message, error) {
 	ops := tb.u32(uapi.NHA_OP_FLAGS)
 	ni, err := r.h.NexthopGet(id)
 	if err != nil {
-		if errno.Of(err) == syscall.ENOENT {
-			return nil, errno.New(syscall.ENOENT, "") // rtm_get_nexthop sets no message
-		}
-		return nil, err
+		return nil, bareErrno(err, syscall.ENOENT) // rtm_get_nexthop sets no message
 	}
 	if ops != 0 && ni.Group != nil {
 		return nil, errStatsNotModelled

@@ -292,10 +292,7 @@ func dumpRules(r *request) ([]netlink.Message, error) {
 	if f := r.family(); f != uapi.AF_UNSPEC {
 		fam, err := ruleFamily(f)
 		if err != nil {
-			if errno.Of(err) == syscall.EAFNOSUPPORT {
-				return nil, errno.New(syscall.EAFNOSUPPORT, "") // fib_nl_dumprule sets no message
-			}
-			return nil, err
+			return nil, bareErrno(err, syscall.EAFNOSUPPORT) // fib_nl_dumprule sets no message
 		}
 		fams = []int{fam}
 	}
