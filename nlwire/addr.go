@@ -2,7 +2,6 @@ package nlwire
 
 import (
 	"encoding/binary"
-	"errors"
 	"net/netip"
 	"syscall"
 	"time"
@@ -41,18 +40,18 @@ const ifaCacheinfoLen = 16
 
 // ifaIPv4Policy is ifa_ipv4_policy (net/ipv4/devinet.c).
 var ifaIPv4Policy = policy{attrs: []attrPolicy{
-	uapi.IFA_ADDRESS: {nlaU32, 0}, uapi.IFA_LOCAL: {nlaU32, 0}, uapi.IFA_LABEL: {nlaString, netdev.IFNAMSIZ - 1},
-	uapi.IFA_BROADCAST: {nlaU32, 0}, uapi.IFA_ANYCAST: {}, uapi.IFA_CACHEINFO: {nlaUnspec, ifaCacheinfoLen},
-	uapi.IFA_MULTICAST: {}, uapi.IFA_FLAGS: {nlaU32, 0}, uapi.IFA_RT_PRIORITY: {nlaU32, 0},
-	uapi.IFA_TARGET_NETNSID: {nlaS32, 0}, uapi.IFA_PROTO: {nlaU8, 0},
+	uapi.IFA_ADDRESS: {typ: nlaU32}, uapi.IFA_LOCAL: {typ: nlaU32}, uapi.IFA_LABEL: {typ: nlaString, len: netdev.IFNAMSIZ - 1},
+	uapi.IFA_BROADCAST: {typ: nlaU32}, uapi.IFA_ANYCAST: {}, uapi.IFA_CACHEINFO: {typ: nlaUnspec, len: ifaCacheinfoLen},
+	uapi.IFA_MULTICAST: {}, uapi.IFA_FLAGS: {typ: nlaU32}, uapi.IFA_RT_PRIORITY: {typ: nlaU32},
+	uapi.IFA_TARGET_NETNSID: {typ: nlaS32}, uapi.IFA_PROTO: {typ: nlaU8},
 }}
 
 // ifaIPv6Policy is ifa_ipv6_policy (net/ipv6/addrconf.c).
 var ifaIPv6Policy = policy{attrs: []attrPolicy{
-	uapi.IFA_ADDRESS: {nlaUnspec, 16}, uapi.IFA_LOCAL: {nlaUnspec, 16}, uapi.IFA_LABEL: {},
-	uapi.IFA_BROADCAST: {}, uapi.IFA_ANYCAST: {}, uapi.IFA_CACHEINFO: {nlaUnspec, ifaCacheinfoLen},
-	uapi.IFA_MULTICAST: {}, uapi.IFA_FLAGS: {nlaUnspec, 4}, uapi.IFA_RT_PRIORITY: {nlaUnspec, 4},
-	uapi.IFA_TARGET_NETNSID: {nlaS32, 0}, uapi.IFA_PROTO: {nlaU8, 0},
+	uapi.IFA_ADDRESS: {typ: nlaUnspec, len: 16}, uapi.IFA_LOCAL: {typ: nlaUnspec, len: 16}, uapi.IFA_LABEL: {},
+	uapi.IFA_BROADCAST: {}, uapi.IFA_ANYCAST: {}, uapi.IFA_CACHEINFO: {typ: nlaUnspec, len: ifaCacheinfoLen},
+	uapi.IFA_MULTICAST: {}, uapi.IFA_FLAGS: {typ: nlaUnspec, len: 4}, uapi.IFA_RT_PRIORITY: {typ: nlaUnspec, len: 4},
+	uapi.IFA_TARGET_NETNSID: {typ: nlaS32}, uapi.IFA_PROTO: {typ: nlaU8},
 }}
 
 func init() {
@@ -173,16 +172,6 @@ func lifetimes(a attrs) (valid, preferred uint32, ok bool) {
 	return binary.LittleEndian.Uint32(ci[4:]), binary.LittleEndian.Uint32(ci[0:]), true
 }
 
-// withMessage replaces the message of an error of errno e (an ifindex
-// rtnl did not find, 0 included) by the one the kernel sends.
-func withMessage(err error, e syscall.Errno, msg string) error {
-	var ee *errno.Error
-	if errors.As(err, &ee) && ee.Errno == e {
-		return errno.New(e, msg)
-	}
-	return err
-}
-
 // newAddr4 serves RTM_NEWADDR for AF_INET.
 //
 // Kernel: inet_rtm_newaddr, inet_validate_rtm, inet_rtm_to_ifa
@@ -202,7 +191,7 @@ func newAddr4(r *request) ([]netlink.Message, error) {
 	if hasCI && (valid == 0 || preferred > valid) {
 		return nil, errno.New(syscall.EINVAL, "ipv4: address lifetime invalid")
 	}
-	local := netip.AddrFrom4([4]byte(a.get(uapi.IFA_LOCAL)))
+	local := inAddr4(a.get(uapi.IFA_LOCAL))
 	if local.IsUnspecified() {
 		return nil, nil // inet_rtm_newaddr: nothing to add, no error
 	}
@@ -220,10 +209,10 @@ func newAddr4(r *request) ([]netlink.Message, error) {
 		ad.Flags = netdev.AddrFlags(a.u32(uapi.IFA_FLAGS))
 	}
 	if a.has(uapi.IFA_ADDRESS) {
-		ad.Peer = netip.AddrFrom4([4]byte(a.get(uapi.IFA_ADDRESS)))
+		ad.Peer = inAddr4(a.get(uapi.IFA_ADDRESS))
 	}
 	if a.has(uapi.IFA_BROADCAST) {
-		ad.Broadcast = netip.AddrFrom4([4]byte(a.get(uapi.IFA_BROADCAST)))
+		ad.Broadcast = inAddr4(a.get(uapi.IFA_BROADCAST))
 	}
 	if hasCI {
 		ad.ValidLft, ad.PreferredLft = valid, preferred
@@ -258,7 +247,7 @@ func delAddr4(r *request) ([]netlink.Message, error) {
 	}
 	var match rtnl.Inet4DelMatch
 	if a.has(uapi.IFA_LOCAL) {
-		l := netip.AddrFrom4([4]byte(a.get(uapi.IFA_LOCAL)))
+		l := inAddr4(a.get(uapi.IFA_LOCAL))
 		match.Local = &l
 	}
 	if a.has(uapi.IFA_LABEL) {
@@ -271,7 +260,7 @@ func delAddr4(r *request) ([]netlink.Message, error) {
 		match.Label = &l
 	}
 	if a.has(uapi.IFA_ADDRESS) {
-		ad := netip.AddrFrom4([4]byte(a.get(uapi.IFA_ADDRESS)))
+		ad := inAddr4(a.get(uapi.IFA_ADDRESS))
 		match.Address, match.PrefixLen = &ad, int(m.prefixlen)
 	}
 	err = r.h.AddrDelMatch4(netdev.IndexRef(netdev.IfIndex(m.index)), match)
@@ -282,10 +271,10 @@ func delAddr4(r *request) ([]netlink.Message, error) {
 // IFA_ADDRESS as its peer if it differs), else IFA_ADDRESS.
 func addr6(a attrs) (addr, peer netip.Addr, ok bool) {
 	if b := a.get(uapi.IFA_ADDRESS); b != nil {
-		addr, ok = netip.AddrFrom16([16]byte(b[:16])), true
+		addr, ok = inAddr6(b), true
 	}
 	if b := a.get(uapi.IFA_LOCAL); b != nil {
-		local := netip.AddrFrom16([16]byte(b[:16]))
+		local := inAddr6(b)
 		if ok && addr != local {
 			peer = addr
 		}
@@ -304,7 +293,7 @@ func newAddr6(r *request) ([]netlink.Message, error) {
 	}
 	addr, peer, ok := addr6(a)
 	if !ok {
-		return nil, errno.New(syscall.EINVAL, "")
+		return nil, errInval
 	}
 	if a.has(uapi.IFA_PROTO) && a.u8(uapi.IFA_PROTO) != 0 {
 		return nil, badAttr(errno.New(syscall.EOPNOTSUPP, "IFA_PROTO is not modelled by netsim"), a.offset(uapi.IFA_PROTO))
@@ -346,7 +335,7 @@ func delAddr6(r *request) ([]netlink.Message, error) {
 	}
 	addr, _, ok := addr6(a)
 	if !ok {
-		return nil, errno.New(syscall.EINVAL, "")
+		return nil, errInval
 	}
 	if m.prefixlen > 128 {
 		return nil, errno.New(syscall.EINVAL, "ipv6: Invalid prefix length")
@@ -390,7 +379,7 @@ func getAddr6(r *request) ([]netlink.Message, error) {
 	}
 	addr, _, ok := addr6(a)
 	if !ok {
-		return nil, errno.New(syscall.EINVAL, "")
+		return nil, errInval
 	}
 	link := ""
 	if m.index != 0 {

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"iter"
+	"net/netip"
 	"syscall"
 
 	"github.com/netsimlab/netsim/errno"
@@ -27,16 +28,101 @@ const (
 	nlaBinary                    // NLA_BINARY: at most len bytes
 	nlaS32                       // NLA_S32
 	nlaReject                    // NLA_REJECT: refused wherever it appears
+	nlaBE32                      // NLA_BE32: a u32 in network order, which a policy dump does not describe
 )
 
 // attrLen is nla_attr_len: the exact length of the fixed-size types, which
 // strict validation insists on.
-var attrLen = [...]int{nlaU8: 1, nlaU16: 2, nlaU32: 4, nlaU64: 8, nlaS32: 4, nlaReject: 0}
+var attrLen = [...]int{nlaU8: 1, nlaU16: 2, nlaU32: 4, nlaU64: 8, nlaS32: 4, nlaReject: 0, nlaBE32: 4}
 
 // attrPolicy is one entry of a struct nla_policy array.
 type attrPolicy struct {
 	typ attrType
 	len int // NLA_STRING / NLA_BINARY: the maximum; NLA_UNSPEC and others: the minimum
+
+	// check is the entry's validation_type, what validate_nla checks of
+	// the value once its length passed: min and max bound an integer
+	// (a binary's length), mask holds its valid bits.
+	check    valueCheck
+	min, max int64
+	mask     uint64
+}
+
+// valueCheck is enum nla_validation (include/net/netlink.h), for the
+// kinds netsim's policies use.
+type valueCheck uint8
+
+const (
+	checkNone  valueCheck = iota // NLA_VALIDATE_NONE
+	checkRange                   // NLA_VALIDATE_RANGE: NLA_POLICY_RANGE, NLA_POLICY_EXACT_LEN
+	checkMin                     // NLA_VALIDATE_MIN: NLA_POLICY_MIN
+	checkMax                     // NLA_VALIDATE_MAX: NLA_POLICY_MAX
+	checkMask                    // NLA_VALIDATE_MASK: NLA_POLICY_MASK
+)
+
+// polRange, polMin, polMax, polMask and polExactLen are the policy
+// entries of NLA_POLICY_RANGE, NLA_POLICY_MIN, NLA_POLICY_MAX,
+// NLA_POLICY_MASK and NLA_POLICY_EXACT_LEN.
+func polRange(t attrType, lo, hi int64) attrPolicy {
+	return attrPolicy{typ: t, check: checkRange, min: lo, max: hi}
+}
+
+func polMin(t attrType, lo int64) attrPolicy { return attrPolicy{typ: t, check: checkMin, min: lo} }
+
+func polMax(t attrType, hi int64) attrPolicy { return attrPolicy{typ: t, check: checkMax, max: hi} }
+
+func polMask(t attrType, m uint64) attrPolicy { return attrPolicy{typ: t, check: checkMask, mask: m} }
+
+func polExactLen(n int64) attrPolicy { return polRange(nlaBinary, n, n) }
+
+// urange returns the bounds of an unsigned integer entry (of a binary's
+// length): its type's whole range narrowed by its check.
+//
+// Kernel: nla_get_range_unsigned (lib/nlattr.c).
+func (pt attrPolicy) urange() (lo, hi uint64) {
+	switch pt.typ {
+	case nlaU8:
+		hi = 1<<8 - 1
+	case nlaU16, nlaBinary:
+		hi = 1<<16 - 1
+	case nlaU32:
+		hi = 1<<32 - 1
+	default:
+		hi = 1<<64 - 1
+	}
+	switch pt.check {
+	case checkRange:
+		lo, hi = uint64(pt.min), uint64(pt.max)
+	case checkMin:
+		lo = uint64(pt.min)
+	case checkMax:
+		hi = uint64(pt.max)
+	}
+	return lo, hi
+}
+
+// srange is urange for a signed entry (NLA_S32).
+//
+// Kernel: nla_get_range_signed (lib/nlattr.c).
+func (pt attrPolicy) srange() (lo, hi int64) {
+	lo, hi = -1<<31, 1<<31-1
+	switch pt.check {
+	case checkRange:
+		lo, hi = pt.min, pt.max
+	case checkMin:
+		lo = pt.min
+	case checkMax:
+		hi = pt.max
+	}
+	return lo, hi
+}
+
+// leUint reads the first size bytes of p as a little-endian integer, the
+// bytes beyond p's end as zeros.
+func leUint(p []byte, size int) uint64 {
+	var b [8]byte
+	copy(b[:size], p)
+	return binary.LittleEndian.Uint64(b[:])
 }
 
 // policy is an nla_policy array: index = attribute type; its length - 1
@@ -153,6 +239,21 @@ func (a attrs) u64(t uint16) uint64 {
 	return binary.LittleEndian.Uint64(b[:])
 }
 
+// inAddr4 reads an IPv4 address attribute (nla_get_in_addr): its first four
+// bytes, zeros beyond a short payload.
+func inAddr4(b []byte) netip.Addr {
+	var a [4]byte
+	copy(a[:], b)
+	return netip.AddrFrom4(a)
+}
+
+// inAddr6 reads an IPv6 address attribute (nla_get_in6_addr), likewise.
+func inAddr6(b []byte) netip.Addr {
+	var a [16]byte
+	copy(a[:], b)
+	return netip.AddrFrom16(a)
+}
+
 // str reads a string attribute as nla_strscpy does: the bytes up to the
 // first NUL.
 func (a attrs) str(t uint16) string {
@@ -185,6 +286,35 @@ func badAttr(err *errno.Error, off int) error { return &attrError{err: err, off:
 // and the policy entry pt it failed (NL_SET_ERR_MSG_ATTR_POL).
 func badAttrPol(err *errno.Error, off int, pt attrPolicy) error {
 	return &attrError{err, off, &pt}
+}
+
+// errInval is EINVAL without an extack message.
+var errInval = errno.New(syscall.EINVAL, "")
+
+// withMessage replaces the extack message of an error of errno e (one
+// rtnl reports for a lookup the kernel's handler answers in its own
+// words) by msg; any other error is returned as it is.
+func withMessage(err error, e syscall.Errno, msg string) error {
+	if errors.Is(err, e) {
+		return errno.New(e, msg)
+	}
+	return err
+}
+
+// bareErrno drops the message of an error of errno e: the kernel answers
+// such a failure without an extack.
+func bareErrno(err error, e syscall.Errno) error { return withMessage(err, e, "") }
+
+// withMsg returns err with the extack message msg instead of its own,
+// keeping its errno and, for an attribute's error, the attribute and the
+// policy entry: what NL_SET_ERR_MSG over an error of the parse does.
+func withMsg(err error, msg string) error {
+	en := errno.New(errno.Of(err), msg)
+	var ae *attrError
+	if errors.As(err, &ae) {
+		return &attrError{en, ae.off, ae.pol}
+	}
+	return en
 }
 
 // errPolicy returns the policy entry err names, or nil.
@@ -319,6 +449,44 @@ func validateAttr(raw uint16, p []byte, off int, pol policy, v validation) error
 			return fail()
 		}
 	}
+	return checkValue(p, off, pt)
+}
+
+// checkValue makes an entry's check of a value whose length passed: a
+// range's (of a binary, its length's) or a mask's.
+//
+// Kernel: nla_validate_int_range, nla_validate_range_unsigned,
+// nla_validate_int_range_signed, nla_validate_mask (lib/nlattr.c).
+func checkValue(p []byte, off int, pt attrPolicy) error {
+	if pt.check == checkNone {
+		return nil
+	}
+	var v uint64
+	if pt.typ == nlaBinary {
+		v = uint64(len(p))
+	} else {
+		v = leUint(p, attrLen[pt.typ])
+	}
+	if pt.check == checkMask {
+		if v&^pt.mask != 0 {
+			return badAttr(errno.New(syscall.EINVAL, "reserved bit set"), off)
+		}
+		return nil
+	}
+	msg := "integer out of range"
+	if pt.typ == nlaBinary {
+		msg = "binary attribute size out of range"
+	}
+	if pt.typ == nlaS32 {
+		lo, hi := pt.srange()
+		if s := int64(int32(v)); s < lo || s > hi {
+			return badAttrPol(errno.New(syscall.ERANGE, msg), off, pt)
+		}
+		return nil
+	}
+	if lo, hi := pt.urange(); v < lo || v > hi {
+		return badAttrPol(errno.New(syscall.ERANGE, msg), off, pt)
+	}
 	return nil
 }
 
@@ -326,12 +494,14 @@ func validateAttr(raw uint16, p []byte, off int, pol policy, v validation) error
 // netlink_policy_type_attr) and its types (enum netlink_attribute_type),
 // include/uapi/linux/netlink.h.
 const (
-	nlPolicyTypeAttrType      = 1 // NL_POLICY_TYPE_ATTR_TYPE
-	nlPolicyTypeAttrMinValueS = 2 // NL_POLICY_TYPE_ATTR_MIN_VALUE_S
-	nlPolicyTypeAttrMaxValueS = 3 // NL_POLICY_TYPE_ATTR_MAX_VALUE_S
-	nlPolicyTypeAttrMinValueU = 4 // NL_POLICY_TYPE_ATTR_MIN_VALUE_U
-	nlPolicyTypeAttrMaxValueU = 5 // NL_POLICY_TYPE_ATTR_MAX_VALUE_U
-	nlPolicyTypeAttrMaxLength = 7 // NL_POLICY_TYPE_ATTR_MAX_LENGTH
+	nlPolicyTypeAttrType      = 1  // NL_POLICY_TYPE_ATTR_TYPE
+	nlPolicyTypeAttrMinValueS = 2  // NL_POLICY_TYPE_ATTR_MIN_VALUE_S
+	nlPolicyTypeAttrMaxValueS = 3  // NL_POLICY_TYPE_ATTR_MAX_VALUE_S
+	nlPolicyTypeAttrMinValueU = 4  // NL_POLICY_TYPE_ATTR_MIN_VALUE_U
+	nlPolicyTypeAttrMaxValueU = 5  // NL_POLICY_TYPE_ATTR_MAX_VALUE_U
+	nlPolicyTypeAttrMinLength = 6  // NL_POLICY_TYPE_ATTR_MIN_LENGTH
+	nlPolicyTypeAttrMaxLength = 7  // NL_POLICY_TYPE_ATTR_MAX_LENGTH
+	nlPolicyTypeAttrMask      = 12 // NL_POLICY_TYPE_ATTR_MASK
 
 	nlAttrTypeFlag      = 1  // NL_ATTR_TYPE_FLAG
 	nlAttrTypeU8        = 2  // NL_ATTR_TYPE_U8
@@ -345,54 +515,56 @@ const (
 	nlAttrTypeNested    = 13 // NL_ATTR_TYPE_NESTED
 )
 
+// nlAttrTypeOf is the enum netlink_attribute_type of each described
+// policy type.
+var nlAttrTypeOf = [...]uint32{nlaFlag: nlAttrTypeFlag, nlaU8: nlAttrTypeU8, nlaU16: nlAttrTypeU16,
+	nlaU32: nlAttrTypeU32, nlaU64: nlAttrTypeU64, nlaS32: nlAttrTypeS32, nlaBinary: nlAttrTypeBinary,
+	nlaString: nlAttrTypeString, nlaNulString: nlAttrTypeNulString, nlaNested: nlAttrTypeNested}
+
 // appendPolicyAttr appends the nested attribute typ (NLA_F_NESTED set)
 // describing policy entry pt as an error ack's NLMSGERR_ATTR_POLICY does:
-// the range of an integer type (the whole range of the type, netsim's
-// policies having no NLA_POLICY_RANGE bounds), the maximum length of a
-// string or binary with one, then NL_POLICY_TYPE_ATTR_TYPE. An entry of
-// NLA_UNSPEC or NLA_REJECT is not described, and nothing is appended.
-// The 64-bit values need no pad attribute on x86-64.
+// an unsigned integer's mask, or its range (its type's narrowed by the
+// entry's check), a signed integer's range; a string's or binary's
+// length bounds (a range's, or the maximum length of one with a len);
+// then NL_POLICY_TYPE_ATTR_TYPE. An entry of NLA_UNSPEC, NLA_REJECT or
+// NLA_BE32 is not described, and nothing is appended. The 64-bit values
+// need no pad attribute on x86-64.
 //
 // Kernel: netlink_policy_dump_write_attr, __netlink_policy_dump_write_attr
 // (net/netlink/policy.c).
 func appendPolicyAttr(dst []byte, typ uint16, pt attrPolicy) []byte {
+	if int(pt.typ) >= len(nlAttrTypeOf) || nlAttrTypeOf[pt.typ] == 0 {
+		return dst // NLA_UNSPEC, NLA_REJECT, NLA_BE32
+	}
 	var p []byte
-	var t uint32
-	urange := func(maxV uint64) {
-		p = appendAttr(p, nlPolicyTypeAttrMinValueU, le.AppendUint64(nil, 0))
-		p = appendAttr(p, nlPolicyTypeAttrMaxValueU, le.AppendUint64(nil, maxV))
-	}
+	u64 := func(at uint16, v uint64) { p = appendAttr(p, at, le.AppendUint64(nil, v)) }
+	u32 := func(at uint16, v uint32) { p = appendAttr(p, at, le.AppendUint32(nil, v)) }
 	switch pt.typ {
-	case nlaU8:
-		t = nlAttrTypeU8
-		urange(1<<8 - 1)
-	case nlaU16:
-		t = nlAttrTypeU16
-		urange(1<<16 - 1)
-	case nlaU32:
-		t = nlAttrTypeU32
-		urange(1<<32 - 1)
-	case nlaU64:
-		t = nlAttrTypeU64
-		urange(1<<64 - 1)
-	case nlaS32:
-		t = nlAttrTypeS32
-		minS32 := int64(-1 << 31)
-		p = appendAttr(p, nlPolicyTypeAttrMinValueS, le.AppendUint64(nil, uint64(minS32)))
-		p = appendAttr(p, nlPolicyTypeAttrMaxValueS, le.AppendUint64(nil, 1<<31-1))
-	case nlaString, nlaNulString, nlaBinary:
-		t = map[attrType]uint32{nlaString: nlAttrTypeString, nlaNulString: nlAttrTypeNulString,
-			nlaBinary: nlAttrTypeBinary}[pt.typ]
-		if pt.len != 0 {
-			p = appendAttr(p, nlPolicyTypeAttrMaxLength, le.AppendUint32(nil, uint32(pt.len)))
+	case nlaU8, nlaU16, nlaU32, nlaU64:
+		if pt.check == checkMask {
+			u64(nlPolicyTypeAttrMask, pt.mask)
+			break
 		}
-	case nlaFlag:
-		t = nlAttrTypeFlag
-	case nlaNested:
-		t = nlAttrTypeNested
-	default: // NLA_UNSPEC, NLA_REJECT
-		return dst
+		lo, hi := pt.urange()
+		u64(nlPolicyTypeAttrMinValueU, lo)
+		u64(nlPolicyTypeAttrMaxValueU, hi)
+	case nlaS32:
+		lo, hi := pt.srange()
+		u64(nlPolicyTypeAttrMinValueS, uint64(lo))
+		u64(nlPolicyTypeAttrMaxValueS, uint64(hi))
+	case nlaString, nlaNulString, nlaBinary:
+		if pt.check == checkRange {
+			lo, hi := pt.urange()
+			if lo != 0 {
+				u32(nlPolicyTypeAttrMinLength, uint32(lo))
+			}
+			if hi < 1<<16-1 {
+				u32(nlPolicyTypeAttrMaxLength, uint32(hi))
+			}
+		} else if pt.len != 0 {
+			u32(nlPolicyTypeAttrMaxLength, uint32(pt.len))
+		}
 	}
-	p = appendAttr(p, nlPolicyTypeAttrType, le.AppendUint32(nil, t))
+	u32(nlPolicyTypeAttrType, nlAttrTypeOf[pt.typ])
 	return appendAttr(dst, typ|nlaFNested, p)
 }

@@ -47,18 +47,24 @@ func (m ifinfomsg) marshal() []byte {
 	return b
 }
 
-// Lengths of the policies' binary attributes.
+// Lengths of the policies' binary attributes, and IFLA_GSO_MAX_SIZE's
+// bound.
 const (
 	maxAddrLen   = 32  // MAX_ADDR_LEN
 	ifAliasSize  = 256 // IFALIASZ
 	altIfNameLen = 128 // ALTIFNAMSIZ
 	maxPhysItem  = 32  // MAX_PHYS_ITEM_ID_LEN
+
+	// maxTCPHeader is MAX_TCP_HEADER as Linux 6.18 on x86-64 has it
+	// (L1_CACHE_ALIGN(128 + MAX_HEADER)): the GSO sizes' NLA_POLICY_MIN
+	// is one above it.
+	maxTCPHeader = 192
 )
 
 // iflaPolicy is ifla_policy (net/core/rtnetlink.c).
 var iflaPolicy = func() policy {
 	p := make([]attrPolicy, uapi.IFLA_MAX+1)
-	set := func(t int, typ attrType, n int) { p[t] = attrPolicy{typ, n} }
+	set := func(t int, typ attrType, n int) { p[t] = attrPolicy{typ: typ, len: n} }
 	set(uapi.IFLA_IFNAME, nlaString, netdev.IFNAMSIZ-1)
 	set(uapi.IFLA_ADDRESS, nlaBinary, maxAddrLen)
 	set(uapi.IFLA_BROADCAST, nlaBinary, maxAddrLen)
@@ -68,9 +74,11 @@ var iflaPolicy = func() policy {
 		uapi.IFLA_PROMISCUITY, uapi.IFLA_NUM_TX_QUEUES, uapi.IFLA_NUM_RX_QUEUES, uapi.IFLA_GSO_MAX_SEGS,
 		uapi.IFLA_CARRIER_CHANGES, uapi.IFLA_EVENT, uapi.IFLA_GROUP, uapi.IFLA_CARRIER_UP_COUNT,
 		uapi.IFLA_CARRIER_DOWN_COUNT, uapi.IFLA_MIN_MTU, uapi.IFLA_MAX_MTU, uapi.IFLA_GRO_MAX_SIZE,
-		uapi.IFLA_GRO_IPV4_MAX_SIZE, uapi.IFLA_GSO_MAX_SIZE, uapi.IFLA_GSO_IPV4_MAX_SIZE} {
+		uapi.IFLA_GRO_IPV4_MAX_SIZE} {
 		set(t, nlaU32, 0)
 	}
+	p[uapi.IFLA_GSO_MAX_SIZE] = polMin(nlaU32, maxTCPHeader+1)
+	p[uapi.IFLA_GSO_IPV4_MAX_SIZE] = polMin(nlaU32, maxTCPHeader+1)
 	for _, t := range []int{uapi.IFLA_CARRIER, uapi.IFLA_OPERSTATE, uapi.IFLA_LINKMODE, uapi.IFLA_PROTO_DOWN} {
 		set(t, nlaU8, 0)
 	}
@@ -83,7 +91,7 @@ var iflaPolicy = func() policy {
 	set(uapi.IFLA_PHYS_SWITCH_ID, nlaBinary, maxPhysItem)
 	set(uapi.IFLA_LINK_NETNSID, nlaS32, 0)
 	set(uapi.IFLA_TARGET_NETNSID, nlaS32, 0)
-	set(uapi.IFLA_NEW_IFINDEX, nlaS32, 0)
+	p[uapi.IFLA_NEW_IFINDEX] = polMin(nlaS32, 1)
 	set(uapi.IFLA_ALT_IFNAME, nlaString, altIfNameLen-1)
 	set(uapi.IFLA_PARENT_DEV_NAME, nlaNulString, 0)
 	for _, t := range []int{uapi.IFLA_PERM_ADDRESS, uapi.IFLA_TSO_MAX_SIZE, uapi.IFLA_TSO_MAX_SEGS,
@@ -95,31 +103,31 @@ var iflaPolicy = func() policy {
 
 // iflaInfoPolicy is ifla_info_policy.
 var iflaInfoPolicy = policy{attrs: []attrPolicy{
-	uapi.IFLA_INFO_KIND:       {nlaString, 0},
-	uapi.IFLA_INFO_DATA:       {nlaNested, 0},
+	uapi.IFLA_INFO_KIND:       {typ: nlaString},
+	uapi.IFLA_INFO_DATA:       {typ: nlaNested},
 	uapi.IFLA_INFO_XSTATS:     {},
-	uapi.IFLA_INFO_SLAVE_KIND: {nlaString, 0},
-	uapi.IFLA_INFO_SLAVE_DATA: {nlaNested, 0},
+	uapi.IFLA_INFO_SLAVE_KIND: {typ: nlaString},
+	uapi.IFLA_INFO_SLAVE_DATA: {typ: nlaNested},
 }}
 
 // The kinds' IFLA_INFO_DATA policies: veth_policy, macvlan_policy,
 // vlan_policy, vrf_nl_policy and the first entry of bond_policy.
 var (
-	vethPolicy    = policy{attrs: []attrPolicy{uapi.VETH_INFO_PEER: {nlaUnspec, ifinfomsgLen}}}
+	vethPolicy    = policy{attrs: []attrPolicy{uapi.VETH_INFO_PEER: {typ: nlaUnspec, len: ifinfomsgLen}}}
 	macvlanPolicy = policy{attrs: []attrPolicy{
-		uapi.IFLA_MACVLAN_MODE: {nlaU32, 0}, uapi.IFLA_MACVLAN_FLAGS: {nlaU16, 0},
-		uapi.IFLA_MACVLAN_MACADDR_MODE: {nlaU32, 0}, uapi.IFLA_MACVLAN_MACADDR: {nlaBinary, maxAddrLen},
-		uapi.IFLA_MACVLAN_MACADDR_DATA: {nlaNested, 0}, uapi.IFLA_MACVLAN_MACADDR_COUNT: {nlaU32, 0},
-		uapi.IFLA_MACVLAN_BC_QUEUE_LEN: {nlaU32, 0}, uapi.IFLA_MACVLAN_BC_QUEUE_LEN_USED: {nlaReject, 0},
-		uapi.IFLA_MACVLAN_BC_CUTOFF: {nlaS32, 0},
+		uapi.IFLA_MACVLAN_MODE: {typ: nlaU32}, uapi.IFLA_MACVLAN_FLAGS: {typ: nlaU16},
+		uapi.IFLA_MACVLAN_MACADDR_MODE: {typ: nlaU32}, uapi.IFLA_MACVLAN_MACADDR: {typ: nlaBinary, len: maxAddrLen},
+		uapi.IFLA_MACVLAN_MACADDR_DATA: {typ: nlaNested}, uapi.IFLA_MACVLAN_MACADDR_COUNT: {typ: nlaU32},
+		uapi.IFLA_MACVLAN_BC_QUEUE_LEN: {typ: nlaU32}, uapi.IFLA_MACVLAN_BC_QUEUE_LEN_USED: {typ: nlaReject},
+		uapi.IFLA_MACVLAN_BC_CUTOFF: {typ: nlaS32},
 	}}
 	vlanPolicy = policy{attrs: []attrPolicy{
-		uapi.IFLA_VLAN_ID: {nlaU16, 0}, uapi.IFLA_VLAN_FLAGS: {nlaUnspec, 8},
-		uapi.IFLA_VLAN_EGRESS_QOS: {nlaNested, 0}, uapi.IFLA_VLAN_INGRESS_QOS: {nlaNested, 0},
-		uapi.IFLA_VLAN_PROTOCOL: {nlaU16, 0},
+		uapi.IFLA_VLAN_ID: {typ: nlaU16}, uapi.IFLA_VLAN_FLAGS: {typ: nlaUnspec, len: 8},
+		uapi.IFLA_VLAN_EGRESS_QOS: {typ: nlaNested}, uapi.IFLA_VLAN_INGRESS_QOS: {typ: nlaNested},
+		uapi.IFLA_VLAN_PROTOCOL: {typ: nlaU16},
 	}}
-	vrfPolicy  = policy{attrs: []attrPolicy{uapi.IFLA_VRF_TABLE: {nlaU32, 0}}}
-	bondPolicy = policy{attrs: []attrPolicy{uapi.IFLA_BOND_MODE: {nlaU8, 0}, uapi.IFLA_BOND_COUPLED_CONTROL: {}}}
+	vrfPolicy  = policy{attrs: []attrPolicy{uapi.IFLA_VRF_TABLE: {typ: nlaU32}}}
+	bondPolicy = policy{attrs: []attrPolicy{uapi.IFLA_BOND_MODE: {typ: nlaU8}, uapi.IFLA_BOND_COUPLED_CONTROL: {}}}
 )
 
 // brPolicy is br_policy (net/bridge/br_netlink.c) for the attributes
@@ -130,29 +138,29 @@ var brPolicy = func() policy {
 		uapi.IFLA_BR_AGEING_TIME, uapi.IFLA_BR_STP_STATE, uapi.IFLA_BR_MCAST_HASH_ELASTICITY,
 		uapi.IFLA_BR_MCAST_HASH_MAX, uapi.IFLA_BR_MCAST_LAST_MEMBER_CNT, uapi.IFLA_BR_MCAST_STARTUP_QUERY_CNT,
 		uapi.IFLA_BR_FDB_MAX_LEARNED} {
-		p[t] = attrPolicy{nlaU32, 0}
+		p[t] = attrPolicy{typ: nlaU32}
 	}
 	for _, t := range []int{uapi.IFLA_BR_PRIORITY, uapi.IFLA_BR_VLAN_PROTOCOL, uapi.IFLA_BR_GROUP_FWD_MASK,
 		uapi.IFLA_BR_VLAN_DEFAULT_PVID} {
-		p[t] = attrPolicy{nlaU16, 0}
+		p[t] = attrPolicy{typ: nlaU16}
 	}
 	for _, t := range []int{uapi.IFLA_BR_VLAN_FILTERING, uapi.IFLA_BR_MCAST_ROUTER, uapi.IFLA_BR_MCAST_SNOOPING,
 		uapi.IFLA_BR_MCAST_QUERY_USE_IFADDR, uapi.IFLA_BR_MCAST_QUERIER, uapi.IFLA_BR_NF_CALL_IPTABLES,
 		uapi.IFLA_BR_NF_CALL_IP6TABLES, uapi.IFLA_BR_NF_CALL_ARPTABLES, uapi.IFLA_BR_VLAN_STATS_ENABLED,
 		uapi.IFLA_BR_MCAST_STATS_ENABLED, uapi.IFLA_BR_MCAST_IGMP_VERSION, uapi.IFLA_BR_MCAST_MLD_VERSION,
 		uapi.IFLA_BR_VLAN_STATS_PER_PORT} {
-		p[t] = attrPolicy{nlaU8, 0}
+		p[t] = attrPolicy{typ: nlaU8}
 	}
 	for _, t := range []int{uapi.IFLA_BR_MCAST_LAST_MEMBER_INTVL, uapi.IFLA_BR_MCAST_MEMBERSHIP_INTVL,
 		uapi.IFLA_BR_MCAST_QUERIER_INTVL, uapi.IFLA_BR_MCAST_QUERY_INTVL, uapi.IFLA_BR_MCAST_QUERY_RESPONSE_INTVL,
 		uapi.IFLA_BR_MCAST_STARTUP_QUERY_INTVL} {
-		p[t] = attrPolicy{nlaU64, 0}
+		p[t] = attrPolicy{typ: nlaU64}
 	}
-	p[uapi.IFLA_BR_GROUP_ADDR] = attrPolicy{nlaBinary, 6}
-	p[uapi.IFLA_BR_FDB_FLUSH] = attrPolicy{nlaFlag, 0}
-	p[uapi.IFLA_BR_MULTI_BOOLOPT] = attrPolicy{nlaUnspec, 8} // NLA_POLICY_EXACT_LEN(sizeof(struct br_boolopt_multi))
+	p[uapi.IFLA_BR_GROUP_ADDR] = attrPolicy{typ: nlaBinary, len: 6}
+	p[uapi.IFLA_BR_FDB_FLUSH] = attrPolicy{typ: nlaFlag}
+	p[uapi.IFLA_BR_MULTI_BOOLOPT] = polExactLen(8) // sizeof(struct br_boolopt_multi)
 	for _, t := range []int{uapi.IFLA_BR_FDB_N_LEARNED, uapi.IFLA_BR_MCAST_QUERIER_STATE} {
-		p[t] = attrPolicy{nlaReject, 0}
+		p[t] = attrPolicy{typ: nlaReject}
 	}
 	return policy{attrs: p}
 }()
@@ -166,18 +174,18 @@ var brportPolicy = func() policy {
 		uapi.IFLA_BRPORT_UNICAST_FLOOD, uapi.IFLA_BRPORT_PROXYARP, uapi.IFLA_BRPORT_PROXYARP_WIFI,
 		uapi.IFLA_BRPORT_MULTICAST_ROUTER, uapi.IFLA_BRPORT_MCAST_TO_UCAST, uapi.IFLA_BRPORT_MCAST_FLOOD,
 		uapi.IFLA_BRPORT_BCAST_FLOOD, uapi.IFLA_BRPORT_VLAN_TUNNEL, uapi.IFLA_BRPORT_NEIGH_SUPPRESS,
-		uapi.IFLA_BRPORT_ISOLATED, uapi.IFLA_BRPORT_LOCKED, uapi.IFLA_BRPORT_MAB,
-		uapi.IFLA_BRPORT_NEIGH_VLAN_SUPPRESS} {
-		p[t] = attrPolicy{nlaU8, 0}
+		uapi.IFLA_BRPORT_ISOLATED, uapi.IFLA_BRPORT_LOCKED, uapi.IFLA_BRPORT_MAB} {
+		p[t] = attrPolicy{typ: nlaU8}
 	}
-	p[uapi.IFLA_BRPORT_PRIORITY] = attrPolicy{nlaU16, 0}
-	p[uapi.IFLA_BRPORT_GROUP_FWD_MASK] = attrPolicy{nlaU16, 0}
+	p[uapi.IFLA_BRPORT_NEIGH_VLAN_SUPPRESS] = polMax(nlaU8, 1)
+	p[uapi.IFLA_BRPORT_PRIORITY] = attrPolicy{typ: nlaU16}
+	p[uapi.IFLA_BRPORT_GROUP_FWD_MASK] = attrPolicy{typ: nlaU16}
 	for _, t := range []int{uapi.IFLA_BRPORT_COST, uapi.IFLA_BRPORT_BACKUP_PORT, uapi.IFLA_BRPORT_MCAST_EHT_HOSTS_LIMIT,
 		uapi.IFLA_BRPORT_MCAST_MAX_GROUPS, uapi.IFLA_BRPORT_BACKUP_NHID} {
-		p[t] = attrPolicy{nlaU32, 0}
+		p[t] = attrPolicy{typ: nlaU32}
 	}
-	p[uapi.IFLA_BRPORT_FLUSH] = attrPolicy{nlaFlag, 0}
-	p[uapi.IFLA_BRPORT_MCAST_N_GROUPS] = attrPolicy{nlaReject, 0}
+	p[uapi.IFLA_BRPORT_FLUSH] = attrPolicy{typ: nlaFlag}
+	p[uapi.IFLA_BRPORT_MCAST_N_GROUPS] = attrPolicy{typ: nlaReject}
 	return policy{attrs: p}
 }()
 
@@ -229,15 +237,6 @@ func ensureUniqueNetns(a attrs, idOnly bool) error {
 	return nil
 }
 
-// bareErrno drops the message of an error of errno e: the kernel answers
-// such a lookup failure without an extack.
-func bareErrno(err error, e syscall.Errno) error {
-	if errors.Is(err, e) {
-		return errno.New(e, "")
-	}
-	return err
-}
-
 // getLink serves RTM_GETLINK without NLM_F_DUMP.
 //
 // Kernel: rtnl_getlink, rtnl_valid_getlink_req (net/core/rtnetlink.c).
@@ -279,7 +278,7 @@ func getLink(r *request) ([]netlink.Message, error) {
 	case name != "":
 		li, err = r.h.LinkByName(name)
 	default:
-		return nil, errno.New(syscall.EINVAL, "")
+		return nil, errInval
 	}
 	if err != nil {
 		return nil, bareErrno(err, syscall.ENODEV)
@@ -466,7 +465,7 @@ func linkChange(m ifinfomsg, a attrs) (rtnl.LinkChange, error) {
 	const addrLen = 6
 	if a.has(uapi.IFLA_ADDRESS) && len(a.get(uapi.IFLA_ADDRESS)) < addrLen ||
 		a.has(uapi.IFLA_BROADCAST) && len(a.get(uapi.IFLA_BROADCAST)) < addrLen {
-		return c, errno.New(syscall.EINVAL, "")
+		return c, errInval
 	}
 	if err := refuseUnmodelled(a); err != nil {
 		return c, err
@@ -564,7 +563,7 @@ func delLink(r *request) ([]netlink.Message, error) {
 		}
 		return nil, delLinkErr(r.h.LinkDelGroup(g))
 	}
-	return nil, errno.New(syscall.EINVAL, "")
+	return nil, errInval
 }
 
 // delLinkErr drops the message of rtnl's errors that rtnl_dellink answers
@@ -674,7 +673,7 @@ func newLink(r *request) ([]netlink.Message, error) {
 			return nil, errno.New(syscall.ENODEV, "")
 		}
 		if req.Spec != nil && req.KindErr == nil && a.has(uapi.IFLA_IFNAME) {
-			return nil, errno.New(syscall.EINVAL, "")
+			return nil, errInval
 		}
 	}
 	// A name clash at register_netdevice and a master without ndo_add_slave

@@ -33,7 +33,7 @@ func nestNoFlag(ae *netlink.AttributeEncoder, typ uint16, fn func(*netlink.Attri
 // whose operstate is up (or unknown), which it is not yet when its
 // carrier came but linkwatch has not run.
 //
-// Kernel: dev_get_flags (net/core/dev.c), netif_oper_up.
+// Kernel: netif_get_flags (net/core/dev.c), netif_oper_up.
 func linkFlags(li rtnl.LinkInfo) uint32 {
 	f := uint32(li.Flags)
 	if f&rt.IFFUp != 0 && (li.OperState == netdev.OperUp || li.OperState == netdev.OperUnknown) {
@@ -46,7 +46,7 @@ func linkFlags(li rtnl.LinkInfo) uint32 {
 // whose IFLA_LINK is sent even when it is 0 (a veth whose peer is not
 // tied yet or any more).
 //
-// Kernel: rtnl_fill_link_ifindex (net/core/rtnetlink.c), veth_get_iflink,
+// Kernel: nla_put_iflink (net/core/rtnetlink.c), veth_get_iflink,
 // vlan_dev_get_iflink, macvlan_dev_get_iflink.
 func hasIflink(li rtnl.LinkInfo) bool {
 	switch li.Kind {

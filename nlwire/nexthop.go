@@ -37,56 +37,55 @@ const (
 	nhaOpFlagRespGrpResv0 = 0x80000000
 )
 
-// The policies of net/ipv4/nexthop.c. NHA_HW_STATS_ENABLE's maximum (1)
-// and NHA_OP_FLAGS's mask are checked by the handlers.
+// The policies of net/ipv4/nexthop.c.
 var (
 	nhPolicyNew = policy{attrs: []attrPolicy{
-		uapi.NHA_ID:              {nlaU32, 0},
-		uapi.NHA_GROUP:           {nlaBinary, 0},
-		uapi.NHA_GROUP_TYPE:      {nlaU16, 0},
-		uapi.NHA_BLACKHOLE:       {nlaFlag, 0},
-		uapi.NHA_OIF:             {nlaU32, 0},
-		uapi.NHA_GATEWAY:         {nlaBinary, 0},
-		uapi.NHA_ENCAP_TYPE:      {nlaU16, 0},
-		uapi.NHA_ENCAP:           {nlaNested, 0},
-		uapi.NHA_FDB:             {nlaFlag, 0},
-		uapi.NHA_RES_GROUP:       {nlaNested, 0},
-		uapi.NHA_HW_STATS_ENABLE: {nlaU32, 0},
+		uapi.NHA_ID:              {typ: nlaU32},
+		uapi.NHA_GROUP:           {typ: nlaBinary},
+		uapi.NHA_GROUP_TYPE:      {typ: nlaU16},
+		uapi.NHA_BLACKHOLE:       {typ: nlaFlag},
+		uapi.NHA_OIF:             {typ: nlaU32},
+		uapi.NHA_GATEWAY:         {typ: nlaBinary},
+		uapi.NHA_ENCAP_TYPE:      {typ: nlaU16},
+		uapi.NHA_ENCAP:           {typ: nlaNested},
+		uapi.NHA_FDB:             {typ: nlaFlag},
+		uapi.NHA_RES_GROUP:       {typ: nlaNested},
+		uapi.NHA_HW_STATS_ENABLE: polMax(nlaU32, 1),
 	}}
 	nhPolicyGet = policy{attrs: []attrPolicy{
-		uapi.NHA_ID:       {nlaU32, 0},
-		uapi.NHA_OP_FLAGS: {nlaU32, 0},
+		uapi.NHA_ID:       {typ: nlaU32},
+		uapi.NHA_OP_FLAGS: polMask(nlaU32, nhaOpFlagsDumpAll),
 	}}
 	nhPolicyDel = policy{attrs: []attrPolicy{
-		uapi.NHA_ID: {nlaU32, 0},
+		uapi.NHA_ID: {typ: nlaU32},
 	}}
 	nhPolicyDump = policy{attrs: []attrPolicy{
-		uapi.NHA_OIF:      {nlaU32, 0},
-		uapi.NHA_GROUPS:   {nlaFlag, 0},
-		uapi.NHA_MASTER:   {nlaU32, 0},
-		uapi.NHA_FDB:      {nlaFlag, 0},
-		uapi.NHA_OP_FLAGS: {nlaU32, 0},
+		uapi.NHA_OIF:      {typ: nlaU32},
+		uapi.NHA_GROUPS:   {typ: nlaFlag},
+		uapi.NHA_MASTER:   {typ: nlaU32},
+		uapi.NHA_FDB:      {typ: nlaFlag},
+		uapi.NHA_OP_FLAGS: polMask(nlaU32, nhaOpFlagsDumpAll),
 	}}
 	nhResPolicyNew = policy{attrs: []attrPolicy{
-		uapi.NHA_RES_GROUP_BUCKETS:          {nlaU16, 0},
-		uapi.NHA_RES_GROUP_IDLE_TIMER:       {nlaU32, 0},
-		uapi.NHA_RES_GROUP_UNBALANCED_TIMER: {nlaU32, 0},
+		uapi.NHA_RES_GROUP_BUCKETS:          {typ: nlaU16},
+		uapi.NHA_RES_GROUP_IDLE_TIMER:       {typ: nlaU32},
+		uapi.NHA_RES_GROUP_UNBALANCED_TIMER: {typ: nlaU32},
 	}}
 	nhPolicyDumpBucket = policy{attrs: []attrPolicy{
-		uapi.NHA_ID:         {nlaU32, 0},
-		uapi.NHA_OIF:        {nlaU32, 0},
-		uapi.NHA_MASTER:     {nlaU32, 0},
-		uapi.NHA_RES_BUCKET: {nlaNested, 0},
+		uapi.NHA_ID:         {typ: nlaU32},
+		uapi.NHA_OIF:        {typ: nlaU32},
+		uapi.NHA_MASTER:     {typ: nlaU32},
+		uapi.NHA_RES_BUCKET: {typ: nlaNested},
 	}}
 	nhResBucketPolicyDump = policy{attrs: []attrPolicy{
-		uapi.NHA_RES_BUCKET_NH_ID: {nlaU32, 0},
+		uapi.NHA_RES_BUCKET_NH_ID: {typ: nlaU32},
 	}}
 	nhPolicyGetBucket = policy{attrs: []attrPolicy{
-		uapi.NHA_ID:         {nlaU32, 0},
-		uapi.NHA_RES_BUCKET: {nlaNested, 0},
+		uapi.NHA_ID:         {typ: nlaU32},
+		uapi.NHA_RES_BUCKET: {typ: nlaNested},
 	}}
 	nhResBucketPolicyGet = policy{attrs: []attrPolicy{
-		uapi.NHA_RES_BUCKET_INDEX: {nlaU16, 0},
+		uapi.NHA_RES_BUCKET_INDEX: {typ: nlaU16},
 	}}
 )
 
@@ -121,16 +120,6 @@ type nhHeader struct {
 
 func nhHeaderOf(body []byte) nhHeader {
 	return nhHeader{body[0], body[1], body[2], body[3], binary.LittleEndian.Uint32(body[4:])}
-}
-
-// opFlags checks NHA_OP_FLAGS (NLA_POLICY_MASK of NHA_OP_FLAGS_DUMP_ALL)
-// and returns them.
-func opFlags(tb attrs) (uint32, error) {
-	f := tb.u32(uapi.NHA_OP_FLAGS)
-	if f&^nhaOpFlagsDumpAll != 0 {
-		return 0, badAttr(errno.New(syscall.EINVAL, "reserved bit set"), tb.offset(uapi.NHA_OP_FLAGS))
-	}
-	return f, nil
 }
 
 // errStatsNotModelled answers a request for a group's statistics
@@ -309,9 +298,6 @@ func newNexthop(r *request) ([]netlink.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	if tb.u32(uapi.NHA_HW_STATS_ENABLE) > 1 {
-		return nil, badAttr(errno.New(syscall.ERANGE, "integer out of range"), tb.offset(uapi.NHA_HW_STATS_ENABLE))
-	}
 	spec, err := nhConfig(nhHeaderOf(r.body), tb)
 	if err != nil {
 		return nil, err
@@ -363,16 +349,10 @@ func getNexthop(r *request) ([]netlink.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	ops, err := opFlags(tb)
-	if err != nil {
-		return nil, err
-	}
+	ops := tb.u32(uapi.NHA_OP_FLAGS)
 	ni, err := r.h.NexthopGet(id)
 	if err != nil {
-		if errno.Of(err) == syscall.ENOENT {
-			return nil, errno.New(syscall.ENOENT, "") // rtm_get_nexthop sets no message
-		}
-		return nil, err
+		return nil, bareErrno(err, syscall.ENOENT) // rtm_get_nexthop sets no message
 	}
 	if ops != 0 && ni.Group != nil {
 		return nil, errStatsNotModelled
@@ -410,10 +390,7 @@ func dumpNexthops(r *request) ([]netlink.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	ops, err := opFlags(tb)
-	if err != nil {
-		return nil, err
-	}
+	ops := tb.u32(uapi.NHA_OP_FLAGS)
 	f, err := nhDumpFilter(r, tb)
 	if err != nil {
 		return nil, err

@@ -98,13 +98,11 @@ var routePolicy6 = policy{strictStart: uapi.RTA_DPORT + 1, attrs: []attrPolicy{
 	uapi.RTA_SPORT:      {typ: nlaU16},
 	uapi.RTA_DPORT:      {typ: nlaU16},
 	uapi.RTA_NH_ID:      {typ: nlaU32},
-	uapi.RTA_FLOWLABEL:  {typ: nlaU32}, // NLA_BE32
+	uapi.RTA_FLOWLABEL:  {typ: nlaBE32},
 }}
 
 // lwtEncapMax is LWTUNNEL_ENCAP_MAX, the highest encapsulation type.
 const lwtEncapMax = 10
-
-var errInval = errno.New(syscall.EINVAL, "")
 
 // rawAttr is one attribute of a stream as nla_for_each_attr walks it.
 type rawAttr struct {
@@ -155,21 +153,6 @@ func findAttr(as []rawAttr, t uint16) *rawAttr {
 		}
 	}
 	return nil
-}
-
-// inAddr4 reads an IPv4 address attribute (nla_get_in_addr): its first four
-// bytes, zeros beyond a short payload.
-func inAddr4(b []byte) netip.Addr {
-	var a [4]byte
-	copy(a[:], b)
-	return netip.AddrFrom4(a)
-}
-
-// inAddr6 reads an IPv6 address attribute (nla_get_in6_addr).
-func inAddr6(b []byte) netip.Addr {
-	var a [16]byte
-	copy(a[:], b)
-	return netip.AddrFrom16(a)
 }
 
 // gwFromVia is fib_gw_from_via: the gateway of an RTA_VIA (struct rtvia:

@@ -33,34 +33,33 @@ const (
 // fibRulePolicy is fib_rule_policy (net/core/fib_rules.c). FRA_SRC and
 // FRA_DST are not in it (fib_nl2rule checks their length against the
 // family); attributes from FRA_DSCP on are validated strictly even by the
-// handlers' liberal parse. FRA_DSCP's maximum and FRA_DSCP_MASK's mask are
-// checked by ruleParse.
+// handlers' liberal parse.
 var fibRulePolicy = policy{
 	strictStart: uapi.FRA_DSCP,
 	attrs: []attrPolicy{
-		uapi.FRA_IIFNAME:            {nlaString, 15},
-		uapi.FRA_GOTO:               {nlaU32, 0},
-		uapi.FRA_PRIORITY:           {nlaU32, 0},
-		uapi.FRA_FWMARK:             {nlaU32, 0},
-		uapi.FRA_FLOW:               {nlaU32, 0},
-		uapi.FRA_TUN_ID:             {nlaU64, 0},
-		uapi.FRA_SUPPRESS_IFGROUP:   {nlaU32, 0},
-		uapi.FRA_SUPPRESS_PREFIXLEN: {nlaU32, 0},
-		uapi.FRA_TABLE:              {nlaU32, 0},
-		uapi.FRA_FWMASK:             {nlaU32, 0},
-		uapi.FRA_OIFNAME:            {nlaString, 15},
-		uapi.FRA_L3MDEV:             {nlaU8, 0},
-		uapi.FRA_UID_RANGE:          {nlaUnspec, 8},
-		uapi.FRA_PROTOCOL:           {nlaU8, 0},
-		uapi.FRA_IP_PROTO:           {nlaU8, 0},
-		uapi.FRA_SPORT_RANGE:        {nlaUnspec, 4},
-		uapi.FRA_DPORT_RANGE:        {nlaUnspec, 4},
-		uapi.FRA_DSCP:               {nlaU8, 0},
-		uapi.FRA_FLOWLABEL:          {nlaU32, 0}, // NLA_BE32
-		uapi.FRA_FLOWLABEL_MASK:     {nlaU32, 0}, // NLA_BE32
-		uapi.FRA_SPORT_MASK:         {nlaU16, 0},
-		uapi.FRA_DPORT_MASK:         {nlaU16, 0},
-		uapi.FRA_DSCP_MASK:          {nlaU8, 0},
+		uapi.FRA_IIFNAME:            {typ: nlaString, len: 15},
+		uapi.FRA_GOTO:               {typ: nlaU32},
+		uapi.FRA_PRIORITY:           {typ: nlaU32},
+		uapi.FRA_FWMARK:             {typ: nlaU32},
+		uapi.FRA_FLOW:               {typ: nlaU32},
+		uapi.FRA_TUN_ID:             {typ: nlaU64},
+		uapi.FRA_SUPPRESS_IFGROUP:   {typ: nlaU32},
+		uapi.FRA_SUPPRESS_PREFIXLEN: {typ: nlaU32},
+		uapi.FRA_TABLE:              {typ: nlaU32},
+		uapi.FRA_FWMASK:             {typ: nlaU32},
+		uapi.FRA_OIFNAME:            {typ: nlaString, len: 15},
+		uapi.FRA_L3MDEV:             {typ: nlaU8},
+		uapi.FRA_UID_RANGE:          {typ: nlaUnspec, len: 8},
+		uapi.FRA_PROTOCOL:           {typ: nlaU8},
+		uapi.FRA_IP_PROTO:           {typ: nlaU8},
+		uapi.FRA_SPORT_RANGE:        {typ: nlaUnspec, len: 4},
+		uapi.FRA_DPORT_RANGE:        {typ: nlaUnspec, len: 4},
+		uapi.FRA_DSCP:               polMax(nlaU8, dscpMax),
+		uapi.FRA_FLOWLABEL:          {typ: nlaBE32},
+		uapi.FRA_FLOWLABEL_MASK:     {typ: nlaBE32},
+		uapi.FRA_SPORT_MASK:         {typ: nlaU16},
+		uapi.FRA_DPORT_MASK:         {typ: nlaU16},
+		uapi.FRA_DSCP_MASK:          polMask(nlaU8, dscpMax),
 	},
 }
 
@@ -104,22 +103,8 @@ func ruleParse(r *request) (int, attrs, error) {
 		return 0, attrs{}, err
 	}
 	tb, err := parseAttrs(r.body[frhLen:], 16+frhLen, fibRulePolicy, validateLiberal)
-	if err == nil {
-		// The DSCP attributes' range and mask, which validate_nla checks
-		// as it reaches them.
-		switch {
-		case tb.has(uapi.FRA_DSCP) && tb.u8(uapi.FRA_DSCP) > dscpMax:
-			err = badAttr(errno.New(syscall.ERANGE, "integer out of range"), tb.offset(uapi.FRA_DSCP))
-		case tb.has(uapi.FRA_DSCP_MASK) && tb.u8(uapi.FRA_DSCP_MASK)&^dscpMax != 0:
-			err = badAttr(errno.New(syscall.EINVAL, "reserved bit set"), tb.offset(uapi.FRA_DSCP_MASK))
-		}
-	}
 	if err != nil {
-		en := errno.Of(err)
-		if off := errOffset(err); off >= 0 {
-			return 0, tb, badAttr(errno.New(en, "Error parsing msg"), off)
-		}
-		return 0, tb, errno.New(en, "Error parsing msg")
+		return 0, tb, withMsg(err, "Error parsing msg")
 	}
 	return fam, tb, nil
 }
@@ -307,10 +292,7 @@ func dumpRules(r *request) ([]netlink.Message, error) {
 	if f := r.family(); f != uapi.AF_UNSPEC {
 		fam, err := ruleFamily(f)
 		if err != nil {
-			if errno.Of(err) == syscall.EAFNOSUPPORT {
-				return nil, errno.New(syscall.EAFNOSUPPORT, "") // fib_nl_dumprule sets no message
-			}
-			return nil, err
+			return nil, bareErrno(err, syscall.EAFNOSUPPORT) // fib_nl_dumprule sets no message
 		}
 		fams = []int{fam}
 	}

@@ -302,15 +302,7 @@ func (s *Socket) ack(m []byte, rem int, err error, warn string) {
 		tlv = appendAttr(tlv, uapi.NLMSGERR_ATTR_MSG, append([]byte(warn), 0))
 	}
 	if s.opts.extAck && err != nil {
-		if msg := extackMsg(err); msg != "" {
-			tlv = appendAttr(tlv, uapi.NLMSGERR_ATTR_MSG, append([]byte(msg), 0))
-		}
-		if off := errOffset(err); off >= 0 && off < rem {
-			tlv = appendAttr(tlv, uapi.NLMSGERR_ATTR_OFFS, le.AppendUint32(nil, uint32(off)))
-		}
-		if pt := errPolicy(err); pt != nil {
-			tlv = appendPolicyAttr(tlv, uapi.NLMSGERR_ATTR_POLICY, *pt)
-		}
+		tlv = appendErrTLVs(nil, err, rem)
 	}
 	if len(tlv) > 0 {
 		flags |= uapi.NLM_F_ACK_TLVS
@@ -335,6 +327,26 @@ func (s *Socket) ack(m []byte, rem int, err error, warn string) {
 	s.enqueueLocked(b, len(b))
 }
 
+// appendErrTLVs appends the extended ack TLVs of err: its extack message
+// (NLMSGERR_ATTR_MSG) and, for an error against an attribute that lies
+// within the first lim bytes of the request, its offset
+// (NLMSGERR_ATTR_OFFS) and the policy entry it failed
+// (NLMSGERR_ATTR_POLICY).
+//
+// Kernel: netlink_ack_tlv_fill (net/netlink/af_netlink.c).
+func appendErrTLVs(dst []byte, err error, lim int) []byte {
+	if msg := extackMsg(err); msg != "" {
+		dst = appendAttr(dst, uapi.NLMSGERR_ATTR_MSG, append([]byte(msg), 0))
+	}
+	if off := errOffset(err); off >= 0 && off < lim {
+		dst = appendAttr(dst, uapi.NLMSGERR_ATTR_OFFS, le.AppendUint32(nil, uint32(off)))
+	}
+	if pt := errPolicy(err); pt != nil {
+		dst = appendPolicyAttr(dst, uapi.NLMSGERR_ATTR_POLICY, *pt)
+	}
+	return dst
+}
+
 // dumpState is a dump in progress: its messages, encoded, and how far the
 // datagrams sent so far got.
 type dumpState struct {
@@ -347,7 +359,7 @@ type dumpState struct {
 
 // startDump makes the dump of request r, whose dumpit (key) returned msgs
 // or err, the socket's dump in progress, and queues its first datagram.
-// A dump error is reported in NLMSG_DONE, with its extack message when
+// A dump error is reported in NLMSG_DONE, with the error ack's TLVs when
 // the socket set ExtendedAcknowledge.
 //
 // It fails with ENOBUFS, which the request's ack reports, when the
@@ -374,9 +386,11 @@ func (s *Socket) startDump(r *request, key handlerKey, msgs []netlink.Message, e
 	var tlv []byte
 	if err != nil {
 		ds.msgs, code = nil, kernelErrno(err)
-		if msg := extackMsg(err); msg != "" && s.opts.extAck {
+		if s.opts.extAck {
+			tlv = appendErrTLVs(nil, err, nlmsgHdrLen+len(r.body))
+		}
+		if len(tlv) > 0 {
 			flags |= uapi.NLM_F_ACK_TLVS
-			tlv = appendAttr(nil, uapi.NLMSGERR_ATTR_MSG, append([]byte(msg), 0))
 		}
 	}
 	ds.done = appendMsg(nil, netlink.Header{Type: uapi.NLMSG_DONE, Flags: flags, Sequence: seq, PID: s.pid},
