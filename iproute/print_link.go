@@ -10,7 +10,6 @@ package iproute
 import (
 	"fmt"
 	"strconv"
-	"syscall"
 
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/rt"
@@ -203,7 +202,7 @@ func (ip *IP) printLinkInfo(l rtnl.LinkInfo, names linkNames, v linkView) {
 }
 
 // afPacket is AF_PACKET, the family of `ip link`'s listing.
-const afPacket = syscall.AF_PACKET
+const afPacket = 17 // Linux's number on every platform
 
 // printLinkInfoBrief is print_linkinfo_brief: name, state, and for `ip
 // link` the address and flags on one line.
