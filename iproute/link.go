@@ -729,6 +729,7 @@ func (ip *IP) linkCreate(h *rtnl.Handle, r *linkReq) error {
 				v.Peer = pr.dev
 			}
 			v.PeerAttrs = pr.attrs()
+			v.PeerUp = pr.up() // the kernel fails it with ENOTCONN
 		}
 		spec = v
 	case "macvlan":
@@ -781,13 +782,6 @@ func (ip *IP) linkCreate(h *rtnl.Handle, r *linkReq) error {
 	if r.hasAddr && r.addrLen < len(netdev.MAC{}) || r.peerAddrLen > 0 && r.peerAddrLen < len(netdev.MAC{}) {
 		// validate_linkmsg: IFLA_ADDRESS shorter than the device's.
 		return errno.New(syscall.EINVAL, "")
-	}
-	if r.peer != nil && r.peer.up() {
-		// veth_newlink configures the peer (rtnl_configure_link) after
-		// registering it and before the pair is tied: veth_open finds no
-		// peer (ENOTCONN), and the peer is unregistered, its ifindex
-		// spent.
-		return failf("ip link add ... peer: \"up\" is not supported by netsim: netsim does not model the peer's registration that fails (the kernel answers ENOTCONN).\n")
 	}
 	if err := h.LinkAdd(spec); err != nil {
 		return err

@@ -1047,10 +1047,13 @@ func (ip *IP) routeFlush(h *rtnl.Handle, rs []rtnl.RouteInfo, f *routeFilter) er
 		}
 		// A multipath route goes back without its paths: the IPv6
 		// kernel then deletes it with all its siblings
-		// (__ip6_del_rt_siblings), as for ip's RTA_MULTIPATH.
+		// (__ip6_del_rt_siblings), as for ip's RTA_MULTIPATH. The
+		// route's own rtm_scope and RTA_PREFSRC go back with it, and
+		// fib_table_delete matches them exactly.
 		del := rtnl.Route{Table: r.Table, Dst: r.Dst, Src: r.Src, TOS: r.TOS, Priority: r.Priority,
-			Type: r.Type, Protocol: r.Protocol, Gateway: r.Gateway, Dev: r.Dev, Metrics: r.Metrics, Pref: r.Pref}
-		if err := h.RouteDel(del); err != nil && !isGone(err) {
+			Type: r.Type, Scope: r.Scope, Protocol: r.Protocol, Gateway: r.Gateway, Dev: r.Dev,
+			PrefSrc: r.PrefSrc, Metrics: r.Metrics, Pref: r.Pref}
+		if err := h.RouteDelRequest(del); err != nil && !isGone(err) {
 			return err
 		}
 	}

@@ -72,6 +72,7 @@ type Addr struct {
 	Metric uint32
 
 	tstamp sim.Time // when the lifetimes were last set (ifa_tstamp)
+	cstamp sim.Time // when the address was created (ifa_cstamp)
 }
 
 // Address is the address the prefix applies to (IFA_ADDRESS): the peer if

@@ -568,6 +568,7 @@ func (d *Device) ipv6AddAddr(t *sim.Task, a Addr, linkLocal bool) *ifaddr6 {
 	t.Charge(sim.AddrOp, 1)
 	idev := d.inet6
 	a.Flags |= AddrTentative
+	a.created(t.Now())
 	d.tbl.s.addr6Seq++
 	ifa := &ifaddr6{Addr: a, linkLocal: linkLocal, hashSeq: d.tbl.s.addr6Seq}
 	// ipv6_link_dev_addr: before the first address of the same or a larger scope.

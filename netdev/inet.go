@@ -115,6 +115,7 @@ func inetdevEvent(t *sim.Task, ev Event, d *Device) error {
 		}
 		if d.isLoopback() && len(in.addrs) == 0 {
 			lo := Addr{Prefix: netip.MustParsePrefix("127.0.0.1/8"), Scope: ScopeHost, Label: d.name, Flags: AddrPermanent}
+			lo.created(t.Now())
 			_ = d.insertInet4(t, lo)
 		}
 		// ip_mc_up: join 224.0.0.1, reload the other groups.
@@ -305,6 +306,7 @@ func (d *Device) newInet4(t *sim.Task, a Addr, replace bool) error {
 	// IPv6-only flags do not stay on an IPv4 address.
 	a.Flags &= AddrNoPrefixRoute | AddrMcAutoJoin
 	a.setLifetime(t.Now(), valid, preferred)
+	a.created(t.Now())
 	if err := d.insertInet4(t, a); err != nil {
 		return err
 	}

@@ -131,6 +131,10 @@ type Veth struct {
 	Name, Peer string
 	Attrs
 	PeerAttrs Attrs
+	// PeerUp is a request that the peer be up (IFF_UP in the peer's
+	// ifi_flags): the kernel registers the peer, fails to open it
+	// (ENOTCONN) and unregisters it, its ifindex spent.
+	PeerUp bool
 }
 
 // MacvlanMode is a macvlan mode (enum macvlan_mode).

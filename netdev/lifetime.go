@@ -50,7 +50,8 @@ func (a Addr) checkLifetimes(v6 bool) error {
 
 // setLifetime stores the lifetimes of a request in a at time now: an
 // infinite valid lifetime makes the address permanent, a zero preferred
-// lifetime deprecates it at once.
+// lifetime deprecates it at once. It moves the update stamp only; the
+// creation stamp is set once, when the address is made (created).
 //
 // Kernel: set_ifa_lifetime (net/ipv4/devinet.c); the same rules in
 // inet6_addr_add and inet6_addr_modify (net/ipv6/addrconf.c).
@@ -64,6 +65,16 @@ func (a *Addr) setLifetime(now sim.Time, valid, preferred uint32) {
 	}
 	a.ValidLft, a.PreferredLft = valid, preferred
 	a.tstamp = now
+}
+
+// created stamps a new address's creation time (ifa_cstamp) with its
+// update time: an address being made has no creation time of its own yet,
+// whatever the request's value carried.
+//
+// Kernel: set_ifa_lifetime's first call (net/ipv4/devinet.c),
+// ipv6_add_addr (net/ipv6/addrconf.c).
+func (a *Addr) created(now sim.Time) {
+	a.tstamp, a.cstamp = now, now
 }
 
 // Remaining returns the lifetimes left at time now, as a dump reports them

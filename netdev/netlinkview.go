@@ -12,3 +12,8 @@ func (d *Device) CarrierOK() bool { return d.kcarrier }
 // Stamp returns when the address's lifetimes were last set (ifa_tstamp),
 // which IFA_CACHEINFO reports.
 func (a Addr) Stamp() sim.Time { return a.tstamp }
+
+// Created returns when the address was made (ifa_cstamp), which
+// IFA_CACHEINFO reports beside Stamp; a replace or a change of lifetimes
+// leaves it.
+func (a Addr) Created() sim.Time { return a.cstamp }

@@ -91,6 +91,23 @@ func (s Veth) create(t *sim.Task, tb *Table) ([]*Device, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s.PeerUp {
+		// veth_newlink configures the peer (rtnl_configure_link) once it
+		// is registered and before the pair is tied: veth_open finds no
+		// peer, and the peer is unregistered, unannounced. Registering
+		// it took the next ifindex, which stays spent; a requested one
+		// in use fails the registration first.
+		if want := s.PeerAttrs.Index; want > 0 {
+			if tb.byIndex[want] != nil {
+				return nil, errno.Errorf(syscall.EBUSY, "ifindex %d is in use", want)
+			}
+		} else if want == 0 {
+			if _, err := tb.newIndex(); err != nil {
+				return nil, err
+			}
+		}
+		return nil, errno.New(syscall.ENOTCONN, "")
+	}
 	a.priv.wantIndex, b.priv.wantIndex = s.Index, s.PeerAttrs.Index
 	// veth_newlink registers the peer first; tie joins them afterwards.
 	return []*Device{b, a}, nil

@@ -98,6 +98,7 @@ type Bucket struct {
 // those migrate its buckets to the new member array.
 type resTable struct {
 	tb      *Table
+	nhgID   ID // the group's id (nhg_id)
 	buckets []resBucket
 
 	idleTimer       uint32 // jiffies
@@ -164,7 +165,7 @@ func (tb *Table) advance(t *sim.Task) {
 		for rt.upkeepPending && rt.upkeepAt <= now {
 			// nh_res_table_upkeep_dw, run at its deadline.
 			rt.upkeepPending = false
-			rt.upkeep(rt.upkeepAt)
+			rt.upkeep(rt.upkeepAt, true)
 		}
 		if rt.upkeepPending {
 			tb.noteUpkeep(rt.upkeepAt)
@@ -282,8 +283,9 @@ func (rt *resTable) shouldMigrate(b *resBucket, now int64, deadline *int64) (mig
 
 // migrate models nh_res_bucket_migrate: bucket i goes to the first
 // underweight entry and is idle from now. There are no offloading drivers
-// to veto it.
-func (rt *resTable) migrate(i int, now int64) bool {
+// to veto it. With notify (the upkeep work's migrations) the bucket's new
+// state is announced (nexthop_bucket_notify).
+func (rt *resTable) migrate(i int, now int64, notify bool) bool {
 	if len(rt.uw) == 0 {
 		// An unoccupied or overweight bucket implies an underweight
 		// entry; the kernel warns once and leaves the bucket.
@@ -293,6 +295,11 @@ func (rt *resTable) migrate(i int, now int64) bool {
 	b := &rt.buckets[i]
 	b.setNh(e)
 	b.usedTime, b.migratedAt = now, now // nh_res_bucket_set_idle
+	if a := rt.tb.buckets; notify && a != nil && a.Wanted() {
+		if g := rt.tb.Get(rt.nhgID); g != nil {
+			a.BucketMsg(g, Bucket{Index: uint16(i), NexthopID: e.nh.id})
+		}
+	}
 	if e.isBalanced() {
 		rt.uw = rt.uw[1:]
 	}
@@ -302,8 +309,9 @@ func (rt *resTable) migrate(i int, now int64) bool {
 // upkeep models nh_res_table_upkeep at jiffy now: migrate every bucket
 // that should move, and while the group stays unbalanced queue the next
 // run for the earliest time a bucket might move, at least half a second
-// on.
-func (rt *resTable) upkeep(now int64) {
+// on. Only the delayed work's run announces its migrations (notify); a
+// group's insertion, replace or member removal is announced whole.
+func (rt *resTable) upkeep(now int64, notify bool) {
 	var deadline int64
 	if rt.unbalancedTimer != 0 {
 		deadline = now + int64(rt.unbalancedTimer)
@@ -312,7 +320,7 @@ func (rt *resTable) upkeep(now int64) {
 	}
 	for i := range rt.buckets {
 		b := &rt.buckets[i]
-		if ok, _ := rt.shouldMigrate(b, now, &deadline); ok && !rt.migrate(i, now) {
+		if ok, _ := rt.shouldMigrate(b, now, &deadline); ok && !rt.migrate(i, now, notify) {
 			b.usedTime = now // nh_res_bucket_set_busy
 			deadline = min(deadline, rt.idlePoint(b, now))
 		}
@@ -386,7 +394,7 @@ func (rt *resTable) replaceRes(entries []*grpEntry, now int64) {
 	if prevUW && !rt.balanced() {
 		rt.unbalancedSince = prevSince
 	}
-	rt.upkeep(now)
+	rt.upkeep(now, false)
 }
 
 // insertRes is the part of insert_nexthop for a new resilient group: the
@@ -396,9 +404,10 @@ func (tb *Table) insertRes(nh *Nexthop) error {
 	if !rt.hasBuckets {
 		return einval("Number of buckets not specified for nexthop group insertion")
 	}
+	rt.nhgID = nh.id
 	now := tb.jiffies()
 	rt.rebalance(nh.grp.entries, now)
-	rt.upkeep(now)
+	rt.upkeep(now, false)
 	return nil
 }
 
@@ -454,6 +463,24 @@ func (g *nhGroup) selectPathRes(hash uint32) (int, *Nexthop) {
 	}
 	return 0, b.entry.nh
 }
+
+// BucketAnnouncer is told of every bucket of a resilient group that the
+// group's upkeep work migrates, as the kernel multicasts an
+// RTM_NEWNEXTHOPBUCKET for each; Wanted reports whether anyone listens,
+// and the message is built only then.
+//
+// Kernel: nexthop_bucket_notify from nh_res_table_upkeep_dw
+// (net/ipv4/nexthop.c).
+type BucketAnnouncer interface {
+	Wanted() bool
+	// BucketMsg announces bucket b of group g just after its migration:
+	// its idle time is 0.
+	BucketMsg(g *Nexthop, b Bucket)
+}
+
+// SetBucketAnnouncer sets the listener of the upkeep work's bucket
+// migrations; nil (the default) announces none.
+func (tb *Table) SetBucketAnnouncer(a BucketAnnouncer) { tb.buckets = a }
 
 // IsResilient reports whether the nexthop is a resilient group.
 func (nh *Nexthop) IsResilient() bool { return nh.grp != nil && nh.grp.res != nil }

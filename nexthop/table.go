@@ -47,6 +47,8 @@ type Table struct {
 	clock     sim.Time
 	resTables []*resTable
 
+	buckets BucketAnnouncer // told of the upkeep work's migrations
+
 	// upkeepDue is, when upkeepQueued, no later than the earliest queued
 	// upkeep deadline (in jiffies); a cancelled upkeep may leave it early.
 	// Requests before it skip the scan of resTables. upkeepQueued is false

@@ -90,9 +90,8 @@ func centiseconds(t sim.Time) uint32 {
 
 // addrMessage is the payload of an RTM_NEWADDR message describing a: its
 // ifaddrmsg and attributes in the kernel's order. IFA_CACHEINFO's cstamp
-// and tstamp are both the time the address's lifetimes were last set, in
-// hundredths of a second of virtual time (netsim keeps no separate
-// creation time).
+// is when the address was created and its tstamp when its lifetimes were
+// last set, in hundredths of a second of virtual time.
 //
 // Kernel: inet_fill_ifaddr (net/ipv4/devinet.c), inet6_fill_ifaddr
 // (net/ipv6/addrconf.c).
@@ -103,12 +102,11 @@ func addrMessage(a rtnl.AddrInfo) []byte {
 	}
 	hdr := ifaddrmsg{family: fam, prefixlen: uint8(a.Prefix.Bits()), flags: uint8(a.Flags), scope: uint8(a.Scope), index: uint32(a.Index)}.marshal()
 	ae := netlink.NewAttributeEncoder()
-	stamp := centiseconds(a.Stamp())
 	ci := make([]byte, ifaCacheinfoLen)
 	binary.LittleEndian.PutUint32(ci[0:], a.PreferredLft)
 	binary.LittleEndian.PutUint32(ci[4:], a.ValidLft)
-	binary.LittleEndian.PutUint32(ci[8:], stamp)
-	binary.LittleEndian.PutUint32(ci[12:], stamp)
+	binary.LittleEndian.PutUint32(ci[8:], centiseconds(a.Created()))
+	binary.LittleEndian.PutUint32(ci[12:], centiseconds(a.Stamp()))
 	if fam == uapi.AF_INET {
 		if addr := a.Address(); !addr.IsUnspecified() {
 			ae.Bytes(uapi.IFA_ADDRESS, addr.AsSlice())

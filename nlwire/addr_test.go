@@ -2,8 +2,10 @@ package nlwire
 
 import (
 	"net/netip"
+	"slices"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/jsimonetti/rtnetlink/v2"
 	"github.com/mdlayher/netlink"
@@ -232,4 +234,62 @@ func TestGetAddr6MatchesKernel(t *testing.T) {
 	_, ok := handlers[handlerKey{uapi.AF_INET, rt.RTMGetAddr}]
 	assert.True(t, ok)
 	assert.Nil(t, handlers[handlerKey{uapi.AF_INET, rt.RTMGetAddr}].do)
+}
+
+// TestAddrReplaceMovesTstampOnly checks IFA_CACHEINFO's two stamps as
+// Linux 6.18 keeps them: an address's cstamp is when it was made and its
+// tstamp when its lifetimes were last set, so that `ip addr replace ...
+// valid_lft 100 preferred_lft 50` 1.5 s later moved tstamp by 1.5 s (151
+// hundredths on the kernel's jiffies) and left cstamp, for IPv4 and IPv6
+// alike (set_ifa_lifetime, inet6_addr_modify).
+func TestAddrReplaceMovesTstampOnly(t *testing.T) {
+	h := testHandle(t)
+	setupLinks(t, h) // v0 is ifindex 3, up
+	v6 := netip.MustParseAddr("2001:db8::1").AsSlice()
+	bodies := [][]byte{
+		append(ifa(uapi.AF_INET, 24, 3), attrBytes(t, func(ae *netlink.AttributeEncoder) {
+			ae.Bytes(uapi.IFA_LOCAL, []byte{10, 0, 0, 1})
+		})...),
+		append(ifa(uapi.AF_INET6, 64, 3), attrBytes(t, func(ae *netlink.AttributeEncoder) {
+			ae.Bytes(uapi.IFA_LOCAL, v6)
+			ae.Uint32(uapi.IFA_FLAGS, uapi.IFA_F_NODAD)
+		})...),
+	}
+	withLft := func(body []byte) []byte {
+		ci := make([]byte, ifaCacheinfoLen)
+		ci[0], ci[4] = 50, 100 // ifa_prefered, ifa_valid
+		return append(slices.Clone(body), attrBytes(t, func(ae *netlink.AttributeEncoder) { ae.Bytes(uapi.IFA_CACHEINFO, ci) })...)
+	}
+	stamps := func() map[string]rtnetlink.CacheInfo {
+		msgs, err := serve(t, h, rt.RTMGetAddr, netlink.Dump, ifa(0, 0, 3), true)
+		require.NoError(t, err)
+		got := map[string]rtnetlink.CacheInfo{}
+		for _, m := range msgs {
+			var am rtnetlink.AddressMessage
+			require.NoError(t, am.UnmarshalBinary(m.Data))
+			got[am.Attributes.Address.String()] = am.Attributes.CacheInfo
+		}
+		return got
+	}
+	h.Task().Sleep(3 * time.Second)
+	for _, b := range bodies {
+		_, err := serve(t, h, rt.RTMNewAddr, createExcl|netlink.Acknowledge, b, false)
+		require.NoError(t, err)
+	}
+	before := stamps()
+	h.Task().Sleep(1500 * time.Millisecond)
+	for _, b := range bodies {
+		_, err := serve(t, h, rt.RTMNewAddr, netlink.Create|netlink.Replace|netlink.Acknowledge, withLft(b), false)
+		require.NoError(t, err)
+	}
+	after := stamps()
+	for _, a := range []string{"10.0.0.1", "2001:db8::1"} {
+		b, c := before[a], after[a]
+		require.NotZero(t, b.Created, a)
+		assert.Equal(t, b.Created, b.Updated, "%s: a new address's stamps are equal", a)
+		assert.Equal(t, b.Created, c.Created, "%s: a replace leaves cstamp", a)
+		assert.Equal(t, b.Updated+150, c.Updated, "%s: a replace moves tstamp", a)
+		assert.Equal(t, uint32(50), c.Preferred, a)
+		assert.Equal(t, uint32(100), c.Valid, a)
+	}
 }

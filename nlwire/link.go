@@ -757,10 +757,7 @@ func linkSpec(r *request, m ifinfomsg, a attrs, kind string, data attrs) (netdev
 			// no peer yet. The peer's IFLA_MASTER and IFLA_IFALIAS are
 			// not looked at.
 			if pm.flags != 0 || pm.change != 0 {
-				up := pm.flags&uapi.IFF_UP != 0 && (pm.change == 0 || pm.change&uapi.IFF_UP != 0)
-				if up {
-					return nil, errno.New(syscall.ENOTCONN, "")
-				}
+				v.PeerUp = pm.flags&uapi.IFF_UP != 0 && (pm.change == 0 || pm.change&uapi.IFF_UP != 0)
 			}
 		}
 		return v, nil

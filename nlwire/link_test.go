@@ -517,7 +517,8 @@ func TestLinkErrorsMatchKernel(t *testing.T) {
 // peer takes its MTU, address, group and queue length, and its flags from
 // ifi_flags; its IFLA_MASTER and IFLA_IFALIAS are ignored; its ifi_index
 // counts only when the device's own is given; and bringing it up fails
-// with ENOTCONN, creating nothing.
+// with ENOTCONN, creating nothing (an ifindex spent: see
+// iproute/testdata/link_veth_peer_up.txt).
 func TestVethPeerMatchesKernel(t *testing.T) {
 	h := testHandle(t)
 	setupLinks(t, h) // br0 is ifindex 4

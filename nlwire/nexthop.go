@@ -96,6 +96,7 @@ func init() {
 	register(uapi.AF_UNSPEC, rt.RTMGetNexthopBucket, handler{do: getNexthopBucket, dump: dumpNexthopBuckets})
 	registerNotify(rt.RTMNewNexthop, notifyNexthop)
 	registerNotify(rt.RTMDelNexthop, notifyNexthop)
+	registerNotify(rt.RTMNewNexthopBucket, notifyNexthopBucket)
 }
 
 // nhParse is nlmsg_parse of a request with an nhmsg header: the header's
@@ -488,6 +489,17 @@ func notifyNexthop(n rtnl.Notification) ([]byte, uint32, bool) {
 		return nil, 0, false
 	}
 	return encodeNexthop(n.Nexthop), uapi.RTNLGRP_NEXTHOP, true
+}
+
+// notifyNexthopBucket builds the RTM_NEWNEXTHOPBUCKET a resilient group's
+// upkeep work multicasts to RTNLGRP_NEXTHOP for each bucket it migrates.
+//
+// Kernel: nexthop_bucket_notify (net/ipv4/nexthop.c).
+func notifyNexthopBucket(n rtnl.Notification) ([]byte, uint32, bool) {
+	if n.Bucket == nil {
+		return nil, 0, false
+	}
+	return bucketMessage(n.Bucket).Data, uapi.RTNLGRP_NEXTHOP, true
 }
 
 func nexthopMessage(t rt.MsgType, ni *rtnl.NexthopInfo) netlink.Message {

@@ -277,6 +277,7 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	n := &Net{k: k, name: name, devs: tb, nh: nh, fib: f, fib6: f6}
 	f.SetAnnouncer(routeAnnouncer4{n})
 	f6.SetAnnouncer(routeAnnouncer6{n})
+	nh.SetBucketAnnouncer(bucketAnnouncer{n})
 	n.fib6.SetCountedWalks(k.cfg.CountedWalks)
 	n.setMultipathSeed(0)
 	n.tables6.known.add(fib.TableMain)

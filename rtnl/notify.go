@@ -17,7 +17,7 @@ import (
 // multicasts to the RTNLGRP_* listeners of a namespace when one of its
 // objects changes, whatever made the change (a Handle, an ip script, a
 // netlink socket, the kernel itself). Exactly one of Link, Addr, Route,
-// Rule and Nexthop is set, as Type says.
+// Rule, Nexthop and Bucket is set, as Type says.
 type Notification struct {
 	Type   rt.MsgType // RTM_NEWLINK, RTM_DELLINK, RTM_NEWADDR, ...
 	Flags  uint16     // the nlmsg_flags the kernel sets (NLM_F_CREATE, NLM_F_REPLACE, ...)
@@ -30,6 +30,9 @@ type Notification struct {
 	Route   *RouteInfo
 	Rule    *fibrules.Rule
 	Nexthop *NexthopInfo
+	// Bucket is a resilient group's bucket that the group's upkeep work
+	// migrated (RTM_NEWNEXTHOPBUCKET, NLM_F_REPLACE, from no request).
+	Bucket *NexthopBucket
 }
 
 // Origin identifies the netlink request a Handle is serving: the
@@ -263,4 +266,18 @@ func (n *Net) nexthopNotify(nh *nexthop.Nexthop, del bool, flags uint16) {
 		m.Type = rt.RTMDelNexthop
 	}
 	n.send(m)
+}
+
+// bucketAnnouncer is a namespace's listener of its resilient nexthop
+// groups' bucket migrations.
+type bucketAnnouncer struct{ n *Net }
+
+func (a bucketAnnouncer) Wanted() bool { return a.n.notifyNeeded() }
+
+// BucketMsg is nexthop_bucket_notify (net/ipv4/nexthop.c): the upkeep
+// work's migration of one bucket, announced with NLM_F_REPLACE and no
+// request's header.
+func (a bucketAnnouncer) BucketMsg(g *nexthop.Nexthop, b nexthop.Bucket) {
+	nb := nexthopBucket(g, b)
+	a.n.send(Notification{Type: rt.RTMNewNexthopBucket, Flags: nlmReplace, Bucket: &nb})
 }
