@@ -93,6 +93,7 @@ const (
 	ifVeth1 = 2
 	ifVeth0 = 3
 	ifBr0   = 4 // the bridge of the bridge sequence
+	ifMv0   = 5 // its macvlan
 )
 
 var (
@@ -690,12 +691,18 @@ var sequences = []wiretest.Seq{
 			note("the port up, down", linkUp(ifVeth0)),
 			linkDown(ifVeth0),
 			note("release it", W.Msg(uapi.RTM_NEWLINK, W.Ack, W.IfInfo{Index: ifVeth0}.Bytes(), W.U32(uapi.IFLA_MASTER, 0))),
-			note("a macvlan on veth1 (ifindex 5)", W.Msg(uapi.RTM_NEWLINK, W.Create, W.IfInfo{}.Bytes(),
+			note("a macvlan on veth1", W.Msg(uapi.RTM_NEWLINK, W.Create, W.IfInfo{}.Bytes(),
 				W.Str(uapi.IFLA_IFNAME, "mv0"), W.MAC(uapi.IFLA_ADDRESS, "02:00:00:00:00:20"), W.U32(uapi.IFLA_LINK, ifVeth1),
 				W.Nest(uapi.IFLA_LINKINFO, W.Str(uapi.IFLA_INFO_KIND, "macvlan")))),
 			note("promisc and up in one request", W.Msg(uapi.RTM_NEWLINK, W.Ack, W.IfInfo{Index: ifVeth1, Flags: uapi.IFF_UP | uapi.IFF_PROMISC, Change: uapi.IFF_UP | uapi.IFF_PROMISC}.Bytes())),
 			note("down and promisc off in one request", W.Msg(uapi.RTM_NEWLINK, W.Ack, W.IfInfo{Index: ifVeth1, Change: uapi.IFF_UP | uapi.IFF_PROMISC}.Bytes())),
-			note("a port deleted with its veth takes the macvlan on the peer along", W.Msg(uapi.RTM_NEWLINK, W.Ack, W.IfInfo{Index: ifVeth0}.Bytes(), W.U32(uapi.IFLA_MASTER, ifBr0))),
+			note("the macvlan deleted: its lower is announced", W.Msg(uapi.RTM_DELLINK, W.Ack, W.IfInfo{Index: ifMv0}.Bytes())),
+			note("a bridge deleted with a port", W.Msg(uapi.RTM_NEWLINK, W.Ack, W.IfInfo{Index: ifVeth0}.Bytes(), W.U32(uapi.IFLA_MASTER, ifBr0))),
+			W.Msg(uapi.RTM_DELLINK, W.Ack, W.IfInfo{Index: ifBr0}.Bytes()),
+			note("a port deleted with its veth (ifindex 6 is a new bridge)", W.Msg(uapi.RTM_NEWLINK, W.Create, W.IfInfo{}.Bytes(),
+				W.Str(uapi.IFLA_IFNAME, "br1"), W.MAC(uapi.IFLA_ADDRESS, "02:00:00:00:00:11"),
+				W.Nest(uapi.IFLA_LINKINFO, W.Str(uapi.IFLA_INFO_KIND, "bridge")))),
+			W.Msg(uapi.RTM_NEWLINK, W.Ack, W.IfInfo{Index: ifVeth0}.Bytes(), W.U32(uapi.IFLA_MASTER, ifBr0+2)),
 			W.Msg(uapi.RTM_DELLINK, W.Ack, W.IfInfo{Index: ifVeth0}.Bytes()),
 		),
 	},
