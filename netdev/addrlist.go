@@ -153,11 +153,16 @@ func (d *Device) setRxMode(t *sim.Task) {
 }
 
 // SetPromiscuity changes d's promiscuity count by inc, telling the driver
-// when IFF_PROMISC flips (a vlan, macvlan or bond passes it down).
+// when IFF_PROMISC flips (a vlan, macvlan or bond passes it down), and
+// announces d with an RTM_NEWLINK whose ifi_change is IFF_PROMISC, flipped
+// or not.
 //
-// Kernel: dev_set_promiscuity (net/core/dev.c).
+// Kernel: dev_set_promiscuity → __dev_set_promiscuity with notify
+// (__dev_notify_flags) (net/core/dev.c).
 func (d *Device) SetPromiscuity(t *sim.Task, inc int) {
-	if d.setPromiscuity(t, inc) {
+	flipped := d.setPromiscuity(t, inc)
+	d.tbl.s.linkMsg(t, d, false, uint32(FlagPromisc), false)
+	if flipped {
 		d.setRxMode(t)
 	}
 }

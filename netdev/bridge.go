@@ -369,17 +369,21 @@ var bridgeOps = &linkOps{
 	open: func(t *sim.Task, br *Device) error {
 		b := br.priv.bridge
 		for _, p := range b.ports {
-			p.portSync(true)
+			p.portSync(t, true)
 		}
 		if b.cfg.McastSnooping != 0 {
 			br.joinSnoopers(t)
 		}
 		return nil
 	},
-	// br_dev_stop: disable every port, leave the snoopers.
+	// br_dev_stop → br_stp_disable_bridge: disable every port (each
+	// that was enabled announces it), leave the snoopers.
 	stop: func(t *sim.Task, br *Device) {
 		for _, p := range br.priv.bridge.ports {
-			p.priv.brPort.state = BrStateDisabled
+			if p.priv.brPort.state != BrStateDisabled {
+				p.priv.brPort.state = BrStateDisabled
+				br.tbl.s.brPortMsg(t, p, false)
+			}
 		}
 		br.leaveSnoopers(t)
 	},
@@ -705,26 +709,34 @@ func (br *Device) leaveSnoopers(t *sim.Task) {
 // Kernel: br_stp_enable_port / br_stp_disable_port and
 // br_port_state_selection (net/bridge/br_stp_if.c, br_stp.c): a port that
 // is running with its operstate up (or unknown) is enabled; without STP it
-// forwards at once, with STP it starts listening.
-func (p *Device) portSync(brUp bool) {
+// forwards at once, with STP it starts listening. Enabling or disabling
+// the port announces it (AF_BRIDGE RTM_NEWLINK); notified reports that it
+// did.
+func (p *Device) portSync(t *sim.Task, brUp bool) (notified bool) {
 	bp := p.priv.brPort
 	oper := p.operState == OperUp || p.operState == OperUnknown
 	if !brUp || !p.IsUp() || !oper {
 		if bp.state != BrStateDisabled {
+			// br_stp_disable_port: the message, then the selection.
 			bp.state = BrStateDisabled
+			p.tbl.s.brPortMsg(t, p, false)
 			bp.br.portStateSelection()
+			return true
 		}
-		return
+		return false
 	}
 	if bp.state != BrStateDisabled {
-		return
+		return false
 	}
+	// br_stp_enable_port: the selection, then the message.
 	if bp.br.priv.bridge.cfg.STPState == 0 {
 		bp.state = BrStateForwarding
 	} else {
 		bp.state = BrStateListening
 	}
 	bp.br.portStateSelection()
+	p.tbl.s.brPortMsg(t, p, false)
+	return true
 }
 
 // bridgeAddIf makes dev a port of bridge br.
@@ -756,23 +768,32 @@ func bridgeAddIf(t *sim.Task, br, dev *Device) error {
 	if no >= brMaxPorts {
 		return errno.New(errno.EXFULL, "No free bridge port number")
 	}
-	if err := dev.masterUpperLink(t, br); err != nil {
-		return err
-	}
+	// The port exists, allmulti, before the upper link, whose
+	// NETDEV_CHANGEUPPER announces it as a port.
+	dev.SetAllmulti(t, 1)
 	dev.priv.brPort = &bridgePort{br: br, no: no, info: BridgePortInfo{
 		Priority: 0x8000 >> brPortBits, Cost: portCost(dev), Learning: true, Flood: true,
 		MulticastRouter: 1, McastFlood: true, BcastFlood: true,
 	}}
+	if err := dev.masterUpperLink(t, br); err != nil {
+		dev.priv.brPort = nil
+		dev.SetAllmulti(t, -1)
+		return err
+	}
 	b.ports = slices.Insert(b.ports, 0, dev)
-	b.portLimits = true
-	dev.SetAllmulti(t, 1)
 	// nbp_update_port_count → br_manage_promisc: without VLAN filtering
 	// every port is promiscuous.
 	dev.SetPromiscuity(t, 1)
+	// The bridge's features change (an RTM_NEWLINK with
+	// IFLA_EVENT_FEATURES) before it takes its ports' segmentation
+	// limits.
+	br.tbl.s.linkEventMsg(t, br, iflaEventFeatures)
+	b.portLimits = true
 	changed := br.recalcBridgeID()
 	if br.IsUp() {
-		dev.portSync(true)
+		dev.portSync(t, true)
 	}
+	br.tbl.s.brPortMsg(t, dev, false)
 	if changed {
 		_ = br.tbl.s.notify(t, EventChangeAddr, br)
 	}
@@ -808,6 +829,8 @@ func bridgeDelIf(t *sim.Task, br, dev *Device) error {
 		return errno.Errorf(syscall.EINVAL, "Device \"%s\" is not a slave of \"%s\"", dev.name, br.name)
 	}
 	br.delPort(t, dev, true)
+	// netdev_compute_master_upper_features → netdev_change_features.
+	br.tbl.s.linkEventMsg(t, br, iflaEventFeatures)
 	return nil
 }
 
@@ -817,16 +840,20 @@ func bridgeDelIf(t *sim.Task, br, dev *Device) error {
 // Kernel: del_nbp (net/bridge/br_if.c).
 func (br *Device) delPort(t *sim.Task, p *Device, adjust bool) {
 	b := br.priv.bridge
+	p.SetAllmulti(t, -1) // nbp_delete_promisc
+	p.SetPromiscuity(t, -1)
+	// br_stp_disable_port: the port's AF_BRIDGE RTM_NEWLINK; then its
+	// RTM_DELLINK.
 	p.priv.brPort.state = BrStateDisabled
-	br.portStateSelection() // br_stp_disable_port
+	br.tbl.s.brPortMsg(t, p, false)
+	br.portStateSelection()
+	br.tbl.s.brPortMsg(t, p, true)
 	b.ports = slices.DeleteFunc(b.ports, func(d *Device) bool { return d == p })
 	for _, q := range b.ports {
 		if q.priv.brPort.info.BackupPort == p.ifindex {
 			q.priv.brPort.info.BackupPort = 0 // nbp_backup_clear
 		}
 	}
-	p.SetPromiscuity(t, -1)
-	p.SetAllmulti(t, -1)
 	p.masterUpperUnlink(t)
 	p.priv.brPort = nil
 	if adjust {
@@ -923,10 +950,15 @@ func bridgeDeviceEvent(t *sim.Task, ev Event, d *Device) error {
 		if br.recalcBridgeID() {
 			_ = br.tbl.s.notify(t, EventChangeAddr, br)
 		}
+		br.tbl.s.brPortMsg(t, d, false)
 	case EventUp, EventDown, EventChange:
-		// NETDEV_UP / NETDEV_DOWN / br_port_carrier_check: the
-		// bridge's carrier change is queued behind the port's.
-		d.portSync(br.IsUp())
+		// NETDEV_UP / NETDEV_DOWN / br_port_carrier_check: the port's
+		// AF_BRIDGE RTM_NEWLINK, from enabling or disabling it or
+		// else for the event itself; the bridge's carrier change is
+		// queued behind the port's.
+		if !d.portSync(t, br.IsUp()) {
+			br.tbl.s.brPortMsg(t, d, false)
+		}
 		br.carrierEvent(t)
 	}
 	return nil

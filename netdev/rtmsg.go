@@ -26,6 +26,37 @@ type Announcer interface {
 	AddrMsg(t *sim.Task, d *Device, a Addr, del bool, req bool)
 }
 
+// BridgeAnnouncer is an Announcer that receives two more kinds of link
+// message: the AF_BRIDGE RTM_NEWLINK and RTM_DELLINK of a bridge port,
+// which the kernel sends to RTNLGRP_LINK as well, and an RTM_NEWLINK that
+// carries an IFLA_EVENT. An Announcer that does not implement it gets
+// neither.
+type BridgeAnnouncer interface {
+	Announcer
+	// BridgePortMsg is the AF_BRIDGE RTM_NEWLINK (del false) or
+	// RTM_DELLINK of port, a bridge port still. It carries no request's
+	// header.
+	BridgePortMsg(t *sim.Task, port *Device, del bool)
+	// LinkEventMsg is an RTM_NEWLINK of d, ifi_change 0, with IFLA_EVENT
+	// event (IFLA_EVENT_*), without a request's header.
+	LinkEventMsg(t *sim.Task, d *Device, event uint32)
+}
+
+// iflaEventFeatures is IFLA_EVENT_FEATURES, the IFLA_EVENT of
+// NETDEV_FEAT_CHANGE.
+const iflaEventFeatures = 2
+
+// linkEventMsg sends an RTM_NEWLINK of d with IFLA_EVENT event: what
+// rtnetlink_event sends for the events that have one (NETDEV_FEAT_CHANGE),
+// where netsim runs no notifier chain for them.
+//
+// Kernel: rtmsg_ifinfo_event with rtnl_get_event (net/core/rtnetlink.c).
+func (s *Stack) linkEventMsg(t *sim.Task, d *Device, event uint32) {
+	if a, ok := s.announce.(BridgeAnnouncer); ok {
+		a.LinkEventMsg(t, d, event)
+	}
+}
+
 // SetAnnouncer installs a; nil sends nothing (the default). Call it while
 // setting up.
 func (s *Stack) SetAnnouncer(a Announcer) { s.announce = a }
@@ -36,6 +67,16 @@ func (s *Stack) SetAnnouncer(a Announcer) { s.announce = a }
 func (s *Stack) linkMsg(t *sim.Task, d *Device, del bool, change uint32, req bool) {
 	if s.announce != nil {
 		s.announce.LinkMsg(t, d, del, change, req)
+	}
+}
+
+// brPortMsg sends the AF_BRIDGE RTM_NEWLINK or RTM_DELLINK of bridge port
+// p.
+//
+// Kernel: br_ifinfo_notify (net/bridge/br_netlink.c).
+func (s *Stack) brPortMsg(t *sim.Task, p *Device, del bool) {
+	if a, ok := s.announce.(BridgeAnnouncer); ok {
+		a.BridgePortMsg(t, p, del)
 	}
 }
 

@@ -17,6 +17,20 @@ import (
 // queueSelf is the dellink of kinds that delete only themselves.
 func queueSelf(_ *sim.Task, d *Device, q *[]*Device) { *q = append(*q, d) }
 
+// queueUnlinkLower is the dellink of a vlan or macvlan: d is queued, and
+// its lower device's NETDEV_CHANGEUPPER of the unlink announces the lower
+// at once, before the batch is unregistered (netsim takes d off the
+// lower's uppers at ndo_uninit, and runs no notifier chain for it).
+//
+// Kernel: unregister_vlan_dev (net/8021q/vlan.c), macvlan_dellink
+// (drivers/net/macvlan.c): netdev_upper_dev_unlink → rtnetlink_event.
+func queueUnlinkLower(t *sim.Task, d *Device, q *[]*Device) {
+	*q = append(*q, d)
+	if d.link != nil {
+		d.tbl.s.linkMsg(t, d.link, false, 0, false)
+	}
+}
+
 // lowerCarrier is the carrier of a device stacked on d.link: the lower's
 // carrier while it is up.
 //
@@ -130,7 +144,7 @@ var macvlanOps = &linkOps{
 	kind:      "macvlan",
 	operUp:    OperUp,
 	carrierOf: lowerCarrier,
-	dellink:   queueSelf,
+	dellink:   queueUnlinkLower, // macvlan_dellink
 	// macvlan_open: claim the address on the lower device (passthru makes
 	// the lower promiscuous instead).
 	open: func(t *sim.Task, d *Device) error {
@@ -418,7 +432,7 @@ var vlanOps = &linkOps{
 	operUp:    OperUp,
 	carrierOf: lowerCarrier,
 	// vlan_dellink → unregister_vlan_dev
-	dellink: queueSelf,
+	dellink: queueUnlinkLower,
 	// vlan_dev_open
 	open: func(t *sim.Task, d *Device) error {
 		if !d.link.IsUp() {

@@ -88,8 +88,11 @@ func (tb *Table) NewLink(t *sim.Task, spec LinkSpec) ([]*Device, error) {
 			panic("netdev: register after validation: " + err.Error()) // a broken invariant
 		}
 		if d.link != nil {
-			// netdev_upper_dev_link(lower, dev) and the operstate transfer.
+			// netdev_upper_dev_link(lower, dev) and the operstate
+			// transfer. Of the lower's NETDEV_CHANGEUPPER netsim models
+			// rtnetlink_event's RTM_NEWLINK only.
 			d.link.uppers = append(d.link.uppers, d)
+			tb.s.linkMsg(t, d.link, false, 0, false)
 			d.refreshCarrier(t, false)
 		}
 		if i < len(devs)-1 {
@@ -238,7 +241,7 @@ func (s *Stack) UnregisterMany(t *sim.Task, devs []*Device) {
 	if len(list) == 0 {
 		return
 	}
-	s.closeMany(t, list, true, uint32(FlagUp|flagRunning))
+	s.closeMany(t, list, true, uint32(FlagUp|flagRunning), nil)
 	for _, d := range list {
 		d.tbl.unlist(d)
 		d.state = regUnregistering

@@ -18,11 +18,14 @@ import (
 // Kernel: dev_change_flags with IFF_UP toggled: __dev_change_flags (which
 // reloads the rx mode first), __dev_open or __dev_close, then
 // __dev_notify_flags (NETDEV_UP / NETDEV_DOWN).
-func (d *Device) SetUp(t *sim.Task, up bool) error { return d.setUp(t, up, 0) }
+func (d *Device) SetUp(t *sim.Task, up bool) error { return d.setUp(t, up, 0, nil) }
 
 // setUp is SetUp for a request that changed the flags of changed as well,
-// which its RTM_NEWLINK reports with IFF_UP.
-func (d *Device) setUp(t *sim.Task, up bool, changed Flags) error {
+// which its RTM_NEWLINK reports with IFF_UP. rx, if not nil, runs once the
+// device is open or closed and before that RTM_NEWLINK: the request's
+// promiscuity and allmulti references, which __dev_change_flags takes
+// after __dev_open or __dev_close and before __dev_notify_flags.
+func (d *Device) setUp(t *sim.Task, up bool, changed Flags, rx func()) error {
 	if d.state != regRegistered {
 		return errno.Errorf(syscall.ENODEV, "Device \"%s\" is being unregistered", d.name)
 	}
@@ -37,12 +40,15 @@ func (d *Device) setUp(t *sim.Task, up bool, changed Flags) error {
 		if err := d.open(t); err != nil {
 			return err
 		}
+		if rx != nil {
+			rx()
+		}
 		// __dev_notify_flags: the RTM_NEWLINK, then NETDEV_UP.
 		s.linkMsg(t, d, false, uint32(FlagUp|changed), false)
 		_ = s.notify(t, EventUp, d)
 		return nil
 	}
-	d.tbl.s.closeMany(t, []*Device{d}, false, uint32(FlagUp|changed))
+	d.tbl.s.closeMany(t, []*Device{d}, false, uint32(FlagUp|changed), rx)
 	return nil
 }
 
@@ -203,7 +209,7 @@ func (s *Stack) linkwatchRun(t *sim.Task) {
 // for each, one synchronize_net in dev_deactivate_many, ndo_stop for each,
 // then NETDEV_DOWN for each.
 func (tb *Table) closeMany(t *sim.Task, devs []*Device) {
-	tb.s.closeMany(t, devs, false, uint32(FlagUp|flagRunning))
+	tb.s.closeMany(t, devs, false, uint32(FlagUp|flagRunning), nil)
 }
 
 // flagRunning is IFF_RUNNING, which dev_close_many reports as changed with
@@ -213,8 +219,10 @@ const flagRunning = Flags(0x40)
 // closeMany is dev_close_many for devices of any table. Devices being
 // dismantled (unregistered) skip dev_deactivate_many's synchronize_net: the
 // 5.x unregister path waits for grace periods of its own. Each device's
-// RTM_NEWLINK, with ifi_change change, precedes its NETDEV_DOWN.
-func (s *Stack) closeMany(t *sim.Task, devs []*Device, dismantle bool, change uint32) {
+// RTM_NEWLINK, with ifi_change change, precedes its NETDEV_DOWN; rx, if not
+// nil, runs after the devices are stopped and before the first RTM_NEWLINK
+// (see setUp).
+func (s *Stack) closeMany(t *sim.Task, devs []*Device, dismantle bool, change uint32, rx func()) {
 	var up []*Device
 	for _, d := range devs {
 		if d.IsUp() {
@@ -243,6 +251,9 @@ func (s *Stack) closeMany(t *sim.Task, devs []*Device, dismantle bool, change ui
 			s.linkwatchFire(d) // veth_close: the device's carrier, then its peer's
 		}
 		d.refreshCarrier(t, false)
+	}
+	if rx != nil {
+		rx()
 	}
 	for _, d := range up {
 		s.linkMsg(t, d, false, change, false)
@@ -491,21 +502,30 @@ func (d *Device) ChangeFlags(t *sim.Task, flags, mask Flags) error {
 	// What dev_change_flags reports as changed: the flags and the user's
 	// promiscuity and allmulti (gflags).
 	changed := (old^d.flags)&kept | (flags^d.gflags)&(FlagPromisc|FlagAllMulti)
+	rx := func() {
+		if (flags^d.gflags)&FlagPromisc != 0 {
+			// __dev_set_promiscuity without notify: the request's
+			// RTM_NEWLINK reports it.
+			d.gflags ^= FlagPromisc
+			if d.setPromiscuity(t, sign(flags&FlagPromisc != 0)) {
+				d.setRxMode(t)
+			}
+		}
+		if (flags^d.gflags)&FlagAllMulti != 0 {
+			d.gflags ^= FlagAllMulti
+			d.SetAllmulti(t, sign(flags&FlagAllMulti != 0))
+		}
+	}
 	if up := flags&FlagUp != 0; up != d.IsUp() {
-		if err := d.setUp(t, up, changed); err != nil {
+		// The references are taken between opening (or closing) and
+		// the RTM_NEWLINK, which reports them.
+		if err := d.setUp(t, up, changed, rx); err != nil {
 			return err
 		}
 		changed = 0 // announced with IFF_UP
 	} else {
 		d.setRxMode(t)
-	}
-	if (flags^d.gflags)&FlagPromisc != 0 {
-		d.gflags ^= FlagPromisc
-		d.SetPromiscuity(t, sign(flags&FlagPromisc != 0))
-	}
-	if (flags^d.gflags)&FlagAllMulti != 0 {
-		d.gflags ^= FlagAllMulti
-		d.SetAllmulti(t, sign(flags&FlagAllMulti != 0))
+		rx()
 	}
 	if changed != 0 {
 		d.tbl.s.linkMsg(t, d, false, uint32(changed), false) // __dev_notify_flags

@@ -102,6 +102,8 @@ const (
 	ifLo    = 1
 	ifVeth1 = 2
 	ifVeth0 = 3
+	ifBr0   = 4 // the bridge of the bridge sequence
+	ifMv0   = 5 // its macvlan
 )
 
 var (
@@ -683,6 +685,35 @@ var sequences = []wiretest.Seq{
 			note("a socket's change and the API's interleave", rt4(uapi.RTM_NEWROUTE, W.Create, "192.0.3.0", 24, W.IP(uapi.RTA_GATEWAY, "10.0.0.2"), oif0)),
 			handle(W.Msg(uapi.RTM_SETLINK, W.Ack, W.IfInfo{Index: ifVeth0}.Bytes(), W.U32(uapi.IFLA_MTU, 1400)), func(h *rtnl.Handle) error { return h.LinkSetMTU("veth0", 1400) }),
 			handle(W.Msg(uapi.RTM_DELLINK, W.Ack, W.IfInfo{Index: ifVeth0}.Bytes()), func(h *rtnl.Handle) error { return h.LinkDel("veth0") }),
+		),
+	},
+	{
+		Name:    "bridge",
+		Doc:     "link notifications of stacking: enslaving to a bridge and releasing, a port's up and down, a macvlan on a veth, promisc and up in one request",
+		Options: extAck,
+		Groups:  []uint32{uapi.RTNLGRP_LINK},
+		Steps: steps(
+			vethPair(),
+			note("a bridge (ifindex 4)", W.Msg(uapi.RTM_NEWLINK, W.Create, W.IfInfo{}.Bytes(),
+				W.Str(uapi.IFLA_IFNAME, "br0"), W.MAC(uapi.IFLA_ADDRESS, "02:00:00:00:00:10"),
+				W.Nest(uapi.IFLA_LINKINFO, W.Str(uapi.IFLA_INFO_KIND, "bridge")))),
+			note("enslave a port that is down (the bridge stays down: once up, its garbage collection timer, which a notification reports, runs in wall time)", W.Msg(uapi.RTM_NEWLINK, W.Ack, W.IfInfo{Index: ifVeth0}.Bytes(), W.U32(uapi.IFLA_MASTER, ifBr0))),
+			note("the port up, down", linkUp(ifVeth0)),
+			linkDown(ifVeth0),
+			note("release it", W.Msg(uapi.RTM_NEWLINK, W.Ack, W.IfInfo{Index: ifVeth0}.Bytes(), W.U32(uapi.IFLA_MASTER, 0))),
+			note("a macvlan on veth1", W.Msg(uapi.RTM_NEWLINK, W.Create, W.IfInfo{}.Bytes(),
+				W.Str(uapi.IFLA_IFNAME, "mv0"), W.MAC(uapi.IFLA_ADDRESS, "02:00:00:00:00:20"), W.U32(uapi.IFLA_LINK, ifVeth1),
+				W.Nest(uapi.IFLA_LINKINFO, W.Str(uapi.IFLA_INFO_KIND, "macvlan")))),
+			note("promisc and up in one request", W.Msg(uapi.RTM_NEWLINK, W.Ack, W.IfInfo{Index: ifVeth1, Flags: uapi.IFF_UP | uapi.IFF_PROMISC, Change: uapi.IFF_UP | uapi.IFF_PROMISC}.Bytes())),
+			note("down and promisc off in one request", W.Msg(uapi.RTM_NEWLINK, W.Ack, W.IfInfo{Index: ifVeth1, Change: uapi.IFF_UP | uapi.IFF_PROMISC}.Bytes())),
+			note("the macvlan deleted: its lower is announced", W.Msg(uapi.RTM_DELLINK, W.Ack, W.IfInfo{Index: ifMv0}.Bytes())),
+			note("a bridge deleted with a port", W.Msg(uapi.RTM_NEWLINK, W.Ack, W.IfInfo{Index: ifVeth0}.Bytes(), W.U32(uapi.IFLA_MASTER, ifBr0))),
+			W.Msg(uapi.RTM_DELLINK, W.Ack, W.IfInfo{Index: ifBr0}.Bytes()),
+			note("a port deleted with its veth (ifindex 6 is a new bridge)", W.Msg(uapi.RTM_NEWLINK, W.Create, W.IfInfo{}.Bytes(),
+				W.Str(uapi.IFLA_IFNAME, "br1"), W.MAC(uapi.IFLA_ADDRESS, "02:00:00:00:00:11"),
+				W.Nest(uapi.IFLA_LINKINFO, W.Str(uapi.IFLA_INFO_KIND, "bridge")))),
+			W.Msg(uapi.RTM_NEWLINK, W.Ack, W.IfInfo{Index: ifVeth0}.Bytes(), W.U32(uapi.IFLA_MASTER, ifBr0+2)),
+			W.Msg(uapi.RTM_DELLINK, W.Ack, W.IfInfo{Index: ifVeth0}.Bytes()),
 		),
 	},
 }

@@ -201,14 +201,18 @@ func init() {
 }
 
 // linkNotify builds an RTM_NEWLINK or RTM_DELLINK notification for
-// RTNLGRP_LINK.
+// RTNLGRP_LINK: a device's, or a bridge's about one of its ports.
 //
-// Kernel: rtmsg_ifinfo_event → rtnl_fill_ifinfo (net/core/rtnetlink.c).
+// Kernel: rtmsg_ifinfo_event → rtnl_fill_ifinfo (net/core/rtnetlink.c);
+// br_ifinfo_notify (net/bridge/br_netlink.c).
 func linkNotify(n rtnl.Notification) ([]byte, uint32, bool) {
 	if n.Link == nil {
 		return nil, 0, false
 	}
-	return linkMessage(*n.Link, n.Change), uapi.RTNLGRP_LINK, true
+	if n.Family == rtnl.FamilyBridge {
+		return bridgePortMessage(*n.Link, n.Type == rt.RTMDelLink), uapi.RTNLGRP_LINK, true
+	}
+	return linkMessageEvent(*n.Link, n.Change, n.Event), uapi.RTNLGRP_LINK, true
 }
 
 // parseLinkRequest checks a link request's length and parses its

@@ -87,7 +87,11 @@ func netnsImmutable(li rtnl.LinkInfo) uint8 {
 // not sent.
 //
 // Kernel: rtnl_fill_ifinfo (net/core/rtnetlink.c).
-func linkMessage(li rtnl.LinkInfo, change uint32) []byte {
+func linkMessage(li rtnl.LinkInfo, change uint32) []byte { return linkMessageEvent(li, change, 0) }
+
+// linkMessageEvent is linkMessage with IFLA_EVENT event (none when 0), as
+// rtnetlink_event's notifications carry it.
+func linkMessageEvent(li rtnl.LinkInfo, change, event uint32) []byte {
 	hdr := ifinfomsg{typ: li.Type, index: int32(li.Index), flags: linkFlags(li), change: change}.marshal()
 	ae := netlink.NewAttributeEncoder()
 	ae.String(uapi.IFLA_IFNAME, li.Name)
@@ -129,6 +133,9 @@ func linkMessage(li rtnl.LinkInfo, change uint32) []byte {
 	ae.Uint16(uapi.IFLA_HEADROOM, 0)
 	ae.Uint16(uapi.IFLA_TAILROOM, 0)
 	ae.Uint8(uapi.IFLA_PROTO_DOWN, 0)
+	if event != 0 {
+		ae.Uint32(uapi.IFLA_EVENT, event)
+	}
 	ae.Bytes(uapi.IFLA_ADDRESS, li.Addr[:])
 	ae.Bytes(uapi.IFLA_BROADCAST, li.Broadcast[:])
 	ae.Bytes(uapi.IFLA_STATS64, stats64(li.Stats))

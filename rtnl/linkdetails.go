@@ -93,7 +93,7 @@ func fillDetails(li *LinkInfo, d *netdev.Device) {
 	case "bond":
 		li.NumTxQueues, li.NumRxQueues = bondTxQueues, bondTxQueues
 	case "macvlan":
-		li.MacvlanBcQueueLen, li.MacvlanBcQueueLenUsed = macvlanDefaultBcQueueLen, macvlanDefaultBcQueueLen
+		li.MacvlanBcQueueLen, li.MacvlanBcQueueLenUsed = macvlanDefaultBcQueueLen, macvlanBcQueueLenUsed(d)
 	case "vlan":
 		li.VlanFlags = VlanFlagReorderHdr
 	}
@@ -106,4 +106,24 @@ func fillDetails(li *LinkInfo, d *netdev.Device) {
 	}
 	li.GROMaxSize = groMaxSize
 	li.AddrGenMode = AddrGenModeEUI64
+}
+
+// macvlanBcQueueLenUsed is the broadcast queue length of a macvlan's port:
+// the largest its macvlans ask for, each the default; 0 once a macvlan
+// going away was the port's last (macvlan_dellink takes it off the port's
+// list before its RTM_DELLINK).
+//
+// Kernel: update_port_bc_queue_len (drivers/net/macvlan.c).
+func macvlanBcQueueLenUsed(d *netdev.Device) uint32 {
+	if d.Registered() {
+		return macvlanDefaultBcQueueLen
+	}
+	if l := d.Link(); l != nil {
+		for _, u := range l.Uppers() {
+			if u != d && u.Kind() == "macvlan" && u.Registered() {
+				return macvlanDefaultBcQueueLen
+			}
+		}
+	}
+	return 0
 }

@@ -22,8 +22,9 @@ type Notification struct {
 	Type   rt.MsgType // RTM_NEWLINK, RTM_DELLINK, RTM_NEWADDR, ...
 	Flags  uint16     // the nlmsg_flags the kernel sets (NLM_F_CREATE, NLM_F_REPLACE, ...)
 	Origin Origin     // the request that caused it; zero for the kernel's own changes
-	Family int        // FamilyV4 or FamilyV6 for addresses, routes, rules and nexthops
+	Family int        // FamilyV4 or FamilyV6 for addresses, routes, rules and nexthops; FamilyBridge for a bridge port's link message
 	Change uint32     // a link message's ifi_change (netdev.ChangeAll for a new or deleted device)
+	Event  uint32     // a link message's IFLA_EVENT (IFLA_EVENT_*), 0 for none
 
 	Link    *LinkInfo
 	Addr    *AddrInfo
@@ -53,6 +54,13 @@ type Origin struct {
 // requests cause, until it is set again. A front end that speaks netlink
 // sets it before each request; the zero Origin is a request from no socket.
 func (h *Handle) SetOrigin(o Origin) { h.origin = o }
+
+// FamilyBridge is the Family of a link notification that the bridge sends
+// about one of its ports (AF_BRIDGE): Link is the port, with its
+// BridgePort details for an RTM_NEWLINK.
+//
+// Kernel: br_ifinfo_notify (net/bridge/br_netlink.c).
+const FamilyBridge = 7 // Linux's AF_BRIDGE, which syscall lacks on other systems
 
 // notifiers is a namespace's notification listeners.
 type notifiers struct {
@@ -148,6 +156,34 @@ func (a announcer) LinkMsg(t *sim.Task, d *netdev.Device, del bool, change uint3
 	li := linkInfo(d)
 	m.Link = &li
 	n.send(m)
+}
+
+// BridgePortMsg is br_ifinfo_notify of a port: sent whatever the port's
+// registration state (a port going away sends it from NETDEV_UNREGISTER),
+// never with a request's header.
+func (a announcer) BridgePortMsg(t *sim.Task, p *netdev.Device, del bool) {
+	n := a.net(p)
+	if n == nil || !n.notifyNeeded() {
+		return
+	}
+	m := Notification{Type: rt.RTMNewLink, Family: FamilyBridge}
+	if del {
+		m.Type = rt.RTMDelLink
+	}
+	li := linkInfo(p)
+	m.Link = &li
+	n.send(m)
+}
+
+// LinkEventMsg is rtmsg_ifinfo_event with an IFLA_EVENT: nothing for a
+// device no longer registered.
+func (a announcer) LinkEventMsg(t *sim.Task, d *netdev.Device, event uint32) {
+	n := a.net(d)
+	if n == nil || !n.notifyNeeded() || !d.Registered() {
+		return
+	}
+	li := linkInfo(d)
+	n.send(Notification{Type: rt.RTMNewLink, Event: event, Link: &li})
 }
 
 // AddrMsg is rtmsg_ifa (IPv4: the request's header when req) and
