@@ -171,6 +171,17 @@ type attrs struct {
 // attribute that was absent), n its length.
 type span struct{ start, n uint32 }
 
+// spanBuf returns n cleared spans from the front of buf, or new ones
+// when buf has too few.
+func spanBuf(buf []span, n int) []span {
+	if cap(buf) < n {
+		return make([]span, n)
+	}
+	sp := buf[:n]
+	clear(sp)
+	return sp
+}
+
 // offset returns attribute t's offset from the start of the message, for
 // NLMSGERR_ATTR_OFFS (its header's, as NL_SET_BAD_ATTR reports it).
 func (a attrs) offset(t uint16) int {
@@ -340,8 +351,14 @@ func errOffset(err error) int {
 // lib/nlattr.c. The last attribute of a type wins; types above maxtype
 // are skipped unless v rejects them.
 func parseAttrs(b []byte, base int, pol policy, v validation) (attrs, error) {
+	return parseAttrsBuf(nil, b, base, pol, v)
+}
+
+// parseAttrsBuf is parseAttrs keeping its result in buf when buf is large
+// enough (see request.parseAttrs).
+func parseAttrsBuf(buf []span, b []byte, base int, pol policy, v validation) (attrs, error) {
 	maxType := len(pol.attrs) - 1
-	a := attrs{sp: make([]span, maxType+1), raw: b, base: base}
+	a := attrs{sp: spanBuf(buf, maxType+1), raw: b, base: base}
 	rem, pos := len(b), 0
 	for rem >= nlaHdrLen {
 		nlaLen := int(binary.LittleEndian.Uint16(b[pos:]))

@@ -14,10 +14,25 @@ type request struct {
 	body   []byte         // the payload after the header
 	strict bool           // the socket enabled NETLINK_GET_STRICT_CHK
 
+	// scratch is the socket's spans for the request's top-level
+	// attributes (request.parseAttrs).
+	scratch []span
+
 	// answerFlags is a dump's cb->answer_flags: NLM_F_DUMP_FILTERED when
 	// the dumpit applied the request's filters. The socket sets it on the
 	// NLMSG_DONE (and a dumpit may set it on its messages too).
 	answerFlags netlink.HeaderFlags
+}
+
+// parseAttrs parses the request's top-level attributes, as parseAttrs
+// does, into the socket's scratch spans: the result lives until the
+// socket serves its next request, which a handler never outlasts.
+func (r *request) parseAttrs(b []byte, base int, pol policy, v validation) (attrs, error) {
+	a, err := parseAttrsBuf(r.scratch, b, base, pol, v)
+	if len(a.sp) <= cap(r.scratch) {
+		r.scratch = nil // taken: a second parse of this request allocates
+	}
+	return a, err
 }
 
 // family is the request's rtgen_family, the first byte of every

@@ -353,7 +353,7 @@ func parseRoute(r *request, del bool) (rtnl.Route, error) {
 	if len(r.body) < rtmsgLen {
 		return out, errInval // nlmsg_validate_deprecated
 	}
-	a, err := parseAttrs(r.body[rtmsgLen:], 16+rtmsgLen, routePolicy4, validateLiberal)
+	a, err := r.parseAttrs(r.body[rtmsgLen:], 16+rtmsgLen, routePolicy4, validateLiberal)
 	if err != nil {
 		return out, err
 	}
@@ -458,7 +458,7 @@ func parseRoute6(r *request, del bool) (rtnl.Route, error) {
 	if len(r.body) < rtmsgLen {
 		return out, errno.New(syscall.EINVAL, "Invalid header length")
 	}
-	a, err := parseAttrs(r.body[rtmsgLen:], 16+rtmsgLen, routePolicy6, validateLiberal)
+	a, err := r.parseAttrs(r.body[rtmsgLen:], 16+rtmsgLen, routePolicy6, validateLiberal)
 	if err != nil {
 		return out, err
 	}
@@ -619,7 +619,7 @@ func validDumpReq(r *request) (dumpFilter, error) {
 		return f, errno.New(syscall.EINVAL, "Invalid flags for FIB dump request")
 	}
 	f.flags, f.protocol, f.typ, f.table = m.flags, m.protocol, m.typ, uint32(m.table)
-	a, err := parseAttrs(r.body[rtmsgLen:], 16+rtmsgLen, routePolicy4, validateTrailing|validateMaxType)
+	a, err := r.parseAttrs(r.body[rtmsgLen:], 16+rtmsgLen, routePolicy4, validateTrailing|validateMaxType)
 	if err != nil {
 		return f, err
 	}

@@ -51,7 +51,7 @@ func validGetRouteReq(r *request, v6 bool) (attrs, rtmsg, error) {
 	}
 	m := parseRtmsg(r.body)
 	if !r.strict {
-		a, err := parseAttrs(r.body[rtmsgLen:], 16+rtmsgLen, pol, validateLiberal)
+		a, err := r.parseAttrs(r.body[rtmsgLen:], 16+rtmsgLen, pol, validateLiberal)
 		return a, m, err
 	}
 	if m.srcLen != 0 && m.srcLen != alen || m.dstLen != 0 && m.dstLen != alen ||
@@ -68,7 +68,7 @@ func validGetRouteReq(r *request, v6 bool) (attrs, rtmsg, error) {
 	} else if m.flags&^(uapi.RTM_F_NOTIFY|uapi.RTM_F_LOOKUP_TABLE|uapi.RTM_F_FIB_MATCH) != 0 {
 		return attrs{}, m, errno.New(syscall.EINVAL, mod+"Unsupported rtm_flags for route get request")
 	}
-	a, err := parseAttrs(r.body[rtmsgLen:], 16+rtmsgLen, pol, validateTrailing|validateMaxType)
+	a, err := r.parseAttrs(r.body[rtmsgLen:], 16+rtmsgLen, pol, validateTrailing|validateMaxType)
 	if err != nil {
 		return a, m, err
 	}

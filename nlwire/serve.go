@@ -170,7 +170,13 @@ func (s *Socket) rcvMsg(m []byte) (started bool, flags uint16, warn string, err 
 		// __netlink_dump_start: one dump at a time per socket.
 		return false, flags, "", errno.New(syscall.EBUSY, "")
 	}
-	r := &request{h: s.h, hdr: hdr, body: m[nlmsgHdrLen:], strict: strict}
+	// The request and its scratch spans are the socket's, reused: its
+	// requests are served one at a time (sendMu).
+	if s.spans == nil {
+		s.spans = make([]span, 64)
+	}
+	s.req = request{h: s.h, hdr: hdr, body: m[nlmsgHdrLen:], strict: strict, scratch: s.spans}
+	r := &s.req
 	echo := hdr.Flags&uapi.NLM_F_ECHO != 0
 	s.h.SetOrigin(rtnl.Origin{PortID: s.pid, Seq: hdr.Sequence, Echo: echo, Flags: uint16(hdr.Flags)})
 	defer s.h.SetOrigin(rtnl.Origin{})

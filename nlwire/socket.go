@@ -51,6 +51,8 @@ type Socket struct {
 
 	// sendMu serialises the requests: the handle's task serves one at a time.
 	sendMu sync.Mutex
+	req    request // the request being served, under sendMu
+	spans  []span  // its attributes' scratch, under sendMu
 
 	// mu guards the fields below; the notification callback, which runs in
 	// whichever task made a change, takes it too.
