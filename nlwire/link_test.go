@@ -214,7 +214,8 @@ func TestLinkDumpMatchesKernel(t *testing.T) {
 		}
 		// IFLA_LINK read raw: jsimonetti/rtnetlink's decoder stops at an
 		// IFLA_LINKINFO its registered macvlan driver decodes (the
-		// examples in this test binary register the drivers).
+		// examples in this test binary register the drivers); it reads
+		// the real kernel's bytes for a macvlan the same way.
 		assert.Equal(t, w.link, rawU32(t, m.Data[ifinfomsgLen:], uapi.IFLA_LINK), "IFLA_LINK of %s", w.name)
 		if w.kind != "" {
 			require.NotNil(t, lm.Attributes.Info, w.name)
