@@ -58,6 +58,8 @@ var normalised = []struct {
 	{linkAttrs, 26, kOmit, "IFLA_AF_SPEC: per-family device configuration is out of nlwire's scope; its IPv6 part holds a randomised reachable time and time stamps"},
 	{linkAttrs, 7, kAny, "IFLA_STATS: traffic counters (a real link sends IPv6 router solicitations); nlwire may send zeros"},
 	{linkAttrs, 23, kAny, "IFLA_STATS64: as IFLA_STATS"},
+	{linkAttrs, 31, kAny, "IFLA_NUM_TX_QUEUES: a veth's is the machine's number of possible CPUs (veth_get_num_queues)"},
+	{linkAttrs, 32, kAny, "IFLA_NUM_RX_QUEUES: as IFLA_NUM_TX_QUEUES"},
 	{addrAttrs, 6, kIfaCache, "IFA_CACHEINFO: cstamp and tstamp are jiffies since boot"},
 	{routeAttrs, 12, kRtaCache, "RTA_CACHEINFO: all but rta_error are use counts and times"},
 	{routeAttrs, 23, kAny, "RTA_EXPIRES: seconds left, which the wall clock decides"},
