@@ -206,6 +206,9 @@ func TestLinkDumpMatchesKernel(t *testing.T) {
 		require.NotNil(t, lm.Attributes.TxQueueLen, w.name)
 		assert.Equal(t, w.txq, *lm.Attributes.TxQueueLen, w.name)
 		assert.Equal(t, uint8(w.carrier), *lm.Attributes.Carrier, w.name)
+		assert.Equal(t, w.promisc, rawU32(t, m.Data[ifinfomsgLen:], uapi.IFLA_PROMISCUITY), "promiscuity of %s", w.name)
+		assert.Equal(t, w.numTxQ, rawU32(t, m.Data[ifinfomsgLen:], uapi.IFLA_NUM_TX_QUEUES), "tx queues of %s", w.name)
+		assert.Equal(t, w.numTxQ, rawU32(t, m.Data[ifinfomsgLen:], uapi.IFLA_NUM_RX_QUEUES), "rx queues of %s", w.name)
 		if w.master != 0 {
 			require.NotNil(t, lm.Attributes.Master, w.name)
 			assert.Equal(t, w.master, *lm.Attributes.Master)
