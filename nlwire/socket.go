@@ -463,29 +463,21 @@ func (s *Socket) appendLocked(b []byte, alloc int) {
 // truesize is the skb truesize the kernel charges to a receive queue for
 // an skb allocated for size bytes, on x86-64 (alloc_skb): the data rounded
 // to the cache line plus struct skb_shared_info (320 bytes), rounded up to
-// the slab the head comes from, plus struct sk_buff (256 bytes with its
-// alignment). netlink_trim's shrinking of a large skb is not modelled.
+// the slab the head comes from (skb_small_head_cache, else the power of
+// two of kmalloc-1k ... kmalloc-8k or of the pages beyond), plus struct
+// sk_buff (256 bytes with its alignment). netlink_trim's shrinking of a
+// large skb is not modelled.
 func truesize(size int) int {
 	const cacheLine, shinfo, skbuff, smallHead = 64, 320, 256, 640
 	n := (size+cacheLine-1)&^(cacheLine-1) + shinfo
-	switch {
-	case n <= smallHead:
-		n = smallHead // skb_small_head_cache
-	case n <= 8192:
-		p := 1024
-		for p < n {
-			p *= 2
-		}
-		n = p // kmalloc-1k ... kmalloc-8k
-	default:
-		n = (n + 4095) &^ 4095 // pages
-		p := 4096
-		for p < n {
-			p *= 2
-		}
-		n = p
+	if n <= smallHead {
+		return smallHead + skbuff
 	}
-	return n + skbuff
+	p := 1024
+	for p < n {
+		p *= 2
+	}
+	return p + skbuff
 }
 
 // parseDatagram splits a datagram into its messages, as
