@@ -74,10 +74,10 @@ type Socket struct {
 	maxRecvLen int           // +checklocks:mu: nlk->max_recvmsg_len
 }
 
-// sockOpts are the SOL_NETLINK boolean options.
+// sockOpts are the SOL_NETLINK boolean options that change what a Socket
+// does (see SetOption).
 type sockOpts struct {
-	pktInfo, broadcastError, noENOBUFS, listenAllNSID bool
-	capAck, extAck, strict                            bool
+	noENOBUFS, capAck, extAck, strict bool
 }
 
 // A datagram is one queued skb: its bytes and the truesize it is charged.
@@ -185,7 +185,7 @@ func (s *Socket) membership(g uint32, join bool) error {
 	return nil
 }
 
-// joined reports whether s is a member of group g.
+// joinedLocked reports whether s is a member of group g.
 func (s *Socket) joinedLocked(g uint32) bool {
 	return g != 0 && g <= rtnlGroups && s.groups&(1<<(g-1)) != 0
 }
@@ -208,10 +208,8 @@ func (s *Socket) SetOption(o netlink.ConnOption, enable bool) error {
 		return errClosed("setsockopt")
 	}
 	switch o {
-	case netlink.PacketInfo:
-		s.opts.pktInfo = enable
-	case netlink.BroadcastError:
-		s.opts.broadcastError = enable
+	case netlink.PacketInfo, netlink.BroadcastError, netlink.ListenAllNSID:
+		// Accepted; nothing a Socket shows depends on them.
 	case netlink.NoENOBUFS:
 		s.opts.noENOBUFS = enable
 		if enable {
@@ -219,8 +217,6 @@ func (s *Socket) SetOption(o netlink.ConnOption, enable bool) error {
 			s.congested = false
 			s.wakeLocked()
 		}
-	case netlink.ListenAllNSID:
-		s.opts.listenAllNSID = enable
 	case netlink.CapAcknowledge:
 		s.opts.capAck = enable
 	case netlink.ExtendedAcknowledge:
