@@ -387,7 +387,7 @@ func parseAttrsBuf(buf []span, b []byte, base int, pol policy, v validation) (at
 		rem -= adv
 	}
 	if rem > 0 && v&validateTrailing != 0 {
-		return a, errno.New(syscall.EINVAL, "bytes leftover after parsing attributes")
+		return a, errno.New(syscall.EINVAL, msgLeftover)
 	}
 	return a, nil
 }

@@ -28,7 +28,6 @@ import (
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nlwire"
 	"github.com/netsimlab/netsim/nlwire/internal/uapi"
-	"github.com/netsimlab/netsim/nlwire/internal/wiretest"
 	W "github.com/netsimlab/netsim/nlwire/internal/wiretest"
 	"github.com/netsimlab/netsim/rtnl"
 )
@@ -43,18 +42,18 @@ func TestKernelDiff(t *testing.T) {
 	for _, s := range sequences {
 		t.Run(s.Name, func(t *testing.T) {
 			if *update {
-				real, err := wiretest.NewReal()
+				real, err := W.NewReal()
 				if err != nil {
 					t.Skipf("no real kernel namespace: %v", err)
 				}
-				got, err := wiretest.Run(real, s)
+				got, err := W.Run(real, s)
 				real.Close()
 				require.NoError(t, err, "real kernel:\n%s", got)
 				require.NoError(t, os.WriteFile(transcriptPath(s.Name), []byte(got), 0o644))
 			}
 			want, err := os.ReadFile(transcriptPath(s.Name))
 			require.NoError(t, err)
-			got, err := wiretest.Run(wiretest.NewSim(nlwire.Dial), s)
+			got, err := W.Run(W.NewSim(nlwire.Dial), s)
 			require.NoError(t, err, "nlwire:\n%s", got)
 			if d := linediff.Unified(string(want), got); d != "" {
 				t.Errorf("nlwire differs from the kernel (- kernel, + nlwire):\n%s", d)
@@ -79,12 +78,12 @@ func TestKernelDiffRealKernel(t *testing.T) {
 			require.NoError(t, err)
 			var d string
 			for _, factor := range []time.Duration{1, 2, 4} {
-				real, err := wiretest.NewReal()
+				real, err := W.NewReal()
 				if err != nil {
 					t.Skipf("no real kernel namespace: %v", err)
 				}
-				real.SetSettle(factor * wiretest.DefaultSettle)
-				got, err := wiretest.Run(real, s)
+				real.SetSettle(factor * W.DefaultSettle)
+				got, err := W.Run(real, s)
 				real.Close()
 				require.NoError(t, err, "real kernel:\n%s", got)
 				if d = linediff.Unified(string(want), got); d == "" {
@@ -113,25 +112,25 @@ var (
 	extAck = []netlink.ConnOption{netlink.ExtendedAcknowledge}
 )
 
-func send(m netlink.Message) wiretest.Step { return wiretest.Step{Send: m} }
+func send(m netlink.Message) W.Step { return W.Step{Send: m} }
 
 // note puts a comment before a step (a request or any other step).
-func note(s string, x any) wiretest.Step {
+func note(s string, x any) W.Step {
 	st := steps(x)[0]
 	st.Note = s
 	return st
 }
 
-func sysctl(k, v string) wiretest.Step { return wiretest.Step{Sysctl: [2]string{k, v}} }
+func sysctl(k, v string) W.Step { return W.Step{Sysctl: [2]string{k, v}} }
 
-func option(o netlink.ConnOption, on bool) wiretest.Step {
-	return wiretest.Step{Option: &wiretest.Option{Opt: o, On: on}}
+func option(o netlink.ConnOption, on bool) W.Step {
+	return W.Step{Option: &W.Option{Opt: o, On: on}}
 }
 
 // handle is a Handle step: fn on netsim, m through a socket of its own on
 // the real kernel.
-func handle(m netlink.Message, fn func(h *rtnl.Handle) error) wiretest.Step {
-	return wiretest.Step{Send: m, Handle: fn}
+func handle(m netlink.Message, fn func(h *rtnl.Handle) error) W.Step {
+	return W.Step{Send: m, Handle: fn}
 }
 
 // vethAdd creates name with peer, both with explicit addresses.
@@ -176,28 +175,28 @@ func linkDown(index int32) netlink.Message {
 }
 
 // pairUp creates the pair and brings both ends up.
-func pairUp() []wiretest.Step {
-	return []wiretest.Step{send(vethPair()), send(linkUp(ifVeth1)), send(linkUp(ifVeth0))}
+func pairUp() []W.Step {
+	return []W.Step{send(vethPair()), send(linkUp(ifVeth1)), send(linkUp(ifVeth0))}
 }
 
 // pairUp6 makes IPv6 addresses usable at once, so that nothing waits for
 // duplicate address detection's timers, and creates the pair for IPv6
 // (vethPair6) and brings it up.
-func pairUp6() []wiretest.Step {
-	return []wiretest.Step{
+func pairUp6() []W.Step {
+	return []W.Step{
 		sysctl("net.ipv6.conf.all.accept_dad", "0"),
 		sysctl("net.ipv6.conf.default.accept_dad", "0"),
 		send(vethPair6()), send(linkUp(ifVeth1)), send(linkUp(ifVeth0)),
 	}
 }
 
-func steps(parts ...any) []wiretest.Step {
-	var out []wiretest.Step
+func steps(parts ...any) []W.Step {
+	var out []W.Step
 	for _, p := range parts {
 		switch p := p.(type) {
-		case wiretest.Step:
+		case W.Step:
 			out = append(out, p)
-		case []wiretest.Step:
+		case []W.Step:
 			out = append(out, p...)
 		case netlink.Message:
 			out = append(out, send(p))
@@ -293,8 +292,8 @@ func mp4(gw1, gw2 string, w1, w2 uint8) W.Attr {
 
 var (
 	oif0 = W.U32(uapi.RTA_OIF, ifVeth0)
-	v4on = []wiretest.Step{send(addr4(uapi.RTM_NEWADDR, W.Create, ifVeth0, "10.0.0.1", 24))}
-	v6on = []wiretest.Step{send(addr6(uapi.RTM_NEWADDR, W.Create, ifVeth0, "2001:db8::1", 64))}
+	v4on = []W.Step{send(addr4(uapi.RTM_NEWADDR, W.Create, ifVeth0, "10.0.0.1", 24))}
+	v6on = []W.Step{send(addr6(uapi.RTM_NEWADDR, W.Create, ifVeth0, "2001:db8::1", 64))}
 )
 
 const (
@@ -304,7 +303,7 @@ const (
 	rtgrp6     = uapi.RTNLGRP_IPV6_ROUTE
 )
 
-var sequences = []wiretest.Seq{
+var sequences = []W.Seq{
 	{
 		Name:    "link",
 		Doc:     "veth create, dump, get, set up/down, mtu, name, txqlen, delete; RTNLGRP_LINK listens",
@@ -603,7 +602,7 @@ var sequences = []wiretest.Seq{
 			W.Msg(uapi.RTM_GETNEXTHOP, W.Dump, W.NhMsg{Family: uapi.AF_INET, Scope: 1}.Bytes()),
 			option(netlink.GetStrictCheck, false),
 			note("without strict checking, a bare rtgenmsg", W.Msg(uapi.RTM_GETADDR, W.Dump, []byte{uapi.AF_INET})),
-			note("the requester joins RTNLGRP_IPV4_ROUTE: an ECHO reaches it once", wiretest.Step{Join: rtgrp4}),
+			note("the requester joins RTNLGRP_IPV4_ROUTE: an ECHO reaches it once", W.Step{Join: rtgrp4}),
 			rt4(uapi.RTM_NEWROUTE, W.Create|uapi.NLM_F_ECHO, "192.0.7.0", 24, W.IP(uapi.RTA_GATEWAY, "10.0.0.2"), oif0),
 			rt4(uapi.RTM_NEWROUTE, W.Create, "192.0.8.0", 24, W.IP(uapi.RTA_GATEWAY, "10.0.0.2"), oif0),
 		),

@@ -61,8 +61,7 @@ func withLeftoverMsg(r *request, err error) error {
 	if err == nil || extackMsg(err) != "" {
 		return err
 	}
-	hl := doitHeaderLen(rt.MsgType(r.hdr.Type))
-	if hl == 0 || !attrsLeftover(r.body, hl) {
+	if !r.leftover() {
 		return err
 	}
 	en := errno.Of(err)
@@ -82,8 +81,15 @@ func withLeftoverMsg(r *request, err error) error {
 //
 // Kernel: netlink_ack (a success ack carries extack->_msg).
 func leftoverWarning(r *request) string {
-	if hl := doitHeaderLen(rt.MsgType(r.hdr.Type)); hl != 0 && attrsLeftover(r.body, hl) {
+	if r.leftover() {
 		return msgLeftover
 	}
 	return ""
+}
+
+// leftover reports whether request r is of a type whose doit parses
+// attributes and those attributes leave bytes over.
+func (r *request) leftover() bool {
+	hl := doitHeaderLen(rt.MsgType(r.hdr.Type))
+	return hl != 0 && attrsLeftover(r.body, hl)
 }

@@ -149,7 +149,7 @@ func (s *Socket) rcvMsg(m []byte) (started bool, flags uint16, warn string, err 
 	hdr := netlink.Header{
 		Length:   le.Uint32(m),
 		Type:     netlink.HeaderType(typ),
-		Flags:    netlink.HeaderFlags(le.Uint16(m[6:])),
+		Flags:    netlink.HeaderFlags(flags),
 		Sequence: le.Uint32(m[8:]),
 		PID:      le.Uint32(m[12:]),
 	}

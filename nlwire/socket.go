@@ -74,10 +74,10 @@ type Socket struct {
 	maxRecvLen int           // +checklocks:mu: nlk->max_recvmsg_len
 }
 
-// sockOpts are the SOL_NETLINK boolean options.
+// sockOpts are the SOL_NETLINK boolean options that change what a Socket
+// does (see SetOption).
 type sockOpts struct {
-	pktInfo, broadcastError, noENOBUFS, listenAllNSID bool
-	capAck, extAck, strict                            bool
+	noENOBUFS, capAck, extAck, strict bool
 }
 
 // A datagram is one queued skb: its bytes and the truesize it is charged.
@@ -185,7 +185,7 @@ func (s *Socket) membership(g uint32, join bool) error {
 	return nil
 }
 
-// joined reports whether s is a member of group g.
+// joinedLocked reports whether s is a member of group g.
 func (s *Socket) joinedLocked(g uint32) bool {
 	return g != 0 && g <= rtnlGroups && s.groups&(1<<(g-1)) != 0
 }
@@ -208,10 +208,8 @@ func (s *Socket) SetOption(o netlink.ConnOption, enable bool) error {
 		return errClosed("setsockopt")
 	}
 	switch o {
-	case netlink.PacketInfo:
-		s.opts.pktInfo = enable
-	case netlink.BroadcastError:
-		s.opts.broadcastError = enable
+	case netlink.PacketInfo, netlink.BroadcastError, netlink.ListenAllNSID:
+		// Accepted; nothing a Socket shows depends on them.
 	case netlink.NoENOBUFS:
 		s.opts.noENOBUFS = enable
 		if enable {
@@ -219,8 +217,6 @@ func (s *Socket) SetOption(o netlink.ConnOption, enable bool) error {
 			s.congested = false
 			s.wakeLocked()
 		}
-	case netlink.ListenAllNSID:
-		s.opts.listenAllNSID = enable
 	case netlink.CapAcknowledge:
 		s.opts.capAck = enable
 	case netlink.ExtendedAcknowledge:
@@ -463,29 +459,21 @@ func (s *Socket) appendLocked(b []byte, alloc int) {
 // truesize is the skb truesize the kernel charges to a receive queue for
 // an skb allocated for size bytes, on x86-64 (alloc_skb): the data rounded
 // to the cache line plus struct skb_shared_info (320 bytes), rounded up to
-// the slab the head comes from, plus struct sk_buff (256 bytes with its
-// alignment). netlink_trim's shrinking of a large skb is not modelled.
+// the slab the head comes from (skb_small_head_cache, else the power of
+// two of kmalloc-1k ... kmalloc-8k or of the pages beyond), plus struct
+// sk_buff (256 bytes with its alignment). netlink_trim's shrinking of a
+// large skb is not modelled.
 func truesize(size int) int {
 	const cacheLine, shinfo, skbuff, smallHead = 64, 320, 256, 640
 	n := (size+cacheLine-1)&^(cacheLine-1) + shinfo
-	switch {
-	case n <= smallHead:
-		n = smallHead // skb_small_head_cache
-	case n <= 8192:
-		p := 1024
-		for p < n {
-			p *= 2
-		}
-		n = p // kmalloc-1k ... kmalloc-8k
-	default:
-		n = (n + 4095) &^ 4095 // pages
-		p := 4096
-		for p < n {
-			p *= 2
-		}
-		n = p
+	if n <= smallHead {
+		return smallHead + skbuff
 	}
-	return n + skbuff
+	p := 1024
+	for p < n {
+		p *= 2
+	}
+	return p + skbuff
 }
 
 // parseDatagram splits a datagram into its messages, as

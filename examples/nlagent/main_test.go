@@ -2,6 +2,7 @@ package main
 
 import (
 	"net/netip"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -56,7 +57,7 @@ func TestEnsure(t *testing.T) {
 	// The notifications are queued by the time each request is acked:
 	// read until veth0's coming up.
 	var events []string
-	for i := 0; i < 20 && !contains(events, "veth0 up"); i++ {
+	for i := 0; i < 20 && !slices.Contains(events, "veth0 up"); i++ {
 		ev, err := LinkEvents(watch)
 		require.NoError(t, err)
 		events = append(events, ev...)
@@ -68,13 +69,4 @@ func TestEnsure(t *testing.T) {
 	again, err := Ensure(conn, cfg)
 	require.NoError(t, err)
 	require.Equal(t, idx, again)
-}
-
-func contains(s []string, x string) bool {
-	for _, v := range s {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }

@@ -78,9 +78,6 @@ func Nest(t uint16, attrs ...Attr) Attr {
 	return Attr{t | 0x8000, encodeAttrs(attrs)}
 }
 
-// NestPlain is Nest without NLA_F_NESTED, as older clients send.
-func NestPlain(t uint16, attrs ...Attr) Attr { return Attr{t, encodeAttrs(attrs)} }
-
 // Raw returns an attribute whose payload is body, a family header followed
 // by attributes: veth's VETH_INFO_PEER carries an ifinfomsg and the
 // peer's attributes.
