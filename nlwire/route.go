@@ -361,26 +361,30 @@ func parseRoute(r *request, del bool) (rtnl.Route, error) {
 	if m.typ > uapi.RTN_MAX {
 		return out, errno.New(syscall.EINVAL, "Invalid route type")
 	}
-	var hasGW, hasVia bool
-	for at := range attrSeq(r.body[rtmsgLen:], 16+rtmsgLen) {
-		switch at.typ {
-		case uapi.RTA_GATEWAY:
-			hasGW = true
-			if gw := inAddr4(at.data); !gw.IsUnspecified() {
-				out.Gateway = gw
-			} else {
+	hasGW, hasVia := a.has(uapi.RTA_GATEWAY), a.has(uapi.RTA_VIA)
+	if gw := inAddr4(a.get(uapi.RTA_GATEWAY)); hasGW && !gw.IsUnspecified() {
+		out.Gateway = gw
+	}
+	if hasVia || a.has(uapi.RTA_ENCAP_TYPE) {
+		// rtm_to_fib_config checks every RTA_VIA and RTA_ENCAP_TYPE as it
+		// meets them, and the last gateway of either kind is the one kept.
+		for at := range attrSeq(r.body[rtmsgLen:], 16+rtmsgLen) {
+			switch at.typ {
+			case uapi.RTA_GATEWAY:
 				out.Gateway = netip.Addr{}
-			}
-		case uapi.RTA_VIA:
-			hasVia = true
-			gw, err := gwFromVia(at.data)
-			if err != nil {
-				return out, err
-			}
-			out.Gateway = gw
-		case uapi.RTA_ENCAP_TYPE:
-			if err := checkEncapType(a.u16(uapi.RTA_ENCAP_TYPE)); err != nil {
-				return out, err
+				if gw := inAddr4(at.data); !gw.IsUnspecified() {
+					out.Gateway = gw
+				}
+			case uapi.RTA_VIA:
+				gw, err := gwFromVia(at.data)
+				if err != nil {
+					return out, err
+				}
+				out.Gateway = gw
+			case uapi.RTA_ENCAP_TYPE:
+				if err := checkEncapType(a.u16(uapi.RTA_ENCAP_TYPE)); err != nil {
+					return out, err
+				}
 			}
 		}
 	}
