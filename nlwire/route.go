@@ -10,6 +10,7 @@ import (
 	"encoding/binary"
 	"iter"
 	"net/netip"
+	"slices"
 	"syscall"
 	"time"
 
@@ -114,19 +115,7 @@ type rawAttr struct {
 // walkAttrs is nla_for_each_attr over b, which starts base bytes into the
 // message: every well-formed attribute in order, stopping at the first
 // malformed one.
-func walkAttrs(b []byte, base int) []rawAttr {
-	var out []rawAttr
-	pos := 0
-	for len(b)-pos >= nlaHdrLen {
-		n := int(binary.LittleEndian.Uint16(b[pos:]))
-		if n < nlaHdrLen || n > len(b)-pos {
-			break
-		}
-		out = append(out, rawAttr{binary.LittleEndian.Uint16(b[pos+2:]) & nlaTypeMask, b[pos+nlaHdrLen : pos+n], base + pos})
-		pos += (n + 3) &^ 3
-	}
-	return out
-}
+func walkAttrs(b []byte, base int) []rawAttr { return slices.Collect(attrSeq(b, base)) }
 
 // attrSeq is walkAttrs as an iterator, for a caller that keeps nothing.
 func attrSeq(b []byte, base int) iter.Seq[rawAttr] {
