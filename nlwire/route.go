@@ -779,17 +779,7 @@ func routeMessage(ri *rtnl.RouteInfo) []byte {
 	if ri.PrefSrc.IsValid() {
 		ae.Bytes(uapi.RTA_PREFSRC, ri.PrefSrc.AsSlice())
 	}
-	if ri.NexthopID != 0 {
-		ae.Uint32(uapi.RTA_NH_ID, uint32(ri.NexthopID))
-	}
-	if len(ri.Multipath) > 0 {
-		ae.Bytes(uapi.RTA_MULTIPATH, multipathPayload(ri.Multipath, uapi.AF_INET))
-	} else {
-		putGateway(ae, ri.Gateway, uapi.AF_INET)
-		if ri.DevIndex != 0 {
-			ae.Uint32(uapi.RTA_OIF, uint32(ri.DevIndex))
-		}
-	}
+	putNexthops(ae, ri, uapi.AF_INET)
 	return m.putAttrs(nil, ae)
 }
 
@@ -815,28 +805,29 @@ func routeMessage6(ri *rtnl.RouteInfo) []byte {
 	}
 	putMetrics(ae, ri.Metrics)
 	ae.Uint32(uapi.RTA_PRIORITY, ri.Priority)
-	switch {
-	case ri.NexthopID != 0:
-		ae.Uint32(uapi.RTA_NH_ID, uint32(ri.NexthopID))
-		if len(ri.Multipath) > 0 {
-			ae.Bytes(uapi.RTA_MULTIPATH, multipathPayload(ri.Multipath, uapi.AF_INET6))
-		} else {
-			putGateway(ae, ri.Gateway, uapi.AF_INET6)
-			if ri.DevIndex != 0 {
-				ae.Uint32(uapi.RTA_OIF, uint32(ri.DevIndex))
-			}
-		}
-	case len(ri.Multipath) > 0:
-		ae.Bytes(uapi.RTA_MULTIPATH, multipathPayload(ri.Multipath, uapi.AF_INET6))
-	default:
-		putGateway(ae, ri.Gateway, uapi.AF_INET6)
-		if ri.DevIndex != 0 {
-			ae.Uint32(uapi.RTA_OIF, uint32(ri.DevIndex))
-		}
-	}
+	putNexthops(ae, ri, uapi.AF_INET6)
 	putCacheinfo(ae, 0, ri.Expires)
 	ae.Uint8(uapi.RTA_PREF, uint8(ri.Pref))
 	return m.putAttrs(nil, ae)
+}
+
+// putNexthops puts a route's nexthop id, if it has one, then its paths:
+// RTA_MULTIPATH, or the one path's gateway and RTA_OIF.
+//
+// Kernel: fib_dump_info (net/ipv4/fib_semantics.c), rt6_fill_node
+// (net/ipv6/route.c).
+func putNexthops(ae *netlink.AttributeEncoder, ri *rtnl.RouteInfo, family uint8) {
+	if ri.NexthopID != 0 {
+		ae.Uint32(uapi.RTA_NH_ID, uint32(ri.NexthopID))
+	}
+	if len(ri.Multipath) > 0 {
+		ae.Bytes(uapi.RTA_MULTIPATH, multipathPayload(ri.Multipath, family))
+		return
+	}
+	putGateway(ae, ri.Gateway, family)
+	if ri.DevIndex != 0 {
+		ae.Uint32(uapi.RTA_OIF, uint32(ri.DevIndex))
+	}
 }
 
 // putAttrs appends the encoded attributes of ae to the header.
