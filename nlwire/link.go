@@ -809,39 +809,25 @@ func linkSpec(r *request, m ifinfomsg, a attrs, kind string, data attrs) (netdev
 	return nil, errno.Errorf(syscall.EOPNOTSUPP, "Kind \"%s\" is not modelled by netsim", kind)
 }
 
+// optional reads attribute t of d with get, or returns nil when d lacks
+// it: the optional settings of a changelink.
+func optional[T any](d attrs, t int, get func(attrs, uint16) T) *T {
+	if !d.has(uint16(t)) {
+		return nil
+	}
+	v := get(d, uint16(t))
+	return &v
+}
+
 // bridgeSettings decodes a bridge's IFLA_INFO_DATA.
 //
 // Kernel: br_changelink (net/bridge/br_netlink.c).
 func bridgeSettings(d attrs) (netdev.BridgeSettings, error) {
 	var s netdev.BridgeSettings
-	u32 := func(t int) *uint32 {
-		if !d.has(uint16(t)) {
-			return nil
-		}
-		v := d.u32(uint16(t))
-		return &v
-	}
-	u16 := func(t int) *uint16 {
-		if !d.has(uint16(t)) {
-			return nil
-		}
-		v := d.u16(uint16(t))
-		return &v
-	}
-	u8 := func(t int) *uint8 {
-		if !d.has(uint16(t)) {
-			return nil
-		}
-		v := d.u8(uint16(t))
-		return &v
-	}
-	u64 := func(t int) *uint64 {
-		if !d.has(uint16(t)) {
-			return nil
-		}
-		v := d.u64(uint16(t))
-		return &v
-	}
+	u32 := func(t int) *uint32 { return optional(d, t, attrs.u32) }
+	u16 := func(t int) *uint16 { return optional(d, t, attrs.u16) }
+	u8 := func(t int) *uint8 { return optional(d, t, attrs.u8) }
+	u64 := func(t int) *uint64 { return optional(d, t, attrs.u64) }
 	s.ForwardDelay, s.HelloTime, s.MaxAge = u32(uapi.IFLA_BR_FORWARD_DELAY), u32(uapi.IFLA_BR_HELLO_TIME), u32(uapi.IFLA_BR_MAX_AGE)
 	s.AgeingTime, s.STPState = u32(uapi.IFLA_BR_AGEING_TIME), u32(uapi.IFLA_BR_STP_STATE)
 	s.Priority = u16(uapi.IFLA_BR_PRIORITY)
@@ -897,37 +883,16 @@ func bridgePortSettings(b []byte, base int) (netdev.BridgePortSettings, error) {
 	if err != nil {
 		return s, err
 	}
-	flag := func(t int) *bool {
-		if !d.has(uint16(t)) {
-			return nil
-		}
-		v := d.u8(uint16(t)) != 0
-		return &v
-	}
-	if d.has(uapi.IFLA_BRPORT_STATE) {
-		v := d.u8(uapi.IFLA_BRPORT_STATE)
-		s.State = &v
-	}
-	if d.has(uapi.IFLA_BRPORT_PRIORITY) {
-		v := d.u16(uapi.IFLA_BRPORT_PRIORITY)
-		s.Priority = &v
-	}
-	if d.has(uapi.IFLA_BRPORT_COST) {
-		v := d.u32(uapi.IFLA_BRPORT_COST)
-		s.Cost = &v
-	}
+	flag := func(t int) *bool { return optional(d, t, func(d attrs, t uint16) bool { return d.u8(t) != 0 }) }
+	s.State = optional(d, uapi.IFLA_BRPORT_STATE, attrs.u8)
+	s.Priority = optional(d, uapi.IFLA_BRPORT_PRIORITY, attrs.u16)
+	s.Cost = optional(d, uapi.IFLA_BRPORT_COST, attrs.u32)
 	s.Hairpin, s.Guard, s.RootBlock, s.FastLeave = flag(uapi.IFLA_BRPORT_MODE), flag(uapi.IFLA_BRPORT_GUARD), flag(uapi.IFLA_BRPORT_PROTECT), flag(uapi.IFLA_BRPORT_FAST_LEAVE)
 	s.Learning, s.Flood, s.ProxyARP, s.ProxyARPWifi = flag(uapi.IFLA_BRPORT_LEARNING), flag(uapi.IFLA_BRPORT_UNICAST_FLOOD), flag(uapi.IFLA_BRPORT_PROXYARP), flag(uapi.IFLA_BRPORT_PROXYARP_WIFI)
 	s.McastFlood, s.BcastFlood, s.McastToUnicast = flag(uapi.IFLA_BRPORT_MCAST_FLOOD), flag(uapi.IFLA_BRPORT_BCAST_FLOOD), flag(uapi.IFLA_BRPORT_MCAST_TO_UCAST)
 	s.NeighSuppress, s.VlanTunnel, s.Isolated, s.Locked = flag(uapi.IFLA_BRPORT_NEIGH_SUPPRESS), flag(uapi.IFLA_BRPORT_VLAN_TUNNEL), flag(uapi.IFLA_BRPORT_ISOLATED), flag(uapi.IFLA_BRPORT_LOCKED)
-	if d.has(uapi.IFLA_BRPORT_MULTICAST_ROUTER) {
-		v := d.u8(uapi.IFLA_BRPORT_MULTICAST_ROUTER)
-		s.McastRouter = &v
-	}
-	if d.has(uapi.IFLA_BRPORT_GROUP_FWD_MASK) {
-		v := d.u16(uapi.IFLA_BRPORT_GROUP_FWD_MASK)
-		s.GroupFwdMask = &v
-	}
+	s.McastRouter = optional(d, uapi.IFLA_BRPORT_MULTICAST_ROUTER, attrs.u8)
+	s.GroupFwdMask = optional(d, uapi.IFLA_BRPORT_GROUP_FWD_MASK, attrs.u16)
 	if d.has(uapi.IFLA_BRPORT_BACKUP_PORT) {
 		v := netdev.IfIndex(d.u32(uapi.IFLA_BRPORT_BACKUP_PORT))
 		s.BackupPort = &v

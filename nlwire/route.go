@@ -10,6 +10,7 @@ import (
 	"encoding/binary"
 	"iter"
 	"net/netip"
+	"slices"
 	"syscall"
 	"time"
 
@@ -114,19 +115,7 @@ type rawAttr struct {
 // walkAttrs is nla_for_each_attr over b, which starts base bytes into the
 // message: every well-formed attribute in order, stopping at the first
 // malformed one.
-func walkAttrs(b []byte, base int) []rawAttr {
-	var out []rawAttr
-	pos := 0
-	for len(b)-pos >= nlaHdrLen {
-		n := int(binary.LittleEndian.Uint16(b[pos:]))
-		if n < nlaHdrLen || n > len(b)-pos {
-			break
-		}
-		out = append(out, rawAttr{binary.LittleEndian.Uint16(b[pos+2:]) & nlaTypeMask, b[pos+nlaHdrLen : pos+n], base + pos})
-		pos += (n + 3) &^ 3
-	}
-	return out
-}
+func walkAttrs(b []byte, base int) []rawAttr { return slices.Collect(attrSeq(b, base)) }
 
 // attrSeq is walkAttrs as an iterator, for a caller that keeps nothing.
 func attrSeq(b []byte, base int) iter.Seq[rawAttr] {
@@ -361,26 +350,30 @@ func parseRoute(r *request, del bool) (rtnl.Route, error) {
 	if m.typ > uapi.RTN_MAX {
 		return out, errno.New(syscall.EINVAL, "Invalid route type")
 	}
-	var hasGW, hasVia bool
-	for at := range attrSeq(r.body[rtmsgLen:], 16+rtmsgLen) {
-		switch at.typ {
-		case uapi.RTA_GATEWAY:
-			hasGW = true
-			if gw := inAddr4(at.data); !gw.IsUnspecified() {
-				out.Gateway = gw
-			} else {
+	hasGW, hasVia := a.has(uapi.RTA_GATEWAY), a.has(uapi.RTA_VIA)
+	if gw := inAddr4(a.get(uapi.RTA_GATEWAY)); hasGW && !gw.IsUnspecified() {
+		out.Gateway = gw
+	}
+	if hasVia || a.has(uapi.RTA_ENCAP_TYPE) {
+		// rtm_to_fib_config checks every RTA_VIA and RTA_ENCAP_TYPE as it
+		// meets them, and the last gateway of either kind is the one kept.
+		for at := range attrSeq(r.body[rtmsgLen:], 16+rtmsgLen) {
+			switch at.typ {
+			case uapi.RTA_GATEWAY:
 				out.Gateway = netip.Addr{}
-			}
-		case uapi.RTA_VIA:
-			hasVia = true
-			gw, err := gwFromVia(at.data)
-			if err != nil {
-				return out, err
-			}
-			out.Gateway = gw
-		case uapi.RTA_ENCAP_TYPE:
-			if err := checkEncapType(a.u16(uapi.RTA_ENCAP_TYPE)); err != nil {
-				return out, err
+				if gw := inAddr4(at.data); !gw.IsUnspecified() {
+					out.Gateway = gw
+				}
+			case uapi.RTA_VIA:
+				gw, err := gwFromVia(at.data)
+				if err != nil {
+					return out, err
+				}
+				out.Gateway = gw
+			case uapi.RTA_ENCAP_TYPE:
+				if err := checkEncapType(a.u16(uapi.RTA_ENCAP_TYPE)); err != nil {
+					return out, err
+				}
 			}
 		}
 	}
@@ -786,17 +779,7 @@ func routeMessage(ri *rtnl.RouteInfo) []byte {
 	if ri.PrefSrc.IsValid() {
 		ae.Bytes(uapi.RTA_PREFSRC, ri.PrefSrc.AsSlice())
 	}
-	if ri.NexthopID != 0 {
-		ae.Uint32(uapi.RTA_NH_ID, uint32(ri.NexthopID))
-	}
-	if len(ri.Multipath) > 0 {
-		ae.Bytes(uapi.RTA_MULTIPATH, multipathPayload(ri.Multipath, uapi.AF_INET))
-	} else {
-		putGateway(ae, ri.Gateway, uapi.AF_INET)
-		if ri.DevIndex != 0 {
-			ae.Uint32(uapi.RTA_OIF, uint32(ri.DevIndex))
-		}
-	}
+	putNexthops(ae, ri, uapi.AF_INET)
 	return m.putAttrs(nil, ae)
 }
 
@@ -822,28 +805,29 @@ func routeMessage6(ri *rtnl.RouteInfo) []byte {
 	}
 	putMetrics(ae, ri.Metrics)
 	ae.Uint32(uapi.RTA_PRIORITY, ri.Priority)
-	switch {
-	case ri.NexthopID != 0:
-		ae.Uint32(uapi.RTA_NH_ID, uint32(ri.NexthopID))
-		if len(ri.Multipath) > 0 {
-			ae.Bytes(uapi.RTA_MULTIPATH, multipathPayload(ri.Multipath, uapi.AF_INET6))
-		} else {
-			putGateway(ae, ri.Gateway, uapi.AF_INET6)
-			if ri.DevIndex != 0 {
-				ae.Uint32(uapi.RTA_OIF, uint32(ri.DevIndex))
-			}
-		}
-	case len(ri.Multipath) > 0:
-		ae.Bytes(uapi.RTA_MULTIPATH, multipathPayload(ri.Multipath, uapi.AF_INET6))
-	default:
-		putGateway(ae, ri.Gateway, uapi.AF_INET6)
-		if ri.DevIndex != 0 {
-			ae.Uint32(uapi.RTA_OIF, uint32(ri.DevIndex))
-		}
-	}
+	putNexthops(ae, ri, uapi.AF_INET6)
 	putCacheinfo(ae, 0, ri.Expires)
 	ae.Uint8(uapi.RTA_PREF, uint8(ri.Pref))
 	return m.putAttrs(nil, ae)
+}
+
+// putNexthops puts a route's nexthop id, if it has one, then its paths:
+// RTA_MULTIPATH, or the one path's gateway and RTA_OIF.
+//
+// Kernel: fib_dump_info (net/ipv4/fib_semantics.c), rt6_fill_node
+// (net/ipv6/route.c).
+func putNexthops(ae *netlink.AttributeEncoder, ri *rtnl.RouteInfo, family uint8) {
+	if ri.NexthopID != 0 {
+		ae.Uint32(uapi.RTA_NH_ID, uint32(ri.NexthopID))
+	}
+	if len(ri.Multipath) > 0 {
+		ae.Bytes(uapi.RTA_MULTIPATH, multipathPayload(ri.Multipath, family))
+		return
+	}
+	putGateway(ae, ri.Gateway, family)
+	if ri.DevIndex != 0 {
+		ae.Uint32(uapi.RTA_OIF, uint32(ri.DevIndex))
+	}
 }
 
 // putAttrs appends the encoded attributes of ae to the header.

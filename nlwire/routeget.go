@@ -39,15 +39,13 @@ type getRouteReq struct {
 // inet6_rtm_valid_getroute_req (IPv6): the header checks and the parse,
 // strict on a socket with NETLINK_GET_STRICT_CHK.
 func validGetRouteReq(r *request, v6 bool) (attrs, rtmsg, error) {
-	mod, alen, pol := "ipv4: ", uint8(32), routePolicy4
+	// The two families name the request differently in their messages.
+	mod, req, alen, pol := "ipv4: ", "route get request", uint8(32), routePolicy4
 	if v6 {
-		mod, alen, pol = "ipv6: ", 128, routePolicy6
+		mod, req, alen, pol = "ipv6: ", "get route request", 128, routePolicy6
 	}
 	if len(r.body) < rtmsgLen {
-		if v6 {
-			return attrs{}, rtmsg{}, errno.New(syscall.EINVAL, mod+"Invalid header for get route request")
-		}
-		return attrs{}, rtmsg{}, errno.New(syscall.EINVAL, mod+"Invalid header for route get request")
+		return attrs{}, rtmsg{}, errno.New(syscall.EINVAL, mod+"Invalid header for "+req)
 	}
 	m := parseRtmsg(r.body)
 	if !r.strict {
@@ -56,10 +54,7 @@ func validGetRouteReq(r *request, v6 bool) (attrs, rtmsg, error) {
 	}
 	if m.srcLen != 0 && m.srcLen != alen || m.dstLen != 0 && m.dstLen != alen ||
 		m.table != 0 || m.protocol != 0 || m.scope != 0 || m.typ != 0 {
-		if v6 {
-			return attrs{}, m, errno.New(syscall.EINVAL, mod+"Invalid values in header for get route request")
-		}
-		return attrs{}, m, errno.New(syscall.EINVAL, mod+"Invalid values in header for route get request")
+		return attrs{}, m, errno.New(syscall.EINVAL, mod+"Invalid values in header for "+req)
 	}
 	if v6 {
 		if m.flags&^uapi.RTM_F_FIB_MATCH != 0 {
@@ -84,13 +79,10 @@ func validGetRouteReq(r *request, v6 bool) (attrs, rtmsg, error) {
 			uapi.RTA_SPORT, uapi.RTA_DPORT, uapi.RTA_MARK, uapi.RTA_UID:
 		case uapi.RTA_FLOWLABEL:
 			if !v6 {
-				return a, m, errno.New(syscall.EINVAL, mod+"Unsupported attribute in route get request")
+				return a, m, errno.New(syscall.EINVAL, mod+"Unsupported attribute in "+req)
 			}
 		default:
-			if v6 {
-				return a, m, errno.New(syscall.EINVAL, mod+"Unsupported attribute in get route request")
-			}
-			return a, m, errno.New(syscall.EINVAL, mod+"Unsupported attribute in route get request")
+			return a, m, errno.New(syscall.EINVAL, mod+"Unsupported attribute in "+req)
 		}
 	}
 	return a, m, nil
@@ -117,21 +109,18 @@ func parseGetRoute(r *request) (getRouteReq, error) {
 			}
 		}
 		g.queryDst, g.querySrc = inAddr6(a.get(uapi.RTA_DST)), inAddr6(a.get(uapi.RTA_SRC))
-		if r.strict {
-			q.SrcLen = int(m.srcLen)
-		}
 	} else {
 		g.queryDst, g.querySrc = inAddr4(a.get(uapi.RTA_DST)), inAddr4(a.get(uapi.RTA_SRC))
-		if r.strict {
-			// Only the strict check looks at rtm_src_len.
-			q.SrcLen = int(m.srcLen)
-		}
 		g.lookupTbl = m.flags&uapi.RTM_F_LOOKUP_TABLE != 0
 		g.notify = m.flags&uapi.RTM_F_NOTIFY != 0
 	}
+	if r.strict {
+		// Only the strict check looks at rtm_src_len.
+		q.SrcLen = int(m.srcLen)
+	}
 	g.hasSrc = a.has(uapi.RTA_SRC)
 	q.Dst = g.queryDst
-	if a.has(uapi.RTA_SRC) && !g.querySrc.IsUnspecified() {
+	if g.hasSrc && !g.querySrc.IsUnspecified() {
 		q.Src = g.querySrc
 	}
 	g.iifIndex = a.u32(uapi.RTA_IIF)

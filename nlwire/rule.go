@@ -352,10 +352,7 @@ func encodeRule(r *fibrules.Rule, fam int) []byte {
 	hdr[1] = prefixLen(r.Dst)
 	hdr[2] = prefixLen(r.Src)
 	hdr[3] = r.TOS
-	hdr[4] = uapi.RT_TABLE_COMPAT
-	if r.Table < 256 {
-		hdr[4] = uint8(r.Table)
-	}
+	hdr[4] = rtmTable(r.Table)
 	hdr[7] = uint8(r.Action)
 	binary.LittleEndian.PutUint32(hdr[8:], uint32(r.Flags))
 
