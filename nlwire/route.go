@@ -371,7 +371,9 @@ func parseRoute(r *request, del bool) (rtnl.Route, error) {
 				}
 				out.Gateway = gw
 			case uapi.RTA_ENCAP_TYPE:
-				if err := checkEncapType(a.u16(uapi.RTA_ENCAP_TYPE)); err != nil {
+				// Each one's own value, as it is met (the policy
+				// made it at least two bytes).
+				if err := checkEncapType(binary.LittleEndian.Uint16(at.data)); err != nil {
 					return out, err
 				}
 			}

@@ -186,6 +186,9 @@ func TestRouteErrors(t *testing.T) {
 		{"metric length", netlink.Create, rawBody(v4(24, 1), uapi.RTA_DST, []byte{10, 7, 1, 0}, uapi.RTA_GATEWAY, gw, uapi.RTA_METRICS, []byte{6, 0, 2, 0, 0x78, 0x05, 0, 0}), syscall.EINVAL, "Invalid attribute in metrics", 48},
 		{"multipath extra", netlink.Create, rawBody(v4(24, 1), uapi.RTA_DST, []byte{10, 8, 1, 0}, uapi.RTA_MULTIPATH, []byte{8, 0, 0, 0, 3, 0, 0, 0, 1, 2, 3, 4}), syscall.EINVAL, "Invalid nexthop configuration - extra data after nexthops", -1},
 		{"encap", netlink.Create, rawBody(v4(16, 1), uapi.RTA_DST, []byte{10, 20, 0, 0}, uapi.RTA_OIF, le32(3), uapi.RTA_ENCAP|nlaFNested, []byte{}), syscall.EOPNOTSUPP, "Route encapsulation (RTA_ENCAP) is not modelled", -1},
+		// rtm_to_fib_config checks each RTA_ENCAP_TYPE as it meets it: an
+		// unknown one is refused though a valid one follows.
+		{"encap type", netlink.Create, rawBody(v4(16, 1), uapi.RTA_DST, []byte{10, 21, 0, 0}, uapi.RTA_OIF, le32(3), uapi.RTA_ENCAP_TYPE, []byte{99, 0}, uapi.RTA_ENCAP_TYPE, []byte{1, 0}), syscall.EINVAL, "Unknown LWT encapsulation type", -1},
 		{"v6 tos", netlink.Create, rawBody(rtmsg{family: 10, dstLen: 64, tos: 4, table: 254, typ: 1}, uapi.RTA_OIF, le32(3)), syscall.EINVAL, "Invalid dsfield (tos): option not available for IPv6", -1},
 		{"v6 via", netlink.Create, rawBody(rtmsg{family: 10, dstLen: 64, table: 254, typ: 1}, uapi.RTA_VIA, append([]byte{10, 0}, make([]byte, 16)...)), syscall.EINVAL, "IPv6 does not support RTA_VIA attribute", -1},
 		{"v6 short dst", netlink.Create, rawBody(rtmsg{family: 10, dstLen: 64, table: 254, typ: 1}, uapi.RTA_DST, []byte{0x20, 1, 0xd, 0xb8}, uapi.RTA_OIF, le32(3)), syscall.EINVAL, "", -1},
