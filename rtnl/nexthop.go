@@ -113,7 +113,7 @@ func (h *Handle) nexthopNew(spec Nexthop, replace, create bool, op uint16) error
 			return err
 		}
 		existed := replace && h.n.nh.Get(cfg.ID) != nil
-		nh, err := h.n.nh.Insert(t, cfg, replace, create, h.n.fib)
+		nh, err := h.n.nh.Insert(t, cfg, replace, create)
 		if err == nil && h.n.notifyNeeded() {
 			h.n.nexthopNotify(nh, false, h.n.nexthopFlags(op))
 			if existed {
