@@ -428,7 +428,7 @@ func TestNotifyUnsubscribedCostsNothing(t *testing.T) {
 
 // TestNotifyEchoOrigin checks which notifications carry the request's
 // origin: a link's only when the request asked for an echo
-// (rtmsg_ifinfo_build_skb), an IPv4 address's and a route's always, an
+// (rtmsg_ifinfo_build_skb), an IPv4 address's always, an
 // IPv6 address's never (inet6_ifa_notify).
 func TestNotifyEchoOrigin(t *testing.T) {
 	r := newRig(t, rtnl.After)
@@ -445,12 +445,17 @@ func TestNotifyEchoOrigin(t *testing.T) {
 	require.Equal(t, o, got[0].Origin, "a created device's RTM_NEWLINK echoes the request")
 	require.Equal(t, netdev.ChangeAll, got[0].Change)
 	require.Equal(t, rtnl.Origin{}, got[1].Origin, "dev_change_flags sends no request header")
+	var addr4, addr6 int
 	for _, m := range got[2:] {
 		switch {
 		case m.Addr != nil && m.Family == rtnl.FamilyV4:
+			addr4++
 			require.Equal(t, uint32(10), m.Origin.Seq)
 		case m.Addr != nil:
+			addr6++
 			require.Equal(t, rtnl.Origin{}, m.Origin)
 		}
 	}
+	require.Equal(t, 1, addr4, "one RTM_NEWADDR for the IPv4 address")
+	require.NotZero(t, addr6, "RTM_NEWADDR for the IPv6 address")
 }
