@@ -759,6 +759,9 @@ func (f *FIB) multipathAdd(t *sim.Task, cfg *config) error {
 			*cfg.nlh = mode
 		}
 	}
+	if !f.wanted() {
+		return nil
+	}
 	// Paths appended to a multipath route are announced with the whole
 	// route, from its first sibling on.
 	notif := first

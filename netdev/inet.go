@@ -402,23 +402,13 @@ func (d *Device) DelInet4Match(t *sim.Task, m Addr) error {
 	if err := checkLabel(m.Label); err != nil {
 		return err
 	}
-	if d.inet == nil {
-		return errno.New(syscall.ENODEV, "ipv4: Device not found")
-	}
-	for _, o := range d.inet.addrs {
+	return d.DelInet4First(t, func(o Addr) bool {
 		if o.Prefix.Addr() != m.Prefix.Addr() || m.Label != "" && o.Label != m.Label {
-			continue
+			return false
 		}
-		if m.Prefix.Bits() >= 0 {
-			addr := m.Address()
-			if o.Prefix.Bits() != m.Prefix.Bits() || netip.PrefixFrom(addr, o.Prefix.Bits()).Masked() != o.Subnet() {
-				continue
-			}
-		}
-		d.delInet4(t, o)
-		return nil
-	}
-	return errno.New(syscall.EADDRNOTAVAIL, "ipv4: Address not found")
+		return m.Prefix.Bits() < 0 || o.Prefix.Bits() == m.Prefix.Bits() &&
+			netip.PrefixFrom(m.Address(), o.Prefix.Bits()).Masked() == o.Subnet()
+	})
 }
 
 // DelInet4First removes the first IPv4 address, in the device's list

@@ -210,8 +210,7 @@ func (tb *Table) Replace(t *sim.Task, cfg Config, f Flusher) (*Nexthop, error) {
 // for its number of buckets.
 //
 // Kernel: nexthop_add, insert_nexthop (net/ipv4/nexthop.c).
-func (tb *Table) Insert(t *sim.Task, cfg Config, replace, create bool, f Flusher) (*Nexthop, error) {
-	_ = f // as Replace
+func (tb *Table) Insert(t *sim.Task, cfg Config, replace, create bool) (*Nexthop, error) {
 	return tb.newNexthop(t, cfg, replace, create)
 }
 

@@ -248,9 +248,7 @@ func (h *Handle) LinkSetGroup(name string, g uint32) error {
 		if err != nil {
 			return err
 		}
-		d.SetGroup(t, g)
-		d.StateChange(t) // DO_SETLINK_NOTIFY
-		return nil
+		return doSetLink(t, tb, d, false, LinkChange{Group: &g})
 	})
 }
 
@@ -318,11 +316,7 @@ func (h *Handle) LinkSetAlias(name, alias string) error {
 		if err != nil {
 			return err
 		}
-		if err := d.SetAlias(t, alias); err != nil {
-			return err
-		}
-		d.StateChange(t) // DO_SETLINK_NOTIFY
-		return nil
+		return doSetLink(t, tb, d, false, LinkChange{Alias: &alias})
 	})
 }
 

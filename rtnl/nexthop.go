@@ -112,10 +112,11 @@ func (h *Handle) nexthopNew(spec Nexthop, replace, create bool, op uint16) error
 		if err != nil {
 			return err
 		}
-		existed := replace && h.n.nh.Get(cfg.ID) != nil
-		nh, err := h.n.nh.Insert(t, cfg, replace, create, h.n.fib)
-		if err == nil && h.n.notifyNeeded() {
-			h.n.nexthopNotify(nh, false, h.n.nexthopFlags(op))
+		notify := h.n.notifyNeeded()
+		existed := notify && replace && h.n.nh.Get(cfg.ID) != nil
+		nh, err := h.n.nh.Insert(t, cfg, replace, create)
+		if err == nil && notify {
+			h.n.nexthopNotify(nh, h.n.nexthopFlags(op))
 			if existed {
 				h.n.nexthopReplaceNotify(t, nh)
 			}
@@ -201,13 +202,13 @@ func (n *Net) nexthopDel(t *sim.Task, id nexthop.ID) error {
 		return err
 	}
 	flags := n.nexthopFlags(0)
-	n.send(Notification{Type: rt.RTMDelNexthop, Flags: flags, Origin: n.cur, Family: before.Family, Nexthop: &before})
+	n.sendNexthop(&before, true, flags)
 	for i, p := range parents {
 		if g := n.nh.Get(p.ID()); g == p {
-			n.nexthopNotify(g, false, flags)
+			n.nexthopNotify(g, flags)
 			continue
 		}
-		n.send(Notification{Type: rt.RTMDelNexthop, Flags: flags, Origin: n.cur, Family: was[i].Family, Nexthop: &was[i]})
+		n.sendNexthop(&was[i], true, flags)
 	}
 	return nil
 }

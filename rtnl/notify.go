@@ -291,13 +291,18 @@ func (n *Net) nexthopFlags(op uint16) uint16 {
 	return nlmRequest | nlmAck | op
 }
 
-// nexthopNotify sends an RTM_NEWNEXTHOP or RTM_DELNEXTHOP of nh with the
+// nexthopNotify sends an RTM_NEWNEXTHOP of nh as it is now.
+func (n *Net) nexthopNotify(nh *nexthop.Nexthop, flags uint16) {
+	ni := nexthopInfo(nh)
+	n.sendNexthop(&ni, false, flags)
+}
+
+// sendNexthop sends an RTM_NEWNEXTHOP or RTM_DELNEXTHOP of ni with the
 // request's origin.
 //
 // Kernel: nexthop_notify (net/ipv4/nexthop.c).
-func (n *Net) nexthopNotify(nh *nexthop.Nexthop, del bool, flags uint16) {
-	ni := nexthopInfo(nh)
-	m := Notification{Type: rt.RTMNewNexthop, Flags: flags, Origin: n.cur, Family: int(ni.Family), Nexthop: &ni}
+func (n *Net) sendNexthop(ni *NexthopInfo, del bool, flags uint16) {
+	m := Notification{Type: rt.RTMNewNexthop, Flags: flags, Origin: n.cur, Family: int(ni.Family), Nexthop: ni}
 	if del {
 		m.Type = rt.RTMDelNexthop
 	}

@@ -138,14 +138,19 @@ func step(cmd string, settle bool, do func(h *rtnl.Handle) error) notifyStep {
 	return notifyStep{cmd: cmd, do: do, settle: settle}
 }
 
-// scenario1 is links, addresses and routes: a veth pair, IPv4 and IPv6
-// addresses, route add/replace/append/prepend/del of both families, an
-// IPv4 multipath route, an MTU change, down and up, and the deletion.
-var scenario1 = []notifyStep{
+// setupSteps begin both scenarios: a veth pair, both ends up, and an
+// IPv4 address on v0.
+var setupSteps = []notifyStep{
 	step("ip link add v0 type veth peer name v1", false, func(h *rtnl.Handle) error { return h.LinkAdd(netdev.Veth{Name: "v0", Peer: "v1"}) }),
 	step("ip link set v0 up", false, func(h *rtnl.Handle) error { return h.LinkSetUp("v0") }),
 	step("ip link set v1 up", true, func(h *rtnl.Handle) error { return h.LinkSetUp("v1") }),
 	step("ip addr add 10.0.0.1/24 dev v0", false, func(h *rtnl.Handle) error { return h.AddrAdd("v0", pfx("10.0.0.1/24")) }),
+}
+
+// scenario1 is links, addresses and routes: a veth pair, IPv4 and IPv6
+// addresses, route add/replace/append/prepend/del of both families, an
+// IPv4 multipath route, an MTU change, down and up, and the deletion.
+var scenario1 = append(setupSteps[:len(setupSteps):len(setupSteps)],
 	step("ip addr add 2001:db8::1/64 dev v0", true, func(h *rtnl.Handle) error { return h.AddrAdd("v0", pfx("2001:db8::1/64")) }),
 	step("ip route add 10.1.0.0/16 via 10.0.0.2", false, func(h *rtnl.Handle) error { return h.RouteAdd(route("10.1.0.0/16", "10.0.0.2")) }),
 	step("ip route replace 10.1.0.0/16 via 10.0.0.3", false, func(h *rtnl.Handle) error { return h.RouteReplace(route("10.1.0.0/16", "10.0.0.3")) }),
@@ -163,7 +168,7 @@ var scenario1 = []notifyStep{
 	step("ip link set v0 down", false, func(h *rtnl.Handle) error { return h.LinkSetDown("v0") }),
 	step("ip link set v0 up", true, func(h *rtnl.Handle) error { return h.LinkSetUp("v0") }),
 	step("ip link del v0", false, func(h *rtnl.Handle) error { return h.LinkDel("v0") }),
-}
+)
 
 func group(ids ...nexthop.ID) []nexthop.GroupMember {
 	var g []nexthop.GroupMember
@@ -179,11 +184,7 @@ func rule(pref, table uint32) fibrules.Rule {
 
 // scenario2 is nexthops, rules, IPv6 multipath routes, address removal and
 // link attribute changes.
-var scenario2 = []notifyStep{
-	step("ip link add v0 type veth peer name v1", false, func(h *rtnl.Handle) error { return h.LinkAdd(netdev.Veth{Name: "v0", Peer: "v1"}) }),
-	step("ip link set v0 up", false, func(h *rtnl.Handle) error { return h.LinkSetUp("v0") }),
-	step("ip link set v1 up", true, func(h *rtnl.Handle) error { return h.LinkSetUp("v1") }),
-	step("ip addr add 10.0.0.1/24 dev v0", false, func(h *rtnl.Handle) error { return h.AddrAdd("v0", pfx("10.0.0.1/24")) }),
+var scenario2 = append(setupSteps[:len(setupSteps):len(setupSteps)],
 	step("ip addr add 10.0.0.2/24 dev v0", false, func(h *rtnl.Handle) error { return h.AddrAdd("v0", pfx("10.0.0.2/24")) }),
 	step("ip -6 addr add 2001:db8::1/64 dev v0 nodad", true, func(h *rtnl.Handle) error {
 		return h.AddrAddWith("v0", netdev.Addr{Prefix: pfx("2001:db8::1/64"), Flags: netdev.AddrNoDAD})
@@ -219,7 +220,7 @@ var scenario2 = []notifyStep{
 	step("ip link set v1x promisc on", false, func(h *rtnl.Handle) error {
 		return h.LinkChangeFlags("v1x", netdev.FlagPromisc, netdev.FlagPromisc)
 	}),
-}
+)
 
 // The want sequences below are the real kernel's (Linux 6.18), recorded
 // by a NETLINK_ROUTE listener joined to RTNLGRP_LINK, IPV4_IFADDR,
@@ -229,7 +230,8 @@ var scenario2 = []notifyStep{
 // the two link-local addresses' DAD completions, whose order and time in
 // the kernel depend on DAD's random delays; netsim's come when it settles.
 
-const wantScenario1 = `
+// wantSetup is the transcript of setupSteps.
+const wantSetup = `
 == ip link add v0 type veth peer name v1
 NEWLINK f=0x0 o=k v1 change=0xffffffff mtu=1500
 NEWLINK f=0x0 o=k v0 change=0xffffffff mtu=1500
@@ -252,7 +254,9 @@ NEWADDR f=0x0 o=req fam=2 v0 10.0.0.1/24 flags=0x80
 NEWROUTE f=0x600 o=k fam=2 t=255 10.0.0.1/32 type=2 proto=2 dev=v0
 NEWROUTE f=0x600 o=k fam=2 t=254 10.0.0.0/24 type=1 proto=2 dev=v0
 NEWROUTE f=0x600 o=k fam=2 t=255 10.0.0.255/32 type=3 proto=2 dev=v0
-== ip addr add 2001:db8::1/64 dev v0
+`
+
+const wantScenario1 = wantSetup + `== ip addr add 2001:db8::1/64 dev v0
 NEWROUTE f=0x600 o=k fam=10 t=254 2001:db8::/64 type=1 proto=2 dev=v0
 NEWADDR f=0x0 o=k fam=10 v0 2001:db8::1/64 flags=0xc0
 NEWADDR f=0x0 o=k fam=10 v0 2001:db8::1/64 flags=0x80
@@ -317,30 +321,7 @@ DELLINK f=0x0 o=k v0 change=0xffffffff mtu=1400
 DELLINK f=0x0 o=k v1 change=0xffffffff mtu=1500
 `
 
-const wantScenario2 = `
-== ip link add v0 type veth peer name v1
-NEWLINK f=0x0 o=k v1 change=0xffffffff mtu=1500
-NEWLINK f=0x0 o=k v0 change=0xffffffff mtu=1500
-== ip link set v0 up
-NEWLINK f=0x0 o=k v0 change=0x1 mtu=1500
-== ip link set v1 up
-NEWLINK f=0x0 o=k v1 change=0x1 mtu=1500
-NEWROUTE f=0x600 o=k fam=10 t=255 ff00::/8 type=5 proto=2 dev=v1
-NEWROUTE f=0x600 o=k fam=10 t=254 fe80::/64 type=1 proto=2 dev=v1
-NEWLINK f=0x0 o=k v1 change=0x0 mtu=1500
-NEWROUTE f=0x400 o=k fam=10 t=255 ff00::/8 type=5 proto=2 dev=v0
-NEWROUTE f=0x400 o=k fam=10 t=254 fe80::/64 type=1 proto=2 dev=v0
-NEWLINK f=0x0 o=k v0 change=0x0 mtu=1500
-NEWADDR f=0x0 o=k fam=10 v1 fe80::LL/64 flags=0x80
-NEWROUTE f=0x600 o=k fam=10 t=255 fe80::LL/128 type=2 proto=2 dev=v1
-NEWADDR f=0x0 o=k fam=10 v0 fe80::LL/64 flags=0x80
-NEWROUTE f=0x600 o=k fam=10 t=255 fe80::LL/128 type=2 proto=2 dev=v0
-== ip addr add 10.0.0.1/24 dev v0
-NEWADDR f=0x0 o=req fam=2 v0 10.0.0.1/24 flags=0x80
-NEWROUTE f=0x600 o=k fam=2 t=255 10.0.0.1/32 type=2 proto=2 dev=v0
-NEWROUTE f=0x600 o=k fam=2 t=254 10.0.0.0/24 type=1 proto=2 dev=v0
-NEWROUTE f=0x600 o=k fam=2 t=255 10.0.0.255/32 type=3 proto=2 dev=v0
-== ip addr add 10.0.0.2/24 dev v0
+const wantScenario2 = wantSetup + `== ip addr add 10.0.0.2/24 dev v0
 NEWADDR f=0x0 o=req fam=2 v0 10.0.0.2/24 flags=0x81
 NEWROUTE f=0x600 o=k fam=2 t=255 10.0.0.2/32 type=2 proto=2 dev=v0
 == ip -6 addr add 2001:db8::1/64 dev v0 nodad
@@ -447,7 +428,7 @@ func TestNotifyUnsubscribedCostsNothing(t *testing.T) {
 
 // TestNotifyEchoOrigin checks which notifications carry the request's
 // origin: a link's only when the request asked for an echo
-// (rtmsg_ifinfo_build_skb), an IPv4 address's and a route's always, an
+// (rtmsg_ifinfo_build_skb), an IPv4 address's always, an
 // IPv6 address's never (inet6_ifa_notify).
 func TestNotifyEchoOrigin(t *testing.T) {
 	r := newRig(t, rtnl.After)
@@ -464,12 +445,17 @@ func TestNotifyEchoOrigin(t *testing.T) {
 	require.Equal(t, o, got[0].Origin, "a created device's RTM_NEWLINK echoes the request")
 	require.Equal(t, netdev.ChangeAll, got[0].Change)
 	require.Equal(t, rtnl.Origin{}, got[1].Origin, "dev_change_flags sends no request header")
+	var addr4, addr6 int
 	for _, m := range got[2:] {
 		switch {
 		case m.Addr != nil && m.Family == rtnl.FamilyV4:
+			addr4++
 			require.Equal(t, uint32(10), m.Origin.Seq)
 		case m.Addr != nil:
+			addr6++
 			require.Equal(t, rtnl.Origin{}, m.Origin)
 		}
 	}
+	require.Equal(t, 1, addr4, "one RTM_NEWADDR for the IPv4 address")
+	require.NotZero(t, addr6, "RTM_NEWADDR for the IPv6 address")
 }

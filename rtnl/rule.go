@@ -46,13 +46,7 @@ func (h *Handle) ruleRequest(op string, family int) (*fibrules.Ops, func(), erro
 //
 // Kernel: fib_nl_newrule → fib_newrule (net/core/fib_rules.c).
 func (h *Handle) RuleAdd(family int, r fibrules.Rule) error {
-	o, end, err := h.ruleRequest("RTM_NEWRULE", family)
-	defer end()
-	if err != nil {
-		return err
-	}
-	defer h.ruleRequestOrigin()()
-	return o.Add(h.t, h.n.k.rtnl, r, true)
+	return h.RuleNew(family, r, true)
 }
 
 // RuleDel deletes the first rule matching r (zero fields match anything).

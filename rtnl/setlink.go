@@ -178,10 +178,18 @@ func (h *Handle) LinkSet(index netdev.IfIndex, name string, c LinkChange) error 
 // name (only for a device named by ifindex), alias, broadcast, flags,
 // master, queue length. As in the kernel, a step that fails leaves the
 // earlier steps applied (do_setlink warns "A link change request failed
-// with some changes committed already") and the request answers its error.
+// with some changes committed already") and the request answers its error. A group or an alias set
+// announces the device when the request ends, failed or not
+// (DO_SETLINK_NOTIFY).
 //
 // Kernel: do_setlink (net/core/rtnetlink.c).
 func doSetLink(t *sim.Task, tb *netdev.Table, d *netdev.Device, byIndex bool, c LinkChange) error {
+	notify := false
+	defer func() {
+		if notify {
+			d.StateChange(t)
+		}
+	}()
 	if c.Addr != nil {
 		if err := d.SetAddr(t, *c.Addr); err != nil {
 			return err
@@ -194,6 +202,7 @@ func doSetLink(t *sim.Task, tb *netdev.Table, d *netdev.Device, byIndex bool, c 
 	}
 	if c.Group != nil {
 		d.SetGroup(t, *c.Group)
+		notify = true
 	}
 	if byIndex && c.Name != "" {
 		if err := d.SetName(t, c.Name); err != nil {
@@ -204,6 +213,7 @@ func doSetLink(t *sim.Task, tb *netdev.Table, d *netdev.Device, byIndex bool, c 
 		if err := d.SetAlias(t, *c.Alias); err != nil {
 			return err
 		}
+		notify = true
 	}
 	if c.Broadcast != nil {
 		return errno.New(syscall.EOPNOTSUPP, "Setting IFLA_BROADCAST is not modelled by netsim")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 )
 
@@ -134,4 +135,24 @@ func TestLinkSetNaming(t *testing.T) {
 	// Named by ifindex, it renames.
 	r.ok(r.h.LinkSet(r.info("v0").Index, "", rtnl.LinkChange{Name: "w0"}))
 	assert.Equal(t, 1400, r.info("w0").MTU)
+}
+
+// A group or an alias that do_setlink sets announces the up device once,
+// when the request ends, even if a later step fails (DO_SETLINK_NOTIFY).
+func TestLinkSetGroupAnnounces(t *testing.T) {
+	r := setlinkRig(t)
+	r.ok(r.h.LinkSetUp("v0"))
+	var got []rtnl.Notification
+	cancel := r.k.InitNet().Subscribe(func(m rtnl.Notification) { got = append(got, m) })
+	defer cancel()
+	v0 := r.info("v0").Index
+	r.ok(r.h.LinkSet(v0, "", rtnl.LinkChange{Group: ptr(uint32(5)), Alias: ptr("a")}))
+	err := r.h.LinkSet(v0, "", rtnl.LinkChange{Group: ptr(uint32(6)), Broadcast: &netdev.MAC{}})
+	require.Equal(t, syscall.EOPNOTSUPP, errno.Of(err))
+	require.Len(t, got, 2)
+	for _, m := range got {
+		assert.Equal(t, rtnl.Notification{Type: rt.RTMNewLink, Link: m.Link}, m)
+		assert.Equal(t, "v0", m.Link.Name)
+	}
+	assert.Equal(t, uint32(6), got[1].Link.Group)
 }
