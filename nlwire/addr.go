@@ -57,11 +57,11 @@ var ifaIPv6Policy = policy{attrs: []attrPolicy{
 func init() {
 	register(uapi.AF_INET, rt.RTMNewAddr, handler{do: newAddr4})
 	register(uapi.AF_INET, rt.RTMDelAddr, handler{do: delAddr4})
-	register(uapi.AF_INET, rt.RTMGetAddr, handler{dump: dumpAddrs4})
+	register(uapi.AF_INET, rt.RTMGetAddr, handler{dump: eager(dumpAddrs4)})
 	register(uapi.AF_INET6, rt.RTMNewAddr, handler{do: newAddr6})
 	register(uapi.AF_INET6, rt.RTMDelAddr, handler{do: delAddr6})
-	register(uapi.AF_INET6, rt.RTMGetAddr, handler{do: getAddr6, dump: dumpAddrs6})
-	register(uapi.AF_UNSPEC, rt.RTMGetAddr, handler{dump: dumpAddrsAll})
+	register(uapi.AF_INET6, rt.RTMGetAddr, handler{do: getAddr6, dump: eager(dumpAddrs6)})
+	register(uapi.AF_UNSPEC, rt.RTMGetAddr, handler{dump: eager(dumpAddrsAll)})
 	registerNotify(rt.RTMNewAddr, addrNotify)
 	registerNotify(rt.RTMDelAddr, addrNotify)
 }

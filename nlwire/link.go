@@ -190,7 +190,7 @@ var brportPolicy = func() policy {
 }()
 
 func init() {
-	register(uapi.AF_UNSPEC, rt.RTMGetLink, handler{do: getLink, dump: dumpLinks})
+	register(uapi.AF_UNSPEC, rt.RTMGetLink, handler{do: getLink, dump: eager(dumpLinks)})
 	register(uapi.AF_UNSPEC, rt.RTMNewLink, handler{do: newLink})
 	register(uapi.AF_UNSPEC, rt.RTMSetLink, handler{do: setLink})
 	register(uapi.AF_UNSPEC, rt.RTMDelLink, handler{do: delLink})

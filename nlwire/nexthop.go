@@ -92,8 +92,8 @@ var (
 func init() {
 	register(uapi.AF_UNSPEC, rt.RTMNewNexthop, handler{do: newNexthop})
 	register(uapi.AF_UNSPEC, rt.RTMDelNexthop, handler{do: delNexthop})
-	register(uapi.AF_UNSPEC, rt.RTMGetNexthop, handler{do: getNexthop, dump: dumpNexthops})
-	register(uapi.AF_UNSPEC, rt.RTMGetNexthopBucket, handler{do: getNexthopBucket, dump: dumpNexthopBuckets})
+	register(uapi.AF_UNSPEC, rt.RTMGetNexthop, handler{do: getNexthop, dump: eager(dumpNexthops)})
+	register(uapi.AF_UNSPEC, rt.RTMGetNexthopBucket, handler{do: getNexthopBucket, dump: eager(dumpNexthopBuckets)})
 	registerNotify(rt.RTMNewNexthop, notifyNexthop)
 	registerNotify(rt.RTMDelNexthop, notifyNexthop)
 	registerNotify(rt.RTMNewNexthopBucket, notifyNexthopBucket)

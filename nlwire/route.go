@@ -665,7 +665,7 @@ func (f dumpFilter) match(ri *rtnl.RouteInfo) bool {
 // message says NLM_F_DUMP_FILTERED); RTM_F_CLONED asks for the route
 // exceptions, RTM_F_PREFIX for IPv6 prefix routes from router
 // advertisements, neither of which netsim has.
-func dumpRoutes(r *request) ([]netlink.Message, error) {
+func dumpRoutes(r *request) (dumper, error) {
 	fam := r.family()
 	var f dumpFilter
 	if r.strict {
@@ -685,7 +685,7 @@ func dumpRoutes(r *request) ([]netlink.Message, error) {
 		}
 	}
 	if f.flags&uapi.RTM_F_PREFIX != 0 || f.strict && f.flags&uapi.RTM_F_CLONED != 0 {
-		return nil, nil
+		return &listDumper{}, nil
 	}
 	family := rtnl.FamilyAll
 	switch fam {
@@ -704,26 +704,45 @@ func dumpRoutes(r *request) ([]netlink.Message, error) {
 			return nil, errno.New(syscall.ENOENT, "ipv6: FIB table does not exist")
 		}
 	}
-	routes, err := r.h.RouteList(family, f.table)
+	rd, err := r.h.RouteDump(family, f.table)
 	if err != nil {
 		return nil, err
 	}
-	var flags netlink.HeaderFlags
+	d := &routeDumper{rd: rd, f: f}
 	if f.strict {
-		flags = uapi.NLM_F_DUMP_FILTERED
+		d.flags = uapi.NLM_F_DUMP_FILTERED
 	}
-	out := make([]netlink.Message, 0, len(routes))
-	for i := range routes {
-		if !f.match(&routes[i]) {
-			continue
-		}
-		out = append(out, netlink.Message{
-			Header: netlink.Header{Type: netlink.HeaderType(rt.RTMNewRoute), Flags: flags},
-			Data:   routeMessage(&routes[i]),
-		})
-	}
-	return out, nil
+	return d, nil
 }
+
+// routeDumper is a route dump's cursor (rtnl.RouteDump) and filter.
+type routeDumper struct {
+	rd    *rtnl.RouteDump
+	f     dumpFilter
+	flags netlink.HeaderFlags // each message's: NLM_F_DUMP_FILTERED on a strict socket
+}
+
+// fill puts the routes that match the filter, from the cursor on, until
+// one does not fit.
+//
+// Kernel: fn_trie_dump_leaf → fib_dump_info; fib6_dump_node →
+// rt6_dump_route → rt6_fill_node.
+func (d *routeDumper) fill(p *part) (bool, error) {
+	var perr error
+	done, err := d.rd.Next(func(ri *rtnl.RouteInfo) bool {
+		if !d.f.match(ri) {
+			return true
+		}
+		perr = p.put(rt.RTMNewRoute, d.flags, routeMessage(ri))
+		return perr == nil
+	})
+	if perr != nil {
+		return false, perr
+	}
+	return done, err
+}
+
+func (d *routeDumper) close() { d.rd.Close() }
 
 // notifyRoute builds the RTM_NEWROUTE or RTM_DELROUTE message of a route
 // notification, to RTNLGRP_IPV4_ROUTE or RTNLGRP_IPV6_ROUTE.

@@ -70,7 +70,7 @@ const dscpMax = 0x3f
 func init() {
 	register(uapi.AF_UNSPEC, rt.RTMNewRule, handler{do: newRule})
 	register(uapi.AF_UNSPEC, rt.RTMDelRule, handler{do: delRule})
-	register(uapi.AF_UNSPEC, rt.RTMGetRule, handler{dump: dumpRules})
+	register(uapi.AF_UNSPEC, rt.RTMGetRule, handler{dump: eager(dumpRules)})
 	registerNotify(rt.RTMNewRule, notifyRule)
 	registerNotify(rt.RTMDelRule, notifyRule)
 }

@@ -138,10 +138,18 @@ func (s *Socket) Close() error {
 		return nil
 	}
 	s.closed = true
+	ds := s.dump
 	s.queue, s.rmem, s.dump = nil, 0, nil
 	s.wakeLocked()
 	s.mu.Unlock()
 	unbind(s)
+	if ds != nil {
+		// netlink_release ends the dump in progress (cb->done) in the
+		// socket's task.
+		s.sendMu.Lock()
+		ds.close()
+		s.sendMu.Unlock()
+	}
 	return nil
 }
 
@@ -367,7 +375,10 @@ func (s *Socket) recvRaw() ([]byte, error) {
 			return nil, os.NewSyscallError("recvmsg", e)
 		}
 		if len(s.queue) > 0 {
-			return s.popLocked(), nil
+			if b, ok := s.readLocked(); ok {
+				return b, nil
+			}
+			continue
 		}
 		wake := s.wake
 		var expire <-chan time.Time
@@ -390,9 +401,30 @@ func (s *Socket) recvRaw() ([]byte, error) {
 	}
 }
 
-// popLocked takes the queue's first datagram, and lets a dump in progress
-// continue, as netlink_recvmsg does after reading.
-func (s *Socket) popLocked() []byte {
+// readLocked is the recvmsg calls with which the reader takes the
+// queue's first datagram, modelled on mdlayher/netlink's Receive: peeks
+// with a buffer of a page, doubled until the datagram fits with room to
+// spare, then the read with that buffer. Each call records its buffer
+// length in nlk->max_recvmsg_len (at most SKB_WITH_OVERHEAD(32768)),
+// which sizes the dump's next datagrams, and lets a dump in progress fill
+// its next datagram (continueDump), as netlink_recvmsg does, a peek
+// included. It reports false, with s.mu held, if another reader took the
+// datagram meanwhile (continueDump releases s.mu).
+//
+// Kernel: netlink_recvmsg.
+func (s *Socket) readLocked() ([]byte, bool) {
+	buf := 4096
+	for {
+		s.noteRecvLenLocked(buf)
+		s.continueDump()
+		if len(s.queue) == 0 || s.closed {
+			return nil, false
+		}
+		if len(s.queue[0].b) < buf {
+			break
+		}
+		buf *= 2
+	}
 	d := s.queue[0]
 	// Shift rather than reslice, so that the queue's array is reused
 	// (it holds at most a receive buffer's worth of datagrams).
@@ -400,29 +432,17 @@ func (s *Socket) popLocked() []byte {
 	s.queue[n] = datagram{}
 	s.queue = s.queue[:n]
 	s.rmem -= d.size
-	s.noteRecvLenLocked(len(d.b))
-	if s.dump != nil && s.rmem <= s.rcvbuf/2 {
-		if err := s.dumpNextLocked(); err != nil {
-			s.sockErr = syscall.ENOBUFS
-		}
-	}
 	if len(s.queue) == 0 {
 		s.congested = false // netlink_rcv_wake
 	}
-	return d.b
+	s.noteRecvLenLocked(buf)
+	s.continueDump()
+	return d.b, true
 }
 
-// noteRecvLenLocked records the length of the recvmsg buffer a reader
-// used for a datagram of n bytes in nlk->max_recvmsg_len, which sizes the
-// dump's next datagrams. The reader is modelled on mdlayher/netlink's
-// Receive, which peeks with a page (4096 bytes) and doubles its buffer
-// until the datagram fits with room to spare; the kernel caps the length
-// at SKB_WITH_OVERHEAD(32768).
-func (s *Socket) noteRecvLenLocked(n int) {
-	buf := 4096
-	for buf <= n {
-		buf *= 2
-	}
+// noteRecvLenLocked records a recvmsg buffer of buf bytes in
+// nlk->max_recvmsg_len.
+func (s *Socket) noteRecvLenLocked(buf int) {
 	s.maxRecvLen = min(max(s.maxRecvLen, buf), maxDumpAlloc)
 }
 
