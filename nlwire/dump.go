@@ -31,12 +31,29 @@ type part struct {
 	seq  uint32 // the request's sequence number, which every message carries
 	pid  uint32 // the requester's port id
 	n    int    // messages put
-
-	// gen is the generation counter the dumpit read for this part
-	// (cb->seq), which nl_dump_check_consistent compares with the previous
-	// part's; 0 for a dumpit that checks none.
-	gen uint32
+	cb   *dumpState
 }
+
+// setGen records the generation counter the dumpit read (cb->seq).
+func (p *part) setGen(gen uint32) { p.cb.gen = gen }
+
+// checkConsistent records gen as the dumpit's generation counter and flags
+// the part's first message NLM_F_DUMP_INTR when it differs from the one
+// the last check recorded (0 records nothing to compare with).
+//
+// Kernel: nl_dump_check_consistent (include/net/netlink.h), on
+// nlmsg_hdr(skb).
+func (p *part) checkConsistent(gen uint32) {
+	p.cb.gen = gen
+	if p.n > 0 && p.cb.prevGen != 0 && gen != p.cb.prevGen {
+		le.PutUint16(p.b[6:], le.Uint16(p.b[6:])|uapi.NLM_F_DUMP_INTR)
+	}
+	p.cb.prevGen = gen
+}
+
+// resetGen forgets the generations, as rtnl_dump_all does before it
+// passes to the next family's dumpit (cb->seq and cb->prev_seq to 0).
+func (p *part) resetGen() { p.cb.gen, p.cb.prevGen = 0, 0 }
 
 // errPartFull is EMSGSIZE, the error with which a dumpit reports that the
 // message it was putting does not fit in the part. With messages already
@@ -88,7 +105,8 @@ type dumpState struct {
 	finished bool  // the dumpit is done (dump_done_errno <= 0): NLMSG_DONE is next
 	doneErr  error // the error NLMSG_DONE reports (dump_done_errno < 0)
 
-	// The consistency check's cb->seq and cb->prev_seq.
+	// The consistency check's cb->seq and cb->prev_seq (see
+	// part.checkConsistent); NLMSG_DONE is checked too.
 	gen, prevGen uint32
 }
 
@@ -177,18 +195,9 @@ func (s *Socket) dumpOnce(ds *dumpState) bool {
 // Kernel: netlink_dump, rtnl_dumpit, netlink_dump_done,
 // nl_dump_check_consistent.
 func (s *Socket) fillPart(ds *dumpState, room int, extAck bool) (b []byte, end bool) {
-	p := part{room: room, seq: ds.seq, pid: s.pid}
+	p := part{room: room, seq: ds.seq, pid: s.pid, cb: ds}
 	if !ds.finished {
 		done, err := ds.d.fill(&p)
-		if p.gen != 0 {
-			ds.gen = p.gen
-			if p.n > 0 {
-				if ds.prevGen != 0 && ds.gen != ds.prevGen {
-					flagIntr(p.b)
-				}
-				ds.prevGen = ds.gen
-			}
-		}
 		full := isFull(err)
 		switch {
 		case full && p.n > 0:
@@ -238,12 +247,6 @@ func (s *Socket) appendDone(b []byte, ds *dumpState, extAck bool) []byte {
 	ds.prevGen = ds.gen
 	return appendMsg(b, netlink.Header{Type: uapi.NLMSG_DONE, Flags: flags, Sequence: ds.seq, PID: s.pid},
 		append(le.AppendUint32(nil, uint32(code)), tlv...))
-}
-
-// flagIntr sets NLM_F_DUMP_INTR on the first message of a datagram, as
-// nl_dump_check_consistent does on nlmsg_hdr(skb).
-func flagIntr(b []byte) {
-	le.PutUint16(b[6:], le.Uint16(b[6:])|uapi.NLM_F_DUMP_INTR)
 }
 
 // continueDump lets the socket's dump in progress fill its next datagram

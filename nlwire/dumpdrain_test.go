@@ -15,8 +15,9 @@ func drainDump(d dumper, err error) ([]netlink.Message, error) {
 	}
 	defer d.close()
 	var out []netlink.Message
+	cb := &dumpState{}
 	for {
-		p := part{room: maxDumpAlloc}
+		p := part{room: maxDumpAlloc, cb: cb}
 		done, err := d.fill(&p)
 		for _, m := range parseDatagram(p.b) {
 			m.Header.Flags &^= uapi.NLM_F_MULTI

@@ -92,7 +92,7 @@ var (
 func init() {
 	register(uapi.AF_UNSPEC, rt.RTMNewNexthop, handler{do: newNexthop})
 	register(uapi.AF_UNSPEC, rt.RTMDelNexthop, handler{do: delNexthop})
-	register(uapi.AF_UNSPEC, rt.RTMGetNexthop, handler{do: getNexthop, dump: eager(dumpNexthops)})
+	register(uapi.AF_UNSPEC, rt.RTMGetNexthop, handler{do: getNexthop, dump: dumpNexthops})
 	register(uapi.AF_UNSPEC, rt.RTMGetNexthopBucket, handler{do: getNexthopBucket, dump: eager(dumpNexthopBuckets)})
 	registerNotify(rt.RTMNewNexthop, notifyNexthop)
 	registerNotify(rt.RTMDelNexthop, notifyNexthop)
@@ -386,31 +386,53 @@ func nhDumpFilter(r *request, tb attrs) (rtnl.NexthopFilter, error) {
 //
 // Kernel: rtm_dump_nexthop, nh_valid_dump_req, nh_dump_filtered
 // (net/ipv4/nexthop.c).
-func dumpNexthops(r *request) ([]netlink.Message, error) {
+func dumpNexthops(r *request) (dumper, error) {
 	tb, err := nhParse(r, nhPolicyDump)
 	if err != nil {
 		return nil, err
 	}
-	ops := tb.u32(uapi.NHA_OP_FLAGS)
 	f, err := nhDumpFilter(r, tb)
 	if err != nil {
 		return nil, err
 	}
 	f.Groups, f.FDB = tb.has(uapi.NHA_GROUPS), tb.has(uapi.NHA_FDB)
 	f.Family = int(r.body[0])
-	nhs, err := r.h.NexthopDump(f)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]netlink.Message, 0, len(nhs))
-	for i := range nhs {
-		if ops != 0 && nhs[i].Group != nil {
-			return nil, errStatsNotModelled
-		}
-		out = append(out, nexthopMessage(rt.RTMNewNexthop, &nhs[i]))
-	}
-	return out, nil
+	return &nexthopDumper{h: r.h, f: f, ops: tb.u32(uapi.NHA_OP_FLAGS)}, nil
 }
+
+// nexthopDumper is a nexthop dump's filter and cursor, the id to resume
+// at (ctx->idx).
+type nexthopDumper struct {
+	h    *rtnl.Handle
+	f    rtnl.NexthopFilter
+	ops  uint32 // NHA_OP_FLAGS
+	from nexthop.ID
+}
+
+// fill puts the nexthops the filter leaves, from the cursor on, and
+// checks the dump's consistency against net->nexthop.seq.
+//
+// Kernel: rtm_dump_nexthop, rtm_dump_walk_nexthops,
+// rtm_dump_nexthop_cb (net/ipv4/nexthop.c).
+func (d *nexthopDumper) fill(p *part) (bool, error) {
+	var perr error
+	ds, err := d.h.NexthopDumpFrom(d.f, &d.from, func(ni *rtnl.NexthopInfo) bool {
+		if d.ops != 0 && ni.Group != nil {
+			perr = errStatsNotModelled
+			return false
+		}
+		m := nexthopMessage(rt.RTMNewNexthop, ni)
+		perr = p.put(rt.MsgType(m.Header.Type), m.Header.Flags, m.Data)
+		return perr == nil
+	})
+	if err != nil {
+		return false, err
+	}
+	p.checkConsistent(ds.Seq)
+	return ds.Done, perr
+}
+
+func (d *nexthopDumper) close() {}
 
 // getNexthopBucket serves RTM_GETNEXTHOPBUCKET without NLM_F_DUMP: one
 // bucket of a resilient group.

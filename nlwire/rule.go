@@ -70,7 +70,7 @@ const dscpMax = 0x3f
 func init() {
 	register(uapi.AF_UNSPEC, rt.RTMNewRule, handler{do: newRule})
 	register(uapi.AF_UNSPEC, rt.RTMDelRule, handler{do: delRule})
-	register(uapi.AF_UNSPEC, rt.RTMGetRule, handler{dump: eager(dumpRules)})
+	register(uapi.AF_UNSPEC, rt.RTMGetRule, handler{dump: dumpRules})
 	registerNotify(rt.RTMNewRule, notifyRule)
 	registerNotify(rt.RTMDelRule, notifyRule)
 }
@@ -274,7 +274,7 @@ func delRule(r *request) ([]netlink.Message, error) {
 //
 // Kernel: fib_nl_dumprule, fib_valid_dumprule_req, dump_rules
 // (net/core/fib_rules.c).
-func dumpRules(r *request) ([]netlink.Message, error) {
+func dumpRules(r *request) (dumper, error) {
 	if r.strict {
 		if len(r.body) < frhLen {
 			return nil, errno.New(syscall.EINVAL, "Invalid header for fib rule dump request")
@@ -296,21 +296,38 @@ func dumpRules(r *request) ([]netlink.Message, error) {
 		}
 		fams = []int{fam}
 	}
-	var out []netlink.Message
-	for _, fam := range fams {
-		rules, err := r.h.RuleList(fam)
-		if err != nil {
-			return nil, err
-		}
-		for i := range rules {
-			out = append(out, netlink.Message{
-				Header: netlink.Header{Type: netlink.HeaderType(rt.RTMNewRule)},
-				Data:   encodeRule(&rules[i], fam),
-			})
-		}
-	}
-	return out, nil
+	return &ruleDumper{h: r.h, fams: fams}, nil
 }
+
+// ruleDumper is a rule dump's cursor: the families still to dump and,
+// in the first, the position in its rule list (cb->args[1]), as the
+// kernel resumes.
+type ruleDumper struct {
+	h    *rtnl.Handle
+	fams []int
+	pos  int
+}
+
+// fill puts the rules from the cursor on, family after family.
+//
+// Kernel: fib_nl_dumprule, dump_rules (net/core/fib_rules.c).
+func (d *ruleDumper) fill(p *part) (bool, error) {
+	for len(d.fams) > 0 {
+		rules, err := d.h.RuleList(d.fams[0])
+		if err != nil {
+			return false, err
+		}
+		for ; d.pos < len(rules); d.pos++ {
+			if err := p.put(rt.RTMNewRule, 0, encodeRule(&rules[d.pos], d.fams[0])); err != nil {
+				return false, err
+			}
+		}
+		d.fams, d.pos = d.fams[1:], 0
+	}
+	return true, nil
+}
+
+func (d *ruleDumper) close() {}
 
 // notifyRule builds RTM_NEWRULE and RTM_DELRULE notifications, sent to the
 // family's rule group.

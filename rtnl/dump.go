@@ -13,6 +13,7 @@ import (
 	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/fib6"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/nexthop"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -121,4 +122,156 @@ func (d *RouteDump) Close() {
 		})
 	}
 	d.phase = 2
+}
+
+// dumpGens are a namespace's generation counters that the dumps of links
+// and addresses check between their parts (cb->seq). Guarded by RTNL.
+type dumpGens struct {
+	devBase uint32 // net->dev_base_seq: devices listed and unlisted
+	addr4   uint32 // net->ipv4.dev_addr_genid: IPv4 addresses added and removed
+	addr6   uint32 // net->ipv6.dev_addr_genid: IPv6 address messages
+}
+
+// devListed counts a device registered in or unregistered from the
+// namespace.
+//
+// Kernel: dev_base_seq_inc in list_netdevice and unlist_netdevice
+// (net/core/dev.c).
+func (g *dumpGens) devListed() { g.devBase++ }
+
+// baseSeq is a generation that is never 0: 0 turns the check off
+// (nl_dump_check_consistent), so a sum that wraps to it is taken far away.
+//
+// Kernel: inet_base_seq (net/ipv4/devinet.c), inet6_base_seq
+// (net/ipv6/addrconf.c).
+func baseSeq(a, b uint32) uint32 {
+	if s := a + b; s != 0 {
+		return s
+	}
+	return 0x80000000
+}
+
+// DumpSeq is what a dump part reports beside its objects: the generation
+// the dumpit read (cb->seq), which a front end compares between parts to
+// flag an interrupted dump (NLM_F_DUMP_INTR), and whether the dump is done.
+type DumpSeq struct {
+	Seq  uint32
+	Done bool
+}
+
+// LinkDump is one part of a link dump: with RTNL held, it calls fn for the
+// devices whose ifindex is at least *from, in ifindex order, until fn
+// returns false, and leaves *from at the ifindex of the device fn refused.
+// The part's Seq is the namespace's dev_base_seq.
+//
+// Kernel: rtnl_dump_ifinfo (net/core/rtnetlink.c), for_each_netdev_dump
+// from ctx->ifindex.
+func (h *Handle) LinkDump(from *netdev.IfIndex, fn func(*LinkInfo) bool) (DumpSeq, error) {
+	var ds DumpSeq
+	err := h.do("RTM_GETLINK", func(t *sim.Task, tb *netdev.Table) error {
+		ds = DumpSeq{Seq: h.n.gens.devBase, Done: true}
+		for _, d := range tb.Devices() {
+			if d.Index() < *from {
+				continue
+			}
+			li := linkInfo(d)
+			if !fn(&li) {
+				*from, ds.Done = d.Index(), false
+				return nil
+			}
+		}
+		return nil
+	})
+	return ds, err
+}
+
+// AddrCursor is where an address dump of one family stopped: the device
+// (ctx->ifindex) and the position in its address list (ctx->ip_idx), as
+// the kernel keeps them; an address added or removed before the position
+// shifts the rest, and the dump's Seq tells.
+type AddrCursor struct {
+	Index netdev.IfIndex
+	Pos   int
+}
+
+// AddrDump is one part of an address dump of family (FamilyV4 or
+// FamilyV6), of the device with ifindex index (0: every device): with
+// RTNL held, it calls fn for the addresses from the cursor on, device by
+// device in ifindex order, until fn returns false, and leaves the cursor at
+// the address fn refused. The part's Seq is the kernel's inet_base_seq or
+// inet6_base_seq.
+//
+// Kernel: inet_dump_ifaddr, in_dev_dump_addr (net/ipv4/devinet.c);
+// inet6_dump_addr, in6_dump_addrs (net/ipv6/addrconf.c).
+func (h *Handle) AddrDump(family int, index netdev.IfIndex, c *AddrCursor, fn func(*AddrInfo) bool) (DumpSeq, error) {
+	if family != FamilyV4 && family != FamilyV6 {
+		return DumpSeq{}, errno.Errorf(syscall.EAFNOSUPPORT, "Unknown address family %d", family)
+	}
+	var ds DumpSeq
+	err := h.do("RTM_GETADDR", func(t *sim.Task, tb *netdev.Table) error {
+		g := &h.n.gens
+		if family == FamilyV4 {
+			ds.Seq = baseSeq(g.addr4, g.devBase)
+		} else {
+			ds.Seq = baseSeq(g.addr6, g.devBase)
+		}
+		devs := tb.Devices()
+		if index != 0 {
+			d := tb.ByIndex(index)
+			if d == nil {
+				return errno.New(syscall.ENODEV, "")
+			}
+			devs = []*netdev.Device{d}
+		}
+		for _, d := range devs {
+			if d.Index() < c.Index {
+				continue
+			}
+			if d.Index() > c.Index {
+				c.Index, c.Pos = d.Index(), 0
+			}
+			var as []netdev.Addr
+			if family == FamilyV4 {
+				as = d.Inet4Addrs()
+			} else {
+				as = d.Inet6Addrs()
+			}
+			for ; c.Pos < len(as); c.Pos++ {
+				a := as[c.Pos]
+				a.ValidLft, a.PreferredLft = a.Remaining(t.Now())
+				if !fn(&AddrInfo{Index: d.Index(), Link: d.Name(), Addr: a}) {
+					return nil
+				}
+			}
+		}
+		ds.Done = true
+		return nil
+	})
+	return ds, err
+}
+
+// NexthopDumpFrom is one part of a nexthop dump: with RTNL held, it calls
+// fn for the nexthops that f selects whose id is at least *from, by id,
+// until fn returns false, and leaves *from at the id of the nexthop fn
+// refused. The part's Seq is net->nexthop.seq.
+//
+// Kernel: rtm_dump_nexthop, rtm_dump_walk_nexthops (net/ipv4/nexthop.c).
+func (h *Handle) NexthopDumpFrom(f NexthopFilter, from *nexthop.ID, fn func(*NexthopInfo) bool) (DumpSeq, error) {
+	var ds DumpSeq
+	err := h.do("RTM_GETNEXTHOP", func(t *sim.Task, tb *netdev.Table) error {
+		ds = DumpSeq{Seq: h.n.nh.Seq(), Done: true}
+		h.n.nh.From(*from, func(nh *nexthop.Nexthop) bool {
+			if f.filtered(nh, tb) {
+				return true
+			}
+			ni := nexthopInfo(nh)
+			if !fn(&ni) {
+				*from, ds.Done = nh.ID(), false
+				return false
+			}
+			return true
+		})
+		return nil
+	})
+	return ds, err
 }

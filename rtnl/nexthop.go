@@ -332,19 +332,17 @@ func (f *NexthopFilter) filtered(nh *nexthop.Nexthop, tb *netdev.Table) bool {
 	return false
 }
 
-// NexthopDump returns the nexthop objects that f selects, by id.
+// NexthopDump returns the nexthop objects that f selects, by id:
+// NexthopDumpFrom read whole in one part.
 //
 // Kernel: rtm_dump_nexthop, nh_valid_dump_req, nh_dump_filtered
 // (net/ipv4/nexthop.c), `ip nexthop show` with a selector.
 func (h *Handle) NexthopDump(f NexthopFilter) ([]NexthopInfo, error) {
 	var out []NexthopInfo
-	err := h.do("RTM_GETNEXTHOP", func(t *sim.Task, tb *netdev.Table) error {
-		for _, nh := range h.n.nh.List() {
-			if !f.filtered(nh, tb) {
-				out = append(out, nexthopInfo(nh))
-			}
-		}
-		return nil
+	var from nexthop.ID
+	_, err := h.NexthopDumpFrom(f, &from, func(ni *NexthopInfo) bool {
+		out = append(out, *ni)
+		return true
 	})
 	return out, err
 }
