@@ -25,7 +25,9 @@ import (
 // by its namespace, as one task of the simulated kernel (the socket's
 // handle); their replies, acks and dumps, and the notifications of the
 // groups it joined, queue up until Receive takes them, one datagram per
-// call, as recvmsg does.
+// call, as recvmsg does. A dump is not made whole: its first datagram is
+// queued when the request is served and each next one when a Receive
+// leaves the queue at most half full, in the socket's task (see dump.go).
 //
 // A Socket may be used from several goroutines: sends are served one at a
 // time, and Receive may block in one goroutine while another sends or
@@ -105,7 +107,8 @@ func NewSocket(n *rtnl.Net) *Socket {
 
 // NewSocketTask is NewSocket for a socket whose requests run as task t, as
 // a process's several sockets share its time. t's sockets must not send
-// from several goroutines at once.
+// or receive from several goroutines at once: a Receive may fill a
+// dump's next datagram, in t.
 func NewSocketTask(n *rtnl.Net, t *sim.Task) *Socket {
 	s := &Socket{
 		n:      n,
