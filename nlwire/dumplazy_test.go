@@ -120,3 +120,65 @@ func BenchmarkDumpUnread(b *testing.B) {
 	}
 	b.ReportMetric(float64(held)/float64(len(socks)), "held-B/dump")
 }
+
+// Dumps read while other sockets change the tables, and sockets closed in
+// the middle of a dump (which then ends, releasing its IPv6 walker, in
+// the socket's task), from several goroutines: for `go test -race`. Every
+// dump read to its end ends with NLMSG_DONE.
+func TestDumpConcurrentChangesAndClose(t *testing.T) {
+	k := blackholes(t, 3000)
+	h := k.InitNet().Handle(k.World().NewTask("setup6"))
+	for i := range 1000 {
+		require.NoError(t, h.RouteAdd(rtnl.Route{Dst: netip.PrefixFrom(dst6(i), 128), Type: fib.TypeBlackhole}))
+	}
+	done := make(chan struct{})
+	writer := nlwire.NewSocket(k.InitNet())
+	defer writer.Close()
+	go func() {
+		defer close(done)
+		c := netlink.NewConn(writer, writer.PID())
+		for i := range 400 {
+			m := blackhole6(5000 + i)
+			if i%2 == 1 {
+				m = del6(7 * i)
+			}
+			_ = execAck(c, m)
+		}
+	}()
+	errs := make(chan error, 4)
+	for r := range 4 {
+		go func() {
+			s := nlwire.NewSocket(k.InitNet())
+			defer s.Close()
+			m := routeDump(uapi.AF_UNSPEC)
+			if r == 0 {
+				m = routeDump(uapi.AF_INET6) // its walker stays registered between parts
+			}
+			m.Header.Length, m.Header.Sequence = uint32(16+len(m.Data)), 1
+			if err := s.Send(m); err != nil {
+				errs <- err
+				return
+			}
+			for part := 0; ; part++ {
+				if r == 0 && part == 3 {
+					errs <- s.Close() // abandoned mid-dump
+					return
+				}
+				msgs, err := s.Receive()
+				if err != nil {
+					errs <- err
+					return
+				}
+				if msgs[len(msgs)-1].Header.Type == netlink.Done {
+					errs <- nil
+					return
+				}
+			}
+		}()
+	}
+	for range 4 {
+		require.NoError(t, <-errs)
+	}
+	<-done
+	require.NoError(t, k.CheckInvariants())
+}
