@@ -276,9 +276,9 @@ func (s *Socket) continueDump() {
 	s.mu.Lock()
 }
 
-// listDumper serves a dump whose messages are few and made at once (the
-// unmodelled types' errors, a bucket dump of small groups): it puts them
-// in order, resuming at the first not yet put.
+// listDumper serves a dump whose messages are made at once (an empty
+// dump, a test's): it puts them in order, resuming at the first not yet
+// put.
 type listDumper struct {
 	msgs []netlink.Message
 	next int
@@ -295,20 +295,6 @@ func (l *listDumper) fill(p *part) (bool, error) {
 }
 
 func (l *listDumper) close() {}
-
-// eager adapts a dumpit that makes every message at once.
-func eager(fn func(r *request) ([]netlink.Message, error)) dumpFunc {
-	return func(r *request) (dumper, error) {
-		msgs, err := fn(r)
-		if err != nil {
-			return nil, err
-		}
-		for _, m := range msgs {
-			r.answerFlags |= m.Header.Flags & uapi.NLM_F_DUMP_FILTERED
-		}
-		return &listDumper{msgs: msgs}, nil
-	}
-}
 
 // isFull reports whether a dumpit's error is EMSGSIZE.
 func isFull(err error) bool { return errno.Of(err) == syscall.EMSGSIZE }

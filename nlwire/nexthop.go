@@ -93,7 +93,7 @@ func init() {
 	register(uapi.AF_UNSPEC, rt.RTMNewNexthop, handler{do: newNexthop})
 	register(uapi.AF_UNSPEC, rt.RTMDelNexthop, handler{do: delNexthop})
 	register(uapi.AF_UNSPEC, rt.RTMGetNexthop, handler{do: getNexthop, dump: dumpNexthops})
-	register(uapi.AF_UNSPEC, rt.RTMGetNexthopBucket, handler{do: getNexthopBucket, dump: eager(dumpNexthopBuckets)})
+	register(uapi.AF_UNSPEC, rt.RTMGetNexthopBucket, handler{do: getNexthopBucket, dump: dumpNexthopBuckets})
 	registerNotify(rt.RTMNewNexthop, notifyNexthop)
 	registerNotify(rt.RTMDelNexthop, notifyNexthop)
 	registerNotify(rt.RTMNewNexthopBucket, notifyNexthopBucket)
@@ -470,7 +470,7 @@ func getNexthopBucket(r *request) ([]netlink.Message, error) {
 //
 // Kernel: rtm_dump_nexthop_bucket, nh_valid_dump_bucket_req
 // (net/ipv4/nexthop.c).
-func dumpNexthopBuckets(r *request) ([]netlink.Message, error) {
+func dumpNexthopBuckets(r *request) (dumper, error) {
 	tb, err := nhParse(r, nhPolicyDumpBucket)
 	if err != nil {
 		return nil, errno.New(errno.Of(err), "")
@@ -492,16 +492,36 @@ func dumpNexthopBuckets(r *request) ([]netlink.Message, error) {
 		}
 		f.NexthopID = nexthop.ID(rb.u32(uapi.NHA_RES_BUCKET_NH_ID))
 	}
-	bs, err := r.h.NexthopBucketList(f)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]netlink.Message, 0, len(bs))
-	for i := range bs {
-		out = append(out, bucketMessage(&bs[i]))
-	}
-	return out, nil
+	return &bucketDumper{h: r.h, f: f}, nil
 }
+
+// bucketDumper is a bucket dump's filter and cursor.
+type bucketDumper struct {
+	h *rtnl.Handle
+	f rtnl.NexthopBucketFilter
+	c rtnl.BucketCursor
+}
+
+// fill puts the buckets the filter leaves, from the cursor on, and checks
+// the dump's consistency against net->nexthop.seq.
+//
+// Kernel: rtm_dump_nexthop_bucket, nh_fill_res_bucket
+// (net/ipv4/nexthop.c).
+func (d *bucketDumper) fill(p *part) (bool, error) {
+	var perr error
+	ds, err := d.h.NexthopBucketDump(d.f, &d.c, func(b *rtnl.NexthopBucket) bool {
+		m := bucketMessage(b)
+		perr = p.put(rt.MsgType(m.Header.Type), m.Header.Flags, m.Data)
+		return perr == nil
+	})
+	if err != nil {
+		return false, err
+	}
+	p.checkConsistent(ds.Seq)
+	return ds.Done, perr
+}
+
+func (d *bucketDumper) close() {}
 
 // notifyNexthop builds RTM_NEWNEXTHOP and RTM_DELNEXTHOP notifications.
 //
