@@ -230,18 +230,17 @@ func (h *Handle) AddrDump(family int, index netdev.IfIndex, c *AddrCursor, fn fu
 			if d.Index() > c.Index {
 				c.Index, c.Pos = d.Index(), 0
 			}
-			var as []netdev.Addr
-			if family == FamilyV4 {
-				as = d.Inet4Addrs()
-			} else {
-				as = d.Inet6Addrs()
-			}
-			for ; c.Pos < len(as); c.Pos++ {
-				a := as[c.Pos]
+			stopped := false
+			d.AddrsFrom(family == FamilyV6, c.Pos, func(pos int, a netdev.Addr) bool {
 				a.ValidLft, a.PreferredLft = a.Remaining(t.Now())
 				if !fn(&AddrInfo{Index: d.Index(), Link: d.Name(), Addr: a}) {
-					return nil
+					c.Pos, stopped = pos, true
+					return false
 				}
+				return true
+			})
+			if stopped {
+				return nil
 			}
 		}
 		ds.Done = true
