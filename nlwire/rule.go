@@ -1,6 +1,7 @@
 package nlwire
 
 import (
+	"cmp"
 	"encoding/binary"
 	"net/netip"
 	"syscall"
@@ -313,14 +314,14 @@ type ruleDumper struct {
 // Kernel: fib_nl_dumprule, dump_rules (net/core/fib_rules.c).
 func (d *ruleDumper) fill(p *part) (bool, error) {
 	for len(d.fams) > 0 {
-		rules, err := d.h.RuleList(d.fams[0])
-		if err != nil {
-			return false, err
-		}
-		for ; d.pos < len(rules); d.pos++ {
-			if err := p.put(rt.RTMNewRule, 0, encodeRule(&rules[d.pos], d.fams[0])); err != nil {
-				return false, err
-			}
+		fam := d.fams[0]
+		var perr error
+		done, err := d.h.RuleDump(fam, &d.pos, func(r *fibrules.Rule) bool {
+			perr = p.put(rt.RTMNewRule, 0, encodeRule(r, fam))
+			return perr == nil
+		})
+		if err != nil || perr != nil || !done {
+			return false, cmp.Or(err, perr)
 		}
 		d.fams, d.pos = d.fams[1:], 0
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/fib6"
+	"github.com/netsimlab/netsim/fibrules"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
 	"github.com/netsimlab/netsim/sim"
@@ -273,4 +274,25 @@ func (h *Handle) NexthopDumpFrom(f NexthopFilter, from *nexthop.ID, fn func(*Nex
 		return nil
 	})
 	return ds, err
+}
+
+// RuleDump is one part of a rule dump of family (FamilyV4 or FamilyV6):
+// it calls fn for the rules from position *pos on, in the order of the
+// family's list, until fn returns false, and leaves *pos at the rule fn
+// refused. As the kernel's, each part walks the list from its head and
+// steps over the rules before *pos, each charged as a sim.RuleScan.
+//
+// Kernel: fib_nl_dumprule, dump_rules (net/core/fib_rules.c).
+func (h *Handle) RuleDump(family int, pos *int, fn func(*fibrules.Rule) bool) (done bool, err error) {
+	rules, err := h.RuleList(family)
+	if err != nil {
+		return false, err
+	}
+	h.t.Charge(sim.RuleScan, int64(min(*pos, len(rules))))
+	for ; *pos < len(rules); *pos++ {
+		if !fn(&rules[*pos]) {
+			return false, nil
+		}
+	}
+	return true, nil
 }
