@@ -177,13 +177,14 @@ func (k *Kernel) unlock(t *sim.Task) {
 // lifetime checks) and RCU callbacks, however far in the future, so the
 // kernel is quiescent, then advances t's clock to the World's Now: t waits
 // for the kernel to settle. Addresses with finite lifetimes therefore run
-// out.
+// out. Work that would be due at the end of virtual time (sim.End: a
+// lifetime that would end past it) never runs.
 // Use it between phases of a direct (unscheduled) simulation.
 func (k *Kernel) Settle(t *sim.Task) {
 	for {
-		k.wq.runDue(t, sim.Time(1<<62))
+		k.wq.runDue(t, sim.End)
 		k.w.Settle()
-		if k.wq.pendingCount() == 0 && k.w.RCU().Pending() == 0 {
+		if !k.wq.dueBy(sim.End) && k.w.RCU().Pending() == 0 {
 			break
 		}
 	}
@@ -193,13 +194,13 @@ func (k *Kernel) Settle(t *sim.Task) {
 // SettleFor lets d of virtual time pass for t, as for a process that
 // waits that long: the deferred work and RCU callbacks due by then run,
 // earliest first, and work due later (an address lifetime's end) stays
-// pending. t's clock ends d later.
+// pending. t's clock ends d later (at sim.End at the latest).
 func (k *Kernel) SettleFor(t *sim.Task, d time.Duration) {
 	until := t.Now().Add(d)
 	for {
 		k.wq.runDue(t, until)
 		t.SleepUntil(until)
-		if sim.Time(k.wq.nextAt.Load()) > until {
+		if !k.wq.dueBy(until) {
 			return
 		}
 	}
@@ -463,8 +464,14 @@ func (h *workHeap) Pop() any {
 	return p
 }
 
+// Queue queues fn to run delay after t's time. Work that would be due at
+// the end of virtual time (sim.End) is dropped: it could never run.
 func (q *workQueue) Queue(t *sim.Task, delay time.Duration, name string, fn func(kw *sim.Task)) {
 	k := q.k
+	at := t.Now().Add(delay)
+	if at > lastDue {
+		return
+	}
 	if t.Scheduled() {
 		k.w.SpawnFrom(t, "kworker/"+name, func(kw *sim.Task) {
 			kw.Sleep(delay)
@@ -474,23 +481,30 @@ func (q *workQueue) Queue(t *sim.Task, delay time.Duration, name string, fn func
 	}
 	q.mu.Lock()
 	q.seq++
-	heap.Push(&q.pending, pendingWork{at: t.Now().Add(delay), seq: q.seq, name: name, fn: fn})
+	heap.Push(&q.pending, pendingWork{at: at, seq: q.seq, name: name, fn: fn})
 	q.nextAt.Store(int64(q.pending[0].at))
 	q.mu.Unlock()
 }
 
-func (q *workQueue) pendingCount() int {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return len(q.pending)
+// lastDue is the latest time at which pending work can run: work due at
+// sim.End, the end of virtual time, never runs.
+const lastDue = sim.End - 1
+
+// dueBy reports whether work that can run is due at or before upTo.
+func (q *workQueue) dueBy(upTo sim.Time) bool {
+	return sim.Time(q.nextAt.Load()) <= min(upTo, lastDue)
 }
 
 // runDue runs the pending work due at or before upTo, earliest first,
-// including work that the work itself queues.
+// including work that the work itself queues. Work due at sim.End never
+// runs: a timer set past the end of virtual time does not fire. Each item
+// runs once, at its due time or later; none is run again for the time that
+// passed (a kernel timer whose expiry has passed fires once).
 func (q *workQueue) runDue(t *sim.Task, upTo sim.Time) {
 	if t.Scheduled() {
 		return
 	}
+	upTo = min(upTo, lastDue)
 	if sim.Time(q.nextAt.Load()) > upTo {
 		return // nothing due: no shared lock taken
 	}
