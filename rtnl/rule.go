@@ -32,8 +32,10 @@ func (n *Net) Rules(family int) *fibrules.Ops {
 // LockPerOps it therefore reads nothing of the namespace that RTNL
 // guards: the Handle's reference keeps the namespace alive, the rule
 // lists are the ops' (their lock, or RCU for a dump), device names are
-// looked up as dev_get_by_name_rcu does, and the notifications go through
-// the namespace's own listener and origin locks.
+// looked up as dev_get_by_name_rcu does, IPv4 table ids as fib_get_table
+// does under RCU (fib.FIB.HasTable), the IPv6 tables through tables6's
+// lock, and the notifications go through the namespace's own listener
+// and origin locks.
 func (h *Handle) ruleRequest(op string, family int) (*fibrules.Ops, func(), error) {
 	end := h.enter(op)
 	if err := h.usable(); err != nil {
