@@ -31,6 +31,10 @@ import (
 // time, and Receive may block in one goroutine while another sends or
 // closes. Close unblocks a blocked Receive.
 //
+// An open Socket holds a reference to its namespace (through its Handle),
+// as a socket holds its struct net: a namespace deleted by name stays
+// alive and served while a socket in it is open (see rtnl.Kernel.DelNet).
+//
 // Port ids: the first open socket of a task gets the task's id (as
 // netlink_autobind gives a process's first socket its pid); a task's
 // further sockets get -4097, -4098, ... (as uint32), the first not in use
@@ -127,10 +131,14 @@ func (s *Socket) Handle() *rtnl.Handle { return s.h }
 // Close closes the socket: it leaves its groups, gives up its port id,
 // drops its queue and wakes a blocked Receive, which returns the poller's
 // "use of closed file" error, as a real socket's does; a Receive after
-// Close returns EBADF. A second Close does nothing, as mdlayher/netlink's
-// own sockets allow.
+// Close returns EBADF. Last, once a request being served has finished, it
+// closes the socket's Handle, which drops the socket's reference to its
+// namespace: a namespace deleted by name is dismantled when its last
+// socket (or Handle) closes. A second Close does nothing, as
+// mdlayher/netlink's own sockets allow.
 //
-// Kernel: netlink_release (net/netlink/af_netlink.c).
+// Kernel: netlink_release (net/netlink/af_netlink.c) → sk_free →
+// __sk_destruct → put_net.
 func (s *Socket) Close() error {
 	s.mu.Lock()
 	if s.closed {
@@ -142,6 +150,9 @@ func (s *Socket) Close() error {
 	s.wakeLocked()
 	s.mu.Unlock()
 	unbind(s)
+	s.sendMu.Lock()
+	_ = s.h.Close()
+	s.sendMu.Unlock()
 	return nil
 }
 

@@ -224,7 +224,7 @@ type Net struct {
 	// (0). Guarded by RTNL.
 	mpSeed uint32
 
-	dead bool // guarded by RTNL
+	ref netRef // the namespace's references (see netref.go)
 
 	notify      notifiers   // see Subscribe
 	cur         Origin      // the origin of the request holding RTNL; guarded by RTNL
@@ -255,8 +255,15 @@ func (n *Net) Kernel() *Kernel { return n.k }
 // that holds RTNL or has a quiescent simulation.
 func (n *Net) Devices() *netdev.Table { return n.devs }
 
-// Handle returns a Handle that makes requests in n as task t.
-func (n *Net) Handle(t *sim.Task) *Handle { return &Handle{n: n, t: t} }
+// Handle returns a Handle that makes requests in n as task t. The Handle
+// holds a reference to n, as an open netlink socket holds its namespace,
+// until its Close: a namespace deleted by name lives on while a Handle of
+// it is open (see DelNet). A Handle made of a namespace already
+// dismantled (one whose last reference was gone) fails its every request
+// with ENOENT.
+func (n *Net) Handle(t *sim.Task) *Handle {
+	return &Handle{n: n, t: t, noNet: !n.ref.tryGet()}
+}
 
 func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	tb, err := k.stack.NewTable(t, name)
@@ -276,6 +283,7 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	})
 	nh.SetLoopback(tb.Loopback())
 	n := &Net{k: k, name: name, devs: tb, nh: nh, fib: f, fib6: f6}
+	n.ref.init()
 	f.SetAnnouncer(routeAnnouncer4{n})
 	f6.SetAnnouncer(routeAnnouncer6{n})
 	nh.SetBucketAnnouncer(bucketAnnouncer{n})
@@ -381,14 +389,17 @@ func (k *Kernel) NetNamesNewestFirst() []string {
 	return out
 }
 
-// DelNet deletes the namespace named name. As in the kernel, the name goes
-// at once and the namespace is dismantled later by a cleanup worker
-// (cleanup_net), which takes RTNL: every device is deleted in one batch,
-// then the loopback device.
+// DelNet deletes the namespace named name: the name goes at once (Net
+// no longer finds it and NewNet may use it again), and with it the
+// reference the name held. The namespace lives on, usable through the
+// Handles and sockets still open in it, until the last of them closes;
+// then a cleanup worker (cleanup_net) dismantles it, taking RTNL: every
+// device is deleted in one batch, then the loopback device. With nothing
+// open in it, that work is queued at once.
 //
-// Kernel: `ip netns del` unmounts the name; cleanup_net →
-// default_device_exit_batch, loopback_net_exit (net/core/net_namespace.c,
-// net/core/dev.c).
+// Kernel: `ip netns del` unmounts the name (nsfs's put_net); __put_net
+// queues cleanup_net → default_device_exit_batch, loopback_net_exit
+// (net/core/net_namespace.c, net/core/dev.c).
 func (k *Kernel) DelNet(t *sim.Task, name string) error {
 	t.Charge(sim.Syscall, 1)
 	k.wq.runDue(t, t.Now())
@@ -401,9 +412,8 @@ func (k *Kernel) DelNet(t *sim.Task, name string) error {
 	k.mu.Lock()
 	delete(k.nets, name)
 	k.mu.Unlock()
-	n.dead = true
 	k.unlock(t)
-	k.wq.Queue(t, 0, "cleanup_net", func(kw *sim.Task) { k.cleanupNet(kw, n) })
+	n.put(t)
 	return nil
 }
 
