@@ -189,7 +189,7 @@ func toConfig(r *Route, mode Mode, del bool) (config, error) {
 	if r.OnLink {
 		cfg.flags |= FlagOnLink
 	}
-	if err := checkMultipathLen(r.Multipath); err != nil {
+	if err := CheckMultipathLen(r.Multipath, syscall.AF_INET); err != nil {
 		return cfg, err
 	}
 	if cfg.tos&3 != 0 {

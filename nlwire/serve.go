@@ -364,9 +364,10 @@ type dumpState struct {
 }
 
 // startDump makes the dump of request r, whose dumpit (key) returned msgs
-// or err, the socket's dump in progress, and queues its first datagram.
+// and err, the socket's dump in progress, and queues its first datagram.
 // A dump error is reported in NLMSG_DONE, with the error ack's TLVs when
-// the socket set ExtendedAcknowledge.
+// the socket set ExtendedAcknowledge, after the messages the dumpit
+// returned with it (the parts netlink_dump filled before the error).
 //
 // It fails with ENOBUFS, which the request's ack reports, when the
 // receive queue is full; the dump stays in progress then, as the kernel's
@@ -391,7 +392,7 @@ func (s *Socket) startDump(r *request, key handlerKey, msgs []netlink.Message, e
 	var code int32
 	var tlv []byte
 	if err != nil {
-		ds.msgs, code = nil, kernelErrno(err)
+		code = kernelErrno(err)
 		if s.opts.extAck {
 			tlv = appendErrTLVs(nil, err, nlmsgHdrLen+len(r.body))
 		}
@@ -470,7 +471,8 @@ func splitDone(k handlerKey) bool {
 // deliver sends notification n to the namespace's sockets: to each that
 // joined the notifier's group, and when the request that caused it asked
 // for an echo, to the requesting socket alone, after the others (which is
-// then left out of the multicast).
+// then left out of the multicast). A notification whose message could not
+// be built reaches nobody: the group's members get its error instead.
 //
 // Kernel: rtnl_notify → nlmsg_notify (net/netlink/af_netlink.c).
 func (ns *netSockets) deliver(n rtnl.Notification) {
@@ -478,8 +480,12 @@ func (ns *netSockets) deliver(n rtnl.Notification) {
 	if fn == nil {
 		return
 	}
-	body, group, ok := fn(n)
-	if !ok {
+	body, group, err := fn(n)
+	if err != nil {
+		ns.setErr(group, err)
+		return
+	}
+	if body == nil {
 		return
 	}
 	b := appendMsg(nil, netlink.Header{Type: netlink.HeaderType(n.Type), Flags: netlink.HeaderFlags(n.Flags),
@@ -503,5 +509,30 @@ func (ns *netSockets) deliver(n rtnl.Notification) {
 		origin.mu.Lock()
 		origin.enqueueLocked(b, len(b))
 		origin.mu.Unlock()
+	}
+}
+
+// setErr reports err to every socket in group, which its next Receive
+// returns (ENOBUFS not to a socket that set NoENOBUFS): what a
+// notification's sender does when its message cannot be built
+// (rtmsg_fib, inet6_rt_notify and nexthop_notify on a failed fill).
+//
+// Kernel: rtnl_set_sk_err → netlink_set_err, do_one_set_err
+// (net/netlink/af_netlink.c).
+func (ns *netSockets) setErr(group uint32, err error) {
+	en := errno.Of(err)
+	if en == 0 {
+		en = syscall.EINVAL
+	}
+	ns.mu.Lock()
+	socks := ns.socks
+	ns.mu.Unlock()
+	for _, s := range socks {
+		s.mu.Lock()
+		if s.joinedLocked(group) && !(en == syscall.ENOBUFS && s.opts.noENOBUFS) {
+			s.sockErr = en
+			s.wakeLocked()
+		}
+		s.mu.Unlock()
 	}
 }

@@ -46,8 +46,8 @@ func init() {
 	})
 	register(testFamily, testNew, handler{do: func(*request) ([]netlink.Message, error) { return nil, testErr }})
 	register(testFamily, testDel, handler{do: func(*request) ([]netlink.Message, error) { return nil, testErr }})
-	registerNotify(testNew, func(n rtnl.Notification) ([]byte, uint32, bool) {
-		return []byte{testFamily, 0, 0, 0}, uapi.RTNLGRP_TUNNEL, true
+	registerNotify(testNew, func(n rtnl.Notification) ([]byte, uint32, error) {
+		return []byte{testFamily, 0, 0, 0}, uapi.RTNLGRP_TUNNEL, nil
 	})
 }
 
