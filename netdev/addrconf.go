@@ -69,12 +69,16 @@ type inet6Dev struct {
 	// namespace's hash, inet6_addr_lst); an address taken off addrs is
 	// dadDead, and find skips it.
 	byAddr map[netip.Addr]*ifaddr6
-	mc     mcList    // mc_list
-	ac     []*acAddr // ac_list, newest first
-	mtu6   int       // cnf.mtu6: the MTU IPv6 last took from the device
-	ready  bool      // IF_READY
-	dead   bool
-	lft    lftTimer // the pending lifetime check (addrconf_verify_work)
+	// front holds addrs at its end, from head, with room before it for
+	// the global addresses that go first (pushFront).
+	front []*ifaddr6
+	head  int
+	mc    mcList    // mc_list
+	ac    []*acAddr // ac_list, newest first
+	mtu6  int       // cnf.mtu6: the MTU IPv6 last took from the device
+	ready bool      // IF_READY
+	dead  bool
+	lft   lftTimer // the pending lifetime check (addrconf_verify_work)
 }
 
 var (
@@ -607,12 +611,33 @@ func (d *Device) ipv6AddAddr(t *sim.Task, a Addr, linkLocal bool) *ifaddr6 {
 			break
 		}
 	}
-	idev.addrs = slices.Insert(idev.addrs, at, ifa)
+	if at == 0 {
+		idev.pushFront(ifa)
+	} else {
+		idev.addrs = slices.Insert(idev.addrs, at, ifa)
+	}
 	if idev.byAddr == nil {
 		idev.byAddr = map[netip.Addr]*ifaddr6{}
 	}
 	idev.byAddr[a.Prefix.Addr()] = ifa
 	return ifa
+}
+
+// pushFront puts ifa first in addrs, in constant amortized time: addrs is
+// the tail of front, which keeps room before it. A removal that rebuilt
+// addrs elsewhere is noticed, and addrs moved back.
+func (idev *inet6Dev) pushFront(ifa *ifaddr6) {
+	n := len(idev.addrs)
+	view := n == 0 || idev.head > 0 && idev.head+n <= len(idev.front) && &idev.front[idev.head] == &idev.addrs[0]
+	if !view || idev.head == 0 {
+		front := make([]*ifaddr6, 2*n+8)
+		idev.head = len(front) - n
+		copy(front[idev.head:], idev.addrs)
+		idev.front = front
+	}
+	idev.head--
+	idev.front[idev.head] = ifa
+	idev.addrs = idev.front[idev.head : idev.head+n+1]
 }
 
 // DelInet6 removes the IPv6 address p (address and prefix length).

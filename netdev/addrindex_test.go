@@ -176,3 +176,54 @@ func TestAddrIndexAgainstWalks(t *testing.T) {
 		}
 	}
 }
+
+// TestInet6ListOrder: a device's IPv6 list keeps the kernel's order (global
+// addresses first, newest first; then link-local) through random adds and
+// deletes, with the global ones put first without moving the others.
+//
+// Kernel: ipv6_link_dev_addr (net/ipv6/addrconf.c).
+func TestInet6ListOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 22))
+	e := newEnv(t, netdev.Config{})
+	e.add(netdev.Veth{Name: "v0", Peer: "v1"})
+	d := e.dev("v0")
+	var want []netip.Prefix // the reference list
+	for range 2000 {
+		p := netip.MustParsePrefix(fmt.Sprintf("2001:db8::%x/128", rng.IntN(64)))
+		if rng.IntN(8) == 0 {
+			p = netip.MustParsePrefix(fmt.Sprintf("fe80::%x/64", 1+rng.IntN(4)))
+		}
+		i := slices.Index(want, p)
+		if rng.IntN(3) > 0 {
+			err := e.try(func() error { return d.AddInet6(e.t, netdev.Addr{Prefix: p}) })
+			if i >= 0 {
+				require.ErrorIs(t, err, syscall.EEXIST)
+				continue
+			}
+			require.NoError(t, err)
+			at := len(want)
+			if p.Addr().IsLinkLocalUnicast() {
+				at = slices.IndexFunc(want, func(o netip.Prefix) bool { return o.Addr().IsLinkLocalUnicast() })
+				if at < 0 {
+					at = len(want)
+				}
+			} else {
+				at = 0
+			}
+			want = slices.Insert(want, at, p)
+		} else {
+			err := e.try(func() error { return d.DelInet6(e.t, p) })
+			if i < 0 {
+				require.ErrorIs(t, err, syscall.EADDRNOTAVAIL)
+				continue
+			}
+			require.NoError(t, err)
+			want = slices.Delete(want, i, i+1)
+		}
+		var got []netip.Prefix
+		for _, a := range d.Inet6Addrs() {
+			got = append(got, a.Prefix)
+		}
+		require.Equal(t, want, got)
+	}
+}
