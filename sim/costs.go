@@ -177,33 +177,34 @@ type Costs struct {
 	// 0.1 s, sys 18.6 s): its sys time less the work charged apart per
 	// address (30.8 µs, the virtual time of one add to an empty device),
 	// over its N² scans (find_matching_ifa and __inet_insert_ifa each walk
-	// the whole list): 6.8 ns. The list is allocated in order and its walk
-	// prefetched; it costs less while the list fits the 2 MB L2 (2.9 ns at
-	// 10 000, 5.6 ns at 20 000), which this constant does not model.
+	// the whole list): 6.8 ns, and 6.8 ns in a second run (real 29.1 s).
+	// The list is allocated in order and its walk prefetched; it costs less
+	// while the list fits the 2 MB L2 (2.8–2.9 ns at 10 000, 5.3–5.6 ns at
+	// 20 000), which this constant does not model.
 	IfaScan time.Duration
 	// Inet4HashVisit is one address visited by check_lifetime's walk of
-	// the namespace's IPv4 address hash. Measured: 7 ns, the same run's
-	// real time less its user and sys time (8.5 s), over the walk's
-	// N(N+1)/2 visits: 6.8 ns (addrs.sh, inet4_hash_visit; 8.9 ns at
-	// 20 000). The kworker each add wakes is per-CPU: it runs on the CPU
-	// of `ip` and preempts it, so its time is the requester's.
+	// the namespace's IPv4 address hash. Measured: 7 ns, the same runs'
+	// real time less their user and sys time (8.5 s, 10.4 s) over the
+	// walk's N(N+1)/2 visits: 6.8 and 8.3 ns (addrs.sh, inet4_hash_visit).
+	// The kworker each add wakes is per-CPU: it runs on the CPU of `ip`
+	// and preempts it, so its time is the requester's.
 	Inet4HashVisit time.Duration
 	// Inet6HashVisit is one address visited by addrconf_verify_rtnl's walk
 	// of the namespace's IPv6 address hash (its chains run against the
 	// order of allocation: no prefetch). Measured: 17 ns, from `ip -batch`
 	// adding 20 000 /128 addresses to one veth that is down (addrs.sh,
-	// "inet6 20000": real 5.41 s): its real time less the work charged apart
-	// per address (26.8 µs) is N(N+1)/2 of this walk's visits and as many
-	// solicited-node join scans (McListScan), 24.4 ns a pair, which perf's
-	// shares of addrconf_verify_rtnl and __ipv6_dev_mc_inc (25.0% and
-	// 10.9% of the samples) split into 17.0 and 7.4 ns. Past ~30 000
-	// addresses the structures these walks touch outgrow the 32 MB L3 and a
-	// pair costs several times more (125 ns at 40 000: 101 s), which these
-	// constants do not model.
+	// "inet6 20000": real 5.41 s): its real time less the work charged
+	// apart per address (26.8 µs) is N(N+1)/2 of this walk's visits and as
+	// many solicited-node join scans (McListScan), 24.4 ns a pair, which
+	// perf's shares of addrconf_verify_rtnl and __ipv6_dev_mc_inc (25.0%
+	// and 10.9% of the samples) split into 17.0 and 7.4 ns (a second run:
+	// 5.15 s, 15.3 and 7.8 ns). Past ~30 000 addresses the structures these
+	// walks touch outgrow the 32 MB L3 and a pair costs several times more
+	// (125 ns at 40 000: 101 s), which these constants do not model.
 	Inet6HashVisit time.Duration
 	// McListScan is one multicast group examined walking a device's group
 	// list (ifmcaddr6 or ip_mc_list). Measured: 7 ns, the other part of the
-	// IPv6 run of Inet6HashVisit (7.4 ns).
+	// IPv6 runs of Inet6HashVisit (7.4 and 7.8 ns).
 	McListScan time.Duration
 
 	// Waits (virtual time that is not CPU time).
