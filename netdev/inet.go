@@ -473,7 +473,7 @@ func (d *Device) insertInet4(t *sim.Task, a Addr) error {
 	na := a
 	if a.Flags&AddrSecondary == 0 {
 		at := len(in.addrs) - in.nSec
-		if at == 0 || in.addrs[at-1].Scope < a.Scope {
+		if at > 0 && in.addrs[at-1].Scope < a.Scope {
 			// Not simply after the last primary: find the place.
 			at = primaryPos(in.addrs, a.Scope)
 			in.walked += int64(len(in.addrs))
