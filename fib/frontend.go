@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/netip"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/netsimlab/netsim/errno"
@@ -33,8 +34,12 @@ type RuleLookup func(t *sim.Task, fl Flow) (Result, error)
 type FIB struct {
 	nh *nexthop.Table // the namespace's nexthop objects; may be nil
 
-	buckets     [tableHashSize][]*Table // fib_table_hash: newest first in a bucket
-	tables      map[uint32]*Table
+	buckets [tableHashSize][]*Table // fib_table_hash: newest first in a bucket
+	tables  map[uint32]*Table
+	// tableIDs holds the ids of tables, for readers without RTNL (a rule
+	// request under the per-ops rules lock): the kernel's fib_get_table
+	// walks the table hash under RCU. Written with tables.
+	tableIDs    sync.Map // uint32 → struct{}
 	main, deflt *Table
 	customRules bool // fib_has_custom_rules
 	// customLocal is fib_has_custom_local_routes: a local route was added
@@ -112,6 +117,18 @@ func (f *FIB) Table(id uint32) *Table {
 	return f.tables[id]
 }
 
+// HasTable reports whether table id (0 means main) exists. Unlike Table it
+// needs no lock: it may run beside a request that creates a table.
+//
+// Kernel: fib_get_table under rcu_read_lock (net/ipv4/fib_frontend.c).
+func (f *FIB) HasTable(id uint32) bool {
+	if id == 0 {
+		id = TableMain
+	}
+	_, ok := f.tableIDs.Load(id)
+	return ok
+}
+
 // Tables returns the tables in the kernel's hash order (the order of
 // `ip route show table all` and /proc/net/fib_triestat): by id modulo 256,
 // the newest first among equals.
@@ -153,6 +170,7 @@ func (f *FIB) newTable(id uint32) *Table {
 	h := id & (tableHashSize - 1)
 	f.buckets[h] = append([]*Table{tb}, f.buckets[h]...)
 	f.tables[id] = tb
+	f.tableIDs.Store(id, struct{}{})
 	return tb
 }
 
@@ -171,7 +189,7 @@ func toConfig(r *Route, mode Mode, del bool) (config, error) {
 	if r.OnLink {
 		cfg.flags |= FlagOnLink
 	}
-	if err := checkMultipathLen(r.Multipath); err != nil {
+	if err := CheckMultipathLen(r.Multipath, syscall.AF_INET); err != nil {
 		return cfg, err
 	}
 	if cfg.tos&3 != 0 {
@@ -398,6 +416,7 @@ func (f *FIB) Exit(t *sim.Task) {
 		for _, tb := range f.buckets[h] {
 			tb.flush(t, true)
 			delete(f.tables, tb.id)
+			f.tableIDs.Delete(tb.id)
 		}
 		f.buckets[h] = nil
 	}

@@ -13,41 +13,54 @@ import (
 // MaxMultipathLen is the most bytes of paths RTA_MULTIPATH can carry: the
 // attribute's length is a 16-bit field (struct nlattr's nla_len) that
 // counts its 4-byte header too. A path takes 8 bytes (struct rtnexthop)
-// and 8 more with an IPv4 gateway (RTA_GATEWAY) or 24 with an IPv6 one
-// (RTA_VIA): a request can carry at most 4095 paths with IPv4 gateways,
-// 8191 without. (iproute2's `ip route` stops far earlier, at its 4096-byte
-// request buffer.)
+// and its gateway's attribute (gwLen): an IPv4 route request can carry at
+// most 4095 paths with IPv4 gateways, 8191 without; an IPv6 one 2340 with
+// IPv6 gateways. (iproute2's `ip route` stops far earlier, at its
+// 4096-byte request buffer.)
 const MaxMultipathLen = 0xffff - 4
 
 // nlaLen is NLA_ALIGN(NLA_HDRLEN + n): an attribute with n bytes of data.
 func nlaLen(n int) int { return (4 + n + 3) &^ 3 }
 
-// gwLen is the attribute a path's gateway takes: RTA_GATEWAY for IPv4,
-// RTA_VIA (family and address) for IPv6, none without a gateway.
-func gwLen(nh NextHop) int {
+// gwLen is the attribute a path's gateway takes in a request or message of
+// a route of family (AF_INET or AF_INET6): RTA_GATEWAY for a gateway of
+// the route's family, RTA_VIA (family and address) for one of the other,
+// none without a gateway.
+func gwLen(nh NextHop, family int) int {
 	switch {
 	case !nh.Gateway.IsValid():
 		return 0
-	case nh.Gateway.Is4():
+	case nh.Gateway.Is4() && family == syscall.AF_INET:
 		return nlaLen(4)
+	case nh.Gateway.Is6() && family == syscall.AF_INET6:
+		return nlaLen(16)
+	case nh.Gateway.Is4():
+		return nlaLen(2 + 4)
 	}
 	return nlaLen(2 + 16)
 }
 
-// multipathLen is the length of the RTA_MULTIPATH payload for paths.
-func multipathLen(paths []NextHop) int {
+// multipathLen is the length of the RTA_MULTIPATH payload for paths of a
+// route of family.
+func multipathLen(paths []NextHop, family int) int {
 	n := 0
 	for _, p := range paths {
-		n += 8 + gwLen(p)
+		n += 8 + gwLen(p, family)
 	}
 	return n
 }
 
-// checkMultipathLen refuses a request whose paths do not fit in one
-// RTA_MULTIPATH attribute: such a request cannot be sent, and the message
-// a client would build is too long for its 16-bit length.
-func checkMultipathLen(paths []NextHop) error {
-	if multipathLen(paths) > MaxMultipathLen {
+// CheckMultipathLen refuses, with EMSGSIZE, a request for a route of
+// family (AF_INET or AF_INET6) whose paths do not fit in one RTA_MULTIPATH
+// attribute. Over rtnetlink such a request cannot be sent: the 16-bit
+// nla_len bounds what rtm_to_fib_config (fib_count_nexthops, fib_get_nhs)
+// and rtm_to_fib6_multipath_config can be given, and the kernel checks
+// nothing more. A request made of Go values has no such bound, so the
+// kernel layer applies the one the wire implies, for every front end: a
+// route's paths then always fit in its notification's RTA_MULTIPATH
+// unless appends (IPv6) grow it past what one request can carry.
+func CheckMultipathLen(paths []NextHop, family int) error {
+	if multipathLen(paths, family) > MaxMultipathLen {
 		return errno.New(syscall.EMSGSIZE, "")
 	}
 	return nil
@@ -77,9 +90,9 @@ func (r Route) NetlinkSize() int {
 		n += nlaLen(4)
 	}
 	if len(r.Multipath) > 0 {
-		return n + 4 + multipathLen(r.Multipath)
+		return n + 4 + multipathLen(r.Multipath, syscall.AF_INET)
 	}
-	n += gwLen(NextHop{Gateway: r.Gateway})
+	n += gwLen(NextHop{Gateway: r.Gateway}, syscall.AF_INET)
 	if r.Dev != nil {
 		n += nlaLen(4) // RTA_OIF
 	}

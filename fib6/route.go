@@ -101,6 +101,12 @@ func (f *FIB) toConfig(r Route, mode fib.Mode, add bool) (config, error) {
 		flags: rtfUp, onlink: r.OnLink, dev: r.Dev, nhID: r.NexthopID, mp: r.Multipath,
 		prefsrc: r.PrefSrc, mode: mode, pref: r.Pref,
 	}
+	// A request whose paths RTA_MULTIPATH could not carry (the bound
+	// the wire sets on every front end; see fib.CheckMultipathLen). More
+	// siblings than that come only from appends, as on Linux.
+	if err := fib.CheckMultipathLen(r.Multipath, syscall.AF_INET6); err != nil {
+		return config{}, err
+	}
 	if cfg.table == 0 {
 		cfg.table = rt.TableMain
 	}

@@ -16,9 +16,10 @@ import "fmt"
 //     the number of such unresolved gotos is the ops' unresolved count, as
 //     the number of goto rules is its goto count; rules of other actions
 //     have no target;
-//   - a rule's iif and oif are attached (the ifindex of the namespace's
-//     device with that name) when such a device exists and detached (-1)
-//     otherwise, and unset (0) without a name.
+//   - a rule's iif and oif given by name (FRA_IIFNAME, FRA_OIFNAME, even
+//     "") are attached (the ifindex of the namespace's device with that
+//     name) when such a device exists and detached (-1) otherwise (always
+//     for "", which no device is named); without a name they are unset (0).
 //
 // The caller holds the policy's lock or knows no writer runs; device
 // attachment is read through the Config's Devices, so RTNL too.
@@ -73,10 +74,10 @@ func (o *Ops) CheckInvariants() error {
 				return fmt.Errorf("%s rules: pref %d: goto %d resolved to pref %d", o.family, x.r.Pref, x.r.Goto, ct.r.Pref)
 			}
 		}
-		if err := o.checkAttached("iif", x.r.IIF, x.iif.Load()); err != nil {
+		if err := o.checkAttached("iif", x.r.IIF, x.iifNamed, x.iif.Load()); err != nil {
 			return fmt.Errorf("%s rules: pref %d: %w", o.family, x.r.Pref, err)
 		}
-		if err := o.checkAttached("oif", x.r.OIF, x.oif.Load()); err != nil {
+		if err := o.checkAttached("oif", x.r.OIF, x.oifNamed, x.oif.Load()); err != nil {
 			return fmt.Errorf("%s rules: pref %d: %w", o.family, x.r.Pref, err)
 		}
 	}
@@ -87,22 +88,24 @@ func (o *Ops) CheckInvariants() error {
 	return nil
 }
 
-// checkAttached verifies the ifindex a rule holds for its iif or oif name.
-func (o *Ops) checkAttached(what, name string, index int32) error {
-	if name == "" {
-		if index != 0 {
-			return fmt.Errorf("no %s, ifindex %d", what, index)
+// checkAttached verifies the ifindex a rule holds for its iif or oif:
+// given by name (named, even ""), the index of the device of that name or
+// -1; not given, 0.
+func (o *Ops) checkAttached(what, name string, named bool, index int32) error {
+	if !named {
+		if name != "" || index != 0 {
+			return fmt.Errorf("no %s name given, yet %s %q, ifindex %d", what, what, name, index)
 		}
 		return nil
 	}
 	want := int32(-1)
-	if o.cfg.Devices != nil {
+	if o.cfg.Devices != nil && name != "" {
 		if d := o.cfg.Devices.ByNameRCU(name); d != nil {
 			want = int32(d.Index())
 		}
 	}
 	if index != want {
-		return fmt.Errorf("%s %s: ifindex %d, want %d", what, name, index, want)
+		return fmt.Errorf("%s %q: ifindex %d, want %d", what, name, index, want)
 	}
 	return nil
 }

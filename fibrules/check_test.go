@@ -21,6 +21,8 @@ func TestCheckInvariantsCatches(t *testing.T) {
 			{Pref: 10, Attrs: AttrPriority, Action: ActGoto, Goto: 20}, // resolved below
 			{Pref: 15, Attrs: AttrPriority, Action: ActGoto, Goto: 30}, // unresolved
 			{Pref: 20, Attrs: AttrPriority, Action: ActToTable, Table: 100, IIF: "eth9"},
+			// FRA_IIFNAME "": valid, bound to no device (ifindex -1).
+			{Pref: 25, Attrs: AttrPriority | AttrIIFName, Action: ActToTable, Table: 100},
 		} {
 			if err := o.Add(task, rtnl, r, true); err != nil {
 				t.Fatal(err)
@@ -50,6 +52,9 @@ func TestCheckInvariantsCatches(t *testing.T) {
 		{"order", func(o *Ops) { rule(o, 15).r.Pref = 5 }, "after pref"},
 		{"count", func(o *Ops) { o.n.Add(1) }, "count"},
 		{"attached to nothing", func(o *Ops) { rule(o, 20).iif.Store(3) }, "want -1"},
+		{"empty name attached", func(o *Ops) { rule(o, 25).iif.Store(0) }, `iif "": ifindex 0, want -1`},
+		{"unnamed detached", func(o *Ops) { rule(o, 20).oif.Store(-1) }, "no oif name given"},
+		{"unnamed attached", func(o *Ops) { rule(o, 25).oif.Store(2) }, "no oif name given"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := build()

@@ -226,7 +226,7 @@ func (o *Ops) FIBRuleLookup(f *fib.FIB) fib.RuleLookup {
 func NewIPv4(w *sim.World, cfg Config, f *fib.FIB) (*Ops, error) {
 	cfg.Family = FamilyIPv4
 	cfg.Unmerge = f.Unmerge
-	cfg.TableExists = func(id uint32) bool { return f.Table(id) != nil }
+	cfg.TableExists = f.HasTable // without RTNL under LockPerOps
 	o, err := NewOps(w, cfg)
 	if err != nil {
 		return nil, err

@@ -58,7 +58,9 @@ type Config struct {
 	// May be nil.
 	Unmerge func(t *sim.Task) error
 	// TableExists reports whether table id exists (IPv4 fib_empty_table,
-	// which gives a to_tbl rule of table 0 the lowest unused table). May be nil.
+	// which gives a to_tbl rule of table 0 the lowest unused table). May be
+	// nil. Under LockPerOps it is called without RTNL, as the kernel's RCU
+	// table lookup is.
 	TableExists func(id uint32) bool
 	// NewTable is fib6_new_table (IPv6): called for the table of every
 	// to_tbl rule added. May be nil.
@@ -86,9 +88,13 @@ type Config struct {
 type entry struct {
 	r        Rule // Src/Dst normalised; IIFIndex/OIFIndex unused
 	iif, oif atomic.Int32
-	ctarget  atomic.Pointer[entry]
-	next     atomic.Pointer[entry] // list_head.next, read by lookups
-	prev     *entry                // list_head.prev, writers only
+	// iifNamed, oifNamed: the request gave FRA_IIFNAME / FRA_OIFNAME, even
+	// "", which binds the rule to a device of that name or to none (-1);
+	// without one the index is 0 (any device).
+	iifNamed, oifNamed bool
+	ctarget            atomic.Pointer[entry]
+	next               atomic.Pointer[entry] // list_head.next, read by lookups
+	prev               *entry                // list_head.prev, writers only
 }
 
 // Ops is the rule list of one network namespace and family (struct
@@ -291,7 +297,7 @@ func (o *Ops) addLocked(t *sim.Task, req Rule, excl, rtnlHeld bool) error {
 		return err
 	}
 	t.Charge(sim.RuleChange, 1)
-	e := &entry{r: r}
+	e := &entry{r: r, iifNamed: r.IIFIndex != 0, oifNamed: r.OIFIndex != 0}
 	e.iif.Store(int32(r.IIFIndex))
 	e.oif.Store(int32(r.OIFIndex))
 	e.r.IIFIndex, e.r.OIFIndex = 0, 0

@@ -2,6 +2,7 @@ package iproute_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -32,7 +33,8 @@ var warnings = regexp.MustCompile(`(?m)^Warning: .*\n(^ {9}.*\n)*`)
 // kernel with a veth pair, an address and a nexthop: no input panics, and
 // a batch that fails either names its last failed line, as "Command failed
 // fuzz:LINE", or was ended by an argument error (exit status 255 or 1, with
-// no "Command failed" after the message).
+// no "Command failed" after the message); the kernel's invariants hold
+// after every command (of the first 200) and at the end.
 func FuzzBatch(f *testing.F) {
 	files, _ := filepath.Glob("testdata/*.txt")
 	for _, file := range files {
@@ -71,11 +73,31 @@ func FuzzBatch(f *testing.F) {
 		// `ip maddr add/del` ends ip with status 0 whatever failed before
 		// it (multiaddr_modify's exit(0)).
 		exited := false
+		// The kernel's invariants are checked after every command of the
+		// first checkedCommands, and at the end (a check walks the whole
+		// kernel: after every command of the long seed scripts it would
+		// take minutes).
+		const checkedCommands = 200
+		var broken error // the first command after which they broke
+		cmds := 0
 		ip.AfterCommand = func(args []string, _ int, err error) {
 			exited = err != nil && iproute.Message(err) == "" && len(args) > 1 && strings.HasPrefix("maddress", args[0])
+			if cmds++; cmds <= checkedCommands && broken == nil {
+				if ierr := k.CheckInvariants(); ierr != nil {
+					broken = fmt.Errorf("after ip %s: %w", strings.Join(args, " "), ierr)
+				}
+			}
 		}
 		st := ip.Batch(strings.NewReader(script), "fuzz", true)
 		timer.Stop()
+		if broken == nil {
+			if err := k.CheckInvariants(); err != nil {
+				broken = fmt.Errorf("after the batch: %w", err)
+			}
+		}
+		if broken != nil {
+			t.Fatalf("the kernel's invariants: %v", broken)
+		}
 		errText := warnings.ReplaceAllString(mxOverflow.ReplaceAllString(errOut.String(), ""), "")
 		switch st {
 		case 0:

@@ -511,6 +511,8 @@ func (ip *IP) cmd(args []string) error {
 		if err != nil {
 			return err
 		}
+		// The command's process leaves the namespace when it exits.
+		defer h.Close()
 		if ip.out == nil {
 			ip.out = bufio.NewWriterSize(ip.Stdout, 64*1024)
 		} else {
@@ -536,7 +538,8 @@ func (ip *IP) cmd(args []string) error {
 	return failf("Object \"%s\" is unknown, try \"ip help\".\n", obj)
 }
 
-// handle returns a handle on the current namespace.
+// handle returns a handle on the current namespace, which holds it (as ip
+// holds the namespace it entered with -netns) until closed.
 func (ip *IP) handle() (*rtnl.Handle, error) {
 	n := ip.k.Net(ip.netns)
 	if n == nil {

@@ -96,7 +96,9 @@ func (ip *IP) netnsExec(argv []string) error {
 		}
 		return nil
 	case "sysctl", "/sbin/sysctl":
-		return ip.sysctl(n.Handle(ip.t), args)
+		h := n.Handle(ip.t)
+		defer h.Close()
+		return ip.sysctl(h, args)
 	}
 	return failf("exec of \"%s\" failed: netsim runs only ip and sysctl in a namespace\n", prog)
 }

@@ -65,10 +65,18 @@ type acAddr struct {
 type inet6Dev struct {
 	cnf   IPv6Conf
 	addrs []*ifaddr6 // addr_list, by scope: global first, newest first within a scope
-	mc    []*mcGroup // mc_list, newest first
-	ac    []*acAddr  // ac_list, newest first
-	mtu6  int        // cnf.mtu6: the MTU IPv6 last took from the device
-	ready bool       // IF_READY
+	// byAddr indexes addrs by address (the kernel finds an address in the
+	// namespace's hash, inet6_addr_lst); an address taken off addrs is
+	// dadDead, and find skips it.
+	byAddr map[netip.Addr]*ifaddr6
+	// front holds addrs at its end, from head, with room before it for
+	// the global addresses that go first (pushFront).
+	front []*ifaddr6
+	head  int
+	mc    mcList    // mc_list
+	ac    []*acAddr // ac_list, newest first
+	mtu6  int       // cnf.mtu6: the MTU IPv6 last took from the device
+	ready bool      // IF_READY
 	dead  bool
 	lft   lftTimer // the pending lifetime check (addrconf_verify_work)
 }
@@ -313,12 +321,31 @@ func (d *Device) addrconfPrefixRoute(t *sim.Task, p netip.Prefix, metric uint32,
 }
 
 func (idev *inet6Dev) find(a netip.Addr) *ifaddr6 {
-	for _, ifa := range idev.addrs {
-		if ifa.Prefix.Addr() == a {
-			return ifa
-		}
+	if ifa := idev.byAddr[a]; ifa != nil && ifa.state != dadDead {
+		return ifa
 	}
 	return nil
+}
+
+// inet6Count is the number of IPv6 addresses in the namespace: the length
+// of addrconf_verify_rtnl's walk of inet6_addr_lst.
+func (tb *Table) inet6Count() int64 {
+	n := 0
+	for d := tb.head; d != nil; d = d.next {
+		if d.inet6 != nil {
+			n += len(d.inet6.addrs)
+		}
+	}
+	return int64(n)
+}
+
+// verifyAddrs charges the addrconf_verify_rtnl run that ends every
+// address add and change made by a request (inet6_addr_add,
+// inet6_addr_modify): a walk of every IPv6 address of the namespace, which
+// finds nothing to do while no address has a finite lifetime. The
+// lifetime events themselves are armInet6Lifetimes'.
+func (d *Device) verifyAddrs(t *sim.Task) {
+	t.Charge(sim.Inet6HashVisit, d.tbl.inet6Count())
 }
 
 // ipv6HeldRoutes counts the local and anycast routes the device's
@@ -359,7 +386,7 @@ func (d *Device) Inet6Addrs() []Addr {
 func (d *Device) Inet6Groups() map[netip.Addr]int {
 	m := map[netip.Addr]int{}
 	if d.inet6 != nil {
-		for _, g := range d.inet6.mc {
+		for g := range d.inet6.mc.oldestFirst() {
 			m[g.addr] = g.users
 		}
 	}
@@ -481,7 +508,11 @@ func (d *Device) newInet6(t *sim.Task, a Addr, replace bool) error {
 		d.tbl.s.addrMsg(t, d, ifa.Addr, false, false)
 	}
 	d.dadStart(t, ifa)
-	d.armInet6Lifetimes(t)
+	d.verifyAddrs(t)
+	if _, ok := ifa.nextEvent(); ok {
+		// An address without lifetime events changes no check's time.
+		d.armInet6Lifetimes(t)
+	}
 	return nil
 }
 
@@ -531,6 +562,7 @@ func (d *Device) ipv6ModifyAddr(t *sim.Task, ifa *ifaddr6, a Addr, valid, prefer
 	} else if hadPrefixRoute && d.cleanupPrefixRouteNeeded(ifa) {
 		d.tbl.fib6.DelPrefixRoute(t, d, ifa.Prefix.Masked(), 0)
 	}
+	d.verifyAddrs(t)
 	d.armInet6Lifetimes(t)
 }
 
@@ -579,8 +611,33 @@ func (d *Device) ipv6AddAddr(t *sim.Task, a Addr, linkLocal bool) *ifaddr6 {
 			break
 		}
 	}
-	idev.addrs = slices.Insert(idev.addrs, at, ifa)
+	if at == 0 {
+		idev.pushFront(ifa)
+	} else {
+		idev.addrs = slices.Insert(idev.addrs, at, ifa)
+	}
+	if idev.byAddr == nil {
+		idev.byAddr = map[netip.Addr]*ifaddr6{}
+	}
+	idev.byAddr[a.Prefix.Addr()] = ifa
 	return ifa
+}
+
+// pushFront puts ifa first in addrs, in constant amortized time: addrs is
+// the tail of front, which keeps room before it. A removal that rebuilt
+// addrs elsewhere is noticed, and addrs moved back.
+func (idev *inet6Dev) pushFront(ifa *ifaddr6) {
+	n := len(idev.addrs)
+	view := n == 0 || idev.head > 0 && idev.head+n <= len(idev.front) && &idev.front[idev.head] == &idev.addrs[0]
+	if !view || idev.head == 0 {
+		front := make([]*ifaddr6, 2*n+8)
+		idev.head = len(front) - n
+		copy(front[idev.head:], idev.addrs)
+		idev.front = front
+	}
+	idev.head--
+	idev.front[idev.head] = ifa
+	idev.addrs = idev.front[idev.head : idev.head+n+1]
 }
 
 // DelInet6 removes the IPv6 address p (address and prefix length).
@@ -766,7 +823,7 @@ func (d *Device) ipv6LeaveSolicit(t *sim.Task, a netip.Addr) {
 //
 // Kernel: ipv6_dev_mc_inc → igmp6_group_added (net/ipv6/mcast.c).
 func (d *Device) ipv6McInc(t *sim.Task, g netip.Addr) {
-	if m := mcJoin(&d.inet6.mc, g); m != nil {
+	if m := mcJoin(t, &d.inet6.mc, g); m != nil {
 		d.ipv6McLoad(t, m)
 	}
 }
@@ -808,7 +865,7 @@ func (d *Device) ipv6McUnload(t *sim.Task, m *mcGroup) {
 //
 // Kernel: __ipv6_dev_mc_dec → igmp6_group_dropped (net/ipv6/mcast.c).
 func (d *Device) ipv6McDec(t *sim.Task, g netip.Addr) {
-	if m := mcLeave(&d.inet6.mc, g); m != nil {
+	if m := mcLeave(t, &d.inet6.mc, g); m != nil {
 		d.ipv6McUnload(t, m)
 	}
 }
@@ -816,13 +873,13 @@ func (d *Device) ipv6McDec(t *sim.Task, g netip.Addr) {
 // ipv6McUp reloads every group (ipv6_mc_up); ipv6McDown unloads them
 // (ipv6_mc_down), keeping the memberships.
 func (d *Device) ipv6McUp(t *sim.Task) {
-	for _, m := range slices.Backward(d.inet6.mc) {
+	for m := range d.inet6.mc.oldestFirst() {
 		d.ipv6McLoad(t, m)
 	}
 }
 
 func (d *Device) ipv6McDown(t *sim.Task) {
-	for _, m := range d.inet6.mc {
+	for m := range d.inet6.mc.newestFirst() {
 		d.ipv6McUnload(t, m)
 	}
 }
@@ -940,7 +997,7 @@ func (d *Device) addrconfIfdown(t *sim.Task, unregister bool) {
 		}
 		// ipv6_mc_destroy_dev
 		d.ipv6McDown(t)
-		idev.mc = nil
+		idev.mc = mcList{}
 		d.inet6 = nil
 		d.Put() // in6_dev_put: the inet6_dev's reference
 		return

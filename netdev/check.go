@@ -24,7 +24,10 @@ import (
 //   - links go both ways and point at registered devices of the table: a
 //     vlan or macvlan is among its lower device's uppers and every upper's
 //     lower is the device; a slave is among its master's slaves and every
-//     slave's master is the master; veth peers point at each other;
+//     slave's master is the master, except that a bridge keeps its ports
+//     in its own port list (each with a port state naming the bridge and
+//     a port number of its own) and has no slaves; veth peers point at
+//     each other;
 //   - every device's uc and mc lists pass hwaddr.CheckList and are searched
 //     with the Stack's policy. Sync references are not checked across
 //     devices: sync_cnt counts the lower lists an entry was pushed to, not
@@ -143,13 +146,25 @@ func (tb *Table) checkLinks(d *Device) error {
 			return fmt.Errorf("upper %s has lower %v, or is listed twice", u.name, u.link)
 		}
 	}
+	// A bridge keeps its ports in its own port list (br->port_list), not
+	// among the slaves of a bond or vrf; each port has its port state,
+	// naming the bridge, and a number of its own.
 	if m := d.master; m != nil {
 		if err := live(m, "master"); err != nil {
 			return err
 		}
-		if countOf(m.slaves, d) != 1 {
+		if b := m.priv.bridge; b != nil {
+			if countOf(b.ports, d) != 1 || countOf(m.slaves, d) != 0 {
+				return fmt.Errorf("not once among bridge %s's ports, or among its slaves", m.name)
+			}
+		} else if countOf(m.slaves, d) != 1 {
 			return fmt.Errorf("not once among master %s's slaves", m.name)
 		}
+	}
+	if p := d.priv.brPort; p != nil && (d.master == nil || p.br != d.master || d.master.priv.bridge == nil) {
+		return fmt.Errorf("bridge port of %v, master %v", p.br, d.master)
+	} else if p == nil && d.master != nil && d.master.priv.bridge != nil {
+		return fmt.Errorf("enslaved to bridge %s without a port state", d.master.name)
 	}
 	for _, s := range d.slaves {
 		if err := live(s, "slave"); err != nil {
@@ -157,6 +172,27 @@ func (tb *Table) checkLinks(d *Device) error {
 		}
 		if s.master != d || countOf(d.slaves, s) != 1 {
 			return fmt.Errorf("slave %s has master %v, or is listed twice", s.name, s.master)
+		}
+	}
+	if b := d.priv.bridge; b != nil {
+		if len(d.slaves) != 0 {
+			return fmt.Errorf("bridge with %d slaves beside its ports", len(d.slaves))
+		}
+		nos := make(map[uint16]bool, len(b.ports))
+		for _, p := range b.ports {
+			if err := live(p, "port"); err != nil {
+				return err
+			}
+			if p.master != d || countOf(b.ports, p) != 1 {
+				return fmt.Errorf("port %s has master %v, or is listed twice", p.name, p.master)
+			}
+			switch bp := p.priv.brPort; {
+			case bp == nil || bp.br != d:
+				return fmt.Errorf("port %s has no port state of this bridge", p.name)
+			case bp.no == 0 || bp.no >= brMaxPorts || nos[bp.no]:
+				return fmt.Errorf("port %s has port number %d, out of range or not its own", p.name, bp.no)
+			}
+			nos[p.priv.brPort.no] = true
 		}
 	}
 	if p := d.peer; p != nil {

@@ -23,7 +23,8 @@ func TestCheckInvariantsCatches(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, spec := range []LinkSpec{Dummy{Name: "d0"}, Bond{Name: "b0"}, Veth{Name: "va", Peer: "vb"}} {
+		for _, spec := range []LinkSpec{Dummy{Name: "d0"}, Bond{Name: "b0"}, Veth{Name: "va", Peer: "vb"},
+			Bridge{Name: "br0"}, Dummy{Name: "p1"}, Dummy{Name: "p2"}} {
 			if _, err := tb.NewLink(task, spec); err != nil {
 				t.Fatal(err)
 			}
@@ -38,6 +39,12 @@ func TestCheckInvariantsCatches(t *testing.T) {
 		}
 		if err := tb.ByName("va").SetMaster(task, tb.ByName("b0")); err != nil {
 			t.Fatal(err)
+		}
+		// Bridge ports: in the bridge's port list, not among its slaves.
+		for _, p := range []string{"p1", "p2"} {
+			if err := tb.ByName(p).SetMaster(task, tb.ByName("br0")); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if err := tb.ByName("vl5").UCAdd(task, MAC{2, 0, 0, 0, 0, 9}); err != nil {
 			t.Fatal(err)
@@ -56,6 +63,16 @@ func TestCheckInvariantsCatches(t *testing.T) {
 		{"upper link", func(tb *Table) { tb.ByName("d0").uppers = nil }, "upper"},
 		{"slave link", func(tb *Table) { tb.ByName("b0").slaves = nil }, "slaves"},
 		{"peer link", func(tb *Table) { tb.ByName("vb").peer = tb.ByName("d0") }, "peer"},
+		{"bridge port list", func(tb *Table) { tb.ByName("br0").priv.bridge.ports = tb.ByName("br0").priv.bridge.ports[:1] }, "not once among bridge br0's ports"},
+		{"bridge port listed twice", func(tb *Table) {
+			b := tb.ByName("br0").priv.bridge
+			b.ports = append(b.ports, b.ports[0])
+		}, "listed twice"},
+		{"bridge port as slave", func(tb *Table) { tb.ByName("br0").slaves = []*Device{tb.ByName("p1")} }, "slaves"},
+		{"bridge port state", func(tb *Table) { tb.ByName("p2").priv.brPort = nil }, "no port state of this bridge"},
+		{"bridge port of another", func(tb *Table) { tb.ByName("p2").priv.brPort.br = tb.ByName("b0") }, "no port state of this bridge"},
+		{"bridge port number", func(tb *Table) { tb.ByName("p2").priv.brPort.no = tb.ByName("p1").priv.brPort.no }, "port number"},
+		{"bridge port's master", func(tb *Table) { tb.ByName("p1").master = nil }, "has master"},
 		{"refcount", func(tb *Table) { tb.ByName("d0").Hold() }, "refcount"},
 		{"address list", func(tb *Table) { tb.ByName("d0").uc.Flush(nil); tb.ByName("d0").uc = nil }, "no uc list"},
 		{"ipv6 route references", func(tb *Table) { tb.fib6 = oneRefFIB{d: tb.ByName("d0")} }, "refcount"},

@@ -17,11 +17,88 @@ import (
 
 // inDev is a device's IPv4 state, struct in_device.
 type inDev struct {
-	addrs []*Addr    // ifa_list: primaries first (by scope), then secondaries
-	mcUp  bool       // ip_mc_up has run (the device is up)
-	mc    []*mcGroup // mc_list: the groups joined, newest first
-	cnf   IPv4Conf   // the device's net.ipv4.conf.DEV
-	lft   lftTimer   // the pending lifetime check
+	addrs []*Addr // ifa_list: primaries first (by scope), then secondaries
+	// byKey, primary and nSec index addrs. The kernel has no index: it
+	// walks ifa_list on every add (find_matching_ifa, __inet_insert_ifa),
+	// which is charged as sim.IfaScan; netsim answers the same questions
+	// here without the walk. byKey holds each address by its local address
+	// and subnet (no two addresses share both), primary the primary of
+	// each subnet that has addresses (the first of the subnet in addrs),
+	// nSec the number of secondaries (the tail of addrs).
+	byKey   map[ifaKey]*Addr
+	primary map[netip.Prefix]*Addr
+	nSec    int
+	// walked counts the addresses netsim itself examined walking addrs
+	// (a refused add, a replace, a delete, an unusual place for a new
+	// primary): the index's misses. Adding new addresses walks nothing.
+	walked int64
+	mcUp   bool     // ip_mc_up has run (the device is up)
+	mc     mcList   // mc_list: the groups joined
+	cnf    IPv4Conf // the device's net.ipv4.conf.DEV
+	lft    lftTimer // the pending lifetime check
+}
+
+// ifaKey is what tells IPv4 addresses of one device apart: the local
+// address and the subnet (Addr.Subnet, with its length).
+type ifaKey struct {
+	local  netip.Addr
+	subnet netip.Prefix
+}
+
+func ifaKeyOf(a *Addr) ifaKey { return ifaKey{a.Prefix.Addr(), a.Subnet()} }
+
+// index enters a, just put in addrs, in the indexes.
+func (in *inDev) index(a *Addr) {
+	if in.byKey == nil {
+		in.byKey, in.primary = map[ifaKey]*Addr{}, map[netip.Prefix]*Addr{}
+	}
+	in.byKey[ifaKeyOf(a)] = a
+	if a.Flags&AddrSecondary != 0 {
+		in.nSec++
+	} else {
+		in.primary[a.Subnet()] = a
+	}
+}
+
+// unindex takes a, leaving addrs, out of the indexes.
+func (in *inDev) unindex(a *Addr) {
+	delete(in.byKey, ifaKeyOf(a))
+	if a.Flags&AddrSecondary != 0 {
+		in.nSec--
+	} else if s := a.Subnet(); in.primary[s] == a {
+		delete(in.primary, s)
+	}
+}
+
+// pos is a's index in addrs: a walk, for the rare requests (a refused add,
+// a replace) whose kernel walk stops at a.
+func (in *inDev) pos(a *Addr) int {
+	i := slices.Index(in.addrs, a)
+	in.walked += int64(i + 1)
+	return i
+}
+
+// inet4Count is the number of IPv4 addresses in the namespace: the
+// length of check_lifetime's walk of inet_addr_lst.
+func (tb *Table) inet4Count() int64 {
+	n := 0
+	for d := tb.head; d != nil; d = d.next {
+		if d.inet != nil {
+			n += len(d.inet.addrs)
+		}
+	}
+	return int64(n)
+}
+
+// queueCheckLifetime charges the check_lifetime run that every IPv4
+// address add and change queues at once (cancel_delayed_work and
+// queue_delayed_work(..., 0) in __inet_insert_ifa and inet_rtm_newaddr):
+// a walk of every IPv4 address of the namespace, which finds nothing to do
+// while no address has a finite lifetime. It runs in a kworker of the
+// CPU that queued it, which preempts the requester: its time is the
+// requester's. The lifetime events themselves are armInet4Lifetimes'.
+func (d *Device) queueCheckLifetime(t *sim.Task) {
+	t.Charge(sim.Inet4HashVisit, d.tbl.inet4Count())
 }
 
 var allHosts4 = netip.AddrFrom4([4]byte{224, 0, 0, 1}) // IGMP_ALL_HOSTS
@@ -43,7 +120,7 @@ func (d *Device) ipv4McInc(t *sim.Task, g netip.Addr) {
 	if d.inet == nil {
 		return
 	}
-	if m := mcJoin(&d.inet.mc, g); m != nil {
+	if m := mcJoin(t, &d.inet.mc, g); m != nil {
 		d.ipv4McLoad(t, m)
 	}
 }
@@ -55,7 +132,7 @@ func (d *Device) ipv4McDec(t *sim.Task, g netip.Addr) {
 	if d.inet == nil {
 		return
 	}
-	if m := mcLeave(&d.inet.mc, g); m != nil {
+	if m := mcLeave(t, &d.inet.mc, g); m != nil {
 		d.ipv4McUnload(t, m)
 	}
 }
@@ -91,7 +168,7 @@ func (d *Device) Inet4GroupList() []Group {
 	if d.inet == nil {
 		return nil
 	}
-	return groupList(d.inet.mc)
+	return groupList(&d.inet.mc)
 }
 
 // ethMulticast reports whether d maps IP multicast groups to Ethernet
@@ -122,7 +199,7 @@ func inetdevEvent(t *sim.Task, ev Event, d *Device) error {
 		if !in.mcUp {
 			in.mcUp = true
 			d.ipv4McInc(t, allHosts4)
-			for _, m := range in.mc {
+			for m := range in.mc.newestFirst() {
 				d.ipv4McLoad(t, m)
 			}
 		}
@@ -134,7 +211,7 @@ func inetdevEvent(t *sim.Task, ev Event, d *Device) error {
 		// ip_mc_down: unload the groups and leave 224.0.0.1; addresses stay.
 		if in := d.inet; in != nil && in.mcUp {
 			in.mcUp = false
-			for _, m := range in.mc {
+			for m := range in.mc.newestFirst() {
 				d.ipv4McUnload(t, m)
 			}
 			d.ipv4McDec(t, allHosts4)
@@ -151,6 +228,7 @@ func inetdevEvent(t *sim.Task, ev Event, d *Device) error {
 		for len(in.addrs) > 0 {
 			a := in.addrs[0]
 			in.addrs = in.addrs[1:]
+			in.unindex(a)
 			d.tbl.s.addrMsg(t, d, *a, true, false)
 			d.tbl.s.addrNotify(t, EventDown, d, *a)
 		}
@@ -286,7 +364,9 @@ func (d *Device) newInet4(t *sim.Task, a Addr, replace bool) error {
 		// nothing to store, and no error.
 		return nil
 	}
-	if old := d.findInet4(a); old != nil {
+	old, scanned := d.findInet4(a)
+	t.Charge(sim.IfaScan, scanned)
+	if old != nil {
 		if !replace {
 			return errno.New(syscall.EEXIST, "ipv4: Address already assigned")
 		}
@@ -299,6 +379,7 @@ func (d *Device) newInet4(t *sim.Task, a Addr, replace bool) error {
 			old.Metric = a.Metric
 		}
 		old.setLifetime(t.Now(), valid, preferred)
+		d.queueCheckLifetime(t)
 		d.armInet4Lifetimes(t)
 		d.tbl.s.addrMsg(t, d, *old, false, true)
 		return nil
@@ -310,21 +391,24 @@ func (d *Device) newInet4(t *sim.Task, a Addr, replace bool) error {
 	if err := d.insertInet4(t, a); err != nil {
 		return err
 	}
-	d.armInet4Lifetimes(t)
+	if _, ok := a.nextEvent(); ok {
+		// An address without lifetime events changes no check's time.
+		d.armInet4Lifetimes(t)
+	}
 	return nil
 }
 
 // findInet4 returns the device's address with a's local address in a's
-// subnet, or nil.
+// subnet, or nil, and how many addresses the kernel's walk of the list
+// examines to tell: up to the one found, else all.
 //
 // Kernel: find_matching_ifa (net/ipv4/devinet.c).
-func (d *Device) findInet4(a Addr) *Addr {
-	for _, o := range d.inet.addrs {
-		if sameSubnet(*o, a) && o.Prefix.Addr() == a.Prefix.Addr() {
-			return o
-		}
+func (d *Device) findInet4(a Addr) (*Addr, int64) {
+	in := d.inet
+	if o := in.byKey[ifaKeyOf(&a)]; o != nil {
+		return o, int64(in.pos(o) + 1)
 	}
-	return nil
+	return nil, int64(len(in.addrs))
 }
 
 // primaryPos is where a new primary address of scope s goes in addrs: after
@@ -355,27 +439,51 @@ func promotedPos(addrs []*Addr, s Scope) int {
 	return at
 }
 
+// insertInet4 puts a new address in the device's list: after the
+// primaries as a secondary if its subnet has a primary, else among the
+// primaries (primaryPos). The kernel walks the whole list for that
+// (counted, sim.IfaScan), stopping early only to refuse the address: at
+// the first address of the subnet with the same local address (EEXIST) or
+// another scope (EINVAL). Every address of a subnet has its primary's
+// scope, and the primary comes first, so the indexes give the same answer.
+//
+// Kernel: __inet_insert_ifa (net/ipv4/devinet.c).
 func (d *Device) insertInet4(t *sim.Task, a Addr) error {
 	in := d.inet
 	a.Flags &^= AddrSecondary
-	for _, o := range in.addrs {
-		if sameSubnet(*o, a) {
-			if o.Prefix.Addr() == a.Prefix.Addr() {
-				return errno.New(syscall.EEXIST, "ipv4: Address already assigned")
-			}
-			if o.Scope != a.Scope {
-				return errno.New(syscall.EINVAL, "ipv4: Invalid scope value")
-			}
-			a.Flags |= AddrSecondary
+	if p := in.primary[a.Subnet()]; p != nil {
+		var stop *Addr
+		var err error
+		switch o := in.byKey[ifaKeyOf(&a)]; {
+		case p.Scope != a.Scope && p.Prefix.Addr() == a.Prefix.Addr():
+			stop, err = p, errno.New(syscall.EEXIST, "ipv4: Address already assigned")
+		case p.Scope != a.Scope:
+			stop, err = p, errno.New(syscall.EINVAL, "ipv4: Invalid scope value")
+		case o != nil:
+			stop, err = o, errno.New(syscall.EEXIST, "ipv4: Address already assigned")
 		}
+		if err != nil {
+			t.Charge(sim.IfaScan, int64(in.pos(stop)+1))
+			return err
+		}
+		a.Flags |= AddrSecondary
 	}
+	t.Charge(sim.IfaScan, int64(len(in.addrs)))
 	t.Charge(sim.AddrOp, 1)
 	na := a
 	if a.Flags&AddrSecondary == 0 {
-		in.addrs = slices.Insert(in.addrs, primaryPos(in.addrs, a.Scope), &na)
+		at := len(in.addrs) - in.nSec
+		if at > 0 && in.addrs[at-1].Scope < a.Scope {
+			// Not simply after the last primary: find the place.
+			at = primaryPos(in.addrs, a.Scope)
+			in.walked += int64(len(in.addrs))
+		}
+		in.addrs = slices.Insert(in.addrs, at, &na)
 	} else {
 		in.addrs = append(in.addrs, &na)
 	}
+	in.index(&na)
+	d.queueCheckLifetime(t)
 	d.tbl.s.addrMsg(t, d, na, false, true)
 	d.tbl.s.addrNotify(t, EventUp, d, na)
 	return nil
@@ -420,12 +528,16 @@ func (d *Device) DelInet4First(t *sim.Task, match func(Addr) bool) error {
 	if d.inet == nil {
 		return errno.New(syscall.ENODEV, "ipv4: Device not found")
 	}
-	for _, o := range d.inet.addrs {
+	for i, o := range d.inet.addrs {
 		if match(*o) {
+			t.Charge(sim.IfaScan, int64(i+1))
+			d.inet.walked += int64(i + 1)
 			d.delInet4(t, o)
 			return nil
 		}
 	}
+	t.Charge(sim.IfaScan, int64(len(d.inet.addrs)))
+	d.inet.walked += int64(len(d.inet.addrs))
 	return errno.New(syscall.EADDRNOTAVAIL, "ipv4: Address not found")
 }
 
@@ -457,19 +569,23 @@ func (d *Device) delInet4(t *sim.Task, victim *Addr) {
 				continue
 			}
 			in.addrs = slices.Delete(in.addrs, j, j+1)
+			in.unindex(o)
 			d.tbl.s.addrMsg(t, d, *o, true, true)
 			d.tbl.s.addrNotify(t, EventDown, d, *o)
 		}
 	}
 	in.addrs = slices.DeleteFunc(in.addrs, func(a *Addr) bool { return a == victim })
+	in.unindex(victim)
 	d.tbl.s.addrMsg(t, d, *victim, true, true)
 	d.tbl.s.addrNotify(t, EventDown, d, *victim)
 	if promoted != nil {
 		// The promoted address moves to the primaries.
 		k := slices.Index(in.addrs, promoted)
 		in.addrs = slices.Delete(in.addrs, k, k+1)
+		in.unindex(promoted)
 		promoted.Flags &^= AddrSecondary
 		in.addrs = slices.Insert(in.addrs, promotedPos(in.addrs, promoted.Scope), promoted)
+		in.index(promoted)
 		d.tbl.s.addrMsg(t, d, *promoted, false, true)
 		d.tbl.s.addrNotify(t, EventUp, d, *promoted)
 	}

@@ -112,23 +112,43 @@ func sub0(a, b uint32) uint32 {
 // age is the whole seconds since a's lifetimes were set, with the check's
 // fuzz.
 func (a *Addr) age(now sim.Time) uint32 {
-	return uint32(min(int64((now.Sub(a.tstamp)+lifetimeFuzz)/time.Second), int64(LifetimeForever)))
+	return uint32(min(int64(now.Add(lifetimeFuzz).Sub(a.tstamp)/time.Second), int64(LifetimeForever)))
+}
+
+// lifetimeEnd is when a lifetime of lft seconds set at tstamp runs out, and
+// false if that is past the end of virtual time (sim.End), where it never
+// runs out. Every finite lifetime (at most 4294967294 s, about 136 years)
+// ends within virtual time for an address set in its first 156 years.
+//
+// The kernel keeps the stamps in jiffies and computes an address's age in
+// unsigned long (check_lifetime, addrconf_verify_rtnl), so the comparison
+// age >= lifetime that deprecates or removes it is exact at every u32
+// value. The time of its next run it plans with the u32 product
+// lifetime*HZ, which wraps for lifetimes of 2^32/HZ seconds and more
+// (about 199 days at HZ=250): once the wrapped time has passed, the check
+// runs every second (ADDRCONF_TIMER_FUZZ_MAX) and meets the lifetime's end
+// within a second. netsim runs the check at the end itself, as the kernel
+// does for shorter lifetimes (to the jiffy; the kernel may round it up to
+// the next whole second, by less than ADDRCONF_TIMER_FUZZ, HZ/4).
+func lifetimeEnd(tstamp sim.Time, lft uint32) (sim.Time, bool) {
+	at := tstamp.Add(time.Duration(lft) * time.Second)
+	return at, at < sim.End
 }
 
 // nextEvent returns when a's next lifetime event (deprecation, removal) is
-// due, and false if it has none. The IPv4 check skips permanent addresses
-// altogether; the IPv6 one deprecates a permanent address whose preferred
-// lifetime is finite.
+// due, and false if it has none within virtual time. The IPv4 check skips
+// permanent addresses altogether; the IPv6 one deprecates a permanent
+// address whose preferred lifetime is finite.
 func (a *Addr) nextEvent() (sim.Time, bool) {
 	valid, preferred := a.lifetimes()
 	if a.Flags&AddrPermanent != 0 && (a.Prefix.Addr().Is4() || preferred == LifetimeForever) {
 		return 0, false
 	}
 	if a.Flags&AddrDeprecated == 0 && preferred != LifetimeForever {
-		return a.tstamp.Add(time.Duration(preferred) * time.Second), true
+		return lifetimeEnd(a.tstamp, preferred)
 	}
 	if a.Flags&AddrPermanent == 0 && valid != LifetimeForever {
-		return a.tstamp.Add(time.Duration(valid) * time.Second), true
+		return lifetimeEnd(a.tstamp, valid)
 	}
 	return 0, false
 }

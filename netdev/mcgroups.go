@@ -1,8 +1,11 @@
 package netdev
 
 import (
+	"iter"
 	"net/netip"
 	"slices"
+
+	"github.com/netsimlab/netsim/sim"
 )
 
 // Group is one IPv4 or IPv6 multicast group membership of a device, as
@@ -21,7 +24,7 @@ func (d *Device) Inet6GroupList() []Group {
 	if d.inet6 == nil {
 		return nil
 	}
-	return groupList(d.inet6.mc)
+	return groupList(&d.inet6.mc)
 }
 
 // mcGroup is one multicast membership of a device's IPv4 or IPv6 side
@@ -32,47 +35,93 @@ type mcGroup struct {
 	loaded bool // its MAC is in the device's mc list (im->loaded, MAF_LOADED)
 }
 
-// mcJoin adds a user to group g of list mc. A new group goes first in the
+// mcList is a device's IPv4 or IPv6 group list (mc_list), newest first.
+// It is kept oldest first, so that a new group is appended, with an index
+// by group address. The kernel has no index: it walks the list, newest
+// first, to find a group (counted, sim.McListScan). The zero mcList is
+// empty.
+type mcList struct {
+	old []*mcGroup // oldest first
+	by  map[netip.Addr]*mcGroup
+	// walked counts the groups netsim itself examined walking old (to
+	// place a group found, to remove one): joining new groups walks none.
+	walked int64
+}
+
+// newestFirst yields the groups in the kernel's list order.
+func (l *mcList) newestFirst() iter.Seq[*mcGroup] {
+	return func(yield func(*mcGroup) bool) {
+		for _, m := range slices.Backward(l.old) {
+			if !yield(m) {
+				return
+			}
+		}
+	}
+}
+
+// oldestFirst yields the groups in the reverse of the kernel's list order.
+func (l *mcList) oldestFirst() iter.Seq[*mcGroup] { return slices.Values(l.old) }
+
+// scanned is how many groups the kernel's walk examines to reach m (its
+// place from the newest, counting m), or the whole list for nil; a walk
+// of the list only when m is there (a join of a group already joined, a
+// leave).
+func (l *mcList) scanned(m *mcGroup) int64 {
+	if m == nil {
+		return int64(len(l.old))
+	}
+	n := int64(len(l.old) - slices.Index(l.old, m))
+	l.walked += n
+	return n
+}
+
+// mcJoin adds a user to group g of list l. A new group goes first in the
 // list and is returned, for the caller to load its MAC; nil when g was
 // already joined.
 //
 // Kernel: ____ip_mc_inc_group (net/ipv4/igmp.c), __ipv6_dev_mc_inc
 // (net/ipv6/mcast.c).
-func mcJoin(mc *[]*mcGroup, g netip.Addr) *mcGroup {
-	for _, m := range *mc {
-		if m.addr == g {
-			m.users++
-			return nil
-		}
+func mcJoin(t *sim.Task, l *mcList, g netip.Addr) *mcGroup {
+	m := l.by[g]
+	t.Charge(sim.McListScan, l.scanned(m))
+	if m != nil {
+		m.users++
+		return nil
 	}
-	m := &mcGroup{addr: g, users: 1}
-	*mc = slices.Insert(*mc, 0, m)
+	m = &mcGroup{addr: g, users: 1}
+	if l.by == nil {
+		l.by = map[netip.Addr]*mcGroup{}
+	}
+	l.by[g] = m
+	l.old = append(l.old, m)
 	return m
 }
 
-// mcLeave drops a user of group g from list mc. The group leaves the list
+// mcLeave drops a user of group g from list l. The group leaves the list
 // with its last user and is returned, for the caller to unload its MAC;
 // nil otherwise.
 //
 // Kernel: __ip_mc_dec_group (net/ipv4/igmp.c), __ipv6_dev_mc_dec
 // (net/ipv6/mcast.c).
-func mcLeave(mc *[]*mcGroup, g netip.Addr) *mcGroup {
-	i := slices.IndexFunc(*mc, func(m *mcGroup) bool { return m.addr == g })
-	if i < 0 {
+func mcLeave(t *sim.Task, l *mcList, g netip.Addr) *mcGroup {
+	m := l.by[g]
+	t.Charge(sim.McListScan, l.scanned(m))
+	if m == nil {
 		return nil
 	}
-	m := (*mc)[i]
 	if m.users--; m.users > 0 {
 		return nil
 	}
-	*mc = slices.Delete(*mc, i, i+1)
+	i := slices.Index(l.old, m)
+	l.old = slices.Delete(l.old, i, i+1)
+	delete(l.by, g)
 	return m
 }
 
-// groupList lists mc's memberships in order.
-func groupList(mc []*mcGroup) []Group {
-	out := make([]Group, 0, len(mc))
-	for _, m := range mc {
+// groupList returns the groups of l, newest first.
+func groupList(l *mcList) []Group {
+	out := make([]Group, 0, len(l.old))
+	for m := range l.newestFirst() {
 		out = append(out, Group{Addr: m.addr, Users: m.users})
 	}
 	return out

@@ -120,6 +120,16 @@ func (tb *Table) parseConfig(cfg Config) (nhConfig, error) {
 	return c, nil
 }
 
+// MaxGroupMembers is the most members a group can have: NHA_GROUP holds a
+// struct nexthop_grp (8 bytes) per member, and its 16-bit nla_len counts
+// its 4-byte header too, so (65535-4)/8. The kernel checks no count
+// (nh_check_attr_group checks only that the length is a multiple of 8);
+// over rtnetlink a request cannot carry more. A Config made of Go values
+// has no such bound, so checkAttrGroup applies the one the wire implies,
+// for every front end (EMSGSIZE, the errno of a message too long): a
+// group's NHA_GROUP then always fits in its answers and notifications.
+const MaxGroupMembers = (0xffff - 4) / 8
+
 // checkAttrGroup models nh_check_attr_group and valid_group_nh: duplicate
 // members first (every weight a GroupMember holds is valid: see
 // MaxWeight), then existence and kind of every member, then the
@@ -128,6 +138,9 @@ func (tb *Table) checkAttrGroup(cfg Config) error {
 	g := cfg.Group
 	if len(g) == 0 {
 		return einval("Invalid length for nexthop group attribute")
+	}
+	if len(g) > MaxGroupMembers {
+		return errno.New(syscall.EMSGSIZE, "")
 	}
 	for i := range g {
 		for j := i + 1; j < len(g); j++ {

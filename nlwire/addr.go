@@ -72,14 +72,14 @@ func init() {
 //
 // Kernel: rtmsg_ifa (net/ipv4/devinet.c), inet6_ifa_notify
 // (net/ipv6/addrconf.c).
-func addrNotify(n rtnl.Notification) ([]byte, uint32, bool) {
+func addrNotify(n rtnl.Notification) ([]byte, uint32, error) {
 	if n.Addr == nil {
-		return nil, 0, false
+		return nil, 0, nil
 	}
 	if n.Addr.Prefix.Addr().Is4() {
-		return addrMessage(*n.Addr), uapi.RTNLGRP_IPV4_IFADDR, true
+		return addrMessage(*n.Addr), uapi.RTNLGRP_IPV4_IFADDR, nil
 	}
-	return addrMessage(*n.Addr), uapi.RTNLGRP_IPV6_IFADDR, true
+	return addrMessage(*n.Addr), uapi.RTNLGRP_IPV6_IFADDR, nil
 }
 
 // centiseconds is a virtual time as cstamp_delta reports it: hundredths of

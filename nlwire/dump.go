@@ -64,6 +64,10 @@ func (p *part) resetGen() { p.cb.gen, p.cb.prevGen = 0, 0 }
 // fails the same way however large the skb.
 var errPartFull = errno.New(syscall.EMSGSIZE, "")
 
+// left is the room left in the part: what a message put next may take,
+// its nlmsghdr included.
+func (p *part) left() int { return p.room - len(p.b) }
+
 // put appends a message of type t, with flags besides NLM_F_MULTI, and
 // payload data; it appends nothing and returns errPartFull when the
 // message does not fit in what is left of the part.
@@ -96,9 +100,12 @@ type dumper interface {
 
 // dumpState is a dump in progress on a socket (cb_running).
 type dumpState struct {
-	d           dumper
-	seq         uint32 // the request's sequence number
-	split       bool   // RTNL_FLAG_DUMP_SPLIT_NLM_DONE
+	d     dumper
+	seq   uint32 // the request's sequence number
+	split bool   // NLMSG_DONE goes in a datagram of its own (splitDone)
+	// quietEnd: a message that fits in no part ends the dump with
+	// NLMSG_DONE 0 (RTNL_FLAG_DUMP_SPLIT_NLM_DONE; see splitFlag).
+	quietEnd    bool
 	answerFlags netlink.HeaderFlags
 	reqLen      int // the request's length, which bounds an error's offset
 
@@ -118,8 +125,8 @@ type dumpState struct {
 //
 // Kernel: __netlink_dump_start, netlink_dump.
 func (s *Socket) startDump(r *request, key handlerKey, d dumper, err error) error {
-	ds := &dumpState{d: d, seq: r.hdr.Sequence, split: splitDone(key), answerFlags: r.answerFlags,
-		reqLen: nlmsgHdrLen + len(r.body)}
+	ds := &dumpState{d: d, seq: r.hdr.Sequence, split: splitDone(key), quietEnd: splitFlag(key),
+		answerFlags: r.answerFlags, reqLen: nlmsgHdrLen + len(r.body)}
 	if err != nil {
 		ds.d, ds.finished, ds.doneErr = nil, true, err
 	}
@@ -187,10 +194,15 @@ func (s *Socket) dumpOnce(ds *dumpState) bool {
 // messages from its cursor and, once it is done and NLMSG_DONE fits,
 // NLMSG_DONE. It reports end when NLMSG_DONE is in it.
 //
-// The dumpit's EMSGSIZE with messages in the part means the part is full;
-// in an empty part it ends the dump: with -EMSGSIZE in NLMSG_DONE, or,
-// for a dump that sends NLMSG_DONE apart, silently (rtnl_dumpit then
-// returns the part's length, 0, which netlink_dump takes for the end).
+// The dumpit's EMSGSIZE with messages in the part means the part is full:
+// it goes out, and the dumpit resumes at the message that did not fit in
+// the next. In an empty part, the largest the reader's reads allow, the
+// message can never fit and the dump ends: with -EMSGSIZE in NLMSG_DONE
+// (a nexthop dump, a dump of both families' routes), or, for a dumpit
+// registered with RTNL_FLAG_DUMP_SPLIT_NLM_DONE (one family's routes),
+// silently (rtnl_dumpit then returns the part's length, 0, which
+// netlink_dump takes for the end). Messages the dumpit put before an
+// error go out before the NLMSG_DONE that carries it.
 //
 // Kernel: netlink_dump, rtnl_dumpit, netlink_dump_done,
 // nl_dump_check_consistent.
@@ -202,7 +214,7 @@ func (s *Socket) fillPart(ds *dumpState, room int, extAck bool) (b []byte, end b
 		switch {
 		case full && p.n > 0:
 			return p.b, false
-		case full && ds.split:
+		case full && ds.quietEnd:
 			ds.finished = true
 		case err != nil:
 			ds.finished, ds.doneErr = true, err

@@ -13,7 +13,8 @@ import (
 // A message that does not fit even in an empty datagram ends the dump:
 // the messages before it go out, then NLMSG_DONE with -EMSGSIZE
 // (netlink_dump: the dumpit's -EMSGSIZE with an empty skb is the dump's
-// error); a dump that sends NLMSG_DONE apart ends silently instead
+// error), also for rtnl_dump_all, which sends NLMSG_DONE apart; a dumpit
+// registered with RTNL_FLAG_DUMP_SPLIT_NLM_DONE ends silently instead
 // (rtnl_dumpit returns the empty skb's length, 0, which netlink_dump takes
 // for the end), as Linux 6.18 does with an IPv6 route whose RTA_MULTIPATH
 // holds 2 500 gateways: `ip -6 route show` lists the routes before it and
@@ -27,9 +28,9 @@ func TestDumpMessageTooBig(t *testing.T) {
 		{Header: netlink.Header{Type: netlink.HeaderType(testNew)}, Data: make([]byte, maxDumpAlloc)},
 		{Header: netlink.Header{Type: netlink.HeaderType(testNew)}, Data: make([]byte, 100)},
 	}
-	for _, split := range []bool{false, true} {
+	for _, c := range []struct{ split, quiet bool }{{false, false}, {true, false}, {true, true}} {
 		s := newTestSocket(t)
-		ds := &dumpState{split: split, d: &listDumper{msgs: msgs}, seq: 9}
+		ds := &dumpState{split: c.split, quietEnd: c.quiet, d: &listDumper{msgs: msgs}, seq: 9}
 		s.mu.Lock()
 		s.dump = ds
 		s.mu.Unlock()
@@ -40,10 +41,10 @@ func TestDumpMessageTooBig(t *testing.T) {
 		require.Len(t, got, 2)
 		require.Len(t, got[0], 2*(16+100), "the message before goes out alone")
 		done := "14000000 0300 0200 09000000 PPPPPPPP a6ffffff" // -EMSGSIZE (90)
-		if split {
+		if c.quiet {
 			done = "14000000 0300 0200 09000000 PPPPPPPP 00000000"
 		}
-		require.Equal(t, kernelHex(s, done), got[1], "split %v", split)
+		require.Equal(t, kernelHex(s, done), got[1], "%+v", c)
 		s.mu.Lock()
 		require.Nil(t, s.dump, "the dump is over")
 		s.mu.Unlock()

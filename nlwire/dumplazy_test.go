@@ -182,3 +182,41 @@ func TestDumpConcurrentChangesAndClose(t *testing.T) {
 	<-done
 	require.NoError(t, k.CheckInvariants())
 }
+
+// A socket closed in the middle of an IPv6 route dump, in a namespace
+// deleted by name that only the socket still holds: Close ends the dump
+// (its walker leaves the FIB) and only then drops the namespace, which is
+// dismantled once the kernel settles, as netlink_release runs the dump's
+// cb->done before the socket's put_net.
+func TestCloseMidDumpThenNamespace(t *testing.T) {
+	k := rtnl.MustNewKernel(rtnl.After)
+	ip := k.World().NewTask("ip")
+	n, err := k.NewNet(ip, "red")
+	require.NoError(t, err)
+	h := n.Handle(ip)
+	for i := range 1000 {
+		require.NoError(t, h.RouteAdd(rtnl.Route{Dst: netip.PrefixFrom(dst6(i), 128), Type: fib.TypeBlackhole}))
+	}
+	require.NoError(t, h.Close())
+
+	s := nlwire.NewSocket(n)
+	m := routeDump(uapi.AF_INET6)
+	m.Header.Length, m.Header.Sequence = uint32(16+len(m.Data)), 1
+	require.NoError(t, s.Send(m))
+	msgs, err := s.Receive()
+	require.NoError(t, err)
+	require.NotEqual(t, netlink.Done, msgs[len(msgs)-1].Header.Type, "the dump goes on")
+	require.Equal(t, 1, n.FIB6().Walkers(), "its walker stays registered between parts")
+
+	require.NoError(t, k.DelNet(ip, "red"))
+	k.Settle(ip)
+	require.Equal(t, 1, n.FIB6().Walkers(), "the socket holds the namespace, and its dump goes on")
+	lo := n.Devices().Loopback()
+	require.True(t, lo.Registered())
+
+	require.NoError(t, s.Close())
+	require.Zero(t, n.FIB6().Walkers(), "Close ended the dump")
+	k.Settle(ip)
+	require.False(t, lo.Registered(), "the last reference gone, the namespace is dismantled")
+	require.NoError(t, k.CheckInvariants())
+}

@@ -79,7 +79,8 @@ func fuzzSeeds() [][]byte {
 // FuzzServe sends arbitrary datagrams to a socket on a namespace with
 // devices, addresses, routes, nexthops and rules: nothing may panic, and
 // every datagram the socket answers with must parse as netlink messages
-// exactly, each with a sane header.
+// exactly, each with a sane header; and the kernel's invariants hold
+// afterwards.
 func FuzzServe(f *testing.F) {
 	for _, s := range fuzzSeeds() {
 		f.Add(s, false)
@@ -118,6 +119,9 @@ func FuzzServe(f *testing.F) {
 				t.Fatalf("receive: %v", err)
 			}
 			checkDatagram(t, d, s.PID())
+		}
+		if err := k.CheckInvariants(); err != nil {
+			t.Fatalf("the kernel's invariants after the datagram: %v", err)
 		}
 	})
 }

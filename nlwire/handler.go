@@ -82,10 +82,12 @@ func register(family uint8, t rt.MsgType, h handler) {
 }
 
 // A notifier builds the message of a notification of its type and names
-// the RTNLGRP_* multicast group it is sent to; ok false sends nothing.
-// The socket sets the header from the notification (Type, Flags, and the
-// origin's sequence number and port id).
-type notifier func(n rtnl.Notification) (body []byte, group uint32, ok bool)
+// the RTNLGRP_* multicast group it is sent to; a nil body and error sends
+// nothing. The socket sets the header from the notification (Type, Flags,
+// and the origin's sequence number and port id). An error (a message that
+// could not be built) is reported to the group's members instead, as
+// rtnl_set_sk_err reports a failed fill.
+type notifier func(n rtnl.Notification) (body []byte, group uint32, err error)
 
 // notifiers maps each notification type to its builder, filled by the
 // message families' files as handlers is.

@@ -303,6 +303,46 @@ const (
 	rtgrp6     = uapi.RTNLGRP_IPV6_ROUTE
 )
 
+// nexthops4 is n IPv4 nexthops, ids 1..n, through veth0 to gateways in
+// 10.0.0.0/16, as one datagram of requests without acks.
+func nexthops4(n int) W.Step {
+	var ms []netlink.Message
+	for i := 1; i <= n; i++ {
+		gw := netip.AddrFrom4([4]byte{10, 0, byte(i / 250), byte(i%250 + 2)})
+		ms = append(ms, nh(uapi.RTM_NEWNEXTHOP, W.Create&^uapi.NLM_F_ACK, uapi.AF_INET, W.U32(uapi.NHA_ID, uint32(i)),
+			W.Attr{Type: uapi.NHA_GATEWAY, Data: gw.AsSlice()}, W.U32(uapi.NHA_OIF, ifVeth0)))
+	}
+	return W.Step{Batch: ms}
+}
+
+// groupOf is an NHA_GROUP of ids 1..n, each of weight 1.
+func groupOf(n int) W.Attr {
+	g := make([]W.GroupEntry, n)
+	for i := range g {
+		g[i].ID = uint32(i + 1)
+	}
+	return W.Group(g...)
+}
+
+// gateways6 is an IPv6 route append through veth0 to the gateways
+// 2001:db8::1000+i for i in [from, to): RTA_MULTIPATH, or RTA_GATEWAY and
+// RTA_OIF for one.
+func gateways6(from, to int) netlink.Message {
+	gw := func(i int) W.Attr {
+		a := netip.MustParseAddr("2001:db8::").As16()
+		a[14], a[15] = byte((0x1000+i)>>8), byte(0x1000+i)
+		return W.Attr{Type: uapi.RTA_GATEWAY, Data: a[:]}
+	}
+	if to-from == 1 {
+		return rt6(uapi.RTM_NEWROUTE, nlmAppend, "2001:db8:100::", 64, gw(from), oif0)
+	}
+	var hops []W.NextHop
+	for i := from; i < to; i++ {
+		hops = append(hops, W.NextHop{Ifindex: ifVeth0, Attrs: []W.Attr{gw(i)}})
+	}
+	return rt6(uapi.RTM_NEWROUTE, nlmAppend, "2001:db8:100::", 64, W.Multipath(hops...))
+}
+
 var sequences = []W.Seq{
 	{
 		Name:    "link",
@@ -562,6 +602,48 @@ var sequences = []W.Seq{
 			nh(uapi.RTM_NEWNEXTHOP, W.Create, uapi.AF_UNSPEC, W.U32(uapi.NHA_ID, 14), W.Group(W.GroupEntry{ID: 2}, W.GroupEntry{ID: 3})),
 			W.Msg(uapi.RTM_NEWROUTE, W.Create, W.RtMsg{Family: uapi.AF_INET, DstLen: 24, Table: uapi.RT_TABLE_MAIN, Protocol: uapi.RTPROT_BOOT, Type: uapi.RTN_UNICAST}.Bytes(), W.IP(uapi.RTA_DST, "192.0.9.0"), W.U32(uapi.RTA_NH_ID, 77)),
 			nh(uapi.RTM_GETNEXTHOP, W.Dump, uapi.AF_UNSPEC),
+		),
+	},
+	{
+		Name:    "limits4",
+		Doc:     "at netlink's limits: a group of 4100 members (NHA_GROUP of 32800 bytes) and an IPv4 route through it, whose RTA_MULTIPATH outgrows 16 bits",
+		Options: extAck,
+		Groups:  []uint32{rtgrp4},
+		Steps: steps(
+			pairUp(), addr4(uapi.RTM_NEWADDR, W.Create, ifVeth0, "10.0.0.1", 16),
+			note("4100 nexthops in one datagram, without acks", nexthops4(4100)),
+			note("a group of all of them", nh(uapi.RTM_NEWNEXTHOP, W.Create, uapi.AF_UNSPEC, W.U32(uapi.NHA_ID, 10000), groupOf(4100))),
+			rt4(uapi.RTM_NEWROUTE, W.Create, "192.0.1.0", 24, W.IP(uapi.RTA_GATEWAY, "10.0.0.2"), oif0),
+			rt4(uapi.RTM_NEWROUTE, W.Create, "198.51.100.0", 24, W.IP(uapi.RTA_GATEWAY, "10.0.0.2"), oif0),
+			note("a route through the group: the notification's RTA_MULTIPATH (65604 bytes) carries its length modulo 65536 (nla_nest_end)",
+				rt4(uapi.RTM_NEWROUTE, W.Create, "192.0.2.0", 24, W.U32(uapi.RTA_NH_ID, 10000))),
+			note("no dump can hold the route: an IPv4 dump ends at it quietly, a dump of both families with EMSGSIZE", routeDump(uapi.AF_INET)),
+			routeDump(uapi.AF_UNSPEC),
+			note("fibmatch: EMSGSIZE (an NLMSG_GOODSIZE answer)", routeGet(uapi.AF_INET, "192.0.2.1", 32, uapi.RTM_F_FIB_MATCH)),
+			note("the group: a get answers it whole, a dump cannot hold it", nh(uapi.RTM_GETNEXTHOP, W.Req, uapi.AF_UNSPEC, W.U32(uapi.NHA_ID, 10000))),
+			nh(uapi.RTM_GETNEXTHOP, W.Dump, uapi.AF_UNSPEC, W.Flag(uapi.NHA_GROUPS)),
+			note("delete the route: its notification as the add's", rtDel(uapi.AF_INET, "192.0.2.0", 24)),
+			routeDump(uapi.AF_INET),
+		),
+	},
+	{
+		Name:    "limits6",
+		Doc:     "at netlink's limits: one IPv6 prefix appended to through 2400 gateways, past the 2340 one RTA_MULTIPATH can carry",
+		Options: extAck,
+		Groups:  []uint32{rtgrp6},
+		Steps: steps(
+			pairUp6(), v6on,
+			note("1200 gateways, then 1140 more: 2340, the most one request can carry", gateways6(0, 1200)),
+			gateways6(1200, 2340),
+			note("one more: the notification's RTA_MULTIPATH (65552 bytes) carries its length modulo 65536 (nla_nest_end)", gateways6(2340, 2341)),
+			note("to 2400", gateways6(2341, 2400)),
+			// A dump of both families would not end: Linux 6.18 answers
+			// each read with an empty datagram while the route exists
+			// (netsim ends it with EMSGSIZE, as for an IPv4 route).
+			note("no dump can hold the route: an IPv6 dump ends at it quietly", routeDump(uapi.AF_INET6)),
+			note("fibmatch: EMSGSIZE (an NLMSG_GOODSIZE answer)", routeGet(uapi.AF_INET6, "2001:db8:100::1", 128, uapi.RTM_F_FIB_MATCH)),
+			note("delete the route: its notification as the appends'", rtDel(uapi.AF_INET6, "2001:db8:100::", 64)),
+			routeDump(uapi.AF_INET6),
 		),
 	},
 	{

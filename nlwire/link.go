@@ -205,14 +205,14 @@ func init() {
 //
 // Kernel: rtmsg_ifinfo_event → rtnl_fill_ifinfo (net/core/rtnetlink.c);
 // br_ifinfo_notify (net/bridge/br_netlink.c).
-func linkNotify(n rtnl.Notification) ([]byte, uint32, bool) {
+func linkNotify(n rtnl.Notification) ([]byte, uint32, error) {
 	if n.Link == nil {
-		return nil, 0, false
+		return nil, 0, nil
 	}
 	if n.Family == rtnl.FamilyBridge {
-		return bridgePortMessage(*n.Link, n.Type == rt.RTMDelLink), uapi.RTNLGRP_LINK, true
+		return bridgePortMessage(*n.Link, n.Type == rt.RTMDelLink), uapi.RTNLGRP_LINK, nil
 	}
-	return linkMessageEvent(*n.Link, n.Change, n.Event), uapi.RTNLGRP_LINK, true
+	return linkMessageEvent(*n.Link, n.Change, n.Event), uapi.RTNLGRP_LINK, nil
 }
 
 // parseLinkRequest checks a link request's length and parses its

@@ -414,8 +414,8 @@ func TestLinkNotify(t *testing.T) {
 	setupLinks(t, h)
 	li, err := h.LinkByName("v0")
 	require.NoError(t, err)
-	body, group, ok := notifiers[rt.RTMNewLink](rtnl.Notification{Type: rt.RTMNewLink, Link: &li})
-	require.True(t, ok)
+	body, group, err := notifiers[rt.RTMNewLink](rtnl.Notification{Type: rt.RTMNewLink, Link: &li})
+	require.NoError(t, err)
 	assert.Equal(t, uint32(uapi.RTNLGRP_LINK), group)
 	var lm rtnetlink.LinkMessage
 	require.NoError(t, lm.UnmarshalBinary(body))

@@ -358,7 +358,12 @@ func getNexthop(r *request) ([]netlink.Message, error) {
 	if ops != 0 && ni.Group != nil {
 		return nil, errStatsNotModelled
 	}
-	return []netlink.Message{nexthopMessage(rt.RTMNewNexthop, &ni)}, nil
+	// The answer's skb is sized for the nexthop (nh_nlmsg_size).
+	m, err := nexthopMessage(rt.RTMNewNexthop, &ni, roomSized)
+	if err != nil {
+		return nil, err
+	}
+	return []netlink.Message{m}, nil
 }
 
 // nhDumpFilter is __nh_valid_dump_req: the device filters (an ifindex
@@ -409,8 +414,12 @@ type nexthopDumper struct {
 	from nexthop.ID
 }
 
-// fill puts the nexthops the filter leaves, from the cursor on, and
-// checks the dump's consistency against net->nexthop.seq.
+// fill puts the nexthops the filter leaves, from the cursor on, each
+// built for the room left in the part, and checks the dump's consistency
+// against net->nexthop.seq. A nexthop that does not fit even in an empty
+// part (a group of more than 4049 members) ends the dump with EMSGSIZE
+// in NLMSG_DONE (see fillPart; `ip nexthop show`: "Error: Buffer too
+// small for object.").
 //
 // Kernel: rtm_dump_nexthop, rtm_dump_walk_nexthops,
 // rtm_dump_nexthop_cb (net/ipv4/nexthop.c).
@@ -421,8 +430,10 @@ func (d *nexthopDumper) fill(p *part) (bool, error) {
 			perr = errStatsNotModelled
 			return false
 		}
-		m := nexthopMessage(rt.RTMNewNexthop, ni)
-		perr = p.put(rt.MsgType(m.Header.Type), m.Header.Flags, m.Data)
+		var b []byte
+		if b, perr = encodeNexthop(ni, p.left()); perr == nil {
+			perr = p.put(rt.RTMNewNexthop, 0, b)
+		}
 		return perr == nil
 	})
 	if err != nil {
@@ -462,7 +473,11 @@ func getNexthopBucket(r *request) ([]netlink.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []netlink.Message{bucketMessage(&b)}, nil
+	m, err := bucketMessage(&b)
+	if err != nil {
+		return nil, err
+	}
+	return []netlink.Message{m}, nil
 }
 
 // dumpNexthopBuckets serves an RTM_GETNEXTHOPBUCKET dump. Its request is
@@ -510,8 +525,10 @@ type bucketDumper struct {
 func (d *bucketDumper) fill(p *part) (bool, error) {
 	var perr error
 	ds, err := d.h.NexthopBucketDump(d.f, &d.c, func(b *rtnl.NexthopBucket) bool {
-		m := bucketMessage(b)
-		perr = p.put(rt.MsgType(m.Header.Type), m.Header.Flags, m.Data)
+		var m netlink.Message
+		if m, perr = bucketMessage(b); perr == nil {
+			perr = p.put(rt.MsgType(m.Header.Type), m.Header.Flags, m.Data)
+		}
 		return perr == nil
 	})
 	if err != nil {
@@ -526,36 +543,45 @@ func (d *bucketDumper) close() {}
 // notifyNexthop builds RTM_NEWNEXTHOP and RTM_DELNEXTHOP notifications.
 //
 // Kernel: nexthop_notify (net/ipv4/nexthop.c).
-func notifyNexthop(n rtnl.Notification) ([]byte, uint32, bool) {
+func notifyNexthop(n rtnl.Notification) ([]byte, uint32, error) {
 	if n.Nexthop == nil {
-		return nil, 0, false
+		return nil, 0, nil
 	}
-	return encodeNexthop(n.Nexthop), uapi.RTNLGRP_NEXTHOP, true
+	b, err := encodeNexthop(n.Nexthop, roomSized)
+	return b, uapi.RTNLGRP_NEXTHOP, err
 }
 
 // notifyNexthopBucket builds the RTM_NEWNEXTHOPBUCKET a resilient group's
 // upkeep work multicasts to RTNLGRP_NEXTHOP for each bucket it migrates.
 //
 // Kernel: nexthop_bucket_notify (net/ipv4/nexthop.c).
-func notifyNexthopBucket(n rtnl.Notification) ([]byte, uint32, bool) {
+func notifyNexthopBucket(n rtnl.Notification) ([]byte, uint32, error) {
 	if n.Bucket == nil {
-		return nil, 0, false
+		return nil, 0, nil
 	}
-	return bucketMessage(n.Bucket).Data, uapi.RTNLGRP_NEXTHOP, true
+	m, err := bucketMessage(n.Bucket)
+	return m.Data, uapi.RTNLGRP_NEXTHOP, err
 }
 
-func nexthopMessage(t rt.MsgType, ni *rtnl.NexthopInfo) netlink.Message {
-	return netlink.Message{Header: netlink.Header{Type: netlink.HeaderType(t)}, Data: encodeNexthop(ni)}
+// nexthopMessage is a nexthop's message of type t built in an skb of room
+// bytes (see encodeNexthop).
+func nexthopMessage(t rt.MsgType, ni *rtnl.NexthopInfo, room int) (netlink.Message, error) {
+	b, err := encodeNexthop(ni, room)
+	return netlink.Message{Header: netlink.Header{Type: netlink.HeaderType(t)}, Data: b}, err
 }
 
 // encodeNexthop encodes a nexthop object, the attributes in the kernel's
 // order: a group's type, members (weight - 1 in two bytes), resilient
 // parameters and op flags, or a single nexthop's blackhole flag, fdb
-// flag, device and gateway.
+// flag, device and gateway. It fails with EMSGSIZE when the message does
+// not fit in room bytes: the largest dump skb holds a hash-threshold
+// group of at most 4049 members, the sized skb of a get or notification
+// any group (NHA_GROUP always fits its 16-bit length:
+// nexthop.MaxGroupMembers).
 //
 // Kernel: nh_fill_node, nla_put_nh_group, nla_put_nh_group_res
 // (net/ipv4/nexthop.c).
-func encodeNexthop(ni *rtnl.NexthopInfo) []byte {
+func encodeNexthop(ni *rtnl.NexthopInfo, room int) ([]byte, error) {
 	hdr := make([]byte, nhmLen)
 	hdr[2] = uint8(ni.Protocol)
 	binary.LittleEndian.PutUint32(hdr[4:], uint32(ni.Flags))
@@ -603,15 +629,18 @@ func encodeNexthop(ni *rtnl.NexthopInfo) []byte {
 			ae.Bytes(uapi.NHA_GATEWAY, ni.Gateway.AsSlice())
 		}
 	}
-	b, _ := ae.Encode() // fixed-size attributes: no error
-	return append(hdr, b...)
+	b, err := encodeAttrs(hdr, ae)
+	if err != nil {
+		return nil, err
+	}
+	return b, checkRoom(b, room)
 }
 
 // bucketMessage encodes one bucket of a resilient group as
 // RTM_NEWNEXTHOPBUCKET.
 //
 // Kernel: nh_fill_res_bucket (net/ipv4/nexthop.c).
-func bucketMessage(b *rtnl.NexthopBucket) netlink.Message {
+func bucketMessage(b *rtnl.NexthopBucket) (netlink.Message, error) {
 	hdr := make([]byte, nhmLen)
 	hdr[2] = uint8(b.Protocol)
 	binary.LittleEndian.PutUint32(hdr[4:], uint32(b.Flags))
@@ -623,9 +652,9 @@ func bucketMessage(b *rtnl.NexthopBucket) netlink.Message {
 		ne.Uint64(uapi.NHA_RES_BUCKET_IDLE_TIME, toClockT(b.IdleTime))
 		return nil
 	})
-	data, _ := ae.Encode()
+	data, err := encodeAttrs(hdr, ae)
 	return netlink.Message{
 		Header: netlink.Header{Type: netlink.HeaderType(rt.RTMNewNexthopBucket)},
-		Data:   append(hdr, data...),
-	}
+		Data:   data,
+	}, err
 }

@@ -60,8 +60,8 @@ func TestNexthopBucketNotification(t *testing.T) {
 	assert.Equal(t, rt.RTMNewNexthopBucket, n.Type)
 	assert.Equal(t, uint16(uapi.NLM_F_REPLACE), n.Flags)
 	assert.Equal(t, rtnl.Origin{}, n.Origin)
-	body, group, ok := notifiers[n.Type](n)
-	require.True(t, ok)
+	body, group, err := notifiers[n.Type](n)
+	require.NoError(t, err)
 	assert.Equal(t, uint32(uapi.RTNLGRP_NEXTHOP), group)
 	assert.Equal(t, "0000000000000000080001000a00000020000d80060001000100000008000300020000000c0002000000000000000000",
 		hex.EncodeToString(body))

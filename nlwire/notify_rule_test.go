@@ -48,8 +48,8 @@ func TestRuleAndNexthopNotifications(t *testing.T) {
 		{rtnl.Notification{Type: rt.RTMDelRule, Family: rtnl.FamilyV6, Rule: find(rtnl.FamilyV6, 901)}, uapi.RTNLGRP_IPV6_RULE,
 			"0a000000000000070000000008000f000000000008000e00ffffffff05001500000000000800060085030000"},
 	} {
-		body, group, ok := notifiers[c.n.Type](c.n)
-		require.True(t, ok)
+		body, group, err := notifiers[c.n.Type](c.n)
+		require.NoError(t, err)
 		require.Equal(t, c.group, group)
 		require.Equal(t, c.want, hex.EncodeToString(body))
 	}
@@ -73,11 +73,12 @@ func TestRuleAndNexthopNotifications(t *testing.T) {
 	} {
 		ni, err := h.NexthopGet(c.id)
 		require.NoError(t, err)
-		body, group, ok := notifiers[c.typ](rtnl.Notification{Type: c.typ, Nexthop: &ni})
-		require.True(t, ok)
+		body, group, err := notifiers[c.typ](rtnl.Notification{Type: c.typ, Nexthop: &ni})
+		require.NoError(t, err)
 		require.Equal(t, uint32(uapi.RTNLGRP_NEXTHOP), group)
 		require.Equal(t, c.want, hex.EncodeToString(body))
 	}
-	_, _, ok := notifiers[rt.RTMNewNexthop](rtnl.Notification{Type: rt.RTMNewNexthop})
-	require.False(t, ok, "a notification without its nexthop sends nothing")
+	body, _, err := notifiers[rt.RTMNewNexthop](rtnl.Notification{Type: rt.RTMNewNexthop})
+	require.NoError(t, err)
+	require.Nil(t, body, "a notification without its nexthop sends nothing")
 }

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"iter"
+	"math"
 	"net/netip"
 	"slices"
 	"syscall"
@@ -722,8 +723,17 @@ type routeDumper struct {
 	flags netlink.HeaderFlags // each message's: NLM_F_DUMP_FILTERED on a strict socket
 }
 
-// fill puts the routes that match the filter, from the cursor on, until
-// one does not fit.
+// fill puts the routes that match the filter, from the cursor on, each
+// built for the room left in the part, until one does not fit.
+//
+// A route that does not fit even in an empty part ends the dump (see
+// fillPart): quietly, with NLMSG_DONE 0, for one family's dump (whose
+// rtnl_dumpit, RTNL_FLAG_DUMP_SPLIT_NLM_DONE, takes the empty part's
+// EMSGSIZE for the end), and with -EMSGSIZE for both families'
+// (rtnl_dump_all), as Linux 6.18 answers for an IPv4 route. For an IPv6
+// route, 6.18's dump of both families does not end: it answers each read
+// with an empty datagram while the route exists; netsim ends it as for
+// IPv4.
 //
 // Kernel: fn_trie_dump_leaf → fib_dump_info; fib6_dump_node →
 // rt6_dump_route → rt6_fill_node.
@@ -733,7 +743,10 @@ func (d *routeDumper) fill(p *part) (bool, error) {
 		if !d.f.match(ri) {
 			return true
 		}
-		perr = p.put(rt.RTMNewRoute, d.flags, routeMessage(ri))
+		var b []byte
+		if b, perr = routeMessage(ri, p.left()); perr == nil {
+			perr = p.put(rt.RTMNewRoute, d.flags, b)
+		}
 		return perr == nil
 	})
 	if perr != nil {
@@ -749,15 +762,16 @@ func (d *routeDumper) close() { d.rd.Close() }
 //
 // Kernel: rtmsg_fib (net/ipv4/fib_semantics.c), inet6_rt_notify
 // (net/ipv6/route.c).
-func notifyRoute(n rtnl.Notification) ([]byte, uint32, bool) {
+func notifyRoute(n rtnl.Notification) ([]byte, uint32, error) {
 	if n.Route == nil {
-		return nil, 0, false
+		return nil, 0, nil
 	}
 	group := uint32(uapi.RTNLGRP_IPV4_ROUTE)
 	if routeFamily(n.Route) == uapi.AF_INET6 {
 		group = uapi.RTNLGRP_IPV6_ROUTE
 	}
-	return routeMessage(n.Route), group, true
+	b, err := routeMessage(n.Route, roomSized)
+	return b, group, err
 }
 
 // routeFamily is a dumped route's rtm_family.
@@ -777,14 +791,53 @@ func rtmTable(id uint32) uint8 {
 	return uapi.RT_TABLE_COMPAT
 }
 
+// Rooms: the bytes of the skb a route or nexthop message is built in,
+// nlmsghdr included; a message that does not fit fails with EMSGSIZE, as
+// nla_put and nlmsg_put fail when the skb has no tailroom left.
+const (
+	// roomSized is a notification's or an answer's skb that the kernel
+	// sizes for the message (nlmsg_new of fib_nlmsg_size, rt6_nlmsg_size
+	// or nh_nlmsg_size, which count every path or member): every message
+	// fits.
+	roomSized = math.MaxInt
+	// roomGoodSize is an answer's skb of NLMSG_GOODSIZE, allocated
+	// before the answer is known (inet_rtm_getroute, inet6_rtm_getroute).
+	roomGoodSize = nlmsgGoodSize
+	// A dump's message is built for the room left in its part
+	// (part.left).
+)
+
+// errMsgSize is the error of a message that does not fit in its skb.
+func errMsgSize() error { return errno.New(syscall.EMSGSIZE, "") }
+
+// checkRoom fails with EMSGSIZE when a message with payload b does not
+// fit in room bytes.
+func checkRoom(b []byte, room int) error {
+	if nlmsgHdrLen+align4(len(b)) > room {
+		return errMsgSize()
+	}
+	return nil
+}
+
+// encodeAttrs appends the attributes of ae to b. An attribute too long
+// for its 16-bit length is the only way ae fails: EMSGSIZE.
+func encodeAttrs(b []byte, ae *netlink.AttributeEncoder) ([]byte, error) {
+	a, err := ae.Encode()
+	if err != nil {
+		return nil, errMsgSize()
+	}
+	return append(b, a...), nil
+}
+
 // routeMessage is the payload of a route's RTM_NEWROUTE (or RTM_DELROUTE)
-// in a dump or notification.
+// in a dump, an answer or a notification, built in an skb of room bytes:
+// it fails with EMSGSIZE when the message does not fit.
 //
 // Kernel: fib_dump_info (net/ipv4/fib_semantics.c), rt6_fill_node
 // (net/ipv6/route.c).
-func routeMessage(ri *rtnl.RouteInfo) []byte {
+func routeMessage(ri *rtnl.RouteInfo, room int) ([]byte, error) {
 	if routeFamily(ri) == uapi.AF_INET6 {
-		return routeMessage6(ri)
+		return routeMessage6(ri, room)
 	}
 	m := rtmsg{family: uapi.AF_INET, dstLen: uint8(ri.Dst.Bits()), tos: ri.TOS, table: rtmTable(ri.Table),
 		protocol: uint8(ri.Protocol), scope: uint8(ri.Scope), typ: uint8(ri.Type), flags: uint32(ri.Flags)}
@@ -800,13 +853,19 @@ func routeMessage(ri *rtnl.RouteInfo) []byte {
 	if ri.PrefSrc.IsValid() {
 		ae.Bytes(uapi.RTA_PREFSRC, ri.PrefSrc.AsSlice())
 	}
-	putNexthops(ae, ri, uapi.AF_INET)
-	return m.putAttrs(nil, ae)
+	b, err := encodeAttrs(m.put(nil), ae)
+	if err != nil {
+		return nil, err
+	}
+	if b, err = appendNexthops(b, ri, uapi.AF_INET); err != nil {
+		return nil, err
+	}
+	return b, checkRoom(b, room)
 }
 
 // routeMessage6 is rt6_fill_node's message for a route of the table (no
 // cached route, no destination asked for).
-func routeMessage6(ri *rtnl.RouteInfo) []byte {
+func routeMessage6(ri *rtnl.RouteInfo, room int) ([]byte, error) {
 	m := rtmsg{family: uapi.AF_INET6, dstLen: uint8(ri.Dst.Bits()), table: rtmTable(ri.Table),
 		protocol: uint8(ri.Protocol), scope: uapi.RT_SCOPE_UNIVERSE, typ: uint8(ri.Type), flags: uint32(ri.Flags)}
 	ae := netlink.NewAttributeEncoder()
@@ -826,40 +885,64 @@ func routeMessage6(ri *rtnl.RouteInfo) []byte {
 	}
 	putMetrics(ae, ri.Metrics)
 	ae.Uint32(uapi.RTA_PRIORITY, ri.Priority)
-	putNexthops(ae, ri, uapi.AF_INET6)
+	b, err := encodeAttrs(m.put(nil), ae)
+	if err != nil {
+		return nil, err
+	}
+	if b, err = appendNexthops(b, ri, uapi.AF_INET6); err != nil {
+		return nil, err
+	}
+	ae = netlink.NewAttributeEncoder()
 	putCacheinfo(ae, 0, ri.Expires)
 	ae.Uint8(uapi.RTA_PREF, uint8(ri.Pref))
-	return m.putAttrs(nil, ae)
+	if b, err = encodeAttrs(b, ae); err != nil {
+		return nil, err
+	}
+	return b, checkRoom(b, room)
 }
 
-// putNexthops puts a route's nexthop id, if it has one, then its paths:
-// RTA_MULTIPATH, or the one path's gateway and RTA_OIF.
+// appendNexthops appends a route's nexthop id, if it has one, then its
+// paths: RTA_MULTIPATH, or the one path's gateway and RTA_OIF.
 //
-// Kernel: fib_dump_info (net/ipv4/fib_semantics.c), rt6_fill_node
-// (net/ipv6/route.c).
-func putNexthops(ae *netlink.AttributeEncoder, ri *rtnl.RouteInfo, family uint8) {
+// RTA_MULTIPATH is a nest (nla_nest_start_noflag ... nla_nest_end), and
+// Linux 6.18's nla_nest_end stores the nest's length in the 16-bit
+// nla_len without a check: a route with more paths than 64 KiB holds (an
+// IPv4 route through a group of more than 4095 members with gateways, an
+// IPv6 route appended to past 2340 gateways) goes out in a notification,
+// whose skb is sized for it, with its length modulo 65536, and whatever
+// follows reads as garbage (`ip monitor` stops with "Truncated message").
+// A dump or a get, whose skb is smaller, fails with EMSGSIZE instead
+// (checkRoom). netsim sends what the kernel sends.
+//
+// Kernel: fib_dump_info, fib_add_multipath (net/ipv4/fib_semantics.c),
+// rt6_fill_node (net/ipv6/route.c), nla_nest_end (include/net/netlink.h).
+func appendNexthops(b []byte, ri *rtnl.RouteInfo, family uint8) ([]byte, error) {
+	ae := netlink.NewAttributeEncoder()
 	if ri.NexthopID != 0 {
 		ae.Uint32(uapi.RTA_NH_ID, uint32(ri.NexthopID))
 	}
 	if len(ri.Multipath) > 0 {
-		ae.Bytes(uapi.RTA_MULTIPATH, multipathPayload(ri.Multipath, family))
-		return
+		b, err := encodeAttrs(b, ae)
+		if err != nil {
+			return nil, err
+		}
+		mp, err := multipathPayload(ri.Multipath, family)
+		if err != nil {
+			return nil, err
+		}
+		// appendAttr keeps the length's low 16 bits, as nla_nest_end.
+		return appendAttr(b, uapi.RTA_MULTIPATH, mp), nil
 	}
 	putGateway(ae, ri.Gateway, family)
 	if ri.DevIndex != 0 {
 		ae.Uint32(uapi.RTA_OIF, uint32(ri.DevIndex))
 	}
+	return encodeAttrs(b, ae)
 }
 
 // putAttrs appends the encoded attributes of ae to the header.
-func (m rtmsg) putAttrs(b []byte, ae *netlink.AttributeEncoder) []byte {
-	b = m.put(b)
-	attrs, err := ae.Encode()
-	if err != nil {
-		// Only an attribute longer than 64 KiB fails, which no route has.
-		panic("nlwire: route attribute does not fit: " + err.Error())
-	}
-	return append(b, attrs...)
+func (m rtmsg) putAttrs(b []byte, ae *netlink.AttributeEncoder) ([]byte, error) {
+	return encodeAttrs(m.put(b), ae)
 }
 
 // putGateway is the gateway part of fib_nexthop_info: RTA_GATEWAY for a
@@ -887,18 +970,21 @@ func gwFamily(gw netip.Addr) uint16 {
 // path (length, flags, weight - 1, ifindex) followed by its gateway.
 //
 // Kernel: fib_add_multipath, fib_add_nexthop (net/ipv4/fib_semantics.c).
-func multipathPayload(paths []rtnl.RoutePath, family uint8) []byte {
+func multipathPayload(paths []rtnl.RoutePath, family uint8) ([]byte, error) {
 	var b []byte
 	for _, p := range paths {
 		ae := netlink.NewAttributeEncoder()
 		putGateway(ae, p.Gateway, family)
-		attrs, _ := ae.Encode()
+		attrs, err := encodeAttrs(nil, ae)
+		if err != nil {
+			return nil, err
+		}
 		b = binary.LittleEndian.AppendUint16(b, uint16(8+len(attrs)))
 		b = append(b, uint8(p.Flags), uint8(p.Weight-1))
 		b = binary.LittleEndian.AppendUint32(b, uint32(p.DevIndex))
 		b = append(b, attrs...)
 	}
-	return b
+	return b, nil
 }
 
 // putMetrics is rtnetlink_put_metrics: RTA_METRICS (without NLA_F_NESTED)

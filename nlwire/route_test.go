@@ -354,16 +354,19 @@ func TestRouteNotify(t *testing.T) {
 	for i := range list {
 		ri := list[i]
 		for _, typ := range []rt.MsgType{rt.RTMNewRoute, rt.RTMDelRoute} {
-			body, group, ok := notifiers[typ](rtnl.Notification{Type: typ, Family: ri.Family, Route: &ri})
-			require.True(t, ok)
+			body, group, err := notifiers[typ](rtnl.Notification{Type: typ, Family: ri.Family, Route: &ri})
+			require.NoError(t, err)
 			want := uint32(uapi.RTNLGRP_IPV4_ROUTE)
 			if ri.Family == rtnl.FamilyV6 {
 				want = uapi.RTNLGRP_IPV6_ROUTE
 			}
 			assert.Equal(t, want, group)
-			assert.Equal(t, routeMessage(&ri), body)
+			msg, err := routeMessage(&ri, roomSized)
+			require.NoError(t, err)
+			assert.Equal(t, msg, body)
 		}
 	}
-	_, _, ok := notifiers[rt.RTMNewRoute](rtnl.Notification{Type: rt.RTMNewRoute})
-	assert.False(t, ok)
+	body, _, err := notifiers[rt.RTMNewRoute](rtnl.Notification{Type: rt.RTMNewRoute})
+	assert.NoError(t, err)
+	assert.Nil(t, body)
 }

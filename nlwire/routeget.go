@@ -166,18 +166,21 @@ func getRoute(r *request) ([]netlink.Message, error) {
 	var body []byte
 	switch {
 	case g.q.FIBMatch && rr.Entry != nil:
-		body = routeMessage(rr.Entry)
+		body, err = routeMessage(rr.Entry, roomGoodSize)
 	case g.family == uapi.AF_INET6:
-		body = routeAnswer6(&g, &rr, ix)
+		body, err = routeAnswer6(&g, &rr, ix)
 	default:
-		body = routeAnswer(&g, &rr, ix)
+		body, err = routeAnswer(&g, &rr, ix)
+	}
+	if err != nil {
+		return nil, err
 	}
 	return []netlink.Message{{Header: netlink.Header{Type: netlink.HeaderType(rt.RTMNewRoute)}, Data: body}}, nil
 }
 
 // routeAnswer is rt_fill_info: the route an IPv4 lookup built, as a
 // cached route (RTM_F_CLONED) to the destination as a host.
-func routeAnswer(g *getRouteReq, rr *rtnl.RouteResult, ix rtnl.RouteIndexes) []byte {
+func routeAnswer(g *getRouteReq, rr *rtnl.RouteResult, ix rtnl.RouteIndexes) ([]byte, error) {
 	table := uint32(uapi.RT_TABLE_MAIN)
 	if g.lookupTbl {
 		table = rr.Table
@@ -235,7 +238,7 @@ func routeRefs(g *getRouteReq, rr *rtnl.RouteResult) uint32 {
 // destination and source (:: when none was asked) as hosts, the input
 // device or the source address selection picked, the route's own
 // preferred source, metrics, metric, gateway and device.
-func routeAnswer6(g *getRouteReq, rr *rtnl.RouteResult, ix rtnl.RouteIndexes) []byte {
+func routeAnswer6(g *getRouteReq, rr *rtnl.RouteResult, ix rtnl.RouteIndexes) ([]byte, error) {
 	m := rtmsg{family: uapi.AF_INET6, dstLen: 128, srcLen: 128, table: rtmTable(rr.Table),
 		protocol: uint8(rr.Protocol), scope: uapi.RT_SCOPE_UNIVERSE, typ: uint8(rr.Type), flags: uint32(rr.Flags) & 0xffff}
 	ae := netlink.NewAttributeEncoder()

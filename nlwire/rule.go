@@ -317,7 +317,10 @@ func (d *ruleDumper) fill(p *part) (bool, error) {
 		fam := d.fams[0]
 		var perr error
 		done, err := d.h.RuleDump(fam, &d.pos, func(r *fibrules.Rule) bool {
-			perr = p.put(rt.RTMNewRule, 0, encodeRule(r, fam))
+			var b []byte
+			if b, perr = encodeRule(r, fam); perr == nil {
+				perr = p.put(rt.RTMNewRule, 0, b)
+			}
 			return perr == nil
 		})
 		if err != nil || perr != nil || !done {
@@ -334,9 +337,9 @@ func (d *ruleDumper) close() {}
 // family's rule group.
 //
 // Kernel: notify_rule_change (net/core/fib_rules.c).
-func notifyRule(n rtnl.Notification) ([]byte, uint32, bool) {
+func notifyRule(n rtnl.Notification) ([]byte, uint32, error) {
 	if n.Rule == nil {
-		return nil, 0, false
+		return nil, 0, nil
 	}
 	fam := n.Family
 	if n.Rule.Family != 0 {
@@ -344,11 +347,13 @@ func notifyRule(n rtnl.Notification) ([]byte, uint32, bool) {
 	}
 	switch fam {
 	case rtnl.FamilyV4:
-		return encodeRule(n.Rule, fam), uapi.RTNLGRP_IPV4_RULE, true
+		b, err := encodeRule(n.Rule, fam)
+		return b, uapi.RTNLGRP_IPV4_RULE, err
 	case rtnl.FamilyV6:
-		return encodeRule(n.Rule, fam), uapi.RTNLGRP_IPV6_RULE, true
+		b, err := encodeRule(n.Rule, fam)
+		return b, uapi.RTNLGRP_IPV6_RULE, err
 	}
-	return nil, 0, false
+	return nil, 0, nil
 }
 
 // prefixLen is a selector's prefix length, 0 for "all".
@@ -364,7 +369,7 @@ func prefixLen(p netip.Prefix) uint8 {
 //
 // Kernel: fib_nl_fill_rule (net/core/fib_rules.c), fib4_rule_fill
 // (net/ipv4/fib_rules.c), fib6_rule_fill (net/ipv6/fib6_rules.c).
-func encodeRule(r *fibrules.Rule, fam int) []byte {
+func encodeRule(r *fibrules.Rule, fam int) ([]byte, error) {
 	hdr := make([]byte, frhLen)
 	hdr[0] = uint8(fam)
 	hdr[1] = prefixLen(r.Dst)
@@ -431,6 +436,5 @@ func encodeRule(r *fibrules.Rule, fam int) []byte {
 	if r.Src.IsValid() && r.Src.Bits() > 0 {
 		ae.Bytes(uapi.FRA_SRC, r.Src.Addr().AsSlice())
 	}
-	b, _ := ae.Encode() // fixed-size attributes of a valid rule: no error
-	return append(hdr, b...)
+	return encodeAttrs(hdr, ae)
 }

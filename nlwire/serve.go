@@ -363,10 +363,10 @@ func appendErrTLVs(dst []byte, err error, lim int) []byte {
 }
 
 // splitDone reports whether the dumpit key sends its NLMSG_DONE in a
-// datagram of its own: the dumps registered with
-// RTNL_FLAG_DUMP_SPLIT_NLM_DONE in Linux 6.18 (rtnl_dump_ifinfo,
-// rtnl_dump_all, inet_dump_ifaddr, inet_dump_fib, inet6_dump_fib), which
-// old applications that read DONE apart depend on.
+// datagram of its own, which old applications that read DONE apart
+// depend on: the dumps registered with RTNL_FLAG_DUMP_SPLIT_NLM_DONE in
+// Linux 6.18 (see splitFlag), and rtnl_dump_all, whose return (the part's
+// length, else the last dumpit's) leaves NLMSG_DONE to a part of its own.
 func splitDone(k handlerKey) bool {
 	switch k.typ {
 	case rt.RTMGetLink:
@@ -379,10 +379,24 @@ func splitDone(k handlerKey) bool {
 	return false
 }
 
+// splitFlag reports whether the dumpit key is registered with
+// RTNL_FLAG_DUMP_SPLIT_NLM_DONE in Linux 6.18 (rtnl_dump_ifinfo,
+// inet_dump_ifaddr, inet_dump_fib, inet6_dump_fib): its rtnl_dumpit
+// returns the part's length for the dumpit's EMSGSIZE, so a message that
+// fits in no part ends the dump with NLMSG_DONE 0. rtnl_dump_all, the
+// AF_UNSPEC dump of addresses and routes, is registered without it: the
+// same EMSGSIZE ends it with -EMSGSIZE in NLMSG_DONE.
+//
+// Kernel: rtnl_dumpit, rtnetlink_dump_start (net/core/rtnetlink.c).
+func splitFlag(k handlerKey) bool {
+	return splitDone(k) && !(k.family == uapi.AF_UNSPEC && (k.typ == rt.RTMGetAddr || k.typ == rt.RTMGetRoute))
+}
+
 // deliver sends notification n to the namespace's sockets: to each that
 // joined the notifier's group, and when the request that caused it asked
 // for an echo, to the requesting socket alone, after the others (which is
-// then left out of the multicast).
+// then left out of the multicast). A notification whose message could not
+// be built reaches nobody: the group's members get its error instead.
 //
 // Kernel: rtnl_notify → nlmsg_notify (net/netlink/af_netlink.c).
 func (ns *netSockets) deliver(n rtnl.Notification) {
@@ -390,8 +404,12 @@ func (ns *netSockets) deliver(n rtnl.Notification) {
 	if fn == nil {
 		return
 	}
-	body, group, ok := fn(n)
-	if !ok {
+	body, group, err := fn(n)
+	if err != nil {
+		ns.setErr(group, err)
+		return
+	}
+	if body == nil {
 		return
 	}
 	b := appendMsg(nil, netlink.Header{Type: netlink.HeaderType(n.Type), Flags: netlink.HeaderFlags(n.Flags),
@@ -415,5 +433,30 @@ func (ns *netSockets) deliver(n rtnl.Notification) {
 		origin.mu.Lock()
 		origin.enqueueLocked(b, len(b))
 		origin.mu.Unlock()
+	}
+}
+
+// setErr reports err to every socket in group, which its next Receive
+// returns (ENOBUFS not to a socket that set NoENOBUFS): what a
+// notification's sender does when its message cannot be built
+// (rtmsg_fib, inet6_rt_notify and nexthop_notify on a failed fill).
+//
+// Kernel: rtnl_set_sk_err → netlink_set_err, do_one_set_err
+// (net/netlink/af_netlink.c).
+func (ns *netSockets) setErr(group uint32, err error) {
+	en := errno.Of(err)
+	if en == 0 {
+		en = syscall.EINVAL
+	}
+	ns.mu.Lock()
+	socks := ns.socks
+	ns.mu.Unlock()
+	for _, s := range socks {
+		s.mu.Lock()
+		if s.joinedLocked(group) && !(en == syscall.ENOBUFS && s.opts.noENOBUFS) {
+			s.sockErr = en
+			s.wakeLocked()
+		}
+		s.mu.Unlock()
 	}
 }

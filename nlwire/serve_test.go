@@ -51,8 +51,8 @@ func init() {
 	})
 	register(testFamily, testNew, handler{do: func(*request) ([]netlink.Message, error) { return nil, testErr }})
 	register(testFamily, testDel, handler{do: func(*request) ([]netlink.Message, error) { return nil, testErr }})
-	registerNotify(testNew, func(n rtnl.Notification) ([]byte, uint32, bool) {
-		return []byte{testFamily, 0, 0, 0}, uapi.RTNLGRP_TUNNEL, true
+	registerNotify(testNew, func(n rtnl.Notification) ([]byte, uint32, error) {
+		return []byte{testFamily, 0, 0, 0}, uapi.RTNLGRP_TUNNEL, nil
 	})
 }
 
@@ -329,6 +329,12 @@ func TestDumpSplitDone(t *testing.T) {
 	require.True(t, splitDone(handlerKey{uapi.AF_INET6, rt.RTMGetRoute}))
 	require.False(t, splitDone(handlerKey{uapi.AF_UNSPEC, rt.RTMGetRule}))
 	require.False(t, splitDone(handlerKey{uapi.AF_UNSPEC, rt.RTMGetNexthop}))
+	// rtnl_dump_all sends DONE apart by its return, without the flag.
+	require.True(t, splitDone(handlerKey{uapi.AF_UNSPEC, rt.RTMGetRoute}))
+	require.False(t, splitFlag(handlerKey{uapi.AF_UNSPEC, rt.RTMGetRoute}))
+	require.False(t, splitFlag(handlerKey{uapi.AF_UNSPEC, rt.RTMGetAddr}))
+	require.True(t, splitFlag(handlerKey{uapi.AF_INET, rt.RTMGetRoute}))
+	require.True(t, splitFlag(handlerKey{uapi.AF_UNSPEC, rt.RTMGetLink}))
 
 	s := newTestSocket(t)
 	ds := &dumpState{split: true, d: &listDumper{msgs: []netlink.Message{{Header: netlink.Header{Type: 16}, Data: make([]byte, 1452)}}}}

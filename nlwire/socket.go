@@ -33,6 +33,10 @@ import (
 // time, and Receive may block in one goroutine while another sends or
 // closes. Close unblocks a blocked Receive.
 //
+// An open Socket holds a reference to its namespace (through its Handle),
+// as a socket holds its struct net: a namespace deleted by name stays
+// alive and served while a socket in it is open (see rtnl.Kernel.DelNet).
+//
 // Port ids: the first open socket of a task gets the task's id (as
 // netlink_autobind gives a process's first socket its pid); a task's
 // further sockets get -4097, -4098, ... (as uint32), the first not in use
@@ -130,10 +134,14 @@ func (s *Socket) Handle() *rtnl.Handle { return s.h }
 // Close closes the socket: it leaves its groups, gives up its port id,
 // drops its queue and wakes a blocked Receive, which returns the poller's
 // "use of closed file" error, as a real socket's does; a Receive after
-// Close returns EBADF. A second Close does nothing, as mdlayher/netlink's
-// own sockets allow.
+// Close returns EBADF. Last, once a request or dump part being served has
+// finished, it ends the dump in progress, if any, and then closes the
+// socket's Handle, which drops the socket's reference to its namespace: a namespace deleted by name is dismantled when its last
+// socket (or Handle) closes. A second Close does nothing, as
+// mdlayher/netlink's own sockets allow.
 //
-// Kernel: netlink_release (net/netlink/af_netlink.c).
+// Kernel: netlink_release (net/netlink/af_netlink.c) → sk_free →
+// __sk_destruct → put_net.
 func (s *Socket) Close() error {
 	s.mu.Lock()
 	if s.closed {
@@ -146,13 +154,16 @@ func (s *Socket) Close() error {
 	s.wakeLocked()
 	s.mu.Unlock()
 	unbind(s)
+	// In the socket's task (sendMu): the dump's cursor is released
+	// (cb->done) while its Handle can still take RTNL, and no part runs
+	// after the Handle is closed (every part runs under sendMu and first
+	// checks closed).
+	s.sendMu.Lock()
 	if ds != nil {
-		// netlink_release ends the dump in progress (cb->done) in the
-		// socket's task.
-		s.sendMu.Lock()
 		ds.close()
-		s.sendMu.Unlock()
 	}
+	_ = s.h.Close()
+	s.sendMu.Unlock()
 	return nil
 }
 

@@ -545,3 +545,53 @@ func TestConcurrentSockets(t *testing.T) {
 	}
 	require.Zero(t, pending(listener))
 }
+
+// TestSocketHoldsNamespace: an open socket holds its namespace, as a
+// socket holds its struct net (sk_alloc's get_net). After `ip netns del`
+// the socket is still served in full — requests, dumps and the
+// notifications of its groups — and the namespace is dismantled when the
+// socket closes (__sk_destruct's put_net → cleanup_net).
+func TestSocketHoldsNamespace(t *testing.T) {
+	k := rtnl.MustNewKernel(rtnl.After)
+	ip := k.World().NewTask("ip")
+	n, err := k.NewNet(ip, "red")
+	require.NoError(t, err)
+	rc, err := DialRTNetlink(n)
+	require.NoError(t, err)
+	listener := NewSocket(n)
+	defer listener.Close()
+	require.NoError(t, listener.JoinGroup(uapi.RTNLGRP_LINK))
+
+	require.NoError(t, k.DelNet(ip, "red"))
+	require.Nil(t, k.Net("red"))
+	k.Settle(ip)
+	// The namespace lives on: the socket adds a device, lists it, and the
+	// listener hears of it.
+	require.NoError(t, rc.Link.New(&rtnetlink.LinkMessage{Family: 0, Attributes: &rtnetlink.LinkAttributes{
+		Name: "d0", Info: &rtnetlink.LinkInfo{Kind: "dummy"}}}))
+	links, err := rc.Link.List()
+	require.NoError(t, err)
+	require.Len(t, links, 2, "lo and d0")
+	require.NotZero(t, pending(listener), "RTM_NEWLINK heard")
+	d0 := n.Devices().ByName("d0")
+	require.NotNil(t, d0)
+
+	// The listener still holds it when the other closes.
+	require.NoError(t, rc.Close())
+	k.Settle(ip)
+	require.True(t, d0.Registered())
+	// The last socket's close queues cleanup_net.
+	require.NoError(t, listener.Close())
+	k.Settle(ip)
+	require.False(t, d0.Registered())
+	require.Zero(t, n.Devices().Len())
+	require.NoError(t, k.CheckInvariants())
+
+	// A socket opened on the dismantled namespace gets the error of a
+	// namespace that is gone.
+	late, err := DialRTNetlink(n)
+	require.NoError(t, err)
+	defer late.Close()
+	_, err = late.Link.List()
+	require.ErrorIs(t, err, syscall.ENOENT)
+}

@@ -125,7 +125,8 @@ func snapshot(tb testing.TB, k *rtnl.Kernel, t *sim.Task) state {
 //	g7a, g7b             dummies in group 7; g9 dummy in group 9
 //
 // a namespace "blue" with a dummy b0, and a namespace "gone" that has been
-// deleted (its Handle is returned as gone).
+// deleted and dismantled (a Handle made of it afterwards is returned as
+// gone).
 func badInputRig(t *testing.T, cfg rtnl.Config) (r *rig, blue, gone *rtnl.Handle) {
 	r = newRig(t, cfg)
 	h := r.h
@@ -176,10 +177,14 @@ func badInputRig(t *testing.T, cfg rtnl.Config) (r *rig, blue, gone *rtnl.Handle
 	r.ok(blue.LinkAdd(netdev.Dummy{Name: "b0"}))
 	gn, err := r.k.NewNet(r.t, "gone")
 	r.ok(err)
-	gone = gn.Handle(r.t)
-	r.ok(gone.LinkAdd(netdev.Dummy{Name: "x0"}))
+	gh := gn.Handle(r.t)
+	r.ok(gh.LinkAdd(netdev.Dummy{Name: "x0"}))
+	r.ok(gh.Close())
 	r.ok(r.k.DelNet(r.t, "gone"))
 	r.settle()
+	// A Handle made of the dismantled namespace: Linux would not let a
+	// process reach it, so every request fails.
+	gone = gn.Handle(r.t)
 
 	// The rig is what the comment above says.
 	require.Equal(t, []string{"s0"}, names(r.dev("bond0").Slaves()))

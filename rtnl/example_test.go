@@ -148,3 +148,30 @@ func ExampleRouteDump() {
 	// part 2 10.0.4.0/24
 	// part 3 10.0.5.0/24
 }
+
+// A namespace deleted by name lives on while a Handle holds it, as a
+// struct net lives while a socket or process holds it: `ip netns del`
+// drops only the name's reference. The last Close queues its cleanup.
+func ExampleKernel_DelNet() {
+	k := rtnl.MustNewKernel(rtnl.After)
+	t := k.World().NewTask("ip")
+	red, _ := k.NewNet(t, "red")
+	h := red.Handle(t)
+	_ = h.LinkAdd(netdev.Dummy{Name: "d0"})
+
+	_ = k.DelNet(t, "red")
+	fmt.Println(k.Net("red") == nil, k.NetNames())
+	links, err := h.LinkList()
+	fmt.Println(len(links), err)
+
+	_ = h.Close()
+	k.Settle(t) // cleanup_net runs
+	fmt.Println(red.Devices().Len())
+	err = h.LinkSetUp("d0")
+	fmt.Println(errors.Is(err, syscall.EBADF), err)
+	// Output:
+	// true []
+	// 2 <nil>
+	// 0
+	// true bad file descriptor: Request on a closed Handle
+}

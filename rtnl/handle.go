@@ -4,6 +4,7 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/netsimlab/netsim/errno"
@@ -25,10 +26,49 @@ import (
 // A Handle is used by one goroutine at a time (its task's). Handles of the
 // same or of different namespaces may be used from different goroutines at
 // once, each with its own task.
+//
+// A Handle holds a reference to its namespace, as a netlink socket does,
+// from Net.Handle until Close: a namespace deleted by name stays alive and
+// usable through its open Handles, and is dismantled when the last one
+// closes. A Handle used for the kernel's whole life may simply never be
+// closed.
 type Handle struct {
 	n      *Net
 	t      *sim.Task
 	origin Origin // see SetOrigin
+	// noNet: the namespace was dismantled before the Handle was made
+	// (maybe_get_net failed); it holds no reference.
+	noNet  bool
+	closed atomic.Bool
+}
+
+// Close releases the Handle's reference to its namespace; the last
+// reference of a namespace deleted by name queues its cleanup (see
+// Kernel.DelNet). Requests on a closed Handle fail with EBADF, as they
+// would on a closed socket. A second Close does nothing. Close always
+// returns nil.
+//
+// Kernel: netlink_release → sk_free → put_net.
+func (h *Handle) Close() error {
+	if h.closed.Swap(true) || h.noNet {
+		return nil
+	}
+	h.n.put(h.t)
+	return nil
+}
+
+// usable is the check every request makes first: a closed Handle fails
+// with EBADF, one made of a dismantled namespace with ENOENT. An open
+// Handle holds a reference, so its namespace cannot be dismantled under
+// it: the check reads only the Handle.
+func (h *Handle) usable() error {
+	if h.closed.Load() {
+		return errno.New(syscall.EBADF, "Request on a closed Handle")
+	}
+	if h.noNet {
+		return h.n.errDead()
+	}
+	return nil
 }
 
 // Task returns the task the handle acts as.
@@ -54,12 +94,11 @@ func (n *Net) errDead() error {
 // do runs one request with RTNL held.
 func (h *Handle) do(op string, fn func(t *sim.Task, tb *netdev.Table) error) error {
 	defer h.enter(op)()
+	if err := h.usable(); err != nil {
+		return err
+	}
 	t, k := h.t, h.n.k
 	k.lock(t)
-	if h.n.dead {
-		k.unlock(t)
-		return h.n.errDead()
-	}
 	// The resilient nexthop groups' upkeep work due by now runs first.
 	h.n.nh.RunTimers(t)
 	h.n.syncTables6()

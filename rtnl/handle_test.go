@@ -224,6 +224,7 @@ func TestNamespaces(t *testing.T) {
 		require.Equal(t, netdev.IfIndex(2), n.Devices().ByName("d0").Index())
 		require.Same(t, n, r.k.Net(name))
 		require.Equal(t, name, n.Name())
+		r.ok(h.Close())
 	}
 	require.Equal(t, []string{"blue", "red"}, r.k.NetNames())
 	require.Same(t, r.k.InitNet(), r.k.Net(""))

@@ -1,10 +1,10 @@
 package rtnl
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 )
 
 // CheckInvariants runs every subsystem's invariant checker over every
@@ -42,20 +42,25 @@ func (k *Kernel) CheckInvariants() error {
 }
 
 // allNets returns the live namespaces, the initial one first, then by name;
-// deleted namespaces not yet dismantled come last.
+// the namespaces deleted by name and not yet dismantled (still held by a
+// Handle, or with their cleanup pending) come last, oldest first.
 func (k *Kernel) allNets() []*Net {
 	nets := []*Net{k.initNet}
+	listed := map[*Net]bool{k.initNet: true}
 	for _, name := range k.NetNames() {
-		nets = append(nets, k.Net(name))
-	}
-	var dead []*Net
-	for _, n := range k.byTable {
-		if n.dead {
-			dead = append(dead, n)
+		if n := k.Net(name); n != nil {
+			nets = append(nets, n)
+			listed[n] = true
 		}
 	}
-	slices.SortFunc(dead, func(a, b *Net) int { return strings.Compare(a.name, b.name) })
-	return append(nets, dead...)
+	var gone []*Net
+	for _, n := range k.byTable {
+		if !listed[n] {
+			gone = append(gone, n)
+		}
+	}
+	slices.SortFunc(gone, func(a, b *Net) int { return cmp.Compare(a.seq, b.seq) })
+	return append(nets, gone...)
 }
 
 func (n *Net) checkInvariants() []error {

@@ -183,13 +183,14 @@ func (k *Kernel) unlock(t *sim.Task) {
 // lifetime checks) and RCU callbacks, however far in the future, so the
 // kernel is quiescent, then advances t's clock to the World's Now: t waits
 // for the kernel to settle. Addresses with finite lifetimes therefore run
-// out.
+// out. Work that would be due at the end of virtual time (sim.End: a
+// lifetime that would end past it) never runs.
 // Use it between phases of a direct (unscheduled) simulation.
 func (k *Kernel) Settle(t *sim.Task) {
 	for {
-		k.wq.runDue(t, sim.Time(1<<62))
+		k.wq.runDue(t, sim.End)
 		k.w.Settle()
-		if k.wq.pendingCount() == 0 && k.w.RCU().Pending() == 0 {
+		if !k.wq.dueBy(sim.End) && k.w.RCU().Pending() == 0 {
 			break
 		}
 	}
@@ -199,13 +200,13 @@ func (k *Kernel) Settle(t *sim.Task) {
 // SettleFor lets d of virtual time pass for t, as for a process that
 // waits that long: the deferred work and RCU callbacks due by then run,
 // earliest first, and work due later (an address lifetime's end) stays
-// pending. t's clock ends d later.
+// pending. t's clock ends d later (at sim.End at the latest).
 func (k *Kernel) SettleFor(t *sim.Task, d time.Duration) {
 	until := t.Now().Add(d)
 	for {
 		k.wq.runDue(t, until)
 		t.SleepUntil(until)
-		if sim.Time(k.wq.nextAt.Load()) > until {
+		if !k.wq.dueBy(until) {
 			return
 		}
 	}
@@ -229,7 +230,7 @@ type Net struct {
 	// (0). Guarded by RTNL.
 	mpSeed uint32
 
-	dead bool // guarded by RTNL
+	ref netRef // the namespace's references (see netref.go)
 
 	gens dumpGens // the dumps' generation counters; guarded by RTNL
 
@@ -262,8 +263,15 @@ func (n *Net) Kernel() *Kernel { return n.k }
 // that holds RTNL or has a quiescent simulation.
 func (n *Net) Devices() *netdev.Table { return n.devs }
 
-// Handle returns a Handle that makes requests in n as task t.
-func (n *Net) Handle(t *sim.Task) *Handle { return &Handle{n: n, t: t} }
+// Handle returns a Handle that makes requests in n as task t. The Handle
+// holds a reference to n, as an open netlink socket holds its namespace,
+// until its Close: a namespace deleted by name lives on while a Handle of
+// it is open (see DelNet). A Handle made of a namespace already
+// dismantled (one whose last reference was gone) fails its every request
+// with ENOENT.
+func (n *Net) Handle(t *sim.Task) *Handle {
+	return &Handle{n: n, t: t, noNet: !n.ref.tryGet()}
+}
 
 func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	tb, err := k.stack.NewTable(t, name)
@@ -283,6 +291,7 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	})
 	nh.SetLoopback(tb.Loopback())
 	n := &Net{k: k, name: name, devs: tb, nh: nh, fib: f, fib6: f6}
+	n.ref.init()
 	f.SetAnnouncer(routeAnnouncer4{n})
 	f6.SetAnnouncer(routeAnnouncer6{n})
 	nh.SetBucketAnnouncer(bucketAnnouncer{n})
@@ -388,14 +397,17 @@ func (k *Kernel) NetNamesNewestFirst() []string {
 	return out
 }
 
-// DelNet deletes the namespace named name. As in the kernel, the name goes
-// at once and the namespace is dismantled later by a cleanup worker
-// (cleanup_net), which takes RTNL: every device is deleted in one batch,
-// then the loopback device.
+// DelNet deletes the namespace named name: the name goes at once (Net
+// no longer finds it and NewNet may use it again), and with it the
+// reference the name held. The namespace lives on, usable through the
+// Handles and sockets still open in it, until the last of them closes;
+// then a cleanup worker (cleanup_net) dismantles it, taking RTNL: every
+// device is deleted in one batch, then the loopback device. With nothing
+// open in it, that work is queued at once.
 //
-// Kernel: `ip netns del` unmounts the name; cleanup_net →
-// default_device_exit_batch, loopback_net_exit (net/core/net_namespace.c,
-// net/core/dev.c).
+// Kernel: `ip netns del` unmounts the name (nsfs's put_net); __put_net
+// queues cleanup_net → default_device_exit_batch, loopback_net_exit
+// (net/core/net_namespace.c, net/core/dev.c).
 func (k *Kernel) DelNet(t *sim.Task, name string) error {
 	t.Charge(sim.Syscall, 1)
 	k.wq.runDue(t, t.Now())
@@ -408,9 +420,8 @@ func (k *Kernel) DelNet(t *sim.Task, name string) error {
 	k.mu.Lock()
 	delete(k.nets, name)
 	k.mu.Unlock()
-	n.dead = true
 	k.unlock(t)
-	k.wq.Queue(t, 0, "cleanup_net", func(kw *sim.Task) { k.cleanupNet(kw, n) })
+	n.put(t)
 	return nil
 }
 
@@ -471,8 +482,14 @@ func (h *workHeap) Pop() any {
 	return p
 }
 
+// Queue queues fn to run delay after t's time. Work that would be due at
+// the end of virtual time (sim.End) is dropped: it could never run.
 func (q *workQueue) Queue(t *sim.Task, delay time.Duration, name string, fn func(kw *sim.Task)) {
 	k := q.k
+	at := t.Now().Add(delay)
+	if at > lastDue {
+		return
+	}
 	if t.Scheduled() {
 		k.w.SpawnFrom(t, "kworker/"+name, func(kw *sim.Task) {
 			kw.Sleep(delay)
@@ -482,23 +499,30 @@ func (q *workQueue) Queue(t *sim.Task, delay time.Duration, name string, fn func
 	}
 	q.mu.Lock()
 	q.seq++
-	heap.Push(&q.pending, pendingWork{at: t.Now().Add(delay), seq: q.seq, name: name, fn: fn})
+	heap.Push(&q.pending, pendingWork{at: at, seq: q.seq, name: name, fn: fn})
 	q.nextAt.Store(int64(q.pending[0].at))
 	q.mu.Unlock()
 }
 
-func (q *workQueue) pendingCount() int {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return len(q.pending)
+// lastDue is the latest time at which pending work can run: work due at
+// sim.End, the end of virtual time, never runs.
+const lastDue = sim.End - 1
+
+// dueBy reports whether work that can run is due at or before upTo.
+func (q *workQueue) dueBy(upTo sim.Time) bool {
+	return sim.Time(q.nextAt.Load()) <= min(upTo, lastDue)
 }
 
 // runDue runs the pending work due at or before upTo, earliest first,
-// including work that the work itself queues.
+// including work that the work itself queues. Work due at sim.End never
+// runs: a timer set past the end of virtual time does not fire. Each item
+// runs once, at its due time or later; none is run again for the time that
+// passed (a kernel timer whose expiry has passed fires once).
 func (q *workQueue) runDue(t *sim.Task, upTo sim.Time) {
 	if t.Scheduled() {
 		return
 	}
+	upTo = min(upTo, lastDue)
 	if sim.Time(q.nextAt.Load()) > upTo {
 		return // nothing due: no shared lock taken
 	}

@@ -95,6 +95,13 @@ func (n *Net) routeGet6(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteResul
 		ri := routeInfo6(r)
 		if iif != nil {
 			ri.IIF, ri.IIFIndex = iif.Name(), iif.Index()
+			ri.Size += 8 // RTA_IIF
+		}
+		if ri.Size > getRouteReplyMax {
+			// The reply skb, NLMSG_GOODSIZE, is allocated before the
+			// answer is known: a route of more than 130 paths with
+			// gateways does not fit (rt6_fill_node's EMSGSIZE).
+			return RouteResult{}, errno.New(syscall.EMSGSIZE, "")
 		}
 		rr.Entry = &ri
 	}

@@ -28,11 +28,18 @@ func (n *Net) Rules(family int) *fibrules.Ops {
 // ruleRequest starts one RTM_NEWRULE, RTM_DELRULE or RTM_GETRULE and
 // returns the family's rules and the function that ends the request.
 // Unlike the other requests it takes no lock itself: the rules' own lock
-// policy (Config.Rules) decides which locks a change takes.
+// policy (Config.Rules) decides which locks a change takes. Under
+// LockPerOps it therefore reads nothing of the namespace that RTNL
+// guards: the Handle's reference keeps the namespace alive, the rule
+// lists are the ops' (their lock, or RCU for a dump), device names are
+// looked up as dev_get_by_name_rcu does, IPv4 table ids as fib_get_table
+// does under RCU (fib.FIB.HasTable), the IPv6 tables through tables6's
+// lock, and the notifications go through the namespace's own listener
+// and origin locks.
 func (h *Handle) ruleRequest(op string, family int) (*fibrules.Ops, func(), error) {
 	end := h.enter(op)
-	if h.n.dead {
-		return nil, end, h.n.errDead()
+	if err := h.usable(); err != nil {
+		return nil, end, err
 	}
 	o, err := h.n.ruleOps(family)
 	return o, end, err

@@ -3,6 +3,7 @@ package rtnl_test
 import (
 	"errors"
 	"fmt"
+	"net/netip"
 	"sync"
 	"syscall"
 	"testing"
@@ -187,4 +188,57 @@ func TestConcurrentRulesAndDevices(t *testing.T) {
 			require.Equal(t, before, after)
 		})
 	}
+}
+
+// TestRuleEmptyTableBesideRoutes: under LockPerOps an IPv4 to_tbl rule
+// without a table, once the namespace has custom rules, takes the lowest
+// unused table (fib_empty_table) without RTNL, while route requests
+// create tables under RTNL. Under -race this checks that the rule's table
+// lookup is safe beside them, as the kernel's RCU lookup is.
+func TestRuleEmptyTableBesideRoutes(t *testing.T) {
+	k := rtnl.MustNewKernel(rtnl.After)
+	w := k.World()
+	rules, routes := k.InitNet().Handle(w.NewTask("rules")), k.InitNet().Handle(w.NewTask("routes"))
+	require.NoError(t, routes.LinkAdd(netdev.Dummy{Name: "d0"}))
+	require.NoError(t, routes.LinkSetUp("d0"))
+	// The first rule unmerges the FIB under RTNL; the others take none.
+	require.NoError(t, rules.RuleAdd(rtnl.FamilyV4, fibrules.Rule{Pref: 5, Attrs: fibrules.AttrPriority, Action: fibrules.ActToTable, Table: 5000}))
+	const n = 200
+	var wg sync.WaitGroup
+	errs := make(chan error, 2*n)
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for i := range n {
+			if err := rules.RuleAdd(rtnl.FamilyV4, fibrules.Rule{Pref: uint32(10 + i), Attrs: fibrules.AttrPriority, Action: fibrules.ActToTable}); err != nil {
+				errs <- err
+			}
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		for i := range n {
+			if err := routes.RouteAdd(rtnl.Route{Table: uint32(1000 + i), Dst: netip.MustParsePrefix("10.0.0.0/8"), Dev: "d0"}); err != nil {
+				errs <- err
+			}
+		}
+	}()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+	require.Zero(t, k.InitNet().Rules(rtnl.FamilyV4).RTNLAcquires()-1, "only the first rule took RTNL")
+	// Every rule got a table of its own.
+	seen := map[uint32]bool{}
+	rs, err := rules.RuleList(rtnl.FamilyV4)
+	require.NoError(t, err)
+	for _, r := range rs {
+		if r.Pref >= 10 && r.Pref < 10+n {
+			require.False(t, seen[r.Table], "table %d twice", r.Table)
+			seen[r.Table] = true
+		}
+	}
+	require.Len(t, seen, n)
+	require.NoError(t, k.CheckInvariants())
 }

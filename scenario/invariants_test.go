@@ -168,7 +168,7 @@ func checkSeed001(t *testing.T, cfg rtnl.Config, n int) {
 		})
 	}
 	c.settle("attach to vrf")
-	c.do("netns del", func() error { return k.DelNet(task, "test") })
+	c.do("netns del", func() error { _ = h.Close(); return k.DelNet(task, "test") })
 	c.settle("teardown")
 }
 
@@ -200,7 +200,7 @@ func checkSeed002(t *testing.T, cfg rtnl.Config, n int) {
 		name := fmt.Sprintf("eth%d", i)
 		c.do("delete "+name, func() error { return h.LinkDel(name) })
 	}
-	c.do("netns del", func() error { return k.DelNet(task, "dummy-ns") })
+	c.do("netns del", func() error { _ = h.Close(); return k.DelNet(task, "dummy-ns") })
 	c.settle("delete")
 }
 

@@ -175,6 +175,7 @@ func seed001PreviousRun(k *rtnl.Kernel, t *sim.Task, vlans int) error {
 		return err
 	}
 	h := n.Handle(t)
+	defer h.Close() // the earlier run's processes have exited
 	sh := &shell{t: t}
 	if err := seed001Setup(sh, h); err != nil {
 		return err

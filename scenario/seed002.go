@@ -84,7 +84,10 @@ func Seed002(cfg rtnl.Config, p Seed002Params) (*Report, error) {
 				return err
 			}
 		}
-		// ip netns del returns at once; the namespace is dismantled later.
+		// The ip netns exec processes have exited: nothing holds the
+		// namespace but its name. ip netns del returns at once; the
+		// namespace is dismantled later.
+		_ = h.Close()
 		return sh.ip(func() error { return k.DelNet(t, "dummy-ns") })
 	}
 	if err := rc.phase("create", create); err != nil {

@@ -120,6 +120,27 @@ const (
 	// Fib6NewTable counts IPv6 FIB tables created by fib6_new_table.
 	Fib6NewTable
 
+	// Interface addresses (package netdev, net/ipv4/devinet.c,
+	// net/ipv6/addrconf.c, net/ipv4/igmp.c, net/ipv6/mcast.c).
+
+	// IfaScan counts IPv4 addresses (in_ifaddr) examined walking one
+	// device's address list: find_matching_ifa and __inet_insert_ifa on
+	// every add (each walks the whole list when the address is new), and
+	// inet_rtm_deladdr's search.
+	IfaScan
+	// Inet4HashVisit counts IPv4 addresses visited by check_lifetime's walk
+	// of the namespace's whole address hash (inet_addr_lst), which every
+	// add and change queues.
+	Inet4HashVisit
+	// Inet6HashVisit counts IPv6 addresses visited by addrconf_verify_rtnl's
+	// walk of the namespace's whole address hash (inet6_addr_lst), which
+	// every add and change runs.
+	Inet6HashVisit
+	// McListScan counts multicast groups (ip_mc_list, ifmcaddr6) examined
+	// walking one device's group list to join or leave a group
+	// (____ip_mc_inc_group, __ipv6_dev_mc_inc, and their dec twins).
+	McListScan
+
 	// NumKinds is the number of kinds; not a kind.
 	NumKinds
 )
@@ -165,6 +186,11 @@ var kindNames = [NumKinds]string{
 	RuleChange:    "rule_changes",
 	Fib6TableWalk: "fib6_table_walks",
 	Fib6NewTable:  "fib6_new_tables",
+
+	IfaScan:        "ifa_scans",
+	Inet4HashVisit: "inet4_hash_visits",
+	Inet6HashVisit: "inet6_hash_visits",
+	McListScan:     "mc_list_scans",
 }
 
 // String returns the kind's counter name, e.g. "hwaddr_compares".

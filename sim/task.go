@@ -147,7 +147,7 @@ func (t *Task) compute(d time.Duration) {
 	t.cpu += d
 	switch {
 	case t.inline:
-		t.now += Time(d)
+		t.now = t.now.Add(d)
 	case t.sched:
 		w := t.w
 		w.mu.Lock()
@@ -171,7 +171,7 @@ func (t *Task) compute(d time.Duration) {
 		w.mu.Unlock()
 		t.yield()
 	default:
-		t.now += Time(d)
+		t.now = t.now.Add(d)
 		t.w.runDue(t)
 	}
 }
@@ -183,7 +183,8 @@ func (t *Task) Sleep(d time.Duration) {
 	}
 	t.mustBlock("sleep")
 	start := t.now
-	t.now += Time(d)
+	t.now = t.now.Add(d)
+	d = t.now.Sub(start) // less at the end of virtual time
 	t.slept += d
 	t.trace(Event{Name: "sleep", Cat: "sleep", Start: start, Dur: d})
 	t.sync()
@@ -202,7 +203,8 @@ func (t *Task) Msleep(ms int) {
 	}
 	start := t.now
 	t.mustBlock("msleep")
-	t.now += Time(d)
+	t.now = t.now.Add(d)
+	d = t.now.Sub(start)
 	t.slept += d
 	t.trace(Event{Name: fmt.Sprintf("msleep(%d)", ms), Cat: "sleep", Start: start, Dur: d})
 	t.sync()

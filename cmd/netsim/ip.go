@@ -204,6 +204,7 @@ func ipMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 		h := n.Handle(k.World().NewTask("cat"))
+		defer h.Close()
 		for _, f := range []struct {
 			on   bool
 			name string

@@ -277,7 +277,8 @@ func GeneratedHashSeed(seed uint64) uint32 {
 
 // RunNetsim runs the steps on a fresh netsim kernel (rtnl.After) whose
 // namespace has multipath hash seed hashSeed, and returns a snapshot after
-// each.
+// each. It checks the kernel's invariants after every step (see
+// InvariantsSection).
 func RunNetsim(steps []Step, hashSeed uint32) []Snapshot {
 	k := rtnl.MustNewKernel(rtnl.After)
 	ip := iproute.New(k, k.World().NewTask("ip"))
@@ -293,6 +294,9 @@ func RunNetsim(steps []Step, hashSeed uint32) []Snapshot {
 	out := make([]Snapshot, len(steps))
 	for i, s := range steps {
 		o, e, st := ip.Output(s.Args...)
+		// The kernel's invariants hold after every step; a broken one is a
+		// section the real kernel's snapshot lacks, so a difference.
+		broken := k.CheckInvariants()
 		var d strings.Builder
 		ip.Stdout, ip.Stderr = &d, &d
 		ip.Stdin = strings.NewReader(batch)
@@ -318,9 +322,17 @@ func RunNetsim(steps []Step, hashSeed uint32) []Snapshot {
 			trie = "error: " + err.Error() + "\n"
 		}
 		out[i] = snapshot(o, e, st, d.String(), nho+nhe, r6, rt6, st6, det, x, trie)
+		if broken != nil {
+			out[i].Sections = append(out[i].Sections, Section{InvariantsSection, broken.Error() + "\n"})
+		}
 	}
 	return out
 }
+
+// InvariantsSection is the section a netsim snapshot gains when the
+// kernel's invariants (rtnl.Kernel.CheckInvariants) are broken after its
+// step: the broken invariants, one a line.
+const InvariantsSection = "netsim invariants"
 
 // Available reports why the real kernel cannot be used (nil if it can):
 // the harness needs root, unshare, and iproute2 6.1.0, whose output

@@ -1,6 +1,7 @@
 package wiretest
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -34,6 +35,11 @@ type Step struct {
 	// and its port id A's unless set; its length the message's unless set
 	// (a sequence may lie about it).
 	Send netlink.Message
+
+	// Batch are requests A sends in one datagram, all with the step's
+	// sequence number: the transcript shows how many, the first and the
+	// last. (Without NLM_F_ACK only their errors answer.)
+	Batch []netlink.Message
 
 	// Handle, with Send, makes the request through the simulated kernel's
 	// API (rtnl.Handle) instead of a socket: a change from no socket. The
@@ -145,7 +151,7 @@ func Run(side Side, seq Seq) (string, error) {
 				return out.String(), fmt.Errorf("step %d: drain %s: %w", i+1, c.name, err)
 			}
 			for _, m := range msgs {
-				fmt.Fprintf(&out, "%s %s\n", c.name, Canon(m, ports))
+				fmt.Fprintf(&out, "%s %s\n", c.name, shorten(Canon(m, ports)))
 			}
 		}
 	}
@@ -163,17 +169,39 @@ func step(side Side, a *netlink.Conn, seq uint32, st Step, ports func(uint32) st
 	case st.Join != 0:
 		fmt.Fprintf(out, "> A joins group %d\n", st.Join)
 		return a.JoinGroup(st.Join)
+	case len(st.Batch) > 0:
+		ms := make([]netlink.Message, len(st.Batch))
+		for i, m := range st.Batch {
+			ms[i] = fix(m, seq, a.PID())
+		}
+		fmt.Fprintf(out, "> A batch of %d: %s ... %s\n", len(ms), shorten(Canon(ms[0], ports)), shorten(Canon(ms[len(ms)-1], ports)))
+		return SocketOf(a).SendMessages(ms)
 	case st.Handle != nil:
 		m := fix(st.Send, 0, 0)
-		fmt.Fprintf(out, "> H %s\n", Canon(m, ports))
+		fmt.Fprintf(out, "> H %s\n", shorten(Canon(m, ports)))
 		err := side.Call(Step{Send: m, Handle: st.Handle})
 		fmt.Fprintf(out, "H %s\n", callResult(err))
 		return nil
 	default:
 		m := fix(st.Send, seq, a.PID())
-		fmt.Fprintf(out, "> A %s\n", Canon(m, ports))
+		fmt.Fprintf(out, "> A %s\n", shorten(Canon(m, ports)))
 		return SocketOf(a).Send(m)
 	}
+}
+
+// maxLine is the longest canonical message a transcript shows whole.
+const maxLine = 4096
+
+// shorten keeps a canonical message longer than maxLine to its first 200
+// characters, then its length and the SHA-256 of the whole (a group of
+// thousands of members, a route of thousands of paths): transcripts stay
+// readable, and two sides compare exactly.
+func shorten(s string) string {
+	if len(s) <= maxLine {
+		return s
+	}
+	sum := sha256.Sum256([]byte(s))
+	return fmt.Sprintf("%s ... (%d characters, sha256 %x)", s[:200], len(s), sum[:12])
 }
 
 var optionNames = map[netlink.ConnOption]string{

@@ -1,0 +1,5 @@
+//go:build !race
+
+package kerneldiff
+
+const raceEnabled = false
