@@ -71,7 +71,7 @@ func (d *RouteDump) Next(fn func(*RouteInfo) bool) (done bool, err error) {
 		return nil
 	})
 	if err != nil {
-		d.phase = 2
+		d.Close()
 	}
 	return done, err
 }
@@ -106,23 +106,33 @@ func (d *RouteDump) nextLocked(t *sim.Task, fn func(*RouteInfo) bool) bool {
 }
 
 // Close ends the dump before its end, releasing the IPv6 walker it keeps
-// registered in the namespace's FIB between parts. Closing a dump that
-// is done, or closing twice, does nothing.
+// registered in the namespace's FIB between parts, also after its Handle
+// was closed (the kernel's cb->done runs before the socket drops its
+// namespace; a Handle closed first must not leave the walker behind).
+// Closing a dump that is done, or closing twice, does nothing.
 //
 // Kernel: fib6_dump_done (net/ipv6/ip6_fib.c), the dump's cb->done.
 func (d *RouteDump) Close() {
 	if d.phase == 2 {
 		return
 	}
-	if d.v6 != nil {
-		// The walker leaves the FIB's list under RTNL, which guards it
-		// here (the kernel's fib6_walker_lock).
-		d.h.do("RTM_GETROUTE", func(*sim.Task, *netdev.Table) error {
-			d.v6.Close()
-			return nil
-		})
-	}
 	d.phase = 2
+	if d.v6 == nil {
+		return
+	}
+	// The walker leaves the FIB's list under RTNL, which guards it here
+	// (the kernel's fib6_walker_lock).
+	release := func(*sim.Task, *netdev.Table) error {
+		d.v6.Close()
+		return nil
+	}
+	if d.h.do("RTM_GETROUTE", release) != nil {
+		// The Handle is closed: only the release runs.
+		t, k := d.h.t, d.h.n.k
+		k.lock(t)
+		d.v6.Close()
+		k.unlock(t)
+	}
 }
 
 // dumpGens are a namespace's generation counters that the dumps of links
