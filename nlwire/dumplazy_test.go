@@ -220,3 +220,39 @@ func TestCloseMidDumpThenNamespace(t *testing.T) {
 	require.False(t, lo.Registered(), "the last reference gone, the namespace is dismantled")
 	require.NoError(t, k.CheckInvariants())
 }
+
+// A Receive that fills a dump's next part races Close from another
+// goroutine, for `go test -race`: whichever wins, the dump ends in the
+// socket's task before the Handle is closed, no part runs after it, and
+// the walker is gone once Close returns.
+func TestReceiveRacesCloseMidDump(t *testing.T) {
+	k := rtnl.MustNewKernel(rtnl.After)
+	n := k.InitNet()
+	h := n.Handle(k.World().NewTask("setup6"))
+	for i := range 500 {
+		require.NoError(t, h.RouteAdd(rtnl.Route{Dst: netip.PrefixFrom(dst6(i), 128), Type: fib.TypeBlackhole}))
+	}
+	for i := range 20 {
+		s := nlwire.NewSocket(n)
+		m := routeDump(uapi.AF_INET6)
+		m.Header.Length, m.Header.Sequence = uint32(16+len(m.Data)), 1
+		require.NoError(t, s.Send(m))
+		read := make(chan struct{})
+		go func() {
+			defer close(read)
+			for {
+				if _, err := s.Receive(); err != nil {
+					return // closed
+				}
+			}
+		}()
+		if i%2 == 1 {
+			runtime.Gosched()
+		}
+		require.NoError(t, s.Close())
+		require.Zero(t, n.FIB6().Walkers())
+		<-read
+		require.Zero(t, n.FIB6().Walkers())
+	}
+	require.NoError(t, k.CheckInvariants())
+}
