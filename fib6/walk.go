@@ -28,6 +28,12 @@ type walker struct {
 	fn         func(w *walker) int
 }
 
+// Walkers returns the number of walkers registered with the FIB
+// (fib6_walkers): between requests, those of the route dumps in progress,
+// each kept from one part of its dump to the next until the dump ends or
+// is closed. It must be called with RTNL held or a quiescent simulation.
+func (f *FIB) Walkers() int { return len(f.tree.walkers) }
+
 func (f *FIB) linkWalker(w *walker) { f.tree.walkers = append(f.tree.walkers, w) }
 
 func (f *FIB) unlinkWalker(w *walker) {

@@ -32,6 +32,7 @@ func (op *removal) removeNexthop(nh *Nexthop) bool {
 		return false
 	}
 	op.t.Charge(sim.NexthopRemove, 1)
+	op.tb.seq++ // nh_base_seq_inc
 	op.tb.tree.Delete(treeItem{id: nh.id})
 	op.tb.denseSet(nh.id, nil)
 	nh.dead = true

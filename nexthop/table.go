@@ -49,6 +49,10 @@ type Table struct {
 
 	buckets BucketAnnouncer // told of the upkeep work's migrations
 
+	// seq is net->nexthop.seq, moved by every insertion, replacement and
+	// removal: a dump's consistency check (Seq).
+	seq uint32
+
 	// upkeepDue is, when upkeepQueued, no later than the earliest queued
 	// upkeep deadline (in jiffies); a cancelled upkeep may leave it early.
 	// Requests before it skip the scan of resTables. upkeepQueued is false
@@ -147,6 +151,14 @@ func (tb *Table) List() []*Nexthop {
 	return l
 }
 
+// From calls fn for the nexthops whose id is at least id, by id, until
+// fn returns false: a dump resuming at its cursor (rtm_dump_walk_nexthops,
+// which starts from the tree's first node and skips the smaller ids; a
+// B-tree descends to the cursor instead).
+func (tb *Table) From(id ID, fn func(*Nexthop) bool) {
+	tb.tree.AscendGreaterOrEqual(treeItem{id: id}, func(it treeItem) bool { return fn(it.nh) })
+}
+
 // Len returns the number of nexthops in the table.
 func (tb *Table) Len() int { return tb.tree.Len() }
 
@@ -215,6 +227,21 @@ func (tb *Table) Insert(t *sim.Task, cfg Config, replace, create bool) (*Nexthop
 }
 
 func (tb *Table) newNexthop(t *sim.Task, cfg Config, replace, create bool) (*Nexthop, error) {
+	nh, err := tb.newNexthopSeq(t, cfg, replace, create)
+	if err == nil {
+		tb.seq++ // nh_base_seq_inc
+	}
+	return nh, err
+}
+
+// Seq returns the table's generation, which every insertion, replacement
+// and removal of a nexthop moves: the cb->seq of a nexthop dump's
+// consistency check.
+//
+// Kernel: net->nexthop.seq, nh_base_seq_inc (net/ipv4/nexthop.c).
+func (tb *Table) Seq() uint32 { return tb.seq }
+
+func (tb *Table) newNexthopSeq(t *sim.Task, cfg Config, replace, create bool) (*Nexthop, error) {
 	tb.advance(t)
 	c, err := tb.parseConfig(cfg)
 	if err != nil {

@@ -423,63 +423,96 @@ func addrDumpReq(r *request, pol policy, prefix string) (uint32, error) {
 	return m.index, nil
 }
 
-// dumpAddrsOf dumps the addresses of one family, of one device if index
-// is not 0 (NLM_F_DUMP_FILTERED then).
-func dumpAddrsOf(r *request, family int, index uint32) ([]netlink.Message, error) {
-	link := ""
-	var flags netlink.HeaderFlags
-	if index != 0 {
-		link = netdev.IndexRef(netdev.IfIndex(index))
-		flags = netlink.HeaderFlags(uapi.NLM_F_DUMP_FILTERED)
-	}
-	as, err := r.h.AddrList(link, family)
-	if err != nil {
-		return nil, bareErrno(err, syscall.ENODEV)
-	}
-	out := make([]netlink.Message, 0, len(as))
-	for _, a := range as {
-		out = append(out, netlink.Message{
-			Header: netlink.Header{Type: netlink.HeaderType(rt.RTMNewAddr), Flags: flags},
-			Data:   addrMessage(a),
-		})
-	}
-	return out, nil
+// addrDumper is an address dump's cursor: the families still to dump
+// (rtnl_dump_all's, for AF_UNSPEC), and in the first of them the device
+// and position (ctx->ifindex, ctx->ip_idx). A filter by index sets
+// NLM_F_DUMP_FILTERED on every message and on NLMSG_DONE.
+type addrDumper struct {
+	h        *rtnl.Handle
+	families []int
+	index    netdev.IfIndex
+	c        rtnl.AddrCursor
+	flags    netlink.HeaderFlags
 }
+
+func newAddrDumper(r *request, index uint32, families ...int) *addrDumper {
+	d := &addrDumper{h: r.h, families: families, index: netdev.IfIndex(index)}
+	if index != 0 {
+		d.flags = netlink.HeaderFlags(uapi.NLM_F_DUMP_FILTERED)
+		r.answerFlags |= d.flags
+	}
+	return d
+}
+
+// fill puts the addresses from the cursor on, family after family, and
+// checks the dump's consistency after each, as in_dev_dump_addr and
+// in6_dump_addrs do.
+//
+// Kernel: inet_dump_ifaddr, in_dev_dump_addr (net/ipv4/devinet.c);
+// inet6_dump_addr, in6_dump_addrs (net/ipv6/addrconf.c); rtnl_dump_all.
+func (d *addrDumper) fill(p *part) (bool, error) {
+	for len(d.families) > 0 {
+		var perr error
+		n := p.n
+		ds, err := d.h.AddrDump(d.families[0], d.index, &d.c, func(a *rtnl.AddrInfo) bool {
+			perr = p.put(rt.RTMNewAddr, d.flags, addrMessage(*a))
+			return perr == nil
+		})
+		if err != nil {
+			return false, bareErrno(err, syscall.ENODEV)
+		}
+		if p.n > n {
+			p.checkConsistent(ds.Seq)
+		} else {
+			p.setGen(ds.Seq)
+		}
+		if perr != nil || !ds.Done {
+			return false, perr
+		}
+		d.families, d.c = d.families[1:], rtnl.AddrCursor{}
+		if len(d.families) > 0 {
+			p.resetGen()
+		}
+	}
+	return true, nil
+}
+
+func (d *addrDumper) close() {}
 
 // dumpAddrs4 serves RTM_GETADDR with NLM_F_DUMP for AF_INET.
 //
 // Kernel: inet_dump_ifaddr (net/ipv4/devinet.c).
-func dumpAddrs4(r *request) ([]netlink.Message, error) {
+func dumpAddrs4(r *request) (dumper, error) {
 	idx, err := addrDumpReq(r, ifaIPv4Policy, "ipv4: ")
 	if err != nil {
 		return nil, err
 	}
-	return dumpAddrsOf(r, rtnl.FamilyV4, idx)
+	return newAddrDumper(r, idx, rtnl.FamilyV4), nil
 }
 
 // dumpAddrs6 serves RTM_GETADDR with NLM_F_DUMP for AF_INET6.
 //
 // Kernel: inet6_dump_ifaddr (net/ipv6/addrconf.c).
-func dumpAddrs6(r *request) ([]netlink.Message, error) {
+func dumpAddrs6(r *request) (dumper, error) {
 	idx, err := addrDumpReq(r, ifaIPv6Policy, "ipv6: ")
 	if err != nil {
 		return nil, err
 	}
-	return dumpAddrsOf(r, rtnl.FamilyV6, idx)
+	return newAddrDumper(r, idx, rtnl.FamilyV6), nil
 }
 
 // dumpAddrsAll serves RTM_GETADDR with NLM_F_DUMP for AF_UNSPEC: every
 // family's dump in turn, IPv4 then IPv6.
 //
 // Kernel: rtnl_dump_all (net/core/rtnetlink.c).
-func dumpAddrsAll(r *request) ([]netlink.Message, error) {
-	v4, err := dumpAddrs4(r)
+func dumpAddrsAll(r *request) (dumper, error) {
+	idx, err := addrDumpReq(r, ifaIPv4Policy, "ipv4: ")
 	if err != nil {
 		return nil, err
 	}
-	v6, err := dumpAddrs6(r)
-	if err != nil {
-		return v4, err
+	// Each family's dumpit checks the request; netsim checks both first.
+	if _, err := addrDumpReq(r, ifaIPv6Policy, "ipv6: "); err != nil {
+		return nil, err
 	}
-	return append(v4, v6...), nil
+	return newAddrDumper(r, idx, rtnl.FamilyV4, rtnl.FamilyV6), nil
 }

@@ -48,14 +48,16 @@ func (r *request) family() uint8 {
 // rtnl_register. do serves a request without NLM_F_DUMP and returns the
 // messages it unicasts back before the ack (a GET's answer; nil for a
 // change), or an error: an *errno.Error, or an *attrError that also names
-// the offending attribute. dump serves a GET with NLM_F_DUMP and returns
-// the dump's messages in order; the socket batches them and ends them with
-// NLMSG_DONE, or answers the error. Each returned message needs only its
+// the offending attribute. Each returned message needs only its
 // Header.Type (and Header.Flags beyond NLM_F_MULTI) and Data: the socket
-// sets the sequence number, port id and NLM_F_MULTI.
+// sets the sequence number and port id. dump serves a GET with
+// NLM_F_DUMP: it checks the request and returns the dump's cursor, which
+// the socket asks for one datagram at a time as the reader drains them
+// (see dumper), ending the dump with NLMSG_DONE; or the error that
+// NLMSG_DONE reports.
 type handler struct {
-	do   func(r *request) ([]netlink.Message, error)
-	dump func(r *request) ([]netlink.Message, error)
+	do   serveFunc
+	dump dumpFunc
 }
 
 // handlerKey is rtnetlink's table index: the family (PF_UNSPEC for the

@@ -308,7 +308,7 @@ func linkName(a attrs) string {
 // dumpLinks serves RTM_GETLINK with NLM_F_DUMP.
 //
 // Kernel: rtnl_dump_ifinfo, rtnl_valid_dump_ifinfo_req.
-func dumpLinks(r *request) ([]netlink.Message, error) {
+func dumpLinks(r *request) (dumper, error) {
 	var a attrs
 	var err error
 	if r.strict {
@@ -360,32 +360,48 @@ func dumpLinks(r *request) ([]netlink.Message, error) {
 			}
 		}
 	}
-	links, err := r.h.LinkList()
-	if err != nil {
-		return nil, err
-	}
-	var flags netlink.HeaderFlags
+	d := &linkDumper{h: r.h, master: master, kind: kind, hasKind: hasKind}
 	if master != 0 || hasKind {
-		flags = netlink.HeaderFlags(uapi.NLM_F_DUMP_FILTERED)
+		d.flags = netlink.HeaderFlags(uapi.NLM_F_DUMP_FILTERED)
 	}
-	var out []netlink.Message
-	for _, li := range links {
+	return d, nil
+}
+
+// linkDumper is a link dump's filter and cursor, the ifindex to resume
+// at (ctx->ifindex).
+type linkDumper struct {
+	h       *rtnl.Handle
+	from    netdev.IfIndex
+	master  netdev.IfIndex
+	kind    string
+	hasKind bool
+	flags   netlink.HeaderFlags
+}
+
+// fill puts the devices the filter leaves, from the cursor on, and checks
+// the dump's consistency against dev_base_seq.
+//
+// Kernel: rtnl_dump_ifinfo, link_dump_filtered, rtnl_fill_ifinfo.
+func (d *linkDumper) fill(p *part) (bool, error) {
+	var perr error
+	ds, err := d.h.LinkDump(&d.from, func(li *rtnl.LinkInfo) bool {
 		// link_master_filtered: a master filter drops a device with
 		// another master (or none); link_kind_filtered: a kind filter
 		// drops devices of other kinds.
-		if master != 0 && li.MasterIndex != master {
-			continue
+		if d.master != 0 && li.MasterIndex != d.master || d.hasKind && li.Kind != d.kind {
+			return true
 		}
-		if hasKind && li.Kind != kind {
-			continue
-		}
-		out = append(out, netlink.Message{
-			Header: netlink.Header{Type: netlink.HeaderType(rt.RTMNewLink), Flags: flags},
-			Data:   linkMessage(li, 0),
-		})
+		perr = p.put(rt.RTMNewLink, d.flags, linkMessage(*li, 0))
+		return perr == nil
+	})
+	if err != nil {
+		return false, err
 	}
-	return out, nil
+	p.checkConsistent(ds.Seq)
+	return ds.Done, perr
 }
+
+func (d *linkDumper) close() {}
 
 // linkinfoKind is linkinfo_to_kind_ops: the IFLA_INFO_KIND of a dump's
 // IFLA_LINKINFO, when it names a kind the kernel has (a kind it lacks

@@ -47,7 +47,7 @@ func serve(t *testing.T, h *rtnl.Handle, typ rt.MsgType, flags netlink.HeaderFla
 	}
 	r := &request{h: h, hdr: netlink.Header{Type: netlink.HeaderType(typ), Flags: flags | netlink.Request}, body: body, strict: strict}
 	if flags&netlink.Dump == netlink.Dump {
-		return hd.dump(r)
+		return drainDump(hd.dump(r))
 	}
 	return hd.do(r)
 }

@@ -391,39 +391,59 @@ func nhDumpFilter(r *request, tb attrs) (rtnl.NexthopFilter, error) {
 //
 // Kernel: rtm_dump_nexthop, nh_valid_dump_req, nh_dump_filtered
 // (net/ipv4/nexthop.c).
-func dumpNexthops(r *request) ([]netlink.Message, error) {
+func dumpNexthops(r *request) (dumper, error) {
 	tb, err := nhParse(r, nhPolicyDump)
 	if err != nil {
 		return nil, err
 	}
-	ops := tb.u32(uapi.NHA_OP_FLAGS)
 	f, err := nhDumpFilter(r, tb)
 	if err != nil {
 		return nil, err
 	}
 	f.Groups, f.FDB = tb.has(uapi.NHA_GROUPS), tb.has(uapi.NHA_FDB)
 	f.Family = int(r.body[0])
-	nhs, err := r.h.NexthopDump(f)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]netlink.Message, 0, len(nhs))
-	for i := range nhs {
-		if ops != 0 && nhs[i].Group != nil {
-			return nil, errStatsNotModelled
-		}
-		m, err := nexthopMessage(rt.RTMNewNexthop, &nhs[i], roomDump)
-		if err != nil {
-			// A nexthop no part of the dump can hold (a group of more
-			// than 4049 members): the dump ends after the nexthops
-			// before it, with EMSGSIZE in NLMSG_DONE (`ip nexthop
-			// show`: "Error: Buffer too small for object.").
-			return out, err
-		}
-		out = append(out, m)
-	}
-	return out, nil
+	return &nexthopDumper{h: r.h, f: f, ops: tb.u32(uapi.NHA_OP_FLAGS)}, nil
 }
+
+// nexthopDumper is a nexthop dump's filter and cursor, the id to resume
+// at (ctx->idx).
+type nexthopDumper struct {
+	h    *rtnl.Handle
+	f    rtnl.NexthopFilter
+	ops  uint32 // NHA_OP_FLAGS
+	from nexthop.ID
+}
+
+// fill puts the nexthops the filter leaves, from the cursor on, each
+// built for the room left in the part, and checks the dump's consistency
+// against net->nexthop.seq. A nexthop that does not fit even in an empty
+// part (a group of more than 4049 members) ends the dump with EMSGSIZE
+// in NLMSG_DONE (see fillPart; `ip nexthop show`: "Error: Buffer too
+// small for object.").
+//
+// Kernel: rtm_dump_nexthop, rtm_dump_walk_nexthops,
+// rtm_dump_nexthop_cb (net/ipv4/nexthop.c).
+func (d *nexthopDumper) fill(p *part) (bool, error) {
+	var perr error
+	ds, err := d.h.NexthopDumpFrom(d.f, &d.from, func(ni *rtnl.NexthopInfo) bool {
+		if d.ops != 0 && ni.Group != nil {
+			perr = errStatsNotModelled
+			return false
+		}
+		var b []byte
+		if b, perr = encodeNexthop(ni, p.left()); perr == nil {
+			perr = p.put(rt.RTMNewNexthop, 0, b)
+		}
+		return perr == nil
+	})
+	if err != nil {
+		return false, err
+	}
+	p.checkConsistent(ds.Seq)
+	return ds.Done, perr
+}
+
+func (d *nexthopDumper) close() {}
 
 // getNexthopBucket serves RTM_GETNEXTHOPBUCKET without NLM_F_DUMP: one
 // bucket of a resilient group.
@@ -465,7 +485,7 @@ func getNexthopBucket(r *request) ([]netlink.Message, error) {
 //
 // Kernel: rtm_dump_nexthop_bucket, nh_valid_dump_bucket_req
 // (net/ipv4/nexthop.c).
-func dumpNexthopBuckets(r *request) ([]netlink.Message, error) {
+func dumpNexthopBuckets(r *request) (dumper, error) {
 	tb, err := nhParse(r, nhPolicyDumpBucket)
 	if err != nil {
 		return nil, errno.New(errno.Of(err), "")
@@ -487,20 +507,38 @@ func dumpNexthopBuckets(r *request) ([]netlink.Message, error) {
 		}
 		f.NexthopID = nexthop.ID(rb.u32(uapi.NHA_RES_BUCKET_NH_ID))
 	}
-	bs, err := r.h.NexthopBucketList(f)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]netlink.Message, 0, len(bs))
-	for i := range bs {
-		m, err := bucketMessage(&bs[i])
-		if err != nil {
-			return out, err
-		}
-		out = append(out, m)
-	}
-	return out, nil
+	return &bucketDumper{h: r.h, f: f}, nil
 }
+
+// bucketDumper is a bucket dump's filter and cursor.
+type bucketDumper struct {
+	h *rtnl.Handle
+	f rtnl.NexthopBucketFilter
+	c rtnl.BucketCursor
+}
+
+// fill puts the buckets the filter leaves, from the cursor on, and checks
+// the dump's consistency against net->nexthop.seq.
+//
+// Kernel: rtm_dump_nexthop_bucket, nh_fill_res_bucket
+// (net/ipv4/nexthop.c).
+func (d *bucketDumper) fill(p *part) (bool, error) {
+	var perr error
+	ds, err := d.h.NexthopBucketDump(d.f, &d.c, func(b *rtnl.NexthopBucket) bool {
+		var m netlink.Message
+		if m, perr = bucketMessage(b); perr == nil {
+			perr = p.put(rt.MsgType(m.Header.Type), m.Header.Flags, m.Data)
+		}
+		return perr == nil
+	})
+	if err != nil {
+		return false, err
+	}
+	p.checkConsistent(ds.Seq)
+	return ds.Done, perr
+}
+
+func (d *bucketDumper) close() {}
 
 // notifyNexthop builds RTM_NEWNEXTHOP and RTM_DELNEXTHOP notifications.
 //

@@ -141,8 +141,10 @@ func serveForTest(h *rtnl.Handle, x *kernelExchange) ([]netlink.Message, error) 
 		hd, ok = handlers[handlerKey{0, rt.MsgType(x.typ)}]
 	}
 	fn := hd.do
-	if x.typ&3 == 2 && x.flags&uapi.NLM_F_DUMP == uapi.NLM_F_DUMP {
-		fn = hd.dump
+	if x.typ&3 == 2 && x.flags&uapi.NLM_F_DUMP == uapi.NLM_F_DUMP && hd.dump != nil {
+		fn = func(r *request) ([]netlink.Message, error) { return drainDump(hd.dump(r)) }
+	} else if x.typ&3 == 2 && x.flags&uapi.NLM_F_DUMP == uapi.NLM_F_DUMP {
+		fn = nil
 	}
 	if !ok || fn == nil {
 		return nil, errno.New(syscall.EOPNOTSUPP, "")

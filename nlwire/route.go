@@ -666,7 +666,7 @@ func (f dumpFilter) match(ri *rtnl.RouteInfo) bool {
 // message says NLM_F_DUMP_FILTERED); RTM_F_CLONED asks for the route
 // exceptions, RTM_F_PREFIX for IPv6 prefix routes from router
 // advertisements, neither of which netsim has.
-func dumpRoutes(r *request) ([]netlink.Message, error) {
+func dumpRoutes(r *request) (dumper, error) {
 	fam := r.family()
 	var f dumpFilter
 	if r.strict {
@@ -686,7 +686,7 @@ func dumpRoutes(r *request) ([]netlink.Message, error) {
 		}
 	}
 	if f.flags&uapi.RTM_F_PREFIX != 0 || f.strict && f.flags&uapi.RTM_F_CLONED != 0 {
-		return nil, nil
+		return &listDumper{}, nil
 	}
 	family := rtnl.FamilyAll
 	switch fam {
@@ -705,43 +705,57 @@ func dumpRoutes(r *request) ([]netlink.Message, error) {
 			return nil, errno.New(syscall.ENOENT, "ipv6: FIB table does not exist")
 		}
 	}
-	routes, err := r.h.RouteList(family, f.table)
+	rd, err := r.h.RouteDump(family, f.table)
 	if err != nil {
 		return nil, err
 	}
-	var flags netlink.HeaderFlags
+	d := &routeDumper{rd: rd, f: f}
 	if f.strict {
-		flags = uapi.NLM_F_DUMP_FILTERED
+		d.flags = uapi.NLM_F_DUMP_FILTERED
 	}
-	out := make([]netlink.Message, 0, len(routes))
-	for i := range routes {
-		if !f.match(&routes[i]) {
-			continue
-		}
-		b, err := routeMessage(&routes[i], roomDump)
-		if err != nil {
-			// A route no part of the dump can hold ends it after the
-			// routes before it (fib_dump_info's EMSGSIZE in an empty
-			// skb): with NLMSG_DONE's 0 for one family's dump, which
-			// rtnl_dumpit's RTNL_FLAG_DUMP_SPLIT_NLM_DONE handling
-			// ends quietly, and with the error for both families'
-			// (rtnl_dump_all), as Linux 6.18 answers for an IPv4
-			// route. (For an IPv6 route, 6.18's dump of both families
-			// does not end: it answers each read with an empty
-			// datagram while the route exists; netsim ends it as for
-			// IPv4.)
-			if fam == uapi.AF_UNSPEC {
-				return out, err
-			}
-			return out, nil
-		}
-		out = append(out, netlink.Message{
-			Header: netlink.Header{Type: netlink.HeaderType(rt.RTMNewRoute), Flags: flags},
-			Data:   b,
-		})
-	}
-	return out, nil
+	return d, nil
 }
+
+// routeDumper is a route dump's cursor (rtnl.RouteDump) and filter.
+type routeDumper struct {
+	rd    *rtnl.RouteDump
+	f     dumpFilter
+	flags netlink.HeaderFlags // each message's: NLM_F_DUMP_FILTERED on a strict socket
+}
+
+// fill puts the routes that match the filter, from the cursor on, each
+// built for the room left in the part, until one does not fit.
+//
+// A route that does not fit even in an empty part ends the dump (see
+// fillPart): quietly, with NLMSG_DONE 0, for one family's dump (whose
+// rtnl_dumpit, RTNL_FLAG_DUMP_SPLIT_NLM_DONE, takes the empty part's
+// EMSGSIZE for the end), and with -EMSGSIZE for both families'
+// (rtnl_dump_all), as Linux 6.18 answers for an IPv4 route. For an IPv6
+// route, 6.18's dump of both families does not end: it answers each read
+// with an empty datagram while the route exists; netsim ends it as for
+// IPv4.
+//
+// Kernel: fn_trie_dump_leaf → fib_dump_info; fib6_dump_node →
+// rt6_dump_route → rt6_fill_node.
+func (d *routeDumper) fill(p *part) (bool, error) {
+	var perr error
+	done, err := d.rd.Next(func(ri *rtnl.RouteInfo) bool {
+		if !d.f.match(ri) {
+			return true
+		}
+		var b []byte
+		if b, perr = routeMessage(ri, p.left()); perr == nil {
+			perr = p.put(rt.RTMNewRoute, d.flags, b)
+		}
+		return perr == nil
+	})
+	if perr != nil {
+		return false, perr
+	}
+	return done, err
+}
+
+func (d *routeDumper) close() { d.rd.Close() }
 
 // notifyRoute builds the RTM_NEWROUTE or RTM_DELROUTE message of a route
 // notification, to RTNLGRP_IPV4_ROUTE or RTNLGRP_IPV6_ROUTE.
@@ -789,10 +803,8 @@ const (
 	// roomGoodSize is an answer's skb of NLMSG_GOODSIZE, allocated
 	// before the answer is known (inet_rtm_getroute, inet6_rtm_getroute).
 	roomGoodSize = nlmsgGoodSize
-	// roomDump is the largest skb a dump fills (netlink_dump's
-	// allocation for a reader whose buffer is 32 KiB or more): a message
-	// longer than this fits in no part of a dump.
-	roomDump = maxDumpAlloc
+	// A dump's message is built for the room left in its part
+	// (part.left).
 )
 
 // errMsgSize is the error of a message that does not fit in its skb.

@@ -54,7 +54,7 @@ func (e *routeEnv) serve(typ rt.MsgType, flags netlink.HeaderFlags, body []byte,
 	}
 	if flags&netlink.Dump == netlink.Dump {
 		require.NotNil(e.t, hd.dump)
-		msgs, err := hd.dump(r)
+		msgs, err := drainDump(hd.dump(r))
 		return r, msgs, err
 	}
 	require.NotNil(e.t, hd.do)

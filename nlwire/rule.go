@@ -1,6 +1,7 @@
 package nlwire
 
 import (
+	"cmp"
 	"encoding/binary"
 	"net/netip"
 	"syscall"
@@ -274,7 +275,7 @@ func delRule(r *request) ([]netlink.Message, error) {
 //
 // Kernel: fib_nl_dumprule, fib_valid_dumprule_req, dump_rules
 // (net/core/fib_rules.c).
-func dumpRules(r *request) ([]netlink.Message, error) {
+func dumpRules(r *request) (dumper, error) {
 	if r.strict {
 		if len(r.body) < frhLen {
 			return nil, errno.New(syscall.EINVAL, "Invalid header for fib rule dump request")
@@ -296,25 +297,41 @@ func dumpRules(r *request) ([]netlink.Message, error) {
 		}
 		fams = []int{fam}
 	}
-	var out []netlink.Message
-	for _, fam := range fams {
-		rules, err := r.h.RuleList(fam)
-		if err != nil {
-			return nil, err
-		}
-		for i := range rules {
-			b, err := encodeRule(&rules[i], fam)
-			if err != nil {
-				return out, err
-			}
-			out = append(out, netlink.Message{
-				Header: netlink.Header{Type: netlink.HeaderType(rt.RTMNewRule)},
-				Data:   b,
-			})
-		}
-	}
-	return out, nil
+	return &ruleDumper{h: r.h, fams: fams}, nil
 }
+
+// ruleDumper is a rule dump's cursor: the families still to dump and,
+// in the first, the position in its rule list (cb->args[1]), as the
+// kernel resumes.
+type ruleDumper struct {
+	h    *rtnl.Handle
+	fams []int
+	pos  int
+}
+
+// fill puts the rules from the cursor on, family after family.
+//
+// Kernel: fib_nl_dumprule, dump_rules (net/core/fib_rules.c).
+func (d *ruleDumper) fill(p *part) (bool, error) {
+	for len(d.fams) > 0 {
+		fam := d.fams[0]
+		var perr error
+		done, err := d.h.RuleDump(fam, &d.pos, func(r *fibrules.Rule) bool {
+			var b []byte
+			if b, perr = encodeRule(r, fam); perr == nil {
+				perr = p.put(rt.RTMNewRule, 0, b)
+			}
+			return perr == nil
+		})
+		if err != nil || perr != nil || !done {
+			return false, cmp.Or(err, perr)
+		}
+		d.fams, d.pos = d.fams[1:], 0
+	}
+	return true, nil
+}
+
+func (d *ruleDumper) close() {}
 
 // notifyRule builds RTM_NEWRULE and RTM_DELRULE notifications, sent to the
 // family's rule group.

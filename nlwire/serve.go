@@ -156,8 +156,8 @@ func (s *Socket) rcvMsg(m []byte) (started bool, flags uint16, warn string, err 
 	family := m[nlmsgHdrLen]
 	kind := (typ - uapi.RTM_BASE) & 3
 	dump := kind == kindGet && hdr.Flags&uapi.NLM_F_DUMP != 0
-	fn, key, bulk := lookup(family, typ, dump)
-	if fn == nil {
+	fn, dumpFn, key, bulk := lookup(family, typ, dump)
+	if fn == nil && dumpFn == nil {
 		return false, flags, "", errno.New(syscall.EOPNOTSUPP, "")
 	}
 	if kind == kindDel && hdr.Flags&nlmBulk != 0 && !bulk {
@@ -185,13 +185,14 @@ func (s *Socket) rcvMsg(m []byte) (started bool, flags uint16, warn string, err 
 		s.ns.listening(true)
 		defer s.ns.listening(false)
 	}
-	msgs, err := fn(r)
 	if dump {
-		if err := s.startDump(r, key, msgs, err); err != nil {
+		d, err := dumpFn(r)
+		if err := s.startDump(r, key, d, err); err != nil {
 			return false, flags, "", err
 		}
 		return true, flags, "", nil
 	}
+	msgs, err := fn(r)
 	err = withLeftoverMsg(r, err)
 	if err == nil {
 		warn = leftoverWarning(r)
@@ -208,29 +209,37 @@ func (s *Socket) rcvMsg(m []byte) (started bool, flags uint16, warn string, err 
 	return false, uint16(r.hdr.Flags), warn, err
 }
 
-// serveFunc is a doit or a dumpit.
+// serveFunc is a doit.
 type serveFunc func(r *request) ([]netlink.Message, error)
 
-// lookup finds the doit or dumpit serving type t for family: the family's
-// own, else PF_UNSPEC's (rtnl_get_link's fallback), among the handlers
-// netsim serves and then the ones it only names. bulk reports whether the
-// doit supports NLM_F_BULK deletes (RTNL_FLAG_BULK_DEL_SUPPORTED).
-func lookup(family uint8, t rt.MsgType, dump bool) (fn serveFunc, key handlerKey, bulk bool) {
+// dumpFunc is a dumpit: it checks a dump request and returns the dump's
+// cursor at its start.
+type dumpFunc func(r *request) (dumper, error)
+
+// lookup finds the doit (dump false) or dumpit serving type t for family:
+// the family's own, else PF_UNSPEC's (rtnl_get_link's fallback), among
+// the handlers netsim serves and then the ones it only names. bulk
+// reports whether the doit supports NLM_F_BULK deletes
+// (RTNL_FLAG_BULK_DEL_SUPPORTED).
+func lookup(family uint8, t rt.MsgType, dump bool) (do serveFunc, dumpit dumpFunc, key handlerKey, bulk bool) {
 	for _, f := range [2]uint8{family, uapi.AF_UNSPEC} {
 		k := handlerKey{f, t}
 		if h, ok := handlers[k]; ok {
 			if dump && h.dump != nil {
-				return h.dump, k, false
+				return nil, h.dump, k, false
 			}
 			if !dump && h.do != nil {
-				return h.do, k, false
+				return h.do, nil, k, false
 			}
 		}
 		if u, ok := unmodelled[k]; ok && (dump && u.dump || !dump && u.do) {
-			return u.serve, k, u.bulk
+			if dump {
+				return nil, u.dumpit, k, false
+			}
+			return u.serve, nil, k, u.bulk
 		}
 	}
-	return nil, handlerKey{}, false
+	return nil, nil, handlerKey{}, false
 }
 
 // appendMsg appends a message with header h (its Length computed) and
@@ -353,109 +362,11 @@ func appendErrTLVs(dst []byte, err error, lim int) []byte {
 	return dst
 }
 
-// dumpState is a dump in progress: its messages, encoded, and how far the
-// datagrams sent so far got.
-type dumpState struct {
-	msgs     [][]byte
-	next     int
-	split    bool   // NLMSG_DONE comes in a datagram of its own
-	doneOnly bool   // every message is out; NLMSG_DONE is next
-	done     []byte // the NLMSG_DONE
-}
-
-// startDump makes the dump of request r, whose dumpit (key) returned msgs
-// and err, the socket's dump in progress, and queues its first datagram.
-// A dump error is reported in NLMSG_DONE, with the error ack's TLVs when
-// the socket set ExtendedAcknowledge, after the messages the dumpit
-// returned with it (the parts netlink_dump filled before the error).
-//
-// It fails with ENOBUFS, which the request's ack reports, when the
-// receive queue is full; the dump stays in progress then, as the kernel's
-// does.
-//
-// Kernel: __netlink_dump_start, netlink_dump, netlink_dump_done.
-func (s *Socket) startDump(r *request, key handlerKey, msgs []netlink.Message, err error) error {
-	seq := r.hdr.Sequence
-	ds := &dumpState{split: splitDone(key)}
-	answer := r.answerFlags
-	for _, m := range msgs {
-		answer |= m.Header.Flags & uapi.NLM_F_DUMP_FILTERED
-		ds.msgs = append(ds.msgs, appendMsg(nil, netlink.Header{Type: m.Header.Type,
-			Flags: m.Header.Flags | uapi.NLM_F_MULTI, Sequence: seq, PID: s.pid}, m.Data))
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return nil
-	}
-	flags := uapi.NLM_F_MULTI | answer
-	var code int32
-	var tlv []byte
-	if err != nil {
-		code = kernelErrno(err)
-		if s.opts.extAck {
-			tlv = appendErrTLVs(nil, err, nlmsgHdrLen+len(r.body))
-		}
-		if len(tlv) > 0 {
-			flags |= uapi.NLM_F_ACK_TLVS
-		}
-	}
-	ds.done = appendMsg(nil, netlink.Header{Type: uapi.NLMSG_DONE, Flags: flags, Sequence: seq, PID: s.pid},
-		append(le.AppendUint32(nil, uint32(code)), tlv...))
-	s.dump = ds
-	if err := s.dumpNextLocked(); err != nil {
-		return errno.New(syscall.ENOBUFS, "")
-	}
-	return nil
-}
-
-// dumpNextLocked queues the dump's next datagram: as many messages as fit
-// in the datagram netlink_dump allocates (at least NLMSG_GOODSIZE, or the
-// largest buffer the reader has used, at most 32 KiB less the skb
-// overhead), then NLMSG_DONE if it fits too (and the dump does not send it
-// apart). A single message larger than the datagram gets one of its own
-// (the kernel would end the dump with EMSGSIZE instead). It fails with
-// ENOBUFS while the receive queue is full.
-//
-// Kernel: netlink_dump; rtnl_dumpit for RTNL_FLAG_DUMP_SPLIT_NLM_DONE.
-func (s *Socket) dumpNextLocked() error {
-	ds := s.dump
-	if s.rmem >= s.rcvbuf {
-		return syscall.ENOBUFS
-	}
-	room := max(nlmsgGoodSize, s.maxRecvLen)
-	var b []byte
-	if !ds.doneOnly {
-		for ds.next < len(ds.msgs) {
-			m := ds.msgs[ds.next]
-			if len(b)+len(m) > room && len(b) > 0 {
-				break
-			}
-			b = append(b, m...)
-			ds.next++
-		}
-		if ds.next < len(ds.msgs) || ds.split && len(b) > 0 {
-			ds.doneOnly = ds.next == len(ds.msgs)
-			s.appendLocked(b, room)
-			return nil
-		}
-	}
-	if room-len(b) < doneLen {
-		ds.doneOnly = true
-		s.appendLocked(b, room)
-		return nil
-	}
-	b = append(b, ds.done...)
-	s.appendLocked(b, room)
-	s.dump = nil
-	return nil
-}
-
 // splitDone reports whether the dumpit key sends its NLMSG_DONE in a
-// datagram of its own: the dumps registered with
-// RTNL_FLAG_DUMP_SPLIT_NLM_DONE in Linux 6.18 (rtnl_dump_ifinfo,
-// rtnl_dump_all, inet_dump_ifaddr, inet_dump_fib, inet6_dump_fib), which
-// old applications that read DONE apart depend on.
+// datagram of its own, which old applications that read DONE apart
+// depend on: the dumps registered with RTNL_FLAG_DUMP_SPLIT_NLM_DONE in
+// Linux 6.18 (see splitFlag), and rtnl_dump_all, whose return (the part's
+// length, else the last dumpit's) leaves NLMSG_DONE to a part of its own.
 func splitDone(k handlerKey) bool {
 	switch k.typ {
 	case rt.RTMGetLink:
@@ -466,6 +377,19 @@ func splitDone(k handlerKey) bool {
 		return k.family == uapi.AF_UNSPEC || k.family == uapi.AF_INET || k.family == uapi.AF_INET6
 	}
 	return false
+}
+
+// splitFlag reports whether the dumpit key is registered with
+// RTNL_FLAG_DUMP_SPLIT_NLM_DONE in Linux 6.18 (rtnl_dump_ifinfo,
+// inet_dump_ifaddr, inet_dump_fib, inet6_dump_fib): its rtnl_dumpit
+// returns the part's length for the dumpit's EMSGSIZE, so a message that
+// fits in no part ends the dump with NLMSG_DONE 0. rtnl_dump_all, the
+// AF_UNSPEC dump of addresses and routes, is registered without it: the
+// same EMSGSIZE ends it with -EMSGSIZE in NLMSG_DONE.
+//
+// Kernel: rtnl_dumpit, rtnetlink_dump_start (net/core/rtnetlink.c).
+func splitFlag(k handlerKey) bool {
+	return splitDone(k) && !(k.family == uapi.AF_UNSPEC && (k.typ == rt.RTMGetAddr || k.typ == rt.RTMGetRoute))
 }
 
 // deliver sends notification n to the namespace's sockets: to each that

@@ -41,8 +41,13 @@ func init() {
 		return []netlink.Message{{Header: netlink.Header{Type: netlink.HeaderType(testNew)}, Data: r.body}}, nil
 	}
 	register(testFamily, testGet, handler{
-		do:   serveTest,
-		dump: func(*request) ([]netlink.Message, error) { return testDump, testErr },
+		do: serveTest,
+		dump: func(*request) (dumper, error) {
+			if testErr != nil {
+				return nil, testErr
+			}
+			return &listDumper{msgs: testDump}, nil
+		},
 	})
 	register(testFamily, testNew, handler{do: func(*request) ([]netlink.Message, error) { return nil, testErr }})
 	register(testFamily, testDel, handler{do: func(*request) ([]netlink.Message, error) { return nil, testErr }})
@@ -324,17 +329,25 @@ func TestDumpSplitDone(t *testing.T) {
 	require.True(t, splitDone(handlerKey{uapi.AF_INET6, rt.RTMGetRoute}))
 	require.False(t, splitDone(handlerKey{uapi.AF_UNSPEC, rt.RTMGetRule}))
 	require.False(t, splitDone(handlerKey{uapi.AF_UNSPEC, rt.RTMGetNexthop}))
+	// rtnl_dump_all sends DONE apart by its return, without the flag.
+	require.True(t, splitDone(handlerKey{uapi.AF_UNSPEC, rt.RTMGetRoute}))
+	require.False(t, splitFlag(handlerKey{uapi.AF_UNSPEC, rt.RTMGetRoute}))
+	require.False(t, splitFlag(handlerKey{uapi.AF_UNSPEC, rt.RTMGetAddr}))
+	require.True(t, splitFlag(handlerKey{uapi.AF_INET, rt.RTMGetRoute}))
+	require.True(t, splitFlag(handlerKey{uapi.AF_UNSPEC, rt.RTMGetLink}))
 
 	s := newTestSocket(t)
+	ds := &dumpState{split: true, d: &listDumper{msgs: []netlink.Message{{Header: netlink.Header{Type: 16}, Data: make([]byte, 1452)}}}}
 	s.mu.Lock()
-	s.dump = &dumpState{split: true, done: appendMsg(nil, netlink.Header{Type: netlink.Done, Flags: netlink.Multi}, []byte{0, 0, 0, 0})}
-	s.dump.msgs = [][]byte{appendMsg(nil, netlink.Header{Type: 16, Flags: netlink.Multi}, make([]byte, 1452))}
-	require.NoError(t, s.dumpNextLocked())
+	s.dump = ds
 	s.mu.Unlock()
+	s.sendMu.Lock()
+	require.True(t, s.dumpOnce(ds))
+	s.sendMu.Unlock()
 	got := queued(t, s)
 	require.Len(t, got, 2)
 	require.Len(t, got[0], 2*1468)
-	require.Equal(t, "1400000003000200000000000000000000000000", got[1])
+	require.Equal(t, kernelHex(s, "14000000 0300 0200 00000000 PPPPPPPP 00000000"), got[1])
 }
 
 // A dump that fails reports the error in NLMSG_DONE, with the extack

@@ -25,7 +25,9 @@ import (
 // by its namespace, as one task of the simulated kernel (the socket's
 // handle); their replies, acks and dumps, and the notifications of the
 // groups it joined, queue up until Receive takes them, one datagram per
-// call, as recvmsg does.
+// call, as recvmsg does. A dump is not made whole: its first datagram is
+// queued when the request is served and each next one when a Receive
+// leaves the queue at most half full, in the socket's task (see dump.go).
 //
 // A Socket may be used from several goroutines: sends are served one at a
 // time, and Receive may block in one goroutine while another sends or
@@ -109,7 +111,8 @@ func NewSocket(n *rtnl.Net) *Socket {
 
 // NewSocketTask is NewSocket for a socket whose requests run as task t, as
 // a process's several sockets share its time. t's sockets must not send
-// from several goroutines at once.
+// or receive from several goroutines at once: a Receive may fill a
+// dump's next datagram, in t.
 func NewSocketTask(n *rtnl.Net, t *sim.Task) *Socket {
 	s := &Socket{
 		n:      n,
@@ -131,9 +134,9 @@ func (s *Socket) Handle() *rtnl.Handle { return s.h }
 // Close closes the socket: it leaves its groups, gives up its port id,
 // drops its queue and wakes a blocked Receive, which returns the poller's
 // "use of closed file" error, as a real socket's does; a Receive after
-// Close returns EBADF. Last, once a request being served has finished, it
-// closes the socket's Handle, which drops the socket's reference to its
-// namespace: a namespace deleted by name is dismantled when its last
+// Close returns EBADF. Last, once a request or dump part being served has
+// finished, it ends the dump in progress, if any, and then closes the
+// socket's Handle, which drops the socket's reference to its namespace: a namespace deleted by name is dismantled when its last
 // socket (or Handle) closes. A second Close does nothing, as
 // mdlayher/netlink's own sockets allow.
 //
@@ -146,11 +149,19 @@ func (s *Socket) Close() error {
 		return nil
 	}
 	s.closed = true
+	ds := s.dump
 	s.queue, s.rmem, s.dump = nil, 0, nil
 	s.wakeLocked()
 	s.mu.Unlock()
 	unbind(s)
+	// In the socket's task (sendMu): the dump's cursor is released
+	// (cb->done) while its Handle can still take RTNL, and no part runs
+	// after the Handle is closed (every part runs under sendMu and first
+	// checks closed).
 	s.sendMu.Lock()
+	if ds != nil {
+		ds.close()
+	}
 	_ = s.h.Close()
 	s.sendMu.Unlock()
 	return nil
@@ -378,7 +389,10 @@ func (s *Socket) recvRaw() ([]byte, error) {
 			return nil, os.NewSyscallError("recvmsg", e)
 		}
 		if len(s.queue) > 0 {
-			return s.popLocked(), nil
+			if b, ok := s.readLocked(); ok {
+				return b, nil
+			}
+			continue
 		}
 		wake := s.wake
 		var expire <-chan time.Time
@@ -401,9 +415,30 @@ func (s *Socket) recvRaw() ([]byte, error) {
 	}
 }
 
-// popLocked takes the queue's first datagram, and lets a dump in progress
-// continue, as netlink_recvmsg does after reading.
-func (s *Socket) popLocked() []byte {
+// readLocked is the recvmsg calls with which the reader takes the
+// queue's first datagram, modelled on mdlayher/netlink's Receive: peeks
+// with a buffer of a page, doubled until the datagram fits with room to
+// spare, then the read with that buffer. Each call records its buffer
+// length in nlk->max_recvmsg_len (at most SKB_WITH_OVERHEAD(32768)),
+// which sizes the dump's next datagrams, and lets a dump in progress fill
+// its next datagram (continueDump), as netlink_recvmsg does, a peek
+// included. It reports false, with s.mu held, if another reader took the
+// datagram meanwhile (continueDump releases s.mu).
+//
+// Kernel: netlink_recvmsg.
+func (s *Socket) readLocked() ([]byte, bool) {
+	buf := 4096
+	for {
+		s.noteRecvLenLocked(buf)
+		s.continueDump()
+		if len(s.queue) == 0 || s.closed {
+			return nil, false
+		}
+		if len(s.queue[0].b) < buf {
+			break
+		}
+		buf *= 2
+	}
 	d := s.queue[0]
 	// Shift rather than reslice, so that the queue's array is reused
 	// (it holds at most a receive buffer's worth of datagrams).
@@ -411,29 +446,17 @@ func (s *Socket) popLocked() []byte {
 	s.queue[n] = datagram{}
 	s.queue = s.queue[:n]
 	s.rmem -= d.size
-	s.noteRecvLenLocked(len(d.b))
-	if s.dump != nil && s.rmem <= s.rcvbuf/2 {
-		if err := s.dumpNextLocked(); err != nil {
-			s.sockErr = syscall.ENOBUFS
-		}
-	}
 	if len(s.queue) == 0 {
 		s.congested = false // netlink_rcv_wake
 	}
-	return d.b
+	s.noteRecvLenLocked(buf)
+	s.continueDump()
+	return d.b, true
 }
 
-// noteRecvLenLocked records the length of the recvmsg buffer a reader
-// used for a datagram of n bytes in nlk->max_recvmsg_len, which sizes the
-// dump's next datagrams. The reader is modelled on mdlayher/netlink's
-// Receive, which peeks with a page (4096 bytes) and doubles its buffer
-// until the datagram fits with room to spare; the kernel caps the length
-// at SKB_WITH_OVERHEAD(32768).
-func (s *Socket) noteRecvLenLocked(n int) {
-	buf := 4096
-	for buf <= n {
-		buf *= 2
-	}
+// noteRecvLenLocked records a recvmsg buffer of buf bytes in
+// nlk->max_recvmsg_len.
+func (s *Socket) noteRecvLenLocked(buf int) {
 	s.maxRecvLen = min(max(s.maxRecvLen, buf), maxDumpAlloc)
 }
 

@@ -32,6 +32,10 @@ func (u unmodelledEntry) serve(*request) ([]netlink.Message, error) {
 	return nil, errno.New(syscall.EOPNOTSUPP, u.msg)
 }
 
+func (u unmodelledEntry) dumpit(*request) (dumper, error) {
+	return nil, errno.New(syscall.EOPNOTSUPP, u.msg)
+}
+
 // unmodelled is consulted after handlers, for the family and then for
 // PF_UNSPEC, so that a handler netsim comes to serve takes precedence.
 var unmodelled = map[handlerKey]unmodelledEntry{}

@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"syscall"
 
+	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
@@ -108,6 +109,44 @@ func ExampleHandle_LinkDelList() {
 	// Output:
 	// true operation not supported: Device "lo" cannot be deleted 4
 	// <nil> 1 barriers: 1
+}
+
+// A route dump read in parts, as a netlink socket's reader drains it:
+// each Next takes RTNL and goes on from where the last stopped; a route
+// added ahead of the cursor between parts is seen, one added behind it is
+// not.
+func ExampleRouteDump() {
+	k := rtnl.MustNewKernel(rtnl.After)
+	h := k.InitNet().Handle(k.World().NewTask("ip"))
+	for _, p := range []string{"10.0.1.0/24", "10.0.2.0/24", "10.0.4.0/24", "10.0.5.0/24"} {
+		_ = h.RouteAdd(rtnl.Route{Dst: netip.MustParsePrefix(p), Type: fib.TypeBlackhole})
+	}
+	d, _ := h.RouteDump(rtnl.FamilyV4, 0)
+	defer d.Close()
+	for part := 1; ; part++ {
+		n := 0
+		done, _ := d.Next(func(ri *rtnl.RouteInfo) bool {
+			if n == 2 {
+				return false // the part is full
+			}
+			n++
+			fmt.Println("part", part, ri.Dst)
+			return true
+		})
+		if done {
+			break
+		}
+		if part == 1 {
+			_ = h.RouteAdd(rtnl.Route{Dst: netip.MustParsePrefix("10.0.0.0/24"), Type: fib.TypeBlackhole})
+			_ = h.RouteAdd(rtnl.Route{Dst: netip.MustParsePrefix("10.0.3.0/24"), Type: fib.TypeBlackhole})
+		}
+	}
+	// Output:
+	// part 1 10.0.1.0/24
+	// part 1 10.0.2.0/24
+	// part 2 10.0.3.0/24
+	// part 2 10.0.4.0/24
+	// part 3 10.0.5.0/24
 }
 
 // A namespace deleted by name lives on while a Handle holds it, as a

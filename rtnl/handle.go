@@ -473,16 +473,15 @@ func (h *Handle) LinkByIndex(i netdev.IfIndex) (LinkInfo, error) {
 }
 
 // LinkList returns a snapshot of every device, in the order `ip link show`
-// lists them.
+// lists them: LinkDump read whole in one part.
 //
 // Kernel: rtnl_dump_ifinfo.
 func (h *Handle) LinkList() ([]LinkInfo, error) {
 	var out []LinkInfo
-	err := h.do("RTM_GETLINK", func(t *sim.Task, tb *netdev.Table) error {
-		for _, d := range tb.Devices() {
-			out = append(out, linkInfo(d))
-		}
-		return nil
+	var from netdev.IfIndex
+	_, err := h.LinkDump(&from, func(li *LinkInfo) bool {
+		out = append(out, *li)
+		return true
 	})
 	return out, err
 }

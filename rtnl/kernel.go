@@ -106,6 +106,9 @@ func NewKernelIn(w *sim.World, cfg Config) (*Kernel, error) {
 		if n == nil {
 			return nil
 		}
+		if ev == netdev.EventRegister || ev == netdev.EventUnregister {
+			n.gens.devListed()
+		}
 		n.nh.FlushDev(t, d, ev, n.fib)
 		_ = n.rules4.NetdevEvent(t, ev, d)
 		_ = n.rules6.NetdevEvent(t, ev, d)
@@ -118,6 +121,9 @@ func NewKernelIn(w *sim.World, cfg Config) (*Kernel, error) {
 	stack.RegisterAddrNotifier(func(t *sim.Task, ev netdev.Event, d *netdev.Device, a netdev.Addr) {
 		if n := k.byTable[d.Table()]; n != nil {
 			n.fib.InetAddrEvent(t, ev, d, a)
+			if a.Prefix.Addr().Is4() && (ev == netdev.EventUp || ev == netdev.EventDown) {
+				n.gens.addr4++ // fib_inetaddr_event
+			}
 		}
 	})
 	stack.SetAddrMetricHandler(func(t *sim.Task, d *netdev.Device, a netdev.Addr, metric uint32) {
@@ -225,6 +231,8 @@ type Net struct {
 	mpSeed uint32
 
 	ref netRef // the namespace's references (see netref.go)
+
+	gens dumpGens // the dumps' generation counters; guarded by RTNL
 
 	notify      notifiers   // see Subscribe
 	cur         Origin      // the origin of the request holding RTNL; guarded by RTNL

@@ -332,19 +332,17 @@ func (f *NexthopFilter) filtered(nh *nexthop.Nexthop, tb *netdev.Table) bool {
 	return false
 }
 
-// NexthopDump returns the nexthop objects that f selects, by id.
+// NexthopDump returns the nexthop objects that f selects, by id:
+// NexthopDumpFrom read whole in one part.
 //
 // Kernel: rtm_dump_nexthop, nh_valid_dump_req, nh_dump_filtered
 // (net/ipv4/nexthop.c), `ip nexthop show` with a selector.
 func (h *Handle) NexthopDump(f NexthopFilter) ([]NexthopInfo, error) {
 	var out []NexthopInfo
-	err := h.do("RTM_GETNEXTHOP", func(t *sim.Task, tb *netdev.Table) error {
-		for _, nh := range h.n.nh.List() {
-			if !f.filtered(nh, tb) {
-				out = append(out, nexthopInfo(nh))
-			}
-		}
-		return nil
+	var from nexthop.ID
+	_, err := h.NexthopDumpFrom(f, &from, func(ni *NexthopInfo) bool {
+		out = append(out, *ni)
+		return true
 	})
 	return out, err
 }
@@ -384,31 +382,68 @@ func nexthopBucket(nh *nexthop.Nexthop, b nexthop.Bucket) NexthopBucket {
 // nh_dump_filtered (net/ipv4/nexthop.c), `ip nexthop bucket show`.
 func (h *Handle) NexthopBucketList(f NexthopBucketFilter) ([]NexthopBucket, error) {
 	var out []NexthopBucket
+	var c BucketCursor
+	_, err := h.NexthopBucketDump(f, &c, func(b *NexthopBucket) bool {
+		out = append(out, *b)
+		return true
+	})
+	return out, err
+}
+
+// BucketCursor is where a bucket dump stopped: the group (ctx->nh.idx)
+// and the bucket in it (ctx->bucket_index).
+type BucketCursor struct {
+	ID    nexthop.ID
+	Index int
+}
+
+// NexthopBucketDump is one part of a bucket dump: with RTNL held, it
+// calls fn for the buckets that f selects from the cursor on, by group id
+// and bucket index, until fn returns false, and leaves the cursor at the
+// bucket fn refused. The part's Seq is net->nexthop.seq. Errors are
+// NexthopBucketList's.
+//
+// Kernel: rtm_dump_nexthop_bucket, rtm_dump_nexthop_bucket_nh
+// (net/ipv4/nexthop.c).
+func (h *Handle) NexthopBucketDump(f NexthopBucketFilter, c *BucketCursor, fn func(*NexthopBucket) bool) (DumpSeq, error) {
+	var ds DumpSeq
 	err := h.do("RTM_GETNEXTHOPBUCKET", func(t *sim.Task, tb *netdev.Table) error {
 		if f.Groups || f.FDB {
 			// NHA_GROUPS, NHA_FDB: not in the policy, parsed without extack.
 			return errno.New(syscall.EINVAL, "")
 		}
-		groups := h.n.nh.List()
+		ds = DumpSeq{Seq: h.n.nh.Seq(), Done: true}
+		group := func(nh *nexthop.Nexthop) bool {
+			if nh.ID() != c.ID {
+				c.ID, c.Index = nh.ID(), 0
+			}
+			bs := nh.Buckets()
+			for ; c.Index < len(bs); c.Index++ {
+				b := bs[c.Index]
+				m := h.n.nh.Get(b.NexthopID)
+				if m == nil || f.filtered(m, tb) || f.NexthopID != 0 && b.NexthopID != f.NexthopID {
+					continue
+				}
+				nb := nexthopBucket(nh, b)
+				if !fn(&nb) {
+					ds.Done = false
+					return false
+				}
+			}
+			return true
+		}
 		if f.ID != 0 {
 			nh, err := h.n.nh.FindResilient(t, f.ID)
 			if err != nil {
 				return err
 			}
-			groups = []*nexthop.Nexthop{nh}
+			group(nh)
+			return nil
 		}
-		for _, nh := range groups {
-			for _, b := range nh.Buckets() {
-				m := h.n.nh.Get(b.NexthopID)
-				if m == nil || f.filtered(m, tb) || f.NexthopID != 0 && b.NexthopID != f.NexthopID {
-					continue
-				}
-				out = append(out, nexthopBucket(nh, b))
-			}
-		}
+		h.n.nh.From(c.ID, group)
 		return nil
 	})
-	return out, err
+	return ds, err
 }
 
 // NexthopBucketGet returns bucket index of resilient group id, refusing an

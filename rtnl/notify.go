@@ -190,6 +190,9 @@ func (a announcer) LinkEventMsg(t *sim.Task, d *netdev.Device, event uint32) {
 // inet6_ifa_notify (IPv6: never a header).
 func (a announcer) AddrMsg(t *sim.Task, d *netdev.Device, ad netdev.Addr, del bool, req bool) {
 	n := a.net(d)
+	if n != nil && ad.Prefix.Addr().Is6() {
+		n.gens.addr6++ // __ipv6_ifa_notify, after inet6_ifa_notify
+	}
 	if n == nil || !n.notifyNeeded() {
 		return
 	}

@@ -253,33 +253,20 @@ func routePaths(ps []fib.NextHop) []RoutePath {
 // RouteList returns the routes of family (FamilyV4, FamilyV6, or
 // FamilyAll for both, IPv4 first, as a dump of AF_UNSPEC gives them) in
 // table (0: every table, as `ip route show table all`), in the kernel's
-// dump order. A family without that table contributes nothing.
+// dump order. A family without that table contributes nothing. It is
+// RouteDump read whole in one part: one request, RTNL held throughout.
 //
 // Kernel: inet_dump_fib → fib_table_dump; inet6_dump_fib → fib6_dump_table
 // (rtnl_dump_all for AF_UNSPEC).
 func (h *Handle) RouteList(family int, table uint32) ([]RouteInfo, error) {
-	if family != FamilyAll && family != FamilyV4 && family != FamilyV6 {
-		return nil, errno.Errorf(syscall.EAFNOSUPPORT, "Routes of address family %d are not modelled", family)
+	d, err := h.RouteDump(family, table)
+	if err != nil {
+		return nil, err
 	}
 	var out []RouteInfo
-	err := h.do("RTM_GETROUTE", func(t *sim.Task, _ *netdev.Table) error {
-		if family != FamilyV6 {
-			var rs []fib.Route
-			if table == 0 {
-				rs = h.n.fib.AllRoutes()
-			} else if h.n.fib.Table(table) != nil {
-				rs = h.n.fib.Routes(table)
-			}
-			for _, r := range rs {
-				out = append(out, routeInfo(r))
-			}
-		}
-		if family != FamilyV4 && (table == 0 || h.n.fib6.Table(table) != nil) {
-			for _, r := range h.n.fib6.RoutesAt(t, table) {
-				out = append(out, routeInfo6(r))
-			}
-		}
-		return nil
+	_, err = d.Next(func(ri *RouteInfo) bool {
+		out = append(out, *ri)
+		return true
 	})
 	return out, err
 }
