@@ -690,6 +690,27 @@ func (o *Ops) Rules() []Rule {
 	return out
 }
 
+// RulesFrom calls fn with the rules from position pos on (0 is the first),
+// in list order and filled in as Rules fills them, until fn returns false.
+// It returns the position of the rule fn refused, or the list's length
+// when fn took them all. Like the kernel's dump, it steps over the rules
+// before pos from the head of the list; it copies none of them.
+//
+// Kernel: dump_rules (net/core/fib_rules.c).
+func (o *Ops) RulesFrom(pos int, fn func(*Rule) bool) int {
+	i := 0
+	for x := o.first(); x != nil; x = x.next.Load() {
+		if i >= pos {
+			r := x.dump(o.family)
+			if !fn(&r) {
+				return i
+			}
+		}
+		i++
+	}
+	return i
+}
+
 func (x *entry) dump(f Family) Rule {
 	r := x.r
 	r.Family = f

@@ -294,15 +294,19 @@ func (h *Handle) NexthopDumpFrom(f NexthopFilter, from *nexthop.ID, fn func(*Nex
 //
 // Kernel: fib_nl_dumprule, dump_rules (net/core/fib_rules.c).
 func (h *Handle) RuleDump(family int, pos *int, fn func(*fibrules.Rule) bool) (done bool, err error) {
-	rules, err := h.RuleList(family)
+	o, end, err := h.ruleRequest("RTM_GETRULE", family)
+	defer end()
 	if err != nil {
 		return false, err
 	}
-	h.t.Charge(sim.RuleScan, int64(min(*pos, len(rules))))
-	for ; *pos < len(rules); *pos++ {
-		if !fn(&rules[*pos]) {
-			return false, nil
+	h.t.Charge(sim.RuleScan, int64(min(*pos, o.Len())))
+	refused := false
+	*pos = o.RulesFrom(*pos, func(r *fibrules.Rule) bool {
+		if !fn(r) {
+			refused = true
+			return false
 		}
-	}
-	return true, nil
+		return true
+	})
+	return !refused, nil
 }
