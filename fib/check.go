@@ -229,6 +229,9 @@ func (f *FIB) CheckInvariants() error {
 			return fmt.Errorf("table %d: %d routes counted, %d recorded", tb.id, cnt, tb.routes)
 		}
 	}
+	if err := f.checkDevChains(); err != nil {
+		return err
+	}
 	if f.nh != nil {
 		for _, nh := range f.nh.List() {
 			for _, u := range nh.FIBUserList() {
@@ -253,3 +256,42 @@ func (t *trie) checkEachAlias(fn func(l uint32, fa *alias)) {
 // Unmerged reports whether local and main have their own tries: the
 // namespace had a custom IPv4 rule (fib_has_custom_rules, see Unmerge).
 func (f *FIB) Unmerged() bool { return f.customRules }
+
+// checkDevChains verifies fib_info_devhash: every chain holds only its
+// device's nexthops, linked both ways, each fib_info's paths on the device
+// side by side; its count of fib_infos is what a walk visits; and a chain
+// marked clean has nothing flagged dead or link-down.
+func (f *FIB) checkDevChains() error {
+	for dev, c := range f.devNH {
+		if c.head == nil || c.head.devPrev != nil {
+			return fmt.Errorf("devhash %s: empty chain or head with a predecessor", dev.Name())
+		}
+		var infos int64
+		done := make(map[*fibInfo]bool)
+		var prev *fibInfo
+		for nh := c.head; nh != nil; nh = nh.devNext {
+			if nh.dev != dev || !nh.hashed || nh.parent == nil || nh.parent.released() {
+				return fmt.Errorf("devhash %s: a nexthop of another device, unhashed or of a released fib_info", dev.Name())
+			}
+			if nh.devNext != nil && nh.devNext.devPrev != nh {
+				return fmt.Errorf("devhash %s: broken back link", dev.Name())
+			}
+			fi := nh.parent
+			if fi == prev {
+				continue
+			}
+			if done[fi] {
+				return fmt.Errorf("devhash %s: fib_info %p's paths not side by side", dev.Name(), fi)
+			}
+			done[fi], prev = true, fi
+			infos++
+			if c.clean == f.flagGen+1 && (fi.flags&(FlagDead|FlagLinkDown) != 0 || nh.flags&(FlagDead|FlagLinkDown) != 0) {
+				return fmt.Errorf("devhash %s: marked clean, fib_info %p flagged %v, path %v", dev.Name(), fi, fi.flags, nh.flags)
+			}
+		}
+		if infos != c.infos {
+			return fmt.Errorf("devhash %s: %d fib_infos on the chain, %d counted", dev.Name(), infos, c.infos)
+		}
+	}
+	return nil
+}

@@ -47,14 +47,21 @@ type FIB struct {
 	customLocal bool
 	rules       RuleLookup
 
-	infos     map[uint64]*fibInfo       // fib_info_hash, classic nexthops, by infoKey.hash
-	nhInfos   nhInfoIndex               // fib_info_hash, nexthop objects, by id
-	laddr     map[netip.Addr]*fibInfo   // fib_info_laddrhash
-	devNH     map[*netdev.Device]*fibNH // fib_info_devhash
-	infoCount int                       // fib_info_cnt
-	fis       infoTable                 // live fib_infos by number, for aliases
-	cand      fibInfo                   // scratch: the fib_info a request describes
-	candNH    [1]fibNH                  // scratch: its nexthop
+	infos   map[uint64]*fibInfo          // fib_info_hash, classic nexthops, by infoKey.hash
+	nhInfos nhInfoIndex                  // fib_info_hash, nexthop objects, by id
+	laddr   map[netip.Addr]*fibInfo      // fib_info_laddrhash
+	devNH   map[*netdev.Device]*devChain // fib_info_devhash, by device
+	// flagGen counts the times a fib_info or classic nexthop was flagged
+	// dead or link-down: a devChain clean at one generation may not be at
+	// the next.
+	flagGen uint64
+	// devWalked counts the fib_infos netsim itself visited walking
+	// fib_info_devhash chains (the counted-only visits are not in it).
+	devWalked int64
+	infoCount int       // fib_info_cnt
+	fis       infoTable // live fib_infos by number, for aliases
+	cand      fibInfo   // scratch: the fib_info a request describes
+	candNH    [1]fibNH  // scratch: its nexthop
 
 	work trieWork
 	mem  syncMem
@@ -74,7 +81,7 @@ func New(nh *nexthop.Table) *FIB {
 		tables: make(map[uint32]*Table),
 		infos:  make(map[uint64]*fibInfo),
 		laddr:  make(map[netip.Addr]*fibInfo),
-		devNH:  make(map[*netdev.Device]*fibNH),
+		devNH:  make(map[*netdev.Device]*devChain),
 		mem:    syncMem{limit: defaultSyncMem},
 	}
 	f.nhInfos.fis = &f.fis
@@ -99,7 +106,8 @@ func (f *FIB) charge(t *sim.Task) {
 	w := &f.work
 	if t != nil {
 		t.ChargeAll(sim.Work{Kind: sim.TrieNodeVisit, N: w.nodes}, sim.Work{Kind: sim.TrieLeafVisit, N: w.leaves},
-			sim.Work{Kind: sim.FibAliasScan, N: w.aliases}, sim.Work{Kind: sim.FibInfoExamine, N: w.infos})
+			sim.Work{Kind: sim.FibAliasScan, N: w.aliases}, sim.Work{Kind: sim.FibInfoExamine, N: w.infos},
+			sim.Work{Kind: sim.FibDevhashVisit, N: w.devhash})
 		for range w.syncs {
 			t.World().RCU().Synchronize(t)
 		}

@@ -116,6 +116,9 @@ func (fi *fibInfo) MarkDead() { fi.setFlags(fi.flags | FlagDead) }
 // flag that table walks read (infoTable.dead) in step. Every change of a
 // linked fib_info's flags goes through it.
 func (fi *fibInfo) setFlags(fl NHFlags) {
+	if fl&^fi.flags&(FlagDead|FlagLinkDown) != 0 && fi.f != nil {
+		fi.f.flagGen++
+	}
 	fi.flags = fl
 	if fi.idx != 0 {
 		fi.f.fis.dead[fi.idx] = fl&FlagDead != 0
@@ -408,20 +411,53 @@ func (f *FIB) linkInfo(fi *fibInfo) {
 		fi.nh.AddFIBUser(fi)
 		return
 	}
+	if fi.flags&(FlagDead|FlagLinkDown) != 0 {
+		f.flagGen++
+	}
 	for i := range fi.nhs {
 		nh := &fi.nhs[i]
 		if nh.dev == nil {
 			continue
 		}
+		if nh.flags&(FlagDead|FlagLinkDown) != 0 {
+			f.flagGen++
+		}
 		nh.parent = fi
-		h := f.devNH[nh.dev]
+		c := f.devNH[nh.dev]
+		if c == nil {
+			c = &devChain{}
+			f.devNH[nh.dev] = c
+		}
+		h := c.head
+		if h == nil || h.parent != fi {
+			c.infos++ // fi's first path on the device
+		}
 		nh.devNext = h
 		if h != nil {
 			h.devPrev = nh
 		}
 		nh.hashed = true
-		f.devNH[nh.dev] = nh
+		c.head = nh
 	}
+}
+
+// devChain is one device's chain of fib_info_devhash: its classic
+// nexthops, newest first, a fib_info's paths on the device side by side
+// (linkInfo pushes them one after the other).
+//
+// fib_sync_up walks the whole chain on every IPv4 address added to the
+// device, so adding N addresses walks it N²/2 times in the kernel. netsim
+// counts that walk (sim.FibDevhashVisit) but does it in Go only when it
+// can change something: infos is the number of fib_infos a walk visits,
+// and clean says that the last walk found nothing to revive and nothing
+// was flagged since.
+type devChain struct {
+	head  *fibNH
+	infos int64 // the distinct fib_infos on the chain
+	// clean is the FIB's flagGen+1 when a walk found no fib_info on the
+	// chain, nor any of its nexthops on the device, flagged dead or
+	// link-down, and none has been flagged since; 0 when unknown.
+	clean uint64
 }
 
 // releaseInfo is fib_release_info: drop one route's reference; the last
@@ -469,10 +505,14 @@ func (f *FIB) unhashNH(nh *fibNH) {
 	if !nh.hashed {
 		return
 	}
+	c := f.devNH[nh.dev]
+	if (nh.devPrev == nil || nh.devPrev.parent != nh.parent) && (nh.devNext == nil || nh.devNext.parent != nh.parent) {
+		c.infos-- // the fib_info's last path on the device
+	}
 	if nh.devPrev != nil {
 		nh.devPrev.devNext = nh.devNext
 	} else if nh.devNext != nil {
-		f.devNH[nh.dev] = nh.devNext
+		c.head = nh.devNext
 	} else {
 		delete(f.devNH, nh.dev)
 	}
@@ -922,14 +962,20 @@ func (f *FIB) SyncDownDev(t *sim.Task, dev *netdev.Device, ev netdev.Event, forc
 // side by side), counting each as examined.
 func (f *FIB) devInfos(dev *netdev.Device) iter.Seq[*fibInfo] {
 	return func(yield func(*fibInfo) bool) {
+		c := f.devNH[dev]
+		if c == nil {
+			return
+		}
 		var prev *fibInfo
-		for nh := f.devNH[dev]; nh != nil; nh = nh.devNext {
+		for nh := c.head; nh != nil; nh = nh.devNext {
 			fi := nh.parent
 			if nh.dev != dev || fi == prev {
 				continue
 			}
 			prev = fi
 			f.work.infos++
+			f.work.devhash++
+			f.devWalked++
 			if !yield(fi) {
 				return
 			}
@@ -943,6 +989,7 @@ func (f *FIB) syncDownDev(dev *netdev.Device, ev netdev.Event, force bool) int {
 		scope = -1
 	}
 	ret := 0
+	f.flagGen++ // it may flag any fib_info on the chain
 	for fi := range f.devInfos(dev) {
 		dead := 0
 		for i := range fi.nhs {
@@ -995,28 +1042,43 @@ func (f *FIB) syncUp(dev *netdev.Device, flags NHFlags) int {
 	if flags&FlagDead != 0 && dev.Flags()&netdev.FlagLowerUp != 0 {
 		flags |= FlagLinkDown
 	}
-	ret := 0
+	c := f.devNH[dev]
+	if c == nil {
+		return 0
+	}
+	if c.clean == f.flagGen+1 {
+		// Nothing on the chain is flagged: the walk would revive nothing
+		// and find every fib_info alive. It is counted, not done.
+		f.work.infos += c.infos
+		f.work.devhash += c.infos
+		return int(c.infos)
+	}
+	const flagged = FlagDead | FlagLinkDown
+	ret, dirty := 0, false
 	for fi := range f.devInfos(dev) {
 		alive := 0
 		for i := range fi.nhs {
 			x := &fi.nhs[i]
 			if x.flags&flags == 0 {
 				alive++
-				continue
+			} else if x.dev != nil && x.dev.IsUp() && x.dev == dev && dev.Registered() {
+				alive++
+				x.flags &^= flags
 			}
-			if x.dev == nil || !x.dev.IsUp() {
-				continue
+			if x.dev == dev && x.flags&flagged != 0 {
+				dirty = true
 			}
-			if x.dev != dev || !dev.Registered() {
-				continue
-			}
-			alive++
-			x.flags &^= flags
 		}
 		if alive > 0 {
 			fi.setFlags(fi.flags &^ flags)
 			ret++
 		}
+		if fi.flags&flagged != 0 {
+			dirty = true
+		}
+	}
+	if !dirty {
+		c.clean = f.flagGen + 1
 	}
 	return ret
 }

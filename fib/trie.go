@@ -284,7 +284,8 @@ func (t *trie) fiOf(a *alias) *fibInfo { return t.fis.at(a.info) }
 // the task and resets it.
 type trieWork struct {
 	nodes, leaves, aliases, infos int64
-	syncs                         int // synchronize_rcu calls tnode_free asked for
+	devhash                       int64 // fib_infos visited walking fib_info_devhash
+	syncs                         int   // synchronize_rcu calls tnode_free asked for
 }
 
 // trie is one LC-trie. Local and main share one until fib_unmerge.

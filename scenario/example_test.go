@@ -20,8 +20,8 @@ func ExampleSeed000() {
 		fmt.Printf("%-6s fib_flush %3d times, %5d leaves visited, RTNL held %v\n", cfg, r.Flushes, r.LeafVisits, r.Hold)
 	}
 	// Output:
-	// before fib_flush 257 times, 67077 leaves visited, RTNL held 961.719µs
-	// after  fib_flush   2 times,   267 leaves visited, RTNL held 411.638µs
+	// before fib_flush 257 times, 67077 leaves visited, RTNL held 962.064µs
+	// after  fib_flush   2 times,   267 leaves visited, RTNL held 411.983µs
 }
 
 // Seed 002 with 4 interfaces: every deletion waits in

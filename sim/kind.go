@@ -140,6 +140,13 @@ const (
 	// walking one device's group list to join or leave a group
 	// (____ip_mc_inc_group, __ipv6_dev_mc_inc, and their dec twins).
 	McListScan
+	// FibDevhashVisit counts fib_infos visited walking one device's chain
+	// of fib_info_devhash: fib_sync_up on every IPv4 address added to the
+	// device and on its NETDEV_UP, fib_sync_down_dev on its NETDEV_DOWN,
+	// NETDEV_CHANGE and NETDEV_UNREGISTER. Each IPv4 address gives its
+	// device a local route, and so a fib_info on the chain (its prefsrc
+	// makes it the address's own).
+	FibDevhashVisit
 
 	// NumKinds is the number of kinds; not a kind.
 	NumKinds
@@ -191,6 +198,8 @@ var kindNames = [NumKinds]string{
 	Inet4HashVisit: "inet4_hash_visits",
 	Inet6HashVisit: "inet6_hash_visits",
 	McListScan:     "mc_list_scans",
+
+	FibDevhashVisit: "fib_devhash_visits",
 }
 
 // String returns the kind's counter name, e.g. "hwaddr_compares".

@@ -5,6 +5,7 @@
 #
 #   sudo bash internal/measure/addrs.sh                   # 5k 10k 20k 50k IPv4, 5k 10k 20k IPv6
 #   sudo V4="20000 50000" V6="20000 40000" bash internal/measure/addrs.sh
+#   sudo V4= V6= UP4="20000 50000" bash internal/measure/addrs.sh   # fib_devhash_visit only
 #
 # Each run is `ip -batch FILE` in a fresh private network namespace (unshare
 # -n) holding a veth pair v0/v1, left down; FILE adds N addresses to v0, one
@@ -27,10 +28,23 @@
 # as real time only when it shares ip's CPU): before each run the script
 # waits up to IDLE_WAIT s (default 300) for the machine to be at most
 # IDLE_MAX % busy (default 10), and prints how busy it was during the run.
+#
+# UP4 (default 10000 20000 50000) runs each IPv4 file twice more, v0 down
+# and v0 up with its peer (so with carrier): on a device that is up every
+# add also runs fib_sync_up, a walk of the device's fib_info_devhash chain,
+# which holds one fib_info per address (its local route's: the prefsrc
+# makes each its own), N(N+1)/2 visits in all; the device's state changes
+# nothing else an add does (fib_add_ifaddr adds the local route either
+# way), so
+#   fib_devhash_visit  (real up - real down) / (N(N+1)/2), all-in: the
+#                      walk (its sys time) and what its working set costs
+#                      the other walks (check_lifetime's kworker slows too)
+#   (sys only)         (sys up - sys down) / (N(N+1)/2), the walk alone
 set -euo pipefail
 
-V4=${V4:-5000 10000 20000 50000}
-V6=${V6:-5000 10000 20000}
+V4=${V4-5000 10000 20000 50000}
+V6=${V6-5000 10000 20000}
+UP4=${UP4-10000 20000 50000}
 FIX4=${FIX4:-30.8e-6}
 FIX6=${FIX6:-26.8e-6}
 IDLE_WAIT=${IDLE_WAIT:-300}
@@ -78,19 +92,21 @@ idle() {
 	while [ $((SECONDS - t0)) -lt "$IDLE_WAIT" ] && [ "$(busy 1)" -gt "$IDLE_MAX" ]; do :; done
 }
 
-# run FILE [PERFDATA]: "real user sys" of ip -batch FILE in a fresh namespace.
+# run FILE [PERFDATA [up]]: "real user sys" of ip -batch FILE in a fresh
+# namespace; with up, v0 and v1 are up first.
 run() {
-	local f=$1 data=${2:-}
+	local f=$1 data=${2:-} up=${3:-}
 	HOST_NS=$HOST_NS unshare -n bash -c '
 		set -e
 		[ "$(readlink /proc/self/ns/net)" != "$HOST_NS" ] || exit 1
 		ip link add v0 type veth peer name v1
+		if [ -n "$3" ]; then ip link set v0 up; ip link set v1 up; fi
 		TIMEFORMAT="%R %U %S"
 		if [ -n "$2" ]; then
 			{ time perf record -q -a -g -o "$2" -- ip -batch "$1" >/dev/null; } 2>&1 | tail -1
 		else
 			{ time ip -batch "$1"; } 2>&1
-		fi' _ "$f" "$data"
+		fi' _ "$f" "$data" "$up"
 }
 
 echo "# $(uname -r), $(nproc) CPUs; FIX4 $FIX4 s, FIX6 $FIX6 s"
@@ -123,4 +139,16 @@ for n in $V6; do
 			if (v + m > 0) printf "  (perf %.1f%% / %.1f%%: inet6_hash_visit %5.2f ns  mc_list_scan %5.2f ns)", v, m, both * v / (v + m), both * m / (v + m) }')
 	fi
 	echo "$line"
+done
+for n in $UP4; do
+	f=$(gen 4 "$n")
+	idle
+	a=$(head -1 /proc/stat)
+	read -r real0 user0 sys0 < <(run "$f")
+	idle
+	read -r real user sys < <(run "$f" "" up)
+	b=$(head -1 /proc/stat)
+	awk -v n="$n" -v r0="$real0" -v s0="$sys0" -v r="$real" -v s="$sys" -v busy="$(pctbusy "$a" "$b")" 'BEGIN {
+		printf "inet up %6d  down: real %8.3f sys %8.3f  up: real %8.3f sys %8.3f  fib_devhash_visit %5.2f ns (sys only %5.2f ns)  (machine %d%% busy)\n",
+			n, r0, s0, r, s, (r - r0) / (n * (n + 1) / 2) * 1e9, (s - s0) / (n * (n + 1) / 2) * 1e9, busy }'
 done
