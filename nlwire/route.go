@@ -807,14 +807,11 @@ const (
 	// (part.left).
 )
 
-// errMsgSize is the error of a message that does not fit in its skb.
-func errMsgSize() error { return errno.New(syscall.EMSGSIZE, "") }
-
 // checkRoom fails with EMSGSIZE when a message with payload b does not
 // fit in room bytes.
 func checkRoom(b []byte, room int) error {
 	if nlmsgHdrLen+align4(len(b)) > room {
-		return errMsgSize()
+		return errPartFull
 	}
 	return nil
 }
@@ -824,7 +821,7 @@ func checkRoom(b []byte, room int) error {
 func encodeAttrs(b []byte, ae *netlink.AttributeEncoder) ([]byte, error) {
 	a, err := ae.Encode()
 	if err != nil {
-		return nil, errMsgSize()
+		return nil, errPartFull
 	}
 	return append(b, a...), nil
 }
