@@ -107,28 +107,41 @@ func (r *refList) del(p netip.Prefix) error {
 	}
 	r.scans += int64(i + 1)
 	v := r.l[i]
-	r.l = slices.Delete(r.l, i, i+1)
-	if v.sec {
-		return nil
-	}
-	j := slices.IndexFunc(r.l, func(o refAddr) bool { return o.sec && o.subnet() == v.subnet() })
-	if j < 0 {
-		return nil
-	}
-	if !r.promote {
-		r.l = slices.DeleteFunc(r.l, func(o refAddr) bool { return o.sec && o.subnet() == v.subnet() })
-		return nil
-	}
-	pr := r.l[j]
-	r.l = slices.Delete(r.l, j, j+1)
-	pr.sec = false
-	at := 0
-	for k, o := range r.l {
-		if !o.sec && o.scope <= pr.scope {
-			at = k + 1
+	if v.sec || !r.promote {
+		r.l = slices.Delete(r.l, i, i+1)
+		if !v.sec {
+			r.l = slices.DeleteFunc(r.l, func(o refAddr) bool { return o.sec && o.subnet() == v.subnet() })
 		}
+		return nil
 	}
-	r.l = slices.Insert(r.l, at, pr)
+	// The walk from the victim's next: last_prim (a slot of the list once
+	// the victim is gone: the victim's own, or the one after a primary of
+	// its scope or a narrower one), prev_prom, and the subnet's first
+	// secondary.
+	lastPrim, prevProm, promote := i, -1, -1
+	for k := i + 1; k < len(r.l); k++ {
+		o := r.l[k]
+		if !o.sec && v.scope <= o.scope {
+			lastPrim = k
+		}
+		if !o.sec || o.subnet() != v.subnet() {
+			prevProm = k
+			continue
+		}
+		promote = k
+		break
+	}
+	r.l = slices.Delete(r.l, i, i+1)
+	if promote < 0 {
+		return nil
+	}
+	pr := r.l[promote-1]
+	pr.sec = false
+	r.l[promote-1] = pr
+	if prevProm >= 0 {
+		r.l = slices.Delete(r.l, promote-1, promote)
+		r.l = slices.Insert(r.l, lastPrim, pr)
+	}
 	return nil
 }
 

@@ -427,13 +427,22 @@ func primaryPos(addrs []*Addr, s Scope) int {
 	return at
 }
 
-// promotedPos is where a promoted secondary of scope s goes: after the last
-// primary whose scope is as wide or wider (numerically not above s).
-func promotedPos(addrs []*Addr, s Scope) int {
-	at := 0
-	for i, o := range addrs {
-		if o.Flags&AddrSecondary == 0 && o.Scope <= s {
-			at = i + 1
+// promotedPos is where the secondary at index p goes when it is promoted
+// on the deletion of its primary at index v (v < p), in the list after
+// that deletion: where it is, if it followed the primary directly; else
+// after the last primary between the two whose scope is the deleted one's
+// or narrower (numerically not below s), or else at the deleted primary's
+// place.
+//
+// Kernel: __inet_del_ifa's last_prim and prev_prom (net/ipv4/devinet.c).
+func promotedPos(addrs []*Addr, v, p int, s Scope) int {
+	if p == v+1 {
+		return v
+	}
+	at := v
+	for i := v + 1; i < p; i++ {
+		if o := addrs[i]; o.Flags&AddrSecondary == 0 && o.Scope >= s {
+			at = i // after it, once the deleted primary is gone
 		}
 	}
 	return at
@@ -574,7 +583,12 @@ func (d *Device) delInet4(t *sim.Task, victim *Addr) {
 			d.tbl.s.addrNotify(t, EventDown, d, *o)
 		}
 	}
-	in.addrs = slices.DeleteFunc(in.addrs, func(a *Addr) bool { return a == victim })
+	v := slices.Index(in.addrs, victim)
+	to := 0
+	if promoted != nil {
+		to = promotedPos(in.addrs, v, slices.Index(in.addrs, promoted), victim.Scope)
+	}
+	in.addrs = slices.Delete(in.addrs, v, v+1)
 	in.unindex(victim)
 	d.tbl.s.addrMsg(t, d, *victim, true, true)
 	d.tbl.s.addrNotify(t, EventDown, d, *victim)
@@ -584,7 +598,7 @@ func (d *Device) delInet4(t *sim.Task, victim *Addr) {
 		in.addrs = slices.Delete(in.addrs, k, k+1)
 		in.unindex(promoted)
 		promoted.Flags &^= AddrSecondary
-		in.addrs = slices.Insert(in.addrs, promotedPos(in.addrs, promoted.Scope), promoted)
+		in.addrs = slices.Insert(in.addrs, to, promoted)
 		in.index(promoted)
 		d.tbl.s.addrMsg(t, d, *promoted, false, true)
 		d.tbl.s.addrNotify(t, EventUp, d, *promoted)
