@@ -31,12 +31,7 @@ func TestDumpMessageTooBig(t *testing.T) {
 	for _, c := range []struct{ split, quiet bool }{{false, false}, {true, false}, {true, true}} {
 		s := newTestSocket(t)
 		ds := &dumpState{split: c.split, quietEnd: c.quiet, d: &listDumper{msgs: msgs}, seq: 9}
-		s.mu.Lock()
-		s.dump = ds
-		s.mu.Unlock()
-		s.sendMu.Lock()
-		require.True(t, s.dumpOnce(ds))
-		s.sendMu.Unlock()
+		fillOnePart(t, s, ds)
 		got := queued(t, s)
 		require.Len(t, got, 2)
 		require.Len(t, got[0], 2*(16+100), "the message before goes out alone")

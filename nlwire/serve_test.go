@@ -338,12 +338,7 @@ func TestDumpSplitDone(t *testing.T) {
 
 	s := newTestSocket(t)
 	ds := &dumpState{split: true, d: &listDumper{msgs: []netlink.Message{{Header: netlink.Header{Type: 16}, Data: make([]byte, 1452)}}}}
-	s.mu.Lock()
-	s.dump = ds
-	s.mu.Unlock()
-	s.sendMu.Lock()
-	require.True(t, s.dumpOnce(ds))
-	s.sendMu.Unlock()
+	fillOnePart(t, s, ds)
 	got := queued(t, s)
 	require.Len(t, got, 2)
 	require.Len(t, got[0], 2*1468)
@@ -423,4 +418,16 @@ func TestUnmodelled(t *testing.T) {
 			require.Equal(t, tc.msg, oe.Message)
 		})
 	}
+}
+
+// fillOnePart makes ds the socket's dump in progress and fills its next
+// datagram, as netlink_dump does for a reader.
+func fillOnePart(t *testing.T, s *Socket, ds *dumpState) {
+	t.Helper()
+	s.mu.Lock()
+	s.dump = ds
+	s.mu.Unlock()
+	s.sendMu.Lock()
+	defer s.sendMu.Unlock()
+	require.True(t, s.dumpOnce(ds))
 }
