@@ -300,13 +300,6 @@ func (h *Handle) RuleDump(family int, pos *int, fn func(*fibrules.Rule) bool) (d
 		return false, err
 	}
 	h.t.Charge(sim.RuleScan, int64(min(*pos, o.Len())))
-	refused := false
-	*pos = o.RulesFrom(*pos, func(r *fibrules.Rule) bool {
-		if !fn(r) {
-			refused = true
-			return false
-		}
-		return true
-	})
-	return !refused, nil
+	*pos = o.RulesFrom(*pos, fn)
+	return *pos >= o.Len(), nil
 }
