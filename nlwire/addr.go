@@ -454,10 +454,8 @@ func (d *addrDumper) fill(p *part) (bool, error) {
 	for len(d.families) > 0 {
 		var perr error
 		n := p.n
-		ds, err := d.h.AddrDump(d.families[0], d.index, &d.c, func(a *rtnl.AddrInfo) bool {
-			perr = p.put(rt.RTMNewAddr, d.flags, addrMessage(*a))
-			return perr == nil
-		})
+		ds, err := d.h.AddrDump(d.families[0], d.index, &d.c, putEach(p, rt.RTMNewAddr, d.flags,
+			func(a *rtnl.AddrInfo, _ int) ([]byte, error) { return addrMessage(*a), nil }, &perr))
 		if err != nil {
 			return false, bareErrno(err, syscall.ENODEV)
 		}

@@ -84,6 +84,21 @@ func (p *part) put(t rt.MsgType, flags netlink.HeaderFlags, data []byte) error {
 	return nil
 }
 
+// putEach is the callback an rtnl dump part calls for each object: it
+// builds the object's message with msg, for the room left in p, and puts
+// it as a message of type t with flags, until one fails; *err keeps the
+// failure (EMSGSIZE when the part is full), which ends the part.
+func putEach[T any](p *part, t rt.MsgType, flags netlink.HeaderFlags, msg func(x *T, room int) ([]byte, error), err *error) func(*T) bool {
+	return func(x *T) bool {
+		b, e := msg(x, p.left())
+		if e == nil {
+			e = p.put(t, flags, b)
+		}
+		*err = e
+		return e == nil
+	}
+}
+
 // A dumper is a dump in progress: what its dumpit made of the request and
 // its cursor.
 type dumper interface {

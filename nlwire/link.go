@@ -384,15 +384,15 @@ type linkDumper struct {
 // Kernel: rtnl_dump_ifinfo, link_dump_filtered, rtnl_fill_ifinfo.
 func (d *linkDumper) fill(p *part) (bool, error) {
 	var perr error
+	put := putEach(p, rt.RTMNewLink, d.flags, func(li *rtnl.LinkInfo, _ int) ([]byte, error) {
+		return linkMessage(*li, 0), nil
+	}, &perr)
 	ds, err := d.h.LinkDump(&d.from, func(li *rtnl.LinkInfo) bool {
 		// link_master_filtered: a master filter drops a device with
 		// another master (or none); link_kind_filtered: a kind filter
 		// drops devices of other kinds.
-		if d.master != 0 && li.MasterIndex != d.master || d.hasKind && li.Kind != d.kind {
-			return true
-		}
-		perr = p.put(rt.RTMNewLink, d.flags, linkMessage(*li, 0))
-		return perr == nil
+		filtered := d.master != 0 && li.MasterIndex != d.master || d.hasKind && li.Kind != d.kind
+		return filtered || put(li)
 	})
 	if err != nil {
 		return false, err

@@ -425,16 +425,13 @@ type nexthopDumper struct {
 // rtm_dump_nexthop_cb (net/ipv4/nexthop.c).
 func (d *nexthopDumper) fill(p *part) (bool, error) {
 	var perr error
+	put := putEach(p, rt.RTMNewNexthop, 0, encodeNexthop, &perr)
 	ds, err := d.h.NexthopDumpFrom(d.f, &d.from, func(ni *rtnl.NexthopInfo) bool {
 		if d.ops != 0 && ni.Group != nil {
 			perr = errStatsNotModelled
 			return false
 		}
-		var b []byte
-		if b, perr = encodeNexthop(ni, p.left()); perr == nil {
-			perr = p.put(rt.RTMNewNexthop, 0, b)
-		}
-		return perr == nil
+		return put(ni)
 	})
 	if err != nil {
 		return false, err
@@ -524,13 +521,11 @@ type bucketDumper struct {
 // (net/ipv4/nexthop.c).
 func (d *bucketDumper) fill(p *part) (bool, error) {
 	var perr error
-	ds, err := d.h.NexthopBucketDump(d.f, &d.c, func(b *rtnl.NexthopBucket) bool {
-		var m netlink.Message
-		if m, perr = bucketMessage(b); perr == nil {
-			perr = p.put(rt.MsgType(m.Header.Type), m.Header.Flags, m.Data)
-		}
-		return perr == nil
-	})
+	ds, err := d.h.NexthopBucketDump(d.f, &d.c, putEach(p, rt.RTMNewNexthopBucket, 0,
+		func(b *rtnl.NexthopBucket, _ int) ([]byte, error) {
+			m, err := bucketMessage(b)
+			return m.Data, err
+		}, &perr))
 	if err != nil {
 		return false, err
 	}

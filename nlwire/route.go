@@ -739,16 +739,8 @@ type routeDumper struct {
 // rt6_dump_route → rt6_fill_node.
 func (d *routeDumper) fill(p *part) (bool, error) {
 	var perr error
-	done, err := d.rd.Next(func(ri *rtnl.RouteInfo) bool {
-		if !d.f.match(ri) {
-			return true
-		}
-		var b []byte
-		if b, perr = routeMessage(ri, p.left()); perr == nil {
-			perr = p.put(rt.RTMNewRoute, d.flags, b)
-		}
-		return perr == nil
-	})
+	put := putEach(p, rt.RTMNewRoute, d.flags, routeMessage, &perr)
+	done, err := d.rd.Next(func(ri *rtnl.RouteInfo) bool { return !d.f.match(ri) || put(ri) })
 	if perr != nil {
 		return false, perr
 	}

@@ -316,13 +316,8 @@ func (d *ruleDumper) fill(p *part) (bool, error) {
 	for len(d.fams) > 0 {
 		fam := d.fams[0]
 		var perr error
-		done, err := d.h.RuleDump(fam, &d.pos, func(r *fibrules.Rule) bool {
-			var b []byte
-			if b, perr = encodeRule(r, fam); perr == nil {
-				perr = p.put(rt.RTMNewRule, 0, b)
-			}
-			return perr == nil
-		})
+		done, err := d.h.RuleDump(fam, &d.pos, putEach(p, rt.RTMNewRule, 0,
+			func(r *fibrules.Rule, _ int) ([]byte, error) { return encodeRule(r, fam) }, &perr))
 		if err != nil || perr != nil || !done {
 			return false, cmp.Or(err, perr)
 		}
