@@ -7,6 +7,7 @@ import (
 	"net/netip"
 
 	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -21,7 +22,7 @@ type Announcer interface {
 	// NLM_F_APPEND). req says that it carries the header of the request
 	// under way; the routes the kernel adds for addresses (fib_magic)
 	// carry none.
-	RouteMsg(t *sim.Task, r Route, del bool, flags Mode, req bool)
+	RouteMsg(t *sim.Task, r Route, del bool, flags rt.NLMFlags, req bool)
 }
 
 // SetAnnouncer installs a; nil sends nothing (the default). The caller
@@ -32,7 +33,7 @@ func (f *FIB) SetAnnouncer(a Announcer) { f.announce = a }
 // suffix length slen, type typ, TOS tos and fib_info fi.
 //
 // Kernel: rtmsg_fib (net/ipv4/fib_semantics.c).
-func (tb *Table) routeMsg(t *sim.Task, cfg *config, del bool, flags Mode, key uint32, slen uint8, typ Type, tos uint8, fi *fibInfo) {
+func (tb *Table) routeMsg(t *sim.Task, cfg *config, del bool, flags rt.NLMFlags, key uint32, slen uint8, typ Type, tos uint8, fi *fibInfo) {
 	a := tb.f.announce
 	if a == nil || !a.Wanted() {
 		return
@@ -81,7 +82,7 @@ func (f *FIB) NexthopReplaced(t *sim.Task, nh *nexthop.Nexthop) {
 			l := leaves[i]
 			for al := tr.lf[l].head; al != 0; al = tr.al(al).next {
 				if fa := tr.al(al); fa.tbID == tb.id && tr.fiOf(fa).nh == nh {
-					a.RouteMsg(t, tb.route(tr.lf[l].key, fa), false, NLMReplace, true)
+					a.RouteMsg(t, tb.route(tr.lf[l].key, fa), false, rt.NLMReplace, true)
 				}
 			}
 		}

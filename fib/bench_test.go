@@ -12,6 +12,7 @@ import (
 
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -42,7 +43,7 @@ func seed000Env(b *testing.B, n int) *env {
 		if _, err := e.nh.Add(e.t, nhs[i]); err != nil {
 			b.Fatal(err)
 		}
-		if err := e.f.Add(e.t, rs[i], ModeAdd); err != nil {
+		if err := e.f.Add(e.t, rs[i], rt.ModeAdd); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -69,7 +70,7 @@ func BenchmarkSeed000Setup(b *testing.B) {
 		}
 		for _, r := range rs {
 			e.rtnl.Lock(e.t)
-			if err := e.f.Add(e.t, r, ModeAdd); err != nil {
+			if err := e.f.Add(e.t, r, rt.ModeAdd); err != nil {
 				b.Fatal(err)
 			}
 			e.rtnl.Unlock(e.t)
@@ -103,7 +104,7 @@ func BenchmarkInsert65536(b *testing.B) {
 				runtime.GC()
 				b.StartTimer()
 				for _, r := range rs {
-					if err := e.f.Add(e.t, r, ModeAdd); err != nil {
+					if err := e.f.Add(e.t, r, rt.ModeAdd); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -234,7 +235,7 @@ func bigTables(b *testing.B) {
 		}
 		bigBart = new(bart.Table[int])
 		for i, p := range bigPrefixes {
-			if err := bigFIB.f.Add(nil, Route{Dst: p, Gateway: gws[i%16], Protocol: ProtoBoot}, ModeAdd); err != nil {
+			if err := bigFIB.f.Add(nil, Route{Dst: p, Gateway: gws[i%16], Protocol: ProtoBoot}, rt.ModeAdd); err != nil {
 				b.Fatal(err)
 			}
 			bigBart.Insert(p, i)
@@ -309,7 +310,7 @@ func BenchmarkMemory1M(b *testing.B) {
 		e := benchEnv(b, nexthop.FlushDeferred)
 		before := heapInUse()
 		for i, p := range ps {
-			if err := e.f.Add(nil, Route{Dst: p, Gateway: gws[i%16], Protocol: ProtoBoot}, ModeAdd); err != nil {
+			if err := e.f.Add(nil, Route{Dst: p, Gateway: gws[i%16], Protocol: ProtoBoot}, rt.ModeAdd); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -345,7 +346,7 @@ func TestBigTableSample(t *testing.T) {
 	e.mustIP(setupLines()...)
 	bt := new(bart.Table[netip.Prefix])
 	for _, p := range ps {
-		if err := e.f.Add(nil, Route{Dst: p, Gateway: netip.MustParseAddr("198.51.100.2"), Protocol: ProtoBoot}, ModeAdd); err != nil {
+		if err := e.f.Add(nil, Route{Dst: p, Gateway: netip.MustParseAddr("198.51.100.2"), Protocol: ProtoBoot}, rt.ModeAdd); err != nil {
 			t.Fatal(err)
 		}
 		bt.Insert(p, p)

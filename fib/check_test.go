@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
 )
 
 // TestCheckInvariantsCatches breaks one invariant at a time and expects
@@ -16,7 +17,7 @@ func TestCheckInvariantsCatches(t *testing.T) {
 		e := newEnv(t, nexthop.FlushDeferred)
 		for i := range 12 {
 			r := Route{Dst: netip.MustParsePrefix(fmt.Sprintf("10.%d.%d.0/24", i%3, i)), Type: TypeBlackhole, Priority: uint32(i % 2)}
-			if err := e.do(func() error { return e.f.Add(e.t, r, ModeAdd) }); err != nil {
+			if err := e.do(func() error { return e.f.Add(e.t, r, rt.ModeAdd) }); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -11,7 +11,7 @@
 //     fib_info (semantics.go).
 //   - Tables main and local share one trie until the first custom IPv4 rule
 //     (Unmerge); every table is created on first use.
-//   - Route requests (Add with a Mode, Del) give the kernel's errno and
+//   - Route requests (Add with its rt.NLMFlags, Del) give the kernel's errno and
 //     extack message; a refused request changes nothing.
 //   - Lookups find the longest matching prefix with a usable route,
 //     backtracking past dead nexthops and routes of the wrong TOS, scope

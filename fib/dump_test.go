@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -24,7 +25,7 @@ func TestDumpInParts(t *testing.T) {
 	dst := func(i int) netip.Prefix { return netip.MustParsePrefix(fmt.Sprintf("10.%d.%d.0/24", i/256, i%256)) }
 	add := func(i int, prio uint32) {
 		r := Route{Dst: dst(i), Type: TypeBlackhole, Priority: prio}
-		require.NoError(t, e.do(func() error { return e.f.Add(e.t, r, ModeAdd) }))
+		require.NoError(t, e.do(func() error { return e.f.Add(e.t, r, rt.ModeAdd) }))
 	}
 	for i := range 300 {
 		add(2*i, 0)

@@ -11,6 +11,7 @@ import (
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -330,15 +331,15 @@ func (e *env) ipRoute(w []string) error {
 	return e.do(func() error {
 		switch w[0] {
 		case "add":
-			return e.f.Add(e.t, r, ModeAdd)
+			return e.f.Add(e.t, r, rt.ModeAdd)
 		case "replace":
-			return e.f.Add(e.t, r, ModeReplace)
+			return e.f.Add(e.t, r, rt.ModeReplace)
 		case "change":
-			return e.f.Add(e.t, r, ModeChange)
+			return e.f.Add(e.t, r, rt.ModeChange)
 		case "append":
-			return e.f.Add(e.t, r, ModeAppend)
+			return e.f.Add(e.t, r, rt.ModeAppend)
 		case "prepend":
-			return e.f.Add(e.t, r, ModePrepend)
+			return e.f.Add(e.t, r, rt.ModePrepend)
 		case "del", "delete":
 			return e.f.Del(e.t, r)
 		}

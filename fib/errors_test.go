@@ -9,6 +9,7 @@ import (
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
 )
 
 // TestBadInput checks the errno and extack message of every refused
@@ -101,7 +102,7 @@ func TestBadRouteValues(t *testing.T) {
 		{Route{Dst: netip.MustParsePrefix("10.0.0.0/8"), Type: TypeUnicast, Scope: ScopeNowhere, Dev: e.dev("vethA")}, syscall.EINVAL},
 		{Route{Dst: netip.MustParsePrefix("10.0.0.0/8"), Type: TypeLocal, Dev: e.dev("vethA")}, syscall.EINVAL}, // scope universe < host
 	} {
-		err := e.do(func() error { return e.f.Add(e.t, c.r, ModeAdd) })
+		err := e.do(func() error { return e.f.Add(e.t, c.r, rt.ModeAdd) })
 		if !errors.Is(err, c.errno) {
 			t.Errorf("%+v: %v, want %v", c.r, err, c.errno)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -41,9 +42,9 @@ func Example() {
 
 	// The address brought its routes; add two of ours.
 	_ = f.Add(t, fib.Route{Dst: netip.MustParsePrefix("10.0.0.0/8"),
-		Gateway: netip.MustParseAddr("198.51.100.2"), Protocol: fib.ProtoBoot}, fib.ModeAdd)
+		Gateway: netip.MustParseAddr("198.51.100.2"), Protocol: fib.ProtoBoot}, rt.ModeAdd)
 	_ = f.Add(t, fib.Route{Dst: netip.MustParsePrefix("10.1.0.0/16"), Type: fib.TypeUnreachable,
-		Protocol: fib.ProtoBoot}, fib.ModeAdd)
+		Protocol: fib.ProtoBoot}, rt.ModeAdd)
 	for _, r := range f.AllRoutes() {
 		dev := ""
 		if r.Dev != nil {
@@ -59,7 +60,7 @@ func Example() {
 
 	// A gateway must be reachable on the link.
 	err = f.Add(t, fib.Route{Dst: netip.MustParsePrefix("10.3.0.0/16"),
-		Gateway: netip.MustParseAddr("192.0.2.1"), Dev: veth0}, fib.ModeAdd)
+		Gateway: netip.MustParseAddr("192.0.2.1"), Dev: veth0}, rt.ModeAdd)
 	fmt.Println(errors.Is(err, syscall.ENETUNREACH), err)
 	// Output:
 	// 254 unicast 10.0.0.0/8 198.51.100.2 veth0 boot global invalid IP
@@ -132,7 +133,7 @@ func ExampleFIB_FlushFIB() {
 		_, _ = nh.Add(t, nexthop.Config{ID: nexthop.ID(i), Family: syscall.AF_INET,
 			Gateway: netip.MustParseAddr("198.51.100.2"), Dev: veth0})
 		_ = f.Add(t, fib.Route{Dst: netip.PrefixFrom(netip.AddrFrom4([4]byte{10, 0, byte(i), 0}), 32),
-			NexthopID: nexthop.ID(i)}, fib.ModeAdd)
+			NexthopID: nexthop.ID(i)}, rt.ModeAdd)
 	}
 	before := t.Counters()
 	_ = veth0.SetUp(t, false)

@@ -13,6 +13,7 @@ import (
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -184,7 +185,7 @@ func (f *FIB) newTable(id uint32) *Table {
 
 // toConfig is rtm_to_fib_config: validate a request and turn it into a
 // fib_config.
-func toConfig(r *Route, mode Mode, del bool) (config, error) {
+func toConfig(r *Route, mode rt.NLMFlags, del bool) (config, error) {
 	cfg := config{
 		tos: r.TOS, table: r.Table, protocol: r.Protocol, scope: r.Scope, typ: r.Type,
 		oif: r.Dev, gw: r.Gateway, priority: r.Priority, prefsrc: r.PrefSrc,
@@ -244,7 +245,7 @@ func toConfig(r *Route, mode Mode, del bool) (config, error) {
 // Kernel: inet_rtm_newroute, rtm_to_fib_config (net/ipv4/fib_frontend.c),
 // fib_table_insert (net/ipv4/fib_trie.c), fib_create_info
 // (net/ipv4/fib_semantics.c).
-func (f *FIB) Add(t *sim.Task, r Route, mode Mode) error {
+func (f *FIB) Add(t *sim.Task, r Route, mode rt.NLMFlags) error {
 	cfg, err := toConfig(&r, mode, false)
 	if err == nil {
 		err = f.newTable(cfg.table).insert(t, &cfg)
@@ -502,7 +503,7 @@ func (f *FIB) fibMagic(t *sim.Task, add bool, typ Type, dst uint32, dstLen uint8
 	tb := f.newTable(tbID)
 	cfg := config{
 		protocol: ProtoKernel, typ: typ, dst: dst, dstLen: dstLen,
-		prefsrc: prim.Prefix.Addr(), oif: dev, mode: NLMCreate | NLMAppend, table: tb.id,
+		prefsrc: prim.Prefix.Addr(), oif: dev, mode: rt.NLMCreate | rt.NLMAppend, table: tb.id,
 		scope: ScopeLink, priority: priority, kernel: true,
 	}
 	if typ == TypeLocal {

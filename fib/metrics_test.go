@@ -10,6 +10,7 @@ import (
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
 )
 
 func mtu(v uint32) Metrics {
@@ -26,7 +27,7 @@ func TestMetricsConvert(t *testing.T) {
 	gw := netip.MustParseAddr("198.51.100.2")
 	add := func(dst string, m Metrics) error {
 		return e.do(func() error {
-			return e.f.Add(e.t, Route{Dst: netip.MustParsePrefix(dst), Gateway: gw, Metrics: m}, ModeAdd)
+			return e.f.Add(e.t, Route{Dst: netip.MustParsePrefix(dst), Gateway: gw, Metrics: m}, rt.ModeAdd)
 		})
 	}
 	var big Metrics
@@ -75,22 +76,22 @@ func TestMetricsIdentity(t *testing.T) {
 	e.mustIP("nexthop add id 1 via 198.51.100.2 dev vethA")
 	gw := netip.MustParseAddr("198.51.100.2")
 	dst := netip.MustParsePrefix("10.9.0.0/16")
-	add := func(r Route, mode Mode) error {
+	add := func(r Route, mode rt.NLMFlags) error {
 		return e.do(func() error { return e.f.Add(e.t, r, mode) })
 	}
 	n := e.f.InfoCount()
-	require.NoError(t, add(Route{Dst: dst, Gateway: gw, Metrics: mtu(1400)}, ModeAdd))
-	require.ErrorIs(t, add(Route{Dst: dst, Gateway: gw, Metrics: mtu(1400)}, ModeAppend), syscall.EEXIST)
-	require.NoError(t, add(Route{Dst: dst, Gateway: gw, Metrics: mtu(1300)}, ModeAppend))
-	require.NoError(t, add(Route{Dst: dst, Gateway: gw}, ModeAppend))
+	require.NoError(t, add(Route{Dst: dst, Gateway: gw, Metrics: mtu(1400)}, rt.ModeAdd))
+	require.ErrorIs(t, add(Route{Dst: dst, Gateway: gw, Metrics: mtu(1400)}, rt.ModeAppend), syscall.EEXIST)
+	require.NoError(t, add(Route{Dst: dst, Gateway: gw, Metrics: mtu(1300)}, rt.ModeAppend))
+	require.NoError(t, add(Route{Dst: dst, Gateway: gw}, rt.ModeAppend))
 	assert.Equal(t, n+3, e.f.InfoCount(), "one fib_info per set of metrics")
-	require.NoError(t, add(Route{Dst: netip.MustParsePrefix("10.10.0.0/16"), Gateway: gw, Metrics: mtu(1300)}, ModeAdd))
+	require.NoError(t, add(Route{Dst: netip.MustParsePrefix("10.10.0.0/16"), Gateway: gw, Metrics: mtu(1300)}, rt.ModeAdd))
 	assert.Equal(t, n+3, e.f.InfoCount(), "equal metrics share the fib_info")
 
 	p := func(s string) netip.Prefix { return netip.MustParsePrefix(s) }
-	require.NoError(t, add(Route{Dst: p("10.11.0.0/16"), NexthopID: 1, Metrics: mtu(1400)}, ModeAdd))
-	require.NoError(t, add(Route{Dst: p("10.12.0.0/16"), NexthopID: 1}, ModeAdd))
-	require.NoError(t, add(Route{Dst: p("10.13.0.0/16"), NexthopID: 1, Metrics: mtu(1300)}, ModeAdd))
+	require.NoError(t, add(Route{Dst: p("10.11.0.0/16"), NexthopID: 1, Metrics: mtu(1400)}, rt.ModeAdd))
+	require.NoError(t, add(Route{Dst: p("10.12.0.0/16"), NexthopID: 1}, rt.ModeAdd))
+	require.NoError(t, add(Route{Dst: p("10.13.0.0/16"), NexthopID: 1, Metrics: mtu(1300)}, rt.ModeAdd))
 	want := map[string]uint32{"10.11.0.0/16": 1400, "10.12.0.0/16": 1400, "10.13.0.0/16": 1300}
 	for _, r := range e.f.Routes(TableMain) {
 		if w, ok := want[r.Dst.String()]; ok {
@@ -110,7 +111,7 @@ func TestMetricsDelete(t *testing.T) {
 	gw := netip.MustParseAddr("198.51.100.2")
 	dst := netip.MustParsePrefix("10.9.0.0/16")
 	add := func(m Metrics) {
-		require.NoError(t, e.do(func() error { return e.f.Add(e.t, Route{Dst: dst, Gateway: gw, Metrics: m}, ModeAdd) }))
+		require.NoError(t, e.do(func() error { return e.f.Add(e.t, Route{Dst: dst, Gateway: gw, Metrics: m}, rt.ModeAdd) }))
 	}
 	del := func(m Metrics) error {
 		return e.do(func() error { return e.f.Del(e.t, Route{Dst: dst, Metrics: m}) })

@@ -12,6 +12,7 @@ import (
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
 )
 
 // model is a slow, obviously correct FIB: per table, per prefix, a list of
@@ -60,7 +61,7 @@ func fiKey(r Route, d *netdev.Device) string {
 
 func eexist() error { return errno.New(syscall.EEXIST, "") }
 
-func (m *model) add(r Route, dev *netdev.Device, mode Mode) error {
+func (m *model) add(r Route, dev *netdev.Device, mode rt.NLMFlags) error {
 	if r.Table == 0 {
 		r.Table = TableMain
 	}
@@ -88,9 +89,9 @@ func (m *model) add(r Route, dev *netdev.Device, mode Mode) error {
 	}
 	if first >= 0 {
 		switch {
-		case mode&NLMExcl != 0:
+		case mode&rt.NLMExcl != 0:
 			return eexist()
-		case mode&NLMReplace != 0:
+		case mode&rt.NLMReplace != 0:
 			if dup >= 0 {
 				if dup == first {
 					return nil
@@ -103,16 +104,16 @@ func (m *model) add(r Route, dev *netdev.Device, mode Mode) error {
 			return eexist()
 		}
 		at := first
-		if mode&NLMAppend != 0 {
+		if mode&rt.NLMAppend != 0 {
 			at = last + 1
 		}
-		if mode&NLMCreate == 0 {
+		if mode&rt.NLMCreate == 0 {
 			return errno.New(syscall.ENOENT, "")
 		}
 		tb[r.Dst] = slices.Insert(list, at, nr)
 		return nil
 	}
-	if mode&NLMCreate == 0 {
+	if mode&rt.NLMCreate == 0 {
 		return errno.New(syscall.ENOENT, "")
 	}
 	at := len(list)
@@ -301,7 +302,7 @@ func runModelWith(t *testing.T, seed uint64, poolRnd *rand.Rand, rnd modelChoice
 	m := newModel()
 	// The address routes, read back from the FIB, start the model.
 	for _, r := range e.f.AllRoutes() {
-		if err := m.add(r, r.Dev, ModeAppend); err != nil {
+		if err := m.add(r, r.Dev, rt.ModeAppend); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -356,7 +357,7 @@ func runModelWith(t *testing.T, seed uint64, poolRnd *rand.Rand, rnd modelChoice
 		}
 		return r
 	}
-	modes := []Mode{ModeAdd, ModeAdd, ModeAdd, ModeReplace, ModeAppend, ModePrepend, ModeChange}
+	modes := []rt.NLMFlags{rt.ModeAdd, rt.ModeAdd, rt.ModeAdd, rt.ModeReplace, rt.ModeAppend, rt.ModePrepend, rt.ModeChange}
 	var log []string
 	fail := func(format string, args ...any) {
 		t.Helper()

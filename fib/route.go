@@ -124,24 +124,3 @@ type Route struct {
 	// Flags is set in dumps: the route's rtm_flags (dead, linkdown, onlink).
 	Flags NHFlags
 }
-
-// Mode is the NLM_F_* flags of an RTM_NEWROUTE request: what to do when a
-// route with the same prefix, TOS and priority exists.
-type Mode uint16
-
-// The request flags fib_table_insert reads.
-const (
-	NLMReplace Mode = 0x100 // NLM_F_REPLACE: replace the first matching route
-	NLMExcl    Mode = 0x200 // NLM_F_EXCL: fail with EEXIST if one exists
-	NLMCreate  Mode = 0x400 // NLM_F_CREATE: create it if none exists
-	NLMAppend  Mode = 0x800 // NLM_F_APPEND: add after the existing ones
-)
-
-// The modes of the `ip route` commands.
-const (
-	ModeAdd     = NLMCreate | NLMExcl    // ip route add
-	ModeReplace = NLMCreate | NLMReplace // ip route replace
-	ModeChange  = NLMReplace             // ip route change
-	ModeAppend  = NLMCreate | NLMAppend  // ip route append
-	ModePrepend = NLMCreate              // ip route prepend
-)

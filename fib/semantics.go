@@ -13,6 +13,7 @@ import (
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -52,7 +53,7 @@ type config struct {
 	prefsrc  netip.Addr
 	nhID     nexthop.ID
 	mp       []NextHop
-	mode     Mode
+	mode     rt.NLMFlags
 	kernel   bool // a route the kernel adds for an address (fib_magic): no request's header
 	// mx is fc_mx: the request's metrics, nil without RTA_METRICS
 	// (converted by createInfo; compared as given by delete).

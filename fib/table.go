@@ -10,6 +10,7 @@ import (
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -165,13 +166,13 @@ func (tb *Table) insert(t *sim.Task, cfg *config) error {
 	if l != 0 {
 		fa = tr.findAlias(tr.lf[l].head, slen, tos, fi.priority, tb.id, false)
 	}
-	nlflags := NLMExcl
+	nlflags := rt.NLMExcl
 	if fa != 0 && tr.al(fa).tos == tos && tr.fiOf(tr.al(fa)).priority == fi.priority {
-		if cfg.mode&NLMExcl != 0 {
+		if cfg.mode&rt.NLMExcl != 0 {
 			f.releaseInfo(fi)
 			return errno.New(syscall.EEXIST, "")
 		}
-		nlflags &^= NLMExcl
+		nlflags &^= rt.NLMExcl
 		faFirst, faMatch := fa, uint32(0)
 		for ; fa != 0; fa = tr.al(fa).next {
 			tr.work.aliases++
@@ -184,7 +185,7 @@ func (tb *Table) insert(t *sim.Task, cfg *config) error {
 				break
 			}
 		}
-		if cfg.mode&NLMReplace != 0 {
+		if cfg.mode&rt.NLMReplace != 0 {
 			fa = faFirst
 			if faMatch != 0 {
 				f.releaseInfo(fi)
@@ -201,27 +202,27 @@ func (tb *Table) insert(t *sim.Task, cfg *config) error {
 				tbID: tb.id, state: x.state &^ faAccessed, next: x.next}
 			f.releaseInfo(drop)
 			t.Charge(sim.FibAliasInsert, 1)
-			tb.routeMsg(t, cfg, false, nlflags|NLMReplace, key, slen, cfg.typ, tos, fi)
+			tb.routeMsg(t, cfg, false, nlflags|rt.NLMReplace, key, slen, cfg.typ, tos, fi)
 			return nil
 		}
 		if faMatch != 0 {
 			f.releaseInfo(fi)
 			return errno.New(syscall.EEXIST, "")
 		}
-		if cfg.mode&NLMAppend == 0 {
+		if cfg.mode&rt.NLMAppend == 0 {
 			fa = faFirst
 		} else {
-			nlflags |= NLMAppend
+			nlflags |= rt.NLMAppend
 		}
 	}
-	if cfg.mode&NLMCreate == 0 {
+	if cfg.mode&rt.NLMCreate == 0 {
 		f.releaseInfo(fi)
 		return errno.New(syscall.ENOENT, "")
 	}
 	tr.insertAlias(tp, l, alias{info: fi.idx, tos: tos, typ: cfg.typ, slen: slen, tbID: tb.id}, fa, key)
 	tb.routes++
 	t.Charge(sim.FibAliasInsert, 1)
-	tb.routeMsg(t, cfg, false, nlflags|NLMCreate, key, slen, cfg.typ, tos, fi)
+	tb.routeMsg(t, cfg, false, nlflags|rt.NLMCreate, key, slen, cfg.typ, tos, fi)
 	return nil
 }
 

@@ -6,8 +6,8 @@
 package fib6
 
 import (
-	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -21,16 +21,16 @@ type Announcer interface {
 	// the nlmsg flags flags. req says that it carries the header of the
 	// request under way; the routes addrconf adds and removes, and those
 	// a device event or an expiry removes, carry none.
-	RouteMsg(t *sim.Task, r Route, del bool, flags fib.Mode, req bool)
+	RouteMsg(t *sim.Task, r Route, del bool, flags rt.NLMFlags, req bool)
 }
 
 // notifyState is what the FIB knows of the messages of the change under
 // way (guarded by RTNL).
 type notifyState struct {
 	announce Announcer
-	req      bool     // a route request (inet6_rtm_newroute / delroute) is under way
-	skip     int      // > 0: info->skip_notify, the caller sends one message itself
-	nlflags  fib.Mode // the flags fib6_add_rt2node chose for its message
+	req      bool        // a route request (inet6_rtm_newroute / delroute) is under way
+	skip     int         // > 0: info->skip_notify, the caller sends one message itself
+	nlflags  rt.NLMFlags // the flags fib6_add_rt2node chose for its message
 }
 
 // SetAnnouncer installs a; nil sends nothing (the default). The caller
@@ -43,7 +43,7 @@ func (f *FIB) wanted() bool { return f.ns.announce != nil && f.ns.announce.Wante
 // routeMsg sends the message of r (with its siblings, r first).
 //
 // Kernel: inet6_rt_notify (net/ipv6/route.c).
-func (f *FIB) routeMsg(t *sim.Task, r *Info, del bool, flags fib.Mode) {
+func (f *FIB) routeMsg(t *sim.Task, r *Info, del bool, flags rt.NLMFlags) {
 	if f.ns.skip > 0 || !f.wanted() {
 		return
 	}
@@ -70,7 +70,7 @@ func (f *FIB) NexthopReplaced(t *sim.Task, nh *nexthop.Nexthop) {
 	}
 	for _, u := range nh.IPv6UserList() {
 		if r, ok := u.(*Info); ok && r.table != nil {
-			f.ns.announce.RouteMsg(t, f.fill(t.Now(), r), false, fib.NLMReplace, true)
+			f.ns.announce.RouteMsg(t, f.fill(t.Now(), r), false, rt.NLMReplace, true)
 		}
 	}
 }

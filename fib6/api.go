@@ -89,7 +89,7 @@ func (f *FIB) SetRuleLookup(fn RuleLookup) { f.rs.rules = fn }
 // Priority 0 is 1024.
 //
 // Kernel: inet6_rtm_newroute → ip6_route_add / ip6_route_multipath_add.
-func (f *FIB) Add(t *sim.Task, r Route, mode fib.Mode) error { return f.add(t, r, mode, nil) }
+func (f *FIB) Add(t *sim.Task, r Route, mode rt.NLMFlags) error { return f.add(t, r, mode, nil) }
 
 // AddRequest is Add for a netlink request whose header carries mode: it
 // also returns the header's NLM_F_CREATE, EXCL, REPLACE and APPEND flags as
@@ -99,7 +99,7 @@ func (f *FIB) Add(t *sim.Task, r Route, mode fib.Mode) error { return f.add(t, r
 // any other request leaves them as sent.
 //
 // Kernel: ip6_route_multipath_add (net/ipv6/route.c).
-func (f *FIB) AddRequest(t *sim.Task, r Route, mode fib.Mode) (fib.Mode, error) {
+func (f *FIB) AddRequest(t *sim.Task, r Route, mode rt.NLMFlags) (rt.NLMFlags, error) {
 	nlh := mode
 	err := f.add(t, r, mode, &nlh)
 	return nlh, err

@@ -37,7 +37,7 @@ func TestRandomRequests(t *testing.T) {
 		gws := []string{"", "2001:db8::1", "2001:db8::3", "2001:db8:2::1", "2001:db8:2::5", "fe80::1", "2001:db8:77::1", "2001:db8::2", "ff02::1"}
 		devs := []*netdev.Device{nil, e.d["v0"], e.d["v2"], e.lo}
 		types := []rt.Type{0, 0, 0, rt.TypeBlackhole, rt.TypeUnreachable, rt.TypeProhibit, rt.TypeThrow}
-		modes := []fib.Mode{fib.ModeAdd, fib.ModeAppend, fib.ModePrepend, fib.ModeReplace, fib.ModeChange}
+		modes := []rt.NLMFlags{rt.ModeAdd, rt.ModeAppend, rt.ModePrepend, rt.ModeReplace, rt.ModeChange}
 		pick := func(n int) int { return r.IntN(n) }
 		var ok, refused int
 		for step := range 400 {

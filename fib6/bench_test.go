@@ -10,7 +10,7 @@ import (
 
 	"github.com/gaissmai/bart"
 
-	"github.com/netsimlab/netsim/fib"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -48,12 +48,12 @@ func prefixKey(p netip.Prefix) key {
 // addReject adds a reject route for p to tb as ip6_route_add does, without
 // a device (the null entry's way).
 func addReject(t *sim.Task, tb *Table, p netip.Prefix) error {
-	rt := newInfo()
-	rt.dst = prefixKey(p)
-	rt.metric = 1024
-	rt.flags = rtfReject | rtfNonexthop
-	err := tb.add(t, rt, fib.ModeAdd)
-	tb.fib.release(t, rt)
+	ri := newInfo()
+	ri.dst = prefixKey(p)
+	ri.metric = 1024
+	ri.flags = rtfReject | rtfNonexthop
+	err := tb.add(t, ri, rt.ModeAdd)
+	tb.fib.release(t, ri)
 	return err
 }
 

@@ -24,8 +24,8 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
 
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/sim"
@@ -75,12 +75,12 @@ func nhKeyOf(r *Info) nhKey {
 // appendAt returns the route after which fib6_add_rt2node would insert rt
 // into fn's leaf list, when fn's list is indexed and its scan would only
 // find the list's end; nil otherwise (scan the list).
-func (f *FIB) appendAt(fn *node, rt *Info, mode fib.Mode, canECMP bool) *Info {
-	if !f.cw.on || canECMP || mode&(fib.NLMReplace|fib.NLMExcl) != 0 {
+func (f *FIB) appendAt(fn *node, nrt *Info, mode rt.NLMFlags, canECMP bool) *Info {
+	if !f.cw.on || canECMP || mode&(rt.NLMReplace|rt.NLMExcl) != 0 {
 		return nil
 	}
 	lt := f.cw.tails[fn]
-	if lt == nil || lt.tail.metric > rt.metric || lt.keys[nhKeyOf(rt)] != 0 {
+	if lt == nil || lt.tail.metric > nrt.metric || lt.keys[nhKeyOf(nrt)] != 0 {
 		return nil
 	}
 	return lt.tail

@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/netsimlab/netsim/rt"
 	"github.com/stretchr/testify/require"
-
-	"github.com/netsimlab/netsim/fib"
 )
 
 // A dump in parts gives every route once, in the order of a dump in one
@@ -19,7 +18,7 @@ import (
 func TestDumpInParts(t *testing.T) {
 	e := newTreeEnv(t)
 	for i := range 200 {
-		require.NoError(t, e.add(routeSpec{dst: fmt.Sprintf("2001:db8:%x::/48", i), dev: "d0", gw: "fe80::1"}, fib.ModeAdd))
+		require.NoError(t, e.add(routeSpec{dst: fmt.Sprintf("2001:db8:%x::/48", i), dev: "d0", gw: "fe80::1"}, rt.ModeAdd))
 	}
 	var whole []string
 	d := e.f.NewDump()

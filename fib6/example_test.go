@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"net/netip"
 
-	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/fib6"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -27,15 +27,15 @@ func Example() {
 
 	f := fib6.New(w, nil)
 	f.SetLoopback(devs.Loopback())
-	_ = f.Add(t, fib6.Route{Dst: netip.MustParsePrefix("2001:db8::/64"), Dev: v0}, fib.ModeAdd)
-	_ = f.Add(t, fib6.Route{Dst: netip.MustParsePrefix("2001:db8:1::/48"), Gateway: netip.MustParseAddr("2001:db8::1")}, fib.ModeAdd)
+	_ = f.Add(t, fib6.Route{Dst: netip.MustParsePrefix("2001:db8::/64"), Dev: v0}, rt.ModeAdd)
+	_ = f.Add(t, fib6.Route{Dst: netip.MustParsePrefix("2001:db8:1::/48"), Gateway: netip.MustParseAddr("2001:db8::1")}, rt.ModeAdd)
 	for _, r := range f.Routes(0) {
 		fmt.Println(r.Dst, r.Gateway, r.Dev, r.Priority)
 	}
 	res, _ := f.Lookup(t, fib6.Flow{Dst: netip.MustParseAddr("2001:db8:1::7")})
 	fmt.Println(res.Route.Dst, "via", res.Gateway, "dev", res.Dev)
 
-	err := f.Add(t, fib6.Route{Dst: netip.MustParsePrefix("2001:db8:2::/64"), Gateway: netip.MustParseAddr("fe80::1")}, fib.ModeAdd)
+	err := f.Add(t, fib6.Route{Dst: netip.MustParsePrefix("2001:db8:2::/64"), Gateway: netip.MustParseAddr("fe80::1")}, rt.ModeAdd)
 	fmt.Println(err)
 	// Output:
 	// 2001:db8::/64 invalid IP v0 1024

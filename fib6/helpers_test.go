@@ -6,8 +6,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -85,7 +85,7 @@ func (e *treeEnv) newRoute(r routeSpec) *Info {
 }
 
 // add is ip6_route_add: create, fib6_add, drop the creator's reference.
-func (e *treeEnv) add(r routeSpec, mode fib.Mode) error {
+func (e *treeEnv) add(r routeSpec, mode rt.NLMFlags) error {
 	rt := e.newRoute(r)
 	tb := e.f.newTable(r.table)
 	err := tb.add(e.t, rt, mode)

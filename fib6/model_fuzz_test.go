@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/netsimlab/netsim/errno"
-	"github.com/netsimlab/netsim/fib"
+	"github.com/netsimlab/netsim/rt"
 )
 
 // The reference model: per (table, dst, src) the list of routes in leaf
@@ -59,15 +59,15 @@ func addrString(a [16]byte) string {
 		uint16(a[8])<<8|uint16(a[9]), uint16(a[10])<<8|uint16(a[11]), uint16(a[12])<<8|uint16(a[13]), uint16(a[14])<<8|uint16(a[15]))
 }
 
-func (m *model) add(k mKey, r mRoute, mode fib.Mode) syscall.Errno {
+func (m *model) add(k mKey, r mRoute, mode rt.NLMFlags) syscall.Errno {
 	l := m.lists[k]
-	replace := mode&fib.NLMReplace != 0
-	create := mode == 0 || mode&fib.NLMCreate != 0
+	replace := mode&rt.NLMReplace != 0
+	create := mode == 0 || mode&rt.NLMCreate != 0
 	found, fallback := -1, -1
 	pos := len(l)
 	for i, e := range l {
 		if e.metric == r.metric {
-			if mode&fib.NLMExcl != 0 {
+			if mode&rt.NLMExcl != 0 {
 				return syscall.EEXIST
 			}
 			if replace {
@@ -302,7 +302,7 @@ func runModelOps(t *testing.T, data []byte, counted bool) {
 	e.f.newTable(100)
 	m := &model{lists: map[mKey][]mRoute{}}
 	r := &fuzzReader{b: data}
-	modes := []fib.Mode{fib.ModeAdd, fib.ModeAppend, fib.ModePrepend, fib.ModeReplace, fib.ModeChange, 0}
+	modes := []rt.NLMFlags{rt.ModeAdd, rt.ModeAppend, rt.ModePrepend, rt.ModeReplace, rt.ModeChange, 0}
 	metrics := []uint32{1024, 1024, 1, 2048}
 	for step := 0; r.i < len(data); step++ {
 		op := r.next()

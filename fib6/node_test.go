@@ -4,8 +4,7 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/netsimlab/netsim/fib"
-
+	"github.com/netsimlab/netsim/rt"
 	"github.com/stretchr/testify/require"
 )
 
@@ -29,7 +28,7 @@ func TestSubtreeMap(t *testing.T) {
 		{dst: "2001:db8::/32"},
 	}
 	for _, r := range routes {
-		require.NoError(t, e.add(r, fib.ModeAdd))
+		require.NoError(t, e.add(r, rt.ModeAdd))
 		require.NoError(t, f.checkTree())
 	}
 	require.Len(t, f.tree.subtrees, 2)

@@ -46,10 +46,10 @@ type config struct {
 	mx       *fib.Metrics
 	nhID     nexthop.ID
 	mp       []fib.NextHop
-	mode     fib.Mode
+	mode     rt.NLMFlags
 	// nlh, when set, is the request header's NLM_F_* flags, which
 	// ip6_route_multipath_add rewrites as it inserts the paths.
-	nlh *fib.Mode
+	nlh *rt.NLMFlags
 
 	ignoreDevDown bool // fc_ignore_dev_down (addrconf's local routes)
 	deleteAllNH   bool // fc_delete_all_nh
@@ -95,7 +95,7 @@ func requestKey(p netip.Prefix, what string) (key, error) {
 }
 
 // toConfig is rtm_to_fib6_config: the checks that need no table.
-func (f *FIB) toConfig(r Route, mode fib.Mode, add bool) (config, error) {
+func (f *FIB) toConfig(r Route, mode rt.NLMFlags, add bool) (config, error) {
 	cfg := config{
 		table: r.Table, metric: r.Priority, protocol: r.Protocol, typ: r.Type,
 		flags: rtfUp, onlink: r.OnLink, dev: r.Dev, nhID: r.NexthopID, mp: r.Multipath,
@@ -625,7 +625,7 @@ func (f *FIB) newTableCharged(t *sim.Task, id uint32) *Table {
 // insert is __ip6_ins_rt: fib6_add under the table lock, then the
 // garbage collector's timer fib6_add starts (fib6_start_gc); the nexthop
 // object's user list is joined through the tree's linked hook.
-func (f *FIB) insert(t *sim.Task, r *Info, mode fib.Mode) error {
+func (f *FIB) insert(t *sim.Task, r *Info, mode rt.NLMFlags) error {
 	if r.nhObj != nil && r.nhObj.Dead() {
 		return einval("Nexthop has been deleted")
 	}
@@ -723,14 +723,14 @@ func (f *FIB) multipathAdd(t *sim.Task, cfg *config) error {
 	if len(list) == 0 {
 		return einval("Invalid nexthop configuration - no valid nexthops")
 	}
-	replace := cfg.mode&fib.NLMReplace != 0
+	replace := cfg.mode&rt.NLMReplace != 0
 	mode := cfg.mode
 	// One message for the whole route, of its first path, once all are in.
-	nlflags := fib.NLMCreate
+	nlflags := rt.NLMCreate
 	if replace {
-		nlflags = fib.NLMReplace
+		nlflags = rt.NLMReplace
 	}
-	nlflags |= cfg.mode & fib.NLMAppend
+	nlflags |= cfg.mode & rt.NLMAppend
 	var first *Info
 	f.ns.skip++
 	defer func() { f.ns.skip-- }()
@@ -760,7 +760,7 @@ func (f *FIB) multipathAdd(t *sim.Task, cfg *config) error {
 		}
 		// The kernel rewrites the request's own header: the ack echoes
 		// these flags.
-		mode = mode&^(fib.NLMExcl|fib.NLMReplace) | fib.NLMCreate
+		mode = mode&^(rt.NLMExcl|rt.NLMReplace) | rt.NLMCreate
 		if cfg.nlh != nil {
 			*cfg.nlh = mode
 		}
@@ -771,7 +771,7 @@ func (f *FIB) multipathAdd(t *sim.Task, cfg *config) error {
 	// Paths appended to a multipath route are announced with the whole
 	// route, from its first sibling on.
 	notif := first
-	if nlflags&fib.NLMAppend != 0 && first.nsiblings > 0 {
+	if nlflags&rt.NLMAppend != 0 && first.nsiblings > 0 {
 		if s := multipathFirstSibling(first); s != nil {
 			notif = s
 		}
@@ -906,7 +906,7 @@ func configValidate(cfg *config) error {
 }
 
 // add is inet6_rtm_newroute.
-func (f *FIB) add(t *sim.Task, r Route, mode fib.Mode, nlh *fib.Mode) error {
+func (f *FIB) add(t *sim.Task, r Route, mode rt.NLMFlags, nlh *rt.NLMFlags) error {
 	f.runTimers(t)
 	defer f.request()()
 	cfg, err := f.toConfig(r, mode, true)

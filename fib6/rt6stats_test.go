@@ -13,9 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/netsimlab/netsim/rt"
 	"github.com/stretchr/testify/require"
-
-	"github.com/netsimlab/netsim/fib"
 )
 
 var recordRT6Stats = flag.Bool("record", false, "record testdata/rt6stats from the real kernel (needs root)")
@@ -168,7 +167,7 @@ func replayBatch(t *testing.T, lines []string) *treeEnv {
 			}
 		}
 		if f[1] == "add" {
-			_ = e.add(r, fib.ModeAdd)
+			_ = e.add(r, rt.ModeAdd)
 		} else {
 			e.del(r)
 		}

@@ -104,7 +104,7 @@ func requireErr(tb testing.TB, err error, want syscall.Errno, msg string) {
 func TestAddDefaultsAndDump(t *testing.T) {
 	e := newRouteEnv(t)
 	// ip -6 route add 2001:db8:5::1/64 dev v0: the kernel masks the prefix.
-	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:5::1/64"), Dev: e.d["v0"], Protocol: rt.ProtoBoot}, fib.ModeAdd))
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:5::1/64"), Dev: e.d["v0"], Protocol: rt.ProtoBoot}, rt.ModeAdd))
 	r := e.route(t, 0, "2001:db8:5::/64")
 	assert.Equal(t, Route{Table: 254, Dst: pfx("2001:db8:5::/64"), Type: rt.TypeUnicast, Protocol: rt.ProtoBoot,
 		Priority: 1024, Dev: e.d["v0"]}, r)
@@ -113,18 +113,18 @@ func TestAddDefaultsAndDump(t *testing.T) {
 	assert.Equal(t, rt.ProtoKernel, r.Protocol)
 	assert.EqualValues(t, 256, r.Priority)
 	// pref high; table 100 is created.
-	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:31::/64"), Dev: e.d["v0"], Pref: rt.PrefHigh}, fib.ModeAdd))
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:31::/64"), Dev: e.d["v0"], Pref: rt.PrefHigh}, rt.ModeAdd))
 	assert.Equal(t, rt.PrefHigh, e.route(t, 0, "2001:db8:31::/64").Pref)
-	require.NoError(t, e.f.Add(e.t, Route{Table: 100, Dst: pfx("2001:db8:32::/64"), Dev: e.d["v0"]}, fib.ModeAdd))
+	require.NoError(t, e.f.Add(e.t, Route{Table: 100, Dst: pfx("2001:db8:32::/64"), Dev: e.d["v0"]}, rt.ModeAdd))
 	assert.EqualValues(t, 100, e.route(t, 100, "2001:db8:32::/64").Table)
 	assert.Equal(t, 3, e.f.TableCount())
 	// A gateway route resolves its device from the connected route.
-	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:40::/64"), Gateway: addr("2001:db8::1")}, fib.ModeAdd))
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:40::/64"), Gateway: addr("2001:db8::1")}, rt.ModeAdd))
 	r = e.route(t, 0, "2001:db8:40::/64")
 	assert.Equal(t, e.d["v0"], r.Dev)
 	assert.Equal(t, addr("2001:db8::1"), r.Gateway)
 	// The same route again: EEXIST without a message.
-	requireErr(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:40::/64"), Gateway: addr("2001:db8::1")}, fib.ModeAdd), syscall.EEXIST, "")
+	requireErr(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:40::/64"), Gateway: addr("2001:db8::1")}, rt.ModeAdd), syscall.EEXIST, "")
 	require.NoError(t, e.f.CheckInvariants())
 }
 
@@ -158,7 +158,7 @@ func TestAddErrors(t *testing.T) {
 	before := e.f.Routes(0)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			requireErr(t, e.f.Add(e.t, c.r, fib.ModeAdd), c.want, c.msg)
+			requireErr(t, e.f.Add(e.t, c.r, rt.ModeAdd), c.want, c.msg)
 			assert.Equal(t, before, e.f.Routes(0), "a refused request changes nothing")
 		})
 	}
@@ -173,7 +173,7 @@ func TestDelMatching(t *testing.T) {
 	requireErr(t, e.f.Del(e.t, Route{Table: 77, Dst: pfx("2001:db8:77::/64")}), syscall.ESRCH, "FIB table does not exist")
 	requireErr(t, e.f.Del(e.t, Route{Dst: pfx("2001:db8::/64"), NexthopID: 5}), syscall.EINVAL, "Nexthop id does not exist")
 
-	require.NoError(t, e.f.Add(e.t, Route{Table: 100, Dst: pfx("2001:db8:32::/64"), Dev: e.d["v0"]}, fib.ModeAdd))
+	require.NoError(t, e.f.Add(e.t, Route{Table: 100, Dst: pfx("2001:db8:32::/64"), Dev: e.d["v0"]}, rt.ModeAdd))
 	// Metric and device must match when given.
 	requireErr(t, e.f.Del(e.t, Route{Table: 100, Dst: pfx("2001:db8:32::/64"), Priority: 5}), syscall.ESRCH, "")
 	requireErr(t, e.f.Del(e.t, Route{Table: 100, Dst: pfx("2001:db8:32::/64"), Dev: e.d["v2"]}), syscall.ESRCH, "")
@@ -188,13 +188,13 @@ func TestRejectRoutes(t *testing.T) {
 	for _, ty := range []rt.Type{rt.TypeUnreachable, rt.TypeProhibit, rt.TypeBlackhole, rt.TypeThrow} {
 		p := map[rt.Type]string{rt.TypeUnreachable: "2001:db8:a::/64", rt.TypeProhibit: "2001:db8:b::/64",
 			rt.TypeBlackhole: "2001:db8:c::/64", rt.TypeThrow: "2001:db8:d::/64"}[ty]
-		require.NoError(t, e.f.Add(e.t, Route{Dst: pfx(p), Type: ty}, fib.ModeAdd))
+		require.NoError(t, e.f.Add(e.t, Route{Dst: pfx(p), Type: ty}, rt.ModeAdd))
 		r := e.route(t, 0, p)
 		assert.Equal(t, ty, r.Type)
 		assert.Equal(t, e.lo, r.Dev, "reject routes use the loopback device")
 	}
 	// A route through lo becomes a reject route that keeps type unicast.
-	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:7::/64"), Dev: e.lo}, fib.ModeAdd))
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:7::/64"), Dev: e.lo}, rt.ModeAdd))
 	r := e.route(t, 0, "2001:db8:7::/64")
 	assert.Equal(t, rt.TypeUnicast, r.Type)
 	assert.Equal(t, e.lo, r.Dev)
@@ -221,14 +221,14 @@ func TestMultipath(t *testing.T) {
 	v0, v2 := e.d["v0"], e.d["v2"]
 	p := "2001:db8:10::/64"
 	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx(p), Multipath: []fib.NextHop{
-		{Gateway: addr("2001:db8::1"), Dev: v0, Weight: 2}, {Gateway: addr("2001:db8:2::1"), Dev: v2}}}, fib.ModeAdd))
+		{Gateway: addr("2001:db8::1"), Dev: v0, Weight: 2}, {Gateway: addr("2001:db8:2::1"), Dev: v2}}}, rt.ModeAdd))
 	r := e.route(t, 0, p)
 	assert.Equal(t, []fib.NextHop{{Gateway: addr("2001:db8::1"), Dev: v0, Weight: 2}, {Gateway: addr("2001:db8:2::1"), Dev: v2, Weight: 1}}, r.Multipath)
 	assert.Zero(t, r.Flags)
 	// A single route with an existing path: EEXIST.
-	requireErr(t, e.f.Add(e.t, Route{Dst: pfx(p), Gateway: addr("2001:db8::1"), Dev: v0}, fib.ModeAdd), syscall.EEXIST, "")
+	requireErr(t, e.f.Add(e.t, Route{Dst: pfx(p), Gateway: addr("2001:db8::1"), Dev: v0}, rt.ModeAdd), syscall.EEXIST, "")
 	// append joins the multipath route.
-	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx(p), Gateway: addr("2001:db8::3"), Dev: v0}, fib.ModeAppend))
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx(p), Gateway: addr("2001:db8::3"), Dev: v0}, rt.ModeAppend))
 	assert.Len(t, e.route(t, 0, p).Multipath, 3)
 	// del with a gateway removes one path.
 	require.NoError(t, e.f.Del(e.t, Route{Dst: pfx(p), Gateway: addr("2001:db8::3")}))
@@ -276,8 +276,8 @@ func TestMultipathReplaceBySingle(t *testing.T) {
 	v0, v2 := e.d["v0"], e.d["v2"]
 	p := "2001:db8:10::/64"
 	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx(p), Multipath: []fib.NextHop{
-		{Gateway: addr("2001:db8::1"), Dev: v0}, {Gateway: addr("2001:db8:2::1"), Dev: v2}}}, fib.ModeAdd))
-	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx(p), Gateway: addr("2001:db8::7"), Dev: v0}, fib.ModeReplace))
+		{Gateway: addr("2001:db8::1"), Dev: v0}, {Gateway: addr("2001:db8:2::1"), Dev: v2}}}, rt.ModeAdd))
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx(p), Gateway: addr("2001:db8::7"), Dev: v0}, rt.ModeReplace))
 	r := e.route(t, 0, p)
 	assert.Nil(t, r.Multipath)
 	assert.Equal(t, addr("2001:db8::7"), r.Gateway)
@@ -287,7 +287,7 @@ func TestMultipathReplaceBySingle(t *testing.T) {
 func TestSyncDownUp(t *testing.T) {
 	e := newRouteEnv(t)
 	v2 := e.d["v2"]
-	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:50::/64"), Gateway: addr("2001:db8:2::1")}, fib.ModeAdd))
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:50::/64"), Gateway: addr("2001:db8:2::1")}, rt.ModeAdd))
 	// Carrier loss marks linkdown (NETDEV_CHANGE).
 	e.f.SyncDownDev(e.t, v2, netdev.EventChange)
 	assert.Equal(t, rt.FlagLinkDown, e.route(t, 0, "2001:db8:50::/64").Flags)
@@ -313,11 +313,11 @@ func TestNexthopObjects(t *testing.T) {
 	_, err = e.nh.Add(e.t, nexthop.Config{ID: 10, Family: syscall.AF_INET6, Blackhole: true})
 	require.NoError(t, err)
 
-	requireErr(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:16::/64"), NexthopID: 9}, fib.ModeAdd), syscall.EINVAL, "IPv6 routes can not use an IPv4 nexthop")
-	requireErr(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:17::/64"), Src: pfx("2001:db8:99::/64"), NexthopID: 6}, fib.ModeAdd),
+	requireErr(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:16::/64"), NexthopID: 9}, rt.ModeAdd), syscall.EINVAL, "IPv6 routes can not use an IPv4 nexthop")
+	requireErr(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:17::/64"), Src: pfx("2001:db8:99::/64"), NexthopID: 6}, rt.ModeAdd),
 		syscall.EINVAL, "Nexthops can not be used with source routing")
-	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:14::/64"), NexthopID: 6}, fib.ModeAdd))
-	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:16::/64"), NexthopID: 10}, fib.ModeAdd))
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:14::/64"), NexthopID: 6}, rt.ModeAdd))
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:16::/64"), NexthopID: 10}, rt.ModeAdd))
 	r := e.route(t, 0, "2001:db8:14::/64")
 	assert.Equal(t, Route{Table: 254, Dst: pfx("2001:db8:14::/64"), Type: rt.TypeUnicast, Protocol: rt.ProtoBoot, Priority: 1024,
 		NexthopID: 6, Gateway: addr("2001:db8::1"), Dev: v0}, r)
@@ -342,7 +342,7 @@ func TestNexthopObjects(t *testing.T) {
 
 func TestExpires(t *testing.T) {
 	e := newRouteEnv(t)
-	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:12::/64"), Dev: e.d["v0"], Expires: 100 * time.Second}, fib.ModeAdd))
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:12::/64"), Dev: e.d["v0"], Expires: 100 * time.Second}, rt.ModeAdd))
 	assert.Equal(t, 100*time.Second, e.route(t, 0, "2001:db8:12::/64").Expires)
 	e.t.Sleep(40 * time.Second)
 	for _, r := range e.f.RoutesAt(e.t, 254) {
@@ -395,7 +395,7 @@ func TestNexthopReplaceKeepsRoutes(t *testing.T) {
 	e := newRouteEnv(t)
 	_, err := e.nh.Add(e.t, nexthop.Config{ID: 6, Family: syscall.AF_INET6, Gateway: addr("2001:db8::1"), Dev: e.d["v0"]})
 	require.NoError(t, err)
-	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:14::/64"), NexthopID: 6}, fib.ModeAdd))
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:14::/64"), NexthopID: 6}, rt.ModeAdd))
 	// An IPv6 nexthop used by IPv6 routes may not become an IPv4 one.
 	_, err = e.nh.Replace(e.t, nexthop.Config{ID: 6, Family: syscall.AF_INET, Blackhole: true}, nil)
 	requireErr(t, err, syscall.EINVAL, "IPv6 routes can not use an IPv4 nexthop")
@@ -412,16 +412,16 @@ func TestMultipathAppendRollbackAndReplace(t *testing.T) {
 	e := newRouteEnv(t)
 	v0, v2 := e.d["v0"], e.d["v2"]
 	p := "2001:db8:10::/64"
-	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx(p), Gateway: addr("2001:db8::1"), Dev: v0}, fib.ModeAdd))
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx(p), Gateway: addr("2001:db8::1"), Dev: v0}, rt.ModeAdd))
 	before := e.f.Routes(0)
 	// The second path exists: EEXIST, and the first path appended before
 	// it is deleted again.
 	requireErr(t, e.f.Add(e.t, Route{Dst: pfx(p), Multipath: []fib.NextHop{
-		{Gateway: addr("2001:db8::5"), Dev: v0}, {Gateway: addr("2001:db8::1"), Dev: v0}}}, fib.ModeAppend), syscall.EEXIST, "")
+		{Gateway: addr("2001:db8::5"), Dev: v0}, {Gateway: addr("2001:db8::1"), Dev: v0}}}, rt.ModeAppend), syscall.EEXIST, "")
 	assert.Equal(t, before, e.f.Routes(0))
 	// replace a single route by a multipath route.
 	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx(p), Multipath: []fib.NextHop{
-		{Gateway: addr("2001:db8::6"), Dev: v0}, {Gateway: addr("2001:db8:2::6"), Dev: v2}}}, fib.ModeReplace))
+		{Gateway: addr("2001:db8::6"), Dev: v0}, {Gateway: addr("2001:db8:2::6"), Dev: v2}}}, rt.ModeReplace))
 	assert.Equal(t, []fib.NextHop{{Gateway: addr("2001:db8::6"), Dev: v0, Weight: 1}, {Gateway: addr("2001:db8:2::6"), Dev: v2, Weight: 1}},
 		e.route(t, 0, p).Multipath)
 	require.NoError(t, e.f.CheckInvariants())
@@ -431,15 +431,15 @@ func TestPrefsrcMetricsAndDelWildcards(t *testing.T) {
 	e := newRouteEnv(t)
 	v0 := e.d["v0"]
 	// A global address of another device is a valid source (ipv6_chk_addr, strict 0).
-	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:20::/64"), Dev: v0, PrefSrc: addr("2001:db8:2::2")}, fib.ModeAdd))
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:20::/64"), Dev: v0, PrefSrc: addr("2001:db8:2::2")}, rt.ModeAdd))
 	assert.Equal(t, addr("2001:db8:2::2"), e.route(t, 0, "2001:db8:20::/64").PrefSrc)
 	var m fib.Metrics
 	m.Set(rt.MetricMTU, 1400)
-	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:21::/64"), Dev: v0, Metrics: m}, fib.ModeAdd))
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:21::/64"), Dev: v0, Metrics: m}, rt.ModeAdd))
 	assert.EqualValues(t, 1400, e.route(t, 0, "2001:db8:21::/64").Metrics.Values[rt.MetricMTU])
 	// del without a metric takes the first route of the node.
-	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:22::/64"), Dev: v0, Priority: 5}, fib.ModeAdd))
-	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:22::/64"), Dev: v0, Priority: 7}, fib.ModeAdd))
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:22::/64"), Dev: v0, Priority: 5}, rt.ModeAdd))
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:22::/64"), Dev: v0, Priority: 7}, rt.ModeAdd))
 	require.NoError(t, e.f.Del(e.t, Route{Dst: pfx("2001:db8:22::/64")}))
 	assert.EqualValues(t, 7, e.route(t, 0, "2001:db8:22::/64").Priority)
 	require.NoError(t, e.f.CheckInvariants())
@@ -447,7 +447,7 @@ func TestPrefsrcMetricsAndDelWildcards(t *testing.T) {
 
 func TestLookupOIF(t *testing.T) {
 	e := newRouteEnv(t)
-	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("::/0"), Gateway: addr("2001:db8::1"), Dev: e.d["v0"]}, fib.ModeAdd))
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("::/0"), Gateway: addr("2001:db8::1"), Dev: e.d["v0"]}, rt.ModeAdd))
 	// ip -6 route get 2001:db8:99::1 oif v2: RT6_LOOKUP_F_IFACE refuses
 	// the default route through v0.
 	_, err := e.f.Lookup(e.t, Flow{Dst: addr("2001:db8:99::1"), OIF: e.d["v2"].Index()})
@@ -462,8 +462,8 @@ func TestSourceRoutes(t *testing.T) {
 	e := newRouteEnv(t)
 	v0 := e.d["v0"]
 	p := "2001:db8:40::/64"
-	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx(p), Src: pfx("2001:db8:99::/64"), Gateway: addr("2001:db8::1"), Dev: v0}, fib.ModeAdd))
-	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx(p), Gateway: addr("2001:db8::3"), Dev: v0}, fib.ModeAdd))
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx(p), Src: pfx("2001:db8:99::/64"), Gateway: addr("2001:db8::1"), Dev: v0}, rt.ModeAdd))
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx(p), Gateway: addr("2001:db8::3"), Dev: v0}, rt.ModeAdd))
 	var got []Route
 	for _, r := range e.f.Routes(254) {
 		if r.Dst == pfx(p) {
@@ -495,7 +495,7 @@ func TestSourceRoutes(t *testing.T) {
 
 func TestRemovePrefsrc(t *testing.T) {
 	e := newRouteEnv(t)
-	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:41::/64"), Dev: e.d["v0"], PrefSrc: addr("2001:db8::2")}, fib.ModeAdd))
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:41::/64"), Dev: e.d["v0"], PrefSrc: addr("2001:db8::2")}, rt.ModeAdd))
 	e.f.RemovePrefsrc(e.t, e.d["v0"], addr("2001:db8::2"))
 	assert.False(t, e.route(t, 0, "2001:db8:41::/64").PrefSrc.IsValid())
 }
@@ -506,22 +506,22 @@ func TestGatewayChecks(t *testing.T) {
 	_, err := e.f.AddAddrconfRoute(e.t, netdev.AddrconfRoute{Kind: netdev.AddrconfLocal, Dev: e.lo, Prefix: pfx("::1/128")})
 	require.NoError(t, err)
 	// onlink: a connected route through another device contradicts it.
-	requireErr(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:19::/64"), Gateway: addr("2001:db8:2::1"), Dev: v0, OnLink: true}, fib.ModeAdd),
+	requireErr(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:19::/64"), Gateway: addr("2001:db8:2::1"), Dev: v0, OnLink: true}, rt.ModeAdd),
 		syscall.EINVAL, "Nexthop has invalid gateway or device mismatch")
-	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:19::/64"), Gateway: addr("2001:db8::1"), Dev: v0, OnLink: true}, fib.ModeAdd))
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:19::/64"), Gateway: addr("2001:db8::1"), Dev: v0, OnLink: true}, rt.ModeAdd))
 	r := e.route(t, 0, "2001:db8:19::/64")
 	assert.True(t, r.OnLink)
 	assert.Equal(t, rt.FlagOnLink, r.Flags)
 	// The gateway's connected route is through another device.
-	requireErr(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:1b::/64"), Gateway: addr("2001:db8::1"), Dev: v2}, fib.ModeAdd), syscall.EHOSTUNREACH, "")
+	requireErr(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:1b::/64"), Gateway: addr("2001:db8::1"), Dev: v2}, rt.ModeAdd), syscall.EHOSTUNREACH, "")
 	// ::1 resolves to lo through table local.
-	requireErr(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:1b::/64"), Gateway: addr("::1")}, fib.ModeAdd),
+	requireErr(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:1b::/64"), Gateway: addr("::1")}, rt.ModeAdd),
 		syscall.EINVAL, "Egress device can not be loopback device for this route")
 	// A device that is down.
 	require.NoError(t, v2.SetUp(e.t, false))
-	requireErr(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:1a::/64"), Gateway: addr("2001:db8:7::1"), Dev: v2, OnLink: true}, fib.ModeAdd),
+	requireErr(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:1a::/64"), Gateway: addr("2001:db8:7::1"), Dev: v2, OnLink: true}, rt.ModeAdd),
 		syscall.ENETDOWN, "Nexthop device is not up")
-	requireErr(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:1a::/64"), Dev: v2}, fib.ModeAdd), syscall.ENETDOWN, "Nexthop device is not up")
+	requireErr(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:1a::/64"), Dev: v2}, rt.ModeAdd), syscall.ENETDOWN, "Nexthop device is not up")
 	require.NoError(t, e.f.CheckInvariants())
 }
 
@@ -530,10 +530,10 @@ func TestDeviceReferences(t *testing.T) {
 	v0 := e.d["v0"]
 	e.w.RCU().Barrier(e.t)
 	base := v0.RefCount()
-	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:60::/64"), Gateway: addr("2001:db8::1")}, fib.ModeAdd))
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:60::/64"), Gateway: addr("2001:db8::1")}, rt.ModeAdd))
 	assert.Equal(t, base+1, v0.RefCount(), "a route holds its device")
 	// A refused request takes no reference.
-	_ = e.f.Add(e.t, Route{Dst: pfx("2001:db8:61::/64"), Dev: v0, PrefSrc: addr("2001:db8:99::1")}, fib.ModeAdd)
+	_ = e.f.Add(e.t, Route{Dst: pfx("2001:db8:61::/64"), Dev: v0, PrefSrc: addr("2001:db8:99::1")}, rt.ModeAdd)
 	e.w.RCU().Barrier(e.t)
 	assert.Equal(t, base+1, v0.RefCount())
 	// The reference goes one grace period after the route.
@@ -546,7 +546,7 @@ func TestDeviceReferences(t *testing.T) {
 func TestExpiresInfinite(t *testing.T) {
 	e := newRouteEnv(t)
 	// ip -6 route add 2001:db8:d::/64 dev va expires 4294967295: no lifetime.
-	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:d::/64"), Dev: e.d["v0"], Expires: 0xffffffff * time.Second}, fib.ModeAdd))
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:d::/64"), Dev: e.d["v0"], Expires: 0xffffffff * time.Second}, rt.ModeAdd))
 	assert.Zero(t, e.route(t, 0, "2001:db8:d::/64").Expires)
 }
 
@@ -571,7 +571,7 @@ func TestFibmatchMultipathStartsAtChosenPath(t *testing.T) {
 	e := newRouteEnv(t)
 	v0, v2 := e.d["v0"], e.d["v2"]
 	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:3::/64"), Multipath: []fib.NextHop{
-		{Gateway: addr("2001:db8::1"), Dev: v0}, {Gateway: addr("2001:db8:2::1"), Dev: v2}}}, fib.ModeAdd))
+		{Gateway: addr("2001:db8::1"), Dev: v0}, {Gateway: addr("2001:db8:2::1"), Dev: v2}}}, rt.ModeAdd))
 	// ip -6 route get fibmatch 2001:db8:3::1 oif v2 (fib_tests.sh): the
 	// answer lists the v2 path first.
 	res, err := e.f.Lookup(e.t, Flow{Dst: addr("2001:db8:3::1"), OIF: v2.Index()})
@@ -586,7 +586,7 @@ func TestMTUChange(t *testing.T) {
 	v0 := e.d["v0"]
 	var m fib.Metrics
 	m.Set(rt.MetricMTU, 1400)
-	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:21::/64"), Dev: v0, Metrics: m}, fib.ModeAdd))
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:21::/64"), Dev: v0, Metrics: m}, rt.ModeAdd))
 	// Linux 6.18: mtu 1400, then ip link set v0 mtu 1300, 9000, 9100 shows
 	// mtu 1300, 9000, 9100.
 	e.f.MTUChange(e.t, v0, 1500, 1300)
@@ -597,7 +597,7 @@ func TestMTUChange(t *testing.T) {
 	assert.EqualValues(t, 9100, e.route(t, 0, "2001:db8:21::/64").Metrics.Values[rt.MetricMTU])
 	// A route MTU below the device's old one stays when the device grows.
 	m.Set(rt.MetricMTU, 1400)
-	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:22::/64"), Dev: v0, Metrics: m}, fib.ModeAdd))
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:22::/64"), Dev: v0, Metrics: m}, rt.ModeAdd))
 	e.f.MTUChange(e.t, v0, 9100, 9200)
 	assert.EqualValues(t, 1400, e.route(t, 0, "2001:db8:22::/64").Metrics.Values[rt.MetricMTU])
 	// Routes without an MTU metric keep none.

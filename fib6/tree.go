@@ -5,7 +5,7 @@ import (
 	"syscall"
 
 	"github.com/netsimlab/netsim/errno"
-	"github.com/netsimlab/netsim/fib"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -277,35 +277,35 @@ func (f *FIB) insertAbove(fn, pn0 *node, dir bool, kaddr, addr *[16]byte, plen i
 	return ln
 }
 
-// addRt2Node inserts rt into fn's leaf list: in metric order, after the
+// addRt2Node inserts nrt into fn's leaf list: in metric order, after the
 // routes of its metric, joining their multipath route when both qualify,
 // or replacing the first route of its metric (a whole multipath route).
 // The routes it unlinks are returned for fib6_add to purge.
 //
 // Kernel: fib6_add_rt2node (net/ipv6/ip6_fib.c).
-func (f *FIB) addRt2Node(fn *node, rt *Info, mode fib.Mode, purge []*Info) ([]*Info, error) {
+func (f *FIB) addRt2Node(fn *node, nrt *Info, mode rt.NLMFlags, purge []*Info) ([]*Info, error) {
 	leaf := fn.leaf
-	replace := mode&fib.NLMReplace != 0
-	add := mode == 0 || mode&fib.NLMCreate != 0
+	replace := mode&rt.NLMReplace != 0
+	add := mode == 0 || mode&rt.NLMCreate != 0
 	found := false
-	canECMP := rt.qualifyForECMP()
-	f.ns.nlflags = fib.NLMExcl | mode&fib.NLMAppend
+	canECMP := nrt.qualifyForECMP()
+	f.ns.nlflags = rt.NLMExcl | mode&rt.NLMAppend
 
-	// ins is where rt goes: after insPrev (nil: at the head).
+	// ins is where nrt goes: after insPrev (nil: at the head).
 	var insPrev, fallbackPrev *Info
 	haveFallback := false
 	iter := leaf
-	if at := f.appendAt(fn, rt, mode, canECMP); at != nil {
+	if at := f.appendAt(fn, nrt, mode, canECMP); at != nil {
 		insPrev, iter = at, nil // counted.go: the scan would end here
 	}
 	scanned := 0
 	for ; iter != nil; iter = iter.next {
 		scanned++
-		if iter.metric == rt.metric {
-			if mode&fib.NLMExcl != 0 {
+		if iter.metric == nrt.metric {
+			if mode&rt.NLMExcl != 0 {
 				return purge, errno.New(syscall.EEXIST, "")
 			}
-			f.ns.nlflags &^= fib.NLMExcl
+			f.ns.nlflags &^= rt.NLMExcl
 			if replace {
 				if canECMP == iter.qualifyForECMP() {
 					found = true
@@ -317,25 +317,25 @@ func (f *FIB) addRt2Node(fn *node, rt *Info, mode fib.Mode, purge []*Info) ([]*I
 				insPrev = iter
 				continue
 			}
-			if duplicateNexthop(iter, rt) {
-				rt.nsiblings = 0
+			if duplicateNexthop(iter, nrt) {
+				nrt.nsiblings = 0
 				if iter.flags&rtfExpires == 0 {
 					return purge, errno.New(syscall.EEXIST, "")
 				}
-				if rt.flags&rtfExpires == 0 {
+				if nrt.flags&rtfExpires == 0 {
 					iter.flags &^= rtfExpires
 					iter.expires = 0
 				} else {
-					iter.expires = rt.expires
+					iter.expires = nrt.expires
 					iter.flags |= rtfExpires
 				}
 				return purge, errno.New(syscall.EEXIST, "")
 			}
 			if canECMP && iter.qualifyForECMP() {
-				rt.nsiblings++
+				nrt.nsiblings++
 			}
 		}
-		if iter.metric > rt.metric {
+		if iter.metric > nrt.metric {
 			break
 		}
 		insPrev = iter
@@ -351,45 +351,45 @@ func (f *FIB) addRt2Node(fn *node, rt *Info, mode fib.Mode, purge []*Info) ([]*I
 		found = true
 	}
 
-	if rt.nsiblings > 0 {
+	if nrt.nsiblings > 0 {
 		for s := leaf; s != nil; s = s.next {
-			if s.metric == rt.metric && s.qualifyForECMP() {
-				siblingAddTail(rt, s)
+			if s.metric == nrt.metric && s.qualifyForECMP() {
+				siblingAddTail(nrt, s)
 				break
 			}
 		}
 		n := 0
-		rt.eachSibling(func(s *Info) {
+		nrt.eachSibling(func(s *Info) {
 			s.nsiblings++
-			if s.nsiblings != rt.nsiblings {
+			if s.nsiblings != nrt.nsiblings {
 				panic("fib6: sibling counts differ")
 			}
 			n++
 		})
-		if n != rt.nsiblings {
+		if n != nrt.nsiblings {
 			panic("fib6: sibling list broken")
 		}
 		if f.tree.rebalance != nil {
-			f.tree.rebalance(rt.sibNext) // temp_sibling: the list's first, in the tree
+			f.tree.rebalance(nrt.sibNext) // temp_sibling: the list's first, in the tree
 		}
 	}
 
 	link := func(next *Info) {
-		rt.next = next
-		rt.hold()
-		rt.node = fn
+		nrt.next = next
+		nrt.hold()
+		nrt.node = fn
 		if insPrev == nil {
-			fn.leaf = rt
+			fn.leaf = nrt
 		} else {
-			insPrev.next = rt
+			insPrev.next = nrt
 		}
 		if fn.flags&rtnRTInfo == 0 {
 			f.stats.FibRouteNodes++
 			fn.flags |= rtnRTInfo
 		}
-		f.routeLinked(fn, rt)
-		if rt.nsiblings > 0 {
-			f.markMultipath(rt)
+		f.routeLinked(fn, nrt)
+		if nrt.nsiblings > 0 {
+			f.markMultipath(nrt)
 		}
 	}
 
@@ -399,21 +399,21 @@ func (f *FIB) addRt2Node(fn *node, rt *Info, mode fib.Mode, purge []*Info) ([]*I
 		}
 		link(iter)
 		f.stats.FibRtEntries++
-		f.ns.nlflags |= fib.NLMCreate
+		f.ns.nlflags |= rt.NLMCreate
 		return purge, nil
 	}
-	f.ns.nlflags = fib.NLMReplace
+	f.ns.nlflags = rt.NLMReplace
 
 	// Replace iter (and, for a multipath route, its siblings).
 	link(iter.next)
 	nsib := iter.nsiblings
 	iter.node = nil
-	f.routeUnlinked(fn, rt, iter)
+	f.routeUnlinked(fn, nrt, iter)
 	purge = append(purge, iter)
 	if nsib > 0 {
-		prev := rt
-		for it := rt.next; it != nil; it = prev.next {
-			if it.metric > rt.metric {
+		prev := nrt
+		for it := nrt.next; it != nil; it = prev.next {
+			if it.metric > nrt.metric {
 				break
 			}
 			if it.qualifyForECMP() {
@@ -431,30 +431,30 @@ func (f *FIB) addRt2Node(fn *node, rt *Info, mode fib.Mode, purge []*Info) ([]*I
 	return purge, nil
 }
 
-// add links rt into tb's tree (taking a reference for the tree), as mode's
+// add links nrt into tb's tree (taking a reference for the tree), as mode's
 // NLM_F_* flags say; mode 0 is the kernel's own request (no netlink
 // header), which creates.
 //
 // Kernel: fib6_add (net/ipv6/ip6_fib.c).
-func (tb *Table) add(t *sim.Task, rt *Info, mode fib.Mode) error {
+func (tb *Table) add(t *sim.Task, nrt *Info, mode rt.NLMFlags) error {
 	f := tb.fib
-	rt.table = tb
-	allowCreate := mode == 0 || mode&fib.NLMCreate != 0
-	replaceRequired := mode&fib.NLMReplace != 0
+	nrt.table = tb
+	allowCreate := mode == 0 || mode&rt.NLMCreate != 0
+	replaceRequired := mode&rt.NLMReplace != 0
 
-	fn, err := f.add1(t, &tb.root, &rt.dst.addr, int(rt.dst.plen), false, allowCreate, replaceRequired)
+	fn, err := f.add1(t, &tb.root, &nrt.dst.addr, int(nrt.dst.plen), false, allowCreate, replaceRequired)
 	if err != nil {
 		return err
 	}
 	pn := fn
-	if rt.src.plen != 0 {
+	if nrt.src.plen != 0 {
 		var sn *node
 		if sub := f.subtree(fn); sub == nil {
 			sfn := f.newNode(&[16]byte{}, 0)
 			f.nullEntry.hold()
 			sfn.leaf = f.nullEntry
 			sfn.flags = rtnRoot
-			sn, err = f.add1(t, sfn, &rt.src.addr, int(rt.src.plen), true, allowCreate, replaceRequired)
+			sn, err = f.add1(t, sfn, &nrt.src.addr, int(nrt.src.plen), true, allowCreate, replaceRequired)
 			if err != nil {
 				// The kernel frees the subtree root without dropping the
 				// null entry reference it took.
@@ -465,7 +465,7 @@ func (tb *Table) add(t *sim.Task, rt *Info, mode fib.Mode) error {
 			sfn.parent = fn
 			f.setSubtree(fn, sfn)
 		} else {
-			sn, err = f.add1(t, sub, &rt.src.addr, int(rt.src.plen), true, allowCreate, replaceRequired)
+			sn, err = f.add1(t, sub, &nrt.src.addr, int(nrt.src.plen), true, allowCreate, replaceRequired)
 			if err != nil {
 				f.addFailure(t, tb, fn)
 				return err
@@ -476,21 +476,21 @@ func (tb *Table) add(t *sim.Task, rt *Info, mode fib.Mode) error {
 				fn.leaf = f.nullEntry
 				f.visitDelta(fn, 1)
 			} else {
-				rt.hold()
-				fn.leaf = rt
+				nrt.hold()
+				fn.leaf = nrt
 			}
 		}
 		fn = sn
 	}
 
-	purge, err := f.addRt2Node(fn, rt, mode, nil)
+	purge, err := f.addRt2Node(fn, nrt, mode, nil)
 	if err != nil {
 		if pn != fn {
 			pnLeaf := pn.leaf
-			if pnLeaf == rt {
+			if pnLeaf == nrt {
 				pnLeaf = nil
 				pn.leaf = nil
-				f.release(t, rt)
+				f.release(t, nrt)
 			}
 			if pnLeaf == nil && pn.flags&rtnRTInfo == 0 {
 				pnLeaf = f.findPrefix(pn)
@@ -511,11 +511,11 @@ func (tb *Table) add(t *sim.Task, rt *Info, mode fib.Mode) error {
 		f.release(t, purge[i])
 	}
 	if f.tree.linked != nil {
-		f.tree.linked(rt)
+		f.tree.linked(nrt)
 	}
-	f.routeMsg(t, rt, false, f.ns.nlflags)
-	setSernumUptoRoot(rt, f.newSernum())
-	if rt.src.plen != 0 {
+	f.routeMsg(t, nrt, false, f.ns.nlflags)
+	setSernumUptoRoot(nrt, f.newSernum())
+	if nrt.src.plen != 0 {
 		f.tree.routesRequireSrc++
 	}
 	return nil

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/netsimlab/netsim/errno"
-	"github.com/netsimlab/netsim/fib"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -40,11 +40,11 @@ func TestKernelTranscriptRejectRoutes(t *testing.T) {
 			"00000000000000000000000000000000 00 00000000000000000000000000000000 00 00000000000000000000000000000000 ffffffff 00000001 00000000 00200200         \n",
 		f.ipv6Route())
 	f.nullEntry.fnh.dev = e.lo
-	require.NoError(t, e.add(routeSpec{dst: "2001:db8::/32"}, fib.ModeAdd))
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8::/32"}, rt.ModeAdd))
 	require.Equal(t, "0001 0001 0000 0001 0000 0000 0000\n", f.rt6Stats())
-	require.NoError(t, e.add(routeSpec{dst: "2001:db8:1::/48"}, fib.ModeAdd))
-	require.NoError(t, e.add(routeSpec{dst: "2001:db8:1::/48", metric: 5}, fib.ModeAdd))
-	require.NoError(t, e.add(routeSpec{dst: "2001:db8:2::/48", src: "2001:1::/32"}, fib.ModeAdd))
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8:1::/48"}, rt.ModeAdd))
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8:1::/48", metric: 5}, rt.ModeAdd))
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8:2::/48", src: "2001:1::/32"}, rt.ModeAdd))
 	require.Equal(t, "0006 0003 0000 0004 0000 0000 0000\n", f.rt6Stats())
 	require.Equal(t, ""+
 		"20010db8000100000000000000000000 30 00000000000000000000000000000000 00 00000000000000000000000000000000 00000005 00000002 00000000 00200200       lo\n"+
@@ -59,11 +59,11 @@ func TestKernelTranscriptRejectRoutes(t *testing.T) {
 
 	// append, add and prepend of the same reject route: EEXIST (duplicate
 	// nexthop); change of a missing prefix: ENOENT with fib6_add_1's text.
-	for _, m := range []fib.Mode{fib.ModeAppend, fib.ModeAdd, fib.ModePrepend} {
+	for _, m := range []rt.NLMFlags{rt.ModeAppend, rt.ModeAdd, rt.ModePrepend} {
 		requireErrno(t, e.add(routeSpec{dst: "2001:db8:1::/48"}, m), syscall.EEXIST, "")
 	}
-	require.NoError(t, e.add(routeSpec{dst: "2001:db8:1::/48"}, fib.ModeReplace))
-	requireErrno(t, e.add(routeSpec{dst: "2001:db8:7::/48"}, fib.ModeChange), syscall.ENOENT,
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8:1::/48"}, rt.ModeReplace))
+	requireErrno(t, e.add(routeSpec{dst: "2001:db8:7::/48"}, rt.ModeChange), syscall.ENOENT,
 		"Can not replace route - no match found")
 	require.Equal(t, "0006 0003 0000 0003 0000 0000 0001\n", f.rt6Stats())
 	require.NoError(t, f.checkTree())
@@ -80,9 +80,9 @@ func TestKernelTranscriptChangeSubtreeLeak(t *testing.T) {
 	e := newTreeEnv(t)
 	f := e.f
 	f.nullEntry.fnh.dev = e.lo
-	requireErrno(t, e.add(routeSpec{dst: "::/0", src: "::/1"}, fib.ModeChange), syscall.ENOENT,
+	requireErrno(t, e.add(routeSpec{dst: "::/0", src: "::/1"}, rt.ModeChange), syscall.ENOENT,
 		"Can not replace route - no match found")
-	requireErrno(t, e.add(routeSpec{dst: "2001:db8::/32", src: "2001::/16"}, fib.ModeChange), syscall.ENOENT,
+	requireErrno(t, e.add(routeSpec{dst: "2001:db8::/32", src: "2001::/16"}, rt.ModeChange), syscall.ENOENT,
 		"Can not replace route - no match found")
 	null := "00000000000000000000000000000000 00 00000000000000000000000000000000 00 00000000000000000000000000000000 ffffffff 00000002 00000000 00200200       lo\n"
 	require.Equal(t, null+null, f.ipv6Route())
@@ -117,12 +117,12 @@ func routeLines(s, prefix string) string {
 func TestKernelTranscriptMultipath(t *testing.T) {
 	e := newTreeEnv(t)
 	f := e.f
-	require.NoError(t, e.add(routeSpec{dst: "2001:db8::/48", gw: "fe80::1", dev: "v0"}, fib.ModeAdd))
-	require.NoError(t, e.add(routeSpec{dst: "2001:db8::/48", gw: "fe80::2", dev: "v0"}, fib.ModeAppend))
-	require.NoError(t, e.add(routeSpec{dst: "2001:db8::/48", gw: "fe80::3", dev: "v1"}, fib.ModeAppend))
-	requireErrno(t, e.add(routeSpec{dst: "2001:db8::/48"}, fib.ModeAdd), syscall.EEXIST, "")
-	require.NoError(t, e.add(routeSpec{dst: "2001:db8::/48", dev: "v1"}, fib.ModeAppend))
-	require.NoError(t, e.add(routeSpec{dst: "2001:db8::/48", gw: "fe80::9", dev: "v1", metric: 10}, fib.ModeAppend))
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8::/48", gw: "fe80::1", dev: "v0"}, rt.ModeAdd))
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8::/48", gw: "fe80::2", dev: "v0"}, rt.ModeAppend))
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8::/48", gw: "fe80::3", dev: "v1"}, rt.ModeAppend))
+	requireErrno(t, e.add(routeSpec{dst: "2001:db8::/48"}, rt.ModeAdd), syscall.EEXIST, "")
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8::/48", dev: "v1"}, rt.ModeAppend))
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8::/48", gw: "fe80::9", dev: "v1", metric: 10}, rt.ModeAppend))
 	require.Equal(t, ""+
 		"20010db8000000000000000000000000 30 00000000000000000000000000000000 00 fe800000000000000000000000000009 0000000a 00000001 00000000 00000003       v1\n"+
 		"20010db8000000000000000000000000 30 00000000000000000000000000000000 00 fe800000000000000000000000000001 00000400 00000001 00000000 00000003       v0\n"+
@@ -142,17 +142,17 @@ func TestKernelTranscriptMultipath(t *testing.T) {
 	require.True(t, e.del(routeSpec{dst: "2001:db8::/48", gw: "fe80::2"}))
 	require.Equal(t, 1, mp.nsiblings)
 	require.NoError(t, f.checkTree())
-	require.NoError(t, e.add(routeSpec{dst: "2001:db8::/48", gw: "fe80::5", dev: "v0"}, fib.ModeReplace))
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8::/48", gw: "fe80::5", dev: "v0"}, rt.ModeReplace))
 	require.Equal(t, ""+
 		"20010db8000000000000000000000000 30 00000000000000000000000000000000 00 fe800000000000000000000000000009 0000000a 00000001 00000000 00000003       v1\n"+
 		"20010db8000000000000000000000000 30 00000000000000000000000000000000 00 fe800000000000000000000000000005 00000400 00000001 00000000 00000003       v0\n"+
 		"20010db8000000000000000000000000 30 00000000000000000000000000000000 00 00000000000000000000000000000000 00000400 00000001 00000000 00000001       v1\n",
 		routeLines(f.ipv6Route(), "20010db8"))
 
-	require.NoError(t, e.add(routeSpec{dst: "2001:db8:1::/64", gw: "fe80::1", dev: "v0"}, fib.ModeAdd))
-	require.NoError(t, e.add(routeSpec{dst: "2001:db8:1::/64", gw: "fe80::2", dev: "v1"}, fib.ModeAppend))
-	require.NoError(t, e.add(routeSpec{dst: "2001:db8:1::/64", dev: "v1"}, fib.ModeReplace))
-	require.NoError(t, e.add(routeSpec{dst: "2001:db8:1::/64", gw: "fe80::7", dev: "v1"}, fib.ModePrepend))
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8:1::/64", gw: "fe80::1", dev: "v0"}, rt.ModeAdd))
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8:1::/64", gw: "fe80::2", dev: "v1"}, rt.ModeAppend))
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8:1::/64", dev: "v1"}, rt.ModeReplace))
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8:1::/64", gw: "fe80::7", dev: "v1"}, rt.ModePrepend))
 	require.Equal(t, ""+
 		"20010db8000100000000000000000000 40 00000000000000000000000000000000 00 00000000000000000000000000000000 00000400 00000001 00000000 00000001       v1\n"+
 		"20010db8000100000000000000000000 40 00000000000000000000000000000000 00 fe800000000000000000000000000007 00000400 00000001 00000000 00000003       v1\n",
@@ -169,12 +169,12 @@ func TestReleaseChainDropsDeviceAfterGracePeriods(t *testing.T) {
 	f := e.f
 	d := e.d["d0"]
 	base := d.RefCount()
-	rt := e.newRoute(routeSpec{dst: "2001:db8::/64", gw: "fe80::1", dev: "d0"})
-	require.NoError(t, f.main.add(e.t, rt, fib.ModeAdd))
+	ri := e.newRoute(routeSpec{dst: "2001:db8::/64", gw: "fe80::1", dev: "d0"})
+	require.NoError(t, f.main.add(e.t, ri, rt.ModeAdd))
 	require.Equal(t, base+1, d.RefCount())
-	// The route layer keeps its reference (addrconf's ifp->rt).
-	require.NoError(t, f.del(e.t, rt))
-	require.EqualValues(t, 1, rt.ref)
+	// The route layer keeps its reference (addrconf's ifp->ri).
+	require.NoError(t, f.del(e.t, ri))
+	require.EqualValues(t, 1, ri.ref)
 	e.w.Settle()
 	require.Equal(t, base+1, d.RefCount(), "still referenced")
 	start := e.t.Now()
@@ -182,14 +182,14 @@ func TestReleaseChainDropsDeviceAfterGracePeriods(t *testing.T) {
 	var refAtRelease int64
 	f.w.RCU().Call(e.t, func(k *sim.Task) {
 		releasedAt = k.Now()
-		f.release(k, rt)
+		f.release(k, ri)
 		refAtRelease = d.RefCount()
 	})
 	e.w.Settle()
 	require.Equal(t, base+1, refAtRelease, "the device reference goes one grace period after the release")
 	require.Equal(t, base, d.RefCount())
 	require.GreaterOrEqual(t, releasedAt, start.Add(sim.DefaultCosts.GracePeriod))
-	require.Nil(t, rt.fnh.dev)
+	require.Nil(t, ri.fnh.dev)
 }
 
 // cleanAll visits every route once, deletes what the callback asks, skips
@@ -201,12 +201,12 @@ func TestCleanAll(t *testing.T) {
 	tb := f.newTable(100)
 	for i := 0; i < 50; i++ {
 		dev := []string{"d0", "d1"}[i%2]
-		require.NoError(t, e.add(routeSpec{dst: fmt.Sprintf("2001:db8:%x::/48", i), gw: "fe80::1", dev: dev}, fib.ModeAdd))
-		require.NoError(t, e.add(routeSpec{dst: fmt.Sprintf("2001:db8:%x::/64", i), dev: dev, table: 100}, fib.ModeAdd))
+		require.NoError(t, e.add(routeSpec{dst: fmt.Sprintf("2001:db8:%x::/48", i), gw: "fe80::1", dev: dev}, rt.ModeAdd))
+		require.NoError(t, e.add(routeSpec{dst: fmt.Sprintf("2001:db8:%x::/64", i), dev: dev, table: 100}, rt.ModeAdd))
 	}
 	// A multipath route of three: the callback sees its first sibling only.
 	for _, gw := range []string{"fe80::1", "fe80::2", "fe80::3"} {
-		require.NoError(t, e.add(routeSpec{dst: "2001:db9::/32", gw: gw, dev: "d2"}, fib.ModeAppend))
+		require.NoError(t, e.add(routeSpec{dst: "2001:db9::/32", gw: gw, dev: "d2"}, rt.ModeAppend))
 	}
 	require.Equal(t, 103, f.stats.FibRtEntries)
 	before := e.t.Counters().Get(sim.Fib6Visit)
@@ -249,9 +249,9 @@ func TestCleanAll(t *testing.T) {
 func TestNodeLookupAndBacktrack(t *testing.T) {
 	e := newTreeEnv(t)
 	f := e.f
-	require.NoError(t, e.add(routeSpec{dst: "2001:db8::/32"}, fib.ModeAdd))
-	require.NoError(t, e.add(routeSpec{dst: "2001::/16"}, fib.ModeAdd))
-	require.NoError(t, e.add(routeSpec{dst: "2001:db8:1::/48"}, fib.ModeAdd))
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8::/32"}, rt.ModeAdd))
+	require.NoError(t, e.add(routeSpec{dst: "2001::/16"}, rt.ModeAdd))
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8:1::/48"}, rt.ModeAdd))
 	a := func(s string) [16]byte { return mustAddr16(s) }
 	fn := f.main.nodeLookup(a("2001:db8:1::5"), [16]byte{})
 	require.Equal(t, mustKey("2001:db8:1::/48"), fn.leaf.dst)
@@ -264,7 +264,7 @@ func TestNodeLookupAndBacktrack(t *testing.T) {
 	require.Nil(t, f.backtrack(fn, [16]byte{}))
 	require.Equal(t, &f.main.root, f.main.nodeLookup(a("3000::1"), [16]byte{}))
 
-	require.NoError(t, e.add(routeSpec{dst: "2001:db8::/32", src: "2001:1::/32"}, fib.ModeAdd))
+	require.NoError(t, e.add(routeSpec{dst: "2001:db8::/32", src: "2001:1::/32"}, rt.ModeAdd))
 	fn = f.main.nodeLookup(a("2001:db8::1"), a("2001:1::1"))
 	require.Equal(t, mustKey("2001:1::/32"), fn.leaf.src)
 	fn = f.main.nodeLookup(a("2001:db8::1"), a("2002::1"))

@@ -8,6 +8,7 @@ import (
 	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/fibrules"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -90,7 +91,7 @@ func (e *env) dummy(name, a string) *netdev.Device {
 func (e *env) route(table uint32, dst string, typ fib.Type, dev *netdev.Device) {
 	e.tb.Helper()
 	e.must(e.do(func() error {
-		return e.f.Add(e.t, fib.Route{Table: table, Dst: netip.MustParsePrefix(dst), Type: typ, Dev: dev}, fib.ModeAdd)
+		return e.f.Add(e.t, fib.Route{Table: table, Dst: netip.MustParsePrefix(dst), Type: typ, Dev: dev}, rt.ModeAdd)
 	}))
 }
 

@@ -5,11 +5,12 @@ package iproute
 
 import (
 	"fmt"
-	"github.com/netsimlab/netsim/rt"
 	"net/netip"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/netsimlab/netsim/rt"
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/fib"
@@ -85,12 +86,12 @@ var routeObject = object{
 	usage: routeUsage,
 	empty: func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.routeList(h, argv, false) },
 	commands: []command{
-		{names: []string{"add*"}, run: routeModifyCmd(fib.ModeAdd, false), keywords: routeModifyNames(), refusedKeywords: keywordRefusals(routeModifyKeywords)},
-		{names: []string{"change*", "chg"}, run: routeModifyCmd(fib.ModeChange, false), keywords: routeModifyNames(), refusedKeywords: keywordRefusals(routeModifyKeywords)},
-		{names: []string{"replace*"}, run: routeModifyCmd(fib.ModeReplace, false), keywords: routeModifyNames(), refusedKeywords: keywordRefusals(routeModifyKeywords)},
-		{names: []string{"prepend*"}, run: routeModifyCmd(fib.ModePrepend, false), keywords: routeModifyNames(), refusedKeywords: keywordRefusals(routeModifyKeywords)},
-		{names: []string{"append*"}, run: routeModifyCmd(fib.ModeAppend, false), keywords: routeModifyNames(), refusedKeywords: keywordRefusals(routeModifyKeywords)},
-		{names: []string{"test*"}, run: routeModifyCmd(fib.NLMExcl, false), keywords: routeModifyNames(), refusedKeywords: keywordRefusals(routeModifyKeywords)},
+		{names: []string{"add*"}, run: routeModifyCmd(rt.ModeAdd, false), keywords: routeModifyNames(), refusedKeywords: keywordRefusals(routeModifyKeywords)},
+		{names: []string{"change*", "chg"}, run: routeModifyCmd(rt.ModeChange, false), keywords: routeModifyNames(), refusedKeywords: keywordRefusals(routeModifyKeywords)},
+		{names: []string{"replace*"}, run: routeModifyCmd(rt.ModeReplace, false), keywords: routeModifyNames(), refusedKeywords: keywordRefusals(routeModifyKeywords)},
+		{names: []string{"prepend*"}, run: routeModifyCmd(rt.ModePrepend, false), keywords: routeModifyNames(), refusedKeywords: keywordRefusals(routeModifyKeywords)},
+		{names: []string{"append*"}, run: routeModifyCmd(rt.ModeAppend, false), keywords: routeModifyNames(), refusedKeywords: keywordRefusals(routeModifyKeywords)},
+		{names: []string{"test*"}, run: routeModifyCmd(rt.NLMExcl, false), keywords: routeModifyNames(), refusedKeywords: keywordRefusals(routeModifyKeywords)},
 		{names: []string{"delete*"}, run: routeModifyCmd(0, true), keywords: routeModifyNames(), refusedKeywords: keywordRefusals(routeModifyKeywords)},
 		{names: []string{"list*", "show*", "lst*"}, run: func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.routeList(h, argv, false) },
 			keywords: keywordModelled(routeFilterKeywords), refusedKeywords: keywordRefusals(routeFilterKeywords)},
@@ -107,7 +108,7 @@ var routeObject = object{
 }
 
 // routeModifyCmd is iproute_modify with the request's flags.
-func routeModifyCmd(mode fib.Mode, del bool) func(ip *IP, h *rtnl.Handle, argv []string) error {
+func routeModifyCmd(mode rt.NLMFlags, del bool) func(ip *IP, h *rtnl.Handle, argv []string) error {
 	return func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.routeModify(h, argv, mode, del) }
 }
 
@@ -395,7 +396,7 @@ func routeDst(a *args, q *routeReq) error {
 	return nil
 }
 
-func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool) error {
+func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode rt.NLMFlags, del bool) error {
 	q := &routeReq{ip: ip, family: ip.family, msgLen: 16 + 12}
 	if err := walk(&args{w: argv}, routeModifyKeywords, q, routeDst); err != nil {
 		return err
@@ -459,15 +460,15 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode fib.Mode, del bool
 	}
 	r.Scope = scope
 	switch mode {
-	case fib.ModeAdd:
+	case rt.ModeAdd:
 		return h.RouteAdd(*r)
-	case fib.ModeChange:
+	case rt.ModeChange:
 		return h.RouteChange(*r)
-	case fib.ModeReplace:
+	case rt.ModeReplace:
 		return h.RouteReplace(*r)
-	case fib.ModePrepend:
+	case rt.ModePrepend:
 		return h.RoutePrepend(*r)
-	case fib.NLMExcl:
+	case rt.NLMExcl:
 		return h.RouteTest(*r)
 	default:
 		return h.RouteAppend(*r)

@@ -571,7 +571,7 @@ func newRoute(r *request) ([]netlink.Message, error) {
 	}
 	// An IPv6 multipath add rewrites the request header's flags, which
 	// the ack echoes.
-	mode, err := r.h.RouteNewHeader(rq, fib.Mode(uint16(r.hdr.Flags)&routeModeMask))
+	mode, err := r.h.RouteNewHeader(rq, rt.NLMFlags(uint16(r.hdr.Flags)&routeModeMask))
 	r.hdr.Flags = r.hdr.Flags&^netlink.HeaderFlags(routeModeMask) | netlink.HeaderFlags(uint16(mode)&routeModeMask)
 	return nil, err
 }

@@ -220,13 +220,13 @@ func (a routeAnnouncer4) Wanted() bool { return a.n.notifyNeeded() }
 func (a routeAnnouncer6) Wanted() bool { return a.n.notifyNeeded() }
 
 // RouteMsg is rtmsg_fib.
-func (a routeAnnouncer4) RouteMsg(t *sim.Task, r fib.Route, del bool, flags fib.Mode, req bool) {
+func (a routeAnnouncer4) RouteMsg(t *sim.Task, r fib.Route, del bool, flags rt.NLMFlags, req bool) {
 	ri := routeInfo(r)
 	a.n.sendRoute(&ri, del, uint16(flags), req)
 }
 
 // RouteMsg is inet6_rt_notify.
-func (a routeAnnouncer6) RouteMsg(t *sim.Task, r fib6.Route, del bool, flags fib.Mode, req bool) {
+func (a routeAnnouncer6) RouteMsg(t *sim.Task, r fib6.Route, del bool, flags rt.NLMFlags, req bool) {
 	ri := routeInfo6(r)
 	a.n.sendRoute(&ri, del, uint16(flags), req)
 }

@@ -93,7 +93,7 @@ func (n *Net) routeDevs(r Route) (*netdev.Device, []fib.NextHop, error) {
 	return dev, mp, nil
 }
 
-func (h *Handle) routeAdd(r Route, mode fib.Mode) error {
+func (h *Handle) routeAdd(r Route, mode rt.NLMFlags) error {
 	return h.do("RTM_NEWROUTE", func(t *sim.Task, _ *netdev.Table) error {
 		if r.Dst.Addr().Is6() {
 			fr, err := h.n.fib6Route(r, true)
@@ -114,33 +114,33 @@ func (h *Handle) routeAdd(r Route, mode fib.Mode) error {
 //
 // Kernel: inet_rtm_newroute → fib_table_insert with NLM_F_CREATE|NLM_F_EXCL
 // (`ip route add`).
-func (h *Handle) RouteAdd(r Route) error { return h.routeAdd(r, fib.ModeAdd) }
+func (h *Handle) RouteAdd(r Route) error { return h.routeAdd(r, rt.ModeAdd) }
 
 // RouteAppend adds a route after the existing ones for the same key.
 //
 // Kernel: fib_table_insert with NLM_F_CREATE|NLM_F_APPEND (`ip route append`).
-func (h *Handle) RouteAppend(r Route) error { return h.routeAdd(r, fib.ModeAppend) }
+func (h *Handle) RouteAppend(r Route) error { return h.routeAdd(r, rt.ModeAppend) }
 
 // RoutePrepend adds a route before the existing ones for the same key.
 //
 // Kernel: fib_table_insert with NLM_F_CREATE (`ip route prepend`).
-func (h *Handle) RoutePrepend(r Route) error { return h.routeAdd(r, fib.ModePrepend) }
+func (h *Handle) RoutePrepend(r Route) error { return h.routeAdd(r, rt.ModePrepend) }
 
 // RouteReplace replaces the first route with the same key, or adds it.
 //
 // Kernel: fib_table_insert with NLM_F_CREATE|NLM_F_REPLACE (`ip route replace`).
-func (h *Handle) RouteReplace(r Route) error { return h.routeAdd(r, fib.ModeReplace) }
+func (h *Handle) RouteReplace(r Route) error { return h.routeAdd(r, rt.ModeReplace) }
 
 // RouteChange replaces the first route with the same key; ENOENT if none.
 //
 // Kernel: fib_table_insert with NLM_F_REPLACE (`ip route change`).
-func (h *Handle) RouteChange(r Route) error { return h.routeAdd(r, fib.ModeChange) }
+func (h *Handle) RouteChange(r Route) error { return h.routeAdd(r, rt.ModeChange) }
 
 // RouteTest is an RTM_NEWROUTE with NLM_F_EXCL alone: EEXIST if the
 // route's key exists, and without NLM_F_CREATE nothing is added.
 //
 // Kernel: fib_table_insert with NLM_F_EXCL (`ip route test`).
-func (h *Handle) RouteTest(r Route) error { return h.routeAdd(r, fib.NLMExcl) }
+func (h *Handle) RouteTest(r Route) error { return h.routeAdd(r, rt.NLMExcl) }
 
 // RouteDel deletes the first route matching r (zero fields match anything).
 //

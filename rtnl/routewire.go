@@ -5,8 +5,8 @@
 package rtnl
 
 import (
-	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -19,7 +19,7 @@ import (
 //
 // Kernel: inet_rtm_newroute (net/ipv4/fib_frontend.c),
 // inet6_rtm_newroute (net/ipv6/route.c).
-func (h *Handle) RouteNew(r Route, mode fib.Mode) error {
+func (h *Handle) RouteNew(r Route, mode rt.NLMFlags) error {
 	_, err := h.RouteNewHeader(r, mode)
 	return err
 }
@@ -30,7 +30,7 @@ func (h *Handle) RouteNew(r Route, mode fib.Mode) error {
 // rewrites them (see fib6.FIB.AddRequest); any other request returns mode.
 //
 // Kernel: ip6_route_multipath_add (net/ipv6/route.c).
-func (h *Handle) RouteNewHeader(r Route, mode fib.Mode) (fib.Mode, error) {
+func (h *Handle) RouteNewHeader(r Route, mode rt.NLMFlags) (rt.NLMFlags, error) {
 	nlh := mode
 	err := h.do("RTM_NEWROUTE", func(t *sim.Task, _ *netdev.Table) error {
 		if r.Dst.Addr().Is6() {

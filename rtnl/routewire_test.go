@@ -9,6 +9,7 @@ import (
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 )
 
@@ -26,11 +27,11 @@ func TestRouteNewHeaderFlags(t *testing.T) {
 	r.settle()
 	mp6 := rtnl.Route{Dst: pfx("2001:db8:1::/64"), Multipath: []rtnl.NextHop{
 		{Gateway: ip("2001:db8::2"), Dev: "v0"}, {Gateway: ip("2001:db8::3"), Dev: "v0"}}}
-	excl := fib.NLMCreate | fib.NLMExcl
+	excl := rt.NLMCreate | rt.NLMExcl
 
 	got, err := r.h.RouteNewHeader(mp6, excl)
 	require.NoError(t, err)
-	require.Equal(t, fib.NLMCreate, got)
+	require.Equal(t, rt.NLMCreate, got)
 
 	got, err = r.h.RouteNewHeader(mp6, excl)
 	require.Equal(t, syscall.EEXIST, errno.Of(err))
