@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/netsimlab/netsim/fibrules"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
 // BenchmarkAdd1024 is one netns of seed 003: 1024 `ip rule add from all
 // table N` with NLM_F_EXCL, so each add walks the rules already there.
 func BenchmarkAdd1024(b *testing.B) {
-	for _, fam := range []fibrules.Family{fibrules.FamilyIPv4, fibrules.FamilyIPv6} {
+	for _, fam := range []rt.Family{rt.FamilyInet, rt.FamilyInet6} {
 		b.Run(fam.String(), func(b *testing.B) {
 			w := sim.MustNewWorld(sim.Options{})
 			rtnl, t := w.NewMutex("RTNL"), w.NewTask("ip")
@@ -45,7 +46,7 @@ func BenchmarkMemory(b *testing.B) {
 		runtime.ReadMemStats(&m0)
 		ops := make([]*fibrules.Ops, nops)
 		for i := range ops {
-			ops[i], _ = fibrules.NewOps(w, fibrules.Config{Family: fibrules.FamilyIPv4, Policy: fibrules.LockPerOps})
+			ops[i], _ = fibrules.NewOps(w, fibrules.Config{Family: rt.FamilyInet, Policy: fibrules.LockPerOps})
 			for n := uint32(1); n <= per; n++ {
 				_ = ops[i].Add(t, rtnl, fibrules.Rule{Action: fibrules.ActToTable, Table: n}, true)
 			}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -13,7 +14,7 @@ func TestCheckInvariantsCatches(t *testing.T) {
 	w := sim.MustNewWorld(sim.Options{})
 	task, rtnl := w.NewTask("t"), w.NewMutex("RTNL")
 	build := func() *Ops {
-		o, err := NewOps(w, Config{Family: FamilyIPv6})
+		o, err := NewOps(w, Config{Family: rt.FamilyInet6})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/netsimlab/netsim/fibrules"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -14,7 +15,7 @@ import (
 // NLM_F_EXCL, as `ip rule add`) and deletes to an ops that walks and one
 // that counts, and requires the same errors, rule lists and rules scanned.
 func TestCountedWalksMatchRealWalks(t *testing.T) {
-	for _, fam := range []fibrules.Family{fibrules.FamilyIPv4, fibrules.FamilyIPv6} {
+	for _, fam := range []rt.Family{rt.FamilyInet, rt.FamilyInet6} {
 		for seed := range uint64(5) {
 			t.Run(fmt.Sprintf("%v/seed%d", fam, seed), func(t *testing.T) {
 				var ops [2]*fibrules.Ops
@@ -58,7 +59,7 @@ func TestCountedWalksMatchRealWalks(t *testing.T) {
 func TestRuleExistsScansEveryRule(t *testing.T) {
 	for _, counted := range []bool{false, true} {
 		w := sim.MustNewWorld(sim.Options{})
-		o, err := fibrules.NewOps(w, fibrules.Config{Family: fibrules.FamilyIPv4, CountedWalks: counted})
+		o, err := fibrules.NewOps(w, fibrules.Config{Family: rt.FamilyInet, CountedWalks: counted})
 		require.NoError(t, err)
 		task := w.NewTask("ip")
 		const n = 1024

@@ -5,6 +5,7 @@ import (
 	"net/netip"
 
 	"github.com/netsimlab/netsim/fibrules"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -15,7 +16,7 @@ func Example() {
 	w := sim.MustNewWorld(sim.Options{})
 	rtnl := w.NewMutex("RTNL")
 	t := w.NewTask("ip")
-	o, _ := fibrules.NewOps(w, fibrules.Config{Family: fibrules.FamilyIPv4, Policy: fibrules.LockPerOps})
+	o, _ := fibrules.NewOps(w, fibrules.Config{Family: rt.FamilyInet, Policy: fibrules.LockPerOps})
 
 	// ip rule add from 10.0.0.0/8 table 100
 	_ = o.Add(t, rtnl, fibrules.Rule{Src: netip.MustParsePrefix("10.0.0.0/8"), Action: fibrules.ActToTable, Table: 100}, true)

@@ -142,7 +142,7 @@ func pref(p uint32) fibrules.Rule {
 	return fibrules.Rule{Pref: p, Attrs: fibrules.AttrPriority}
 }
 
-func newOps(tb testing.TB, fam fibrules.Family, p fibrules.LockPolicy) (*sim.World, *fibrules.Ops) {
+func newOps(tb testing.TB, fam rt.Family, p fibrules.LockPolicy) (*sim.World, *fibrules.Ops) {
 	tb.Helper()
 	w := sim.MustNewWorld(sim.Options{})
 	o, err := fibrules.NewOps(w, fibrules.Config{Family: fam, Policy: p})

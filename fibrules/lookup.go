@@ -11,6 +11,7 @@ import (
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -224,7 +225,7 @@ func (o *Ops) FIBRuleLookup(f *fib.FIB) fib.RuleLookup {
 //
 // Kernel: fib4_rules_init (net/ipv4/fib_rules.c).
 func NewIPv4(w *sim.World, cfg Config, f *fib.FIB) (*Ops, error) {
-	cfg.Family = FamilyIPv4
+	cfg.Family = rt.FamilyInet
 	cfg.Unmerge = f.Unmerge
 	cfg.TableExists = f.HasTable // without RTNL under LockPerOps
 	o, err := NewOps(w, cfg)

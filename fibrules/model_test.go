@@ -13,6 +13,7 @@ import (
 	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/fibrules"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -256,13 +257,13 @@ func TestConcurrent(t *testing.T) {
 			const netns, per = 16, 64
 			ops := make([]*fibrules.Ops, netns)
 			for i := range ops {
-				fam := fibrules.FamilyIPv4
+				fam := rt.FamilyInet
 				if i%2 == 1 {
-					fam = fibrules.FamilyIPv6
+					fam = rt.FamilyInet6
 				}
 				ops[i], _ = fibrules.NewOps(w, fibrules.Config{Family: fam, Policy: p})
 			}
-			shared, _ := fibrules.NewOps(w, fibrules.Config{Family: fibrules.FamilyIPv4, Policy: p})
+			shared, _ := fibrules.NewOps(w, fibrules.Config{Family: rt.FamilyInet, Policy: p})
 			var wg sync.WaitGroup
 			errs := make(chan error, 2*netns)
 			for i := range netns {
@@ -327,8 +328,8 @@ func TestConcurrent(t *testing.T) {
 	}
 }
 
-func defaultsOf(f fibrules.Family) []uint32 {
-	if f == fibrules.FamilyIPv4 {
+func defaultsOf(f rt.Family) []uint32 {
+	if f == rt.FamilyInet {
 		return []uint32{0, 32766, 32767}
 	}
 	return []uint32{0, 32766}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -47,7 +48,7 @@ type DeviceLookup interface {
 // Config describes one Ops: its family, locking policy and the hooks into
 // the rest of the namespace. The zero Config is not valid: Family is needed.
 type Config struct {
-	Family Family
+	Family rt.Family
 	Policy LockPolicy
 	// Devices resolves IIF/OIF names when a rule is added; nil means no
 	// device exists. Under LockPerOps it is called without RTNL, as the
@@ -109,7 +110,7 @@ type entry struct {
 //
 // The zero Ops is not usable; call NewOps.
 type Ops struct {
-	family Family
+	family rt.Family
 	policy LockPolicy
 	cfg    Config
 	lock   *sim.Mutex // fib_rules_ops.lock; nil under LockRTNL
@@ -135,7 +136,7 @@ type Ops struct {
 // Kernel: fib_rules_register, fib_default_rules_init
 // (net/ipv4/fib_rules.c), fib6_rules_net_init (net/ipv6/fib6_rules.c).
 func NewOps(w *sim.World, cfg Config) (*Ops, error) {
-	if cfg.Family != FamilyIPv4 && cfg.Family != FamilyIPv6 {
+	if cfg.Family != rt.FamilyInet && cfg.Family != rt.FamilyInet6 {
 		return nil, errno.New(syscall.EAFNOSUPPORT, "Rule family not supported")
 	}
 	if cfg.Policy > LockPerOps {
@@ -151,7 +152,7 @@ func NewOps(w *sim.World, cfg Config) (*Ops, error) {
 	o.list.prev = &o.list
 	o.defaultRule(0, tableLocal)
 	o.defaultRule(0x7FFE, tableMain)
-	if cfg.Family == FamilyIPv4 {
+	if cfg.Family == rt.FamilyInet {
 		o.defaultRule(0x7FFF, tableDefault)
 	}
 	return o, nil
@@ -167,7 +168,7 @@ func (o *Ops) defaultRule(pref, table uint32) {
 }
 
 // Family returns the ops' family.
-func (o *Ops) Family() Family { return o.family }
+func (o *Ops) Family() rt.Family { return o.family }
 
 // Policy returns the ops' locking policy.
 func (o *Ops) Policy() LockPolicy { return o.policy }
@@ -238,7 +239,7 @@ func (o *Ops) lockChange(t *sim.Task, rtnl *sim.Mutex) bool {
 	}
 	held := false
 	// Deletes too: fib4_rule_delete unmerges as fib4_rule_configure does.
-	if o.family == FamilyIPv4 && !o.custom.Load() {
+	if o.family == rt.FamilyInet && !o.custom.Load() {
 		rtnl.Lock(t)
 		o.rtnlAcquires.Add(1)
 		held = true
@@ -278,7 +279,7 @@ func (o *Ops) Add(t *sim.Task, rtnl *sim.Mutex, r Rule, excl bool) error {
 // (RTNL under LockRTNL; the ops lock, plus RTNL for IPv4 while
 // HasCustomRules is false, under LockPerOps). It does not flush the cache.
 func (o *Ops) AddLocked(t *sim.Task, r Rule, excl bool) error {
-	return o.addLocked(t, r, excl, o.policy == LockRTNL || o.family == FamilyIPv4 && !o.custom.Load())
+	return o.addLocked(t, r, excl, o.policy == LockRTNL || o.family == rt.FamilyInet && !o.custom.Load())
 }
 
 func (o *Ops) addLocked(t *sim.Task, req Rule, excl, rtnlHeld bool) error {
@@ -445,7 +446,7 @@ func (o *Ops) prefix(p netip.Prefix) (netip.Prefix, bool) {
 	if !p.IsValid() || p.Bits() == 0 {
 		return netip.Prefix{}, true
 	}
-	if o.family == FamilyIPv4 {
+	if o.family == rt.FamilyInet {
 		return p, p.Addr().Is4()
 	}
 	return p, p.Addr().Is6()
@@ -515,7 +516,7 @@ func compare(y, req *Rule) bool {
 // from main (fib_unmerge), with RTNL held, and mark the namespace as having
 // custom rules.
 func (o *Ops) firstChange(t *sim.Task, rtnlHeld bool) error {
-	if o.family != FamilyIPv4 || o.custom.Load() {
+	if o.family != rt.FamilyInet || o.custom.Load() {
 		return nil
 	}
 	if !rtnlHeld {
@@ -532,7 +533,7 @@ func (o *Ops) firstChange(t *sim.Task, rtnlHeld bool) error {
 
 // configure is fib4_rule_configure / fib6_rule_configure.
 func (o *Ops) configure(t *sim.Task, r *Rule, rtnlHeld bool) error {
-	if o.family == FamilyIPv4 {
+	if o.family == rt.FamilyInet {
 		if r.TOS&3 != 0 {
 			return errno.New(syscall.EINVAL, "Invalid dsfield (tos): ECN bits must be 0")
 		}
@@ -598,7 +599,7 @@ func (o *Ops) Del(t *sim.Task, rtnl *sim.Mutex, r Rule) error {
 // DelLocked is Del for a caller that holds the policy's locks itself (as
 // for AddLocked). It does not flush the cache.
 func (o *Ops) DelLocked(t *sim.Task, r Rule) error {
-	return o.delLocked(t, r, o.policy == LockRTNL || o.family == FamilyIPv4 && !o.custom.Load())
+	return o.delLocked(t, r, o.policy == LockRTNL || o.family == rt.FamilyInet && !o.custom.Load())
 }
 
 func (o *Ops) delLocked(t *sim.Task, req Rule, rtnlHeld bool) error {
@@ -711,7 +712,7 @@ func (o *Ops) RulesFrom(pos int, fn func(*Rule) bool) int {
 	return i
 }
 
-func (x *entry) dump(f Family) Rule {
+func (x *entry) dump(f rt.Family) Rule {
 	r := x.r
 	r.Family = f
 	r.IIFIndex = netdev.IfIndex(x.iif.Load())

@@ -9,26 +9,8 @@ import (
 	"strconv"
 
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 )
-
-// Family is an address family (AF_*). The zero Family is not valid for Ops.
-type Family uint8
-
-const (
-	FamilyIPv4 Family = 2  // AF_INET
-	FamilyIPv6 Family = 10 // AF_INET6
-)
-
-// String returns "inet" or "inet6".
-func (f Family) String() string {
-	switch f {
-	case FamilyIPv4:
-		return "inet"
-	case FamilyIPv6:
-		return "inet6"
-	}
-	return "family(" + strconv.Itoa(int(f)) + ")"
-}
 
 // Action is what a matching rule does (FR_ACT_*). The zero Action is
 // ActUnspec, which the kernel accepts and whose lookups fail with EINVAL;
@@ -145,7 +127,7 @@ type Rule struct {
 	UID               UIDRange  // FRA_UID_RANGE
 	Sport, Dport      PortRange // FRA_SPORT_RANGE, FRA_DPORT_RANGE
 	Flags             Flags     // frh.flags: FlagInvert, FlagPermanent; dumps add the state flags
-	Family            Family    // frh.family; set in dumps, ignored in requests
+	Family            rt.Family // frh.family; set in dumps, ignored in requests
 	Action            Action    // frh.action
 	TOS               uint8     // frh.tos: the DSCP bits of the dsfield; the two ECN bits must be 0
 	IPProto           uint8     // FRA_IP_PROTO

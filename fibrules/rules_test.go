@@ -11,19 +11,20 @@ import (
 	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/fibrules"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 	"github.com/stretchr/testify/require"
 )
 
 func TestDefaults(t *testing.T) {
 	for _, tc := range []struct {
-		fam  fibrules.Family
+		fam  rt.Family
 		want []rv
 	}{
 		// fib_default_rules_init: local, main, default.
-		{fibrules.FamilyIPv4, []rv{lookupRule(0, 255), lookupRule(32766, 254), lookupRule(32767, 253)}},
+		{rt.FamilyInet, []rv{lookupRule(0, 255), lookupRule(32766, 254), lookupRule(32767, 253)}},
 		// fib6_rules_net_init: local and main only.
-		{fibrules.FamilyIPv6, []rv{lookupRule(0, 255), lookupRule(32766, 254)}},
+		{rt.FamilyInet6, []rv{lookupRule(0, 255), lookupRule(32766, 254)}},
 	} {
 		t.Run(tc.fam.String(), func(t *testing.T) {
 			_, o := newOps(t, tc.fam, fibrules.LockRTNL)
@@ -92,7 +93,7 @@ func TestDefaultPrefZero(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ww, o := newOps(t, fibrules.FamilyIPv6, fibrules.LockRTNL)
+	ww, o := newOps(t, rt.FamilyInet6, fibrules.LockRTNL)
 	tk, rtnl := ww.NewTask("ip"), ww.NewMutex("RTNL")
 	must(o.Del(tk, rtnl, fibrules.Rule{Table: 254}))
 	must(o.Add(tk, rtnl, fibrules.Rule{Action: fibrules.ActToTable, Table: 7}, true))
@@ -105,36 +106,36 @@ func TestErrors(t *testing.T) {
 	v4 := netip.MustParsePrefix
 	for _, tc := range []struct {
 		name  string
-		fam   fibrules.Family
+		fam   rt.Family
 		r     fibrules.Rule
 		errno syscall.Errno
 		msg   string
 	}{
 		// fib_nl2rule: FRA_SRC of the wrong size.
-		{"v6 src in v4", fibrules.FamilyIPv4, fibrules.Rule{Src: v4("2001:db8::/32"), Action: 1, Table: 5}, syscall.EINVAL, "Invalid source address"},
-		{"v4 dst in v6", fibrules.FamilyIPv6, fibrules.Rule{Dst: v4("10.0.0.0/8"), Action: 1, Table: 5}, syscall.EINVAL, "Invalid dst address"},
-		{"goto not goto", fibrules.FamilyIPv4, fibrules.Rule{Pref: 10, Attrs: fibrules.AttrPriority, Action: fibrules.ActNop, Goto: 20}, syscall.EINVAL, "Unexpected goto"},
-		{"backward goto", fibrules.FamilyIPv4, fibrules.Rule{Pref: 10, Attrs: fibrules.AttrPriority, Action: fibrules.ActGoto, Goto: 10}, syscall.EINVAL, "Backward goto not supported"},
+		{"v6 src in v4", rt.FamilyInet, fibrules.Rule{Src: v4("2001:db8::/32"), Action: 1, Table: 5}, syscall.EINVAL, "Invalid source address"},
+		{"v4 dst in v6", rt.FamilyInet6, fibrules.Rule{Dst: v4("10.0.0.0/8"), Action: 1, Table: 5}, syscall.EINVAL, "Invalid dst address"},
+		{"goto not goto", rt.FamilyInet, fibrules.Rule{Pref: 10, Attrs: fibrules.AttrPriority, Action: fibrules.ActNop, Goto: 20}, syscall.EINVAL, "Unexpected goto"},
+		{"backward goto", rt.FamilyInet, fibrules.Rule{Pref: 10, Attrs: fibrules.AttrPriority, Action: fibrules.ActGoto, Goto: 10}, syscall.EINVAL, "Backward goto not supported"},
 		// A default pref counts: 32765 with no pref given.
-		{"backward goto default pref", fibrules.FamilyIPv4, fibrules.Rule{Action: fibrules.ActGoto, Goto: 100}, syscall.EINVAL, "Backward goto not supported"},
-		{"goto without target", fibrules.FamilyIPv4, fibrules.Rule{Action: fibrules.ActGoto}, syscall.EINVAL, "Missing goto target for action goto"},
-		{"l3mdev and table", fibrules.FamilyIPv4, fibrules.Rule{L3MDev: true, Table: 5, Action: 1}, syscall.EINVAL, "l3mdev and table are mutually exclusive"},
-		{"uid range reversed", fibrules.FamilyIPv4, fibrules.Rule{UID: fibrules.UIDRange{Start: 10, End: 5}, Attrs: fibrules.AttrUIDRange, Action: 1, Table: 5}, syscall.EINVAL, "Invalid uid range"},
-		{"uid -1", fibrules.FamilyIPv4, fibrules.Rule{UID: fibrules.UIDRange{Start: 0, End: ^uint32(0)}, Attrs: fibrules.AttrUIDRange, Action: 1, Table: 5}, syscall.EINVAL, "Invalid uid range"},
-		{"sport reversed", fibrules.FamilyIPv4, fibrules.Rule{Sport: fibrules.PortRange{Start: 20, End: 10}, Action: 1, Table: 5}, syscall.EINVAL, "Invalid sport range"},
-		{"dport 65535", fibrules.FamilyIPv4, fibrules.Rule{Dport: fibrules.PortRange{Start: 1, End: 65535}, Action: 1, Table: 5}, syscall.EINVAL, "Invalid dport range"},
-		{"dport start 0", fibrules.FamilyIPv4, fibrules.Rule{Dport: fibrules.PortRange{Start: 0, End: 80}, Action: 1, Table: 5}, syscall.EINVAL, "Invalid dport range"},
+		{"backward goto default pref", rt.FamilyInet, fibrules.Rule{Action: fibrules.ActGoto, Goto: 100}, syscall.EINVAL, "Backward goto not supported"},
+		{"goto without target", rt.FamilyInet, fibrules.Rule{Action: fibrules.ActGoto}, syscall.EINVAL, "Missing goto target for action goto"},
+		{"l3mdev and table", rt.FamilyInet, fibrules.Rule{L3MDev: true, Table: 5, Action: 1}, syscall.EINVAL, "l3mdev and table are mutually exclusive"},
+		{"uid range reversed", rt.FamilyInet, fibrules.Rule{UID: fibrules.UIDRange{Start: 10, End: 5}, Attrs: fibrules.AttrUIDRange, Action: 1, Table: 5}, syscall.EINVAL, "Invalid uid range"},
+		{"uid -1", rt.FamilyInet, fibrules.Rule{UID: fibrules.UIDRange{Start: 0, End: ^uint32(0)}, Attrs: fibrules.AttrUIDRange, Action: 1, Table: 5}, syscall.EINVAL, "Invalid uid range"},
+		{"sport reversed", rt.FamilyInet, fibrules.Rule{Sport: fibrules.PortRange{Start: 20, End: 10}, Action: 1, Table: 5}, syscall.EINVAL, "Invalid sport range"},
+		{"dport 65535", rt.FamilyInet, fibrules.Rule{Dport: fibrules.PortRange{Start: 1, End: 65535}, Action: 1, Table: 5}, syscall.EINVAL, "Invalid dport range"},
+		{"dport start 0", rt.FamilyInet, fibrules.Rule{Dport: fibrules.PortRange{Start: 0, End: 80}, Action: 1, Table: 5}, syscall.EINVAL, "Invalid dport range"},
 		// A range given as 0-0 (`sport 0`) is refused: only a range not
 		// given at all is unset.
-		{"sport 0 given", fibrules.FamilyIPv4, fibrules.Rule{Attrs: fibrules.AttrSportRange, Action: 1, Table: 5}, syscall.EINVAL, "Invalid sport range"},
-		{"dport 0 given", fibrules.FamilyIPv6, fibrules.Rule{Attrs: fibrules.AttrDportRange, Action: 1, Table: 5}, syscall.EINVAL, "Invalid dport range"},
-		{"long iif", fibrules.FamilyIPv4, fibrules.Rule{IIF: "0123456789abcdef", Action: 1, Table: 5}, syscall.EINVAL, "Error parsing msg"},
+		{"sport 0 given", rt.FamilyInet, fibrules.Rule{Attrs: fibrules.AttrSportRange, Action: 1, Table: 5}, syscall.EINVAL, "Invalid sport range"},
+		{"dport 0 given", rt.FamilyInet6, fibrules.Rule{Attrs: fibrules.AttrDportRange, Action: 1, Table: 5}, syscall.EINVAL, "Invalid dport range"},
+		{"long iif", rt.FamilyInet, fibrules.Rule{IIF: "0123456789abcdef", Action: 1, Table: 5}, syscall.EINVAL, "Error parsing msg"},
 		// fib4_rule_configure / fib6_rule_configure.
-		{"v4 ecn", fibrules.FamilyIPv4, fibrules.Rule{TOS: 0x11, Action: 1, Table: 5}, syscall.EINVAL, "Invalid dsfield (tos): ECN bits must be 0"},
-		{"v6 ecn", fibrules.FamilyIPv6, fibrules.Rule{TOS: 0x11, Action: 1, Table: 5}, syscall.EINVAL, "Invalid dsfield (tos): ECN bits must be 0"},
-		{"v6 table 0", fibrules.FamilyIPv6, fibrules.Rule{Action: fibrules.ActToTable}, syscall.EINVAL, "Invalid table"},
+		{"v4 ecn", rt.FamilyInet, fibrules.Rule{TOS: 0x11, Action: 1, Table: 5}, syscall.EINVAL, "Invalid dsfield (tos): ECN bits must be 0"},
+		{"v6 ecn", rt.FamilyInet6, fibrules.Rule{TOS: 0x11, Action: 1, Table: 5}, syscall.EINVAL, "Invalid dsfield (tos): ECN bits must be 0"},
+		{"v6 table 0", rt.FamilyInet6, fibrules.Rule{Action: fibrules.ActToTable}, syscall.EINVAL, "Invalid table"},
 		// rule_exists with NLM_F_EXCL: the default main rule, sent back.
-		{"exists", fibrules.FamilyIPv4, fibrules.Rule{Pref: 32766, Attrs: fibrules.AttrPriority, Action: 1, Table: 254, Protocol: 2}, syscall.EEXIST, ""},
+		{"exists", rt.FamilyInet, fibrules.Rule{Pref: 32766, Attrs: fibrules.AttrPriority, Action: 1, Table: 254, Protocol: 2}, syscall.EEXIST, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w, o := newOps(t, tc.fam, fibrules.LockPerOps)
@@ -153,7 +154,7 @@ func TestErrors(t *testing.T) {
 }
 
 func TestExistsQuirks(t *testing.T) {
-	w, o := newOps(t, fibrules.FamilyIPv4, fibrules.LockRTNL)
+	w, o := newOps(t, rt.FamilyInet, fibrules.LockRTNL)
 	tk, rtnl := w.NewTask("ip"), w.NewMutex("RTNL")
 	r := fibrules.Rule{Pref: 100, Attrs: fibrules.AttrPriority, Action: fibrules.ActToTable, Table: 5,
 		Src: netip.MustParsePrefix("10.0.0.0/8")}
@@ -189,7 +190,7 @@ func TestExistsQuirks(t *testing.T) {
 }
 
 func TestGoto(t *testing.T) {
-	w, o := newOps(t, fibrules.FamilyIPv4, fibrules.LockRTNL)
+	w, o := newOps(t, rt.FamilyInet, fibrules.LockRTNL)
 	tk, rtnl := w.NewTask("ip"), w.NewMutex("RTNL")
 	must := func(err error) {
 		t.Helper()
@@ -371,14 +372,14 @@ func TestUnmergeKeepsLookups(t *testing.T) {
 func TestLockCounts(t *testing.T) {
 	for _, tc := range []struct {
 		p         fibrules.LockPolicy
-		fam       fibrules.Family
+		fam       rt.Family
 		rtnl, ops int64
 	}{
-		{fibrules.LockRTNL, fibrules.FamilyIPv4, 20, 0},
-		{fibrules.LockRTNL, fibrules.FamilyIPv6, 20, 0},
+		{fibrules.LockRTNL, rt.FamilyInet, 20, 0},
+		{fibrules.LockRTNL, rt.FamilyInet6, 20, 0},
 		// RTNL only for the first IPv4 rule (fib_unmerge).
-		{fibrules.LockPerOps, fibrules.FamilyIPv4, 1, 20},
-		{fibrules.LockPerOps, fibrules.FamilyIPv6, 0, 20},
+		{fibrules.LockPerOps, rt.FamilyInet, 1, 20},
+		{fibrules.LockPerOps, rt.FamilyInet6, 0, 20},
 	} {
 		t.Run(tc.p.String()+"/"+tc.fam.String(), func(t *testing.T) {
 			w := sim.MustNewWorld(sim.Options{})
@@ -402,7 +403,7 @@ func TestLockCounts(t *testing.T) {
 			if o.RTNLAcquires() != tc.rtnl || o.LockAcquires() != tc.ops || rtnl.Stats().Acquires != tc.rtnl {
 				t.Errorf("rtnl %d (mutex %d) ops %d", o.RTNLAcquires(), rtnl.Stats().Acquires, o.LockAcquires())
 			}
-			if want := map[bool]int{true: 1}[tc.fam == fibrules.FamilyIPv4]; unmerges != want {
+			if want := map[bool]int{true: 1}[tc.fam == rt.FamilyInet]; unmerges != want {
 				t.Errorf("unmerges %d, want %d", unmerges, want)
 			}
 		})

@@ -194,7 +194,7 @@ func (ip *IP) printAddrInfo(a rtnl.AddrInfo, flush bool) {
 				p.text("%d: %s", a.Index, a.Link)
 			}
 		}
-		p.str(printAny, "family", "    %s ", rt.FamilyName(family))
+		p.str(printAny, "family", "    %s ", rt.FamilyName(rt.Family(family)))
 	}
 	p.str(printAny, "local", "%s", a.Prefix.Addr().String())
 	if a.Peer.IsValid() && a.Peer != a.Prefix.Addr() {

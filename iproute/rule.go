@@ -662,7 +662,7 @@ func (ip *IP) ruleFlush(h *rtnl.Handle, argv []string) error {
 func (ip *IP) printRule(r fibrules.Rule) {
 	p := &ip.p
 	host := 32
-	if r.Family == fibrules.FamilyIPv6 {
+	if r.Family == rt.FamilyInet6 {
 		host = 128
 	}
 	p.openObject("")

@@ -16,29 +16,41 @@ import (
 	"syscall"
 )
 
-// Address families (AF_*).
+// Family is an address family (AF_*), as a request's and a dump's
+// rtm_family, ifa_family, nh_family and frh_family carry it: the kernel's
+// numbers, so a message's byte is its Family.
+type Family uint8
+
+// The address families netsim models or names.
 const (
-	FamilyUnspec = syscall.AF_UNSPEC
-	FamilyInet   = syscall.AF_INET
-	FamilyInet6  = syscall.AF_INET6
+	FamilyUnspec Family = syscall.AF_UNSPEC // AF_UNSPEC: every family (a dump of both)
+	FamilyInet   Family = syscall.AF_INET   // AF_INET
+	FamilyBridge Family = 7                 // AF_BRIDGE (Linux's number on every platform)
+	FamilyInet6  Family = syscall.AF_INET6  // AF_INET6
+	FamilyPacket Family = 17                // AF_PACKET
+	FamilyMPLS   Family = 28                // AF_MPLS
 )
 
-// FamilyName is iproute2's family_name: "inet", "inet6", or "unknown".
-func FamilyName(f int) string {
+// FamilyName is iproute2's family_name: "inet", "inet6", "link",
+// "bridge", "mpls", or "???".
+func FamilyName(f Family) string {
 	switch f {
 	case FamilyInet:
 		return "inet"
 	case FamilyInet6:
 		return "inet6"
-	case 17: // AF_PACKET (Linux's number on every platform)
+	case FamilyPacket:
 		return "link"
-	case 7: // AF_BRIDGE
+	case FamilyBridge:
 		return "bridge"
-	case 28: // AF_MPLS
+	case FamilyMPLS:
 		return "mpls"
 	}
 	return "???"
 }
+
+// String is the family's iproute2 name (FamilyName).
+func (f Family) String() string { return FamilyName(f) }
 
 // Well-known table ids (enum rt_class_t).
 const (

@@ -34,6 +34,7 @@ import (
 	"github.com/netsimlab/netsim/fibrules"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -313,7 +314,7 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	// fib6_rules: every to_tbl rule creates its table (fib6_new_table) and
 	// every change walks all the namespace's IPv6 tables (fib6_flush_trees).
 	if n.rules6, err = fibrules.NewOps(k.w, fibrules.Config{
-		Family: fibrules.FamilyIPv6, Policy: k.cfg.Rules, Devices: tb, CountedWalks: k.cfg.CountedWalks,
+		Family: rt.FamilyInet6, Policy: k.cfg.Rules, Devices: tb, CountedWalks: k.cfg.CountedWalks,
 		Notify: n.ruleNotify, Wanted: n.notifyNeeded,
 		NewTable:   n.ruleNewTable6,
 		FlushCache: func(t *sim.Task) { t.Charge(sim.Fib6TableWalk, n.tables6.count.Load()) },
