@@ -268,7 +268,7 @@ func (e *env) parseRoute(w []string, del bool) (Route, error) {
 		case "onlink":
 			r.OnLink = true
 		case "nexthop":
-			var p NextHop
+			var p Path
 			for i+1 < len(w) && w[i+1] != "nexthop" {
 				switch w[i+1] {
 				case "via":

@@ -26,7 +26,7 @@ func nlaLen(n int) int { return (4 + n + 3) &^ 3 }
 // a route of family (AF_INET or AF_INET6): RTA_GATEWAY for a gateway of
 // the route's family, RTA_VIA (family and address) for one of the other,
 // none without a gateway.
-func gwLen(nh NextHop, family int) int {
+func gwLen(nh Path, family int) int {
 	switch {
 	case !nh.Gateway.IsValid():
 		return 0
@@ -42,7 +42,7 @@ func gwLen(nh NextHop, family int) int {
 
 // multipathLen is the length of the RTA_MULTIPATH payload for paths of a
 // route of family.
-func multipathLen(paths []NextHop, family int) int {
+func multipathLen(paths []Path, family int) int {
 	n := 0
 	for _, p := range paths {
 		n += 8 + gwLen(p, family)
@@ -59,7 +59,7 @@ func multipathLen(paths []NextHop, family int) int {
 // kernel layer applies the one the wire implies, for every front end: a
 // route's paths then always fit in its notification's RTA_MULTIPATH
 // unless appends (IPv6) grow it past what one request can carry.
-func CheckMultipathLen(paths []NextHop, family int) error {
+func CheckMultipathLen(paths []Path, family int) error {
 	if multipathLen(paths, family) > MaxMultipathLen {
 		return errno.New(syscall.EMSGSIZE, "")
 	}
@@ -92,7 +92,7 @@ func (r Route) NetlinkSize() int {
 	if len(r.Multipath) > 0 {
 		return n + 4 + multipathLen(r.Multipath, syscall.AF_INET)
 	}
-	n += gwLen(NextHop{Gateway: r.Gateway}, syscall.AF_INET)
+	n += gwLen(Path{Gateway: r.Gateway}, syscall.AF_INET)
 	if r.Dev != nil {
 		n += nlaLen(4) // RTA_OIF
 	}

@@ -82,9 +82,9 @@ const (
 	compareMask = rt.CompareMask
 )
 
-// NextHop is one path of a multipath route (struct rtnexthop). The zero
-// NextHop has no gateway and no device.
-type NextHop struct {
+// Path is one path of a multipath route (struct rtnexthop). The zero
+// Path has no gateway and no device.
+type Path struct {
 	Gateway netip.Addr     // RTA_GATEWAY inside the rtnexthop; IPv4
 	Dev     *netdev.Device // rtnh_ifindex
 	Weight  int            // rtnh_hops+1: 1..256; 0 means 1
@@ -117,7 +117,7 @@ type Route struct {
 	Dev       *netdev.Device // RTA_OIF
 	OnLink    bool           // RTNH_F_ONLINK in rtm_flags
 	NexthopID nexthop.ID     // RTA_NH_ID: use a nexthop object
-	Multipath []NextHop      // RTA_MULTIPATH
+	Multipath []Path         // RTA_MULTIPATH
 	PrefSrc   netip.Addr     // RTA_PREFSRC ("src")
 	Metrics   Metrics        // RTA_METRICS ("mtu", "advmss", ...): part of the fib_info
 

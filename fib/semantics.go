@@ -52,7 +52,7 @@ type config struct {
 	priority uint32
 	prefsrc  netip.Addr
 	nhID     nexthop.ID
-	mp       []NextHop
+	mp       []Path
 	mode     rt.NLMFlags
 	kernel   bool // a route the kernel adds for an address (fib_magic): no request's header
 	// mx is fc_mx: the request's metrics, nil without RTA_METRICS

@@ -731,7 +731,7 @@ func dumpInfo(tbID uint32, dst netip.Prefix, typ Type, tos uint8, fi *fibInfo) R
 				x := nh.Member(i)
 				// fib_add_nexthop: rtnh_hops is weight-1 in a byte, so a
 				// member's 16-bit weight is dumped modulo 256.
-				p := NextHop{Weight: int(uint8(m.Weight-1)) + 1}
+				p := Path{Weight: int(uint8(m.Weight-1)) + 1}
 				if x != nil {
 					p.Gateway, p.Dev, p.OnLink = x.Gateway(), x.Dev(), x.OnLink()
 					if p.OnLink {
@@ -753,7 +753,7 @@ func dumpInfo(tbID uint32, dst netip.Prefix, typ Type, tos uint8, fi *fibInfo) R
 	default:
 		for i := range fi.nhs {
 			nh := &fi.nhs[i]
-			r.Multipath = append(r.Multipath, NextHop{Gateway: nh.gw, Dev: nh.dev,
+			r.Multipath = append(r.Multipath, Path{Gateway: nh.gw, Dev: nh.dev,
 				Weight: nh.weight, OnLink: nh.flags&FlagOnLink != 0, Flags: nh.flags & shown})
 		}
 	}

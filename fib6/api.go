@@ -29,7 +29,7 @@ type Route struct {
 	Dev       *netdev.Device // RTA_OIF
 	OnLink    bool           // RTNH_F_ONLINK in rtm_flags
 	NexthopID nexthop.ID     // RTA_NH_ID: use a nexthop object
-	Multipath []fib.NextHop  // RTA_MULTIPATH; in dumps the siblings of a multipath route
+	Multipath []fib.Path     // RTA_MULTIPATH; in dumps the siblings of a multipath route
 	PrefSrc   netip.Addr     // RTA_PREFSRC
 	Metrics   fib.Metrics    // RTA_METRICS
 	// Expires is RTA_EXPIRES: in a request the route's lifetime, in a dump

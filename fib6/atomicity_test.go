@@ -52,7 +52,7 @@ func TestRandomRequests(t *testing.T) {
 			if pick(5) == 0 {
 				q.Gateway, q.Dev = netip.Addr{}, nil
 				for range 1 + pick(3) {
-					p := fib.NextHop{Dev: devs[pick(3)], Weight: 1 + pick(3)}
+					p := fib.Path{Dev: devs[pick(3)], Weight: 1 + pick(3)}
 					if g := gws[pick(len(gws))]; g != "" {
 						p.Gateway = netip.MustParseAddr(g)
 					}

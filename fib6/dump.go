@@ -68,7 +68,7 @@ func (f *FIB) fill(now sim.Time, r *Info) Route {
 	switch {
 	case r.nsiblings > 0:
 		add := func(s *Info) {
-			out.Multipath = append(out.Multipath, fib.NextHop{
+			out.Multipath = append(out.Multipath, fib.Path{
 				Gateway: gwAddr(&s.fnh), Dev: s.fnh.dev, Weight: int(s.fnh.weight),
 				OnLink: s.fnh.flags&rt.FlagOnLink != 0, Flags: nhInfoFlags(&s.fnh),
 			})
@@ -97,7 +97,7 @@ func (f *FIB) fill(now sim.Time, r *Info) Route {
 				if mn.OnLink() {
 					fl |= rt.FlagOnLink
 				}
-				out.Multipath = append(out.Multipath, fib.NextHop{
+				out.Multipath = append(out.Multipath, fib.Path{
 					Gateway: mn.Gateway(), Dev: f.objDev(mn), Weight: w, OnLink: mn.OnLink(), Flags: fl,
 				})
 			}

@@ -25,7 +25,7 @@ func TestMultipathRefusedReleasesAllPaths(t *testing.T) {
 	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx(p), Dev: v0, Priority: 100}, rt.ModeAdd))
 	e.w.RCU().Barrier(e.t)
 	require.Equal(t, b0+1, v0.RefCount())
-	requireErr(t, e.f.Add(e.t, Route{Dst: pfx(p), Priority: 100, Multipath: []fib.NextHop{
+	requireErr(t, e.f.Add(e.t, Route{Dst: pfx(p), Priority: 100, Multipath: []fib.Path{
 		{Gateway: addr("2001:db8::1"), Dev: v0}, {Gateway: addr("2001:db8:2::1"), Dev: v2}, {Gateway: addr("2001:db8:2::3"), Dev: v2}}},
 		rt.ModeAdd), syscall.EEXIST, "")
 	e.w.RCU().Barrier(e.t)
@@ -45,18 +45,18 @@ func TestRequestChecksFirst(t *testing.T) {
 		syscall.EINVAL, "Nexthops can not be used with source routing")
 	// A device-only path: refused before the other path's unreachable
 	// gateway is checked.
-	requireErr(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:12::/64"), Multipath: []fib.NextHop{
+	requireErr(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:12::/64"), Multipath: []fib.Path{
 		{Gateway: addr("2001:db8:9::9"), Dev: v0}, {Dev: v0}}}, rt.ModeAdd),
 		syscall.EINVAL, "Device only routes can not be added for IPv6 using the multipath API.")
 	// An IPv4 gateway of a path (RTA_VIA) is no gateway.
-	requireErr(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:12::/64"), Multipath: []fib.NextHop{
+	requireErr(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:12::/64"), Multipath: []fib.Path{
 		{Gateway: addr("10.0.0.1"), Dev: v0}, {Gateway: addr("2001:db8::9"), Dev: v0}}}, rt.ModeAdd),
 		syscall.EINVAL, "Device only routes can not be added for IPv6 using the multipath API.")
 	// The request's own gateway counts for every path.
-	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:12::/64"), Gateway: addr("2001:db8::9"), Multipath: []fib.NextHop{{Dev: v0}}}, rt.ModeAdd))
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:12::/64"), Gateway: addr("2001:db8::9"), Multipath: []fib.Path{{Dev: v0}}}, rt.ModeAdd))
 	assert.Equal(t, addr("2001:db8::9"), e.route(t, 0, "2001:db8:12::/64").Gateway)
 	// A delete is not checked so.
-	require.NoError(t, e.f.Del(e.t, Route{Dst: pfx("2001:db8:12::/64"), Multipath: []fib.NextHop{{Dev: v0}}}))
+	require.NoError(t, e.f.Del(e.t, Route{Dst: pfx("2001:db8:12::/64"), Multipath: []fib.Path{{Dev: v0}}}))
 	assert.False(t, e.has(0, "2001:db8:12::/64"))
 	require.NoError(t, e.f.CheckInvariants())
 }

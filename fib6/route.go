@@ -45,7 +45,7 @@ type config struct {
 	expires  time.Duration // with rtfExpires
 	mx       *fib.Metrics
 	nhID     nexthop.ID
-	mp       []fib.NextHop
+	mp       []fib.Path
 	mode     rt.NLMFlags
 	// nlh, when set, is the request header's NLM_F_* flags, which
 	// ip6_route_multipath_add rewrites as it inserts the paths.
@@ -650,7 +650,7 @@ func (f *FIB) routeAdd(t *sim.Task, cfg *config) error {
 }
 
 // pathConfig is one path of a multipath request as its own fib6_config.
-func pathConfig(cfg *config, p fib.NextHop) *config {
+func pathConfig(cfg *config, p fib.Path) *config {
 	r := pathDevGW(cfg, p)
 	r.onlink = cfg.onlink || p.OnLink
 	w := p.Weight
@@ -665,7 +665,7 @@ func pathConfig(cfg *config, p fib.NextHop) *config {
 // ip puts an IPv4 gateway of an IPv6 path in RTA_VIA, which
 // ip6_route_multipath_add and ip6_route_multipath_del do not look for: the
 // path has no gateway.
-func pathDevGW(cfg *config, p fib.NextHop) config {
+func pathDevGW(cfg *config, p fib.Path) config {
 	r := *cfg
 	r.mp = nil
 	if p.Dev != nil {

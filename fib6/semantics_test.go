@@ -148,11 +148,11 @@ func TestAddErrors(t *testing.T) {
 		{"nhid with dev", Route{Dst: pfx("2001:db8:17::/64"), NexthopID: 6, Dev: v0}, syscall.EINVAL, "Nexthop specification and nexthop id are mutually exclusive"},
 		{"unknown nhid", Route{Dst: pfx("2001:db8:17::/64"), NexthopID: 66}, syscall.EINVAL, "Nexthop id does not exist"},
 		{"onlink without device", Route{Dst: pfx("2001:db8:17::/64"), Gateway: addr("2001:db8:99::1"), OnLink: true}, syscall.ENODEV, "Nexthop device required for onlink"},
-		{"device-only multipath path", Route{Dst: pfx("2001:db8:11::/64"), Multipath: []fib.NextHop{{Dev: v0}, {Gateway: addr("2001:db8::1"), Dev: v0}}},
+		{"device-only multipath path", Route{Dst: pfx("2001:db8:11::/64"), Multipath: []fib.Path{{Dev: v0}, {Gateway: addr("2001:db8::1"), Dev: v0}}},
 			syscall.EINVAL, "Device only routes can not be added for IPv6 using the multipath API."},
-		{"duplicate multipath path", Route{Dst: pfx("2001:db8:11::/64"), Multipath: []fib.NextHop{{Gateway: addr("2001:db8::1"), Dev: v0}, {Gateway: addr("2001:db8::1"), Dev: v0}}},
+		{"duplicate multipath path", Route{Dst: pfx("2001:db8:11::/64"), Multipath: []fib.Path{{Gateway: addr("2001:db8::1"), Dev: v0}, {Gateway: addr("2001:db8::1"), Dev: v0}}},
 			syscall.EEXIST, ""},
-		{"multipath path unreachable", Route{Dst: pfx("2001:db8:11::/64"), Multipath: []fib.NextHop{{Gateway: addr("2001:db8::1"), Dev: v0}, {Gateway: addr("2001:db8:99::1")}}},
+		{"multipath path unreachable", Route{Dst: pfx("2001:db8:11::/64"), Multipath: []fib.Path{{Gateway: addr("2001:db8::1"), Dev: v0}, {Gateway: addr("2001:db8:99::1")}}},
 			syscall.EHOSTUNREACH, ""},
 	}
 	before := e.f.Routes(0)
@@ -220,10 +220,10 @@ func TestMultipath(t *testing.T) {
 	e := newRouteEnv(t)
 	v0, v2 := e.d["v0"], e.d["v2"]
 	p := "2001:db8:10::/64"
-	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx(p), Multipath: []fib.NextHop{
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx(p), Multipath: []fib.Path{
 		{Gateway: addr("2001:db8::1"), Dev: v0, Weight: 2}, {Gateway: addr("2001:db8:2::1"), Dev: v2}}}, rt.ModeAdd))
 	r := e.route(t, 0, p)
-	assert.Equal(t, []fib.NextHop{{Gateway: addr("2001:db8::1"), Dev: v0, Weight: 2}, {Gateway: addr("2001:db8:2::1"), Dev: v2, Weight: 1}}, r.Multipath)
+	assert.Equal(t, []fib.Path{{Gateway: addr("2001:db8::1"), Dev: v0, Weight: 2}, {Gateway: addr("2001:db8:2::1"), Dev: v2, Weight: 1}}, r.Multipath)
 	assert.Zero(t, r.Flags)
 	// A single route with an existing path: EEXIST.
 	requireErr(t, e.f.Add(e.t, Route{Dst: pfx(p), Gateway: addr("2001:db8::1"), Dev: v0}, rt.ModeAdd), syscall.EEXIST, "")
@@ -275,7 +275,7 @@ func TestMultipathReplaceBySingle(t *testing.T) {
 	e := newRouteEnv(t)
 	v0, v2 := e.d["v0"], e.d["v2"]
 	p := "2001:db8:10::/64"
-	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx(p), Multipath: []fib.NextHop{
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx(p), Multipath: []fib.Path{
 		{Gateway: addr("2001:db8::1"), Dev: v0}, {Gateway: addr("2001:db8:2::1"), Dev: v2}}}, rt.ModeAdd))
 	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx(p), Gateway: addr("2001:db8::7"), Dev: v0}, rt.ModeReplace))
 	r := e.route(t, 0, p)
@@ -416,13 +416,13 @@ func TestMultipathAppendRollbackAndReplace(t *testing.T) {
 	before := e.f.Routes(0)
 	// The second path exists: EEXIST, and the first path appended before
 	// it is deleted again.
-	requireErr(t, e.f.Add(e.t, Route{Dst: pfx(p), Multipath: []fib.NextHop{
+	requireErr(t, e.f.Add(e.t, Route{Dst: pfx(p), Multipath: []fib.Path{
 		{Gateway: addr("2001:db8::5"), Dev: v0}, {Gateway: addr("2001:db8::1"), Dev: v0}}}, rt.ModeAppend), syscall.EEXIST, "")
 	assert.Equal(t, before, e.f.Routes(0))
 	// replace a single route by a multipath route.
-	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx(p), Multipath: []fib.NextHop{
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx(p), Multipath: []fib.Path{
 		{Gateway: addr("2001:db8::6"), Dev: v0}, {Gateway: addr("2001:db8:2::6"), Dev: v2}}}, rt.ModeReplace))
-	assert.Equal(t, []fib.NextHop{{Gateway: addr("2001:db8::6"), Dev: v0, Weight: 1}, {Gateway: addr("2001:db8:2::6"), Dev: v2, Weight: 1}},
+	assert.Equal(t, []fib.Path{{Gateway: addr("2001:db8::6"), Dev: v0, Weight: 1}, {Gateway: addr("2001:db8:2::6"), Dev: v2, Weight: 1}},
 		e.route(t, 0, p).Multipath)
 	require.NoError(t, e.f.CheckInvariants())
 }
@@ -570,7 +570,7 @@ func TestNexthopGatewayCheck(t *testing.T) {
 func TestFibmatchMultipathStartsAtChosenPath(t *testing.T) {
 	e := newRouteEnv(t)
 	v0, v2 := e.d["v0"], e.d["v2"]
-	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:3::/64"), Multipath: []fib.NextHop{
+	require.NoError(t, e.f.Add(e.t, Route{Dst: pfx("2001:db8:3::/64"), Multipath: []fib.Path{
 		{Gateway: addr("2001:db8::1"), Dev: v0}, {Gateway: addr("2001:db8:2::1"), Dev: v2}}}, rt.ModeAdd))
 	// ip -6 route get fibmatch 2001:db8:3::1 oif v2 (fib_tests.sh): the
 	// answer lists the v2 path first.

@@ -286,8 +286,8 @@ func nh(typ, flags uint16, family uint8, attrs ...W.Attr) netlink.Message {
 
 func mp4(gw1, gw2 string, w1, w2 uint8) W.Attr {
 	return W.Multipath(
-		W.NextHop{Hops: w1, Ifindex: ifVeth0, Attrs: []W.Attr{W.IP(uapi.RTA_GATEWAY, gw1)}},
-		W.NextHop{Hops: w2, Ifindex: ifVeth0, Attrs: []W.Attr{W.IP(uapi.RTA_GATEWAY, gw2)}})
+		W.Path{Hops: w1, Ifindex: ifVeth0, Attrs: []W.Attr{W.IP(uapi.RTA_GATEWAY, gw1)}},
+		W.Path{Hops: w2, Ifindex: ifVeth0, Attrs: []W.Attr{W.IP(uapi.RTA_GATEWAY, gw2)}})
 }
 
 var (
@@ -336,9 +336,9 @@ func gateways6(from, to int) netlink.Message {
 	if to-from == 1 {
 		return rt6(uapi.RTM_NEWROUTE, nlmAppend, "2001:db8:100::", 64, gw(from), oif0)
 	}
-	var hops []W.NextHop
+	var hops []W.Path
 	for i := from; i < to; i++ {
-		hops = append(hops, W.NextHop{Ifindex: ifVeth0, Attrs: []W.Attr{gw(i)}})
+		hops = append(hops, W.Path{Ifindex: ifVeth0, Attrs: []W.Attr{gw(i)}})
 	}
 	return rt6(uapi.RTM_NEWROUTE, nlmAppend, "2001:db8:100::", 64, W.Multipath(hops...))
 }
@@ -511,14 +511,14 @@ var sequences = []W.Seq{
 			rt4(uapi.RTM_NEWROUTE, W.Create, "192.0.2.0", 24, mp4("10.0.0.2", "10.0.0.3", 0, 1)),
 			note("EEXIST", rt4(uapi.RTM_NEWROUTE, W.Create, "192.0.2.0", 24, mp4("10.0.0.2", "10.0.0.3", 0, 1))),
 			rt6(uapi.RTM_NEWROUTE, W.Create, "2001:db8:1::", 64, W.Multipath(
-				W.NextHop{Ifindex: ifVeth0, Attrs: []W.Attr{W.IP(uapi.RTA_GATEWAY, "2001:db8::2")}},
-				W.NextHop{Ifindex: ifVeth0, Attrs: []W.Attr{W.IP(uapi.RTA_GATEWAY, "2001:db8::3")}})),
+				W.Path{Ifindex: ifVeth0, Attrs: []W.Attr{W.IP(uapi.RTA_GATEWAY, "2001:db8::2")}},
+				W.Path{Ifindex: ifVeth0, Attrs: []W.Attr{W.IP(uapi.RTA_GATEWAY, "2001:db8::3")}})),
 			routeDump(uapi.AF_INET),
 			routeDump(uapi.AF_INET6),
 			routeGet(uapi.AF_INET, "192.0.2.1", 32, 0),
 			routeGet(uapi.AF_INET, "192.0.2.77", 32, 0),
 			routeGet(uapi.AF_INET6, "2001:db8:1::1", 128, 0),
-			note("a path without a gateway on a multipath route", rt4(uapi.RTM_NEWROUTE, W.Create, "192.0.5.0", 24, W.Multipath(W.NextHop{Ifindex: 99}))),
+			note("a path without a gateway on a multipath route", rt4(uapi.RTM_NEWROUTE, W.Create, "192.0.5.0", 24, W.Multipath(W.Path{Ifindex: 99}))),
 			rtDel(uapi.AF_INET, "192.0.2.0", 24),
 			rtDel(uapi.AF_INET6, "2001:db8:1::", 64),
 		),

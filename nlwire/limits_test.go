@@ -196,10 +196,10 @@ func TestMultipath4AtLimitOverTheWire(t *testing.T) {
 	r := newLimitsRig(t)
 	require.NoError(t, r.h.AddrAdd("veth0", netip.MustParsePrefix("10.0.0.1/16")))
 	require.NoError(t, r.l.JoinGroup(uapi.RTNLGRP_IPV4_ROUTE))
-	hops := make([]W.NextHop, 4095)
+	hops := make([]W.Path, 4095)
 	for i := range hops {
 		gw := netip.AddrFrom4([4]byte{10, 0, byte(i / 250), byte(i%250 + 2)})
-		hops[i] = W.NextHop{Ifindex: ifVeth0, Attrs: []W.Attr{{Type: uapi.RTA_GATEWAY, Data: gw.AsSlice()}}}
+		hops[i] = W.Path{Ifindex: ifVeth0, Attrs: []W.Attr{{Type: uapi.RTA_GATEWAY, Data: gw.AsSlice()}}}
 	}
 	got := r.do(rt4(uapi.RTM_NEWROUTE, W.Create, "192.0.2.0", 24, W.Multipath(hops...)))
 	require.Equal(t, syscall.Errno(0), errnoOf(t, got[0]))

@@ -77,18 +77,18 @@ func (n *Net) fibRoute(r Route, add bool) (fib.Route, error) {
 
 // routeDevs resolves the devices of a route request by name: its own
 // (RTA_OIF) and its paths' (RTA_MULTIPATH), for either family.
-func (n *Net) routeDevs(r Route) (*netdev.Device, []fib.NextHop, error) {
+func (n *Net) routeDevs(r Route) (*netdev.Device, []fib.Path, error) {
 	dev, err := n.dev(r.Dev)
 	if err != nil {
 		return nil, nil, err
 	}
-	var mp []fib.NextHop
+	var mp []fib.Path
 	for _, p := range r.Multipath {
 		d, err := n.dev(p.Dev)
 		if err != nil {
 			return nil, nil, err
 		}
-		mp = append(mp, fib.NextHop{Gateway: p.Gateway, Dev: d, Weight: p.Weight, OnLink: p.OnLink})
+		mp = append(mp, fib.Path{Gateway: p.Gateway, Dev: d, Weight: p.Weight, OnLink: p.OnLink})
 	}
 	return dev, mp, nil
 }
@@ -235,7 +235,7 @@ func routeInfo(r fib.Route) RouteInfo {
 
 // routePaths is the RTA_MULTIPATH of a dump, for either family: the
 // devices by name, a weight of 0 (unset) as 1.
-func routePaths(ps []fib.NextHop) []RoutePath {
+func routePaths(ps []fib.Path) []RoutePath {
 	var out []RoutePath
 	for _, p := range ps {
 		rp := RoutePath{Gateway: p.Gateway, Weight: p.Weight, Flags: p.Flags}

@@ -184,9 +184,9 @@ const (
 	Create = uapi.NLM_F_REQUEST | uapi.NLM_F_ACK | uapi.NLM_F_CREATE | uapi.NLM_F_EXCL
 )
 
-// NextHop is one struct rtnexthop of an RTA_MULTIPATH, with its
+// Path is one struct rtnexthop of an RTA_MULTIPATH, with its
 // attributes (RTA_GATEWAY).
-type NextHop struct {
+type Path struct {
 	Flags   uint8
 	Hops    uint8
 	Ifindex int32
@@ -194,7 +194,7 @@ type NextHop struct {
 }
 
 // Multipath returns an RTA_MULTIPATH attribute of hops.
-func Multipath(hops ...NextHop) Attr {
+func Multipath(hops ...Path) Attr {
 	var b []byte
 	for _, h := range hops {
 		body := encodeAttrs(h.Attrs)
