@@ -298,6 +298,22 @@ func (tb *Table) Lookup(name string) (*Device, error) {
 	return nil, errno.Errorf(syscall.ENODEV, "Cannot find device \"%s\"", name)
 }
 
+// Find returns the device a request names, the way a netlink message
+// names one: by ifindex when index is not 0 (ifi_index, ifa_index,
+// RTA_OIF, NHA_OIF, IFLA_LINK), with ENODEV and no message when no device
+// has it, as __dev_get_by_index's callers answer; else by name (Lookup).
+//
+// Kernel: __dev_get_by_index, __dev_get_by_name (net/core/dev.c).
+func (tb *Table) Find(index IfIndex, name string) (*Device, error) {
+	if index != 0 {
+		if d := tb.ByIndex(index); d != nil {
+			return d, nil
+		}
+		return nil, errno.New(syscall.ENODEV, "")
+	}
+	return tb.Lookup(name)
+}
+
 // IndexRef returns a link argument that names the device with ifindex i
 // instead of by its name, as a netlink request does (ifi_index, ifa_index,
 // RTA_OIF, NHA_OIF): Lookup resolves it, and a missing device is ENODEV

@@ -93,6 +93,12 @@ func (n *Net) errDead() error {
 
 // do runs one request with RTNL held.
 func (h *Handle) do(op string, fn func(t *sim.Task, tb *netdev.Table) error) error {
+	return h.doFrom(h.origin, op, fn)
+}
+
+// doFrom runs one request from origin o with RTNL held: the notifications
+// it causes carry o.
+func (h *Handle) doFrom(o Origin, op string, fn func(t *sim.Task, tb *netdev.Table) error) error {
 	defer h.enter(op)()
 	if err := h.usable(); err != nil {
 		return err
@@ -102,7 +108,7 @@ func (h *Handle) do(op string, fn func(t *sim.Task, tb *netdev.Table) error) err
 	// The resilient nexthop groups' upkeep work due by now runs first.
 	h.n.nh.RunTimers(t)
 	h.n.syncTables6()
-	h.n.cur = h.origin
+	h.n.cur = o
 	err := fn(t, h.n.devs)
 	h.n.cur = Origin{}
 	h.n.syncTables6()
