@@ -1,7 +1,6 @@
 package fib6
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/netsimlab/netsim/internal/golden"
 	"github.com/netsimlab/netsim/rt"
 	"github.com/stretchr/testify/require"
 )
@@ -130,13 +130,10 @@ func TestRT6StatsRecord(t *testing.T) {
 		out, err := exec.Command("unshare", "-n", "sh", "-c",
 			"ip -6 -force -batch "+bf+" >/dev/null 2>&1; sleep 0.2; cat /proc/net/rt6_stats").Output()
 		require.NoError(t, err)
-		var b strings.Builder
-		fmt.Fprintf(&b, "# %s: seed %d, %d requests; the real kernel's rt6_stats after `ip -6 -force -batch` in a new namespace\n", s.name, s.seed, s.n)
-		b.WriteString("-- want --\n")
-		b.Write(out)
-		b.WriteString("-- batch --\n")
-		b.WriteString(strings.Join(batch, "\n") + "\n")
-		require.NoError(t, os.WriteFile(filepath.Join(dir, s.name+".txt"), []byte(b.String()), 0o644))
+		f := golden.File{Comment: fmt.Sprintf("# %s: seed %d, %d requests; the real kernel's rt6_stats after `ip -6 -force -batch` in a new namespace\n", s.name, s.seed, s.n)}
+		f.Set("want", string(out))
+		f.Set("batch", strings.Join(batch, "\n")+"\n")
+		require.NoError(t, os.WriteFile(filepath.Join(dir, s.name+".txt"), []byte(f.Format()), 0o644))
 	}
 }
 
@@ -181,26 +178,17 @@ func replayBatch(t *testing.T, lines []string) *treeEnv {
 func TestRT6StatsAgainstKernel(t *testing.T) {
 	for _, s := range rt6StatsSets {
 		t.Run(s.name, func(t *testing.T) {
-			fh, err := os.Open(filepath.Join("testdata", "rt6stats", s.name+".txt"))
+			data, err := os.ReadFile(filepath.Join("testdata", "rt6stats", s.name+".txt"))
 			require.NoError(t, err)
-			defer fh.Close()
-			var want string
+			f := golden.Parse(string(data))
+			want, _ := f.Get("want")
+			lines, _ := f.Get("batch")
 			var batch []string
-			sec := ""
-			sc := bufio.NewScanner(fh)
-			for sc.Scan() {
-				l := sc.Text()
-				switch {
-				case strings.HasPrefix(l, "#"):
-				case strings.HasPrefix(l, "-- "):
-					sec = l
-				case sec == "-- want --":
-					want += l + "\n"
-				case sec == "-- batch --" && l != "":
+			for _, l := range strings.Split(lines, "\n") {
+				if l != "" {
 					batch = append(batch, l)
 				}
 			}
-			require.NoError(t, sc.Err())
 			require.Equal(t, genRT6Batch(s.seed, s.n), batch, "the generator changed: record again")
 			e := replayBatch(t, batch)
 			require.Equal(t, want, e.f.rt6Stats())

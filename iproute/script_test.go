@@ -1,6 +1,6 @@
 package iproute_test
 
-// Script tests: each testdata/*.txt file is a small archive (txtar layout:
+// Script tests: each testdata/*.txt file is a golden file (internal/golden:
 // a comment, then "-- name --" sections) holding
 //
 //	cmd          the `ip` command lines to run, one per line, in one fresh
@@ -12,8 +12,8 @@ package iproute_test
 //	             settled state at once and skips the sleep)
 //	script, ...  the files those commands read
 //	want         the transcript the real kernel gave: for each command
-//	             "$ CMD", its stdout, its stderr lines prefixed "! ", and
-//	             "exit N" when N is not 0
+//	             "$ CMD", its stdout (golden.Mark'ed), its stderr lines
+//	             prefixed "! ", and "exit N" when N is not 0
 //	want.netsim  (optional) netsim's transcript where it knowingly differs
 //	             from the real kernel; the comment says why. A file whose
 //	             comment has "netsim only:" (with the reason) has only
@@ -42,6 +42,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/netsimlab/netsim/internal/golden"
 	"github.com/netsimlab/netsim/internal/linediff"
 	"github.com/netsimlab/netsim/iproute"
 	"github.com/netsimlab/netsim/rtnl"
@@ -52,52 +53,27 @@ var (
 	rewriteNetsim = flag.Bool("rewrite-netsim", false, "rewrite the want.netsim sections of testdata files that have one or are \"netsim only:\"")
 )
 
+// archive is a script test's file: a golden.File, with its sections also
+// by name.
 type archive struct {
+	f       golden.File
 	comment string
-	names   []string
 	files   map[string]string
 }
 
 func parseArchive(data string) *archive {
-	a := &archive{files: map[string]string{}}
-	cur := ""
-	var b strings.Builder
-	flush := func() {
-		if cur == "" {
-			a.comment = b.String()
-		} else {
-			a.files[cur] = b.String()
-			a.names = append(a.names, cur)
-		}
-		b.Reset()
+	f := golden.Parse(data)
+	a := &archive{f: f, comment: f.Comment, files: map[string]string{}}
+	for _, s := range f.Sections {
+		a.files[s.Name] = s.Text
 	}
-	for _, line := range strings.SplitAfter(data, "\n") {
-		t := strings.TrimRight(line, "\n")
-		if strings.HasPrefix(t, "-- ") && strings.HasSuffix(t, " --") && len(t) > 6 {
-			flush()
-			cur = t[3 : len(t)-3]
-			continue
-		}
-		b.WriteString(line)
-	}
-	flush()
 	return a
 }
 
-func (a *archive) format() string {
-	var b strings.Builder
-	b.WriteString(a.comment)
-	for _, n := range a.names {
-		fmt.Fprintf(&b, "-- %s --\n", n)
-		b.WriteString(a.files[n])
-	}
-	return b.String()
-}
+func (a *archive) format() string { return a.f.Format() }
 
 func (a *archive) set(name, content string) {
-	if _, ok := a.files[name]; !ok {
-		a.names = append(a.names, name)
-	}
+	a.f.Set(name, content)
 	a.files[name] = content
 }
 
@@ -121,10 +97,7 @@ func transcript(cmds [][]string, res []result) string {
 	var b strings.Builder
 	for i, c := range cmds {
 		fmt.Fprintf(&b, "$ %s\n", strings.Join(c, " "))
-		b.WriteString(res[i].stdout)
-		if res[i].stdout != "" && !strings.HasSuffix(res[i].stdout, "\n") {
-			b.WriteString("\n[no newline]\n")
-		}
+		b.WriteString(golden.Mark(res[i].stdout))
 		for _, l := range strings.SplitAfter(res[i].stderr, "\n") {
 			if l != "" {
 				b.WriteString("! " + l)

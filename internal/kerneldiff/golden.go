@@ -3,6 +3,8 @@ package kerneldiff
 import (
 	"fmt"
 	"strings"
+
+	"github.com/netsimlab/netsim/internal/golden"
 )
 
 // Render writes snapshots as a golden transcript: per step a header
@@ -12,8 +14,8 @@ import (
 // then its sections as "-- NAME --" followed by the text. The command's
 // stdout, stderr and exit status are written when not empty (status when
 // not 0); a dump only when it differs from the previous step's (the first
-// step's against empty). A text without a final newline is followed by a
-// line "\ no newline". ParseGolden reads it back.
+// step's against empty). A text without a final newline is marked as
+// golden.Mark marks it. ParseGolden reads it back.
 func Render(steps []Step, snaps []Snapshot) string {
 	var b strings.Builder
 	prev := map[string]string{}
@@ -38,10 +40,7 @@ func Render(steps []Step, snaps []Snapshot) string {
 				}
 				prev[sec.Name] = sec.Text
 			}
-			fmt.Fprintf(&b, "-- %s --\n%s", sec.Name, sec.Text)
-			if sec.Text != "" && !strings.HasSuffix(sec.Text, "\n") {
-				b.WriteString("\n\\ no newline\n")
-			}
+			golden.WriteSection(&b, sec.Name, golden.Mark(sec.Text))
 		}
 	}
 	return b.String()
@@ -57,44 +56,30 @@ func ParseGolden(text string, layout []Snapshot) ([]string, []Snapshot, error) {
 		secs map[string]string
 	}
 	var blocks []*block
-	var cur *block
-	name := ""
-	var body strings.Builder
-	flush := func() {
-		if cur != nil && name != "" {
-			t := body.String()
-			if strings.HasSuffix(t, "\n\\ no newline\n") {
-				t = strings.TrimSuffix(t, "\n\\ no newline\n")
-			}
-			cur.secs[name] = t
-		}
-		name = ""
-		body.Reset()
-	}
-	for _, line := range strings.SplitAfter(text, "\n") {
-		l := strings.TrimSuffix(line, "\n")
-		switch {
-		case strings.HasPrefix(l, "## "):
-			flush()
-			cur = &block{cmd: l[3:], secs: map[string]string{}}
-			blocks = append(blocks, cur)
-		case strings.HasPrefix(l, "-- ") && strings.HasSuffix(l, " --") && len(l) > 6:
-			if cur == nil {
-				return nil, nil, fmt.Errorf("golden: section %q before the first step", l)
-			}
-			flush()
-			name = l[3 : len(l)-3]
-		default:
-			if cur == nil || name == "" {
-				if l != "" {
-					return nil, nil, fmt.Errorf("golden: text outside a section: %q", l)
+	for i, step := range strings.SplitAfter(text, "\n## ") {
+		if i == 0 {
+			var ok bool
+			if step, ok = strings.CutPrefix(step, "## "); !ok {
+				if strings.TrimSpace(step) == "" {
+					continue
 				}
-				continue
+				return nil, nil, fmt.Errorf("golden: text before the first step: %q", step)
 			}
-			body.WriteString(line)
 		}
+		if s, ok := strings.CutSuffix(step, "\n## "); ok {
+			step = s + "\n"
+		}
+		cmd, body, _ := strings.Cut(step, "\n")
+		f := golden.Parse(body)
+		if strings.TrimSpace(f.Comment) != "" {
+			return nil, nil, fmt.Errorf("golden: text outside a section: %q", f.Comment)
+		}
+		bl := &block{cmd: cmd, secs: map[string]string{}}
+		for _, sec := range f.Sections {
+			bl.secs[sec.Name] = golden.Unmark(sec.Text)
+		}
+		blocks = append(blocks, bl)
 	}
-	flush()
 	if len(blocks) != len(layout) {
 		return nil, nil, fmt.Errorf("golden: %d steps, the script has %d", len(blocks), len(layout))
 	}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/netsimlab/netsim/internal/golden"
 	"github.com/netsimlab/netsim/iproute"
 	"github.com/netsimlab/netsim/rtnl"
 )
@@ -163,11 +164,11 @@ func (t rt6Transcript) Render(header string) string {
 	var b strings.Builder
 	b.WriteString(header)
 	for i := range t.Stats {
-		fmt.Fprintf(&b, "-- part %d --\n", i+1)
+		golden.WriteSection(&b, fmt.Sprintf("part %d", i+1), "")
 		if t.Stderr[i] != "" {
-			fmt.Fprintf(&b, "-- stderr --\n%s", t.Stderr[i])
+			golden.WriteSection(&b, "stderr", t.Stderr[i])
 		}
-		fmt.Fprintf(&b, "-- rt6_stats --\n%s", t.Stats[i])
+		golden.WriteSection(&b, "rt6_stats", t.Stats[i])
 	}
 	return b.String()
 }
