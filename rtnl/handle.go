@@ -81,7 +81,7 @@ func (h *Handle) Net() *Net { return h.n }
 // its trace span and enter the kernel. The caller defers the returned end.
 func (h *Handle) enter(op string) (end func()) {
 	t := h.t
-	h.n.k.wq.runDue(t, t.Now())
+	h.n.k.wq.RunDue(t, t.Now())
 	end = t.Span(op)
 	t.Charge(sim.Syscall, 1)
 	return end

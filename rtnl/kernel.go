@@ -17,14 +17,12 @@
 package rtnl
 
 import (
-	"container/heap"
 	"fmt"
 	"math/rand/v2"
 	"net/netip"
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -44,7 +42,7 @@ type Kernel struct {
 	cfg   Config
 	rtnl  *sim.Mutex
 	stack *netdev.Stack
-	wq    *workQueue
+	wq    *sim.WorkQueue
 
 	mu      sync.Mutex      // guards nets and netSeq (changed with RTNL held too)
 	nets    map[string]*Net // named namespaces
@@ -133,8 +131,7 @@ func NewKernelIn(w *sim.World, cfg Config) (*Kernel, error) {
 		}
 	})
 	stack.SetAnnouncer(announcer{k})
-	k.wq = &workQueue{k: k}
-	k.wq.nextAt.Store(noWork)
+	k.wq = k.w.NewWorkQueue(k.runWork)
 	k.stack.SetWorkQueue(k.wq)
 	boot := w.NewTask("swapper")
 	k.rtnl.Lock(boot)
@@ -189,9 +186,9 @@ func (k *Kernel) unlock(t *sim.Task) {
 // Use it between phases of a direct (unscheduled) simulation.
 func (k *Kernel) Settle(t *sim.Task) {
 	for {
-		k.wq.runDue(t, sim.End)
+		k.wq.RunDue(t, sim.End)
 		k.w.Settle()
-		if !k.wq.dueBy(sim.End) && k.w.RCU().Pending() == 0 {
+		if !k.wq.DueBy(sim.End) && k.w.RCU().Pending() == 0 {
 			break
 		}
 	}
@@ -205,9 +202,9 @@ func (k *Kernel) Settle(t *sim.Task) {
 func (k *Kernel) SettleFor(t *sim.Task, d time.Duration) {
 	until := t.Now().Add(d)
 	for {
-		k.wq.runDue(t, until)
+		k.wq.RunDue(t, until)
 		t.SleepUntil(until)
-		if !k.wq.dueBy(until) {
+		if !k.wq.DueBy(until) {
 			return
 		}
 	}
@@ -348,7 +345,7 @@ func (k *Kernel) NewNet(t *sim.Task, name string) (*Net, error) {
 		return nil, errno.Errorf(syscall.EINVAL, "Invalid netns name \"%s\"", name)
 	}
 	t.Charge(sim.Syscall, 1)
-	k.wq.runDue(t, t.Now())
+	k.wq.RunDue(t, t.Now())
 	k.lock(t)
 	defer k.unlock(t)
 	if k.Net(name) != nil {
@@ -411,7 +408,7 @@ func (k *Kernel) NetNamesNewestFirst() []string {
 // (net/core/net_namespace.c, net/core/dev.c).
 func (k *Kernel) DelNet(t *sim.Task, name string) error {
 	t.Charge(sim.Syscall, 1)
-	k.wq.runDue(t, t.Now())
+	k.wq.RunDue(t, t.Now())
 	k.lock(t)
 	n := k.Net(name)
 	if name == "" || n == nil {
@@ -437,117 +434,6 @@ func (k *Kernel) cleanupNet(t *sim.Task, n *Net) {
 	n.fib.Exit(t)
 	n.fib6.Exit(t)
 	delete(k.byTable, n.devs)
-}
-
-// workQueue runs deferred kernel work (netdev.WorkQueue). For a scheduled
-// task it spawns a kworker task that sleeps for the delay, takes RTNL, runs
-// the work and releases RTNL. For a direct task it keeps the work pending
-// until a later request (or Settle) runs it in a kworker task at its due
-// virtual time, before that request takes RTNL.
-// noWork is workQueue.nextAt with nothing pending.
-const noWork = int64(^uint64(0) >> 1)
-
-type workQueue struct {
-	k       *Kernel
-	mu      sync.Mutex // guards pending, seq, kw
-	pending workHeap
-	nextAt  atomic.Int64 // when pending[0] is due (a sim.Time), noWork when none
-	seq     uint64
-	runMu   sync.Mutex // one direct kworker at a time
-	kw      *sim.Task
-}
-
-type pendingWork struct {
-	at   sim.Time
-	seq  uint64
-	name string
-	fn   func(kw *sim.Task)
-}
-
-type workHeap []pendingWork
-
-func (h workHeap) Len() int { return len(h) }
-func (h workHeap) Less(i, j int) bool {
-	if h[i].at != h[j].at {
-		return h[i].at < h[j].at
-	}
-	return h[i].seq < h[j].seq
-}
-func (h workHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *workHeap) Push(x any)   { *h = append(*h, x.(pendingWork)) }
-func (h *workHeap) Pop() any {
-	old := *h
-	p := old[len(old)-1]
-	old[len(old)-1] = pendingWork{}
-	*h = old[:len(old)-1]
-	return p
-}
-
-// Queue queues fn to run delay after t's time. Work that would be due at
-// the end of virtual time (sim.End) is dropped: it could never run.
-func (q *workQueue) Queue(t *sim.Task, delay time.Duration, name string, fn func(kw *sim.Task)) {
-	k := q.k
-	at := t.Now().Add(delay)
-	if at > lastDue {
-		return
-	}
-	if t.Scheduled() {
-		k.w.SpawnFrom(t, "kworker/"+name, func(kw *sim.Task) {
-			kw.Sleep(delay)
-			k.runWork(kw, name, fn)
-		})
-		return
-	}
-	q.mu.Lock()
-	q.seq++
-	heap.Push(&q.pending, pendingWork{at: at, seq: q.seq, name: name, fn: fn})
-	q.nextAt.Store(int64(q.pending[0].at))
-	q.mu.Unlock()
-}
-
-// lastDue is the latest time at which pending work can run: work due at
-// sim.End, the end of virtual time, never runs.
-const lastDue = sim.End - 1
-
-// dueBy reports whether work that can run is due at or before upTo.
-func (q *workQueue) dueBy(upTo sim.Time) bool {
-	return sim.Time(q.nextAt.Load()) <= min(upTo, lastDue)
-}
-
-// runDue runs the pending work due at or before upTo, earliest first,
-// including work that the work itself queues. Work due at sim.End never
-// runs: a timer set past the end of virtual time does not fire. Each item
-// runs once, at its due time or later; none is run again for the time that
-// passed (a kernel timer whose expiry has passed fires once).
-func (q *workQueue) runDue(t *sim.Task, upTo sim.Time) {
-	if t.Scheduled() {
-		return
-	}
-	upTo = min(upTo, lastDue)
-	if sim.Time(q.nextAt.Load()) > upTo {
-		return // nothing due: no shared lock taken
-	}
-	q.runMu.Lock()
-	defer q.runMu.Unlock()
-	for {
-		q.mu.Lock()
-		if len(q.pending) == 0 || q.pending[0].at > upTo {
-			q.mu.Unlock()
-			return
-		}
-		p := heap.Pop(&q.pending).(pendingWork)
-		q.nextAt.Store(noWork)
-		if len(q.pending) > 0 {
-			q.nextAt.Store(int64(q.pending[0].at))
-		}
-		if q.kw == nil {
-			q.kw = q.k.w.NewTask("kworker")
-		}
-		kw := q.kw
-		q.mu.Unlock()
-		kw.SleepUntil(p.at)
-		q.k.runWork(kw, p.name, p.fn)
-	}
 }
 
 // runWork runs one work item in kworker kw, under RTNL.

@@ -222,11 +222,11 @@ func (w *World) loop(s *scheduler) {
 		if len(s.runq) > 0 {
 			next = s.runq.first()
 		}
-		if len(w.events) > 0 && (next == nil || w.events[0].at <= next.now) {
-			e := w.popEventLocked()
-			w.advanceHorizon(e.at)
+		if at, ok := w.events.next(); ok && (next == nil || at <= next.now) {
+			at, fn := w.popEventLocked()
+			w.advanceHorizon(at)
 			w.mu.Unlock()
-			w.runEvent(s, e.fn)
+			w.runEvent(s, fn)
 			continue
 		}
 		if next == nil {
@@ -285,7 +285,7 @@ func (t *Task) yield() {
 	w.advanceHorizon(t.now)
 	s := w.sched
 	// Fast path: nothing is due before the task's new time.
-	if (len(w.events) == 0 || w.events[0].at > t.now) &&
+	if !w.events.dueBy(t.now) &&
 		(len(s.runq) == 0 || (runEntry{t.now, t.id, t}).before(s.runq[0])) {
 		w.mu.Unlock()
 		return

@@ -162,7 +162,7 @@ func (t *Task) compute(d time.Duration) {
 			if t.now.Sub(t.sliceStart) >= CoarseSlice {
 				t.cpu0 = -1 // preempted: the next charge queues for a CPU
 				t.sliceStart = t.now
-			} else if len(w.events) == 0 || w.events[0].at > t.now {
+			} else if !w.events.dueBy(t.now) {
 				w.advanceHorizon(t.now)
 				w.mu.Unlock()
 				return

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"container/heap"
 	"fmt"
 	"math/rand/v2"
 	"sync"
@@ -66,10 +65,11 @@ type World struct {
 	nextEv  atomic.Int64 // when the earliest pending event is due (a Time); noEvent when none
 	tasks   []*Task
 	pending []*Task // spawned, waiting for Run
-	events  eventHeap
-	evSeq   uint64
-	sched   *scheduler // non-nil while Run executes
-	rng     *rand.Rand
+	// events are what happens at a virtual time without a task of its
+	// own: RCU callbacks.
+	events timeline[func()]
+	sched  *scheduler // non-nil while Run executes
+	rng    *rand.Rand
 
 	// evRun serialises event execution for direct tasks.
 	evRun sync.Mutex
@@ -180,33 +180,6 @@ func (w *World) NewKernelThread(name string) *Task {
 	return t
 }
 
-// event is something that happens at a virtual time without a task of its
-// own: an RCU callback.
-type event struct {
-	at  Time
-	seq uint64
-	fn  func()
-}
-
-type eventHeap []*event
-
-func (h eventHeap) Len() int { return len(h) }
-func (h eventHeap) Less(i, j int) bool {
-	if h[i].at != h[j].at {
-		return h[i].at < h[j].at
-	}
-	return h[i].seq < h[j].seq
-}
-func (h eventHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *eventHeap) Push(x any)   { *h = append(*h, x.(*event)) }
-func (h *eventHeap) Pop() any {
-	old := *h
-	e := old[len(old)-1]
-	old[len(old)-1] = nil
-	*h = old[:len(old)-1]
-	return e
-}
-
 // numShards is how many cache lines the World's counters and horizon are
 // spread over, so that direct tasks on different goroutines do not write
 // the same line on every charge.
@@ -255,24 +228,24 @@ const noEvent = int64(^uint64(0) >> 1)
 // eventsChangedLocked records when the earliest pending event is due, so
 // that tasks can see without w.mu that nothing is due.
 func (w *World) eventsChangedLocked() {
-	if len(w.events) == 0 {
-		w.nextEv.Store(noEvent)
+	if at, ok := w.events.next(); ok {
+		w.nextEv.Store(int64(at))
 	} else {
-		w.nextEv.Store(int64(w.events[0].at))
+		w.nextEv.Store(noEvent)
 	}
 }
 
-// popEventLocked removes the earliest pending event.
-func (w *World) popEventLocked() *event {
-	e := heap.Pop(&w.events).(*event)
+// popEventLocked removes the earliest pending event, returning when it is
+// due and what it runs.
+func (w *World) popEventLocked() (Time, func()) {
+	at, fn := w.events.pop()
 	w.eventsChangedLocked()
-	return e
+	return at, fn
 }
 
 // atLocked schedules fn to run at virtual time at.
 func (w *World) atLocked(at Time, fn func()) {
-	w.evSeq++
-	heap.Push(&w.events, &event{at: at, seq: w.evSeq, fn: fn})
+	w.events.push(at, fn)
 	w.eventsChangedLocked()
 }
 
@@ -287,13 +260,13 @@ func (w *World) runDue(t *Task) {
 	defer w.evRun.Unlock()
 	for {
 		w.mu.Lock()
-		if len(w.events) == 0 || w.events[0].at > now {
+		if !w.events.dueBy(now) {
 			w.mu.Unlock()
 			return
 		}
-		e := w.popEventLocked()
+		_, fn := w.popEventLocked()
 		w.mu.Unlock()
-		e.fn()
+		fn()
 	}
 }
 
@@ -305,14 +278,14 @@ func (w *World) Settle() {
 	defer w.evRun.Unlock()
 	for {
 		w.mu.Lock()
-		if len(w.events) == 0 {
+		if w.events.len() == 0 {
 			w.mu.Unlock()
 			return
 		}
-		e := w.popEventLocked()
-		w.advanceHorizon(e.at)
+		at, fn := w.popEventLocked()
+		w.advanceHorizon(at)
 		w.mu.Unlock()
-		e.fn()
+		fn()
 	}
 }
 
