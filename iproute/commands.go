@@ -1,3 +1,7 @@
+// ip's objects and their commands as data (ip/ip.c's cmds table and each
+// do_* dispatcher of iproute2 6.1), from which netsim dispatches a command
+// line and generates the table of what it runs.
+
 package iproute
 
 import (

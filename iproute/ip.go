@@ -1,3 +1,6 @@
+// The ip process: main, batch mode and the command loop of iproute2 6.1's
+// ip/ip.c (do_cmd, batch, -force), with the exit statuses ip returns.
+
 package iproute
 
 import (

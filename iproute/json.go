@@ -1,3 +1,6 @@
+// ip's JSON writer (lib/json_writer.c of iproute2 6.1): the -j and -p
+// output, byte for byte.
+
 package iproute
 
 import (

@@ -1,3 +1,7 @@
+// The keyword tables of ip's command parsers: each word a command accepts,
+// matched the way ip's matches() and strcmp() do (abbreviations where ip
+// allows them).
+
 package iproute
 
 import "strings"

@@ -1,3 +1,6 @@
+// ip's global options as ip/ip.c's main reads them (-4, -6, -j, -br, -s,
+// -d, -force, -batch, -n, ...).
+
 package iproute
 
 import (

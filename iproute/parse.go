@@ -1,3 +1,7 @@
+// ip's argument reading and value parsers: NEXT_ARG, get_unsigned,
+// get_prefix, get_addr and friends (lib/utils.c of iproute2 6.1), with
+// ip's error messages.
+
 package iproute
 
 import (

@@ -1,3 +1,7 @@
+// ip's output layer: print_string, print_uint and the other print_*
+// functions of lib/json_print.c (iproute2 6.1), which write text or JSON
+// from one call.
+
 package iproute
 
 import (

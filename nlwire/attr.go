@@ -1,3 +1,7 @@
+// Attribute parsing and validation as lib/nlattr.c does it: policies
+// (struct nla_policy), nla_parse's strict and liberal modes, and the
+// extack messages and offsets of a refused attribute.
+
 package nlwire
 
 import (

@@ -1,3 +1,7 @@
+// Opening a NETLINK_ROUTE socket in a simulated namespace
+// (netlink_create in net/netlink/af_netlink.c) as a mdlayher/netlink
+// connection.
+
 package nlwire
 
 import (

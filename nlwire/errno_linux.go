@@ -1,3 +1,6 @@
+// Linux's errno numbers, which NLMSG_ERROR carries: on Linux the
+// platform's own.
+
 package nlwire
 
 import "syscall"

@@ -1,5 +1,8 @@
 //go:build !linux
 
+// Linux's errno numbers, which NLMSG_ERROR carries, on a platform whose own
+// numbers differ.
+
 package nlwire
 
 import (

@@ -1,3 +1,6 @@
+// A request being served: rtnetlink_rcv_msg's view of one message
+// (net/core/rtnetlink.c), its header, body and parsed attributes.
+
 package nlwire
 
 import (

@@ -1,3 +1,6 @@
+// Trailing bytes after a request's attributes: the extack warning
+// __nla_validate_parse (lib/nlattr.c) sets without failing the request.
+
 package nlwire
 
 import (

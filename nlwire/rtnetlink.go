@@ -1,3 +1,6 @@
+// A github.com/jsimonetti/rtnetlink/v2 connection over a simulated
+// NETLINK_ROUTE socket, for agent code written against that package.
+
 package nlwire
 
 import (

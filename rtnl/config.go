@@ -1,3 +1,7 @@
+// The behaviour switches of the five seed patches (rtnl.Config, Before,
+// After): which policy each subsystem runs, as the pre-patch and
+// post-patch kernels do.
+
 package rtnl
 
 import (

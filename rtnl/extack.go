@@ -1,3 +1,7 @@
+// The errors for which netsim's kernel gives a message where Linux sets
+// no extack (NL_SET_ERR_MSG in net/core/rtnetlink.c and the handlers it
+// calls).
+
 package rtnl
 
 import (

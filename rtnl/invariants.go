@@ -1,3 +1,6 @@
+// Invariant checks over every namespace and subsystem, for tests and
+// fuzzing: what must hold between requests.
+
 package rtnl
 
 import (

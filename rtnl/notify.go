@@ -1,3 +1,10 @@
+// Notifications: rtnl_notify and the RTNLGRP_* multicasts of each object
+// (rtmsg_ifinfo in net/core/rtnetlink.c, rtmsg_ifa in net/ipv4/devinet.c,
+// rtmsg_fib in net/ipv4/fib_semantics.c, inet6_rt_notify in
+// net/ipv6/route.c, nexthop_notify in net/ipv4/nexthop.c,
+// notify_rule_change in net/core/fib_rules.c), with the origin of the
+// request that caused them.
+
 package rtnl
 
 import (

@@ -1,3 +1,5 @@
+// Link attribute numbers (IFLA_*) of include/uapi/linux/if_link.h.
+
 package uapi
 
 // The IFLA_* numbers of include/uapi/linux/if_link.h (Linux 6.18) that the

@@ -1,3 +1,8 @@
+// The attribute table of the canonical form: every attribute type the
+// transcripts print, how its value prints, and what is left out (numbers
+// of include/uapi/linux/rtnetlink.h, if_link.h, if_addr.h, nexthop.h,
+// fib_rules.h).
+
 package wiretest
 
 import (

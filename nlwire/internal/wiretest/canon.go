@@ -1,3 +1,6 @@
+// The canonical form of an rtnetlink message: one line a transcript can
+// compare between Linux and netsim.
+
 package wiretest
 
 import (

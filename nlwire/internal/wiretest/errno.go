@@ -1,3 +1,6 @@
+// Errno names in transcripts: the platform's errnos and Linux's numbers
+// on the wire.
+
 package wiretest
 
 import (

@@ -1,3 +1,6 @@
+// Request sequences and their runs on a side (Linux over a real socket,
+// or netsim), recorded as transcripts.
+
 package wiretest
 
 import (

@@ -1,3 +1,6 @@
+// The simulated side of a transcript: a fresh netsim kernel whose
+// sockets nlwire.Dial opens.
+
 package wiretest
 
 import (
