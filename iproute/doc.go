@@ -53,9 +53,7 @@
 // failed command that does not end a -force batch (objects, commands,
 // keywords, and -s on route get).
 //
-// Where the output is not iproute2's: netsim has no IPv6 routes, so `ip -6
-// route` shows none and `ip route show table all` only IPv4's; traffic
-// counters are all zero (netsim moves no packets; carrier changes are
+// Where the output is not iproute2's: traffic counters are all zero (netsim moves no packets; carrier changes are
 // counted); a bond's and a bond port's -d attributes are not printed
 // (netsim keeps a bond's mode only). iproute2 6.1's quirks are kept: a
 // batch line takes no options (`-4 route show` is an unknown object), `ip
