@@ -67,8 +67,9 @@ func TestSeedsPinned(t *testing.T) {
 	for _, file := range []string{"README.md", "docs/cost-model.md"} {
 		text, err := os.ReadFile("../" + file)
 		require.NoError(t, err)
-		require.Contains(t, strings.Join(strings.Fields(string(text)), " "), `"`+count+`"`,
-			"%s's count of calibrated and predicted rows is stale", file)
+		if !strings.Contains(strings.Join(strings.Fields(string(text)), " "), `"`+count+`"`) {
+			t.Errorf("%s's count of calibrated and predicted rows is stale: netsim seeds ends with %q", file, count)
+		}
 	}
 	// Rows declared the same by construction are, at full scale.
 	for _, p := range scenario.PublishedTimes {
