@@ -15,8 +15,8 @@ import (
 // An object is one of ip's objects (address, link, route, ...) as data:
 // its commands, each with its keywords and the output options netsim does
 // not honour for it. The dispatcher runs commands from this table and the
-// README's support table is generated from it, so that what netsim says it
-// supports is what it runs.
+// support table of docs/ip.md is generated from it, so that what netsim says
+// it supports is what it runs.
 type object struct {
 	name  string // the full name ("maddress")
 	short string // as ip names it in "try \"ip SHORT help\"" ("maddr")
@@ -130,8 +130,8 @@ func (o *object) run(ip *IP, h *rtnl.Handle, argv []string) error {
 	return unknownCmd(word, o.short)
 }
 
-// SupportRow is one command of `ip` as netsim runs it: what the README's
-// support table lists.
+// SupportRow is one command of `ip` as netsim runs it: what the support
+// table of docs/ip.md lists.
 type SupportRow struct {
 	Object, Command string
 	Keywords        []string

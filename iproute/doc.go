@@ -20,7 +20,7 @@
 //   - the process and its options (ip.go, options.go: ip.c's main and
 //     batch, its option table in ip's order of comparison);
 //   - the objects and their commands as a table (commands.go: object and
-//     command; the dispatcher runs from it, and the README's table of what
+//     command; the dispatcher runs from it, and docs/ip.md's table of what
 //     netsim runs and refuses is generated from it), each command's grammar
 //     a table of keywords (keywords.go: iproute2's chains of matches() and
 //     strcmp() as data, walked by walk);

@@ -12,10 +12,10 @@ import (
 	"github.com/netsimlab/netsim/iproute"
 )
 
-var updateREADME = flag.Bool("update-readme", false, "rewrite the README's table of the ip netsim runs")
+var updateDocs = flag.Bool("update-docs", false, "rewrite docs/ip.md's table of the ip netsim runs")
 
 // supportMarkdown renders iproute's own tables of options, objects and
-// commands as the README shows them.
+// commands as docs/ip.md shows them.
 func supportMarkdown() string {
 	var b strings.Builder
 	b.WriteString("Options (`ip OPTIONS ...`), in the order ip compares them; a word is the first option it abbreviates:\n\n")
@@ -52,20 +52,21 @@ func supportMarkdown() string {
 	return b.String()
 }
 
-// TestREADMESupport checks that the README's table of what ip netsim runs
-// is the one the code's tables give (-update-readme rewrites it).
-func TestREADMESupport(t *testing.T) {
+// TestDocsIPSupport checks that docs/ip.md's table of what ip netsim runs
+// is the one the code's tables give (-update-docs rewrites it).
+func TestDocsIPSupport(t *testing.T) {
 	const begin, end = "<!-- ip-support-begin -->\n", "<!-- ip-support-end -->"
-	data, err := os.ReadFile("../README.md")
+	const file = "../docs/ip.md"
+	data, err := os.ReadFile(file)
 	require.NoError(t, err)
 	s := string(data)
 	i, j := strings.Index(s, begin), strings.Index(s, end)
-	require.True(t, i >= 0 && j > i, "README.md lacks the ip-support markers")
+	require.True(t, i >= 0 && j > i, "docs/ip.md lacks the ip-support markers")
 	want := supportMarkdown()
-	if *updateREADME {
+	if *updateDocs {
 		s = s[:i+len(begin)] + want + s[j:]
-		require.NoError(t, os.WriteFile("../README.md", []byte(s), 0o644))
+		require.NoError(t, os.WriteFile(file, []byte(s), 0o644))
 		return
 	}
-	require.Equal(t, want, s[i+len(begin):j], "README.md's ip table is stale: go test ./iproute -run TestREADMESupport -update-readme")
+	require.Equal(t, want, s[i+len(begin):j], "docs/ip.md's ip table is stale: go test ./iproute -run TestDocsIPSupport -update-docs")
 }

@@ -105,7 +105,8 @@ type Score struct {
 	Within35, Within15               int
 }
 
-// String is the count `netsim seeds` ends with (and the README quotes).
+// String is the count `netsim seeds` ends with (and README.md and
+// docs/cost-model.md quote).
 func (s Score) String() string {
 	return fmt.Sprintf("%d published times: %d calibrated, %d predicted; of the predictions %d within ±35%%, %d within ±15%%",
 		s.Published, s.Calibrated, s.Predicted, s.Within35, s.Within15)
