@@ -1,6 +1,9 @@
-// Route semantics: fib_info shared between routes, their nexthops, the
-// gateway checks and the reaction to devices going down and up. Modelled on
-// net/ipv4/fib_semantics.c.
+// Route semantics: the properties of each route type (fib_props), the
+// fib_info shared between routes and its nexthops (struct fib_info, struct
+// fib_nh), and building, sharing and matching one for a request
+// (fib_create_info, fib_get_nhs, fib_valid_prefsrc, fib_nh_match). Modelled
+// on net/ipv4/fib_semantics.c; the fib_info hash is in infohash.go, the
+// nexthop checks in nhcheck.go, the device events in sync.go.
 
 package fib
 

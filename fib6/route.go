@@ -1,7 +1,7 @@
 // route.go follows the request side of net/ipv6/route.c: a route request
 // becomes a struct fib6_config (rtm_to_fib6_config, inet6_rtm_newroute),
-// then a fib6_info (ip6_route_info_create, fib6_nh_init, ip6_validate_gw)
-// that fib6_add links into its table; deletes match routes as
+// then a fib6_info (ip6_route_info_create, with fib6_nh_init in
+// nhinit.go) that fib6_add links into its table; deletes match routes as
 // ip6_route_del does. Multipath requests are sequences of single routes
 // (ip6_route_multipath_add / _del).
 

@@ -1,3 +1,8 @@
+// tree.go follows route insertion into net/ipv6/ip6_fib.c's radix tree:
+// the prefix bit helpers (addr_bit_set, __ipv6_addr_diff),
+// fib6_add_1 with its intermediate nodes, fib6_add_rt2node (metric order,
+// multipath siblings, replace and append) and fib6_add.
+
 package fib6
 
 import (
