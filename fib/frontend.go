@@ -47,6 +47,7 @@ type FIB struct {
 	// by request (never cleared).
 	customLocal bool
 	rules       RuleLookup
+	ipv6        IPv6Stub // the IPv6 FIB an IPv6 gateway is resolved in; nil: none
 
 	infos   map[uint64]*fibInfo          // fib_info_hash, classic nexthops, by infoKey.hash
 	nhInfos nhInfoIndex                  // fib_info_hash, nexthop objects, by id

@@ -21,18 +21,46 @@ func (f *FIB) checkNH(t *sim.Task, nh *fibNH, table uint32, scope Scope) error {
 	case nh.gw.Is4():
 		return f.checkNHv4GW(t, nh, table, scope)
 	case nh.gw.IsValid():
-		// An IPv6 gateway (RTA_VIA): netsim has no IPv6 FIB to resolve
-		// it in, so it needs a device that is up, as fib6_nh_init would.
-		if nh.dev == nil || !nh.dev.Registered() {
-			return errno.New(syscall.ENODEV, "")
-		}
-		if !nh.dev.IsUp() {
-			return errno.New(syscall.ENETDOWN, "Nexthop device is not up")
-		}
-		nh.scope = ScopeLink
-		return nil
+		return f.checkNHv6GW(t, nh, table)
 	}
 	return checkNHNonGW(nh)
+}
+
+// IPv6Stub is what the IPv4 FIB asks of the namespace's IPv6 FIB, as the
+// kernel's IPv4 code calls IPv6 through ipv6_stub (include/net/ipv6_stubs.h).
+// fib does not import the IPv6 FIB; rtnl installs it with SetIPv6Stub.
+type IPv6Stub interface {
+	// NHInitGateway resolves an IPv6 gateway gw as fib6_nh_init does for
+	// an IPv6 route through it: the gateway must not be a local address,
+	// must be unicast and, unless it is link-local or onlink, reached by a
+	// connected route — in table (the IPv4 route's table id, looked up as
+	// an IPv6 table), else through the IPv6 rules — on dev if dev is not
+	// nil. It returns the device the gateway is on (dev, or the one the
+	// connected route gives), or the kernel's error with its extack.
+	NHInitGateway(t *sim.Task, gw netip.Addr, dev *netdev.Device, table uint32, onlink bool) (*netdev.Device, error)
+}
+
+// SetIPv6Stub installs the IPv6 FIB that IPv4 routes through an IPv6
+// gateway (RTA_VIA) are checked in. Without one such routes are refused
+// with EAFNOSUPPORT, as on a kernel without IPv6.
+func (f *FIB) SetIPv6Stub(s IPv6Stub) { f.ipv6 = s }
+
+// checkNHv6GW is fib_check_nh_v6_gw: an IPv6 gateway is resolved in the IPv6
+// FIB as an IPv6 route's would be (fib6_nh_init with the route's table and
+// the nexthop's flags), which gives the nexthop its device; its scope is
+// link.
+func (f *FIB) checkNHv6GW(t *sim.Task, nh *fibNH, table uint32) error {
+	if f.ipv6 == nil {
+		// eafnosupport_fib6_nh_init (net/ipv6/addrconf_core.c).
+		return errno.New(syscall.EAFNOSUPPORT, "IPv6 support not enabled in kernel")
+	}
+	dev, err := f.ipv6.NHInitGateway(t, nh.gw, nh.dev, table, nh.flags&FlagOnLink != 0)
+	if err != nil {
+		return err
+	}
+	nh.dev, nh.oif = dev, ifindex(dev)
+	nh.scope = ScopeLink
+	return nil
 }
 
 // checkNHNonGW is fib_check_nh_nongw: a device-only nexthop.
@@ -118,8 +146,8 @@ func (f *FIB) checkNHv4GW(t *sim.Task, nh *fibNH, table uint32, scope Scope) err
 
 // CheckGateway validates a nexthop object's gateway and device the way
 // nh_create_ipv4 does, with fib_check_nh in table main at scope universe;
-// it has the type of nexthop.GatewayChecker. IPv6 gateways need only a
-// device that is up (netsim has no IPv6 FIB). The caller holds RTNL.
+// it has the type of nexthop.GatewayChecker. An IPv6 gateway is resolved
+// in the IPv6 FIB (fib_check_nh_v6_gw). The caller holds RTNL.
 //
 // Kernel: nh_create_ipv4 (net/ipv4/nexthop.c), fib_check_nh
 // (net/ipv4/fib_semantics.c).

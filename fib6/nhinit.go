@@ -207,6 +207,25 @@ func (f *FIB) nhInit(t *sim.Task, n *nh, cfg *config) error {
 	return nil
 }
 
+// NHInitGateway resolves the IPv6 gateway of an IPv4 route's nexthop: the
+// fib6_nh_init that fib_check_nh_v6_gw has check a struct fib6_config of
+// the route's table, its device (nil for none), the gateway and RTF_GATEWAY
+// with the nexthop's flags (onlink among them). It returns the gateway's
+// device; the check keeps no reference to it. It fits fib.IPv6Stub. The
+// caller holds RTNL.
+//
+// Kernel: fib_check_nh_v6_gw (net/ipv4/fib_semantics.c), fib6_nh_init,
+// fib6_nh_release (net/ipv6/route.c).
+func (f *FIB) NHInitGateway(t *sim.Task, gw netip.Addr, dev *netdev.Device, table uint32, onlink bool) (*netdev.Device, error) {
+	cfg := &config{table: table, dev: dev, gw: gw, flags: rtfGateway, onlink: onlink}
+	var n nh
+	if err := f.nhInit(t, &n, cfg); err != nil {
+		return nil, err
+	}
+	n.dev.Put()
+	return n.dev, nil
+}
+
 // validateGW is ip6_validate_gw: the gateway must not be a local address,
 // must be unicast, and — unless it is link-local — reachable through a
 // connected route (or, onlink, not contradicted by one); the device is
