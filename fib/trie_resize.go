@@ -297,30 +297,32 @@ func (t *trie) updateSuffix(ti uint32) uint8 {
 	return slen
 }
 
-func (t *trie) shouldInflate(tp, ti uint32) bool {
-	tn := &t.tn[ti]
-	used := uint64(childLength(tn))
-	threshold := used
+// childUse is what should_inflate and should_halve start from: tn's
+// children that are not empty, and its number of child slots times factor,
+// or times rootFactor for the root tnode (whose parent is the trie), which
+// keeps the root larger.
+func (t *trie) childUse(tp, ti uint32, rootFactor, factor uint64) (tn *tnode, used, threshold uint64) {
+	tn = &t.tn[ti]
+	n := uint64(childLength(tn))
 	if tp == 0 {
-		threshold *= inflateThresholdRoot
-	} else {
-		threshold *= inflateThreshold
+		factor = rootFactor
 	}
-	used -= uint64(tn.empty)
+	return tn, n - uint64(tn.empty), n * factor
+}
+
+// shouldInflate is should_inflate: tn doubles when its non-empty children,
+// full ones counted twice (as they would be after doubling), would fill at
+// least half (30% at the root) of the doubled node's slots.
+func (t *trie) shouldInflate(tp, ti uint32) bool {
+	tn, used, threshold := t.childUse(tp, ti, inflateThresholdRoot, inflateThreshold)
 	used += uint64(tn.full)
 	return used > 1 && tn.pos != 0 && 50*used >= threshold
 }
 
+// shouldHalve is should_halve: tn halves when its non-empty children fill
+// less than a quarter (15% at the root) of its slots.
 func (t *trie) shouldHalve(tp, ti uint32) bool {
-	tn := &t.tn[ti]
-	used := uint64(childLength(tn))
-	threshold := used
-	if tp == 0 {
-		threshold *= halveThresholdRoot
-	} else {
-		threshold *= halveThreshold
-	}
-	used -= uint64(tn.empty)
+	tn, used, threshold := t.childUse(tp, ti, halveThresholdRoot, halveThreshold)
 	return used > 1 && tn.bits > 1 && 100*used < threshold
 }
 
