@@ -1,7 +1,9 @@
-// The checks of an IPv4 route's own nexthop: fib_check_nh with its gateway
-// and device-only forms (fib_check_nh_v4_gw, fib_check_nh_v6_gw,
-// fib_check_nh_nongw), and the gateway check of nexthop objects that uses
-// them (nh_create_ipv4, net/ipv4/nexthop.c) (net/ipv4/fib_semantics.c).
+// The checks of an IPv4 route's own nexthop (net/ipv4/fib_semantics.c):
+// fib_check_nh with its IPv4-gateway, IPv6-gateway and device-only forms
+// (fib_check_nh_v4_gw; fib_check_nh_v6_gw, which asks the IPv6 FIB through
+// IPv6Stub as the kernel does through ipv6_stub; fib_check_nh_nongw), and
+// the gateway check of nexthop objects that uses them (nh_create_ipv4,
+// net/ipv4/nexthop.c).
 
 package fib
 
