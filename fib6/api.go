@@ -1,3 +1,9 @@
+// api.go is the FIB's exported surface: the route, flow and result types
+// of a request, a lookup and a dump (struct fib6_config, struct flowi6,
+// struct fib6_result), and the entry points rtnl calls for route requests,
+// lookups, tables, /proc files, device events and addrconf's routes
+// (net/ipv6/route.c, net/ipv6/ip6_fib.c, net/ipv6/addrconf.c).
+
 package fib6
 
 import (

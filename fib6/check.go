@@ -1,3 +1,8 @@
+// check.go verifies the invariants of the radix trees of net/ipv6/ip6_fib.c
+// (parent and child links, fn_bit order, RTN_RTINFO, leaf and sibling lists,
+// reference counts, struct fib6_node statistics), for the tests of this
+// package and of the packages above it.
+
 package fib6
 
 import "fmt"

@@ -1,3 +1,7 @@
+// dumpcursor.go follows a route dump that resumes from part to part,
+// inet6_dump_fib with its walker kept between parts, fib6_dump_table,
+// fib6_dump_node and fib6_dump_end (net/ipv6/ip6_fib.c).
+
 package fib6
 
 import "github.com/netsimlab/netsim/sim"

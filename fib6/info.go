@@ -1,3 +1,9 @@
+// info.go follows the life of a route, struct fib6_info: allocation,
+// references and the RCU-deferred free (fib6_info_alloc, fib6_info_hold,
+// fib6_info_release, fib6_info_destroy_rcu in net/ipv6/ip6_fib.c and
+// include/net/ip6_fib.h), and the sibling list of a multipath route
+// (rt6_qualify_for_ecmp, rt6_duplicate_nexthop in include/net/ip6_route.h).
+
 package fib6
 
 import "github.com/netsimlab/netsim/sim"

@@ -1,3 +1,7 @@
+// stats.go renders the IPv6 FIB's /proc files: /proc/net/rt6_stats
+// (rt6_stats_seq_show, net/ipv6/route.c) and /proc/net/ipv6_route
+// (ipv6_route_native_seq_show, net/ipv6/ip6_fib.c).
+
 package fib6
 
 import (

@@ -1,3 +1,8 @@
+// table.go follows the tables of net/ipv6/ip6_fib.c: the namespace's
+// setup with tables main and local and the null entry (fib6_net_init,
+// ip6_route_net_init), fib6_new_table, fib6_get_table and the serial
+// numbers that tell walkers a tree changed (fib6_new_sernum).
+
 package fib6
 
 import (

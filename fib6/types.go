@@ -1,3 +1,8 @@
+// types.go holds the IPv6 FIB's structures as include/net/ip6_fib.h
+// declares them: struct rt6key, struct fib6_node, struct fib6_nh,
+// struct fib6_info, struct fib6_table, struct fib6_statistics and the
+// namespace's FIB, with the RTN_* and RTF_* flags.
+
 package fib6
 
 import (

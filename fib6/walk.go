@@ -1,3 +1,8 @@
+// walk.go follows the tree walks of net/ipv6/ip6_fib.c: struct
+// fib6_walker with fib6_walk and fib6_walk_continue, the registered walkers
+// that deletions move on, fib6_clean_all and fib6_clean_node, and the dump
+// order of fib6_dump_table.
+
 package fib6
 
 import "github.com/netsimlab/netsim/sim"

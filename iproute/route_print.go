@@ -174,7 +174,13 @@ func (ip *IP) printRoute(h *rtnl.Handle, m routeMsg, f *routeFilter) {
 	if m.tos != 0 && !tosFixed {
 		p.str(printAny, "tos", "tos %s ", rt.DSFieldName(m.tos))
 	}
-	if m.gateway.IsValid() && !viaFixed {
+	switch {
+	case !m.gateway.IsValid():
+	case addrFamily(m.gateway) != m.family:
+		// A gateway of the other family is RTA_VIA (fib_nexthop_info,
+		// rt_fill_info), printed whatever the filter's via.
+		ip.printVia(m.gateway)
+	case !viaFixed:
 		ip.printGateway(m.gateway)
 	}
 	if m.dev != "" && !devFixed {
@@ -232,7 +238,7 @@ func (ip *IP) printRoute(h *rtnl.Handle, m routeMsg, f *routeFilter) {
 		ip.printCacheNexthopID(h, "\n\tnh_info ", "nh_info", m.nhid)
 	}
 	if len(m.paths) > 0 {
-		ip.printRtaMultipath(m.paths)
+		ip.printRtaMultipath(m.paths, m.family)
 	}
 	p.str(printFP, "", "\n", "")
 	p.closeObject()
@@ -255,6 +261,22 @@ func printRtPref(p *printer, pref rt.Pref) {
 // printGateway is __print_rta_gateway.
 func (ip *IP) printGateway(gw netip.Addr) {
 	ip.p.str(printAny, "gateway", "via %s ", inetNtop(gw))
+}
+
+// printVia is print_rta_via: RTA_VIA (struct rtvia) as "via FAMILY ADDR ",
+// in JSON a "via" object with the family's name and the address.
+func (ip *IP) printVia(gw netip.Addr) {
+	p := &ip.p
+	fam := familyName(addrFamily(gw))
+	if p.isJSON() {
+		p.openObject("via")
+		p.str(printJSON, "family", "", fam)
+		p.str(printJSON, "host", "", inetNtop(gw))
+		p.closeObject()
+		return
+	}
+	p.str(printFP, "", "via %s ", fam)
+	p.str(printFP, "", "%s ", inetNtop(gw))
 }
 
 // printIfidx is print_rta_ifidx: "dev NAME " or "iif NAME ".
@@ -371,13 +393,17 @@ func (ip *IP) printRtaMetrics(mx fib.Metrics) {
 }
 
 // printRtaMultipath is print_rta_multipath for the paths of a route.
-func (ip *IP) printRtaMultipath(paths []rtnl.RoutePath) {
+func (ip *IP) printRtaMultipath(paths []rtnl.RoutePath, family int) {
 	p := &ip.p
 	p.openArray(printJSON, "nexthops")
 	for _, nh := range paths {
 		p.openObject("")
 		p.str(printFP, "", "%s\tnexthop ", p.sl)
-		if nh.Gateway.IsValid() {
+		switch {
+		case !nh.Gateway.IsValid():
+		case addrFamily(nh.Gateway) != family:
+			ip.printVia(nh.Gateway) // the path's RTA_VIA
+		default:
 			ip.printGateway(nh.Gateway)
 		}
 		p.str(printAny, "dev", "dev %s ", nh.Dev)

@@ -288,6 +288,7 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 		return f.CheckGatewayScope(t, family, gw, dev, onlink)
 	})
 	nh.SetLoopback(tb.Loopback())
+	f.SetIPv6Stub(f6) // fib_check_nh_v6_gw's ipv6_stub->fib6_nh_init
 	n := &Net{k: k, name: name, devs: tb, nh: nh, fib: f, fib6: f6}
 	n.ref.init()
 	f.SetAnnouncer(routeAnnouncer4{n})
