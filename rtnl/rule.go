@@ -1,3 +1,7 @@
+// Policy routing rules' requests: RTM_NEWRULE, RTM_DELRULE and the
+// RTM_GETRULE dump (fib_nl_newrule, fib_nl_delrule, fib_nl_dumprule in
+// net/core/fib_rules.c), under the rules' own lock policy.
+
 package rtnl
 
 import (
@@ -5,6 +9,7 @@ import (
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/fibrules"
+	"github.com/netsimlab/netsim/sim"
 )
 
 // ruleOps returns the namespace's rules of family (FamilyV4 or FamilyV6).
@@ -79,4 +84,38 @@ func (h *Handle) RuleList(family int) ([]fibrules.Rule, error) {
 		return nil, err
 	}
 	return o.Rules(), nil
+}
+
+// RuleDump is one part of a rule dump of family (FamilyV4 or FamilyV6):
+// it calls fn for the rules from position *pos on, in the order of the
+// family's list, until fn returns false, and leaves *pos at the rule fn
+// refused. As the kernel's, each part walks the list from its head and
+// steps over the rules before *pos, each charged as a sim.RuleScan.
+//
+// Kernel: fib_nl_dumprule, dump_rules (net/core/fib_rules.c).
+func (h *Handle) RuleDump(family int, pos *int, fn func(*fibrules.Rule) bool) (done bool, err error) {
+	o, end, err := h.ruleRequest("RTM_GETRULE", family)
+	defer end()
+	if err != nil {
+		return false, err
+	}
+	h.t.Charge(sim.RuleScan, int64(min(*pos, o.Len())))
+	*pos = o.RulesFrom(*pos, fn)
+	return *pos >= o.Len(), nil
+}
+
+// RuleNew adds a policy routing rule as RTM_NEWRULE does with the
+// request's own flags: with excl (NLM_F_EXCL) an equal rule fails the add
+// with EEXIST, as for RuleAdd; without it the rule is added beside the
+// equal one. Locking is RuleAdd's.
+//
+// Kernel: fib_newrule (net/core/fib_rules.c).
+func (h *Handle) RuleNew(family int, r fibrules.Rule, excl bool) error {
+	o, end, err := h.ruleRequest("RTM_NEWRULE", family)
+	defer end()
+	if err != nil {
+		return err
+	}
+	defer h.ruleRequestOrigin()()
+	return o.Add(h.t, h.n.k.rtnl, r, excl)
 }
