@@ -50,9 +50,10 @@ type nexthopFilter struct {
 	nhid    nexthop.ID // bucket dumps only
 }
 
-// dump is what nh_dump_filter sends of the filter, with the -4/-6 family.
-func (f *nexthopFilter) dump(family int) rtnl.NexthopFilter {
-	return rtnl.NexthopFilter{DevIndex: f.devIdx, MasterIndex: f.master, Groups: f.groups, FDB: f.fdb, Family: family}
+// dump is the request nh_dump_filter sends of the filter, with the -4/-6
+// family.
+func (f *nexthopFilter) dump(family int) rtnl.NexthopDumpRequest {
+	return rtnl.NexthopDumpRequest{DevIndex: f.devIdx, MasterIndex: f.master, Groups: f.groups, FDB: f.fdb, Family: rt.Family(family)}
 }
 
 // nexthopObject is do_ipnh's table, in its order of comparison; `ip
@@ -89,7 +90,7 @@ var nexthopBucketObject = object{
 // nhReq is ipnh_modify's request being built.
 type nhReq struct {
 	h  *rtnl.Handle
-	nh rtnl.Nexthop
+	nh rtnl.NexthopRequest
 	// family is nhm.nh_family: -4/-6, else set by dev, blackhole or a
 	// gateway, else AF_UNSPEC, groups included.
 	family int
@@ -106,11 +107,11 @@ var nexthopKeywords = []keyword[*nhReq]{
 		return err
 	}),
 	exact("dev", func(a *args, q *nhReq) error {
-		v, _, err := nextLink(a, q.h)
+		v, idx, err := nextLink(a, q.h)
 		if err != nil {
 			return err
 		}
-		q.nh.Dev = v
+		q.nh.Dev, q.nh.DevIndex, q.nh.OIF = v, idx, true
 		if q.family == 0 {
 			q.family = syscall.AF_INET
 		}
@@ -185,7 +186,7 @@ var nexthopKeywords = []keyword[*nhReq]{
 	}),
 	kw("protocol", func(a *args, q *nhReq) error {
 		p, err := nextValue(a, protoID, "\"protocol\" value is invalid\n")
-		q.nh.Protocol = p
+		q.nh.Protocol = rt.Protocol(p)
 		return err
 	}),
 }
@@ -218,21 +219,22 @@ func (ip *IP) nexthopParse(h *rtnl.Handle, argv []string) (*nhReq, error) {
 	if err := walk(&args{w: argv}, nexthopKeywords, q, nexthopOther[*nhReq](func(w string) bool { return w == "help" })); err != nil {
 		return nil, err
 	}
-	q.nh.Family = q.family
+	q.nh.Family = rt.Family(q.family)
 	return q, nil
 }
 
-// nexthopModify is ipnh_modify: RTM_NEWNEXTHOP with NLM_F_EXCL (add) or
-// NLM_F_REPLACE.
+// nexthopModify is ipnh_modify: RTM_NEWNEXTHOP with
+// NLM_F_CREATE|NLM_F_EXCL (add) or NLM_F_CREATE|NLM_F_REPLACE.
 func (ip *IP) nexthopModify(h *rtnl.Handle, argv []string, replace bool) error {
 	q, err := ip.nexthopParse(h, argv)
 	if err != nil {
 		return err
 	}
+	q.nh.Flags = rt.NLMCreate | rt.NLMExcl
 	if replace {
-		return h.NexthopReplace(q.nh)
+		q.nh.Flags = rt.NLMCreate | rt.NLMReplace
 	}
-	return h.NexthopAdd(q.nh)
+	return h.NewNexthop(q.nh)
 }
 
 // nexthopDel is ipnh_modify sending RTM_DELNEXTHOP: the words of add, and
@@ -243,19 +245,19 @@ func (ip *IP) nexthopDel(h *rtnl.Handle, argv []string) error {
 		return err
 	}
 	nh := q.nh
-	r := rtnl.NexthopDelRequest{ID: nh.ID, HasID: q.hasID, Protocol: rt.Protocol(nh.Protocol),
-		Other: q.typed || nh.Dev != "" || nh.Gateway.IsValid() || nh.Blackhole || nh.FDB || nh.Group != nil || nh.Resilient != nil}
+	r := rtnl.NexthopDelRequest{ID: nh.ID, HasID: q.hasID, Header: rtnl.NexthopHeader{Protocol: nh.Protocol},
+		Other: q.typed || nh.OIF || nh.Gateway.IsValid() || nh.Blackhole || nh.FDB || nh.Group != nil || nh.Resilient != nil}
 	if nh.OnLink {
-		r.Flags |= rt.FlagOnLink
+		r.Header.Flags |= rt.FlagOnLink
 	}
-	return h.NexthopDelete(r)
+	return h.DelNexthop(r)
 }
 
 // parseResArgs is parse_nh_group_type_res: after "resilient", when any
 // word follows, an NHA_RES_GROUP nest (the last one sent wins) holding the
 // buckets and timers that follow; the first other word is left for the
 // caller.
-func parseResArgs(a *args, nh *rtnl.Nexthop) error {
+func parseResArgs(a *args, nh *rtnl.NexthopRequest) error {
 	if len(a.w) < 2 {
 		return nil
 	}
@@ -366,7 +368,7 @@ func (ip *IP) nexthopGet(h *rtnl.Handle, argv []string) error {
 // callback as a dump, so a protocol filter set earlier applies (an empty
 // JSON array then).
 func (ip *IP) nexthopGetID(h *rtnl.Handle, id nexthop.ID) error {
-	ni, err := h.NexthopGet(id)
+	ni, err := h.GetNexthop(rtnl.NexthopGetRequest{ID: id, HasID: true})
 	if err != nil {
 		return err
 	}

@@ -48,7 +48,7 @@ func (ip *IP) nexthopBucketList(h *rtnl.Handle, argv []string) error {
 	}
 	p := &ip.p
 	p.startJSON(ip.opts.json, ip.opts.pretty, true)
-	bs, err := h.NexthopBucketList(rtnl.NexthopBucketFilter{ID: f.id, NexthopID: f.nhid, NexthopFilter: f.dump(ip.family)})
+	bs, err := rtnl.ReadAll[rtnl.NexthopBucket](h.DumpNexthopBuckets(rtnl.NexthopBucketDumpRequest{ID: f.id, NexthopID: f.nhid, NexthopDumpRequest: f.dump(ip.family)}))
 	if err != nil {
 		p.abortJSON()
 		return dumpError(err)
@@ -116,7 +116,7 @@ func (ip *IP) nexthopBucketGet(h *rtnl.Handle, argv []string) error {
 	if q.id == 0 || !q.hasIndex {
 		return usageErr(nexthopUsage)
 	}
-	b, err := h.NexthopBucketGet(q.id, q.index)
+	b, err := h.GetNexthopBucket(rtnl.NexthopBucketGetRequest{ID: q.id, HasID: true, HasBucket: true, HasIndex: true, Index: q.index})
 	if err != nil {
 		return err
 	}

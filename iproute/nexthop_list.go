@@ -120,7 +120,7 @@ func (ip *IP) nexthopFlush(h *rtnl.Handle, argv []string) error {
 		return err
 	}
 	if q.hasID {
-		if err := h.NexthopDel(q.id); err != nil {
+		if err := h.DelNexthop(rtnl.NexthopDelRequest{ID: q.id, HasID: true}); err != nil {
 			return &cmdError{msg: Message(err), status: exitFailure}
 		}
 		return nil
@@ -131,7 +131,7 @@ func (ip *IP) nexthopFlush(h *rtnl.Handle, argv []string) error {
 // nexthopDump is rtnl_nexthopdump_req with nh_dump_filter: the dump of
 // what the process's filter selects.
 func (ip *IP) nexthopDump(h *rtnl.Handle) ([]rtnl.NexthopInfo, error) {
-	return h.NexthopDump(ip.nhFilter.dump(ip.family))
+	return rtnl.ReadAll[rtnl.NexthopInfo](h.DumpNexthops(ip.nhFilter.dump(ip.family)))
 }
 
 // nexthopFlushAll is ipnh_flush: every dumped nexthop of the filter's
@@ -154,7 +154,7 @@ func (ip *IP) nexthopFlushAll(h *rtnl.Handle, all bool) error {
 			}
 			// A group that lost its last member with an earlier deletion is
 			// gone already; ip counts it as flushed all the same.
-			if err := h.NexthopDel(ni.ID); err != nil && !isGone(err) {
+			if err := h.DelNexthop(rtnl.NexthopDelRequest{ID: ni.ID, HasID: true}); err != nil && !isGone(err) {
 				return err
 			}
 			f.flushed++

@@ -159,7 +159,7 @@ func (ip *IP) printCacheNexthopID(h *rtnl.Handle, fpPrefix, jsobj string, id nex
 	ni, ok := ip.nhCache[id]
 	if !ok {
 		var err error
-		if ni, err = h.NexthopGet(id); err != nil {
+		if ni, err = h.GetNexthop(rtnl.NexthopGetRequest{ID: id, HasID: true}); err != nil {
 			return
 		}
 		if ip.nhCache == nil {

@@ -123,11 +123,6 @@ func nhHeaderOf(body []byte) nhHeader {
 	return nhHeader{body[0], body[1], body[2], body[3], binary.LittleEndian.Uint32(body[4:])}
 }
 
-// errStatsNotModelled answers a request for a group's statistics
-// (NHA_OP_FLAG_DUMP_STATS, NHA_OP_FLAG_DUMP_HW_STATS): netsim counts no
-// packets per nexthop.
-var errStatsNotModelled = errno.New(syscall.EOPNOTSUPP, "Nexthop group statistics are not modelled")
-
 // nhConfig turns an RTM_NEWNEXTHOP into the nexthop it describes, with the
 // checks of rtm_to_nh_config that need no state, in its order; rtnl makes
 // the rest (the group's members, the device, the gateway) under RTNL. An
@@ -136,8 +131,10 @@ var errStatsNotModelled = errno.New(syscall.EOPNOTSUPP, "Nexthop group statistic
 //
 // Kernel: rtm_to_nh_config, nh_check_attr_group, rtm_to_nh_config_grp_res
 // (net/ipv4/nexthop.c).
-func nhConfig(h nhHeader, tb attrs) (rtnl.Nexthop, error) {
-	einval := func(msg string) (rtnl.Nexthop, error) { return rtnl.Nexthop{}, errno.New(syscall.EINVAL, msg) }
+func nhConfig(h nhHeader, tb attrs) (rtnl.NexthopRequest, error) {
+	einval := func(msg string) (rtnl.NexthopRequest, error) {
+		return rtnl.NexthopRequest{}, errno.New(syscall.EINVAL, msg)
+	}
 	if h.resvd != 0 || h.scope != 0 {
 		return einval("Invalid values in ancillary header")
 	}
@@ -153,8 +150,8 @@ func nhConfig(h nhHeader, tb attrs) (rtnl.Nexthop, error) {
 	default:
 		return einval("Invalid address family")
 	}
-	spec := rtnl.Nexthop{
-		ID: nexthop.ID(tb.u32(uapi.NHA_ID)), Family: int(h.family), Protocol: h.protocol,
+	spec := rtnl.NexthopRequest{
+		ID: nexthop.ID(tb.u32(uapi.NHA_ID)), Family: rt.Family(h.family), Protocol: rt.Protocol(h.protocol),
 		OnLink: h.flags&uint32(rt.FlagOnLink) != 0,
 	}
 	encap := tb.has(uapi.NHA_ENCAP) || tb.has(uapi.NHA_ENCAP_TYPE)
@@ -249,7 +246,7 @@ func nhConfig(h nhHeader, tb attrs) (rtnl.Nexthop, error) {
 	if tb.has(uapi.NHA_OIF) {
 		// rtnl refuses an ifindex no device has ("Invalid device
 		// index"), 0 and those above INT_MAX included, under RTNL.
-		spec.Dev = netdev.IndexRef(netdev.IfIndex(int32(tb.u32(uapi.NHA_OIF))))
+		spec.DevIndex, spec.OIF = netdev.IfIndex(int32(tb.u32(uapi.NHA_OIF))), true
 	}
 	return spec, nil
 }
@@ -299,28 +296,19 @@ func newNexthop(r *request) ([]netlink.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	spec, err := nhConfig(nhHeaderOf(r.body), tb)
+	req, err := nhConfig(nhHeaderOf(r.body), tb)
 	if err != nil {
 		return nil, err
 	}
-	return nil, r.h.NexthopNew(spec, r.hdr.Flags&uapi.NLM_F_REPLACE != 0, r.hdr.Flags&uapi.NLM_F_CREATE != 0)
+	req.Origin, req.Flags = r.origin, rt.NLMFlags(r.hdr.Flags)
+	return nil, r.h.NewNexthop(req)
 }
 
-// nhValidGetDel is nh_valid_get_del_req: a get or delete names one
-// nexthop by id and nothing in its header.
-func nhValidGetDel(r *request, tb attrs) (nexthop.ID, error) {
-	h := nhHeaderOf(r.body)
-	if h.protocol != 0 || h.resvd != 0 || h.scope != 0 || h.flags != 0 {
-		return 0, errno.New(syscall.EINVAL, "Invalid values in header")
-	}
-	if !tb.has(uapi.NHA_ID) {
-		return 0, errno.New(syscall.EINVAL, "Nexthop id is missing")
-	}
-	id := nexthop.ID(tb.u32(uapi.NHA_ID))
-	if id == 0 {
-		return 0, errno.New(syscall.EINVAL, "Invalid nexthop id")
-	}
-	return id, nil
+// nhmHeader is the request's struct nhmsg besides its family, which a
+// get, a delete and a dump must leave 0.
+func nhmHeader(body []byte) rtnl.NexthopHeader {
+	h := nhHeaderOf(body)
+	return rtnl.NexthopHeader{Scope: rt.Scope(h.scope), Protocol: rt.Protocol(h.protocol), Resvd: h.resvd, Flags: rt.NHFlags(h.flags)}
 }
 
 // delNexthop serves RTM_DELNEXTHOP.
@@ -331,11 +319,8 @@ func delNexthop(r *request) ([]netlink.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	id, err := nhValidGetDel(r, tb)
-	if err != nil {
-		return nil, err
-	}
-	return nil, r.h.NexthopDel(id)
+	return nil, r.h.DelNexthop(rtnl.NexthopDelRequest{Origin: r.origin, ID: nexthop.ID(tb.u32(uapi.NHA_ID)),
+		HasID: tb.has(uapi.NHA_ID), Header: nhmHeader(r.body)})
 }
 
 // getNexthop serves RTM_GETNEXTHOP without NLM_F_DUMP: one nexthop.
@@ -346,17 +331,10 @@ func getNexthop(r *request) ([]netlink.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	id, err := nhValidGetDel(r, tb)
-	if err != nil {
-		return nil, err
-	}
-	ops := tb.u32(uapi.NHA_OP_FLAGS)
-	ni, err := r.h.NexthopGet(id)
+	ni, err := r.h.GetNexthop(rtnl.NexthopGetRequest{Origin: r.origin, ID: nexthop.ID(tb.u32(uapi.NHA_ID)),
+		HasID: tb.has(uapi.NHA_ID), Header: nhmHeader(r.body), OpFlags: tb.u32(uapi.NHA_OP_FLAGS)})
 	if err != nil {
 		return nil, bareErrno(err, syscall.ENOENT) // rtm_get_nexthop sets no message
-	}
-	if ops != 0 && ni.Group != nil {
-		return nil, errStatsNotModelled
 	}
 	// The answer's skb is sized for the nexthop (nh_nlmsg_size).
 	m, err := nexthopMessage(rt.RTMNewNexthop, &ni, roomSized)

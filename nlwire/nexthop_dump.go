@@ -6,10 +6,8 @@
 package nlwire
 
 import (
-	"math"
-	"syscall"
-
 	"github.com/mdlayher/netlink"
+
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
@@ -18,55 +16,37 @@ import (
 	"github.com/netsimlab/netsim/rtnl"
 )
 
-// nhDumpFilter is __nh_valid_dump_req: the device filters (an ifindex
-// above INT_MAX is refused) and a header that sets nothing but the family.
-func nhDumpFilter(r *request, tb attrs) (rtnl.NexthopFilter, error) {
-	var f rtnl.NexthopFilter
-	if i := tb.u32(uapi.NHA_OIF); i > math.MaxInt32 {
-		return f, errno.New(syscall.EINVAL, "Invalid device index")
-	} else {
-		f.DevIndex = netdev.IfIndex(i)
+// nhDumpRequest is the dump request an nhmsg and its attributes make: the
+// family, the header, the device filters (a u32 above INT_MAX a negative
+// ifindex, which rtnl refuses), groups and fdb, and the op flags.
+func nhDumpRequest(r *request, tb attrs) rtnl.NexthopDumpRequest {
+	return rtnl.NexthopDumpRequest{
+		Origin: r.origin, Family: rt.Family(r.body[0]), Header: nhmHeader(r.body),
+		DevIndex:    netdev.IfIndex(int32(tb.u32(uapi.NHA_OIF))),
+		MasterIndex: netdev.IfIndex(int32(tb.u32(uapi.NHA_MASTER))),
+		Groups:      tb.has(uapi.NHA_GROUPS), FDB: tb.has(uapi.NHA_FDB), OpFlags: tb.u32(uapi.NHA_OP_FLAGS),
 	}
-	if i := tb.u32(uapi.NHA_MASTER); i > math.MaxInt32 {
-		return f, errno.New(syscall.EINVAL, "Invalid master device index")
-	} else {
-		f.MasterIndex = netdev.IfIndex(i)
-	}
-	h := nhHeaderOf(r.body)
-	if h.protocol != 0 || h.resvd != 0 || h.scope != 0 || h.flags != 0 {
-		return f, errno.New(syscall.EINVAL, "Invalid values in header for nexthop dump request")
-	}
-	return f, nil
 }
 
 // dumpNexthops serves an RTM_GETNEXTHOP dump.
 //
-// Kernel: rtm_dump_nexthop, nh_valid_dump_req, nh_dump_filtered
-// (net/ipv4/nexthop.c).
+// Kernel: rtm_dump_nexthop, nh_valid_dump_req (net/ipv4/nexthop.c).
 func dumpNexthops(r *request) (dumper, error) {
 	tb, err := nhParse(r, nhPolicyDump)
 	if err != nil {
 		return nil, err
 	}
-	f, err := nhDumpFilter(r, tb)
+	d, err := r.h.DumpNexthops(nhDumpRequest(r, tb))
 	if err != nil {
 		return nil, err
 	}
-	f.Groups, f.FDB = tb.has(uapi.NHA_GROUPS), tb.has(uapi.NHA_FDB)
-	f.Family = int(r.body[0])
-	return &nexthopDumper{h: r.h, f: f, ops: tb.u32(uapi.NHA_OP_FLAGS)}, nil
+	return &nexthopDumper{d}, nil
 }
 
-// nexthopDumper is a nexthop dump's filter and cursor, the id to resume
-// at (ctx->idx).
-type nexthopDumper struct {
-	h    *rtnl.Handle
-	f    rtnl.NexthopFilter
-	ops  uint32 // NHA_OP_FLAGS
-	from nexthop.ID
-}
+// nexthopDumper puts a nexthop dump's parts.
+type nexthopDumper struct{ d *rtnl.NexthopDump }
 
-// fill puts the nexthops the filter leaves, from the cursor on, each
+// fill puts the nexthops the dump selects, from its cursor on, each
 // built for the room left in the part, and checks the dump's consistency
 // against net->nexthop.seq. A nexthop that does not fit even in an empty
 // part (a group of more than 4049 members) ends the dump with EMSGSIZE
@@ -77,25 +57,19 @@ type nexthopDumper struct {
 // rtm_dump_nexthop_cb (net/ipv4/nexthop.c).
 func (d *nexthopDumper) fill(p *part) (bool, error) {
 	var perr error
-	put := putEach(p, rt.RTMNewNexthop, 0, encodeNexthop, &perr)
-	ds, err := d.h.NexthopDumpFrom(d.f, &d.from, func(ni *rtnl.NexthopInfo) bool {
-		if d.ops != 0 && ni.Group != nil {
-			perr = errStatsNotModelled
-			return false
-		}
-		return put(ni)
-	})
+	done, err := d.d.Next(putEach(p, rt.RTMNewNexthop, 0, encodeNexthop, &perr))
+	p.checkConsistent(d.d.Seq())
 	if err != nil {
 		return false, err
 	}
-	p.checkConsistent(ds.Seq)
-	return ds.Done, perr
+	return done, perr
 }
 
-func (d *nexthopDumper) close() {}
+func (d *nexthopDumper) close() { d.d.Close() }
 
 // getNexthopBucket serves RTM_GETNEXTHOPBUCKET without NLM_F_DUMP: one
-// bucket of a resilient group.
+// bucket of a resilient group. NHA_RES_BUCKET is parsed here, before
+// rtnl checks the rest of the request.
 //
 // Kernel: rtm_get_nexthop_bucket, nh_valid_get_bucket_req
 // (net/ipv4/nexthop.c).
@@ -104,21 +78,16 @@ func getNexthopBucket(r *request) ([]netlink.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	id, err := nhValidGetDel(r, tb)
-	if err != nil {
-		return nil, err
+	req := rtnl.NexthopBucketGetRequest{Origin: r.origin, ID: nexthop.ID(tb.u32(uapi.NHA_ID)),
+		HasID: tb.has(uapi.NHA_ID), Header: nhmHeader(r.body), HasBucket: tb.has(uapi.NHA_RES_BUCKET)}
+	if req.HasBucket {
+		rb, err := nhNested(tb, uapi.NHA_RES_BUCKET, nhResBucketPolicyGet)
+		if err != nil {
+			return nil, err
+		}
+		req.Index, req.HasIndex = rb.u16(uapi.NHA_RES_BUCKET_INDEX), rb.has(uapi.NHA_RES_BUCKET_INDEX)
 	}
-	if !tb.has(uapi.NHA_RES_BUCKET) {
-		return nil, errno.New(syscall.EINVAL, "Bucket information is missing")
-	}
-	rb, err := nhNested(tb, uapi.NHA_RES_BUCKET, nhResBucketPolicyGet)
-	if err != nil {
-		return nil, err
-	}
-	if !rb.has(uapi.NHA_RES_BUCKET_INDEX) {
-		return nil, errno.New(syscall.EINVAL, "Bucket index is missing")
-	}
-	b, err := r.h.NexthopBucketGet(id, rb.u16(uapi.NHA_RES_BUCKET_INDEX))
+	b, err := r.h.GetNexthopBucket(req)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +99,9 @@ func getNexthopBucket(r *request) ([]netlink.Message, error) {
 }
 
 // dumpNexthopBuckets serves an RTM_GETNEXTHOPBUCKET dump. Its request is
-// parsed without extack: a policy error is a bare errno.
+// parsed without extack: a policy error is a bare errno. NHA_RES_BUCKET
+// is parsed after rtnl has checked the rest of the request, as the
+// kernel does.
 //
 // Kernel: rtm_dump_nexthop_bucket, nh_valid_dump_bucket_req
 // (net/ipv4/nexthop.c).
@@ -139,50 +110,45 @@ func dumpNexthopBuckets(r *request) (dumper, error) {
 	if err != nil {
 		return nil, errno.New(errno.Of(err), "")
 	}
-	var f rtnl.NexthopBucketFilter
-	if tb.has(uapi.NHA_ID) {
-		if f.ID = nexthop.ID(tb.u32(uapi.NHA_ID)); f.ID == 0 {
-			return nil, errno.New(syscall.EINVAL, "Invalid nexthop id")
-		}
-	}
-	if f.NexthopFilter, err = nhDumpFilter(r, tb); err != nil {
-		return nil, err
-	}
-	f.Family = int(r.body[0]) // buckets whose member is of this family
+	req := rtnl.NexthopBucketDumpRequest{NexthopDumpRequest: nhDumpRequest(r, tb),
+		ID: nexthop.ID(tb.u32(uapi.NHA_ID)), HasID: tb.has(uapi.NHA_ID)}
+	var nestErr error
 	if tb.has(uapi.NHA_RES_BUCKET) {
 		rb, err := nhNested(tb, uapi.NHA_RES_BUCKET, nhResBucketPolicyDump)
-		if err != nil {
-			return nil, err
+		if nestErr = err; err == nil {
+			req.NexthopID = nexthop.ID(rb.u32(uapi.NHA_RES_BUCKET_NH_ID))
 		}
-		f.NexthopID = nexthop.ID(rb.u32(uapi.NHA_RES_BUCKET_NH_ID))
 	}
-	return &bucketDumper{h: r.h, f: f}, nil
+	d, err := r.h.DumpNexthopBuckets(req)
+	if err != nil {
+		return nil, err
+	}
+	if nestErr != nil {
+		return nil, nestErr
+	}
+	return &bucketDumper{d}, nil
 }
 
-// bucketDumper is a bucket dump's filter and cursor.
-type bucketDumper struct {
-	h *rtnl.Handle
-	f rtnl.NexthopBucketFilter
-	c rtnl.BucketCursor
-}
+// bucketDumper puts a bucket dump's parts.
+type bucketDumper struct{ d *rtnl.NexthopBucketDump }
 
-// fill puts the buckets the filter leaves, from the cursor on, and checks
+// fill puts the buckets the dump selects, from its cursor on, and checks
 // the dump's consistency against net->nexthop.seq.
 //
 // Kernel: rtm_dump_nexthop_bucket, nh_fill_res_bucket
 // (net/ipv4/nexthop.c).
 func (d *bucketDumper) fill(p *part) (bool, error) {
 	var perr error
-	ds, err := d.h.NexthopBucketDump(d.f, &d.c, putEach(p, rt.RTMNewNexthopBucket, 0,
+	done, err := d.d.Next(putEach(p, rt.RTMNewNexthopBucket, 0,
 		func(b *rtnl.NexthopBucket, _ int) ([]byte, error) {
 			m, err := bucketMessage(b)
 			return m.Data, err
 		}, &perr))
+	p.checkConsistent(d.d.Seq())
 	if err != nil {
 		return false, err
 	}
-	p.checkConsistent(ds.Seq)
-	return ds.Done, perr
+	return done, perr
 }
 
-func (d *bucketDumper) close() {}
+func (d *bucketDumper) close() { d.d.Close() }

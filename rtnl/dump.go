@@ -257,3 +257,23 @@ func (h *Handle) AddrDump(family int, index netdev.IfIndex, c *AddrCursor, fn fu
 	})
 	return ds, err
 }
+
+// ReadAll reads a dump whole, in one part (nothing is refused), as the
+// list conveniences and ip, which reads a dump to its end before it
+// prints, do: the dump's objects, or the error that refused it (err, from
+// the call that started it) or ended it.
+func ReadAll[T any, D interface {
+	Next(func(*T) bool) (bool, error)
+	Close()
+}](d D, err error) ([]T, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	var out []T
+	_, err = d.Next(func(x *T) bool {
+		out = append(out, *x)
+		return true
+	})
+	return out, err
+}

@@ -15,49 +15,70 @@ import (
 	"github.com/netsimlab/netsim/sim"
 )
 
-// Nexthop describes a nexthop object to add or replace, as `ip nexthop add`
-// sends it: devices by name. The zero Nexthop is not valid.
-type Nexthop struct {
-	ID        nexthop.ID            // 0 lets the kernel pick one
-	Gateway   netip.Addr            // "via"
-	Dev       string                // "dev"
-	OnLink    bool                  // "onlink"
-	Blackhole bool                  // "blackhole"
-	FDB       bool                  // "fdb": an fdb nexthop (a gateway, no device) or a group of them
-	Group     []nexthop.GroupMember // "group ID[,WEIGHT]/..."
-	GroupType nexthop.GroupType     // "type mpath" (the default) or "type resilient"
-	// Resilient is "buckets N idle_timer S unbalanced_timer S" after
-	// "type resilient" (NHA_RES_GROUP); nil sends none, as ip does when
-	// nothing follows "resilient".
+// NexthopRequest is the body of an RTM_NEWNEXTHOP: the nexthop object to
+// add or replace (struct nhmsg and the NHA_* attributes, as
+// rtm_to_nh_config reads them), with the request's NLM_F_* flags. A
+// device is named by ifindex (NHA_OIF) or, from Go and by ip's words, by
+// name. The zero NexthopRequest is not valid.
+type NexthopRequest struct {
+	Origin
+	// Flags are the request's NLM_F_* flags: without rt.NLMReplace an
+	// add (EEXIST for an id that exists, whatever rt.NLMCreate says);
+	// with it a replace, which without rt.NLMCreate needs the id to exist.
+	Flags    rt.NLMFlags
+	ID       nexthop.ID // NHA_ID; 0 lets the kernel pick one
+	Gateway  netip.Addr // NHA_GATEWAY ("via")
+	Dev      string     // the device by name ("dev"), when DevIndex is 0
+	DevIndex netdev.IfIndex
+	// OIF is set when the request carries NHA_OIF, whose value DevIndex
+	// is (one above INT_MAX negative): rtm_to_nh_config_rtnl refuses an
+	// NHA_OIF of 0 as it does an ifindex no device has.
+	OIF       bool
+	OnLink    bool                  // RTNH_F_ONLINK ("onlink")
+	Blackhole bool                  // NHA_BLACKHOLE ("blackhole")
+	FDB       bool                  // NHA_FDB ("fdb"): an fdb nexthop (a gateway, no device) or a group of them
+	Group     []nexthop.GroupMember // NHA_GROUP ("group ID[,WEIGHT]/...")
+	GroupType nexthop.GroupType     // NHA_GROUP_TYPE: "type mpath" (the default) or "type resilient"
+	// Resilient is NHA_RES_GROUP ("buckets N idle_timer S
+	// unbalanced_timer S" after "type resilient"); nil sends none, as ip
+	// does when nothing follows "resilient".
 	Resilient *nexthop.ResilientConfig
-	Protocol  uint8 // "proto"
+	Protocol  rt.Protocol // nhm.nh_protocol ("proto")
 	// Family is nhm.nh_family: AF_INET or AF_INET6 (`ip -6 nexthop add
 	// ... dev X`); 0 takes the gateway's family, or AF_INET with a device.
 	// A group, or a nexthop with neither gateway, device nor blackhole,
 	// keeps 0 (AF_UNSPEC), as the kernel wants for a group and refuses
 	// otherwise.
-	Family int
+	Family rt.Family
 }
 
-func (n *Net) nexthopConfig(spec Nexthop) (nexthop.Config, error) {
+// with returns the request with flags f, as a convenience sends it.
+func (nh NexthopRequest) with(f rt.NLMFlags) NexthopRequest {
+	nh.Flags = f
+	return nh
+}
+
+// nexthopConfig turns a request into the nexthop.Config it describes,
+// the device found as rtm_to_nh_config_rtnl finds it: an NHA_OIF that no
+// device has is refused with EINVAL ("Invalid device index"), a name
+// with ENODEV.
+//
+// Kernel: rtm_to_nh_config_rtnl (net/ipv4/nexthop.c).
+func (n *Net) nexthopConfig(spec *NexthopRequest) (nexthop.Config, error) {
 	cfg := nexthop.Config{
 		ID: spec.ID, Gateway: spec.Gateway, OnLink: spec.OnLink, Blackhole: spec.Blackhole, FDB: spec.FDB,
-		Group: spec.Group, GroupType: spec.GroupType, Protocol: spec.Protocol, Family: spec.Family,
+		Group: spec.Group, GroupType: spec.GroupType, Protocol: uint8(spec.Protocol), Family: int(spec.Family),
 		Resilient: spec.Resilient,
 	}
-	if spec.Dev != "" {
-		d := n.devs.ByName(spec.Dev)
-		if d == nil && spec.Dev[0] == 0 {
-			// A netdev.IndexRef (NHA_OIF): rtm_to_nh_config_rtnl
-			// refuses an ifindex no device has.
-			if d, _ = n.devs.Lookup(spec.Dev); d == nil {
-				return cfg, errno.New(syscall.EINVAL, "Invalid device index")
-			}
+	switch {
+	case spec.OIF || spec.DevIndex != 0:
+		if cfg.Dev = n.devs.ByIndex(spec.DevIndex); cfg.Dev == nil {
+			return cfg, errno.New(syscall.EINVAL, "Invalid device index")
 		}
-		if d == nil {
+	case spec.Dev != "":
+		if cfg.Dev = n.devs.ByName(spec.Dev); cfg.Dev == nil {
 			return cfg, errno.Errorf(syscall.ENODEV, "Cannot find device \"%s\"", spec.Dev)
 		}
-		cfg.Dev = d
 	}
 	if cfg.Family == 0 && len(cfg.Group) == 0 && !cfg.Blackhole && (cfg.Gateway.IsValid() || cfg.Dev != nil) {
 		cfg.Family = syscall.AF_INET
@@ -68,50 +89,24 @@ func (n *Net) nexthopConfig(spec Nexthop) (nexthop.Config, error) {
 	return cfg, nil
 }
 
-// NexthopAdd adds a nexthop object.
-//
-// Kernel: rtm_new_nexthop (net/ipv4/nexthop.c), `ip nexthop add`.
-func (h *Handle) NexthopAdd(spec Nexthop) error {
-	return h.nexthopNew(spec, false, true, nlmCreate|nlmExcl)
-}
-
-// NexthopReplace replaces a nexthop object (or adds it).
-//
-// Kernel: rtm_new_nexthop with NLM_F_REPLACE, `ip nexthop replace`.
-func (h *Handle) NexthopReplace(spec Nexthop) error {
-	return h.nexthopNew(spec, true, true, nlmCreate|nlmReplace)
-}
-
-// NexthopNew adds or replaces a nexthop object as RTM_NEWNEXTHOP does
-// with the request's own flags, in one request: without replace
-// (NLM_F_REPLACE) it is NexthopAdd, whether create (NLM_F_CREATE) is set
-// or not; with replace it is NexthopReplace, except that without create a
-// nexthop id that does not exist is refused with ENOENT ("Replace
-// specified without create and no entry exists"), after every check of the
-// new nexthop's definition.
+// NewNexthop adds or replaces a nexthop object as RTM_NEWNEXTHOP does
+// with the request's flags (see NexthopRequest.Flags): a replace without
+// an id is refused first (EINVAL, "Replace requires nexthop id"); a
+// replace without rt.NLMCreate of an id that does not exist is refused
+// with ENOENT ("Replace specified without create and no entry exists"),
+// after every check of the new nexthop's definition. The notifications
+// carry the request's flags (those ip sends when its Origin has none),
+// and the replace of a nexthop that existed is followed by its users'
+// routes.
 //
 // Kernel: rtm_new_nexthop, nexthop_add, insert_nexthop (net/ipv4/nexthop.c).
-func (h *Handle) NexthopNew(spec Nexthop, replace, create bool) error {
-	var op uint16
-	if replace {
-		op |= nlmReplace
-	}
-	if create {
-		op |= nlmCreate
-	}
-	return h.nexthopNew(spec, replace, create, op)
-}
-
-// nexthopNew is every RTM_NEWNEXTHOP; op is the flags its notification
-// carries when the request's own are unknown (nexthopFlags). A replace
-// without an id is refused first (EINVAL, "Replace requires nexthop id").
-// The replace of a nexthop that existed is followed by its users' routes.
-func (h *Handle) nexthopNew(spec Nexthop, replace, create bool, op uint16) error {
-	return h.do("RTM_NEWNEXTHOP", func(t *sim.Task, _ *netdev.Table) error {
-		if replace && spec.ID == 0 {
+func (h *Handle) NewNexthop(req NexthopRequest) error {
+	replace, create := req.Flags&rt.NLMReplace != 0, req.Flags&rt.NLMCreate != 0
+	return h.doFrom(req.Origin, "RTM_NEWNEXTHOP", func(t *sim.Task, _ *netdev.Table) error {
+		if replace && req.ID == 0 {
 			return errno.New(syscall.EINVAL, "Replace requires nexthop id")
 		}
-		cfg, err := h.n.nexthopConfig(spec)
+		cfg, err := h.n.nexthopConfig(&req)
 		if err != nil {
 			return err
 		}
@@ -119,7 +114,7 @@ func (h *Handle) nexthopNew(spec Nexthop, replace, create bool, op uint16) error
 		existed := notify && replace && h.n.nh.Get(cfg.ID) != nil
 		nh, err := h.n.nh.Insert(t, cfg, replace, create)
 		if err == nil && notify {
-			h.n.nexthopNotify(nh, h.n.nexthopFlags(op))
+			h.n.nexthopNotify(nh, h.n.nexthopFlags(uint16(req.Flags)))
 			if existed {
 				h.n.nexthopReplaceNotify(t, nh)
 			}
@@ -141,44 +136,62 @@ func (n *Net) nexthopReplaceNotify(t *sim.Task, nh *nexthop.Nexthop) {
 	}
 }
 
-// NexthopDel deletes nexthop id; routes that use it go with it.
-//
-// Kernel: rtm_del_nexthop, `ip nexthop del id ID`.
-func (h *Handle) NexthopDel(id nexthop.ID) error {
-	return h.do("RTM_DELNEXTHOP", func(t *sim.Task, _ *netdev.Table) error {
-		return h.n.nexthopDel(t, id)
-	})
+// NexthopHeader is what struct nhmsg holds besides nh_family: a get, a
+// delete or a dump sets none of it (nh_valid_get_del_req,
+// __nh_valid_dump_req). The zero value is the one they accept.
+type NexthopHeader struct {
+	Scope    rt.Scope    // nh_scope
+	Protocol rt.Protocol // nh_protocol
+	Resvd    uint8       // resvd
+	Flags    rt.NHFlags  // nh_flags (onlink)
 }
 
-// NexthopDelRequest is RTM_DELNEXTHOP as a client may send it. ip nexthop
-// del parses the words of ip nexthop add and sends whatever they set, which
-// the kernel refuses but for the id.
+// nexthopID is the check of a get's or a delete's id: the header sets
+// nothing, NHA_ID is sent (hasID, or an id that is not 0) and not 0.
+//
+// Kernel: nh_valid_get_del_req (net/ipv4/nexthop.c).
+func nexthopID(hd NexthopHeader, id nexthop.ID, hasID bool) error {
+	switch {
+	case hd != NexthopHeader{}:
+		return errno.New(syscall.EINVAL, "Invalid values in header")
+	case !hasID && id == 0:
+		return errno.New(syscall.EINVAL, "Nexthop id is missing")
+	case id == 0:
+		return errno.New(syscall.EINVAL, "Invalid nexthop id")
+	}
+	return nil
+}
+
+// NexthopDelRequest is the body of an RTM_DELNEXTHOP: a nexthop id and
+// nothing else. ip nexthop del parses the words of ip nexthop add and
+// sends whatever they set, which the kernel refuses but for the id.
 type NexthopDelRequest struct {
-	ID    nexthop.ID // NHA_ID
-	HasID bool       // NHA_ID was sent
+	Origin
+	ID nexthop.ID // NHA_ID
+	// HasID is set when NHA_ID was sent, 0 included; an ID that is not 0
+	// is sent whatever HasID says.
+	HasID bool
 	// Other is set when attributes other than NHA_ID were sent (a
 	// device, a gateway, blackhole, a group, its type, resilient
-	// parameters).
-	Other    bool
-	Protocol rt.Protocol // nhm.nh_protocol
-	Flags    rt.NHFlags  // nhm.nh_flags (onlink)
+	// parameters), which the request's policy does not have.
+	Other  bool
+	Header NexthopHeader
 }
 
-// NexthopDelete deletes nexthop r.ID as NexthopDel does, after the checks
-// of the request: only NHA_ID (EINVAL, "Unknown attribute type"), no
-// protocol or flags in the header, an id that is given and not 0.
+// DelNexthop deletes nexthop r.ID after the checks of the request (only
+// NHA_ID: EINVAL, "Unknown attribute type"; nothing in its header; an id
+// that is given and not 0); routes that use it go with it. An id that
+// does not exist is a bare ENOENT.
 //
 // Kernel: rtm_del_nexthop, nh_valid_get_del_req (net/ipv4/nexthop.c).
-func (h *Handle) NexthopDelete(r NexthopDelRequest) error {
-	return h.do("RTM_DELNEXTHOP", func(t *sim.Task, _ *netdev.Table) error {
-		switch {
-		case r.Other:
+func (h *Handle) DelNexthop(r NexthopDelRequest) error {
+	return h.doFrom(r.Origin, "RTM_DELNEXTHOP", func(t *sim.Task, _ *netdev.Table) error {
+		if r.Other {
 			// nlmsg_parse: rtm_nh_policy_del has NHA_ID only.
 			return errno.New(syscall.EINVAL, "Unknown attribute type")
-		case r.Protocol != 0 || r.Flags != 0:
-			return errno.New(syscall.EINVAL, "Invalid values in header")
-		case !r.HasID:
-			return errno.New(syscall.EINVAL, "Nexthop id is missing")
+		}
+		if err := nexthopID(r.Header, r.ID, r.HasID); err != nil {
+			return err
 		}
 		return h.n.nexthopDel(t, r.ID)
 	})
@@ -266,15 +279,40 @@ func nexthopInfo(nh *nexthop.Nexthop) NexthopInfo {
 	return ni
 }
 
-// NexthopGet returns nexthop id.
+// NexthopGetRequest is the body of an RTM_GETNEXTHOP without
+// NLM_F_DUMP: one nexthop by id.
+type NexthopGetRequest struct {
+	Origin
+	ID     nexthop.ID // NHA_ID
+	HasID  bool       // NHA_ID was sent, 0 included (see NexthopDelRequest)
+	Header NexthopHeader
+	// OpFlags is NHA_OP_FLAGS: the statistics a group's answer should
+	// carry (NHA_OP_FLAG_DUMP_STATS, NHA_OP_FLAG_DUMP_HW_STATS), which
+	// netsim does not count: a group is then refused with EOPNOTSUPP.
+	OpFlags uint32
+}
+
+// errStatsNotModelled answers a request for a group's statistics: netsim
+// counts no packets per nexthop.
+var errStatsNotModelled = errno.New(syscall.EOPNOTSUPP, "Nexthop group statistics are not modelled")
+
+// GetNexthop returns nexthop r.ID, after the checks of the request (those
+// of DelNexthop). An id that does not exist is refused with ENOENT, whose
+// message the kernel does not send (see HasExtack).
 //
-// Kernel: rtm_get_nexthop, `ip nexthop get id ID`.
-func (h *Handle) NexthopGet(id nexthop.ID) (NexthopInfo, error) {
+// Kernel: rtm_get_nexthop, nh_valid_get_del_req (net/ipv4/nexthop.c).
+func (h *Handle) GetNexthop(r NexthopGetRequest) (NexthopInfo, error) {
 	var ni NexthopInfo
-	err := h.do("RTM_GETNEXTHOP", func(t *sim.Task, _ *netdev.Table) error {
-		nh := h.n.nh.Get(id)
+	err := h.doFrom(r.Origin, "RTM_GETNEXTHOP", func(t *sim.Task, _ *netdev.Table) error {
+		if err := nexthopID(r.Header, r.ID, r.HasID); err != nil {
+			return err
+		}
+		nh := h.n.nh.Get(r.ID)
 		if nh == nil {
 			return errno.New(syscall.ENOENT, "Nexthop id does not exist")
+		}
+		if r.OpFlags != 0 && nh.IsGroup() {
+			return errStatsNotModelled
 		}
 		ni = nexthopInfo(nh)
 		return nil
