@@ -1,6 +1,8 @@
-// `ip nexthop`: iproute2's ip/ipnexthop.c (do_ipnh, ipnh_modify,
-// ipnh_list_flush, ipnh_get, ipnh_bucket_list, ipnh_bucket_get and their
-// printers __print_nexthop_entry and print_nexthop_bucket).
+// `ip nexthop`: iproute2's ip/ipnexthop.c do_ipnh and its commands add,
+// replace, del (ipnh_modify) and get (ipnh_get), which send
+// RTM_NEWNEXTHOP, RTM_DELNEXTHOP and RTM_GETNEXTHOP (net/ipv4/nexthop.c);
+// list and flush are in nexthop_list.go, buckets in nexthop_bucket.go,
+// the printers in nexthop_print.go.
 
 package iproute
 

@@ -1,3 +1,10 @@
+// Nexthop requests on the wire: RTM_NEWNEXTHOP, RTM_DELNEXTHOP,
+// RTM_GETNEXTHOP and RTM_GETNEXTHOPBUCKET, struct nhmsg and the NHA_*
+// attributes of include/uapi/linux/nexthop.h, served by rtm_new_nexthop,
+// rtm_del_nexthop, rtm_get_nexthop, rtm_dump_nexthop,
+// rtm_get_nexthop_bucket and rtm_dump_nexthop_bucket (net/ipv4/nexthop.c),
+// which parse every request strictly; the messages are in nexthop_fill.go.
+
 package nlwire
 
 import (
@@ -16,10 +23,6 @@ import (
 	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 )
-
-// RTM_NEWNEXTHOP, RTM_DELNEXTHOP, RTM_GETNEXTHOP and RTM_GETNEXTHOPBUCKET:
-// struct nhmsg and the NHA_* attributes of include/uapi/linux/nexthop.h,
-// served by net/ipv4/nexthop.c, which parses every request strictly.
 
 // nhmLen is sizeof(struct nhmsg): nh_family, nh_scope, nh_protocol, resvd
 // (a byte each) and nh_flags (u32).
@@ -342,4 +345,129 @@ func getNexthop(r *request) ([]netlink.Message, error) {
 		return nil, err
 	}
 	return []netlink.Message{m}, nil
+}
+
+// nhDumpRequest is the dump request an nhmsg and its attributes make: the
+// family, the header, the device filters (a u32 above INT_MAX a negative
+// ifindex, which rtnl refuses), groups and fdb, and the op flags.
+func nhDumpRequest(r *request, tb attrs) rtnl.NexthopDumpRequest {
+	return rtnl.NexthopDumpRequest{
+		Origin: r.origin, Family: rt.Family(r.body[0]), Header: nhmHeader(r.body),
+		DevIndex:    netdev.IfIndex(int32(tb.u32(uapi.NHA_OIF))),
+		MasterIndex: netdev.IfIndex(int32(tb.u32(uapi.NHA_MASTER))),
+		Groups:      tb.has(uapi.NHA_GROUPS), FDB: tb.has(uapi.NHA_FDB), OpFlags: tb.u32(uapi.NHA_OP_FLAGS),
+	}
+}
+
+// dumpNexthops serves an RTM_GETNEXTHOP dump.
+//
+// Kernel: rtm_dump_nexthop, nh_valid_dump_req (net/ipv4/nexthop.c).
+func dumpNexthops(r *request) (dumper, error) {
+	tb, err := nhParse(r, nhPolicyDump)
+	if err != nil {
+		return nil, err
+	}
+	d, err := r.h.DumpNexthops(nhDumpRequest(r, tb))
+	if err != nil {
+		return nil, err
+	}
+	return &seqDumper[rtnl.NexthopInfo]{d, rt.RTMNewNexthop, encodeNexthop}, nil
+}
+
+// seqDumper puts the parts of a dump whose parts report the generation
+// they read (cb->seq): each message of type typ is built by msg for the
+// room left in the part, and the part's consistency is checked against
+// the generation.
+type seqDumper[T any] struct {
+	d interface {
+		Next(func(*T) bool) (bool, error)
+		Seq() uint32
+		Close()
+	}
+	typ rt.MsgType
+	msg func(x *T, room int) ([]byte, error)
+}
+
+// fill puts the objects the dump selects, from its cursor on. An object
+// that does not fit even in an empty part (a group of more than 4049
+// members) ends the dump with EMSGSIZE in NLMSG_DONE (see fillPart; `ip
+// nexthop show`: "Error: Buffer too small for object.").
+//
+// Kernel: rtm_dump_nexthop_cb, nh_fill_res_bucket (net/ipv4/nexthop.c),
+// nl_dump_check_consistent.
+func (d *seqDumper[T]) fill(p *part) (bool, error) {
+	var perr error
+	done, err := d.d.Next(putEach(p, d.typ, 0, d.msg, &perr))
+	p.checkConsistent(d.d.Seq())
+	if err != nil {
+		return false, err
+	}
+	return done, perr
+}
+
+func (d *seqDumper[T]) close() { d.d.Close() }
+
+// getNexthopBucket serves RTM_GETNEXTHOPBUCKET without NLM_F_DUMP: one
+// bucket of a resilient group. NHA_RES_BUCKET is parsed here, before
+// rtnl checks the rest of the request.
+//
+// Kernel: rtm_get_nexthop_bucket, nh_valid_get_bucket_req
+// (net/ipv4/nexthop.c).
+func getNexthopBucket(r *request) ([]netlink.Message, error) {
+	tb, err := nhParse(r, nhPolicyGetBucket)
+	if err != nil {
+		return nil, err
+	}
+	req := rtnl.NexthopBucketGetRequest{Origin: r.origin, ID: nexthop.ID(tb.u32(uapi.NHA_ID)),
+		HasID: tb.has(uapi.NHA_ID), Header: nhmHeader(r.body), HasBucket: tb.has(uapi.NHA_RES_BUCKET)}
+	if req.HasBucket {
+		rb, err := nhNested(tb, uapi.NHA_RES_BUCKET, nhResBucketPolicyGet)
+		if err != nil {
+			return nil, err
+		}
+		req.Index, req.HasIndex = rb.u16(uapi.NHA_RES_BUCKET_INDEX), rb.has(uapi.NHA_RES_BUCKET_INDEX)
+	}
+	b, err := r.h.GetNexthopBucket(req)
+	if err != nil {
+		return nil, err
+	}
+	m, err := bucketMessage(&b)
+	if err != nil {
+		return nil, err
+	}
+	return []netlink.Message{m}, nil
+}
+
+// dumpNexthopBuckets serves an RTM_GETNEXTHOPBUCKET dump. Its request is
+// parsed without extack: a policy error is a bare errno. NHA_RES_BUCKET
+// is parsed after rtnl has checked the rest of the request, as the
+// kernel does.
+//
+// Kernel: rtm_dump_nexthop_bucket, nh_valid_dump_bucket_req
+// (net/ipv4/nexthop.c).
+func dumpNexthopBuckets(r *request) (dumper, error) {
+	tb, err := nhParse(r, nhPolicyDumpBucket)
+	if err != nil {
+		return nil, errno.New(errno.Of(err), "")
+	}
+	req := rtnl.NexthopBucketDumpRequest{NexthopDumpRequest: nhDumpRequest(r, tb),
+		ID: nexthop.ID(tb.u32(uapi.NHA_ID)), HasID: tb.has(uapi.NHA_ID)}
+	var nestErr error
+	if tb.has(uapi.NHA_RES_BUCKET) {
+		rb, err := nhNested(tb, uapi.NHA_RES_BUCKET, nhResBucketPolicyDump)
+		if nestErr = err; err == nil {
+			req.NexthopID = nexthop.ID(rb.u32(uapi.NHA_RES_BUCKET_NH_ID))
+		}
+	}
+	d, err := r.h.DumpNexthopBuckets(req)
+	if err != nil {
+		return nil, err
+	}
+	if nestErr != nil {
+		return nil, nestErr
+	}
+	return &seqDumper[rtnl.NexthopBucket]{d, rt.RTMNewNexthopBucket, func(b *rtnl.NexthopBucket, _ int) ([]byte, error) {
+		m, err := bucketMessage(b)
+		return m.Data, err
+	}}, nil
 }

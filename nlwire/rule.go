@@ -1,3 +1,10 @@
+// Rule requests on the wire: RTM_NEWRULE, RTM_DELRULE and RTM_GETRULE,
+// struct fib_rule_hdr and the FRA_* attributes of
+// include/uapi/linux/fib_rules.h, served by the handlers of
+// net/core/fib_rules.c (fib_nl_newrule, fib_nl_delrule, fib_nl_dumprule),
+// which rtnetlink registers for PF_UNSPEC and which pick the family's
+// rules from the header.
+
 package nlwire
 
 import (
@@ -15,11 +22,6 @@ import (
 	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 )
-
-// RTM_NEWRULE, RTM_DELRULE and RTM_GETRULE: struct fib_rule_hdr and the
-// FRA_* attributes of include/uapi/linux/fib_rules.h, served by the
-// handlers of net/core/fib_rules.c, which rtnetlink registers for
-// PF_UNSPEC and which pick the family's rules from the header.
 
 // frhLen is sizeof(struct fib_rule_hdr): family, dst_len, src_len, tos,
 // table, res1, res2, action (a byte each) and flags (u32).

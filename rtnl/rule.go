@@ -99,13 +99,9 @@ type RuleRequest struct {
 //
 // Kernel: fib_nl_newrule → fib_newrule (net/core/fib_rules.c).
 func (h *Handle) NewRule(r RuleRequest) error {
-	o, end, err := h.ruleRequest("RTM_NEWRULE", r.Family)
-	defer end()
-	if err != nil {
-		return err
-	}
-	defer h.ruleRequestOrigin(r.Origin)()
-	return o.Add(h.t, h.n.k.rtnl, r.Rule, r.Flags&rt.NLMExcl != 0)
+	return h.ruleChange("RTM_NEWRULE", &r, func(o *fibrules.Ops) error {
+		return o.Add(h.t, h.n.k.rtnl, r.Rule, r.Flags&rt.NLMExcl != 0)
+	})
 }
 
 // DelRule deletes the first rule that matches r.Rule, with NewRule's
@@ -113,13 +109,22 @@ func (h *Handle) NewRule(r RuleRequest) error {
 //
 // Kernel: fib_nl_delrule → fib_delrule, rule_find (net/core/fib_rules.c).
 func (h *Handle) DelRule(r RuleRequest) error {
-	o, end, err := h.ruleRequest("RTM_DELRULE", r.Family)
+	return h.ruleChange("RTM_DELRULE", &r, func(o *fibrules.Ops) error {
+		return o.Del(h.t, h.n.k.rtnl, r.Rule)
+	})
+}
+
+// ruleChange makes the rule request op: change runs on the family's
+// rules, with the request's origin recorded for the notification it
+// causes.
+func (h *Handle) ruleChange(op string, r *RuleRequest, change func(o *fibrules.Ops) error) error {
+	o, end, err := h.ruleRequest(op, r.Family)
 	defer end()
 	if err != nil {
 		return err
 	}
 	defer h.ruleRequestOrigin(r.Origin)()
-	return o.Del(h.t, h.n.k.rtnl, r.Rule)
+	return change(o)
 }
 
 // RuleDumpRequest is the body of an RTM_GETRULE with NLM_F_DUMP: the
