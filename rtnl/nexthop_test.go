@@ -117,3 +117,48 @@ func TestNexthopDelete(t *testing.T) {
 	_, err = r.h.NexthopGet(2)
 	requireErr(t, err, syscall.ENOENT, "Nexthop id does not exist")
 }
+
+// TestNexthopRequestChecks: the checks of a get, a dump and a bucket get
+// that the kernel makes before it looks anything up (nh_valid_get_del_req,
+// __nh_valid_dump_req, nh_valid_dump_bucket_req, nh_valid_get_bucket_req),
+// a device by ifindex (rtm_to_nh_config_rtnl), and the group statistics
+// netsim does not count.
+func TestNexthopRequestChecks(t *testing.T) {
+	r := nexthopRig(t)
+	second := func(_ any, err error) error { return err }
+	cases := []struct {
+		name  string
+		err   error
+		errno syscall.Errno
+		msg   string
+	}{
+		{"get: header", second(r.h.GetNexthop(rtnl.NexthopGetRequest{ID: 1, Header: rtnl.NexthopHeader{Protocol: 4}})), syscall.EINVAL, "Invalid values in header"},
+		{"get: no id", second(r.h.GetNexthop(rtnl.NexthopGetRequest{})), syscall.EINVAL, "Nexthop id is missing"},
+		{"get: id 0", second(r.h.GetNexthop(rtnl.NexthopGetRequest{HasID: true})), syscall.EINVAL, "Invalid nexthop id"},
+		{"get: a group's statistics", second(r.h.GetNexthop(rtnl.NexthopGetRequest{ID: 10, OpFlags: 1})), syscall.EOPNOTSUPP, "Nexthop group statistics are not modelled"},
+		{"dump: device above INT_MAX", second(r.h.DumpNexthops(rtnl.NexthopDumpRequest{DevIndex: -1})), syscall.EINVAL, "Invalid device index"},
+		{"dump: master above INT_MAX", second(r.h.DumpNexthops(rtnl.NexthopDumpRequest{MasterIndex: -1})), syscall.EINVAL, "Invalid master device index"},
+		{"dump: header", second(r.h.DumpNexthops(rtnl.NexthopDumpRequest{Header: rtnl.NexthopHeader{Scope: rt.ScopeLink}})), syscall.EINVAL, "Invalid values in header for nexthop dump request"},
+		{"bucket dump: id 0", second(r.h.NexthopBucketList(rtnl.NexthopBucketDumpRequest{HasID: true})), syscall.EINVAL, "Invalid nexthop id"},
+		{"bucket get: no bucket", second(r.h.GetNexthopBucket(rtnl.NexthopBucketGetRequest{ID: 10})), syscall.EINVAL, "Bucket information is missing"},
+		{"bucket get: no index", second(r.h.GetNexthopBucket(rtnl.NexthopBucketGetRequest{ID: 10, HasBucket: true})), syscall.EINVAL, "Bucket index is missing"},
+		{"new: NHA_OIF 0", r.h.NewNexthop(rtnl.NexthopRequest{ID: 20, OIF: true}), syscall.EINVAL, "Invalid device index"},
+		{"new: an ifindex no device has", r.h.NewNexthop(rtnl.NexthopRequest{ID: 20, DevIndex: 999}), syscall.EINVAL, "Invalid device index"},
+	}
+	for _, c := range cases {
+		requireErr(t, c.err, c.errno, c.msg)
+	}
+	// A dump asking for statistics lists the single nexthops before the
+	// first group, then ends.
+	var ids []nexthop.ID
+	d, err := r.h.DumpNexthops(rtnl.NexthopDumpRequest{OpFlags: 1})
+	r.ok(err)
+	_, err = d.Next(func(ni *rtnl.NexthopInfo) bool { ids = append(ids, ni.ID); return true })
+	requireErr(t, err, syscall.EOPNOTSUPP, "Nexthop group statistics are not modelled")
+	require.Equal(t, []nexthop.ID{1, 2, 3, 4}, ids)
+	// A device by ifindex is the device that has it.
+	r.ok(r.h.NewNexthop(rtnl.NexthopRequest{ID: 20, DevIndex: r.h.LinkIndex("veth2"), OIF: true}))
+	ni, err := r.h.NexthopGet(20)
+	r.ok(err)
+	require.Equal(t, "veth2", ni.Dev)
+}
