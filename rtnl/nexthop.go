@@ -22,8 +22,8 @@ import (
 // NexthopRequest is the body of an RTM_NEWNEXTHOP: the nexthop object to
 // add or replace (struct nhmsg and the NHA_* attributes, as
 // rtm_to_nh_config reads them), with the request's NLM_F_* flags. A
-// device is named by ifindex (NHA_OIF) or, from Go and by ip's words, by
-// name. The zero NexthopRequest is not valid.
+// device is named by ifindex (NHA_OIF, as ip and nlwire send it) or, from
+// Go, by name. The zero NexthopRequest is not valid.
 type NexthopRequest struct {
 	Origin
 	// Flags are the request's NLM_F_* flags: without rt.NLMReplace an
@@ -150,11 +150,11 @@ type NexthopHeader struct {
 	Flags    rt.NHFlags  // nh_flags (onlink)
 }
 
-// nexthopID is the check of a get's or a delete's id: the header sets
+// checkNexthopID is the check of a get's or a delete's id: the header sets
 // nothing, NHA_ID is sent (hasID, or an id that is not 0) and not 0.
 //
 // Kernel: nh_valid_get_del_req (net/ipv4/nexthop.c).
-func nexthopID(hd NexthopHeader, id nexthop.ID, hasID bool) error {
+func checkNexthopID(hd NexthopHeader, id nexthop.ID, hasID bool) error {
 	switch {
 	case hd != NexthopHeader{}:
 		return errno.New(syscall.EINVAL, "Invalid values in header")
@@ -194,7 +194,7 @@ func (h *Handle) DelNexthop(r NexthopDelRequest) error {
 			// nlmsg_parse: rtm_nh_policy_del has NHA_ID only.
 			return errno.New(syscall.EINVAL, "Unknown attribute type")
 		}
-		if err := nexthopID(r.Header, r.ID, r.HasID); err != nil {
+		if err := checkNexthopID(r.Header, r.ID, r.HasID); err != nil {
 			return err
 		}
 		return h.n.nexthopDel(t, r.ID)
@@ -308,7 +308,7 @@ var errStatsNotModelled = errno.New(syscall.EOPNOTSUPP, "Nexthop group statistic
 func (h *Handle) GetNexthop(r NexthopGetRequest) (NexthopInfo, error) {
 	var ni NexthopInfo
 	err := h.doFrom(r.Origin, "RTM_GETNEXTHOP", func(t *sim.Task, _ *netdev.Table) error {
-		if err := nexthopID(r.Header, r.ID, r.HasID); err != nil {
+		if err := checkNexthopID(r.Header, r.ID, r.HasID); err != nil {
 			return err
 		}
 		nh := h.n.nh.Get(r.ID)
@@ -611,7 +611,7 @@ type NexthopBucketGetRequest struct {
 func (h *Handle) GetNexthopBucket(r NexthopBucketGetRequest) (NexthopBucket, error) {
 	var nb NexthopBucket
 	err := h.doFrom(r.Origin, "RTM_GETNEXTHOPBUCKET", func(t *sim.Task, _ *netdev.Table) error {
-		if err := nexthopID(r.Header, r.ID, r.HasID); err != nil {
+		if err := checkNexthopID(r.Header, r.ID, r.HasID); err != nil {
 			return err
 		}
 		switch {
