@@ -414,14 +414,15 @@ func (ip *IP) ruleModify(h *rtnl.Handle, argv []string, del bool) error {
 	if !q.tableOK && !del {
 		q.r.Table = rt.TableMain
 	}
-	fam := rtnl.FamilyV4
+	req := rtnl.RuleRequest{Family: rt.FamilyInet, Rule: q.r}
 	if q.family == syscall.AF_INET6 {
-		fam = rtnl.FamilyV6
+		req.Family = rt.FamilyInet6
 	}
 	if del {
-		return h.RuleDel(fam, q.r)
+		return h.DelRule(req)
 	}
-	return h.RuleAdd(fam, q.r)
+	req.Flags = rt.NLMCreate | rt.NLMExcl
+	return h.NewRule(req)
 }
 
 // ruleFilter is iprule.c's filter: the selectors of `ip rule list` and
@@ -597,16 +598,16 @@ func (f *ruleFilter) keep(r fibrules.Rule) bool {
 
 // ruleList runs iprule_list_flush_or_save's parse and dump: the rules of
 // the family (-6, else IPv4) that pass the filter.
-func (ip *IP) ruleList(h *rtnl.Handle, argv []string) (*ruleFilter, []fibrules.Rule, int, error) {
-	fam, family := rtnl.FamilyV4, syscall.AF_INET
+func (ip *IP) ruleList(h *rtnl.Handle, argv []string) (*ruleFilter, []fibrules.Rule, rt.Family, error) {
+	fam := rt.FamilyInet
 	if ip.family == syscall.AF_INET6 {
-		fam, family = rtnl.FamilyV6, syscall.AF_INET6
+		fam = rt.FamilyInet6
 	}
-	f := &ruleFilter{family: family}
+	f := &ruleFilter{family: int(fam)}
 	if err := walk(&args{w: argv}, ruleFilterKeywords, f, ruleFilterDst); err != nil {
 		return nil, nil, 0, err
 	}
-	rules, err := h.RuleList(fam)
+	rules, err := rtnl.ReadAll[fibrules.Rule](h.DumpRules(rtnl.RuleDumpRequest{Family: fam}))
 	if err != nil {
 		return nil, nil, 0, err
 	}
@@ -650,7 +651,7 @@ func (ip *IP) ruleFlush(h *rtnl.Handle, argv []string) error {
 		}
 		del := r
 		del.Attrs |= fibrules.AttrPriority
-		if err := h.RuleDel(fam, del); err != nil && !isGone(err) {
+		if err := h.DelRule(rtnl.RuleRequest{Family: fam, Rule: del}); err != nil && !isGone(err) {
 			return err
 		}
 	}

@@ -16,6 +16,10 @@ type request struct {
 	hdr    netlink.Header // as sent (Length checked); a doit may rewrite Flags as the kernel's handler does, and the ack echoes them
 	body   []byte         // the payload after the header
 	strict bool           // the socket enabled NETLINK_GET_STRICT_CHK
+	// origin is the request's origin (the socket's port id, the
+	// message's sequence number and flags), which each rtnl request built
+	// of it carries into its notifications.
+	origin rtnl.Origin
 
 	// scratch is the socket's spans for the request's top-level
 	// attributes (request.parseAttrs).

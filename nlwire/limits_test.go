@@ -141,10 +141,10 @@ func TestGroupAtLimitOverTheWire(t *testing.T) {
 	r := newLimitsRig(t)
 	require.NoError(t, r.h.AddrAdd("veth0", netip.MustParsePrefix("10.0.0.1/16")))
 	for i := 1; i <= nexthop.MaxGroupMembers+1; i++ {
-		require.NoError(t, r.h.NexthopAdd(rtnl.Nexthop{ID: nexthop.ID(i),
+		require.NoError(t, r.h.NexthopAdd(rtnl.NexthopRequest{ID: nexthop.ID(i),
 			Gateway: netip.AddrFrom4([4]byte{10, 0, byte(i / 250), byte(i%250 + 2)}), Dev: "veth0"}))
 	}
-	err := r.h.NexthopAdd(rtnl.Nexthop{ID: 20000, Group: func() []nexthop.GroupMember {
+	err := r.h.NexthopAdd(rtnl.NexthopRequest{ID: 20000, Group: func() []nexthop.GroupMember {
 		g := make([]nexthop.GroupMember, nexthop.MaxGroupMembers+1)
 		for i := range g {
 			g[i].ID = nexthop.ID(i + 1)

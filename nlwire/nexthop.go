@@ -1,3 +1,10 @@
+// Nexthop requests on the wire: RTM_NEWNEXTHOP, RTM_DELNEXTHOP,
+// RTM_GETNEXTHOP and RTM_GETNEXTHOPBUCKET, struct nhmsg and the NHA_*
+// attributes of include/uapi/linux/nexthop.h, served by rtm_new_nexthop,
+// rtm_del_nexthop, rtm_get_nexthop, rtm_dump_nexthop,
+// rtm_get_nexthop_bucket and rtm_dump_nexthop_bucket (net/ipv4/nexthop.c),
+// which parse every request strictly; the messages are in nexthop_fill.go.
+
 package nlwire
 
 import (
@@ -16,10 +23,6 @@ import (
 	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 )
-
-// RTM_NEWNEXTHOP, RTM_DELNEXTHOP, RTM_GETNEXTHOP and RTM_GETNEXTHOPBUCKET:
-// struct nhmsg and the NHA_* attributes of include/uapi/linux/nexthop.h,
-// served by net/ipv4/nexthop.c, which parses every request strictly.
 
 // nhmLen is sizeof(struct nhmsg): nh_family, nh_scope, nh_protocol, resvd
 // (a byte each) and nh_flags (u32).
@@ -123,11 +126,6 @@ func nhHeaderOf(body []byte) nhHeader {
 	return nhHeader{body[0], body[1], body[2], body[3], binary.LittleEndian.Uint32(body[4:])}
 }
 
-// errStatsNotModelled answers a request for a group's statistics
-// (NHA_OP_FLAG_DUMP_STATS, NHA_OP_FLAG_DUMP_HW_STATS): netsim counts no
-// packets per nexthop.
-var errStatsNotModelled = errno.New(syscall.EOPNOTSUPP, "Nexthop group statistics are not modelled")
-
 // nhConfig turns an RTM_NEWNEXTHOP into the nexthop it describes, with the
 // checks of rtm_to_nh_config that need no state, in its order; rtnl makes
 // the rest (the group's members, the device, the gateway) under RTNL. An
@@ -136,8 +134,10 @@ var errStatsNotModelled = errno.New(syscall.EOPNOTSUPP, "Nexthop group statistic
 //
 // Kernel: rtm_to_nh_config, nh_check_attr_group, rtm_to_nh_config_grp_res
 // (net/ipv4/nexthop.c).
-func nhConfig(h nhHeader, tb attrs) (rtnl.Nexthop, error) {
-	einval := func(msg string) (rtnl.Nexthop, error) { return rtnl.Nexthop{}, errno.New(syscall.EINVAL, msg) }
+func nhConfig(h nhHeader, tb attrs) (rtnl.NexthopRequest, error) {
+	einval := func(msg string) (rtnl.NexthopRequest, error) {
+		return rtnl.NexthopRequest{}, errno.New(syscall.EINVAL, msg)
+	}
 	if h.resvd != 0 || h.scope != 0 {
 		return einval("Invalid values in ancillary header")
 	}
@@ -153,8 +153,8 @@ func nhConfig(h nhHeader, tb attrs) (rtnl.Nexthop, error) {
 	default:
 		return einval("Invalid address family")
 	}
-	spec := rtnl.Nexthop{
-		ID: nexthop.ID(tb.u32(uapi.NHA_ID)), Family: int(h.family), Protocol: h.protocol,
+	spec := rtnl.NexthopRequest{
+		ID: nexthop.ID(tb.u32(uapi.NHA_ID)), Family: rt.Family(h.family), Protocol: rt.Protocol(h.protocol),
 		OnLink: h.flags&uint32(rt.FlagOnLink) != 0,
 	}
 	encap := tb.has(uapi.NHA_ENCAP) || tb.has(uapi.NHA_ENCAP_TYPE)
@@ -249,7 +249,7 @@ func nhConfig(h nhHeader, tb attrs) (rtnl.Nexthop, error) {
 	if tb.has(uapi.NHA_OIF) {
 		// rtnl refuses an ifindex no device has ("Invalid device
 		// index"), 0 and those above INT_MAX included, under RTNL.
-		spec.Dev = netdev.IndexRef(netdev.IfIndex(int32(tb.u32(uapi.NHA_OIF))))
+		spec.DevIndex, spec.OIF = netdev.IfIndex(int32(tb.u32(uapi.NHA_OIF))), true
 	}
 	return spec, nil
 }
@@ -299,28 +299,19 @@ func newNexthop(r *request) ([]netlink.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	spec, err := nhConfig(nhHeaderOf(r.body), tb)
+	req, err := nhConfig(nhHeaderOf(r.body), tb)
 	if err != nil {
 		return nil, err
 	}
-	return nil, r.h.NexthopNew(spec, r.hdr.Flags&uapi.NLM_F_REPLACE != 0, r.hdr.Flags&uapi.NLM_F_CREATE != 0)
+	req.Origin, req.Flags = r.origin, rt.NLMFlags(r.hdr.Flags)
+	return nil, r.h.NewNexthop(req)
 }
 
-// nhValidGetDel is nh_valid_get_del_req: a get or delete names one
-// nexthop by id and nothing in its header.
-func nhValidGetDel(r *request, tb attrs) (nexthop.ID, error) {
-	h := nhHeaderOf(r.body)
-	if h.protocol != 0 || h.resvd != 0 || h.scope != 0 || h.flags != 0 {
-		return 0, errno.New(syscall.EINVAL, "Invalid values in header")
-	}
-	if !tb.has(uapi.NHA_ID) {
-		return 0, errno.New(syscall.EINVAL, "Nexthop id is missing")
-	}
-	id := nexthop.ID(tb.u32(uapi.NHA_ID))
-	if id == 0 {
-		return 0, errno.New(syscall.EINVAL, "Invalid nexthop id")
-	}
-	return id, nil
+// nhmHeader is the request's struct nhmsg besides its family, which a
+// get, a delete and a dump must leave 0.
+func nhmHeader(body []byte) rtnl.NexthopHeader {
+	h := nhHeaderOf(body)
+	return rtnl.NexthopHeader{Scope: rt.Scope(h.scope), Protocol: rt.Protocol(h.protocol), Resvd: h.resvd, Flags: rt.NHFlags(h.flags)}
 }
 
 // delNexthop serves RTM_DELNEXTHOP.
@@ -331,11 +322,8 @@ func delNexthop(r *request) ([]netlink.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	id, err := nhValidGetDel(r, tb)
-	if err != nil {
-		return nil, err
-	}
-	return nil, r.h.NexthopDel(id)
+	return nil, r.h.DelNexthop(rtnl.NexthopDelRequest{Origin: r.origin, ID: nexthop.ID(tb.u32(uapi.NHA_ID)),
+		HasID: tb.has(uapi.NHA_ID), Header: nhmHeader(r.body)})
 }
 
 // getNexthop serves RTM_GETNEXTHOP without NLM_F_DUMP: one nexthop.
@@ -346,17 +334,10 @@ func getNexthop(r *request) ([]netlink.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	id, err := nhValidGetDel(r, tb)
-	if err != nil {
-		return nil, err
-	}
-	ops := tb.u32(uapi.NHA_OP_FLAGS)
-	ni, err := r.h.NexthopGet(id)
+	ni, err := r.h.GetNexthop(rtnl.NexthopGetRequest{Origin: r.origin, ID: nexthop.ID(tb.u32(uapi.NHA_ID)),
+		HasID: tb.has(uapi.NHA_ID), Header: nhmHeader(r.body), OpFlags: tb.u32(uapi.NHA_OP_FLAGS)})
 	if err != nil {
 		return nil, bareErrno(err, syscall.ENOENT) // rtm_get_nexthop sets no message
-	}
-	if ops != 0 && ni.Group != nil {
-		return nil, errStatsNotModelled
 	}
 	// The answer's skb is sized for the nexthop (nh_nlmsg_size).
 	m, err := nexthopMessage(rt.RTMNewNexthop, &ni, roomSized)
@@ -366,84 +347,69 @@ func getNexthop(r *request) ([]netlink.Message, error) {
 	return []netlink.Message{m}, nil
 }
 
-// nhDumpFilter is __nh_valid_dump_req: the device filters (an ifindex
-// above INT_MAX is refused) and a header that sets nothing but the family.
-func nhDumpFilter(r *request, tb attrs) (rtnl.NexthopFilter, error) {
-	var f rtnl.NexthopFilter
-	if i := tb.u32(uapi.NHA_OIF); i > math.MaxInt32 {
-		return f, errno.New(syscall.EINVAL, "Invalid device index")
-	} else {
-		f.DevIndex = netdev.IfIndex(i)
+// nhDumpRequest is the dump request an nhmsg and its attributes make: the
+// family, the header, the device filters (a u32 above INT_MAX a negative
+// ifindex, which rtnl refuses), groups and fdb, and the op flags.
+func nhDumpRequest(r *request, tb attrs) rtnl.NexthopDumpRequest {
+	return rtnl.NexthopDumpRequest{
+		Origin: r.origin, Family: rt.Family(r.body[0]), Header: nhmHeader(r.body),
+		DevIndex:    netdev.IfIndex(int32(tb.u32(uapi.NHA_OIF))),
+		MasterIndex: netdev.IfIndex(int32(tb.u32(uapi.NHA_MASTER))),
+		Groups:      tb.has(uapi.NHA_GROUPS), FDB: tb.has(uapi.NHA_FDB), OpFlags: tb.u32(uapi.NHA_OP_FLAGS),
 	}
-	if i := tb.u32(uapi.NHA_MASTER); i > math.MaxInt32 {
-		return f, errno.New(syscall.EINVAL, "Invalid master device index")
-	} else {
-		f.MasterIndex = netdev.IfIndex(i)
-	}
-	h := nhHeaderOf(r.body)
-	if h.protocol != 0 || h.resvd != 0 || h.scope != 0 || h.flags != 0 {
-		return f, errno.New(syscall.EINVAL, "Invalid values in header for nexthop dump request")
-	}
-	return f, nil
 }
 
 // dumpNexthops serves an RTM_GETNEXTHOP dump.
 //
-// Kernel: rtm_dump_nexthop, nh_valid_dump_req, nh_dump_filtered
-// (net/ipv4/nexthop.c).
+// Kernel: rtm_dump_nexthop, nh_valid_dump_req (net/ipv4/nexthop.c).
 func dumpNexthops(r *request) (dumper, error) {
 	tb, err := nhParse(r, nhPolicyDump)
 	if err != nil {
 		return nil, err
 	}
-	f, err := nhDumpFilter(r, tb)
+	d, err := r.h.DumpNexthops(nhDumpRequest(r, tb))
 	if err != nil {
 		return nil, err
 	}
-	f.Groups, f.FDB = tb.has(uapi.NHA_GROUPS), tb.has(uapi.NHA_FDB)
-	f.Family = int(r.body[0])
-	return &nexthopDumper{h: r.h, f: f, ops: tb.u32(uapi.NHA_OP_FLAGS)}, nil
+	return &seqDumper[rtnl.NexthopInfo]{d, rt.RTMNewNexthop, encodeNexthop}, nil
 }
 
-// nexthopDumper is a nexthop dump's filter and cursor, the id to resume
-// at (ctx->idx).
-type nexthopDumper struct {
-	h    *rtnl.Handle
-	f    rtnl.NexthopFilter
-	ops  uint32 // NHA_OP_FLAGS
-	from nexthop.ID
+// seqDumper puts the parts of a dump whose parts report the generation
+// they read (cb->seq): each message of type typ is built by msg for the
+// room left in the part, and the part's consistency is checked against
+// the generation.
+type seqDumper[T any] struct {
+	d interface {
+		Next(func(*T) bool) (bool, error)
+		Seq() uint32
+		Close()
+	}
+	typ rt.MsgType
+	msg func(x *T, room int) ([]byte, error)
 }
 
-// fill puts the nexthops the filter leaves, from the cursor on, each
-// built for the room left in the part, and checks the dump's consistency
-// against net->nexthop.seq. A nexthop that does not fit even in an empty
-// part (a group of more than 4049 members) ends the dump with EMSGSIZE
-// in NLMSG_DONE (see fillPart; `ip nexthop show`: "Error: Buffer too
-// small for object.").
+// fill puts the objects the dump selects, from its cursor on. An object
+// that does not fit even in an empty part (a group of more than 4049
+// members) ends the dump with EMSGSIZE in NLMSG_DONE (see fillPart; `ip
+// nexthop show`: "Error: Buffer too small for object.").
 //
-// Kernel: rtm_dump_nexthop, rtm_dump_walk_nexthops,
-// rtm_dump_nexthop_cb (net/ipv4/nexthop.c).
-func (d *nexthopDumper) fill(p *part) (bool, error) {
+// Kernel: rtm_dump_nexthop_cb, nh_fill_res_bucket (net/ipv4/nexthop.c),
+// nl_dump_check_consistent.
+func (d *seqDumper[T]) fill(p *part) (bool, error) {
 	var perr error
-	put := putEach(p, rt.RTMNewNexthop, 0, encodeNexthop, &perr)
-	ds, err := d.h.NexthopDumpFrom(d.f, &d.from, func(ni *rtnl.NexthopInfo) bool {
-		if d.ops != 0 && ni.Group != nil {
-			perr = errStatsNotModelled
-			return false
-		}
-		return put(ni)
-	})
+	done, err := d.d.Next(putEach(p, d.typ, 0, d.msg, &perr))
+	p.checkConsistent(d.d.Seq())
 	if err != nil {
 		return false, err
 	}
-	p.checkConsistent(ds.Seq)
-	return ds.Done, perr
+	return done, perr
 }
 
-func (d *nexthopDumper) close() {}
+func (d *seqDumper[T]) close() { d.d.Close() }
 
 // getNexthopBucket serves RTM_GETNEXTHOPBUCKET without NLM_F_DUMP: one
-// bucket of a resilient group.
+// bucket of a resilient group. NHA_RES_BUCKET is parsed here, before
+// rtnl checks the rest of the request.
 //
 // Kernel: rtm_get_nexthop_bucket, nh_valid_get_bucket_req
 // (net/ipv4/nexthop.c).
@@ -452,21 +418,16 @@ func getNexthopBucket(r *request) ([]netlink.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	id, err := nhValidGetDel(r, tb)
-	if err != nil {
-		return nil, err
+	req := rtnl.NexthopBucketGetRequest{Origin: r.origin, ID: nexthop.ID(tb.u32(uapi.NHA_ID)),
+		HasID: tb.has(uapi.NHA_ID), Header: nhmHeader(r.body), HasBucket: tb.has(uapi.NHA_RES_BUCKET)}
+	if req.HasBucket {
+		rb, err := nhNested(tb, uapi.NHA_RES_BUCKET, nhResBucketPolicyGet)
+		if err != nil {
+			return nil, err
+		}
+		req.Index, req.HasIndex = rb.u16(uapi.NHA_RES_BUCKET_INDEX), rb.has(uapi.NHA_RES_BUCKET_INDEX)
 	}
-	if !tb.has(uapi.NHA_RES_BUCKET) {
-		return nil, errno.New(syscall.EINVAL, "Bucket information is missing")
-	}
-	rb, err := nhNested(tb, uapi.NHA_RES_BUCKET, nhResBucketPolicyGet)
-	if err != nil {
-		return nil, err
-	}
-	if !rb.has(uapi.NHA_RES_BUCKET_INDEX) {
-		return nil, errno.New(syscall.EINVAL, "Bucket index is missing")
-	}
-	b, err := r.h.NexthopBucketGet(id, rb.u16(uapi.NHA_RES_BUCKET_INDEX))
+	b, err := r.h.GetNexthopBucket(req)
 	if err != nil {
 		return nil, err
 	}
@@ -478,7 +439,9 @@ func getNexthopBucket(r *request) ([]netlink.Message, error) {
 }
 
 // dumpNexthopBuckets serves an RTM_GETNEXTHOPBUCKET dump. Its request is
-// parsed without extack: a policy error is a bare errno.
+// parsed without extack: a policy error is a bare errno. NHA_RES_BUCKET
+// is parsed after rtnl has checked the rest of the request, as the
+// kernel does.
 //
 // Kernel: rtm_dump_nexthop_bucket, nh_valid_dump_bucket_req
 // (net/ipv4/nexthop.c).
@@ -487,169 +450,24 @@ func dumpNexthopBuckets(r *request) (dumper, error) {
 	if err != nil {
 		return nil, errno.New(errno.Of(err), "")
 	}
-	var f rtnl.NexthopBucketFilter
-	if tb.has(uapi.NHA_ID) {
-		if f.ID = nexthop.ID(tb.u32(uapi.NHA_ID)); f.ID == 0 {
-			return nil, errno.New(syscall.EINVAL, "Invalid nexthop id")
-		}
-	}
-	if f.NexthopFilter, err = nhDumpFilter(r, tb); err != nil {
-		return nil, err
-	}
-	f.Family = int(r.body[0]) // buckets whose member is of this family
+	req := rtnl.NexthopBucketDumpRequest{NexthopDumpRequest: nhDumpRequest(r, tb),
+		ID: nexthop.ID(tb.u32(uapi.NHA_ID)), HasID: tb.has(uapi.NHA_ID)}
+	var nestErr error
 	if tb.has(uapi.NHA_RES_BUCKET) {
 		rb, err := nhNested(tb, uapi.NHA_RES_BUCKET, nhResBucketPolicyDump)
-		if err != nil {
-			return nil, err
-		}
-		f.NexthopID = nexthop.ID(rb.u32(uapi.NHA_RES_BUCKET_NH_ID))
-	}
-	return &bucketDumper{h: r.h, f: f}, nil
-}
-
-// bucketDumper is a bucket dump's filter and cursor.
-type bucketDumper struct {
-	h *rtnl.Handle
-	f rtnl.NexthopBucketFilter
-	c rtnl.BucketCursor
-}
-
-// fill puts the buckets the filter leaves, from the cursor on, and checks
-// the dump's consistency against net->nexthop.seq.
-//
-// Kernel: rtm_dump_nexthop_bucket, nh_fill_res_bucket
-// (net/ipv4/nexthop.c).
-func (d *bucketDumper) fill(p *part) (bool, error) {
-	var perr error
-	ds, err := d.h.NexthopBucketDump(d.f, &d.c, putEach(p, rt.RTMNewNexthopBucket, 0,
-		func(b *rtnl.NexthopBucket, _ int) ([]byte, error) {
-			m, err := bucketMessage(b)
-			return m.Data, err
-		}, &perr))
-	if err != nil {
-		return false, err
-	}
-	p.checkConsistent(ds.Seq)
-	return ds.Done, perr
-}
-
-func (d *bucketDumper) close() {}
-
-// notifyNexthop builds RTM_NEWNEXTHOP and RTM_DELNEXTHOP notifications.
-//
-// Kernel: nexthop_notify (net/ipv4/nexthop.c).
-func notifyNexthop(n rtnl.Notification) ([]byte, uint32, error) {
-	if n.Nexthop == nil {
-		return nil, 0, nil
-	}
-	b, err := encodeNexthop(n.Nexthop, roomSized)
-	return b, uapi.RTNLGRP_NEXTHOP, err
-}
-
-// notifyNexthopBucket builds the RTM_NEWNEXTHOPBUCKET a resilient group's
-// upkeep work multicasts to RTNLGRP_NEXTHOP for each bucket it migrates.
-//
-// Kernel: nexthop_bucket_notify (net/ipv4/nexthop.c).
-func notifyNexthopBucket(n rtnl.Notification) ([]byte, uint32, error) {
-	if n.Bucket == nil {
-		return nil, 0, nil
-	}
-	m, err := bucketMessage(n.Bucket)
-	return m.Data, uapi.RTNLGRP_NEXTHOP, err
-}
-
-// nexthopMessage is a nexthop's message of type t built in an skb of room
-// bytes (see encodeNexthop).
-func nexthopMessage(t rt.MsgType, ni *rtnl.NexthopInfo, room int) (netlink.Message, error) {
-	b, err := encodeNexthop(ni, room)
-	return netlink.Message{Header: netlink.Header{Type: netlink.HeaderType(t)}, Data: b}, err
-}
-
-// encodeNexthop encodes a nexthop object, the attributes in the kernel's
-// order: a group's type, members (weight - 1 in two bytes), resilient
-// parameters and op flags, or a single nexthop's blackhole flag, fdb
-// flag, device and gateway. It fails with EMSGSIZE when the message does
-// not fit in room bytes: the largest dump skb holds a hash-threshold
-// group of at most 4049 members, the sized skb of a get or notification
-// any group (NHA_GROUP always fits its 16-bit length:
-// nexthop.MaxGroupMembers).
-//
-// Kernel: nh_fill_node, nla_put_nh_group, nla_put_nh_group_res
-// (net/ipv4/nexthop.c).
-func encodeNexthop(ni *rtnl.NexthopInfo, room int) ([]byte, error) {
-	hdr := make([]byte, nhmLen)
-	hdr[2] = uint8(ni.Protocol)
-	binary.LittleEndian.PutUint32(hdr[4:], uint32(ni.Flags))
-	ae := netlink.NewAttributeEncoder()
-	ae.Uint32(uapi.NHA_ID, uint32(ni.ID))
-	switch {
-	case ni.Group != nil:
-		if ni.FDB {
-			ae.Flag(uapi.NHA_FDB, true)
-		}
-		ae.Uint16(uapi.NHA_GROUP_TYPE, uint16(ni.GroupType))
-		g := make([]byte, 0, len(ni.Group)*nexthopGrpLen)
-		for _, m := range ni.Group {
-			w := m.Weight
-			if w == 0 {
-				w = 1
-			}
-			g = binary.LittleEndian.AppendUint32(g, uint32(m.ID))
-			g = append(g, uint8(w-1), uint8((w-1)>>8), 0, 0)
-		}
-		ae.Bytes(uapi.NHA_GROUP, g)
-		if ni.GroupType == nexthop.GroupResilient {
-			res := ni.Resilient
-			ae.Nested(uapi.NHA_RES_GROUP, func(ne *netlink.AttributeEncoder) error {
-				ne.Uint16(uapi.NHA_RES_GROUP_BUCKETS, res.Buckets)
-				ne.Uint32(uapi.NHA_RES_GROUP_IDLE_TIMER, uint32(toClockT(res.IdleTimer)))
-				ne.Uint32(uapi.NHA_RES_GROUP_UNBALANCED_TIMER, uint32(toClockT(res.UnbalancedTimer)))
-				ne.Uint64(uapi.NHA_RES_GROUP_UNBALANCED_TIME, toClockT(res.UnbalancedTime))
-				return nil
-			})
-		}
-		ae.Uint32(uapi.NHA_OP_FLAGS, nhaOpFlagRespGrpResv0)
-	case ni.Blackhole:
-		hdr[0] = uint8(ni.Family)
-		ae.Flag(uapi.NHA_BLACKHOLE, true)
-	default:
-		hdr[0] = uint8(ni.Family)
-		hdr[1] = uint8(ni.Scope)
-		if ni.FDB {
-			ae.Flag(uapi.NHA_FDB, true)
-		} else if ni.DevIndex != 0 {
-			ae.Uint32(uapi.NHA_OIF, uint32(ni.DevIndex))
-		}
-		if ni.Gateway.IsValid() {
-			ae.Bytes(uapi.NHA_GATEWAY, ni.Gateway.AsSlice())
+		if nestErr = err; err == nil {
+			req.NexthopID = nexthop.ID(rb.u32(uapi.NHA_RES_BUCKET_NH_ID))
 		}
 	}
-	b, err := encodeAttrs(hdr, ae)
+	d, err := r.h.DumpNexthopBuckets(req)
 	if err != nil {
 		return nil, err
 	}
-	return b, checkRoom(b, room)
-}
-
-// bucketMessage encodes one bucket of a resilient group as
-// RTM_NEWNEXTHOPBUCKET.
-//
-// Kernel: nh_fill_res_bucket (net/ipv4/nexthop.c).
-func bucketMessage(b *rtnl.NexthopBucket) (netlink.Message, error) {
-	hdr := make([]byte, nhmLen)
-	hdr[2] = uint8(b.Protocol)
-	binary.LittleEndian.PutUint32(hdr[4:], uint32(b.Flags))
-	ae := netlink.NewAttributeEncoder()
-	ae.Uint32(uapi.NHA_ID, uint32(b.ID))
-	ae.Nested(uapi.NHA_RES_BUCKET, func(ne *netlink.AttributeEncoder) error {
-		ne.Uint16(uapi.NHA_RES_BUCKET_INDEX, b.Index)
-		ne.Uint32(uapi.NHA_RES_BUCKET_NH_ID, uint32(b.NexthopID))
-		ne.Uint64(uapi.NHA_RES_BUCKET_IDLE_TIME, toClockT(b.IdleTime))
-		return nil
-	})
-	data, err := encodeAttrs(hdr, ae)
-	return netlink.Message{
-		Header: netlink.Header{Type: netlink.HeaderType(rt.RTMNewNexthopBucket)},
-		Data:   data,
-	}, err
+	if nestErr != nil {
+		return nil, nestErr
+	}
+	return &seqDumper[rtnl.NexthopBucket]{d, rt.RTMNewNexthopBucket, func(b *rtnl.NexthopBucket, _ int) ([]byte, error) {
+		m, err := bucketMessage(b)
+		return m.Data, err
+	}}, nil
 }

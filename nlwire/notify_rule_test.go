@@ -27,7 +27,7 @@ func TestRuleAndNexthopNotifications(t *testing.T) {
 	require.NoError(t, h.RuleAdd(rtnl.FamilyV6, fibrules.Rule{
 		Action: fibrules.ActUnreachable, Pref: 901, Attrs: fibrules.AttrPriority,
 	}))
-	find := func(fam int, pref uint32) *fibrules.Rule {
+	find := func(fam rt.Family, pref uint32) *fibrules.Rule {
 		rules, err := h.RuleList(fam)
 		require.NoError(t, err)
 		for i := range rules {

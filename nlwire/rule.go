@@ -1,9 +1,17 @@
+// Rule requests on the wire: RTM_NEWRULE, RTM_DELRULE and RTM_GETRULE,
+// struct fib_rule_hdr and the FRA_* attributes of
+// include/uapi/linux/fib_rules.h, served by the handlers of
+// net/core/fib_rules.c (fib_nl_newrule, fib_nl_delrule, fib_nl_dumprule),
+// which rtnetlink registers for PF_UNSPEC and which pick the family's
+// rules from the header.
+
 package nlwire
 
 import (
 	"cmp"
 	"encoding/binary"
 	"net/netip"
+	"slices"
 	"syscall"
 
 	"github.com/mdlayher/netlink"
@@ -15,21 +23,9 @@ import (
 	"github.com/netsimlab/netsim/rtnl"
 )
 
-// RTM_NEWRULE, RTM_DELRULE and RTM_GETRULE: struct fib_rule_hdr and the
-// FRA_* attributes of include/uapi/linux/fib_rules.h, served by the
-// handlers of net/core/fib_rules.c, which rtnetlink registers for
-// PF_UNSPEC and which pick the family's rules from the header.
-
 // frhLen is sizeof(struct fib_rule_hdr): family, dst_len, src_len, tos,
 // table, res1, res2, action (a byte each) and flags (u32).
 const frhLen = 12
-
-// RTNL_FAMILY_IPMR and RTNL_FAMILY_IP6MR: the multicast routing rules,
-// which the kernel has and netsim does not model.
-const (
-	familyIPMR  = 128
-	familyIP6MR = 129
-)
 
 // fibRulePolicy is fib_rule_policy (net/core/fib_rules.c). FRA_SRC and
 // FRA_DST are not in it (fib_nl2rule checks their length against the
@@ -76,31 +72,16 @@ func init() {
 	registerNotify(rt.RTMDelRule, notifyRule)
 }
 
-// ruleFamily is lookup_rules_ops: the rtnl family of the header's family,
-// or the error the kernel answers for a family without rules (netsim has
-// no multicast routing rules, which the kernel does have).
-func ruleFamily(fam uint8) (int, error) {
-	switch fam {
-	case uapi.AF_INET:
-		return rtnl.FamilyV4, nil
-	case uapi.AF_INET6:
-		return rtnl.FamilyV6, nil
-	case familyIPMR, familyIP6MR:
-		return 0, errno.New(syscall.EOPNOTSUPP, "Multicast routing rules are not modelled")
-	}
-	return 0, errno.New(syscall.EAFNOSUPPORT, "Rule family not supported")
-}
-
 // ruleParse is what fib_newrule and fib_delrule do before fib_nl2rule:
-// the header's length, the family's rules, and nlmsg_parse_deprecated
-// with fib_rule_policy, whose errors keep their attribute offset but say
-// "Error parsing msg".
-func ruleParse(r *request) (int, attrs, error) {
+// the header's length, the family's rules (rtnl.RuleFamily), and
+// nlmsg_parse_deprecated with fib_rule_policy, whose errors keep their
+// attribute offset but say "Error parsing msg".
+func ruleParse(r *request) (rt.Family, attrs, error) {
 	if len(r.body) < frhLen {
 		return 0, attrs{}, errno.New(syscall.EINVAL, "Invalid msg length")
 	}
-	fam, err := ruleFamily(r.body[0])
-	if err != nil {
+	fam := rt.Family(r.body[0])
+	if err := rtnl.RuleFamily(fam); err != nil {
 		return 0, attrs{}, err
 	}
 	tb, err := parseAttrs(r.body[frhLen:], 16+frhLen, fibRulePolicy, validateLiberal)
@@ -113,7 +94,7 @@ func ruleParse(r *request) (int, attrs, error) {
 // ruleNotModelled refuses the FRA_* attributes netsim's rules do not
 // have: DSCP and flow label selectors, port masks and (for IPv4) realms.
 // add is RTM_NEWRULE, whose IPv4 configure refuses a flow label.
-func ruleNotModelled(fam int, tb attrs, add bool) error {
+func ruleNotModelled(fam rt.Family, tb attrs, add bool) error {
 	for _, a := range []struct {
 		t    uint16
 		name string
@@ -126,14 +107,14 @@ func ruleNotModelled(fam int, tb attrs, add bool) error {
 		}
 	}
 	if tb.has(uapi.FRA_FLOWLABEL) || tb.has(uapi.FRA_FLOWLABEL_MASK) {
-		if fam == rtnl.FamilyV6 {
+		if fam == rt.FamilyInet6 {
 			return errno.New(syscall.EOPNOTSUPP, "FRA_FLOWLABEL is not modelled")
 		}
 		if add {
 			return errno.New(syscall.EINVAL, "Flow label cannot be specified for IPv4 FIB rules")
 		}
 	}
-	if fam == rtnl.FamilyV4 && tb.u32(uapi.FRA_FLOW) != 0 {
+	if fam == rt.FamilyInet && tb.u32(uapi.FRA_FLOW) != 0 {
 		// An IPv4 rule's realm (tclassid); IPv6 ignores FRA_FLOW.
 		return errno.New(syscall.EOPNOTSUPP, "FRA_FLOW (realms) is not modelled")
 	}
@@ -146,10 +127,10 @@ func ruleNotModelled(fam int, tb attrs, add bool) error {
 // the attributes' sizes) and the l3mdev value.
 //
 // Kernel: fib_nl2rule (net/core/fib_rules.c).
-func ruleFromMsg(fam int, body []byte, tb attrs) (fibrules.Rule, error) {
+func ruleFromMsg(fam rt.Family, body []byte, tb attrs) (fibrules.Rule, error) {
 	var r fibrules.Rule
 	size := 4
-	if fam == rtnl.FamilyV6 {
+	if fam == rt.FamilyInet6 {
 		size = 16
 	}
 	prefix := func(t uint16, plen uint8, msg string) (netip.Prefix, error) {
@@ -247,7 +228,7 @@ func newRule(r *request) ([]netlink.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nil, r.h.RuleNew(fam, rule, r.hdr.Flags&uapi.NLM_F_EXCL != 0)
+	return nil, r.h.NewRule(rtnl.RuleRequest{Origin: r.origin, Flags: rt.NLMFlags(r.hdr.Flags), Family: fam, Rule: rule})
 }
 
 // delRule serves RTM_DELRULE: the first rule that matches what the
@@ -266,67 +247,43 @@ func delRule(r *request) ([]netlink.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nil, r.h.RuleDel(fam, rule)
+	return nil, r.h.DelRule(rtnl.RuleRequest{Origin: r.origin, Family: fam, Rule: rule})
 }
 
 // dumpRules serves an RTM_GETRULE dump: one family's rules, or with
-// AF_UNSPEC every family's, IPv4 first (the kernel's multicast routing
-// rules, which it lists between IPv4 and IPv6, netsim does not have).
+// AF_UNSPEC every family's.
 //
-// Kernel: fib_nl_dumprule, fib_valid_dumprule_req, dump_rules
-// (net/core/fib_rules.c).
+// Kernel: fib_nl_dumprule, fib_valid_dumprule_req (net/core/fib_rules.c).
 func dumpRules(r *request) (dumper, error) {
-	if r.strict {
-		if len(r.body) < frhLen {
-			return nil, errno.New(syscall.EINVAL, "Invalid header for fib rule dump request")
-		}
-		for _, b := range r.body[1:frhLen] {
-			if b != 0 {
-				return nil, errno.New(syscall.EINVAL, "Invalid values in header for fib rule dump request")
-			}
-		}
-		if len(r.body) > frhLen {
-			return nil, errno.New(syscall.EINVAL, "Invalid data after header in fib rule dump request")
-		}
+	hdr := r.body[1:min(len(r.body), frhLen)]
+	d, err := r.h.DumpRules(rtnl.RuleDumpRequest{
+		Origin: r.origin, Family: rt.Family(r.family()), Strict: r.strict,
+		ShortHeader: len(r.body) < frhLen, HeaderSet: slices.ContainsFunc(hdr, func(b byte) bool { return b != 0 }),
+		Attrs: len(r.body) > frhLen,
+	})
+	if err != nil {
+		return nil, err
 	}
-	fams := []int{rtnl.FamilyV4, rtnl.FamilyV6}
-	if f := r.family(); f != uapi.AF_UNSPEC {
-		fam, err := ruleFamily(f)
-		if err != nil {
-			return nil, bareErrno(err, syscall.EAFNOSUPPORT) // fib_nl_dumprule sets no message
-		}
-		fams = []int{fam}
-	}
-	return &ruleDumper{h: r.h, fams: fams}, nil
+	return &ruleDumper{d}, nil
 }
 
-// ruleDumper is a rule dump's cursor: the families still to dump and,
-// in the first, the position in its rule list (cb->args[1]), as the
-// kernel resumes.
-type ruleDumper struct {
-	h    *rtnl.Handle
-	fams []int
-	pos  int
-}
+// ruleDumper puts a rule dump's parts.
+type ruleDumper struct{ d *rtnl.RuleDump }
 
-// fill puts the rules from the cursor on, family after family.
+// fill puts the rules from the dump's cursor on, family after family.
 //
 // Kernel: fib_nl_dumprule, dump_rules (net/core/fib_rules.c).
 func (d *ruleDumper) fill(p *part) (bool, error) {
-	for len(d.fams) > 0 {
-		fam := d.fams[0]
-		var perr error
-		done, err := d.h.RuleDump(fam, &d.pos, putEach(p, rt.RTMNewRule, 0,
-			func(r *fibrules.Rule, _ int) ([]byte, error) { return encodeRule(r, fam) }, &perr))
-		if err != nil || perr != nil || !done {
-			return false, cmp.Or(err, perr)
-		}
-		d.fams, d.pos = d.fams[1:], 0
+	var perr error
+	done, err := d.d.Next(putEach(p, rt.RTMNewRule, 0,
+		func(r *fibrules.Rule, _ int) ([]byte, error) { return encodeRule(r, r.Family) }, &perr))
+	if err != nil || perr != nil {
+		return false, cmp.Or(err, perr)
 	}
-	return true, nil
+	return done, nil
 }
 
-func (d *ruleDumper) close() {}
+func (d *ruleDumper) close() { d.d.Close() }
 
 // notifyRule builds RTM_NEWRULE and RTM_DELRULE notifications, sent to the
 // family's rule group.
@@ -336,15 +293,15 @@ func notifyRule(n rtnl.Notification) ([]byte, uint32, error) {
 	if n.Rule == nil {
 		return nil, 0, nil
 	}
-	fam := n.Family
+	fam := rt.Family(n.Family)
 	if n.Rule.Family != 0 {
-		fam = int(n.Rule.Family)
+		fam = n.Rule.Family
 	}
 	switch fam {
-	case rtnl.FamilyV4:
+	case rt.FamilyInet:
 		b, err := encodeRule(n.Rule, fam)
 		return b, uapi.RTNLGRP_IPV4_RULE, err
-	case rtnl.FamilyV6:
+	case rt.FamilyInet6:
 		b, err := encodeRule(n.Rule, fam)
 		return b, uapi.RTNLGRP_IPV6_RULE, err
 	}
@@ -364,7 +321,7 @@ func prefixLen(p netip.Prefix) uint8 {
 //
 // Kernel: fib_nl_fill_rule (net/core/fib_rules.c), fib4_rule_fill
 // (net/ipv4/fib_rules.c), fib6_rule_fill (net/ipv6/fib6_rules.c).
-func encodeRule(r *fibrules.Rule, fam int) ([]byte, error) {
+func encodeRule(r *fibrules.Rule, fam rt.Family) ([]byte, error) {
 	hdr := make([]byte, frhLen)
 	hdr[0] = uint8(fam)
 	hdr[1] = prefixLen(r.Dst)

@@ -25,6 +25,7 @@ import (
 	"github.com/netsimlab/netsim/nexthop"
 	"github.com/netsimlab/netsim/nlwire"
 	"github.com/netsimlab/netsim/nlwire/internal/uapi"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 )
@@ -316,7 +317,7 @@ func (w *stressWorker) nexthop(wire bool) error {
 	case 0: // a device nexthop
 		name := w.dev()
 		if !wire {
-			return w.handleErr(w.h.NexthopAdd(rtnl.Nexthop{ID: id, Dev: name}))
+			return w.handleErr(w.h.NexthopAdd(rtnl.NexthopRequest{ID: id, Dev: name}))
 		}
 		idx, err := w.index(name)
 		if err != nil || idx == 0 {
@@ -325,7 +326,7 @@ func (w *stressWorker) nexthop(wire bool) error {
 		return w.wireNexthop(uapi.RTM_NEWNEXTHOP, id, func(ae *netlink.AttributeEncoder) { ae.Uint32(uapi.NHA_OIF, idx) })
 	case 1: // a blackhole
 		if !wire {
-			return w.handleErr(w.h.NexthopAdd(rtnl.Nexthop{ID: id, Blackhole: true}))
+			return w.handleErr(w.h.NexthopAdd(rtnl.NexthopRequest{ID: id, Blackhole: true}))
 		}
 		return w.wireNexthop(uapi.RTM_NEWNEXTHOP, id, func(ae *netlink.AttributeEncoder) { ae.Flag(uapi.NHA_BLACKHOLE, true) })
 	case 2: // a group of two of the worker's nexthops
@@ -333,7 +334,7 @@ func (w *stressWorker) nexthop(wire bool) error {
 		if a == id || b == id || a == b {
 			return nil
 		}
-		return w.handleErr(w.h.NexthopAdd(rtnl.Nexthop{ID: id, Group: []nexthop.GroupMember{{ID: a, Weight: 1}, {ID: b, Weight: 2}}}))
+		return w.handleErr(w.h.NexthopAdd(rtnl.NexthopRequest{ID: id, Group: []nexthop.GroupMember{{ID: a, Weight: 1}, {ID: b, Weight: 2}}}))
 	default:
 		if wire {
 			return w.wireNexthop(uapi.RTM_DELNEXTHOP, id, nil)
@@ -343,9 +344,9 @@ func (w *stressWorker) nexthop(wire bool) error {
 }
 
 func (w *stressWorker) rule(wire bool) error {
-	fam := rtnl.FamilyV4
+	fam := rt.FamilyInet
 	if w.rng.IntN(2) == 0 {
-		fam = rtnl.FamilyV6
+		fam = rt.FamilyInet6
 	}
 	pref := uint32(1000 + 100*w.id + w.rng.IntN(10))
 	r := fibrules.Rule{Pref: pref, Attrs: fibrules.AttrPriority, Action: fibrules.ActToTable, Table: uint32(100 + w.id)}
@@ -355,7 +356,7 @@ func (w *stressWorker) rule(wire bool) error {
 	case 1:
 		r.Attrs |= fibrules.AttrIIFName // FRA_IIFNAME "": bound to no device
 	case 2:
-		if fam == rtnl.FamilyV4 {
+		if fam == rt.FamilyInet {
 			r.Table = 0 // the lowest unused table (fib_empty_table)
 		}
 	}
@@ -396,9 +397,9 @@ func (w *stressWorker) dump(wire bool) error {
 	case 2:
 		_, err = w.h.RouteList(rtnl.FamilyAll, 0)
 	case 3:
-		_, err = w.h.RuleList(rtnl.FamilyV4)
+		_, err = w.h.RuleList(rt.FamilyInet)
 	default:
-		_, err = w.h.NexthopDump(rtnl.NexthopFilter{})
+		_, err = w.h.NexthopList()
 	}
 	return w.handleErr(err)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/netsimlab/netsim/fibrules"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 )
@@ -113,7 +114,7 @@ func atomDump(tb testing.TB, k *rtnl.Kernel, t *sim.Task) string {
 		for _, nh := range nhs {
 			fmt.Fprintf(&b, "nexthop %+v\n", nh)
 		}
-		for _, fam := range []int{rtnl.FamilyV4, rtnl.FamilyV6} {
+		for _, fam := range []rt.Family{rt.FamilyInet, rt.FamilyInet6} {
 			rules, err := h.RuleList(fam)
 			if err != nil {
 				tb.Fatal(err)
@@ -280,8 +281,8 @@ func (g *atomGen) route() rtnl.Route {
 	return r
 }
 
-func (g *atomGen) nexthop() rtnl.Nexthop {
-	nh := rtnl.Nexthop{ID: nexthop.ID(g.rng.IntN(10))}
+func (g *atomGen) nexthop() rtnl.NexthopRequest {
+	nh := rtnl.NexthopRequest{ID: nexthop.ID(g.rng.IntN(10))}
 	switch g.rng.IntN(6) {
 	case 0:
 		nh.Blackhole = true
@@ -324,7 +325,7 @@ func (g *atomGen) nexthop() rtnl.Nexthop {
 	return nh
 }
 
-func (g *atomGen) rule(fam int) fibrules.Rule {
+func (g *atomGen) rule(fam rt.Family) fibrules.Rule {
 	r := fibrules.Rule{Action: fibrules.ActToTable, Table: []uint32{0, 100, 200, 254}[g.rng.IntN(4)]}
 	if g.rng.IntN(4) != 0 {
 		r.Pref, r.Attrs = uint32(10*g.rng.IntN(6)), fibrules.AttrPriority
@@ -468,9 +469,9 @@ func (g *atomGen) requestOn(h *rtnl.Handle) (string, func() error) {
 				// RTM_DELNEXTHOP with what else ip nexthop del may send.
 				r := rtnl.NexthopDelRequest{ID: id, HasID: g.rng.IntN(6) > 0, Other: g.rng.IntN(4) == 0}
 				if g.rng.IntN(4) == 0 {
-					r.Protocol = 4
+					r.Header.Protocol = 4
 				}
-				return fmt.Sprintf("NexthopDelete(%+v)", r), func() error { return h.NexthopDelete(r) }
+				return fmt.Sprintf("DelNexthop(%+v)", r), func() error { return h.DelNexthop(r) }
 			}
 			return fmt.Sprintf("NexthopDel(%d)", id), func() error { return h.NexthopDel(id) }
 		}
@@ -480,7 +481,7 @@ func (g *atomGen) requestOn(h *rtnl.Handle) (string, func() error) {
 		}
 		return fmt.Sprintf("NexthopAdd(%+v)", nh), func() error { return h.NexthopAdd(nh) }
 	case k < 97:
-		fam := []int{rtnl.FamilyV4, rtnl.FamilyV6, rtnl.FamilyV4, 7}[g.rng.IntN(4)]
+		fam := []rt.Family{rt.FamilyInet, rt.FamilyInet6, rt.FamilyInet, 7}[g.rng.IntN(4)]
 		r := g.rule(fam)
 		if g.rng.IntN(3) == 0 {
 			return fmt.Sprintf("RuleDel(%d, %+v)", fam, r), func() error { return h.RuleDel(fam, r) }
@@ -522,15 +523,15 @@ func runAtomicity(t *testing.T, seed uint64, steps int, byOp map[string][2]int) 
 		func() error { return g.h.LinkSetMaster("d2", "b0") },
 		func() error { return g.h.LinkSetUp("mv0") },
 		func() error {
-			return g.h.NexthopAdd(rtnl.Nexthop{ID: 1, Gateway: netip.MustParseAddr("192.0.2.9"), Dev: "d0"})
+			return g.h.NexthopAdd(rtnl.NexthopRequest{ID: 1, Gateway: netip.MustParseAddr("192.0.2.9"), Dev: "d0"})
 		},
 		func() error {
-			return g.h.NexthopAdd(rtnl.Nexthop{ID: 2, Gateway: netip.MustParseAddr("198.51.100.7"), Dev: "va"})
+			return g.h.NexthopAdd(rtnl.NexthopRequest{ID: 2, Gateway: netip.MustParseAddr("198.51.100.7"), Dev: "va"})
 		},
 		func() error {
-			return g.h.NexthopAdd(rtnl.Nexthop{ID: 3, Group: []nexthop.GroupMember{{ID: 1}, {ID: 2, Weight: 3}}})
+			return g.h.NexthopAdd(rtnl.NexthopRequest{ID: 3, Group: []nexthop.GroupMember{{ID: 1}, {ID: 2, Weight: 3}}})
 		},
-		func() error { return g.h.NexthopAdd(rtnl.Nexthop{ID: 4, Blackhole: true}) },
+		func() error { return g.h.NexthopAdd(rtnl.NexthopRequest{ID: 4, Blackhole: true}) },
 		func() error {
 			return g.h.RouteAdd(rtnl.Route{Dst: netip.MustParsePrefix("10.0.0.0/8"), Gateway: netip.MustParseAddr("192.0.2.9")})
 		},

@@ -129,7 +129,7 @@ func fib6WalkOps(t *testing.T, cfg rtnl.Config, seed uint64, n int, check bool) 
 				what = fmt.Sprintf("nexthop del %d", id)
 				err = r.h.NexthopDel(id)
 			} else {
-				nh := rtnl.Nexthop{ID: id, Gateway: netip.MustParseAddr(pick(gws)), Dev: pick(devs)}
+				nh := rtnl.NexthopRequest{ID: id, Gateway: netip.MustParseAddr(pick(gws)), Dev: pick(devs)}
 				what = fmt.Sprintf("nexthop add %+v", nh)
 				err = r.h.NexthopAdd(nh)
 			}

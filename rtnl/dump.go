@@ -12,9 +12,7 @@ import (
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/fib6"
-	"github.com/netsimlab/netsim/fibrules"
 	"github.com/netsimlab/netsim/netdev"
-	"github.com/netsimlab/netsim/nexthop"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -260,46 +258,22 @@ func (h *Handle) AddrDump(family int, index netdev.IfIndex, c *AddrCursor, fn fu
 	return ds, err
 }
 
-// NexthopDumpFrom is one part of a nexthop dump: with RTNL held, it calls
-// fn for the nexthops that f selects whose id is at least *from, by id,
-// until fn returns false, and leaves *from at the id of the nexthop fn
-// refused. The part's Seq is net->nexthop.seq.
-//
-// Kernel: rtm_dump_nexthop, rtm_dump_walk_nexthops (net/ipv4/nexthop.c).
-func (h *Handle) NexthopDumpFrom(f NexthopFilter, from *nexthop.ID, fn func(*NexthopInfo) bool) (DumpSeq, error) {
-	var ds DumpSeq
-	err := h.do("RTM_GETNEXTHOP", func(t *sim.Task, tb *netdev.Table) error {
-		ds = DumpSeq{Seq: h.n.nh.Seq(), Done: true}
-		h.n.nh.From(*from, func(nh *nexthop.Nexthop) bool {
-			if f.filtered(nh, tb) {
-				return true
-			}
-			ni := nexthopInfo(nh)
-			if !fn(&ni) {
-				*from, ds.Done = nh.ID(), false
-				return false
-			}
-			return true
-		})
-		return nil
-	})
-	return ds, err
-}
-
-// RuleDump is one part of a rule dump of family (FamilyV4 or FamilyV6):
-// it calls fn for the rules from position *pos on, in the order of the
-// family's list, until fn returns false, and leaves *pos at the rule fn
-// refused. As the kernel's, each part walks the list from its head and
-// steps over the rules before *pos, each charged as a sim.RuleScan.
-//
-// Kernel: fib_nl_dumprule, dump_rules (net/core/fib_rules.c).
-func (h *Handle) RuleDump(family int, pos *int, fn func(*fibrules.Rule) bool) (done bool, err error) {
-	o, end, err := h.ruleRequest("RTM_GETRULE", family)
-	defer end()
+// ReadAll reads a dump whole, in one part (nothing is refused), as the
+// list conveniences and ip, which reads a dump to its end before it
+// prints, do: the dump's objects, or the error that refused it (err, from
+// the call that started it) or ended it.
+func ReadAll[T any, D interface {
+	Next(func(*T) bool) (bool, error)
+	Close()
+}](d D, err error) ([]T, error) {
 	if err != nil {
-		return false, err
+		return nil, err
 	}
-	h.t.Charge(sim.RuleScan, int64(min(*pos, o.Len())))
-	*pos = o.RulesFrom(*pos, fn)
-	return *pos >= o.Len(), nil
+	defer d.Close()
+	var out []T
+	_, err = d.Next(func(x *T) bool {
+		out = append(out, *x)
+		return true
+	})
+	return out, err
 }

@@ -91,7 +91,7 @@ func TestRequestLimits(t *testing.T) {
 
 	// Groups: 8192 members are refused, 8191 made.
 	for i := 1; i <= 8192; i++ {
-		r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: nexthop.ID(i), Gateway: netip.AddrFrom4([4]byte{198, 51, 100, byte(2 + i%250)}), Dev: "eth0"}))
+		r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: nexthop.ID(i), Gateway: netip.AddrFrom4([4]byte{198, 51, 100, byte(2 + i%250)}), Dev: "eth0"}))
 	}
 	group := func(n int) []nexthop.GroupMember {
 		g := make([]nexthop.GroupMember, n)
@@ -100,10 +100,10 @@ func TestRequestLimits(t *testing.T) {
 		}
 		return g
 	}
-	requireMsgSize(t, r.h.NexthopAdd(rtnl.Nexthop{ID: 10000, Group: group(nexthop.MaxGroupMembers + 1)}))
+	requireMsgSize(t, r.h.NexthopAdd(rtnl.NexthopRequest{ID: 10000, Group: group(nexthop.MaxGroupMembers + 1)}))
 	_, err = r.h.NexthopGet(10000)
 	require.ErrorIs(t, err, syscall.ENOENT)
-	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 10000, Group: group(nexthop.MaxGroupMembers)}))
+	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 10000, Group: group(nexthop.MaxGroupMembers)}))
 	ni, err := r.h.NexthopGet(10000)
 	require.NoError(t, err)
 	require.Len(t, ni.Group, 8191)

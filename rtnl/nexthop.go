@@ -1,3 +1,10 @@
+// Nexthop objects' requests: RTM_NEWNEXTHOP, RTM_DELNEXTHOP,
+// RTM_GETNEXTHOP (get and dump) and RTM_GETNEXTHOPBUCKET (get and dump):
+// rtm_new_nexthop, rtm_del_nexthop, rtm_get_nexthop, rtm_dump_nexthop,
+// rtm_get_nexthop_bucket, rtm_dump_nexthop_bucket and their request
+// checks and dump filter (net/ipv4/nexthop.c), and the notifications they
+// cause (nexthop_notify).
+
 package rtnl
 
 import (
@@ -12,49 +19,70 @@ import (
 	"github.com/netsimlab/netsim/sim"
 )
 
-// Nexthop describes a nexthop object to add or replace, as `ip nexthop add`
-// sends it: devices by name. The zero Nexthop is not valid.
-type Nexthop struct {
-	ID        nexthop.ID            // 0 lets the kernel pick one
-	Gateway   netip.Addr            // "via"
-	Dev       string                // "dev"
-	OnLink    bool                  // "onlink"
-	Blackhole bool                  // "blackhole"
-	FDB       bool                  // "fdb": an fdb nexthop (a gateway, no device) or a group of them
-	Group     []nexthop.GroupMember // "group ID[,WEIGHT]/..."
-	GroupType nexthop.GroupType     // "type mpath" (the default) or "type resilient"
-	// Resilient is "buckets N idle_timer S unbalanced_timer S" after
-	// "type resilient" (NHA_RES_GROUP); nil sends none, as ip does when
-	// nothing follows "resilient".
+// NexthopRequest is the body of an RTM_NEWNEXTHOP: the nexthop object to
+// add or replace (struct nhmsg and the NHA_* attributes, as
+// rtm_to_nh_config reads them), with the request's NLM_F_* flags. A
+// device is named by ifindex (NHA_OIF, as ip and nlwire send it) or, from
+// Go, by name. The zero NexthopRequest is not valid.
+type NexthopRequest struct {
+	Origin
+	// Flags are the request's NLM_F_* flags: without rt.NLMReplace an
+	// add (EEXIST for an id that exists, whatever rt.NLMCreate says);
+	// with it a replace, which without rt.NLMCreate needs the id to exist.
+	Flags    rt.NLMFlags
+	ID       nexthop.ID // NHA_ID; 0 lets the kernel pick one
+	Gateway  netip.Addr // NHA_GATEWAY ("via")
+	Dev      string     // the device by name ("dev"), when DevIndex is 0
+	DevIndex netdev.IfIndex
+	// OIF is set when the request carries NHA_OIF, whose value DevIndex
+	// is (one above INT_MAX negative): rtm_to_nh_config_rtnl refuses an
+	// NHA_OIF of 0 as it does an ifindex no device has.
+	OIF       bool
+	OnLink    bool                  // RTNH_F_ONLINK ("onlink")
+	Blackhole bool                  // NHA_BLACKHOLE ("blackhole")
+	FDB       bool                  // NHA_FDB ("fdb"): an fdb nexthop (a gateway, no device) or a group of them
+	Group     []nexthop.GroupMember // NHA_GROUP ("group ID[,WEIGHT]/...")
+	GroupType nexthop.GroupType     // NHA_GROUP_TYPE: "type mpath" (the default) or "type resilient"
+	// Resilient is NHA_RES_GROUP ("buckets N idle_timer S
+	// unbalanced_timer S" after "type resilient"); nil sends none, as ip
+	// does when nothing follows "resilient".
 	Resilient *nexthop.ResilientConfig
-	Protocol  uint8 // "proto"
+	Protocol  rt.Protocol // nhm.nh_protocol ("proto")
 	// Family is nhm.nh_family: AF_INET or AF_INET6 (`ip -6 nexthop add
 	// ... dev X`); 0 takes the gateway's family, or AF_INET with a device.
 	// A group, or a nexthop with neither gateway, device nor blackhole,
 	// keeps 0 (AF_UNSPEC), as the kernel wants for a group and refuses
 	// otherwise.
-	Family int
+	Family rt.Family
 }
 
-func (n *Net) nexthopConfig(spec Nexthop) (nexthop.Config, error) {
+// with returns the request with flags f, as a convenience sends it.
+func (nh NexthopRequest) with(f rt.NLMFlags) NexthopRequest {
+	nh.Flags = f
+	return nh
+}
+
+// nexthopConfig turns a request into the nexthop.Config it describes,
+// the device found as rtm_to_nh_config_rtnl finds it: an NHA_OIF that no
+// device has is refused with EINVAL ("Invalid device index"), a name
+// with ENODEV.
+//
+// Kernel: rtm_to_nh_config_rtnl (net/ipv4/nexthop.c).
+func (n *Net) nexthopConfig(spec *NexthopRequest) (nexthop.Config, error) {
 	cfg := nexthop.Config{
 		ID: spec.ID, Gateway: spec.Gateway, OnLink: spec.OnLink, Blackhole: spec.Blackhole, FDB: spec.FDB,
-		Group: spec.Group, GroupType: spec.GroupType, Protocol: spec.Protocol, Family: spec.Family,
+		Group: spec.Group, GroupType: spec.GroupType, Protocol: uint8(spec.Protocol), Family: int(spec.Family),
 		Resilient: spec.Resilient,
 	}
-	if spec.Dev != "" {
-		d := n.devs.ByName(spec.Dev)
-		if d == nil && spec.Dev[0] == 0 {
-			// A netdev.IndexRef (NHA_OIF): rtm_to_nh_config_rtnl
-			// refuses an ifindex no device has.
-			if d, _ = n.devs.Lookup(spec.Dev); d == nil {
-				return cfg, errno.New(syscall.EINVAL, "Invalid device index")
-			}
+	switch {
+	case spec.OIF || spec.DevIndex != 0:
+		if cfg.Dev = n.devs.ByIndex(spec.DevIndex); cfg.Dev == nil {
+			return cfg, errno.New(syscall.EINVAL, "Invalid device index")
 		}
-		if d == nil {
+	case spec.Dev != "":
+		if cfg.Dev = n.devs.ByName(spec.Dev); cfg.Dev == nil {
 			return cfg, errno.Errorf(syscall.ENODEV, "Cannot find device \"%s\"", spec.Dev)
 		}
-		cfg.Dev = d
 	}
 	if cfg.Family == 0 && len(cfg.Group) == 0 && !cfg.Blackhole && (cfg.Gateway.IsValid() || cfg.Dev != nil) {
 		cfg.Family = syscall.AF_INET
@@ -65,50 +93,24 @@ func (n *Net) nexthopConfig(spec Nexthop) (nexthop.Config, error) {
 	return cfg, nil
 }
 
-// NexthopAdd adds a nexthop object.
-//
-// Kernel: rtm_new_nexthop (net/ipv4/nexthop.c), `ip nexthop add`.
-func (h *Handle) NexthopAdd(spec Nexthop) error {
-	return h.nexthopNew(spec, false, true, nlmCreate|nlmExcl)
-}
-
-// NexthopReplace replaces a nexthop object (or adds it).
-//
-// Kernel: rtm_new_nexthop with NLM_F_REPLACE, `ip nexthop replace`.
-func (h *Handle) NexthopReplace(spec Nexthop) error {
-	return h.nexthopNew(spec, true, true, nlmCreate|nlmReplace)
-}
-
-// NexthopNew adds or replaces a nexthop object as RTM_NEWNEXTHOP does
-// with the request's own flags, in one request: without replace
-// (NLM_F_REPLACE) it is NexthopAdd, whether create (NLM_F_CREATE) is set
-// or not; with replace it is NexthopReplace, except that without create a
-// nexthop id that does not exist is refused with ENOENT ("Replace
-// specified without create and no entry exists"), after every check of the
-// new nexthop's definition.
+// NewNexthop adds or replaces a nexthop object as RTM_NEWNEXTHOP does
+// with the request's flags (see NexthopRequest.Flags): a replace without
+// an id is refused first (EINVAL, "Replace requires nexthop id"); a
+// replace without rt.NLMCreate of an id that does not exist is refused
+// with ENOENT ("Replace specified without create and no entry exists"),
+// after every check of the new nexthop's definition. The notifications
+// carry the request's flags (those ip sends when its Origin has none),
+// and the replace of a nexthop that existed is followed by its users'
+// routes.
 //
 // Kernel: rtm_new_nexthop, nexthop_add, insert_nexthop (net/ipv4/nexthop.c).
-func (h *Handle) NexthopNew(spec Nexthop, replace, create bool) error {
-	var op uint16
-	if replace {
-		op |= nlmReplace
-	}
-	if create {
-		op |= nlmCreate
-	}
-	return h.nexthopNew(spec, replace, create, op)
-}
-
-// nexthopNew is every RTM_NEWNEXTHOP; op is the flags its notification
-// carries when the request's own are unknown (nexthopFlags). A replace
-// without an id is refused first (EINVAL, "Replace requires nexthop id").
-// The replace of a nexthop that existed is followed by its users' routes.
-func (h *Handle) nexthopNew(spec Nexthop, replace, create bool, op uint16) error {
-	return h.do("RTM_NEWNEXTHOP", func(t *sim.Task, _ *netdev.Table) error {
-		if replace && spec.ID == 0 {
+func (h *Handle) NewNexthop(req NexthopRequest) error {
+	replace, create := req.Flags&rt.NLMReplace != 0, req.Flags&rt.NLMCreate != 0
+	return h.doFrom(req.Origin, "RTM_NEWNEXTHOP", func(t *sim.Task, _ *netdev.Table) error {
+		if replace && req.ID == 0 {
 			return errno.New(syscall.EINVAL, "Replace requires nexthop id")
 		}
-		cfg, err := h.n.nexthopConfig(spec)
+		cfg, err := h.n.nexthopConfig(&req)
 		if err != nil {
 			return err
 		}
@@ -116,7 +118,7 @@ func (h *Handle) nexthopNew(spec Nexthop, replace, create bool, op uint16) error
 		existed := notify && replace && h.n.nh.Get(cfg.ID) != nil
 		nh, err := h.n.nh.Insert(t, cfg, replace, create)
 		if err == nil && notify {
-			h.n.nexthopNotify(nh, h.n.nexthopFlags(op))
+			h.n.nexthopNotify(nh, h.n.nexthopFlags(uint16(req.Flags)))
 			if existed {
 				h.n.nexthopReplaceNotify(t, nh)
 			}
@@ -138,44 +140,62 @@ func (n *Net) nexthopReplaceNotify(t *sim.Task, nh *nexthop.Nexthop) {
 	}
 }
 
-// NexthopDel deletes nexthop id; routes that use it go with it.
-//
-// Kernel: rtm_del_nexthop, `ip nexthop del id ID`.
-func (h *Handle) NexthopDel(id nexthop.ID) error {
-	return h.do("RTM_DELNEXTHOP", func(t *sim.Task, _ *netdev.Table) error {
-		return h.n.nexthopDel(t, id)
-	})
+// NexthopHeader is what struct nhmsg holds besides nh_family: a get, a
+// delete or a dump sets none of it (nh_valid_get_del_req,
+// __nh_valid_dump_req). The zero value is the one they accept.
+type NexthopHeader struct {
+	Scope    rt.Scope    // nh_scope
+	Protocol rt.Protocol // nh_protocol
+	Resvd    uint8       // resvd
+	Flags    rt.NHFlags  // nh_flags (onlink)
 }
 
-// NexthopDelRequest is RTM_DELNEXTHOP as a client may send it. ip nexthop
-// del parses the words of ip nexthop add and sends whatever they set, which
-// the kernel refuses but for the id.
+// checkNexthopID is the check of a get's or a delete's id: the header sets
+// nothing, NHA_ID is sent (hasID, or an id that is not 0) and not 0.
+//
+// Kernel: nh_valid_get_del_req (net/ipv4/nexthop.c).
+func checkNexthopID(hd NexthopHeader, id nexthop.ID, hasID bool) error {
+	switch {
+	case hd != NexthopHeader{}:
+		return errno.New(syscall.EINVAL, "Invalid values in header")
+	case !hasID && id == 0:
+		return errno.New(syscall.EINVAL, "Nexthop id is missing")
+	case id == 0:
+		return errno.New(syscall.EINVAL, "Invalid nexthop id")
+	}
+	return nil
+}
+
+// NexthopDelRequest is the body of an RTM_DELNEXTHOP: a nexthop id and
+// nothing else. ip nexthop del parses the words of ip nexthop add and
+// sends whatever they set, which the kernel refuses but for the id.
 type NexthopDelRequest struct {
-	ID    nexthop.ID // NHA_ID
-	HasID bool       // NHA_ID was sent
+	Origin
+	ID nexthop.ID // NHA_ID
+	// HasID is set when NHA_ID was sent, 0 included; an ID that is not 0
+	// is sent whatever HasID says.
+	HasID bool
 	// Other is set when attributes other than NHA_ID were sent (a
 	// device, a gateway, blackhole, a group, its type, resilient
-	// parameters).
-	Other    bool
-	Protocol rt.Protocol // nhm.nh_protocol
-	Flags    rt.NHFlags  // nhm.nh_flags (onlink)
+	// parameters), which the request's policy does not have.
+	Other  bool
+	Header NexthopHeader
 }
 
-// NexthopDelete deletes nexthop r.ID as NexthopDel does, after the checks
-// of the request: only NHA_ID (EINVAL, "Unknown attribute type"), no
-// protocol or flags in the header, an id that is given and not 0.
+// DelNexthop deletes nexthop r.ID after the checks of the request (only
+// NHA_ID: EINVAL, "Unknown attribute type"; nothing in its header; an id
+// that is given and not 0); routes that use it go with it. An id that
+// does not exist is a bare ENOENT.
 //
 // Kernel: rtm_del_nexthop, nh_valid_get_del_req (net/ipv4/nexthop.c).
-func (h *Handle) NexthopDelete(r NexthopDelRequest) error {
-	return h.do("RTM_DELNEXTHOP", func(t *sim.Task, _ *netdev.Table) error {
-		switch {
-		case r.Other:
+func (h *Handle) DelNexthop(r NexthopDelRequest) error {
+	return h.doFrom(r.Origin, "RTM_DELNEXTHOP", func(t *sim.Task, _ *netdev.Table) error {
+		if r.Other {
 			// nlmsg_parse: rtm_nh_policy_del has NHA_ID only.
 			return errno.New(syscall.EINVAL, "Unknown attribute type")
-		case r.Protocol != 0 || r.Flags != 0:
-			return errno.New(syscall.EINVAL, "Invalid values in header")
-		case !r.HasID:
-			return errno.New(syscall.EINVAL, "Nexthop id is missing")
+		}
+		if err := checkNexthopID(r.Header, r.ID, r.HasID); err != nil {
+			return err
 		}
 		return h.n.nexthopDel(t, r.ID)
 	})
@@ -263,15 +283,40 @@ func nexthopInfo(nh *nexthop.Nexthop) NexthopInfo {
 	return ni
 }
 
-// NexthopGet returns nexthop id.
+// NexthopGetRequest is the body of an RTM_GETNEXTHOP without
+// NLM_F_DUMP: one nexthop by id.
+type NexthopGetRequest struct {
+	Origin
+	ID     nexthop.ID // NHA_ID
+	HasID  bool       // NHA_ID was sent, 0 included (see NexthopDelRequest)
+	Header NexthopHeader
+	// OpFlags is NHA_OP_FLAGS: the statistics a group's answer should
+	// carry (NHA_OP_FLAG_DUMP_STATS, NHA_OP_FLAG_DUMP_HW_STATS), which
+	// netsim does not count: a group is then refused with EOPNOTSUPP.
+	OpFlags uint32
+}
+
+// errStatsNotModelled answers a request for a group's statistics: netsim
+// counts no packets per nexthop.
+var errStatsNotModelled = errno.New(syscall.EOPNOTSUPP, "Nexthop group statistics are not modelled")
+
+// GetNexthop returns nexthop r.ID, after the checks of the request (those
+// of DelNexthop). An id that does not exist is refused with ENOENT, whose
+// message the kernel does not send (see HasExtack).
 //
-// Kernel: rtm_get_nexthop, `ip nexthop get id ID`.
-func (h *Handle) NexthopGet(id nexthop.ID) (NexthopInfo, error) {
+// Kernel: rtm_get_nexthop, nh_valid_get_del_req (net/ipv4/nexthop.c).
+func (h *Handle) GetNexthop(r NexthopGetRequest) (NexthopInfo, error) {
 	var ni NexthopInfo
-	err := h.do("RTM_GETNEXTHOP", func(t *sim.Task, _ *netdev.Table) error {
-		nh := h.n.nh.Get(id)
+	err := h.doFrom(r.Origin, "RTM_GETNEXTHOP", func(t *sim.Task, _ *netdev.Table) error {
+		if err := checkNexthopID(r.Header, r.ID, r.HasID); err != nil {
+			return err
+		}
+		nh := h.n.nh.Get(r.ID)
 		if nh == nil {
 			return errno.New(syscall.ENOENT, "Nexthop id does not exist")
+		}
+		if r.OpFlags != 0 && nh.IsGroup() {
+			return errStatsNotModelled
 		}
 		ni = nexthopInfo(nh)
 		return nil
@@ -279,22 +324,23 @@ func (h *Handle) NexthopGet(id nexthop.ID) (NexthopInfo, error) {
 	return ni, err
 }
 
-// NexthopList returns every nexthop object, by id.
-//
-// Kernel: rtm_dump_nexthop, `ip nexthop show`.
-func (h *Handle) NexthopList() ([]NexthopInfo, error) {
-	return h.NexthopDump(NexthopFilter{})
-}
-
-// NexthopFilter is what a dump of nexthops or of buckets selects by, as
-// ip sends it (struct nh_dump_filter and the request's family). The zero
-// value selects everything.
-type NexthopFilter struct {
+// NexthopDumpRequest is the body of an RTM_GETNEXTHOP with NLM_F_DUMP:
+// what the dump selects (struct nh_dump_filter and the request's family).
+// The zero value selects every nexthop. The kernel checks a nexthop dump
+// request strictly whatever the socket asked (nh_valid_dump_req parses it
+// with nlmsg_parse, not the deprecated form), so it has no Strict.
+type NexthopDumpRequest struct {
+	Origin
+	// Family is nhm.nh_family: single nexthops of this family; 0 is any.
+	Family rt.Family
+	// Header must be zero ("Invalid values in header for nexthop dump
+	// request").
+	Header NexthopHeader
 	// DevIndex is NHA_OIF: single nexthops on this device (a blackhole is
-	// on loopback); 0 is none.
+	// on loopback); 0 is none; below 0 (a u32 above INT_MAX) refused.
 	DevIndex netdev.IfIndex
 	// MasterIndex is NHA_MASTER: single nexthops whose device is enslaved
-	// to this one; 0 is none.
+	// to this one; 0 is none; below 0 refused as DevIndex is.
 	MasterIndex netdev.IfIndex
 	// Groups is NHA_GROUPS: groups only. A bucket dump does not accept
 	// it: the request is refused with EINVAL, without a message.
@@ -302,19 +348,37 @@ type NexthopFilter struct {
 	// FDB is NHA_FDB, which Linux 6.18 accepts in a nexthop dump and
 	// selects nothing by; a bucket dump refuses it as it does Groups.
 	FDB bool
-	// Family is nhm.nh_family: single nexthops of this family; 0 is any.
-	Family int
+	// OpFlags is NHA_OP_FLAGS: the statistics each group should carry,
+	// which netsim does not count (see NexthopGetRequest.OpFlags): the
+	// dump ends with EOPNOTSUPP at the first group.
+	OpFlags uint32
+}
+
+// check is __nh_valid_dump_req: the device filters (an ifindex above
+// INT_MAX is refused) and a header that sets nothing but the family.
+//
+// Kernel: __nh_valid_dump_req (net/ipv4/nexthop.c).
+func (f *NexthopDumpRequest) check() error {
+	switch {
+	case f.DevIndex < 0:
+		return errno.New(syscall.EINVAL, "Invalid device index")
+	case f.MasterIndex < 0:
+		return errno.New(syscall.EINVAL, "Invalid master device index")
+	case f.Header != NexthopHeader{}:
+		return errno.New(syscall.EINVAL, "Invalid values in header for nexthop dump request")
+	}
+	return nil
 }
 
 // filtered is nh_dump_filtered: whether f leaves nh out.
-func (f *NexthopFilter) filtered(nh *nexthop.Nexthop, tb *netdev.Table) bool {
+func (f *NexthopDumpRequest) filtered(nh *nexthop.Nexthop, tb *netdev.Table) bool {
 	if f.Groups && !nh.IsGroup() {
 		return true
 	}
 	if f.DevIndex == 0 && f.MasterIndex == 0 && f.Family == 0 {
 		return false
 	}
-	if nh.IsGroup() || f.Family != 0 && nh.Family() != f.Family {
+	if nh.IsGroup() || f.Family != 0 && nh.Family() != int(f.Family) {
 		return true
 	}
 	dev := nh.Dev()
@@ -332,19 +396,89 @@ func (f *NexthopFilter) filtered(nh *nexthop.Nexthop, tb *netdev.Table) bool {
 	return false
 }
 
-// NexthopDump returns the nexthop objects that f selects, by id:
-// NexthopDumpFrom read whole in one part.
-//
-// Kernel: rtm_dump_nexthop, nh_valid_dump_req, nh_dump_filtered
-// (net/ipv4/nexthop.c), `ip nexthop show` with a selector.
-func (h *Handle) NexthopDump(f NexthopFilter) ([]NexthopInfo, error) {
-	var out []NexthopInfo
-	var from nexthop.ID
-	_, err := h.NexthopDumpFrom(f, &from, func(ni *NexthopInfo) bool {
-		out = append(out, *ni)
-		return true
+// nexthopCursor is what a nexthop or bucket dump keeps between its
+// parts besides its position: the generation the last part read and
+// whether the dump is done.
+type nexthopCursor struct {
+	h    *Handle
+	o    Origin
+	op   string
+	seq  uint32
+	done bool
+}
+
+// part runs one part of the dump with RTNL held: walk calls the part's fn
+// and reports whether the dump is done.
+func (c *nexthopCursor) part(walk func(t *sim.Task, tb *netdev.Table) (bool, error)) (done bool, err error) {
+	if c.done {
+		return true, nil
+	}
+	err = c.h.doFrom(c.o, c.op, func(t *sim.Task, tb *netdev.Table) error {
+		c.seq = c.h.n.nh.Seq()
+		var werr error
+		done, werr = walk(t, tb)
+		return werr
 	})
-	return out, err
+	c.done = done && err == nil
+	return done, err
+}
+
+// Seq is the generation the last part read, net->nexthop.seq (cb->seq),
+// which a front end compares between parts to flag an interrupted dump.
+func (c *nexthopCursor) Seq() uint32 { return c.seq }
+
+// Close ends the dump; a nexthop or bucket dump holds nothing between its
+// parts.
+func (c *nexthopCursor) Close() { c.done = true }
+
+// NexthopDump is a nexthop dump in progress: its request and the id to
+// resume at (ctx->idx). A NexthopDump is used by its Handle's goroutine.
+type NexthopDump struct {
+	nexthopCursor
+	req  NexthopDumpRequest
+	from nexthop.ID
+}
+
+// DumpNexthops starts a dump of the nexthops req selects, by id, after
+// the checks of the request; nothing is walked until Next.
+//
+// Kernel: rtm_dump_nexthop, nh_valid_dump_req (net/ipv4/nexthop.c).
+func (h *Handle) DumpNexthops(req NexthopDumpRequest) (*NexthopDump, error) {
+	if err := req.check(); err != nil {
+		return nil, err
+	}
+	return &NexthopDump{nexthopCursor: nexthopCursor{h: h, o: req.Origin, op: "RTM_GETNEXTHOP"}, req: req}, nil
+}
+
+// Next is one part of the dump: with RTNL held, it calls fn for the
+// nexthops the request selects from where the last part stopped, by id,
+// until fn returns false; the nexthop fn refused comes first in the next
+// part. It reports whether the dump is done. A request for statistics
+// (OpFlags) ends the dump with EOPNOTSUPP at the first group. fn runs
+// with RTNL held: it must not call the Handle.
+//
+// Kernel: rtm_dump_nexthop, rtm_dump_walk_nexthops (net/ipv4/nexthop.c).
+func (d *NexthopDump) Next(fn func(*NexthopInfo) bool) (done bool, err error) {
+	return d.part(func(_ *sim.Task, tb *netdev.Table) (bool, error) {
+		var err error
+		done := true
+		d.h.n.nh.From(d.from, func(nh *nexthop.Nexthop) bool {
+			if d.req.filtered(nh, tb) {
+				return true
+			}
+			if d.req.OpFlags != 0 && nh.IsGroup() {
+				err, done = errStatsNotModelled, false
+				return false
+			}
+			ni := nexthopInfo(nh)
+			if !fn(&ni) {
+				d.from, done = nh.ID(), false
+				return false
+			}
+			return true
+		})
+		return done, err
+	})
 }
 
 // NexthopBucket is one bucket of a resilient group (RTM_NEWNEXTHOPBUCKET).
@@ -359,114 +493,142 @@ type NexthopBucket struct {
 	Flags rt.NHFlags
 }
 
-// NexthopBucketFilter selects the buckets of a dump, as `ip nexthop bucket
-// show` sends it. The zero value selects every bucket of every resilient
-// group.
-type NexthopBucketFilter struct {
-	ID        nexthop.ID // NHA_ID: one group only; 0 is none
-	NexthopID nexthop.ID // NHA_RES_BUCKET_NH_ID: buckets of this member; 0 is none
-	// NexthopFilter selects the buckets by their member, as a nexthop
-	// dump selects nexthops.
-	NexthopFilter
+// NexthopBucketDumpRequest is the body of an RTM_GETNEXTHOPBUCKET with
+// NLM_F_DUMP: the buckets of the resilient groups it selects, by their
+// member as a nexthop dump selects nexthops (its Groups, FDB and OpFlags
+// are not in the request's policy: Groups and FDB are refused with
+// EINVAL without a message). The zero value selects every bucket of
+// every resilient group.
+type NexthopBucketDumpRequest struct {
+	NexthopDumpRequest
+	ID    nexthop.ID // NHA_ID: one group only; 0 is none
+	HasID bool       // NHA_ID was sent, 0 included (refused)
+	// NexthopID is NHA_RES_BUCKET's NHA_RES_BUCKET_NH_ID: buckets of this
+	// member; 0 is none.
+	NexthopID nexthop.ID
 }
 
 func nexthopBucket(nh *nexthop.Nexthop, b nexthop.Bucket) NexthopBucket {
 	return NexthopBucket{ID: nh.ID(), Index: b.Index, NexthopID: b.NexthopID, IdleTime: b.IdleTime, Protocol: rt.Protocol(nh.Protocol())}
 }
 
-// NexthopBucketList returns the buckets of the resilient groups that f
-// selects, by group id and bucket index. A filter by id refuses an unknown
-// id with ENOENT and a nexthop that is not a resilient group with EINVAL.
+// NexthopBucketDump is a bucket dump in progress: its request and where
+// it stopped, the group (ctx->nh.idx) and the bucket in it
+// (ctx->bucket_index).
+type NexthopBucketDump struct {
+	nexthopCursor
+	req   NexthopBucketDumpRequest
+	id    nexthop.ID
+	index int
+}
+
+// DumpNexthopBuckets starts a dump of the buckets req selects, by group
+// id and bucket index, after the checks of the request: an id that is 0,
+// then those of a nexthop dump.
 //
-// Kernel: rtm_dump_nexthop_bucket, nh_valid_dump_bucket_req,
-// nh_dump_filtered (net/ipv4/nexthop.c), `ip nexthop bucket show`.
-func (h *Handle) NexthopBucketList(f NexthopBucketFilter) ([]NexthopBucket, error) {
-	var out []NexthopBucket
-	var c BucketCursor
-	_, err := h.NexthopBucketDump(f, &c, func(b *NexthopBucket) bool {
-		out = append(out, *b)
-		return true
-	})
-	return out, err
+// Kernel: rtm_dump_nexthop_bucket, nh_valid_dump_bucket_req
+// (net/ipv4/nexthop.c).
+func (h *Handle) DumpNexthopBuckets(req NexthopBucketDumpRequest) (*NexthopBucketDump, error) {
+	if req.HasID && req.ID == 0 {
+		return nil, errno.New(syscall.EINVAL, "Invalid nexthop id")
+	}
+	if err := req.check(); err != nil {
+		return nil, err
+	}
+	return &NexthopBucketDump{nexthopCursor: nexthopCursor{h: h, o: req.Origin, op: "RTM_GETNEXTHOPBUCKET"}, req: req}, nil
 }
 
-// BucketCursor is where a bucket dump stopped: the group (ctx->nh.idx)
-// and the bucket in it (ctx->bucket_index).
-type BucketCursor struct {
-	ID    nexthop.ID
-	Index int
-}
-
-// NexthopBucketDump is one part of a bucket dump: with RTNL held, it
-// calls fn for the buckets that f selects from the cursor on, by group id
-// and bucket index, until fn returns false, and leaves the cursor at the
-// bucket fn refused. The part's Seq is net->nexthop.seq. Errors are
-// NexthopBucketList's.
+// Next is one part of a bucket dump: with RTNL held, it calls fn for the
+// buckets the request selects from where the last part stopped, until fn
+// returns false, and reports whether the dump is done. A request for one
+// group refuses an unknown id with ENOENT and a nexthop that is not a
+// resilient group with EINVAL. fn runs with RTNL held.
 //
 // Kernel: rtm_dump_nexthop_bucket, rtm_dump_nexthop_bucket_nh
 // (net/ipv4/nexthop.c).
-func (h *Handle) NexthopBucketDump(f NexthopBucketFilter, c *BucketCursor, fn func(*NexthopBucket) bool) (DumpSeq, error) {
-	var ds DumpSeq
-	err := h.do("RTM_GETNEXTHOPBUCKET", func(t *sim.Task, tb *netdev.Table) error {
+func (d *NexthopBucketDump) Next(fn func(*NexthopBucket) bool) (done bool, err error) {
+	f := &d.req
+	return d.part(func(t *sim.Task, tb *netdev.Table) (bool, error) {
 		if f.Groups || f.FDB {
 			// NHA_GROUPS, NHA_FDB: not in the policy, parsed without extack.
-			return errno.New(syscall.EINVAL, "")
+			return false, errno.New(syscall.EINVAL, "")
 		}
-		ds = DumpSeq{Seq: h.n.nh.Seq(), Done: true}
+		done := true
 		group := func(nh *nexthop.Nexthop) bool {
-			if nh.ID() != c.ID {
-				c.ID, c.Index = nh.ID(), 0
+			if nh.ID() != d.id {
+				d.id, d.index = nh.ID(), 0
 			}
 			bs := nh.Buckets()
-			for ; c.Index < len(bs); c.Index++ {
-				b := bs[c.Index]
-				m := h.n.nh.Get(b.NexthopID)
+			for ; d.index < len(bs); d.index++ {
+				b := bs[d.index]
+				m := d.h.n.nh.Get(b.NexthopID)
 				if m == nil || f.filtered(m, tb) || f.NexthopID != 0 && b.NexthopID != f.NexthopID {
 					continue
 				}
 				nb := nexthopBucket(nh, b)
 				if !fn(&nb) {
-					ds.Done = false
+					done = false
 					return false
 				}
 			}
 			return true
 		}
 		if f.ID != 0 {
-			nh, err := h.n.nh.FindResilient(t, f.ID)
+			nh, err := d.h.n.nh.FindResilient(t, f.ID)
 			if err != nil {
-				return err
+				return false, err
 			}
 			group(nh)
-			return nil
+			return done, nil
 		}
-		h.n.nh.From(c.ID, group)
-		return nil
+		d.h.n.nh.From(d.id, group)
+		return done, nil
 	})
-	return ds, err
 }
 
-// NexthopBucketGet returns bucket index of resilient group id, refusing an
-// unknown id with ENOENT, a nexthop that is not a resilient group with
-// EINVAL and an index past the last bucket with ENOENT.
+// NexthopBucketGetRequest is the body of an RTM_GETNEXTHOPBUCKET without
+// NLM_F_DUMP: one bucket of a resilient group.
+type NexthopBucketGetRequest struct {
+	Origin
+	ID     nexthop.ID // NHA_ID
+	HasID  bool       // NHA_ID was sent, 0 included (see NexthopDelRequest)
+	Header NexthopHeader
+	// HasBucket is set when NHA_RES_BUCKET was sent, HasIndex when it
+	// held NHA_RES_BUCKET_INDEX, whose value Index is; an Index that is
+	// not 0 is sent whatever they say.
+	HasBucket, HasIndex bool
+	Index               uint16
+}
+
+// GetNexthopBucket returns bucket r.Index of resilient group r.ID, after
+// the checks of the request (those of GetNexthop, then the bucket and its
+// index given), refusing an unknown id with ENOENT, a nexthop that is not
+// a resilient group with EINVAL and an index past the last bucket with
+// ENOENT.
 //
-// Kernel: rtm_get_nexthop_bucket (net/ipv4/nexthop.c), `ip nexthop bucket
-// get id ID index INDEX`.
-func (h *Handle) NexthopBucketGet(id nexthop.ID, index uint16) (NexthopBucket, error) {
+// Kernel: rtm_get_nexthop_bucket, nh_valid_get_bucket_req
+// (net/ipv4/nexthop.c).
+func (h *Handle) GetNexthopBucket(r NexthopBucketGetRequest) (NexthopBucket, error) {
 	var nb NexthopBucket
-	err := h.do("RTM_GETNEXTHOPBUCKET", func(t *sim.Task, _ *netdev.Table) error {
-		if id == 0 {
-			return errno.New(syscall.EINVAL, "Invalid nexthop id")
+	err := h.doFrom(r.Origin, "RTM_GETNEXTHOPBUCKET", func(t *sim.Task, _ *netdev.Table) error {
+		if err := checkNexthopID(r.Header, r.ID, r.HasID); err != nil {
+			return err
 		}
-		nh, err := h.n.nh.FindResilient(t, id)
+		switch {
+		case !r.HasBucket && !r.HasIndex && r.Index == 0:
+			return errno.New(syscall.EINVAL, "Bucket information is missing")
+		case !r.HasIndex && r.Index == 0:
+			return errno.New(syscall.EINVAL, "Bucket index is missing")
+		}
+		nh, err := h.n.nh.FindResilient(t, r.ID)
 		if err != nil {
 			return err
 		}
 		bs := nh.Buckets()
-		if int(index) >= len(bs) {
+		if int(r.Index) >= len(bs) {
 			return errno.New(syscall.ENOENT, "Bucket index out of bounds")
 		}
-		nb = nexthopBucket(nh, bs[index])
+		nb = nexthopBucket(nh, bs[r.Index])
 		return nil
 	})
 	return nb, err

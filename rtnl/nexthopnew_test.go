@@ -9,6 +9,7 @@ import (
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 )
 
@@ -29,24 +30,28 @@ func TestNexthopNewFlags(t *testing.T) {
 		require.Equal(t, msg, e.Msg)
 	}
 	ip := netip.MustParseAddr
-	requireErrno(r.h.NexthopNew(rtnl.Nexthop{Dev: "veth2"}, true, false), syscall.EINVAL, "Replace requires nexthop id")
-	requireErrno(r.h.NexthopNew(rtnl.Nexthop{ID: 50, Dev: "nosuch"}, true, false), syscall.ENODEV, `Cannot find device "nosuch"`)
-	requireErrno(r.h.NexthopNew(rtnl.Nexthop{ID: 50, Dev: "veth2", Gateway: ip("192.0.2.1")}, true, false),
+	newNH := func(nh rtnl.NexthopRequest, f rt.NLMFlags) error {
+		nh.Flags = f
+		return r.h.NewNexthop(nh)
+	}
+	requireErrno(newNH(rtnl.NexthopRequest{Dev: "veth2"}, rt.NLMReplace), syscall.EINVAL, "Replace requires nexthop id")
+	requireErrno(newNH(rtnl.NexthopRequest{ID: 50, Dev: "nosuch"}, rt.NLMReplace), syscall.ENODEV, `Cannot find device "nosuch"`)
+	requireErrno(newNH(rtnl.NexthopRequest{ID: 50, Dev: "veth2", Gateway: ip("192.0.2.1")}, rt.NLMReplace),
 		syscall.ENETUNREACH, "Nexthop has invalid gateway")
-	requireErrno(r.h.NexthopNew(rtnl.Nexthop{ID: 50, Group: []nexthop.GroupMember{{ID: 7}}}, true, false),
+	requireErrno(newNH(rtnl.NexthopRequest{ID: 50, Group: []nexthop.GroupMember{{ID: 7}}}, rt.NLMReplace),
 		syscall.EINVAL, "Invalid nexthop id")
 	noEntry := "Replace specified without create and no entry exists"
-	requireErrno(r.h.NexthopNew(rtnl.Nexthop{ID: 50, Dev: "veth2"}, true, false), syscall.ENOENT, noEntry)
-	res := rtnl.Nexthop{ID: 51, Group: []nexthop.GroupMember{{ID: 1}, {ID: 2}}, GroupType: nexthop.GroupResilient}
-	requireErrno(r.h.NexthopNew(res, true, false), syscall.ENOENT, noEntry)
-	requireErrno(r.h.NexthopNew(res, true, true), syscall.EINVAL, "Number of buckets not specified for nexthop group insertion")
+	requireErrno(newNH(rtnl.NexthopRequest{ID: 50, Dev: "veth2"}, rt.NLMReplace), syscall.ENOENT, noEntry)
+	res := rtnl.NexthopRequest{ID: 51, Group: []nexthop.GroupMember{{ID: 1}, {ID: 2}}, GroupType: nexthop.GroupResilient}
+	requireErrno(newNH(res, rt.NLMReplace), syscall.ENOENT, noEntry)
+	requireErrno(newNH(res, rt.NLMReplace|rt.NLMCreate), syscall.EINVAL, "Number of buckets not specified for nexthop group insertion")
 	_, err := r.h.NexthopGet(50)
 	requireErrno(err, syscall.ENOENT, "Nexthop id does not exist")
 	require.Empty(t, got, "a refused request announces nothing")
 
-	requireErrno(r.h.NexthopNew(rtnl.Nexthop{ID: 2, Dev: "veth2"}, false, false), syscall.EEXIST, "")
-	r.ok(r.h.NexthopNew(rtnl.Nexthop{ID: 60, Dev: "veth2"}, false, false))
-	r.ok(r.h.NexthopNew(rtnl.Nexthop{ID: 60, Dev: "veth1", Protocol: 9}, true, false))
+	requireErrno(newNH(rtnl.NexthopRequest{ID: 2, Dev: "veth2"}, 0), syscall.EEXIST, "")
+	r.ok(newNH(rtnl.NexthopRequest{ID: 60, Dev: "veth2"}, 0))
+	r.ok(newNH(rtnl.NexthopRequest{ID: 60, Dev: "veth1", Protocol: 9}, rt.NLMReplace))
 	ni, err := r.h.NexthopGet(60)
 	r.ok(err)
 	require.Equal(t, "veth1", ni.Dev)

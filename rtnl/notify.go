@@ -256,11 +256,11 @@ type ruleOrigins struct {
 	m  map[*sim.Task]Origin
 }
 
-// ruleRequestOrigin records h's origin for the rule request it starts, if
-// anyone listens; the returned function forgets it.
-func (h *Handle) ruleRequestOrigin() func() {
+// ruleRequestOrigin records o, the origin of the rule request h starts,
+// if anyone listens; the returned function forgets it.
+func (h *Handle) ruleRequestOrigin(o Origin) func() {
 	n := h.n
-	if !n.notifyNeeded() || h.origin == (Origin{}) {
+	if !n.notifyNeeded() || o == (Origin{}) {
 		return func() {}
 	}
 	ro := &n.ruleOrigins
@@ -268,7 +268,7 @@ func (h *Handle) ruleRequestOrigin() func() {
 	if ro.m == nil {
 		ro.m = map[*sim.Task]Origin{}
 	}
-	ro.m[h.t] = h.origin
+	ro.m[h.t] = o
 	ro.mu.Unlock()
 	return func() {
 		ro.mu.Lock()

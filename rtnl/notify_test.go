@@ -116,12 +116,27 @@ func runNotify(t *testing.T, steps []notifyStep) []string {
 	for i, s := range steps {
 		l.step(s.cmd)
 		r.h.SetOrigin(rtnl.Origin{PortID: 4242, Seq: uint32(i + 1)})
+		stepOrigin = rtnl.Origin{PortID: 4242, Seq: uint32(i + 1)}
 		require.NoError(t, s.do(r.h), s.cmd)
 		if s.settle {
 			r.settle()
 		}
 	}
 	return l.lines
+}
+
+// stepOrigin is the origin of the request a step of runNotify makes.
+var stepOrigin rtnl.Origin
+
+// stepNexthopAdd is `ip nexthop add` from the step's origin.
+func stepNexthopAdd(h *rtnl.Handle, nh rtnl.NexthopRequest) error {
+	nh.Origin, nh.Flags = stepOrigin, rt.NLMCreate|rt.NLMExcl
+	return h.NewNexthop(nh)
+}
+
+// stepRuleAdd is `ip rule add` from the step's origin.
+func stepRuleAdd(h *rtnl.Handle, fam rt.Family, r fibrules.Rule) error {
+	return h.NewRule(rtnl.RuleRequest{Origin: stepOrigin, Flags: rt.NLMCreate | rt.NLMExcl, Family: fam, Rule: r})
 }
 
 var ip = netip.MustParseAddr
@@ -190,20 +205,22 @@ var scenario2 = append(setupSteps[:len(setupSteps):len(setupSteps)],
 		return h.AddrAddWith("v0", netdev.Addr{Prefix: pfx("2001:db8::1/64"), Flags: netdev.AddrNoDAD})
 	}),
 	step("ip nexthop add id 1 via 10.0.0.5 dev v0", false, func(h *rtnl.Handle) error {
-		return h.NexthopAdd(rtnl.Nexthop{ID: 1, Gateway: ip("10.0.0.5"), Dev: "v0"})
+		return stepNexthopAdd(h, rtnl.NexthopRequest{ID: 1, Gateway: ip("10.0.0.5"), Dev: "v0"})
 	}),
 	step("ip nexthop add id 2 via 10.0.0.6 dev v0", false, func(h *rtnl.Handle) error {
-		return h.NexthopAdd(rtnl.Nexthop{ID: 2, Gateway: ip("10.0.0.6"), Dev: "v0"})
+		return stepNexthopAdd(h, rtnl.NexthopRequest{ID: 2, Gateway: ip("10.0.0.6"), Dev: "v0"})
 	}),
-	step("ip nexthop add id 3 dev v1", false, func(h *rtnl.Handle) error { return h.NexthopAdd(rtnl.Nexthop{ID: 3, Dev: "v1"}) }),
-	step("ip nexthop add id 10 group 1/2", false, func(h *rtnl.Handle) error { return h.NexthopAdd(rtnl.Nexthop{ID: 10, Group: group(1, 2)}) }),
-	step("ip nexthop add id 11 group 1/3", false, func(h *rtnl.Handle) error { return h.NexthopAdd(rtnl.Nexthop{ID: 11, Group: group(1, 3)}) }),
+	step("ip nexthop add id 3 dev v1", false, func(h *rtnl.Handle) error { return stepNexthopAdd(h, rtnl.NexthopRequest{ID: 3, Dev: "v1"}) }),
+	step("ip nexthop add id 10 group 1/2", false, func(h *rtnl.Handle) error { return stepNexthopAdd(h, rtnl.NexthopRequest{ID: 10, Group: group(1, 2)}) }),
+	step("ip nexthop add id 11 group 1/3", false, func(h *rtnl.Handle) error { return stepNexthopAdd(h, rtnl.NexthopRequest{ID: 11, Group: group(1, 3)}) }),
 	step("ip route add 10.9.0.0/16 nhid 10", false, func(h *rtnl.Handle) error { return h.RouteAdd(rtnl.Route{Dst: pfx("10.9.0.0/16"), NexthopID: 10}) }),
-	step("ip nexthop del id 1", false, func(h *rtnl.Handle) error { return h.NexthopDel(1) }),
-	step("ip rule add pref 100 table 100", false, func(h *rtnl.Handle) error { return h.RuleAdd(rtnl.FamilyV4, rule(100, 100)) }),
-	step("ip -6 rule add pref 200 table 200", false, func(h *rtnl.Handle) error { return h.RuleAdd(rtnl.FamilyV6, rule(200, 200)) }),
+	step("ip nexthop del id 1", false, func(h *rtnl.Handle) error {
+		return h.DelNexthop(rtnl.NexthopDelRequest{Origin: stepOrigin, ID: 1})
+	}),
+	step("ip rule add pref 100 table 100", false, func(h *rtnl.Handle) error { return stepRuleAdd(h, rt.FamilyInet, rule(100, 100)) }),
+	step("ip -6 rule add pref 200 table 200", false, func(h *rtnl.Handle) error { return stepRuleAdd(h, rt.FamilyInet6, rule(200, 200)) }),
 	step("ip rule del pref 100", false, func(h *rtnl.Handle) error {
-		return h.RuleDel(rtnl.FamilyV4, fibrules.Rule{Pref: 100, Attrs: fibrules.AttrPriority})
+		return h.DelRule(rtnl.RuleRequest{Origin: stepOrigin, Family: rt.FamilyInet, Rule: fibrules.Rule{Pref: 100, Attrs: fibrules.AttrPriority}})
 	}),
 	step("ip -6 route add 2001:db8:5::/64 nexthop via 2001:db8::2 nexthop via 2001:db8::3", false, func(h *rtnl.Handle) error {
 		return h.RouteAdd(rtnl.Route{Dst: pfx("2001:db8:5::/64"), Multipath: []rtnl.NextHop{{Gateway: ip("2001:db8::2")}, {Gateway: ip("2001:db8::3")}}})

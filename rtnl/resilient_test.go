@@ -21,7 +21,7 @@ import (
 func resilientRig(t *testing.T) *rig {
 	r := newRig(t, rtnl.After)
 	r.vethNexthops()
-	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 10, Group: []nexthop.GroupMember{{ID: 1}, {ID: 2}}, GroupType: nexthop.GroupResilient,
+	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 10, Group: []nexthop.GroupMember{{ID: 1}, {ID: 2}}, GroupType: nexthop.GroupResilient,
 		Resilient: &nexthop.ResilientConfig{Buckets: 8, HasBuckets: true, IdleTimer: 10 * time.Second, HasIdleTimer: true}}))
 	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("10.0.0.0/8"), NexthopID: 10}))
 	return r
@@ -38,15 +38,15 @@ func (r *rig) vethNexthops() {
 	r.ok(r.h.AddrAdd("veth1", pfx("172.16.1.1/24")))
 	r.ok(r.h.AddrAdd("veth2", pfx("172.16.2.1/24")))
 	ip := netip.MustParseAddr
-	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 1, Gateway: ip("172.16.1.2"), Dev: "veth1"}))
-	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 2, Gateway: ip("172.16.1.3"), Dev: "veth1"}))
-	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 3, Gateway: ip("172.16.2.4"), Dev: "veth2"}))
+	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 1, Gateway: ip("172.16.1.2"), Dev: "veth1"}))
+	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 2, Gateway: ip("172.16.1.3"), Dev: "veth1"}))
+	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 3, Gateway: ip("172.16.2.4"), Dev: "veth2"}))
 }
 
 // buckets lists group 10's buckets.
 func (r *rig) buckets() []rtnl.NexthopBucket {
 	r.tb.Helper()
-	bs, err := r.h.NexthopBucketList(rtnl.NexthopBucketFilter{ID: 10})
+	bs, err := r.h.NexthopBucketList(rtnl.NexthopBucketDumpRequest{ID: 10})
 	require.NoError(r.tb, err)
 	return bs
 }
@@ -102,7 +102,7 @@ func TestResilientFlowsKeepTheirPath(t *testing.T) {
 		before[d] = got.Gateway
 	}
 	// Member 2 now wants 2 buckets of 8: its 4 are busy.
-	r.ok(r.h.NexthopReplace(rtnl.Nexthop{ID: 10, Group: []nexthop.GroupMember{{ID: 1, Weight: 3}, {ID: 2}}, GroupType: nexthop.GroupResilient}))
+	r.ok(r.h.NexthopReplace(rtnl.NexthopRequest{ID: 10, Group: []nexthop.GroupMember{{ID: 1, Weight: 3}, {ID: 2}}, GroupType: nexthop.GroupResilient}))
 	for s := 2; s <= 30; s++ {
 		r.sleepUntil(time.Duration(s) * time.Second)
 		for _, d := range dsts {
@@ -131,7 +131,7 @@ func TestResilientFlowsKeepTheirPath(t *testing.T) {
 // TestResilientBucketErrors: the errors of RTM_GETNEXTHOPBUCKET.
 func TestResilientBucketErrors(t *testing.T) {
 	r := resilientRig(t)
-	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 11, Group: []nexthop.GroupMember{{ID: 1}}}))
+	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 11, Group: []nexthop.GroupMember{{ID: 1}}}))
 	for _, c := range []struct {
 		name  string
 		err   error
@@ -143,9 +143,9 @@ func TestResilientBucketErrors(t *testing.T) {
 		{"mpath group", second(r.h.NexthopBucketGet(11, 0)), syscall.EINVAL, "Nexthop group not of type resilient"},
 		{"index past the end", second(r.h.NexthopBucketGet(10, 8)), syscall.ENOENT, "Bucket index out of bounds"},
 		{"id 0", second(r.h.NexthopBucketGet(0, 0)), syscall.EINVAL, "Invalid nexthop id"},
-		{"dump of an unknown group", second(r.h.NexthopBucketList(rtnl.NexthopBucketFilter{ID: 99})), syscall.ENOENT, ""},
-		{"dump of an mpath group", second(r.h.NexthopBucketList(rtnl.NexthopBucketFilter{ID: 11})), syscall.EINVAL, "Nexthop group not of type resilient"},
-		{"dump with NHA_GROUPS", second(r.h.NexthopBucketList(rtnl.NexthopBucketFilter{NexthopFilter: rtnl.NexthopFilter{Groups: true}})), syscall.EINVAL, ""},
+		{"dump of an unknown group", second(r.h.NexthopBucketList(rtnl.NexthopBucketDumpRequest{ID: 99})), syscall.ENOENT, ""},
+		{"dump of an mpath group", second(r.h.NexthopBucketList(rtnl.NexthopBucketDumpRequest{ID: 11})), syscall.EINVAL, "Nexthop group not of type resilient"},
+		{"dump with NHA_GROUPS", second(r.h.NexthopBucketList(rtnl.NexthopBucketDumpRequest{NexthopDumpRequest: rtnl.NexthopDumpRequest{Groups: true}})), syscall.EINVAL, ""},
 	} {
 		require.ErrorIs(t, c.err, c.errno, c.name)
 		var ee *errno.Error
@@ -153,10 +153,10 @@ func TestResilientBucketErrors(t *testing.T) {
 		require.Equal(t, c.msg, ee.Msg, c.name)
 	}
 	// Filters: by member and by the member's device.
-	bs, err := r.h.NexthopBucketList(rtnl.NexthopBucketFilter{NexthopID: 2})
+	bs, err := r.h.NexthopBucketList(rtnl.NexthopBucketDumpRequest{NexthopID: 2})
 	r.ok(err)
 	require.Len(t, bs, 4)
-	bs, err = r.h.NexthopBucketList(rtnl.NexthopBucketFilter{NexthopFilter: rtnl.NexthopFilter{DevIndex: r.h.LinkIndex("veth2")}})
+	bs, err = r.h.NexthopBucketList(rtnl.NexthopBucketDumpRequest{NexthopDumpRequest: rtnl.NexthopDumpRequest{DevIndex: r.h.LinkIndex("veth2")}})
 	r.ok(err)
 	require.Empty(t, bs)
 }

@@ -35,9 +35,9 @@ func route6Rig2(t *testing.T) *rig {
 func TestRouteGet6PathsAndSource(t *testing.T) {
 	r := route6Rig2(t)
 	a := netip.MustParseAddr
-	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 1, Gateway: a("2001:db8::2"), Dev: "va"}))
-	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 2, Gateway: a("2001:db8:1::2"), Dev: "vc"}))
-	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 3, Group: []nexthop.GroupMember{{ID: 1}, {ID: 2}}}))
+	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 1, Gateway: a("2001:db8::2"), Dev: "va"}))
+	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 2, Gateway: a("2001:db8:1::2"), Dev: "vc"}))
+	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 3, Group: []nexthop.GroupMember{{ID: 1}, {ID: 2}}}))
 	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("2001:db8:6::/64"), NexthopID: 3}))
 	devs := map[string]bool{}
 	for i := range 16 {
@@ -92,30 +92,30 @@ func TestNexthop6GatewayChecks(t *testing.T) {
 	r := route6Rig2(t)
 	a := netip.MustParseAddr
 	// No connected route reaches it: EHOSTUNREACH without a message.
-	err := r.h.NexthopAdd(rtnl.Nexthop{ID: 1, Gateway: a("2001:db8:3::3"), Dev: "va"})
+	err := r.h.NexthopAdd(rtnl.NexthopRequest{ID: 1, Gateway: a("2001:db8:3::3"), Dev: "va"})
 	requireErr(t, err, syscall.EHOSTUNREACH, "")
 	// onlink: accepted, and dumped with the flag.
-	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 1, Gateway: a("2001:db8:3::3"), Dev: "va", OnLink: true}))
+	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 1, Gateway: a("2001:db8:3::3"), Dev: "va", OnLink: true}))
 	ni, err := r.h.NexthopGet(1)
 	require.NoError(t, err)
 	assert.Equal(t, rt.FlagOnLink, ni.Flags)
 	// onlink, but the connected route is through another device.
-	err = r.h.NexthopAdd(rtnl.Nexthop{ID: 2, Gateway: a("2001:db8:1::5"), Dev: "va", OnLink: true})
+	err = r.h.NexthopAdd(rtnl.NexthopRequest{ID: 2, Gateway: a("2001:db8:1::5"), Dev: "va", OnLink: true})
 	requireErr(t, err, syscall.EINVAL, "Nexthop has invalid gateway or device mismatch")
 	// A local address, on this device or another, tentative or not.
-	err = r.h.NexthopAdd(rtnl.Nexthop{ID: 2, Gateway: a("2001:db8::1"), Dev: "va"})
+	err = r.h.NexthopAdd(rtnl.NexthopRequest{ID: 2, Gateway: a("2001:db8::1"), Dev: "va"})
 	requireErr(t, err, syscall.EINVAL, "Gateway can not be a local address")
 	r.ok(r.h.AddrAddWith("vc", netdev.Addr{Prefix: pfx("2001:db8:2::1/64")}))
-	err = r.h.NexthopAdd(rtnl.Nexthop{ID: 2, Gateway: a("2001:db8:2::1"), Dev: "va"})
+	err = r.h.NexthopAdd(rtnl.NexthopRequest{ID: 2, Gateway: a("2001:db8:2::1"), Dev: "va"})
 	requireErr(t, err, syscall.EINVAL, "Gateway can not be a local address")
-	err = r.h.NexthopAdd(rtnl.Nexthop{ID: 2, Gateway: a("::1"), Dev: "lo"})
+	err = r.h.NexthopAdd(rtnl.NexthopRequest{ID: 2, Gateway: a("::1"), Dev: "lo"})
 	requireErr(t, err, syscall.EINVAL, "Gateway can not be a local address")
-	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 2, Gateway: a("2001:db8::2"), Dev: "va"}))
+	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 2, Gateway: a("2001:db8::2"), Dev: "va"}))
 
 	// A replace may not give an IPv6 route's nexthop an IPv4 gateway.
 	r.ok(r.h.AddrAddWith("va", netdev.Addr{Prefix: pfx("10.0.0.1/24")}))
 	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("2001:db8:5::/64"), NexthopID: 2}))
-	err = r.h.NexthopReplace(rtnl.Nexthop{ID: 2, Gateway: a("10.0.0.2"), Dev: "va"})
+	err = r.h.NexthopReplace(rtnl.NexthopRequest{ID: 2, Gateway: a("10.0.0.2"), Dev: "va"})
 	requireErr(t, err, syscall.EINVAL, "IPv6 routes can not use an IPv4 nexthop")
 	ni, err = r.h.NexthopGet(2)
 	require.NoError(t, err)
@@ -131,10 +131,10 @@ func TestNexthop6DeviceOnlyChecked(t *testing.T) {
 	r := route6Rig(t)
 	r.ok(r.h.LinkAdd(netdev.Veth{Name: "vc", Peer: "vd", Attrs: netdev.Attrs{MTU: 1000}}))
 	r.up("vc", "vd")
-	err := r.h.NexthopAdd(rtnl.Nexthop{ID: 4, Family: syscall.AF_INET6, Dev: "vc"})
+	err := r.h.NexthopAdd(rtnl.NexthopRequest{ID: 4, Family: syscall.AF_INET6, Dev: "vc"})
 	requireErr(t, err, syscall.ENODEV, "")
-	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 5, Family: syscall.AF_INET6, Dev: "va"}))
-	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 6, Dev: "vc"}))
+	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 5, Family: syscall.AF_INET6, Dev: "va"}))
+	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 6, Dev: "vc"}))
 	ni, err := r.h.NexthopGet(5)
 	require.NoError(t, err)
 	assert.Equal(t, rt.ScopeLink, ni.Scope)

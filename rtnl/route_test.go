@@ -53,7 +53,7 @@ func TestRoutesFollowAddressesAndDevices(t *testing.T) {
 		"local 198.51.100.1 dev eth0 table local proto kernel scope host src 198.51.100.1",
 		"broadcast 198.51.100.255 dev eth0 table local proto kernel scope link src 198.51.100.1",
 	}, r.routes())
-	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 7, Gateway: netip.MustParseAddr("198.51.100.2"), Dev: "eth0"}))
+	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 7, Gateway: netip.MustParseAddr("198.51.100.2"), Dev: "eth0"}))
 	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("10.0.0.0/8"), NexthopID: 7}))
 	got, err := r.h.RouteGet(netip.MustParseAddr("10.1.2.3"))
 	require.NoError(t, err)
@@ -74,7 +74,7 @@ func TestRoutesFollowAddressesAndDevices(t *testing.T) {
 
 func TestRouteAndNexthopBadInputChangesNothing(t *testing.T) {
 	r := routeRig(t, rtnl.After)
-	r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: 1, Gateway: netip.MustParseAddr("198.51.100.2"), Dev: "eth0"}))
+	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 1, Gateway: netip.MustParseAddr("198.51.100.2"), Dev: "eth0"}))
 	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("10.0.0.0/24"), NexthopID: 1}))
 	gw := netip.MustParseAddr("198.51.100.2")
 	for _, tc := range []struct {
@@ -94,15 +94,15 @@ func TestRouteAndNexthopBadInputChangesNothing(t *testing.T) {
 		{"duplicate route", func() error { return r.h.RouteAdd(rtnl.Route{Dst: pfx("10.0.0.0/24"), NexthopID: 1}) }, syscall.EEXIST, ""},
 		{"unknown dev", func() error { return r.h.RouteAdd(rtnl.Route{Dst: pfx("10.0.4.0/24"), Dev: "nope"}) }, syscall.ENODEV, "Cannot find device"},
 		{"del missing", func() error { return r.h.RouteDel(rtnl.Route{Dst: pfx("10.9.0.0/16")}) }, syscall.ESRCH, ""},
-		{"nexthop exists", func() error { return r.h.NexthopAdd(rtnl.Nexthop{ID: 1, Gateway: gw, Dev: "eth0"}) }, syscall.EEXIST, ""},
+		{"nexthop exists", func() error { return r.h.NexthopAdd(rtnl.NexthopRequest{ID: 1, Gateway: gw, Dev: "eth0"}) }, syscall.EEXIST, ""},
 		{"nexthop off-link gateway", func() error {
-			return r.h.NexthopAdd(rtnl.Nexthop{ID: 2, Gateway: netip.MustParseAddr("192.0.2.1"), Dev: "eth0"})
+			return r.h.NexthopAdd(rtnl.NexthopRequest{ID: 2, Gateway: netip.MustParseAddr("192.0.2.1"), Dev: "eth0"})
 		}, syscall.ENETUNREACH, "Nexthop has invalid gateway"},
 		{"group unknown member", func() error {
-			return r.h.NexthopAdd(rtnl.Nexthop{ID: 3, Group: []nexthop.GroupMember{{ID: 1}, {ID: 42}}})
+			return r.h.NexthopAdd(rtnl.NexthopRequest{ID: 3, Group: []nexthop.GroupMember{{ID: 1}, {ID: 42}}})
 		}, syscall.EINVAL, ""},
 		{"group duplicate member", func() error {
-			return r.h.NexthopAdd(rtnl.Nexthop{ID: 3, Group: []nexthop.GroupMember{{ID: 1}, {ID: 1}}})
+			return r.h.NexthopAdd(rtnl.NexthopRequest{ID: 3, Group: []nexthop.GroupMember{{ID: 1}, {ID: 1}}})
 		}, syscall.EINVAL, "Nexthop id can not be used twice in a group"},
 		{"nexthop del missing", func() error { return r.h.NexthopDel(77) }, syscall.ENOENT, ""},
 	} {
@@ -130,7 +130,7 @@ func TestSeed000Policies(t *testing.T) {
 	for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
 		r := routeRig(t, cfg)
 		for i := 1; i <= n; i++ {
-			r.ok(r.h.NexthopAdd(rtnl.Nexthop{ID: nexthop.ID(i), Gateway: netip.MustParseAddr("198.51.100.2"), Dev: "eth0"}))
+			r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: nexthop.ID(i), Gateway: netip.MustParseAddr("198.51.100.2"), Dev: "eth0"}))
 			r.ok(r.h.RouteAdd(rtnl.Route{Dst: netip.PrefixFrom(netip.AddrFrom4([4]byte{10, 0, byte(i), 0}), 32), NexthopID: nexthop.ID(i)}))
 		}
 		before := r.counters()

@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/netsimlab/netsim/fibrules"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 	"github.com/stretchr/testify/require"
 )
 
 // rules returns the dump of the family's rules.
-func (r *rig) rules(family int) []fibrules.Rule {
+func (r *rig) rules(family rt.Family) []fibrules.Rule {
 	r.tb.Helper()
 	l, err := r.h.RuleList(family)
 	require.NoError(r.tb, err)
@@ -20,7 +21,7 @@ func (r *rig) rules(family int) []fibrules.Rule {
 }
 
 // prefTables returns the pref and table of each rule of the family.
-func (r *rig) prefTables(family int) [][2]uint32 {
+func (r *rig) prefTables(family rt.Family) [][2]uint32 {
 	var out [][2]uint32
 	for _, x := range r.rules(family) {
 		out = append(out, [2]uint32{x.Pref, x.Table})
@@ -31,9 +32,9 @@ func (r *rig) prefTables(family int) [][2]uint32 {
 func TestRulesThroughHandle(t *testing.T) {
 	r := routeRig(t, rtnl.After)
 	// local, main, default; IPv6 has no default rule.
-	require.Equal(t, [][2]uint32{{0, 255}, {32766, 254}, {32767, 253}}, r.prefTables(rtnl.FamilyV4))
-	require.Equal(t, [][2]uint32{{0, 255}, {32766, 254}}, r.prefTables(rtnl.FamilyV6))
-	for _, x := range r.rules(rtnl.FamilyV4) {
+	require.Equal(t, [][2]uint32{{0, 255}, {32766, 254}, {32767, 253}}, r.prefTables(rt.FamilyInet))
+	require.Equal(t, [][2]uint32{{0, 255}, {32766, 254}}, r.prefTables(rt.FamilyInet6))
+	for _, x := range r.rules(rt.FamilyInet) {
 		require.Equal(t, fibrules.ActToTable, x.Action)
 		require.EqualValues(t, 2, x.Protocol) // kernel
 		require.False(t, x.Src.IsValid() && x.Src.Bits() > 0)
@@ -43,7 +44,7 @@ func TestRulesThroughHandle(t *testing.T) {
 	r.ok(r.h.RouteAdd(rtnl.Route{Table: 10, Dst: pfx("10.0.0.0/8"), Gateway: netip.MustParseAddr("198.51.100.2"), Dev: "eth0"}))
 	_, err := r.h.RouteGet(netip.MustParseAddr("10.1.1.1"))
 	require.ErrorIs(t, err, syscall.ENETUNREACH)
-	r.ok(r.h.RuleAdd(rtnl.FamilyV4, fibrules.Rule{Pref: 100, Table: 10, Action: fibrules.ActToTable, Attrs: fibrules.AttrPriority}))
+	r.ok(r.h.RuleAdd(rt.FamilyInet, fibrules.Rule{Pref: 100, Table: 10, Action: fibrules.ActToTable, Attrs: fibrules.AttrPriority}))
 	got, err := r.h.RouteGet(netip.MustParseAddr("10.1.1.1"))
 	require.NoError(t, err)
 	require.EqualValues(t, 10, got.Table)
@@ -53,11 +54,11 @@ func TestRulesThroughHandle(t *testing.T) {
 	require.Equal(t, "eth0", got.Dev)
 
 	// The same rule again: EEXIST, nothing changes.
-	before := r.rules(rtnl.FamilyV4)
-	err = r.h.RuleAdd(rtnl.FamilyV4, fibrules.Rule{Pref: 100, Table: 10, Action: fibrules.ActToTable, Attrs: fibrules.AttrPriority})
+	before := r.rules(rt.FamilyInet)
+	err = r.h.RuleAdd(rt.FamilyInet, fibrules.Rule{Pref: 100, Table: 10, Action: fibrules.ActToTable, Attrs: fibrules.AttrPriority})
 	require.ErrorIs(t, err, syscall.EEXIST)
-	require.Equal(t, before, r.rules(rtnl.FamilyV4))
-	require.ErrorIs(t, r.h.RuleDel(rtnl.FamilyV4, fibrules.Rule{Pref: 555, Attrs: fibrules.AttrPriority}), syscall.ENOENT)
+	require.Equal(t, before, r.rules(rt.FamilyInet))
+	require.ErrorIs(t, r.h.RuleDel(rt.FamilyInet, fibrules.Rule{Pref: 555, Attrs: fibrules.AttrPriority}), syscall.ENOENT)
 	_, err = r.h.RuleList(99)
 	require.ErrorIs(t, err, syscall.EAFNOSUPPORT)
 }
@@ -74,19 +75,19 @@ func TestRuleLocking(t *testing.T) {
 		{rtnl.After, 1, 0, true},
 	} {
 		r := newRig(t, tc.cfg)
-		add := func(family int) int64 {
+		add := func(family rt.Family) int64 {
 			before := r.k.RTNL().Stats().Acquires
 			for i := 1; i <= 20; i++ {
 				r.ok(r.h.RuleAdd(family, fibrules.Rule{Table: uint32(i), Action: fibrules.ActToTable}))
 			}
 			return r.k.RTNL().Stats().Acquires - before
 		}
-		require.Equal(t, tc.v4, add(rtnl.FamilyV4), tc.cfg)
+		require.Equal(t, tc.v4, add(rt.FamilyInet), tc.cfg)
 		c0 := r.counters().Get(sim.Fib6TableWalk)
-		require.Equal(t, tc.v6, add(rtnl.FamilyV6), tc.cfg)
+		require.Equal(t, tc.v6, add(rt.FamilyInet6), tc.cfg)
 		// Every IPv6 rule creates its table, then walks every IPv6 table:
 		// 3 + 4 + ... + 22.
 		require.EqualValues(t, 250, r.counters().Get(sim.Fib6TableWalk)-c0)
-		require.Len(t, r.rules(rtnl.FamilyV4), 23)
+		require.Len(t, r.rules(rt.FamilyInet), 23)
 	}
 }

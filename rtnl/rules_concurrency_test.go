@@ -12,6 +12,7 @@ import (
 
 	"github.com/netsimlab/netsim/fibrules"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 )
 
@@ -62,7 +63,7 @@ func TestConcurrentRulesAndDevices(t *testing.T) {
 						if j%2 == 1 {
 							r.IIF, r.OIF = "", fmt.Sprintf("d%d", j%devices)
 						}
-						for _, fam := range []int{rtnl.FamilyV4, rtnl.FamilyV6} {
+						for _, fam := range []rt.Family{rt.FamilyInet, rt.FamilyInet6} {
 							if err := h.RuleAdd(fam, r); err != nil {
 								errs <- fmt.Errorf("%v add %d: %w", n, pref, err)
 							}
@@ -125,7 +126,7 @@ func TestConcurrentRulesAndDevices(t *testing.T) {
 				for _, l := range links {
 					devs[l.Name] = l.Index
 				}
-				for _, fam := range []int{rtnl.FamilyV4, rtnl.FamilyV6} {
+				for _, fam := range []rt.Family{rt.FamilyInet, rt.FamilyInet6} {
 					rules, err := h.RuleList(fam)
 					require.NoError(t, err)
 					var prefs []uint32
@@ -160,7 +161,7 @@ func TestConcurrentRulesAndDevices(t *testing.T) {
 			// first IPv4 rule of each namespace did.
 			var rtnlTaken, opsTaken int64
 			for _, n := range ns {
-				for _, fam := range []int{rtnl.FamilyV4, rtnl.FamilyV6} {
+				for _, fam := range []rt.Family{rt.FamilyInet, rt.FamilyInet6} {
 					rtnlTaken += n.Rules(fam).RTNLAcquires()
 					opsTaken += n.Rules(fam).LockAcquires()
 				}
@@ -179,11 +180,11 @@ func TestConcurrentRulesAndDevices(t *testing.T) {
 
 			// Deleting a missing rule is ENOENT and changes nothing.
 			h := ns[0].Handle(boot)
-			before, err := h.RuleList(rtnl.FamilyV4)
+			before, err := h.RuleList(rt.FamilyInet)
 			require.NoError(t, err)
-			err = h.RuleDel(rtnl.FamilyV4, fibrules.Rule{Pref: 999, Attrs: fibrules.AttrPriority})
+			err = h.RuleDel(rt.FamilyInet, fibrules.Rule{Pref: 999, Attrs: fibrules.AttrPriority})
 			require.True(t, errors.Is(err, syscall.ENOENT), "%v", err)
-			after, err := h.RuleList(rtnl.FamilyV4)
+			after, err := h.RuleList(rt.FamilyInet)
 			require.NoError(t, err)
 			require.Equal(t, before, after)
 		})
@@ -202,7 +203,7 @@ func TestRuleEmptyTableBesideRoutes(t *testing.T) {
 	require.NoError(t, routes.LinkAdd(netdev.Dummy{Name: "d0"}))
 	require.NoError(t, routes.LinkSetUp("d0"))
 	// The first rule unmerges the FIB under RTNL; the others take none.
-	require.NoError(t, rules.RuleAdd(rtnl.FamilyV4, fibrules.Rule{Pref: 5, Attrs: fibrules.AttrPriority, Action: fibrules.ActToTable, Table: 5000}))
+	require.NoError(t, rules.RuleAdd(rt.FamilyInet, fibrules.Rule{Pref: 5, Attrs: fibrules.AttrPriority, Action: fibrules.ActToTable, Table: 5000}))
 	const n = 200
 	var wg sync.WaitGroup
 	errs := make(chan error, 2*n)
@@ -210,7 +211,7 @@ func TestRuleEmptyTableBesideRoutes(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		for i := range n {
-			if err := rules.RuleAdd(rtnl.FamilyV4, fibrules.Rule{Pref: uint32(10 + i), Attrs: fibrules.AttrPriority, Action: fibrules.ActToTable}); err != nil {
+			if err := rules.RuleAdd(rt.FamilyInet, fibrules.Rule{Pref: uint32(10 + i), Attrs: fibrules.AttrPriority, Action: fibrules.ActToTable}); err != nil {
 				errs <- err
 			}
 		}
@@ -228,10 +229,10 @@ func TestRuleEmptyTableBesideRoutes(t *testing.T) {
 	for err := range errs {
 		require.NoError(t, err)
 	}
-	require.Zero(t, k.InitNet().Rules(rtnl.FamilyV4).RTNLAcquires()-1, "only the first rule took RTNL")
+	require.Zero(t, k.InitNet().Rules(rt.FamilyInet).RTNLAcquires()-1, "only the first rule took RTNL")
 	// Every rule got a table of its own.
 	seen := map[uint32]bool{}
-	rs, err := rules.RuleList(rtnl.FamilyV4)
+	rs, err := rules.RuleList(rt.FamilyInet)
 	require.NoError(t, err)
 	for _, r := range rs {
 		if r.Pref >= 10 && r.Pref < 10+n {

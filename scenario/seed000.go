@@ -55,8 +55,8 @@ var seed000Gateway = netip.MustParseAddr("198.51.100.2")
 
 // Seed000Nexthop is seed 000's i-th nexthop (1 ≤ i ≤ 65536): id i via
 // 198.51.100.2 dev testnh0.
-func Seed000Nexthop(i int) rtnl.Nexthop {
-	return rtnl.Nexthop{ID: nexthop.ID(i), Gateway: seed000Gateway, Dev: "testnh0"}
+func Seed000Nexthop(i int) rtnl.NexthopRequest {
+	return rtnl.NexthopRequest{ID: nexthop.ID(i), Gateway: seed000Gateway, Dev: "testnh0"}
 }
 
 // Seed000Route is seed 000's i-th route (1 ≤ i ≤ 65536): 10.a.b.0/32 with

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/netsimlab/netsim/fibrules"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 )
@@ -134,7 +135,7 @@ func Seed003(cfg rtnl.Config, p Seed003Params) (*Seed003Result, error) {
 			h := n.Handle(t)
 			for _, r := range rules {
 				t.Charge(sim.IPBatchLine, 1)
-				if err := h.RuleAdd(p.Family, r); err != nil {
+				if err := h.RuleAdd(rt.Family(p.Family), r); err != nil {
 					errs = append(errs, fmt.Errorf("%s: rule add from all table %d: %w", n.Name(), r.Table, err))
 					return
 				}
@@ -183,7 +184,7 @@ func Seed003(cfg rtnl.Config, p Seed003Params) (*Seed003Result, error) {
 	}
 	res.Sys += res.RTNL.SpinCPU
 	for _, n := range nets {
-		o := n.Rules(p.Family)
+		o := n.Rules(rt.Family(p.Family))
 		res.RTNLAcquires += o.RTNLAcquires()
 		res.OpsLockAcquires += o.LockAcquires()
 	}
@@ -227,7 +228,7 @@ func JobNamespaces(k *rtnl.Kernel, t *sim.Task, n int) ([]*rtnl.Net, error) {
 			return nil, err
 		}
 		for _, fam := range []int{rtnl.FamilyV4, rtnl.FamilyV6} {
-			if m := nets[i].Rules(fam).Mutex(); m != nil {
+			if m := nets[i].Rules(rt.Family(fam)).Mutex(); m != nil {
 				m.SetPrivate()
 			}
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/netsimlab/netsim/iproute"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/scenario"
 	"github.com/netsimlab/netsim/sim"
@@ -139,7 +140,7 @@ func runBatch(args []string, out io.Writer) error {
 	var rtnlTaken, opsTaken int64
 	for _, name := range k.NetNames() {
 		n := k.Net(name)
-		for _, fam := range []int{rtnl.FamilyV4, rtnl.FamilyV6} {
+		for _, fam := range []rt.Family{rt.FamilyInet, rt.FamilyInet6} {
 			rtnlTaken += n.Rules(fam).RTNLAcquires()
 			opsTaken += n.Rules(fam).LockAcquires()
 		}
