@@ -169,108 +169,6 @@ func (h *Handle) routeDel(r Route, exactScope bool) error {
 	})
 }
 
-// RouteInfo is a dumped route (RTM_NEWROUTE of a dump): its fields with
-// devices by name. A route through a nexthop object carries the object's
-// gateway and device, or its group's members as Multipath (the kernel's
-// compatibility dump); a blackhole object's device is the loopback device.
-//
-// Kernel: fib_dump_info (net/ipv4/fib_semantics.c).
-type RouteInfo struct {
-	Family    int            // rtm_family: FamilyV4 or FamilyV6
-	Table     uint32         // RTA_TABLE
-	Dst       netip.Prefix   // RTA_DST and rtm_dst_len
-	Type      fib.Type       // rtm_type
-	Scope     fib.Scope      // rtm_scope
-	Protocol  fib.Protocol   // rtm_protocol
-	Priority  uint32         // RTA_PRIORITY; 0 when not sent
-	TOS       uint8          // rtm_tos
-	Gateway   netip.Addr     // RTA_GATEWAY of a single path
-	Dev       string         // RTA_OIF of a single path; "" when none
-	DevIndex  netdev.IfIndex // Dev's ifindex, as RTA_OIF carries it; 0 when none
-	NexthopID nexthop.ID     // RTA_NH_ID
-	PrefSrc   netip.Addr     // RTA_PREFSRC
-	Flags     fib.NHFlags    // rtm_flags
-	Metrics   fib.Metrics    // RTA_METRICS
-	// Multipath are the paths of RTA_MULTIPATH, in the kernel's order;
-	// nil for a single path.
-	Multipath []RoutePath
-	Size      int // the length of its RTM_NEWROUTE message (fib.Route.NetlinkSize)
-
-	Src     netip.Prefix  // RTA_SRC and rtm_src_len (IPv6 "from"); invalid for none
-	Pref    rt.Pref       // RTA_PREF (IPv6)
-	Expires time.Duration // RTA_EXPIRES (IPv6): the time left; 0 is none
-	// IIF is RTA_IIF: the input device of an IPv6 `route get fibmatch
-	// ... iif DEV` answer, which rt6_fill_node sends; "" otherwise.
-	IIF string
-	// IIFIndex is IIF's ifindex, as RTA_IIF carries it.
-	IIFIndex netdev.IfIndex
-}
-
-// RoutePath is one path of a dumped multipath route (struct rtnexthop and
-// its RTA_GATEWAY).
-type RoutePath struct {
-	Gateway  netip.Addr     // RTA_GATEWAY inside the rtnexthop
-	Dev      string         // rtnh_ifindex, by name
-	DevIndex netdev.IfIndex // rtnh_ifindex; 0 when none
-	Weight   int            // rtnh_hops+1: 1..256
-	Flags    fib.NHFlags    // rtnh_flags
-}
-
-func routeInfo(r fib.Route) RouteInfo {
-	ri := RouteInfo{
-		Family: FamilyV4, Table: r.Table, Dst: r.Dst, Type: r.Type, Scope: r.Scope, Protocol: r.Protocol,
-		Priority: r.Priority, TOS: r.TOS, Gateway: r.Gateway, NexthopID: r.NexthopID,
-		PrefSrc: r.PrefSrc, Flags: r.Flags, Metrics: r.Metrics, Size: r.NetlinkSize(),
-	}
-	if r.Dev != nil {
-		ri.Dev, ri.DevIndex = r.Dev.Name(), r.Dev.Index()
-	} else if r.NexthopID != 0 && len(r.Multipath) == 0 && r.Type == fib.TypeBlackhole {
-		// A blackhole nexthop object's device is the loopback device
-		// (nh_create_ipv4 with cfg->nh_blackhole), which the dump shows.
-		ri.Dev, ri.DevIndex = "lo", netdev.LoopbackIfIndex
-	}
-	ri.Multipath = routePaths(r.Multipath)
-	return ri
-}
-
-// routePaths is the RTA_MULTIPATH of a dump, for either family: the
-// devices by name, a weight of 0 (unset) as 1.
-func routePaths(ps []fib.Path) []RoutePath {
-	var out []RoutePath
-	for _, p := range ps {
-		rp := RoutePath{Gateway: p.Gateway, Weight: p.Weight, Flags: p.Flags}
-		if rp.Weight == 0 {
-			rp.Weight = 1
-		}
-		if p.Dev != nil {
-			rp.Dev, rp.DevIndex = p.Dev.Name(), p.Dev.Index()
-		}
-		out = append(out, rp)
-	}
-	return out
-}
-
-// RouteList returns the routes of family (FamilyV4, FamilyV6, or
-// FamilyAll for both, IPv4 first, as a dump of AF_UNSPEC gives them) in
-// table (0: every table, as `ip route show table all`), in the kernel's
-// dump order. A family without that table contributes nothing. It is
-// RouteDump read whole in one part: one request, RTNL held throughout.
-//
-// Kernel: inet_dump_fib → fib_table_dump; inet6_dump_fib → fib6_dump_table
-// (rtnl_dump_all for AF_UNSPEC).
-func (h *Handle) RouteList(family int, table uint32) ([]RouteInfo, error) {
-	d, err := h.RouteDump(family, table)
-	if err != nil {
-		return nil, err
-	}
-	var out []RouteInfo
-	_, err = d.Next(func(ri *RouteInfo) bool {
-		out = append(out, *ri)
-		return true
-	})
-	return out, err
-}
-
 // TrieStat returns the namespace's /proc/net/fib_triestat text.
 func (h *Handle) TrieStat() (string, error) {
 	return h.procText("fib_triestat", h.n.fib.TrieStat)
@@ -286,3 +184,58 @@ func (h *Handle) procText(op string, text func() string) (string, error) {
 	})
 	return s, err
 }
+
+// RouteNew is an RTM_NEWROUTE with the request flags mode (any
+// combination of NLM_F_CREATE, EXCL, REPLACE and APPEND, none included)
+// as a netlink socket sends it: unlike RouteAdd and its siblings, a zero
+// Protocol stays RTPROT_UNSPEC. For IPv4, fib_table_insert reads the
+// flags (no NLM_F_CREATE and no match is ENOENT); for IPv6, fib6_add
+// does (no NLM_F_CREATE still adds, as the kernel does with a warning).
+//
+// Kernel: inet_rtm_newroute (net/ipv4/fib_frontend.c),
+// inet6_rtm_newroute (net/ipv6/route.c).
+func (h *Handle) RouteNew(r Route, mode rt.NLMFlags) error {
+	_, err := h.RouteNewHeader(r, mode)
+	return err
+}
+
+// RouteNewHeader is RouteNew that also returns the request's
+// NLM_F_CREATE, EXCL, REPLACE and APPEND flags as the kernel leaves them
+// in the request's header, which the ack echoes: an IPv6 multipath add
+// rewrites them (see fib6.FIB.AddRequest); any other request returns mode.
+//
+// Kernel: ip6_route_multipath_add (net/ipv6/route.c).
+func (h *Handle) RouteNewHeader(r Route, mode rt.NLMFlags) (rt.NLMFlags, error) {
+	nlh := mode
+	err := h.do("RTM_NEWROUTE", func(t *sim.Task, _ *netdev.Table) error {
+		if r.Dst.Addr().Is6() {
+			fr, err := h.n.fib6Route(r, true)
+			if err != nil {
+				return err
+			}
+			fr.Protocol = r.Protocol
+			var err6 error
+			nlh, err6 = h.n.fib6.AddRequest(t, fr, mode)
+			return err6
+		}
+		fr, err := h.n.fibRoute(r, true)
+		if err != nil {
+			return err
+		}
+		fr.Protocol = r.Protocol
+		return h.n.fib.Add(t, fr, mode)
+	})
+	return nlh, err
+}
+
+// RouteDelRequest is an RTM_DELROUTE as a netlink socket sends it: unlike
+// RouteDel, whose zero Scope matches any, Scope is rtm_scope as sent, with
+// RT_SCOPE_NOWHERE (fib.ScopeNowhere, what `ip route del` sends unless
+// given a scope) the wildcard, so that 0 matches only universe routes
+// (IPv4; an IPv6 delete does not look at the scope). The other fields are
+// RouteDel's.
+//
+// Kernel: inet_rtm_delroute, rtm_to_fib_config (net/ipv4/fib_frontend.c),
+// fib_table_delete (net/ipv4/fib_trie.c); inet6_rtm_delroute
+// (net/ipv6/route.c).
+func (h *Handle) RouteDelRequest(r Route) error { return h.routeDel(r, true) }

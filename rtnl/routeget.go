@@ -616,3 +616,35 @@ func (n *Net) validateSource(t *sim.Task, tb *netdev.Table, q RouteQuery, src, d
 	}
 	return false, nil
 }
+
+// RouteIndexes are the ifindexes of a RouteResult's devices, which a
+// netlink answer carries instead of their names: RTA_OIF and RTA_IIF (0
+// when there is none).
+type RouteIndexes struct {
+	Dev, IIF netdev.IfIndex
+}
+
+// RouteGetIndexes is RouteGetFlow for a netlink front end: the answer and
+// the ifindexes of its devices, resolved in the same request.
+//
+// Kernel: inet_rtm_getroute (net/ipv4/route.c), inet6_rtm_getroute
+// (net/ipv6/route.c).
+func (h *Handle) RouteGetIndexes(q RouteQuery) (RouteResult, RouteIndexes, error) {
+	var rr RouteResult
+	var ix RouteIndexes
+	get := h.routeGetFlow(q, &rr)
+	err := h.do("RTM_GETROUTE", func(t *sim.Task, tb *netdev.Table) error {
+		if err := get(t, tb); err != nil {
+			return err
+		}
+		index := func(name string) netdev.IfIndex {
+			if d := tb.ByName(name); name != "" && d != nil {
+				return d.Index()
+			}
+			return 0
+		}
+		ix = RouteIndexes{Dev: index(rr.Dev), IIF: index(rr.IIF)}
+		return nil
+	})
+	return rr, ix, err
+}
