@@ -13,7 +13,7 @@ import (
 
 // routeGetReq is iproute_get's request as its keywords build it.
 type routeGetReq struct {
-	q      rtnl.RouteQuery
+	q      rtnl.RouteGetRequest
 	family int
 	has    bool // address_found
 	warn   func(format string, args ...any)
@@ -128,7 +128,7 @@ func (ip *IP) routeGet(h *rtnl.Handle, argv []string) error {
 			return nodev(d)
 		}
 	}
-	rr, err := h.RouteGetFlow(q)
+	rr, err := h.GetRoute(q)
 	if err != nil {
 		if ke, ok := err.(*errno.Error); ok {
 			return &cmdError{msg: kernelMessage(ke.Errno, ke.Msg), status: exitNetlink}

@@ -323,7 +323,7 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode rt.NLMFlags, del b
 		if q.scopeOK {
 			r.Scope = q.scope
 		}
-		return h.RouteDelRequest(*r)
+		return h.DelRoute(rtnl.RouteRequest{Route: *r})
 	}
 	if !q.typeOK {
 		r.Type = fib.TypeUnicast
@@ -342,20 +342,12 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode rt.NLMFlags, del b
 		}
 	}
 	r.Scope = scope
-	switch mode {
-	case rt.ModeAdd:
-		return h.RouteAdd(*r)
-	case rt.ModeChange:
-		return h.RouteChange(*r)
-	case rt.ModeReplace:
-		return h.RouteReplace(*r)
-	case rt.ModePrepend:
-		return h.RoutePrepend(*r)
-	case rt.NLMExcl:
-		return h.RouteTest(*r)
-	default:
-		return h.RouteAppend(*r)
+	if r.Protocol == fib.ProtoUnspec {
+		// iproute_modify's RTPROT_BOOT, unless given a protocol.
+		r.Protocol = fib.ProtoBoot
 	}
+	_, err := h.NewRoute(rtnl.RouteRequest{Flags: mode, Route: *r})
+	return err
 }
 
 // mpBufSize is the size of parse_nexthops' buffer for RTA_MULTIPATH, and
@@ -385,8 +377,8 @@ func viaLen(gw netip.Addr, family int) int {
 // error (rta_addattr_l's). A path without a gateway is not checked: past
 // 511 of them iproute2 6.1 writes beyond its buffer (and aborts), where
 // netsim goes on to the request's bound (addattr_l's error).
-func (ip *IP) parseMultipath(h *rtnl.Handle, argv []string, family int) ([]rtnl.NextHop, int, error) {
-	var out []rtnl.NextHop
+func (ip *IP) parseMultipath(h *rtnl.Handle, argv []string, family int) ([]rtnl.RoutePath, int, error) {
+	var out []rtnl.RoutePath
 	n := 4 // rta_len of the RTA_MULTIPATH being built
 	a := &args{w: argv}
 	for a.more() {
@@ -398,7 +390,7 @@ func (ip *IP) parseMultipath(h *rtnl.Handle, argv []string, family int) ([]rtnl.
 		}
 		a.skip()
 		n += 8 // struct rtnexthop
-		var nh rtnl.NextHop
+		var nh rtnl.RoutePath
 		for ; a.more() && a.peek() != "nexthop"; a.skip() {
 			switch w := a.peek(); {
 			case w == "via":

@@ -9,8 +9,10 @@ import (
 	"net/netip"
 	"syscall"
 
+	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 )
 
@@ -68,7 +70,8 @@ type routeFilter struct {
 	scopeMask netdev.Scope
 	tos       uint8
 	hasTOS    bool
-	dev, iif  string // od and id, resolved after the words
+	dev, iif  string         // od and id, resolved after the words
+	devIndex  netdev.IfIndex // od's ifindex
 	mark      uint32
 	hasMark   bool
 	metric    uint32
@@ -245,8 +248,14 @@ func (ip *IP) parseRouteFilter(h *rtnl.Handle, argv []string) (*routeFilter, err
 		return nil, err
 	}
 	for _, d := range []string{q.f.iif, q.f.dev} {
-		if d != "" && h.LinkIndex(d) == 0 {
-			return nil, nodev(d)
+		i := netdev.IfIndex(0)
+		if d != "" {
+			if i = h.LinkIndex(d); i == 0 {
+				return nil, nodev(d)
+			}
+		}
+		if d == q.f.dev {
+			q.f.devIndex = i
 		}
 	}
 	return q.f, nil
@@ -276,7 +285,7 @@ func addrMatch(a, b netip.Addr, bits int) bool {
 // routeFamily is a dumped route's rtm_family.
 func routeFamily(r rtnl.RouteInfo) int {
 	if r.Family != 0 {
-		return r.Family
+		return int(r.Family)
 	}
 	return addrFamily(r.Dst.Addr())
 }
@@ -420,18 +429,13 @@ func (ip *IP) routeList(h *rtnl.Handle, argv []string, flush bool) error {
 	// protocol, and refuses a table that does not exist) but in a batch,
 	// whose socket does not set NETLINK_GET_STRICT_CHK: the kernel then
 	// dumps every table, and ip's filter alone picks.
-	strict := !ip.inBatch
 	var rs []rtnl.RouteInfo
 	for _, fam := range families {
-		table := f.table
-		if !strict {
-			table = 0
-		}
-		frs, err := listRoutes(h, fam, table)
+		frs, err := ip.dumpRoutes(h, rt.Family(fam), f)
 		if err != nil {
-			return err
-		}
-		if table != 0 && len(frs) == 0 && !tableExists(h, fam, table) {
+			if errno.Of(err) != syscall.ENOENT {
+				return err
+			}
 			// The kernel's strict dump of a table that does not exist
 			// (inet_dump_fib, inet6_dump_fib with a table filter).
 			msg := "Dump terminated\n"
@@ -444,10 +448,7 @@ func (ip *IP) routeList(h *rtnl.Handle, argv []string, flush bool) error {
 				ip.p.flushJSON()
 				ip.p.jw = nil
 			}
-			return &cmdError{msg: "Error: " + fibFamilyName(fam) + ": FIB table does not exist.\n" + msg, status: exitNetlink}
-		}
-		if fam == syscall.AF_INET {
-			frs = frs[:dumpCut(frs, f, strict)]
+			return &cmdError{msg: Message(err) + msg, status: exitNetlink}
 		}
 		rs = append(rs, frs...)
 	}
@@ -503,7 +504,7 @@ func (ip *IP) routeFlush(h *rtnl.Handle, rs []rtnl.RouteInfo, f *routeFilter) er
 		del := rtnl.Route{Table: r.Table, Dst: r.Dst, Src: r.Src, TOS: r.TOS, Priority: r.Priority,
 			Type: r.Type, Scope: r.Scope, Protocol: r.Protocol, Gateway: r.Gateway, Dev: r.Dev,
 			PrefSrc: r.PrefSrc, Metrics: r.Metrics, Pref: r.Pref}
-		if err := h.RouteDelRequest(del); err != nil && !isGone(err) {
+		if err := h.DelRoute(rtnl.RouteRequest{Route: del}); err != nil && !isGone(err) {
 			return err
 		}
 	}
@@ -524,60 +525,51 @@ func (ip *IP) routeFlush(h *rtnl.Handle, rs []rtnl.RouteInfo, f *routeFilter) er
 // (3776 bytes on x86-64) for the round at the request and the one a
 // recvmsg peek starts, then, once ip has read with its 32 KiB buffer, of
 // SKB_WITH_OVERHEAD(32768).
+//
+// iproute2: rtnl_recvmsg (lib/libnetlink.c); kernel: netlink_dump
+// (net/netlink/af_netlink.c).
 const (
 	dumpSkbSmall = 3776
 	dumpSkbLarge = 32768 - 320
 )
 
-// dumpCut returns how many of the dumped routes rs reach ip. A route that
-// does not fit in what is left of a dump skb goes to the next; one that
-// does not fit in an empty skb ends the dump without an error
-// (inet_dump_fib's EMSGSIZE, which rtnl_dumpit turns into the end of an
-// RTNL_FLAG_DUMP_SPLIT_NLM_DONE dump): with ip's receive pattern, a route
-// of more than 3776 bytes (233 paths with gateways) that is not in the
-// first two skbs' worth of the dump, or not after routes that filled
-// them, cuts the dump short. Routes the kernel's own filter of a strict
-// dump drops (another protocol, a single path on another device) take no
-// room; a batch's dump is not strict. (ip's flush of such a table then fails with
-// "Failed to send flush request: No data available"; netsim deletes the
-// routes before the cut and reports nothing.)
-//
-// Kernel: inet_dump_fib (net/ipv4/fib_frontend.c), netlink_dump
-// (net/netlink/af_netlink.c); iproute2: rtnl_recvmsg.
-func dumpCut(rs []rtnl.RouteInfo, f *routeFilter, strict bool) int {
-	skb, used := 0, 0
-	for i, r := range rs {
-		if strict && (f.hasProto && r.Protocol != f.proto || f.dev != "" && len(r.Multipath) == 0 && r.Dev != f.dev) {
-			continue
-		}
-		for {
-			room := dumpSkbLarge
-			if skb < 2 {
-				room = dumpSkbSmall
-			}
-			if used+r.Size <= room {
-				used += r.Size
-				break
-			}
-			if used == 0 {
-				return i
-			}
-			skb, used = skb+1, 0
-		}
+// dumpRoom is the room of the dump's part i as ip's reads leave it.
+func dumpRoom(i int) int {
+	if i < 2 {
+		return dumpSkbSmall
 	}
-	return len(rs)
+	return dumpSkbLarge
 }
 
-// listRoutes is the kernel's dump of family's routes in table (0: every
-// table), in its order.
-func listRoutes(h *rtnl.Handle, family int, table uint32) ([]rtnl.RouteInfo, error) {
-	return h.RouteList(family, table)
-}
-
-// tableExists reports whether family's table id exists.
-func tableExists(h *rtnl.Handle, family int, id uint32) bool {
-	if family == syscall.AF_INET6 {
-		return h.TableExists6(id)
+// dumpRoutes is iproute_list_flush_or_save's dump of family's routes, in
+// the kernel's order: the request iproute_dump_filter builds (the table,
+// protocol, device and RTM_F_CLONED of the filter; strict unless in a
+// batch), read with ip's buffers. A route the kernel cannot fit in a
+// part ends the dump (see rtnl.RouteDump.Next): with ip's reads, a route of
+// more than 3776 bytes (233 IPv4 paths with gateways) that is not in the
+// first two parts' worth of the dump, or not after routes that filled
+// them. (ip's flush of such a table then fails with "Failed to send flush
+// request: No data available"; netsim deletes the routes before the cut
+// and reports nothing.)
+func (ip *IP) dumpRoutes(h *rtnl.Handle, family rt.Family, f *routeFilter) ([]rtnl.RouteInfo, error) {
+	req := rtnl.RouteDumpRequest{Family: family, Strict: !ip.inBatch, Table: f.table, DevIndex: f.devIndex}
+	if f.table != 0 {
+		req.Attrs = append(req.Attrs, rt.RTATable)
 	}
-	return h.TableExists(id)
+	if f.devIndex != 0 {
+		req.Attrs = append(req.Attrs, rt.RTAOIF)
+	}
+	if f.hasProto {
+		req.Protocol = f.proto
+	}
+	if f.cloned {
+		req.Flags = rt.RTMFCloned
+	}
+	d, err := h.DumpRoutes(req)
+	if err != nil {
+		return nil, err
+	}
+	var rs []rtnl.RouteInfo
+	err = d.Drain(dumpRoom, func(ri *rtnl.RouteInfo) { rs = append(rs, *ri) })
+	return rs, err
 }

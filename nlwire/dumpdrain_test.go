@@ -10,12 +10,18 @@ import (
 // returns its messages as a dumpit's callers saw them before dumps became
 // lazy: Type, Data and the flags besides NLM_F_MULTI.
 func drainDump(d dumper, err error) ([]netlink.Message, error) {
+	msgs, _, err := drainDumpState(d, err)
+	return msgs, err
+}
+
+// drainDumpState is drainDump that also returns the dump's state, with
+// the answer flags its dumpit set.
+func drainDumpState(d dumper, err error) (out []netlink.Message, cb *dumpState, _ error) {
+	cb = &dumpState{}
 	if err != nil {
-		return nil, err
+		return nil, cb, err
 	}
 	defer d.close()
-	var out []netlink.Message
-	cb := &dumpState{}
 	for {
 		p := part{room: maxDumpAlloc, cb: cb}
 		done, err := d.fill(&p)
@@ -25,10 +31,10 @@ func drainDump(d dumper, err error) ([]netlink.Message, error) {
 			out = append(out, m)
 		}
 		if err != nil && !(isFull(err) && p.n > 0) {
-			return out, err
+			return out, cb, err
 		}
 		if err == nil && (done || p.n == 0) {
-			return out, nil
+			return out, cb, nil
 		}
 	}
 }

@@ -256,22 +256,14 @@ func parseMultipath(b []byte, base int, v4 bool) ([]rtnexthop, error) {
 	return out, nil
 }
 
-// devRef names the device with ifindex i in a request, or none for 0.
-func devRef(i int32) string {
-	if i == 0 {
-		return ""
-	}
-	return netdev.IndexRef(netdev.IfIndex(i))
-}
-
 // paths4 is fib_get_nhs: the paths of an IPv4 RTA_MULTIPATH.
-func paths4(nhs []rtnexthop) ([]rtnl.NextHop, error) {
-	var out []rtnl.NextHop
+func paths4(nhs []rtnexthop) ([]rtnl.RoutePath, error) {
+	var out []rtnl.RoutePath
 	for _, nh := range nhs {
 		if nh.flags&(uapi.RTNH_F_DEAD|uapi.RTNH_F_LINKDOWN) != 0 {
 			return nil, errno.New(syscall.EINVAL, "Invalid flags for nexthop - can not contain DEAD or LINKDOWN")
 		}
-		p := rtnl.NextHop{Dev: devRef(nh.ifindex), Weight: int(nh.hops) + 1, OnLink: nh.flags&uapi.RTNH_F_ONLINK != 0}
+		p := rtnl.RoutePath{DevIndex: netdev.IfIndex(nh.ifindex), Weight: int(nh.hops) + 1, OnLink: nh.flags&uapi.RTNH_F_ONLINK != 0}
 		gw, via := findAttr(nh.attrs, uapi.RTA_GATEWAY), findAttr(nh.attrs, uapi.RTA_VIA)
 		switch {
 		case gw != nil && via != nil:
@@ -309,10 +301,10 @@ func paths4(nhs []rtnexthop) ([]rtnl.NextHop, error) {
 // paths6 is the walk of ip6_route_multipath_add and
 // ip6_route_multipath_del: each path's device (none: the route's own),
 // gateway and weight.
-func paths6(nhs []rtnexthop) ([]rtnl.NextHop, error) {
-	var out []rtnl.NextHop
+func paths6(nhs []rtnexthop) ([]rtnl.RoutePath, error) {
+	var out []rtnl.RoutePath
 	for _, nh := range nhs {
-		p := rtnl.NextHop{Dev: devRef(nh.ifindex), Weight: int(nh.hops) + 1, OnLink: nh.flags&uapi.RTNH_F_ONLINK != 0}
+		p := rtnl.RoutePath{DevIndex: netdev.IfIndex(nh.ifindex), Weight: int(nh.hops) + 1, OnLink: nh.flags&uapi.RTNH_F_ONLINK != 0}
 		if gw := findAttr(nh.attrs, uapi.RTA_GATEWAY); gw != nil {
 			p.Gateway = inAddr6(gw.data)
 		}
@@ -417,7 +409,7 @@ func parseRoute(r *request, del bool) (rtnl.Route, error) {
 	}
 	out.Type, out.Scope, out.Protocol, out.TOS = fib.Type(m.typ), fib.Scope(m.scope), fib.Protocol(m.protocol), m.tos
 	out.OnLink = m.flags&uapi.RTNH_F_ONLINK != 0
-	out.Dev = devRef(oif)
+	out.DevIndex = netdev.IfIndex(oif)
 	out.Priority = a.u32(uapi.RTA_PRIORITY)
 	out.NexthopID = nexthop.ID(nhID)
 	if p := inAddr4(a.get(uapi.RTA_PREFSRC)); a.has(uapi.RTA_PREFSRC) && !p.IsUnspecified() {
@@ -498,7 +490,7 @@ func parseRoute6(r *request, del bool) (rtnl.Route, error) {
 			out.PrefSrc = netip.Addr{}
 		}
 	}
-	out.Dev = devRef(int32(a.u32(uapi.RTA_OIF)))
+	out.DevIndex = netdev.IfIndex(int32(a.u32(uapi.RTA_OIF)))
 	out.Priority = a.u32(uapi.RTA_PRIORITY)
 	out.Table = uint32(m.table)
 	if a.has(uapi.RTA_TABLE) {
@@ -570,8 +562,8 @@ func newRoute(r *request) ([]netlink.Message, error) {
 	}
 	// An IPv6 multipath add rewrites the request header's flags, which
 	// the ack echoes.
-	mode, err := r.h.RouteNewHeader(rq, rt.NLMFlags(uint16(r.hdr.Flags)&routeModeMask))
-	r.hdr.Flags = r.hdr.Flags&^netlink.HeaderFlags(routeModeMask) | netlink.HeaderFlags(uint16(mode)&routeModeMask)
+	ack, err := r.h.NewRoute(rtnl.RouteRequest{Origin: r.origin, Flags: rt.NLMFlags(uint16(r.hdr.Flags) & routeModeMask), Route: rq})
+	r.hdr.Flags = r.hdr.Flags&^netlink.HeaderFlags(routeModeMask) | netlink.HeaderFlags(uint16(ack.Flags)&routeModeMask)
 	return nil, err
 }
 
@@ -584,5 +576,5 @@ func delRoute(r *request) ([]netlink.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nil, r.h.RouteDelRequest(rq)
+	return nil, r.h.DelRoute(rtnl.RouteRequest{Origin: r.origin, Route: rq})
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/nlwire/internal/uapi"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 )
 
@@ -37,7 +38,7 @@ func notifyRoute(n rtnl.Notification) ([]byte, uint32, error) {
 
 // routeFamily is a dumped route's rtm_family.
 func routeFamily(ri *rtnl.RouteInfo) uint8 {
-	if ri.Family == rtnl.FamilyV6 || ri.Family == 0 && ri.Dst.Addr().Is6() {
+	if ri.Family == rt.FamilyInet6 || ri.Family == 0 && ri.Dst.Addr().Is6() {
 		return uapi.AF_INET6
 	}
 	return uapi.AF_INET

@@ -54,7 +54,8 @@ func (e *routeEnv) serve(typ rt.MsgType, flags netlink.HeaderFlags, body []byte,
 	}
 	if flags&netlink.Dump == netlink.Dump {
 		require.NotNil(e.t, hd.dump)
-		msgs, err := drainDump(hd.dump(r))
+		msgs, cb, err := drainDumpState(hd.dump(r))
+		r.answerFlags |= cb.answerFlags
 		return r, msgs, err
 	}
 	require.NotNil(e.t, hd.do)
@@ -354,10 +355,10 @@ func TestRouteNotify(t *testing.T) {
 	for i := range list {
 		ri := list[i]
 		for _, typ := range []rt.MsgType{rt.RTMNewRoute, rt.RTMDelRoute} {
-			body, group, err := notifiers[typ](rtnl.Notification{Type: typ, Family: ri.Family, Route: &ri})
+			body, group, err := notifiers[typ](rtnl.Notification{Type: typ, Family: int(ri.Family), Route: &ri})
 			require.NoError(t, err)
 			want := uint32(uapi.RTNLGRP_IPV4_ROUTE)
-			if ri.Family == rtnl.FamilyV6 {
+			if ri.Family == rt.FamilyInet6 {
 				want = uapi.RTNLGRP_IPV6_ROUTE
 			}
 			assert.Equal(t, want, group)

@@ -251,7 +251,7 @@ func (g *atomGen) route() rtnl.Route {
 	case 1, 2:
 		r.NexthopID = nexthop.ID(g.rng.IntN(10))
 	case 3:
-		r.Multipath = []rtnl.NextHop{
+		r.Multipath = []rtnl.RoutePath{
 			{Gateway: g.addr(g.pick(atomGW)), Dev: g.name(), Weight: g.rng.IntN(3)},
 			{Gateway: g.addr(g.pick(atomGW)), Dev: g.name(), Weight: []int{1, 0, 256, 257}[g.rng.IntN(4)]},
 		}

@@ -49,7 +49,7 @@ func worker(h *rtnl.Handle, id, n int, errs chan<- error) (kept []string) {
 		if _, err := h.RouteList(rtnl.FamilyAll, 0); !check(err) {
 			return kept
 		}
-		if _, err := h.RouteGetFlow(rtnl.RouteQuery{Dst: netip.MustParseAddr(fmt.Sprintf("2001:db8:%x:%x:1::5", id, i))}); !check(err) {
+		if _, err := h.GetRoute(rtnl.RouteGetRequest{Dst: netip.MustParseAddr(fmt.Sprintf("2001:db8:%x:%x:1::5", id, i))}); !check(err) {
 			return kept
 		}
 		if !check(h.LinkSetDown(a)) || !check(h.LinkSetDown(b)) {
