@@ -4,39 +4,39 @@ package rt
 // include/uapi/linux/rtnetlink.h).
 type RouteAttr uint16
 
-// The route attributes.
+// The route attributes, numbered from 0 in the kernel's order.
 const (
-	RTAUnspec       RouteAttr = 0            // RTA_UNSPEC
-	RTADst          RouteAttr = 1            // RTA_DST
-	RTASrc          RouteAttr = 2            // RTA_SRC
-	RTAIIF          RouteAttr = 3            // RTA_IIF
-	RTAOIF          RouteAttr = 4            // RTA_OIF
-	RTAGateway      RouteAttr = 5            // RTA_GATEWAY
-	RTAPriority     RouteAttr = 6            // RTA_PRIORITY
-	RTAPrefSrc      RouteAttr = 7            // RTA_PREFSRC
-	RTAMetrics      RouteAttr = 8            // RTA_METRICS
-	RTAMultipath    RouteAttr = 9            // RTA_MULTIPATH
-	RTAProtoInfo    RouteAttr = 10           // RTA_PROTOINFO (no longer used)
-	RTAFlow         RouteAttr = 11           // RTA_FLOW
-	RTACacheInfo    RouteAttr = 12           // RTA_CACHEINFO
-	RTASession      RouteAttr = 13           // RTA_SESSION (no longer used)
-	RTAMPAlgo       RouteAttr = 14           // RTA_MP_ALGO (no longer used)
-	RTATable        RouteAttr = 15           // RTA_TABLE
-	RTAMark         RouteAttr = 16           // RTA_MARK
-	RTAMFCStats     RouteAttr = 17           // RTA_MFC_STATS
-	RTAVia          RouteAttr = 18           // RTA_VIA
-	RTANewDst       RouteAttr = 19           // RTA_NEWDST
-	RTAPref         RouteAttr = 20           // RTA_PREF
-	RTAEncapType    RouteAttr = 21           // RTA_ENCAP_TYPE
-	RTAEncap        RouteAttr = 22           // RTA_ENCAP
-	RTAExpires      RouteAttr = 23           // RTA_EXPIRES
-	RTAPad          RouteAttr = 24           // RTA_PAD
-	RTAUID          RouteAttr = 25           // RTA_UID
-	RTATTLPropagate RouteAttr = 26           // RTA_TTL_PROPAGATE
-	RTAIPProto      RouteAttr = 27           // RTA_IP_PROTO
-	RTASport        RouteAttr = 28           // RTA_SPORT
-	RTADport        RouteAttr = 29           // RTA_DPORT
-	RTANHID         RouteAttr = 30           // RTA_NH_ID
-	RTAFlowLabel    RouteAttr = 31           // RTA_FLOWLABEL
-	RTAMax                    = RTAFlowLabel // RTA_MAX
+	RTAUnspec       RouteAttr      = iota // RTA_UNSPEC
+	RTADst                                // RTA_DST
+	RTASrc                                // RTA_SRC
+	RTAIIF                                // RTA_IIF
+	RTAOIF                                // RTA_OIF
+	RTAGateway                            // RTA_GATEWAY
+	RTAPriority                           // RTA_PRIORITY
+	RTAPrefSrc                            // RTA_PREFSRC
+	RTAMetrics                            // RTA_METRICS
+	RTAMultipath                          // RTA_MULTIPATH
+	RTAProtoInfo                          // RTA_PROTOINFO (no longer used)
+	RTAFlow                               // RTA_FLOW
+	RTACacheInfo                          // RTA_CACHEINFO
+	RTASession                            // RTA_SESSION (no longer used)
+	RTAMPAlgo                             // RTA_MP_ALGO (no longer used)
+	RTATable                              // RTA_TABLE
+	RTAMark                               // RTA_MARK
+	RTAMFCStats                           // RTA_MFC_STATS
+	RTAVia                                // RTA_VIA
+	RTANewDst                             // RTA_NEWDST
+	RTAPref                               // RTA_PREF
+	RTAEncapType                          // RTA_ENCAP_TYPE
+	RTAEncap                              // RTA_ENCAP
+	RTAExpires                            // RTA_EXPIRES
+	RTAPad                                // RTA_PAD
+	RTAUID                                // RTA_UID
+	RTATTLPropagate                       // RTA_TTL_PROPAGATE
+	RTAIPProto                            // RTA_IP_PROTO
+	RTASport                              // RTA_SPORT
+	RTADport                              // RTA_DPORT
+	RTANHID                               // RTA_NH_ID
+	RTAFlowLabel                          // RTA_FLOWLABEL
+	RTAMax          = RTAFlowLabel        // RTA_MAX
 )
