@@ -1,10 +1,6 @@
 package rt
 
-// RouteAttr is the type of a route message's attribute (enum rtattr_type_t,
-// include/uapi/linux/rtnetlink.h).
-type RouteAttr uint16
-
-// The route attributes, numbered from 0 in the kernel's order.
+// The route attributes (RouteAttr), numbered from 0 in the kernel's order.
 const (
 	RTAUnspec       RouteAttr      = iota // RTA_UNSPEC
 	RTADst                                // RTA_DST
@@ -40,3 +36,7 @@ const (
 	RTAFlowLabel                          // RTA_FLOWLABEL
 	RTAMax          = RTAFlowLabel        // RTA_MAX
 )
+
+// RouteAttr is the type of a route message's attribute (enum rtattr_type_t,
+// include/uapi/linux/rtnetlink.h).
+type RouteAttr uint16
