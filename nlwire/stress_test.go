@@ -25,6 +25,7 @@ import (
 	"github.com/netsimlab/netsim/nexthop"
 	"github.com/netsimlab/netsim/nlwire"
 	"github.com/netsimlab/netsim/nlwire/internal/uapi"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 )
@@ -394,7 +395,7 @@ func (w *stressWorker) dump(wire bool) error {
 	case 1:
 		_, err = w.h.AddrList("", rtnl.FamilyAll)
 	case 2:
-		_, err = w.h.RouteList(rtnl.FamilyAll, 0)
+		_, err = w.h.RouteList(rt.FamilyUnspec, 0)
 	case 3:
 		_, err = w.h.RuleList(rtnl.FamilyV4)
 	default:

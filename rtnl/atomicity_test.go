@@ -16,6 +16,7 @@ import (
 	"github.com/netsimlab/netsim/fibrules"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 )
@@ -82,7 +83,7 @@ func atomDump(tb testing.TB, k *rtnl.Kernel, t *sim.Task) string {
 	for _, name := range append([]string{""}, s.Names...) {
 		fmt.Fprintf(&b, "netns %q\n", name)
 		h := k.Net(name).Handle(t)
-		routes, err := h.RouteList(rtnl.FamilyV4, 0)
+		routes, err := h.RouteList(rt.FamilyInet, 0)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -94,7 +95,7 @@ func atomDump(tb testing.TB, k *rtnl.Kernel, t *sim.Task) string {
 			tb.Fatal(err)
 		}
 		b.WriteString(dropEmptyTables(ts, routes))
-		routes6, err := h.RouteList(rtnl.FamilyV6, 0)
+		routes6, err := h.RouteList(rt.FamilyInet6, 0)
 		if err != nil {
 			tb.Fatal(err)
 		}

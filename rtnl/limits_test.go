@@ -9,6 +9,7 @@ import (
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 )
 
@@ -63,7 +64,7 @@ func TestRequestLimits(t *testing.T) {
 	for _, nh := range gw6(2400)[2340:] {
 		r.ok(r.h.RouteAppend(rtnl.Route{Dst: pfx("2001:db8:100::/64"), Gateway: nh.Gateway, Dev: "eth0"}))
 	}
-	l, err := r.h.RouteList(rtnl.FamilyV6, 0)
+	l, err := r.h.RouteList(rt.FamilyInet6, 0)
 	require.NoError(t, err)
 	paths := 0
 	for _, ri := range l {

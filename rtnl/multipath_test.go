@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/stretchr/testify/require"
 )
@@ -175,7 +176,7 @@ func TestNexthopGroupWeightAboveAByte(t *testing.T) {
 	}
 	require.Equal(t, []nexthop.GroupMember{{ID: 1, Weight: 256}, {ID: 2, Weight: 300}}, group)
 
-	routes, err := r.h.RouteList(rtnl.FamilyV4, 254)
+	routes, err := r.h.RouteList(rt.FamilyInet, 254)
 	r.ok(err)
 	var weights []int
 	for _, ri := range routes {

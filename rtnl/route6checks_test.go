@@ -74,7 +74,7 @@ func TestRoute6ExpiresCacheinfo(t *testing.T) {
 	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("2001:db8:7::/64"), Dev: "va", Expires: 4294967294 * time.Second}))
 	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("2001:db8:8::/64"), Dev: "va", Expires: 4294967295 * time.Second}))
 	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("2001:db8:9::/64"), Dev: "va", Expires: 1000 * time.Second}))
-	l, err := r.h.RouteList(rtnl.FamilyV6, 0)
+	l, err := r.h.RouteList(rt.FamilyInet6, 0)
 	require.NoError(t, err)
 	got := map[string]time.Duration{}
 	for _, ri := range l {

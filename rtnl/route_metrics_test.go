@@ -11,6 +11,7 @@ import (
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/fib"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 )
 
@@ -30,7 +31,7 @@ func TestRouteGetMetrics(t *testing.T) {
 	assert.Equal(t, uint32(1<<fib.MetricMTU), got.Metrics.Lock)
 	assert.Equal(t, "reno", got.Metrics.CongCtl)
 
-	l, err := r.h.RouteList(rtnl.FamilyV4, fib.TableMain)
+	l, err := r.h.RouteList(rt.FamilyInet, fib.TableMain)
 	require.NoError(t, err)
 	require.Contains(t, routeTexts(l), "10.0.0.0/8 via 198.51.100.2 dev eth0 mtu lock 1400 congctl reno")
 
@@ -116,7 +117,7 @@ func TestMultipathTooLong(t *testing.T) {
 	require.ErrorIs(t, r.h.RouteAdd(rtnl.Route{Dst: pfx("10.0.0.0/8"), Multipath: paths(4096)}), syscall.EMSGSIZE)
 	require.Equal(t, before, r.routes())
 	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("10.0.0.0/8"), Multipath: paths(4095)}))
-	l, err := r.h.RouteList(rtnl.FamilyV4, fib.TableMain)
+	l, err := r.h.RouteList(rt.FamilyInet, fib.TableMain)
 	require.NoError(t, err)
 	for _, ri := range l {
 		if ri.Dst == pfx("10.0.0.0/8") {

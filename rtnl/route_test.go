@@ -147,10 +147,10 @@ func TestSeed000Policies(t *testing.T) {
 	require.Equal(t, left["before"], left["after"])
 }
 
-// RouteGetFlow: rules see the flow's source and mark, the source is
+// GetRoute: rules see the flow's source and mark, the source is
 // checked and chosen, an output device without a route is taken to be on
 // link, and the special destinations get their route types and flags.
-func TestRouteGetFlow(t *testing.T) {
+func TestGetRoute(t *testing.T) {
 	r := routeRig(t, rtnl.After)
 	r.ok(r.h.LinkSetUp("lo"))
 	r.ok(r.h.LinkAdd(netdev.Veth{Name: "eth1", Peer: "eth1p"}))
