@@ -1,5 +1,7 @@
-// `ip route`: iproute2's ip/iproute.c (iproute_modify,
-// iproute_list_flush_or_save, iproute_get, print_route).
+// `ip route`: iproute2's ip/iproute.c, the object, its usage and what its
+// commands share. The commands are in route_modify.go (iproute_modify),
+// route_show.go (iproute_list_flush_or_save), route_get.go (iproute_get);
+// print_route is in route_print.go.
 
 package iproute
 
