@@ -4,6 +4,7 @@ import (
 	"github.com/mdlayher/netlink"
 
 	"github.com/netsimlab/netsim/nlwire/internal/uapi"
+	"github.com/netsimlab/netsim/rt"
 )
 
 // drainDump runs a dumper to its end in parts of the largest size and
@@ -38,3 +39,23 @@ func drainDumpState(d dumper, err error) (out []netlink.Message, cb *dumpState, 
 		}
 	}
 }
+
+// listDumper serves a dump whose messages are made at once (an empty
+// dump, a test's): it puts them in order, resuming at the first not yet
+// put.
+type listDumper struct {
+	msgs []netlink.Message
+	next int
+}
+
+func (l *listDumper) fill(p *part) (bool, error) {
+	for ; l.next < len(l.msgs); l.next++ {
+		m := &l.msgs[l.next]
+		if err := p.put(rt.MsgType(m.Header.Type), m.Header.Flags, m.Data); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+func (l *listDumper) close() {}
