@@ -466,14 +466,6 @@ func (ip *IP) routeList(h *rtnl.Handle, argv []string, flush bool) error {
 	return nil
 }
 
-// fibFamilyName is the name the kernel's dump errors give a family.
-func fibFamilyName(family int) string {
-	if family == syscall.AF_INET6 {
-		return "ipv6"
-	}
-	return "ipv4"
-}
-
 // routeFlush is iproute_flush: each route of the dump that the filter
 // keeps is sent back as a delete, printed first with -s -s; with -s the
 // rounds are counted ("*** Round 1, deleting N entries ***"). A second
