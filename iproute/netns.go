@@ -86,10 +86,14 @@ func (ip *IP) netnsExec(argv []string) error {
 			return err
 		}
 		// The child's command is part of this one: AfterCommand sees it once.
-		family, netns, out, after := ip.family, ip.netns, ip.out, ip.AfterCommand
+		family, netns, out, after, inBatch := ip.family, ip.netns, ip.out, ip.AfterCommand, ip.inBatch
 		ip.AfterCommand = nil
+		// The child is a new ip with a socket of its own, which asks for
+		// strict dumps unless it runs a batch itself, whatever this one's
+		// socket does.
+		ip.inBatch = false
 		st := ip.Main(append([]string{"-n", name}, args...))
-		ip.family, ip.netns, ip.out, ip.AfterCommand = family, netns, out, after
+		ip.family, ip.netns, ip.out, ip.AfterCommand, ip.inBatch = family, netns, out, after, inBatch
 		ip.out.Reset(ip.Stdout)
 		if st != 0 {
 			return &cmdError{status: st}

@@ -147,7 +147,7 @@ unicast 2001:db8:5::/48 from 2001:db8::/64 via 2001:db8::2 dev va proto boot sco
 // lookup's dst) print as the real kernel's: the query's source always
 // ("from ::"), the selected source as src, no uid, mark or cache line.
 func TestPrintRouteGet6(t *testing.T) {
-	q := rtnl.RouteQuery{Dst: gw("2001:db8:1::1")}
+	q := rtnl.RouteGetRequest{Dst: gw("2001:db8:1::1")}
 	rr := rtnl.RouteResult{Type: fib.TypeUnicast, Gateway: gw("2001:db8::2"), Dev: "va", Src: gw("2001:db8::1"),
 		Table: fib.TableMain, Protocol: fib.ProtoBoot, Priority: 1024}
 	require.Equal(t, "2001:db8:1::1 from :: via 2001:db8::2 dev va src 2001:db8::1 metric 1024 pref medium\n",
@@ -164,7 +164,7 @@ func TestPrintRouteGet6(t *testing.T) {
 		printRoutes(t, options{json: true}, nil, routeAnswer6(qm, rr100)))
 
 	// An input route: the query's source, the metrics, iif, no src.
-	qi := rtnl.RouteQuery{Dst: gw("2001:db8:1::1"), Src: gw("2001:db8:f::5"), IIF: "vb"}
+	qi := rtnl.RouteGetRequest{Dst: gw("2001:db8:1::1"), Src: gw("2001:db8:f::5"), IIF: "vb"}
 	rri := rr
 	rri.IIF = "vb"
 	rri.Metrics.Values[fib.MetricMTU] = 1400
@@ -172,13 +172,13 @@ func TestPrintRouteGet6(t *testing.T) {
 		printRoutes(t, options{}, nil, routeAnswer6(qi, rri)))
 
 	// A local destination: type local, dev lo, table local, proto kernel.
-	ql := rtnl.RouteQuery{Dst: gw("::1")}
+	ql := rtnl.RouteGetRequest{Dst: gw("::1")}
 	rrl := rtnl.RouteResult{Type: fib.TypeLocal, Dev: "lo", Src: gw("::1"), Table: fib.TableLocal, Protocol: fib.ProtoKernel}
 	require.Equal(t, "local ::1 from :: dev lo table local proto kernel src ::1 metric 0 pref medium\n",
 		printRoutes(t, options{}, nil, routeAnswer6(ql, rrl)))
 
 	// A link-local destination with no source to select.
-	qf := rtnl.RouteQuery{Dst: gw("fe80::5"), OIF: "vb"}
+	qf := rtnl.RouteGetRequest{Dst: gw("fe80::5"), OIF: "vb"}
 	rrf := rtnl.RouteResult{Type: fib.TypeUnicast, Dev: "vb", Table: fib.TableMain, Protocol: fib.ProtoKernel, Priority: 256}
 	require.Equal(t, "fe80::5 from :: dev vb proto kernel metric 256 pref medium\n",
 		printRoutes(t, options{}, nil, routeAnswer6(qf, rrf)))

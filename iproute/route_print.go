@@ -79,7 +79,7 @@ func dumpedRoute(r rtnl.RouteInfo) routeMsg {
 // chosen source of an output route (RTA_PREFSRC when the query had none),
 // the mark, the uid of an output route, the route's flags, the metrics
 // and an input route's device.
-func routeAnswer(q rtnl.RouteQuery, rr rtnl.RouteResult) routeMsg {
+func routeAnswer(q rtnl.RouteGetRequest, rr rtnl.RouteResult) routeMsg {
 	m := routeMsg{
 		family: syscall.AF_INET, typ: rr.Type, dst: netip.PrefixFrom(q.Dst, 32), tos: rr.TOS, gateway: rr.Gateway,
 		dev: rr.Dev, table: rr.Table, flags: uint32(rr.Flags)&^0xffff | rt.RTMFCloned,
@@ -104,7 +104,7 @@ func routeAnswer(q rtnl.RouteQuery, rr rtnl.RouteResult) routeMsg {
 // protocol, metric and preference, the source address selection picked
 // (RTA_PREFSRC, for an output route), the metrics and an input route's
 // device. Unlike IPv4's, the answer has no mark, no uid and no cache line.
-func routeAnswer6(q rtnl.RouteQuery, rr rtnl.RouteResult) routeMsg {
+func routeAnswer6(q rtnl.RouteGetRequest, rr rtnl.RouteResult) routeMsg {
 	src := q.Src
 	if !src.IsValid() {
 		src = netip.IPv6Unspecified()

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/netsimlab/netsim/iproute"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/scenario"
 )
@@ -41,7 +42,7 @@ func seed000Go(tb testing.TB, h *rtnl.Handle) {
 
 // dump is the state `ip route show table all` and `ip nexthop show` see.
 func dump(t *testing.T, h *rtnl.Handle) (routes []rtnl.RouteInfo, nexthops []rtnl.NexthopInfo) {
-	routes, err := h.RouteList(rtnl.FamilyV4, 0)
+	routes, err := h.RouteList(rt.FamilyInet, 0)
 	require.NoError(t, err)
 	nexthops, err = h.NexthopList()
 	require.NoError(t, err)

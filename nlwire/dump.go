@@ -303,25 +303,5 @@ func (s *Socket) continueDump() {
 	s.mu.Lock()
 }
 
-// listDumper serves a dump whose messages are made at once (an empty
-// dump, a test's): it puts them in order, resuming at the first not yet
-// put.
-type listDumper struct {
-	msgs []netlink.Message
-	next int
-}
-
-func (l *listDumper) fill(p *part) (bool, error) {
-	for ; l.next < len(l.msgs); l.next++ {
-		m := &l.msgs[l.next]
-		if err := p.put(rt.MsgType(m.Header.Type), m.Header.Flags, m.Data); err != nil {
-			return false, err
-		}
-	}
-	return true, nil
-}
-
-func (l *listDumper) close() {}
-
 // isFull reports whether a dumpit's error is EMSGSIZE.
 func isFull(err error) bool { return errno.Of(err) == syscall.EMSGSIZE }

@@ -54,7 +54,8 @@ func (e *routeEnv) serve(typ rt.MsgType, flags netlink.HeaderFlags, body []byte,
 	}
 	if flags&netlink.Dump == netlink.Dump {
 		require.NotNil(e.t, hd.dump)
-		msgs, err := drainDump(hd.dump(r))
+		msgs, cb, err := drainDumpState(hd.dump(r))
+		r.answerFlags |= cb.answerFlags
 		return r, msgs, err
 	}
 	require.NotNil(e.t, hd.do)
@@ -147,7 +148,7 @@ func TestRouteAddDump(t *testing.T) {
 	assert.Equal(t, unhex(t, "0a300000fe04000100000000 08000f00fe000000 1400010020010db8000100000000000000000000 0800060000040000"+
 		"1400050020010db8000000000000000000000002 0800040003000000 24000c00"+strings.Repeat("00", 32)+" 0500140000000000"), byDst["2001:db8:1::"])
 
-	list, err := e.h.RouteList(rtnl.FamilyAll, 0)
+	list, err := e.h.RouteList(rt.FamilyUnspec, 0)
 	require.NoError(t, err)
 	require.Len(t, msgs, len(list))
 	for i := range list {
@@ -222,7 +223,7 @@ func TestRouteModes(t *testing.T) {
 	_, _, err = e.serve(rt.RTMNewRoute, netlink.Create|netlink.Append, rawBody(rtmsg{family: 2, dstLen: 16, table: 254, typ: 1},
 		uapi.RTA_DST, []byte{10, 5, 0, 0}, uapi.RTA_GATEWAY, []byte{10, 0, 0, 2}), false)
 	require.NoError(t, err)
-	list, err := e.h.RouteList(rtnl.FamilyAll, 254)
+	list, err := e.h.RouteList(rt.FamilyUnspec, 254)
 	require.NoError(t, err)
 	var got []string
 	for _, r := range list {
@@ -349,15 +350,15 @@ func TestRouteGet(t *testing.T) {
 func TestRouteNotify(t *testing.T) {
 	e := newRouteEnv(t)
 	require.NoError(t, e.ip.Run("route", "add", "10.1.0.0/16", "via", "10.0.0.2"))
-	list, err := e.h.RouteList(rtnl.FamilyAll, 254)
+	list, err := e.h.RouteList(rt.FamilyUnspec, 254)
 	require.NoError(t, err)
 	for i := range list {
 		ri := list[i]
 		for _, typ := range []rt.MsgType{rt.RTMNewRoute, rt.RTMDelRoute} {
-			body, group, err := notifiers[typ](rtnl.Notification{Type: typ, Family: ri.Family, Route: &ri})
+			body, group, err := notifiers[typ](rtnl.Notification{Type: typ, Family: int(ri.Family), Route: &ri})
 			require.NoError(t, err)
 			want := uint32(uapi.RTNLGRP_IPV4_ROUTE)
-			if ri.Family == rtnl.FamilyV6 {
+			if ri.Family == rt.FamilyInet6 {
 				want = uapi.RTNLGRP_IPV6_ROUTE
 			}
 			assert.Equal(t, want, group)

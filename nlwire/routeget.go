@@ -1,5 +1,5 @@
 // `ip route get` on the wire: an RTM_GETROUTE without NLM_F_DUMP asks for
-// the route a packet would take, answered from rtnl.Handle.RouteGetFlow.
+// the route a packet would take, answered from rtnl.Handle.GetRoute.
 
 package nlwire
 
@@ -12,6 +12,7 @@ import (
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/fib"
+	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nlwire/internal/uapi"
 	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
@@ -22,7 +23,7 @@ const rtcfNotify = 0x00010000
 
 // getRouteReq is a decoded route get request.
 type getRouteReq struct {
-	q          rtnl.RouteQuery
+	q          rtnl.RouteGetRequest
 	m          rtmsg
 	hasSrc     bool
 	hasUID     bool
@@ -88,7 +89,7 @@ func validGetRouteReq(r *request, v6 bool) (attrs, rtmsg, error) {
 	return a, m, nil
 }
 
-// parseGetRoute decodes a route get request into an rtnl.RouteQuery.
+// parseGetRoute decodes a route get request into an rtnl.RouteGetRequest.
 //
 // Kernel: inet_rtm_getroute (net/ipv4/route.c), inet6_rtm_getroute
 // (net/ipv6/route.c).
@@ -124,9 +125,9 @@ func parseGetRoute(r *request) (getRouteReq, error) {
 		q.Src = g.querySrc
 	}
 	g.iifIndex = a.u32(uapi.RTA_IIF)
-	q.IIF = devRef(int32(g.iifIndex))
+	q.IIFIndex = netdev.IfIndex(int32(g.iifIndex))
 	if g.iifIndex == 0 {
-		q.OIF = devRef(int32(a.u32(uapi.RTA_OIF)))
+		q.OIFIndex = netdev.IfIndex(int32(a.u32(uapi.RTA_OIF)))
 	}
 	q.Mark = a.u32(uapi.RTA_MARK)
 	g.hasUID = a.has(uapi.RTA_UID)
@@ -159,7 +160,8 @@ func getRoute(r *request) ([]netlink.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	rr, ix, err := r.h.RouteGetIndexes(g.q)
+	g.q.Origin = r.origin
+	rr, err := r.h.GetRoute(g.q)
 	if err != nil {
 		return nil, err
 	}
@@ -168,9 +170,9 @@ func getRoute(r *request) ([]netlink.Message, error) {
 	case g.q.FIBMatch && rr.Entry != nil:
 		body, err = routeMessage(rr.Entry, roomGoodSize)
 	case g.family == uapi.AF_INET6:
-		body, err = routeAnswer6(&g, &rr, ix)
+		body, err = routeAnswer6(&g, &rr)
 	default:
-		body, err = routeAnswer(&g, &rr, ix)
+		body, err = routeAnswer(&g, &rr)
 	}
 	if err != nil {
 		return nil, err
@@ -180,7 +182,7 @@ func getRoute(r *request) ([]netlink.Message, error) {
 
 // routeAnswer is rt_fill_info: the route an IPv4 lookup built, as a
 // cached route (RTM_F_CLONED) to the destination as a host.
-func routeAnswer(g *getRouteReq, rr *rtnl.RouteResult, ix rtnl.RouteIndexes) ([]byte, error) {
+func routeAnswer(g *getRouteReq, rr *rtnl.RouteResult) ([]byte, error) {
 	table := uint32(uapi.RT_TABLE_MAIN)
 	if g.lookupTbl {
 		table = rr.Table
@@ -200,8 +202,8 @@ func routeAnswer(g *getRouteReq, rr *rtnl.RouteResult, ix rtnl.RouteIndexes) ([]
 		m.srcLen = 32
 		ae.Bytes(uapi.RTA_SRC, src.AsSlice())
 	}
-	if ix.Dev != 0 {
-		ae.Uint32(uapi.RTA_OIF, uint32(ix.Dev))
+	if rr.DevIndex != 0 {
+		ae.Uint32(uapi.RTA_OIF, uint32(rr.DevIndex))
 	}
 	input := g.iifIndex != 0
 	if !input && rr.Src.IsValid() && rr.Src != src {
@@ -238,7 +240,7 @@ func routeRefs(g *getRouteReq, rr *rtnl.RouteResult) uint32 {
 // destination and source (:: when none was asked) as hosts, the input
 // device or the source address selection picked, the route's own
 // preferred source, metrics, metric, gateway and device.
-func routeAnswer6(g *getRouteReq, rr *rtnl.RouteResult, ix rtnl.RouteIndexes) ([]byte, error) {
+func routeAnswer6(g *getRouteReq, rr *rtnl.RouteResult) ([]byte, error) {
 	m := rtmsg{family: uapi.AF_INET6, dstLen: 128, srcLen: 128, table: rtmTable(rr.Table),
 		protocol: uint8(rr.Protocol), scope: uapi.RT_SCOPE_UNIVERSE, typ: uint8(rr.Type), flags: uint32(rr.Flags) & 0xffff}
 	ae := netlink.NewAttributeEncoder()
@@ -256,8 +258,8 @@ func routeAnswer6(g *getRouteReq, rr *rtnl.RouteResult, ix rtnl.RouteIndexes) ([
 	putMetrics(ae, rr.Metrics)
 	ae.Uint32(uapi.RTA_PRIORITY, rr.Priority)
 	putGateway(ae, rr.Gateway, uapi.AF_INET6)
-	if ix.Dev != 0 {
-		ae.Uint32(uapi.RTA_OIF, uint32(ix.Dev))
+	if rr.DevIndex != 0 {
+		ae.Uint32(uapi.RTA_OIF, uint32(rr.DevIndex))
 	}
 	// The cached copy of the route carries no expiry of its own.
 	putCacheinfo(ae, routeRefs(g, rr), 0)

@@ -395,7 +395,7 @@ func (w *stressWorker) dump(wire bool) error {
 	case 1:
 		_, err = w.h.AddrList("", rtnl.FamilyAll)
 	case 2:
-		_, err = w.h.RouteList(rtnl.FamilyAll, 0)
+		_, err = w.h.RouteList(rt.FamilyUnspec, 0)
 	case 3:
 		_, err = w.h.RuleList(rt.FamilyInet)
 	default:

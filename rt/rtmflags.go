@@ -5,6 +5,7 @@ package rt
 const (
 	RTMFNotify        uint32 = 0x100      // RTM_F_NOTIFY: notify the user of route changes
 	RTMFCloned        uint32 = 0x200      // RTM_F_CLONED: a cached route (route get's answer)
+	RTMFPrefix        uint32 = 0x800      // RTM_F_PREFIX: an IPv6 prefix route (from a router advertisement)
 	RTMFOffload       uint32 = 0x4000     // RTM_F_OFFLOAD: offloaded to hardware
 	RTMFTrap          uint32 = 0x8000     // RTM_F_TRAP: trapping packets
 	RTMFOffloadFailed uint32 = 0x20000000 // RTM_F_OFFLOAD_FAILED: offload failed

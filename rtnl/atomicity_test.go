@@ -83,7 +83,7 @@ func atomDump(tb testing.TB, k *rtnl.Kernel, t *sim.Task) string {
 	for _, name := range append([]string{""}, s.Names...) {
 		fmt.Fprintf(&b, "netns %q\n", name)
 		h := k.Net(name).Handle(t)
-		routes, err := h.RouteList(rtnl.FamilyV4, 0)
+		routes, err := h.RouteList(rt.FamilyInet, 0)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -95,7 +95,7 @@ func atomDump(tb testing.TB, k *rtnl.Kernel, t *sim.Task) string {
 			tb.Fatal(err)
 		}
 		b.WriteString(dropEmptyTables(ts, routes))
-		routes6, err := h.RouteList(rtnl.FamilyV6, 0)
+		routes6, err := h.RouteList(rt.FamilyInet6, 0)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -252,7 +252,7 @@ func (g *atomGen) route() rtnl.Route {
 	case 1, 2:
 		r.NexthopID = nexthop.ID(g.rng.IntN(10))
 	case 3:
-		r.Multipath = []rtnl.NextHop{
+		r.Multipath = []rtnl.RoutePath{
 			{Gateway: g.addr(g.pick(atomGW)), Dev: g.name(), Weight: g.rng.IntN(3)},
 			{Gateway: g.addr(g.pick(atomGW)), Dev: g.name(), Weight: []int{1, 0, 256, 257}[g.rng.IntN(4)]},
 		}

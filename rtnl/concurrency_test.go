@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 	"github.com/stretchr/testify/require"
@@ -46,10 +47,10 @@ func worker(h *rtnl.Handle, id, n int, errs chan<- error) (kept []string) {
 		})) {
 			return kept
 		}
-		if _, err := h.RouteList(rtnl.FamilyAll, 0); !check(err) {
+		if _, err := h.RouteList(rt.FamilyUnspec, 0); !check(err) {
 			return kept
 		}
-		if _, err := h.RouteGetFlow(rtnl.RouteQuery{Dst: netip.MustParseAddr(fmt.Sprintf("2001:db8:%x:%x:1::5", id, i))}); !check(err) {
+		if _, err := h.GetRoute(rtnl.RouteGetRequest{Dst: netip.MustParseAddr(fmt.Sprintf("2001:db8:%x:%x:1::5", id, i))}); !check(err) {
 			return kept
 		}
 		if !check(h.LinkSetDown(a)) || !check(h.LinkSetDown(b)) {

@@ -62,7 +62,7 @@ func fib6WalkOps(t *testing.T, cfg rtnl.Config, seed uint64, n int, check bool) 
 			// Two or three paths, any of them through the same device
 			// (a refused request must release them all).
 			for range 2 + rng.IntN(2) {
-				rr.Multipath = append(rr.Multipath, rtnl.NextHop{Gateway: netip.MustParseAddr(pick(gws)), Dev: pick(devs), Weight: 1 + rng.IntN(3)})
+				rr.Multipath = append(rr.Multipath, rtnl.RoutePath{Gateway: netip.MustParseAddr(pick(gws)), Dev: pick(devs), Weight: 1 + rng.IntN(3)})
 			}
 		case 4:
 			rr.NexthopID = nexthop.ID(1 + rng.IntN(4))

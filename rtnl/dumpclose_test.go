@@ -2,6 +2,7 @@ package rtnl_test
 
 import (
 	"fmt"
+	"math"
 	"net/netip"
 	"syscall"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/netsimlab/netsim/fib"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 )
 
@@ -27,10 +29,10 @@ func TestRouteDumpAfterHandleClose(t *testing.T) {
 				p := netip.MustParsePrefix(fmt.Sprintf("2001:db8:%d::/64", i+1))
 				require.NoError(t, h.RouteAdd(rtnl.Route{Dst: p, Type: fib.TypeBlackhole}))
 			}
-			d, err := h.RouteDump(rtnl.FamilyV6, 0)
+			d, err := h.DumpRoutes(rtnl.RouteDumpRequest{Family: rt.FamilyInet6})
 			require.NoError(t, err)
 			seen := 0
-			done, err := d.Next(func(*rtnl.RouteInfo) bool {
+			done, err := d.Next(math.MaxInt, func(*rtnl.RouteInfo) bool {
 				seen++
 				return seen < 2
 			})
@@ -40,7 +42,7 @@ func TestRouteDumpAfterHandleClose(t *testing.T) {
 
 			require.NoError(t, h.Close())
 			if then == "next" {
-				_, err = d.Next(func(*rtnl.RouteInfo) bool { return true })
+				_, err = d.Next(math.MaxInt, func(*rtnl.RouteInfo) bool { return true })
 				require.ErrorIs(t, err, syscall.EBADF)
 			}
 			d.Close()

@@ -3,11 +3,13 @@ package rtnl_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"net/netip"
 	"syscall"
 
 	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 )
@@ -115,17 +117,17 @@ func ExampleHandle_LinkDelList() {
 // each Next takes RTNL and goes on from where the last stopped; a route
 // added ahead of the cursor between parts is seen, one added behind it is
 // not.
-func ExampleRouteDump() {
+func ExampleHandle_DumpRoutes() {
 	k := rtnl.MustNewKernel(rtnl.After)
 	h := k.InitNet().Handle(k.World().NewTask("ip"))
 	for _, p := range []string{"10.0.1.0/24", "10.0.2.0/24", "10.0.4.0/24", "10.0.5.0/24"} {
 		_ = h.RouteAdd(rtnl.Route{Dst: netip.MustParsePrefix(p), Type: fib.TypeBlackhole})
 	}
-	d, _ := h.RouteDump(rtnl.FamilyV4, 0)
+	d, _ := h.DumpRoutes(rtnl.RouteDumpRequest{Family: rt.FamilyInet})
 	defer d.Close()
 	for part := 1; ; part++ {
 		n := 0
-		done, _ := d.Next(func(ri *rtnl.RouteInfo) bool {
+		done, _ := d.Next(math.MaxInt, func(ri *rtnl.RouteInfo) bool {
 			if n == 2 {
 				return false // the part is full
 			}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 )
 
@@ -33,19 +34,19 @@ func TestRequestLimits(t *testing.T) {
 	r := routeRig(t, rtnl.After)
 	r.up("lo")
 	r.settle()
-	gw6 := func(n int) []rtnl.NextHop {
-		mp := make([]rtnl.NextHop, n)
+	gw6 := func(n int) []rtnl.RoutePath {
+		mp := make([]rtnl.RoutePath, n)
 		for i := range mp {
 			a := netip.MustParseAddr("fe80::").As16()
 			a[14], a[15] = byte((0x1000+i)>>8), byte(0x1000+i)
-			mp[i] = rtnl.NextHop{Gateway: netip.AddrFrom16(a), Dev: "eth0"}
+			mp[i] = rtnl.RoutePath{Gateway: netip.AddrFrom16(a), Dev: "eth0"}
 		}
 		return mp
 	}
-	gw4 := func(n int) []rtnl.NextHop {
-		mp := make([]rtnl.NextHop, n)
+	gw4 := func(n int) []rtnl.RoutePath {
+		mp := make([]rtnl.RoutePath, n)
 		for i := range mp {
-			mp[i] = rtnl.NextHop{Gateway: netip.AddrFrom4([4]byte{198, 51, 100, byte(2 + i%250)})}
+			mp[i] = rtnl.RoutePath{Gateway: netip.AddrFrom4([4]byte{198, 51, 100, byte(2 + i%250)})}
 		}
 		return mp
 	}
@@ -63,7 +64,7 @@ func TestRequestLimits(t *testing.T) {
 	for _, nh := range gw6(2400)[2340:] {
 		r.ok(r.h.RouteAppend(rtnl.Route{Dst: pfx("2001:db8:100::/64"), Gateway: nh.Gateway, Dev: "eth0"}))
 	}
-	l, err := r.h.RouteList(rtnl.FamilyV6, 0)
+	l, err := r.h.RouteList(rt.FamilyInet6, 0)
 	require.NoError(t, err)
 	paths := 0
 	for _, ri := range l {
@@ -81,7 +82,7 @@ func TestRequestLimits(t *testing.T) {
 			dst = netip.PrefixFrom(netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 0, byte(n)}), 64)
 			r.ok(r.h.RouteAdd(rtnl.Route{Dst: dst, Multipath: gw6(n)}))
 		}
-		_, err := r.h.RouteGetFlow(rtnl.RouteQuery{Dst: dst.Addr().Next(), FIBMatch: true})
+		_, err := r.h.GetRoute(rtnl.RouteGetRequest{Dst: dst.Addr().Next(), FIBMatch: true})
 		if n == 130 {
 			require.NoError(t, err)
 		} else {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/stretchr/testify/require"
 )
@@ -23,7 +24,7 @@ func multipathRig(t *testing.T, seed uint32) *rig {
 	ip := netip.MustParseAddr
 	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 10, Group: []nexthop.GroupMember{{ID: 1}, {ID: 2, Weight: 2}, {ID: 3, Weight: 3}}}))
 	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("10.0.0.0/8"), NexthopID: 10}))
-	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("11.0.0.0/8"), Multipath: []rtnl.NextHop{
+	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("11.0.0.0/8"), Multipath: []rtnl.RoutePath{
 		{Gateway: ip("172.16.1.2"), Dev: "veth1", Weight: 1},
 		{Gateway: ip("172.16.2.3"), Dev: "veth2", Weight: 3},
 		{Gateway: ip("172.16.1.9"), Dev: "veth1"},
@@ -66,11 +67,11 @@ func TestMultipathHashAgreesWithKernel(t *testing.T) {
 		{99, "11.96.190.49", "172.16.1.1", "172.16.1.2"},
 	} {
 		r := multipathRig(t, tc.seed)
-		q := rtnl.RouteQuery{Dst: netip.MustParseAddr(tc.dst)}
+		q := rtnl.RouteGetRequest{Dst: netip.MustParseAddr(tc.dst)}
 		if tc.from != "" {
 			q.Src = netip.MustParseAddr(tc.from)
 		}
-		got, err := r.h.RouteGetFlow(q)
+		got, err := r.h.GetRoute(q)
 		require.NoError(t, err)
 		require.Equal(t, tc.via, got.Gateway.String(), "seed %d, %s from %q", tc.seed, tc.dst, tc.from)
 	}
@@ -81,34 +82,34 @@ func TestMultipathHashAgreesWithKernel(t *testing.T) {
 // output device turns the hash off (the first path by that device).
 func TestMultipathSpreadsByWeight(t *testing.T) {
 	r := multipathRig(t, 7)
-	count := func(pfx byte, q rtnl.RouteQuery) map[string]int {
+	count := func(pfx byte, q rtnl.RouteGetRequest) map[string]int {
 		n := map[string]int{}
 		for i := range 6000 {
 			q.Dst = netip.AddrFrom4([4]byte{pfx, byte(i >> 8), byte(i), byte(i * 7)})
-			got, err := r.h.RouteGetFlow(q)
+			got, err := r.h.GetRoute(q)
 			require.NoError(t, err)
 			n[got.Gateway.String()]++
 		}
 		return n
 	}
-	g := count(10, rtnl.RouteQuery{})
+	g := count(10, rtnl.RouteGetRequest{})
 	require.InDelta(t, 1000, g["172.16.1.2"], 150)
 	require.InDelta(t, 2000, g["172.16.1.3"], 200)
 	require.InDelta(t, 3000, g["172.16.2.4"], 200)
-	m := count(11, rtnl.RouteQuery{})
+	m := count(11, rtnl.RouteGetRequest{})
 	require.InDelta(t, 1200, m["172.16.1.2"], 150)
 	require.InDelta(t, 3600, m["172.16.2.3"], 200)
 	require.InDelta(t, 1200, m["172.16.1.9"], 150)
-	require.Equal(t, map[string]int{"172.16.2.3": 6000}, count(11, rtnl.RouteQuery{OIF: "veth2"}))
+	require.Equal(t, map[string]int{"172.16.2.3": 6000}, count(11, rtnl.RouteGetRequest{OIF: "veth2"}))
 
 	// veth2 down: its path is dead (fib_sync_down_dev), its nexthop gone
 	// (nexthop_flush_dev); the others share the hash space.
 	r.ok(r.h.LinkSetDown("veth2"))
-	m = count(11, rtnl.RouteQuery{})
+	m = count(11, rtnl.RouteGetRequest{})
 	require.Len(t, m, 2)
 	require.InDelta(t, 3000, m["172.16.1.2"], 200)
 	require.InDelta(t, 3000, m["172.16.1.9"], 200)
-	g = count(10, rtnl.RouteQuery{})
+	g = count(10, rtnl.RouteGetRequest{})
 	require.Len(t, g, 2)
 	require.InDelta(t, 2000, g["172.16.1.2"], 200)
 }
@@ -119,7 +120,7 @@ func TestMultipathSpreadsByWeight(t *testing.T) {
 func TestMultipathHashSeedSysctl(t *testing.T) {
 	choices := func(r *rig) (s string) {
 		for i := range 64 {
-			got, err := r.h.RouteGetFlow(rtnl.RouteQuery{Dst: netip.AddrFrom4([4]byte{11, byte(i), 1, byte(i)})})
+			got, err := r.h.GetRoute(rtnl.RouteGetRequest{Dst: netip.AddrFrom4([4]byte{11, byte(i), 1, byte(i)})})
 			require.NoError(t, err)
 			s += got.Gateway.String() + " "
 		}
@@ -175,7 +176,7 @@ func TestNexthopGroupWeightAboveAByte(t *testing.T) {
 	}
 	require.Equal(t, []nexthop.GroupMember{{ID: 1, Weight: 256}, {ID: 2, Weight: 300}}, group)
 
-	routes, err := r.h.RouteList(rtnl.FamilyV4, 254)
+	routes, err := r.h.RouteList(rt.FamilyInet, 254)
 	r.ok(err)
 	var weights []int
 	for _, ri := range routes {

@@ -34,7 +34,7 @@ func TestMultipath6RefusedOnOneDeviceReleasesIt(t *testing.T) {
 			before := vb0.RefCount()
 			dst := netip.MustParsePrefix("2001:db8:1:2::5/128")
 			r.ok(r.h.RouteAdd(rtnl.Route{Dst: dst, Dev: "va0"}))
-			err := r.h.RouteAdd(rtnl.Route{Dst: dst, Multipath: []rtnl.NextHop{
+			err := r.h.RouteAdd(rtnl.Route{Dst: dst, Multipath: []rtnl.RoutePath{
 				{Gateway: netip.MustParseAddr("fe80::2"), Dev: "vb0"},
 				{Gateway: netip.MustParseAddr("fe80::1"), Dev: "vb0", Weight: 2},
 			}})

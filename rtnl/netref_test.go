@@ -14,6 +14,7 @@ import (
 	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/fibrules"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 )
 
@@ -180,7 +181,7 @@ func churnWorker(h *rtnl.Handle, i int) error {
 			func() error {
 				return h.RuleDel(rtnl.FamilyV6, fibrules.Rule{Pref: pref, Attrs: fibrules.AttrPriority})
 			},
-			func() error { _, err := h.RouteList(rtnl.FamilyAll, fib.TableMain); return err },
+			func() error { _, err := h.RouteList(rt.FamilyUnspec, fib.TableMain); return err },
 			func() error { return h.LinkDel(dev) },
 		}
 		for _, step := range steps {

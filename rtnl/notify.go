@@ -239,7 +239,7 @@ func (a routeAnnouncer6) RouteMsg(t *sim.Task, r fib6.Route, del bool, flags rt.
 }
 
 func (n *Net) sendRoute(ri *RouteInfo, del bool, flags uint16, req bool) {
-	m := Notification{Type: rt.RTMNewRoute, Flags: flags, Family: ri.Family, Route: ri}
+	m := Notification{Type: rt.RTMNewRoute, Flags: flags, Family: int(ri.Family), Route: ri}
 	if del {
 		m.Type = rt.RTMDelRoute
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/fibrules"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
@@ -100,8 +101,11 @@ func msgName(t rt.MsgType) string {
 // notifyStep is one request of a scenario: what ip ran on the real
 // kernel, and the same through a Handle.
 type notifyStep struct {
-	cmd    string
-	do     func(h *rtnl.Handle) error
+	cmd string
+	do  func(h *rtnl.Handle) error
+	// req, when set, is the step's request made with its origin instead
+	// of do.
+	req    func(h *rtnl.Handle, o rtnl.Origin) error
 	settle bool // let DAD and linkwatch finish afterwards (the transcript waited)
 }
 
@@ -115,9 +119,10 @@ func runNotify(t *testing.T, steps []notifyStep) []string {
 	defer cancel()
 	for i, s := range steps {
 		l.step(s.cmd)
-		r.h.SetOrigin(rtnl.Origin{PortID: 4242, Seq: uint32(i + 1)})
-		stepOrigin = rtnl.Origin{PortID: 4242, Seq: uint32(i + 1)}
-		require.NoError(t, s.do(r.h), s.cmd)
+		o := rtnl.Origin{PortID: 4242, Seq: uint32(i + 1)}
+		r.h.SetOrigin(o)
+		stepOrigin = o
+		require.NoError(t, s.run(r.h, o), s.cmd)
 		if s.settle {
 			r.settle()
 		}
@@ -153,6 +158,36 @@ func step(cmd string, settle bool, do func(h *rtnl.Handle) error) notifyStep {
 	return notifyStep{cmd: cmd, do: do, settle: settle}
 }
 
+// run makes the step's request from origin o.
+func (s notifyStep) run(h *rtnl.Handle, o rtnl.Origin) error {
+	if s.req != nil {
+		return s.req(h, o)
+	}
+	return s.do(h)
+}
+
+// reqStep is a step whose request carries its origin.
+func reqStep(cmd string, settle bool, req func(h *rtnl.Handle, o rtnl.Origin) error) notifyStep {
+	return notifyStep{cmd: cmd, req: req, settle: settle}
+}
+
+// ipRoute is the RTM_NEWROUTE `ip route` sends with flags for r.
+func ipRoute(flags rt.NLMFlags, r rtnl.Route) func(h *rtnl.Handle, o rtnl.Origin) error {
+	return func(h *rtnl.Handle, o rtnl.Origin) error {
+		r.Protocol = fib.ProtoBoot
+		_, err := h.NewRoute(rtnl.RouteRequest{Origin: o, Flags: flags, Route: r})
+		return err
+	}
+}
+
+// ipRouteDel is the RTM_DELROUTE `ip route del` sends for r.
+func ipRouteDel(r rtnl.Route) func(h *rtnl.Handle, o rtnl.Origin) error {
+	return func(h *rtnl.Handle, o rtnl.Origin) error {
+		r.Scope = fib.ScopeNowhere
+		return h.DelRoute(rtnl.RouteRequest{Origin: o, Route: r})
+	}
+}
+
 // setupSteps begin both scenarios: a veth pair, both ends up, and an
 // IPv4 address on v0.
 var setupSteps = []notifyStep{
@@ -167,18 +202,16 @@ var setupSteps = []notifyStep{
 // IPv4 multipath route, an MTU change, down and up, and the deletion.
 var scenario1 = append(setupSteps[:len(setupSteps):len(setupSteps)],
 	step("ip addr add 2001:db8::1/64 dev v0", true, func(h *rtnl.Handle) error { return h.AddrAdd("v0", pfx("2001:db8::1/64")) }),
-	step("ip route add 10.1.0.0/16 via 10.0.0.2", false, func(h *rtnl.Handle) error { return h.RouteAdd(route("10.1.0.0/16", "10.0.0.2")) }),
-	step("ip route replace 10.1.0.0/16 via 10.0.0.3", false, func(h *rtnl.Handle) error { return h.RouteReplace(route("10.1.0.0/16", "10.0.0.3")) }),
-	step("ip route append 10.1.0.0/16 via 10.0.0.4", false, func(h *rtnl.Handle) error { return h.RouteAppend(route("10.1.0.0/16", "10.0.0.4")) }),
-	step("ip route prepend 10.1.0.0/16 via 10.0.0.5", false, func(h *rtnl.Handle) error { return h.RoutePrepend(route("10.1.0.0/16", "10.0.0.5")) }),
-	step("ip route del 10.1.0.0/16", false, func(h *rtnl.Handle) error { return h.RouteDel(route("10.1.0.0/16", "")) }),
-	step("ip route add 10.2.0.0/16 nexthop via 10.0.0.2 nexthop via 10.0.0.3 weight 2", false, func(h *rtnl.Handle) error {
-		return h.RouteAdd(rtnl.Route{Dst: pfx("10.2.0.0/16"), Multipath: []rtnl.NextHop{{Gateway: ip("10.0.0.2")}, {Gateway: ip("10.0.0.3"), Weight: 2}}})
-	}),
-	step("ip -6 route add 2001:db8:1::/64 via 2001:db8::2", false, func(h *rtnl.Handle) error { return h.RouteAdd(route("2001:db8:1::/64", "2001:db8::2")) }),
-	step("ip -6 route replace 2001:db8:1::/64 via 2001:db8::3", false, func(h *rtnl.Handle) error { return h.RouteReplace(route("2001:db8:1::/64", "2001:db8::3")) }),
-	step("ip -6 route append 2001:db8:1::/64 via 2001:db8::4", false, func(h *rtnl.Handle) error { return h.RouteAppend(route("2001:db8:1::/64", "2001:db8::4")) }),
-	step("ip -6 route del 2001:db8:1::/64 via 2001:db8::3", false, func(h *rtnl.Handle) error { return h.RouteDel(route("2001:db8:1::/64", "2001:db8::3")) }),
+	reqStep("ip route add 10.1.0.0/16 via 10.0.0.2", false, ipRoute(rt.ModeAdd, route("10.1.0.0/16", "10.0.0.2"))),
+	reqStep("ip route replace 10.1.0.0/16 via 10.0.0.3", false, ipRoute(rt.ModeReplace, route("10.1.0.0/16", "10.0.0.3"))),
+	reqStep("ip route append 10.1.0.0/16 via 10.0.0.4", false, ipRoute(rt.ModeAppend, route("10.1.0.0/16", "10.0.0.4"))),
+	reqStep("ip route prepend 10.1.0.0/16 via 10.0.0.5", false, ipRoute(rt.ModePrepend, route("10.1.0.0/16", "10.0.0.5"))),
+	reqStep("ip route del 10.1.0.0/16", false, ipRouteDel(route("10.1.0.0/16", ""))),
+	reqStep("ip route add 10.2.0.0/16 nexthop via 10.0.0.2 nexthop via 10.0.0.3 weight 2", false, ipRoute(rt.ModeAdd, rtnl.Route{Dst: pfx("10.2.0.0/16"), Multipath: []rtnl.RoutePath{{Gateway: ip("10.0.0.2")}, {Gateway: ip("10.0.0.3"), Weight: 2}}})),
+	reqStep("ip -6 route add 2001:db8:1::/64 via 2001:db8::2", false, ipRoute(rt.ModeAdd, route("2001:db8:1::/64", "2001:db8::2"))),
+	reqStep("ip -6 route replace 2001:db8:1::/64 via 2001:db8::3", false, ipRoute(rt.ModeReplace, route("2001:db8:1::/64", "2001:db8::3"))),
+	reqStep("ip -6 route append 2001:db8:1::/64 via 2001:db8::4", false, ipRoute(rt.ModeAppend, route("2001:db8:1::/64", "2001:db8::4"))),
+	reqStep("ip -6 route del 2001:db8:1::/64 via 2001:db8::3", false, ipRouteDel(route("2001:db8:1::/64", "2001:db8::3"))),
 	step("ip link set v0 mtu 1400", false, func(h *rtnl.Handle) error { return h.LinkSetMTU("v0", 1400) }),
 	step("ip link set v0 down", false, func(h *rtnl.Handle) error { return h.LinkSetDown("v0") }),
 	step("ip link set v0 up", true, func(h *rtnl.Handle) error { return h.LinkSetUp("v0") }),
@@ -213,7 +246,7 @@ var scenario2 = append(setupSteps[:len(setupSteps):len(setupSteps)],
 	step("ip nexthop add id 3 dev v1", false, func(h *rtnl.Handle) error { return stepNexthopAdd(h, rtnl.NexthopRequest{ID: 3, Dev: "v1"}) }),
 	step("ip nexthop add id 10 group 1/2", false, func(h *rtnl.Handle) error { return stepNexthopAdd(h, rtnl.NexthopRequest{ID: 10, Group: group(1, 2)}) }),
 	step("ip nexthop add id 11 group 1/3", false, func(h *rtnl.Handle) error { return stepNexthopAdd(h, rtnl.NexthopRequest{ID: 11, Group: group(1, 3)}) }),
-	step("ip route add 10.9.0.0/16 nhid 10", false, func(h *rtnl.Handle) error { return h.RouteAdd(rtnl.Route{Dst: pfx("10.9.0.0/16"), NexthopID: 10}) }),
+	reqStep("ip route add 10.9.0.0/16 nhid 10", false, ipRoute(rt.ModeAdd, rtnl.Route{Dst: pfx("10.9.0.0/16"), NexthopID: 10})),
 	step("ip nexthop del id 1", false, func(h *rtnl.Handle) error {
 		return h.DelNexthop(rtnl.NexthopDelRequest{Origin: stepOrigin, ID: 1})
 	}),
@@ -222,13 +255,9 @@ var scenario2 = append(setupSteps[:len(setupSteps):len(setupSteps)],
 	step("ip rule del pref 100", false, func(h *rtnl.Handle) error {
 		return h.DelRule(rtnl.RuleRequest{Origin: stepOrigin, Family: rt.FamilyInet, Rule: fibrules.Rule{Pref: 100, Attrs: fibrules.AttrPriority}})
 	}),
-	step("ip -6 route add 2001:db8:5::/64 nexthop via 2001:db8::2 nexthop via 2001:db8::3", false, func(h *rtnl.Handle) error {
-		return h.RouteAdd(rtnl.Route{Dst: pfx("2001:db8:5::/64"), Multipath: []rtnl.NextHop{{Gateway: ip("2001:db8::2")}, {Gateway: ip("2001:db8::3")}}})
-	}),
-	step("ip -6 route append 2001:db8:5::/64 nexthop via 2001:db8::4", false, func(h *rtnl.Handle) error {
-		return h.RouteAppend(rtnl.Route{Dst: pfx("2001:db8:5::/64"), Multipath: []rtnl.NextHop{{Gateway: ip("2001:db8::4")}}})
-	}),
-	step("ip -6 route del 2001:db8:5::/64", false, func(h *rtnl.Handle) error { return h.RouteDel(route("2001:db8:5::/64", "")) }),
+	reqStep("ip -6 route add 2001:db8:5::/64 nexthop via 2001:db8::2 nexthop via 2001:db8::3", false, ipRoute(rt.ModeAdd, rtnl.Route{Dst: pfx("2001:db8:5::/64"), Multipath: []rtnl.RoutePath{{Gateway: ip("2001:db8::2")}, {Gateway: ip("2001:db8::3")}}})),
+	reqStep("ip -6 route append 2001:db8:5::/64 nexthop via 2001:db8::4", false, ipRoute(rt.ModeAppend, rtnl.Route{Dst: pfx("2001:db8:5::/64"), Multipath: []rtnl.RoutePath{{Gateway: ip("2001:db8::4")}}})),
+	reqStep("ip -6 route del 2001:db8:5::/64", false, ipRouteDel(route("2001:db8:5::/64", ""))),
 	step("ip addr del 10.0.0.1/24 dev v0", false, func(h *rtnl.Handle) error { return h.AddrDel("v0", pfx("10.0.0.1/24")) }),
 	step("ip -6 addr del 2001:db8::1/64 dev v0", false, func(h *rtnl.Handle) error { return h.AddrDel("v0", pfx("2001:db8::1/64")) }),
 	step("ip link set v1 name v1x", false, func(h *rtnl.Handle) error { return h.LinkSetName("v1", "v1x") }),
@@ -427,7 +456,7 @@ func TestNotifyUnsubscribedCostsNothing(t *testing.T) {
 				r.ok(r.h.LinkDel("v1x"))
 				continue
 			}
-			r.ok(s.do(r.h))
+			r.ok(s.run(r.h, rtnl.Origin{}))
 			if s.settle {
 				r.settle()
 			}

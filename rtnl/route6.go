@@ -1,4 +1,5 @@
-// The IPv6 half of the route requests: rtnl.Route to fib6.Route and back,
+// The IPv6 half of the route requests: rtnl.Route to fib6.Route and back
+// (rtm_to_fib6_config, rt6_fill_node in net/ipv6/route.c),
 // the IPv6 policy-rule lookup installed in the namespace's fib6.FIB, and
 // /proc/net/rt6_stats.
 
@@ -14,15 +15,16 @@ import (
 	"github.com/netsimlab/netsim/fib6"
 	"github.com/netsimlab/netsim/fibrules"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
-// fib6Route is the fib6 request for r, an IPv6 route: devices by name
-// resolved, protocol boot by default on add. The IPv4-only fields are
-// refused as the kernel refuses them (a dsfield) or ignored (the scope).
+// fib6Route is the fib6 request for r, an IPv6 route, its devices
+// resolved. The IPv4-only fields are refused as the kernel refuses them (a
+// dsfield) or ignored (the scope).
 //
 // Kernel: rtm_to_fib6_config (net/ipv6/route.c).
-func (n *Net) fib6Route(r Route, add bool) (fib6.Route, error) {
+func (n *Net) fib6Route(r Route) (fib6.Route, error) {
 	fr := fib6.Route{
 		Table: r.Table, Dst: r.Dst, Src: r.Src, Type: r.Type, Protocol: r.Protocol,
 		Priority: r.Priority, Pref: r.Pref, Gateway: r.Gateway, OnLink: r.OnLink,
@@ -30,9 +32,6 @@ func (n *Net) fib6Route(r Route, add bool) (fib6.Route, error) {
 	}
 	if r.TOS != 0 {
 		return fr, errno.New(syscall.EINVAL, "Invalid dsfield (tos): option not available for IPv6.")
-	}
-	if add && fr.Protocol == fib.ProtoUnspec {
-		fr.Protocol = fib.ProtoBoot
 	}
 	var err error
 	fr.Dev, fr.Multipath, err = n.routeDevs(r)
@@ -58,7 +57,7 @@ func cacheinfoExpires(d time.Duration) time.Duration {
 // Kernel: rt6_fill_node (net/ipv6/route.c).
 func routeInfo6(r fib6.Route) RouteInfo {
 	ri := RouteInfo{
-		Family: FamilyV6, Table: r.Table, Dst: r.Dst, Src: r.Src, Type: r.Type, Protocol: r.Protocol,
+		Family: rt.FamilyInet6, Table: r.Table, Dst: r.Dst, Src: r.Src, Type: r.Type, Protocol: r.Protocol,
 		Priority: r.Priority, Gateway: r.Gateway, NexthopID: r.NexthopID, PrefSrc: r.PrefSrc,
 		Flags: r.Flags, Metrics: r.Metrics, Pref: r.Pref, Expires: cacheinfoExpires(r.Expires),
 	}

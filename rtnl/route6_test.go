@@ -167,28 +167,28 @@ func TestRouteGet6(t *testing.T) {
 	r.settle()
 	a := netip.MustParseAddr
 	for _, tc := range []struct {
-		q    rtnl.RouteQuery
+		q    rtnl.RouteGetRequest
 		want string
 		err  error
 	}{
-		{q: rtnl.RouteQuery{Dst: a("2001:db8::5")}, want: "2001:db8::/64 from :: dev va proto kernel src 2001:db8::1 metric 256"},
-		{q: rtnl.RouteQuery{Dst: a("2001:db8::1")}, want: "local 2001:db8::1/128 from :: dev lo table local proto kernel src 2001:db8::1 metric 0"},
-		{q: rtnl.RouteQuery{Dst: a("2001:dc0::1")}, want: "2001:dc0::/32 from :: via 2001:db8::2 dev va src 2001:db8::1 metric 7"},
-		{q: rtnl.RouteQuery{Dst: a("2001:dc0::1"), Src: a("2001:db9::7")}, want: "2001:dc0::/32 from 2001:db9::7 via 2001:db8::2 dev va src 2001:db8::1 metric 7"},
-		{q: rtnl.RouteQuery{Dst: a("2001:dd0::1")}, err: syscall.EINVAL},
-		{q: rtnl.RouteQuery{Dst: a("2001:de0::1")}, err: syscall.EHOSTUNREACH},
-		{q: rtnl.RouteQuery{Dst: a("2001:df0::1")}, err: syscall.EACCES},
-		{q: rtnl.RouteQuery{Dst: a("2001:eee::1")}, err: syscall.ENETUNREACH},
-		{q: rtnl.RouteQuery{Dst: a("::")}, err: syscall.ENETUNREACH},
-		{q: rtnl.RouteQuery{Dst: a("fe80::1"), OIF: "vb"}, want: "fe80::/64 from :: dev vb proto kernel src fe80::ff:fe00:b metric 256"},
-		{q: rtnl.RouteQuery{Dst: a("ff02::1"), OIF: "va"}, want: "multicast ff00::/8 from :: dev va table local proto kernel src fe80::ff:fe00:a metric 256"},
-		{q: rtnl.RouteQuery{Dst: a("2001:db8::5"), OIF: "vb"}, err: syscall.ENETUNREACH},
-		{q: rtnl.RouteQuery{Dst: a("2001:db8::5"), IIF: "vb", Src: a("2001:db9::9")}, want: "2001:db8::/64 from 2001:db9::9 dev va proto kernel metric 256 iif vb"},
-		{q: rtnl.RouteQuery{Dst: a("2001:db8::1"), IIF: "vb", Src: a("2001:db9::9")}, want: "local 2001:db8::1/128 from 2001:db9::9 dev lo table local proto kernel metric 0 iif vb"},
-		{q: rtnl.RouteQuery{Dst: a("::1")}, want: "local ::1/128 from :: dev lo table local proto kernel src ::1 metric 0"},
-		{q: rtnl.RouteQuery{Dst: a("2001:db8::5"), SrcLen: 64}, err: syscall.EINVAL},
+		{q: rtnl.RouteGetRequest{Dst: a("2001:db8::5")}, want: "2001:db8::/64 from :: dev va proto kernel src 2001:db8::1 metric 256"},
+		{q: rtnl.RouteGetRequest{Dst: a("2001:db8::1")}, want: "local 2001:db8::1/128 from :: dev lo table local proto kernel src 2001:db8::1 metric 0"},
+		{q: rtnl.RouteGetRequest{Dst: a("2001:dc0::1")}, want: "2001:dc0::/32 from :: via 2001:db8::2 dev va src 2001:db8::1 metric 7"},
+		{q: rtnl.RouteGetRequest{Dst: a("2001:dc0::1"), Src: a("2001:db9::7")}, want: "2001:dc0::/32 from 2001:db9::7 via 2001:db8::2 dev va src 2001:db8::1 metric 7"},
+		{q: rtnl.RouteGetRequest{Dst: a("2001:dd0::1")}, err: syscall.EINVAL},
+		{q: rtnl.RouteGetRequest{Dst: a("2001:de0::1")}, err: syscall.EHOSTUNREACH},
+		{q: rtnl.RouteGetRequest{Dst: a("2001:df0::1")}, err: syscall.EACCES},
+		{q: rtnl.RouteGetRequest{Dst: a("2001:eee::1")}, err: syscall.ENETUNREACH},
+		{q: rtnl.RouteGetRequest{Dst: a("::")}, err: syscall.ENETUNREACH},
+		{q: rtnl.RouteGetRequest{Dst: a("fe80::1"), OIF: "vb"}, want: "fe80::/64 from :: dev vb proto kernel src fe80::ff:fe00:b metric 256"},
+		{q: rtnl.RouteGetRequest{Dst: a("ff02::1"), OIF: "va"}, want: "multicast ff00::/8 from :: dev va table local proto kernel src fe80::ff:fe00:a metric 256"},
+		{q: rtnl.RouteGetRequest{Dst: a("2001:db8::5"), OIF: "vb"}, err: syscall.ENETUNREACH},
+		{q: rtnl.RouteGetRequest{Dst: a("2001:db8::5"), IIF: "vb", Src: a("2001:db9::9")}, want: "2001:db8::/64 from 2001:db9::9 dev va proto kernel metric 256 iif vb"},
+		{q: rtnl.RouteGetRequest{Dst: a("2001:db8::1"), IIF: "vb", Src: a("2001:db9::9")}, want: "local 2001:db8::1/128 from 2001:db9::9 dev lo table local proto kernel metric 0 iif vb"},
+		{q: rtnl.RouteGetRequest{Dst: a("::1")}, want: "local ::1/128 from :: dev lo table local proto kernel src ::1 metric 0"},
+		{q: rtnl.RouteGetRequest{Dst: a("2001:db8::5"), SrcLen: 64}, err: syscall.EINVAL},
 	} {
-		rr, err := r.h.RouteGetFlow(tc.q)
+		rr, err := r.h.GetRoute(tc.q)
 		if tc.err != nil {
 			require.ErrorIs(t, err, tc.err, "%+v", tc.q)
 			continue
@@ -197,7 +197,7 @@ func TestRouteGet6(t *testing.T) {
 		require.Equal(t, tc.want, routeGet6Line(rr), "%+v", tc.q)
 	}
 
-	rr, err := r.h.RouteGetFlow(rtnl.RouteQuery{Dst: a("2001:dc0::1"), FIBMatch: true})
+	rr, err := r.h.GetRoute(rtnl.RouteGetRequest{Dst: a("2001:dc0::1"), FIBMatch: true})
 	require.NoError(t, err)
 	require.Equal(t, "2001:dc0::/32 via 2001:db8::2 dev va metric 7", routeLine(*rr.Entry))
 	r.check()

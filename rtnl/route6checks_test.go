@@ -42,16 +42,16 @@ func TestRouteGet6PathsAndSource(t *testing.T) {
 	devs := map[string]bool{}
 	for i := range 16 {
 		dst := netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 6, 15: byte(i)})
-		rr, err := r.h.RouteGetFlow(rtnl.RouteQuery{Dst: dst})
+		rr, err := r.h.GetRoute(rtnl.RouteGetRequest{Dst: dst})
 		require.NoError(t, err)
 		devs[rr.Dev] = true
 		assert.Equal(t, a("2001:db8::1"), rr.Src, "%v by %s", dst, rr.Dev)
 	}
 	assert.Len(t, devs, 2, "flows take both members")
 
-	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("2001:db8:5::/64"), Multipath: []rtnl.NextHop{
+	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("2001:db8:5::/64"), Multipath: []rtnl.RoutePath{
 		{Gateway: a("2001:db8::2"), Dev: "va"}, {Gateway: a("2001:db8:1::2"), Dev: "vc"}}}))
-	rr, err := r.h.RouteGetFlow(rtnl.RouteQuery{Dst: a("2001:db8:5::1"), OIF: "vc", FIBMatch: true})
+	rr, err := r.h.GetRoute(rtnl.RouteGetRequest{Dst: a("2001:db8:5::1"), OIF: "vc", FIBMatch: true})
 	require.NoError(t, err)
 	require.Len(t, rr.Entry.Multipath, 2)
 	assert.Equal(t, "vc", rr.Entry.Multipath[0].Dev)
@@ -59,7 +59,7 @@ func TestRouteGet6PathsAndSource(t *testing.T) {
 	assert.Empty(t, rr.Entry.IIF)
 	assert.Equal(t, a("2001:db8:1::1"), rr.Src)
 
-	rr, err = r.h.RouteGetFlow(rtnl.RouteQuery{Dst: a("2001:db8:1::5"), IIF: "vb", FIBMatch: true})
+	rr, err = r.h.GetRoute(rtnl.RouteGetRequest{Dst: a("2001:db8:1::5"), IIF: "vb", FIBMatch: true})
 	require.NoError(t, err)
 	assert.Equal(t, "vb", rr.Entry.IIF)
 	assert.Equal(t, "2001:db8:1::/64 dev vc proto kernel metric 256", routeLine(*rr.Entry))
@@ -74,7 +74,7 @@ func TestRoute6ExpiresCacheinfo(t *testing.T) {
 	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("2001:db8:7::/64"), Dev: "va", Expires: 4294967294 * time.Second}))
 	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("2001:db8:8::/64"), Dev: "va", Expires: 4294967295 * time.Second}))
 	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("2001:db8:9::/64"), Dev: "va", Expires: 1000 * time.Second}))
-	l, err := r.h.RouteList(rtnl.FamilyV6, 0)
+	l, err := r.h.RouteList(rt.FamilyInet6, 0)
 	require.NoError(t, err)
 	got := map[string]time.Duration{}
 	for _, ri := range l {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/fib"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 )
 
@@ -30,11 +31,11 @@ func TestRouteGetMetrics(t *testing.T) {
 	assert.Equal(t, uint32(1<<fib.MetricMTU), got.Metrics.Lock)
 	assert.Equal(t, "reno", got.Metrics.CongCtl)
 
-	l, err := r.h.RouteList(rtnl.FamilyV4, fib.TableMain)
+	l, err := r.h.RouteList(rt.FamilyInet, fib.TableMain)
 	require.NoError(t, err)
 	require.Contains(t, routeTexts(l), "10.0.0.0/8 via 198.51.100.2 dev eth0 mtu lock 1400 congctl reno")
 
-	got, err = r.h.RouteGetFlow(rtnl.RouteQuery{Dst: netip.MustParseAddr("255.255.255.255"), OIF: "eth0"})
+	got, err = r.h.GetRoute(rtnl.RouteGetRequest{Dst: netip.MustParseAddr("255.255.255.255"), OIF: "eth0"})
 	require.NoError(t, err)
 	assert.True(t, got.Metrics.IsZero(), "a limited broadcast has no FIB entry")
 
@@ -59,8 +60,8 @@ func routeTexts(l []rtnl.RouteInfo) []string {
 func TestRouteGetFIBMatch(t *testing.T) {
 	r := routeRig(t, rtnl.After)
 	gw := func(i int) netip.Addr { return netip.AddrFrom4([4]byte{198, 51, 100, byte(2 + i%250)}) }
-	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("10.0.0.0/8"), Multipath: []rtnl.NextHop{{Gateway: gw(0)}, {Gateway: gw(1), Weight: 3}}}))
-	got, err := r.h.RouteGetFlow(rtnl.RouteQuery{Dst: netip.MustParseAddr("10.1.2.3"), FIBMatch: true})
+	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("10.0.0.0/8"), Multipath: []rtnl.RoutePath{{Gateway: gw(0)}, {Gateway: gw(1), Weight: 3}}}))
+	got, err := r.h.GetRoute(rtnl.RouteGetRequest{Dst: netip.MustParseAddr("10.1.2.3"), FIBMatch: true})
 	require.NoError(t, err)
 	require.NotNil(t, got.Entry)
 	assert.Equal(t, pfx("10.0.0.0/8"), got.Entry.Dst)
@@ -69,7 +70,7 @@ func TestRouteGetFIBMatch(t *testing.T) {
 		{Gateway: netip.MustParseAddr("198.51.100.3"), Dev: "eth0", DevIndex: 3, Weight: 3},
 	}, got.Entry.Multipath)
 
-	got, err = r.h.RouteGetFlow(rtnl.RouteQuery{Dst: netip.MustParseAddr("198.51.100.1"), FIBMatch: true})
+	got, err = r.h.GetRoute(rtnl.RouteGetRequest{Dst: netip.MustParseAddr("198.51.100.1"), FIBMatch: true})
 	require.NoError(t, err)
 	assert.Equal(t, fib.TypeLocal, got.Entry.Type)
 	// Without rules local is merged into main, the table the lookup
@@ -77,20 +78,20 @@ func TestRouteGetFIBMatch(t *testing.T) {
 	assert.Equal(t, fib.TableMain, got.Entry.Table)
 
 	// An output device without a route: no entry.
-	_, err = r.h.RouteGetFlow(rtnl.RouteQuery{Dst: netip.MustParseAddr("192.0.2.1"), OIF: "eth0", FIBMatch: true})
+	_, err = r.h.GetRoute(rtnl.RouteGetRequest{Dst: netip.MustParseAddr("192.0.2.1"), OIF: "eth0", FIBMatch: true})
 	require.ErrorIs(t, err, syscall.EHOSTUNREACH)
-	_, err = r.h.RouteGetFlow(rtnl.RouteQuery{Dst: netip.MustParseAddr("192.0.2.1"), FIBMatch: true})
+	_, err = r.h.GetRoute(rtnl.RouteGetRequest{Dst: netip.MustParseAddr("192.0.2.1"), FIBMatch: true})
 	require.ErrorIs(t, err, syscall.ENETUNREACH)
 
 	// 233 paths with gateways fill the reply's 3776 bytes; 234 do not.
 	for _, n := range []int{233, 234} {
-		var mp []rtnl.NextHop
+		var mp []rtnl.RoutePath
 		for i := range n {
-			mp = append(mp, rtnl.NextHop{Gateway: gw(i)})
+			mp = append(mp, rtnl.RoutePath{Gateway: gw(i)})
 		}
 		dst := pfx(fmt.Sprintf("10.%d.0.0/16", n-200))
 		r.ok(r.h.RouteAdd(rtnl.Route{Dst: dst, Multipath: mp}))
-		got, err = r.h.RouteGetFlow(rtnl.RouteQuery{Dst: dst.Addr().Next(), FIBMatch: true})
+		got, err = r.h.GetRoute(rtnl.RouteGetRequest{Dst: dst.Addr().Next(), FIBMatch: true})
 		if n == 233 {
 			require.NoError(t, err)
 			assert.Equal(t, 3776, got.Entry.Size)
@@ -105,10 +106,10 @@ func TestRouteGetFIBMatch(t *testing.T) {
 // nothing changes.
 func TestMultipathTooLong(t *testing.T) {
 	r := routeRig(t, rtnl.After)
-	paths := func(n int) []rtnl.NextHop {
-		mp := make([]rtnl.NextHop, n)
+	paths := func(n int) []rtnl.RoutePath {
+		mp := make([]rtnl.RoutePath, n)
 		for i := range mp {
-			mp[i] = rtnl.NextHop{Gateway: netip.AddrFrom4([4]byte{198, 51, 100, byte(2 + i%250)})}
+			mp[i] = rtnl.RoutePath{Gateway: netip.AddrFrom4([4]byte{198, 51, 100, byte(2 + i%250)})}
 		}
 		return mp
 	}
@@ -116,7 +117,7 @@ func TestMultipathTooLong(t *testing.T) {
 	require.ErrorIs(t, r.h.RouteAdd(rtnl.Route{Dst: pfx("10.0.0.0/8"), Multipath: paths(4096)}), syscall.EMSGSIZE)
 	require.Equal(t, before, r.routes())
 	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("10.0.0.0/8"), Multipath: paths(4095)}))
-	l, err := r.h.RouteList(rtnl.FamilyV4, fib.TableMain)
+	l, err := r.h.RouteList(rt.FamilyInet, fib.TableMain)
 	require.NoError(t, err)
 	for _, ri := range l {
 		if ri.Dst == pfx("10.0.0.0/8") {

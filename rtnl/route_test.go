@@ -9,6 +9,7 @@ import (
 	"github.com/netsimlab/netsim/fibrules"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 	"github.com/stretchr/testify/require"
@@ -23,12 +24,12 @@ func routeRig(t *testing.T, cfg rtnl.Config) *rig {
 	return r
 }
 
-func (r *rig) routes() []string { return r.routesOf(rtnl.FamilyV4) }
+func (r *rig) routes() []string { return r.routesOf(rt.FamilyInet) }
 
 // routes6 lists the IPv6 routes of every table.
-func (r *rig) routes6() []string { return r.routesOf(rtnl.FamilyV6) }
+func (r *rig) routes6() []string { return r.routesOf(rt.FamilyInet6) }
 
-func (r *rig) routesOf(family int) []string {
+func (r *rig) routesOf(family rt.Family) []string {
 	r.tb.Helper()
 	l, err := r.h.RouteList(family, 0)
 	require.NoError(r.tb, err)
@@ -58,7 +59,7 @@ func TestRoutesFollowAddressesAndDevices(t *testing.T) {
 	got, err := r.h.RouteGet(netip.MustParseAddr("10.1.2.3"))
 	require.NoError(t, err)
 	require.Equal(t, rtnl.RouteResult{Prefix: pfx("10.0.0.0/8"), Type: fib.TypeUnicast, Table: fib.TableMain,
-		Gateway: netip.MustParseAddr("198.51.100.2"), Dev: "eth0", NexthopID: 7,
+		Gateway: netip.MustParseAddr("198.51.100.2"), Dev: "eth0", DevIndex: r.h.LinkIndex("eth0"), NexthopID: 7,
 		Src: netip.MustParseAddr("198.51.100.1")}, got)
 
 	// Down: the nexthop goes, and with it the route; the connected route
@@ -146,10 +147,10 @@ func TestSeed000Policies(t *testing.T) {
 	require.Equal(t, left["before"], left["after"])
 }
 
-// RouteGetFlow: rules see the flow's source and mark, the source is
+// GetRoute: rules see the flow's source and mark, the source is
 // checked and chosen, an output device without a route is taken to be on
 // link, and the special destinations get their route types and flags.
-func TestRouteGetFlow(t *testing.T) {
+func TestGetRoute(t *testing.T) {
 	r := routeRig(t, rtnl.After)
 	r.ok(r.h.LinkSetUp("lo"))
 	r.ok(r.h.LinkAdd(netdev.Veth{Name: "eth1", Peer: "eth1p"}))
@@ -162,16 +163,17 @@ func TestRouteGetFlow(t *testing.T) {
 	r.ok(r.h.RuleAdd(rtnl.FamilyV4, fibrules.Rule{Pref: 101, Table: 10, Action: fibrules.ActToTable,
 		FwMark: 7, FwMask: 0xffffffff, Attrs: fibrules.AttrPriority}))
 	dst := netip.MustParseAddr("10.1.1.1")
-	get := func(q rtnl.RouteQuery) (rtnl.RouteResult, error) { q.Dst = dst; return r.h.RouteGetFlow(q) }
+	get := func(q rtnl.RouteGetRequest) (rtnl.RouteResult, error) { q.Dst = dst; return r.h.GetRoute(q) }
 
-	_, err := get(rtnl.RouteQuery{})
+	_, err := get(rtnl.RouteGetRequest{})
 	require.ErrorIs(t, err, syscall.ENETUNREACH)
-	want := rtnl.RouteResult{Type: fib.TypeUnicast, Dev: "eth0", Gateway: gw, Table: 10, Prefix: pfx("10.0.0.0/8")}
-	got, err := get(rtnl.RouteQuery{Src: netip.MustParseAddr("192.0.2.1")})
+	eth0, eth1 := r.h.LinkIndex("eth0"), r.h.LinkIndex("eth1")
+	want := rtnl.RouteResult{Type: fib.TypeUnicast, Dev: "eth0", DevIndex: eth0, Gateway: gw, Table: 10, Prefix: pfx("10.0.0.0/8")}
+	got, err := get(rtnl.RouteGetRequest{Src: netip.MustParseAddr("192.0.2.1")})
 	require.NoError(t, err)
 	want.Src = netip.MustParseAddr("192.0.2.1") // the query's
 	require.Equal(t, want, got)
-	got, err = get(rtnl.RouteQuery{Mark: 7})
+	got, err = get(rtnl.RouteGetRequest{Mark: 7})
 	require.NoError(t, err)
 	want.Src = netip.MustParseAddr("198.51.100.1") // inet_select_addr: eth0's, in the gateway's subnet
 	require.Equal(t, want, got)
@@ -180,31 +182,31 @@ func TestRouteGetFlow(t *testing.T) {
 		src  string
 		want syscall.Errno
 	}{{"224.0.0.1", syscall.EINVAL}, {"255.255.255.255", syscall.EINVAL}, {"203.0.113.1", syscall.ENETUNREACH}, {"127.0.0.1", syscall.EINVAL}} {
-		_, err := get(rtnl.RouteQuery{Src: netip.MustParseAddr(c.src), Mark: 7})
+		_, err := get(rtnl.RouteGetRequest{Src: netip.MustParseAddr(c.src), Mark: 7})
 		require.ErrorIs(t, err, c.want, c.src)
 	}
-	_, err = get(rtnl.RouteQuery{OIF: "nosuch"})
+	_, err = get(rtnl.RouteGetRequest{OIF: "nosuch"})
 	require.ErrorIs(t, err, syscall.ENODEV)
-	_, err = get(rtnl.RouteQuery{IPProto: 47})
+	_, err = get(rtnl.RouteGetRequest{IPProto: 47})
 	require.ErrorIs(t, err, syscall.EOPNOTSUPP)
 
 	// No route, but an output device: on its link, with its address.
-	got, err = get(rtnl.RouteQuery{OIF: "eth1"})
+	got, err = get(rtnl.RouteGetRequest{OIF: "eth1"})
 	require.NoError(t, err)
-	require.Equal(t, rtnl.RouteResult{Type: fib.TypeUnicast, Dev: "eth1", Src: netip.MustParseAddr("192.0.2.1")}, got)
+	require.Equal(t, rtnl.RouteResult{Type: fib.TypeUnicast, Dev: "eth1", DevIndex: eth1, Src: netip.MustParseAddr("192.0.2.1")}, got)
 	r.ok(r.h.LinkSetDown("eth1"))
-	_, err = get(rtnl.RouteQuery{OIF: "eth1"})
+	_, err = get(rtnl.RouteGetRequest{OIF: "eth1"})
 	require.ErrorIs(t, err, syscall.ENETUNREACH)
 
 	// 0.0.0.0 is local through lo; 224.0.0.1 is joined by an up device.
-	got, err = r.h.RouteGetFlow(rtnl.RouteQuery{Dst: netip.IPv4Unspecified()})
+	got, err = r.h.GetRoute(rtnl.RouteGetRequest{Dst: netip.IPv4Unspecified()})
 	require.NoError(t, err)
-	require.Equal(t, rtnl.RouteResult{Type: fib.TypeLocal, Dev: "lo", Src: netip.MustParseAddr("127.0.0.1"), Flags: rtnl.RouteLocal}, got)
-	got, err = r.h.RouteGetFlow(rtnl.RouteQuery{Dst: netip.MustParseAddr("224.0.0.1"), OIF: "eth0"})
+	require.Equal(t, rtnl.RouteResult{Type: fib.TypeLocal, Dev: "lo", DevIndex: netdev.LoopbackIfIndex, Src: netip.MustParseAddr("127.0.0.1"), Flags: rtnl.RouteLocal}, got)
+	got, err = r.h.GetRoute(rtnl.RouteGetRequest{Dst: netip.MustParseAddr("224.0.0.1"), OIF: "eth0"})
 	require.NoError(t, err)
-	require.Equal(t, rtnl.RouteResult{Type: fib.TypeMulticast, Dev: "eth0", Src: netip.MustParseAddr("198.51.100.1"),
+	require.Equal(t, rtnl.RouteResult{Type: fib.TypeMulticast, Dev: "eth0", DevIndex: eth0, Src: netip.MustParseAddr("198.51.100.1"),
 		Flags: rtnl.RouteLocal | rtnl.RouteMulticast}, got)
-	got, err = r.h.RouteGetFlow(rtnl.RouteQuery{Dst: netip.MustParseAddr("255.255.255.255"), OIF: "eth0"})
+	got, err = r.h.GetRoute(rtnl.RouteGetRequest{Dst: netip.MustParseAddr("255.255.255.255"), OIF: "eth0"})
 	require.NoError(t, err)
 	require.Equal(t, rtnl.RouteLocal|rtnl.RouteBroadcast, got.Flags)
 	require.Equal(t, fib.TypeBroadcast, got.Type)

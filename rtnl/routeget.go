@@ -21,22 +21,27 @@ import (
 	"github.com/netsimlab/netsim/sim"
 )
 
-// RouteQuery is an `ip route get` request: a locally generated packet's
-// destination and what else its flow carries, or with IIF a packet
-// received on that device. Zero fields are unspecified.
-type RouteQuery struct {
+// RouteGetRequest is an RTM_GETROUTE without NLM_F_DUMP, `ip route get`:
+// a locally generated packet's destination and what else its flow
+// carries, or with an input device a packet received on that device. Zero
+// fields are unspecified. A device is named by ifindex when its index
+// field is not 0, else by name.
+type RouteGetRequest struct {
+	Origin
 	// RTA_IIF ("iif"): the device the packet came in by; the query is
-	// then for an input route (OIF and UID are not used).
-	IIF string
-	Dst netip.Addr // RTA_DST; 0.0.0.0 (or invalid) asks for a local route
-	Src netip.Addr // RTA_SRC ("from"): for an output route, an address of this host
+	// then for an input route (the output device and UID are not used).
+	IIF      string
+	IIFIndex netdev.IfIndex
+	Dst      netip.Addr // RTA_DST; 0.0.0.0 (or invalid) asks for a local route
+	Src      netip.Addr // RTA_SRC ("from"): for an output route, an address of this host
 	// rtm_src_len: the length of the "from" prefix as asked; 0 or 32 (an
 	// address), anything else is refused with EINVAL.
-	SrcLen int
-	OIF    string // RTA_OIF ("oif"): the device the packet must leave by
-	Mark   uint32 // RTA_MARK ("mark")
-	UID    uint32 // RTA_UID ("uid")
-	TOS    uint8  // rtm_tos ("tos", "dsfield")
+	SrcLen   int
+	OIF      string         // RTA_OIF ("oif"): the device the packet must leave by
+	OIFIndex netdev.IfIndex // RTA_OIF by ifindex
+	Mark     uint32         // RTA_MARK ("mark")
+	UID      uint32         // RTA_UID ("uid")
+	TOS      uint8          // rtm_tos ("tos", "dsfield")
 	// RTA_IP_PROTO ("ipproto"): TCP, UDP or ICMP, refused otherwise
 	// (EOPNOTSUPP), with HasIPProto when it is 0 (which is refused too).
 	IPProto    uint8
@@ -65,31 +70,34 @@ const (
 // RouteResult is the route a lookup built (struct rtable, as
 // rt_fill_info reports it) and the FIB entry it came from.
 type RouteResult struct {
-	Type    fib.Type   // rt_type: unicast, local, broadcast or multicast
-	Dev     string     // the device the packet leaves by (lo for local delivery)
-	Gateway netip.Addr // the next hop, if the route goes through one
+	Type fib.Type // rt_type: unicast, local, broadcast or multicast
+	Dev  string   // the device the packet leaves by (lo for local delivery)
+	// DevIndex is Dev's ifindex, as RTA_OIF carries it.
+	DevIndex netdev.IfIndex
+	Gateway  netip.Addr // the next hop, if the route goes through one
 	// Src is the flow's source: the query's, or the one chosen; for IPv6
 	// the address source selection picks whatever the query's
 	// (ip6_route_get_saddr), invalid if none.
 	Src       netip.Addr
-	Table     uint32       // the table the route was found in; 0 if none was
-	Flags     RouteFlags   // RTCF_LOCAL, RTCF_BROADCAST, RTCF_MULTICAST, RTCF_DOREDIRECT
-	Prefix    netip.Prefix // the FIB entry's prefix (invalid if none was used)
-	PrefSrc   netip.Addr   // the FIB entry's preferred source, if any
-	TOS       uint8        // the FIB entry's TOS (rtm_tos of the answer: res.dscp)
-	NexthopID nexthop.ID   // the FIB entry's nexthop object, if any
-	IIF       string       // an input route's input device
+	Table     uint32         // the table the route was found in; 0 if none was
+	Flags     RouteFlags     // RTCF_LOCAL, RTCF_BROADCAST, RTCF_MULTICAST, RTCF_DOREDIRECT
+	Prefix    netip.Prefix   // the FIB entry's prefix (invalid if none was used)
+	PrefSrc   netip.Addr     // the FIB entry's preferred source, if any
+	TOS       uint8          // the FIB entry's TOS (rtm_tos of the answer: res.dscp)
+	NexthopID nexthop.ID     // the FIB entry's nexthop object, if any
+	IIF       string         // an input route's input device
+	IIFIndex  netdev.IfIndex // IIF's ifindex, as RTA_IIF carries it
 	// Metrics are the FIB entry's metrics, which an output or forwarding
 	// route carries (rt_set_nexthop); none for broadcast, multicast
 	// through a default route, or local delivery of a received packet.
 	Metrics fib.Metrics
-	// The IPv6 answer's own fields (rt6_fill_node): Family is FamilyV6
-	// for an IPv6 lookup (0 or FamilyV4 for IPv4); From is RTA_SRC, the
+	// The IPv6 answer's own fields (rt6_fill_node): Family is
+	// rt.FamilyInet6 for an IPv6 lookup (0 for IPv4); From is RTA_SRC, the
 	// flow's source (:: when the query has none), which ip prints as
 	// "from"; Src is then RTA_PREFSRC, the source the kernel would pick
 	// (invalid for an input route or when there is none); Priority,
 	// Protocol, Pref and Expires are the matched route's.
-	Family   int
+	Family   rt.Family
 	From     netip.Addr
 	Priority uint32
 	Protocol fib.Protocol
@@ -104,15 +112,7 @@ type RouteResult struct {
 	Entry *RouteInfo
 }
 
-// RouteGet looks dst up as the kernel routes a locally generated packet
-// to it: RouteGetFlow with nothing but the destination.
-//
-// Kernel: inet_rtm_getroute (`ip route get DST`).
-func (h *Handle) RouteGet(dst netip.Addr) (RouteResult, error) {
-	return h.RouteGetFlow(RouteQuery{Dst: dst})
-}
-
-// RouteGetFlow builds the output route of a locally generated packet with
+// GetRoute builds the output route of a locally generated packet with
 // the flow q, through the policy rules and the FIB, as `ip route get`
 // shows it. Errors are the kernel's: EINVAL for a source that cannot be
 // one (multicast, limited broadcast, or loopback leaving by a device that
@@ -143,17 +143,9 @@ func (h *Handle) RouteGet(dst netip.Addr) (RouteResult, error) {
 //
 // Kernel: inet_rtm_getroute → ip_route_output_key_hash_rcu,
 // __mkroute_output, or ip_route_input_rcu (net/ipv4/route.c).
-func (h *Handle) RouteGetFlow(q RouteQuery) (RouteResult, error) {
+func (h *Handle) GetRoute(q RouteGetRequest) (RouteResult, error) {
 	var rr RouteResult
-	err := h.do("RTM_GETROUTE", h.routeGetFlow(q, &rr))
-	return rr, err
-}
-
-// routeGetFlow is RouteGetFlow's request, which sets *out.
-func (h *Handle) routeGetFlow(q RouteQuery, out *RouteResult) func(t *sim.Task, tb *netdev.Table) error {
-	return func(t *sim.Task, tb *netdev.Table) error {
-		var rr RouteResult
-		defer func() { *out = rr }()
+	err := h.doFrom(q.Origin, "RTM_GETROUTE", func(t *sim.Task, tb *netdev.Table) error {
 		if q.Dst.Is6() || !q.Dst.IsValid() && q.Src.Is6() {
 			if q.Src.IsValid() && !q.Src.Is6() {
 				return errno.New(syscall.EINVAL, "")
@@ -174,7 +166,7 @@ func (h *Handle) routeGetFlow(q RouteQuery, out *RouteResult) func(t *sim.Task, 
 		}
 		var err error
 		var match fib.Result
-		if q.IIF != "" {
+		if q.hasIIF() {
 			rr, err = h.n.routeInput(t, tb, q, &match)
 		} else {
 			rr, err = h.n.routeOutput(t, tb, q, &match)
@@ -194,14 +186,21 @@ func (h *Handle) routeGetFlow(q RouteQuery, out *RouteResult) func(t *sim.Task, 
 			rr.Entry = &ri
 		}
 		return err
-	}
+	})
+	return rr, err
 }
+
+// hasIIF reports whether q names an input device.
+func (q *RouteGetRequest) hasIIF() bool { return q.IIF != "" || q.IIFIndex != 0 }
+
+// hasOIF reports whether q names an output device.
+func (q *RouteGetRequest) hasOIF() bool { return q.OIF != "" || q.OIFIndex != 0 }
 
 // checkIPProto refuses a query's RTA_IP_PROTO other than TCP, UDP and
 // icmp, the family's ICMP.
 //
 // Kernel: rtm_getroute_parse_ip_proto (net/ipv4/netlink.c).
-func checkIPProto(q RouteQuery, icmp uint8) error {
+func checkIPProto(q RouteGetRequest, icmp uint8) error {
 	if q.IPProto != 0 || q.HasIPProto {
 		switch q.IPProto {
 		case syscall.IPPROTO_TCP, syscall.IPPROTO_UDP, icmp:
@@ -244,13 +243,13 @@ func unspec(a netip.Addr) netip.Addr {
 // routeOutput is ip_route_output_key_hash_rcu followed by __mkroute_output.
 //
 // The FIB result the route was built from, if any, goes to *match.
-func (n *Net) routeOutput(t *sim.Task, tb *netdev.Table, q RouteQuery, match *fib.Result) (RouteResult, error) {
+func (n *Net) routeOutput(t *sim.Task, tb *netdev.Table, q RouteGetRequest, match *fib.Result) (RouteResult, error) {
 	dst, src := unspec(q.Dst), unspec(q.Src)
 	fl := fib.Flow{TOS: q.TOS, Mark: q.Mark, UID: q.UID, IIF: netdev.LoopbackIfIndex,
 		Proto: q.IPProto, Sport: q.Sport, Dport: q.Dport}
 	var out *netdev.Device
-	if q.OIF != "" {
-		d, err := tb.Lookup(q.OIF)
+	if q.hasOIF() {
+		d, err := tb.Find(q.OIFIndex, q.OIF)
 		if err != nil {
 			return RouteResult{}, err
 		}
@@ -392,7 +391,7 @@ func makeRoute(tb *netdev.Table, dst, src netip.Addr, out *netdev.Device, o outp
 	case fib.TypeUnspec:
 		typ = fib.TypeUnicast
 	}
-	rr := RouteResult{Type: typ, Dev: out.Name(), Flags: flags, Src: src}
+	rr := RouteResult{Type: typ, Dev: out.Name(), DevIndex: out.Index(), Flags: flags, Src: src}
 	if o.found {
 		rr.Table = o.res.Table
 		rr.Prefix, rr.PrefSrc, rr.NexthopID, rr.TOS = o.res.Prefix, o.res.PrefSrc, o.res.NexthopID, o.res.TOS
@@ -479,17 +478,17 @@ func inetSelectAddr(tb *netdev.Table, d *netdev.Device, dst netip.Addr, scope fi
 }
 
 // routeInput is ip_route_input_rcu: the route of a packet that came in by
-// the device q.IIF. Any martian is EINVAL, as inet_rtm_getroute reports
+// the device q names. Any martian is EINVAL, as inet_rtm_getroute reports
 // every drop reason.
 //
 // The FIB result the route was built from, if any, goes to *match.
-func (n *Net) routeInput(t *sim.Task, tb *netdev.Table, q RouteQuery, match *fib.Result) (RouteResult, error) {
-	dev, err := tb.Lookup(q.IIF)
+func (n *Net) routeInput(t *sim.Task, tb *netdev.Table, q RouteGetRequest, match *fib.Result) (RouteResult, error) {
+	dev, err := tb.Find(q.IIFIndex, q.IIF)
 	if err != nil {
 		return RouteResult{}, err
 	}
 	dst, src := unspec(q.Dst), unspec(q.Src)
-	rr := RouteResult{Dev: tb.Loopback().Name(), IIF: dev.Name(), Src: src}
+	rr := RouteResult{Dev: tb.Loopback().Name(), DevIndex: tb.Loopback().Index(), IIF: dev.Name(), IIFIndex: dev.Index(), Src: src}
 	if dst.IsMulticast() {
 		// ip_route_input_mc, for a group the device joined only.
 		if !joined(dev, dst) || src.IsMulticast() || isLbcast(src) || src.IsLoopback() {
@@ -550,7 +549,7 @@ func (n *Net) routeInput(t *sim.Task, tb *netdev.Table, q RouteQuery, match *fib
 	if err != nil {
 		return RouteResult{}, err
 	}
-	rr.Type, rr.Dev = fib.TypeUnicast, res.Dev.Name()
+	rr.Type, rr.Dev, rr.DevIndex = fib.TypeUnicast, res.Dev.Name(), res.Dev.Index()
 	if res.Dev == dev && direct {
 		// send_redirects and shared_media are on by default.
 		rr.Flags |= RouteRedirect
@@ -564,7 +563,7 @@ func (n *Net) routeInput(t *sim.Task, tb *netdev.Table, q RouteQuery, match *fib
 
 // broadcastInput is ip_route_input_slow's brd_input: a broadcast is
 // delivered locally once its source passes.
-func (n *Net) broadcastInput(t *sim.Task, tb *netdev.Table, q RouteQuery, src netip.Addr, dev *netdev.Device, rr RouteResult) (RouteResult, error) {
+func (n *Net) broadcastInput(t *sim.Task, tb *netdev.Table, q RouteGetRequest, src netip.Addr, dev *netdev.Device, rr RouteResult) (RouteResult, error) {
 	if src.IsValid() {
 		if _, err := n.validateSource(t, tb, q, src, netip.Addr{}, 0, dev); err != nil {
 			return RouteResult{}, err
@@ -584,7 +583,7 @@ func (n *Net) broadcastInput(t *sim.Task, tb *netdev.Table, q RouteQuery, src ne
 //
 // Kernel: fib_validate_source, __fib_validate_source
 // (net/ipv4/fib_frontend.c).
-func (n *Net) validateSource(t *sim.Task, tb *netdev.Table, q RouteQuery, src, dst netip.Addr, oif netdev.IfIndex, dev *netdev.Device) (bool, error) {
+func (n *Net) validateSource(t *sim.Task, tb *netdev.Table, q RouteGetRequest, src, dst netip.Addr, oif netdev.IfIndex, dev *netdev.Device) (bool, error) {
 	if dev.Index() != oif && !n.fib.HasCustomLocalRoutes() && !n.fib.Unmerged() {
 		if addrDevice(tb, src) != nil {
 			return false, errInval

@@ -13,10 +13,11 @@ import (
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/fib6"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
-// routeGet6 answers an IPv6 RouteQuery. Errors: EINVAL for a source
+// routeGet6 answers an IPv6 RouteGetRequest. Errors: EINVAL for a source
 // length other than 0 or 128, EOPNOTSUPP for an IP protocol other than
 // TCP, UDP and ICMPv6, ENODEV for an unknown device, ENETUNREACH when no
 // route matches (the null entry), and a reject route's error (EINVAL for
@@ -26,7 +27,7 @@ import (
 //
 // Kernel: inet6_rtm_valid_getroute_req, inet6_rtm_getroute,
 // rt6_fill_node (net/ipv6/route.c).
-func (n *Net) routeGet6(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteResult, error) {
+func (n *Net) routeGet6(t *sim.Task, tb *netdev.Table, q RouteGetRequest) (RouteResult, error) {
 	if q.SrcLen != 0 && q.SrcLen != 128 {
 		return RouteResult{}, errno.New(syscall.EINVAL, "ipv6: Invalid values in header for get route request")
 	}
@@ -41,14 +42,14 @@ func (n *Net) routeGet6(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteResul
 		fl.Src = netip.Addr{}
 	}
 	var iif *netdev.Device
-	if q.IIF != "" {
-		d, err := tb.Lookup(q.IIF)
+	if q.hasIIF() {
+		d, err := tb.Find(q.IIFIndex, q.IIF)
 		if err != nil {
 			return RouteResult{}, err
 		}
 		iif, fl.IIF = d, d.Index()
-	} else if q.OIF != "" {
-		d, err := tb.Lookup(q.OIF)
+	} else if q.hasOIF() {
+		d, err := tb.Find(q.OIFIndex, q.OIF)
 		if err != nil {
 			return RouteResult{}, err
 		}
@@ -60,7 +61,7 @@ func (n *Net) routeGet6(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteResul
 	}
 	r := res.Route
 	rr := RouteResult{
-		Family: FamilyV6, Type: r.Type, Gateway: res.Gateway, Table: res.Table, Prefix: r.Dst,
+		Family: rt.FamilyInet6, Type: r.Type, Gateway: res.Gateway, Table: res.Table, Prefix: r.Dst,
 		PrefSrc: r.PrefSrc, NexthopID: r.NexthopID, Metrics: r.Metrics, From: q.Src,
 		Priority: r.Priority, Protocol: r.Protocol, Pref: r.Pref, Expires: r.Expires,
 	}
@@ -68,10 +69,10 @@ func (n *Net) routeGet6(t *sim.Task, tb *netdev.Table, q RouteQuery) (RouteResul
 		rr.From = netip.IPv6Unspecified()
 	}
 	if res.Dev != nil {
-		rr.Dev = res.Dev.Name()
+		rr.Dev, rr.DevIndex = res.Dev.Name(), res.Dev.Index()
 	}
 	if iif != nil {
-		rr.IIF = iif.Name()
+		rr.IIF, rr.IIFIndex = iif.Name(), iif.Index()
 	} else if r.PrefSrc.IsValid() {
 		rr.Src = r.PrefSrc
 	} else {

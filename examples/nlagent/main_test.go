@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/netsimlab/netsim/nlwire"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 )
 
@@ -43,7 +44,7 @@ func TestEnsure(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, addrs, 1)
 	require.Equal(t, cfg.Addr, addrs[0].Addr.Prefix)
-	routes, err := h.RouteList(rtnl.FamilyV4, 0)
+	routes, err := h.RouteList(rt.FamilyInet, 0)
 	require.NoError(t, err)
 	var found bool
 	for _, r := range routes {

@@ -17,7 +17,7 @@ import (
 // in (NLM_F_EXCL and NLM_F_REPLACE off, NLM_F_CREATE on), as
 // ip6_route_multipath_add does to the request the ack then echoes; other
 // requests, and one whose first path fails, leave them as sent.
-func TestRouteNewHeaderFlags(t *testing.T) {
+func TestNewRouteAckFlags(t *testing.T) {
 	r := newRig(t, rtnl.After)
 	r.ok(r.h.LinkAdd(netdev.Veth{Name: "v0", Peer: "v1"}))
 	r.ok(r.h.LinkSetUp("v0"))
@@ -25,33 +25,33 @@ func TestRouteNewHeaderFlags(t *testing.T) {
 	r.ok(r.h.AddrAdd("v0", pfx("10.0.0.1/24")))
 	r.ok(r.h.AddrAddWith("v0", netdev.Addr{Prefix: pfx("2001:db8::1/64"), Flags: netdev.AddrNoDAD}))
 	r.settle()
-	mp6 := rtnl.Route{Dst: pfx("2001:db8:1::/64"), Multipath: []rtnl.NextHop{
+	mp6 := rtnl.Route{Dst: pfx("2001:db8:1::/64"), Multipath: []rtnl.RoutePath{
 		{Gateway: ip("2001:db8::2"), Dev: "v0"}, {Gateway: ip("2001:db8::3"), Dev: "v0"}}}
 	excl := rt.NLMCreate | rt.NLMExcl
 
-	got, err := r.h.RouteNewHeader(mp6, excl)
+	got, err := newRouteFlags(r.h, mp6, excl)
 	require.NoError(t, err)
 	require.Equal(t, rt.NLMCreate, got)
 
-	got, err = r.h.RouteNewHeader(mp6, excl)
+	got, err = newRouteFlags(r.h, mp6, excl)
 	require.Equal(t, syscall.EEXIST, errno.Of(err))
 	require.Equal(t, excl, got, "the first path failed: the header is as sent")
 
-	got, err = r.h.RouteNewHeader(rtnl.Route{Dst: pfx("2001:db8:2::/64"), Gateway: ip("2001:db8::2")}, excl)
+	got, err = newRouteFlags(r.h, rtnl.Route{Dst: pfx("2001:db8:2::/64"), Gateway: ip("2001:db8::2")}, excl)
 	require.NoError(t, err)
 	require.Equal(t, excl, got)
 
-	got, err = r.h.RouteNewHeader(rtnl.Route{Dst: pfx("192.0.2.0/24"), Multipath: []rtnl.NextHop{
+	got, err = newRouteFlags(r.h, rtnl.Route{Dst: pfx("192.0.2.0/24"), Multipath: []rtnl.RoutePath{
 		{Gateway: ip("10.0.0.2")}, {Gateway: ip("10.0.0.3")}}}, excl)
 	require.NoError(t, err)
 	require.Equal(t, excl, got, "IPv4 leaves the header alone")
 }
 
-// RouteDelRequest matches rtm_scope as sent: RT_SCOPE_NOWHERE is the
-// wildcard and 0 matches only universe routes (IPv4); RouteDel's zero
-// Scope matches any. IPv6 deletes ignore the scope. Linux 6.18 answers
+// DelRoute matches rtm_scope as sent: RT_SCOPE_NOWHERE is the wildcard
+// and 0 matches only universe routes (IPv4); the RouteDel convenience's
+// zero Scope matches any, as `ip route del` sends RT_SCOPE_NOWHERE. IPv6 deletes ignore the scope. Linux 6.18 answers
 // so (testdata of nlwire's route_delscope sequence).
-func TestRouteDelRequestScope(t *testing.T) {
+func TestDelRouteScope(t *testing.T) {
 	r := newRig(t, rtnl.After)
 	r.ok(r.h.LinkAdd(netdev.Veth{Name: "v0", Peer: "v1"}))
 	r.ok(r.h.LinkSetUp("v0"))
@@ -61,17 +61,24 @@ func TestRouteDelRequestScope(t *testing.T) {
 	link := rtnl.Route{Dst: pfx("192.0.2.0/24"), Dev: "v0", Scope: fib.ScopeLink}
 	r.ok(r.h.RouteAdd(link))
 	del := rtnl.Route{Dst: pfx("192.0.2.0/24")}
-	require.Equal(t, syscall.ESRCH, errno.Of(r.h.RouteDelRequest(del)), "0 is universe")
+	require.Equal(t, syscall.ESRCH, errno.Of(r.h.DelRoute(rtnl.RouteRequest{Route: del})), "0 is universe")
 	del.Scope = fib.ScopeHost
-	require.Equal(t, syscall.ESRCH, errno.Of(r.h.RouteDelRequest(del)))
+	require.Equal(t, syscall.ESRCH, errno.Of(r.h.DelRoute(rtnl.RouteRequest{Route: del})))
 	del.Scope = fib.ScopeNowhere
-	r.ok(r.h.RouteDelRequest(del))
+	r.ok(r.h.DelRoute(rtnl.RouteRequest{Route: del}))
 	r.ok(r.h.RouteAdd(link))
 	// RouteDel's zero Scope matches any.
 	r.ok(r.h.RouteDel(rtnl.Route{Dst: pfx("192.0.2.0/24")}))
 
 	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("2001:db8:1::/64"), Dev: "v0"}))
-	r.ok(r.h.RouteDelRequest(rtnl.Route{Dst: pfx("2001:db8:1::/64"), Scope: fib.ScopeHost}))
+	r.ok(r.h.DelRoute(rtnl.RouteRequest{Route: rtnl.Route{Dst: pfx("2001:db8:1::/64"), Scope: fib.ScopeHost}}))
+}
+
+// newRouteFlags makes an RTM_NEWROUTE with flags and returns the flags
+// its ack echoes.
+func newRouteFlags(h *rtnl.Handle, r rtnl.Route, flags rt.NLMFlags) (rt.NLMFlags, error) {
+	ack, err := h.NewRoute(rtnl.RouteRequest{Flags: flags, Route: r})
+	return ack.Flags, err
 }
 
 // AddrGet6 without a device, or with one that does not exist, answers the
