@@ -1,3 +1,11 @@
+// Device kinds: the rtnl_link_ops and net_device_ops parts a kind has
+// (linkOps), the link specs a request names a kind with, the attributes
+// every kind takes (IFLA_MTU, IFLA_ADDRESS, ...), kinds netsim does not
+// model, loopback, and the allocation of a new device and its name
+// (rtnl_newlink, rtnl_create_link: net/core/rtnetlink.c; alloc_netdev,
+// dev_validate_mtu, dev_alloc_name: net/core/dev.c;
+// drivers/net/loopback.c).
+
 package netdev
 
 import (

@@ -1,8 +1,10 @@
-// Device kinds that pair with or stack on other devices: veth
-// (drivers/net/veth.c), macvlan (drivers/net/macvlan.c), vlan
-// (net/8021q/vlan.c, vlan_dev.c, vlan_netlink.c), bond
-// (drivers/net/bonding/bond_main.c) and vrf (drivers/net/vrf.c), and the
-// upper/lower links between devices (netdev_upper_dev_link, net/core/dev.c).
+// Devices stacked on other devices, the code the stacked kinds share: the
+// upper/lower and master links between devices (netdev_upper_dev_link,
+// netdev_master_upper_dev_link, do_set_master; net/core/dev.c,
+// net/core/rtnetlink.c), the lower device's carrier and rx flags passed
+// through a vlan or macvlan, and the dellinks that queue a stacked device.
+// The drivers are in veth.go, macvlan.go, vlan.go, bond.go, vrf.go and
+// bridge.go.
 
 package netdev
 
