@@ -1,10 +1,10 @@
-// IPv6 addrconf-lite: the per-device IPv6 state (struct inet6_dev), link-local
-// address generation, duplicate address detection as deferred work, the
-// multicast groups a device joins (all-nodes, all-routers, solicited-node),
-// subnet-router anycast addresses when forwarding, and the IPv6 routes that
-// addresses and devices bring (local, anycast and prefix routes, fe80::/64,
-// ff00::/8), made and removed through the namespace's IPv6FIB. Follows
-// net/ipv6/addrconf.c, mcast.c and anycast.c.
+// IPv6 addrconf-lite: the per-device IPv6 state (struct inet6_dev), how
+// it follows the device (addrconf_notify: NETDEV_REGISTER, UP, CHANGE,
+// DOWN, UNREGISTER; ipv6_add_dev, addrconf_ifdown), link-local address
+// generation, and forwarding (addrconf_fixup_forwarding,
+// dev_forward_change). Follows net/ipv6/addrconf.c. Addresses are in
+// addrconf_addr.go, DAD in addrconf_dad.go, the routes addrconf installs in
+// addrconf_route.go, multicast and anycast in mcast6.go.
 
 package netdev
 

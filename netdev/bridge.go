@@ -1,11 +1,11 @@
-// The Linux bridge's control plane: the bridge device and its ports
-// (net/bridge/br_device.c, br_if.c, br_netlink.c, br_stp_if.c, br_stp.c,
-// br_multicast.c and br.c's br_device_event). No frames are forwarded and
-// no FDB is learned; what is modelled is what `ip link`, `ip -d link` and
-// `ip maddr` show: the bridge's configuration as IFLA_BR_* reports it, the
-// ports' IFLA_BRPORT_* values, port STP states as the configuration makes
-// them, carrier, MTU and address following the ports, promiscuity and
-// allmulti of the ports, and the multicast snooping groups of the bridge.
+// The Linux bridge's control plane: the bridge device (net/bridge/br_device.c,
+// br_if.c, br_stp_if.c, br_multicast.c and br.c's br_device_event). No
+// frames are forwarded and no FDB is learned; what is modelled is what `ip
+// link`, `ip -d link` and `ip maddr` show: carrier, MTU and address
+// following the ports, and the multicast snooping groups of the bridge.
+// The bridge's IFLA_BR_* configuration is in bridge_config.go, its ports
+// (IFLA_BRPORT_*, STP port states, promiscuity and allmulti of the ports)
+// in bridge_port.go.
 //
 // STP timers are not modelled: with STP enabled a port that comes up stays
 // in the listening state (the kernel moves it to learning and forwarding

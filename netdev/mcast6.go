@@ -17,7 +17,6 @@ import (
 	"github.com/netsimlab/netsim/sim"
 )
 
-// mcGroup is one IPv6 multicast group membership, struct ifmcaddr6.
 // acAddr is one anycast address, struct ifacaddr6, with its anycast route.
 type acAddr struct {
 	addr  netip.Addr

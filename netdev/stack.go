@@ -1,3 +1,11 @@
+// The device layer of one simulated machine and of each of its network
+// namespaces: the behaviour switches (Config), the netdevice notifier chain
+// (register_netdevice_notifier, call_netdevice_notifiers), and a
+// namespace's device table: the name and ifindex indexes, the device list,
+// name allocation (dev_alloc_name), ifindex allocation (dev_index_reserve),
+// registration (register_netdevice) and the per-namespace sysctls device
+// code reads (net/core/dev.c, net/core/net_namespace.c).
+
 package netdev
 
 import (
