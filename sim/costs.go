@@ -1,3 +1,7 @@
+// The cost model: nanoseconds per unit of each kind of counted work, and
+// the costs of sleeps, forks, grace periods and lock hand-offs, with where
+// each default comes from (measured, derived, calibrated or estimated).
+
 package sim
 
 import (

@@ -1,3 +1,7 @@
+// Simulated locks: a Mutex that is also a real sync.Mutex, granted in
+// virtual-time order, with optional spinning waiters and lock statistics
+// (mutex_lock, mutex_unlock: kernel/locking/mutex.c).
+
 package sim
 
 import (

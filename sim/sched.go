@@ -1,3 +1,7 @@
+// The deterministic scheduler of a World: the run queue ordered by virtual
+// time and task id, spawning tasks, World.Run, and the failures (a task's
+// panic, a deadlock) that stop a run.
+
 package sim
 
 import (

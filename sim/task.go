@@ -1,3 +1,7 @@
+// Tasks: a simulated process or kernel thread with its own virtual clock,
+// the work it charges, sleeps, and the times it spent on a CPU, waiting for
+// a CPU, waiting for locks and sleeping.
+
 package sim
 
 import (

@@ -1,3 +1,6 @@
+// The World: one simulated machine (virtual CPUs, clock, RCU, cost model,
+// seeded random source, tracer) and its options.
+
 package sim
 
 import (
