@@ -18,7 +18,8 @@ import (
 // IPv6MinMTU is the smallest MTU on which a device gets IPv6 (IPV6_MIN_MTU).
 const IPv6MinMTU = 1280
 
-// inet6Dev is a device's IPv6 state, struct inet6_dev.
+// inet6Dev is a device's IPv6 state, struct inet6_dev. Guarded by RTNL, as
+// its device is.
 type inet6Dev struct {
 	cnf   IPv6Conf
 	addrs []*ifaddr6 // addr_list, by scope: global first, newest first within a scope

@@ -30,7 +30,8 @@ type Bridge struct {
 func (s Bridge) LinkName() string { return s.Name }
 func (s Bridge) LinkAttrs() Attrs { return s.Attrs }
 
-// bridgeState is a bridge's private state (struct net_bridge).
+// bridgeState is a bridge's private state (struct net_bridge). Guarded by
+// RTNL, as its device is.
 type bridgeState struct {
 	cfg          BridgeConfig
 	id           BridgeID  // bridge_id

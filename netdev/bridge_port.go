@@ -175,7 +175,8 @@ func (d *Device) ChangeBridgePort(t *sim.Task, s BridgePortSettings) error {
 	return nil
 }
 
-// bridgePort is a port's state (struct net_bridge_port).
+// bridgePort is a port's state (struct net_bridge_port). Guarded by RTNL,
+// as its device is.
 type bridgePort struct {
 	br    *Device
 	no    uint16

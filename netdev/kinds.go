@@ -232,7 +232,8 @@ func (d *Device) isLoopback() bool    { return d.flags&FlagLoopback != 0 }
 // isL3Master reports whether d is an L3 master device (a vrf).
 func (d *Device) isL3Master() bool { return d.ops.l3mdev }
 
-// devPriv is the kind-specific state (netdev_priv).
+// devPriv is the kind-specific state (netdev_priv). Guarded by RTNL, as its
+// device is.
 type devPriv struct {
 	vlanID      uint16
 	macvlanMode MacvlanMode

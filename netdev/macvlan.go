@@ -220,7 +220,7 @@ func (s Macvlan) create(t *sim.Task, tb *Table) ([]*Device, error) {
 	if s.Link == "" {
 		return nil, errno.New(syscall.EINVAL, "")
 	}
-	lower := tb.byName[nlaString(s.Link)]
+	lower := tb.byName[nlaString(s.Link)] // +checklocksignore: RTNL held
 	if i, ok := indexOfRef(s.Link); ok {
 		lower = tb.byIndex[i] // a netdev.IndexRef (IFLA_LINK)
 	}
