@@ -5,9 +5,7 @@
 package sim
 
 import (
-	"fmt"
 	"reflect"
-	"syscall"
 	"time"
 )
 
@@ -364,12 +362,13 @@ func (c *Costs) PerUnit(k Kind) time.Duration {
 	return 0
 }
 
-// Validate returns an EINVAL error naming the first negative field.
+// Validate returns an EINVAL *Error of kind ErrBadCosts naming the first
+// negative field.
 func (c *Costs) Validate() error {
 	v := reflect.ValueOf(*c)
 	for i := range v.NumField() {
 		if d := v.Field(i).Interface().(time.Duration); d < 0 {
-			return fmt.Errorf("%w: sim: cost %s is negative (%v)", syscall.EINVAL, v.Type().Field(i).Name, d)
+			return errorf(ErrBadCosts, "sim: cost %s is negative (%v)", v.Type().Field(i).Name, d)
 		}
 	}
 	return nil

@@ -236,7 +236,7 @@ func (t *Task) trace(e Event) {
 
 func (t *Task) mustBlock(what string) {
 	if t.inline {
-		panic(fmt.Sprintf("sim: %s in kernel thread %s (RCU callbacks cannot block)", what, t))
+		panic(errorf(ErrBlockedInKernelThread, "sim: %s in kernel thread %s (RCU callbacks cannot block)", what, t))
 	}
 }
 
