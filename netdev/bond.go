@@ -5,58 +5,12 @@
 package netdev
 
 import (
-	"fmt"
 	"slices"
 	"syscall"
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/sim"
 )
-
-// BondMode is a bonding mode (BOND_MODE_*).
-type BondMode uint8
-
-const (
-	BondRoundRobin   BondMode = 0 // balance-rr, the default
-	BondActiveBackup BondMode = 1 // active-backup
-	BondXOR          BondMode = 2 // balance-xor
-	BondBroadcast    BondMode = 3 // broadcast
-	Bond8023AD       BondMode = 4 // 802.3ad
-	BondTLB          BondMode = 5 // balance-tlb
-	BondALB          BondMode = 6 // balance-alb
-)
-
-var bondModeNames = [...]string{"balance-rr", "active-backup", "balance-xor", "broadcast", "802.3ad", "balance-tlb", "balance-alb"}
-
-// String returns the mode's name, e.g. "balance-rr".
-func (m BondMode) String() string {
-	if int(m) < len(bondModeNames) {
-		return bondModeNames[m]
-	}
-	return fmt.Sprintf("mode(%d)", uint8(m))
-}
-
-// usesPrimary reports whether the mode sends traffic through one active
-// slave, whose address lists alone follow the bond's.
-//
-// Kernel: bond_uses_primary / BOND_MODE_IS_LB (include/net/bonding.h).
-func (m BondMode) usesPrimary() bool {
-	return m == BondActiveBackup || m == BondTLB || m == BondALB
-}
-
-// Bond is a bonding master (drivers/net/bonding).
-type Bond struct {
-	Name string
-	Mode BondMode
-	Attrs
-}
-
-func (s Bond) LinkName() string { return s.Name }
-
-func (s Bond) LinkAttrs() Attrs { return s.Attrs }
-
-// BondMode returns a bond's mode.
-func (d *Device) BondMode() BondMode { return d.priv.bondMode }
 
 var bondOps = &linkOps{
 	kind:     "bond",

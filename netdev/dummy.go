@@ -5,16 +5,6 @@ package netdev
 
 import "github.com/netsimlab/netsim/sim"
 
-// Dummy is a dummy device (drivers/net/dummy.c).
-type Dummy struct {
-	Name string
-	Attrs
-}
-
-func (s Dummy) LinkName() string { return s.Name }
-
-func (s Dummy) LinkAttrs() Attrs { return s.Attrs }
-
 var dummyOps = &linkOps{
 	kind:      "dummy",
 	operUp:    OperUnknown,

@@ -9,6 +9,7 @@
 package netdev
 
 import (
+	"fmt"
 	"strings"
 	"syscall"
 
@@ -126,6 +127,112 @@ func nlaString(s string) string {
 	return s
 }
 
+// Dummy is a dummy device (drivers/net/dummy.c).
+type Dummy struct {
+	Name string
+	Attrs
+}
+
+// Veth is a veth pair (drivers/net/veth.c): Name and its peer Peer. An empty
+// Peer gets the name "veth%d" with the lowest free number.
+type Veth struct {
+	Name, Peer string
+	Attrs
+	PeerAttrs Attrs
+	// PeerUp is a request that the peer be up (IFF_UP in the peer's
+	// ifi_flags): the kernel registers the peer, fails to open it
+	// (ENOTCONN) and unregisters it, its ifindex spent.
+	PeerUp bool
+}
+
+// MacvlanMode is a macvlan mode (enum macvlan_mode).
+type MacvlanMode uint32
+
+const (
+	MacvlanPrivate  MacvlanMode = 1  // MACVLAN_MODE_PRIVATE
+	MacvlanVEPA     MacvlanMode = 2  // MACVLAN_MODE_VEPA, the default
+	MacvlanBridge   MacvlanMode = 4  // MACVLAN_MODE_BRIDGE
+	MacvlanPassthru MacvlanMode = 8  // MACVLAN_MODE_PASSTHRU
+	MacvlanSource   MacvlanMode = 16 // MACVLAN_MODE_SOURCE
+)
+
+// String returns the mode as `ip -d link` prints it.
+func (m MacvlanMode) String() string {
+	switch m {
+	case MacvlanPrivate:
+		return "private"
+	case MacvlanVEPA:
+		return "vepa"
+	case MacvlanBridge:
+		return "bridge"
+	case MacvlanPassthru:
+		return "passthru"
+	case MacvlanSource:
+		return "source"
+	}
+	return fmt.Sprintf("mode(%d)", uint32(m))
+}
+
+// Macvlan is a macvlan device on Link (drivers/net/macvlan.c). A zero Mode
+// is MacvlanVEPA, the kernel's default.
+type Macvlan struct {
+	Name, Link string
+	Mode       MacvlanMode
+	Attrs
+}
+
+// Vlan is an 802.1Q VLAN device with id ID on Link (net/8021q).
+type Vlan struct {
+	Name, Link string
+	ID         uint16
+	Attrs
+}
+
+// BondMode is a bonding mode (BOND_MODE_*).
+type BondMode uint8
+
+const (
+	BondRoundRobin   BondMode = 0 // balance-rr, the default
+	BondActiveBackup BondMode = 1 // active-backup
+	BondXOR          BondMode = 2 // balance-xor
+	BondBroadcast    BondMode = 3 // broadcast
+	Bond8023AD       BondMode = 4 // 802.3ad
+	BondTLB          BondMode = 5 // balance-tlb
+	BondALB          BondMode = 6 // balance-alb
+)
+
+var bondModeNames = [...]string{"balance-rr", "active-backup", "balance-xor", "broadcast", "802.3ad", "balance-tlb", "balance-alb"}
+
+// String returns the mode's name, e.g. "balance-rr".
+func (m BondMode) String() string {
+	if int(m) < len(bondModeNames) {
+		return bondModeNames[m]
+	}
+	return fmt.Sprintf("mode(%d)", uint8(m))
+}
+
+// usesPrimary reports whether the mode sends traffic through one active
+// slave, whose address lists alone follow the bond's.
+//
+// Kernel: bond_uses_primary / BOND_MODE_IS_LB (include/net/bonding.h).
+func (m BondMode) usesPrimary() bool {
+	return m == BondActiveBackup || m == BondTLB || m == BondALB
+}
+
+// Bond is a bonding master (drivers/net/bonding).
+type Bond struct {
+	Name string
+	Mode BondMode
+	Attrs
+}
+
+// VRF is an L3 master device bound to routing table Table (drivers/net/vrf.c).
+type VRF struct {
+	Name  string
+	Table uint32
+	Attrs
+}
+
 // Other is a device of a kind given by name, as `ip link add NAME type KIND`
 // sends it with no kind-specific attributes. A kind netsim models is created
 // as its own spec with defaults would be (dummy, veth, bond, vrf, bridge;
@@ -225,6 +332,18 @@ type loopbackSpec struct{}
 
 func (s Other) LinkName() string      { return s.Name }
 func (s Other) LinkAttrs() Attrs      { return s.Attrs }
+func (s Dummy) LinkName() string      { return s.Name }
+func (s Dummy) LinkAttrs() Attrs      { return s.Attrs }
+func (s Veth) LinkName() string       { return s.Name }
+func (s Veth) LinkAttrs() Attrs       { return s.Attrs }
+func (s Macvlan) LinkName() string    { return s.Name }
+func (s Macvlan) LinkAttrs() Attrs    { return s.Attrs }
+func (s Vlan) LinkName() string       { return s.Name }
+func (s Vlan) LinkAttrs() Attrs       { return s.Attrs }
+func (s Bond) LinkName() string       { return s.Name }
+func (s Bond) LinkAttrs() Attrs       { return s.Attrs }
+func (s VRF) LinkName() string        { return s.Name }
+func (s VRF) LinkAttrs() Attrs        { return s.Attrs }
 func (loopbackSpec) LinkName() string { return "lo" }
 func (loopbackSpec) LinkAttrs() Attrs { return Attrs{} }
 func (d *Device) isLoopback() bool    { return d.flags&FlagLoopback != 0 }
@@ -247,6 +366,18 @@ type devPriv struct {
 	brPort      *bridgePort  // a bridge port's state (struct net_bridge_port)
 	macvlanPort macvlanPort  // for a lower device of macvlans: the port's state
 }
+
+// VlanID returns a vlan's id (0 for other kinds).
+func (d *Device) VlanID() uint16 { return d.priv.vlanID }
+
+// MacvlanMode returns a macvlan's mode (0 for other kinds).
+func (d *Device) MacvlanMode() MacvlanMode { return d.priv.macvlanMode }
+
+// BondMode returns a bond's mode.
+func (d *Device) BondMode() BondMode { return d.priv.bondMode }
+
+// VRFTable returns a vrf's table id (0 for other kinds).
+func (d *Device) VRFTable() uint32 { return d.priv.vrfTable }
 
 const (
 	ethMinMTU  = 68    // ETH_MIN_MTU

@@ -5,55 +5,11 @@
 package netdev
 
 import (
-	"fmt"
 	"syscall"
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/sim"
 )
-
-// MacvlanMode is a macvlan mode (enum macvlan_mode).
-type MacvlanMode uint32
-
-const (
-	MacvlanPrivate  MacvlanMode = 1  // MACVLAN_MODE_PRIVATE
-	MacvlanVEPA     MacvlanMode = 2  // MACVLAN_MODE_VEPA, the default
-	MacvlanBridge   MacvlanMode = 4  // MACVLAN_MODE_BRIDGE
-	MacvlanPassthru MacvlanMode = 8  // MACVLAN_MODE_PASSTHRU
-	MacvlanSource   MacvlanMode = 16 // MACVLAN_MODE_SOURCE
-)
-
-// String returns the mode as `ip -d link` prints it.
-func (m MacvlanMode) String() string {
-	switch m {
-	case MacvlanPrivate:
-		return "private"
-	case MacvlanVEPA:
-		return "vepa"
-	case MacvlanBridge:
-		return "bridge"
-	case MacvlanPassthru:
-		return "passthru"
-	case MacvlanSource:
-		return "source"
-	}
-	return fmt.Sprintf("mode(%d)", uint32(m))
-}
-
-// Macvlan is a macvlan device on Link (drivers/net/macvlan.c). A zero Mode
-// is MacvlanVEPA, the kernel's default.
-type Macvlan struct {
-	Name, Link string
-	Mode       MacvlanMode
-	Attrs
-}
-
-func (s Macvlan) LinkName() string { return s.Name }
-
-func (s Macvlan) LinkAttrs() Attrs { return s.Attrs }
-
-// MacvlanMode returns a macvlan's mode (0 for other kinds).
-func (d *Device) MacvlanMode() MacvlanMode { return d.priv.macvlanMode }
 
 var macvlanOps = &linkOps{
 	kind:      "macvlan",

@@ -10,22 +10,6 @@ import (
 	"github.com/netsimlab/netsim/sim"
 )
 
-// Veth is a veth pair (drivers/net/veth.c): Name and its peer Peer. An empty
-// Peer gets the name "veth%d" with the lowest free number.
-type Veth struct {
-	Name, Peer string
-	Attrs
-	PeerAttrs Attrs
-	// PeerUp is a request that the peer be up (IFF_UP in the peer's
-	// ifi_flags): the kernel registers the peer, fails to open it
-	// (ENOTCONN) and unregisters it, its ifindex spent.
-	PeerUp bool
-}
-
-func (s Veth) LinkName() string { return s.Name }
-
-func (s Veth) LinkAttrs() Attrs { return s.Attrs }
-
 var vethOps = &linkOps{
 	kind:      "veth",
 	operUp:    OperUp,

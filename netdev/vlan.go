@@ -10,20 +10,6 @@ import (
 	"github.com/netsimlab/netsim/sim"
 )
 
-// Vlan is an 802.1Q VLAN device with id ID on Link (net/8021q).
-type Vlan struct {
-	Name, Link string
-	ID         uint16
-	Attrs
-}
-
-func (s Vlan) LinkName() string { return s.Name }
-
-func (s Vlan) LinkAttrs() Attrs { return s.Attrs }
-
-// VlanID returns a vlan's id (0 for other kinds).
-func (d *Device) VlanID() uint16 { return d.priv.vlanID }
-
 // VlanMaxID is the largest valid VLAN id (VLAN_VID_MASK - 1).
 const VlanMaxID = 4094
 

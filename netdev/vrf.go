@@ -11,20 +11,6 @@ import (
 	"github.com/netsimlab/netsim/sim"
 )
 
-// VRF is an L3 master device bound to routing table Table (drivers/net/vrf.c).
-type VRF struct {
-	Name  string
-	Table uint32
-	Attrs
-}
-
-func (s VRF) LinkName() string { return s.Name }
-
-func (s VRF) LinkAttrs() Attrs { return s.Attrs }
-
-// VRFTable returns a vrf's table id (0 for other kinds).
-func (d *Device) VRFTable() uint32 { return d.priv.vrfTable }
-
 var vrfOps = &linkOps{
 	kind:       "vrf",
 	operUp:     OperUp,
