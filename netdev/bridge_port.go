@@ -15,15 +15,6 @@ import (
 	"github.com/netsimlab/netsim/sim"
 )
 
-// STP port states (BR_STATE_*).
-const (
-	BrStateDisabled   uint8 = 0 // BR_STATE_DISABLED
-	BrStateListening  uint8 = 1 // BR_STATE_LISTENING
-	BrStateLearning   uint8 = 2 // BR_STATE_LEARNING
-	BrStateForwarding uint8 = 3 // BR_STATE_FORWARDING
-	BrStateBlocking   uint8 = 4 // BR_STATE_BLOCKING
-)
-
 // BridgePortInfo is what a bridge port reports in IFLA_INFO_SLAVE_DATA
 // (IFLA_BRPORT_*).
 type BridgePortInfo struct {
@@ -60,6 +51,15 @@ type BridgePortInfo struct {
 	Locked            bool     // IFLA_BRPORT_LOCKED
 	BackupPort        IfIndex  // IFLA_BRPORT_BACKUP_PORT: the backup port's ifindex, 0 for none
 }
+
+// STP port states (BR_STATE_*).
+const (
+	BrStateDisabled   uint8 = 0 // BR_STATE_DISABLED
+	BrStateListening  uint8 = 1 // BR_STATE_LISTENING
+	BrStateLearning   uint8 = 2 // BR_STATE_LEARNING
+	BrStateForwarding uint8 = 3 // BR_STATE_FORWARDING
+	BrStateBlocking   uint8 = 4 // BR_STATE_BLOCKING
+)
 
 // BridgePortSettings are the IFLA_BRPORT_* attributes of a request that
 // changes a bridge port (`ip link set DEV type bridge_slave ...`). A nil
