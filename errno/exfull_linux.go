@@ -1,3 +1,6 @@
+// EXFULL from the system's errno numbers where Linux defines it
+// (include/uapi/asm-generic/errno.h).
+
 package errno
 
 import "syscall"

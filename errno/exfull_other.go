@@ -1,5 +1,8 @@
 //go:build !linux
 
+// EXFULL on systems whose syscall package does not name it: Linux's number
+// (include/uapi/asm-generic/errno.h) moved out of the platform's range.
+
 package errno
 
 import "syscall"

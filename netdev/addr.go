@@ -1,3 +1,10 @@
+// Interface addresses as both families share them: the address value of
+// RTM_NEWADDR and RTM_GETADDR (struct ifaddrmsg with its IFA_* attributes),
+// IFA_F_* flags, scopes and origins, the inetaddr/inet6addr notifier chains
+// the FIB listens on (register_inetaddr_notifier: net/ipv4/devinet.c;
+// register_inet6addr_notifier: net/ipv6/addrconf_core.c), and the work
+// queue addrconf defers work to.
+
 package netdev
 
 import (

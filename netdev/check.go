@@ -73,16 +73,16 @@ func (tb *Table) CheckInvariants() error {
 			return fmt.Errorf("%s: device has invalid name %q", tb, d.name)
 		case tb.byIndex[d.ifindex] != d:
 			return fmt.Errorf("%s: device %s is not under its ifindex %d", tb, d.name, d.ifindex)
-		case tb.byName[d.name] != d:
+		case tb.byName[d.name] != d: // +checklocksignore: RTNL held
 			return fmt.Errorf("%s: device %s is not under its name", tb, d.name)
 		}
 	}
 	if prev != tb.tail {
 		return fmt.Errorf("%s: tail does not end the device list", tb)
 	}
-	if n != tb.count || n != len(tb.byIndex) || n != len(tb.byName) {
+	if n != tb.count || n != len(tb.byIndex) || n != len(tb.byName) { // +checklocksignore: RTNL held
 		return fmt.Errorf("%s: %d devices listed, count %d, %d by ifindex, %d by name",
-			tb, n, tb.count, len(tb.byIndex), len(tb.byName))
+			tb, n, tb.count, len(tb.byIndex), len(tb.byName)) // +checklocksignore: RTNL held
 	}
 	if lo := tb.loopback; lo != nil && lo.state == regRegistered && lo.ifindex != LoopbackIfIndex {
 		return fmt.Errorf("%s: loopback has ifindex %d", tb, lo.ifindex)
@@ -247,7 +247,7 @@ func CheckReleased(d *Device) error {
 		return fmt.Errorf("nil device")
 	case d.state != regUnregistered:
 		return fmt.Errorf("device %s: state %d, not unregistered", d.name, d.state)
-	case d.tbl != nil && (d.tbl.byIndex[d.ifindex] == d || d.tbl.byName[d.name] == d):
+	case d.tbl != nil && (d.tbl.byIndex[d.ifindex] == d || d.tbl.byName[d.name] == d): // +checklocksignore: RTNL held
 		return fmt.Errorf("device %s: still in its table", d.name)
 	case d.uc.Len() != 0 || d.mc.Len() != 0:
 		return fmt.Errorf("device %s: %d uc and %d mc addresses left", d.name, d.uc.Len(), d.mc.Len())

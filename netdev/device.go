@@ -1,3 +1,7 @@
+// The net_device: its registration state, the fields netsim models (struct
+// net_device, include/linux/netdevice.h) and their accessors, and the
+// reference count that netdev_wait_allrefs waits on (dev_hold, dev_put).
+
 package netdev
 
 import (

@@ -1,3 +1,7 @@
+// The per-device part of an address dump, resumable at a position
+// (in_dev_dump_addr: net/ipv4/devinet.c; in6_dump_addrs:
+// net/ipv6/addrconf.c).
+
 package netdev
 
 // AddrsFrom calls fn for d's addresses of one family (IPv6 if v6, else

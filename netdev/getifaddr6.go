@@ -1,3 +1,6 @@
+// The lookup of a local IPv6 address in a namespace, optionally on one
+// device (ipv6_get_ifaddr: net/ipv6/addrconf.c).
+
 package netdev
 
 import "net/netip"

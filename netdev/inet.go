@@ -15,7 +15,8 @@ import (
 	"github.com/netsimlab/netsim/sim"
 )
 
-// inDev is a device's IPv4 state, struct in_device.
+// inDev is a device's IPv4 state, struct in_device. Guarded by RTNL, as
+// its device is.
 type inDev struct {
 	addrs []*Addr // ifa_list: primaries first (by scope), then secondaries
 	// byKey, primary and nSec index addrs. The kernel has no index: it

@@ -1,3 +1,11 @@
+// Device kinds: the rtnl_link_ops and net_device_ops parts a kind has
+// (linkOps), the link specs a request names a kind with, the attributes
+// every kind takes (IFLA_MTU, IFLA_ADDRESS, ...), kinds netsim does not
+// model, loopback, and the allocation of a new device and its name
+// (rtnl_newlink, rtnl_create_link: net/core/rtnetlink.c; alloc_netdev,
+// dev_validate_mtu, dev_alloc_name: net/core/dev.c;
+// drivers/net/loopback.c).
+
 package netdev
 
 import (
@@ -343,7 +351,8 @@ func (d *Device) isLoopback() bool    { return d.flags&FlagLoopback != 0 }
 // isL3Master reports whether d is an L3 master device (a vrf).
 func (d *Device) isL3Master() bool { return d.ops.l3mdev }
 
-// devPriv is the kind-specific state (netdev_priv).
+// devPriv is the kind-specific state (netdev_priv). Guarded by RTNL, as its
+// device is.
 type devPriv struct {
 	vlanID      uint16
 	macvlanMode MacvlanMode
@@ -434,25 +443,6 @@ var loopbackOps = &linkOps{operUp: OperUnknown}
 
 func (loopbackSpec) create(t *sim.Task, tb *Table) ([]*Device, error) {
 	d := &Device{name: "lo", ops: loopbackOps, flags: FlagLoopback, mtu: 65536, minMTU: 0, maxMTU: 0, txqlen: 1000}
-	return []*Device{d}, nil
-}
-
-var dummyOps = &linkOps{
-	kind:      "dummy",
-	operUp:    OperUnknown,
-	setRxMode: func(*sim.Task, *Device) {},
-	dellink:   queueSelf,
-}
-
-func (s Dummy) create(t *sim.Task, tb *Table) ([]*Device, error) {
-	name, err := tb.checkLinkName(s.Name, "dummy", nil)
-	if err != nil {
-		return nil, err
-	}
-	d, err := tb.newDevice(name, dummyOps, s.Attrs, FlagBroadcast|FlagNoARP, ethDataLen, 0, 0)
-	if err != nil {
-		return nil, err
-	}
 	return []*Device{d}, nil
 }
 

@@ -166,7 +166,8 @@ func nextLifetimeEvent[A interface{ nextEvent() (sim.Time, bool) }](addrs []A) (
 	return next, found
 }
 
-// lftTimer is one family's delayed lifetime check on one device.
+// lftTimer is one family's delayed lifetime check on one device. Guarded by
+// RTNL, as its device is.
 type lftTimer struct {
 	at    sim.Time // when the pending check is due
 	armed bool

@@ -1,3 +1,10 @@
+// Multicast group memberships of a device's IPv4 and IPv6 sides: the
+// kernel's newest-first lists (struct ip_mc_list, struct ifmcaddr6), joins
+// and leaves with their counted walks, and the lists /proc/net/igmp and
+// /proc/net/igmp6 show (____ip_mc_inc_group, __ip_mc_dec_group:
+// net/ipv4/igmp.c; __ipv6_dev_mc_inc, __ipv6_dev_mc_dec, igmp6_mc_seq_show:
+// net/ipv6/mcast.c).
+
 package netdev
 
 import (

@@ -1,3 +1,7 @@
+// Values only a netlink message carries: the carrier bit IFLA_CARRIER
+// reports (netif_carrier_ok, include/linux/netdevice.h) and an address's
+// IFA_CACHEINFO time stamps (ifa_tstamp, ifa_cstamp).
+
 package netdev
 
 import "github.com/netsimlab/netsim/sim"

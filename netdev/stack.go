@@ -1,3 +1,11 @@
+// The device layer of one simulated machine and of each of its network
+// namespaces: the behaviour switches (Config), the netdevice notifier chain
+// (register_netdevice_notifier, call_netdevice_notifiers), and a
+// namespace's device table: the name and ifindex indexes, the device list,
+// name allocation (dev_alloc_name), ifindex allocation (dev_index_reserve),
+// registration (register_netdevice) and the per-namespace sysctls device
+// code reads (net/core/dev.c, net/core/net_namespace.c).
+
 package netdev
 
 import (
@@ -164,14 +172,19 @@ func init() {
 // Table is one network namespace's devices: the name and ifindex indexes,
 // the device list in registration order, and the per-namespace sysctls that
 // device code reads.
+//
+// Every field is guarded by RTNL (the Stack's) except byName, which
+// ByNameRCU reads under namesMu alone (dev_get_by_name_rcu): a writer of
+// byName holds both, so a reader holding either sees no change under way.
 type Table struct {
 	s    *Stack
 	id   int
 	name string
 
-	byIndex    map[IfIndex]*Device
-	byName     map[string]*Device
-	namesMu    sync.RWMutex // writers hold RTNL and this; ByNameRCU readers only this
+	byIndex map[IfIndex]*Device
+	namesMu sync.RWMutex // writers hold RTNL and this; ByNameRCU readers only this
+	// byName is written under RTNL and namesMu; read under either.
+	byName     map[string]*Device // +checklocks:namesMu
 	head, tail *Device
 	count      int
 	lastIndex  IfIndex // net->ifindex: the last ifindex handed out
@@ -266,7 +279,7 @@ func (tb *Table) IPv6FIB() IPv6FIB { return tb.fib6 }
 // holds RTNL.
 //
 // Kernel: __dev_get_by_name (net/core/dev.c).
-func (tb *Table) ByName(name string) *Device { return tb.byName[name] }
+func (tb *Table) ByName(name string) *Device { return tb.byName[name] } // +checklocksignore: RTNL held
 
 // ByNameRCU is ByName for a caller that does not hold RTNL (the kernel's
 // RCU lookup): safe against concurrent registration, renaming and
@@ -286,7 +299,7 @@ func (tb *Table) ByIndex(i IfIndex) *Device { return tb.byIndex[i] }
 
 // Lookup returns the device named name or an ENODEV error.
 func (tb *Table) Lookup(name string) (*Device, error) {
-	if d := tb.byName[name]; d != nil {
+	if d := tb.byName[name]; d != nil { // +checklocksignore: RTNL held
 		return d, nil
 	}
 	if i, ok := indexOfRef(name); ok {
@@ -382,7 +395,7 @@ func (tb *Table) checkName(name string) error {
 	if !ValidName(name) {
 		return errno.Errorf(syscall.EINVAL, "Invalid device name \"%s\"", name)
 	}
-	if tb.byName[name] != nil {
+	if tb.byName[name] != nil { // +checklocksignore: RTNL held
 		return errno.Errorf(syscall.EEXIST, "Device \"%s\" already exists", name)
 	}
 	return nil
@@ -402,7 +415,7 @@ func (tb *Table) allocName(name string, taken map[string]bool) (string, error) {
 	}
 	prefix, suffix := name[:i], name[i+2:]
 	used := map[int]bool{}
-	for n := range tb.byName {
+	for n := range tb.byName { // +checklocksignore: RTNL held
 		if strings.HasPrefix(n, prefix) && strings.HasSuffix(n, suffix) && len(n) > len(prefix)+len(suffix) {
 			if v, err := strconv.Atoi(n[len(prefix) : len(n)-len(suffix)]); err == nil && v >= 0 {
 				used[v] = true

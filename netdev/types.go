@@ -1,3 +1,8 @@
+// The device vocabulary: ifindex, hardware address, name size, IFF_*
+// flags, RFC 2863 operstate (IF_OPER_*), netdev notifier events (enum
+// netdev_cmd) and netdev_wait_allrefs's polling policy
+// (include/uapi/linux/if.h, include/linux/netdevice.h, net/core/dev.c).
+
 package netdev
 
 import (

@@ -40,7 +40,7 @@ func (tb *Table) NewLink(t *sim.Task, spec LinkSpec) ([]*Device, error) {
 	if a.Index > 0 && tb.byIndex[a.Index] != nil {
 		return nil, errno.Errorf(syscall.EEXIST, "Device with ifindex %d already exists", a.Index)
 	}
-	if n := IfNameAttr(spec.LinkName()); n != "" && len(n) < IFNAMSIZ && tb.byName[n] != nil {
+	if n := IfNameAttr(spec.LinkName()); n != "" && len(n) < IFNAMSIZ && tb.byName[n] != nil { // +checklocksignore: RTNL held
 		return nil, errno.Errorf(syscall.EEXIST, "Device \"%s\" already exists", n)
 	}
 	// A refused request draws no random address: the generator is put

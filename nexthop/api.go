@@ -1,3 +1,7 @@
+// The package's shared vocabulary: nexthop ids, the seed 000 flush
+// policy, group members, the configuration, and the interfaces the FIB
+// implements for the nexthop code (FIBUser, Flusher, the gateway checks).
+
 // Package nexthop models the kernel's nexthop objects (net/ipv4/nexthop.c):
 // objects by id, single nexthops and groups, the FIB entries that use them,
 // and their removal when a device goes down or away — with the seed 000

@@ -283,6 +283,8 @@ func (s *Socket) appendDone(b []byte, ds *dumpState, extAck bool) []byte {
 // socket's task (sendMu), which takes RTNL.
 //
 // Kernel: netlink_recvmsg.
+//
+// +checklocks:s.mu
 func (s *Socket) continueDump() {
 	if s.dump == nil || s.rmem > s.rcvbuf/2 {
 		return

@@ -95,6 +95,8 @@ func (s *Socket) sendRaw(b []byte) error {
 // an error is always acknowledged; a dump that started is not.
 //
 // Kernel: netlink_rcv_skb (net/netlink/af_netlink.c).
+//
+// +checklocks:s.sendMu
 func (s *Socket) rcvSkb(b []byte) {
 	for len(b) >= nlmsgHdrLen {
 		l := int(le.Uint32(b))
@@ -136,6 +138,8 @@ const (
 // a successful request leaves set (a warning its ack carries).
 //
 // Kernel: rtnetlink_rcv_msg (net/core/rtnetlink.c).
+//
+// +checklocks:s.sendMu
 func (s *Socket) rcvMsg(m []byte) (started bool, flags uint16, warn string, err error) {
 	flags = le.Uint16(m[6:])
 	typ := rt.MsgType(le.Uint16(m[4:]))

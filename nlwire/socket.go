@@ -55,29 +55,37 @@ type Socket struct {
 	pid uint32
 	ns  *netSockets // the namespace's open sockets
 
-	// sendMu serialises the requests: the handle's task serves one at a time.
+	// sendMu serialises the requests: the handle's task serves one at a
+	// time. req is the request being served, spans its attributes' scratch.
 	sendMu sync.Mutex
-	req    request // the request being served, under sendMu
-	spans  []span  // its attributes' scratch, under sendMu
+	req    request // +checklocks:sendMu
+	spans  []span  // +checklocks:sendMu
 
 	// mu guards the fields below; the notification callback, which runs in
-	// whichever task made a change, takes it too.
+	// whichever task made a change, takes it too. wake is closed and
+	// replaced when a waiter should look again; waiters counts the
+	// goroutines blocked in Receive on wake. rmem is the queue's
+	// truesize (sk_rmem_alloc), rcvbuf SO_RCVBUF as the kernel stores it
+	// (doubled), sndbuf SO_SNDBUF, sockErr sk_err (reported by the next
+	// Receive), congested NETLINK_S_CONGESTED, groups a bit g-1 set for each
+	// joined group g, dump the dump in progress (cb_running) or nil,
+	// maxRecvLen nlk->max_recvmsg_len.
 	mu         sync.Mutex
-	wake       chan struct{} // closed and replaced when a waiter should look again
-	waiters    int           // goroutines blocked in Receive on wake
+	wake       chan struct{} // +checklocks:mu
+	waiters    int           // +checklocks:mu
 	queue      []datagram    // +checklocks:mu
-	rmem       int           // +checklocks:mu: the queue's truesize (sk_rmem_alloc)
-	rcvbuf     int           // +checklocks:mu: SO_RCVBUF as the kernel stores it (doubled)
-	sndbuf     int           // +checklocks:mu: SO_SNDBUF
-	sockErr    syscall.Errno // +checklocks:mu: sk_err, reported by the next Receive
-	congested  bool          // +checklocks:mu: NETLINK_S_CONGESTED
+	rmem       int           // +checklocks:mu
+	rcvbuf     int           // +checklocks:mu
+	sndbuf     int           // +checklocks:mu
+	sockErr    syscall.Errno // +checklocks:mu
+	congested  bool          // +checklocks:mu
 	closed     bool          // +checklocks:mu
-	groups     uint64        // +checklocks:mu: bit g-1 set for each joined group g
+	groups     uint64        // +checklocks:mu
 	opts       sockOpts      // +checklocks:mu
 	rdeadline  time.Time     // +checklocks:mu
 	wdeadline  time.Time     // +checklocks:mu
-	dump       *dumpState    // +checklocks:mu: the dump in progress (cb_running), or nil
-	maxRecvLen int           // +checklocks:mu: nlk->max_recvmsg_len
+	dump       *dumpState    // +checklocks:mu
+	maxRecvLen int           // +checklocks:mu
 }
 
 // sockOpts are the SOL_NETLINK boolean options that change what a Socket
@@ -174,7 +182,7 @@ func errClosed(op string) error { return os.NewSyscallError(op, syscall.EBADF) }
 // errFileClosing is the error of a Receive blocked while the socket is
 // closed: the runtime poller's, which mdlayher/socket passes on as it is
 // ("use of closed file", internal/poll.ErrFileClosing).
-var errFileClosing = errors.New("use of closed file")
+var errFileClosing = errors.New("use of closed file") // +checklocksignore: never changes
 
 // JoinGroup joins RTNLGRP group g (1 to 39; others: EINVAL).
 //
@@ -208,6 +216,8 @@ func (s *Socket) membership(g uint32, join bool) error {
 }
 
 // joinedLocked reports whether s is a member of group g.
+//
+// +checklocks:s.mu
 func (s *Socket) joinedLocked(g uint32) bool {
 	return g != 0 && g <= rtnlGroups && s.groups&(1<<(g-1)) != 0
 }
@@ -339,6 +349,8 @@ func sockBuf(v, minimum int) int {
 }
 
 // wakeLocked wakes every goroutine blocked in Receive to look again.
+//
+// +checklocks:s.mu
 func (s *Socket) wakeLocked() {
 	if s.waiters == 0 {
 		return // nobody holds wake: the next Receive looks anyway
@@ -365,14 +377,14 @@ func (s *Socket) Receive() ([]netlink.Message, error) {
 
 // recvRaw is Receive returning the datagram's bytes.
 func (s *Socket) recvRaw() ([]byte, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	var timer *time.Timer
 	defer func() {
 		if timer != nil {
 			timer.Stop()
 		}
 	}()
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	for waited := false; ; waited = true {
 		if s.closed {
 			if waited {
@@ -426,6 +438,8 @@ func (s *Socket) recvRaw() ([]byte, error) {
 // datagram meanwhile (continueDump releases s.mu).
 //
 // Kernel: netlink_recvmsg.
+//
+// +checklocks:s.mu
 func (s *Socket) readLocked() ([]byte, bool) {
 	buf := 4096
 	for {
@@ -456,6 +470,8 @@ func (s *Socket) readLocked() ([]byte, bool) {
 
 // noteRecvLenLocked records a recvmsg buffer of buf bytes in
 // nlk->max_recvmsg_len.
+//
+// +checklocks:s.mu
 func (s *Socket) noteRecvLenLocked(buf int) {
 	s.maxRecvLen = min(max(s.maxRecvLen, buf), maxDumpAlloc)
 }
@@ -466,6 +482,8 @@ func (s *Socket) noteRecvLenLocked(buf int) {
 // whatever its size), or the socket is congested.
 //
 // Kernel: netlink_attachskb / netlink_broadcast_deliver, netlink_overrun.
+//
+// +checklocks:s.mu
 func (s *Socket) enqueueLocked(b []byte, alloc int) {
 	if s.closed {
 		return
@@ -483,6 +501,8 @@ func (s *Socket) enqueueLocked(b []byte, alloc int) {
 
 // appendLocked queues b without the receive buffer check, as
 // __netlink_sendskb does for a dump's datagrams.
+//
+// +checklocks:s.mu
 func (s *Socket) appendLocked(b []byte, alloc int) {
 	ts := truesize(alloc)
 	s.queue = append(s.queue, datagram{b, ts})
@@ -538,13 +558,15 @@ func parseDatagram(b []byte) []netlink.Message {
 // subscription, which exists while one of them has joined a group or a
 // request asked for an echo.
 type netSockets struct {
-	n  *rtnl.Net
+	n  *rtnl.Net // +checklocksignore: set before the namespace is shared
 	mu sync.Mutex
 	// socks is replaced, never changed in place, so that the notification
-	// callback can range over a copy taken under mu.
+	// callback can range over a copy taken under mu. listeners counts the
+	// sockets with a group and the echoing requests; cancel ends the
+	// subscription, nil without one.
 	socks     []*Socket // +checklocks:mu
-	listeners int       // +checklocks:mu: sockets with a group, and echoing requests
-	cancel    func()    // +checklocks:mu: the subscription, or nil
+	listeners int       // +checklocks:mu
+	cancel    func()    // +checklocks:mu
 }
 
 // kernelSockets is a kernel's open sockets: their port ids and namespaces.

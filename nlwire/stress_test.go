@@ -112,7 +112,7 @@ func runStress(t *testing.T, cfg rtnl.Config) {
 // stressRegistry records the namespaces the workers created.
 type stressRegistry struct {
 	mu   sync.Mutex
-	nets []*rtnl.Net
+	nets []*rtnl.Net // +checklocks:mu
 }
 
 type stressWorker struct {

@@ -1,3 +1,7 @@
+// DSCP class names of a route's dsfield (tos) byte, as iproute2 reads and
+// prints them (rtnl_dsfield_n2a, rtnl_dsfield_a2n: lib/rt_names.c; the
+// rt_dsfield file iproute2 ships).
+
 package rt
 
 import (

@@ -1,3 +1,7 @@
+// Interface flags (IFF_*: include/uapi/linux/if.h), operational states and
+// link modes by name as ip prints them, and device group names
+// (print_link_flags: ip/ipaddress.c; rtnl_group_n2a: lib/rt_names.c).
+
 package rt
 
 import "strconv"

@@ -1,3 +1,6 @@
+// Route metrics (RTAX_*: include/uapi/linux/rtnetlink.h) and their names
+// as iproute2 prints them (mx_names: ip/iproute.c).
+
 package rt
 
 import "strconv"

@@ -1,3 +1,5 @@
+// rtnetlink message types (RTM_*: include/uapi/linux/rtnetlink.h).
+
 package rt
 
 // MsgType is an rtnetlink message type (nlmsg_type), as

@@ -1,3 +1,7 @@
+// Netlink request flags of a new-object request (NLM_F_CREATE, NLM_F_EXCL,
+// NLM_F_REPLACE, NLM_F_APPEND: include/uapi/linux/netlink.h) and the sets
+// iproute2's commands send.
+
 package rt
 
 // NLMFlags are the NLM_F_* flags of a request that creates or changes an

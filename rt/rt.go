@@ -1,3 +1,8 @@
+// Address families (AF_*), table ids (RT_TABLE_*), route types (RTN_*),
+// scopes (RT_SCOPE_*), protocols (RTPROT_*), nexthop flags (RTNH_F_*) and
+// router preferences (ICMPV6_ROUTER_PREF_*), with their names as iproute2
+// reads and prints them (include/uapi/linux/rtnetlink.h, lib/rt_names.c).
+
 // Package rt is the rtnetlink vocabulary that netsim's model and its front
 // ends share: address families, route types, scopes, protocols, table ids,
 // nexthop and route flags and route metrics, as include/uapi/linux/

@@ -1,3 +1,7 @@
+// Route message flags (rtm_flags: RTM_F_*, include/uapi/linux/rtnetlink.h;
+// RTCF_*, include/uapi/linux/in_route.h) and their names as iproute2
+// prints them (print_rt_flags, print_cache_flags: ip/iproute.c).
+
 package rt
 
 // rtm_flags bits of a route message besides the RTNH_F_* ones

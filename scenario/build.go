@@ -1,3 +1,7 @@
+// The Build scenario: one `ip` process builds a namespace of dummies,
+// VLANs on a bond and their IPv6 addresses, then tears part of it down,
+// touching each behaviour the seed patches changed.
+
 package scenario
 
 import (

@@ -1,3 +1,6 @@
+// The bystander: a task that makes an RTNL request at a fixed period while
+// an experiment runs, and records how long its requests waited for RTNL.
+
 package scenario
 
 import (

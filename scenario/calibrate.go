@@ -1,3 +1,7 @@
+// Calibrations: which cost-model constants are taken from published times
+// (calibrated or derived), from which rows of PublishedTimes, and the
+// bounds the published figures put on them.
+
 package scenario
 
 import (

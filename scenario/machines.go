@@ -1,3 +1,7 @@
+// The machines the seeds were measured on: each seed's differences from
+// sim.DefaultCosts with where they come from, and the kernel and World a
+// scenario runs in.
+
 package scenario
 
 import (

@@ -1,3 +1,6 @@
+// The Report of an experiment: virtual and real time per phase, RTNL
+// statistics and work counters, recorded phase by phase.
+
 // Package scenario holds netsim's experiments as reusable Go functions: each
 // takes its sizes and an rtnl.Config and returns a Report — virtual time and
 // real time per phase, RTNL hold and wait statistics, and the work counters

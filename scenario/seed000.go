@@ -1,3 +1,7 @@
+// Seed 000, "ipv4: Flush the FIB once per dev nexthop removal": a device
+// with 65536 nexthops and routes taken down (nexthop_flush_dev,
+// net/ipv4/nexthop.c; fib_flush, net/ipv4/fib_frontend.c).
+
 package scenario
 
 import (

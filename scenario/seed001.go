@@ -1,3 +1,7 @@
+// Seed 001, "net-next: Improve perf of bond/vlans modification": VLANs on a
+// bond whose multicast lists are synced to the slave
+// (__hw_addr_sync_multiple, net/core/dev_addr_lists.c).
+
 package scenario
 
 import (

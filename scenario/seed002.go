@@ -1,3 +1,7 @@
+// Seed 002, "net: use exponential backoff in netdev_wait_allrefs": dummies
+// deleted one by one while their anycast routes' chained RCU callbacks
+// hold a reference (netdev_wait_allrefs, net/core/dev.c).
+
 package scenario
 
 import (

@@ -1,3 +1,7 @@
+// Seed 003, "net: fib_rules: RTNL-less RTM_NEWRULE and RTM_DELRULE": many
+// namespaces filled with policy rules in parallel (fib_nl_newrule,
+// net/core/fib_rules.c).
+
 package scenario
 
 import (

@@ -1,3 +1,7 @@
+// Seed 004, "rtnetlink: Support fine-grained netdevice bulk deletion":
+// dummies deleted one by one from concurrent tasks, by group, or by
+// ifindex list (rtnl_dellink, rtnl_group_dellink, net/core/rtnetlink.c).
+
 package scenario
 
 import (

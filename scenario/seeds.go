@@ -1,3 +1,7 @@
+// The seeds table: the seeds' published times (PublishedTimes), running
+// every seed before and after its patch (RunSeeds), the rows that compare
+// each simulated time with the published one, and their score.
+
 package scenario
 
 import (

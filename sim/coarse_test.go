@@ -152,5 +152,5 @@ func TestPrivateMutex(t *testing.T) {
 		m.Lock(t)
 		m.Unlock(t)
 	})
-	require.PanicsWithValue(t, "sim: task late#3 panicked: sim: coarse schedule broken: first#2 took ops alone at 0.002000s, after late#3 asks for it at 0.000001s", func() { w.Run() })
+	require.PanicsWithError(t, "sim: task late#3 panicked: state not recoverable: sim: coarse schedule broken: first#2 took ops alone at 0.002000s, after late#3 asks for it at 0.000001s", func() { w.Run() })
 }

@@ -1,9 +1,11 @@
+// The cost model: nanoseconds per unit of each kind of counted work, and
+// the costs of sleeps, forks, grace periods and lock hand-offs, with where
+// each default comes from (measured, derived, calibrated or estimated).
+
 package sim
 
 import (
-	"fmt"
 	"reflect"
-	"syscall"
 	"time"
 )
 
@@ -360,12 +362,13 @@ func (c *Costs) PerUnit(k Kind) time.Duration {
 	return 0
 }
 
-// Validate returns an EINVAL error naming the first negative field.
+// Validate returns an EINVAL *Error of kind ErrBadCosts naming the first
+// negative field.
 func (c *Costs) Validate() error {
 	v := reflect.ValueOf(*c)
 	for i := range v.NumField() {
 		if d := v.Field(i).Interface().(time.Duration); d < 0 {
-			return fmt.Errorf("%w: sim: cost %s is negative (%v)", syscall.EINVAL, v.Type().Field(i).Name, d)
+			return errorf(ErrBadCosts, "sim: cost %s is negative (%v)", v.Type().Field(i).Name, d)
 		}
 	}
 	return nil

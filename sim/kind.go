@@ -1,3 +1,7 @@
+// The kinds of counted work (what a data structure above sim charges: a
+// trie node visited, a list entry compared, ...) and the per-task counters
+// that hold them.
+
 package sim
 
 import (

@@ -1,7 +1,10 @@
+// Simulated locks: a Mutex that is also a real sync.Mutex, granted in
+// virtual-time order, with optional spinning waiters and lock statistics
+// (mutex_lock, mutex_unlock: kernel/locking/mutex.c).
+
 package sim
 
 import (
-	"fmt"
 	"sync"
 )
 
@@ -125,7 +128,7 @@ func (m *Mutex) Lock(t *Task) {
 	m.mu.Lock()
 	if w.coarse && !solo && m.solo != nil && m.soloAt > t.now {
 		m.mu.Unlock()
-		panic(fmt.Sprintf("sim: coarse schedule broken: %s took %s alone at %v, after %s asks for it at %v",
+		panic(errorf(ErrCoarseOrder, "sim: coarse schedule broken: %s took %s alone at %v, after %s asks for it at %v",
 			m.solo, m.name, m.soloAt, t, t.now))
 	}
 	if m.owner == nil {
@@ -189,6 +192,7 @@ func (m *Mutex) grantLocked(t *Task, since, start Time) {
 }
 
 // Unlock releases m, which t must hold, and hands it to the first waiter.
+// A task that does not hold m panics with an *Error of kind ErrNotOwner.
 //
 // Kernel: mutex_unlock (kernel/locking/mutex.c).
 func (m *Mutex) Unlock(t *Task) {
@@ -197,7 +201,10 @@ func (m *Mutex) Unlock(t *Task) {
 	if m.owner != t {
 		owner := m.owner
 		m.mu.Unlock()
-		panic(fmt.Sprintf("sim: %s unlocks %s held by %v", t, m.name, owner))
+		if owner == nil {
+			panic(errorf(ErrNotOwner, "sim: %s unlocks %s, which no task holds", t, m.name))
+		}
+		panic(errorf(ErrNotOwner, "sim: %s unlocks %s held by %v", t, m.name, owner))
 	}
 	hold := t.now.Sub(m.acquiredAt)
 	m.holds.Record(hold)

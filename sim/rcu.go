@@ -1,3 +1,7 @@
+// The RCU model: grace periods in virtual time, callbacks run by a kernel
+// thread at the end of their grace period, synchronize_rcu, its expedited
+// form and rcu_barrier (kernel/rcu/tree.c, tree_exp.h).
+
 package sim
 
 import (

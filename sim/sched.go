@@ -1,3 +1,7 @@
+// The deterministic scheduler of a World: the run queue ordered by virtual
+// time and task id, spawning tasks, World.Run, and the failures (a task's
+// panic, a deadlock) that stop a run.
+
 package sim
 
 import (
@@ -134,14 +138,17 @@ func (w *World) SpawnFrom(parent *Task, name string, body func(t *Task)) *Task {
 // Tasks are coroutines of the goroutine that calls Run: switching between
 // them costs tens of nanoseconds and never involves the Go scheduler.
 //
-// A panic in a task is re-raised by Run. Tasks left blocked with nothing else
-// to run (a deadlock, for example a task that finished holding a Mutex that
-// others wait for) make Run panic with a description.
+// A panic in a task is re-raised by Run, as "sim: task NAME panicked: ...":
+// an error wrapped (so that errors.Is sees through it), any other value as
+// a string. Tasks left blocked with nothing else to run (a deadlock, for
+// example a task that finished holding a Mutex that others wait for) make
+// Run panic with an *Error of kind ErrDeadlock naming them; Run called
+// while the World runs panics with one of kind ErrRunning.
 func (w *World) Run() Time {
 	w.mu.Lock()
 	if w.sched != nil {
 		w.mu.Unlock()
-		panic("sim: World.Run called while running")
+		panic(errorf(ErrRunning, "sim: World.Run called while running"))
 	}
 	s := &scheduler{}
 	w.sched = s
@@ -184,7 +191,11 @@ func (w *World) fail(s *scheduler, t *Task, r any) bool {
 	}
 	w.mu.Lock()
 	if s.failure == nil {
-		s.failure = fmt.Sprintf("sim: %s panicked: %v", what, r)
+		if err, ok := r.(error); ok {
+			s.failure = fmt.Errorf("sim: %s panicked: %w", what, err)
+		} else {
+			s.failure = fmt.Sprintf("sim: %s panicked: %v", what, r)
+		}
 	}
 	w.mu.Unlock()
 	return true
@@ -265,7 +276,7 @@ func (t *Task) run(yield func(struct{}) bool) {
 	}()
 	t.body(t)
 	if t.held > 0 {
-		panic(fmt.Sprintf("finished holding %d mutex(es)", t.held))
+		panic(errorf(ErrHeldAtExit, "sim: finished holding %d mutex(es)", t.held))
 	}
 }
 
@@ -302,13 +313,13 @@ func (t *Task) yield() {
 // more than 8 CPUs).
 const CoarseSlice = 3 * time.Millisecond
 
-func (w *World) deadlockReportLocked() string {
+func (w *World) deadlockReportLocked() *Error {
 	var b strings.Builder
-	b.WriteString("sim: deadlock: no runnable task; blocked:")
+	b.WriteString("sim: no runnable task; blocked:")
 	for _, t := range w.tasks {
 		if t.sched && !t.finished && t.heapIdx < 0 {
 			fmt.Fprintf(&b, " %s(at %v)", t, t.now)
 		}
 	}
-	return b.String()
+	return errorf(ErrDeadlock, "%s", b.String())
 }

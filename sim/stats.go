@@ -1,3 +1,6 @@
+// Statistics of a run: latency histograms, lock usage (LockStats) and the
+// occupancy of virtual CPUs over time.
+
 package sim
 
 import (

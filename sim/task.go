@@ -1,3 +1,7 @@
+// Tasks: a simulated process or kernel thread with its own virtual clock,
+// the work it charges, sleeps, and the times it spent on a CPU, waiting for
+// a CPU, waiting for locks and sleeping.
+
 package sim
 
 import (
@@ -232,7 +236,7 @@ func (t *Task) trace(e Event) {
 
 func (t *Task) mustBlock(what string) {
 	if t.inline {
-		panic(fmt.Sprintf("sim: %s in kernel thread %s (RCU callbacks cannot block)", what, t))
+		panic(errorf(ErrBlockedInKernelThread, "sim: %s in kernel thread %s (RCU callbacks cannot block)", what, t))
 	}
 }
 

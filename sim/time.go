@@ -1,3 +1,5 @@
+// Virtual time: a point in a World's time line, saturating at End.
+
 package sim
 
 import (

@@ -1,3 +1,7 @@
+// Tracing: the events of a task's time line (locks held and waited for,
+// sleeps, grace periods, requests) and their output in the Chrome trace
+// event format.
+
 package sim
 
 import (

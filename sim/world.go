@@ -1,11 +1,12 @@
+// The World: one simulated machine (virtual CPUs, clock, RCU, cost model,
+// seeded random source, tracer) and its options.
+
 package sim
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 )
 
@@ -77,11 +78,11 @@ type World struct {
 	rcu *RCU
 }
 
-// NewWorld returns a World configured by opts, or an EINVAL error for a
-// negative CPU count or a negative cost.
+// NewWorld returns a World configured by opts, or an EINVAL *Error for a
+// negative CPU count (ErrBadOptions) or a negative cost (ErrBadCosts).
 func NewWorld(opts Options) (*World, error) {
 	if opts.CPUs < 0 {
-		return nil, fmt.Errorf("%w: sim: negative number of virtual CPUs %d", syscall.EINVAL, opts.CPUs)
+		return nil, errorf(ErrBadOptions, "sim: negative number of virtual CPUs %d", opts.CPUs)
 	}
 	w := &World{costs: DefaultCosts, ncpu: opts.CPUs, coarse: opts.Coarse, tracer: opts.Tracer}
 	if opts.Costs != nil {

@@ -1,3 +1,6 @@
+// `netsim batch`: an ip -batch file run in K namespaces, serially or in
+// parallel, before or after the seed patches, timed in virtual time.
+
 package main
 
 import (

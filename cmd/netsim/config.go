@@ -1,3 +1,6 @@
+// The -config file: the kernel's behaviour switches (rtnl.Config), one per
+// line, read and checked with errors naming FILE:LINE.
+
 package main
 
 import (

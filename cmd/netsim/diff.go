@@ -1,3 +1,6 @@
+// `netsim diff`: a script run step by step on netsim and in a private
+// network namespace of the real kernel, and the first difference.
+
 package main
 
 import (

@@ -1,3 +1,7 @@
+// `netsim ip`: ip's command line (iproute2's ip/ip.c: options, -batch,
+// -netns) run on the simulated kernel, with netsim's own options for
+// virtual times and JSON records.
+
 package main
 
 import (

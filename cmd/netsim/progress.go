@@ -1,3 +1,5 @@
+// The progress bar of long runs, drawn on a terminal only.
+
 package main
 
 import (

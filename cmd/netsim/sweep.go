@@ -1,3 +1,6 @@
+// `netsim sweep`: a seed's scenario over a range of sizes in both modes,
+// the makespans, their fitted growth exponents and a log-log plot.
+
 package main
 
 import (

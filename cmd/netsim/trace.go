@@ -1,3 +1,6 @@
+// Trace files: the Chrome trace of one or several simulated machines,
+// capped in events, keeping each machine's first and last events.
+
 package main
 
 import (

@@ -1,3 +1,6 @@
+// What the script generator may draw beyond its fixed repertoire: the
+// show commands and options netsim's ip accepts, learned by asking it.
+
 package kerneldiff
 
 import (

@@ -1,3 +1,7 @@
+// The script generator: seeded random ip command sequences (devices,
+// addresses, routes, nexthops, rules) that netsim and the real kernel run
+// side by side, and the constructs it avoids with the reason for each.
+
 package kerneldiff
 
 import (

@@ -1,3 +1,6 @@
+// The generator's IPv6 part: addresses, gateways, tables and prefixes for
+// IPv6 routes and addresses.
+
 package kerneldiff
 
 import (

@@ -1,3 +1,6 @@
+// Golden files of generated scripts: rendering the command lines and
+// their state snapshots, and parsing them back.
+
 package kerneldiff
 
 import (

@@ -1,3 +1,7 @@
+// Route sets checked against /proc/net/rt6_stats (rt6_stats_seq_show,
+// net/ipv6/route.c): generated IPv6 routes in parts, with the counters
+// read after each part on both sides.
+
 package kerneldiff
 
 import (
