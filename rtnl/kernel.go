@@ -44,9 +44,14 @@ type Kernel struct {
 	stack *netdev.Stack
 	wq    *sim.WorkQueue
 
-	mu      sync.Mutex      // guards nets and netSeq (changed with RTNL held too)
-	nets    map[string]*Net // named namespaces
-	netSeq  uint64          // the number of named namespaces ever created
+	// mu guards nets and netSeq, which change with RTNL held too.
+	mu sync.Mutex
+	// nets are the named namespaces.
+	// +checklocks:mu
+	nets map[string]*Net
+	// netSeq is the number of named namespaces ever created.
+	// +checklocks:mu
+	netSeq  uint64
 	initNet *Net
 
 	byTable map[*netdev.Table]*Net // every live namespace by its device table; guarded by RTNL
@@ -165,12 +170,16 @@ func (k *Kernel) InitNet() *Net { return k.initNet }
 // lock takes RTNL for t.
 //
 // Kernel: rtnl_lock (net/core/rtnetlink.c).
+//
+// +checklocksacquire:k.rtnl
 func (k *Kernel) lock(t *sim.Task) { k.rtnl.Lock(t) }
 
 // unlock releases RTNL and then finishes the devices that the critical
 // section unregistered.
 //
 // Kernel: rtnl_unlock → netdev_run_todo (net/core/rtnetlink.c, dev.c).
+//
+// +checklocksrelease:k.rtnl
 func (k *Kernel) unlock(t *sim.Task) {
 	todo := k.stack.TakeTodo()
 	k.rtnl.Unlock(t)
@@ -296,8 +305,10 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	nh.SetBucketAnnouncer(bucketAnnouncer{n})
 	n.fib6.SetCountedWalks(k.cfg.CountedWalks)
 	n.setMultipathSeed(0)
+	n.tables6.mu.Lock()
 	n.tables6.known.add(fib.TableMain)
 	n.tables6.known.add(fib.TableLocal)
+	n.tables6.mu.Unlock()
 	n.tables6.count.Store(int64(n.fib6.TableCount()))
 	tb.SetIPv6FIB(n.fib6)
 	// The loopback device registered with the table, before the FIB

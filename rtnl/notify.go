@@ -71,10 +71,13 @@ const FamilyBridge = 7 // Linux's AF_BRIDGE, which syscall lacks on other system
 
 // notifiers is a namespace's notification listeners.
 type notifiers struct {
-	n    atomic.Int32 // len(subs), read without mu on every change
-	mu   sync.Mutex
+	n  atomic.Int32 // len(subs), read without mu on every change
+	mu sync.Mutex
+	// +checklocks:mu
 	next uint64
-	subs []subscriber // in the order they subscribed
+	// subs are in the order they subscribed.
+	// +checklocks:mu
+	subs []subscriber
 }
 
 type subscriber struct {
@@ -253,7 +256,8 @@ func (n *Net) sendRoute(ri *RouteInfo, del bool, flags uint16, req bool) {
 // rule request may hold the rules' lock only, not RTNL (LockPerOps).
 type ruleOrigins struct {
 	mu sync.Mutex
-	m  map[*sim.Task]Origin
+	// +checklocks:mu
+	m map[*sim.Task]Origin
 }
 
 // ruleRequestOrigin records o, the origin of the rule request h starts,

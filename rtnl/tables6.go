@@ -18,11 +18,17 @@ import (
 )
 
 type tables6 struct {
-	mu      sync.Mutex
-	known   tableSet // ids created by a rule, main and local; guarded by mu
-	pending []uint32 // created by a rule, not yet in the FIB; guarded by mu
+	mu sync.Mutex
+	// known are the ids created by a rule, main and local.
+	// +checklocks:mu
+	known tableSet
+	// pending are the ids created by a rule, not yet in the FIB.
+	// +checklocks:mu
+	pending []uint32
 	count   atomic.Int64
-	synced  int // the FIB's table count at the last syncTables6; guarded by mu
+	// synced is the FIB's table count at the last syncTables6.
+	// +checklocks:mu
+	synced int
 }
 
 // ruleNewTable6 is the IPv6 rules' fib6_new_table: the first rule for a
