@@ -11,6 +11,7 @@ import (
 
 	"github.com/netsimlab/netsim/fibrules"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/scenario"
 	"github.com/netsimlab/netsim/sim"
@@ -209,9 +210,9 @@ func benchSeed000Setup(b *testing.B, fresh bool) {
 // adding 1024 rules from its own `ip -batch` job, on 256 virtual CPUs —
 // for IPv4 and IPv6, before and after.
 func BenchmarkSeed003(b *testing.B) {
-	for _, fam := range []int{rtnl.FamilyV4, rtnl.FamilyV6} {
+	for _, fam := range []rt.Family{rt.FamilyInet, rt.FamilyInet6} {
 		for _, cfg := range modes {
-			b.Run(fmt.Sprintf("%s/ipv%d", cfg, map[int]int{rtnl.FamilyV4: 4, rtnl.FamilyV6: 6}[fam]), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%s/ipv%d", cfg, map[rt.Family]int{rt.FamilyInet: 4, rt.FamilyInet6: 6}[fam]), func(b *testing.B) {
 				var r *scenario.Seed003Result
 				for b.Loop() {
 					var err error
@@ -247,7 +248,7 @@ func BenchmarkSeed003Memory(b *testing.B) {
 			}
 			h := n.Handle(t)
 			for tbl := uint32(1); tbl <= rules; tbl++ {
-				if err := h.RuleAdd(rtnl.FamilyV4, fibrules.Rule{Action: fibrules.ActToTable, Table: tbl}); err != nil {
+				if err := h.RuleAdd(rt.FamilyInet, fibrules.Rule{Action: fibrules.ActToTable, Table: tbl}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -285,7 +286,7 @@ func BenchmarkSeed003RuleAdd(b *testing.B) {
 						h, tbl = n.Handle(t), 0
 					}
 					tbl++
-					if err := h.RuleAdd(rtnl.FamilyV4, fibrules.Rule{Action: fibrules.ActToTable, Table: tbl}); err != nil {
+					if err := h.RuleAdd(rt.FamilyInet, fibrules.Rule{Action: fibrules.ActToTable, Table: tbl}); err != nil {
 						b.Error(err)
 						return
 					}

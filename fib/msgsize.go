@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/rt"
 )
 
 // MaxMultipathLen is the most bytes of paths RTA_MULTIPATH can carry: the
@@ -26,7 +27,7 @@ func nlaLen(n int) int { return (4 + n + 3) &^ 3 }
 // a route of family (AF_INET or AF_INET6): RTA_GATEWAY for a gateway of
 // the route's family, RTA_VIA (family and address) for one of the other,
 // none without a gateway.
-func gwLen(nh Path, family int) int {
+func gwLen(nh Path, family rt.Family) int {
 	switch {
 	case !nh.Gateway.IsValid():
 		return 0
@@ -42,7 +43,7 @@ func gwLen(nh Path, family int) int {
 
 // multipathLen is the length of the RTA_MULTIPATH payload for paths of a
 // route of family.
-func multipathLen(paths []Path, family int) int {
+func multipathLen(paths []Path, family rt.Family) int {
 	n := 0
 	for _, p := range paths {
 		n += 8 + gwLen(p, family)
@@ -59,7 +60,7 @@ func multipathLen(paths []Path, family int) int {
 // kernel layer applies the one the wire implies, for every front end: a
 // route's paths then always fit in its notification's RTA_MULTIPATH
 // unless appends (IPv6) grow it past what one request can carry.
-func CheckMultipathLen(paths []Path, family int) error {
+func CheckMultipathLen(paths []Path, family rt.Family) error {
 	if multipathLen(paths, family) > MaxMultipathLen {
 		return errno.New(syscall.EMSGSIZE, "")
 	}

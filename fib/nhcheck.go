@@ -13,6 +13,7 @@ import (
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -153,7 +154,7 @@ func (f *FIB) checkNHv4GW(t *sim.Task, nh *fibNH, table uint32, scope Scope) err
 //
 // Kernel: nh_create_ipv4 (net/ipv4/nexthop.c), fib_check_nh
 // (net/ipv4/fib_semantics.c).
-func (f *FIB) CheckGateway(t *sim.Task, family int, gw netip.Addr, dev *netdev.Device, onlink bool) error {
+func (f *FIB) CheckGateway(t *sim.Task, family rt.Family, gw netip.Addr, dev *netdev.Device, onlink bool) error {
 	_, err := f.CheckGatewayScope(t, family, gw, dev, onlink)
 	return err
 }
@@ -162,7 +163,7 @@ func (f *FIB) CheckGateway(t *sim.Task, family int, gw netip.Addr, dev *netdev.D
 // gives the nexthop (nhc_scope): the scope of the route that reaches the
 // gateway, so host for a local address; link for onlink and IPv6 gateways.
 // It has the type of nexthop.GatewayScopeChecker.
-func (f *FIB) CheckGatewayScope(t *sim.Task, family int, gw netip.Addr, dev *netdev.Device, onlink bool) (uint8, error) {
+func (f *FIB) CheckGatewayScope(t *sim.Task, family rt.Family, gw netip.Addr, dev *netdev.Device, onlink bool) (uint8, error) {
 	nh := fibNH{dev: dev, oif: ifindex(dev), gw: gw, weight: 1, scope: ScopeLink}
 	if onlink {
 		nh.flags |= FlagOnLink

@@ -48,7 +48,7 @@ func nhUnlink(_ *sim.Task, r *Info) {
 // nexthop.GatewayScopeChecker for family AF_INET6.
 //
 // Kernel: nh_create_ipv6 (net/ipv4/nexthop.c), fib6_nh_init (net/ipv6/route.c).
-func (f *FIB) CheckGatewayScope(t *sim.Task, family int, gw netip.Addr, dev *netdev.Device, onlink bool) (uint8, error) {
+func (f *FIB) CheckGatewayScope(t *sim.Task, family rt.Family, gw netip.Addr, dev *netdev.Device, onlink bool) (uint8, error) {
 	cfg := &config{dev: dev, onlink: onlink, flags: rtfUp}
 	if m := l3mdev(dev); m != nil {
 		cfg.table = m.VRFTable()

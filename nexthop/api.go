@@ -25,6 +25,7 @@ import (
 	"net/netip"
 
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -66,7 +67,7 @@ type GroupMember struct {
 // Config is not valid.
 type Config struct {
 	ID        ID             // NHA_ID; 0 allocates the next free id
-	Family    int            // syscall.AF_INET or AF_INET6 for single nexthops (0: the gateway's, else AF_INET, as ip fills it); 0 for groups
+	Family    rt.Family      // syscall.AF_INET or AF_INET6 for single nexthops (0: the gateway's, else AF_INET, as ip fills it); 0 for groups
 	Gateway   netip.Addr     // NHA_GATEWAY
 	Dev       *netdev.Device // NHA_OIF (resolved by the caller from a name or ifindex)
 	OnLink    bool           // RTNH_F_ONLINK
@@ -101,10 +102,10 @@ type Flusher interface {
 // way fib_check_nh does (a connected route must reach it unless onlink),
 // returning the kernel's errno and message ("Nexthop has invalid gateway").
 // The FIB provides it.
-type GatewayChecker func(t *sim.Task, family int, gw netip.Addr, dev *netdev.Device, onlink bool) error
+type GatewayChecker func(t *sim.Task, family rt.Family, gw netip.Addr, dev *netdev.Device, onlink bool) error
 
 // GatewayScopeChecker is a GatewayChecker that also returns the scope the
 // check gave the nexthop (RT_SCOPE_*): the scope of the route that reaches
 // the gateway, so RT_SCOPE_HOST for a local address, RT_SCOPE_LINK for a
 // gateway on a connected subnet or onlink.
-type GatewayScopeChecker func(t *sim.Task, family int, gw netip.Addr, dev *netdev.Device, onlink bool) (uint8, error)
+type GatewayScopeChecker func(t *sim.Task, family rt.Family, gw netip.Addr, dev *netdev.Device, onlink bool) (uint8, error)

@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -18,7 +19,7 @@ import (
 // the gateway normalised.
 type nhConfig struct {
 	Config
-	family int
+	family rt.Family
 }
 
 func einval(msg string) error { return errno.New(syscall.EINVAL, msg) }

@@ -15,6 +15,7 @@ import (
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
 )
 
 // model is the slow, obviously correct twin of a nexthop table: a map of
@@ -35,7 +36,7 @@ type mnh struct {
 	gw    netip.Addr
 	bh    bool
 	fdb   bool // an fdb nexthop or group
-	fam   int
+	fam   rt.Family
 	proto uint8
 }
 

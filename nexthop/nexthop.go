@@ -12,6 +12,7 @@ import (
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -70,11 +71,11 @@ func (nh *Nexthop) ID() ID { return nh.id }
 
 // Family returns AF_INET or AF_INET6 for a single nexthop (blackholes
 // included) and 0 (AF_UNSPEC) for a group, as a dump reports nh_family.
-func (nh *Nexthop) Family() int {
+func (nh *Nexthop) Family() rt.Family {
 	if nh.info == nil {
-		return 0
+		return rt.FamilyUnspec
 	}
-	return int(nh.info.family)
+	return rt.Family(nh.info.family)
 }
 
 // IsGroup reports whether the nexthop is a group.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -105,7 +106,7 @@ func NewTable(p Policy) *Table {
 // gateway is accepted. A gateway so checked is link scope;
 // SetGatewayScopeChecker sets a checker that gives the scope too.
 func (tb *Table) SetGatewayChecker(c GatewayChecker) {
-	tb.check = func(t *sim.Task, family int, gw netip.Addr, dev *netdev.Device, onlink bool) (uint8, error) {
+	tb.check = func(t *sim.Task, family rt.Family, gw netip.Addr, dev *netdev.Device, onlink bool) (uint8, error) {
 		return scopeLink, c(t, family, gw, dev, onlink)
 	}
 }

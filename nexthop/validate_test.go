@@ -11,13 +11,14 @@ import (
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
 // rejectGW is a GatewayChecker that refuses gateways in 10.99.0.0/16 and
 // 2001:db8:99::/48, the way fib_check_nh refuses a gateway no connected
 // route reaches.
-func rejectGW(_ *sim.Task, _ int, gw netip.Addr, _ *netdev.Device, onlink bool) error {
+func rejectGW(_ *sim.Task, _ rt.Family, gw netip.Addr, _ *netdev.Device, onlink bool) error {
 	if onlink {
 		return nil
 	}
@@ -179,7 +180,7 @@ func TestAddForms(t *testing.T) {
 
 	nh := tbl.Get(9)
 	require.True(t, nh.IsGroup())
-	require.Equal(t, 0, nh.Family())
+	require.Equal(t, rt.FamilyUnspec, nh.Family())
 	require.Equal(t, []nexthop.GroupMember{{ID: 1, Weight: 1}, {ID: 2, Weight: 2}, {ID: 4, Weight: 255}}, nh.Members())
 	require.Same(t, tbl.Get(4), nh.Member(2))
 	require.Nil(t, nh.Member(3))
@@ -189,15 +190,15 @@ func TestAddForms(t *testing.T) {
 	require.False(t, nh.Gateway().IsValid())
 
 	one := tbl.Get(1)
-	require.Equal(t, syscall.AF_INET, one.Family())
+	require.Equal(t, rt.FamilyInet, one.Family())
 	require.Same(t, e.d["d0"], one.Dev())
 	require.Equal(t, uint8(253), one.Scope())
 	require.Nil(t, one.Members())
 	require.Nil(t, one.Member(0))
-	require.Equal(t, syscall.AF_INET, tbl.Get(6).Family())
+	require.Equal(t, rt.FamilyInet, tbl.Get(6).Family())
 	require.True(t, tbl.Get(6).Blackhole())
 	require.Nil(t, tbl.Get(6).Dev())
-	require.Equal(t, syscall.AF_INET6, tbl.Get(7).Family())
+	require.Equal(t, rt.FamilyInet6, tbl.Get(7).Family())
 	require.Equal(t, uint8(254), tbl.Get(2).Scope())
 }
 
@@ -235,8 +236,8 @@ func TestGatewayCheckerArguments(t *testing.T) {
 	e := newEnv(t)
 	tbl := nexthop.NewTable(nexthop.FlushDeferred)
 	var calls []string
-	tbl.SetGatewayChecker(func(_ *sim.Task, family int, gw netip.Addr, dev *netdev.Device, onlink bool) error {
-		calls = append(calls, familyName(family)+" "+gw.String()+" "+dev.Name()+map[bool]string{true: " onlink", false: ""}[onlink])
+	tbl.SetGatewayChecker(func(_ *sim.Task, family rt.Family, gw netip.Addr, dev *netdev.Device, onlink bool) error {
+		calls = append(calls, rt.FamilyName(family)+" "+gw.String()+" "+dev.Name()+map[bool]string{true: " onlink", false: ""}[onlink])
 		return nil
 	})
 	mustAdd(t, tbl, e.t,
@@ -250,22 +251,12 @@ func TestGatewayCheckerArguments(t *testing.T) {
 	require.Equal(t, []string{"inet 192.0.2.2 d0", "inet6 2001:db8::1 d1 onlink", "inet6 invalid IP d1"}, calls)
 }
 
-func familyName(f int) string {
-	switch f {
-	case syscall.AF_INET:
-		return "inet"
-	case syscall.AF_INET6:
-		return "inet6"
-	}
-	return "?"
-}
-
 // A checker's error comes back as it is, whatever its type.
 func TestGatewayCheckerForeignError(t *testing.T) {
 	e := newEnv(t)
 	tbl := nexthop.NewTable(nexthop.FlushDeferred)
 	boom := errors.New("boom")
-	tbl.SetGatewayChecker(func(*sim.Task, int, netip.Addr, *netdev.Device, bool) error { return boom })
+	tbl.SetGatewayChecker(func(*sim.Task, rt.Family, netip.Addr, *netdev.Device, bool) error { return boom })
 	_, err := tbl.Add(e.t, e.single(1, "192.0.2.2", "d0"))
 	require.Same(t, boom, err)
 	require.Equal(t, 0, tbl.Len())

@@ -9,7 +9,7 @@ import (
 )
 
 // bridgePortMessage is the AF_BRIDGE ifinfomsg the bridge sends about a
-// port li (rtnl.FamilyBridge): the port's name, its bridge, MTU,
+// port li (rt.FamilyBridge): the port's name, its bridge, MTU,
 // operstate, address and iflink, and for an RTM_NEWLINK its
 // IFLA_PROTINFO (the port's IFLA_BRPORT_* attributes, nested with
 // NLA_F_NESTED). ifi_change is 0. No IFLA_AF_SPEC: netsim's bridges

@@ -209,7 +209,7 @@ func linkNotify(n rtnl.Notification) ([]byte, uint32, error) {
 	if n.Link == nil {
 		return nil, 0, nil
 	}
-	if n.Family == rtnl.FamilyBridge {
+	if n.Family == rt.FamilyBridge {
 		return bridgePortMessage(*n.Link, n.Type == rt.RTMDelLink), uapi.RTNLGRP_LINK, nil
 	}
 	return linkMessageEvent(*n.Link, n.Change, n.Event), uapi.RTNLGRP_LINK, nil

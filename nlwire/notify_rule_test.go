@@ -21,10 +21,10 @@ import (
 func TestRuleAndNexthopNotifications(t *testing.T) {
 	k := rtnl.MustNewKernel(rtnl.After)
 	h := k.InitNet().Handle(k.World().NewTask("nl"))
-	require.NoError(t, h.RuleAdd(rtnl.FamilyV4, fibrules.Rule{
+	require.NoError(t, h.RuleAdd(rt.FamilyInet, fibrules.Rule{
 		Action: fibrules.ActGoto, Pref: 200, Goto: 300, Attrs: fibrules.AttrPriority | fibrules.AttrGoto,
 	}))
-	require.NoError(t, h.RuleAdd(rtnl.FamilyV6, fibrules.Rule{
+	require.NoError(t, h.RuleAdd(rt.FamilyInet6, fibrules.Rule{
 		Action: fibrules.ActUnreachable, Pref: 901, Attrs: fibrules.AttrPriority,
 	}))
 	find := func(fam rt.Family, pref uint32) *fibrules.Rule {
@@ -43,9 +43,9 @@ func TestRuleAndNexthopNotifications(t *testing.T) {
 		group uint32
 		want  string
 	}{
-		{rtnl.Notification{Type: rt.RTMNewRule, Family: rtnl.FamilyV4, Rule: find(rtnl.FamilyV4, 200)}, uapi.RTNLGRP_IPV4_RULE,
+		{rtnl.Notification{Type: rt.RTMNewRule, Family: rt.FamilyInet, Rule: find(rt.FamilyInet, 200)}, uapi.RTNLGRP_IPV4_RULE,
 			"02000000000000020400000008000f000000000008000e00ffffffff050015000000000008000600c8000000080004002c010000"},
-		{rtnl.Notification{Type: rt.RTMDelRule, Family: rtnl.FamilyV6, Rule: find(rtnl.FamilyV6, 901)}, uapi.RTNLGRP_IPV6_RULE,
+		{rtnl.Notification{Type: rt.RTMDelRule, Family: rt.FamilyInet6, Rule: find(rt.FamilyInet6, 901)}, uapi.RTNLGRP_IPV6_RULE,
 			"0a000000000000070000000008000f000000000008000e00ffffffff05001500000000000800060085030000"},
 	} {
 		body, group, err := notifiers[c.n.Type](c.n)

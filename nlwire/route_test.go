@@ -355,7 +355,7 @@ func TestRouteNotify(t *testing.T) {
 	for i := range list {
 		ri := list[i]
 		for _, typ := range []rt.MsgType{rt.RTMNewRoute, rt.RTMDelRoute} {
-			body, group, err := notifiers[typ](rtnl.Notification{Type: typ, Family: int(ri.Family), Route: &ri})
+			body, group, err := notifiers[typ](rtnl.Notification{Type: typ, Family: ri.Family, Route: &ri})
 			require.NoError(t, err)
 			want := uint32(uapi.RTNLGRP_IPV4_ROUTE)
 			if ri.Family == rt.FamilyInet6 {

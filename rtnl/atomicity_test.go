@@ -540,7 +540,7 @@ func runAtomicity(t *testing.T, seed uint64, steps int, byOp map[string][2]int) 
 			return g.h.RouteAdd(rtnl.Route{Table: 100, Dst: netip.MustParsePrefix("10.1.2.0/24"), NexthopID: 2})
 		},
 		func() error {
-			return g.h.RuleAdd(rtnl.FamilyV4, fibrules.Rule{Pref: 20, Attrs: fibrules.AttrPriority, Action: fibrules.ActToTable, Table: 100})
+			return g.h.RuleAdd(rt.FamilyInet, fibrules.Rule{Pref: 20, Attrs: fibrules.AttrPriority, Action: fibrules.ActToTable, Table: 100})
 		},
 	} {
 		if err := f(); err != nil {

@@ -290,7 +290,7 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	f6 := fib6.New(k.w, nh)
 	// nh_create_ipv4 checks a gateway in the IPv4 FIB (fib_check_nh),
 	// nh_create_ipv6 in the IPv6 one (fib6_nh_init).
-	nh.SetGatewayScopeChecker(func(t *sim.Task, family int, gw netip.Addr, dev *netdev.Device, onlink bool) (uint8, error) {
+	nh.SetGatewayScopeChecker(func(t *sim.Task, family rt.Family, gw netip.Addr, dev *netdev.Device, onlink bool) (uint8, error) {
 		if family == syscall.AF_INET6 {
 			return f6.CheckGatewayScope(t, family, gw, dev, onlink)
 		}

@@ -39,7 +39,7 @@ func TestDeletedNamespaceLivesWhileHeld(t *testing.T) {
 	r.ok(a.LinkSetUp("d0"))
 	r.ok(a.AddrAdd("d0", netip.MustParsePrefix("192.0.2.1/24")))
 	r.ok(b.RouteAdd(rtnl.Route{Dst: netip.MustParsePrefix("198.51.100.0/24"), Gateway: netip.MustParseAddr("192.0.2.2")}))
-	r.ok(b.RuleAdd(rtnl.FamilyV4, fibrules.Rule{Pref: 100, Attrs: fibrules.AttrPriority, Action: fibrules.ActToTable, Table: 10}))
+	r.ok(b.RuleAdd(rt.FamilyInet, fibrules.Rule{Pref: 100, Attrs: fibrules.AttrPriority, Action: fibrules.ActToTable, Table: 10}))
 	require.Equal(t, []string{"lo", "d0"}, linkNames(t, a))
 	require.True(t, d0.Registered())
 
@@ -69,14 +69,14 @@ func TestDeletedNamespaceLivesWhileHeld(t *testing.T) {
 	// dismantled namespace fails as before.
 	err = a.LinkSetUp("lo")
 	require.ErrorIs(t, err, syscall.EBADF)
-	require.ErrorIs(t, b.RuleAdd(rtnl.FamilyV6, fibrules.Rule{Table: 5}), syscall.EBADF)
-	_, err = b.RuleList(rtnl.FamilyV4)
+	require.ErrorIs(t, b.RuleAdd(rt.FamilyInet6, fibrules.Rule{Table: 5}), syscall.EBADF)
+	_, err = b.RuleList(rt.FamilyInet)
 	require.ErrorIs(t, err, syscall.EBADF)
 	late := red.Handle(r.t)
 	err = late.LinkAdd(netdev.Dummy{Name: "d1"})
 	require.ErrorIs(t, err, syscall.ENOENT)
 	require.ErrorContains(t, err, `Network namespace "red" has been deleted`)
-	require.ErrorIs(t, late.RuleAdd(rtnl.FamilyV4, fibrules.Rule{Table: 5}), syscall.ENOENT)
+	require.ErrorIs(t, late.RuleAdd(rt.FamilyInet, fibrules.Rule{Table: 5}), syscall.ENOENT)
 	r.ok(late.Close())
 	// The new "red" is untouched.
 	require.Same(t, red2, r.k.Net("red"))
@@ -172,14 +172,14 @@ func churnWorker(h *rtnl.Handle, i int) error {
 			},
 			// Table 0: the rule takes the lowest unused table (fib_empty_table).
 			func() error {
-				return h.RuleAdd(rtnl.FamilyV4, fibrules.Rule{Pref: pref, Attrs: fibrules.AttrPriority, Action: fibrules.ActToTable, IIF: dev})
+				return h.RuleAdd(rt.FamilyInet, fibrules.Rule{Pref: pref, Attrs: fibrules.AttrPriority, Action: fibrules.ActToTable, IIF: dev})
 			},
 			func() error {
-				return h.RuleAdd(rtnl.FamilyV6, fibrules.Rule{Pref: pref, Attrs: fibrules.AttrPriority, Action: fibrules.ActToTable, Table: uint32(30 + j), OIF: dev})
+				return h.RuleAdd(rt.FamilyInet6, fibrules.Rule{Pref: pref, Attrs: fibrules.AttrPriority, Action: fibrules.ActToTable, Table: uint32(30 + j), OIF: dev})
 			},
-			func() error { _, err := h.RuleList(rtnl.FamilyV4); return err },
+			func() error { _, err := h.RuleList(rt.FamilyInet); return err },
 			func() error {
-				return h.RuleDel(rtnl.FamilyV6, fibrules.Rule{Pref: pref, Attrs: fibrules.AttrPriority})
+				return h.RuleDel(rt.FamilyInet6, fibrules.Rule{Pref: pref, Attrs: fibrules.AttrPriority})
 			},
 			func() error { _, err := h.RouteList(rt.FamilyUnspec, fib.TableMain); return err },
 			func() error { return h.LinkDel(dev) },

@@ -71,7 +71,7 @@ func (nh NexthopRequest) with(f rt.NLMFlags) NexthopRequest {
 func (n *Net) nexthopConfig(spec *NexthopRequest) (nexthop.Config, error) {
 	cfg := nexthop.Config{
 		ID: spec.ID, Gateway: spec.Gateway, OnLink: spec.OnLink, Blackhole: spec.Blackhole, FDB: spec.FDB,
-		Group: spec.Group, GroupType: spec.GroupType, Protocol: uint8(spec.Protocol), Family: int(spec.Family),
+		Group: spec.Group, GroupType: spec.GroupType, Protocol: uint8(spec.Protocol), Family: spec.Family,
 		Resilient: spec.Resilient,
 	}
 	switch {
@@ -240,7 +240,7 @@ type NexthopInfo struct {
 	ID nexthop.ID // NHA_ID
 	// Family is nh_family: AF_INET or AF_INET6 for a single nexthop,
 	// AF_UNSPEC (0) for a group.
-	Family int
+	Family rt.Family
 	// Scope is nh_scope: that of a single nexthop other than a blackhole
 	// (link with a gateway, host without one), 0 for the others.
 	Scope    rt.Scope
@@ -378,7 +378,7 @@ func (f *NexthopDumpRequest) filtered(nh *nexthop.Nexthop, tb *netdev.Table) boo
 	if f.DevIndex == 0 && f.MasterIndex == 0 && f.Family == 0 {
 		return false
 	}
-	if nh.IsGroup() || f.Family != 0 && nh.Family() != int(f.Family) {
+	if nh.IsGroup() || f.Family != 0 && nh.Family() != f.Family {
 		return true
 	}
 	dev := nh.Dev()

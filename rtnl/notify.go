@@ -29,7 +29,7 @@ type Notification struct {
 	Type   rt.MsgType // RTM_NEWLINK, RTM_DELLINK, RTM_NEWADDR, ...
 	Flags  uint16     // the nlmsg_flags the kernel sets (NLM_F_CREATE, NLM_F_REPLACE, ...)
 	Origin Origin     // the request that caused it; zero for the kernel's own changes
-	Family int        // FamilyV4 or FamilyV6 for addresses, routes, rules and nexthops; FamilyBridge for a bridge port's link message
+	Family rt.Family  // rt.FamilyInet or rt.FamilyInet6 for addresses, routes, rules and nexthops; rt.FamilyBridge for a bridge port's link message
 	Change uint32     // a link message's ifi_change (netdev.ChangeAll for a new or deleted device)
 	Event  uint32     // a link message's IFLA_EVENT (IFLA_EVENT_*), 0 for none
 
@@ -61,13 +61,6 @@ type Origin struct {
 // requests cause, until it is set again. A front end that speaks netlink
 // sets it before each request; the zero Origin is a request from no socket.
 func (h *Handle) SetOrigin(o Origin) { h.origin = o }
-
-// FamilyBridge is the Family of a link notification that the bridge sends
-// about one of its ports (AF_BRIDGE): Link is the port, with its
-// BridgePort details for an RTM_NEWLINK.
-//
-// Kernel: br_ifinfo_notify (net/bridge/br_netlink.c).
-const FamilyBridge = 7 // Linux's AF_BRIDGE, which syscall lacks on other systems
 
 // notifiers is a namespace's notification listeners.
 type notifiers struct {
@@ -176,7 +169,7 @@ func (a announcer) BridgePortMsg(t *sim.Task, p *netdev.Device, del bool) {
 	if n == nil || !n.notifyNeeded() {
 		return
 	}
-	m := Notification{Type: rt.RTMNewLink, Family: FamilyBridge}
+	m := Notification{Type: rt.RTMNewLink, Family: rt.FamilyBridge}
 	if del {
 		m.Type = rt.RTMDelLink
 	}
@@ -206,12 +199,12 @@ func (a announcer) AddrMsg(t *sim.Task, d *netdev.Device, ad netdev.Addr, del bo
 	if n == nil || !n.notifyNeeded() {
 		return
 	}
-	m := Notification{Type: rt.RTMNewAddr, Family: FamilyV4}
+	m := Notification{Type: rt.RTMNewAddr, Family: rt.FamilyInet}
 	if del {
 		m.Type = rt.RTMDelAddr
 	}
 	if ad.Prefix.Addr().Is6() {
-		m.Family = FamilyV6
+		m.Family = rt.FamilyInet6
 	} else if req {
 		m.Origin = n.cur
 	}
@@ -242,7 +235,7 @@ func (a routeAnnouncer6) RouteMsg(t *sim.Task, r fib6.Route, del bool, flags rt.
 }
 
 func (n *Net) sendRoute(ri *RouteInfo, del bool, flags uint16, req bool) {
-	m := Notification{Type: rt.RTMNewRoute, Flags: flags, Family: int(ri.Family), Route: ri}
+	m := Notification{Type: rt.RTMNewRoute, Flags: flags, Family: ri.Family, Route: ri}
 	if del {
 		m.Type = rt.RTMDelRoute
 	}
@@ -284,7 +277,7 @@ func (h *Handle) ruleRequestOrigin(o Origin) func() {
 // ruleNotify is notify_rule_change: the rule, the origin of the request
 // that changed it.
 func (n *Net) ruleNotify(t *sim.Task, r fibrules.Rule, del bool) {
-	m := Notification{Type: rt.RTMNewRule, Family: int(r.Family), Rule: &r}
+	m := Notification{Type: rt.RTMNewRule, Family: r.Family, Rule: &r}
 	if del {
 		m.Type = rt.RTMDelRule
 	}
@@ -316,7 +309,7 @@ func (n *Net) nexthopNotify(nh *nexthop.Nexthop, flags uint16) {
 //
 // Kernel: nexthop_notify (net/ipv4/nexthop.c).
 func (n *Net) sendNexthop(ni *NexthopInfo, del bool, flags uint16) {
-	m := Notification{Type: rt.RTMNewNexthop, Flags: flags, Origin: n.cur, Family: int(ni.Family), Nexthop: ni}
+	m := Notification{Type: rt.RTMNewNexthop, Flags: flags, Origin: n.cur, Family: ni.Family, Nexthop: ni}
 	if del {
 		m.Type = rt.RTMDelNexthop
 	}

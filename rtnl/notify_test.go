@@ -494,7 +494,7 @@ func TestNotifyEchoOrigin(t *testing.T) {
 	var addr4, addr6 int
 	for _, m := range got[2:] {
 		switch {
-		case m.Addr != nil && m.Family == rtnl.FamilyV4:
+		case m.Addr != nil && m.Family == rt.FamilyInet:
 			addr4++
 			require.Equal(t, uint32(10), m.Origin.Seq)
 		case m.Addr != nil:

@@ -158,9 +158,9 @@ func TestGetRoute(t *testing.T) {
 	r.ok(r.h.AddrAdd("eth1", pfx("192.0.2.1/24")))
 	gw := netip.MustParseAddr("198.51.100.2")
 	r.ok(r.h.RouteAdd(rtnl.Route{Table: 10, Dst: pfx("10.0.0.0/8"), Gateway: gw, Dev: "eth0"}))
-	r.ok(r.h.RuleAdd(rtnl.FamilyV4, fibrules.Rule{Pref: 100, Table: 10, Action: fibrules.ActToTable,
+	r.ok(r.h.RuleAdd(rt.FamilyInet, fibrules.Rule{Pref: 100, Table: 10, Action: fibrules.ActToTable,
 		Src: pfx("192.0.2.1/32"), Attrs: fibrules.AttrPriority}))
-	r.ok(r.h.RuleAdd(rtnl.FamilyV4, fibrules.Rule{Pref: 101, Table: 10, Action: fibrules.ActToTable,
+	r.ok(r.h.RuleAdd(rt.FamilyInet, fibrules.Rule{Pref: 101, Table: 10, Action: fibrules.ActToTable,
 		FwMark: 7, FwMask: 0xffffffff, Attrs: fibrules.AttrPriority}))
 	dst := netip.MustParseAddr("10.1.1.1")
 	get := func(q rtnl.RouteGetRequest) (rtnl.RouteResult, error) { q.Dst = dst; return r.h.GetRoute(q) }

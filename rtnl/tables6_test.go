@@ -8,6 +8,7 @@ import (
 
 	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/fibrules"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 )
@@ -19,9 +20,9 @@ func TestRuleFindsTableARouteCreated6(t *testing.T) {
 		r := newRig(t, cfg)
 		r.ok(r.h.RouteAdd(rtnl.Route{Table: 100, Dst: netip.MustParsePrefix("2001:db8::/64"), Type: fib.TypeBlackhole}))
 		created := r.k.Counters().Get(sim.Fib6NewTable)
-		r.ok(r.h.RuleAdd(rtnl.FamilyV6, fibrules.Rule{Table: 100, Action: fibrules.ActToTable}))
+		r.ok(r.h.RuleAdd(rt.FamilyInet6, fibrules.Rule{Table: 100, Action: fibrules.ActToTable}))
 		require.Equal(t, created, r.k.Counters().Get(sim.Fib6NewTable), "%s: the rule created table 100 again", cfg)
-		r.ok(r.h.RuleAdd(rtnl.FamilyV6, fibrules.Rule{Table: 101, Action: fibrules.ActToTable}))
+		r.ok(r.h.RuleAdd(rt.FamilyInet6, fibrules.Rule{Table: 101, Action: fibrules.ActToTable}))
 		require.Equal(t, created+1, r.k.Counters().Get(sim.Fib6NewTable), "%s: a new table for the rule", cfg)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 )
@@ -215,7 +216,7 @@ func seed003Fit(param string, cfg rtnl.Config, row RowKey, constant string) Cali
 		Rows: []RowKey{row},
 		How:  "the value that makes the run take its published real time (" + constant + ")",
 		Run: func(c sim.Costs) (time.Duration, error) {
-			r, err := Seed003(cfg, Seed003Params{Family: rtnl.FamilyV4, Costs: &c})
+			r, err := Seed003(cfg, Seed003Params{Family: rt.FamilyInet, Costs: &c})
 			if err != nil {
 				return 0, err
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/scenario"
 )
@@ -24,12 +25,12 @@ func TestSeed003CoarseNearFine(t *testing.T) {
 	}
 	for _, run := range []struct {
 		cfg    rtnl.Config
-		family int
+		family rt.Family
 	}{
-		{rtnl.Before, rtnl.FamilyV4}, {rtnl.Before, rtnl.FamilyV6},
-		{rtnl.After, rtnl.FamilyV4}, {rtnl.After, rtnl.FamilyV6},
+		{rtnl.Before, rt.FamilyInet}, {rtnl.Before, rt.FamilyInet6},
+		{rtnl.After, rt.FamilyInet}, {rtnl.After, rt.FamilyInet6},
 	} {
-		t.Run(fmt.Sprintf("%s/ipv%d", run.cfg, map[int]int{rtnl.FamilyV4: 4, rtnl.FamilyV6: 6}[run.family]), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s/ipv%d", run.cfg, map[rt.Family]int{rt.FamilyInet: 4, rt.FamilyInet6: 6}[run.family]), func(t *testing.T) {
 			p := scenario.Seed003Params{Netns: 512, Rules: 256, CPUs: 32, Family: run.family}
 			coarse, err := scenario.Seed003(run.cfg, p)
 			require.NoError(t, err)

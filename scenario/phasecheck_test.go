@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/scenario"
 )
@@ -26,7 +27,7 @@ func TestSeedsPassInvariantChecks(t *testing.T) {
 		require.NoError(t, err, "seed 001 %v", cfg)
 		_, err = scenario.Seed002(cfg, scenario.Seed002Params{Interfaces: 8})
 		require.NoError(t, err, "seed 002 %v", cfg)
-		for _, fam := range []int{rtnl.FamilyV4, rtnl.FamilyV6} {
+		for _, fam := range []rt.Family{rt.FamilyInet, rt.FamilyInet6} {
 			_, err = scenario.Seed003(cfg, scenario.Seed003Params{Netns: 16, Rules: 32, Family: fam})
 			require.NoError(t, err, "seed 003 %v family %d", cfg, fam)
 		}

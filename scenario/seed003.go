@@ -43,7 +43,7 @@ func (s Seed003Start) String() string {
 type Seed003Params struct {
 	Netns  int          // namespaces K, one `ip -batch` job each (seed: 4096)
 	Rules  int          // `rule add from all table N` lines per job, N = 1..Rules (seed: 1024)
-	Family int          // rtnl.FamilyV4 or rtnl.FamilyV6 (default IPv4)
+	Family rt.Family    // rt.FamilyInet or rt.FamilyInet6 (default IPv4)
 	CPUs   int          // virtual CPUs P (default Seed003CPUs, the patch's machine)
 	Start  Seed003Start // how the jobs start (default ShellLoop)
 	Costs  *sim.Costs   // cost model; nil means the patch's machine (Seed003Costs)
@@ -97,7 +97,7 @@ func Seed003(cfg rtnl.Config, p Seed003Params) (*Seed003Result, error) {
 		p.Rules = seed003Rules
 	}
 	if p.Family == 0 {
-		p.Family = rtnl.FamilyV4
+		p.Family = rt.FamilyInet
 	}
 	if p.CPUs == 0 {
 		p.CPUs = Seed003CPUs
@@ -105,8 +105,8 @@ func Seed003(cfg rtnl.Config, p Seed003Params) (*Seed003Result, error) {
 	if p.Netns < 1 || p.Netns > 1<<16 || p.Rules < 1 || p.Rules > 1<<16 || p.CPUs < 1 {
 		return nil, fmt.Errorf("seed 003: need 1 ≤ netns ≤ 65536, 1 ≤ rules ≤ 65536, cpus ≥ 1 (netns=%d rules=%d cpus=%d)", p.Netns, p.Rules, p.CPUs)
 	}
-	if p.Family != rtnl.FamilyV4 && p.Family != rtnl.FamilyV6 {
-		return nil, fmt.Errorf("seed 003: family must be rtnl.FamilyV4 or rtnl.FamilyV6, not %d", p.Family)
+	if p.Family != rt.FamilyInet && p.Family != rt.FamilyInet6 {
+		return nil, fmt.Errorf("seed 003: family must be rt.FamilyInet or rt.FamilyInet6, not %d", p.Family)
 	}
 	if p.Start > AllAtOnce {
 		return nil, fmt.Errorf("seed 003: unknown start %d", p.Start)
@@ -162,7 +162,7 @@ func Seed003(cfg rtnl.Config, p Seed003Params) (*Seed003Result, error) {
 		}
 	}
 	phase := "ipv4"
-	if p.Family == rtnl.FamilyV6 {
+	if p.Family == rt.FamilyInet6 {
 		phase = "ipv6"
 	}
 	if err := rc.timed(phase, func() (time.Duration, error) {
@@ -231,7 +231,7 @@ func JobNamespaces(k *rtnl.Kernel, t *sim.Task, n int) ([]*rtnl.Net, error) {
 		if nets[i], err = k.NewNet(t, fmt.Sprintf("ns-%d", i+1)); err != nil {
 			return nil, err
 		}
-		for _, fam := range []int{rtnl.FamilyV4, rtnl.FamilyV6} {
+		for _, fam := range []rt.Family{rt.FamilyInet, rt.FamilyInet6} {
 			if m := nets[i].Rules(rt.Family(fam)).Mutex(); m != nil {
 				m.SetPrivate()
 			}

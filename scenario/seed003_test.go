@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/scenario"
 	"github.com/netsimlab/netsim/sim"
@@ -22,13 +23,13 @@ func TestSeed003Locks(t *testing.T) {
 	// every rule, and RTNL once per namespace for IPv4 (fib_unmerge), never
 	// for IPv6.
 	const k, n = 8, 64
-	for _, fam := range []int{rtnl.FamilyV4, rtnl.FamilyV6} {
+	for _, fam := range []rt.Family{rt.FamilyInet, rt.FamilyInet6} {
 		b := seed003(t, rtnl.Before, scenario.Seed003Params{Netns: k, Rules: n, Family: fam})
 		require.EqualValues(t, k*n, b.RTNLAcquires)
 		require.EqualValues(t, 0, b.OpsLockAcquires)
 		a := seed003(t, rtnl.After, scenario.Seed003Params{Netns: k, Rules: n, Family: fam})
 		require.EqualValues(t, k*n, a.OpsLockAcquires)
-		if fam == rtnl.FamilyV4 {
+		if fam == rt.FamilyInet {
 			require.EqualValues(t, k, a.RTNLAcquires)
 		} else {
 			require.EqualValues(t, 0, a.RTNLAcquires)
@@ -42,14 +43,14 @@ func TestSeed003Work(t *testing.T) {
 	// IPv6 add creates a table and then walks every IPv6 table (local, main
 	// and those created).
 	const k, n = 4, 100
-	v4 := seed003(t, rtnl.After, scenario.Seed003Params{Netns: k, Rules: n, Family: rtnl.FamilyV4})
+	v4 := seed003(t, rtnl.After, scenario.Seed003Params{Netns: k, Rules: n, Family: rt.FamilyInet})
 	c := v4.Phases[1].Counters
 	require.EqualValues(t, k*(3*n+n*(n-1)/2), c.Get(sim.RuleScan))
 	require.EqualValues(t, k*n, c.Get(sim.RuleChange))
 	require.EqualValues(t, k*n, c.Get(sim.IPBatchLine))
 	require.EqualValues(t, k, c.Get(sim.Fork))
 	require.EqualValues(t, 0, c.Get(sim.Fib6TableWalk))
-	v6 := seed003(t, rtnl.After, scenario.Seed003Params{Netns: k, Rules: n, Family: rtnl.FamilyV6})
+	v6 := seed003(t, rtnl.After, scenario.Seed003Params{Netns: k, Rules: n, Family: rt.FamilyInet6})
 	c = v6.Phases[1].Counters
 	require.EqualValues(t, k*(2*n+n*(n-1)/2), c.Get(sim.RuleScan))
 	require.EqualValues(t, k*n, c.Get(sim.Fib6NewTable))
@@ -73,7 +74,7 @@ func TestSeed003Scaling(t *testing.T) {
 
 	// IPv4 takes RTNL once per namespace (the first rule's fib_unmerge), a
 	// few µs each; IPv6 never.
-	for fam, tol := range map[int]float64{rtnl.FamilyV4: 0.05, rtnl.FamilyV6: 0.001} {
+	for fam, tol := range map[rt.Family]float64{rt.FamilyInet: 0.05, rt.FamilyInet6: 0.001} {
 		q := p
 		q.Family = fam
 		after, err := scenario.Seed003Sweep(rtnl.After, q, ks)
@@ -106,7 +107,7 @@ func TestSeed003SpinningFillsTheMachine(t *testing.T) {
 }
 
 func TestSeed003IsDeterministic(t *testing.T) {
-	p := scenario.Seed003Params{Netns: 64, Rules: 32, Family: rtnl.FamilyV6}
+	p := scenario.Seed003Params{Netns: 64, Rules: 32, Family: rt.FamilyInet6}
 	for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
 		x, y := seed003(t, cfg, p), seed003(t, cfg, p)
 		require.Equal(t, x.Makespan, y.Makespan)

@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 )
@@ -181,10 +182,10 @@ var seedModes = []rtnl.Config{rtnl.Before, rtnl.After}
 // seed003Runs are seed 003's runs, in the table's order.
 var seed003Runs = []struct {
 	cfg    rtnl.Config
-	family int
+	family rt.Family
 }{
-	{rtnl.Before, rtnl.FamilyV4}, {rtnl.Before, rtnl.FamilyV6},
-	{rtnl.After, rtnl.FamilyV4}, {rtnl.After, rtnl.FamilyV6},
+	{rtnl.Before, rt.FamilyInet}, {rtnl.Before, rt.FamilyInet6},
+	{rtnl.After, rt.FamilyInet}, {rtnl.After, rt.FamilyInet6},
 }
 
 // seed004Runs are seed 004's runs (Devices is set from the scale).
@@ -348,7 +349,7 @@ func runSeed003(netns int, tracer func(run string) sim.Tracer, ran func()) ([]*S
 	// that two processors finish together.
 	trs := make([]sim.Tracer, len(runs))
 	for i, r := range runs {
-		trs[i] = tracer(fmt.Sprintf("seed 003 %s ipv%d", r.cfg, map[int]int{rtnl.FamilyV4: 4, rtnl.FamilyV6: 6}[r.family]))
+		trs[i] = tracer(fmt.Sprintf("seed 003 %s ipv%d", r.cfg, map[rt.Family]int{rt.FamilyInet: 4, rt.FamilyInet6: 6}[r.family]))
 	}
 	for _, i := range []int{1, 0, 3, 2} {
 		r := runs[i]

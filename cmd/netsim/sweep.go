@@ -18,6 +18,7 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/scenario"
 	"github.com/netsimlab/netsim/sim"
@@ -74,9 +75,9 @@ func runSweep(args []string, out io.Writer) error {
 	p := scenario.Seed003Params{Rules: *rules, CPUs: *cpus}
 	switch *family {
 	case 4:
-		p.Family = rtnl.FamilyV4
+		p.Family = rt.FamilyInet
 	case 6:
-		p.Family = rtnl.FamilyV6
+		p.Family = rt.FamilyInet6
 	default:
 		return fmt.Errorf("sweep: -family must be 4 or 6, not %d", *family)
 	}
@@ -185,7 +186,7 @@ func runSweep(args []string, out io.Writer) error {
 func plotSweep(file string, p scenario.Seed003Params, ks []int, before, after []float64) error {
 	pl := plot.New()
 	fam := 4
-	if p.Family == rtnl.FamilyV6 {
+	if p.Family == rt.FamilyInet6 {
 		fam = 6
 	}
 	rules := p.Rules
