@@ -1,3 +1,6 @@
+// Route attribute numbers (enum rtattr_type_t of
+// include/uapi/linux/rtnetlink.h), which a route dump's strict check reads.
+
 package rt
 
 // The route attributes (RouteAttr), numbered from 0 in the kernel's order.
