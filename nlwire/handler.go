@@ -13,6 +13,7 @@ type request struct {
 	hdr    netlink.Header // as sent (Length checked); a doit may rewrite Flags as the kernel's handler does, and the ack echoes them
 	body   []byte         // the payload after the header
 	strict bool           // the socket enabled NETLINK_GET_STRICT_CHK
+	origin rtnl.Origin    // the requester's port id, sequence and flags, for the request's notifications
 
 	// scratch is the socket's spans for the request's top-level
 	// attributes (request.parseAttrs).

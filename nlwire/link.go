@@ -274,15 +274,11 @@ func getLink(r *request) ([]netlink.Message, error) {
 	if a.has(uapi.IFLA_TARGET_NETNSID) {
 		return nil, errno.New(syscall.EOPNOTSUPP, "IFLA_TARGET_NETNSID is not modelled by netsim")
 	}
-	var li rtnl.LinkInfo
-	switch name := linkName(a); {
-	case m.index > 0:
-		li, err = r.h.LinkByIndex(netdev.IfIndex(m.index))
-	case name != "":
-		li, err = r.h.LinkByName(name)
-	default:
-		return nil, errInval
+	req := rtnl.LinkGetRequest{Origin: r.origin, Index: netdev.IfIndex(max(m.index, 0))}
+	if m.index <= 0 {
+		req.Name = linkName(a)
 	}
+	li, err := r.h.GetLink(req)
 	if err != nil {
 		return nil, bareErrno(err, syscall.ENODEV)
 	}
@@ -304,10 +300,12 @@ func linkName(a attrs) string {
 	return a.str(uapi.IFLA_ALT_IFNAME)
 }
 
-// dumpLinks serves RTM_GETLINK with NLM_F_DUMP.
+// dumpLinks serves RTM_GETLINK with NLM_F_DUMP: the request's header and
+// attributes parsed into an rtnl.LinkDumpRequest, which checks them.
 //
 // Kernel: rtnl_dump_ifinfo, rtnl_valid_dump_ifinfo_req.
 func dumpLinks(r *request) (dumper, error) {
+	req := rtnl.LinkDumpRequest{Origin: r.origin, Strict: r.strict}
 	var a attrs
 	var err error
 	if r.strict {
@@ -315,16 +313,9 @@ func dumpLinks(r *request) (dumper, error) {
 			return nil, errno.New(syscall.EINVAL, "Invalid header for link dump")
 		}
 		m := parseIfinfomsg(r.body)
-		if m.pad != 0 || m.typ != 0 || m.flags != 0 || m.change != 0 {
-			return nil, errno.New(syscall.EINVAL, "Invalid values in header for link dump request")
-		}
-		if m.index != 0 {
-			return nil, errno.New(syscall.EINVAL, "Filter by device index not supported for link dumps")
-		}
-		a, err = parseAttrs(r.body[ifinfomsgLen:], 16+ifinfomsgLen, iflaPolicy, validateDeprecatedStrict)
-		if err != nil {
-			return nil, err
-		}
+		req.BadHeader = m.pad != 0 || m.typ != 0 || m.flags != 0 || m.change != 0
+		req.Index = netdev.IfIndex(m.index)
+		a, req.AttrErr = parseAttrs(r.body[ifinfomsgLen:], 16+ifinfomsgLen, iflaPolicy, validateDeprecatedStrict)
 	} else {
 		// An rtgenmsg of iproute2 before 3.9 is shorter than an
 		// ifinfomsg: its attributes start after the one byte (aligned).
@@ -339,60 +330,52 @@ func dumpLinks(r *request) (dumper, error) {
 			a = attrs{} // a failed parse walks every device unfiltered
 		}
 	}
-	var master netdev.IfIndex
-	kind, hasKind := "", false
+	pos := 0
 	for t, v := range a.present() {
 		if v == nil {
 			continue
 		}
+		pos++
 		switch t {
 		case uapi.IFLA_TARGET_NETNSID:
-			return nil, errno.New(syscall.EINVAL, "Invalid target network namespace id")
+			req.TargetNetnsIDAt = pos
 		case uapi.IFLA_EXT_MASK:
 		case uapi.IFLA_MASTER:
-			master = netdev.IfIndex(a.u32(uint16(t)))
+			req.Master = netdev.IfIndex(a.u32(uint16(t)))
 		case uapi.IFLA_LINKINFO:
-			kind, hasKind = linkinfoKind(v)
+			req.Kind = linkinfoKind(v)
 		default:
-			if r.strict {
-				return nil, errno.New(syscall.EINVAL, "Unsupported attribute in link dump request")
+			if req.UnsupportedAt == 0 {
+				req.UnsupportedAt = pos
 			}
 		}
 	}
-	d := &linkDumper{h: r.h, master: master, kind: kind, hasKind: hasKind}
-	if master != 0 || hasKind {
+	ld, err := r.h.DumpLinks(req)
+	if err != nil {
+		return nil, err
+	}
+	d := &linkDumper{d: ld}
+	if ld.Filtered() {
 		d.flags = netlink.HeaderFlags(uapi.NLM_F_DUMP_FILTERED)
 	}
 	return d, nil
 }
 
-// linkDumper is a link dump's filter and cursor, the ifindex to resume
-// at (ctx->ifindex).
+// linkDumper puts an rtnl link dump's devices into messages.
 type linkDumper struct {
-	h       *rtnl.Handle
-	from    netdev.IfIndex
-	master  netdev.IfIndex
-	kind    string
-	hasKind bool
-	flags   netlink.HeaderFlags
+	d     *rtnl.LinkDump
+	flags netlink.HeaderFlags
 }
 
-// fill puts the devices the filter leaves, from the cursor on, and checks
-// the dump's consistency against dev_base_seq.
+// fill puts the devices from the cursor on, and checks the dump's
+// consistency against dev_base_seq.
 //
-// Kernel: rtnl_dump_ifinfo, link_dump_filtered, rtnl_fill_ifinfo.
+// Kernel: rtnl_dump_ifinfo, rtnl_fill_ifinfo.
 func (d *linkDumper) fill(p *part) (bool, error) {
 	var perr error
-	put := putEach(p, rt.RTMNewLink, d.flags, func(li *rtnl.LinkInfo, _ int) ([]byte, error) {
+	ds, err := d.d.Next(putEach(p, rt.RTMNewLink, d.flags, func(li *rtnl.LinkInfo, _ int) ([]byte, error) {
 		return linkMessage(*li, 0), nil
-	}, &perr)
-	ds, err := d.h.LinkDump(&d.from, func(li *rtnl.LinkInfo) bool {
-		// link_master_filtered: a master filter drops a device with
-		// another master (or none); link_kind_filtered: a kind filter
-		// drops devices of other kinds.
-		filtered := d.master != 0 && li.MasterIndex != d.master || d.hasKind && li.Kind != d.kind
-		return filtered || put(li)
-	})
+	}, &perr))
 	if err != nil {
 		return false, err
 	}
@@ -400,21 +383,15 @@ func (d *linkDumper) fill(p *part) (bool, error) {
 	return ds.Done, perr
 }
 
-func (d *linkDumper) close() {}
+func (d *linkDumper) close() { d.d.Close() }
 
-// linkinfoKind is linkinfo_to_kind_ops: the IFLA_INFO_KIND of a dump's
-// IFLA_LINKINFO, when it names a kind the kernel has (a kind it lacks
-// filters nothing).
-func linkinfoKind(b []byte) (string, bool) {
+// linkinfoKind is the IFLA_INFO_KIND of a dump's IFLA_LINKINFO, or "".
+func linkinfoKind(b []byte) string {
 	li, err := parseAttrs(b, 0, iflaInfoPolicy, validateLiberal)
-	if err != nil || !li.has(uapi.IFLA_INFO_KIND) {
-		return "", false
+	if err != nil {
+		return ""
 	}
-	k := li.str(uapi.IFLA_INFO_KIND)
-	if !netdev.KnownKind(k) {
-		return "", false
-	}
-	return k, true
+	return li.str(uapi.IFLA_INFO_KIND)
 }
 
 // unmodelledLinkAttrs are the attributes do_setlink and rtnl_create_link
@@ -548,7 +525,7 @@ func setLink(r *request) ([]netlink.Message, error) {
 			return nil, errno.New(syscall.ENODEV, "")
 		}
 	}
-	return nil, bareErrno(r.h.LinkSet(netdev.IfIndex(max(m.index, 0)), name, c), syscall.ENODEV)
+	return nil, bareErrno(r.h.SetLink(rtnl.LinkRequest{Origin: r.origin, Index: netdev.IfIndex(max(m.index, 0)), Name: name, Change: c}), syscall.ENODEV)
 }
 
 // delLink serves RTM_DELLINK.
@@ -565,24 +542,19 @@ func delLink(r *request) ([]netlink.Message, error) {
 	if a.has(uapi.IFLA_TARGET_NETNSID) {
 		return nil, badAttr(errno.New(syscall.EOPNOTSUPP, "IFLA_TARGET_NETNSID is not modelled by netsim"), a.offset(uapi.IFLA_TARGET_NETNSID))
 	}
-	named := a.has(uapi.IFLA_IFNAME) || a.has(uapi.IFLA_ALT_IFNAME)
+	req := rtnl.LinkRequest{Origin: r.origin}
 	switch {
 	case m.index > 0:
-		return nil, delLinkErr(r.h.LinkDelIndex(netdev.IfIndex(m.index)))
-	case named:
-		name := linkName(a)
-		if name == "" {
+		req.Index = netdev.IfIndex(m.index)
+	case a.has(uapi.IFLA_IFNAME) || a.has(uapi.IFLA_ALT_IFNAME):
+		if req.Name = linkName(a); req.Name == "" {
 			return nil, errno.New(syscall.ENODEV, "")
 		}
-		return nil, delLinkErr(r.h.LinkDel(name))
 	case a.has(uapi.IFLA_GROUP):
 		g := a.u32(uapi.IFLA_GROUP)
-		if g == 0 {
-			return nil, errno.New(syscall.EPERM, "")
-		}
-		return nil, delLinkErr(r.h.LinkDelGroup(g))
+		req.Group = &g
 	}
-	return nil, errInval
+	return nil, delLinkErr(r.h.DelLink(req))
 }
 
 // delLinkErr drops the message of rtnl's errors that rtnl_dellink answers

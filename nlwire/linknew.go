@@ -18,6 +18,7 @@ import (
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nlwire/internal/uapi"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 )
 
@@ -49,11 +50,11 @@ func newLink(r *request) ([]netlink.Message, error) {
 		kind = info.str(uapi.IFLA_INFO_KIND)
 	}
 	req := rtnl.LinkRequest{
-		Index:   netdev.IfIndex(m.index),
-		Create:  r.hdr.Flags&uapi.NLM_F_CREATE != 0,
-		Excl:    r.hdr.Flags&uapi.NLM_F_EXCL != 0,
-		Replace: r.hdr.Flags&uapi.NLM_F_REPLACE != 0,
+		Origin: r.origin,
+		Index:  netdev.IfIndex(m.index),
+		Flags:  rt.NLMFlags(r.hdr.Flags) & (rt.NLMCreate | rt.NLMExcl | rt.NLMReplace),
 	}
+	create := req.Flags&rt.NLMCreate != 0
 	if m.index == 0 {
 		req.Name = linkName(a)
 	}
@@ -96,7 +97,7 @@ func newLink(r *request) ([]netlink.Message, error) {
 		}
 		req.Change.BridgePort = &ps
 	}
-	if req.Create {
+	if create {
 		switch {
 		case !hasKind:
 		case !netdev.KnownKind(kind):
@@ -117,7 +118,7 @@ func newLink(r *request) ([]netlink.Message, error) {
 	if m.index == 0 && req.Name == "" && (a.has(uapi.IFLA_IFNAME) || a.has(uapi.IFLA_ALT_IFNAME)) {
 		// An empty name names no device (rtnl_dev_get); a creation
 		// with it is refused by rtnl_create_link (dev_valid_name).
-		if !req.Create {
+		if !create {
 			return nil, errno.New(syscall.ENODEV, "")
 		}
 		if req.Spec != nil && req.KindErr == nil && a.has(uapi.IFLA_IFNAME) {
@@ -126,7 +127,7 @@ func newLink(r *request) ([]netlink.Message, error) {
 	}
 	// A name clash at register_netdevice and a master without ndo_add_slave
 	// are bare errnos in the kernel: rtnl.HasExtack drops their text.
-	return nil, r.h.LinkNew(req)
+	return nil, r.h.NewLink(req)
 }
 
 // kindPolicy returns the IFLA_INFO_DATA policy of a kind netsim models.

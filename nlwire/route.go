@@ -625,7 +625,7 @@ func validDumpReq(r *request) (dumpFilter, error) {
 			f.table = a.u32(uapi.RTA_TABLE)
 		case uapi.RTA_OIF:
 			i := netdev.IfIndex(a.u32(uapi.RTA_OIF))
-			if _, err := r.h.LinkByIndex(i); err != nil || i <= 0 {
+			if _, err := r.h.GetLink(rtnl.LinkGetRequest{Index: i}); err != nil || i <= 0 {
 				return f, errno.New(syscall.ENODEV, "")
 			}
 			f.dev = i

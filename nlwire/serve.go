@@ -175,10 +175,11 @@ func (s *Socket) rcvMsg(m []byte) (started bool, flags uint16, warn string, err 
 	if s.spans == nil {
 		s.spans = make([]span, 64)
 	}
-	s.req = request{h: s.h, hdr: hdr, body: m[nlmsgHdrLen:], strict: strict, scratch: s.spans}
-	r := &s.req
 	echo := hdr.Flags&uapi.NLM_F_ECHO != 0
-	s.h.SetOrigin(rtnl.Origin{PortID: s.pid, Seq: hdr.Sequence, Echo: echo, Flags: uint16(hdr.Flags)})
+	origin := rtnl.Origin{PortID: s.pid, Seq: hdr.Sequence, Echo: echo, Flags: uint16(hdr.Flags)}
+	s.req = request{h: s.h, hdr: hdr, body: m[nlmsgHdrLen:], strict: strict, origin: origin, scratch: s.spans}
+	r := &s.req
+	s.h.SetOrigin(origin)
 	defer s.h.SetOrigin(rtnl.Origin{})
 	if echo {
 		// The echo is built even while nobody listens (rtnl_notify_needed).

@@ -86,7 +86,7 @@ func TestLinkInfo(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			li := r.link(c.name)
 			c.check(li)
-			byIdx, err := h.LinkByIndex(li.Index)
+			byIdx, err := h.GetLink(rtnl.LinkGetRequest{Index: li.Index})
 			require.NoError(t, err)
 			require.Equal(t, li, byIdx)
 		})

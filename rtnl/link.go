@@ -27,241 +27,51 @@ func lookup(tb *netdev.Table, name string) (*netdev.Device, error) {
 	return tb.Lookup(name)
 }
 
-// LinkAdd creates the device(s) spec describes: netdev.Dummy, Veth,
-// Macvlan, Vlan, Bond, VRF or Bridge.
+// linkDev returns the device a link request names: by ifindex when index
+// is above 0, else by name (IFLA_IFNAME, cut at its first NUL). A missing
+// device is ENODEV, a request that names none EINVAL; the messages are
+// netsim's (the kernel's rtnl_dev_get callers answer bare errnos, and
+// HasExtack drops these).
 //
-// Kernel: rtnl_newlink with NLM_F_CREATE|NLM_F_EXCL (`ip link add`).
-func (h *Handle) LinkAdd(spec netdev.LinkSpec) error {
-	return h.do("RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
-		_, err := tb.NewLink(t, spec)
+// Kernel: __dev_get_by_index, rtnl_dev_get (net/core/rtnetlink.c).
+func linkDev(tb *netdev.Table, index netdev.IfIndex, name string) (*netdev.Device, error) {
+	if index > 0 {
+		if d := tb.ByIndex(index); d != nil {
+			return d, nil
+		}
+		return nil, errno.Errorf(syscall.ENODEV, "No device with ifindex %d", index)
+	}
+	return lookup(tb, name)
+}
+
+// DelLink serves an RTM_DELLINK request: it deletes the device r names
+// (ifi_index, else IFLA_IFNAME; a veth's peer goes with it), else every
+// device of r.Group in one request (group 0 is EPERM), else the devices of
+// r.IfindexList in one request, which a kernel without seed 004's patch
+// (Config.IfindexList false) does not know: the request then names no
+// device and fails with EINVAL.
+//
+// Kernel: rtnl_dellink, rtnl_group_dellink (net/core/rtnetlink.c);
+// rtnl_list_dellink (patch v3, never merged).
+func (h *Handle) DelLink(r LinkRequest) error {
+	return h.doFrom(r.Origin, "RTM_DELLINK", func(t *sim.Task, tb *netdev.Table) error {
+		switch {
+		case r.Index > 0 || r.Name != "":
+			d, err := linkDev(tb, r.Index, r.Name)
+			if err != nil {
+				return err
+			}
+			return tb.DelLink(t, d)
+		case r.Group != nil:
+			return tb.DelGroup(t, *r.Group)
+		case r.IfindexList != nil:
+			if !h.n.k.cfg.IfindexList {
+				return errno.New(syscall.EINVAL, "IFLA_IFINDEX_LIST is not supported by this kernel")
+			}
+			return tb.DelIfindexList(t, r.IfindexList)
+		}
+		_, err := linkDev(tb, 0, "")
 		return err
-	})
-}
-
-// LinkDel deletes the device named name (and a veth's peer with it).
-//
-// Kernel: rtnl_dellink (`ip link del NAME`).
-func (h *Handle) LinkDel(name string) error {
-	return h.do("RTM_DELLINK", func(t *sim.Task, tb *netdev.Table) error {
-		d, err := lookup(tb, name)
-		if err != nil {
-			return err
-		}
-		return tb.DelLink(t, d)
-	})
-}
-
-// LinkDelIndex deletes the device with ifindex i.
-//
-// Kernel: rtnl_dellink with ifi_index set.
-func (h *Handle) LinkDelIndex(i netdev.IfIndex) error {
-	return h.do("RTM_DELLINK", func(t *sim.Task, tb *netdev.Table) error {
-		d := tb.ByIndex(i)
-		if d == nil {
-			return errno.Errorf(syscall.ENODEV, "No device with ifindex %d", i)
-		}
-		return tb.DelLink(t, d)
-	})
-}
-
-// LinkDelGroup deletes every device of group g in one request.
-//
-// Kernel: rtnl_group_dellink (`ip link del group G`).
-func (h *Handle) LinkDelGroup(g uint32) error {
-	return h.do("RTM_DELLINK", func(t *sim.Task, tb *netdev.Table) error { return tb.DelGroup(t, g) })
-}
-
-// LinkDelList deletes the devices with the given ifindexes in one request
-// (seed 004's IFLA_IFINDEX_LIST). A kernel without the patch
-// (Config.IfindexList false) does not know the attribute: the request names
-// no device and fails with EINVAL.
-//
-// Kernel: rtnl_list_dellink (patch v3, never merged).
-func (h *Handle) LinkDelList(idx []netdev.IfIndex) error {
-	return h.do("RTM_DELLINK", func(t *sim.Task, tb *netdev.Table) error {
-		if !h.n.k.cfg.IfindexList {
-			return errno.New(syscall.EINVAL, "IFLA_IFINDEX_LIST is not supported by this kernel")
-		}
-		return tb.DelIfindexList(t, idx)
-	})
-}
-
-// LinkSetUp brings the device up.
-//
-// Kernel: do_setlink → dev_change_flags(IFF_UP) (`ip link set NAME up`).
-func (h *Handle) LinkSetUp(name string) error { return h.setUp(name, true) }
-
-// LinkSetDown brings the device down.
-//
-// Kernel: do_setlink → dev_change_flags (`ip link set NAME down`).
-func (h *Handle) LinkSetDown(name string) error { return h.setUp(name, false) }
-
-func (h *Handle) setUp(name string, up bool) error {
-	return h.do("RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
-		d, err := lookup(tb, name)
-		if err != nil {
-			return err
-		}
-		return d.SetUp(t, up)
-	})
-}
-
-// LinkChangeFlags sets the device's flags of mask (netdev.UserFlags:
-// up, arp, multicast, promisc, allmulticast) to their values in flags.
-//
-// Kernel: do_setlink → dev_change_flags with the request's ifi_flags and
-// ifi_change (`ip link set NAME promisc on arp off ...`).
-func (h *Handle) LinkChangeFlags(name string, flags, mask netdev.Flags) error {
-	return h.do("RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
-		d, err := lookup(tb, name)
-		if err != nil {
-			return err
-		}
-		return d.ChangeFlags(t, flags, mask&netdev.UserFlags)
-	})
-}
-
-// LinkSetMaster enslaves the device to master (a bond, a vrf or a bridge).
-//
-// Kernel: do_setlink → do_set_master (`ip link set NAME master MASTER`).
-func (h *Handle) LinkSetMaster(name, master string) error {
-	return h.do("RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
-		d, err := lookup(tb, name)
-		if err != nil {
-			return err
-		}
-		m, err := lookup(tb, master)
-		if err != nil {
-			return err
-		}
-		return d.SetMaster(t, m)
-	})
-}
-
-// LinkSetNoMaster releases the device from its master.
-//
-// Kernel: do_set_master with IFLA_MASTER 0 (`ip link set NAME nomaster`).
-func (h *Handle) LinkSetNoMaster(name string) error {
-	return h.do("RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
-		d, err := lookup(tb, name)
-		if err != nil {
-			return err
-		}
-		return d.SetMaster(t, nil)
-	})
-}
-
-// LinkSetBridge changes a bridge's IFLA_BR_* attributes. A device of
-// another kind refuses with EOPNOTSUPP.
-//
-// Kernel: rtnl_newlink on an existing device → br_changelink
-// (`ip link set NAME type bridge ...`).
-func (h *Handle) LinkSetBridge(name string, s netdev.BridgeSettings) error {
-	return h.do("RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
-		d, err := lookup(tb, name)
-		if err != nil {
-			return err
-		}
-		if d.Kind() != "bridge" {
-			return errno.Errorf(syscall.EOPNOTSUPP, "Device \"%s\" is not of kind bridge", name)
-		}
-		return d.ChangeBridge(t, s)
-	})
-}
-
-// LinkSetBridgePort changes a bridge port's IFLA_BRPORT_* attributes. A
-// device that is not a bridge port refuses with EOPNOTSUPP.
-//
-// Kernel: rtnl_newlink on an existing device → br_port_slave_changelink
-// (`ip link set NAME type bridge_slave ...`).
-func (h *Handle) LinkSetBridgePort(name string, s netdev.BridgePortSettings) error {
-	return h.do("RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
-		d, err := lookup(tb, name)
-		if err != nil {
-			return err
-		}
-		return d.ChangeBridgePort(t, s)
-	})
-}
-
-// LinkSetGroup puts the device in group g.
-//
-// Kernel: do_setlink → dev_set_group (`ip link set NAME group G`).
-func (h *Handle) LinkSetGroup(name string, g uint32) error {
-	return h.do("RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
-		d, err := lookup(tb, name)
-		if err != nil {
-			return err
-		}
-		return doSetLink(t, tb, d, false, LinkChange{Group: &g})
-	})
-}
-
-// LinkSetMTU sets the device's MTU.
-//
-// Kernel: do_setlink → dev_set_mtu_ext (`ip link set NAME mtu M`).
-func (h *Handle) LinkSetMTU(name string, mtu int) error {
-	return h.do("RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
-		d, err := lookup(tb, name)
-		if err != nil {
-			return err
-		}
-		return d.SetMTU(t, mtu)
-	})
-}
-
-// LinkSetName renames the device.
-//
-// Kernel: do_setlink → dev_change_name (`ip link set NAME name NEW`).
-func (h *Handle) LinkSetName(name, newName string) error {
-	return h.do("RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
-		d, err := lookup(tb, name)
-		if err != nil {
-			return err
-		}
-		return d.SetName(t, newName)
-	})
-}
-
-// LinkSetHardwareAddr sets the device's hardware address.
-//
-// Kernel: do_setlink → dev_set_mac_address (`ip link set NAME address MAC`).
-func (h *Handle) LinkSetHardwareAddr(name string, mac netdev.MAC) error {
-	return h.do("RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
-		d, err := lookup(tb, name)
-		if err != nil {
-			return err
-		}
-		return d.SetAddr(t, mac)
-	})
-}
-
-// LinkSetTxQueueLen sets the device's transmit queue length. n travels as
-// the u32 IFLA_TXQLEN: 0 is a valid length, and -1 is 2^32-1.
-//
-// Kernel: do_setlink → dev_change_tx_queue_len (`ip link set NAME txqueuelen N`).
-func (h *Handle) LinkSetTxQueueLen(name string, n int) error {
-	return h.do("RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
-		d, err := lookup(tb, name)
-		if err != nil {
-			return err
-		}
-		d.SetTxQueueLen(t, n)
-		return nil
-	})
-}
-
-// LinkSetAlias sets the device's alias; "" clears it. An alias of
-// netdev.IFALIASZ bytes or more fails the netlink policy (ERANGE).
-//
-// Kernel: do_setlink → dev_set_alias (`ip link set NAME alias ALIAS`).
-func (h *Handle) LinkSetAlias(name, alias string) error {
-	return h.do("RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
-		d, err := lookup(tb, name)
-		if err != nil {
-			return err
-		}
-		return doSetLink(t, tb, d, false, LinkChange{Alias: &alias})
 	})
 }
 
@@ -346,13 +156,21 @@ func linkInfo(d *netdev.Device) LinkInfo {
 	return li
 }
 
-// LinkByName returns a snapshot of the device named name.
+// LinkGetRequest is an RTM_GETLINK request without NLM_F_DUMP: the device
+// by ifindex (when > 0) or by name.
+type LinkGetRequest struct {
+	Origin
+	Index netdev.IfIndex // ifi_index
+	Name  string         // IFLA_IFNAME or IFLA_ALT_IFNAME
+}
+
+// GetLink returns a snapshot of the device r names (see linkDev).
 //
-// Kernel: rtnl_getlink.
-func (h *Handle) LinkByName(name string) (LinkInfo, error) {
+// Kernel: rtnl_getlink (net/core/rtnetlink.c).
+func (h *Handle) GetLink(r LinkGetRequest) (LinkInfo, error) {
 	var li LinkInfo
-	err := h.do("RTM_GETLINK", func(t *sim.Task, tb *netdev.Table) error {
-		d, err := lookup(tb, name)
+	err := h.doFrom(r.Origin, "RTM_GETLINK", func(t *sim.Task, tb *netdev.Table) error {
+		d, err := linkDev(tb, r.Index, r.Name)
 		if err != nil {
 			return err
 		}
@@ -362,54 +180,99 @@ func (h *Handle) LinkByName(name string) (LinkInfo, error) {
 	return li, err
 }
 
-// LinkByIndex returns a snapshot of the device with ifindex i.
+// LinkDumpRequest is an RTM_GETLINK request with NLM_F_DUMP: its filters
+// and, for a strict request (NETLINK_GET_STRICT_CHK), what the kernel
+// checks of its header and attributes.
+type LinkDumpRequest struct {
+	Origin
+	Strict bool
+	// BadHeader: the ifinfomsg has a non-zero pad, ifi_type, ifi_flags or
+	// ifi_change (refused by a strict dump).
+	BadHeader bool
+	Index     netdev.IfIndex // ifi_index (a strict dump refuses a filter by it)
+	// AttrErr is the attributes' parse error, which a strict dump answers
+	// after its header checks (a dump that is not strict walks every
+	// device unfiltered instead, and carries none).
+	AttrErr error
+	Master  netdev.IfIndex // IFLA_MASTER: only the ports of this master (0: no filter)
+	// Kind is IFLA_LINKINFO's IFLA_INFO_KIND: only devices of this kind;
+	// "" (or a kind the kernel does not know) filters nothing.
+	Kind string
+	// TargetNetnsIDAt and UnsupportedAt are the positions (from 1, in
+	// type order, 0 for none) of an IFLA_TARGET_NETNSID and of the first
+	// attribute a strict dump does not support: the dump checks the
+	// attributes in type order.
+	TargetNetnsIDAt, UnsupportedAt int
+}
+
+// LinkDump is a link dump in progress: its filter and the ifindex it
+// resumes at (ctx->ifindex).
+type LinkDump struct {
+	h      *Handle
+	from   netdev.IfIndex
+	master netdev.IfIndex
+	kind   string
+}
+
+// DumpLinks checks a link dump request and returns its cursor; nothing is
+// walked until Next. A strict request is refused (EINVAL) for a header
+// with values, a filter by ifindex, its attributes' parse error or an
+// attribute the dump does not support; any request for
+// IFLA_TARGET_NETNSID, which netsim has no peer namespaces for.
 //
-// Kernel: rtnl_getlink with ifi_index.
-func (h *Handle) LinkByIndex(i netdev.IfIndex) (LinkInfo, error) {
-	var li LinkInfo
-	err := h.do("RTM_GETLINK", func(t *sim.Task, tb *netdev.Table) error {
-		d := tb.ByIndex(i)
-		if d == nil {
-			return errno.Errorf(syscall.ENODEV, "No device with ifindex %d", i)
+// Kernel: rtnl_dump_ifinfo, rtnl_valid_dump_ifinfo_req
+// (net/core/rtnetlink.c).
+func (h *Handle) DumpLinks(r LinkDumpRequest) (*LinkDump, error) {
+	if r.Strict {
+		switch {
+		case r.BadHeader:
+			return nil, errno.New(syscall.EINVAL, "Invalid values in header for link dump request")
+		case r.Index != 0:
+			return nil, errno.New(syscall.EINVAL, "Filter by device index not supported for link dumps")
+		case r.AttrErr != nil:
+			return nil, r.AttrErr
 		}
-		li = linkInfo(d)
-		return nil
-	})
-	return li, err
+	}
+	unsupported := r.Strict && r.UnsupportedAt != 0
+	if r.TargetNetnsIDAt != 0 && (!unsupported || r.TargetNetnsIDAt < r.UnsupportedAt) {
+		return nil, errno.New(syscall.EINVAL, "Invalid target network namespace id")
+	}
+	if unsupported {
+		return nil, errno.New(syscall.EINVAL, "Unsupported attribute in link dump request")
+	}
+	d := &LinkDump{h: h, master: r.Master}
+	if netdev.KnownKind(r.Kind) {
+		d.kind = r.Kind
+	}
+	return d, nil
 }
 
-// LinkList returns a snapshot of every device, in the order `ip link show`
-// lists them: LinkDump read whole in one part.
-//
-// Kernel: rtnl_dump_ifinfo.
-func (h *Handle) LinkList() ([]LinkInfo, error) {
-	var out []LinkInfo
-	var from netdev.IfIndex
-	_, err := h.LinkDump(&from, func(li *LinkInfo) bool {
-		out = append(out, *li)
-		return true
-	})
-	return out, err
-}
+// Filtered reports whether the dump filters (NLM_F_DUMP_FILTERED).
+func (d *LinkDump) Filtered() bool { return d.master != 0 || d.kind != "" }
 
-// LinkDump is one part of a link dump: with RTNL held, it calls fn for the
-// devices whose ifindex is at least *from, in ifindex order, until fn
-// returns false, and leaves *from at the ifindex of the device fn refused.
-// The part's Seq is the namespace's dev_base_seq.
+// Next is one part of the dump: with RTNL held, it calls fn for the
+// devices the filter leaves from the cursor on, in ifindex order, until
+// fn returns false, and leaves the cursor at the device fn refused. The
+// part's Seq is the namespace's dev_base_seq. fn runs with RTNL held: it
+// must not call the Handle.
 //
-// Kernel: rtnl_dump_ifinfo (net/core/rtnetlink.c), for_each_netdev_dump
-// from ctx->ifindex.
-func (h *Handle) LinkDump(from *netdev.IfIndex, fn func(*LinkInfo) bool) (DumpSeq, error) {
+// Kernel: rtnl_dump_ifinfo, link_dump_filtered (link_master_filtered,
+// link_kind_filtered), for_each_netdev_dump from ctx->ifindex.
+func (d *LinkDump) Next(fn func(*LinkInfo) bool) (DumpSeq, error) {
+	h := d.h
 	var ds DumpSeq
 	err := h.do("RTM_GETLINK", func(t *sim.Task, tb *netdev.Table) error {
 		ds = DumpSeq{Seq: h.n.gens.devBase, Done: true}
-		for _, d := range tb.Devices() {
-			if d.Index() < *from {
+		for _, dev := range tb.Devices() {
+			if dev.Index() < d.from {
 				continue
 			}
-			li := linkInfo(d)
+			li := linkInfo(dev)
+			if d.master != 0 && li.MasterIndex != d.master || d.kind != "" && li.Kind != d.kind {
+				continue
+			}
 			if !fn(&li) {
-				*from, ds.Done = d.Index(), false
+				d.from, ds.Done = dev.Index(), false
 				return nil
 			}
 		}
@@ -417,6 +280,9 @@ func (h *Handle) LinkDump(from *netdev.IfIndex, fn func(*LinkInfo) bool) (DumpSe
 	})
 	return ds, err
 }
+
+// Close ends the dump; a link dump holds nothing between its parts.
+func (d *LinkDump) Close() {}
 
 // LinkIndex returns the ifindex of the device named name, or 0 if there is
 // none: what `ip` asks before naming a device in a request.

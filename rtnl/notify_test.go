@@ -435,10 +435,9 @@ func TestNotifyEchoOrigin(t *testing.T) {
 	var got []rtnl.Notification
 	r.k.InitNet().Subscribe(func(m rtnl.Notification) { got = append(got, m) })
 	o := rtnl.Origin{PortID: 7, Seq: 9, Echo: true}
-	r.h.SetOrigin(o)
-	r.ok(r.h.LinkAdd(netdev.Dummy{Name: "d0"}))
+	r.ok(r.h.NewLink(rtnl.LinkRequest{Origin: o, Flags: rt.NLMCreate | rt.NLMExcl, Spec: netdev.Dummy{Name: "d0"}}))
 	r.h.SetOrigin(rtnl.Origin{PortID: 7, Seq: 10})
-	r.ok(r.h.LinkSetUp("d0"))
+	r.ok(r.h.NewLink(rtnl.LinkRequest{Origin: rtnl.Origin{PortID: 7, Seq: 10}, Name: "d0", Change: rtnl.LinkChange{Up: new(true)}}))
 	r.ok(r.h.AddrAdd("d0", pfx("10.1.1.1/24")))
 	r.ok(r.h.AddrAdd("d0", pfx("2001:db8:1::1/64")))
 	require.Equal(t, rt.RTMNewLink, got[0].Type)
