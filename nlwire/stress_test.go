@@ -25,6 +25,7 @@ import (
 	"github.com/netsimlab/netsim/nexthop"
 	"github.com/netsimlab/netsim/nlwire"
 	"github.com/netsimlab/netsim/nlwire/internal/uapi"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 )
@@ -392,7 +393,7 @@ func (w *stressWorker) dump(wire bool) error {
 	case 0:
 		_, err = w.h.LinkList()
 	case 1:
-		_, err = w.h.AddrList("", rtnl.FamilyAll)
+		_, err = w.h.AddrList("", rt.FamilyUnspec)
 	case 2:
 		_, err = w.h.RouteList(rtnl.FamilyAll, 0)
 	case 3:

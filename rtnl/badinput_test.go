@@ -8,6 +8,7 @@ import (
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 	"github.com/stretchr/testify/require"
@@ -75,7 +76,7 @@ func snapshot(tb testing.TB, k *rtnl.Kernel, t *sim.Task) state {
 		h := n.Handle(t)
 		links, err := h.LinkList()
 		require.NoError(tb, err)
-		addrs, err := h.AddrList("", rtnl.FamilyAll)
+		addrs, err := h.AddrList("", rt.FamilyUnspec)
 		require.NoError(tb, err)
 		tbl := n.Devices()
 		ns := netState{
@@ -577,7 +578,7 @@ func TestRejectedRequestsChangeNothing(t *testing.T) {
 		// ---- AddrList ----
 		{"addrlist/bad-family", nil, func() error { _, err := h.AddrList("", 99); return err }, syscall.EAFNOSUPPORT, "Unknown address family 99"},
 		// No such device.
-		{"addrlist/unknown-dev", nil, func() error { _, err := h.AddrList("nope", rtnl.FamilyAll); return err }, syscall.ENODEV, "Cannot find device"},
+		{"addrlist/unknown-dev", nil, func() error { _, err := h.AddrList("nope", rt.FamilyUnspec); return err }, syscall.ENODEV, "Cannot find device"},
 
 		// ---- Sysctl ----
 		{"sysctl/unknown-key", nil, func() error { return h.Sysctl("net.core.somaxconn", "1") }, syscall.ENOENT, "not modelled"},
@@ -631,7 +632,7 @@ func TestRejectedRequestsChangeNothing(t *testing.T) {
 		{"gone/addr-add-with", nil, func() error {
 			return gone.AddrAddWith("lo", netdev.Addr{Prefix: pfx("10.0.0.1/8"), Label: "lo:1"})
 		}, syscall.ENOENT, "has been deleted"},
-		{"gone/addr-list", nil, func() error { _, err := gone.AddrList("", rtnl.FamilyAll); return err }, syscall.ENOENT, "has been deleted"},
+		{"gone/addr-list", nil, func() error { _, err := gone.AddrList("", rt.FamilyUnspec); return err }, syscall.ENOENT, "has been deleted"},
 		{"gone/sysctl", nil, func() error { return gone.Sysctl("net.ipv6.conf.all.forwarding", "1") }, syscall.ENOENT, "has been deleted"},
 	}
 	for _, c := range cases {

@@ -7,6 +7,7 @@
 package rtnl
 
 import (
+	"net/netip"
 	"syscall"
 
 	"github.com/netsimlab/netsim/errno"
@@ -126,6 +127,41 @@ func (h *Handle) LinkList() ([]LinkInfo, error) {
 }
 
 // Addresses.
+
+// AddrAdd adds address p to the device named link (`ip addr add P dev LINK`).
+func (h *Handle) AddrAdd(link string, p netip.Prefix) error {
+	return h.AddrAddWith(link, netdev.Addr{Prefix: p})
+}
+
+// AddrAddWith adds a with its optional fields; EEXIST if the device has
+// the address (`ip addr add`).
+func (h *Handle) AddrAddWith(link string, a netdev.Addr) error {
+	return h.NewAddr(AddrRequest{Flags: rt.NLMCreate | rt.NLMExcl, Link: link, Addr: a})
+}
+
+// AddrReplace adds a, or if the device has it, updates it (`ip addr replace`).
+func (h *Handle) AddrReplace(link string, a netdev.Addr) error {
+	return h.NewAddr(AddrRequest{Flags: rt.NLMCreate | rt.NLMReplace, Link: link, Addr: a})
+}
+
+// AddrChange is `ip addr change`: NLM_F_REPLACE without NLM_F_CREATE. The
+// kernel does not look at NLM_F_CREATE for addresses, so a missing address
+// is created, as by AddrReplace.
+func (h *Handle) AddrChange(link string, a netdev.Addr) error {
+	return h.NewAddr(AddrRequest{Flags: rt.NLMReplace, Link: link, Addr: a})
+}
+
+// AddrDel removes address p (address and prefix length) from the device
+// (`ip addr del P dev LINK`).
+func (h *Handle) AddrDel(link string, p netip.Prefix) error {
+	return h.AddrDelWith(link, netdev.Addr{Prefix: p})
+}
+
+// AddrDelWith removes the address that matches m, as `ip addr del` with
+// m's fields selects it (see AddrRequest.Addr).
+func (h *Handle) AddrDelWith(link string, m netdev.Addr) error {
+	return h.DelAddr(AddrRequest{Link: link, Addr: m})
+}
 
 // Routes.
 

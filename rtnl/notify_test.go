@@ -116,6 +116,7 @@ func runNotify(t *testing.T, steps []notifyStep) []string {
 	for i, s := range steps {
 		l.step(s.cmd)
 		r.h.SetOrigin(rtnl.Origin{PortID: 4242, Seq: uint32(i + 1)})
+		stepOrigin = rtnl.Origin{PortID: 4242, Seq: uint32(i + 1)}
 		require.NoError(t, s.do(r.h), s.cmd)
 		if s.settle {
 			r.settle()
@@ -125,6 +126,18 @@ func runNotify(t *testing.T, steps []notifyStep) []string {
 }
 
 var ip = netip.MustParseAddr
+
+// stepOrigin is the origin of the notifyStep being run.
+var stepOrigin rtnl.Origin
+
+// addrAdd and addrDel are `ip addr add` and `ip addr del` from stepOrigin.
+func addrAdd(h *rtnl.Handle, link string, a netdev.Addr) error {
+	return h.NewAddr(rtnl.AddrRequest{Origin: stepOrigin, Flags: rt.NLMCreate | rt.NLMExcl, Link: link, Addr: a})
+}
+
+func addrDel(h *rtnl.Handle, link string, p netip.Prefix) error {
+	return h.DelAddr(rtnl.AddrRequest{Origin: stepOrigin, Link: link, Addr: netdev.Addr{Prefix: p}})
+}
 
 func route(dst, gw string) rtnl.Route {
 	r := rtnl.Route{Dst: pfx(dst)}
@@ -144,14 +157,14 @@ var setupSteps = []notifyStep{
 	step("ip link add v0 type veth peer name v1", false, func(h *rtnl.Handle) error { return h.LinkAdd(netdev.Veth{Name: "v0", Peer: "v1"}) }),
 	step("ip link set v0 up", false, func(h *rtnl.Handle) error { return h.LinkSetUp("v0") }),
 	step("ip link set v1 up", true, func(h *rtnl.Handle) error { return h.LinkSetUp("v1") }),
-	step("ip addr add 10.0.0.1/24 dev v0", false, func(h *rtnl.Handle) error { return h.AddrAdd("v0", pfx("10.0.0.1/24")) }),
+	step("ip addr add 10.0.0.1/24 dev v0", false, func(h *rtnl.Handle) error { return addrAdd(h, "v0", netdev.Addr{Prefix: pfx("10.0.0.1/24")}) }),
 }
 
 // scenario1 is links, addresses and routes: a veth pair, IPv4 and IPv6
 // addresses, route add/replace/append/prepend/del of both families, an
 // IPv4 multipath route, an MTU change, down and up, and the deletion.
 var scenario1 = append(setupSteps[:len(setupSteps):len(setupSteps)],
-	step("ip addr add 2001:db8::1/64 dev v0", true, func(h *rtnl.Handle) error { return h.AddrAdd("v0", pfx("2001:db8::1/64")) }),
+	step("ip addr add 2001:db8::1/64 dev v0", true, func(h *rtnl.Handle) error { return addrAdd(h, "v0", netdev.Addr{Prefix: pfx("2001:db8::1/64")}) }),
 	step("ip route add 10.1.0.0/16 via 10.0.0.2", false, func(h *rtnl.Handle) error { return h.RouteAdd(route("10.1.0.0/16", "10.0.0.2")) }),
 	step("ip route replace 10.1.0.0/16 via 10.0.0.3", false, func(h *rtnl.Handle) error { return h.RouteReplace(route("10.1.0.0/16", "10.0.0.3")) }),
 	step("ip route append 10.1.0.0/16 via 10.0.0.4", false, func(h *rtnl.Handle) error { return h.RouteAppend(route("10.1.0.0/16", "10.0.0.4")) }),
@@ -185,9 +198,9 @@ func rule(pref, table uint32) fibrules.Rule {
 // scenario2 is nexthops, rules, IPv6 multipath routes, address removal and
 // link attribute changes.
 var scenario2 = append(setupSteps[:len(setupSteps):len(setupSteps)],
-	step("ip addr add 10.0.0.2/24 dev v0", false, func(h *rtnl.Handle) error { return h.AddrAdd("v0", pfx("10.0.0.2/24")) }),
+	step("ip addr add 10.0.0.2/24 dev v0", false, func(h *rtnl.Handle) error { return addrAdd(h, "v0", netdev.Addr{Prefix: pfx("10.0.0.2/24")}) }),
 	step("ip -6 addr add 2001:db8::1/64 dev v0 nodad", true, func(h *rtnl.Handle) error {
-		return h.AddrAddWith("v0", netdev.Addr{Prefix: pfx("2001:db8::1/64"), Flags: netdev.AddrNoDAD})
+		return addrAdd(h, "v0", netdev.Addr{Prefix: pfx("2001:db8::1/64"), Flags: netdev.AddrNoDAD})
 	}),
 	step("ip nexthop add id 1 via 10.0.0.5 dev v0", false, func(h *rtnl.Handle) error {
 		return h.NexthopAdd(rtnl.Nexthop{ID: 1, Gateway: ip("10.0.0.5"), Dev: "v0"})
@@ -212,8 +225,8 @@ var scenario2 = append(setupSteps[:len(setupSteps):len(setupSteps)],
 		return h.RouteAppend(rtnl.Route{Dst: pfx("2001:db8:5::/64"), Multipath: []rtnl.NextHop{{Gateway: ip("2001:db8::4")}}})
 	}),
 	step("ip -6 route del 2001:db8:5::/64", false, func(h *rtnl.Handle) error { return h.RouteDel(route("2001:db8:5::/64", "")) }),
-	step("ip addr del 10.0.0.1/24 dev v0", false, func(h *rtnl.Handle) error { return h.AddrDel("v0", pfx("10.0.0.1/24")) }),
-	step("ip -6 addr del 2001:db8::1/64 dev v0", false, func(h *rtnl.Handle) error { return h.AddrDel("v0", pfx("2001:db8::1/64")) }),
+	step("ip addr del 10.0.0.1/24 dev v0", false, func(h *rtnl.Handle) error { return addrDel(h, "v0", pfx("10.0.0.1/24")) }),
+	step("ip -6 addr del 2001:db8::1/64 dev v0", false, func(h *rtnl.Handle) error { return addrDel(h, "v0", pfx("2001:db8::1/64")) }),
 	step("ip link set v1 name v1x", false, func(h *rtnl.Handle) error { return h.LinkSetName("v1", "v1x") }),
 	step("ip link set v1x txqueuelen 500", false, func(h *rtnl.Handle) error { return h.LinkSetTxQueueLen("v1x", 500) }),
 	step("ip link set v1x alias foo", false, func(h *rtnl.Handle) error { return h.LinkSetAlias("v1x", "foo") }),
@@ -436,10 +449,10 @@ func TestNotifyEchoOrigin(t *testing.T) {
 	r.k.InitNet().Subscribe(func(m rtnl.Notification) { got = append(got, m) })
 	o := rtnl.Origin{PortID: 7, Seq: 9, Echo: true}
 	r.ok(r.h.NewLink(rtnl.LinkRequest{Origin: o, Flags: rt.NLMCreate | rt.NLMExcl, Spec: netdev.Dummy{Name: "d0"}}))
-	r.h.SetOrigin(rtnl.Origin{PortID: 7, Seq: 10})
 	r.ok(r.h.NewLink(rtnl.LinkRequest{Origin: rtnl.Origin{PortID: 7, Seq: 10}, Name: "d0", Change: rtnl.LinkChange{Up: new(true)}}))
-	r.ok(r.h.AddrAdd("d0", pfx("10.1.1.1/24")))
-	r.ok(r.h.AddrAdd("d0", pfx("2001:db8:1::1/64")))
+	o10 := rtnl.Origin{PortID: 7, Seq: 10}
+	r.ok(r.h.NewAddr(rtnl.AddrRequest{Origin: o10, Flags: rt.NLMCreate | rt.NLMExcl, Link: "d0", Addr: netdev.Addr{Prefix: pfx("10.1.1.1/24")}}))
+	r.ok(r.h.NewAddr(rtnl.AddrRequest{Origin: o10, Flags: rt.NLMCreate | rt.NLMExcl, Link: "d0", Addr: netdev.Addr{Prefix: pfx("2001:db8:1::1/64")}}))
 	require.Equal(t, rt.RTMNewLink, got[0].Type)
 	require.Equal(t, o, got[0].Origin, "a created device's RTM_NEWLINK echoes the request")
 	require.Equal(t, netdev.ChangeAll, got[0].Change)
