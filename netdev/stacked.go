@@ -348,12 +348,12 @@ func (s Macvlan) create(t *sim.Task, tb *Table) ([]*Device, error) {
 	}
 	// macvlan_common_newlink: no IFLA_LINK is a bare EINVAL, an unknown
 	// one a bare ENODEV.
-	if s.Link == "" {
+	if s.Link == "" && s.LinkIndex == 0 {
 		return nil, errno.New(syscall.EINVAL, "")
 	}
 	lower := tb.byName[nlaString(s.Link)]
-	if i, ok := indexOfRef(s.Link); ok {
-		lower = tb.byIndex[i] // a netdev.IndexRef (IFLA_LINK)
+	if s.LinkIndex != 0 {
+		lower = tb.byIndex[s.LinkIndex]
 	}
 	if lower == nil {
 		return nil, errno.New(syscall.ENODEV, "")
@@ -414,12 +414,13 @@ func (s Macvlan) create(t *sim.Task, tb *Table) ([]*Device, error) {
 	return []*Device{d}, nil
 }
 
-// lookupLink resolves IFLA_LINK.
-func (tb *Table) lookupLink(name string) (*Device, error) {
-	if name == "" {
+// lookupLink resolves IFLA_LINK: the lower device by ifindex when index
+// is not 0, else by name.
+func (tb *Table) lookupLink(index IfIndex, name string) (*Device, error) {
+	if index == 0 && name == "" {
 		return nil, errno.New(syscall.EINVAL, "A lower device (link) is required")
 	}
-	return tb.Lookup(name)
+	return tb.Find(index, name)
 }
 
 // ---- vlan ----
@@ -470,7 +471,7 @@ func (s Vlan) create(t *sim.Task, tb *Table) ([]*Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	lower, err := tb.lookupLink(s.Link)
+	lower, err := tb.lookupLink(s.LinkIndex, s.Link)
 	if err != nil {
 		return nil, err
 	}

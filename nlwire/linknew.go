@@ -173,9 +173,14 @@ func linkSpec(r *request, m ifinfomsg, a attrs, kind string, data attrs) (netdev
 	notModelled := func(attr string) error {
 		return errno.Errorf(syscall.EOPNOTSUPP, "%s of kind %s is not modelled by netsim", attr, kind)
 	}
-	link := ""
+	// IFLA_LINK names the lower device by ifindex. Its 0 names no device
+	// (__dev_get_by_index finds none), which a LinkIndex of -1 says: a
+	// LinkIndex of 0 is a spec without IFLA_LINK.
+	var link netdev.IfIndex
 	if a.has(uapi.IFLA_LINK) {
-		link = netdev.IndexRef(netdev.IfIndex(a.u32(uapi.IFLA_LINK)))
+		if link = netdev.IfIndex(a.u32(uapi.IFLA_LINK)); link == 0 {
+			link = -1
+		}
 	}
 	switch kind {
 	case "dummy":
@@ -217,7 +222,7 @@ func linkSpec(r *request, m ifinfomsg, a attrs, kind string, data attrs) (netdev
 				return nil, notModelled("an IFLA_MACVLAN attribute other than the mode")
 			}
 		}
-		return netdev.Macvlan{Name: name, Link: link, Mode: netdev.MacvlanMode(data.u32(uapi.IFLA_MACVLAN_MODE)), Attrs: at}, nil
+		return netdev.Macvlan{Name: name, LinkIndex: link, Mode: netdev.MacvlanMode(data.u32(uapi.IFLA_MACVLAN_MODE)), Attrs: at}, nil
 	case "vlan":
 		if data.has(uapi.IFLA_VLAN_PROTOCOL) && binary.BigEndian.Uint16(data.get(uapi.IFLA_VLAN_PROTOCOL)) != 0x8100 {
 			return nil, notModelled("a protocol other than 802.1Q")
@@ -236,7 +241,7 @@ func linkSpec(r *request, m ifinfomsg, a attrs, kind string, data attrs) (netdev
 			// the lower device).
 			return nil, errno.New(syscall.EINVAL, "VLAN id not specified")
 		}
-		return netdev.Vlan{Name: name, Link: link, ID: data.u16(uapi.IFLA_VLAN_ID), Attrs: at}, nil
+		return netdev.Vlan{Name: name, LinkIndex: link, ID: data.u16(uapi.IFLA_VLAN_ID), Attrs: at}, nil
 	case "bond":
 		return netdev.Bond{Name: name, Mode: netdev.BondMode(data.u8(uapi.IFLA_BOND_MODE)), Attrs: at}, nil
 	case "vrf":

@@ -16,10 +16,9 @@ import (
 	"github.com/netsimlab/netsim/sim"
 )
 
+// lookup returns the device named name: ENODEV when there is none, EINVAL
+// for an empty name.
 func lookup(tb *netdev.Table, name string) (*netdev.Device, error) {
-	if len(name) > 0 && name[0] == 0 {
-		return tb.Lookup(name) // a netdev.IndexRef
-	}
 	// rtnl_dev_get reads IFLA_IFNAME with nla_strscpy.
 	if name = netdev.IfNameAttr(name); name == "" {
 		return nil, errno.New(syscall.EINVAL, "Device name is required")

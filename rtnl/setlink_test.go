@@ -161,3 +161,24 @@ func TestLinkSetGroupAnnounces(t *testing.T) {
 	}
 	assert.Equal(t, uint32(6), got[1].Link.Group)
 }
+
+// TestLowerByIndex: a macvlan's or vlan's lower device is named by
+// ifindex (IFLA_LINK) when LinkIndex is set, by name otherwise; an ifindex
+// no device has is a bare ENODEV, no lower at all EINVAL.
+func TestLowerByIndex(t *testing.T) {
+	r := setlinkRig(t)
+	v0 := r.info("v0").Index
+	r.ok(r.h.LinkAdd(netdev.Macvlan{Name: "m0", LinkIndex: v0}))
+	r.ok(r.h.LinkAdd(netdev.Vlan{Name: "v0.5", LinkIndex: v0, ID: 5}))
+	assert.Equal(t, "v0", r.info("m0").Link)
+	assert.Equal(t, "v0", r.info("v0.5").Link)
+	// The index wins over a name.
+	r.ok(r.h.LinkAdd(netdev.Vlan{Name: "v0.6", Link: "v1", LinkIndex: v0, ID: 6}))
+	assert.Equal(t, "v0", r.info("v0.6").Link)
+	requireErr(t, r.h.LinkAdd(netdev.Macvlan{Name: "m1", LinkIndex: 99}), syscall.ENODEV, "")
+	requireErr(t, r.h.LinkAdd(netdev.Macvlan{Name: "m1", LinkIndex: -1}), syscall.ENODEV, "")
+	requireErr(t, r.h.LinkAdd(netdev.Vlan{Name: "v0.7", LinkIndex: 99, ID: 7}), syscall.ENODEV, "")
+	requireErr(t, r.h.LinkAdd(netdev.Vlan{Name: "v0.7", LinkIndex: -1, ID: 7}), syscall.ENODEV, "")
+	requireErr(t, r.h.LinkAdd(netdev.Macvlan{Name: "m1"}), syscall.EINVAL, "")
+	requireErr(t, r.h.LinkAdd(netdev.Vlan{Name: "v0.7", ID: 7}), syscall.EINVAL, "A lower device (link) is required")
+}
