@@ -2,6 +2,7 @@ package nlwire
 
 import (
 	"encoding/binary"
+	"errors"
 	"syscall"
 
 	"github.com/mdlayher/netlink"
@@ -45,148 +46,6 @@ func (m ifinfomsg) marshal() []byte {
 	binary.LittleEndian.PutUint32(b[12:], m.change)
 	return b
 }
-
-// Lengths of the policies' binary attributes, and IFLA_GSO_MAX_SIZE's
-// bound.
-const (
-	maxAddrLen   = 32  // MAX_ADDR_LEN
-	ifAliasSize  = 256 // IFALIASZ
-	altIfNameLen = 128 // ALTIFNAMSIZ
-	maxPhysItem  = 32  // MAX_PHYS_ITEM_ID_LEN
-
-	// maxTCPHeader is MAX_TCP_HEADER as Linux 6.18 on x86-64 has it
-	// (L1_CACHE_ALIGN(128 + MAX_HEADER)): the GSO sizes' NLA_POLICY_MIN
-	// is one above it.
-	maxTCPHeader = 192
-)
-
-// iflaPolicy is ifla_policy (net/core/rtnetlink.c).
-var iflaPolicy = func() policy {
-	p := make([]attrPolicy, uapi.IFLA_MAX+1)
-	set := func(t int, typ attrType, n int) { p[t] = attrPolicy{typ: typ, len: n} }
-	set(uapi.IFLA_IFNAME, nlaString, netdev.IFNAMSIZ-1)
-	set(uapi.IFLA_ADDRESS, nlaBinary, maxAddrLen)
-	set(uapi.IFLA_BROADCAST, nlaBinary, maxAddrLen)
-	set(uapi.IFLA_MAP, nlaUnspec, 32) // sizeof(struct rtnl_link_ifmap)
-	for _, t := range []int{uapi.IFLA_MTU, uapi.IFLA_LINK, uapi.IFLA_MASTER, uapi.IFLA_TXQLEN,
-		uapi.IFLA_WEIGHT, uapi.IFLA_NET_NS_PID, uapi.IFLA_NET_NS_FD, uapi.IFLA_EXT_MASK,
-		uapi.IFLA_PROMISCUITY, uapi.IFLA_NUM_TX_QUEUES, uapi.IFLA_NUM_RX_QUEUES, uapi.IFLA_GSO_MAX_SEGS,
-		uapi.IFLA_CARRIER_CHANGES, uapi.IFLA_EVENT, uapi.IFLA_GROUP, uapi.IFLA_CARRIER_UP_COUNT,
-		uapi.IFLA_CARRIER_DOWN_COUNT, uapi.IFLA_MIN_MTU, uapi.IFLA_MAX_MTU, uapi.IFLA_GRO_MAX_SIZE,
-		uapi.IFLA_GRO_IPV4_MAX_SIZE} {
-		set(t, nlaU32, 0)
-	}
-	p[uapi.IFLA_GSO_MAX_SIZE] = polMin(nlaU32, maxTCPHeader+1)
-	p[uapi.IFLA_GSO_IPV4_MAX_SIZE] = polMin(nlaU32, maxTCPHeader+1)
-	for _, t := range []int{uapi.IFLA_CARRIER, uapi.IFLA_OPERSTATE, uapi.IFLA_LINKMODE, uapi.IFLA_PROTO_DOWN} {
-		set(t, nlaU8, 0)
-	}
-	for _, t := range []int{uapi.IFLA_LINKINFO, uapi.IFLA_VFINFO_LIST, uapi.IFLA_VF_PORTS, uapi.IFLA_PORT_SELF,
-		uapi.IFLA_AF_SPEC, uapi.IFLA_XDP, uapi.IFLA_PROP_LIST, uapi.IFLA_PROTO_DOWN_REASON} {
-		set(t, nlaNested, 0)
-	}
-	set(uapi.IFLA_IFALIAS, nlaBinary, ifAliasSize-1)
-	set(uapi.IFLA_PHYS_PORT_ID, nlaBinary, maxPhysItem)
-	set(uapi.IFLA_PHYS_SWITCH_ID, nlaBinary, maxPhysItem)
-	set(uapi.IFLA_LINK_NETNSID, nlaS32, 0)
-	set(uapi.IFLA_TARGET_NETNSID, nlaS32, 0)
-	p[uapi.IFLA_NEW_IFINDEX] = polMin(nlaS32, 1)
-	set(uapi.IFLA_ALT_IFNAME, nlaString, altIfNameLen-1)
-	set(uapi.IFLA_PARENT_DEV_NAME, nlaNulString, 0)
-	for _, t := range []int{uapi.IFLA_PERM_ADDRESS, uapi.IFLA_TSO_MAX_SIZE, uapi.IFLA_TSO_MAX_SEGS,
-		uapi.IFLA_ALLMULTI, uapi.IFLA_NETNS_IMMUTABLE, uapi.IFLA_HEADROOM, uapi.IFLA_TAILROOM} {
-		set(t, nlaReject, 0)
-	}
-	return policy{attrs: p, strictStart: uapi.IFLA_DPLL_PIN}
-}()
-
-// iflaInfoPolicy is ifla_info_policy.
-var iflaInfoPolicy = policy{attrs: []attrPolicy{
-	uapi.IFLA_INFO_KIND:       {typ: nlaString},
-	uapi.IFLA_INFO_DATA:       {typ: nlaNested},
-	uapi.IFLA_INFO_XSTATS:     {},
-	uapi.IFLA_INFO_SLAVE_KIND: {typ: nlaString},
-	uapi.IFLA_INFO_SLAVE_DATA: {typ: nlaNested},
-}}
-
-// The kinds' IFLA_INFO_DATA policies: veth_policy, macvlan_policy,
-// vlan_policy, vrf_nl_policy and the first entry of bond_policy.
-var (
-	vethPolicy    = policy{attrs: []attrPolicy{uapi.VETH_INFO_PEER: {typ: nlaUnspec, len: ifinfomsgLen}}}
-	macvlanPolicy = policy{attrs: []attrPolicy{
-		uapi.IFLA_MACVLAN_MODE: {typ: nlaU32}, uapi.IFLA_MACVLAN_FLAGS: {typ: nlaU16},
-		uapi.IFLA_MACVLAN_MACADDR_MODE: {typ: nlaU32}, uapi.IFLA_MACVLAN_MACADDR: {typ: nlaBinary, len: maxAddrLen},
-		uapi.IFLA_MACVLAN_MACADDR_DATA: {typ: nlaNested}, uapi.IFLA_MACVLAN_MACADDR_COUNT: {typ: nlaU32},
-		uapi.IFLA_MACVLAN_BC_QUEUE_LEN: {typ: nlaU32}, uapi.IFLA_MACVLAN_BC_QUEUE_LEN_USED: {typ: nlaReject},
-		uapi.IFLA_MACVLAN_BC_CUTOFF: {typ: nlaS32},
-	}}
-	vlanPolicy = policy{attrs: []attrPolicy{
-		uapi.IFLA_VLAN_ID: {typ: nlaU16}, uapi.IFLA_VLAN_FLAGS: {typ: nlaUnspec, len: 8},
-		uapi.IFLA_VLAN_EGRESS_QOS: {typ: nlaNested}, uapi.IFLA_VLAN_INGRESS_QOS: {typ: nlaNested},
-		uapi.IFLA_VLAN_PROTOCOL: {typ: nlaU16},
-	}}
-	vrfPolicy  = policy{attrs: []attrPolicy{uapi.IFLA_VRF_TABLE: {typ: nlaU32}}}
-	bondPolicy = policy{attrs: []attrPolicy{uapi.IFLA_BOND_MODE: {typ: nlaU8}, uapi.IFLA_BOND_COUPLED_CONTROL: {}}}
-)
-
-// brPolicy is br_policy (net/bridge/br_netlink.c) for the attributes
-// netdev.BridgeSettings has.
-var brPolicy = func() policy {
-	p := make([]attrPolicy, uapi.IFLA_BR_FDB_MAX_LEARNED+1)
-	for _, t := range []int{uapi.IFLA_BR_FORWARD_DELAY, uapi.IFLA_BR_HELLO_TIME, uapi.IFLA_BR_MAX_AGE,
-		uapi.IFLA_BR_AGEING_TIME, uapi.IFLA_BR_STP_STATE, uapi.IFLA_BR_MCAST_HASH_ELASTICITY,
-		uapi.IFLA_BR_MCAST_HASH_MAX, uapi.IFLA_BR_MCAST_LAST_MEMBER_CNT, uapi.IFLA_BR_MCAST_STARTUP_QUERY_CNT,
-		uapi.IFLA_BR_FDB_MAX_LEARNED} {
-		p[t] = attrPolicy{typ: nlaU32}
-	}
-	for _, t := range []int{uapi.IFLA_BR_PRIORITY, uapi.IFLA_BR_VLAN_PROTOCOL, uapi.IFLA_BR_GROUP_FWD_MASK,
-		uapi.IFLA_BR_VLAN_DEFAULT_PVID} {
-		p[t] = attrPolicy{typ: nlaU16}
-	}
-	for _, t := range []int{uapi.IFLA_BR_VLAN_FILTERING, uapi.IFLA_BR_MCAST_ROUTER, uapi.IFLA_BR_MCAST_SNOOPING,
-		uapi.IFLA_BR_MCAST_QUERY_USE_IFADDR, uapi.IFLA_BR_MCAST_QUERIER, uapi.IFLA_BR_NF_CALL_IPTABLES,
-		uapi.IFLA_BR_NF_CALL_IP6TABLES, uapi.IFLA_BR_NF_CALL_ARPTABLES, uapi.IFLA_BR_VLAN_STATS_ENABLED,
-		uapi.IFLA_BR_MCAST_STATS_ENABLED, uapi.IFLA_BR_MCAST_IGMP_VERSION, uapi.IFLA_BR_MCAST_MLD_VERSION,
-		uapi.IFLA_BR_VLAN_STATS_PER_PORT} {
-		p[t] = attrPolicy{typ: nlaU8}
-	}
-	for _, t := range []int{uapi.IFLA_BR_MCAST_LAST_MEMBER_INTVL, uapi.IFLA_BR_MCAST_MEMBERSHIP_INTVL,
-		uapi.IFLA_BR_MCAST_QUERIER_INTVL, uapi.IFLA_BR_MCAST_QUERY_INTVL, uapi.IFLA_BR_MCAST_QUERY_RESPONSE_INTVL,
-		uapi.IFLA_BR_MCAST_STARTUP_QUERY_INTVL} {
-		p[t] = attrPolicy{typ: nlaU64}
-	}
-	p[uapi.IFLA_BR_GROUP_ADDR] = attrPolicy{typ: nlaBinary, len: 6}
-	p[uapi.IFLA_BR_FDB_FLUSH] = attrPolicy{typ: nlaFlag}
-	p[uapi.IFLA_BR_MULTI_BOOLOPT] = polExactLen(8) // sizeof(struct br_boolopt_multi)
-	for _, t := range []int{uapi.IFLA_BR_FDB_N_LEARNED, uapi.IFLA_BR_MCAST_QUERIER_STATE} {
-		p[t] = attrPolicy{typ: nlaReject}
-	}
-	return policy{attrs: p}
-}()
-
-// brportPolicy is br_port_policy for the attributes
-// netdev.BridgePortSettings has.
-var brportPolicy = func() policy {
-	p := make([]attrPolicy, uapi.IFLA_BRPORT_BACKUP_NHID+1)
-	for _, t := range []int{uapi.IFLA_BRPORT_STATE, uapi.IFLA_BRPORT_MODE, uapi.IFLA_BRPORT_GUARD,
-		uapi.IFLA_BRPORT_PROTECT, uapi.IFLA_BRPORT_FAST_LEAVE, uapi.IFLA_BRPORT_LEARNING,
-		uapi.IFLA_BRPORT_UNICAST_FLOOD, uapi.IFLA_BRPORT_PROXYARP, uapi.IFLA_BRPORT_PROXYARP_WIFI,
-		uapi.IFLA_BRPORT_MULTICAST_ROUTER, uapi.IFLA_BRPORT_MCAST_TO_UCAST, uapi.IFLA_BRPORT_MCAST_FLOOD,
-		uapi.IFLA_BRPORT_BCAST_FLOOD, uapi.IFLA_BRPORT_VLAN_TUNNEL, uapi.IFLA_BRPORT_NEIGH_SUPPRESS,
-		uapi.IFLA_BRPORT_ISOLATED, uapi.IFLA_BRPORT_LOCKED, uapi.IFLA_BRPORT_MAB} {
-		p[t] = attrPolicy{typ: nlaU8}
-	}
-	p[uapi.IFLA_BRPORT_NEIGH_VLAN_SUPPRESS] = polMax(nlaU8, 1)
-	p[uapi.IFLA_BRPORT_PRIORITY] = attrPolicy{typ: nlaU16}
-	p[uapi.IFLA_BRPORT_GROUP_FWD_MASK] = attrPolicy{typ: nlaU16}
-	for _, t := range []int{uapi.IFLA_BRPORT_COST, uapi.IFLA_BRPORT_BACKUP_PORT, uapi.IFLA_BRPORT_MCAST_EHT_HOSTS_LIMIT,
-		uapi.IFLA_BRPORT_MCAST_MAX_GROUPS, uapi.IFLA_BRPORT_BACKUP_NHID} {
-		p[t] = attrPolicy{typ: nlaU32}
-	}
-	p[uapi.IFLA_BRPORT_FLUSH] = attrPolicy{typ: nlaFlag}
-	p[uapi.IFLA_BRPORT_MCAST_N_GROUPS] = attrPolicy{typ: nlaReject}
-	return policy{attrs: p}
-}()
 
 func init() {
 	register(uapi.AF_UNSPEC, rt.RTMGetLink, handler{do: getLink, dump: dumpLinks})
@@ -568,3 +427,221 @@ func delLinkErr(err error) error {
 // nlmsg_parse_deprecated_strict uses: trailing bytes and unknown
 // attribute types are refused, lengths checked as a liberal parse does.
 const validateDeprecatedStrict = validateTrailing | validateMaxType
+
+// newLink serves RTM_NEWLINK: a change of an existing device, of a group,
+// or a creation.
+//
+// Kernel: rtnl_newlink, __rtnl_newlink.
+func newLink(r *request) ([]netlink.Message, error) {
+	m, a, err := parseLinkRequest(r)
+	if err != nil {
+		return nil, err
+	}
+	if err := ensureUniqueNetns(a, false); err != nil {
+		return nil, err
+	}
+	var info attrs
+	if a.has(uapi.IFLA_LINKINFO) {
+		// nla_parse_nested_deprecated without an extack.
+		if info, err = parseAttrs(a.get(uapi.IFLA_LINKINFO), a.offset(uapi.IFLA_LINKINFO)+nlaHdrLen, iflaInfoPolicy, validateLiberal); err != nil {
+			var ae *attrError
+			if errors.As(err, &ae) {
+				return nil, errno.New(ae.err.Errno, "")
+			}
+			return nil, err
+		}
+	}
+	kind, hasKind := "", info.has(uapi.IFLA_INFO_KIND)
+	if hasKind {
+		kind = info.str(uapi.IFLA_INFO_KIND)
+	}
+	req := rtnl.LinkRequest{
+		Origin: r.origin,
+		Index:  netdev.IfIndex(m.index),
+		Flags:  rt.NLMFlags(r.hdr.Flags) & (rt.NLMCreate | rt.NLMExcl | rt.NLMReplace),
+	}
+	create := req.Flags&rt.NLMCreate != 0
+	if m.index == 0 {
+		req.Name = linkName(a)
+	}
+	if a.has(uapi.IFLA_GROUP) {
+		g := a.u32(uapi.IFLA_GROUP)
+		req.Group = &g
+	}
+	known := hasKind && netdev.KnownKind(kind)
+	// The kind's IFLA_INFO_DATA is parsed, and the kind validates the
+	// request, before any device is looked up.
+	var data attrs
+	if known && info.has(uapi.IFLA_INFO_DATA) {
+		if pol, ok := kindPolicy(kind); ok {
+			if data, err = parseAttrs(info.get(uapi.IFLA_INFO_DATA), info.offset(uapi.IFLA_INFO_DATA)+nlaHdrLen, pol, validateLiberal); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if req.Change, err = linkChange(m, a); err != nil {
+		return nil, err
+	}
+	if known && info.has(uapi.IFLA_INFO_DATA) {
+		switch kind {
+		case "bridge":
+			bs, err := bridgeSettings(data)
+			if err != nil {
+				return nil, err
+			}
+			req.Change.Bridge = &bs
+		default:
+			// Changing a kind's data other than a bridge's is not
+			// modelled (the kinds' changelink).
+			req.KindMismatch = true
+		}
+	}
+	if info.has(uapi.IFLA_INFO_SLAVE_DATA) {
+		ps, err := bridgePortSettings(info.get(uapi.IFLA_INFO_SLAVE_DATA), info.offset(uapi.IFLA_INFO_SLAVE_DATA)+nlaHdrLen)
+		if err != nil {
+			return nil, err
+		}
+		req.Change.BridgePort = &ps
+	}
+	if create {
+		switch {
+		case !hasKind:
+		case !netdev.KnownKind(kind):
+			req.KindErr = errno.New(syscall.EOPNOTSUPP, "Unknown device type")
+		default:
+			spec, err := linkSpec(r, m, a, kind, data)
+			if err != nil {
+				req.KindErr = err
+			}
+			req.Spec = spec
+			if p := data.get(uapi.VETH_INFO_PEER); kind == "veth" && len(p) >= ifinfomsgLen {
+				if pm := parseIfinfomsg(p); pm.flags != 0 || pm.change != 0 {
+					req.Peer = &rtnl.LinkChange{SetFlags: true, Flags: netdev.Flags(pm.flags), Change: netdev.Flags(pm.change)}
+				}
+			}
+		}
+	}
+	if m.index == 0 && req.Name == "" && (a.has(uapi.IFLA_IFNAME) || a.has(uapi.IFLA_ALT_IFNAME)) {
+		// An empty name names no device (rtnl_dev_get); a creation
+		// with it is refused by rtnl_create_link (dev_valid_name).
+		if !create {
+			return nil, errno.New(syscall.ENODEV, "")
+		}
+		if req.Spec != nil && req.KindErr == nil && a.has(uapi.IFLA_IFNAME) {
+			return nil, errInval
+		}
+	}
+	// A name clash at register_netdevice and a master without ndo_add_slave
+	// are bare errnos in the kernel: rtnl.HasExtack drops their text.
+	return nil, r.h.NewLink(req)
+}
+
+// createAttrs are the common attributes rtnl_create_link applies.
+func createAttrs(m ifinfomsg, a attrs) netdev.Attrs {
+	at := netdev.Attrs{Index: netdev.IfIndex(m.index)}
+	if a.has(uapi.IFLA_MTU) {
+		at.MTU = int(int32(a.u32(uapi.IFLA_MTU)))
+		at.Zero |= netdev.AttrMTU
+	}
+	if a.has(uapi.IFLA_TXQLEN) {
+		at.TxQueueLen = int(a.u32(uapi.IFLA_TXQLEN))
+		at.Zero |= netdev.AttrTxQueueLen
+	}
+	at.Group = a.u32(uapi.IFLA_GROUP)
+	copy(at.Addr[:], a.get(uapi.IFLA_ADDRESS))
+	return at
+}
+
+// linkSpec builds the device a creating RTM_NEWLINK describes. A kind
+// netsim does not model, or a kind attribute it does not, is refused.
+func linkSpec(r *request, m ifinfomsg, a attrs, kind string, data attrs) (netdev.LinkSpec, error) {
+	name := a.str(uapi.IFLA_IFNAME)
+	at := createAttrs(m, a)
+	notModelled := func(attr string) error {
+		return errno.Errorf(syscall.EOPNOTSUPP, "%s of kind %s is not modelled by netsim", attr, kind)
+	}
+	// IFLA_LINK names the lower device by ifindex. Its 0 names no device
+	// (__dev_get_by_index finds none), which a LinkIndex of -1 says: a
+	// LinkIndex of 0 is a spec without IFLA_LINK.
+	var link netdev.IfIndex
+	if a.has(uapi.IFLA_LINK) {
+		if link = netdev.IfIndex(a.u32(uapi.IFLA_LINK)); link == 0 {
+			link = -1
+		}
+	}
+	switch kind {
+	case "dummy":
+		return netdev.Dummy{Name: name, Attrs: at}, nil
+	case "veth":
+		v := netdev.Veth{Name: name, Attrs: at}
+		if p := data.get(uapi.VETH_INFO_PEER); p != nil {
+			pm := parseIfinfomsg(p)
+			if pm.index < 0 {
+				return nil, badAttr(errno.New(syscall.EINVAL, "ifindex can't be negative"), data.offset(uapi.VETH_INFO_PEER))
+			}
+			pa, err := parseAttrs(p[ifinfomsgLen:], data.offset(uapi.VETH_INFO_PEER)+nlaHdrLen+ifinfomsgLen, iflaPolicy, validateLiberal)
+			if err != nil {
+				return nil, err
+			}
+			if err := refusePeerUnmodelled(pa); err != nil {
+				return nil, err
+			}
+			v.Peer = pa.str(uapi.IFLA_IFNAME)
+			v.PeerAttrs = createAttrs(pm, pa)
+			if m.index == 0 {
+				// veth_newlink gives the peer its ifi_index only when
+				// the request gives the device one.
+				v.PeerAttrs.Index = 0
+			}
+			// rtnl_configure_link of the peer, before the device is
+			// registered: bringing it up fails in veth_open, which has
+			// no peer yet. The peer's IFLA_MASTER and IFLA_IFALIAS are
+			// not looked at.
+			if pm.flags != 0 || pm.change != 0 {
+				v.PeerUp = pm.flags&uapi.IFF_UP != 0 && (pm.change == 0 || pm.change&uapi.IFF_UP != 0)
+			}
+		}
+		return v, nil
+	case "macvlan":
+		for _, t := range []int{uapi.IFLA_MACVLAN_FLAGS, uapi.IFLA_MACVLAN_MACADDR_MODE, uapi.IFLA_MACVLAN_MACADDR,
+			uapi.IFLA_MACVLAN_MACADDR_DATA, uapi.IFLA_MACVLAN_MACADDR_COUNT, uapi.IFLA_MACVLAN_BC_QUEUE_LEN, uapi.IFLA_MACVLAN_BC_CUTOFF} {
+			if data.has(uint16(t)) {
+				return nil, notModelled("an IFLA_MACVLAN attribute other than the mode")
+			}
+		}
+		return netdev.Macvlan{Name: name, LinkIndex: link, Mode: netdev.MacvlanMode(data.u32(uapi.IFLA_MACVLAN_MODE)), Attrs: at}, nil
+	case "vlan":
+		if data.has(uapi.IFLA_VLAN_PROTOCOL) && binary.BigEndian.Uint16(data.get(uapi.IFLA_VLAN_PROTOCOL)) != 0x8100 {
+			return nil, notModelled("a protocol other than 802.1Q")
+		}
+		if data.has(uapi.IFLA_VLAN_EGRESS_QOS) || data.has(uapi.IFLA_VLAN_INGRESS_QOS) {
+			return nil, notModelled("a QoS map")
+		}
+		if f := data.get(uapi.IFLA_VLAN_FLAGS); f != nil {
+			flags, mask := binary.LittleEndian.Uint32(f), binary.LittleEndian.Uint32(f[4:])
+			if flags&mask != rtnl.VlanFlagReorderHdr&mask {
+				return nil, notModelled("a flag other than REORDER_HDR")
+			}
+		}
+		if !data.has(uapi.IFLA_VLAN_ID) {
+			// vlan_validate: "VLAN id not specified" (checked before
+			// the lower device).
+			return nil, errno.New(syscall.EINVAL, "VLAN id not specified")
+		}
+		return netdev.Vlan{Name: name, LinkIndex: link, ID: data.u16(uapi.IFLA_VLAN_ID), Attrs: at}, nil
+	case "bond":
+		return netdev.Bond{Name: name, Mode: netdev.BondMode(data.u8(uapi.IFLA_BOND_MODE)), Attrs: at}, nil
+	case "vrf":
+		if !data.has(uapi.IFLA_VRF_TABLE) {
+			return nil, errno.New(syscall.EINVAL, "VRF table id is missing")
+		}
+		return netdev.VRF{Name: name, Table: data.u32(uapi.IFLA_VRF_TABLE), Attrs: at}, nil
+	case "bridge":
+		bs, err := bridgeSettings(data)
+		if err != nil {
+			return nil, err
+		}
+		return netdev.Bridge{Name: name, Attrs: at, Settings: bs}, nil
+	}
+	return nil, errno.Errorf(syscall.EOPNOTSUPP, "Kind \"%s\" is not modelled by netsim", kind)
+}
