@@ -1,3 +1,11 @@
+// The address messages on the wire: struct ifaddrmsg, RTM_NEWADDR,
+// RTM_DELADDR and RTM_GETADDR (doit and dumpit) parsed into rtnl's
+// address requests, and an address as a message. Kernel:
+// inet_rtm_newaddr, inet_rtm_deladdr, inet_dump_ifaddr, inet_fill_ifaddr
+// (net/ipv4/devinet.c); inet6_rtm_newaddr, inet6_rtm_deladdr,
+// inet6_rtm_getaddr, inet6_dump_ifaddr, inet6_fill_ifaddr
+// (net/ipv6/addrconf.c).
+
 package nlwire
 
 import (

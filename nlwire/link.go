@@ -1,3 +1,12 @@
+// The link messages on the wire: struct ifinfomsg, RTM_NEWLINK,
+// RTM_SETLINK, RTM_DELLINK and RTM_GETLINK (doit and dumpit) parsed into
+// rtnl's link requests, and their notifications. Kernel: rtnl_newlink,
+// rtnl_setlink, rtnl_dellink, rtnl_getlink, rtnl_dump_ifinfo,
+// rtnl_valid_getlink_req, rtnl_valid_dump_ifinfo_req
+// (net/core/rtnetlink.c); the kinds' newlink (drivers/net/veth.c,
+// drivers/net/macvlan.c, net/8021q/vlan_netlink.c, drivers/net/vrf.c,
+// drivers/net/bonding/bond_netlink.c, net/bridge/br_netlink.c).
+
 package nlwire
 
 import (

@@ -1,3 +1,7 @@
+// Which of netsim's error messages the real kernel sends as an extack
+// message (NLMSGERR_ATTR_MSG, net/netlink/af_netlink.c) and which it
+// answers bare.
+
 package rtnl
 
 import (

@@ -1,3 +1,8 @@
+// The Handle: one task's requests in one network namespace, as a process
+// holding a netlink socket there makes them; each runs under RTNL (do,
+// doFrom). Kernel: netlink_rcv_skb → rtnetlink_rcv_msg, rtnl_lock and
+// rtnl_unlock (net/core/rtnetlink.c), netlink_release (net/netlink/af_netlink.c).
+
 package rtnl
 
 import (
