@@ -100,8 +100,11 @@ func msgName(t rt.MsgType) string {
 // notifyStep is one request of a scenario: what ip ran on the real
 // kernel, and the same through a Handle.
 type notifyStep struct {
-	cmd    string
-	do     func(h *rtnl.Handle) error
+	cmd string
+	do  func(h *rtnl.Handle) error
+	// req, when set, is the step's request made with its origin instead
+	// of do.
+	req    func(h *rtnl.Handle, o rtnl.Origin) error
 	settle bool // let DAD and linkwatch finish afterwards (the transcript waited)
 }
 
@@ -115,9 +118,9 @@ func runNotify(t *testing.T, steps []notifyStep) []string {
 	defer cancel()
 	for i, s := range steps {
 		l.step(s.cmd)
-		r.h.SetOrigin(rtnl.Origin{PortID: 4242, Seq: uint32(i + 1)})
-		stepOrigin = rtnl.Origin{PortID: 4242, Seq: uint32(i + 1)}
-		require.NoError(t, s.do(r.h), s.cmd)
+		o := rtnl.Origin{PortID: 4242, Seq: uint32(i + 1)}
+		r.h.SetOrigin(o)
+		require.NoError(t, s.run(r.h, o), s.cmd)
 		if s.settle {
 			r.settle()
 		}
@@ -126,18 +129,6 @@ func runNotify(t *testing.T, steps []notifyStep) []string {
 }
 
 var ip = netip.MustParseAddr
-
-// stepOrigin is the origin of the notifyStep being run.
-var stepOrigin rtnl.Origin
-
-// addrAdd and addrDel are `ip addr add` and `ip addr del` from stepOrigin.
-func addrAdd(h *rtnl.Handle, link string, a netdev.Addr) error {
-	return h.NewAddr(rtnl.AddrRequest{Origin: stepOrigin, Flags: rt.NLMCreate | rt.NLMExcl, Link: link, Addr: a})
-}
-
-func addrDel(h *rtnl.Handle, link string, p netip.Prefix) error {
-	return h.DelAddr(rtnl.AddrRequest{Origin: stepOrigin, Link: link, Addr: netdev.Addr{Prefix: p}})
-}
 
 func route(dst, gw string) rtnl.Route {
 	r := rtnl.Route{Dst: pfx(dst)}
@@ -151,20 +142,47 @@ func step(cmd string, settle bool, do func(h *rtnl.Handle) error) notifyStep {
 	return notifyStep{cmd: cmd, do: do, settle: settle}
 }
 
+// run makes the step's request from origin o.
+func (s notifyStep) run(h *rtnl.Handle, o rtnl.Origin) error {
+	if s.req != nil {
+		return s.req(h, o)
+	}
+	return s.do(h)
+}
+
+// reqStep is a step whose request carries its origin.
+func reqStep(cmd string, settle bool, req func(h *rtnl.Handle, o rtnl.Origin) error) notifyStep {
+	return notifyStep{cmd: cmd, req: req, settle: settle}
+}
+
+// ipAddr is the RTM_NEWADDR `ip addr add` sends for a.
+func ipAddr(a netdev.Addr) func(h *rtnl.Handle, o rtnl.Origin) error {
+	return func(h *rtnl.Handle, o rtnl.Origin) error {
+		return h.NewAddr(rtnl.AddrRequest{Origin: o, Flags: rt.NLMCreate | rt.NLMExcl, Link: "v0", Addr: a})
+	}
+}
+
+// ipAddrDel is the RTM_DELADDR `ip addr del` sends for p.
+func ipAddrDel(p netip.Prefix) func(h *rtnl.Handle, o rtnl.Origin) error {
+	return func(h *rtnl.Handle, o rtnl.Origin) error {
+		return h.DelAddr(rtnl.AddrRequest{Origin: o, Link: "v0", Addr: netdev.Addr{Prefix: p}})
+	}
+}
+
 // setupSteps begin both scenarios: a veth pair, both ends up, and an
 // IPv4 address on v0.
 var setupSteps = []notifyStep{
 	step("ip link add v0 type veth peer name v1", false, func(h *rtnl.Handle) error { return h.LinkAdd(netdev.Veth{Name: "v0", Peer: "v1"}) }),
 	step("ip link set v0 up", false, func(h *rtnl.Handle) error { return h.LinkSetUp("v0") }),
 	step("ip link set v1 up", true, func(h *rtnl.Handle) error { return h.LinkSetUp("v1") }),
-	step("ip addr add 10.0.0.1/24 dev v0", false, func(h *rtnl.Handle) error { return addrAdd(h, "v0", netdev.Addr{Prefix: pfx("10.0.0.1/24")}) }),
+	reqStep("ip addr add 10.0.0.1/24 dev v0", false, ipAddr(netdev.Addr{Prefix: pfx("10.0.0.1/24")})),
 }
 
 // scenario1 is links, addresses and routes: a veth pair, IPv4 and IPv6
 // addresses, route add/replace/append/prepend/del of both families, an
 // IPv4 multipath route, an MTU change, down and up, and the deletion.
 var scenario1 = append(setupSteps[:len(setupSteps):len(setupSteps)],
-	step("ip addr add 2001:db8::1/64 dev v0", true, func(h *rtnl.Handle) error { return addrAdd(h, "v0", netdev.Addr{Prefix: pfx("2001:db8::1/64")}) }),
+	reqStep("ip addr add 2001:db8::1/64 dev v0", true, ipAddr(netdev.Addr{Prefix: pfx("2001:db8::1/64")})),
 	step("ip route add 10.1.0.0/16 via 10.0.0.2", false, func(h *rtnl.Handle) error { return h.RouteAdd(route("10.1.0.0/16", "10.0.0.2")) }),
 	step("ip route replace 10.1.0.0/16 via 10.0.0.3", false, func(h *rtnl.Handle) error { return h.RouteReplace(route("10.1.0.0/16", "10.0.0.3")) }),
 	step("ip route append 10.1.0.0/16 via 10.0.0.4", false, func(h *rtnl.Handle) error { return h.RouteAppend(route("10.1.0.0/16", "10.0.0.4")) }),
@@ -198,10 +216,8 @@ func rule(pref, table uint32) fibrules.Rule {
 // scenario2 is nexthops, rules, IPv6 multipath routes, address removal and
 // link attribute changes.
 var scenario2 = append(setupSteps[:len(setupSteps):len(setupSteps)],
-	step("ip addr add 10.0.0.2/24 dev v0", false, func(h *rtnl.Handle) error { return addrAdd(h, "v0", netdev.Addr{Prefix: pfx("10.0.0.2/24")}) }),
-	step("ip -6 addr add 2001:db8::1/64 dev v0 nodad", true, func(h *rtnl.Handle) error {
-		return addrAdd(h, "v0", netdev.Addr{Prefix: pfx("2001:db8::1/64"), Flags: netdev.AddrNoDAD})
-	}),
+	reqStep("ip addr add 10.0.0.2/24 dev v0", false, ipAddr(netdev.Addr{Prefix: pfx("10.0.0.2/24")})),
+	reqStep("ip -6 addr add 2001:db8::1/64 dev v0 nodad", true, ipAddr(netdev.Addr{Prefix: pfx("2001:db8::1/64"), Flags: netdev.AddrNoDAD})),
 	step("ip nexthop add id 1 via 10.0.0.5 dev v0", false, func(h *rtnl.Handle) error {
 		return h.NexthopAdd(rtnl.Nexthop{ID: 1, Gateway: ip("10.0.0.5"), Dev: "v0"})
 	}),
@@ -225,8 +241,8 @@ var scenario2 = append(setupSteps[:len(setupSteps):len(setupSteps)],
 		return h.RouteAppend(rtnl.Route{Dst: pfx("2001:db8:5::/64"), Multipath: []rtnl.NextHop{{Gateway: ip("2001:db8::4")}}})
 	}),
 	step("ip -6 route del 2001:db8:5::/64", false, func(h *rtnl.Handle) error { return h.RouteDel(route("2001:db8:5::/64", "")) }),
-	step("ip addr del 10.0.0.1/24 dev v0", false, func(h *rtnl.Handle) error { return addrDel(h, "v0", pfx("10.0.0.1/24")) }),
-	step("ip -6 addr del 2001:db8::1/64 dev v0", false, func(h *rtnl.Handle) error { return addrDel(h, "v0", pfx("2001:db8::1/64")) }),
+	reqStep("ip addr del 10.0.0.1/24 dev v0", false, ipAddrDel(pfx("10.0.0.1/24"))),
+	reqStep("ip -6 addr del 2001:db8::1/64 dev v0", false, ipAddrDel(pfx("2001:db8::1/64"))),
 	step("ip link set v1 name v1x", false, func(h *rtnl.Handle) error { return h.LinkSetName("v1", "v1x") }),
 	step("ip link set v1x txqueuelen 500", false, func(h *rtnl.Handle) error { return h.LinkSetTxQueueLen("v1x", 500) }),
 	step("ip link set v1x alias foo", false, func(h *rtnl.Handle) error { return h.LinkSetAlias("v1x", "foo") }),
@@ -423,7 +439,7 @@ func TestNotifyUnsubscribedCostsNothing(t *testing.T) {
 				r.ok(r.h.LinkDel("v1x"))
 				continue
 			}
-			r.ok(s.do(r.h))
+			r.ok(s.run(r.h, rtnl.Origin{}))
 			if s.settle {
 				r.settle()
 			}
