@@ -355,32 +355,27 @@ func getAddr6(r *request) ([]netlink.Message, error) {
 		return nil, errno.New(syscall.EINVAL, "ipv6: Invalid header for get address request")
 	}
 	m := parseIfaddrmsg(r.body)
+	req := rtnl.AddrGetRequest{Origin: r.origin, Strict: r.strict, LinkIndex: netdev.IfIndex(m.index)}
 	v := validateLiberal
 	if r.strict {
-		if m.prefixlen != 0 || m.flags != 0 || m.scope != 0 {
-			return nil, errno.New(syscall.EINVAL, "ipv6: Invalid values in header for get address request")
-		}
+		req.BadHeader = m.prefixlen != 0 || m.flags != 0 || m.scope != 0
 		v = validateDeprecatedStrict
 	}
 	a, err := parseAttrs(r.body[ifaddrmsgLen:], 16+ifaddrmsgLen, ifaIPv6Policy, v)
+	req.AttrErr = err
 	if err != nil {
-		return nil, err
+		a = attrs{}
 	}
-	if r.strict {
-		for t, b := range a.present() {
-			if b != nil && t != uapi.IFA_TARGET_NETNSID && t != uapi.IFA_ADDRESS && t != uapi.IFA_LOCAL {
-				return nil, errno.New(syscall.EINVAL, "ipv6: Unsupported attribute in get address request")
-			}
+	for t, b := range a.present() {
+		if b != nil && t != uapi.IFA_TARGET_NETNSID && t != uapi.IFA_ADDRESS && t != uapi.IFA_LOCAL {
+			req.Unsupported = true
 		}
 	}
 	if a.has(uapi.IFA_TARGET_NETNSID) {
-		return nil, badAttr(errno.New(syscall.EOPNOTSUPP, "IFA_TARGET_NETNSID is not modelled by netsim"), a.offset(uapi.IFA_TARGET_NETNSID))
+		req.Refused = badAttr(errno.New(syscall.EOPNOTSUPP, "IFA_TARGET_NETNSID is not modelled by netsim"), a.offset(uapi.IFA_TARGET_NETNSID))
 	}
-	addr, _, ok := addr6(a)
-	if !ok {
-		return nil, errInval
-	}
-	ai, err := r.h.GetAddr(rtnl.AddrGetRequest{Origin: r.origin, LinkIndex: netdev.IfIndex(m.index), Addr: addr})
+	req.Addr, _, _ = addr6(a)
+	ai, err := r.h.GetAddr(req)
 	if err != nil {
 		return nil, err
 	}

@@ -116,33 +116,27 @@ func getLink(r *request) ([]netlink.Message, error) {
 		return nil, errno.New(syscall.EINVAL, "Invalid header for get link")
 	}
 	m := parseIfinfomsg(r.body)
+	req := rtnl.LinkGetRequest{Origin: r.origin, Strict: r.strict, Index: netdev.IfIndex(max(m.index, 0))}
 	v := validateLiberal
 	if r.strict {
-		if m.pad != 0 || m.typ != 0 || m.flags != 0 || m.change != 0 {
-			return nil, errno.New(syscall.EINVAL, "Invalid values in header for get link request")
-		}
+		req.BadHeader = m.pad != 0 || m.typ != 0 || m.flags != 0 || m.change != 0
 		v = validateDeprecatedStrict
 	}
 	a, err := parseAttrs(r.body[ifinfomsgLen:], 16+ifinfomsgLen, iflaPolicy, v)
+	req.AttrErr = err
 	if err != nil {
-		return nil, err
+		a = attrs{}
 	}
-	if r.strict {
-		for t := range a.present() {
-			switch t {
-			case uapi.IFLA_IFNAME, uapi.IFLA_ALT_IFNAME, uapi.IFLA_EXT_MASK, uapi.IFLA_TARGET_NETNSID:
-			default:
-				return nil, errno.New(syscall.EINVAL, "Unsupported attribute in get link request")
-			}
+	for t := range a.present() {
+		switch t {
+		case uapi.IFLA_IFNAME, uapi.IFLA_ALT_IFNAME, uapi.IFLA_EXT_MASK, uapi.IFLA_TARGET_NETNSID:
+		default:
+			req.Unsupported = true
 		}
 	}
-	if err := ensureUniqueNetns(a, true); err != nil {
-		return nil, err
+	if req.Refused = ensureUniqueNetns(a, true); req.Refused == nil && a.has(uapi.IFLA_TARGET_NETNSID) {
+		req.Refused = errno.New(syscall.EOPNOTSUPP, "IFLA_TARGET_NETNSID is not modelled by netsim")
 	}
-	if a.has(uapi.IFLA_TARGET_NETNSID) {
-		return nil, errno.New(syscall.EOPNOTSUPP, "IFLA_TARGET_NETNSID is not modelled by netsim")
-	}
-	req := rtnl.LinkGetRequest{Origin: r.origin, Index: netdev.IfIndex(max(m.index, 0))}
 	if m.index <= 0 {
 		req.Name = linkName(a)
 	}

@@ -134,12 +134,27 @@ func (h *Handle) DelAddr(r AddrRequest) error {
 }
 
 // AddrGetRequest is an RTM_GETADDR request without NLM_F_DUMP: the
-// address (IFA_LOCAL, else IFA_ADDRESS) and the device to look on, if any.
+// address (IFA_LOCAL, else IFA_ADDRESS) and the device to look on, if any,
+// and what the kernel checks of a strict request (NETLINK_GET_STRICT_CHK).
 type AddrGetRequest struct {
 	Origin
 	LinkIndex netdev.IfIndex // ifa_index; 0 or an unknown one: any device
 	Link      string         // the device by name, when LinkIndex is 0
-	Addr      netip.Addr
+	Addr      netip.Addr     // the zero Addr: the request carries none (EINVAL)
+
+	Strict bool
+	// BadHeader: the ifaddrmsg has a non-zero ifa_prefixlen, ifa_flags
+	// or ifa_scope (refused by a strict request).
+	BadHeader bool
+	// AttrErr is the attributes' parse error.
+	AttrErr error
+	// Unsupported: the request carries an attribute other than
+	// IFA_ADDRESS, IFA_LOCAL and IFA_TARGET_NETNSID (refused by a strict
+	// request).
+	Unsupported bool
+	// Refused is the error of an attribute netsim does not model
+	// (IFA_TARGET_NETNSID), answered after the checks above.
+	Refused error
 }
 
 // GetAddr finds the IPv6 address r.Addr on the device r names, or, when
@@ -148,9 +163,22 @@ type AddrGetRequest struct {
 // fails with EADDRNOTAVAIL when none has it. IPv4 has no such request:
 // its RTM_GETADDR is a dump only.
 //
-// Kernel: inet6_rtm_getaddr → ipv6_get_ifaddr (net/ipv6/addrconf.c).
+// Kernel: inet6_rtm_getaddr, inet6_rtm_valid_getaddr_req →
+// ipv6_get_ifaddr (net/ipv6/addrconf.c).
 func (h *Handle) GetAddr(r AddrGetRequest) (AddrInfo, error) {
 	var out AddrInfo
+	switch {
+	case r.Strict && r.BadHeader:
+		return out, errno.New(syscall.EINVAL, "ipv6: Invalid values in header for get address request")
+	case r.AttrErr != nil:
+		return out, r.AttrErr
+	case r.Strict && r.Unsupported:
+		return out, errno.New(syscall.EINVAL, "ipv6: Unsupported attribute in get address request")
+	case r.Refused != nil:
+		return out, r.Refused
+	case !r.Addr.IsValid():
+		return out, errno.New(syscall.EINVAL, "")
+	}
 	err := h.doFrom(r.Origin, "RTM_GETADDR", func(t *sim.Task, tb *netdev.Table) error {
 		var dev *netdev.Device
 		if r.LinkIndex != 0 || r.Link != "" {
