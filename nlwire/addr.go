@@ -355,7 +355,7 @@ func getAddr6(r *request) ([]netlink.Message, error) {
 		return nil, errno.New(syscall.EINVAL, "ipv6: Invalid header for get address request")
 	}
 	m := parseIfaddrmsg(r.body)
-	req := rtnl.AddrGetRequest{Origin: r.origin, Strict: r.strict, LinkIndex: netdev.IfIndex(m.index)}
+	req := rtnl.AddrGetRequest{Origin: r.origin, LinkIndex: netdev.IfIndex(m.index), GetChecks: rtnl.GetChecks{Strict: r.strict}}
 	v := validateLiberal
 	if r.strict {
 		req.BadHeader = m.prefixlen != 0 || m.flags != 0 || m.scope != 0

@@ -116,7 +116,7 @@ func getLink(r *request) ([]netlink.Message, error) {
 		return nil, errno.New(syscall.EINVAL, "Invalid header for get link")
 	}
 	m := parseIfinfomsg(r.body)
-	req := rtnl.LinkGetRequest{Origin: r.origin, Strict: r.strict, Index: netdev.IfIndex(max(m.index, 0))}
+	req := rtnl.LinkGetRequest{Origin: r.origin, Index: netdev.IfIndex(max(m.index, 0)), GetChecks: rtnl.GetChecks{Strict: r.strict}}
 	v := validateLiberal
 	if r.strict {
 		req.BadHeader = m.pad != 0 || m.typ != 0 || m.flags != 0 || m.change != 0

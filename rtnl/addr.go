@@ -141,20 +141,10 @@ type AddrGetRequest struct {
 	LinkIndex netdev.IfIndex // ifa_index; 0 or an unknown one: any device
 	Link      string         // the device by name, when LinkIndex is 0
 	Addr      netip.Addr     // the zero Addr: the request carries none (EINVAL)
-
-	Strict bool
-	// BadHeader: the ifaddrmsg has a non-zero ifa_prefixlen, ifa_flags
-	// or ifa_scope (refused by a strict request).
-	BadHeader bool
-	// AttrErr is the attributes' parse error.
-	AttrErr error
-	// Unsupported: the request carries an attribute other than
-	// IFA_ADDRESS, IFA_LOCAL and IFA_TARGET_NETNSID (refused by a strict
-	// request).
-	Unsupported bool
-	// Refused is the error of an attribute netsim does not model
-	// (IFA_TARGET_NETNSID), answered after the checks above.
-	Refused error
+	// GetChecks: a strict request may carry no ifa_prefixlen, ifa_flags
+	// or ifa_scope, and no attribute but IFA_ADDRESS, IFA_LOCAL and
+	// IFA_TARGET_NETNSID (which netsim refuses).
+	GetChecks
 }
 
 // GetAddr finds the IPv6 address r.Addr on the device r names, or, when
@@ -167,16 +157,10 @@ type AddrGetRequest struct {
 // ipv6_get_ifaddr (net/ipv6/addrconf.c).
 func (h *Handle) GetAddr(r AddrGetRequest) (AddrInfo, error) {
 	var out AddrInfo
-	switch {
-	case r.Strict && r.BadHeader:
-		return out, errno.New(syscall.EINVAL, "ipv6: Invalid values in header for get address request")
-	case r.AttrErr != nil:
-		return out, r.AttrErr
-	case r.Strict && r.Unsupported:
-		return out, errno.New(syscall.EINVAL, "ipv6: Unsupported attribute in get address request")
-	case r.Refused != nil:
-		return out, r.Refused
-	case !r.Addr.IsValid():
+	if err := r.err("ipv6: Invalid values in header for get address request", "ipv6: Unsupported attribute in get address request"); err != nil {
+		return out, err
+	}
+	if !r.Addr.IsValid() {
 		return out, errno.New(syscall.EINVAL, "")
 	}
 	err := h.doFrom(r.Origin, "RTM_GETADDR", func(t *sim.Task, tb *netdev.Table) error {

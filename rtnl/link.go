@@ -162,21 +162,10 @@ type LinkGetRequest struct {
 	Origin
 	Index netdev.IfIndex // ifi_index
 	Name  string         // IFLA_IFNAME or IFLA_ALT_IFNAME
-
-	Strict bool
-	// BadHeader: the ifinfomsg has a non-zero pad, ifi_type, ifi_flags or
-	// ifi_change (refused by a strict request).
-	BadHeader bool
-	// AttrErr is the attributes' parse error.
-	AttrErr error
-	// Unsupported: the request carries an attribute other than
-	// IFLA_IFNAME, IFLA_ALT_IFNAME, IFLA_EXT_MASK and IFLA_TARGET_NETNSID
-	// (refused by a strict request).
-	Unsupported bool
-	// Refused is the error of a namespace attribute, which the request
-	// answers after the checks above (rtnl_ensure_unique_netns; netsim
-	// has no peer namespaces for IFLA_TARGET_NETNSID).
-	Refused error
+	// GetChecks: a strict request may carry no pad, ifi_type, ifi_flags
+	// or ifi_change, and no attribute but IFLA_IFNAME, IFLA_ALT_IFNAME,
+	// IFLA_EXT_MASK and IFLA_TARGET_NETNSID.
+	GetChecks
 }
 
 // GetLink returns a snapshot of the device r names (see linkDev), after
@@ -185,15 +174,8 @@ type LinkGetRequest struct {
 // Kernel: rtnl_getlink, rtnl_valid_getlink_req (net/core/rtnetlink.c).
 func (h *Handle) GetLink(r LinkGetRequest) (LinkInfo, error) {
 	var li LinkInfo
-	switch {
-	case r.Strict && r.BadHeader:
-		return li, errno.New(syscall.EINVAL, "Invalid values in header for get link request")
-	case r.AttrErr != nil:
-		return li, r.AttrErr
-	case r.Strict && r.Unsupported:
-		return li, errno.New(syscall.EINVAL, "Unsupported attribute in get link request")
-	case r.Refused != nil:
-		return li, r.Refused
+	if err := r.err("Invalid values in header for get link request", "Unsupported attribute in get link request"); err != nil {
+		return li, err
 	}
 	err := h.doFrom(r.Origin, "RTM_GETLINK", func(t *sim.Task, tb *netdev.Table) error {
 		d, err := linkDev(tb, r.Index, r.Name)
