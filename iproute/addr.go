@@ -13,6 +13,7 @@ import (
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 )
 
@@ -428,7 +429,7 @@ func (ip *IP) addrDelFirst(h *rtnl.Handle, dev string, family int, label string)
 	case syscall.AF_INET6:
 		return errno.New(syscall.EINVAL, "")
 	}
-	as, err := h.AddrList(dev, rtnl.FamilyV4)
+	as, err := h.AddrList(dev, rt.FamilyInet)
 	if err != nil {
 		return err
 	}
@@ -654,12 +655,12 @@ func (ip *IP) addrShow(h *rtnl.Handle, argv []string, flush bool) error {
 	if err != nil {
 		return err
 	}
-	fam := rtnl.FamilyAll
+	fam := rt.FamilyUnspec
 	switch ip.family {
 	case syscall.AF_INET:
-		fam = rtnl.FamilyV4
+		fam = rt.FamilyInet
 	case syscall.AF_INET6:
-		fam = rtnl.FamilyV6
+		fam = rt.FamilyInet6
 	}
 	if flush {
 		return ip.addrFlush(h, f, fam)
@@ -688,7 +689,7 @@ func (ip *IP) addrShow(h *rtnl.Handle, argv []string, flush bool) error {
 	// ipaddr_filter: with an address family (-4, -6, or that of "to"),
 	// only devices that have a selected address; without one, also the
 	// devices that have no address at all.
-	filtered := fam != rtnl.FamilyAll || f.to.IsValid()
+	filtered := fam != rt.FamilyUnspec || f.to.IsValid()
 	keep := func(l rtnl.LinkInfo) bool {
 		return selected[l.Index] || !filtered && len(byIndex[l.Index]) == 0
 	}
@@ -701,7 +702,7 @@ func (ip *IP) addrShow(h *rtnl.Handle, argv []string, flush bool) error {
 // secondaries), as ipaddr_flush does; with -s it says how many rounds it
 // took, and with -s -s it lists each address it deletes. Asked for primary
 // addresses only, it stops after one round.
-func (ip *IP) addrFlush(h *rtnl.Handle, f *addrFilter, fam int) error {
+func (ip *IP) addrFlush(h *rtnl.Handle, f *addrFilter, fam rt.Family) error {
 	p := &ip.p
 	primaryOnly := f.flagmask&netdev.AddrSecondary != 0 && f.flags&netdev.AddrSecondary == 0
 	done := func(round int) error {

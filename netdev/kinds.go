@@ -173,17 +173,22 @@ func (m MacvlanMode) String() string {
 	return fmt.Sprintf("mode(%d)", uint32(m))
 }
 
-// Macvlan is a macvlan device on Link (drivers/net/macvlan.c). A zero Mode
-// is MacvlanVEPA, the kernel's default.
+// Macvlan is a macvlan device on its lower device (drivers/net/macvlan.c):
+// LinkIndex, the ifindex IFLA_LINK carries, when it is not 0 (a negative
+// one names no device), else the device named Link. A zero Mode is
+// MacvlanVEPA, the kernel's default.
 type Macvlan struct {
 	Name, Link string
+	LinkIndex  IfIndex
 	Mode       MacvlanMode
 	Attrs
 }
 
-// Vlan is an 802.1Q VLAN device with id ID on Link (net/8021q).
+// Vlan is an 802.1Q VLAN device with id ID on its lower device (net/8021q):
+// LinkIndex (IFLA_LINK) when it is not 0, else the device named Link.
 type Vlan struct {
 	Name, Link string
+	LinkIndex  IfIndex
 	ID         uint16
 	Attrs
 }

@@ -173,12 +173,12 @@ func (s Macvlan) create(t *sim.Task, tb *Table) ([]*Device, error) {
 	}
 	// macvlan_common_newlink: no IFLA_LINK is a bare EINVAL, an unknown
 	// one a bare ENODEV.
-	if s.Link == "" {
+	if s.Link == "" && s.LinkIndex == 0 {
 		return nil, errno.New(syscall.EINVAL, "")
 	}
 	lower := tb.byName[nlaString(s.Link)] // +checklocksignore: RTNL held
-	if i, ok := indexOfRef(s.Link); ok {
-		lower = tb.byIndex[i] // a netdev.IndexRef (IFLA_LINK)
+	if s.LinkIndex != 0 {
+		lower = tb.byIndex[s.LinkIndex]
 	}
 	if lower == nil {
 		return nil, errno.New(syscall.ENODEV, "")

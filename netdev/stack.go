@@ -302,12 +302,6 @@ func (tb *Table) Lookup(name string) (*Device, error) {
 	if d := tb.byName[name]; d != nil { // +checklocksignore: RTNL held
 		return d, nil
 	}
-	if i, ok := indexOfRef(name); ok {
-		if d := tb.ByIndex(i); d != nil {
-			return d, nil
-		}
-		return nil, errno.New(syscall.ENODEV, "")
-	}
 	return nil, errno.Errorf(syscall.ENODEV, "Cannot find device \"%s\"", name)
 }
 
@@ -325,40 +319,6 @@ func (tb *Table) Find(index IfIndex, name string) (*Device, error) {
 		return nil, errno.New(syscall.ENODEV, "")
 	}
 	return tb.Lookup(name)
-}
-
-// IndexRef returns a link argument that names the device with ifindex i
-// instead of by its name, as a netlink request does (ifi_index, ifa_index,
-// RTA_OIF, NHA_OIF): Lookup resolves it, and a missing device is ENODEV
-// without a message, as __dev_get_by_index's callers answer. No device
-// name has its form: it starts with a NUL byte, which ends every name
-// attribute.
-func IndexRef(i IfIndex) string {
-	if i >= 0 && int(i) < len(indexRefs) {
-		return indexRefs[i]
-	}
-	return "\x00" + strconv.Itoa(int(i))
-}
-
-// indexRefs holds the IndexRefs of the first ifindexes, which a request
-// names without allocating.
-var indexRefs = func() (r [1024]string) {
-	for i := range r {
-		r[i] = "\x00" + strconv.Itoa(i)
-	}
-	return r
-}()
-
-// indexOfRef returns the ifindex an IndexRef names.
-func indexOfRef(s string) (IfIndex, bool) {
-	if len(s) < 2 || s[0] != 0 {
-		return 0, false
-	}
-	i, err := strconv.Atoi(s[1:])
-	if err != nil || i <= 0 {
-		return 0, false
-	}
-	return IfIndex(i), true
 }
 
 // Devices returns the registered devices in registration order (the order

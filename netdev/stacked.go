@@ -85,12 +85,13 @@ func unlinkFromLower(_ *sim.Task, d *Device) {
 	}
 }
 
-// lookupLink resolves IFLA_LINK.
-func (tb *Table) lookupLink(name string) (*Device, error) {
-	if name == "" {
+// lookupLink resolves IFLA_LINK: the lower device by ifindex when index
+// is not 0, else by name.
+func (tb *Table) lookupLink(index IfIndex, name string) (*Device, error) {
+	if index == 0 && name == "" {
 		return nil, errno.New(syscall.EINVAL, "A lower device (link) is required")
 	}
-	return tb.Lookup(name)
+	return tb.Find(index, name)
 }
 
 // masterHoldsRxHandler reports whether d's master took d's rx_handler: a

@@ -56,7 +56,7 @@ func (s Vlan) create(t *sim.Task, tb *Table) ([]*Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	lower, err := tb.lookupLink(s.Link)
+	lower, err := tb.lookupLink(s.LinkIndex, s.Link)
 	if err != nil {
 		return nil, err
 	}

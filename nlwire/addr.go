@@ -1,3 +1,11 @@
+// The address messages on the wire: struct ifaddrmsg, RTM_NEWADDR,
+// RTM_DELADDR and RTM_GETADDR (doit and dumpit) parsed into rtnl's
+// address requests, and an address as a message. Kernel:
+// inet_rtm_newaddr, inet_rtm_deladdr, inet_dump_ifaddr, inet_fill_ifaddr
+// (net/ipv4/devinet.c); inet6_rtm_newaddr, inet6_rtm_deladdr,
+// inet6_rtm_getaddr, inet6_dump_ifaddr, inet6_fill_ifaddr
+// (net/ipv6/addrconf.c).
+
 package nlwire
 
 import (
@@ -218,17 +226,10 @@ func newAddr4(r *request) ([]netlink.Message, error) {
 	return nil, newAddr(r, m, ad, "ipv4: Device not found")
 }
 
-// newAddr makes the rtnl request of an RTM_NEWADDR: NLM_F_REPLACE without
-// NLM_F_EXCL updates an existing address, anything else adds one (EEXIST
-// if the device has it); NLM_F_CREATE is not looked at.
+// newAddr makes the rtnl request of an RTM_NEWADDR, with its NLM flags.
 func newAddr(r *request, m ifaddrmsg, ad netdev.Addr, noDev string) error {
-	link := netdev.IndexRef(netdev.IfIndex(m.index))
-	var err error
-	if r.hdr.Flags&uapi.NLM_F_REPLACE != 0 && r.hdr.Flags&uapi.NLM_F_EXCL == 0 {
-		err = r.h.AddrReplace(link, ad)
-	} else {
-		err = r.h.AddrAddWith(link, ad)
-	}
+	err := r.h.NewAddr(rtnl.AddrRequest{Origin: r.origin, Flags: rt.NLMFlags(r.hdr.Flags) & (rt.NLMCreate | rt.NLMExcl | rt.NLMReplace | rt.NLMAppend),
+		LinkIndex: netdev.IfIndex(m.index), Addr: ad})
 	return withMessage(err, syscall.ENODEV, noDev)
 }
 
@@ -261,7 +262,7 @@ func delAddr4(r *request) ([]netlink.Message, error) {
 		ad := inAddr4(a.get(uapi.IFA_ADDRESS))
 		match.Address, match.PrefixLen = &ad, int(m.prefixlen)
 	}
-	err = r.h.AddrDelMatch4(netdev.IndexRef(netdev.IfIndex(m.index)), match)
+	err = r.h.DelAddr(rtnl.AddrRequest{Origin: r.origin, LinkIndex: netdev.IfIndex(m.index), Match4: &match})
 	return nil, withMessage(err, syscall.ENODEV, "ipv4: Device not found")
 }
 
@@ -338,7 +339,7 @@ func delAddr6(r *request) ([]netlink.Message, error) {
 	if m.prefixlen > 128 {
 		return nil, errno.New(syscall.EINVAL, "ipv6: Invalid prefix length")
 	}
-	err = r.h.AddrDelWith(netdev.IndexRef(netdev.IfIndex(m.index)), netdev.Addr{Prefix: netip.PrefixFrom(addr, int(m.prefixlen))})
+	err = r.h.DelAddr(rtnl.AddrRequest{Origin: r.origin, LinkIndex: netdev.IfIndex(m.index), Addr: netdev.Addr{Prefix: netip.PrefixFrom(addr, int(m.prefixlen))}})
 	return nil, withMessage(err, syscall.ENODEV, "ipv6: Unable to find the interface")
 }
 
@@ -354,36 +355,27 @@ func getAddr6(r *request) ([]netlink.Message, error) {
 		return nil, errno.New(syscall.EINVAL, "ipv6: Invalid header for get address request")
 	}
 	m := parseIfaddrmsg(r.body)
+	req := rtnl.AddrGetRequest{Origin: r.origin, LinkIndex: netdev.IfIndex(m.index), GetChecks: rtnl.GetChecks{Strict: r.strict}}
 	v := validateLiberal
 	if r.strict {
-		if m.prefixlen != 0 || m.flags != 0 || m.scope != 0 {
-			return nil, errno.New(syscall.EINVAL, "ipv6: Invalid values in header for get address request")
-		}
+		req.BadHeader = m.prefixlen != 0 || m.flags != 0 || m.scope != 0
 		v = validateDeprecatedStrict
 	}
 	a, err := parseAttrs(r.body[ifaddrmsgLen:], 16+ifaddrmsgLen, ifaIPv6Policy, v)
+	req.AttrErr = err
 	if err != nil {
-		return nil, err
+		a = attrs{}
 	}
-	if r.strict {
-		for t, b := range a.present() {
-			if b != nil && t != uapi.IFA_TARGET_NETNSID && t != uapi.IFA_ADDRESS && t != uapi.IFA_LOCAL {
-				return nil, errno.New(syscall.EINVAL, "ipv6: Unsupported attribute in get address request")
-			}
+	for t, b := range a.present() {
+		if b != nil && t != uapi.IFA_TARGET_NETNSID && t != uapi.IFA_ADDRESS && t != uapi.IFA_LOCAL {
+			req.Unsupported = true
 		}
 	}
 	if a.has(uapi.IFA_TARGET_NETNSID) {
-		return nil, badAttr(errno.New(syscall.EOPNOTSUPP, "IFA_TARGET_NETNSID is not modelled by netsim"), a.offset(uapi.IFA_TARGET_NETNSID))
+		req.Refused = badAttr(errno.New(syscall.EOPNOTSUPP, "IFA_TARGET_NETNSID is not modelled by netsim"), a.offset(uapi.IFA_TARGET_NETNSID))
 	}
-	addr, _, ok := addr6(a)
-	if !ok {
-		return nil, errInval
-	}
-	link := ""
-	if m.index != 0 {
-		link = netdev.IndexRef(netdev.IfIndex(m.index))
-	}
-	ai, err := r.h.AddrGet6(link, addr)
+	req.Addr, _, _ = addr6(a)
+	ai, err := r.h.GetAddr(req)
 	if err != nil {
 		return nil, err
 	}
@@ -393,55 +385,57 @@ func getAddr6(r *request) ([]netlink.Message, error) {
 	}}, nil
 }
 
-// addrDumpReq is what inet_valid_dump_ifaddr_req and its IPv6 twin make of
-// a strict dump request: the ifindex to filter by, if any. prefix is the
-// extack prefix of the family ("ipv4: ", "ipv6: ").
-func addrDumpReq(r *request, pol policy, prefix string) (uint32, error) {
+// addrDumpReq parses an address dump request into its rtnl request, which
+// checks it. prefix is the extack prefix of the family ("ipv4: ",
+// "ipv6: ") for a header too short to read.
+func addrDumpReq(r *request, fam rt.Family, pol policy, prefix string) (rtnl.AddrDumpRequest, error) {
+	req := rtnl.AddrDumpRequest{Origin: r.origin, Family: fam, Strict: r.strict}
 	if !r.strict {
-		return 0, nil
+		return req, nil
 	}
 	if len(r.body) < ifaddrmsgLen {
-		return 0, errno.New(syscall.EINVAL, prefix+"Invalid header for address dump request")
+		return req, errno.New(syscall.EINVAL, prefix+"Invalid header for address dump request")
 	}
 	m := parseIfaddrmsg(r.body)
-	if m.prefixlen != 0 || m.flags != 0 || m.scope != 0 {
-		return 0, errno.New(syscall.EINVAL, prefix+"Invalid values in header for address dump request")
-	}
-	a, err := parseAttrs(r.body[ifaddrmsgLen:], 16+ifaddrmsgLen, pol, validateDeprecatedStrict)
-	if err != nil {
-		return 0, err
-	}
+	req.BadHeader = m.prefixlen != 0 || m.flags != 0 || m.scope != 0
+	req.LinkIndex = netdev.IfIndex(m.index)
+	var a attrs
+	a, req.AttrErr = parseAttrs(r.body[ifaddrmsgLen:], 16+ifaddrmsgLen, pol, validateDeprecatedStrict)
+	pos := 0
 	for t, v := range a.present() {
 		if v == nil {
 			continue
 		}
+		pos++
 		if t == uapi.IFA_TARGET_NETNSID {
-			return 0, errno.New(syscall.EINVAL, prefix+"Invalid target network namespace id")
+			req.TargetNetnsIDAt = pos
+		} else if req.UnsupportedAt == 0 {
+			req.UnsupportedAt = pos
 		}
-		return 0, errno.New(syscall.EINVAL, prefix+"Unsupported attribute in dump request")
 	}
-	return m.index, nil
+	return req, nil
 }
 
-// addrDumper is an address dump's cursor: the families still to dump
-// (rtnl_dump_all's, for AF_UNSPEC), and in the first of them the device
-// and position (ctx->ifindex, ctx->ip_idx). A filter by index sets
-// NLM_F_DUMP_FILTERED on every message and on NLMSG_DONE.
+// addrDumper puts an rtnl address dump's addresses into messages. A
+// filter by index sets NLM_F_DUMP_FILTERED on every message and on
+// NLMSG_DONE.
 type addrDumper struct {
-	h        *rtnl.Handle
-	families []int
-	index    netdev.IfIndex
-	c        rtnl.AddrCursor
-	flags    netlink.HeaderFlags
+	d     *rtnl.AddrDump
+	flags netlink.HeaderFlags
 }
 
-func newAddrDumper(r *request, index uint32, families ...int) *addrDumper {
-	d := &addrDumper{h: r.h, families: families, index: netdev.IfIndex(index)}
-	if index != 0 {
+// startAddrDump starts the dump req asks for.
+func startAddrDump(r *request, req rtnl.AddrDumpRequest) (dumper, error) {
+	ad, err := r.h.DumpAddrs(req)
+	if err != nil {
+		return nil, err
+	}
+	d := &addrDumper{d: ad}
+	if ad.Filtered() {
 		d.flags = netlink.HeaderFlags(uapi.NLM_F_DUMP_FILTERED)
 		r.answerFlags |= d.flags
 	}
-	return d
+	return d, nil
 }
 
 // fill puts the addresses from the cursor on, family after family, and
@@ -451,10 +445,10 @@ func newAddrDumper(r *request, index uint32, families ...int) *addrDumper {
 // Kernel: inet_dump_ifaddr, in_dev_dump_addr (net/ipv4/devinet.c);
 // inet6_dump_addr, in6_dump_addrs (net/ipv6/addrconf.c); rtnl_dump_all.
 func (d *addrDumper) fill(p *part) (bool, error) {
-	for len(d.families) > 0 {
+	for !d.d.Done() {
 		var perr error
 		n := p.n
-		ds, err := d.h.AddrDump(d.families[0], d.index, &d.c, putEach(p, rt.RTMNewAddr, d.flags,
+		ds, err := d.d.Next(putEach(p, rt.RTMNewAddr, d.flags,
 			func(a *rtnl.AddrInfo, _ int) ([]byte, error) { return addrMessage(*a), nil }, &perr))
 		if err != nil {
 			return false, bareErrno(err, syscall.ENODEV)
@@ -467,50 +461,46 @@ func (d *addrDumper) fill(p *part) (bool, error) {
 		if perr != nil || !ds.Done {
 			return false, perr
 		}
-		d.families, d.c = d.families[1:], rtnl.AddrCursor{}
-		if len(d.families) > 0 {
+		if !d.d.Done() {
 			p.resetGen()
 		}
 	}
 	return true, nil
 }
 
-func (d *addrDumper) close() {}
+func (d *addrDumper) close() { d.d.Close() }
 
 // dumpAddrs4 serves RTM_GETADDR with NLM_F_DUMP for AF_INET.
 //
 // Kernel: inet_dump_ifaddr (net/ipv4/devinet.c).
 func dumpAddrs4(r *request) (dumper, error) {
-	idx, err := addrDumpReq(r, ifaIPv4Policy, "ipv4: ")
+	req, err := addrDumpReq(r, rt.FamilyInet, ifaIPv4Policy, "ipv4: ")
 	if err != nil {
 		return nil, err
 	}
-	return newAddrDumper(r, idx, rtnl.FamilyV4), nil
+	return startAddrDump(r, req)
 }
 
 // dumpAddrs6 serves RTM_GETADDR with NLM_F_DUMP for AF_INET6.
 //
 // Kernel: inet6_dump_ifaddr (net/ipv6/addrconf.c).
 func dumpAddrs6(r *request) (dumper, error) {
-	idx, err := addrDumpReq(r, ifaIPv6Policy, "ipv6: ")
+	req, err := addrDumpReq(r, rt.FamilyInet6, ifaIPv6Policy, "ipv6: ")
 	if err != nil {
 		return nil, err
 	}
-	return newAddrDumper(r, idx, rtnl.FamilyV6), nil
+	return startAddrDump(r, req)
 }
 
 // dumpAddrsAll serves RTM_GETADDR with NLM_F_DUMP for AF_UNSPEC: every
-// family's dump in turn, IPv4 then IPv6.
+// family's dump in turn, IPv4 then IPv6; IPv4's dumpit checks the request
+// first.
 //
 // Kernel: rtnl_dump_all (net/core/rtnetlink.c).
 func dumpAddrsAll(r *request) (dumper, error) {
-	idx, err := addrDumpReq(r, ifaIPv4Policy, "ipv4: ")
+	req, err := addrDumpReq(r, rt.FamilyUnspec, ifaIPv4Policy, "ipv4: ")
 	if err != nil {
 		return nil, err
 	}
-	// Each family's dumpit checks the request; netsim checks both first.
-	if _, err := addrDumpReq(r, ifaIPv6Policy, "ipv6: "); err != nil {
-		return nil, err
-	}
-	return newAddrDumper(r, idx, rtnl.FamilyV4, rtnl.FamilyV6), nil
+	return startAddrDump(r, req)
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nlwire/internal/uapi"
 	"github.com/netsimlab/netsim/rt"
-	"github.com/netsimlab/netsim/rtnl"
 )
 
 func ifa(family, plen uint8, index uint32) []byte {
@@ -150,7 +149,7 @@ func TestDelAddr4MatchesKernel(t *testing.T) {
 			} else {
 				assertErr(t, err, c.errno, c.msg)
 			}
-			as, err := h.AddrList("v0", rtnl.FamilyV4)
+			as, err := h.AddrList("v0", rt.FamilyInet)
 			require.NoError(t, err)
 			var got []string
 			for _, a := range as {

@@ -1,3 +1,6 @@
+// A bridge's link messages about its ports (AF_BRIDGE ifinfomsg).
+// Kernel: br_ifinfo_notify, br_fill_ifinfo (net/bridge/br_netlink.c).
+
 package nlwire
 
 import (

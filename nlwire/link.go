@@ -1,3 +1,12 @@
+// The link messages on the wire: struct ifinfomsg, RTM_NEWLINK,
+// RTM_SETLINK, RTM_DELLINK and RTM_GETLINK (doit and dumpit) parsed into
+// rtnl's link requests, and their notifications. Kernel: rtnl_newlink,
+// rtnl_setlink, rtnl_dellink, rtnl_getlink, rtnl_dump_ifinfo,
+// rtnl_valid_getlink_req, rtnl_valid_dump_ifinfo_req
+// (net/core/rtnetlink.c); the kinds' newlink (drivers/net/veth.c,
+// drivers/net/macvlan.c, net/8021q/vlan_netlink.c, drivers/net/vrf.c,
+// drivers/net/bonding/bond_netlink.c, net/bridge/br_netlink.c).
+
 package nlwire
 
 import (
@@ -46,148 +55,6 @@ func (m ifinfomsg) marshal() []byte {
 	binary.LittleEndian.PutUint32(b[12:], m.change)
 	return b
 }
-
-// Lengths of the policies' binary attributes, and IFLA_GSO_MAX_SIZE's
-// bound.
-const (
-	maxAddrLen   = 32  // MAX_ADDR_LEN
-	ifAliasSize  = 256 // IFALIASZ
-	altIfNameLen = 128 // ALTIFNAMSIZ
-	maxPhysItem  = 32  // MAX_PHYS_ITEM_ID_LEN
-
-	// maxTCPHeader is MAX_TCP_HEADER as Linux 6.18 on x86-64 has it
-	// (L1_CACHE_ALIGN(128 + MAX_HEADER)): the GSO sizes' NLA_POLICY_MIN
-	// is one above it.
-	maxTCPHeader = 192
-)
-
-// iflaPolicy is ifla_policy (net/core/rtnetlink.c).
-var iflaPolicy = func() policy {
-	p := make([]attrPolicy, uapi.IFLA_MAX+1)
-	set := func(t int, typ attrType, n int) { p[t] = attrPolicy{typ: typ, len: n} }
-	set(uapi.IFLA_IFNAME, nlaString, netdev.IFNAMSIZ-1)
-	set(uapi.IFLA_ADDRESS, nlaBinary, maxAddrLen)
-	set(uapi.IFLA_BROADCAST, nlaBinary, maxAddrLen)
-	set(uapi.IFLA_MAP, nlaUnspec, 32) // sizeof(struct rtnl_link_ifmap)
-	for _, t := range []int{uapi.IFLA_MTU, uapi.IFLA_LINK, uapi.IFLA_MASTER, uapi.IFLA_TXQLEN,
-		uapi.IFLA_WEIGHT, uapi.IFLA_NET_NS_PID, uapi.IFLA_NET_NS_FD, uapi.IFLA_EXT_MASK,
-		uapi.IFLA_PROMISCUITY, uapi.IFLA_NUM_TX_QUEUES, uapi.IFLA_NUM_RX_QUEUES, uapi.IFLA_GSO_MAX_SEGS,
-		uapi.IFLA_CARRIER_CHANGES, uapi.IFLA_EVENT, uapi.IFLA_GROUP, uapi.IFLA_CARRIER_UP_COUNT,
-		uapi.IFLA_CARRIER_DOWN_COUNT, uapi.IFLA_MIN_MTU, uapi.IFLA_MAX_MTU, uapi.IFLA_GRO_MAX_SIZE,
-		uapi.IFLA_GRO_IPV4_MAX_SIZE} {
-		set(t, nlaU32, 0)
-	}
-	p[uapi.IFLA_GSO_MAX_SIZE] = polMin(nlaU32, maxTCPHeader+1)
-	p[uapi.IFLA_GSO_IPV4_MAX_SIZE] = polMin(nlaU32, maxTCPHeader+1)
-	for _, t := range []int{uapi.IFLA_CARRIER, uapi.IFLA_OPERSTATE, uapi.IFLA_LINKMODE, uapi.IFLA_PROTO_DOWN} {
-		set(t, nlaU8, 0)
-	}
-	for _, t := range []int{uapi.IFLA_LINKINFO, uapi.IFLA_VFINFO_LIST, uapi.IFLA_VF_PORTS, uapi.IFLA_PORT_SELF,
-		uapi.IFLA_AF_SPEC, uapi.IFLA_XDP, uapi.IFLA_PROP_LIST, uapi.IFLA_PROTO_DOWN_REASON} {
-		set(t, nlaNested, 0)
-	}
-	set(uapi.IFLA_IFALIAS, nlaBinary, ifAliasSize-1)
-	set(uapi.IFLA_PHYS_PORT_ID, nlaBinary, maxPhysItem)
-	set(uapi.IFLA_PHYS_SWITCH_ID, nlaBinary, maxPhysItem)
-	set(uapi.IFLA_LINK_NETNSID, nlaS32, 0)
-	set(uapi.IFLA_TARGET_NETNSID, nlaS32, 0)
-	p[uapi.IFLA_NEW_IFINDEX] = polMin(nlaS32, 1)
-	set(uapi.IFLA_ALT_IFNAME, nlaString, altIfNameLen-1)
-	set(uapi.IFLA_PARENT_DEV_NAME, nlaNulString, 0)
-	for _, t := range []int{uapi.IFLA_PERM_ADDRESS, uapi.IFLA_TSO_MAX_SIZE, uapi.IFLA_TSO_MAX_SEGS,
-		uapi.IFLA_ALLMULTI, uapi.IFLA_NETNS_IMMUTABLE, uapi.IFLA_HEADROOM, uapi.IFLA_TAILROOM} {
-		set(t, nlaReject, 0)
-	}
-	return policy{attrs: p, strictStart: uapi.IFLA_DPLL_PIN}
-}()
-
-// iflaInfoPolicy is ifla_info_policy.
-var iflaInfoPolicy = policy{attrs: []attrPolicy{
-	uapi.IFLA_INFO_KIND:       {typ: nlaString},
-	uapi.IFLA_INFO_DATA:       {typ: nlaNested},
-	uapi.IFLA_INFO_XSTATS:     {},
-	uapi.IFLA_INFO_SLAVE_KIND: {typ: nlaString},
-	uapi.IFLA_INFO_SLAVE_DATA: {typ: nlaNested},
-}}
-
-// The kinds' IFLA_INFO_DATA policies: veth_policy, macvlan_policy,
-// vlan_policy, vrf_nl_policy and the first entry of bond_policy.
-var (
-	vethPolicy    = policy{attrs: []attrPolicy{uapi.VETH_INFO_PEER: {typ: nlaUnspec, len: ifinfomsgLen}}}
-	macvlanPolicy = policy{attrs: []attrPolicy{
-		uapi.IFLA_MACVLAN_MODE: {typ: nlaU32}, uapi.IFLA_MACVLAN_FLAGS: {typ: nlaU16},
-		uapi.IFLA_MACVLAN_MACADDR_MODE: {typ: nlaU32}, uapi.IFLA_MACVLAN_MACADDR: {typ: nlaBinary, len: maxAddrLen},
-		uapi.IFLA_MACVLAN_MACADDR_DATA: {typ: nlaNested}, uapi.IFLA_MACVLAN_MACADDR_COUNT: {typ: nlaU32},
-		uapi.IFLA_MACVLAN_BC_QUEUE_LEN: {typ: nlaU32}, uapi.IFLA_MACVLAN_BC_QUEUE_LEN_USED: {typ: nlaReject},
-		uapi.IFLA_MACVLAN_BC_CUTOFF: {typ: nlaS32},
-	}}
-	vlanPolicy = policy{attrs: []attrPolicy{
-		uapi.IFLA_VLAN_ID: {typ: nlaU16}, uapi.IFLA_VLAN_FLAGS: {typ: nlaUnspec, len: 8},
-		uapi.IFLA_VLAN_EGRESS_QOS: {typ: nlaNested}, uapi.IFLA_VLAN_INGRESS_QOS: {typ: nlaNested},
-		uapi.IFLA_VLAN_PROTOCOL: {typ: nlaU16},
-	}}
-	vrfPolicy  = policy{attrs: []attrPolicy{uapi.IFLA_VRF_TABLE: {typ: nlaU32}}}
-	bondPolicy = policy{attrs: []attrPolicy{uapi.IFLA_BOND_MODE: {typ: nlaU8}, uapi.IFLA_BOND_COUPLED_CONTROL: {}}}
-)
-
-// brPolicy is br_policy (net/bridge/br_netlink.c) for the attributes
-// netdev.BridgeSettings has.
-var brPolicy = func() policy {
-	p := make([]attrPolicy, uapi.IFLA_BR_FDB_MAX_LEARNED+1)
-	for _, t := range []int{uapi.IFLA_BR_FORWARD_DELAY, uapi.IFLA_BR_HELLO_TIME, uapi.IFLA_BR_MAX_AGE,
-		uapi.IFLA_BR_AGEING_TIME, uapi.IFLA_BR_STP_STATE, uapi.IFLA_BR_MCAST_HASH_ELASTICITY,
-		uapi.IFLA_BR_MCAST_HASH_MAX, uapi.IFLA_BR_MCAST_LAST_MEMBER_CNT, uapi.IFLA_BR_MCAST_STARTUP_QUERY_CNT,
-		uapi.IFLA_BR_FDB_MAX_LEARNED} {
-		p[t] = attrPolicy{typ: nlaU32}
-	}
-	for _, t := range []int{uapi.IFLA_BR_PRIORITY, uapi.IFLA_BR_VLAN_PROTOCOL, uapi.IFLA_BR_GROUP_FWD_MASK,
-		uapi.IFLA_BR_VLAN_DEFAULT_PVID} {
-		p[t] = attrPolicy{typ: nlaU16}
-	}
-	for _, t := range []int{uapi.IFLA_BR_VLAN_FILTERING, uapi.IFLA_BR_MCAST_ROUTER, uapi.IFLA_BR_MCAST_SNOOPING,
-		uapi.IFLA_BR_MCAST_QUERY_USE_IFADDR, uapi.IFLA_BR_MCAST_QUERIER, uapi.IFLA_BR_NF_CALL_IPTABLES,
-		uapi.IFLA_BR_NF_CALL_IP6TABLES, uapi.IFLA_BR_NF_CALL_ARPTABLES, uapi.IFLA_BR_VLAN_STATS_ENABLED,
-		uapi.IFLA_BR_MCAST_STATS_ENABLED, uapi.IFLA_BR_MCAST_IGMP_VERSION, uapi.IFLA_BR_MCAST_MLD_VERSION,
-		uapi.IFLA_BR_VLAN_STATS_PER_PORT} {
-		p[t] = attrPolicy{typ: nlaU8}
-	}
-	for _, t := range []int{uapi.IFLA_BR_MCAST_LAST_MEMBER_INTVL, uapi.IFLA_BR_MCAST_MEMBERSHIP_INTVL,
-		uapi.IFLA_BR_MCAST_QUERIER_INTVL, uapi.IFLA_BR_MCAST_QUERY_INTVL, uapi.IFLA_BR_MCAST_QUERY_RESPONSE_INTVL,
-		uapi.IFLA_BR_MCAST_STARTUP_QUERY_INTVL} {
-		p[t] = attrPolicy{typ: nlaU64}
-	}
-	p[uapi.IFLA_BR_GROUP_ADDR] = attrPolicy{typ: nlaBinary, len: 6}
-	p[uapi.IFLA_BR_FDB_FLUSH] = attrPolicy{typ: nlaFlag}
-	p[uapi.IFLA_BR_MULTI_BOOLOPT] = polExactLen(8) // sizeof(struct br_boolopt_multi)
-	for _, t := range []int{uapi.IFLA_BR_FDB_N_LEARNED, uapi.IFLA_BR_MCAST_QUERIER_STATE} {
-		p[t] = attrPolicy{typ: nlaReject}
-	}
-	return policy{attrs: p}
-}()
-
-// brportPolicy is br_port_policy for the attributes
-// netdev.BridgePortSettings has.
-var brportPolicy = func() policy {
-	p := make([]attrPolicy, uapi.IFLA_BRPORT_BACKUP_NHID+1)
-	for _, t := range []int{uapi.IFLA_BRPORT_STATE, uapi.IFLA_BRPORT_MODE, uapi.IFLA_BRPORT_GUARD,
-		uapi.IFLA_BRPORT_PROTECT, uapi.IFLA_BRPORT_FAST_LEAVE, uapi.IFLA_BRPORT_LEARNING,
-		uapi.IFLA_BRPORT_UNICAST_FLOOD, uapi.IFLA_BRPORT_PROXYARP, uapi.IFLA_BRPORT_PROXYARP_WIFI,
-		uapi.IFLA_BRPORT_MULTICAST_ROUTER, uapi.IFLA_BRPORT_MCAST_TO_UCAST, uapi.IFLA_BRPORT_MCAST_FLOOD,
-		uapi.IFLA_BRPORT_BCAST_FLOOD, uapi.IFLA_BRPORT_VLAN_TUNNEL, uapi.IFLA_BRPORT_NEIGH_SUPPRESS,
-		uapi.IFLA_BRPORT_ISOLATED, uapi.IFLA_BRPORT_LOCKED, uapi.IFLA_BRPORT_MAB} {
-		p[t] = attrPolicy{typ: nlaU8}
-	}
-	p[uapi.IFLA_BRPORT_NEIGH_VLAN_SUPPRESS] = polMax(nlaU8, 1)
-	p[uapi.IFLA_BRPORT_PRIORITY] = attrPolicy{typ: nlaU16}
-	p[uapi.IFLA_BRPORT_GROUP_FWD_MASK] = attrPolicy{typ: nlaU16}
-	for _, t := range []int{uapi.IFLA_BRPORT_COST, uapi.IFLA_BRPORT_BACKUP_PORT, uapi.IFLA_BRPORT_MCAST_EHT_HOSTS_LIMIT,
-		uapi.IFLA_BRPORT_MCAST_MAX_GROUPS, uapi.IFLA_BRPORT_BACKUP_NHID} {
-		p[t] = attrPolicy{typ: nlaU32}
-	}
-	p[uapi.IFLA_BRPORT_FLUSH] = attrPolicy{typ: nlaFlag}
-	p[uapi.IFLA_BRPORT_MCAST_N_GROUPS] = attrPolicy{typ: nlaReject}
-	return policy{attrs: p}
-}()
 
 func init() {
 	register(uapi.AF_UNSPEC, rt.RTMGetLink, handler{do: getLink, dump: dumpLinks})
@@ -249,41 +116,31 @@ func getLink(r *request) ([]netlink.Message, error) {
 		return nil, errno.New(syscall.EINVAL, "Invalid header for get link")
 	}
 	m := parseIfinfomsg(r.body)
+	req := rtnl.LinkGetRequest{Origin: r.origin, Index: netdev.IfIndex(max(m.index, 0)), GetChecks: rtnl.GetChecks{Strict: r.strict}}
 	v := validateLiberal
 	if r.strict {
-		if m.pad != 0 || m.typ != 0 || m.flags != 0 || m.change != 0 {
-			return nil, errno.New(syscall.EINVAL, "Invalid values in header for get link request")
-		}
+		req.BadHeader = m.pad != 0 || m.typ != 0 || m.flags != 0 || m.change != 0
 		v = validateDeprecatedStrict
 	}
 	a, err := parseAttrs(r.body[ifinfomsgLen:], 16+ifinfomsgLen, iflaPolicy, v)
+	req.AttrErr = err
 	if err != nil {
-		return nil, err
+		a = attrs{}
 	}
-	if r.strict {
-		for t := range a.present() {
-			switch t {
-			case uapi.IFLA_IFNAME, uapi.IFLA_ALT_IFNAME, uapi.IFLA_EXT_MASK, uapi.IFLA_TARGET_NETNSID:
-			default:
-				return nil, errno.New(syscall.EINVAL, "Unsupported attribute in get link request")
-			}
+	for t := range a.present() {
+		switch t {
+		case uapi.IFLA_IFNAME, uapi.IFLA_ALT_IFNAME, uapi.IFLA_EXT_MASK, uapi.IFLA_TARGET_NETNSID:
+		default:
+			req.Unsupported = true
 		}
 	}
-	if err := ensureUniqueNetns(a, true); err != nil {
-		return nil, err
+	if req.Refused = ensureUniqueNetns(a, true); req.Refused == nil && a.has(uapi.IFLA_TARGET_NETNSID) {
+		req.Refused = errno.New(syscall.EOPNOTSUPP, "IFLA_TARGET_NETNSID is not modelled by netsim")
 	}
-	if a.has(uapi.IFLA_TARGET_NETNSID) {
-		return nil, errno.New(syscall.EOPNOTSUPP, "IFLA_TARGET_NETNSID is not modelled by netsim")
+	if m.index <= 0 {
+		req.Name = linkName(a)
 	}
-	var li rtnl.LinkInfo
-	switch name := linkName(a); {
-	case m.index > 0:
-		li, err = r.h.LinkByIndex(netdev.IfIndex(m.index))
-	case name != "":
-		li, err = r.h.LinkByName(name)
-	default:
-		return nil, errInval
-	}
+	li, err := r.h.GetLink(req)
 	if err != nil {
 		return nil, bareErrno(err, syscall.ENODEV)
 	}
@@ -305,10 +162,12 @@ func linkName(a attrs) string {
 	return a.str(uapi.IFLA_ALT_IFNAME)
 }
 
-// dumpLinks serves RTM_GETLINK with NLM_F_DUMP.
+// dumpLinks serves RTM_GETLINK with NLM_F_DUMP: the request's header and
+// attributes parsed into an rtnl.LinkDumpRequest, which checks them.
 //
 // Kernel: rtnl_dump_ifinfo, rtnl_valid_dump_ifinfo_req.
 func dumpLinks(r *request) (dumper, error) {
+	req := rtnl.LinkDumpRequest{Origin: r.origin, Strict: r.strict}
 	var a attrs
 	var err error
 	if r.strict {
@@ -316,16 +175,9 @@ func dumpLinks(r *request) (dumper, error) {
 			return nil, errno.New(syscall.EINVAL, "Invalid header for link dump")
 		}
 		m := parseIfinfomsg(r.body)
-		if m.pad != 0 || m.typ != 0 || m.flags != 0 || m.change != 0 {
-			return nil, errno.New(syscall.EINVAL, "Invalid values in header for link dump request")
-		}
-		if m.index != 0 {
-			return nil, errno.New(syscall.EINVAL, "Filter by device index not supported for link dumps")
-		}
-		a, err = parseAttrs(r.body[ifinfomsgLen:], 16+ifinfomsgLen, iflaPolicy, validateDeprecatedStrict)
-		if err != nil {
-			return nil, err
-		}
+		req.BadHeader = m.pad != 0 || m.typ != 0 || m.flags != 0 || m.change != 0
+		req.Index = netdev.IfIndex(m.index)
+		a, req.AttrErr = parseAttrs(r.body[ifinfomsgLen:], 16+ifinfomsgLen, iflaPolicy, validateDeprecatedStrict)
 	} else {
 		// An rtgenmsg of iproute2 before 3.9 is shorter than an
 		// ifinfomsg: its attributes start after the one byte (aligned).
@@ -340,60 +192,52 @@ func dumpLinks(r *request) (dumper, error) {
 			a = attrs{} // a failed parse walks every device unfiltered
 		}
 	}
-	var master netdev.IfIndex
-	kind, hasKind := "", false
+	pos := 0
 	for t, v := range a.present() {
 		if v == nil {
 			continue
 		}
+		pos++
 		switch t {
 		case uapi.IFLA_TARGET_NETNSID:
-			return nil, errno.New(syscall.EINVAL, "Invalid target network namespace id")
+			req.TargetNetnsIDAt = pos
 		case uapi.IFLA_EXT_MASK:
 		case uapi.IFLA_MASTER:
-			master = netdev.IfIndex(a.u32(uint16(t)))
+			req.Master = netdev.IfIndex(a.u32(uint16(t)))
 		case uapi.IFLA_LINKINFO:
-			kind, hasKind = linkinfoKind(v)
+			req.Kind = linkinfoKind(v)
 		default:
-			if r.strict {
-				return nil, errno.New(syscall.EINVAL, "Unsupported attribute in link dump request")
+			if req.UnsupportedAt == 0 {
+				req.UnsupportedAt = pos
 			}
 		}
 	}
-	d := &linkDumper{h: r.h, master: master, kind: kind, hasKind: hasKind}
-	if master != 0 || hasKind {
+	ld, err := r.h.DumpLinks(req)
+	if err != nil {
+		return nil, err
+	}
+	d := &linkDumper{d: ld}
+	if ld.Filtered() {
 		d.flags = netlink.HeaderFlags(uapi.NLM_F_DUMP_FILTERED)
 	}
 	return d, nil
 }
 
-// linkDumper is a link dump's filter and cursor, the ifindex to resume
-// at (ctx->ifindex).
+// linkDumper puts an rtnl link dump's devices into messages.
 type linkDumper struct {
-	h       *rtnl.Handle
-	from    netdev.IfIndex
-	master  netdev.IfIndex
-	kind    string
-	hasKind bool
-	flags   netlink.HeaderFlags
+	d     *rtnl.LinkDump
+	flags netlink.HeaderFlags
 }
 
-// fill puts the devices the filter leaves, from the cursor on, and checks
-// the dump's consistency against dev_base_seq.
+// fill puts the devices from the cursor on, and checks the dump's
+// consistency against dev_base_seq.
 //
-// Kernel: rtnl_dump_ifinfo, link_dump_filtered, rtnl_fill_ifinfo.
+// Kernel: rtnl_dump_ifinfo, rtnl_fill_ifinfo.
 func (d *linkDumper) fill(p *part) (bool, error) {
 	var perr error
-	put := putEach(p, rt.RTMNewLink, d.flags, func(li *rtnl.LinkInfo, _ int) ([]byte, error) {
+	ds, err := d.d.Next(putEach(p, rt.RTMNewLink, d.flags, func(li *rtnl.LinkInfo, _ int) ([]byte, error) {
 		return linkMessage(*li, 0), nil
-	}, &perr)
-	ds, err := d.h.LinkDump(&d.from, func(li *rtnl.LinkInfo) bool {
-		// link_master_filtered: a master filter drops a device with
-		// another master (or none); link_kind_filtered: a kind filter
-		// drops devices of other kinds.
-		filtered := d.master != 0 && li.MasterIndex != d.master || d.hasKind && li.Kind != d.kind
-		return filtered || put(li)
-	})
+	}, &perr))
 	if err != nil {
 		return false, err
 	}
@@ -401,21 +245,15 @@ func (d *linkDumper) fill(p *part) (bool, error) {
 	return ds.Done, perr
 }
 
-func (d *linkDumper) close() {}
+func (d *linkDumper) close() { d.d.Close() }
 
-// linkinfoKind is linkinfo_to_kind_ops: the IFLA_INFO_KIND of a dump's
-// IFLA_LINKINFO, when it names a kind the kernel has (a kind it lacks
-// filters nothing).
-func linkinfoKind(b []byte) (string, bool) {
+// linkinfoKind is the IFLA_INFO_KIND of a dump's IFLA_LINKINFO, or "".
+func linkinfoKind(b []byte) string {
 	li, err := parseAttrs(b, 0, iflaInfoPolicy, validateLiberal)
-	if err != nil || !li.has(uapi.IFLA_INFO_KIND) {
-		return "", false
+	if err != nil {
+		return ""
 	}
-	k := li.str(uapi.IFLA_INFO_KIND)
-	if !netdev.KnownKind(k) {
-		return "", false
-	}
-	return k, true
+	return li.str(uapi.IFLA_INFO_KIND)
 }
 
 // unmodelledLinkAttrs are the attributes do_setlink and rtnl_create_link
@@ -549,7 +387,7 @@ func setLink(r *request) ([]netlink.Message, error) {
 			return nil, errno.New(syscall.ENODEV, "")
 		}
 	}
-	return nil, bareErrno(r.h.LinkSet(netdev.IfIndex(max(m.index, 0)), name, c), syscall.ENODEV)
+	return nil, bareErrno(r.h.SetLink(rtnl.LinkRequest{Origin: r.origin, Index: netdev.IfIndex(max(m.index, 0)), Name: name, Change: c}), syscall.ENODEV)
 }
 
 // delLink serves RTM_DELLINK.
@@ -566,24 +404,19 @@ func delLink(r *request) ([]netlink.Message, error) {
 	if a.has(uapi.IFLA_TARGET_NETNSID) {
 		return nil, badAttr(errno.New(syscall.EOPNOTSUPP, "IFLA_TARGET_NETNSID is not modelled by netsim"), a.offset(uapi.IFLA_TARGET_NETNSID))
 	}
-	named := a.has(uapi.IFLA_IFNAME) || a.has(uapi.IFLA_ALT_IFNAME)
+	req := rtnl.LinkRequest{Origin: r.origin}
 	switch {
 	case m.index > 0:
-		return nil, delLinkErr(r.h.LinkDelIndex(netdev.IfIndex(m.index)))
-	case named:
-		name := linkName(a)
-		if name == "" {
+		req.Index = netdev.IfIndex(m.index)
+	case a.has(uapi.IFLA_IFNAME) || a.has(uapi.IFLA_ALT_IFNAME):
+		if req.Name = linkName(a); req.Name == "" {
 			return nil, errno.New(syscall.ENODEV, "")
 		}
-		return nil, delLinkErr(r.h.LinkDel(name))
 	case a.has(uapi.IFLA_GROUP):
 		g := a.u32(uapi.IFLA_GROUP)
-		if g == 0 {
-			return nil, errno.New(syscall.EPERM, "")
-		}
-		return nil, delLinkErr(r.h.LinkDelGroup(g))
+		req.Group = &g
 	}
-	return nil, errInval
+	return nil, delLinkErr(r.h.DelLink(req))
 }
 
 // delLinkErr drops the message of rtnl's errors that rtnl_dellink answers
@@ -592,6 +425,11 @@ func delLink(r *request) ([]netlink.Message, error) {
 func delLinkErr(err error) error {
 	return bareErrno(bareErrno(err, syscall.ENODEV), syscall.EOPNOTSUPP)
 }
+
+// validateDeprecatedStrict is NL_VALIDATE_DEPRECATED_STRICT, what
+// nlmsg_parse_deprecated_strict uses: trailing bytes and unknown
+// attribute types are refused, lengths checked as a liberal parse does.
+const validateDeprecatedStrict = validateTrailing | validateMaxType
 
 // newLink serves RTM_NEWLINK: a change of an existing device, of a group,
 // or a creation.
@@ -621,11 +459,11 @@ func newLink(r *request) ([]netlink.Message, error) {
 		kind = info.str(uapi.IFLA_INFO_KIND)
 	}
 	req := rtnl.LinkRequest{
-		Index:   netdev.IfIndex(m.index),
-		Create:  r.hdr.Flags&uapi.NLM_F_CREATE != 0,
-		Excl:    r.hdr.Flags&uapi.NLM_F_EXCL != 0,
-		Replace: r.hdr.Flags&uapi.NLM_F_REPLACE != 0,
+		Origin: r.origin,
+		Index:  netdev.IfIndex(m.index),
+		Flags:  rt.NLMFlags(r.hdr.Flags) & (rt.NLMCreate | rt.NLMExcl | rt.NLMReplace),
 	}
+	create := req.Flags&rt.NLMCreate != 0
 	if m.index == 0 {
 		req.Name = linkName(a)
 	}
@@ -668,7 +506,7 @@ func newLink(r *request) ([]netlink.Message, error) {
 		}
 		req.Change.BridgePort = &ps
 	}
-	if req.Create {
+	if create {
 		switch {
 		case !hasKind:
 		case !netdev.KnownKind(kind):
@@ -689,7 +527,7 @@ func newLink(r *request) ([]netlink.Message, error) {
 	if m.index == 0 && req.Name == "" && (a.has(uapi.IFLA_IFNAME) || a.has(uapi.IFLA_ALT_IFNAME)) {
 		// An empty name names no device (rtnl_dev_get); a creation
 		// with it is refused by rtnl_create_link (dev_valid_name).
-		if !req.Create {
+		if !create {
 			return nil, errno.New(syscall.ENODEV, "")
 		}
 		if req.Spec != nil && req.KindErr == nil && a.has(uapi.IFLA_IFNAME) {
@@ -698,26 +536,7 @@ func newLink(r *request) ([]netlink.Message, error) {
 	}
 	// A name clash at register_netdevice and a master without ndo_add_slave
 	// are bare errnos in the kernel: rtnl.HasExtack drops their text.
-	return nil, r.h.LinkNew(req)
-}
-
-// kindPolicy returns the IFLA_INFO_DATA policy of a kind netsim models.
-func kindPolicy(kind string) (policy, bool) {
-	switch kind {
-	case "veth":
-		return vethPolicy, true
-	case "macvlan":
-		return macvlanPolicy, true
-	case "vlan":
-		return vlanPolicy, true
-	case "vrf":
-		return vrfPolicy, true
-	case "bond":
-		return bondPolicy, true
-	case "bridge":
-		return brPolicy, true
-	}
-	return policy{}, false
+	return nil, r.h.NewLink(req)
 }
 
 // createAttrs are the common attributes rtnl_create_link applies.
@@ -744,9 +563,14 @@ func linkSpec(r *request, m ifinfomsg, a attrs, kind string, data attrs) (netdev
 	notModelled := func(attr string) error {
 		return errno.Errorf(syscall.EOPNOTSUPP, "%s of kind %s is not modelled by netsim", attr, kind)
 	}
-	link := ""
+	// IFLA_LINK names the lower device by ifindex. Its 0 names no device
+	// (__dev_get_by_index finds none), which a LinkIndex of -1 says: a
+	// LinkIndex of 0 is a spec without IFLA_LINK.
+	var link netdev.IfIndex
 	if a.has(uapi.IFLA_LINK) {
-		link = netdev.IndexRef(netdev.IfIndex(a.u32(uapi.IFLA_LINK)))
+		if link = netdev.IfIndex(a.u32(uapi.IFLA_LINK)); link == 0 {
+			link = -1
+		}
 	}
 	switch kind {
 	case "dummy":
@@ -788,7 +612,7 @@ func linkSpec(r *request, m ifinfomsg, a attrs, kind string, data attrs) (netdev
 				return nil, notModelled("an IFLA_MACVLAN attribute other than the mode")
 			}
 		}
-		return netdev.Macvlan{Name: name, Link: link, Mode: netdev.MacvlanMode(data.u32(uapi.IFLA_MACVLAN_MODE)), Attrs: at}, nil
+		return netdev.Macvlan{Name: name, LinkIndex: link, Mode: netdev.MacvlanMode(data.u32(uapi.IFLA_MACVLAN_MODE)), Attrs: at}, nil
 	case "vlan":
 		if data.has(uapi.IFLA_VLAN_PROTOCOL) && binary.BigEndian.Uint16(data.get(uapi.IFLA_VLAN_PROTOCOL)) != 0x8100 {
 			return nil, notModelled("a protocol other than 802.1Q")
@@ -807,7 +631,7 @@ func linkSpec(r *request, m ifinfomsg, a attrs, kind string, data attrs) (netdev
 			// the lower device).
 			return nil, errno.New(syscall.EINVAL, "VLAN id not specified")
 		}
-		return netdev.Vlan{Name: name, Link: link, ID: data.u16(uapi.IFLA_VLAN_ID), Attrs: at}, nil
+		return netdev.Vlan{Name: name, LinkIndex: link, ID: data.u16(uapi.IFLA_VLAN_ID), Attrs: at}, nil
 	case "bond":
 		return netdev.Bond{Name: name, Mode: netdev.BondMode(data.u8(uapi.IFLA_BOND_MODE)), Attrs: at}, nil
 	case "vrf":
@@ -824,106 +648,3 @@ func linkSpec(r *request, m ifinfomsg, a attrs, kind string, data attrs) (netdev
 	}
 	return nil, errno.Errorf(syscall.EOPNOTSUPP, "Kind \"%s\" is not modelled by netsim", kind)
 }
-
-// optional reads attribute t of d with get, or returns nil when d lacks
-// it: the optional settings of a changelink.
-func optional[T any](d attrs, t int, get func(attrs, uint16) T) *T {
-	if !d.has(uint16(t)) {
-		return nil
-	}
-	v := get(d, uint16(t))
-	return &v
-}
-
-// bridgeSettings decodes a bridge's IFLA_INFO_DATA.
-//
-// Kernel: br_changelink (net/bridge/br_netlink.c).
-func bridgeSettings(d attrs) (netdev.BridgeSettings, error) {
-	var s netdev.BridgeSettings
-	u32 := func(t int) *uint32 { return optional(d, t, attrs.u32) }
-	u16 := func(t int) *uint16 { return optional(d, t, attrs.u16) }
-	u8 := func(t int) *uint8 { return optional(d, t, attrs.u8) }
-	u64 := func(t int) *uint64 { return optional(d, t, attrs.u64) }
-	s.ForwardDelay, s.HelloTime, s.MaxAge = u32(uapi.IFLA_BR_FORWARD_DELAY), u32(uapi.IFLA_BR_HELLO_TIME), u32(uapi.IFLA_BR_MAX_AGE)
-	s.AgeingTime, s.STPState = u32(uapi.IFLA_BR_AGEING_TIME), u32(uapi.IFLA_BR_STP_STATE)
-	s.Priority = u16(uapi.IFLA_BR_PRIORITY)
-	s.VlanFiltering = u8(uapi.IFLA_BR_VLAN_FILTERING)
-	s.VlanProtocol, s.GroupFwdMask, s.VlanDefaultPVID = u16(uapi.IFLA_BR_VLAN_PROTOCOL), u16(uapi.IFLA_BR_GROUP_FWD_MASK), u16(uapi.IFLA_BR_VLAN_DEFAULT_PVID)
-	if d.has(uapi.IFLA_BR_VLAN_PROTOCOL) {
-		v := binary.BigEndian.Uint16(d.get(uapi.IFLA_BR_VLAN_PROTOCOL)) // NLA_BE16 on the wire
-		s.VlanProtocol = &v
-	}
-	if g := d.get(uapi.IFLA_BR_GROUP_ADDR); g != nil {
-		var mac netdev.MAC
-		copy(mac[:], g)
-		s.GroupAddr = &mac
-	}
-	s.FDBFlush = d.has(uapi.IFLA_BR_FDB_FLUSH)
-	s.McastRouter, s.McastSnooping, s.McastQueryUseIfaddr = u8(uapi.IFLA_BR_MCAST_ROUTER), u8(uapi.IFLA_BR_MCAST_SNOOPING), u8(uapi.IFLA_BR_MCAST_QUERY_USE_IFADDR)
-	s.McastQuerier = u8(uapi.IFLA_BR_MCAST_QUERIER)
-	s.McastHashElasticity, s.McastHashMax = u32(uapi.IFLA_BR_MCAST_HASH_ELASTICITY), u32(uapi.IFLA_BR_MCAST_HASH_MAX)
-	s.McastLastMemberCnt, s.McastStartupQueryCnt = u32(uapi.IFLA_BR_MCAST_LAST_MEMBER_CNT), u32(uapi.IFLA_BR_MCAST_STARTUP_QUERY_CNT)
-	s.McastLastMemberIntvl, s.McastMembershipIntvl = u64(uapi.IFLA_BR_MCAST_LAST_MEMBER_INTVL), u64(uapi.IFLA_BR_MCAST_MEMBERSHIP_INTVL)
-	s.McastQuerierIntvl, s.McastQueryIntvl = u64(uapi.IFLA_BR_MCAST_QUERIER_INTVL), u64(uapi.IFLA_BR_MCAST_QUERY_INTVL)
-	s.McastQueryResponseIntvl, s.McastStartupQueryIntvl = u64(uapi.IFLA_BR_MCAST_QUERY_RESPONSE_INTVL), u64(uapi.IFLA_BR_MCAST_STARTUP_QUERY_INTVL)
-	s.McastStatsEnabled, s.McastIGMPVersion, s.McastMLDVersion = u8(uapi.IFLA_BR_MCAST_STATS_ENABLED), u8(uapi.IFLA_BR_MCAST_IGMP_VERSION), u8(uapi.IFLA_BR_MCAST_MLD_VERSION)
-	s.NFCallIptables, s.NFCallIp6tables, s.NFCallArptables = u8(uapi.IFLA_BR_NF_CALL_IPTABLES), u8(uapi.IFLA_BR_NF_CALL_IP6TABLES), u8(uapi.IFLA_BR_NF_CALL_ARPTABLES)
-	s.VlanStatsEnabled, s.VlanStatsPerPort = u8(uapi.IFLA_BR_VLAN_STATS_ENABLED), u8(uapi.IFLA_BR_VLAN_STATS_PER_PORT)
-	if b := d.get(uapi.IFLA_BR_MULTI_BOOLOPT); b != nil {
-		val, mask := binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:])
-		if mask&^3 != 0 {
-			return s, badAttr(errno.New(syscall.EOPNOTSUPP, "Bridge boolean options other than no_linklocal_learn and mcast_vlan_snooping are not modelled by netsim"), d.offset(uapi.IFLA_BR_MULTI_BOOLOPT))
-		}
-		if mask&1 != 0 {
-			v := val&1 != 0
-			s.NoLinklocalLearn = &v
-		}
-		if mask&2 != 0 {
-			v := val&2 != 0
-			s.McastVlanSnooping = &v
-		}
-	}
-	if d.has(uapi.IFLA_BR_FDB_MAX_LEARNED) {
-		return s, badAttr(errno.New(syscall.EOPNOTSUPP, "IFLA_BR_FDB_MAX_LEARNED is not modelled by netsim"), d.offset(uapi.IFLA_BR_FDB_MAX_LEARNED))
-	}
-	return s, nil
-}
-
-// bridgePortSettings decodes a bridge port's IFLA_INFO_SLAVE_DATA
-// (nla_parse_nested_deprecated with br_port_policy).
-//
-// Kernel: br_port_slave_changelink → br_setport.
-func bridgePortSettings(b []byte, base int) (netdev.BridgePortSettings, error) {
-	var s netdev.BridgePortSettings
-	d, err := parseAttrs(b, base, brportPolicy, validateLiberal)
-	if err != nil {
-		return s, err
-	}
-	flag := func(t int) *bool { return optional(d, t, func(d attrs, t uint16) bool { return d.u8(t) != 0 }) }
-	s.State = optional(d, uapi.IFLA_BRPORT_STATE, attrs.u8)
-	s.Priority = optional(d, uapi.IFLA_BRPORT_PRIORITY, attrs.u16)
-	s.Cost = optional(d, uapi.IFLA_BRPORT_COST, attrs.u32)
-	s.Hairpin, s.Guard, s.RootBlock, s.FastLeave = flag(uapi.IFLA_BRPORT_MODE), flag(uapi.IFLA_BRPORT_GUARD), flag(uapi.IFLA_BRPORT_PROTECT), flag(uapi.IFLA_BRPORT_FAST_LEAVE)
-	s.Learning, s.Flood, s.ProxyARP, s.ProxyARPWifi = flag(uapi.IFLA_BRPORT_LEARNING), flag(uapi.IFLA_BRPORT_UNICAST_FLOOD), flag(uapi.IFLA_BRPORT_PROXYARP), flag(uapi.IFLA_BRPORT_PROXYARP_WIFI)
-	s.McastFlood, s.BcastFlood, s.McastToUnicast = flag(uapi.IFLA_BRPORT_MCAST_FLOOD), flag(uapi.IFLA_BRPORT_BCAST_FLOOD), flag(uapi.IFLA_BRPORT_MCAST_TO_UCAST)
-	s.NeighSuppress, s.VlanTunnel, s.Isolated, s.Locked = flag(uapi.IFLA_BRPORT_NEIGH_SUPPRESS), flag(uapi.IFLA_BRPORT_VLAN_TUNNEL), flag(uapi.IFLA_BRPORT_ISOLATED), flag(uapi.IFLA_BRPORT_LOCKED)
-	s.McastRouter = optional(d, uapi.IFLA_BRPORT_MULTICAST_ROUTER, attrs.u8)
-	s.GroupFwdMask = optional(d, uapi.IFLA_BRPORT_GROUP_FWD_MASK, attrs.u16)
-	if d.has(uapi.IFLA_BRPORT_BACKUP_PORT) {
-		v := netdev.IfIndex(d.u32(uapi.IFLA_BRPORT_BACKUP_PORT))
-		s.BackupPort = &v
-	}
-	s.FDBFlush = d.has(uapi.IFLA_BRPORT_FLUSH)
-	for _, t := range []int{uapi.IFLA_BRPORT_MAB, uapi.IFLA_BRPORT_NEIGH_VLAN_SUPPRESS, uapi.IFLA_BRPORT_MCAST_EHT_HOSTS_LIMIT,
-		uapi.IFLA_BRPORT_MCAST_MAX_GROUPS, uapi.IFLA_BRPORT_BACKUP_NHID} {
-		if d.has(uint16(t)) {
-			return s, badAttr(errno.Errorf(syscall.EOPNOTSUPP, "Bridge port attribute %d is not modelled by netsim", t), d.offset(uint16(t)))
-		}
-	}
-	return s, nil
-}
-
-// validateDeprecatedStrict is NL_VALIDATE_DEPRECATED_STRICT, what
-// nlmsg_parse_deprecated_strict uses: trailing bytes and unknown
-// attribute types are refused, lengths checked as a liberal parse does.
-const validateDeprecatedStrict = validateTrailing | validateMaxType

@@ -380,7 +380,7 @@ func TestNewLinkSemantics(t *testing.T) {
 	})...)
 	_, err = serve(t, h, rt.RTMNewLink, 0, set, false)
 	require.NoError(t, err)
-	li, err := h.LinkByIndex(2)
+	li, err := h.GetLink(rtnl.LinkGetRequest{Index: 2})
 	require.NoError(t, err)
 	assert.Equal(t, "d1", li.Name)
 	assert.Equal(t, 1400, li.MTU)
@@ -390,7 +390,7 @@ func TestNewLinkSemantics(t *testing.T) {
 	withIndex := append(ifi(42, uapi.IFF_UP, 0), dummy("d2")[ifinfomsgLen:]...)
 	_, err = serve(t, h, rt.RTMNewLink, createExcl, withIndex, false)
 	require.NoError(t, err)
-	li, err = h.LinkByIndex(42)
+	li, err = h.GetLink(rtnl.LinkGetRequest{Index: 42})
 	require.NoError(t, err)
 	assert.Equal(t, "d2", li.Name)
 	assert.True(t, li.Flags&1 != 0, "ifi_flags applied at creation")
@@ -503,7 +503,7 @@ func TestLinkErrorsMatchKernel(t *testing.T) {
 	// first four bytes are the MTU.
 	_, err := serve(t, h, rt.RTMSetLink, 0, cat(ifi(3, 0, 0), raw(uapi.IFLA_MTU, 0x78, 5, 0, 0, 1, 0, 0, 0)), false)
 	require.NoError(t, err)
-	li, err := h.LinkByIndex(3)
+	li, err := h.GetLink(rtnl.LinkGetRequest{Index: 3})
 	require.NoError(t, err)
 	assert.Equal(t, 1400, li.MTU)
 	// A creation without a name takes the kind's "%d" pattern: veth0 and

@@ -1,3 +1,8 @@
+// A device as an RTM_NEWLINK message: its ifinfomsg and attributes in the
+// kernel's order. Kernel: rtnl_fill_ifinfo, rtnl_link_fill
+// (net/core/rtnetlink.c); br_fill_info, br_port_fill_attrs
+// (net/bridge/br_netlink.c).
+
 package nlwire
 
 import (

@@ -393,7 +393,7 @@ func (w *stressWorker) dump(wire bool) error {
 	case 0:
 		_, err = w.h.LinkList()
 	case 1:
-		_, err = w.h.AddrList("", rtnl.FamilyAll)
+		_, err = w.h.AddrList("", rt.FamilyUnspec)
 	case 2:
 		_, err = w.h.RouteList(rt.FamilyUnspec, 0)
 	case 3:

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 	"github.com/stretchr/testify/assert"
@@ -27,7 +28,7 @@ func addrRig(t *testing.T) *rig {
 // false if there is none.
 func (r *rig) addr(dev, a string) (rtnl.AddrInfo, bool) {
 	r.tb.Helper()
-	as, err := r.h.AddrList(dev, rtnl.FamilyAll)
+	as, err := r.h.AddrList(dev, rt.FamilyUnspec)
 	require.NoError(r.tb, err)
 	for _, x := range as {
 		if x.Prefix.Addr() == netip.MustParseAddr(a) {
@@ -142,7 +143,7 @@ func TestAddrReplaceIPv4(t *testing.T) {
 
 	r.ok(r.h.AddrChange("va", netdev.Addr{Prefix: pfx("10.0.0.1/16")}))
 	r.ok(r.h.AddrReplace("va", netdev.Addr{Prefix: pfx("10.1.0.1/16")}))
-	as, err := r.h.AddrList("va", rtnl.FamilyV4)
+	as, err := r.h.AddrList("va", rt.FamilyInet)
 	r.ok(err)
 	var got []string
 	for _, a := range as {
@@ -231,7 +232,7 @@ func TestAddrDelLabelAndZero(t *testing.T) {
 	r.ok(r.h.AddrDelWith("va", netdev.Addr{Prefix: pfx("10.0.0.1/24"), Label: "web"}))
 
 	r.ok(r.h.AddrAdd("va", pfx("0.0.0.0/0")))
-	as, err := r.h.AddrList("va", rtnl.FamilyV4)
+	as, err := r.h.AddrList("va", rt.FamilyInet)
 	r.ok(err)
 	assert.Empty(t, as)
 }
@@ -248,9 +249,9 @@ func TestAddrLifetimeScheduled(t *testing.T) {
 		require.NoError(t, h.LinkAdd(netdev.Dummy{Name: "d0"}))
 		require.NoError(t, h.AddrAddWith("d0", netdev.Addr{Prefix: pfx("10.0.0.1/24"), ValidLft: 5, PreferredLft: 5}))
 		t2.Sleep(4 * time.Second)
-		before, _ = h.AddrList("d0", rtnl.FamilyV4)
+		before, _ = h.AddrList("d0", rt.FamilyInet)
 		t2.Sleep(2 * time.Second)
-		after, _ = h.AddrList("d0", rtnl.FamilyV4)
+		after, _ = h.AddrList("d0", rt.FamilyInet)
 	})
 	end := w.Run()
 	require.Len(t, before, 1)

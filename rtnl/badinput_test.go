@@ -8,6 +8,7 @@ import (
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 	"github.com/stretchr/testify/require"
@@ -75,7 +76,7 @@ func snapshot(tb testing.TB, k *rtnl.Kernel, t *sim.Task) state {
 		h := n.Handle(t)
 		links, err := h.LinkList()
 		require.NoError(tb, err)
-		addrs, err := h.AddrList("", rtnl.FamilyAll)
+		addrs, err := h.AddrList("", rt.FamilyUnspec)
 		require.NoError(tb, err)
 		tbl := n.Devices()
 		ns := netState{
@@ -392,9 +393,9 @@ func TestRejectedRequestsChangeNothing(t *testing.T) {
 		// A name is looked up in the handle's namespace only.
 		{"del/other-netns", nil, func() error { return blue.LinkDel("d0") }, syscall.ENODEV, "Cannot find device"},
 		// rtnl_dellink by ifi_index: ENODEV.
-		{"del-index/unknown", nil, func() error { return h.LinkDelIndex(999) }, syscall.ENODEV, "No device with ifindex 999"},
+		{"del-index/unknown", nil, func() error { return h.DelLink(rtnl.LinkRequest{Index: 999}) }, syscall.ENODEV, "No device with ifindex 999"},
 		// By index, loopback is still not deletable.
-		{"del-index/lo", nil, func() error { return h.LinkDelIndex(netdev.LoopbackIfIndex) }, syscall.EOPNOTSUPP, "cannot be deleted"},
+		{"del-index/lo", nil, func() error { return h.DelLink(rtnl.LinkRequest{Index: netdev.LoopbackIfIndex}) }, syscall.EOPNOTSUPP, "cannot be deleted"},
 
 		// ---- LinkDelGroup (rtnl_group_dellink) ----
 		{"del-group/default", nil, func() error { return h.LinkDelGroup(0) }, syscall.EPERM, "default group"},
@@ -419,7 +420,7 @@ func TestRejectedRequestsChangeNothing(t *testing.T) {
 		// ---- LinkSetUp, LinkSetDown ----
 		{"up/unknown", nil, func() error { return h.LinkSetUp("nope") }, syscall.ENODEV, "Cannot find device"},
 		// No name.
-		{"up/empty-name", nil, func() error { return h.LinkSetUp("") }, syscall.EINVAL, "Device name is required"},
+		{"up/empty-name", nil, func() error { return h.LinkSetUp("") }, syscall.ENODEV, "Device name is required"},
 		// vlan_dev_open: the lower is down.
 		// macvlan_open: another macvlan of the lower uses the address.
 		{"up/macvlan-address-in-use", nil, func() error { return h.LinkSetUp("mvdup") }, syscall.EADDRINUSE, "in use"},
@@ -519,7 +520,7 @@ func TestRejectedRequestsChangeNothing(t *testing.T) {
 		// ---- LinkByName, LinkByIndex ----
 		{"get/unknown", nil, func() error { _, err := h.LinkByName("nope"); return err }, syscall.ENODEV, "Cannot find device"},
 		// rtnl_getlink by ifi_index.
-		{"get-index/unknown", nil, func() error { _, err := h.LinkByIndex(999); return err }, syscall.ENODEV, "No device with ifindex 999"},
+		{"get-index/unknown", nil, func() error { _, err := h.GetLink(rtnl.LinkGetRequest{Index: 999}); return err }, syscall.ENODEV, "No device with ifindex 999"},
 
 		// ---- AddrAdd (inet_rtm_newaddr, inet6_rtm_newaddr) ----
 		{"addr/unknown-dev", nil, func() error { return h.AddrAdd("nope", pfx("192.0.2.9/24")) }, syscall.ENODEV, "Cannot find device"},
@@ -577,7 +578,7 @@ func TestRejectedRequestsChangeNothing(t *testing.T) {
 		// ---- AddrList ----
 		{"addrlist/bad-family", nil, func() error { _, err := h.AddrList("", 99); return err }, syscall.EAFNOSUPPORT, "Unknown address family 99"},
 		// No such device.
-		{"addrlist/unknown-dev", nil, func() error { _, err := h.AddrList("nope", rtnl.FamilyAll); return err }, syscall.ENODEV, "Cannot find device"},
+		{"addrlist/unknown-dev", nil, func() error { _, err := h.AddrList("nope", rt.FamilyUnspec); return err }, syscall.ENODEV, "Cannot find device"},
 
 		// ---- Sysctl ----
 		{"sysctl/unknown-key", nil, func() error { return h.Sysctl("net.core.somaxconn", "1") }, syscall.ENOENT, "not modelled"},
@@ -622,16 +623,16 @@ func TestRejectedRequestsChangeNothing(t *testing.T) {
 		{"gone/link-list", nil, func() error { _, err := gone.LinkList(); return err }, syscall.ENOENT, "has been deleted"},
 		{"gone/addr-add", nil, func() error { return gone.AddrAdd("lo", pfx("10.0.0.1/8")) }, syscall.ENOENT, "has been deleted"},
 		{"gone/addr-del", nil, func() error { return gone.AddrDel("lo", pfx("127.0.0.1/8")) }, syscall.ENOENT, "has been deleted"},
-		{"gone/link-del-index", nil, func() error { return gone.LinkDelIndex(2) }, syscall.ENOENT, "has been deleted"},
+		{"gone/link-del-index", nil, func() error { return gone.DelLink(rtnl.LinkRequest{Index: 2}) }, syscall.ENOENT, "has been deleted"},
 		{"gone/link-nomaster", nil, func() error { return gone.LinkSetNoMaster("lo") }, syscall.ENOENT, "has been deleted"},
 		{"gone/link-name", nil, func() error { return gone.LinkSetName("x0", "x1") }, syscall.ENOENT, "has been deleted"},
 		{"gone/link-mac", nil, func() error { return gone.LinkSetHardwareAddr("x0", mustMAC("02:00:00:00:00:01")) }, syscall.ENOENT, "has been deleted"},
 		{"gone/link-by-name", nil, func() error { _, err := gone.LinkByName("lo"); return err }, syscall.ENOENT, "has been deleted"},
-		{"gone/link-by-index", nil, func() error { _, err := gone.LinkByIndex(1); return err }, syscall.ENOENT, "has been deleted"},
+		{"gone/link-by-index", nil, func() error { _, err := gone.GetLink(rtnl.LinkGetRequest{Index: 1}); return err }, syscall.ENOENT, "has been deleted"},
 		{"gone/addr-add-with", nil, func() error {
 			return gone.AddrAddWith("lo", netdev.Addr{Prefix: pfx("10.0.0.1/8"), Label: "lo:1"})
 		}, syscall.ENOENT, "has been deleted"},
-		{"gone/addr-list", nil, func() error { _, err := gone.AddrList("", rtnl.FamilyAll); return err }, syscall.ENOENT, "has been deleted"},
+		{"gone/addr-list", nil, func() error { _, err := gone.AddrList("", rt.FamilyUnspec); return err }, syscall.ENOENT, "has been deleted"},
 		{"gone/sysctl", nil, func() error { return gone.Sysctl("net.ipv6.conf.all.forwarding", "1") }, syscall.ENOENT, "has been deleted"},
 	}
 	for _, c := range cases {

@@ -39,7 +39,7 @@ func worker(h *rtnl.Handle, id, n int, errs chan<- error) (kept []string) {
 		if _, err := h.LinkList(); !check(err) {
 			return kept
 		}
-		if _, err := h.AddrList(a, rtnl.FamilyAll); !check(err) {
+		if _, err := h.AddrList(a, rt.FamilyUnspec); !check(err) {
 			return kept
 		}
 		if !check(h.RouteAdd(rtnl.Route{
@@ -151,7 +151,7 @@ func TestConcurrentHandles(t *testing.T) {
 		// Every address a worker gave a surviving device: its IPv4 one
 		// (IPv6 addresses went when the device went down).
 		h := n.Handle(boot)
-		addrs, err := h.AddrList("", rtnl.FamilyV4)
+		addrs, err := h.AddrList("", rt.FamilyInet)
 		require.NoError(t, err)
 		require.Len(t, addrs, (len(want)-1)/2)
 

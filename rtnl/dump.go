@@ -6,14 +6,6 @@
 
 package rtnl
 
-import (
-	"syscall"
-
-	"github.com/netsimlab/netsim/errno"
-	"github.com/netsimlab/netsim/netdev"
-	"github.com/netsimlab/netsim/sim"
-)
-
 // dumpGens are a namespace's generation counters that the dumps of links
 // and addresses check between their parts (cb->seq). Guarded by RTNL.
 type dumpGens struct {
@@ -47,96 +39,6 @@ func baseSeq(a, b uint32) uint32 {
 type DumpSeq struct {
 	Seq  uint32
 	Done bool
-}
-
-// LinkDump is one part of a link dump: with RTNL held, it calls fn for the
-// devices whose ifindex is at least *from, in ifindex order, until fn
-// returns false, and leaves *from at the ifindex of the device fn refused.
-// The part's Seq is the namespace's dev_base_seq.
-//
-// Kernel: rtnl_dump_ifinfo (net/core/rtnetlink.c), for_each_netdev_dump
-// from ctx->ifindex.
-func (h *Handle) LinkDump(from *netdev.IfIndex, fn func(*LinkInfo) bool) (DumpSeq, error) {
-	var ds DumpSeq
-	err := h.do("RTM_GETLINK", func(t *sim.Task, tb *netdev.Table) error {
-		ds = DumpSeq{Seq: h.n.gens.devBase, Done: true}
-		for _, d := range tb.Devices() {
-			if d.Index() < *from {
-				continue
-			}
-			li := linkInfo(d)
-			if !fn(&li) {
-				*from, ds.Done = d.Index(), false
-				return nil
-			}
-		}
-		return nil
-	})
-	return ds, err
-}
-
-// AddrCursor is where an address dump of one family stopped: the device
-// (ctx->ifindex) and the position in its address list (ctx->ip_idx), as
-// the kernel keeps them; an address added or removed before the position
-// shifts the rest, and the dump's Seq tells.
-type AddrCursor struct {
-	Index netdev.IfIndex
-	Pos   int
-}
-
-// AddrDump is one part of an address dump of family (FamilyV4 or
-// FamilyV6), of the device with ifindex index (0: every device): with
-// RTNL held, it calls fn for the addresses from the cursor on, device by
-// device in ifindex order, until fn returns false, and leaves the cursor at
-// the address fn refused. The part's Seq is the kernel's inet_base_seq or
-// inet6_base_seq.
-//
-// Kernel: inet_dump_ifaddr, in_dev_dump_addr (net/ipv4/devinet.c);
-// inet6_dump_addr, in6_dump_addrs (net/ipv6/addrconf.c).
-func (h *Handle) AddrDump(family int, index netdev.IfIndex, c *AddrCursor, fn func(*AddrInfo) bool) (DumpSeq, error) {
-	if family != FamilyV4 && family != FamilyV6 {
-		return DumpSeq{}, errno.Errorf(syscall.EAFNOSUPPORT, "Unknown address family %d", family)
-	}
-	var ds DumpSeq
-	err := h.do("RTM_GETADDR", func(t *sim.Task, tb *netdev.Table) error {
-		g := &h.n.gens
-		if family == FamilyV4 {
-			ds.Seq = baseSeq(g.addr4, g.devBase)
-		} else {
-			ds.Seq = baseSeq(g.addr6, g.devBase)
-		}
-		devs := tb.Devices()
-		if index != 0 {
-			d := tb.ByIndex(index)
-			if d == nil {
-				return errno.New(syscall.ENODEV, "")
-			}
-			devs = []*netdev.Device{d}
-		}
-		for _, d := range devs {
-			if d.Index() < c.Index {
-				continue
-			}
-			if d.Index() > c.Index {
-				c.Index, c.Pos = d.Index(), 0
-			}
-			stopped := false
-			d.AddrsFrom(family == FamilyV6, c.Pos, func(pos int, a netdev.Addr) bool {
-				a.ValidLft, a.PreferredLft = a.Remaining(t.Now())
-				if !fn(&AddrInfo{Index: d.Index(), Link: d.Name(), Addr: a}) {
-					c.Pos, stopped = pos, true
-					return false
-				}
-				return true
-			})
-			if stopped {
-				return nil
-			}
-		}
-		ds.Done = true
-		return nil
-	})
-	return ds, err
 }
 
 // ReadAll reads a dump whole, in one part (nothing is refused), as the

@@ -40,6 +40,10 @@ var noExtack = []struct {
 	{syscall.ENOENT, "Backup device is not a bridge port"},       // br_setport, nbp_backup_change
 	{syscall.EINVAL, "Invalid backup port"},                      // nbp_backup_change
 	{syscall.EPERM, "Cannot delete the default group"},           // rtnl_group_dellink
+	{syscall.ENODEV, "No device with ifindex"},                   // __dev_get_by_index's callers
+	{syscall.ENODEV, "Cannot find device"},                       // rtnl_dev_get's callers
+	{syscall.ENODEV, "Device name is required"},                  // __rtnl_newlink: no device, no group
+	{syscall.EINVAL, "Device name is required"},                  // rtnl_setlink, rtnl_dellink, rtnl_getlink: no device named
 }
 
 // HasExtack reports whether the real kernel attaches an extack message to

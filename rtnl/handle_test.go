@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 	"github.com/stretchr/testify/require"
@@ -86,7 +87,7 @@ func TestLinkInfo(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			li := r.link(c.name)
 			c.check(li)
-			byIdx, err := h.LinkByIndex(li.Index)
+			byIdx, err := h.GetLink(rtnl.LinkGetRequest{Index: li.Index})
 			require.NoError(t, err)
 			require.Equal(t, li, byIdx)
 		})
@@ -181,7 +182,7 @@ func TestSysctl(t *testing.T) {
 	r.ok(h.AddrAdd("va", pfx("2001:db8::5/64")))
 	r.settle()
 	r.ok(h.LinkSetDown("va"))
-	require.Equal(t, []string{"2001:db8::5/64"}, r.addrs("va", rtnl.FamilyV6))
+	require.Equal(t, []string{"2001:db8::5/64"}, r.addrs("va", rt.FamilyInet6))
 	r.ok(h.LinkSetUp("va"))
 	r.settle()
 	a, ok := r.addrInfo("va", "2001:db8::5/64")
@@ -206,7 +207,7 @@ func TestSysctl(t *testing.T) {
 	r.ok(h.AddrAdd("d1", pfx("10.0.0.1/24")))
 	r.ok(h.AddrAdd("d1", pfx("10.0.0.2/24")))
 	r.ok(h.AddrDel("d1", pfx("10.0.0.1/24")))
-	require.Equal(t, []string{"10.0.0.2/24"}, r.addrs("d1", rtnl.FamilyV4))
+	require.Equal(t, []string{"10.0.0.2/24"}, r.addrs("d1", rt.FamilyInet))
 }
 
 // TestNamespaces: namespaces are separate device tables, each with its
@@ -291,20 +292,20 @@ func TestAddrList(t *testing.T) {
 	r.ok(r.h.AddrAdd("d0", pfx("192.0.2.1/24")))
 	r.up("lo")
 	r.settle()
-	all, err := r.h.AddrList("", rtnl.FamilyAll)
+	all, err := r.h.AddrList("", rt.FamilyUnspec)
 	r.ok(err)
 	var got []string
 	for _, a := range all {
 		got = append(got, a.Link+" "+a.Prefix.String())
 	}
 	require.Equal(t, []string{"lo 127.0.0.1/8", "lo ::1/128", "d0 192.0.2.1/24", "d0 2001:db8::1/64"}, got)
-	require.Equal(t, []string{"192.0.2.1/24"}, r.addrs("d0", rtnl.FamilyV4))
-	require.Equal(t, []string{"2001:db8::1/64"}, r.addrs("d0", rtnl.FamilyV6))
+	require.Equal(t, []string{"192.0.2.1/24"}, r.addrs("d0", rt.FamilyInet))
+	require.Equal(t, []string{"2001:db8::1/64"}, r.addrs("d0", rt.FamilyInet6))
 	ai, ok := r.addrInfo("d0", "192.0.2.1/24")
 	require.True(t, ok)
 	require.Equal(t, r.link("d0").Index, ai.Index)
 	require.Equal(t, "d0", ai.Label)
-	require.True(t, slices.Contains(r.addrs("lo", rtnl.FamilyAll), netip.MustParsePrefix("::1/128").String()))
+	require.True(t, slices.Contains(r.addrs("lo", rt.FamilyUnspec), netip.MustParsePrefix("::1/128").String()))
 }
 
 func TestIPv6FollowsMTU(t *testing.T) {
@@ -316,12 +317,12 @@ func TestIPv6FollowsMTU(t *testing.T) {
 	r.up("a", "b")
 	r.ok(r.h.AddrAdd("a", pfx("2001:db8::1/64")))
 	r.settle()
-	require.Len(t, r.addrs("a", rtnl.FamilyV6), 2)
+	require.Len(t, r.addrs("a", rt.FamilyInet6), 2)
 	refs := r.dev("a").RefCount()
 
 	r.ok(r.h.LinkSetMTU("a", 1279))
 	r.settle()
-	require.Empty(t, r.addrs("a", rtnl.FamilyV6))
+	require.Empty(t, r.addrs("a", rt.FamilyInet6))
 	require.False(t, mcHas(r.dev("a"), "33:33:00:00:00:01"))
 	_, ok := r.dev("a").IPv6Conf()
 	require.False(t, ok)
@@ -329,7 +330,7 @@ func TestIPv6FollowsMTU(t *testing.T) {
 
 	r.ok(r.h.LinkSetMTU("a", 1280))
 	r.settle()
-	got := r.addrs("a", rtnl.FamilyV6)
+	got := r.addrs("a", rt.FamilyInet6)
 	require.Len(t, got, 1)
 	require.True(t, strings.HasPrefix(got[0], "fe80::"), got[0])
 	require.True(t, mcHas(r.dev("a"), "33:33:00:00:00:01"))
@@ -349,5 +350,5 @@ func TestVRFEnslaveKeepsKeptAddresses(t *testing.T) {
 	r.ok(r.h.LinkSetMaster("a", "v"))
 	r.settle()
 	require.Contains(t, rec.take(), "NETDEV_CHANGEUPPER a")
-	require.Contains(t, r.addrs("a", rtnl.FamilyV6), "2001:db8::1/64", "kept across the cycle")
+	require.Contains(t, r.addrs("a", rt.FamilyInet6), "2001:db8::1/64", "kept across the cycle")
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/netsimlab/netsim/hwaddr"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 	"github.com/stretchr/testify/require"
@@ -101,7 +102,7 @@ func mustMAC(s string) netdev.MAC { return hwaddr.MustParseAddr(s) }
 
 // addrs returns the addresses of the named device as prefix strings, in
 // kernel order, IPv4 first.
-func (r *rig) addrs(name string, family int) []string {
+func (r *rig) addrs(name string, family rt.Family) []string {
 	r.tb.Helper()
 	l, err := r.h.AddrList(name, family)
 	require.NoError(r.tb, err)
@@ -115,7 +116,7 @@ func (r *rig) addrs(name string, family int) []string {
 // addrInfo returns the named device's address p.
 func (r *rig) addrInfo(name string, p string) (rtnl.AddrInfo, bool) {
 	r.tb.Helper()
-	l, err := r.h.AddrList(name, rtnl.FamilyAll)
+	l, err := r.h.AddrList(name, rt.FamilyUnspec)
 	require.NoError(r.tb, err)
 	for _, a := range l {
 		if a.Prefix == netip.MustParsePrefix(p) {

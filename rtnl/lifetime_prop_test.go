@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 )
@@ -151,7 +152,7 @@ func lifetimesProperty(t *testing.T, r *rig, seed uint64, steps int) {
 
 	// find returns the device's address p.
 	find := func(p netip.Prefix) (rtnl.AddrInfo, bool) {
-		l, err := r.h.AddrList("va", rtnl.FamilyAll)
+		l, err := r.h.AddrList("va", rt.FamilyUnspec)
 		if err != nil {
 			fail("list: %v", err)
 		}
@@ -170,7 +171,7 @@ func lifetimesProperty(t *testing.T, r *rig, seed uint64, steps int) {
 			fail("%s: a clock went back: task %v after %v, World %v after %v", step, now, lastTask, r.k.World().Now(), lastWorld)
 		}
 		lastTask, lastWorld = now, r.k.World().Now()
-		l, err := r.h.AddrList("va", rtnl.FamilyAll)
+		l, err := r.h.AddrList("va", rt.FamilyUnspec)
 		if err != nil {
 			fail("%s: %v", step, err)
 			return

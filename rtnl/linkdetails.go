@@ -1,3 +1,10 @@
+// What rtnl_fill_ifinfo reports of a device beside its own state: the
+// hardware type, queues, segmentation limits, statistics and per-kind
+// defaults that `ip -d -s link show` prints. Kernel: rtnl_fill_ifinfo
+// (net/core/rtnetlink.c), veth_get_num_queues (drivers/net/veth.c),
+// macvlan_fill_info (drivers/net/macvlan.c), vlan_fill_info
+// (net/8021q/vlan_netlink.c), inet6_fill_link_af (net/ipv6/addrconf.c).
+
 package rtnl
 
 import "github.com/netsimlab/netsim/netdev"

@@ -65,7 +65,7 @@ func TestLinkDetails(t *testing.T) {
 	all, err := r.h.LinkList()
 	r.ok(err)
 	for _, l := range all {
-		one, err := r.h.LinkByIndex(l.Index)
+		one, err := r.h.GetLink(rtnl.LinkGetRequest{Index: l.Index})
 		r.ok(err)
 		require.Equal(t, l, one)
 	}

@@ -70,7 +70,7 @@ func TestSettleForKeepsLaterWork(t *testing.T) {
 	p := netip.MustParsePrefix("10.1.1.1/24")
 	r.ok(r.h.AddrAddWith("d0", netdev.Addr{Prefix: p, ValidLft: 20, PreferredLft: 10}))
 	has := func() bool {
-		as, err := r.h.AddrList("d0", rtnl.FamilyV4)
+		as, err := r.h.AddrList("d0", rt.FamilyInet)
 		require.NoError(t, err)
 		for _, a := range as {
 			if a.Prefix == p {

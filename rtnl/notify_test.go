@@ -188,20 +188,34 @@ func ipRouteDel(r rtnl.Route) func(h *rtnl.Handle, o rtnl.Origin) error {
 	}
 }
 
+// ipAddr is the RTM_NEWADDR `ip addr add` sends for a.
+func ipAddr(a netdev.Addr) func(h *rtnl.Handle, o rtnl.Origin) error {
+	return func(h *rtnl.Handle, o rtnl.Origin) error {
+		return h.NewAddr(rtnl.AddrRequest{Origin: o, Flags: rt.NLMCreate | rt.NLMExcl, Link: "v0", Addr: a})
+	}
+}
+
+// ipAddrDel is the RTM_DELADDR `ip addr del` sends for p.
+func ipAddrDel(p netip.Prefix) func(h *rtnl.Handle, o rtnl.Origin) error {
+	return func(h *rtnl.Handle, o rtnl.Origin) error {
+		return h.DelAddr(rtnl.AddrRequest{Origin: o, Link: "v0", Addr: netdev.Addr{Prefix: p}})
+	}
+}
+
 // setupSteps begin both scenarios: a veth pair, both ends up, and an
 // IPv4 address on v0.
 var setupSteps = []notifyStep{
 	step("ip link add v0 type veth peer name v1", false, func(h *rtnl.Handle) error { return h.LinkAdd(netdev.Veth{Name: "v0", Peer: "v1"}) }),
 	step("ip link set v0 up", false, func(h *rtnl.Handle) error { return h.LinkSetUp("v0") }),
 	step("ip link set v1 up", true, func(h *rtnl.Handle) error { return h.LinkSetUp("v1") }),
-	step("ip addr add 10.0.0.1/24 dev v0", false, func(h *rtnl.Handle) error { return h.AddrAdd("v0", pfx("10.0.0.1/24")) }),
+	reqStep("ip addr add 10.0.0.1/24 dev v0", false, ipAddr(netdev.Addr{Prefix: pfx("10.0.0.1/24")})),
 }
 
 // scenario1 is links, addresses and routes: a veth pair, IPv4 and IPv6
 // addresses, route add/replace/append/prepend/del of both families, an
 // IPv4 multipath route, an MTU change, down and up, and the deletion.
 var scenario1 = append(setupSteps[:len(setupSteps):len(setupSteps)],
-	step("ip addr add 2001:db8::1/64 dev v0", true, func(h *rtnl.Handle) error { return h.AddrAdd("v0", pfx("2001:db8::1/64")) }),
+	reqStep("ip addr add 2001:db8::1/64 dev v0", true, ipAddr(netdev.Addr{Prefix: pfx("2001:db8::1/64")})),
 	reqStep("ip route add 10.1.0.0/16 via 10.0.0.2", false, ipRoute(rt.ModeAdd, route("10.1.0.0/16", "10.0.0.2"))),
 	reqStep("ip route replace 10.1.0.0/16 via 10.0.0.3", false, ipRoute(rt.ModeReplace, route("10.1.0.0/16", "10.0.0.3"))),
 	reqStep("ip route append 10.1.0.0/16 via 10.0.0.4", false, ipRoute(rt.ModeAppend, route("10.1.0.0/16", "10.0.0.4"))),
@@ -233,10 +247,8 @@ func rule(pref, table uint32) fibrules.Rule {
 // scenario2 is nexthops, rules, IPv6 multipath routes, address removal and
 // link attribute changes.
 var scenario2 = append(setupSteps[:len(setupSteps):len(setupSteps)],
-	step("ip addr add 10.0.0.2/24 dev v0", false, func(h *rtnl.Handle) error { return h.AddrAdd("v0", pfx("10.0.0.2/24")) }),
-	step("ip -6 addr add 2001:db8::1/64 dev v0 nodad", true, func(h *rtnl.Handle) error {
-		return h.AddrAddWith("v0", netdev.Addr{Prefix: pfx("2001:db8::1/64"), Flags: netdev.AddrNoDAD})
-	}),
+	reqStep("ip addr add 10.0.0.2/24 dev v0", false, ipAddr(netdev.Addr{Prefix: pfx("10.0.0.2/24")})),
+	reqStep("ip -6 addr add 2001:db8::1/64 dev v0 nodad", true, ipAddr(netdev.Addr{Prefix: pfx("2001:db8::1/64"), Flags: netdev.AddrNoDAD})),
 	step("ip nexthop add id 1 via 10.0.0.5 dev v0", false, func(h *rtnl.Handle) error {
 		return stepNexthopAdd(h, rtnl.NexthopRequest{ID: 1, Gateway: ip("10.0.0.5"), Dev: "v0"})
 	}),
@@ -258,8 +270,8 @@ var scenario2 = append(setupSteps[:len(setupSteps):len(setupSteps)],
 	reqStep("ip -6 route add 2001:db8:5::/64 nexthop via 2001:db8::2 nexthop via 2001:db8::3", false, ipRoute(rt.ModeAdd, rtnl.Route{Dst: pfx("2001:db8:5::/64"), Multipath: []rtnl.RoutePath{{Gateway: ip("2001:db8::2")}, {Gateway: ip("2001:db8::3")}}})),
 	reqStep("ip -6 route append 2001:db8:5::/64 nexthop via 2001:db8::4", false, ipRoute(rt.ModeAppend, rtnl.Route{Dst: pfx("2001:db8:5::/64"), Multipath: []rtnl.RoutePath{{Gateway: ip("2001:db8::4")}}})),
 	reqStep("ip -6 route del 2001:db8:5::/64", false, ipRouteDel(route("2001:db8:5::/64", ""))),
-	step("ip addr del 10.0.0.1/24 dev v0", false, func(h *rtnl.Handle) error { return h.AddrDel("v0", pfx("10.0.0.1/24")) }),
-	step("ip -6 addr del 2001:db8::1/64 dev v0", false, func(h *rtnl.Handle) error { return h.AddrDel("v0", pfx("2001:db8::1/64")) }),
+	reqStep("ip addr del 10.0.0.1/24 dev v0", false, ipAddrDel(pfx("10.0.0.1/24"))),
+	reqStep("ip -6 addr del 2001:db8::1/64 dev v0", false, ipAddrDel(pfx("2001:db8::1/64"))),
 	step("ip link set v1 name v1x", false, func(h *rtnl.Handle) error { return h.LinkSetName("v1", "v1x") }),
 	step("ip link set v1x txqueuelen 500", false, func(h *rtnl.Handle) error { return h.LinkSetTxQueueLen("v1x", 500) }),
 	step("ip link set v1x alias foo", false, func(h *rtnl.Handle) error { return h.LinkSetAlias("v1x", "foo") }),
@@ -481,12 +493,11 @@ func TestNotifyEchoOrigin(t *testing.T) {
 	var got []rtnl.Notification
 	r.k.InitNet().Subscribe(func(m rtnl.Notification) { got = append(got, m) })
 	o := rtnl.Origin{PortID: 7, Seq: 9, Echo: true}
-	r.h.SetOrigin(o)
-	r.ok(r.h.LinkAdd(netdev.Dummy{Name: "d0"}))
-	r.h.SetOrigin(rtnl.Origin{PortID: 7, Seq: 10})
-	r.ok(r.h.LinkSetUp("d0"))
-	r.ok(r.h.AddrAdd("d0", pfx("10.1.1.1/24")))
-	r.ok(r.h.AddrAdd("d0", pfx("2001:db8:1::1/64")))
+	r.ok(r.h.NewLink(rtnl.LinkRequest{Origin: o, Flags: rt.NLMCreate | rt.NLMExcl, Spec: netdev.Dummy{Name: "d0"}}))
+	r.ok(r.h.NewLink(rtnl.LinkRequest{Origin: rtnl.Origin{PortID: 7, Seq: 10}, Name: "d0", Change: rtnl.LinkChange{Up: new(true)}}))
+	o10 := rtnl.Origin{PortID: 7, Seq: 10}
+	r.ok(r.h.NewAddr(rtnl.AddrRequest{Origin: o10, Flags: rt.NLMCreate | rt.NLMExcl, Link: "d0", Addr: netdev.Addr{Prefix: pfx("10.1.1.1/24")}}))
+	r.ok(r.h.NewAddr(rtnl.AddrRequest{Origin: o10, Flags: rt.NLMCreate | rt.NLMExcl, Link: "d0", Addr: netdev.Addr{Prefix: pfx("2001:db8:1::1/64")}}))
 	require.Equal(t, rt.RTMNewLink, got[0].Type)
 	require.Equal(t, o, got[0].Origin, "a created device's RTM_NEWLINK echoes the request")
 	require.Equal(t, netdev.ChangeAll, got[0].Change)

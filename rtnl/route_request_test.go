@@ -81,7 +81,7 @@ func newRouteFlags(h *rtnl.Handle, r rtnl.Route, flags rt.NLMFlags) (rt.NLMFlags
 	return ack.Flags, err
 }
 
-// AddrGet6 without a device, or with one that does not exist, answers the
+// GetAddr without a device, or with one that does not exist, answers the
 // device that got the address last, as Linux 6.18 does (nlwire's addr6_get
 // sequence); with a device, that device's.
 func TestAddrGet6Newest(t *testing.T) {
@@ -90,22 +90,22 @@ func TestAddrGet6Newest(t *testing.T) {
 	a := ip("2001:db8::5")
 	r.ok(r.h.AddrAddWith("v1", netdev.Addr{Prefix: pfx("2001:db8::5/64"), Flags: netdev.AddrNoDAD}))
 	r.ok(r.h.AddrAddWith("v0", netdev.Addr{Prefix: pfx("2001:db8::5/128"), Flags: netdev.AddrNoDAD}))
-	for _, link := range []string{"", netdev.IndexRef(99), "nosuch"} {
-		got, err := r.h.AddrGet6(link, a)
+	for _, req := range []rtnl.AddrGetRequest{{Addr: a}, {LinkIndex: 99, Addr: a}, {Link: "nosuch", Addr: a}} {
+		got, err := r.h.GetAddr(req)
 		require.NoError(t, err)
-		require.Equal(t, "v0", got.Link, "link %q", link)
+		require.Equal(t, "v0", got.Link, "request %+v", req)
 		require.Equal(t, 128, got.Prefix.Bits())
 	}
-	got, err := r.h.AddrGet6("v1", a)
+	got, err := r.h.GetAddr(rtnl.AddrGetRequest{Link: "v1", Addr: a})
 	require.NoError(t, err)
 	require.Equal(t, "v1", got.Link)
 	r.ok(r.h.AddrDel("v1", pfx("2001:db8::5/64")))
 	r.ok(r.h.AddrAddWith("v1", netdev.Addr{Prefix: pfx("2001:db8::5/64"), Flags: netdev.AddrNoDAD}))
-	got, err = r.h.AddrGet6("", a)
+	got, err = r.h.GetAddr(rtnl.AddrGetRequest{Link: "", Addr: a})
 	require.NoError(t, err)
 	require.Equal(t, "v1", got.Link, "re-added: newest again")
-	_, err = r.h.AddrGet6("", ip("2001:db8::6"))
+	_, err = r.h.GetAddr(rtnl.AddrGetRequest{Link: "", Addr: ip("2001:db8::6")})
 	require.Equal(t, syscall.EADDRNOTAVAIL, errno.Of(err))
-	_, err = r.h.AddrGet6("v1", ip("2001:db8::6"))
+	_, err = r.h.GetAddr(rtnl.AddrGetRequest{Link: "v1", Addr: ip("2001:db8::6")})
 	require.Equal(t, syscall.EADDRNOTAVAIL, errno.Of(err))
 }

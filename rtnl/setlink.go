@@ -1,3 +1,9 @@
+// RTM_NEWLINK and RTM_SETLINK: what a request changes on a device, the
+// kernel's NLM flag semantics of rtnl_newlink and do_setlink's order.
+// Kernel: rtnl_newlink, __rtnl_newlink, rtnl_changelink,
+// rtnl_group_changelink, rtnl_newlink_create, rtnl_setlink, do_setlink,
+// do_set_master (net/core/rtnetlink.c).
+
 package rtnl
 
 import (
@@ -5,6 +11,7 @@ import (
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -25,21 +32,37 @@ type LinkChange struct {
 	Master     *netdev.IfIndex // IFLA_MASTER: the new master's ifindex, 0 for none
 	TxQueueLen *int            // IFLA_TXQLEN
 
+	// What a Go caller names by name where a message carries an
+	// ifindex (ip resolves the names first): the new master (used when
+	// Master is nil; an empty or unknown name fails), and a new name for
+	// a device the request names by name.
+	MasterName *string
+	NewName    *string
+	// Up is `ip link set up` or `down` alone: the device is opened or
+	// closed (dev_open, dev_close), and nothing happens when it already
+	// is; the other flags and the user's promiscuity are not looked at.
+	Up *bool
+
 	// IFLA_INFO_DATA and IFLA_INFO_SLAVE_DATA of the kinds netsim models:
 	// a bridge's and a bridge port's attributes (rtnl_changelink).
 	Bridge     *netdev.BridgeSettings
 	BridgePort *netdev.BridgePortSettings
 }
 
-// LinkRequest is an RTM_NEWLINK request: which device it names, the
-// NLM_F_CREATE, NLM_F_EXCL and NLM_F_REPLACE flags, what to create if the
-// device does not exist, and what to change if it does.
+// LinkRequest is the body of RTM_NEWLINK, RTM_SETLINK and RTM_DELLINK:
+// which device it names (ifi_index when > 0, else IFLA_IFNAME), its
+// NLM_F_CREATE, NLM_F_EXCL and NLM_F_REPLACE flags (RTM_NEWLINK), what to
+// create if the device does not exist, and what to change if it does.
 type LinkRequest struct {
+	Origin
+	Flags rt.NLMFlags    // RTM_NEWLINK: rt.NLMCreate, rt.NLMExcl, rt.NLMReplace
 	Index netdev.IfIndex // ifi_index: names the device when > 0
 	Name  string         // IFLA_IFNAME (or IFLA_ALT_IFNAME): names the device when Index is 0
-	Group *uint32        // IFLA_GROUP: without a device or NLM_F_CREATE, the group to change
-
-	Create, Excl, Replace bool // NLM_F_CREATE, NLM_F_EXCL, NLM_F_REPLACE
+	Group *uint32        // IFLA_GROUP: without a device (or NLM_F_CREATE), the group to change or delete
+	// IfindexList is RTM_DELLINK's IFLA_IFINDEX_LIST (seed 004's
+	// patch): the devices to delete in one request; not nil when the
+	// request carries the attribute (an empty one is refused).
+	IfindexList []netdev.IfIndex
 
 	// Spec is the device to create (its Attrs carry IFLA_MTU, IFLA_GROUP,
 	// IFLA_ADDRESS, IFLA_TXQLEN and the ifindex); nil when the request
@@ -57,7 +80,7 @@ type LinkRequest struct {
 	Peer *LinkChange
 }
 
-// LinkNew serves an RTM_NEWLINK request under one hold of RTNL: it changes
+// NewLink serves an RTM_NEWLINK request under one hold of RTNL: it changes
 // the device the request names if it exists (EEXIST with NLM_F_EXCL,
 // EOPNOTSUPP with NLM_F_REPLACE), changes every device of a group, or
 // creates the device with NLM_F_CREATE, then applies a veth peer's flags
@@ -67,8 +90,8 @@ type LinkRequest struct {
 // Kernel: rtnl_newlink → __rtnl_newlink (net/core/rtnetlink.c):
 // rtnl_changelink, rtnl_group_changelink, rtnl_newlink_create with
 // rtnl_configure_link and do_set_master.
-func (h *Handle) LinkNew(r LinkRequest) error {
-	return h.do("RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
+func (h *Handle) NewLink(r LinkRequest) error {
+	return h.doFrom(r.Origin, "RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
 		var d *netdev.Device
 		named := false
 		switch {
@@ -79,13 +102,13 @@ func (h *Handle) LinkNew(r LinkRequest) error {
 			return errno.New(syscall.EINVAL, "ifindex can't be negative")
 		case r.Name != "":
 			named = true
-			d = tb.ByName(r.Name)
+			d = tb.ByName(netdev.IfNameAttr(r.Name))
 		}
 		if d != nil {
-			if r.Excl {
+			if r.Flags&rt.NLMExcl != 0 {
 				return errno.New(syscall.EEXIST, "")
 			}
-			if r.Replace {
+			if r.Flags&rt.NLMReplace != 0 {
 				return errno.New(syscall.EOPNOTSUPP, "")
 			}
 			if r.KindMismatch {
@@ -93,25 +116,27 @@ func (h *Handle) LinkNew(r LinkRequest) error {
 			}
 			if c := r.Change.Bridge; c != nil {
 				if d.Kind() != "bridge" {
-					return errno.New(syscall.EOPNOTSUPP, "")
+					return errno.Errorf(syscall.EOPNOTSUPP, "Device \"%s\" is not of kind bridge", d.Name())
 				}
 				if err := d.ChangeBridge(t, *c); err != nil {
 					return err
 				}
 			}
 			if c := r.Change.BridgePort; c != nil {
-				if m := d.Master(); m == nil || m.Kind() != "bridge" {
-					return errno.New(syscall.EOPNOTSUPP, "")
-				}
+				// Not a bridge's port: EOPNOTSUPP.
 				if err := d.ChangeBridgePort(t, *c); err != nil {
 					return err
 				}
 			}
 			return doSetLink(t, tb, d, r.Index > 0, r.Change)
 		}
-		if !r.Create {
-			if named || r.Group == nil {
-				return errno.New(syscall.ENODEV, "")
+		if r.Flags&rt.NLMCreate == 0 {
+			if named {
+				_, err := linkDev(tb, r.Index, r.Name)
+				return err
+			}
+			if r.Group == nil {
+				return errno.New(syscall.ENODEV, "Device name is required")
 			}
 			for _, d := range tb.Devices() {
 				if d.Group() == *r.Group {
@@ -151,26 +176,18 @@ func (h *Handle) LinkNew(r LinkRequest) error {
 	})
 }
 
-// LinkSet serves an RTM_SETLINK request: do_setlink on the device named by
+// SetLink serves an RTM_SETLINK request: do_setlink on the device named by
 // ifindex or by name, ENODEV if there is none, EINVAL if the request names
-// none.
+// none (see linkDev). Only r's device and Change are looked at.
 //
 // Kernel: rtnl_setlink (net/core/rtnetlink.c).
-func (h *Handle) LinkSet(index netdev.IfIndex, name string, c LinkChange) error {
-	return h.do("RTM_SETLINK", func(t *sim.Task, tb *netdev.Table) error {
-		var d *netdev.Device
-		switch {
-		case index > 0:
-			d = tb.ByIndex(index)
-		case name != "":
-			d = tb.ByName(name)
-		default:
-			return errno.New(syscall.EINVAL, "")
+func (h *Handle) SetLink(r LinkRequest) error {
+	return h.doFrom(r.Origin, "RTM_SETLINK", func(t *sim.Task, tb *netdev.Table) error {
+		d, err := linkDev(tb, r.Index, r.Name)
+		if err != nil {
+			return err
 		}
-		if d == nil {
-			return errno.New(syscall.ENODEV, "")
-		}
-		return doSetLink(t, tb, d, index > 0, c)
+		return doSetLink(t, tb, d, r.Index > 0, r.Change)
 	})
 }
 
@@ -208,6 +225,10 @@ func doSetLink(t *sim.Task, tb *netdev.Table, d *netdev.Device, byIndex bool, c 
 		if err := d.SetName(t, c.Name); err != nil {
 			return err
 		}
+	} else if c.NewName != nil {
+		if err := d.SetName(t, *c.NewName); err != nil {
+			return err
+		}
 	}
 	if c.Alias != nil {
 		if err := d.SetAlias(t, *c.Alias); err != nil {
@@ -223,8 +244,21 @@ func doSetLink(t *sim.Task, tb *netdev.Table, d *netdev.Device, byIndex bool, c 
 			return err
 		}
 	}
+	if c.Up != nil {
+		if err := d.SetUp(t, *c.Up); err != nil {
+			return err
+		}
+	}
 	if c.Master != nil {
 		if err := setMasterIndex(t, tb, d, *c.Master); err != nil {
+			return err
+		}
+	} else if c.MasterName != nil {
+		m, err := lookup(tb, *c.MasterName)
+		if err != nil {
+			return err
+		}
+		if err := d.SetMaster(t, m); err != nil {
 			return err
 		}
 	}

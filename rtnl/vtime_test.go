@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/netsimlab/netsim/netdev"
-	"github.com/netsimlab/netsim/rtnl"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -47,7 +47,7 @@ func TestSettleLongestFiniteLifetime(t *testing.T) {
 			if r.h.AddrAddWith("va", netdev.Addr{Prefix: p, ValidLft: lft, PreferredLft: lft}) != nil {
 				return
 			}
-			l, _ := r.h.AddrList("va", rtnl.FamilyV4)
+			l, _ := r.h.AddrList("va", rt.FamilyInet)
 			for _, a := range l {
 				if a.Prefix == p {
 					stamps[i] = a.Stamp()

@@ -40,7 +40,7 @@ func TestEnsure(t *testing.T) {
 	l, err := h.LinkByName("veth0")
 	require.NoError(t, err)
 	require.EqualValues(t, l.Index, idx)
-	addrs, err := h.AddrList("veth0", rtnl.FamilyV4)
+	addrs, err := h.AddrList("veth0", rt.FamilyInet)
 	require.NoError(t, err)
 	require.Len(t, addrs, 1)
 	require.Equal(t, cfg.Addr, addrs[0].Addr.Prefix)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nlwire"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 )
 
@@ -32,7 +33,7 @@ func TestLinksAndAddAddr(t *testing.T) {
 
 	p := netip.MustParsePrefix("10.0.0.1/24")
 	require.NoError(t, AddAddr(c, 3, p))
-	addrs, err := h.AddrList("veth0", rtnl.FamilyV4)
+	addrs, err := h.AddrList("veth0", rt.FamilyInet)
 	require.NoError(t, err)
 	require.Len(t, addrs, 1)
 	require.Equal(t, p, addrs[0].Addr.Prefix)

@@ -1,3 +1,9 @@
+// Multicast memberships: what `ip maddr` reads from /proc and changes by
+// ioctl. Kernel: dev_mc_seq_show (net/core/dev_addr_lists.c),
+// igmp_mc_seq_show (net/ipv4/igmp.c), igmp6_mc_seq_show
+// (net/ipv6/mcast.c), dev_ioctl SIOCADDMULTI / SIOCDELMULTI
+// (net/core/dev_ioctl.c).
+
 package rtnl
 
 import (
@@ -8,21 +14,6 @@ import (
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/sim"
 )
-
-// LinkIndex returns the ifindex of the device named name, or 0 if there is
-// none: what `ip` asks before naming a device in a request.
-//
-// Kernel: if_nametoindex → SIOCGIFINDEX (dev_ifconf.c, dev_get_by_name_rcu).
-func (h *Handle) LinkIndex(name string) netdev.IfIndex {
-	var i netdev.IfIndex
-	_ = h.do("SIOCGIFINDEX", func(t *sim.Task, tb *netdev.Table) error {
-		if d := tb.ByName(name); d != nil {
-			i = d.Index()
-		}
-		return nil
-	})
-	return i
-}
 
 // MaddrInfo is one device's multicast memberships, as `ip maddr show`
 // prints them.

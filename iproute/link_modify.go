@@ -1,0 +1,312 @@
+// `ip link add`, `ip link set` and `ip link del`: iproute2's
+// ip/iplink.c (iplink_modify), which sends RTM_NEWLINK and RTM_DELLINK
+// (rtnl_newlink, rtnl_dellink, do_setlink in net/core/rtnetlink.c).
+
+package iproute
+
+import (
+	"strconv"
+	"syscall"
+
+	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rtnl"
+)
+
+func (ip *IP) linkAdd(h *rtnl.Handle, argv []string) error {
+	r, err := parseLink(h, argv, true)
+	if err != nil {
+		return err
+	}
+	return ip.linkCreate(h, r)
+}
+
+// linkReplace is `ip link replace`: RTM_NEWLINK with NLM_F_CREATE and
+// NLM_F_REPLACE, which creates the device as add does, and which the
+// kernel refuses for a device that exists (rtnl_newlink: EOPNOTSUPP).
+func (ip *IP) linkReplace(h *rtnl.Handle, argv []string) error {
+	r, err := parseLink(h, argv, true)
+	if err != nil {
+		return err
+	}
+	if r.hasKind && r.name != "" && h.LinkIndex(r.name) != 0 {
+		if err := r.refusal("ip link replace"); err != nil {
+			return err
+		}
+		return errno.New(syscall.EOPNOTSUPP, "")
+	}
+	return ip.linkCreate(h, r)
+}
+
+// linkCreate sends the RTM_NEWLINK that creates a device.
+func (ip *IP) linkCreate(h *rtnl.Handle, r *linkReq) error {
+	name := r.name
+	if !r.hasKind {
+		return failf("Not enough information: \"type\" argument is required\n")
+	}
+	var spec netdev.LinkSpec
+	ta := &args{w: r.typeArgs}
+	switch r.kind {
+	case "dummy":
+		// dummy_link_util has no parse_opt: ip ignores the words after
+		// "type dummy".
+		spec = netdev.Dummy{Name: name, Attrs: r.attrs()}
+	case "veth":
+		v := netdev.Veth{Name: name, Attrs: r.attrs()}
+		if ta.more() {
+			if ta.peek() != "peer" {
+				// veth's usage() prints with printf: to stdout.
+				ip.out.WriteString("Usage: ip link <options> type veth [peer <options>]\nTo get <options> type 'ip link add help'\n")
+				return &cmdError{status: exitFailure}
+			}
+			pr, err := parseLink(h, ta.w[1:], true)
+			if err != nil {
+				return err
+			}
+			switch {
+			case pr.hasKind:
+				return duparg("type", pr.kind)
+			case pr.master != "", pr.nomaster:
+				return notSupported("ip link add ... peer", "master")
+			case pr.link != "":
+				return notSupported("ip link add ... peer", "link")
+			}
+			if err := pr.refusal("ip link add ... peer"); err != nil {
+				return err
+			}
+			if pr.hasAddr {
+				r.peerAddrLen = pr.addrLen
+			}
+			r.peer = pr
+			v.Peer = pr.name
+			if v.Peer == "" {
+				v.Peer = pr.dev
+			}
+			v.PeerAttrs = pr.attrs()
+			v.PeerUp = pr.up() // the kernel fails it with ENOTCONN
+		}
+		spec = v
+	case "macvlan":
+		m, err := parseMacvlan(r.typeArgs, netdev.Macvlan{Name: name, Link: r.link, Attrs: r.attrs()})
+		if err != nil {
+			return err
+		}
+		spec = m
+	case "vlan":
+		v, err := parseVlan(r.typeArgs, netdev.Vlan{Name: name, Link: r.link, Attrs: r.attrs()})
+		if err != nil {
+			return err
+		}
+		spec = v
+	case "bond":
+		b, err := parseBond(h, r.typeArgs, netdev.Bond{Name: name, Attrs: r.attrs()})
+		if err != nil {
+			return err
+		}
+		spec = b
+	case "vrf":
+		v, err := parseVRF(r.typeArgs, netdev.VRF{Name: name, Attrs: r.attrs()})
+		if err != nil {
+			return err
+		}
+		spec = v
+	case "bridge":
+		bs, err := parseBridgeOpts(r.typeArgs)
+		if err != nil {
+			return err
+		}
+		spec = netdev.Bridge{Name: name, Attrs: r.attrs(), Settings: bs}
+	default:
+		if netdev.KnownKind(r.kind) {
+			return failf("Kind \"%s\" is not supported by netsim.\n", r.kind)
+		}
+		// ip has no link_util for it: any argument is garbage, and the
+		// kernel answers that it does not know the kind.
+		if ta.more() {
+			if matches(ta.peek(), "help") {
+				return usageErr(linkUsage)
+			}
+			return failf("Garbage instead of arguments \"%s ...\". Try \"ip link help\".\n", ta.peek())
+		}
+		spec = netdev.Other{Name: name, Kind: r.kind, Attrs: r.attrs()}
+	}
+	if err := r.refusal("ip link add"); err != nil {
+		return err
+	}
+	if r.hasAddr && r.addrLen < len(netdev.MAC{}) || r.peerAddrLen > 0 && r.peerAddrLen < len(netdev.MAC{}) {
+		// validate_linkmsg: IFLA_ADDRESS shorter than the device's.
+		return errno.New(syscall.EINVAL, "")
+	}
+	if err := h.LinkAdd(spec); err != nil {
+		return err
+	}
+	// The rest of the same request: the peer's flags, master, then flags.
+	// If one fails, the kernel unregisters the new device
+	// (rtnl_newlink_create's out_unregister), and so does this.
+	if name == "" {
+		return nil
+	}
+	var err2 error
+	if r.peer != nil && r.peer.flMsk&^netdev.FlagUp != 0 {
+		if l, err := h.LinkByName(name); err == nil {
+			err2 = changeFlags(h, l.Link, r.peer)
+		}
+	}
+	if err2 == nil && r.master != "" {
+		err2 = h.LinkSetMaster(name, r.master)
+	}
+	if err2 == nil && r.flMsk != 0 {
+		err2 = changeFlags(h, name, r)
+	}
+	if err2 != nil {
+		_ = h.LinkDel(name)
+	}
+	return err2
+}
+
+func bondMode(s string) (netdev.BondMode, bool) {
+	names := []string{"balance-rr", "active-backup", "balance-xor", "broadcast", "802.3ad", "balance-tlb", "balance-alb"}
+	for i, n := range names {
+		if s == n || s == strconv.Itoa(i) {
+			return netdev.BondMode(i), true
+		}
+	}
+	return 0, false
+}
+
+func (ip *IP) linkSet(h *rtnl.Handle, argv []string) error {
+	r, err := parseLink(h, argv, false)
+	if err != nil {
+		return err
+	}
+	var bridge *netdev.BridgeSettings
+	var port *netdev.BridgePortSettings
+	switch {
+	case !r.hasKind:
+	case r.kind == "bridge":
+		bs, err := parseBridgeOpts(r.typeArgs)
+		if err != nil {
+			return err
+		}
+		bridge = &bs
+	case r.kind == "bridge_slave":
+		ps, err := parseBridgeSlaveOpts(h, r.typeArgs)
+		if err != nil {
+			return err
+		}
+		port = &ps
+	default:
+		return notSupported("ip link set", "type")
+	}
+	if err := r.refusal("ip link set"); err != nil {
+		return err
+	}
+	devs := []string{r.dev}
+	if r.dev == "" {
+		// `ip link set group G ...`: every device of group G.
+		links, err := h.LinkList()
+		if err != nil {
+			return err
+		}
+		devs = nil
+		for _, l := range links {
+			if l.Group == r.group {
+				devs = append(devs, l.Name)
+			}
+		}
+		r.hasGroup = false
+	}
+	for _, d := range devs {
+		// rtnl_newlink on an existing device: changelink, then do_setlink.
+		if bridge != nil {
+			if err := h.LinkSetBridge(d, *bridge); err != nil {
+				return err
+			}
+		}
+		if port != nil {
+			if err := h.LinkSetBridgePort(d, *port); err != nil {
+				return err
+			}
+		}
+		if err := setLink(h, d, r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// setLink applies a `link set` request to one device in do_setlink's
+// order: address, mtu, group, name, alias, flags, master, txqueuelen. The
+// kernel applies them one by one: a failure leaves the earlier ones done.
+func setLink(h *rtnl.Handle, dev string, r *linkReq) error {
+	if r.hasAddr {
+		if err := h.LinkSetHardwareAddr(dev, r.addr); err != nil {
+			return err
+		}
+	}
+	if r.hasMTU {
+		if err := h.LinkSetMTU(dev, r.mtu); err != nil {
+			return err
+		}
+	}
+	if r.hasGroup {
+		if err := h.LinkSetGroup(dev, r.group); err != nil {
+			return err
+		}
+	}
+	if r.name != "" && r.name != dev {
+		if err := h.LinkSetName(dev, r.name); err != nil {
+			return err
+		}
+		dev = r.name
+	}
+	if r.hasAlias {
+		if err := h.LinkSetAlias(dev, r.alias); err != nil {
+			return err
+		}
+	}
+	if r.flMsk != 0 {
+		if err := changeFlags(h, dev, r); err != nil {
+			return err
+		}
+	}
+	if r.master != "" {
+		if err := h.LinkSetMaster(dev, r.master); err != nil {
+			return err
+		}
+	}
+	if r.nomaster {
+		if err := h.LinkSetNoMaster(dev); err != nil {
+			return err
+		}
+	}
+	if r.hasTxqlen {
+		return h.LinkSetTxQueueLen(dev, r.txqlen)
+	}
+	return nil
+}
+
+func (ip *IP) linkDel(h *rtnl.Handle, argv []string) error {
+	r, err := parseLink(h, argv, false)
+	if err != nil {
+		return err
+	}
+	// rtnl_dellink reads only the device or group: the other attributes,
+	// modelled or not, are ignored.
+	if r.dev != "" {
+		return h.LinkDel(r.dev)
+	}
+	return h.LinkDelGroup(r.group)
+}
+
+// changeFlags sends the request's ifi_flags and ifi_change: up or down
+// alone as before, other flags with dev_change_flags' order.
+func changeFlags(h *rtnl.Handle, dev string, r *linkReq) error {
+	switch {
+	case r.flMsk == netdev.FlagUp && r.up():
+		return h.LinkSetUp(dev)
+	case r.flMsk == netdev.FlagUp:
+		return h.LinkSetDown(dev)
+	}
+	return h.LinkChangeFlags(dev, r.flags, r.flMsk)
+}
