@@ -183,8 +183,6 @@ func (s *Socket) rcvMsg(m []byte) (started bool, flags uint16, warn string, err 
 	origin := rtnl.Origin{PortID: s.pid, Seq: hdr.Sequence, Echo: echo, Flags: uint16(hdr.Flags)}
 	s.req = request{h: s.h, hdr: hdr, body: m[nlmsgHdrLen:], strict: strict, origin: origin, scratch: s.spans}
 	r := &s.req
-	s.h.SetOrigin(origin)
-	defer s.h.SetOrigin(rtnl.Origin{})
 	if echo {
 		// The echo is built even while nobody listens (rtnl_notify_needed).
 		s.ns.listening(true)

@@ -16,14 +16,6 @@ import (
 	"github.com/netsimlab/netsim/sim"
 )
 
-// Address families of the routes, rules and nexthops (rt.FamilyInet,
-// rt.FamilyInet6, and rt.FamilyUnspec for both).
-const (
-	FamilyAll = 0
-	FamilyV4  = syscall.AF_INET
-	FamilyV6  = syscall.AF_INET6
-)
-
 // AddrInfo is one address as `ip addr show` lists it. Its ValidLft and
 // PreferredLft are the lifetimes left when it was listed
 // (netdev.LifetimeForever when unlimited), as IFA_CACHEINFO reports them.

@@ -34,9 +34,8 @@ import (
 // closes. A Handle used for the kernel's whole life may simply never be
 // closed.
 type Handle struct {
-	n      *Net
-	t      *sim.Task
-	origin Origin // see SetOrigin
+	n *Net
+	t *sim.Task
 	// noNet: the namespace was dismantled before the Handle was made
 	// (maybe_get_net failed); it holds no reference.
 	noNet  bool
@@ -92,9 +91,10 @@ func (n *Net) errDead() error {
 	return errno.Errorf(syscall.ENOENT, "Network namespace \"%s\" has been deleted", n.name)
 }
 
-// do runs one request with RTNL held.
+// do runs one request from no socket (a Go caller's or ip's) with RTNL
+// held: its notifications carry the zero Origin.
 func (h *Handle) do(op string, fn func(t *sim.Task, tb *netdev.Table) error) error {
-	return h.doFrom(h.origin, op, fn)
+	return h.doFrom(Origin{}, op, fn)
 }
 
 // doFrom runs one request from origin o with RTNL held: the notifications

@@ -57,11 +57,6 @@ type Origin struct {
 	Flags uint16
 }
 
-// SetOrigin makes o the origin of the notifications the handle's next
-// requests cause, until it is set again. A front end that speaks netlink
-// sets it before each request; the zero Origin is a request from no socket.
-func (h *Handle) SetOrigin(o Origin) { h.origin = o }
-
 // notifiers is a namespace's notification listeners.
 type notifiers struct {
 	n  atomic.Int32 // len(subs), read without mu on every change

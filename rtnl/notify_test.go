@@ -120,7 +120,6 @@ func runNotify(t *testing.T, steps []notifyStep) []string {
 	for i, s := range steps {
 		l.step(s.cmd)
 		o := rtnl.Origin{PortID: 4242, Seq: uint32(i + 1)}
-		r.h.SetOrigin(o)
 		stepOrigin = o
 		require.NoError(t, s.run(r.h, o), s.cmd)
 		if s.settle {
