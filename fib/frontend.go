@@ -199,7 +199,7 @@ func toConfig(r *Route, mode rt.NLMFlags, del bool) (config, error) {
 	if r.OnLink {
 		cfg.flags |= FlagOnLink
 	}
-	if err := CheckMultipathLen(r.Multipath, syscall.AF_INET); err != nil {
+	if err := CheckMultipathLen(r.Multipath, rt.FamilyInet); err != nil {
 		return cfg, err
 	}
 	if cfg.tos&3 != 0 {

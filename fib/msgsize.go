@@ -31,9 +31,9 @@ func gwLen(nh Path, family rt.Family) int {
 	switch {
 	case !nh.Gateway.IsValid():
 		return 0
-	case nh.Gateway.Is4() && family == syscall.AF_INET:
+	case nh.Gateway.Is4() && family == rt.FamilyInet:
 		return nlaLen(4)
-	case nh.Gateway.Is6() && family == syscall.AF_INET6:
+	case nh.Gateway.Is6() && family == rt.FamilyInet6:
 		return nlaLen(16)
 	case nh.Gateway.Is4():
 		return nlaLen(2 + 4)
@@ -91,9 +91,9 @@ func (r Route) NetlinkSize() int {
 		n += nlaLen(4)
 	}
 	if len(r.Multipath) > 0 {
-		return n + 4 + multipathLen(r.Multipath, syscall.AF_INET)
+		return n + 4 + multipathLen(r.Multipath, rt.FamilyInet)
 	}
-	n += gwLen(Path{Gateway: r.Gateway}, syscall.AF_INET)
+	n += gwLen(Path{Gateway: r.Gateway}, rt.FamilyInet)
 	if r.Dev != nil {
 		n += nlaLen(4) // RTA_OIF
 	}

@@ -104,7 +104,7 @@ func (f *FIB) toConfig(r Route, mode rt.NLMFlags, add bool) (config, error) {
 	// A request whose paths RTA_MULTIPATH could not carry (the bound
 	// the wire sets on every front end; see fib.CheckMultipathLen). More
 	// siblings than that come only from appends, as on Linux.
-	if err := fib.CheckMultipathLen(r.Multipath, syscall.AF_INET6); err != nil {
+	if err := fib.CheckMultipathLen(r.Multipath, rt.FamilyInet6); err != nil {
 		return config{}, err
 	}
 	if cfg.table == 0 {
@@ -178,7 +178,7 @@ func (f *FIB) toConfig(r Route, mode rt.NLMFlags, add bool) (config, error) {
 // source prefix first, with "Nexthops can not be used with source routing"
 // (configValidate).
 func checkNexthopObj(n *nexthop.Nexthop) error {
-	if n.IsGroup() && n.HasV4() || !n.IsGroup() && n.Family() == syscall.AF_INET {
+	if n.IsGroup() && n.HasV4() || !n.IsGroup() && n.Family() == rt.FamilyInet {
 		return einval("IPv6 routes can not use an IPv4 nexthop")
 	}
 	if n.FDB() {

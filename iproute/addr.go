@@ -135,7 +135,7 @@ type addrReq struct {
 	hasPeer, hasAny        bool
 	validArg, preferredArg string
 	valid, preferred       uint32
-	family                 int
+	family                 rt.Family
 	localBits              int
 	v6only                 string // a modelled IPv6-only flag given
 	unsupportedFlag        string // a flag netsim does not model
@@ -250,7 +250,7 @@ func addrFlagKeywords() []keyword[*addrReq] {
 			switch {
 			case f.readonly:
 				fmt.Fprintf(q.stderr, "Warning: %s option is not mutable from userspace\n", f.name)
-			case f.v6only && q.family != syscall.AF_INET6:
+			case f.v6only && q.family != rt.FamilyInet6:
 				fmt.Fprintf(q.stderr, "Warning: %s option can be set only for IPv6 addresses\n", f.name)
 			case f.flag == netdev.AddrNoDAD || f.flag == netdev.AddrNoPrefixRoute:
 				q.a.Flags |= f.flag
@@ -328,7 +328,7 @@ func (ip *IP) addrModify(h *rtnl.Handle, argv []string, op addrOp) error {
 	}
 	if q.brd == "+" || q.brd == "-" {
 		if op != addrDel {
-			if family != syscall.AF_INET {
+			if family != rt.FamilyInet {
 				return failf("Broadcast can be set only for IPv4 addresses\n")
 			}
 			base := a.Prefix
@@ -377,7 +377,7 @@ func (ip *IP) addrModify(h *rtnl.Handle, argv []string, op addrOp) error {
 		switch family {
 		case 0:
 			return errno.New(syscall.EOPNOTSUPP, "")
-		case syscall.AF_INET:
+		case rt.FamilyInet:
 			return errno.New(syscall.EINVAL, "ipv4: Local address is not supplied")
 		}
 		return errno.New(syscall.EINVAL, "")
@@ -422,11 +422,11 @@ func ipv4Broadcast(p netip.Prefix, ones bool) netip.Addr {
 // protocol takes it (EOPNOTSUPP); inet_rtm_deladdr deletes the device's
 // first IPv4 address (with the label, if one is given); inet6_rtm_deladdr
 // refuses it.
-func (ip *IP) addrDelFirst(h *rtnl.Handle, dev string, family int, label string) error {
+func (ip *IP) addrDelFirst(h *rtnl.Handle, dev string, family rt.Family, label string) error {
 	switch family {
 	case 0:
 		return errno.New(syscall.EOPNOTSUPP, "")
-	case syscall.AF_INET6:
+	case rt.FamilyInet6:
 		return errno.New(syscall.EINVAL, "")
 	}
 	as, err := h.AddrList(dev, rt.FamilyInet)
@@ -451,9 +451,9 @@ func delMatch(a rtnl.AddrInfo) netdev.Addr {
 type addrFilter struct {
 	linkFilter
 	h               *rtnl.Handle
-	family          int    // -4, -6 or 0: the family of "to"
-	link            bool   // `ip link show` (ipaddr_list_link)
-	usage           string // the object's usage, for help
+	family          rt.Family // -4, -6 or 0: the family of "to"
+	link            bool      // `ip link show` (ipaddr_list_link)
+	usage           string    // the object's usage, for help
 	scope           netdev.Scope
 	hasScope        bool
 	to              netip.Prefix
@@ -657,9 +657,9 @@ func (ip *IP) addrShow(h *rtnl.Handle, argv []string, flush bool) error {
 	}
 	fam := rt.FamilyUnspec
 	switch ip.family {
-	case syscall.AF_INET:
+	case rt.FamilyInet:
 		fam = rt.FamilyInet
-	case syscall.AF_INET6:
+	case rt.FamilyInet6:
 		fam = rt.FamilyInet6
 	}
 	if flush {

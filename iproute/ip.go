@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 )
@@ -36,8 +37,8 @@ type IP struct {
 	k *rtnl.Kernel
 	t *sim.Task
 
-	family int    // -4, -6 (AF_INET, AF_INET6) or 0
-	netns  string // -n NETNS; "" is the initial namespace
+	family rt.Family // -4, -6 (AF_INET, AF_INET6) or 0
+	netns  string    // -n NETNS; "" is the initial namespace
 	opts   options
 	maddr  maddrFilter // ipmaddr.c's filter, kept across a batch's lines
 	out    *bufio.Writer

@@ -8,9 +8,9 @@ package iproute
 import (
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 )
 
@@ -348,10 +348,10 @@ var bondKeywords = func() []keyword[*kindReq[netdev.Bond]] {
 							continue
 						}
 						if name == "arp_ip_target" {
-							if _, ok := parseAddr(target, syscall.AF_INET); !ok {
+							if _, ok := parseAddr(target, rt.FamilyInet); !ok {
 								return &argError{msg: "Error: an IP address is expected rather than \"" + target + "\"\n", status: exitFailure}
 							}
-						} else if _, err := getAddr(target, syscall.AF_INET6); err != nil {
+						} else if _, err := getAddr(target, rt.FamilyInet6); err != nil {
 							return err
 						}
 					}

@@ -7,10 +7,10 @@ package iproute
 import (
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 )
 
@@ -76,12 +76,12 @@ func (ip *IP) maddrShow(h *rtnl.Handle, argv []string) error {
 				entry("", macString(netdev.MAC(e.Addr)), e.Refcount, e.GlobalUse)
 			}
 		}
-		if ip.family == 0 || ip.family == syscall.AF_INET {
+		if ip.family == 0 || ip.family == rt.FamilyInet {
 			for _, g := range m.Inet4 {
 				entry("inet", g.Addr.String(), g.Users, false)
 			}
 		}
-		if ip.family == 0 || ip.family == syscall.AF_INET6 {
+		if ip.family == 0 || ip.family == rt.FamilyInet6 {
 			for _, g := range m.Inet6 {
 				entry("inet6", g.Addr.String(), g.Users, false)
 			}
@@ -187,7 +187,7 @@ func (ip *IP) maddrModify(h *rtnl.Handle, argv []string, add bool) error {
 // invalid one.
 func llAddrA2N(s string, max int) ([]byte, string) {
 	if strings.IndexByte(s, '.') >= 0 {
-		a, ok := parseAddr(s, syscall.AF_INET)
+		a, ok := parseAddr(s, rt.FamilyInet)
 		if !ok || max < 4 {
 			return nil, "\"" + s + "\" is invalid lladdr.\n"
 		}

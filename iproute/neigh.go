@@ -6,8 +6,7 @@
 package iproute
 
 import (
-	"syscall"
-
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 )
 
@@ -90,7 +89,7 @@ func nudState(s string) (uint32, bool) {
 // neighFilter is do_show_or_flush's filter.
 type neighFilter struct {
 	h          *rtnl.Handle
-	family     int
+	family     rt.Family
 	dev        string
 	state      uint32
 	stateGiven bool
@@ -164,9 +163,9 @@ func neighFilterTo(a *args, f *neighFilter) error {
 		return err
 	}
 	if f.family == 0 {
-		f.family = syscall.AF_INET
+		f.family = rt.FamilyInet
 		if p.Addr().Is6() {
-			f.family = syscall.AF_INET6
+			f.family = rt.FamilyInet6
 		}
 	}
 	return nil

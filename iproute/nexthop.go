@@ -8,7 +8,6 @@ package iproute
 
 import (
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/netsimlab/netsim/netdev"
@@ -54,8 +53,8 @@ type nexthopFilter struct {
 
 // dump is the request nh_dump_filter sends of the filter, with the -4/-6
 // family.
-func (f *nexthopFilter) dump(family int) rtnl.NexthopDumpRequest {
-	return rtnl.NexthopDumpRequest{DevIndex: f.devIdx, MasterIndex: f.master, Groups: f.groups, FDB: f.fdb, Family: rt.Family(family)}
+func (f *nexthopFilter) dump(family rt.Family) rtnl.NexthopDumpRequest {
+	return rtnl.NexthopDumpRequest{DevIndex: f.devIdx, MasterIndex: f.master, Groups: f.groups, FDB: f.fdb, Family: family}
 }
 
 // nexthopObject is do_ipnh's table, in its order of comparison; `ip
@@ -95,7 +94,7 @@ type nhReq struct {
 	nh rtnl.NexthopRequest
 	// family is nhm.nh_family: -4/-6, else set by dev, blackhole or a
 	// gateway, else AF_UNSPEC, groups included.
-	family int
+	family rt.Family
 	hasID  bool // NHA_ID was given
 	typed  bool // NHA_GROUP_TYPE was given
 }
@@ -115,7 +114,7 @@ var nexthopKeywords = []keyword[*nhReq]{
 		}
 		q.nh.Dev, q.nh.DevIndex, q.nh.OIF = v, idx, true
 		if q.family == 0 {
-			q.family = syscall.AF_INET
+			q.family = rt.FamilyInet
 		}
 		return nil
 	}),
@@ -127,9 +126,9 @@ var nexthopKeywords = []keyword[*nhReq]{
 		fam := q.family
 		switch v {
 		case "inet", "inet6":
-			fam = syscall.AF_INET
+			fam = rt.FamilyInet
 			if v == "inet6" {
-				fam = syscall.AF_INET6
+				fam = rt.FamilyInet6
 			}
 			if v, err = a.next(); err != nil {
 				return err
@@ -139,10 +138,7 @@ var nexthopKeywords = []keyword[*nhReq]{
 		if err != nil {
 			return err
 		}
-		gf := syscall.AF_INET
-		if gw.Is6() {
-			gf = syscall.AF_INET6
-		}
+		gf := addrFamily(gw)
 		if q.family == 0 {
 			q.family = gf
 		} else if q.family != gf {
@@ -155,7 +151,7 @@ var nexthopKeywords = []keyword[*nhReq]{
 	exact("blackhole", func(_ *args, q *nhReq) error {
 		q.nh.Blackhole = true
 		if q.family == 0 {
-			q.family = syscall.AF_INET
+			q.family = rt.FamilyInet
 		}
 		return nil
 	}),
@@ -221,7 +217,7 @@ func (ip *IP) nexthopParse(h *rtnl.Handle, argv []string) (*nhReq, error) {
 	if err := walk(&args{w: argv}, nexthopKeywords, q, nexthopOther[*nhReq](func(w string) bool { return w == "help" })); err != nil {
 		return nil, err
 	}
-	q.nh.Family = rt.Family(q.family)
+	q.nh.Family = q.family
 	return q, nil
 }
 

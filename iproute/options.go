@@ -5,7 +5,8 @@ package iproute
 
 import (
 	"fmt"
-	"syscall"
+
+	"github.com/netsimlab/netsim/rt"
 )
 
 // mainState is what ip's options set besides the IP's own fields.
@@ -65,9 +66,9 @@ func init() {
 		{name: "-family", value: true, apply: func(ip *IP, _ *mainState, _, f string) (bool, int) {
 			switch f {
 			case "inet":
-				ip.family = syscall.AF_INET
+				ip.family = rt.FamilyInet
 			case "inet6":
-				ip.family = syscall.AF_INET6
+				ip.family = rt.FamilyInet6
 			case "help":
 				return true, ip.fail(usageErr(mainUsage))
 			case "link", "mpls", "bridge":
@@ -77,8 +78,8 @@ func init() {
 			}
 			return false, 0
 		}, doc: "inet and inet6; link, mpls and bridge are refused"},
-		{name: "-4", exact: true, apply: set(func(ip *IP, _ *mainState, _ string) { ip.family = syscall.AF_INET })},
-		{name: "-6", exact: true, apply: set(func(ip *IP, _ *mainState, _ string) { ip.family = syscall.AF_INET6 })},
+		{name: "-4", exact: true, apply: set(func(ip *IP, _ *mainState, _ string) { ip.family = rt.FamilyInet })},
+		{name: "-6", exact: true, apply: set(func(ip *IP, _ *mainState, _ string) { ip.family = rt.FamilyInet6 })},
 		{name: "-0", exact: true, refused: "netsim models the inet and inet6 families only"},
 		{name: "-M", exact: true, refused: "netsim models the inet and inet6 families only"},
 		{name: "-B", exact: true, refused: "netsim models the inet and inet6 families only"},

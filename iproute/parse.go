@@ -6,12 +6,13 @@ package iproute
 
 import (
 	"fmt"
-	"github.com/netsimlab/netsim/rt"
-	"github.com/netsimlab/netsim/rtnl"
 	"net/netip"
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/netsimlab/netsim/rt"
+	"github.com/netsimlab/netsim/rtnl"
 
 	"github.com/netsimlab/netsim/netdev"
 )
@@ -118,11 +119,11 @@ var strerrors = map[syscall.Errno]string{
 }
 
 // familyName is iproute2's family_name as get_prefix's error prints it.
-func familyName(f int) string {
+func familyName(f rt.Family) string {
 	switch f {
-	case syscall.AF_INET:
+	case rt.FamilyInet:
 		return "inet"
-	case syscall.AF_INET6:
+	case rt.FamilyInet6:
 		return "inet6"
 	}
 	return "any valid"
@@ -131,9 +132,9 @@ func familyName(f int) string {
 // parseAddr is iproute2's get_addr_1 for the families netsim knows: an
 // IPv4 dotted quad (ip accepts fewer than four parts, as inet_aton does not:
 // "10.1" is 10.1.0.0) or an IPv6 address. Family 0 accepts both.
-func parseAddr(s string, family int) (netip.Addr, bool) {
+func parseAddr(s string, family rt.Family) (netip.Addr, bool) {
 	if strings.IndexByte(s, ':') >= 0 {
-		if family == syscall.AF_INET {
+		if family == rt.FamilyInet {
 			return netip.Addr{}, false
 		}
 		a, err := netip.ParseAddr(s)
@@ -142,7 +143,7 @@ func parseAddr(s string, family int) (netip.Addr, bool) {
 		}
 		return a, true
 	}
-	if family == syscall.AF_INET6 {
+	if family == rt.FamilyInet6 {
 		return netip.Addr{}, false
 	}
 	// get_addr_ipv4: up to four decimal parts, each 0..255, missing parts 0.
@@ -173,7 +174,7 @@ func parseAddr(s string, family int) (netip.Addr, bool) {
 
 // getAddr is iproute2's get_addr: an address or exit with
 // `Error: FAMILY address is expected rather than "ARG".`
-func getAddr(s string, family int) (netip.Addr, error) {
+func getAddr(s string, family rt.Family) (netip.Addr, error) {
 	a, ok := parseAddr(s, family)
 	if !ok {
 		return a, &argError{msg: fmt.Sprintf("Error: %s address is expected rather than \"%s\".\n", familyName(family), s), status: exitFailure}
@@ -183,9 +184,9 @@ func getAddr(s string, family int) (netip.Addr, error) {
 
 // parsePrefix is iproute2's get_prefix_1: ADDR[/LEN] or "default"/"any"/
 // "all", host bits kept. It reports whether s had an explicit length.
-func parsePrefix(s string, family int) (netip.Prefix, bool) {
+func parsePrefix(s string, family rt.Family) (netip.Prefix, bool) {
 	if s == "default" || s == "any" || s == "all" {
-		if family == syscall.AF_INET6 {
+		if family == rt.FamilyInet6 {
 			return netip.PrefixFrom(netip.IPv6Unspecified(), 0), true
 		}
 		return netip.PrefixFrom(netip.IPv4Unspecified(), 0), true
@@ -208,7 +209,7 @@ func parsePrefix(s string, family int) (netip.Prefix, bool) {
 
 // getPrefix is iproute2's get_prefix: a prefix or exit with
 // `Error: FAMILY prefix is expected rather than "ARG".`
-func getPrefix(s string, family int) (netip.Prefix, error) {
+func getPrefix(s string, family rt.Family) (netip.Prefix, error) {
 	p, ok := parsePrefix(s, family)
 	if !ok {
 		return p, &argError{msg: fmt.Sprintf("Error: %s prefix is expected rather than \"%s\".\n", familyName(family), s), status: exitFailure}

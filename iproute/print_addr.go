@@ -7,7 +7,6 @@ package iproute
 
 import (
 	"fmt"
-	"syscall"
 
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/rt"
@@ -57,7 +56,7 @@ func (f *linkFilter) userKeep(l rtnl.LinkInfo) bool {
 // unfiltered), or the dump, with the filter's kernel part applied when the
 // request carried it: rtnl_linkdump_req_filter_fn adds the filter to an
 // AF_UNSPEC dump only, and sends a bare request for -4 and -6.
-func (f *linkFilter) listLinks(links []rtnl.LinkInfo, family int) []rtnl.LinkInfo {
+func (f *linkFilter) listLinks(links []rtnl.LinkInfo, family rt.Family) []rtnl.LinkInfo {
 	var out []rtnl.LinkInfo
 	for _, l := range links {
 		if f.dev != "" {
@@ -119,11 +118,11 @@ func (ip *IP) addrList(f *addrFilter, links []rtnl.LinkInfo, keep func(rtnl.Link
 	names := newLinkNames(links)
 	// The link dump is of the -4/-6 family (ip_link_list), the filter's
 	// family also that of "to".
-	v := linkView{family: ip.family, inet6: ip.family == syscall.AF_INET6 && f.dev == ""}
+	v := linkView{family: ip.family, inet6: ip.family == rt.FamilyInet6 && f.dev == ""}
 	if v.family == 0 && f.to.IsValid() {
-		v.family = syscall.AF_INET6
+		v.family = rt.FamilyInet6
 		if f.to.Addr().Is4() {
-			v.family = syscall.AF_INET
+			v.family = rt.FamilyInet
 		}
 	}
 	noLink := ip.opts.oneline > 0
@@ -155,11 +154,11 @@ func (ip *IP) addrList(f *addrFilter, links []rtnl.LinkInfo, keep func(rtnl.Link
 // of the filter's family in the JSON array "addr_info" (an address
 // print_addrinfo's filter drops leaves an empty object), and with -brief
 // the end of the line.
-func (ip *IP) printSelectedAddrs(f *addrFilter, family int, as []rtnl.AddrInfo) {
+func (ip *IP) printSelectedAddrs(f *addrFilter, family rt.Family, as []rtnl.AddrInfo) {
 	p := &ip.p
 	p.openArray(printJSON, "addr_info")
 	for _, a := range as {
-		if family == syscall.AF_INET && !a.Prefix.Addr().Is4() || family == syscall.AF_INET6 && a.Prefix.Addr().Is4() {
+		if family == rt.FamilyInet && !a.Prefix.Addr().Is4() || family == rt.FamilyInet6 && a.Prefix.Addr().Is4() {
 			continue
 		}
 		p.openObject("")
@@ -180,9 +179,9 @@ func (ip *IP) printSelectedAddrs(f *addrFilter, family int, as []rtnl.AddrInfo) 
 func (ip *IP) printAddrInfo(a rtnl.AddrInfo, flush bool) {
 	p := &ip.p
 	v4 := a.Prefix.Addr().Is4()
-	family := syscall.AF_INET6
+	family := rt.FamilyInet6
 	if v4 {
-		family = syscall.AF_INET
+		family = rt.FamilyInet
 	}
 	brief := ip.opts.brief > 0
 	if !brief {
@@ -194,7 +193,7 @@ func (ip *IP) printAddrInfo(a rtnl.AddrInfo, flush bool) {
 				p.text("%d: %s", a.Index, a.Link)
 			}
 		}
-		p.str(printAny, "family", "    %s ", rt.FamilyName(rt.Family(family)))
+		p.str(printAny, "family", "    %s ", rt.FamilyName(family))
 	}
 	p.str(printAny, "local", "%s", a.Prefix.Addr().String())
 	if a.Peer.IsValid() && a.Peer != a.Prefix.Addr() {

@@ -25,7 +25,7 @@ type linkView struct {
 	// family is filter.family: 0 (`ip addr`), AF_PACKET (`ip link`), or
 	// the -4/-6 of `ip addr`; with a family other than AF_PACKET the
 	// link/ether line is printed only with -d.
-	family int
+	family rt.Family
 	// inet6 is a device from the IPv6 link dump (inet6_fill_ifinfo),
 	// which carries only the name, address, MTU, link and operstate.
 	inet6 bool

@@ -138,9 +138,9 @@ func isAnyPrefix(w string) bool { return w == "default" || w == "any" || w == "a
 func errnoOf(err error) syscall.Errno { return errno.Of(err) }
 
 // addrFamily is the address family of a.
-func addrFamily(a netip.Addr) int {
+func addrFamily(a netip.Addr) rt.Family {
 	if a.Is6() {
-		return syscall.AF_INET6
+		return rt.FamilyInet6
 	}
-	return syscall.AF_INET
+	return rt.FamilyInet
 }

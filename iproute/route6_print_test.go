@@ -186,7 +186,7 @@ func TestPrintRouteGet6(t *testing.T) {
 
 // TestRouteFilter6: filter_nlmsg's IPv6 cases.
 func TestRouteFilter6(t *testing.T) {
-	parse := func(family int, words ...string) *routeFilter {
+	parse := func(family rt.Family, words ...string) *routeFilter {
 		t.Helper()
 		multi := false
 		q := &routeFilterReq{f: &routeFilter{table: fib.TableMain, family: family, multi: &multi}, family: family}

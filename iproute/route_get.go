@@ -8,13 +8,14 @@ import (
 	"fmt"
 
 	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 )
 
 // routeGetReq is iproute_get's request as its keywords build it.
 type routeGetReq struct {
 	q      rtnl.RouteGetRequest
-	family int
+	family rt.Family
 	has    bool // address_found
 	warn   func(format string, args ...any)
 }

@@ -8,7 +8,6 @@ package iproute
 import (
 	"fmt"
 	"net/netip"
-	"syscall"
 	"time"
 
 	"github.com/netsimlab/netsim/rt"
@@ -32,7 +31,7 @@ func routeModifyNames() []string {
 
 // parseVia reads `via [FAMILY] ADDRESS`; a is at "via". Without FAMILY the
 // address must be of family, the request's so far (rtm_family), if given.
-func parseVia(a *args, family int) (netip.Addr, error) {
+func parseVia(a *args, family rt.Family) (netip.Addr, error) {
 	v, err := a.next()
 	if err != nil {
 		return netip.Addr{}, err
@@ -40,12 +39,12 @@ func parseVia(a *args, family int) (netip.Addr, error) {
 	fam := family
 	switch v {
 	case "inet":
-		fam = syscall.AF_INET
+		fam = rt.FamilyInet
 		if v, err = a.next(); err != nil {
 			return netip.Addr{}, err
 		}
 	case "inet6":
-		fam = syscall.AF_INET6
+		fam = rt.FamilyInet6
 		if v, err = a.next(); err != nil {
 			return netip.Addr{}, err
 		}
@@ -62,8 +61,8 @@ type routeReq struct {
 	gwOK    bool
 	typeOK  bool
 	tableOK bool
-	dev     string // the last "dev": the one ip resolves
-	family  int    // rtm_family so far
+	dev     string    // the last "dev": the one ip resolves
+	family  rt.Family // rtm_family so far
 	scope   netdev.Scope
 	nhs     bool // "nexthop" given: mpArgs are the paths
 	nhid    bool
@@ -329,7 +328,7 @@ func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode rt.NLMFlags, del b
 		r.Type = fib.TypeUnicast
 	}
 	scope := q.scope
-	if !q.scopeOK && q.family != syscall.AF_INET6 {
+	if !q.scopeOK && q.family != rt.FamilyInet6 {
 		switch r.Type {
 		case fib.TypeLocal, fib.TypeNAT:
 			scope = netdev.ScopeHost
@@ -364,7 +363,7 @@ func attrLen(n int) int { return (4 + n + 3) &^ 3 }
 
 // viaLen is the attribute a gateway takes in a request of family:
 // RTA_GATEWAY, or RTA_VIA (with the address family) for another family.
-func viaLen(gw netip.Addr, family int) int {
+func viaLen(gw netip.Addr, family rt.Family) int {
 	if addrFamily(gw) == family || family == 0 {
 		return attrLen(gw.BitLen() / 8)
 	}
@@ -377,7 +376,7 @@ func viaLen(gw netip.Addr, family int) int {
 // error (rta_addattr_l's). A path without a gateway is not checked: past
 // 511 of them iproute2 6.1 writes beyond its buffer (and aborts), where
 // netsim goes on to the request's bound (addattr_l's error).
-func (ip *IP) parseMultipath(h *rtnl.Handle, argv []string, family int) ([]rtnl.RoutePath, int, error) {
+func (ip *IP) parseMultipath(h *rtnl.Handle, argv []string, family rt.Family) ([]rtnl.RoutePath, int, error) {
 	var out []rtnl.RoutePath
 	n := 4 // rta_len of the RTA_MULTIPATH being built
 	a := &args{w: argv}

@@ -11,7 +11,6 @@ package iproute
 
 import (
 	"net/netip"
-	"syscall"
 	"time"
 
 	"github.com/netsimlab/netsim/fib"
@@ -23,7 +22,7 @@ import (
 // routeMsg is the RTM_NEWROUTE message print_route reads: a dumped route
 // (fib_dump_info) or the answer to a route get (rt_fill_info).
 type routeMsg struct {
-	family   int // rtm_family: AF_INET or AF_INET6
+	family   rt.Family // rtm_family: AF_INET or AF_INET6
 	typ      fib.Type
 	dst      netip.Prefix // RTA_DST (none for a default route) and rtm_dst_len
 	src      netip.Prefix // RTA_SRC and rtm_src_len: a query's source, an IPv6 route's "from"
@@ -56,15 +55,15 @@ type routeMsg struct {
 // for r.
 func dumpedRoute(r rtnl.RouteInfo) routeMsg {
 	m := routeMsg{
-		family: syscall.AF_INET, typ: r.Type, dst: r.Dst, nhid: r.NexthopID, tos: r.TOS, gateway: r.Gateway, dev: r.Dev,
+		family: rt.FamilyInet, typ: r.Type, dst: r.Dst, nhid: r.NexthopID, tos: r.TOS, gateway: r.Gateway, dev: r.Dev,
 		table: r.Table, protocol: r.Protocol, scope: r.Scope, prefsrc: r.PrefSrc, priority: r.Priority,
 		hasPriority: r.Priority != 0, flags: uint32(r.Flags), metrics: r.Metrics, paths: r.Multipath,
 		iif: r.IIF,
 	}
-	if r.Family == syscall.AF_INET6 || r.Dst.Addr().Is6() {
+	if r.Family == rt.FamilyInet6 || r.Dst.Addr().Is6() {
 		// rt6_fill_node: RTA_SRC only for a source prefix, RTA_PRIORITY,
 		// RTA_CACHEINFO and RTA_PREF always.
-		m.family, m.hasPriority, m.expires = syscall.AF_INET6, true, r.Expires
+		m.family, m.hasPriority, m.expires = rt.FamilyInet6, true, r.Expires
 		if r.Src.IsValid() && r.Src.Bits() != 0 {
 			m.src = r.Src
 		}
@@ -81,7 +80,7 @@ func dumpedRoute(r rtnl.RouteInfo) routeMsg {
 // and an input route's device.
 func routeAnswer(q rtnl.RouteGetRequest, rr rtnl.RouteResult) routeMsg {
 	m := routeMsg{
-		family: syscall.AF_INET, typ: rr.Type, dst: netip.PrefixFrom(q.Dst, 32), tos: rr.TOS, gateway: rr.Gateway,
+		family: rt.FamilyInet, typ: rr.Type, dst: netip.PrefixFrom(q.Dst, 32), tos: rr.TOS, gateway: rr.Gateway,
 		dev: rr.Dev, table: rr.Table, flags: uint32(rr.Flags)&^0xffff | rt.RTMFCloned,
 		mark: q.Mark, metrics: rr.Metrics, iif: rr.IIF,
 	}
@@ -111,7 +110,7 @@ func routeAnswer6(q rtnl.RouteGetRequest, rr rtnl.RouteResult) routeMsg {
 	}
 	pref := rr.Pref
 	m := routeMsg{
-		family: syscall.AF_INET6, typ: rr.Type, dst: netip.PrefixFrom(q.Dst, 128), src: netip.PrefixFrom(src, 128),
+		family: rt.FamilyInet6, typ: rr.Type, dst: netip.PrefixFrom(q.Dst, 128), src: netip.PrefixFrom(src, 128),
 		gateway: rr.Gateway, dev: rr.Dev, table: rr.Table, protocol: rr.Protocol,
 		priority: rr.Priority, hasPriority: true, flags: uint32(rr.Flags) & 0xffff,
 		metrics: rr.Metrics, iif: rr.IIF, pref: &pref,
@@ -123,8 +122,8 @@ func routeAnswer6(q rtnl.RouteGetRequest, rr rtnl.RouteResult) routeMsg {
 }
 
 // hostLen is af_bit_len: the bits of an address of family.
-func hostLen(family int) int {
-	if family == syscall.AF_INET6 {
+func hostLen(family rt.Family) int {
+	if family == rt.FamilyInet6 {
 		return 128
 	}
 	return 32
@@ -132,7 +131,7 @@ func hostLen(family int) int {
 
 // routeHost is how print_route writes a prefix of family: the address
 // alone for a host, ADDR/LEN otherwise.
-func routeHost(p netip.Prefix, family int) string {
+func routeHost(p netip.Prefix, family rt.Family) string {
 	if p.Bits() == hostLen(family) {
 		return p.Addr().String()
 	}
@@ -217,7 +216,7 @@ func (ip *IP) printRoute(h *rtnl.Handle, m routeMsg, f *routeFilter) {
 	if m.uid != nil {
 		p.uint(printAny, "uid", "uid %d ", uint64(*m.uid))
 	}
-	if cloned && m.family == syscall.AF_INET {
+	if cloned && m.family == rt.FamilyInet {
 		ip.printCacheFlags(m.flags)
 	}
 	if ticks := int64(m.expires / (time.Second / userHZ)); ticks > 0 {
@@ -393,7 +392,7 @@ func (ip *IP) printRtaMetrics(mx fib.Metrics) {
 }
 
 // printRtaMultipath is print_rta_multipath for the paths of a route.
-func (ip *IP) printRtaMultipath(paths []rtnl.RoutePath, family int) {
+func (ip *IP) printRtaMultipath(paths []rtnl.RoutePath, family rt.Family) {
 	p := &ip.p
 	p.openArray(printJSON, "nexthops")
 	for _, nh := range paths {

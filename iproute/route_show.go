@@ -22,12 +22,12 @@ import (
 // matches routes of either.
 type inetPrefix struct {
 	p      netip.Prefix
-	family int
+	family rt.Family
 	given  bool
 }
 
 // getInetPrefix is get_prefix into an inet_prefix.
-func getInetPrefix(s string, family int) (inetPrefix, error) {
+func getInetPrefix(s string, family rt.Family) (inetPrefix, error) {
 	p, err := getPrefix(s, family)
 	if err != nil {
 		return inetPrefix{}, err
@@ -53,7 +53,7 @@ func (x inetPrefix) hostBits() int {
 // filter as it sets it).
 type routeFilter struct {
 	// family is preferred_family: a route of another family is left out.
-	family int
+	family rt.Family
 	// multi is filter_nlmsg's static ip6_multiple_tables, kept over a
 	// batch's lines: set once an IPv6 route of a table other than main
 	// was dumped; until then `table main` and `table local` tell IPv6
@@ -85,7 +85,7 @@ type routeFilter struct {
 // routeFilterReq is the filter while its words are read.
 type routeFilterReq struct {
 	f      *routeFilter
-	family int // dump_family
+	family rt.Family // dump_family
 }
 
 // routeFilterKeywords are iproute_list_flush_or_save's keywords in its
@@ -232,12 +232,12 @@ func (q *routeFilterReq) prefixes(a *args, root, match *inetPrefix) error {
 }
 
 // readFamily is iproute2's read_family: "inet", "inet6", ... or 0.
-func readFamily(s string) int {
+func readFamily(s string) rt.Family {
 	switch s {
 	case "inet":
-		return syscall.AF_INET
+		return rt.FamilyInet
 	case "inet6":
-		return syscall.AF_INET6
+		return rt.FamilyInet6
 	}
 	return 0
 }
@@ -283,16 +283,16 @@ func addrMatch(a, b netip.Addr, bits int) bool {
 }
 
 // routeFamily is a dumped route's rtm_family.
-func routeFamily(r rtnl.RouteInfo) int {
+func routeFamily(r rtnl.RouteInfo) rt.Family {
 	if r.Family != 0 {
-		return int(r.Family)
+		return r.Family
 	}
 	return addrFamily(r.Dst.Addr())
 }
 
 // rootMatch is filter_nlmsg's test of an rdst or rsrc filter x against
 // the route's prefix p (of length plen, addr invalid when absent).
-func rootMatch(x inetPrefix, family int, addr netip.Addr, plen int) bool {
+func rootMatch(x inetPrefix, family rt.Family, addr netip.Addr, plen int) bool {
 	if !x.given {
 		return true
 	}
@@ -303,7 +303,7 @@ func rootMatch(x inetPrefix, family int, addr netip.Addr, plen int) bool {
 }
 
 // matchMatch is filter_nlmsg's test of an mdst or msrc filter x.
-func matchMatch(x inetPrefix, family int, addr netip.Addr, plen int) bool {
+func matchMatch(x inetPrefix, family rt.Family, addr netip.Addr, plen int) bool {
 	if !x.given {
 		return true
 	}
@@ -319,14 +319,14 @@ func (f *routeFilter) keep(r rtnl.RouteInfo) bool {
 	if f.family != 0 && family != f.family {
 		return false
 	}
-	if family == syscall.AF_INET6 && r.Table != fib.TableMain && f.multi != nil {
+	if family == rt.FamilyInet6 && r.Table != fib.TableMain && f.multi != nil {
 		*f.multi = true
 	}
 	if f.cloned {
 		// A dumped FIB entry is not a cached route.
 		return false
 	}
-	if family == syscall.AF_INET6 && (f.multi == nil || !*f.multi) {
+	if family == rt.FamilyInet6 && (f.multi == nil || !*f.multi) {
 		switch {
 		case f.table == 0:
 		case f.table == fib.TableLocal:
@@ -403,9 +403,9 @@ func (ip *IP) routeList(h *rtnl.Handle, argv []string, flush bool) error {
 	// (IPv4's dump, then IPv6's: rtnl_dump_all) for `table all`.
 	dumpFamily := ip.family
 	if dumpFamily == 0 && f.table != 0 {
-		dumpFamily = syscall.AF_INET
+		dumpFamily = rt.FamilyInet
 	}
-	if flush && f.cloned && dumpFamily != syscall.AF_INET6 {
+	if flush && f.cloned && dumpFamily != rt.FamilyInet6 {
 		// iproute_flush_cache: /proc/sys/net/ipv4/route/flush, which
 		// netsim, keeping no route cache, has nothing for. With both
 		// families the IPv6 dump of cached routes follows, and finds
@@ -413,7 +413,7 @@ func (ip *IP) routeList(h *rtnl.Handle, argv []string, flush bool) error {
 		if ip.opts.stats > 0 {
 			ip.p.text("*** IPv4 routing cache is flushed.\n")
 		}
-		if dumpFamily == syscall.AF_INET {
+		if dumpFamily == rt.FamilyInet {
 			return nil
 		}
 		if ip.opts.stats > 0 {
@@ -421,9 +421,9 @@ func (ip *IP) routeList(h *rtnl.Handle, argv []string, flush bool) error {
 		}
 		return nil
 	}
-	families := []int{dumpFamily}
-	if dumpFamily == 0 {
-		families = []int{syscall.AF_INET, syscall.AF_INET6}
+	families := []rt.Family{dumpFamily}
+	if dumpFamily == rt.FamilyUnspec {
+		families = []rt.Family{rt.FamilyInet, rt.FamilyInet6}
 	}
 	// ip asks for a strict dump (the kernel filters by table, device and
 	// protocol, and refuses a table that does not exist) but in a batch,
@@ -431,7 +431,7 @@ func (ip *IP) routeList(h *rtnl.Handle, argv []string, flush bool) error {
 	// dumps every table, and ip's filter alone picks.
 	var rs []rtnl.RouteInfo
 	for _, fam := range families {
-		frs, err := ip.dumpRoutes(h, rt.Family(fam), f)
+		frs, err := ip.dumpRoutes(h, fam, f)
 		if err != nil {
 			if errno.Of(err) != syscall.ENOENT {
 				return err

@@ -225,7 +225,7 @@ func fwmarkValue(a *args) (mark, mask uint32, hasMask bool, err error) {
 type ruleReq struct {
 	stderr  io.Writer // ip's, for iprule_modify's warning
 	r       fibrules.Rule
-	family  int // frh.family: -4/-6, or 0 (AF_INET once sent)
+	family  rt.Family // frh.family: -4/-6, or 0 (AF_INET once sent)
 	tableOK bool
 	l3mdev  bool
 	tid     uint32
@@ -309,7 +309,7 @@ var ruleKeywords = []keyword[*ruleReq]{
 			return err
 		}
 		io.WriteString(q.stderr, "Warning: route NAT is deprecated\n")
-		if _, ok := parseAddr(v, syscall.AF_INET); !ok {
+		if _, ok := parseAddr(v, rt.FamilyInet); !ok {
 			return &argError{msg: "Error: an IP address is expected rather than \"" + v + "\"\n", status: exitFailure}
 		}
 		q.r.Action = fibrules.Action(rt.TypeNAT)
@@ -335,7 +335,7 @@ var ruleKeywords = []keyword[*ruleReq]{
 }
 
 // rulePrefix reads the prefix of from or to, of family (any if 0).
-func rulePrefix(a *args, family int, p *netip.Prefix) error {
+func rulePrefix(a *args, family rt.Family, p *netip.Prefix) error {
 	v, err := a.next()
 	if err != nil {
 		return err
@@ -415,7 +415,7 @@ func (ip *IP) ruleModify(h *rtnl.Handle, argv []string, del bool) error {
 		q.r.Table = rt.TableMain
 	}
 	req := rtnl.RuleRequest{Family: rt.FamilyInet, Rule: q.r}
-	if q.family == syscall.AF_INET6 {
+	if q.family == rt.FamilyInet6 {
 		req.Family = rt.FamilyInet6
 	}
 	if del {
@@ -429,7 +429,7 @@ func (ip *IP) ruleModify(h *rtnl.Handle, argv []string, del bool) error {
 // `ip rule flush`. As in iproute2, a zero fwmark, fwmask, table, ipproto,
 // tun_id or port range selects nothing.
 type ruleFilter struct {
-	family         int
+	family         rt.Family
 	not, l3mdev    bool
 	pref           *uint32
 	tos            *uint8
@@ -534,7 +534,7 @@ func ruleFilterDst(a *args, f *ruleFilter) error {
 	return err
 }
 
-func ruleFilterPrefix(a *args, family int) (*netip.Prefix, error) {
+func ruleFilterPrefix(a *args, family rt.Family) (*netip.Prefix, error) {
 	v, err := a.next()
 	if err != nil {
 		return nil, err
@@ -600,10 +600,10 @@ func (f *ruleFilter) keep(r fibrules.Rule) bool {
 // the family (-6, else IPv4) that pass the filter.
 func (ip *IP) ruleList(h *rtnl.Handle, argv []string) (*ruleFilter, []fibrules.Rule, rt.Family, error) {
 	fam := rt.FamilyInet
-	if ip.family == syscall.AF_INET6 {
+	if ip.family == rt.FamilyInet6 {
 		fam = rt.FamilyInet6
 	}
-	f := &ruleFilter{family: int(fam)}
+	f := &ruleFilter{family: fam}
 	if err := walk(&args{w: argv}, ruleFilterKeywords, f, ruleFilterDst); err != nil {
 		return nil, nil, 0, err
 	}

@@ -291,7 +291,7 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	// nh_create_ipv4 checks a gateway in the IPv4 FIB (fib_check_nh),
 	// nh_create_ipv6 in the IPv6 one (fib6_nh_init).
 	nh.SetGatewayScopeChecker(func(t *sim.Task, family rt.Family, gw netip.Addr, dev *netdev.Device, onlink bool) (uint8, error) {
-		if family == syscall.AF_INET6 {
+		if family == rt.FamilyInet6 {
 			return f6.CheckGatewayScope(t, family, gw, dev, onlink)
 		}
 		return f.CheckGatewayScope(t, family, gw, dev, onlink)
