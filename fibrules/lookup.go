@@ -220,14 +220,14 @@ func (o *Ops) FIBRuleLookup(f *fib.FIB) fib.RuleLookup {
 
 // NewIPv4 returns the IPv4 rules of the namespace whose FIB is f, with the
 // policy, device lookup and options of cfg (its Family, Unmerge and
-// TableExists are set from f), and makes f use them: the first custom rule
+// HasTable are set from f), and makes f use them: the first custom rule
 // unmerges f's local and main tables, and lookups then go through the rules.
 //
 // Kernel: fib4_rules_init (net/ipv4/fib_rules.c).
 func NewIPv4(w *sim.World, cfg Config, f *fib.FIB) (*Ops, error) {
 	cfg.Family = rt.FamilyInet
 	cfg.Unmerge = f.Unmerge
-	cfg.TableExists = f.HasTable // without RTNL under LockPerOps
+	cfg.HasTable = f.HasTable // without RTNL under LockPerOps
 	o, err := NewOps(w, cfg)
 	if err != nil {
 		return nil, err

@@ -58,11 +58,11 @@ type Config struct {
 	// add or delete of a rule (while the namespace has no custom rule).
 	// May be nil.
 	Unmerge func(t *sim.Task) error
-	// TableExists reports whether table id exists (IPv4 fib_empty_table,
+	// HasTable reports whether table id exists (IPv4 fib_empty_table,
 	// which gives a to_tbl rule of table 0 the lowest unused table). May be
 	// nil. Under LockPerOps it is called without RTNL, as the kernel's RCU
 	// table lookup is.
-	TableExists func(id uint32) bool
+	HasTable func(id uint32) bool
 	// NewTable is fib6_new_table (IPv6): called for the table of every
 	// to_tbl rule added. May be nil.
 	NewTable func(t *sim.Task, id uint32) error
@@ -571,7 +571,7 @@ func (o *Ops) emptyTable() uint32 {
 		used[x.r.Table] = true
 	}
 	for id := uint32(1); ; id++ {
-		if !used[id] && (o.cfg.TableExists == nil || !o.cfg.TableExists(id)) {
+		if !used[id] && (o.cfg.HasTable == nil || !o.cfg.HasTable(id)) {
 			return id
 		}
 	}

@@ -405,7 +405,7 @@ func (g *atomGen) requestOn(h *rtnl.Handle) (string, func() error) {
 		return fmt.Sprintf("LinkDel(%q)", n), func() error { return h.LinkDel(n) }
 	case k < 18:
 		i := netdev.IfIndex(g.rng.IntN(12) - 1)
-		return fmt.Sprintf("LinkDelIndex(%d)", i), func() error { return h.DelLink(rtnl.LinkRequest{Index: i}) }
+		return fmt.Sprintf("DelLink(index %d)", i), func() error { return h.DelLink(rtnl.LinkRequest{Index: i}) }
 	case k < 19:
 		grp := uint32(g.rng.IntN(3))
 		return fmt.Sprintf("LinkDelGroup(%d)", grp), func() error { return h.LinkDelGroup(grp) }

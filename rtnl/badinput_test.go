@@ -384,7 +384,7 @@ func TestRejectedRequestsChangeNothing(t *testing.T) {
 		// vrf_newlink: RT_TABLE_UNSPEC.
 		{"add/vrf-table-0", nil, func() error { return h.LinkAdd(netdev.VRF{Name: "n0"}) }, syscall.EINVAL, "Invalid VRF table id"},
 
-		// ---- LinkDel, LinkDelIndex ----
+		// ---- LinkDel, DelLink by index ----
 		{"del/unknown", nil, func() error { return h.LinkDel("nope") }, syscall.ENODEV, `Cannot find device "nope"`},
 		// No name: nothing identifies a device.
 		{"del/empty-name", nil, func() error { return h.LinkDel("") }, syscall.EINVAL, "Device name is required"},
@@ -517,7 +517,7 @@ func TestRejectedRequestsChangeNothing(t *testing.T) {
 		// Loopback's address cannot change.
 		{"mac/lo", nil, func() error { return h.LinkSetHardwareAddr("lo", mustMAC("02:00:00:00:00:01")) }, syscall.EOPNOTSUPP, "changing its address"},
 
-		// ---- LinkByName, LinkByIndex ----
+		// ---- LinkByName, GetLink by index ----
 		{"get/unknown", nil, func() error { _, err := h.LinkByName("nope"); return err }, syscall.ENODEV, "Cannot find device"},
 		// rtnl_getlink by ifi_index.
 		{"get-index/unknown", nil, func() error { _, err := h.GetLink(rtnl.LinkGetRequest{Index: 999}); return err }, syscall.ENODEV, "No device with ifindex 999"},

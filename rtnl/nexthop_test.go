@@ -88,8 +88,8 @@ func TestNexthopDump(t *testing.T) {
 	requireErr(t, err, syscall.EINVAL, "")
 }
 
-// TestNexthopDelete: RTM_DELNEXTHOP takes an id and nothing else.
-func TestNexthopDelete(t *testing.T) {
+// TestDelNexthopRequest: RTM_DELNEXTHOP takes an id and nothing else.
+func TestDelNexthopRequest(t *testing.T) {
 	r := nexthopRig(t)
 	cases := []struct {
 		name  string

@@ -84,7 +84,7 @@ func newRouteFlags(h *rtnl.Handle, r rtnl.Route, flags rt.NLMFlags) (rt.NLMFlags
 // GetAddr without a device, or with one that does not exist, answers the
 // device that got the address last, as Linux 6.18 does (nlwire's addr6_get
 // sequence); with a device, that device's.
-func TestAddrGet6Newest(t *testing.T) {
+func TestGetAddrNewest(t *testing.T) {
 	r := newRig(t, rtnl.After)
 	r.ok(r.h.LinkAdd(netdev.Veth{Name: "v0", Peer: "v1"}))
 	a := ip("2001:db8::5")
