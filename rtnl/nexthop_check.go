@@ -19,15 +19,10 @@ import (
 // one, as ip fills it in (ipnh_modify): the gateway's family, else AF_INET
 // for a device or a blackhole; a group keeps AF_UNSPEC.
 func (r *NexthopRequest) family() rt.Family {
-	switch {
-	case r.Family != rt.FamilyUnspec || r.FamilySent || r.Group != nil:
+	if r.Family != rt.FamilyUnspec || r.FamilySent || r.Group != nil {
 		return r.Family
-	case r.Gateway.IsValid() && !r.Gateway.Is4():
-		return rt.FamilyInet6
-	case r.Gateway.IsValid() || r.Blackhole || r.hasDev():
-		return rt.FamilyInet
 	}
-	return rt.FamilyUnspec
+	return rt.Family(nexthop.DefaultFamily(r.Gateway, r.Blackhole, r.hasDev()))
 }
 
 // hasDev reports whether the request names a device (NHA_OIF).
@@ -35,10 +30,6 @@ func (r *NexthopRequest) hasDev() bool { return r.OIF || r.DevIndex != 0 || r.De
 
 // hasGateway reports whether the request carries NHA_GATEWAY.
 func (r *NexthopRequest) hasGateway() bool { return r.HasGateway || r.Gateway.IsValid() }
-
-// resTimerMax is the first timer NHA_RES_GROUP_*_TIMER cannot carry: a
-// u32 of clock_t (10 ms ticks), about 497 days.
-const resTimerMax = (1 << 32) * 10 * time.Millisecond
 
 // checkNexthopRequest makes the checks of an RTM_NEWNEXTHOP that need no
 // state, in the kernel's order, each refused with EINVAL and its message
@@ -80,7 +71,7 @@ func checkNexthopRequest(r *NexthopRequest) error {
 		if family != rt.FamilyUnspec {
 			return einval("Invalid family for group")
 		}
-		if r.GroupType > nexthop.GroupResilient {
+		if r.GroupType > nexthop.GroupTypeMax {
 			return einval("Invalid group type")
 		}
 		if err := checkNexthopGroup(r); err != nil {
@@ -174,7 +165,7 @@ func checkResilient(r *NexthopRequest) error {
 	if rc.HasBuckets && rc.Buckets == 0 {
 		return errno.New(syscall.EINVAL, "Number of buckets needs to be non-0")
 	}
-	bad := func(has bool, d time.Duration) bool { return has && (d < 0 || d >= resTimerMax) }
+	bad := func(has bool, d time.Duration) bool { return has && (d < 0 || d >= nexthop.MaxResilientTimer) }
 	if bad(rc.HasIdleTimer, rc.IdleTimer) || bad(rc.HasUnbalancedTimer, rc.UnbalancedTimer) {
 		return errno.New(syscall.EINVAL, "Timer value too large")
 	}
