@@ -143,7 +143,7 @@ func checkNexthopGroup(r *NexthopRequest) error {
 		}
 	}
 	if r.Blackhole || r.hasDev() || r.hasGateway() || r.HasEncap || r.HasEncapType ||
-		r.Resilient != nil && r.GroupType != nexthop.GroupResilient {
+		(r.Resilient != nil || r.ResilientErr != nil) && r.GroupType != nexthop.GroupResilient {
 		return errno.New(syscall.EINVAL, "No other attributes can be set in nexthop groups")
 	}
 	return nil

@@ -67,6 +67,8 @@ func TestNewNexthopChecks(t *testing.T) {
 		{"group and encap", rtnl.NexthopRequest{ID: 20, Group: g{{ID: 1}}, HasEncap: true}, syscall.EINVAL, "No other attributes can be set in nexthop groups"},
 		{"resilient parameters on mpath", rtnl.NexthopRequest{ID: 20, Group: g{{ID: 1}}, Resilient: &nexthop.ResilientConfig{Buckets: 8, HasBuckets: true}},
 			syscall.EINVAL, "No other attributes can be set in nexthop groups"},
+		{"resilient parameters of a bad nest on mpath", rtnl.NexthopRequest{ID: 20, Group: g{{ID: 1}}, ResilientErr: nested},
+			syscall.EINVAL, "No other attributes can be set in nexthop groups"},
 		// A resilient group's parameters, after its entries.
 		{"resilient nest's policy", rtnl.NexthopRequest{ID: 20, Group: g{{ID: 99}}, GroupType: res, ResilientErr: nested}, syscall.EINVAL, "Unknown attribute type"},
 		{"0 buckets", rtnl.NexthopRequest{ID: 20, Group: g{{ID: 1}}, GroupType: res, Resilient: &nexthop.ResilientConfig{HasBuckets: true}},
