@@ -1,8 +1,9 @@
-// config.go follows the validation and construction of a new nexthop in
-// net/ipv4/nexthop.c: rtm_to_nh_config, nh_check_attr_group, valid_group_nh,
-// nexthop_create, nh_create_ipv4, nh_create_ipv6 and nexthop_create_group,
-// with the part of fib_check_nh (net/ipv4/fib_semantics.c) that does not
-// need the FIB.
+// config.go follows the checks of a new nexthop that need the namespace's
+// state and its construction in net/ipv4/nexthop.c: rtm_to_nh_config_rtnl,
+// nh_check_attr_group_rtnl, valid_group_nh, nexthop_create, nh_create_ipv4,
+// nh_create_ipv6 and nexthop_create_group, with the part of fib_check_nh
+// (net/ipv4/fib_semantics.c) that does not need the FIB. The checks of
+// rtm_to_nh_config, which need no state, are package rtnl's.
 
 package nexthop
 
