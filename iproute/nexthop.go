@@ -156,7 +156,7 @@ var nexthopKeywords = []keyword[*nhReq]{
 		return nil
 	}),
 	exact("fdb", func(_ *args, q *nhReq) error { q.nh.FDB = true; return nil }),
-	exact("onlink", func(_ *args, q *nhReq) error { q.nh.OnLink = true; return nil }),
+	exact("onlink", func(_ *args, q *nhReq) error { q.nh.NHFlags |= rt.FlagOnLink; return nil }),
 	exact("group", func(a *args, q *nhReq) error {
 		v, err := a.next()
 		if err != nil {
@@ -243,12 +243,8 @@ func (ip *IP) nexthopDel(h *rtnl.Handle, argv []string) error {
 		return err
 	}
 	nh := q.nh
-	r := rtnl.NexthopDelRequest{ID: nh.ID, HasID: q.hasID, Header: rtnl.NexthopHeader{Protocol: nh.Protocol},
-		Other: q.typed || nh.OIF || nh.Gateway.IsValid() || nh.Blackhole || nh.FDB || nh.Group != nil || nh.Resilient != nil}
-	if nh.OnLink {
-		r.Header.Flags |= rt.FlagOnLink
-	}
-	return h.DelNexthop(r)
+	return h.DelNexthop(rtnl.NexthopDelRequest{ID: nh.ID, HasID: q.hasID, Header: rtnl.NexthopHeader{Protocol: nh.Protocol, Flags: nh.NHFlags},
+		Other: q.typed || nh.OIF || nh.Gateway.IsValid() || nh.Blackhole || nh.FDB || nh.Group != nil || nh.Resilient != nil})
 }
 
 // parseResArgs is parse_nh_group_type_res: after "resilient", when any
@@ -303,27 +299,27 @@ func parseResArgs(a *args, nh *rtnl.NexthopRequest) error {
 // the word at each separator it reads, so a bad id is reported as the
 // first member's id as far as its first ',' or '/'; a bad weight as
 // itself.
-func parseGroup(s string) ([]nexthop.GroupMember, error) {
+func parseGroup(s string) ([]rtnl.NexthopGroupEntry, error) {
 	first, _, _ := strings.Cut(s, "/")
 	first, _, _ = strings.Cut(first, ",")
 	bad := invarg("\"group\" value is invalid\n", first)
 	if s == "" {
 		return nil, bad
 	}
-	var out []nexthop.GroupMember
+	var out []rtnl.NexthopGroupEntry
 	for _, part := range strings.Split(s, "/") {
 		id, wt, hasW := strings.Cut(part, ",")
 		n, ok := getUnsigned(id, 32)
 		if !ok {
 			return nil, bad
 		}
-		m := nexthop.GroupMember{ID: nexthop.ID(n), Weight: 1}
+		m := rtnl.NexthopGroupEntry{ID: nexthop.ID(n), Weight: 1}
 		if hasW {
 			w, ok := getUnsigned(wt, 32)
 			if !ok || w == 0 || w > 256 {
 				return nil, invarg("\"weight\" is invalid\n", wt)
 			}
-			m.Weight = uint16(w)
+			m.Weight = uint32(w)
 		}
 		out = append(out, m)
 	}

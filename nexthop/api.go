@@ -63,8 +63,16 @@ type GroupMember struct {
 	Weight uint16 // 1..MaxWeight; 0 means 1
 }
 
-// Config describes a nexthop to add or replace (RTM_NEWNEXTHOP). The zero
-// Config is not valid.
+// Config describes a nexthop to add or replace (RTM_NEWNEXTHOP), as
+// struct nh_config does once rtm_to_nh_config has checked the message:
+// package rtnl makes those checks (a family that is AF_INET or AF_INET6,
+// or 0 for a group; no device, gateway or blackhole in a group, whose
+// members are distinct and at least one, with resilient parameters only
+// for a resilient group, a bucket count that is not 0 and timers a u32 of
+// clock_t carries; no device or gateway with a blackhole, no device with
+// an fdb nexthop, a device otherwise; a gateway of the family; onlink only
+// with a gateway) before it builds a Config, and the Table trusts them.
+// The zero Config is not valid.
 type Config struct {
 	ID        ID             // NHA_ID; 0 allocates the next free id
 	Family    rt.Family      // syscall.AF_INET or AF_INET6 for single nexthops (0: the gateway's, else AF_INET, as ip fills it); 0 for groups

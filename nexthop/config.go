@@ -1,8 +1,9 @@
-// config.go follows the validation and construction of a new nexthop in
-// net/ipv4/nexthop.c: rtm_to_nh_config, nh_check_attr_group, valid_group_nh,
-// nexthop_create, nh_create_ipv4, nh_create_ipv6 and nexthop_create_group,
-// with the part of fib_check_nh (net/ipv4/fib_semantics.c) that does not
-// need the FIB.
+// config.go follows the checks of a new nexthop that need the namespace's
+// state and its construction in net/ipv4/nexthop.c: rtm_to_nh_config_rtnl,
+// nh_check_attr_group_rtnl, valid_group_nh, nexthop_create, nh_create_ipv4,
+// nh_create_ipv6 and nexthop_create_group, with the part of fib_check_nh
+// (net/ipv4/fib_semantics.c) that does not need the FIB. The checks of
+// rtm_to_nh_config, which need no state, are package rtnl's.
 
 package nexthop
 
@@ -24,99 +25,64 @@ type nhConfig struct {
 
 func einval(msg string) error { return errno.New(syscall.EINVAL, msg) }
 
-// parseConfig checks cfg the way rtm_to_nh_config checks the netlink
-// request, in the same order, so the first error is the kernel's.
+// DefaultFamily is the nh_family iproute2's ipnh_modify fills in for a
+// single nexthop sent without one: the gateway's address family, else
+// AF_INET for a device or a blackhole, else AF_UNSPEC (0), which the
+// kernel refuses.
+func DefaultFamily(gw netip.Addr, blackhole, dev bool) rt.Family {
+	switch {
+	case gw.IsValid() && !gw.Is4():
+		return rt.FamilyInet6
+	case gw.IsValid() || blackhole || dev:
+		return rt.FamilyInet
+	}
+	return rt.FamilyUnspec
+}
+
+// parseConfig makes the checks of a new nexthop that need the namespace's
+// state: a group's members (nh_check_attr_group_rtnl), a single
+// nexthop's device (rtm_to_nh_config_rtnl: registered, up, with carrier).
+// Those that need none, which rtm_to_nh_config makes on the message (the
+// family, the attributes a group, a blackhole or an fdb nexthop may have,
+// a group's entries, the gateway's family, onlink without a gateway, a
+// resilient group's parameters), are the request's: rtnl makes them
+// before it builds the Config. A Config made of Go values is trusted to
+// pass them; its Family 0 on a single nexthop is filled in as
+// DefaultFamily says.
 //
-// Config has no netlink header, so Family 0 on a single nexthop is filled
-// in the way iproute2's ipnh_modify fills nh_family: from the gateway's
-// address family, else AF_INET ("dev" and "blackhole" default to it). Only
-// a request with neither group, blackhole, gateway nor device is left
-// AF_UNSPEC, which the kernel refuses ("Invalid address family").
-//
-// Kernel: rtm_to_nh_config (net/ipv4/nexthop.c).
+// Kernel: rtm_to_nh_config_rtnl, nh_check_attr_group_rtnl
+// (net/ipv4/nexthop.c).
 func (tb *Table) parseConfig(cfg Config) (nhConfig, error) {
 	c := nhConfig{Config: cfg, family: cfg.Family}
-	isGroup := cfg.Group != nil
-
-	switch cfg.Family {
-	case syscall.AF_INET, syscall.AF_INET6:
-	case syscall.AF_UNSPEC:
-		switch {
-		case isGroup:
-		case cfg.Gateway.IsValid() && !cfg.Gateway.Is4():
-			c.family = syscall.AF_INET6
-		case cfg.Gateway.IsValid() || cfg.Blackhole || cfg.Dev != nil:
-			c.family = syscall.AF_INET
-		default:
-			return c, einval("Invalid address family")
-		}
-	default:
-		return c, einval("Invalid address family")
-	}
-
-	if cfg.FDB {
-		if cfg.Dev != nil || cfg.Blackhole {
-			return c, einval("Fdb attribute can not be used with encap, oif or blackhole")
-		}
-		if cfg.OnLink {
-			return c, einval("Unsupported nexthop flags in ancillary header")
-		}
-	}
-
-	if isGroup {
-		if cfg.Family != syscall.AF_UNSPEC {
-			return c, einval("Invalid family for group")
-		}
-		if cfg.GroupType > groupTypeMax {
-			return c, einval("Invalid group type")
-		}
+	if cfg.Group != nil {
 		if err := tb.checkAttrGroup(cfg); err != nil {
 			return c, err
-		}
-		if cfg.GroupType == GroupResilient {
-			if err := parseResConfig(cfg.Resilient); err != nil {
-				return c, err
-			}
 		}
 		c.family = syscall.AF_UNSPEC
 		c.OnLink = false // nh_flags are not kept for groups
 		return c, nil
 	}
-
-	if cfg.Blackhole {
-		if cfg.Gateway.IsValid() || cfg.Dev != nil {
-			return c, einval("Blackhole attribute can not be used with gateway, oif, encap or fdb")
-		}
-		return c, nil
+	if c.family == syscall.AF_UNSPEC {
+		c.family = DefaultFamily(cfg.Gateway, cfg.Blackhole, cfg.Dev != nil)
 	}
-
-	if cfg.Dev == nil && !cfg.FDB {
-		return c, einval("Device attribute required for non-blackhole and non-fdb nexthops")
+	if cfg.Blackhole {
+		return c, nil
 	}
 	switch d := cfg.Dev; {
 	case cfg.FDB:
-	case !d.Registered():
+	case d == nil || !d.Registered():
 		return c, einval("Invalid device index")
 	case !d.IsUp():
 		return c, errno.New(syscall.ENETDOWN, "Nexthop device is not up")
 	case !d.Carrier():
 		return c, errno.New(syscall.ENETDOWN, "Carrier for nexthop device is down")
 	}
-
-	if cfg.Gateway.IsValid() {
-		// NHA_GATEWAY's length must match the family: 4 bytes for AF_INET,
-		// 16 for AF_INET6 (an IPv4-mapped address is 16 bytes).
-		if (c.family == syscall.AF_INET) != cfg.Gateway.Is4() {
-			return c, einval("Invalid gateway")
-		}
-		// The kernel keeps 0.0.0.0 and :: as "no gateway" (fc_gw_family 0,
-		// no RTF_GATEWAY); only the ONLINK check below saw the attribute.
-		c.Gateway = cfg.Gateway.WithZone("")
-		if c.Gateway.IsUnspecified() {
-			c.Gateway = netip.Addr{}
-		}
-	} else if cfg.OnLink {
-		return c, einval("ONLINK flag can not be set for nexthop without a gateway")
+	// The kernel keeps 0.0.0.0 and :: as "no gateway" (fc_gw_family 0, no
+	// RTF_GATEWAY); only rtm_to_nh_config's ONLINK check saw the
+	// attribute.
+	c.Gateway = cfg.Gateway.WithZone("")
+	if c.Gateway.IsUnspecified() {
+		c.Gateway = netip.Addr{}
 	}
 	return c, nil
 }
@@ -125,31 +91,20 @@ func (tb *Table) parseConfig(cfg Config) (nhConfig, error) {
 // struct nexthop_grp (8 bytes) per member, and its 16-bit nla_len counts
 // its 4-byte header too, so (65535-4)/8. The kernel checks no count
 // (nh_check_attr_group checks only that the length is a multiple of 8);
-// over rtnetlink a request cannot carry more. A Config made of Go values
-// has no such bound, so checkAttrGroup applies the one the wire implies,
-// for every front end (EMSGSIZE, the errno of a message too long): a
-// group's NHA_GROUP then always fits in its answers and notifications.
+// over rtnetlink a request cannot carry more. A request made of Go values
+// has no such bound, so rtnl applies the one the wire implies, for every
+// front end (EMSGSIZE, the errno of a message too long): a group's
+// NHA_GROUP then always fits in its answers and notifications.
 const MaxGroupMembers = (0xffff - 4) / 8
 
-// checkAttrGroup models nh_check_attr_group and valid_group_nh: duplicate
-// members first (every weight a GroupMember holds is valid: see
-// MaxWeight), then existence and kind of every member, then the
-// attributes a group may not have.
+// checkAttrGroup checks a group's members: each exists, is a single
+// nexthop (a blackhole only alone), and fdb as the group is, of one
+// family in an fdb group.
+//
+// Kernel: nh_check_attr_group_rtnl, valid_group_nh,
+// nh_check_attr_fdb_group (net/ipv4/nexthop.c).
 func (tb *Table) checkAttrGroup(cfg Config) error {
 	g := cfg.Group
-	if len(g) == 0 {
-		return einval("Invalid length for nexthop group attribute")
-	}
-	if len(g) > MaxGroupMembers {
-		return errno.New(syscall.EMSGSIZE, "")
-	}
-	for i := range g {
-		for j := i + 1; j < len(g); j++ {
-			if g[i].ID == g[j].ID {
-				return einval("Nexthop id can not be used twice in a group")
-			}
-		}
-	}
 	for i := range g {
 		nh := tb.Get(g[i].ID)
 		if nh == nil {
@@ -176,9 +131,6 @@ func (tb *Table) checkAttrGroup(cfg Config) error {
 		} else if nh.info.fdb {
 			return einval("Non FDB nexthop group cannot have fdb nexthops")
 		}
-	}
-	if cfg.Blackhole || cfg.Dev != nil || cfg.Gateway.IsValid() || cfg.Resilient != nil && cfg.GroupType != GroupResilient {
-		return einval("No other attributes can be set in nexthop groups")
 	}
 	return nil
 }

@@ -47,10 +47,6 @@ func TestFDB(t *testing.T) {
 		cfg  nexthop.Config
 		msg  string
 	}{
-		{"no family", nexthop.Config{ID: 20, FDB: true}, "Invalid address family"},
-		{"with a device", nexthop.Config{ID: 20, Gateway: gw4("192.0.2.9"), Dev: e.d["d0"], FDB: true}, "Fdb attribute can not be used with encap, oif or blackhole"},
-		{"blackhole", nexthop.Config{ID: 20, Blackhole: true, FDB: true}, "Fdb attribute can not be used with encap, oif or blackhole"},
-		{"onlink", nexthop.Config{ID: 20, Gateway: gw4("192.0.2.9"), OnLink: true, FDB: true}, "Unsupported nexthop flags in ancillary header"},
 		{"mixed families", fdbGroup(20, 1, 2), "FDB nexthop group cannot have mixed family nexthops"},
 		{"a plain member", fdbGroup(20, 1, 4), "FDB nexthop group can only have fdb nexthops"},
 		{"an fdb member of a plain group", group(20, 4, 1), "Non FDB nexthop group cannot have fdb nexthops"},

@@ -23,7 +23,8 @@ const (
 	// fixed number of buckets over its members (resilient.go).
 	GroupResilient GroupType = 1
 
-	groupTypeMax = GroupResilient // NEXTHOP_GRP_TYPE_MAX
+	// GroupTypeMax is the last type there is (NEXTHOP_GRP_TYPE_MAX).
+	GroupTypeMax = GroupResilient
 )
 
 // String returns "mpath", "resilient" or "GroupType(N)".

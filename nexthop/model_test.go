@@ -142,18 +142,8 @@ func (m *model) unusedID() nexthop.ID {
 func (m *model) newNexthop(cfg nexthop.Config, replace bool) *merr {
 	n := &mnh{proto: cfg.Protocol, fdb: cfg.FDB}
 	hasBuckets := false
-	if cfg.FDB && (cfg.Dev != nil || cfg.Blackhole) {
-		return &merr{syscall.EINVAL, "Fdb attribute can not be used with encap, oif or blackhole"}
-	}
 	if cfg.Group != nil {
 		g := cfg.Group
-		for i := range g {
-			for j := i + 1; j < len(g); j++ {
-				if g[i].ID == g[j].ID {
-					return &merr{syscall.EINVAL, "Nexthop id can not be used twice in a group"}
-				}
-			}
-		}
 		for _, x := range g {
 			mem, ok := m.nhs[x.ID]
 			switch {
@@ -179,9 +169,7 @@ func (m *model) newNexthop(cfg nexthop.Config, replace bool) *merr {
 			n.group = append(n.group, nexthop.GroupMember{ID: x.ID, Weight: w})
 		}
 		if n.res = cfg.GroupType == nexthop.GroupResilient; n.res && cfg.Resilient != nil {
-			if hasBuckets, n.nbkt = cfg.Resilient.HasBuckets, cfg.Resilient.Buckets; hasBuckets && n.nbkt == 0 {
-				return &merr{syscall.EINVAL, "Number of buckets needs to be non-0"}
-			}
+			hasBuckets, n.nbkt = cfg.Resilient.HasBuckets, cfg.Resilient.Buckets
 		}
 	} else {
 		n.bh = cfg.Blackhole
@@ -318,12 +306,8 @@ func runModelWith(t *testing.T, seed uint64, rng modelChoices, steps int, spent 
 			c.Protocol = 4
 		}
 		if rng.IntN(6) == 0 {
-			// An fdb nexthop (sometimes with a device, which is refused),
-			// of either family.
-			c.FDB = true
-			if rng.IntN(4) > 0 {
-				c.Dev = nil
-			}
+			// An fdb nexthop, of either family.
+			c.FDB, c.Dev = true, nil
 			c.Gateway = netip.AddrFrom4([4]byte{192, 0, 2, byte(1 + rng.IntN(8))})
 			if rng.IntN(3) == 0 {
 				c.Gateway = netip.MustParseAddr(fmt.Sprintf("2001:db8::%d", 1+rng.IntN(8)))
@@ -347,7 +331,12 @@ func runModelWith(t *testing.T, seed uint64, rng modelChoices, steps int, spent 
 	randGroup := func(id nexthop.ID) nexthop.Config {
 		c := nexthop.Config{ID: id, Group: []nexthop.GroupMember{}}
 		for range 1 + rng.IntN(4) {
-			c.Group = append(c.Group, nexthop.GroupMember{ID: randID(), Weight: uint16(rng.IntN(4))})
+			// A member used twice is the request's refusal (rtnl), not
+			// the table's.
+			m := nexthop.GroupMember{ID: randID(), Weight: uint16(rng.IntN(4))}
+			if !slices.ContainsFunc(c.Group, func(x nexthop.GroupMember) bool { return x.ID == m.ID }) {
+				c.Group = append(c.Group, m)
+			}
 		}
 		if rng.IntN(2) == 0 {
 			c.Protocol = 4
@@ -356,8 +345,9 @@ func runModelWith(t *testing.T, seed uint64, rng modelChoices, steps int, spent 
 		if rng.IntN(4) == 0 {
 			c.GroupType = nexthop.GroupResilient
 			if k := rng.IntN(10); k > 0 {
-				// Mostly 1..8 buckets, sometimes none given or 0.
-				c.Resilient = &nexthop.ResilientConfig{Buckets: uint16(k - 1), HasBuckets: k > 1 || rng.IntN(2) == 0}
+				// Mostly 1..8 buckets, sometimes none given (a count of 0
+				// is the request's refusal, rtnl's).
+				c.Resilient = &nexthop.ResilientConfig{Buckets: uint16(k - 1), HasBuckets: k > 1}
 			}
 		}
 		return c

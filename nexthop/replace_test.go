@@ -99,8 +99,6 @@ func TestReplaceTransitions(t *testing.T) {
 		// 1 is in group 102, which has two paths.
 		{name: "multipath member with blackhole", cfg: blackhole(1),
 			errno: syscall.EINVAL, msg: "Blackhole nexthop can not be a member of a group with more than one path"},
-		{name: "validation first", cfg: nexthop.Config{ID: 1, Blackhole: true, Dev: e.d["d0"]},
-			errno: syscall.EINVAL, msg: "Blackhole attribute can not be used with gateway, oif, encap or fdb"},
 		{name: "group with itself", cfg: group(102, 102),
 			errno: syscall.EINVAL, msg: "Hash-threshold group can not be a nexthop within a group"},
 		{name: "single-path member with blackhole", cfg: blackhole(2), show: []view{

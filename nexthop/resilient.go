@@ -46,8 +46,12 @@ const (
 	jiffy  = time.Second / hz     // one jiffy, 4 ms
 	clockT = time.Second / userHZ // one clock_t tick, 10 ms
 	resDW  = hz / 2               // NH_RES_UPKEEP_DW_MINIMUM_INTERVAL, in jiffies
-	resMax = (1 << 32) * clockT   // too long for NHA_RES_GROUP_*_TIMER, a u32 of clock_t (about 497 days)
 )
+
+// MaxResilientTimer is the first timer NHA_RES_GROUP_IDLE_TIMER and
+// NHA_RES_GROUP_UNBALANCED_TIMER cannot carry: they are a u32 of clock_t
+// (about 497 days).
+const MaxResilientTimer = (1 << 32) * clockT
 
 // Default timers of a resilient group (NH_RES_DEFAULT_IDLE_TIMER and
 // NH_RES_DEFAULT_UNBALANCED_TIMER).
@@ -187,23 +191,6 @@ func (tb *Table) noteUpkeep(at int64) {
 //
 // Kernel: nh_res_table_upkeep_dw (net/ipv4/nexthop.c).
 func (tb *Table) RunTimers(t *sim.Task) { tb.advance(t) }
-
-// parseResConfig models rtm_to_nh_config_grp_res.
-func parseResConfig(rc *ResilientConfig) error {
-	if rc == nil {
-		return nil
-	}
-	if rc.HasBuckets && rc.Buckets == 0 {
-		return einval("Number of buckets needs to be non-0")
-	}
-	if rc.HasIdleTimer && (rc.IdleTimer < 0 || rc.IdleTimer >= resMax) ||
-		rc.HasUnbalancedTimer && (rc.UnbalancedTimer < 0 || rc.UnbalancedTimer >= resMax) {
-		// NHA_RES_GROUP_*_TIMER is a u32 of clock_t: a longer timer
-		// cannot be sent.
-		return einval("Timer value too large")
-	}
-	return nil
-}
 
 // newResTable models nexthop_res_table_alloc for a new group's config.
 func (tb *Table) newResTable(rc *ResilientConfig) *resTable {

@@ -187,9 +187,12 @@ func (tb *Table) findUnusedID() ID {
 // the id after the last one allocated. An existing id is refused with
 // EEXIST.
 //
-// Errors are *errno.Error with the kernel's errno and extack message;
-// a refused request leaves the table as it was, except that an id allocated
-// before a failing gateway check stays consumed, as in the kernel.
+// cfg has passed the checks that need no state (rtm_to_nh_config's, which
+// package rtnl makes on the request: see Config); the table makes those
+// that need it. Errors are *errno.Error with the kernel's errno and
+// extack message; a refused request leaves the table as it was, except
+// that an id allocated before a failing gateway check stays consumed, as
+// in the kernel.
 //
 // Kernel: rtm_new_nexthop, nexthop_add, insert_nexthop (net/ipv4/nexthop.c).
 func (tb *Table) Add(t *sim.Task, cfg Config) (*Nexthop, error) {

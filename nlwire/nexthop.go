@@ -9,7 +9,6 @@ package nlwire
 
 import (
 	"encoding/binary"
-	"math"
 	"net/netip"
 	"syscall"
 	"time"
@@ -126,132 +125,42 @@ func nhHeaderOf(body []byte) nhHeader {
 	return nhHeader{body[0], body[1], body[2], body[3], binary.LittleEndian.Uint32(body[4:])}
 }
 
-// nhConfig turns an RTM_NEWNEXTHOP into the nexthop it describes, with the
-// checks of rtm_to_nh_config that need no state, in its order; rtnl makes
-// the rest (the group's members, the device, the gateway) under RTNL. An
-// lwt encapsulation, which netsim does not model, is refused after the
-// checks that precede the kernel's own refusal of an unknown type.
-//
-// Kernel: rtm_to_nh_config, nh_check_attr_group, rtm_to_nh_config_grp_res
-// (net/ipv4/nexthop.c).
-func nhConfig(h nhHeader, tb attrs) (rtnl.NexthopRequest, error) {
-	einval := func(msg string) (rtnl.NexthopRequest, error) {
-		return rtnl.NexthopRequest{}, errno.New(syscall.EINVAL, msg)
-	}
-	if h.resvd != 0 || h.scope != 0 {
-		return einval("Invalid values in ancillary header")
-	}
-	if h.flags&^uint32(rt.FlagOnLink) != 0 {
-		return einval("Invalid nexthop flags in ancillary header")
-	}
-	switch h.family {
-	case uapi.AF_INET, uapi.AF_INET6:
-	case uapi.AF_UNSPEC:
-		if !tb.has(uapi.NHA_GROUP) {
-			return einval("Invalid address family")
-		}
-	default:
-		return einval("Invalid address family")
-	}
-	spec := rtnl.NexthopRequest{
-		ID: nexthop.ID(tb.u32(uapi.NHA_ID)), Family: rt.Family(h.family), Protocol: rt.Protocol(h.protocol),
-		OnLink: h.flags&uint32(rt.FlagOnLink) != 0,
-	}
-	encap := tb.has(uapi.NHA_ENCAP) || tb.has(uapi.NHA_ENCAP_TYPE)
-	if tb.has(uapi.NHA_FDB) {
-		if tb.has(uapi.NHA_OIF) || tb.has(uapi.NHA_BLACKHOLE) || encap {
-			return einval("Fdb attribute can not be used with encap, oif or blackhole")
-		}
-		if h.flags != 0 {
-			return einval("Unsupported nexthop flags in ancillary header")
-		}
-		spec.FDB = true
+// nhRequest turns an RTM_NEWNEXTHOP's header and attributes into the
+// request they make, as sent: rtnl makes every check of rtm_to_nh_config
+// on it. An NHA_GROUP whose length is not a whole number of struct
+// nexthop_grp holds no entries, which rtnl refuses as the kernel refuses
+// that length; NHA_RES_GROUP's nested attributes are parsed here, and
+// their policy's error goes with the request, which rtnl answers where
+// the kernel parses them.
+func nhRequest(h nhHeader, tb attrs) rtnl.NexthopRequest {
+	req := rtnl.NexthopRequest{
+		ID: nexthop.ID(tb.u32(uapi.NHA_ID)), Family: rt.Family(h.family), FamilySent: true, Protocol: rt.Protocol(h.protocol),
+		Scope: rt.Scope(h.scope), Resvd: h.resvd, NHFlags: rt.NHFlags(h.flags),
+		Blackhole: tb.has(uapi.NHA_BLACKHOLE), FDB: tb.has(uapi.NHA_FDB),
+		GroupType:  nexthop.GroupType(tb.u16(uapi.NHA_GROUP_TYPE)),
+		HasGateway: tb.has(uapi.NHA_GATEWAY), HasEncap: tb.has(uapi.NHA_ENCAP), HasEncapType: tb.has(uapi.NHA_ENCAP_TYPE),
+		HWStats: tb.has(uapi.NHA_HW_STATS_ENABLE),
 	}
 	if g := tb.get(uapi.NHA_GROUP); g != nil {
-		if h.family != uapi.AF_UNSPEC {
-			return einval("Invalid family for group")
+		req.Group = []rtnl.NexthopGroupEntry{}
+		for i := 0; len(g)%nexthopGrpLen == 0 && i < len(g); i += nexthopGrpLen {
+			req.Group = append(req.Group, rtnl.NexthopGroupEntry{
+				ID:     nexthop.ID(binary.LittleEndian.Uint32(g[i:])),
+				Weight: (uint32(g[i+5])<<8 | uint32(g[i+4])) + 1,
+				Resvd:  binary.LittleEndian.Uint16(g[i+6:]),
+			})
 		}
-		spec.GroupType = nexthop.GroupType(tb.u16(uapi.NHA_GROUP_TYPE))
-		if spec.GroupType > nexthop.GroupResilient {
-			return einval("Invalid group type")
-		}
-		if len(g) == 0 || len(g)%nexthopGrpLen != 0 {
-			return einval("Invalid length for nexthop group attribute")
-		}
-		for i := 0; i < len(g); i += nexthopGrpLen {
-			if binary.LittleEndian.Uint16(g[i+6:]) != 0 {
-				return einval("Reserved field in nexthop_grp must be 0")
-			}
-			w := (uint32(g[i+5])<<8 | uint32(g[i+4])) + 1
-			if w > math.MaxUint16 {
-				return einval("Invalid value for weight")
-			}
-			id := nexthop.ID(binary.LittleEndian.Uint32(g[i:]))
-			for j := i + nexthopGrpLen; j < len(g); j += nexthopGrpLen {
-				if nexthop.ID(binary.LittleEndian.Uint32(g[j:])) == id {
-					return einval("Nexthop id can not be used twice in a group")
-				}
-			}
-			spec.Group = append(spec.Group, nexthop.GroupMember{ID: id, Weight: uint16(w)})
-		}
-		for t := uapi.NHA_GROUP_TYPE + 1; t < len(tb.sp); t++ {
-			switch {
-			case !tb.has(uint16(t)), t == uapi.NHA_HW_STATS_ENABLE, t == uapi.NHA_FDB,
-				t == uapi.NHA_RES_GROUP && spec.GroupType == nexthop.GroupResilient:
-				continue
-			}
-			return einval("No other attributes can be set in nexthop groups")
-		}
-		if spec.GroupType == nexthop.GroupResilient {
-			rc, err := nhResConfig(tb)
-			if err != nil {
-				return spec, err
-			}
-			spec.Resilient = rc
-		}
-		// NHA_HW_STATS_ENABLE shows only in the statistics a get or
-		// dump asks for with NHA_OP_FLAGS, which netsim refuses.
-		return spec, nil
 	}
-	if tb.has(uapi.NHA_BLACKHOLE) {
-		if tb.has(uapi.NHA_GATEWAY) || tb.has(uapi.NHA_OIF) || encap || tb.has(uapi.NHA_FDB) {
-			return einval("Blackhole attribute can not be used with gateway, oif, encap or fdb")
-		}
-		spec.Blackhole = true
-		return spec, nil
-	}
-	if !spec.FDB && !tb.has(uapi.NHA_OIF) {
-		return einval("Device attribute required for non-blackhole and non-fdb nexthops")
-	}
-	if gw := tb.get(uapi.NHA_GATEWAY); gw != nil {
-		size := 4
-		if h.family == uapi.AF_INET6 {
-			size = 16
-		}
-		if len(gw) != size {
-			return einval("Invalid gateway")
-		}
-		spec.Gateway, _ = netip.AddrFromSlice(gw)
-	} else if spec.OnLink {
-		return einval("ONLINK flag can not be set for nexthop without a gateway")
-	}
-	switch {
-	case tb.has(uapi.NHA_ENCAP) && !tb.has(uapi.NHA_ENCAP_TYPE):
-		return einval("LWT encapsulation type is missing")
-	case tb.has(uapi.NHA_ENCAP):
-		return spec, errno.New(syscall.EOPNOTSUPP, "Nexthop lwt encapsulation is not modelled")
-	case tb.has(uapi.NHA_ENCAP_TYPE):
-		return einval("LWT encapsulation attribute is missing")
-	}
-	if tb.has(uapi.NHA_HW_STATS_ENABLE) {
-		return einval("Cannot enable nexthop hardware statistics for non-group nexthops")
-	}
+	req.Gateway, _ = netip.AddrFromSlice(tb.get(uapi.NHA_GATEWAY))
 	if tb.has(uapi.NHA_OIF) {
 		// rtnl refuses an ifindex no device has ("Invalid device
 		// index"), 0 and those above INT_MAX included, under RTNL.
-		spec.DevIndex, spec.OIF = netdev.IfIndex(int32(tb.u32(uapi.NHA_OIF))), true
+		req.DevIndex, req.OIF = netdev.IfIndex(int32(tb.u32(uapi.NHA_OIF))), true
 	}
-	return spec, nil
+	if tb.has(uapi.NHA_RES_GROUP) {
+		req.Resilient, req.ResilientErr = nhResConfig(tb)
+	}
+	return req
 }
 
 // nhResConfig parses NHA_RES_GROUP: a resilient group's bucket count
@@ -259,19 +168,13 @@ func nhConfig(h nhHeader, tb attrs) (rtnl.NexthopRequest, error) {
 //
 // Kernel: rtm_to_nh_config_grp_res (net/ipv4/nexthop.c).
 func nhResConfig(tb attrs) (*nexthop.ResilientConfig, error) {
-	rc := &nexthop.ResilientConfig{}
-	if !tb.has(uapi.NHA_RES_GROUP) {
-		return rc, nil
-	}
 	res, err := nhNested(tb, uapi.NHA_RES_GROUP, nhResPolicyNew)
 	if err != nil {
 		return nil, err
 	}
+	rc := &nexthop.ResilientConfig{}
 	if res.has(uapi.NHA_RES_GROUP_BUCKETS) {
 		rc.Buckets, rc.HasBuckets = res.u16(uapi.NHA_RES_GROUP_BUCKETS), true
-		if rc.Buckets == 0 {
-			return nil, errno.New(syscall.EINVAL, "Number of buckets needs to be non-0")
-		}
 	}
 	if res.has(uapi.NHA_RES_GROUP_IDLE_TIMER) {
 		rc.IdleTimer, rc.HasIdleTimer = clockT(res.u32(uapi.NHA_RES_GROUP_IDLE_TIMER)), true
@@ -291,7 +194,7 @@ func toClockT(d time.Duration) uint64 { return uint64(d / clockTick) }
 
 // newNexthop serves RTM_NEWNEXTHOP: an add, or with NLM_F_REPLACE a
 // replace, which without NLM_F_CREATE needs the nexthop to exist; rtnl
-// decides, under RTNL, after the checks of the new nexthop.
+// checks the request and decides.
 //
 // Kernel: rtm_new_nexthop, nexthop_add, insert_nexthop (net/ipv4/nexthop.c).
 func newNexthop(r *request) ([]netlink.Message, error) {
@@ -299,10 +202,7 @@ func newNexthop(r *request) ([]netlink.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	req, err := nhConfig(nhHeaderOf(r.body), tb)
-	if err != nil {
-		return nil, err
-	}
+	req := nhRequest(nhHeaderOf(r.body), tb)
 	req.Origin, req.Flags = r.origin, rt.NLMFlags(r.hdr.Flags)
 	return nil, r.h.NewNexthop(req)
 }

@@ -291,10 +291,10 @@ func (g *atomGen) nexthop() rtnl.NexthopRequest {
 		}
 	case 1, 2:
 		for range g.rng.IntN(4) {
-			nh.Group = append(nh.Group, nexthop.GroupMember{ID: nexthop.ID(g.rng.IntN(10)), Weight: []uint16{0, 1, 5, 255, 256}[g.rng.IntN(5)]})
+			nh.Group = append(nh.Group, rtnl.NexthopGroupEntry{ID: nexthop.ID(g.rng.IntN(10)), Weight: []uint32{0, 1, 5, 255, 256}[g.rng.IntN(5)]})
 		}
 		if nh.Group == nil {
-			nh.Group = []nexthop.GroupMember{}
+			nh.Group = []rtnl.NexthopGroupEntry{}
 		}
 		if g.rng.IntN(4) == 0 {
 			nh.GroupType = nexthop.GroupResilient
@@ -306,7 +306,9 @@ func (g *atomGen) nexthop() rtnl.NexthopRequest {
 	default:
 		nh.Gateway = g.addr(g.pick(atomGW))
 		nh.Dev = g.name()
-		nh.OnLink = g.rng.IntN(8) == 0
+		if g.rng.IntN(8) == 0 {
+			nh.NHFlags = rt.FlagOnLink
+		}
 		if g.rng.IntN(8) == 0 {
 			nh.Family = syscall.AF_INET6
 		}
@@ -529,7 +531,7 @@ func runAtomicity(t *testing.T, seed uint64, steps int, byOp map[string][2]int) 
 			return g.h.NexthopAdd(rtnl.NexthopRequest{ID: 2, Gateway: netip.MustParseAddr("198.51.100.7"), Dev: "va"})
 		},
 		func() error {
-			return g.h.NexthopAdd(rtnl.NexthopRequest{ID: 3, Group: []nexthop.GroupMember{{ID: 1}, {ID: 2, Weight: 3}}})
+			return g.h.NexthopAdd(rtnl.NexthopRequest{ID: 3, Group: []rtnl.NexthopGroupEntry{{ID: 1}, {ID: 2, Weight: 3}}})
 		},
 		func() error { return g.h.NexthopAdd(rtnl.NexthopRequest{ID: 4, Blackhole: true}) },
 		func() error {

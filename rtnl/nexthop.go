@@ -29,31 +29,64 @@ type NexthopRequest struct {
 	// Flags are the request's NLM_F_* flags: without rt.NLMReplace an
 	// add (EEXIST for an id that exists, whatever rt.NLMCreate says);
 	// with it a replace, which without rt.NLMCreate needs the id to exist.
-	Flags    rt.NLMFlags
-	ID       nexthop.ID // NHA_ID; 0 lets the kernel pick one
-	Gateway  netip.Addr // NHA_GATEWAY ("via")
-	Dev      string     // the device by name ("dev"), when DevIndex is 0
-	DevIndex netdev.IfIndex
+	Flags   rt.NLMFlags
+	ID      nexthop.ID // NHA_ID; 0 lets the kernel pick one
+	Gateway netip.Addr // NHA_GATEWAY ("via"): 4 bytes for an IPv4 address, 16 for an IPv6 one
+	// HasGateway is set when NHA_GATEWAY was sent; a valid Gateway is
+	// sent whatever it says, so it matters for an NHA_GATEWAY that holds
+	// no address (neither 4 nor 16 bytes), which the kernel refuses.
+	HasGateway bool
+	Dev        string // the device by name ("dev"), when DevIndex is 0
+	DevIndex   netdev.IfIndex
 	// OIF is set when the request carries NHA_OIF, whose value DevIndex
 	// is (one above INT_MAX negative): rtm_to_nh_config_rtnl refuses an
 	// NHA_OIF of 0 as it does an ifindex no device has.
 	OIF       bool
-	OnLink    bool                  // RTNH_F_ONLINK ("onlink")
-	Blackhole bool                  // NHA_BLACKHOLE ("blackhole")
-	FDB       bool                  // NHA_FDB ("fdb"): an fdb nexthop (a gateway, no device) or a group of them
-	Group     []nexthop.GroupMember // NHA_GROUP ("group ID[,WEIGHT]/...")
-	GroupType nexthop.GroupType     // NHA_GROUP_TYPE: "type mpath" (the default) or "type resilient"
+	Blackhole bool                // NHA_BLACKHOLE ("blackhole")
+	FDB       bool                // NHA_FDB ("fdb"): an fdb nexthop (a gateway, no device) or a group of them
+	Group     []NexthopGroupEntry // NHA_GROUP ("group ID[,WEIGHT]/..."); an empty one that is not nil was sent empty
+	GroupType nexthop.GroupType   // NHA_GROUP_TYPE: "type mpath" (the default) or "type resilient"
 	// Resilient is NHA_RES_GROUP ("buckets N idle_timer S
 	// unbalanced_timer S" after "type resilient"); nil sends none, as ip
 	// does when nothing follows "resilient".
 	Resilient *nexthop.ResilientConfig
-	Protocol  rt.Protocol // nhm.nh_protocol ("proto")
+	// ResilientErr is what parsing NHA_RES_GROUP's nested attributes
+	// against their policy gave (nla_parse_nested, in the netlink layer),
+	// which the request answers where rtm_to_nh_config_grp_res parses
+	// them; nil from Go.
+	ResilientErr error
+	// HasEncap and HasEncapType are set when NHA_ENCAP and
+	// NHA_ENCAP_TYPE were sent: an lwt encapsulation, which netsim does
+	// not model.
+	HasEncap, HasEncapType bool
+	// HWStats is set when NHA_HW_STATS_ENABLE was sent: a group's
+	// hardware statistics, which netsim does not count.
+	HWStats  bool
+	Protocol rt.Protocol // nhm.nh_protocol ("proto")
+	// Scope and Resvd are nhm.nh_scope and nhm.resvd, which must be 0.
+	Scope rt.Scope
+	Resvd uint8
+	// NHFlags is nhm.nh_flags: RTNH_F_ONLINK ("onlink") and no other.
+	NHFlags rt.NHFlags
 	// Family is nhm.nh_family: AF_INET or AF_INET6 (`ip -6 nexthop add
-	// ... dev X`); 0 takes the gateway's family, or AF_INET with a device.
-	// A group, or a nexthop with neither gateway, device nor blackhole,
-	// keeps 0 (AF_UNSPEC), as the kernel wants for a group and refuses
-	// otherwise.
+	// ... dev X`); 0 takes the gateway's family, or AF_INET with a device
+	// or a blackhole, as ip fills it in. A group, or a nexthop with
+	// neither gateway, device nor blackhole, keeps 0 (AF_UNSPEC), as the
+	// kernel wants for a group and refuses otherwise.
 	Family rt.Family
+	// FamilySent is set when Family is nh_family as a message sent it,
+	// which is not filled in: 0 is AF_UNSPEC, which only a group may have.
+	FamilySent bool
+}
+
+// NexthopGroupEntry is one member of NHA_GROUP as sent (struct
+// nexthop_grp).
+type NexthopGroupEntry struct {
+	ID nexthop.ID
+	// Weight is the member's weight, 1..65535 (0 means 1): the message's
+	// weight and weight_high plus one, so up to 65536, which is refused.
+	Weight uint32
+	Resvd  uint16 // resvd2, which must be 0
 }
 
 // with returns the request with flags f, as a convenience sends it.
@@ -62,32 +95,43 @@ func (nh NexthopRequest) with(f rt.NLMFlags) NexthopRequest {
 	return nh
 }
 
-// nexthopConfig turns a request into the nexthop.Config it describes,
-// the device found as rtm_to_nh_config_rtnl finds it: an NHA_OIF that no
-// device has is refused with EINVAL ("Invalid device index"), a name
-// with ENODEV.
+// nexthopDevByName finds the device a request names by name only, as ip
+// does before it sends anything (ll_name_to_index): ENODEV when there is
+// none. A request that names its device by ifindex has it found by
+// nexthopConfig, after the request's checks.
+func (n *Net) nexthopDevByName(req *NexthopRequest) (*netdev.Device, error) {
+	if req.OIF || req.DevIndex != 0 || req.Dev == "" {
+		return nil, nil
+	}
+	d := n.devs.ByName(req.Dev)
+	if d == nil {
+		return nil, errno.Errorf(syscall.ENODEV, "Cannot find device \"%s\"", req.Dev)
+	}
+	return d, nil
+}
+
+// nexthopConfig turns a checked request into the nexthop.Config it
+// describes, with dev the device it named by name, or the one its NHA_OIF
+// names, found as rtm_to_nh_config_rtnl finds it: an ifindex that no
+// device has (0 included) is refused with EINVAL ("Invalid device
+// index"). A group's members are checked by the nexthop table.
 //
 // Kernel: rtm_to_nh_config_rtnl (net/ipv4/nexthop.c).
-func (n *Net) nexthopConfig(spec *NexthopRequest) (nexthop.Config, error) {
+func (n *Net) nexthopConfig(req *NexthopRequest, dev *netdev.Device) (nexthop.Config, error) {
 	cfg := nexthop.Config{
-		ID: spec.ID, Gateway: spec.Gateway, OnLink: spec.OnLink, Blackhole: spec.Blackhole, FDB: spec.FDB,
-		Group: spec.Group, GroupType: spec.GroupType, Protocol: uint8(spec.Protocol), Family: spec.Family,
-		Resilient: spec.Resilient,
+		ID: req.ID, Gateway: req.Gateway, OnLink: req.NHFlags&rt.FlagOnLink != 0, Blackhole: req.Blackhole, FDB: req.FDB,
+		GroupType: req.GroupType, Protocol: uint8(req.Protocol), Family: req.family(), Resilient: req.Resilient, Dev: dev,
 	}
-	switch {
-	case spec.OIF || spec.DevIndex != 0:
-		if cfg.Dev = n.devs.ByIndex(spec.DevIndex); cfg.Dev == nil {
+	if req.Group != nil {
+		cfg.Group = make([]nexthop.GroupMember, len(req.Group))
+		for i, e := range req.Group {
+			cfg.Group[i] = nexthop.GroupMember{ID: e.ID, Weight: uint16(e.Weight)}
+		}
+		return cfg, nil
+	}
+	if req.OIF || req.DevIndex != 0 {
+		if cfg.Dev = n.devs.ByIndex(req.DevIndex); cfg.Dev == nil {
 			return cfg, errno.New(syscall.EINVAL, "Invalid device index")
-		}
-	case spec.Dev != "":
-		if cfg.Dev = n.devs.ByName(spec.Dev); cfg.Dev == nil {
-			return cfg, errno.Errorf(syscall.ENODEV, "Cannot find device \"%s\"", spec.Dev)
-		}
-	}
-	if cfg.Family == 0 && len(cfg.Group) == 0 && !cfg.Blackhole && (cfg.Gateway.IsValid() || cfg.Dev != nil) {
-		cfg.Family = syscall.AF_INET
-		if cfg.Gateway.Is6() && !cfg.Gateway.Is4In6() {
-			cfg.Family = syscall.AF_INET6
 		}
 	}
 	return cfg, nil
@@ -95,13 +139,14 @@ func (n *Net) nexthopConfig(spec *NexthopRequest) (nexthop.Config, error) {
 
 // NewNexthop adds or replaces a nexthop object as RTM_NEWNEXTHOP does
 // with the request's flags (see NexthopRequest.Flags): a replace without
-// an id is refused first (EINVAL, "Replace requires nexthop id"); a
-// replace without rt.NLMCreate of an id that does not exist is refused
-// with ENOENT ("Replace specified without create and no entry exists"),
-// after every check of the new nexthop's definition. The notifications
-// carry the request's flags (those ip sends when its Origin has none),
-// and the replace of a nexthop that existed is followed by its users'
-// routes.
+// an id is refused first (EINVAL, "Replace requires nexthop id"), then a
+// device named by a name no device has (ENODEV), then the request's
+// checks (checkNexthopRequest); a replace without rt.NLMCreate of an id
+// that does not exist is refused with ENOENT ("Replace specified without
+// create and no entry exists"), after every check of the new nexthop's
+// definition. The notifications carry the request's flags (those ip
+// sends when its Origin has none), and the replace of a nexthop that
+// existed is followed by its users' routes.
 //
 // Kernel: rtm_new_nexthop, nexthop_add, insert_nexthop (net/ipv4/nexthop.c).
 func (h *Handle) NewNexthop(req NexthopRequest) error {
@@ -110,7 +155,14 @@ func (h *Handle) NewNexthop(req NexthopRequest) error {
 		if replace && req.ID == 0 {
 			return errno.New(syscall.EINVAL, "Replace requires nexthop id")
 		}
-		cfg, err := h.n.nexthopConfig(&req)
+		dev, err := h.n.nexthopDevByName(&req)
+		if err != nil {
+			return err
+		}
+		if err := checkNexthopRequest(&req); err != nil {
+			return err
+		}
+		cfg, err := h.n.nexthopConfig(&req, dev)
 		if err != nil {
 			return err
 		}

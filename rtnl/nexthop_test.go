@@ -24,11 +24,11 @@ func nexthopRig(t *testing.T) *rig {
 	r.ok(r.h.LinkSetMaster("veth1", "br0"))
 	r.up("lo", "br0", "peer1", "peer2", "veth1", "veth2")
 	ip := netip.MustParseAddr
-	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 1, Gateway: ip("172.16.1.2"), Dev: "veth1", OnLink: true, Protocol: 4}))
+	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 1, Gateway: ip("172.16.1.2"), Dev: "veth1", NHFlags: rt.FlagOnLink, Protocol: 4}))
 	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 2, Dev: "veth2"}))
 	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 3, Gateway: ip("fe80::1"), Dev: "veth2"}))
 	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 4, Blackhole: true}))
-	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 10, Group: []nexthop.GroupMember{{ID: 1}, {ID: 2, Weight: 3}}}))
+	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 10, Group: []rtnl.NexthopGroupEntry{{ID: 1}, {ID: 2, Weight: 3}}}))
 	return r
 }
 

@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/netsimlab/netsim/netdev"
-	"github.com/netsimlab/netsim/nexthop"
 	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 )
@@ -37,7 +36,7 @@ func TestRouteGet6PathsAndSource(t *testing.T) {
 	a := netip.MustParseAddr
 	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 1, Gateway: a("2001:db8::2"), Dev: "va"}))
 	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 2, Gateway: a("2001:db8:1::2"), Dev: "vc"}))
-	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 3, Group: []nexthop.GroupMember{{ID: 1}, {ID: 2}}}))
+	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 3, Group: []rtnl.NexthopGroupEntry{{ID: 1}, {ID: 2}}}))
 	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("2001:db8:6::/64"), NexthopID: 3}))
 	devs := map[string]bool{}
 	for i := range 16 {
@@ -95,12 +94,12 @@ func TestNexthop6GatewayChecks(t *testing.T) {
 	err := r.h.NexthopAdd(rtnl.NexthopRequest{ID: 1, Gateway: a("2001:db8:3::3"), Dev: "va"})
 	requireErr(t, err, syscall.EHOSTUNREACH, "")
 	// onlink: accepted, and dumped with the flag.
-	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 1, Gateway: a("2001:db8:3::3"), Dev: "va", OnLink: true}))
+	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 1, Gateway: a("2001:db8:3::3"), Dev: "va", NHFlags: rt.FlagOnLink}))
 	ni, err := r.h.NexthopGet(1)
 	require.NoError(t, err)
 	assert.Equal(t, rt.FlagOnLink, ni.Flags)
 	// onlink, but the connected route is through another device.
-	err = r.h.NexthopAdd(rtnl.NexthopRequest{ID: 2, Gateway: a("2001:db8:1::5"), Dev: "va", OnLink: true})
+	err = r.h.NexthopAdd(rtnl.NexthopRequest{ID: 2, Gateway: a("2001:db8:1::5"), Dev: "va", NHFlags: rt.FlagOnLink})
 	requireErr(t, err, syscall.EINVAL, "Nexthop has invalid gateway or device mismatch")
 	// A local address, on this device or another, tentative or not.
 	err = r.h.NexthopAdd(rtnl.NexthopRequest{ID: 2, Gateway: a("2001:db8::1"), Dev: "va"})
