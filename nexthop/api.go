@@ -75,7 +75,7 @@ type GroupMember struct {
 // The zero Config is not valid.
 type Config struct {
 	ID        ID             // NHA_ID; 0 allocates the next free id
-	Family    rt.Family      // syscall.AF_INET or AF_INET6 for single nexthops (0: the gateway's, else AF_INET, as ip fills it); 0 for groups
+	Family    rt.Family      // rt.FamilyInet or rt.FamilyInet6 for single nexthops (0: the gateway's, else AF_INET, as ip fills it); 0 for groups
 	Gateway   netip.Addr     // NHA_GATEWAY
 	Dev       *netdev.Device // NHA_OIF (resolved by the caller from a name or ifindex)
 	OnLink    bool           // RTNH_F_ONLINK

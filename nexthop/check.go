@@ -8,9 +8,9 @@ package nexthop
 
 import (
 	"fmt"
-	"syscall"
 
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 )
 
 // CheckInvariants verifies the table and returns the first broken invariant:
@@ -189,7 +189,7 @@ func checkGroup(nh *Nexthop, inTree map[*Nexthop]bool) error {
 			return fmt.Errorf("group %d: entry of member %d not on its list of groups", nh.id, m.id)
 		}
 		members[m] = true
-		v4 = v4 || m.info.family == syscall.AF_INET
+		v4 = v4 || m.info.family == rt.FamilyInet
 	}
 	if g.res != nil {
 		if err := checkRes(nh); err != nil {

@@ -58,11 +58,11 @@ func (tb *Table) parseConfig(cfg Config) (nhConfig, error) {
 		if err := tb.checkAttrGroup(cfg); err != nil {
 			return c, err
 		}
-		c.family = syscall.AF_UNSPEC
+		c.family = rt.FamilyUnspec
 		c.OnLink = false // nh_flags are not kept for groups
 		return c, nil
 	}
-	if c.family == syscall.AF_UNSPEC {
+	if c.family == rt.FamilyUnspec {
 		c.family = DefaultFamily(cfg.Gateway, cfg.Blackhole, cfg.Dev != nil)
 	}
 	if cfg.Blackhole {
@@ -176,7 +176,7 @@ type singleNexthop struct {
 // createSingle fills in a single nexthop's nh_info and checks it.
 func (tb *Table) createSingle(t *sim.Task, c nhConfig, nh *Nexthop, info *nhInfo) (*Nexthop, error) {
 	*info = nhInfo{
-		family:    uint8(c.family),
+		family:    c.family,
 		gw:        c.Gateway,
 		dev:       c.Dev,
 		onlink:    c.OnLink,
@@ -187,13 +187,13 @@ func (tb *Table) createSingle(t *sim.Task, c nhConfig, nh *Nexthop, info *nhInfo
 	if info.fdb {
 		// nh_create_ipv4 checks nothing of an fdb nexthop (its scope stays
 		// link); fib6_nh_init keeps an IPv6 one's gateway, "::" included.
-		if c.family == syscall.AF_INET6 && !info.gw.IsValid() {
+		if c.family == rt.FamilyInet6 && !info.gw.IsValid() {
 			info.gw = netip.IPv6Unspecified()
 		}
 		nh.info = info
 		return nh, nil
 	}
-	if c.family == syscall.AF_INET && !info.gw.IsValid() {
+	if c.family == rt.FamilyInet && !info.gw.IsValid() {
 		// fib_check_nh_nongw: a device-only IPv4 nexthop (a blackhole uses
 		// loopback) is host scope and may not be onlink.
 		if info.onlink {
@@ -202,7 +202,7 @@ func (tb *Table) createSingle(t *sim.Task, c nhConfig, nh *Nexthop, info *nhInfo
 		info.scope = scopeHost
 	}
 	if info.blackhole && tb.loopback != nil && !tb.loopback.IsUp() {
-		if c.family == syscall.AF_INET {
+		if c.family == rt.FamilyInet {
 			return nil, errno.New(syscall.ENETDOWN, "Device for nexthop is not up") // fib_check_nh_nongw
 		}
 		return nil, errno.New(syscall.ENETDOWN, "Nexthop device is not up") // fib6_nh_init
@@ -210,7 +210,7 @@ func (tb *Table) createSingle(t *sim.Task, c nhConfig, nh *Nexthop, info *nhInfo
 	// nh_create_ipv4 checks a gateway (fib_check_nh); nh_create_ipv6 has
 	// fib6_nh_init check every IPv6 nexthop, a device-only one too (its
 	// device must have IPv6 enabled).
-	if tb.check != nil && (info.gw.IsValid() || c.family == syscall.AF_INET6 && !info.blackhole) {
+	if tb.check != nil && (info.gw.IsValid() || c.family == rt.FamilyInet6 && !info.blackhole) {
 		scope, err := tb.check(t, c.family, info.gw, info.dev, info.onlink)
 		if err != nil {
 			return nil, err

@@ -6,8 +6,8 @@ package nexthop
 
 import (
 	"fmt"
-	"syscall"
 
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -109,7 +109,7 @@ func linkEntries(g *nhGroup) {
 // computeHasV4 models nh_group_v4_update.
 func computeHasV4(entries []*grpEntry) bool {
 	for _, e := range entries {
-		if e.nh.info != nil && e.nh.info.family == syscall.AF_INET {
+		if e.nh.info != nil && e.nh.info.family == rt.FamilyInet {
 			return true
 		}
 	}

@@ -57,7 +57,7 @@ type Nexthop struct {
 type nhInfo struct {
 	gw        netip.Addr     // invalid when the nexthop has no gateway
 	dev       *netdev.Device // nil for blackholes, which the kernel puts on loopback
-	family    uint8          // AF_INET or AF_INET6
+	family    rt.Family      // AF_INET or AF_INET6
 	onlink    bool           // RTNH_F_ONLINK
 	blackhole bool           // reject_nh
 	fdb       bool           // fdb_nh: no device, not in the device hash
@@ -75,7 +75,7 @@ func (nh *Nexthop) Family() rt.Family {
 	if nh.info == nil {
 		return rt.FamilyUnspec
 	}
-	return rt.Family(nh.info.family)
+	return nh.info.family
 }
 
 // IsGroup reports whether the nexthop is a group.

@@ -5,8 +5,7 @@
 package nexthop
 
 import (
-	"syscall"
-
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -74,7 +73,7 @@ func (tb *Table) replaceSingle(old, cand *Nexthop) {
 	old.protocol = cand.protocol
 
 	// Only an IPv4 → IPv6 replace recomputes the groups' IPv4 indication.
-	if oldInfo.family == syscall.AF_INET && newInfo.family == syscall.AF_INET6 {
+	if oldInfo.family == rt.FamilyInet && newInfo.family == rt.FamilyInet6 {
 		for e := old.grpList.head; e != nil; e = e.next {
 			e.parent.grp.hasV4 = computeHasV4(e.parent.grp.entries)
 		}
@@ -114,7 +113,7 @@ func (nh *Nexthop) checkIPv6Users(cand *Nexthop) error {
 	if nh.IPv6Users() == 0 {
 		return nil
 	}
-	if cand.grp != nil && cand.grp.hasV4 || cand.info != nil && cand.info.family == syscall.AF_INET {
+	if cand.grp != nil && cand.grp.hasV4 || cand.info != nil && cand.info.family == rt.FamilyInet {
 		return einval("IPv6 routes can not use an IPv4 nexthop")
 	}
 	if cand.FDB() {
