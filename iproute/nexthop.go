@@ -299,21 +299,21 @@ func parseResArgs(a *args, nh *rtnl.NexthopRequest) error {
 // the word at each separator it reads, so a bad id is reported as the
 // first member's id as far as its first ',' or '/'; a bad weight as
 // itself.
-func parseGroup(s string) ([]rtnl.NexthopGroupEntry, error) {
+func parseGroup(s string) ([]nexthop.GroupEntry, error) {
 	first, _, _ := strings.Cut(s, "/")
 	first, _, _ = strings.Cut(first, ",")
 	bad := invarg("\"group\" value is invalid\n", first)
 	if s == "" {
 		return nil, bad
 	}
-	var out []rtnl.NexthopGroupEntry
+	var out []nexthop.GroupEntry
 	for _, part := range strings.Split(s, "/") {
 		id, wt, hasW := strings.Cut(part, ",")
 		n, ok := getUnsigned(id, 32)
 		if !ok {
 			return nil, bad
 		}
-		m := rtnl.NexthopGroupEntry{ID: nexthop.ID(n), Weight: 1}
+		m := nexthop.GroupEntry{ID: nexthop.ID(n), Weight: 1}
 		if hasW {
 			w, ok := getUnsigned(wt, 32)
 			if !ok || w == 0 || w > 256 {

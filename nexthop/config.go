@@ -10,6 +10,7 @@ package nexthop
 import (
 	"net/netip"
 	"syscall"
+	"time"
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/rt"
@@ -46,15 +47,20 @@ func DefaultFamily(gw netip.Addr, blackhole, dev bool) rt.Family {
 // family, the attributes a group, a blackhole or an fdb nexthop may have,
 // a group's entries, the gateway's family, onlink without a gateway, a
 // resilient group's parameters), are the request's: rtnl makes them
-// before it builds the Config. A Config made of Go values is trusted to
-// pass them; its Family 0 on a single nexthop is filled in as
-// DefaultFamily says.
+// before it builds the Config. Of those, the checks of a group's entries,
+// type and resilient parameters (CheckGroup, CheckResilient) are made
+// again here, so that a Config made of Go values cannot corrupt the
+// table; its Family 0 on a single nexthop is filled in as DefaultFamily
+// says.
 //
 // Kernel: rtm_to_nh_config_rtnl, nh_check_attr_group_rtnl
 // (net/ipv4/nexthop.c).
 func (tb *Table) parseConfig(cfg Config) (nhConfig, error) {
 	c := nhConfig{Config: cfg, family: cfg.Family}
 	if cfg.Group != nil {
+		if err := checkGroupConfig(cfg); err != nil {
+			return c, err
+		}
 		if err := tb.checkAttrGroup(cfg); err != nil {
 			return c, err
 		}
@@ -96,6 +102,93 @@ func (tb *Table) parseConfig(cfg Config) (nhConfig, error) {
 // front end (EMSGSIZE, the errno of a message too long): a group's
 // NHA_GROUP then always fits in its answers and notifications.
 const MaxGroupMembers = (0xffff - 4) / 8
+
+// GroupEntry is one member of a group as NHA_GROUP carries it (struct
+// nexthop_grp), before the checks of CheckGroup.
+type GroupEntry struct {
+	ID ID
+	// Weight is the member's weight, 1..MaxWeight (0 means 1): the
+	// message's weight and weight_high plus one, so up to 65536, which is
+	// refused.
+	Weight uint32
+	Resvd  uint16 // resvd2, which must be 0
+}
+
+// CheckGroup makes the checks of a group's entries that need no state,
+// in the kernel's order: a group has members (EINVAL), at most
+// MaxGroupMembers (EMSGSIZE: see there), and entry by entry a zero
+// reserved field, a weight of at most MaxWeight and an id that no later
+// entry repeats (each EINVAL). It finds in one pass the error the
+// kernel's walk, which compares each entry with those after it, finds
+// first. Both rtnl, on a request as sent, and the Table, on a Config,
+// make these checks: a group that passes them cannot corrupt the table.
+//
+// Kernel: nh_check_attr_group (net/ipv4/nexthop.c).
+func CheckGroup(g []GroupEntry) error {
+	if len(g) == 0 {
+		return einval("Invalid length for nexthop group attribute")
+	}
+	if len(g) > MaxGroupMembers {
+		return errno.New(syscall.EMSGSIZE, "")
+	}
+	last := make(map[ID]int, len(g))
+	for i, e := range g {
+		last[e.ID] = i
+	}
+	for i, e := range g {
+		if e.Resvd != 0 {
+			return einval("Reserved field in nexthop_grp must be 0")
+		}
+		if e.Weight > MaxWeight {
+			return einval("Invalid value for weight")
+		}
+		if last[e.ID] > i {
+			return einval("Nexthop id can not be used twice in a group")
+		}
+	}
+	return nil
+}
+
+// CheckResilient makes the checks of a resilient group's parameters that
+// need no state: a bucket count of 0, and timers that a u32 of clock_t
+// cannot carry (which only a Go request can have). nil, no NHA_RES_GROUP,
+// passes.
+//
+// Kernel: rtm_to_nh_config_grp_res, rtm_nh_get_timer (net/ipv4/nexthop.c).
+func CheckResilient(rc *ResilientConfig) error {
+	if rc == nil {
+		return nil
+	}
+	if rc.HasBuckets && rc.Buckets == 0 {
+		return einval("Number of buckets needs to be non-0")
+	}
+	bad := func(has bool, d time.Duration) bool { return has && (d < 0 || d >= MaxResilientTimer) }
+	if bad(rc.HasIdleTimer, rc.IdleTimer) || bad(rc.HasUnbalancedTimer, rc.UnbalancedTimer) {
+		return einval("Timer value too large")
+	}
+	return nil
+}
+
+// checkGroupConfig makes CheckGroup's and CheckResilient's checks, and
+// the group type's, on a group Config, which rtnl has already made on a
+// request: they keep a Config made of Go values from corrupting the
+// table.
+func checkGroupConfig(cfg Config) error {
+	if cfg.GroupType > GroupTypeMax {
+		return einval("Invalid group type")
+	}
+	g := make([]GroupEntry, len(cfg.Group))
+	for i, m := range cfg.Group {
+		g[i] = GroupEntry{ID: m.ID, Weight: uint32(m.Weight)}
+	}
+	if err := CheckGroup(g); err != nil {
+		return err
+	}
+	if cfg.GroupType == GroupResilient {
+		return CheckResilient(cfg.Resilient)
+	}
+	return nil
+}
 
 // checkAttrGroup checks a group's members: each exists, is a single
 // nexthop (a blackhole only alone), and fdb as the group is, of one

@@ -144,8 +144,8 @@ func TestGroupAtLimitOverTheWire(t *testing.T) {
 		require.NoError(t, r.h.NexthopAdd(rtnl.NexthopRequest{ID: nexthop.ID(i),
 			Gateway: netip.AddrFrom4([4]byte{10, 0, byte(i / 250), byte(i%250 + 2)}), Dev: "veth0"}))
 	}
-	err := r.h.NexthopAdd(rtnl.NexthopRequest{ID: 20000, Group: func() []rtnl.NexthopGroupEntry {
-		g := make([]rtnl.NexthopGroupEntry, nexthop.MaxGroupMembers+1)
+	err := r.h.NexthopAdd(rtnl.NexthopRequest{ID: 20000, Group: func() []nexthop.GroupEntry {
+		g := make([]nexthop.GroupEntry, nexthop.MaxGroupMembers+1)
 		for i := range g {
 			g[i].ID = nexthop.ID(i + 1)
 		}

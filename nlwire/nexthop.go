@@ -142,9 +142,9 @@ func nhRequest(h nhHeader, tb attrs) rtnl.NexthopRequest {
 		HWStats: tb.has(uapi.NHA_HW_STATS_ENABLE),
 	}
 	if g := tb.get(uapi.NHA_GROUP); g != nil {
-		req.Group = []rtnl.NexthopGroupEntry{}
+		req.Group = []nexthop.GroupEntry{}
 		for i := 0; len(g)%nexthopGrpLen == 0 && i < len(g); i += nexthopGrpLen {
-			req.Group = append(req.Group, rtnl.NexthopGroupEntry{
+			req.Group = append(req.Group, nexthop.GroupEntry{
 				ID:     nexthop.ID(binary.LittleEndian.Uint32(g[i:])),
 				Weight: (uint32(g[i+5])<<8 | uint32(g[i+4])) + 1,
 				Resvd:  binary.LittleEndian.Uint16(g[i+6:]),

@@ -334,7 +334,7 @@ func (w *stressWorker) nexthop(wire bool) error {
 		if a == id || b == id || a == b {
 			return nil
 		}
-		return w.handleErr(w.h.NexthopAdd(rtnl.NexthopRequest{ID: id, Group: []rtnl.NexthopGroupEntry{{ID: a, Weight: 1}, {ID: b, Weight: 2}}}))
+		return w.handleErr(w.h.NexthopAdd(rtnl.NexthopRequest{ID: id, Group: []nexthop.GroupEntry{{ID: a, Weight: 1}, {ID: b, Weight: 2}}}))
 	default:
 		if wire {
 			return w.wireNexthop(uapi.RTM_DELNEXTHOP, id, nil)

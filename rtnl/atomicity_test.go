@@ -291,10 +291,10 @@ func (g *atomGen) nexthop() rtnl.NexthopRequest {
 		}
 	case 1, 2:
 		for range g.rng.IntN(4) {
-			nh.Group = append(nh.Group, rtnl.NexthopGroupEntry{ID: nexthop.ID(g.rng.IntN(10)), Weight: []uint32{0, 1, 5, 255, 256}[g.rng.IntN(5)]})
+			nh.Group = append(nh.Group, nexthop.GroupEntry{ID: nexthop.ID(g.rng.IntN(10)), Weight: []uint32{0, 1, 5, 255, 256}[g.rng.IntN(5)]})
 		}
 		if nh.Group == nil {
-			nh.Group = []rtnl.NexthopGroupEntry{}
+			nh.Group = []nexthop.GroupEntry{}
 		}
 		if g.rng.IntN(4) == 0 {
 			nh.GroupType = nexthop.GroupResilient
@@ -531,7 +531,7 @@ func runAtomicity(t *testing.T, seed uint64, steps int, byOp map[string][2]int) 
 			return g.h.NexthopAdd(rtnl.NexthopRequest{ID: 2, Gateway: netip.MustParseAddr("198.51.100.7"), Dev: "va"})
 		},
 		func() error {
-			return g.h.NexthopAdd(rtnl.NexthopRequest{ID: 3, Group: []rtnl.NexthopGroupEntry{{ID: 1}, {ID: 2, Weight: 3}}})
+			return g.h.NexthopAdd(rtnl.NexthopRequest{ID: 3, Group: []nexthop.GroupEntry{{ID: 1}, {ID: 2, Weight: 3}}})
 		},
 		func() error { return g.h.NexthopAdd(rtnl.NexthopRequest{ID: 4, Blackhole: true}) },
 		func() error {

@@ -94,10 +94,10 @@ func TestRequestLimits(t *testing.T) {
 	for i := 1; i <= 8192; i++ {
 		r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: nexthop.ID(i), Gateway: netip.AddrFrom4([4]byte{198, 51, 100, byte(2 + i%250)}), Dev: "eth0"}))
 	}
-	group := func(n int) []rtnl.NexthopGroupEntry {
-		g := make([]rtnl.NexthopGroupEntry, n)
+	group := func(n int) []nexthop.GroupEntry {
+		g := make([]nexthop.GroupEntry, n)
 		for i := range g {
-			g[i] = rtnl.NexthopGroupEntry{ID: nexthop.ID(i + 1)}
+			g[i] = nexthop.GroupEntry{ID: nexthop.ID(i + 1)}
 		}
 		return g
 	}

@@ -22,7 +22,7 @@ func multipathRig(t *testing.T, seed uint32) *rig {
 	r.ok(r.h.Sysctl("net.ipv4.fib_multipath_hash_seed", strconv.FormatUint(uint64(seed), 10)))
 	r.vethNexthops()
 	ip := netip.MustParseAddr
-	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 10, Group: []rtnl.NexthopGroupEntry{{ID: 1}, {ID: 2, Weight: 2}, {ID: 3, Weight: 3}}}))
+	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 10, Group: []nexthop.GroupEntry{{ID: 1}, {ID: 2, Weight: 2}, {ID: 3, Weight: 3}}}))
 	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("10.0.0.0/8"), NexthopID: 10}))
 	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("11.0.0.0/8"), Multipath: []rtnl.RoutePath{
 		{Gateway: ip("172.16.1.2"), Dev: "veth1", Weight: 1},
@@ -163,7 +163,7 @@ func TestMultipathHashSeedSysctl(t *testing.T) {
 // 300 reads back as 44.
 func TestNexthopGroupWeightAboveAByte(t *testing.T) {
 	r := multipathRig(t, 1)
-	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 11, Group: []rtnl.NexthopGroupEntry{{ID: 1, Weight: 256}, {ID: 2, Weight: 300}}}))
+	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 11, Group: []nexthop.GroupEntry{{ID: 1, Weight: 256}, {ID: 2, Weight: 300}}}))
 	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("12.0.0.0/8"), NexthopID: 11}))
 
 	nhs, err := r.h.NexthopList()

@@ -42,10 +42,10 @@ type NexthopRequest struct {
 	// is (one above INT_MAX negative): rtm_to_nh_config_rtnl refuses an
 	// NHA_OIF of 0 as it does an ifindex no device has.
 	OIF       bool
-	Blackhole bool                // NHA_BLACKHOLE ("blackhole")
-	FDB       bool                // NHA_FDB ("fdb"): an fdb nexthop (a gateway, no device) or a group of them
-	Group     []NexthopGroupEntry // NHA_GROUP ("group ID[,WEIGHT]/..."); an empty one that is not nil was sent empty
-	GroupType nexthop.GroupType   // NHA_GROUP_TYPE: "type mpath" (the default) or "type resilient"
+	Blackhole bool                 // NHA_BLACKHOLE ("blackhole")
+	FDB       bool                 // NHA_FDB ("fdb"): an fdb nexthop (a gateway, no device) or a group of them
+	Group     []nexthop.GroupEntry // NHA_GROUP ("group ID[,WEIGHT]/..."); an empty one that is not nil was sent empty
+	GroupType nexthop.GroupType    // NHA_GROUP_TYPE: "type mpath" (the default) or "type resilient"
 	// Resilient is NHA_RES_GROUP ("buckets N idle_timer S
 	// unbalanced_timer S" after "type resilient"); nil sends none, as ip
 	// does when nothing follows "resilient".
@@ -77,16 +77,6 @@ type NexthopRequest struct {
 	// FamilySent is set when Family is nh_family as a message sent it,
 	// which is not filled in: 0 is AF_UNSPEC, which only a group may have.
 	FamilySent bool
-}
-
-// NexthopGroupEntry is one member of NHA_GROUP as sent (struct
-// nexthop_grp).
-type NexthopGroupEntry struct {
-	ID nexthop.ID
-	// Weight is the member's weight, 1..65535 (0 means 1): the message's
-	// weight and weight_high plus one, so up to 65536, which is refused.
-	Weight uint32
-	Resvd  uint16 // resvd2, which must be 0
 }
 
 // with returns the request with flags f, as a convenience sends it.

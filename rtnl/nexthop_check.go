@@ -8,7 +8,6 @@ package rtnl
 
 import (
 	"syscall"
-	"time"
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/nexthop"
@@ -122,25 +121,8 @@ func checkNexthopRequest(r *NexthopRequest) error {
 //
 // Kernel: nh_check_attr_group (net/ipv4/nexthop.c).
 func checkNexthopGroup(r *NexthopRequest) error {
-	g := r.Group
-	if len(g) == 0 {
-		return errno.New(syscall.EINVAL, "Invalid length for nexthop group attribute")
-	}
-	if len(g) > nexthop.MaxGroupMembers {
-		return errno.New(syscall.EMSGSIZE, "")
-	}
-	for i := range g {
-		if g[i].Resvd != 0 {
-			return errno.New(syscall.EINVAL, "Reserved field in nexthop_grp must be 0")
-		}
-		if g[i].Weight > nexthop.MaxWeight {
-			return errno.New(syscall.EINVAL, "Invalid value for weight")
-		}
-		for j := i + 1; j < len(g); j++ {
-			if g[i].ID == g[j].ID {
-				return errno.New(syscall.EINVAL, "Nexthop id can not be used twice in a group")
-			}
-		}
+	if err := nexthop.CheckGroup(r.Group); err != nil {
+		return err
 	}
 	if r.Blackhole || r.hasDev() || r.hasGateway() || r.HasEncap || r.HasEncapType ||
 		(r.Resilient != nil || r.ResilientErr != nil) && r.GroupType != nexthop.GroupResilient {
@@ -158,16 +140,5 @@ func checkResilient(r *NexthopRequest) error {
 	if r.ResilientErr != nil {
 		return r.ResilientErr
 	}
-	rc := r.Resilient
-	if rc == nil {
-		return nil
-	}
-	if rc.HasBuckets && rc.Buckets == 0 {
-		return errno.New(syscall.EINVAL, "Number of buckets needs to be non-0")
-	}
-	bad := func(has bool, d time.Duration) bool { return has && (d < 0 || d >= nexthop.MaxResilientTimer) }
-	if bad(rc.HasIdleTimer, rc.IdleTimer) || bad(rc.HasUnbalancedTimer, rc.UnbalancedTimer) {
-		return errno.New(syscall.EINVAL, "Timer value too large")
-	}
-	return nil
+	return nexthop.CheckResilient(r.Resilient)
 }

@@ -28,7 +28,7 @@ func nexthopRig(t *testing.T) *rig {
 	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 2, Dev: "veth2"}))
 	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 3, Gateway: ip("fe80::1"), Dev: "veth2"}))
 	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 4, Blackhole: true}))
-	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 10, Group: []rtnl.NexthopGroupEntry{{ID: 1}, {ID: 2, Weight: 3}}}))
+	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 10, Group: []nexthop.GroupEntry{{ID: 1}, {ID: 2, Weight: 3}}}))
 	return r
 }
 

@@ -21,7 +21,7 @@ import (
 func TestNewNexthopChecks(t *testing.T) {
 	r := nexthopRig(t)
 	ip := netip.MustParseAddr
-	type g = []rtnl.NexthopGroupEntry
+	type g = []nexthop.GroupEntry
 	onlink := rt.FlagOnLink
 	res := nexthop.GroupResilient
 	inet, inet6 := rt.FamilyInet, rt.FamilyInet6

@@ -38,11 +38,11 @@ func TestNexthopNewFlags(t *testing.T) {
 	requireErrno(newNH(rtnl.NexthopRequest{ID: 50, Dev: "nosuch"}, rt.NLMReplace), syscall.ENODEV, `Cannot find device "nosuch"`)
 	requireErrno(newNH(rtnl.NexthopRequest{ID: 50, Dev: "veth2", Gateway: ip("192.0.2.1")}, rt.NLMReplace),
 		syscall.ENETUNREACH, "Nexthop has invalid gateway")
-	requireErrno(newNH(rtnl.NexthopRequest{ID: 50, Group: []rtnl.NexthopGroupEntry{{ID: 7}}}, rt.NLMReplace),
+	requireErrno(newNH(rtnl.NexthopRequest{ID: 50, Group: []nexthop.GroupEntry{{ID: 7}}}, rt.NLMReplace),
 		syscall.EINVAL, "Invalid nexthop id")
 	noEntry := "Replace specified without create and no entry exists"
 	requireErrno(newNH(rtnl.NexthopRequest{ID: 50, Dev: "veth2"}, rt.NLMReplace), syscall.ENOENT, noEntry)
-	res := rtnl.NexthopRequest{ID: 51, Group: []rtnl.NexthopGroupEntry{{ID: 1}, {ID: 2}}, GroupType: nexthop.GroupResilient}
+	res := rtnl.NexthopRequest{ID: 51, Group: []nexthop.GroupEntry{{ID: 1}, {ID: 2}}, GroupType: nexthop.GroupResilient}
 	requireErrno(newNH(res, rt.NLMReplace), syscall.ENOENT, noEntry)
 	requireErrno(newNH(res, rt.NLMReplace|rt.NLMCreate), syscall.EINVAL, "Number of buckets not specified for nexthop group insertion")
 	_, err := r.h.NexthopGet(50)

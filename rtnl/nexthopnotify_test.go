@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/netsimlab/netsim/iproute"
+	"github.com/netsimlab/netsim/nexthop"
 	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 )
@@ -42,7 +43,7 @@ func TestNexthopReplaceNotifiesRoutes(t *testing.T) {
 	h := k.InitNet().Handle(k.World().NewTask("nl"))
 	require.NoError(t, h.NewNexthop(rtnl.NexthopRequest{Origin: rtnl.Origin{PortID: 4242, Seq: 1}, Flags: rt.NLMCreate | rt.NLMReplace, ID: 3, Gateway: ip("10.0.0.4"), Dev: "veth0"}))
 	require.NoError(t, h.NewNexthop(rtnl.NexthopRequest{Origin: rtnl.Origin{PortID: 4242, Seq: 2}, Flags: rt.NLMCreate | rt.NLMReplace, ID: 6, Gateway: ip("2001:db8::5"), Dev: "veth0"}))
-	require.NoError(t, h.NewNexthop(rtnl.NexthopRequest{Origin: rtnl.Origin{PortID: 4242, Seq: 3}, Flags: rt.NLMCreate | rt.NLMReplace, ID: 10, Group: []rtnl.NexthopGroupEntry{{ID: 3, Weight: 2}, {ID: 4, Weight: 1}}}))
+	require.NoError(t, h.NewNexthop(rtnl.NexthopRequest{Origin: rtnl.Origin{PortID: 4242, Seq: 3}, Flags: rt.NLMCreate | rt.NLMReplace, ID: 10, Group: []nexthop.GroupEntry{{ID: 3, Weight: 2}, {ID: 4, Weight: 1}}}))
 	require.NoError(t, h.NewNexthop(rtnl.NexthopRequest{Origin: rtnl.Origin{PortID: 4242, Seq: 4}, Flags: rt.NLMCreate | rt.NLMReplace, ID: 12, Gateway: ip("10.0.0.6"), Dev: "veth0"}))
 	require.Equal(t, []string{
 		"NEWNEXTHOP f=0x505 o=req fam=2 id=3 via=10.0.0.4 dev=veth0",

@@ -231,10 +231,10 @@ var scenario1 = append(setupSteps[:len(setupSteps):len(setupSteps)],
 	step("ip link del v0", false, func(h *rtnl.Handle) error { return h.LinkDel("v0") }),
 )
 
-func group(ids ...nexthop.ID) []rtnl.NexthopGroupEntry {
-	var g []rtnl.NexthopGroupEntry
+func group(ids ...nexthop.ID) []nexthop.GroupEntry {
+	var g []nexthop.GroupEntry
 	for _, id := range ids {
-		g = append(g, rtnl.NexthopGroupEntry{ID: id, Weight: 1})
+		g = append(g, nexthop.GroupEntry{ID: id, Weight: 1})
 	}
 	return g
 }

@@ -21,7 +21,7 @@ import (
 func resilientRig(t *testing.T) *rig {
 	r := newRig(t, rtnl.After)
 	r.vethNexthops()
-	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 10, Group: []rtnl.NexthopGroupEntry{{ID: 1}, {ID: 2}}, GroupType: nexthop.GroupResilient,
+	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 10, Group: []nexthop.GroupEntry{{ID: 1}, {ID: 2}}, GroupType: nexthop.GroupResilient,
 		Resilient: &nexthop.ResilientConfig{Buckets: 8, HasBuckets: true, IdleTimer: 10 * time.Second, HasIdleTimer: true}}))
 	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("10.0.0.0/8"), NexthopID: 10}))
 	return r
@@ -102,7 +102,7 @@ func TestResilientFlowsKeepTheirPath(t *testing.T) {
 		before[d] = got.Gateway
 	}
 	// Member 2 now wants 2 buckets of 8: its 4 are busy.
-	r.ok(r.h.NexthopReplace(rtnl.NexthopRequest{ID: 10, Group: []rtnl.NexthopGroupEntry{{ID: 1, Weight: 3}, {ID: 2}}, GroupType: nexthop.GroupResilient}))
+	r.ok(r.h.NexthopReplace(rtnl.NexthopRequest{ID: 10, Group: []nexthop.GroupEntry{{ID: 1, Weight: 3}, {ID: 2}}, GroupType: nexthop.GroupResilient}))
 	for s := 2; s <= 30; s++ {
 		r.sleepUntil(time.Duration(s) * time.Second)
 		for _, d := range dsts {
@@ -131,7 +131,7 @@ func TestResilientFlowsKeepTheirPath(t *testing.T) {
 // TestResilientBucketErrors: the errors of RTM_GETNEXTHOPBUCKET.
 func TestResilientBucketErrors(t *testing.T) {
 	r := resilientRig(t)
-	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 11, Group: []rtnl.NexthopGroupEntry{{ID: 1}}}))
+	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 11, Group: []nexthop.GroupEntry{{ID: 1}}}))
 	for _, c := range []struct {
 		name  string
 		err   error

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/nexthop"
 	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 )
@@ -36,7 +37,7 @@ func TestRouteGet6PathsAndSource(t *testing.T) {
 	a := netip.MustParseAddr
 	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 1, Gateway: a("2001:db8::2"), Dev: "va"}))
 	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 2, Gateway: a("2001:db8:1::2"), Dev: "vc"}))
-	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 3, Group: []rtnl.NexthopGroupEntry{{ID: 1}, {ID: 2}}}))
+	r.ok(r.h.NexthopAdd(rtnl.NexthopRequest{ID: 3, Group: []nexthop.GroupEntry{{ID: 1}, {ID: 2}}}))
 	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("2001:db8:6::/64"), NexthopID: 3}))
 	devs := map[string]bool{}
 	for i := range 16 {

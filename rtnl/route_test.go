@@ -100,10 +100,10 @@ func TestRouteAndNexthopBadInputChangesNothing(t *testing.T) {
 			return r.h.NexthopAdd(rtnl.NexthopRequest{ID: 2, Gateway: netip.MustParseAddr("192.0.2.1"), Dev: "eth0"})
 		}, syscall.ENETUNREACH, "Nexthop has invalid gateway"},
 		{"group unknown member", func() error {
-			return r.h.NexthopAdd(rtnl.NexthopRequest{ID: 3, Group: []rtnl.NexthopGroupEntry{{ID: 1}, {ID: 42}}})
+			return r.h.NexthopAdd(rtnl.NexthopRequest{ID: 3, Group: []nexthop.GroupEntry{{ID: 1}, {ID: 42}}})
 		}, syscall.EINVAL, ""},
 		{"group duplicate member", func() error {
-			return r.h.NexthopAdd(rtnl.NexthopRequest{ID: 3, Group: []rtnl.NexthopGroupEntry{{ID: 1}, {ID: 1}}})
+			return r.h.NexthopAdd(rtnl.NexthopRequest{ID: 3, Group: []nexthop.GroupEntry{{ID: 1}, {ID: 1}}})
 		}, syscall.EINVAL, "Nexthop id can not be used twice in a group"},
 		{"nexthop del missing", func() error { return r.h.NexthopDel(77) }, syscall.ENOENT, ""},
 	} {
