@@ -6,7 +6,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -46,10 +45,7 @@ func runBatch(args []string, out io.Writer) error {
 	v6 := fs.Bool("6", false, "run ip -6")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	tf := addTraceFlags(fs)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
+	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
