@@ -61,21 +61,12 @@ func (f *FIB) NexthopReplaced(t *sim.Task, nh *nexthop.Nexthop) {
 		// The leaves holding an alias of tb that uses nh, by ascending
 		// key, then sent in reverse.
 		var leaves []uint32
-		var pn uint32
-		for key := uint32(0); ; {
-			l := tr.leafWalk(&pn, key)
-			if l == 0 {
-				break
-			}
+		for l := range tr.leaves() {
 			for al := tr.lf[l].head; al != 0; al = tr.al(al).next {
 				if fa := tr.al(al); fa.tbID == tb.id && tr.fiOf(fa).nh == nh {
 					leaves = append(leaves, l)
 					break
 				}
-			}
-			lk := tr.lf[l].key
-			if key = lk + 1; key < lk {
-				break
 			}
 		}
 		for i := len(leaves) - 1; i >= 0; i-- {

@@ -626,6 +626,29 @@ func (t *trie) leafWalk(pn *uint32, key uint32) uint32 {
 	return 0
 }
 
+// leaves yields the trie's leaves by ascending key, one leafWalk each from
+// where the previous stopped, as the kernel's loops over leaf_walk_rcu do
+// (fib_table_dump, fib_trie_unmerge, __fib_info_notify_update). The body
+// must not change the trie.
+func (t *trie) leaves() iter.Seq[uint32] {
+	return func(yield func(uint32) bool) {
+		var pn uint32
+		for key := uint32(0); ; {
+			l := t.leafWalk(&pn, key)
+			if l == 0 {
+				return
+			}
+			lk := t.lf[l].key
+			if !yield(l) {
+				return
+			}
+			if key = lk + 1; key < lk {
+				return
+			}
+		}
+	}
+}
+
 // flushWalk walks the trie in reverse key order the way fib_table_flush does:
 // fn edits each leaf's aliases (and its slen); emptied leaves are unlinked,
 // and each tnode is resized once all its children are done.
