@@ -66,6 +66,15 @@ func Seed001(cfg rtnl.Config, p Seed001Params) (*Report, error) {
 	// ip -n test CMD: a process that enters the namespace, then asks.
 	ipn := func(fn func() error) error { return sh.netnsExec(fn) }
 	vlan := func(i int) string { return "foo." + strconv.Itoa(i) }
+	// for i in $(seq VLANs); do ip -n test ...; done
+	eachVLAN := func(cmd func(i int) error) error {
+		for i := 1; i <= p.VLANs; i++ {
+			if err := ipn(func() error { return cmd(i) }); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 
 	if p.PreviousRun {
 		if err := seed001PreviousRun(k, t, p.VLANs); err != nil {
@@ -93,22 +102,12 @@ func Seed001(cfg rtnl.Config, p Seed001Params) (*Report, error) {
 		return nil, err
 	}
 	if err := rc.phase("create vlans", func() error {
-		for i := 1; i <= p.VLANs; i++ {
-			if err := ipn(func() error { return h.LinkAdd(netdev.Vlan{Name: vlan(i), Link: "b1", ID: uint16(i)}) }); err != nil {
-				return err
-			}
-		}
-		return nil
+		return eachVLAN(func(i int) error { return h.LinkAdd(netdev.Vlan{Name: vlan(i), Link: "b1", ID: uint16(i)}) })
 	}); err != nil {
 		return nil, err
 	}
 	if err := rc.phase("bring up", func() error {
-		for i := 1; i <= p.VLANs; i++ {
-			if err := ipn(func() error { return h.LinkSetUp(vlan(i)) }); err != nil {
-				return err
-			}
-		}
-		return nil
+		return eachVLAN(func(i int) error { return h.LinkSetUp(vlan(i)) })
 	}); err != nil {
 		return nil, err
 	}
@@ -130,12 +129,7 @@ func Seed001(cfg rtnl.Config, p Seed001Params) (*Report, error) {
 		return rc.done(), nil
 	}
 	if err := rc.phase("attach to vrf", func() error {
-		for i := 1; i <= p.VLANs; i++ {
-			if err := ipn(func() error { return h.LinkSetMaster(vlan(i), "florp") }); err != nil {
-				return err
-			}
-		}
-		return nil
+		return eachVLAN(func(i int) error { return h.LinkSetMaster(vlan(i), "florp") })
 	}); err != nil {
 		return nil, err
 	}
