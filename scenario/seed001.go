@@ -52,14 +52,12 @@ func Seed001(cfg rtnl.Config, p Seed001Params) (*Report, error) {
 	if p.VLANs < 1 || p.VLANs > netdev.VlanMaxID {
 		return nil, fmt.Errorf("seed 001: vlans must be 1..%d, not %d", netdev.VlanMaxID, p.VLANs)
 	}
-	cfg.CountedWalks = true // same counters and virtual times, far less real time
-	k, w, err := newKernel(cfg, costsOr(p.Costs, defaultCosts), 0, p.Tracer)
+	k, w, err := newSeedKernel(cfg, costsOr(p.Costs, defaultCosts), 0, p.Tracer)
 	if err != nil {
 		return nil, err
 	}
 	t := w.NewTask("bash")
 	rc := newRecorder("001", k, t)
-	rc.r.Mode = cfg.String()
 	sh := &shell{t: t}
 	var h *rtnl.Handle
 
