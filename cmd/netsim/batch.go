@@ -5,7 +5,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -161,9 +160,7 @@ func runBatch(args []string, out io.Writer) error {
 	}{cfg.String(), *netns, *parallel, *cpus, end.Sub(start).Seconds(), cpu.Seconds(), spin.Seconds(),
 		st.Acquires, st.HoldMax.Seconds(), rtnlTaken, opsTaken, failed, elapsed.Seconds()}
 	if *asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(res); err != nil {
+		if err := printJSON(out, res); err != nil {
 			return err
 		}
 	} else {

@@ -213,9 +213,7 @@ func runSeeds(args []string, out io.Writer) error {
 			}
 			js = append(js, row{r.Seed, r.Phase, r.Mode, r.Published, r.Calibrated, r.Virtual.Seconds(), r.Ratio(), r.Real.Seconds(), c.Map()})
 		}
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(js)
+		return printJSON(out, js)
 	}
 	// A calibrated row's published time is marked: the cost model takes a
 	// constant from it, so its ratio is no test of the model.
@@ -265,7 +263,12 @@ func writeJSON(out io.Writer, reports []*scenario.Report) error {
 			rows = append(rows, jsonPhase{r.Scenario, p.Name, r.Mode, p.Virtual.Seconds(), p.Real.Seconds(), p.Counters.Map()})
 		}
 	}
+	return printJSON(out, rows)
+}
+
+// printJSON writes v as the commands' -json output: indented JSON.
+func printJSON(out io.Writer, v any) error {
 	enc := json.NewEncoder(out)
 	enc.SetIndent("", "  ")
-	return enc.Encode(rows)
+	return enc.Encode(v)
 }
