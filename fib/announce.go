@@ -11,19 +11,23 @@ import (
 	"github.com/netsimlab/netsim/sim"
 )
 
-// Announcer receives the RTM_NEWROUTE and RTM_DELROUTE messages the IPv4
-// FIB sends, at the points where the kernel sends them, with RTNL held.
-type Announcer interface {
+// RouteAnnouncer receives the RTM_NEWROUTE and RTM_DELROUTE messages of
+// routes R a FIB sends, at the points where the kernel sends them, with
+// RTNL held.
+type RouteAnnouncer[R any] interface {
 	// Wanted reports whether anyone listens: the FIB builds no message
 	// otherwise (rtnl_notify_needed).
 	Wanted() bool
 	// RouteMsg is an RTM_NEWROUTE (del false) or RTM_DELROUTE of r, with
 	// the nlmsg flags flags (NLM_F_CREATE, NLM_F_EXCL, NLM_F_REPLACE,
 	// NLM_F_APPEND). req says that it carries the header of the request
-	// under way; the routes the kernel adds for addresses (fib_magic)
-	// carry none.
-	RouteMsg(t *sim.Task, r Route, del bool, flags rt.NLMFlags, req bool)
+	// under way; the routes the kernel adds or removes itself carry none.
+	RouteMsg(t *sim.Task, r R, del bool, flags rt.NLMFlags, req bool)
 }
+
+// Announcer receives the IPv4 FIB's route messages. The routes the kernel
+// adds for addresses (fib_magic) carry no request header.
+type Announcer = RouteAnnouncer[Route]
 
 // SetAnnouncer installs a; nil sends nothing (the default). The caller
 // holds RTNL.
@@ -61,21 +65,12 @@ func (f *FIB) NexthopReplaced(t *sim.Task, nh *nexthop.Nexthop) {
 		// The leaves holding an alias of tb that uses nh, by ascending
 		// key, then sent in reverse.
 		var leaves []uint32
-		var pn uint32
-		for key := uint32(0); ; {
-			l := tr.leafWalk(&pn, key)
-			if l == 0 {
-				break
-			}
+		for l := range tr.leaves() {
 			for al := tr.lf[l].head; al != 0; al = tr.al(al).next {
 				if fa := tr.al(al); fa.tbID == tb.id && tr.fiOf(fa).nh == nh {
 					leaves = append(leaves, l)
 					break
 				}
-			}
-			lk := tr.lf[l].key
-			if key = lk + 1; key < lk {
-				break
 			}
 		}
 		for i := len(leaves) - 1; i >= 0; i-- {

@@ -151,17 +151,17 @@ func ExampleFIB_FlushFIB() {
 // a locked metric as its bit in Lock.
 func ExampleMetrics() {
 	var m fib.Metrics
-	m.Set(fib.MetricMTU, 1400)
-	m.Set(fib.MetricRTT, 100*8) // 100 ms
-	m.Set(fib.MetricRTOMin, 2000)
-	m.Lock = 1 << fib.MetricRTOMin
+	m.Set(rt.MetricMTU, 1400)
+	m.Set(rt.MetricRTT, 100*8) // 100 ms
+	m.Set(rt.MetricRTOMin, 2000)
+	m.Lock = 1 << rt.MetricRTOMin
 	m.CongCtl = "cubic"
-	for k := fib.MetricMTU; k <= fib.MetricMax; k++ {
+	for k := rt.MetricMTU; k <= rt.MetricMax; k++ {
 		if m.Values[k] != 0 {
 			fmt.Println(k, m.Values[k], m.Lock&(1<<k) != 0)
 		}
 	}
-	fmt.Println(fib.MetricCongCtl, m.CongCtl)
+	fmt.Println(rt.MetricCongCtl, m.CongCtl)
 	// Output:
 	// mtu 1400 false
 	// rtt 800 false

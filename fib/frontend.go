@@ -451,13 +451,7 @@ func (f *FIB) Unmerge(t *sim.Task) error {
 	}
 	ot := old.t
 	lt := newTrie(&f.work, &f.mem, &f.fis)
-	var pn uint32
-	key := uint32(0)
-	for {
-		l := ot.leafWalk(&pn, key)
-		if l == 0 {
-			break
-		}
+	for l := range ot.leaves() {
 		lk := ot.lf[l].key
 		var nl, ntp uint32
 		found := false
@@ -476,10 +470,6 @@ func (f *FIB) Unmerge(t *sim.Task) error {
 			if nl == 0 {
 				nl, ntp = lt.findNode(lk)
 			}
-		}
-		key = lk + 1
-		if key < lk {
-			break
 		}
 	}
 	local := &Table{f: f, id: TableLocal, t: lt, routes: old.routes}

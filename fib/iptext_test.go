@@ -118,14 +118,14 @@ func writeVia(b *strings.Builder, gw netip.Addr) {
 // print_rta_metrics.
 func metricsText(m Metrics) string {
 	var b strings.Builder
-	for k := MetricMTU; k <= MetricMax; k++ {
+	for k := rt.MetricMTU; k <= rt.MetricMax; k++ {
 		v := m.Values[k]
 		locked := m.Lock&(1<<k) != 0
 		set := v != 0
-		if k == MetricCongCtl {
+		if k == rt.MetricCongCtl {
 			set = m.CongCtl != ""
 		}
-		if k == MetricFeatures {
+		if k == rt.MetricFeatures {
 			v &^= featureECNCA
 			set = v != 0
 		}
@@ -137,18 +137,18 @@ func metricsText(m Metrics) string {
 			b.WriteString("lock ")
 		}
 		switch k {
-		case MetricFeatures:
+		case rt.MetricFeatures:
 			if v&FeatureECN != 0 {
 				b.WriteString("ecn ")
 			}
 			if v&^FeatureECN != 0 {
 				b.WriteString("0x" + strconv.FormatUint(uint64(v), 16) + " ")
 			}
-		case MetricRTT, MetricRTTVar, MetricRTOMin:
+		case rt.MetricRTT, rt.MetricRTTVar, rt.MetricRTOMin:
 			switch k {
-			case MetricRTT:
+			case rt.MetricRTT:
 				v /= 8
-			case MetricRTTVar:
+			case rt.MetricRTTVar:
 				v /= 4
 			}
 			if v >= 1000 {
@@ -156,7 +156,7 @@ func metricsText(m Metrics) string {
 			} else {
 				b.WriteString(strconv.FormatUint(uint64(v), 10) + "ms ")
 			}
-		case MetricCongCtl:
+		case rt.MetricCongCtl:
 			b.WriteString(m.CongCtl + " ")
 		default:
 			b.WriteString(strconv.FormatUint(uint64(v), 10) + " ")

@@ -9,32 +9,10 @@ package fib
 
 import "github.com/netsimlab/netsim/rt"
 
-// Metric is the index of a route metric (enum RTAX_*). The zero Metric is
-// RTAX_UNSPEC, which names no metric.
+// Metric is the index of a route metric (enum RTAX_*, the constants
+// rt.Metric*). The zero Metric is RTAX_UNSPEC, which names no metric. The
+// kernel caps MTU at 65520, AdvMSS at 65495 and HopLimit at 255.
 type Metric = rt.Metric
-
-// The route metrics (see rt for each); the kernel caps MTU at 65520,
-// AdvMSS at 65495 and HopLimit at 255.
-const (
-	MetricLock             = rt.MetricLock
-	MetricMTU              = rt.MetricMTU
-	MetricWindow           = rt.MetricWindow
-	MetricRTT              = rt.MetricRTT
-	MetricRTTVar           = rt.MetricRTTVar
-	MetricSSThresh         = rt.MetricSSThresh
-	MetricCwnd             = rt.MetricCwnd
-	MetricAdvMSS           = rt.MetricAdvMSS
-	MetricReordering       = rt.MetricReordering
-	MetricHopLimit         = rt.MetricHopLimit
-	MetricInitCwnd         = rt.MetricInitCwnd
-	MetricFeatures         = rt.MetricFeatures
-	MetricRTOMin           = rt.MetricRTOMin
-	MetricInitRwnd         = rt.MetricInitRwnd
-	MetricQuickAck         = rt.MetricQuickAck
-	MetricCongCtl          = rt.MetricCongCtl
-	MetricFastOpenNoCookie = rt.MetricFastOpenNoCookie
-	MetricMax              = rt.MetricMax
-)
 
 // FeatureECN is RTAX_FEATURE_ECN, the one feature bit a request may set
 // (RTAX_FEATURE_MASK; the others are refused).
@@ -67,15 +45,15 @@ func congestionControlKnown(name string) bool {
 // (ip multiplies its milliseconds by 8 and 4), RTOMin in ms. A zero value
 // is an unset metric, except for Del (see Given).
 type Metrics struct {
-	// Values by Metric; Values[0], Values[MetricLock] and
-	// Values[MetricCongCtl] are unused.
-	Values [MetricMax + 1]uint32
+	// Values by Metric; Values[0], Values[rt.MetricLock] and
+	// Values[rt.MetricCongCtl] are unused.
+	Values [rt.MetricMax + 1]uint32
 	// Lock is RTAX_LOCK: bit 1<<m locks metric m (ip's "lock").
 	Lock uint32
 	// CongCtl is RTAX_CC_ALGO, the congestion control's name; "" for none.
 	CongCtl string
 	// Given marks, in a delete request, metrics whose zero value is to be
-	// compared (bit 1<<m, MetricLock for Lock): `ip route del ... mtu 0`
+	// compared (bit 1<<m, rt.MetricLock for Lock): `ip route del ... mtu 0`
 	// matches only a route without an MTU. Nonzero values are always
 	// compared. Adds and dumps ignore it.
 	Given uint32
@@ -86,9 +64,9 @@ func (m Metrics) IsZero() bool { return m == Metrics{} }
 
 // Set sets metric k to v (and marks it Given).
 func (m *Metrics) Set(k Metric, v uint32) {
-	if k == MetricLock {
+	if k == rt.MetricLock {
 		m.Lock = v
-	} else if k <= MetricMax {
+	} else if k <= rt.MetricMax {
 		m.Values[k] = v
 	}
 	m.Given |= 1 << k
@@ -111,20 +89,20 @@ func ConvertMetrics(req *Metrics) (*Metrics, error) {
 	}
 	// The attributes go in ip's order; all errors are EINVAL, so the
 	// first one the kernel meets gives the message.
-	for k := MetricMTU; k <= MetricMax; k++ {
+	for k := rt.MetricMTU; k <= rt.MetricMax; k++ {
 		v := m.Values[k]
 		switch k {
-		case MetricAdvMSS:
+		case rt.MetricAdvMSS:
 			v = min(v, 65535-40)
-		case MetricMTU:
+		case rt.MetricMTU:
 			v = min(v, 65535-15)
-		case MetricHopLimit:
+		case rt.MetricHopLimit:
 			v = min(v, 255)
-		case MetricFeatures:
+		case rt.MetricFeatures:
 			if v&^FeatureECN != 0 {
 				return nil, einval("Unknown flag set in feature mask in metrics attribute")
 			}
-		case MetricCongCtl:
+		case rt.MetricCongCtl:
 			v = 0
 			if m.CongCtl != "" && !congestionControlKnown(m.CongCtl) {
 				return nil, einval("Unknown tcp congestion algorithm")
@@ -156,18 +134,18 @@ func metricsMatch(req *Metrics, fi *Metrics) bool {
 	if fi != nil {
 		have = *fi
 	}
-	if (req.Lock != 0 || req.Given&(1<<MetricLock) != 0) && req.Lock != have.Lock {
+	if (req.Lock != 0 || req.Given&(1<<rt.MetricLock) != 0) && req.Lock != have.Lock {
 		return false
 	}
-	for k := MetricMTU; k <= MetricMax; k++ {
-		if k == MetricCongCtl {
+	for k := rt.MetricMTU; k <= rt.MetricMax; k++ {
+		if k == rt.MetricCongCtl {
 			continue
 		}
 		if (req.Values[k] != 0 || req.Given&(1<<k) != 0) && req.Values[k] != have.Values[k] {
 			return false
 		}
 	}
-	if req.CongCtl != "" || req.Given&(1<<MetricCongCtl) != 0 {
+	if req.CongCtl != "" || req.Given&(1<<rt.MetricCongCtl) != 0 {
 		want := req.CongCtl
 		if !congestionControlKnown(want) {
 			want = ""

@@ -15,7 +15,7 @@ import (
 
 func mtu(v uint32) Metrics {
 	var m Metrics
-	m.Set(MetricMTU, v)
+	m.Set(rt.MetricMTU, v)
 	return m
 }
 
@@ -31,9 +31,9 @@ func TestMetricsConvert(t *testing.T) {
 		})
 	}
 	var big Metrics
-	big.Set(MetricMTU, 100000)
-	big.Set(MetricAdvMSS, 70000)
-	big.Set(MetricHopLimit, 1000)
+	big.Set(rt.MetricMTU, 100000)
+	big.Set(rt.MetricAdvMSS, 70000)
+	big.Set(rt.MetricHopLimit, 1000)
 	require.NoError(t, add("10.1.0.0/16", big))
 	var got Metrics
 	for _, r := range e.f.Routes(TableMain) {
@@ -41,9 +41,9 @@ func TestMetricsConvert(t *testing.T) {
 			got = r.Metrics
 		}
 	}
-	assert.Equal(t, uint32(65520), got.Values[MetricMTU])
-	assert.Equal(t, uint32(65495), got.Values[MetricAdvMSS])
-	assert.Equal(t, uint32(255), got.Values[MetricHopLimit])
+	assert.Equal(t, uint32(65520), got.Values[rt.MetricMTU])
+	assert.Equal(t, uint32(65495), got.Values[rt.MetricAdvMSS])
+	assert.Equal(t, uint32(255), got.Values[rt.MetricHopLimit])
 	assert.Zero(t, got.Given, "a dump marks nothing as given")
 
 	before := e.show()
@@ -53,7 +53,7 @@ func TestMetricsConvert(t *testing.T) {
 		m    Metrics
 		msg  string
 	}{
-		{"unknown feature bit", Metrics{Values: [MetricMax + 1]uint32{MetricFeatures: 2}}, "Unknown flag set in feature mask in metrics attribute"},
+		{"unknown feature bit", Metrics{Values: [rt.MetricMax + 1]uint32{rt.MetricFeatures: 2}}, "Unknown flag set in feature mask in metrics attribute"},
 		{"unknown congestion control", Metrics{CongCtl: "vegas"}, "Unknown tcp congestion algorithm"},
 	} {
 		err := add("10.2.0.0/16", c.m)
@@ -95,7 +95,7 @@ func TestMetricsIdentity(t *testing.T) {
 	want := map[string]uint32{"10.11.0.0/16": 1400, "10.12.0.0/16": 1400, "10.13.0.0/16": 1300}
 	for _, r := range e.f.Routes(TableMain) {
 		if w, ok := want[r.Dst.String()]; ok {
-			assert.Equal(t, w, r.Metrics.Values[MetricMTU], r.Dst.String())
+			assert.Equal(t, w, r.Metrics.Values[rt.MetricMTU], r.Dst.String())
 		}
 	}
 	require.NoError(t, e.f.check())
@@ -123,9 +123,9 @@ func TestMetricsDelete(t *testing.T) {
 	add(mtu(1400))
 	require.ErrorIs(t, del(mtu(0)), syscall.ESRCH, "a given zero is compared")
 	locked := mtu(1400)
-	locked.Set(MetricLock, 1<<MetricMTU)
+	locked.Set(rt.MetricLock, 1<<rt.MetricMTU)
 	require.ErrorIs(t, del(locked), syscall.ESRCH)
-	require.NoError(t, del(Metrics{Values: [MetricMax + 1]uint32{MetricMTU: 1400}, CongCtl: "nosuch"}))
+	require.NoError(t, del(Metrics{Values: [rt.MetricMax + 1]uint32{rt.MetricMTU: 1400}, CongCtl: "nosuch"}))
 
 	add(Metrics{CongCtl: "cubic"})
 	require.ErrorIs(t, del(Metrics{CongCtl: "reno"}), syscall.ESRCH)
@@ -138,14 +138,14 @@ func TestMetricsDelete(t *testing.T) {
 // units, features, a locked metric without value.
 func TestMetricsFormat(t *testing.T) {
 	var m Metrics
-	m.Set(MetricMTU, 1400)
-	m.Set(MetricRTT, 800)     // 100 ms
-	m.Set(MetricRTTVar, 6000) // 1.5 s
-	m.Set(MetricRTOMin, 200)  // ms
-	m.Set(MetricFeatures, FeatureECN)
-	m.Set(MetricHopLimit, 0)
+	m.Set(rt.MetricMTU, 1400)
+	m.Set(rt.MetricRTT, 800)     // 100 ms
+	m.Set(rt.MetricRTTVar, 6000) // 1.5 s
+	m.Set(rt.MetricRTOMin, 200)  // ms
+	m.Set(rt.MetricFeatures, FeatureECN)
+	m.Set(rt.MetricHopLimit, 0)
 	m.CongCtl = "bbr"
-	m.Lock = 1<<MetricRTOMin | 1<<MetricCwnd
+	m.Lock = 1<<rt.MetricRTOMin | 1<<rt.MetricCwnd
 	assert.Equal(t, "mtu 1400 rtt 100ms rttvar 1.5s cwnd lock 0 features ecn rto_min lock 200ms congctl bbr ", metricsText(m))
 	assert.Equal(t, "", metricsText(Metrics{}))
 }

@@ -108,13 +108,13 @@ func (m Metrics) netlinkSize() int {
 	if m.Lock != 0 {
 		n += nlaLen(4)
 	}
-	for k := MetricMTU; k <= MetricMax; k++ {
+	for k := rt.MetricMTU; k <= rt.MetricMax; k++ {
 		switch {
-		case k == MetricCongCtl:
+		case k == rt.MetricCongCtl:
 			if m.CongCtl != "" {
 				n += nlaLen(len(m.CongCtl) + 1)
 			}
-		case k == MetricFeatures:
+		case k == rt.MetricFeatures:
 			if m.Values[k]&^featureECNCA != 0 {
 				n += nlaLen(4)
 			}

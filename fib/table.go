@@ -768,22 +768,12 @@ func dumpInfo(tbID uint32, dst netip.Prefix, typ Type, tos uint8, fi *fibInfo) R
 func (tb *Table) Routes() []Route {
 	var out []Route
 	tr := tb.t
-	var pn uint32
-	key := uint32(0)
-	for {
-		l := tr.leafWalk(&pn, key)
-		if l == 0 {
-			break
-		}
+	for l := range tr.leaves() {
 		lk := tr.lf[l].key
 		for a := tr.lf[l].head; a != 0; a = tr.al(a).next {
 			if tr.al(a).tbID == tb.id {
 				out = append(out, tb.route(lk, tr.al(a)))
 			}
-		}
-		key = lk + 1
-		if key < lk {
-			break
 		}
 	}
 	return out

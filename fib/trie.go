@@ -378,15 +378,7 @@ func (t *trie) newTnode(key uint32, pos, nbits uint8) uint32 {
 	if nbits > inlineBits {
 		n.off = t.allocKids(nbits)
 	}
-	var i uint32
-	if k := len(t.tnFree); k > 0 {
-		i = t.tnFree[k-1]
-		t.tnFree = t.tnFree[:k-1]
-		t.tn[i] = n
-	} else {
-		i = uint32(len(t.tn))
-		t.tn = appendDoubling(t.tn, n)
-	}
+	i := slot(&t.tn, &t.tnFree, n)
 	t.nTnodes++
 	return i
 }
@@ -431,6 +423,19 @@ func appendDoubling[T any](s []T, v T) []T {
 	return append(s, v)
 }
 
+// slot stores v in pool: in the slot freed last, or appended when none
+// is free. It returns v's index.
+func slot[T any](pool *[]T, free *[]uint32, v T) uint32 {
+	if k := len(*free); k > 0 {
+		i := (*free)[k-1]
+		*free = (*free)[:k-1]
+		(*pool)[i] = v
+		return i
+	}
+	*pool = appendDoubling(*pool, v)
+	return uint32(len(*pool) - 1)
+}
+
 // freeTnode frees a tnode; its block of child slots is kept for the next
 // tnode of the same size (inserts keep making binary tnodes that the next
 // inflation absorbs).
@@ -448,15 +453,7 @@ func (t *trie) freeTnode(i uint32) {
 func (t *trie) newLeaf(key uint32, a alias) uint32 {
 	a.next = 0
 	l := leaf{key: key, slen: a.slen, inUse: true, first: a}
-	var i uint32
-	if k := len(t.lfFree); k > 0 {
-		i = t.lfFree[k-1]
-		t.lfFree = t.lfFree[:k-1]
-		t.lf[i] = l
-	} else {
-		i = uint32(len(t.lf))
-		t.lf = appendDoubling(t.lf, l)
-	}
+	i := slot(&t.lf, &t.lfFree, l)
 	t.lf[i].head = i | inlineAlias
 	t.nLeaves++
 	t.nAliases++
@@ -479,16 +476,7 @@ func (t *trie) newAlias(l uint32, a alias) uint32 {
 		t.nInline++
 		return l | inlineAlias
 	}
-	var i uint32
-	if k := len(t.faFree); k > 0 {
-		i = t.faFree[k-1]
-		t.faFree = t.faFree[:k-1]
-		t.fa[i] = a
-	} else {
-		i = uint32(len(t.fa))
-		t.fa = appendDoubling(t.fa, a)
-	}
-	return i
+	return slot(&t.fa, &t.faFree, a)
 }
 
 // freeAlias frees an alias already unlinked from its leaf's list.
@@ -624,6 +612,29 @@ func (t *trie) leafWalk(pn *uint32, key uint32) uint32 {
 	}
 	*pn = p
 	return 0
+}
+
+// leaves yields the trie's leaves by ascending key, one leafWalk each from
+// where the previous stopped, as the kernel's loops over leaf_walk_rcu do
+// (fib_table_dump, fib_trie_unmerge, __fib_info_notify_update). The body
+// must not change the trie.
+func (t *trie) leaves() iter.Seq[uint32] {
+	return func(yield func(uint32) bool) {
+		var pn uint32
+		for key := uint32(0); ; {
+			l := t.leafWalk(&pn, key)
+			if l == 0 {
+				return
+			}
+			lk := t.lf[l].key
+			if !yield(l) {
+				return
+			}
+			if key = lk + 1; key < lk {
+				return
+			}
+		}
+	}
 }
 
 // flushWalk walks the trie in reverse key order the way fib_table_flush does:

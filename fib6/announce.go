@@ -6,23 +6,16 @@
 package fib6
 
 import (
+	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/nexthop"
 	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
-// Announcer receives the RTM_NEWROUTE and RTM_DELROUTE messages the IPv6
-// FIB sends, at the points where the kernel sends them, with RTNL held.
-type Announcer interface {
-	// Wanted reports whether anyone listens: the FIB builds no message
-	// otherwise (rtnl_notify_needed).
-	Wanted() bool
-	// RouteMsg is an RTM_NEWROUTE (del false) or RTM_DELROUTE of r, with
-	// the nlmsg flags flags. req says that it carries the header of the
-	// request under way; the routes addrconf adds and removes, and those
-	// a device event or an expiry removes, carry none.
-	RouteMsg(t *sim.Task, r Route, del bool, flags rt.NLMFlags, req bool)
-}
+// Announcer receives the IPv6 FIB's route messages. The routes addrconf
+// adds and removes, and those a device event or an expiry removes, carry
+// no request header.
+type Announcer = fib.RouteAnnouncer[Route]
 
 // notifyState is what the FIB knows of the messages of the change under
 // way (guarded by RTNL).

@@ -167,7 +167,7 @@ func TestPrintRouteGet6(t *testing.T) {
 	qi := rtnl.RouteGetRequest{Dst: gw("2001:db8:1::1"), Src: gw("2001:db8:f::5"), IIF: "vb"}
 	rri := rr
 	rri.IIF = "vb"
-	rri.Metrics.Values[fib.MetricMTU] = 1400
+	rri.Metrics.Values[rt.MetricMTU] = 1400
 	require.Equal(t, "2001:db8:1::1 from 2001:db8:f::5 via 2001:db8::2 dev va metric 1024 mtu 1400 iif vb pref medium\n",
 		printRoutes(t, options{}, nil, routeAnswer6(qi, rri)))
 

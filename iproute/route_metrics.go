@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/netsimlab/netsim/fib"
+	"github.com/netsimlab/netsim/rt"
 )
 
 // metricKey is one metric keyword of iproute_modify.
@@ -24,22 +25,22 @@ type metricKey struct {
 // routeMetricKeys are the metric keywords in the order iproute_modify tries
 // them (which decides what an abbreviation means).
 var routeMetricKeys = []metricKey{
-	{"mtu", false, true, fib.MetricMTU, "\"mtu\" value is invalid\n"},
-	{"hoplimit", false, true, fib.MetricHopLimit, "\"hoplimit\" value is invalid\n"},
-	{"advmss", false, true, fib.MetricAdvMSS, "\"mss\" value is invalid\n"},
-	{"reordering", true, true, fib.MetricReordering, "\"reordering\" value is invalid\n"},
-	{"rtt", false, true, fib.MetricRTT, "\"rtt\" value is invalid\n"},
-	{"rto_min", false, false, fib.MetricRTOMin, "\"rto_min\" value is invalid\n"},
-	{"window", true, true, fib.MetricWindow, "\"window\" value is invalid\n"},
-	{"cwnd", true, true, fib.MetricCwnd, "\"cwnd\" value is invalid\n"},
-	{"initcwnd", true, true, fib.MetricInitCwnd, "\"initcwnd\" value is invalid\n"},
-	{"initrwnd", true, true, fib.MetricInitRwnd, "\"initrwnd\" value is invalid\n"},
-	{"features", true, false, fib.MetricFeatures, "\"features\" value not valid\n"},
-	{"quickack", true, false, fib.MetricQuickAck, "\"quickack\" value is invalid\n"},
-	{"congctl", true, true, fib.MetricCongCtl, ""},
-	{"rttvar", true, true, fib.MetricRTTVar, "\"rttvar\" value is invalid\n"},
-	{"ssthresh", true, true, fib.MetricSSThresh, "\"ssthresh\" value is invalid\n"},
-	{"fastopen_no_cookie", true, false, fib.MetricFastOpenNoCookie, "\"fastopen_no_cookie\" value is invalid\n"},
+	{"mtu", false, true, rt.MetricMTU, "\"mtu\" value is invalid\n"},
+	{"hoplimit", false, true, rt.MetricHopLimit, "\"hoplimit\" value is invalid\n"},
+	{"advmss", false, true, rt.MetricAdvMSS, "\"mss\" value is invalid\n"},
+	{"reordering", true, true, rt.MetricReordering, "\"reordering\" value is invalid\n"},
+	{"rtt", false, true, rt.MetricRTT, "\"rtt\" value is invalid\n"},
+	{"rto_min", false, false, rt.MetricRTOMin, "\"rto_min\" value is invalid\n"},
+	{"window", true, true, rt.MetricWindow, "\"window\" value is invalid\n"},
+	{"cwnd", true, true, rt.MetricCwnd, "\"cwnd\" value is invalid\n"},
+	{"initcwnd", true, true, rt.MetricInitCwnd, "\"initcwnd\" value is invalid\n"},
+	{"initrwnd", true, true, rt.MetricInitRwnd, "\"initrwnd\" value is invalid\n"},
+	{"features", true, false, rt.MetricFeatures, "\"features\" value not valid\n"},
+	{"quickack", true, false, rt.MetricQuickAck, "\"quickack\" value is invalid\n"},
+	{"congctl", true, true, rt.MetricCongCtl, ""},
+	{"rttvar", true, true, rt.MetricRTTVar, "\"rttvar\" value is invalid\n"},
+	{"ssthresh", true, true, rt.MetricSSThresh, "\"ssthresh\" value is invalid\n"},
+	{"fastopen_no_cookie", true, false, rt.MetricFastOpenNoCookie, "\"fastopen_no_cookie\" value is invalid\n"},
 }
 
 // routeMetricKey returns the metric keyword w stands for, or nil.
@@ -82,7 +83,7 @@ func (ip *IP) mxAdd(b *mxBuf, at mxAttr) {
 		b.n = 4
 	}
 	size, fn := 8, "rta_addattr32"
-	if at.m == fib.MetricCongCtl {
+	if at.m == rt.MetricCongCtl {
 		size, fn = (4+len(at.alg)+3)&^3, "rta_addattr_l"
 	}
 	if b.n+size > mxBufSize {
@@ -101,12 +102,12 @@ func (ip *IP) endMetrics(b *mxBuf) fib.Metrics {
 		return m
 	}
 	if b.lock != 0 {
-		ip.mxAdd(b, mxAttr{m: fib.MetricLock, v: b.lock})
+		ip.mxAdd(b, mxAttr{m: rt.MetricLock, v: b.lock})
 	}
 	for _, at := range b.attrs {
-		if at.m == fib.MetricCongCtl {
+		if at.m == rt.MetricCongCtl {
 			m.CongCtl = at.alg
-			m.Given |= 1 << fib.MetricCongCtl
+			m.Given |= 1 << rt.MetricCongCtl
 			continue
 		}
 		m.Set(at.m, at.v)
@@ -128,8 +129,8 @@ func (ip *IP) parseMetric(a *args, k *metricKey, b *mxBuf) error {
 	}
 	at := mxAttr{m: k.m}
 	switch k.m {
-	case fib.MetricRTT, fib.MetricRTTVar, fib.MetricRTOMin:
-		if k.m == fib.MetricRTOMin {
+	case rt.MetricRTT, rt.MetricRTTVar, rt.MetricRTOMin:
+		if k.m == rt.MetricRTOMin {
 			b.lock |= 1 << k.m // ip always locks rto_min
 		}
 		t, raw, ok := getTimeRTT(v)
@@ -137,26 +138,26 @@ func (ip *IP) parseMetric(a *args, k *metricKey, b *mxBuf) error {
 			return invarg(k.msg, v)
 		}
 		switch {
-		case raw || k.m == fib.MetricRTOMin:
-		case k.m == fib.MetricRTT:
+		case raw || k.m == rt.MetricRTOMin:
+		case k.m == rt.MetricRTT:
 			t *= 8
 		default:
 			t *= 4
 		}
 		at.v = t
-	case fib.MetricFeatures:
+	case rt.MetricFeatures:
 		if v != "ecn" {
 			return invarg(k.msg, v)
 		}
 		at.v = fib.FeatureECN
-	case fib.MetricCongCtl:
+	case rt.MetricCongCtl:
 		at.alg = v
 	default:
 		n, ok := getUnsigned(v, 32)
-		if !ok || k.m == fib.MetricHopLimit && n > 255 {
+		if !ok || k.m == rt.MetricHopLimit && n > 255 {
 			return invarg(k.msg, v)
 		}
-		if (k.m == fib.MetricQuickAck || k.m == fib.MetricFastOpenNoCookie) && n > 1 {
+		if (k.m == rt.MetricQuickAck || k.m == rt.MetricFastOpenNoCookie) && n > 1 {
 			return invarg("\""+k.name+"\" value should be 0 or 1\n", v)
 		}
 		at.v = uint32(n)

@@ -166,7 +166,7 @@ var routeModifyKeywords = func() []keyword[*routeReq] {
 		}}
 	}
 	for i := range routeMetricKeys {
-		if routeMetricKeys[i].m != fib.MetricFastOpenNoCookie {
+		if routeMetricKeys[i].m != rt.MetricFastOpenNoCookie {
 			t = append(t, metric(&routeMetricKeys[i]))
 		}
 	}
@@ -235,7 +235,7 @@ var routeModifyKeywords = func() []keyword[*routeReq] {
 		refused(exact[*routeReq]("ttl-propagate", nil)),
 	)
 	for i := range routeMetricKeys {
-		if routeMetricKeys[i].m == fib.MetricFastOpenNoCookie {
+		if routeMetricKeys[i].m == rt.MetricFastOpenNoCookie {
 			t = append(t, metric(&routeMetricKeys[i]))
 		}
 	}

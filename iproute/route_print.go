@@ -335,14 +335,14 @@ func (ip *IP) printRtaMetrics(mx fib.Metrics) {
 	p := &ip.p
 	p.openArray(printJSON, "metrics")
 	p.openObject("")
-	for k := fib.MetricMTU; k <= fib.MetricMax; k++ {
+	for k := rt.MetricMTU; k <= rt.MetricMax; k++ {
 		v := mx.Values[k]
 		locked := mx.Lock&(1<<k) != 0
 		set := v != 0
 		switch k {
-		case fib.MetricCongCtl:
+		case rt.MetricCongCtl:
 			set = mx.CongCtl != ""
-		case fib.MetricFeatures:
+		case rt.MetricFeatures:
 			// DST_FEATURE_ECN_CA is the kernel's own, never dumped.
 			v &^= 1 << 31
 			set = v != 0
@@ -357,7 +357,7 @@ func (ip *IP) printRtaMetrics(mx fib.Metrics) {
 			}
 		}
 		switch k {
-		case fib.MetricFeatures:
+		case rt.MetricFeatures:
 			of := v
 			if v&fib.FeatureECN != 0 {
 				p.null(printAny, "ecn", "ecn ", "")
@@ -366,11 +366,11 @@ func (ip *IP) printRtaMetrics(mx fib.Metrics) {
 			if v != 0 {
 				p.hex0x(printAny, "features", "%#x ", uint64(of))
 			}
-		case fib.MetricRTT, fib.MetricRTTVar, fib.MetricRTOMin:
+		case rt.MetricRTT, rt.MetricRTTVar, rt.MetricRTOMin:
 			switch k {
-			case fib.MetricRTT:
+			case rt.MetricRTT:
 				v /= 8
-			case fib.MetricRTTVar:
+			case rt.MetricRTTVar:
 				v /= 4
 			}
 			switch {
@@ -381,7 +381,7 @@ func (ip *IP) printRtaMetrics(mx fib.Metrics) {
 			default:
 				p.text("%dms ", v)
 			}
-		case fib.MetricCongCtl:
+		case rt.MetricCongCtl:
 			p.str(printAny, "congestion", "%s ", mx.CongCtl)
 		default:
 			p.uint(printAny, k.String(), "%d ", uint64(v))

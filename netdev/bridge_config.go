@@ -162,6 +162,21 @@ func (d *Device) ChangeBridge(t *sim.Task, s BridgeSettings) error {
 	return nil
 }
 
+// setIf sets *dst to *v when the request gives v.
+func setIf[T any](dst, v *T) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+// setFlag sets the boolean option *dst to v (any non-zero value is 1)
+// when the request gives v.
+func setFlag(dst, v *uint8) {
+	if v != nil {
+		*dst = min(*v, 1)
+	}
+}
+
 // apply checks settings s and applies them to b, in br_changelink's order.
 func (b *bridgeState) apply(s BridgeSettings) error {
 	c := &b.cfg
@@ -184,9 +199,7 @@ func (b *bridgeState) apply(s BridgeSettings) error {
 		}
 		c.MaxAge = *v
 	}
-	if v := s.AgeingTime; v != nil {
-		c.AgeingTime = *v
-	}
+	setIf(&c.AgeingTime, s.AgeingTime)
 	if v := s.STPState; v != nil {
 		// br_stp_set_enabled: in a namespace other than the initial one
 		// STP runs in the kernel (BR_KERNEL_STP = 1).
@@ -235,42 +248,20 @@ func (b *bridgeState) apply(s BridgeSettings) error {
 		}
 		c.McastRouter = *v
 	}
-	if v := s.McastSnooping; v != nil {
-		c.McastSnooping = min(*v, 1)
-	}
-	if v := s.McastQueryUseIfaddr; v != nil {
-		c.McastQueryUseIfaddr = min(*v, 1)
-	}
-	if v := s.McastQuerier; v != nil {
-		c.McastQuerier = min(*v, 1)
-	}
-	if v := s.McastHashElasticity; v != nil {
-		c.McastHashElasticity = *v
-	}
-	if v := s.McastHashMax; v != nil {
-		c.McastHashMax = *v
-	}
-	if v := s.McastLastMemberCnt; v != nil {
-		c.McastLastMemberCnt = *v
-	}
-	if v := s.McastStartupQueryCnt; v != nil {
-		c.McastStartupQueryCnt = *v
-	}
-	for _, iv := range []struct {
-		v   *uint64
-		dst *uint64
-	}{
-		{s.McastLastMemberIntvl, &c.McastLastMemberIntvl}, {s.McastMembershipIntvl, &c.McastMembershipIntvl},
-		{s.McastQuerierIntvl, &c.McastQuerierIntvl}, {s.McastQueryIntvl, &c.McastQueryIntvl},
-		{s.McastQueryResponseIntvl, &c.McastQueryResponseIntvl}, {s.McastStartupQueryIntvl, &c.McastStartupQueryIntvl},
-	} {
-		if iv.v != nil {
-			*iv.dst = *iv.v
-		}
-	}
-	if v := s.McastStatsEnabled; v != nil {
-		c.McastStatsEnabled = min(*v, 1)
-	}
+	setFlag(&c.McastSnooping, s.McastSnooping)
+	setFlag(&c.McastQueryUseIfaddr, s.McastQueryUseIfaddr)
+	setFlag(&c.McastQuerier, s.McastQuerier)
+	setIf(&c.McastHashElasticity, s.McastHashElasticity)
+	setIf(&c.McastHashMax, s.McastHashMax)
+	setIf(&c.McastLastMemberCnt, s.McastLastMemberCnt)
+	setIf(&c.McastStartupQueryCnt, s.McastStartupQueryCnt)
+	setIf(&c.McastLastMemberIntvl, s.McastLastMemberIntvl)
+	setIf(&c.McastMembershipIntvl, s.McastMembershipIntvl)
+	setIf(&c.McastQuerierIntvl, s.McastQuerierIntvl)
+	setIf(&c.McastQueryIntvl, s.McastQueryIntvl)
+	setIf(&c.McastQueryResponseIntvl, s.McastQueryResponseIntvl)
+	setIf(&c.McastStartupQueryIntvl, s.McastStartupQueryIntvl)
+	setFlag(&c.McastStatsEnabled, s.McastStatsEnabled)
 	if v := s.McastIGMPVersion; v != nil {
 		if *v != 2 && *v != 3 {
 			return errno.New(syscall.EINVAL, "Invalid IGMP version")
@@ -283,19 +274,11 @@ func (b *bridgeState) apply(s BridgeSettings) error {
 		}
 		c.McastMLDVersion = *v
 	}
-	if v := s.NFCallIptables; v != nil {
-		c.NFCallIptables = min(*v, 1)
-	}
-	if v := s.NFCallIp6tables; v != nil {
-		c.NFCallIp6tables = min(*v, 1)
-	}
-	if v := s.NFCallArptables; v != nil {
-		c.NFCallArptables = min(*v, 1)
-	}
+	setFlag(&c.NFCallIptables, s.NFCallIptables)
+	setFlag(&c.NFCallIp6tables, s.NFCallIp6tables)
+	setFlag(&c.NFCallArptables, s.NFCallArptables)
 	// IFLA_BR_MULTI_BOOLOPT (br_boolopt_multi_toggle).
-	if v := s.NoLinklocalLearn; v != nil {
-		c.NoLinklocalLearn = *v
-	}
+	setIf(&c.NoLinklocalLearn, s.NoLinklocalLearn)
 	if v := s.McastVlanSnooping; v != nil && *v {
 		if c.VlanFiltering == 0 {
 			return errno.New(syscall.EINVAL, "bridge: Cannot enable multicast vlan snooping with vlan filtering disabled")

@@ -64,8 +64,8 @@ type grpEntry struct {
 	weight uint16   // 1..MaxWeight
 	res    resEntry // a resilient group's bucket counts (nhge->res)
 
-	prev, next *grpEntry
-	linked     bool
+	listLinks[grpEntry]
+	linked bool
 }
 
 // entryList is nh->grp_list. list_add links at the head, so a member meets
@@ -75,11 +75,7 @@ type entryList struct {
 }
 
 func (l *entryList) pushFront(e *grpEntry) {
-	e.prev, e.next = nil, l.head
-	if l.head != nil {
-		l.head.prev = e
-	}
-	l.head = e
+	listAdd(&l.head, e)
 	e.linked = true
 }
 
@@ -87,15 +83,46 @@ func (l *entryList) remove(e *grpEntry) {
 	if !e.linked {
 		return
 	}
-	if e.prev != nil {
-		e.prev.next = e.next
+	listDel(&l.head, e)
+	e.linked = false
+}
+
+// listLinks are the prev and next pointers of a struct list_head in a
+// node of type T, for a list known by its first node.
+type listLinks[T any] struct {
+	prev, next *T
+}
+
+func (l *listLinks[T]) links() *listLinks[T] { return l }
+
+// listNode is a pointer to a node holding listLinks.
+type listNode[T any] interface {
+	*T
+	links() *listLinks[T]
+}
+
+// listAdd links n first on the list whose first node is *head (list_add).
+func listAdd[T any, P listNode[T]](head **T, n P) {
+	l := n.links()
+	l.prev, l.next = nil, *head
+	if *head != nil {
+		P(*head).links().prev = n
+	}
+	*head = n
+}
+
+// listDel unlinks n from the list whose first node is *head (list_del).
+func listDel[T any, P listNode[T]](head **T, n P) {
+	l := n.links()
+	if l.prev != nil {
+		P(l.prev).links().next = l.next
 	} else {
-		l.head = e.next
+		*head = l.next
 	}
-	if e.next != nil {
-		e.next.prev = e.prev
+	if l.next != nil {
+		P(l.next).links().prev = l.prev
 	}
-	e.prev, e.next, e.linked = nil, nil, false
+	l.prev, l.next = nil, nil
 }
 
 // linkEntries links a group's entries on their members' lists, in member

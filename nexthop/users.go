@@ -43,8 +43,8 @@ type IPv6User interface {
 
 // f6iNode is one entry of nh->f6i_list.
 type f6iNode struct {
-	u          IPv6User
-	prev, next *f6iNode
+	u IPv6User
+	listLinks[f6iNode]
 }
 
 // f6iList is nh->f6i_list: newest first (fib6_add links with list_add),
@@ -66,11 +66,8 @@ func (nh *Nexthop) AddIPv6User(u IPv6User) {
 	} else if l.idx[u] != nil {
 		return
 	}
-	n := &f6iNode{u: u, next: l.head}
-	if l.head != nil {
-		l.head.prev = n
-	}
-	l.head = n
+	n := &f6iNode{u: u}
+	listAdd(&l.head, n)
 	l.idx[u] = n
 }
 
@@ -82,14 +79,7 @@ func (nh *Nexthop) RemoveIPv6User(u IPv6User) {
 	if n == nil {
 		return
 	}
-	if n.prev != nil {
-		n.prev.next = n.next
-	} else {
-		l.head = n.next
-	}
-	if n.next != nil {
-		n.next.prev = n.prev
-	}
+	listDel(&l.head, n)
 	delete(l.idx, u)
 }
 

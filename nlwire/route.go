@@ -209,7 +209,7 @@ func parseMetrics(b []byte, base int) (fib.Metrics, error) {
 				// No algorithm is named "": tcp_ca_get_key_by_name fails.
 				return m, errno.New(syscall.EINVAL, "Unknown tcp congestion algorithm")
 			}
-			m.Given |= 1 << fib.MetricCongCtl
+			m.Given |= 1 << rt.MetricCongCtl
 			continue
 		}
 		if len(a.data) != 4 {

@@ -257,13 +257,13 @@ func putMetrics(ae *netlink.AttributeEncoder, mx fib.Metrics) {
 	if mx.Lock != 0 {
 		nae.Uint32(uapi.RTAX_LOCK, mx.Lock)
 	}
-	for k := fib.MetricMTU; k <= fib.MetricMax; k++ {
+	for k := rt.MetricMTU; k <= rt.MetricMax; k++ {
 		switch {
-		case k == fib.MetricCongCtl:
+		case k == rt.MetricCongCtl:
 			if mx.CongCtl != "" {
 				nae.String(uapi.RTAX_CC_ALGO, mx.CongCtl)
 			}
-		case k == fib.MetricFeatures:
+		case k == rt.MetricFeatures:
 			if v := mx.Values[k] & uapi.RTAX_FEATURE_MASK; v != 0 {
 				nae.Uint32(uint16(k), v)
 			}

@@ -217,14 +217,7 @@ func ruleFromMsg(fam rt.Family, body []byte, tb attrs) (fibrules.Rule, error) {
 //
 // Kernel: fib_nl_newrule, fib_newrule (net/core/fib_rules.c).
 func newRule(r *request) ([]netlink.Message, error) {
-	fam, tb, err := ruleParse(r)
-	if err != nil {
-		return nil, err
-	}
-	if err := ruleNotModelled(fam, tb, true); err != nil {
-		return nil, err
-	}
-	rule, err := ruleFromMsg(fam, r.body, tb)
+	fam, rule, err := ruleRequest(r, true)
 	if err != nil {
 		return nil, err
 	}
@@ -236,18 +229,26 @@ func newRule(r *request) ([]netlink.Message, error) {
 //
 // Kernel: fib_nl_delrule, fib_delrule, rule_find (net/core/fib_rules.c).
 func delRule(r *request) ([]netlink.Message, error) {
-	fam, tb, err := ruleParse(r)
-	if err != nil {
-		return nil, err
-	}
-	if err := ruleNotModelled(fam, tb, false); err != nil {
-		return nil, err
-	}
-	rule, err := ruleFromMsg(fam, r.body, tb)
+	fam, rule, err := ruleRequest(r, false)
 	if err != nil {
 		return nil, err
 	}
 	return nil, r.h.DelRule(rtnl.RuleRequest{Origin: r.origin, Family: fam, Rule: rule})
+}
+
+// ruleRequest is what fib_newrule (add) and fib_delrule share: the
+// header and attributes parsed, the attributes netsim does not model
+// refused, and the rule the message describes (fib_nl2rule).
+func ruleRequest(r *request, add bool) (rt.Family, fibrules.Rule, error) {
+	fam, tb, err := ruleParse(r)
+	if err != nil {
+		return 0, fibrules.Rule{}, err
+	}
+	if err := ruleNotModelled(fam, tb, add); err != nil {
+		return 0, fibrules.Rule{}, err
+	}
+	rule, err := ruleFromMsg(fam, r.body, tb)
+	return fam, rule, err
 }
 
 // dumpRules serves an RTM_GETRULE dump: one family's rules, or with

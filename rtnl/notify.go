@@ -144,16 +144,24 @@ func (a announcer) LinkMsg(t *sim.Task, d *netdev.Device, del bool, change uint3
 	if n == nil || !n.notifyNeeded() || !del && !d.Registered() {
 		return
 	}
-	m := Notification{Type: rt.RTMNewLink, Change: change}
-	if del {
-		m.Type = rt.RTMDelLink
-	}
+	m := linkNotification(d, del)
+	m.Change = change
 	if req && n.cur.Echo {
 		m.Origin = n.cur
 	}
+	n.send(m)
+}
+
+// linkNotification is the RTM_NEWLINK (del false) or RTM_DELLINK of d,
+// carrying d's link attributes.
+func linkNotification(d *netdev.Device, del bool) Notification {
+	m := Notification{Type: rt.RTMNewLink}
+	if del {
+		m.Type = rt.RTMDelLink
+	}
 	li := linkInfo(d)
 	m.Link = &li
-	n.send(m)
+	return m
 }
 
 // BridgePortMsg is br_ifinfo_notify of a port: sent whatever the port's
@@ -164,12 +172,8 @@ func (a announcer) BridgePortMsg(t *sim.Task, p *netdev.Device, del bool) {
 	if n == nil || !n.notifyNeeded() {
 		return
 	}
-	m := Notification{Type: rt.RTMNewLink, Family: rt.FamilyBridge}
-	if del {
-		m.Type = rt.RTMDelLink
-	}
-	li := linkInfo(p)
-	m.Link = &li
+	m := linkNotification(p, del)
+	m.Family = rt.FamilyBridge
 	n.send(m)
 }
 

@@ -21,14 +21,14 @@ import (
 func TestRouteGetMetrics(t *testing.T) {
 	r := routeRig(t, rtnl.After)
 	var m fib.Metrics
-	m.Set(fib.MetricMTU, 1400)
-	m.Set(fib.MetricLock, 1<<fib.MetricMTU)
+	m.Set(rt.MetricMTU, 1400)
+	m.Set(rt.MetricLock, 1<<rt.MetricMTU)
 	m.CongCtl = "reno"
 	r.ok(r.h.RouteAdd(rtnl.Route{Dst: pfx("10.0.0.0/8"), Gateway: netip.MustParseAddr("198.51.100.2"), Metrics: m}))
 	got, err := r.h.RouteGet(netip.MustParseAddr("10.1.2.3"))
 	require.NoError(t, err)
-	assert.Equal(t, uint32(1400), got.Metrics.Values[fib.MetricMTU])
-	assert.Equal(t, uint32(1<<fib.MetricMTU), got.Metrics.Lock)
+	assert.Equal(t, uint32(1400), got.Metrics.Values[rt.MetricMTU])
+	assert.Equal(t, uint32(1<<rt.MetricMTU), got.Metrics.Lock)
 	assert.Equal(t, "reno", got.Metrics.CongCtl)
 
 	l, err := r.h.RouteList(rt.FamilyInet, fib.TableMain)

@@ -83,10 +83,10 @@ func via(w []string, gw netip.Addr) []string {
 // values in the kernel's units.
 func metricWords(m fib.Metrics) []string {
 	var w []string
-	for k := fib.MetricMTU; k <= fib.MetricMax; k++ {
+	for k := rt.MetricMTU; k <= rt.MetricMax; k++ {
 		locked := m.Lock&(1<<k) != 0
 		v := strconv.FormatUint(uint64(m.Values[k]), 10)
-		if k == fib.MetricCongCtl {
+		if k == rt.MetricCongCtl {
 			v = m.CongCtl
 		}
 		if (v == "0" || v == "") && !locked {

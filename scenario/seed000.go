@@ -92,8 +92,7 @@ func Seed000(cfg rtnl.Config, p Seed000Params) (*Seed000Result, error) {
 	if p.Bystander == 0 {
 		p.Bystander = time.Second
 	}
-	cfg.CountedWalks = true
-	k, w, err := newKernel(cfg, costsOr(p.Costs, defaultCosts), 2, p.Tracer)
+	k, w, err := newSeedKernel(cfg, costsOr(p.Costs, defaultCosts), 2, p.Tracer)
 	if err != nil {
 		return nil, err
 	}

@@ -52,20 +52,27 @@ func Seed001(cfg rtnl.Config, p Seed001Params) (*Report, error) {
 	if p.VLANs < 1 || p.VLANs > netdev.VlanMaxID {
 		return nil, fmt.Errorf("seed 001: vlans must be 1..%d, not %d", netdev.VlanMaxID, p.VLANs)
 	}
-	cfg.CountedWalks = true // same counters and virtual times, far less real time
-	k, w, err := newKernel(cfg, costsOr(p.Costs, defaultCosts), 0, p.Tracer)
+	k, w, err := newSeedKernel(cfg, costsOr(p.Costs, defaultCosts), 0, p.Tracer)
 	if err != nil {
 		return nil, err
 	}
 	t := w.NewTask("bash")
 	rc := newRecorder("001", k, t)
-	rc.r.Mode = cfg.String()
 	sh := &shell{t: t}
 	var h *rtnl.Handle
 
 	// ip -n test CMD: a process that enters the namespace, then asks.
 	ipn := func(fn func() error) error { return sh.netnsExec(fn) }
 	vlan := func(i int) string { return "foo." + strconv.Itoa(i) }
+	// for i in $(seq VLANs); do ip -n test ...; done
+	eachVLAN := func(cmd func(i int) error) error {
+		for i := 1; i <= p.VLANs; i++ {
+			if err := ipn(func() error { return cmd(i) }); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 
 	if p.PreviousRun {
 		if err := seed001PreviousRun(k, t, p.VLANs); err != nil {
@@ -93,22 +100,12 @@ func Seed001(cfg rtnl.Config, p Seed001Params) (*Report, error) {
 		return nil, err
 	}
 	if err := rc.phase("create vlans", func() error {
-		for i := 1; i <= p.VLANs; i++ {
-			if err := ipn(func() error { return h.LinkAdd(netdev.Vlan{Name: vlan(i), Link: "b1", ID: uint16(i)}) }); err != nil {
-				return err
-			}
-		}
-		return nil
+		return eachVLAN(func(i int) error { return h.LinkAdd(netdev.Vlan{Name: vlan(i), Link: "b1", ID: uint16(i)}) })
 	}); err != nil {
 		return nil, err
 	}
 	if err := rc.phase("bring up", func() error {
-		for i := 1; i <= p.VLANs; i++ {
-			if err := ipn(func() error { return h.LinkSetUp(vlan(i)) }); err != nil {
-				return err
-			}
-		}
-		return nil
+		return eachVLAN(func(i int) error { return h.LinkSetUp(vlan(i)) })
 	}); err != nil {
 		return nil, err
 	}
@@ -130,12 +127,7 @@ func Seed001(cfg rtnl.Config, p Seed001Params) (*Report, error) {
 		return rc.done(), nil
 	}
 	if err := rc.phase("attach to vrf", func() error {
-		for i := 1; i <= p.VLANs; i++ {
-			if err := ipn(func() error { return h.LinkSetMaster(vlan(i), "florp") }); err != nil {
-				return err
-			}
-		}
-		return nil
+		return eachVLAN(func(i int) error { return h.LinkSetMaster(vlan(i), "florp") })
 	}); err != nil {
 		return nil, err
 	}

@@ -40,8 +40,7 @@ func Seed002(cfg rtnl.Config, p Seed002Params) (*Report, error) {
 	if p.Interfaces < 0 || p.Interfaces > 65536 {
 		return nil, fmt.Errorf("seed 002: interfaces must be 1..65536, not %d", p.Interfaces)
 	}
-	cfg.CountedWalks = true // same counters and virtual times, far less real time
-	k, w, err := newKernel(cfg, costsOr(p.Costs, seed002Costs), 0, p.Tracer)
+	k, w, err := newSeedKernel(cfg, costsOr(p.Costs, seed002Costs), 0, p.Tracer)
 	if err != nil {
 		return nil, err
 	}

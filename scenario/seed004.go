@@ -85,8 +85,7 @@ func Seed004(cfg rtnl.Config, p Seed004Params) (*Report, error) {
 	if p.Method != OneByOne {
 		p.Threads = 1
 	}
-	cfg.CountedWalks = true // same counters and virtual times, far less real time
-	k, w, err := newKernel(cfg, costsOr(p.Costs, defaultCosts), p.CPUs, p.Tracer)
+	k, w, err := newSeedKernel(cfg, costsOr(p.Costs, defaultCosts), p.CPUs, p.Tracer)
 	if err != nil {
 		return nil, err
 	}

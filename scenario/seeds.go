@@ -273,37 +273,48 @@ func RunSeedsWith(only []string, o SeedsOptions) ([]SeedRow, error) {
 			rows = append(rows, row)
 		}
 	}
+	// eachMode runs a seed's experiment before and after its patch and
+	// adds the rows of phases.
+	eachMode := func(seed string, run func(rtnl.Config, sim.Tracer) (*Report, error), phases ...string) error {
+		for _, cfg := range seedModes {
+			r, err := run(cfg, tracer("seed "+seed+" "+cfg.String()))
+			if err != nil {
+				return err
+			}
+			ran()
+			add(seed, cfg.String(), r, phases...)
+		}
+		return nil
+	}
 	for _, seed := range SeedIDs {
 		if !slices.Contains(only, seed) {
 			continue
 		}
 		switch seed {
 		case "000":
-			for _, cfg := range seedModes {
-				r, err := Seed000(cfg, Seed000Params{Nexthops: size(seed000Nexthops), Tracer: tracer("seed 000 " + cfg.String())})
+			err := eachMode(seed, func(cfg rtnl.Config, tr sim.Tracer) (*Report, error) {
+				r, err := Seed000(cfg, Seed000Params{Nexthops: size(seed000Nexthops), Tracer: tr})
 				if err != nil {
 					return nil, err
 				}
-				ran()
-				add(seed, cfg.String(), r.Report, "link down")
+				return r.Report, nil
+			}, "link down")
+			if err != nil {
+				return nil, err
 			}
 		case "001":
-			for _, cfg := range seedModes {
-				r, err := Seed001(cfg, Seed001Params{VLANs: size(seed001VLANs), Tracer: tracer("seed 001 " + cfg.String())})
-				if err != nil {
-					return nil, err
-				}
-				ran()
-				add(seed, cfg.String(), r, "create vlans", "bring up", "assign addresses", "attach to vrf")
+			err := eachMode(seed, func(cfg rtnl.Config, tr sim.Tracer) (*Report, error) {
+				return Seed001(cfg, Seed001Params{VLANs: size(seed001VLANs), Tracer: tr})
+			}, "create vlans", "bring up", "assign addresses", "attach to vrf")
+			if err != nil {
+				return nil, err
 			}
 		case "002":
-			for _, cfg := range seedModes {
-				r, err := Seed002(cfg, Seed002Params{Interfaces: size(100), Tracer: tracer("seed 002 " + cfg.String())})
-				if err != nil {
-					return nil, err
-				}
-				ran()
-				add(seed, cfg.String(), r, "script")
+			err := eachMode(seed, func(cfg rtnl.Config, tr sim.Tracer) (*Report, error) {
+				return Seed002(cfg, Seed002Params{Interfaces: size(100), Tracer: tr})
+			}, "script")
+			if err != nil {
+				return nil, err
 			}
 		case "003":
 			reports, err := runSeed003(size(seed003Netns), tracer, ran)

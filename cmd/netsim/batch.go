@@ -5,8 +5,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -46,10 +44,7 @@ func runBatch(args []string, out io.Writer) error {
 	v6 := fs.Bool("6", false, "run ip -6")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	tf := addTraceFlags(fs)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
+	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
@@ -165,9 +160,7 @@ func runBatch(args []string, out io.Writer) error {
 	}{cfg.String(), *netns, *parallel, *cpus, end.Sub(start).Seconds(), cpu.Seconds(), spin.Seconds(),
 		st.Acquires, st.HoldMax.Seconds(), rtnlTaken, opsTaken, failed, elapsed.Seconds()}
 	if *asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(res); err != nil {
+		if err := printJSON(out, res); err != nil {
 			return err
 		}
 	} else {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/netsimlab/netsim/fibrules"
@@ -30,6 +31,57 @@ is base=before):
   rules=rtnl|per-ops                seed 003: rule changes under RTNL or the per-ops lock
   ifindex-list=true|false           seed 004: RTM_DELLINK accepts IFLA_IFINDEX_LIST
 `
+
+// configSwitch is one key of the -config file: the values it takes (want,
+// for the error message) and what each of their spellings sets.
+type configSwitch struct {
+	want   string
+	values []configValue
+}
+
+// configValue is one value of a switch under each of its spellings.
+type configValue struct {
+	words []string
+	set   func(*rtnl.Config)
+}
+
+// set returns what val sets, or nil if the switch has no such value.
+func (s configSwitch) set(val string) func(*rtnl.Config) {
+	for _, v := range s.values {
+		if slices.Contains(v.words, val) {
+			return v.set
+		}
+	}
+	return nil
+}
+
+// configSwitches are the keys of the -config file (configHelp).
+var configSwitches = map[string]configSwitch{
+	"base": {"before or after", []configValue{
+		{[]string{"before"}, func(c *rtnl.Config) { *c = rtnl.Before }},
+		{[]string{"after"}, func(c *rtnl.Config) { *c = rtnl.After }},
+	}},
+	"nexthop": {"per-nexthop or deferred", []configValue{
+		{[]string{"per-nexthop"}, func(c *rtnl.Config) { c.Nexthop = nexthop.FlushPerNexthop }},
+		{[]string{"deferred"}, func(c *rtnl.Config) { c.Nexthop = nexthop.FlushDeferred }},
+	}},
+	"hwaddr": {"list or tree", []configValue{
+		{[]string{"list", "listonly"}, func(c *rtnl.Config) { c.HWAddr = hwaddr.ListOnly }},
+		{[]string{"tree", "treeindexed"}, func(c *rtnl.Config) { c.HWAddr = hwaddr.TreeIndexed }},
+	}},
+	"wait": {"fixed or backoff", []configValue{
+		{[]string{"fixed"}, func(c *rtnl.Config) { c.Wait = netdev.WaitFixed }},
+		{[]string{"backoff"}, func(c *rtnl.Config) { c.Wait = netdev.WaitBackoff }},
+	}},
+	"rules": {"rtnl or per-ops", []configValue{
+		{[]string{"rtnl"}, func(c *rtnl.Config) { c.Rules = fibrules.LockRTNL }},
+		{[]string{"per-ops"}, func(c *rtnl.Config) { c.Rules = fibrules.LockPerOps }},
+	}},
+	"ifindex-list": {"true or false", []configValue{
+		{[]string{"true", "yes", "on", "1"}, func(c *rtnl.Config) { c.IfindexList = true }},
+		{[]string{"false", "no", "off", "0"}, func(c *rtnl.Config) { c.IfindexList = false }},
+	}},
+}
 
 // readConfig reads a -config file.
 func readConfig(file string) (rtnl.Config, error) {
@@ -65,70 +117,18 @@ func parseConfig(file string, r io.Reader) (rtnl.Config, error) {
 		if prev, dup := seen[key]; dup {
 			return fail("%s set again (first at line %d)", key, prev)
 		}
-		bad := func(want string) (rtnl.Config, error) {
-			return fail("%s=%q: want %s", key, val, want)
-		}
-		switch key {
-		case "base":
-			if len(seen) > 0 {
-				return fail("base must be the first setting")
-			}
-			switch val {
-			case "before":
-				cfg = rtnl.Before
-			case "after":
-				cfg = rtnl.After
-			default:
-				return bad("before or after")
-			}
-		case "nexthop":
-			switch val {
-			case "per-nexthop":
-				cfg.Nexthop = nexthop.FlushPerNexthop
-			case "deferred":
-				cfg.Nexthop = nexthop.FlushDeferred
-			default:
-				return bad("per-nexthop or deferred")
-			}
-		case "hwaddr":
-			switch val {
-			case "list", "listonly":
-				cfg.HWAddr = hwaddr.ListOnly
-			case "tree", "treeindexed":
-				cfg.HWAddr = hwaddr.TreeIndexed
-			default:
-				return bad("list or tree")
-			}
-		case "wait":
-			switch val {
-			case "fixed":
-				cfg.Wait = netdev.WaitFixed
-			case "backoff":
-				cfg.Wait = netdev.WaitBackoff
-			default:
-				return bad("fixed or backoff")
-			}
-		case "rules":
-			switch val {
-			case "rtnl":
-				cfg.Rules = fibrules.LockRTNL
-			case "per-ops":
-				cfg.Rules = fibrules.LockPerOps
-			default:
-				return bad("rtnl or per-ops")
-			}
-		case "ifindex-list":
-			switch val {
-			case "true", "yes", "on", "1":
-				cfg.IfindexList = true
-			case "false", "no", "off", "0":
-				cfg.IfindexList = false
-			default:
-				return bad("true or false")
-			}
-		default:
+		sw, known := configSwitches[key]
+		if !known {
 			return fail("unknown key %q (want base, nexthop, hwaddr, wait, rules or ifindex-list)", key)
 		}
+		if key == "base" && len(seen) > 0 {
+			return fail("base must be the first setting")
+		}
+		set := sw.set(val)
+		if set == nil {
+			return fail("%s=%q: want %s", key, val, sw.want)
+		}
+		set(&cfg)
 		seen[key] = line
 	}
 	if err := sc.Err(); err != nil {

@@ -93,6 +93,16 @@ func run(args []string, out io.Writer) error {
 	return fmt.Errorf("unknown command %q\n%s", args[0], usage)
 }
 
+// parseFlags parses a command's flags; help reports -h or -help, after
+// which the flag set has printed its usage and the command does nothing.
+func parseFlags(fs *flag.FlagSet, args []string) (help bool, err error) {
+	err = fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return true, nil
+	}
+	return false, err
+}
+
 func runBuild(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("build", flag.ContinueOnError)
 	fs.SetOutput(out)
@@ -102,10 +112,7 @@ func runBuild(args []string, out io.Writer) error {
 	fs.IntVar(&p.OneByOne, "one-by-one", 20, "dummies deleted one request at a time")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	tf := addTraceFlags(fs)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
+	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -144,10 +151,7 @@ func runSeeds(args []string, out io.Writer) error {
 	asJSON := fs.Bool("json", false, "print a JSON array instead of a table")
 	scale := fs.Float64("scale", 1, "shrink every seed's size by this factor (0 < F ≤ 1) for a quick run; published times apply only at 1")
 	tf := addTraceFlags(fs)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
+	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -209,9 +213,7 @@ func runSeeds(args []string, out io.Writer) error {
 			}
 			js = append(js, row{r.Seed, r.Phase, r.Mode, r.Published, r.Calibrated, r.Virtual.Seconds(), r.Ratio(), r.Real.Seconds(), c.Map()})
 		}
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(js)
+		return printJSON(out, js)
 	}
 	// A calibrated row's published time is marked: the cost model takes a
 	// constant from it, so its ratio is no test of the model.
@@ -261,7 +263,12 @@ func writeJSON(out io.Writer, reports []*scenario.Report) error {
 			rows = append(rows, jsonPhase{r.Scenario, p.Name, r.Mode, p.Virtual.Seconds(), p.Real.Seconds(), p.Counters.Map()})
 		}
 	}
+	return printJSON(out, rows)
+}
+
+// printJSON writes v as the commands' -json output: indented JSON.
+func printJSON(out io.Writer, v any) error {
 	enc := json.NewEncoder(out)
 	enc.SetIndent("", "  ")
-	return enc.Encode(rows)
+	return enc.Encode(v)
 }

@@ -231,42 +231,69 @@ func (g *gen) usedPrefix(routes []string) string {
 	return strings.Fields(routes[g.r.IntN(len(routes))])[0]
 }
 
+// routeGetDraws is what a route get of one family draws from.
+type routeGetDraws struct {
+	special   []string // special destinations
+	inFrom    []string // sources of an input route (with iif)
+	outFrom   []string // sources of an output route
+	markP     float64  // how often a mark, below markN, is given
+	markN     int
+	tosP      float64 // how often a TOS is given (0: never, no draw)
+	fibmatchP float64 // how often the matched route is asked for
+}
+
+// getDraws4 is what an IPv4 route get draws from: input routes of a
+// packet from a neighbour, one of this host's addresses or a martian.
+var getDraws4 = routeGetDraws{
+	special:   []string{"0.0.0.0", "127.0.0.1", "255.255.255.255", "224.0.0.1", "10.0.0.255", "192.0.2.77"},
+	inFrom:    []string{"10.0.0.2", "10.0.1.9", "10.0.0.1", "192.0.2.5", "127.0.0.1", "224.0.0.9"},
+	outFrom:   []string{"10.0.0.1", "10.0.1.1", "10.0.0.2", "127.0.0.1", "0.0.0.0"},
+	markP:     0.1,
+	markN:     16,
+	tosP:      0.05,
+	fibmatchP: 0.15,
+}
+
 // routeGet asks for the route to an address near the routes and subnets
 // used, or to a special address: the output route, now and then with a
 // source, an output device, a mark or a TOS, or the input route of a
 // packet from a given source on a given device.
 func (g *gen) routeGet() {
+	g.emit("route get %s", g.routeGetSpec(g.routes, g.host, getDraws4))
+}
+
+// routeGetSpec draws the arguments of a route get: a destination among
+// routes' prefixes, a host or a special address, then the options of d.
+func (g *gen) routeGetSpec(routes []string, host func() string, d routeGetDraws) string {
 	var dst string
 	switch k := g.r.IntN(10); {
-	case k < 4 && len(g.routes) > 0:
-		dst, _, _ = strings.Cut(g.usedPrefix(g.routes), "/")
+	case k < 4 && len(routes) > 0:
+		dst, _, _ = strings.Cut(g.usedPrefix(routes), "/")
 	case k < 8:
-		dst = g.host()
+		dst = host()
 	default:
-		dst = g.pick("0.0.0.0", "127.0.0.1", "255.255.255.255", "224.0.0.1", "10.0.0.255", "192.0.2.77")
+		dst = g.pick(d.special...)
 	}
 	spec := dst
 	if g.chance(0.2) {
-		// An input route: of a packet from a neighbour, one of this
-		// host's addresses or a martian.
-		spec += " from " + g.pick("10.0.0.2", "10.0.1.9", "10.0.0.1", "192.0.2.5", "127.0.0.1", "224.0.0.9") + " iif " + g.dev()
+		spec += " from " + g.pick(d.inFrom...) + " iif " + g.dev()
 	} else if g.chance(0.2) {
-		spec += " from " + g.pick("10.0.0.1", "10.0.1.1", "10.0.0.2", "127.0.0.1", "0.0.0.0")
+		spec += " from " + g.pick(d.outFrom...)
 	}
 	if g.chance(0.2) {
 		spec += " oif " + g.dev()
 	}
-	if g.chance(0.1) {
-		spec += fmt.Sprintf(" mark %d", g.r.IntN(16))
+	if g.chance(d.markP) {
+		spec += fmt.Sprintf(" mark %d", g.r.IntN(d.markN))
 	}
-	if g.chance(0.05) {
+	if d.tosP > 0 && g.chance(d.tosP) {
 		spec += " tos " + g.pick("0x10", "0x08")
 	}
-	if g.chance(0.15) {
+	if g.chance(d.fibmatchP) {
 		// The route that matched, as the FIB holds it.
 		spec = "fibmatch " + spec
 	}
-	g.emit("route get %s", spec)
+	return spec
 }
 
 func (g *gen) link() {
@@ -574,6 +601,20 @@ func (g *gen) routeDel() {
 	}
 }
 
+// groupMembers draws one to three members of a nexthop group, ids drawn
+// by id, now and then with a weight ("ID" or "ID,WEIGHT").
+func (g *gen) groupMembers(id func() int) []string {
+	var m []string
+	for range 1 + g.r.IntN(3) {
+		s := fmt.Sprint(id())
+		if g.chance(0.3) {
+			s += fmt.Sprintf(",%d", 1+g.r.IntN(4))
+		}
+		m = append(m, s)
+	}
+	return m
+}
+
 func (g *gen) nexthop() {
 	id := g.nhid()
 	switch k := g.r.IntN(12); {
@@ -591,14 +632,7 @@ func (g *gen) nexthop() {
 	case k < 5:
 		g.emit("nexthop %s id %d blackhole", g.pick("add", "replace"), id)
 	case k < 8:
-		var m []string
-		for range 1 + g.r.IntN(3) {
-			s := fmt.Sprint(g.nhid())
-			if g.chance(0.3) {
-				s += fmt.Sprintf(",%d", 1+g.r.IntN(4))
-			}
-			m = append(m, s)
-		}
+		m := g.groupMembers(g.nhid)
 		typ := ""
 		if g.feat.resilient && g.chance(0.4) {
 			if g.chance(0.5) {

@@ -334,31 +334,18 @@ func (g *gen) routeDel6() {
 // a source, through an output device or with a mark, the input route of a
 // packet on a device, or the route that matched (fibmatch).
 func (g *gen) routeGet6() {
-	var dst string
-	switch k := g.r.IntN(10); {
-	case k < 4 && len(g.routes6) > 0:
-		dst, _, _ = strings.Cut(g.usedPrefix(g.routes6), "/")
-	case k < 8:
-		dst = g.host6()
-	default:
-		dst = g.pick("::", "::1", "ff02::1", "2001:db8::1", "fe80::1", "2001:db8:ffff::1", "64:ff9b::1")
-	}
-	spec := dst
-	if g.chance(0.2) {
-		spec += " from " + g.pick("2001:db8::2", "2001:db8:1::9", "2001:db8::1", "fe80::ff:fe00:b0", "::1") + " iif " + g.dev()
-	} else if g.chance(0.2) {
-		spec += " from " + g.pick("2001:db8::1", "2001:db8:1::1", "2001:db8:2::5", "::", "2001:db8:1::")
-	}
-	if g.chance(0.2) {
-		spec += " oif " + g.dev()
-	}
-	if g.chance(0.12) {
-		spec += fmt.Sprintf(" mark %d", g.r.IntN(4))
-	}
-	if g.chance(0.2) {
-		spec = "fibmatch " + spec
-	}
+	spec := g.routeGetSpec(g.routes6, g.host6, getDraws6)
 	g.emit("%sroute get %s", g.ip6(), spec)
+}
+
+// getDraws6 is what an IPv6 route get draws from; it gives no TOS.
+var getDraws6 = routeGetDraws{
+	special:   []string{"::", "::1", "ff02::1", "2001:db8::1", "fe80::1", "2001:db8:ffff::1", "64:ff9b::1"},
+	inFrom:    []string{"2001:db8::2", "2001:db8:1::9", "2001:db8::1", "fe80::ff:fe00:b0", "::1"},
+	outFrom:   []string{"2001:db8::1", "2001:db8:1::1", "2001:db8:2::5", "::", "2001:db8:1::"},
+	markP:     0.12,
+	markN:     4,
+	fibmatchP: 0.2,
 }
 
 // nexthop6 adds or replaces an IPv6 nexthop (a gateway with its device, a
@@ -381,14 +368,7 @@ func (g *gen) nexthop6() {
 	case k < 5:
 		g.emit("-6 nexthop %s id %d %s", g.pick("add", "replace"), id, g.pick("dev "+g.dev(), "blackhole"))
 	case k < 8:
-		var m []string
-		for range 1 + g.r.IntN(3) {
-			s := fmt.Sprint(g.nhid6())
-			if g.chance(0.3) {
-				s += fmt.Sprintf(",%d", 1+g.r.IntN(4))
-			}
-			m = append(m, s)
-		}
+		m := g.groupMembers(g.nhid6)
 		g.emit("nexthop %s id %d group %s", g.pick("add", "add", "replace"), 13+g.r.IntN(3), strings.Join(m, "/"))
 	case k < 9:
 		g.emit("nexthop del id %s", g.pick(fmt.Sprint(id), fmt.Sprint(13+g.r.IntN(3))))

@@ -149,10 +149,10 @@ type RuleMsg struct {
 	Flags                                                  uint32
 }
 
-// Bytes returns the 12-byte header.
+// Bytes returns the 12-byte header: fib_rule_hdr is laid out as struct
+// rtmsg, byte for byte.
 func (h RuleMsg) Bytes() []byte {
-	b := []byte{h.Family, h.DstLen, h.SrcLen, h.Tos, h.Table, h.Res1, h.Res2, h.Action}
-	return binary.LittleEndian.AppendUint32(b, h.Flags)
+	return RtMsg{h.Family, h.DstLen, h.SrcLen, h.Tos, h.Table, h.Res1, h.Res2, h.Action, h.Flags}.Bytes()
 }
 
 // NhMsg is struct nhmsg.
