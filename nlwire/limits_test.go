@@ -48,7 +48,7 @@ func (r *limitsRig) do(m netlink.Message) []netlink.Message {
 	m.Header.Sequence = r.seq
 	m.Header.Length = uint32(16 + (len(m.Data)+3)&^3)
 	require.NoError(r.t, W.SocketOf(r.a).Send(m))
-	got, err := W.DrainDeadline(r.a)
+	got, err := W.Drain(r.a)
 	require.NoError(r.t, err)
 	return got
 }
@@ -56,7 +56,7 @@ func (r *limitsRig) do(m netlink.Message) []netlink.Message {
 // listened is what L holds.
 func (r *limitsRig) listened() []netlink.Message {
 	r.t.Helper()
-	got, err := W.DrainDeadline(r.l)
+	got, err := W.Drain(r.l)
 	require.NoError(r.t, err)
 	return got
 }

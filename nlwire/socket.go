@@ -139,6 +139,20 @@ func (s *Socket) PID() uint32 { return s.pid }
 // Handle returns the handle the socket's requests are served with.
 func (s *Socket) Handle() *rtnl.Handle { return s.h }
 
+// Readable reports whether a Receive would return without waiting, as
+// poll(2) reports POLLIN or POLLERR: a datagram is queued, an error is
+// pending, or the socket is closed. A request's answers, notifications and
+// a dump's first datagram are queued before Send returns, and a dump's
+// next datagram before the Receive that makes room for it returns, so a
+// socket that is not Readable gets nothing more until the next request.
+//
+// Kernel: netlink_poll → datagram_poll (net/core/datagram.c).
+func (s *Socket) Readable() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.queue) > 0 || s.sockErr != 0 || s.closed
+}
+
 // Close closes the socket: it leaves its groups, gives up its port id,
 // drops its queue and wakes a blocked Receive, which returns the poller's
 // "use of closed file" error, as a real socket's does; a Receive after

@@ -6,9 +6,7 @@ package wiretest
 import (
 	"crypto/sha256"
 	"encoding/binary"
-	"errors"
 	"fmt"
-	"os"
 	"reflect"
 	"strings"
 	"time"
@@ -16,6 +14,7 @@ import (
 
 	"github.com/mdlayher/netlink"
 
+	"github.com/netsimlab/netsim/nlwire"
 	"github.com/netsimlab/netsim/rtnl"
 )
 
@@ -244,28 +243,23 @@ func SocketOf(c *netlink.Conn) netlink.Socket {
 	return reflect.NewAt(v.Type(), unsafe.Pointer(v.UnsafeAddr())).Elem().Interface().(netlink.Socket)
 }
 
-// DrainDeadline returns the messages waiting on c, reading its Socket
-// until a read times out: for a socket whose replies are queued by the
-// time Send returns, so that a short wait means an empty queue. (A
-// deadline already past fails a read before it looks at the queue, as an
-// operating system socket's does.)
-func DrainDeadline(c *netlink.Conn) ([]netlink.Message, error) {
-	defer c.SetReadDeadline(time.Time{})
-	s := SocketOf(c)
+// Drain returns the messages waiting on c, a simulated socket
+// (nlwire.Socket), reading while it is Readable: its answers are queued
+// by the time Send returns, so no wait on the clock is needed.
+func Drain(c *netlink.Conn) ([]netlink.Message, error) {
+	s, ok := SocketOf(c).(*nlwire.Socket)
+	if !ok {
+		return nil, fmt.Errorf("wiretest: Drain needs a simulated socket, not %T", SocketOf(c))
+	}
 	var out []netlink.Message
-	for {
-		if err := c.SetReadDeadline(time.Now().Add(2 * time.Millisecond)); err != nil {
-			return out, err
-		}
+	for s.Readable() {
 		msgs, err := s.Receive()
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			return out, nil
-		}
 		if err != nil {
 			return out, err
 		}
 		out = append(out, msgs...)
 	}
+	return out, nil
 }
 
 // parseMessages splits a datagram into its messages.

@@ -43,9 +43,9 @@ func (s *Sim) CallPort() uint32 { return 0 }
 // deferred work that comes due meanwhile (rtnl.Kernel.SettleFor).
 func (s *Sim) Settle(st Step) { s.K.SettleFor(s.task, SettleTime(st, DefaultSettle)) }
 
-// Drain reads c until a read deadline in the past stops it: nlwire queues
-// a request's answers and notifications before Send returns.
-func (s *Sim) Drain(c *netlink.Conn) ([]netlink.Message, error) { return DrainDeadline(c) }
+// Drain reads c while it is Readable: nlwire queues a request's answers
+// and notifications before Send returns.
+func (s *Sim) Drain(c *netlink.Conn) ([]netlink.Message, error) { return Drain(c) }
 
 // Close does nothing: the kernel is garbage.
 func (s *Sim) Close() error { return nil }
