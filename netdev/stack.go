@@ -9,8 +9,10 @@
 package netdev
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -187,9 +189,12 @@ type Table struct {
 	byName     map[string]*Device // +checklocks:namesMu
 	head, tail *Device
 	count      int
-	lastIndex  IfIndex // net->ifindex: the last ifindex handed out
-	unregCount int     // dev_unreg_count: devices unregistered, not yet freed
-	loopback   *Device
+	// byIndexOrder caches DevicesByIndex; nil after a device comes or
+	// goes.
+	byIndexOrder []*Device
+	lastIndex    IfIndex // net->ifindex: the last ifindex handed out
+	unregCount   int     // dev_unreg_count: devices unregistered, not yet freed
+	loopback     *Device
 
 	// IPv4 and IPv6 configuration (net.ipv4.conf.* / net.ipv6.conf.*).
 	IPv4All, IPv4Default IPv4Conf
@@ -329,6 +334,22 @@ func (tb *Table) Devices() []*Device {
 		out = append(out, d)
 	}
 	return out
+}
+
+// DevicesByIndex returns the registered devices in ifindex order: the
+// order of the kernel's dev_by_index, in which dumps walk them (`ip link
+// show`, `ip addr show`). It is registration order (Devices) unless a
+// device was given its ifindex (`ip link add NAME index N`). The slice is
+// the Table's until a device comes or goes: the caller must not change it.
+//
+// Kernel: for_each_netdev_dump (include/linux/netdevice.h), the
+// dev_by_index xarray (net/core/dev.c).
+func (tb *Table) DevicesByIndex() []*Device {
+	if tb.byIndexOrder == nil {
+		tb.byIndexOrder = tb.Devices()
+		slices.SortFunc(tb.byIndexOrder, func(a, b *Device) int { return cmp.Compare(a.ifindex, b.ifindex) })
+	}
+	return tb.byIndexOrder
 }
 
 // ValidName reports whether name is a valid device name.
@@ -480,6 +501,7 @@ func (tb *Table) register(t *sim.Task, d *Device, want IfIndex) error {
 	}
 	tb.tail = d
 	tb.count++
+	tb.byIndexOrder = nil
 	// A new device has carrier; a stacked one takes its lower device's
 	// before it is registered (netif_stacked_transfer_operstate), which
 	// is not counted. What changes after registration is (a veth's
@@ -498,6 +520,7 @@ func (tb *Table) unlist(d *Device) {
 	delete(tb.byIndex, d.ifindex)
 	delete(tb.byName, d.name)
 	tb.namesMu.Unlock()
+	tb.byIndexOrder = nil
 	if d.prev != nil {
 		d.prev.next = d.next
 	} else {

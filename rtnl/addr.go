@@ -276,7 +276,7 @@ func (d *AddrDump) Next(fn func(*AddrInfo) bool) (DumpSeq, error) {
 		} else {
 			ds.Seq = baseSeq(g.addr4, g.devBase)
 		}
-		devs := tb.Devices()
+		devs := tb.DevicesByIndex()
 		if d.index != 0 {
 			dev := tb.ByIndex(d.index)
 			if dev == nil {
@@ -319,7 +319,7 @@ func (d *AddrDump) Close() {}
 // AddrList returns the addresses of the device named link (every device if
 // link is ""), of family rt.FamilyInet, rt.FamilyInet6 or rt.FamilyUnspec
 // (both), in one request and as `ip addr show` joins its dumps: device by
-// device, IPv4 first for each.
+// device in ifindex order, IPv4 first for each.
 //
 // Kernel: inet_dump_ifaddr / inet6_dump_ifaddr, joined per device as
 // iproute2's ipaddr_list does.
@@ -329,7 +329,7 @@ func (h *Handle) AddrList(link string, family rt.Family) ([]AddrInfo, error) {
 	}
 	var out []AddrInfo
 	err := h.do("RTM_GETADDR", func(t *sim.Task, tb *netdev.Table) error {
-		devs := tb.Devices()
+		devs := tb.DevicesByIndex()
 		if link != "" {
 			d, err := lookup(tb, link)
 			if err != nil {

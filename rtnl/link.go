@@ -271,7 +271,7 @@ func (d *LinkDump) Next(fn func(*LinkInfo) bool) (DumpSeq, error) {
 	var ds DumpSeq
 	err := h.do("RTM_GETLINK", func(t *sim.Task, tb *netdev.Table) error {
 		ds = DumpSeq{Seq: h.n.gens.devBase, Done: true}
-		for _, dev := range tb.Devices() {
+		for _, dev := range tb.DevicesByIndex() {
 			if dev.Index() < d.from {
 				continue
 			}
