@@ -118,13 +118,11 @@ func (n *Net) send(m Notification) {
 	}
 }
 
-// The NLM_F_* flags of notifications.
+// The NLM_F_* flags of a nexthop notification besides rt.NLMFlags'
+// (include/uapi/linux/netlink.h).
 const (
 	nlmRequest = 0x1
 	nlmAck     = 0x4
-	nlmReplace = 0x100
-	nlmExcl    = 0x200
-	nlmCreate  = 0x400
 )
 
 // announcer turns the subsystems' messages into a namespace's
@@ -326,5 +324,5 @@ func (a bucketAnnouncer) Wanted() bool { return a.n.notifyNeeded() }
 // request's header.
 func (a bucketAnnouncer) BucketMsg(g *nexthop.Nexthop, b nexthop.Bucket) {
 	nb := nexthopBucket(g, b)
-	a.n.send(Notification{Type: rt.RTMNewNexthopBucket, Flags: nlmReplace, Bucket: &nb})
+	a.n.send(Notification{Type: rt.RTMNewNexthopBucket, Flags: uint16(rt.NLMReplace), Bucket: &nb})
 }

@@ -14,7 +14,7 @@ import (
 // Virtual time ends at End, about 292 years after the World began. Time
 // arithmetic saturates there instead of overflowing: a task whose clock
 // would pass End stays at End, and a timer that would fire at or after End
-// never fires (the work queues of package rtnl leave it pending). The
+// never fires (WorkQueue drops it). The
 // kernel's own clock (64-bit jiffies) runs for hundreds of millions of
 // years; netsim's stops at End, which is still twice the longest finite
 // lifetime an address or route can have (4294967294 s, about 136 years).

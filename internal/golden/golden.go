@@ -128,9 +128,3 @@ func Unmark(text string) string {
 	}
 	return text
 }
-
-// IsHeader reports whether line is a section header.
-func IsHeader(line string) bool {
-	_, ok := header(line)
-	return ok
-}
