@@ -39,7 +39,9 @@ func (f *FIB) devInfos(dev *netdev.Device) iter.Seq[*fibInfo] {
 		var prev *fibInfo
 		for nh := c.head; nh != nil; nh = nh.devNext {
 			fi := nh.parent
-			if nh.dev != dev || fi == prev {
+			// The chain is dev's alone (the kernel's bucket also holds
+			// other devices' nexthops, which it skips).
+			if fi == prev {
 				continue
 			}
 			prev = fi
@@ -59,7 +61,6 @@ func (f *FIB) syncDownDev(dev *netdev.Device, ev netdev.Event, force bool) int {
 		scope = -1
 	}
 	ret := 0
-	f.flagGen++ // it may flag any fib_info on the chain
 	for fi := range f.devInfos(dev) {
 		dead := 0
 		for i := range fi.nhs {
@@ -70,8 +71,10 @@ func (f *FIB) syncDownDev(dev *netdev.Device, ev netdev.Event, force bool) int {
 				switch ev {
 				case netdev.EventDown, netdev.EventUnregister:
 					x.flags |= FlagDead | FlagLinkDown
+					f.flagGen++ // the chain is no longer clean
 				case netdev.EventChange:
 					x.flags |= FlagLinkDown
+					f.flagGen++
 				}
 				dead++
 			}
