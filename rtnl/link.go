@@ -275,10 +275,10 @@ func (d *LinkDump) Next(fn func(*LinkInfo) bool) (DumpSeq, error) {
 			if dev.Index() < d.from {
 				continue
 			}
-			li := linkInfo(dev)
-			if d.master != 0 && li.MasterIndex != d.master || d.kind != "" && li.Kind != d.kind {
+			if d.filtered(dev) {
 				continue
 			}
+			li := linkInfo(dev)
 			if !fn(&li) {
 				d.from, ds.Done = dev.Index(), false
 				return nil
@@ -287,6 +287,19 @@ func (d *LinkDump) Next(fn func(*LinkInfo) bool) (DumpSeq, error) {
 		return nil
 	})
 	return ds, err
+}
+
+// filtered reports whether the dump's master or kind filter leaves dev
+// out, before anything of dev is copied.
+//
+// Kernel: link_dump_filtered (link_master_filtered, link_kind_filtered).
+func (d *LinkDump) filtered(dev *netdev.Device) bool {
+	if d.master != 0 {
+		if m := dev.Master(); m == nil || m.Index() != d.master {
+			return true
+		}
+	}
+	return d.kind != "" && dev.Kind() != d.kind
 }
 
 // Close ends the dump; a link dump holds nothing between its parts.
