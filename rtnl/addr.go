@@ -164,8 +164,7 @@ func (h *Handle) GetAddr(r AddrGetRequest) (AddrInfo, error) {
 		if !ok {
 			return errno.New(syscall.EADDRNOTAVAIL, "")
 		}
-		a.ValidLft, a.PreferredLft = a.Remaining(t.Now())
-		out = AddrInfo{Index: d.Index(), Link: d.Name(), Addr: a}
+		out = addrInfo(t, d, a)
 		return nil
 	})
 	return out, err
@@ -293,8 +292,7 @@ func (d *AddrDump) Next(fn func(*AddrInfo) bool) (DumpSeq, error) {
 			}
 			stopped := false
 			dev.AddrsFrom(v6, d.pos, func(pos int, a netdev.Addr) bool {
-				a.ValidLft, a.PreferredLft = a.Remaining(t.Now())
-				if !fn(&AddrInfo{Index: dev.Index(), Link: dev.Name(), Addr: a}) {
+				if ai := addrInfo(t, dev, a); !fn(&ai) {
 					d.pos, stopped = pos, true
 					return false
 				}
@@ -315,6 +313,13 @@ func (d *AddrDump) Next(fn func(*AddrInfo) bool) (DumpSeq, error) {
 
 // Close ends the dump; an address dump holds nothing between its parts.
 func (d *AddrDump) Close() {}
+
+// addrInfo is address a of device d as a dump or a get reports it at t's
+// time: with the lifetimes it has left (inet_fill_ifaddr, inet6_fill_ifaddr).
+func addrInfo(t *sim.Task, d *netdev.Device, a netdev.Addr) AddrInfo {
+	a.ValidLft, a.PreferredLft = a.Remaining(t.Now())
+	return AddrInfo{Index: d.Index(), Link: d.Name(), Addr: a}
+}
 
 // AddrList returns the addresses of the device named link (every device if
 // link is ""), of family rt.FamilyInet, rt.FamilyInet6 or rt.FamilyUnspec
@@ -346,8 +351,7 @@ func (h *Handle) AddrList(link string, family rt.Family) ([]AddrInfo, error) {
 				as = append(as, d.Inet6Addrs()...)
 			}
 			for _, a := range as {
-				a.ValidLft, a.PreferredLft = a.Remaining(t.Now())
-				out = append(out, AddrInfo{Index: d.Index(), Link: d.Name(), Addr: a})
+				out = append(out, addrInfo(t, d, a))
 			}
 		}
 		return nil
