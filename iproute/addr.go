@@ -655,13 +655,7 @@ func (ip *IP) addrShow(h *rtnl.Handle, argv []string, flush bool) error {
 	if err != nil {
 		return err
 	}
-	fam := rt.FamilyUnspec
-	switch ip.family {
-	case rt.FamilyInet:
-		fam = rt.FamilyInet
-	case rt.FamilyInet6:
-		fam = rt.FamilyInet6
-	}
+	fam := ip.family // -4, -6 or neither
 	if flush {
 		return ip.addrFlush(h, f, fam)
 	}

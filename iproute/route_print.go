@@ -60,7 +60,7 @@ func dumpedRoute(r rtnl.RouteInfo) routeMsg {
 		hasPriority: r.Priority != 0, flags: uint32(r.Flags), metrics: r.Metrics, paths: r.Multipath,
 		iif: r.IIF,
 	}
-	if r.Family == rt.FamilyInet6 || r.Dst.Addr().Is6() {
+	if r.Family == rt.FamilyInet6 {
 		// rt6_fill_node: RTA_SRC only for a source prefix, RTA_PRIORITY,
 		// RTA_CACHEINFO and RTA_PREF always.
 		m.family, m.hasPriority, m.expires = rt.FamilyInet6, true, r.Expires

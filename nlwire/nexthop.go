@@ -237,7 +237,7 @@ func getNexthop(r *request) ([]netlink.Message, error) {
 	ni, err := r.h.GetNexthop(rtnl.NexthopGetRequest{Origin: r.origin, ID: nexthop.ID(tb.u32(uapi.NHA_ID)),
 		HasID: tb.has(uapi.NHA_ID), Header: nhmHeader(r.body), OpFlags: tb.u32(uapi.NHA_OP_FLAGS)})
 	if err != nil {
-		return nil, bareErrno(err, syscall.ENOENT) // rtm_get_nexthop sets no message
+		return nil, err
 	}
 	// The answer's skb is sized for the nexthop (nh_nlmsg_size).
 	m, err := nexthopMessage(rt.RTMNewNexthop, &ni, roomSized)

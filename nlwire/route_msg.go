@@ -38,7 +38,7 @@ func notifyRoute(n rtnl.Notification) ([]byte, uint32, error) {
 
 // routeFamily is a dumped route's rtm_family.
 func routeFamily(ri *rtnl.RouteInfo) uint8 {
-	if ri.Family == rt.FamilyInet6 || ri.Family == 0 && ri.Dst.Addr().Is6() {
+	if ri.Family == rt.FamilyInet6 {
 		return uapi.AF_INET6
 	}
 	return uapi.AF_INET
