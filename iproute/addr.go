@@ -369,7 +369,18 @@ func (ip *IP) addrModify(h *rtnl.Handle, argv []string, op addrOp) error {
 		}
 	}
 	if op == addrDel && !hasLocal && !hasPeer {
-		return ip.addrDelFirst(h, q.dev, family, q.label)
+		// A delete that names no address: inet_rtm_deladdr takes the
+		// device's first IPv4 address (with the label, if one is given).
+		// Sent without a family it meets no handler in
+		// rtnetlink_rcv_msg, which a Go request has no form of.
+		if family == rt.FamilyUnspec {
+			return errno.New(syscall.EOPNOTSUPP, "")
+		}
+		req := rtnl.AddrRequest{Link: q.dev, Family: family}
+		if family == rt.FamilyInet && q.label != "" {
+			req.Match4 = &rtnl.Inet4DelMatch{Label: &q.label}
+		}
+		return h.DelAddr(req)
 	}
 	if !hasLocal {
 		// No IFA_LOCAL: without a family no protocol takes the request;
@@ -416,29 +427,6 @@ func ipv4Broadcast(p netip.Prefix, ones bool) netip.Addr {
 		v &^= host
 	}
 	return netip.AddrFrom4([4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)})
-}
-
-// addrDelFirst is a delete that names no address: without a family no
-// protocol takes it (EOPNOTSUPP); inet_rtm_deladdr deletes the device's
-// first IPv4 address (with the label, if one is given); inet6_rtm_deladdr
-// refuses it.
-func (ip *IP) addrDelFirst(h *rtnl.Handle, dev string, family rt.Family, label string) error {
-	switch family {
-	case 0:
-		return errno.New(syscall.EOPNOTSUPP, "")
-	case rt.FamilyInet6:
-		return errno.New(syscall.EINVAL, "")
-	}
-	as, err := h.AddrList(dev, rt.FamilyInet)
-	if err != nil {
-		return err
-	}
-	for _, a := range as {
-		if label == "" || a.Label == label {
-			return h.AddrDelWith(dev, delMatch(a))
-		}
-	}
-	return errno.New(syscall.EADDRNOTAVAIL, "ipv4: Address not found")
 }
 
 // delMatch is the RTM_DELADDR request that names a dumped address: its

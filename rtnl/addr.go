@@ -47,6 +47,11 @@ type AddrRequest struct {
 	// Match4 is an IPv4 RTM_DELADDR by the attributes it carries (see
 	// Inet4DelMatch): the first address that matches every one goes.
 	Match4 *Inet4DelMatch
+	// Family is ifa_family, read only by an RTM_DELADDR that names no
+	// address (neither Addr nor Match4): inet6_rtm_deladdr refuses it
+	// (EINVAL), inet_rtm_deladdr deletes the device's first IPv4 address.
+	// Without a family such a request is a zero Addr: "Invalid prefix".
+	Family rt.Family
 }
 
 // addrDev returns the device an address request names: by ifindex when
@@ -105,6 +110,11 @@ func (h *Handle) NewAddr(r AddrRequest) error {
 func (h *Handle) DelAddr(r AddrRequest) error {
 	m := r.Addr
 	return h.doFrom(r.Origin, "RTM_DELADDR", func(t *sim.Task, tb *netdev.Table) error {
+		if r.Match4 == nil && !m.Prefix.Addr().IsValid() && r.Family == rt.FamilyInet6 {
+			// inet6_rtm_deladdr refuses a delete that names no address
+			// before it looks for the device.
+			return errno.New(syscall.EINVAL, "")
+		}
 		d, err := addrDev(tb, r.LinkIndex, r.Link)
 		if err != nil {
 			return err
@@ -113,6 +123,9 @@ func (h *Handle) DelAddr(r AddrRequest) error {
 			return d.DelInet4First(t, r.Match4.matches)
 		}
 		if !m.Prefix.Addr().IsValid() {
+			if r.Family == rt.FamilyInet {
+				return d.DelInet4First(t, Inet4DelMatch{}.matches)
+			}
 			return errno.New(syscall.EINVAL, "Invalid prefix")
 		}
 		if m.Prefix.Addr().Is4() {
