@@ -26,6 +26,7 @@ func init() {
 // next read (an ENOBUFS not if it set NoENOBUFS), others nothing, as
 // rtnl_set_sk_err → netlink_set_err reports a failed fill.
 func TestNotifyError(t *testing.T) {
+	t.Cleanup(func() { testNotifyErr = nil })
 	for _, en := range []syscall.Errno{syscall.EMSGSIZE, syscall.ENOBUFS} {
 		testNotifyErr = errno.New(en, "")
 		k := rtnl.MustNewKernel(rtnl.After)
@@ -50,5 +51,4 @@ func TestNotifyError(t *testing.T) {
 			s.Close()
 		}
 	}
-	testNotifyErr = nil
 }
