@@ -10,6 +10,7 @@ import (
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 )
 
@@ -18,7 +19,7 @@ func (ip *IP) linkAdd(h *rtnl.Handle, argv []string) error {
 	if err != nil {
 		return err
 	}
-	return ip.linkCreate(h, r)
+	return ip.linkCreate(h, r, rt.NLMCreate|rt.NLMExcl)
 }
 
 // linkReplace is `ip link replace`: RTM_NEWLINK with NLM_F_CREATE and
@@ -29,17 +30,12 @@ func (ip *IP) linkReplace(h *rtnl.Handle, argv []string) error {
 	if err != nil {
 		return err
 	}
-	if r.hasKind && r.name != "" && h.LinkIndex(r.name) != 0 {
-		if err := r.refusal("ip link replace"); err != nil {
-			return err
-		}
-		return errno.New(syscall.EOPNOTSUPP, "")
-	}
-	return ip.linkCreate(h, r)
+	return ip.linkCreate(h, r, rt.NLMCreate|rt.NLMReplace)
 }
 
-// linkCreate sends the RTM_NEWLINK that creates a device.
-func (ip *IP) linkCreate(h *rtnl.Handle, r *linkReq) error {
+// linkCreate sends the RTM_NEWLINK that creates a device, with flags
+// (NLM_F_CREATE and NLM_F_EXCL or NLM_F_REPLACE).
+func (ip *IP) linkCreate(h *rtnl.Handle, r *linkReq, flags rt.NLMFlags) error {
 	name := r.name
 	if !r.hasKind {
 		return failf("Not enough information: \"type\" argument is required\n")
@@ -137,7 +133,7 @@ func (ip *IP) linkCreate(h *rtnl.Handle, r *linkReq) error {
 		// validate_linkmsg: IFLA_ADDRESS shorter than the device's.
 		return errno.New(syscall.EINVAL, "")
 	}
-	if err := h.LinkAdd(spec); err != nil {
+	if err := h.NewLink(rtnl.LinkRequest{Flags: flags, Name: name, Spec: spec}); err != nil {
 		return err
 	}
 	// The rest of the same request: the peer's flags, master, then flags.
