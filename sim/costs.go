@@ -228,6 +228,11 @@ type Costs struct {
 	// few fib_infos on a device's chain.
 	FibDevhashVisit time.Duration
 
+	// Memory is the cache hierarchy that work charged with a Footprint
+	// (Task.ChargeIn) stalls in once its working set outgrows L2. The zero
+	// Memory adds no stall: every per-unit cost then stands for any scale.
+	Memory Memory
+
 	// Waits (virtual time that is not CPU time).
 
 	// GracePeriod is one normal RCU grace period. Measured: 10.5 ms, the mean
@@ -365,10 +370,27 @@ func (c *Costs) PerUnit(k Kind) time.Duration {
 // Validate returns an EINVAL *Error of kind ErrBadCosts naming the first
 // negative field.
 func (c *Costs) Validate() error {
-	v := reflect.ValueOf(*c)
+	return negative(reflect.ValueOf(*c), "")
+}
+
+// negative returns the error of Validate for the first negative field of
+// v, a Costs or a Memory, whose fields are named with prefix.
+func negative(v reflect.Value, prefix string) error {
 	for i := range v.NumField() {
-		if d := v.Field(i).Interface().(time.Duration); d < 0 {
-			return errorf(ErrBadCosts, "sim: cost %s is negative (%v)", v.Type().Field(i).Name, d)
+		name := prefix + v.Type().Field(i).Name
+		switch f := v.Field(i).Interface().(type) {
+		case time.Duration:
+			if f < 0 {
+				return errorf(ErrBadCosts, "sim: cost %s is negative (%v)", name, f)
+			}
+		case int64:
+			if f < 0 {
+				return errorf(ErrBadCosts, "sim: cost %s is negative (%d)", name, f)
+			}
+		case Memory:
+			if err := negative(v.Field(i), name+"."); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -152,6 +152,12 @@ const (
 	// makes it the address's own).
 	FibDevhashVisit
 
+	// MemStallNS counts the nanoseconds of memory stall that work charged
+	// with a Footprint (Task.ChargeIn) spent beyond its in-cache cost: what
+	// its working set outgrowing the caches added (Memory.StallNS). It is
+	// charged with that work, not by itself.
+	MemStallNS
+
 	// NumKinds is the number of kinds; not a kind.
 	NumKinds
 )
@@ -204,6 +210,8 @@ var kindNames = [NumKinds]string{
 	McListScan:     "mc_list_scans",
 
 	FibDevhashVisit: "fib_devhash_visits",
+
+	MemStallNS: "mem_stall_ns",
 }
 
 // String returns the kind's counter name, e.g. "hwaddr_compares".
