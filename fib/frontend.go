@@ -107,9 +107,9 @@ func (f *FIB) SetSyncMem(bytes int) { f.mem.limit = bytes }
 func (f *FIB) charge(t *sim.Task) {
 	w := &f.work
 	if t != nil {
-		t.ChargeAll(sim.Work{Kind: sim.TrieNodeVisit, N: w.nodes}, sim.Work{Kind: sim.TrieLeafVisit, N: w.leaves},
+		t.ChargeAll(sim.Work{Kind: sim.TrieNodeVisit, N: w.nodes}, sim.Work{Kind: sim.TrieLeafVisit, N: w.leaves, In: f.trieFootprint(w.leaves)},
 			sim.Work{Kind: sim.FibAliasScan, N: w.aliases}, sim.Work{Kind: sim.FibInfoExamine, N: w.infos},
-			sim.Work{Kind: sim.FibDevhashVisit, N: w.devhash})
+			sim.Work{Kind: sim.FibDevhashVisit, N: w.devhash, In: devhashFootprint(w.devhashChain)})
 		for range w.syncs {
 			t.World().RCU().Synchronize(t)
 		}

@@ -36,6 +36,7 @@ func (f *FIB) devInfos(dev *netdev.Device) iter.Seq[*fibInfo] {
 		if c == nil {
 			return
 		}
+		f.work.devhashChain = max(f.work.devhashChain, c.infos)
 		var prev *fibInfo
 		for nh := c.head; nh != nil; nh = nh.devNext {
 			fi := nh.parent
@@ -124,6 +125,7 @@ func (f *FIB) syncUp(dev *netdev.Device, flags NHFlags) int {
 		// and find every fib_info alive. It is counted, not done.
 		f.work.infos += c.infos
 		f.work.devhash += c.infos
+		f.work.devhashChain = max(f.work.devhashChain, c.infos)
 		return int(c.infos)
 	}
 	const flagged = FlagDead | FlagLinkDown

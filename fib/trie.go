@@ -285,6 +285,7 @@ func (t *trie) fiOf(a *alias) *fibInfo { return t.fis.at(a.info) }
 type trieWork struct {
 	nodes, leaves, aliases, infos int64
 	devhash                       int64 // fib_infos visited walking fib_info_devhash
+	devhashChain                  int64 // the most fib_infos on one chain walked
 	syncs                         int   // synchronize_rcu calls tnode_free asked for
 }
 

@@ -309,7 +309,7 @@ func (f *FIB) devWalk(t *sim.Task, dev *netdev.Device, skips, deletes bool, fn f
 					panic("fib6: a counted walk's callback changed the walk")
 				}
 			}
-			t.Charge(sim.Fib6Visit, total)
+			t.ChargeIn(sim.Fib6Visit, total, f.walkFootprint())
 			return
 		}
 		var todo []ranked
@@ -333,12 +333,12 @@ func (f *FIB) devWalk(t *sim.Task, dev *netdev.Device, skips, deletes bool, fn f
 				continue
 			}
 			if fn(m.r) == -1 {
-				t.Charge(sim.Fib6Visit, m.rank-charged)
+				t.ChargeIn(sim.Fib6Visit, m.rank-charged, f.walkFootprint())
 				charged = m.rank
 				_ = f.del(t, m.r)
 			}
 		}
-		t.Charge(sim.Fib6Visit, total-charged)
+		t.ChargeIn(sim.Fib6Visit, total-charged, f.walkFootprint())
 	})
 }
 

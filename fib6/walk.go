@@ -174,7 +174,7 @@ type cleaner struct {
 }
 
 func (c *cleaner) charge() {
-	c.t.Charge(sim.Fib6Visit, c.visited)
+	c.t.ChargeIn(sim.Fib6Visit, c.visited, c.f.walkFootprint())
 	c.visited = 0
 }
 

@@ -45,8 +45,8 @@ func SeqState(l *List) (space, next int) {
 }
 
 // WatchCharges makes every charge of the package call f instead of
-// (*sim.Task).Charge, until the returned function restores it.
-func WatchCharges(f func(t *sim.Task, k sim.Kind, n int64)) (restore func()) {
+// (*sim.Task).ChargeIn, until the returned function restores it.
+func WatchCharges(f func(t *sim.Task, k sim.Kind, n int64, fp sim.Footprint)) (restore func()) {
 	old := chargeFn
 	chargeFn = f
 	return func() { chargeFn = old }

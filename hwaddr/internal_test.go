@@ -59,7 +59,7 @@ type chargeRecord struct {
 func watchCharges(t *testing.T) *[]chargeRecord {
 	var got []chargeRecord
 	old := chargeFn
-	chargeFn = func(task *sim.Task, k sim.Kind, n int64) {
+	chargeFn = func(task *sim.Task, k sim.Kind, n int64, _ sim.Footprint) {
 		got = append(got, chargeRecord{task, k, n})
 	}
 	t.Cleanup(func() { chargeFn = old })

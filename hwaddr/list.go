@@ -221,7 +221,7 @@ func (l *List) AddEx(t *sim.Task, addr Addr, typ Type, o AddOptions) error {
 	}
 	before := l.compares
 	st := l.addEx(makeKey(addr, typ), o)
-	charge(t, sim.HWAddrCompare, l.compares-before)
+	l.charge(t, sim.HWAddrCompare, l.compares-before)
 	return st.err(addr, typ)
 }
 
@@ -271,7 +271,7 @@ type DelOptions struct {
 func (l *List) DelEx(t *sim.Task, addr Addr, typ Type, o DelOptions) error {
 	before := l.compares
 	st := l.delEx(makeKey(addr, typ), o.Global, o.Sync)
-	charge(t, sim.HWAddrCompare, l.compares-before)
+	l.charge(t, sim.HWAddrCompare, l.compares-before)
 	return st.err(addr, typ)
 }
 
@@ -296,7 +296,7 @@ func (l *List) DelGlobal(t *sim.Task, addr Addr, typ Type) error {
 func (l *List) Lookup(t *sim.Task, addr Addr, typ Type) (Entry, bool) {
 	before := l.compares
 	n := l.lookup(makeKey(addr, typ))
-	charge(t, sim.HWAddrCompare, l.compares-before)
+	l.charge(t, sim.HWAddrCompare, l.compares-before)
 	if n == nil {
 		return Entry{}, false
 	}
@@ -335,15 +335,26 @@ func (s status) err(addr Addr, typ Type) error {
 	panic(fmt.Sprintf("hwaddr: unknown status %d", s))
 }
 
-// chargeFn is (*sim.Task).Charge; the package's tests replace it to watch
-// every charge.
-var chargeFn = (*sim.Task).Charge
+// chargeFn is (*sim.Task).ChargeIn; the package's tests replace it to
+// watch the charges.
+var chargeFn = (*sim.Task).ChargeIn
 
-// charge records n units of k on t, once per operation.
-func charge(t *sim.Task, k sim.Kind, n int64) {
+// charge charges t n units of kind k of work on l, which walk its entries.
+func (l *List) charge(t *sim.Task, k sim.Kind, n int64) {
 	if n != 0 {
-		chargeFn(t, k, n)
+		chargeFn(t, k, n, l.footprint())
 	}
+}
+
+// hwAddrBytes is one netdev_hw_addr as __hw_addr_create allocates it
+// (kmalloc of the struct, from kmalloc-96): the memory a walk of a list
+// touches per entry, with one dependent load (the next entry, or the
+// child in a tree descent).
+const hwAddrBytes = 96
+
+// footprint is what a walk of l touches.
+func (l *List) footprint() sim.Footprint {
+	return sim.Footprint{Bytes: int64(l.count) * hwAddrBytes, Loads: 1}
 }
 
 // addEx is __hw_addr_add_ex on a packed key. The caller has rejected

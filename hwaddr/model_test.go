@@ -324,7 +324,7 @@ func runRandom(t *testing.T, seed uint64, steps int, cfg randomConfig) {
 	// Every charge is recorded per world (its task) and operation; none is
 	// made for real.
 	charges := map[*sim.Task][]chargeRecord{}
-	t.Cleanup(hwaddr.WatchCharges(func(task *sim.Task, k sim.Kind, n int64) {
+	t.Cleanup(hwaddr.WatchCharges(func(task *sim.Task, k sim.Kind, n int64, _ sim.Footprint) {
 		charges[task] = append(charges[task], chargeRecord{k, n})
 	}))
 

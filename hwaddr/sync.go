@@ -117,8 +117,8 @@ func walkSync(t *sim.Task, to, from *List, visit func(ha *node)) {
 		visit(ha)
 		ha = next
 	}
-	charge(t, sim.HWAddrIterate, from.iterated-i0)
-	charge(t, sim.HWAddrCompare, to.compares-c0)
+	from.charge(t, sim.HWAddrIterate, from.iterated-i0)
+	to.charge(t, sim.HWAddrCompare, to.compares-c0)
 }
 
 func errNilList() error { return errno.New(syscall.EINVAL, "nil hardware address list") }
@@ -160,7 +160,7 @@ func (l *List) SyncDev(t *sim.Task, sync, unsync func(Addr) error) error {
 		return errno.New(syscall.EINVAL, "hardware address sync callback is nil")
 	}
 	i0 := l.iterated
-	defer func() { charge(t, sim.HWAddrIterate, l.iterated-i0) }()
+	defer func() { l.charge(t, sim.HWAddrIterate, l.iterated-i0) }()
 
 	for ha := l.head; ha != nil; {
 		next := ha.next
@@ -205,7 +205,7 @@ func (l *List) UnsyncDev(t *sim.Task, unsync func(Addr) error) {
 		}
 		ha = next
 	}
-	charge(t, sim.HWAddrIterate, l.iterated-i0)
+	l.charge(t, sim.HWAddrIterate, l.iterated-i0)
 }
 
 // Flush removes every entry whatever its references, as on device
@@ -215,12 +215,14 @@ func (l *List) UnsyncDev(t *sim.Task, unsync func(Addr) error) {
 //
 // Kernel: __hw_addr_flush (net/core/dev_addr_lists.c).
 func (l *List) Flush(t *sim.Task) {
-	n := int64(l.count)
+	n, fp := int64(l.count), l.footprint()
 	l.iterated += n
 	l.head, l.tail, l.count = nil, nil, 0
 	l.tree = rbtree{}
 	if l.walk != nil {
 		l.walk.flushed()
 	}
-	charge(t, sim.HWAddrIterate, n)
+	if n != 0 {
+		chargeFn(t, sim.HWAddrIterate, n, fp)
+	}
 }

@@ -250,7 +250,8 @@ func (tb *Table) inet6Count() int64 {
 // finds nothing to do while no address has a finite lifetime. The
 // lifetime events themselves are armInet6Lifetimes'.
 func (d *Device) verifyAddrs(t *sim.Task) {
-	t.Charge(sim.Inet6HashVisit, d.tbl.inet6Count())
+	n := d.tbl.inet6Count()
+	t.ChargeIn(sim.Inet6HashVisit, n, footprint(n, inet6IfaddrBytes))
 }
 
 // addrconfIfdown tears IPv6 down on a device going down (unregister=false)

@@ -99,7 +99,8 @@ func (tb *Table) inet4Count() int64 {
 // CPU that queued it, which preempts the requester: its time is the
 // requester's. The lifetime events themselves are armInet4Lifetimes'.
 func (d *Device) queueCheckLifetime(t *sim.Task) {
-	t.Charge(sim.Inet4HashVisit, d.tbl.inet4Count())
+	n := d.tbl.inet4Count()
+	t.ChargeIn(sim.Inet4HashVisit, n, footprint(n, inIfaddrBytes))
 }
 
 var allHosts4 = netip.AddrFrom4([4]byte{224, 0, 0, 1}) // IGMP_ALL_HOSTS
@@ -366,7 +367,7 @@ func (d *Device) newInet4(t *sim.Task, a Addr, replace bool) error {
 		return nil
 	}
 	old, scanned := d.findInet4(a)
-	t.Charge(sim.IfaScan, scanned)
+	t.ChargeIn(sim.IfaScan, scanned, d.ifaFootprint())
 	if old != nil {
 		if !replace {
 			return errno.New(syscall.EEXIST, "ipv4: Address already assigned")
@@ -473,12 +474,12 @@ func (d *Device) insertInet4(t *sim.Task, a Addr) error {
 			stop, err = o, errno.New(syscall.EEXIST, "ipv4: Address already assigned")
 		}
 		if err != nil {
-			t.Charge(sim.IfaScan, int64(in.pos(stop)+1))
+			t.ChargeIn(sim.IfaScan, int64(in.pos(stop)+1), d.ifaFootprint())
 			return err
 		}
 		a.Flags |= AddrSecondary
 	}
-	t.Charge(sim.IfaScan, int64(len(in.addrs)))
+	t.ChargeIn(sim.IfaScan, int64(len(in.addrs)), d.ifaFootprint())
 	t.Charge(sim.AddrOp, 1)
 	na := a
 	if a.Flags&AddrSecondary == 0 {
@@ -540,13 +541,13 @@ func (d *Device) DelInet4First(t *sim.Task, match func(Addr) bool) error {
 	}
 	for i, o := range d.inet.addrs {
 		if match(*o) {
-			t.Charge(sim.IfaScan, int64(i+1))
+			t.ChargeIn(sim.IfaScan, int64(i+1), d.ifaFootprint())
 			d.inet.walked += int64(i + 1)
 			d.delInet4(t, o)
 			return nil
 		}
 	}
-	t.Charge(sim.IfaScan, int64(len(d.inet.addrs)))
+	t.ChargeIn(sim.IfaScan, int64(len(d.inet.addrs)), d.ifaFootprint())
 	d.inet.walked += int64(len(d.inet.addrs))
 	return errno.New(syscall.EADDRNOTAVAIL, "ipv4: Address not found")
 }

@@ -90,7 +90,7 @@ func (l *mcList) scanned(m *mcGroup) int64 {
 // (net/ipv6/mcast.c).
 func mcJoin(t *sim.Task, l *mcList, g netip.Addr) *mcGroup {
 	m := l.by[g]
-	t.Charge(sim.McListScan, l.scanned(m))
+	t.ChargeIn(sim.McListScan, l.scanned(m), l.footprint())
 	if m != nil {
 		m.users++
 		return nil
@@ -112,7 +112,7 @@ func mcJoin(t *sim.Task, l *mcList, g netip.Addr) *mcGroup {
 // (net/ipv6/mcast.c).
 func mcLeave(t *sim.Task, l *mcList, g netip.Addr) *mcGroup {
 	m := l.by[g]
-	t.Charge(sim.McListScan, l.scanned(m))
+	t.ChargeIn(sim.McListScan, l.scanned(m), l.footprint())
 	if m == nil {
 		return nil
 	}

@@ -72,15 +72,20 @@ func (t *Task) ChargeIn(k Kind, n int64, fp Footprint) {
 	if t == nil || n == 0 {
 		return
 	}
-	d := t.account(k, n)
-	if s := t.w.stall(n, fp); s > 0 {
-		t.counters[MemStallNS] += int64(s)
-		t.w.count(t, MemStallNS, int64(s))
-		d += s
-	}
-	if d > 0 {
+	if d := t.account(k, n) + t.accountStall(n, fp); d > 0 {
 		t.compute(d)
 	}
+}
+
+// accountStall records the memory stall of n units of work with footprint
+// fp in the counters and returns it.
+func (t *Task) accountStall(n int64, fp Footprint) time.Duration {
+	s := t.w.stall(n, fp)
+	if s > 0 {
+		t.counters[MemStallNS] += int64(s)
+		t.w.count(t, MemStallNS, int64(s))
+	}
+	return s
 }
 
 // stall returns the memory stall of n units of work with footprint fp.

@@ -109,29 +109,31 @@ func (t *Task) account(k Kind, n int64) time.Duration {
 	return time.Duration(n) * t.w.table[k]
 }
 
-// Work is n units of one kind of work, for ChargeAll.
+// Work is n units of one kind of work, for ChargeAll, with the working
+// set they walk in (the zero Footprint: none, as Charge).
 type Work struct {
 	Kind Kind
 	N    int64
+	In   Footprint
 }
 
-// ChargeAll charges each piece of work in turn, as consecutive Charge calls
-// would, with the same virtual times and counters. A direct task (one not
-// under Run) spends their summed cost in one step.
+// ChargeAll charges each piece of work in turn, as consecutive ChargeIn
+// calls would, with the same virtual times and counters. A direct task (one
+// not under Run) spends their summed cost in one step.
 func (t *Task) ChargeAll(work ...Work) {
 	if t == nil {
 		return
 	}
 	if t.sched {
 		for _, wk := range work {
-			t.Charge(wk.Kind, wk.N)
+			t.ChargeIn(wk.Kind, wk.N, wk.In)
 		}
 		return
 	}
 	var d time.Duration
 	for _, wk := range work {
 		if wk.N != 0 {
-			d += t.account(wk.Kind, wk.N)
+			d += t.account(wk.Kind, wk.N) + t.accountStall(wk.N, wk.In)
 		}
 	}
 	if d > 0 {
