@@ -18,6 +18,10 @@ type BuildParams struct {
 	Dummies  int // dummy devices, each up with an IPv6 address (default 3000)
 	VLANs    int // VLANs on a bond, each up with an IPv6 address (default 300)
 	OneByOne int // dummies deleted one `ip link del` at a time (default 20)
+	// Machine is the profile the run's costs come from: a shipped
+	// profile's name or a profile file; "" is the development VM's
+	// (sim.DefaultCosts).
+	Machine string
 	// Tracer receives the run's trace events; nil: no tracing.
 	Tracer sim.Tracer
 }
@@ -52,7 +56,11 @@ func (p *BuildParams) defaults() {
 //     request where the kernel supports it (seed 004), one by one otherwise.
 func Build(cfg rtnl.Config, p BuildParams) (*Report, error) {
 	p.defaults()
-	k, _, err := newKernel(cfg, sim.DefaultCosts, 0, p.Tracer)
+	prof, err := LoadMachine(p.Machine, "")
+	if err != nil {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	k, _, err := newKernel(cfg, prof.Costs, 0, p.Tracer)
 	if err != nil {
 		return nil, err
 	}

@@ -11,14 +11,17 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/netsimlab/netsim/machine"
 	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 )
 
-// Calibrations lists every constant of the cost model (sim.DefaultCosts and
-// the seeds' machines in machines.go) that is taken from a published time,
-// one entry per constant, and the rows of PublishedTimes each uses. Those
+// Calibrations lists every constant of the seeds' machines' profiles
+// (machine/profiles/seedNNN.profile, whose sources say calibrated or
+// derived) that is taken from a published time, one entry per constant, and
+// the rows of PublishedTimes each uses; the development VM's profile has
+// none. Those
 // rows are calibrated; every other published time is a prediction
 // (CalibratedRows, SeedRow.Calibrated). TestCalibration refits every
 // Calibrated entry and recomputes every Derived one against the constant in
@@ -64,10 +67,10 @@ func (k CalibrationKind) String() string {
 // Calibration is how one constant is taken from published times.
 type Calibration struct {
 	// Param is the constant: a sim.Costs field ("Fib6Visit") of Machine's
-	// cost model, or a machine constant that is not one ("Seed003CPUs").
+	// profile, or a fact of it that is not one ("Seed003CPUs": its CPUs).
 	Param string
-	// Machine is the seed whose machine (machines.go) the constant
-	// describes, or "" for sim.DefaultCosts.
+	// Machine is the seed whose machine's profile (seedNNN) the constant
+	// is in.
 	Machine string
 	Kind    CalibrationKind
 	// Rows are the published rows the constant is taken from: for a
@@ -94,13 +97,19 @@ type Calibration struct {
 	Value func() float64
 }
 
-// Name returns Param, with the machine it is a constant of if not the
-// default one: "RuleChange (seed 003's machine)".
+// Name returns Param with the machine it is a constant of: "RuleChange
+// (seed 003's machine)".
 func (c Calibration) Name() string {
-	if c.Machine == "" {
-		return c.Param
-	}
 	return c.Param + " (seed " + c.Machine + "'s machine)"
+}
+
+// ProfileField returns the name of the constant in its machine's profile
+// (machine.Profile.Sources): Param, or "CPUs" for Seed003CPUs.
+func (c Calibration) ProfileField() string {
+	if c.Param == "Seed003CPUs" {
+		return "CPUs"
+	}
+	return c.Param
 }
 
 // Code returns the constant as the code has it: nanoseconds for a
@@ -164,6 +173,24 @@ func publishedRow(k RowKey) Published {
 	panic(fmt.Sprintf("scenario: no published time for %s", k))
 }
 
+// CalibrationsOn returns the entries of Calibrations for seed whose
+// constant profile p holds as its machine's profile does: with a source
+// that says calibrated or derived. On its own machine's profile every
+// entry of seed's is there; on the development VM's none is, and the
+// seed's published times are all predictions.
+func CalibrationsOn(seed string, p *machine.Profile) []Calibration {
+	var out []Calibration
+	for _, c := range Calibrations {
+		if c.Machine != seed {
+			continue
+		}
+		if src, ok := p.Sources[c.ProfileField()]; ok && (src.Kind == machine.Calibrated || src.Kind == machine.Derived) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // CalibratedRows returns the published rows the table takes constants from,
 // and those the same as one of them by construction (Published.SameAs).
 func CalibratedRows(table []Calibration) map[RowKey]bool {
@@ -185,7 +212,7 @@ func CalibratedRows(table []Calibration) map[RowKey]bool {
 // four runs (its issue allows two).
 
 var fitHWAddrCompare = Calibration{
-	Param: "HWAddrCompare", Kind: Calibrated,
+	Param: "HWAddrCompare", Machine: "001", Kind: Calibrated,
 	Rows: []RowKey{{"001", "assign addresses", "before"}},
 	How:  "the value that makes the phase take its published time",
 	Run: func(c sim.Costs) (time.Duration, error) {
@@ -226,7 +253,7 @@ func seed003Fit(param string, cfg rtnl.Config, row RowKey, constant string) Cali
 }
 
 var fitFib6Visit = Calibration{
-	Param: "Fib6Visit", Kind: Calibrated,
+	Param: "Fib6Visit", Machine: "004", Kind: Calibrated,
 	Rows: []RowKey{seed004Group},
 	How:  "the value that makes the group deletion take its published time",
 	Run: func(c sim.Costs) (time.Duration, error) {
@@ -248,7 +275,7 @@ var deriveSeed003CPUs = Calibration{
 		r := pub(seed003V4Before)
 		return AtLeast((r.User + r.Sys) / r.Seconds)
 	},
-	Value: func() float64 { return Seed003CPUs },
+	Value: func() float64 { return float64(seedProfile("003").Facts.CPUs) },
 }
 
 var deriveSeed003IPBatchLine = Calibration{

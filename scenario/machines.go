@@ -1,21 +1,73 @@
-// The machines the seeds were measured on: each seed's differences from
-// sim.DefaultCosts with where they come from, and the kernel and World a
-// scenario runs in.
+// The machines the seeds were measured on: the profile each seed runs on,
+// the constants its machine's profile takes from published times, and the
+// kernel and World a scenario runs in.
 
 package scenario
 
 import (
+	"cmp"
+	"fmt"
 	"math"
 	"time"
 
+	"github.com/netsimlab/netsim/machine"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 )
 
-// The seeds were measured on three different machines. Each seed runs on
-// sim.DefaultCosts with the few differences its machine is known to have;
-// every difference is listed here with where it comes from, and those
-// taken from published times are in Calibrations.
+// The seeds were measured on different machines. Each seed runs on its
+// machine's profile (package machine: machine/profiles/seedNNN.profile, the
+// development VM's profile plus the few differences the seed's machine is
+// known to have, each with its source), unless its params name another
+// (the Machine field: a profile name or file). The constants below are the
+// values scenario.Calibrations refits or recomputes; the profiles hold the
+// same values (TestSeedProfilesHoldCalibrations) and are where a run's
+// costs come from.
+
+// LoadMachine returns the profile name (a shipped profile or a file), or,
+// for "", the profile of seed's machine (seed000 … seed004) or of the
+// development VM for seed "".
+func LoadMachine(name, seed string) (*machine.Profile, error) {
+	if name == "" {
+		name = "devvm"
+		if seed != "" {
+			name = "seed" + seed
+		}
+	}
+	return machine.Load(name)
+}
+
+// seedProfile returns the profile of seed's machine. The shipped profiles
+// load (machine's TestShipped): one that does not is a broken build.
+func seedProfile(seed string) *machine.Profile {
+	p, err := LoadMachine("", seed)
+	if err != nil {
+		panic(fmt.Sprintf("scenario: seed %s's machine: %v", seed, err))
+	}
+	return p
+}
+
+// machineCosts returns the cost model of the machine seed ran on.
+func machineCosts(seed string) sim.Costs { return seedProfile(seed).Costs }
+
+// runMachine returns the cost model and the virtual CPUs of a run of seed
+// on the machine named by name ("": the seed's own): costs if not nil,
+// else the profile's; cpus if not 0, else the profile's CPUs if it knows
+// them, else def.
+func runMachine(seed, name string, costs *sim.Costs, cpus, def int) (sim.Costs, int, error) {
+	p, err := LoadMachine(name, seed)
+	if err != nil {
+		return sim.Costs{}, 0, fmt.Errorf("seed %s: %w", seed, err)
+	}
+	c := p.Costs
+	if costs != nil {
+		c = *costs
+	}
+	if cpus == 0 {
+		cpus = cmp.Or(p.Facts.CPUs, def)
+	}
+	return c, cpus, nil
+}
 
 // Seed002NetnsExec is the `ip netns exec` wrapper cost on the machine of
 // seed 002 (Arista, a 5.4 kernel). Calibrated: the one number taken from
@@ -24,34 +76,6 @@ import (
 // measured on the development VM; a network OS's /sys with many devices
 // makes the remount in every new mount namespace much slower.
 const Seed002NetnsExec = 9005 * time.Microsecond
-
-// seed002Costs is the cost model of seed 002's machine.
-func seed002Costs() sim.Costs {
-	c := sim.DefaultCosts
-	c.NetnsExec = Seed002NetnsExec
-	return c
-}
-
-// machineCosts returns the cost model of the machine seed ran on: seed
-// 002's, seed 003's, or sim.DefaultCosts for "" and the other seeds.
-func machineCosts(seed string) sim.Costs {
-	switch seed {
-	case "002":
-		return seed002Costs()
-	case "003":
-		return Seed003Costs()
-	}
-	return sim.DefaultCosts
-}
-
-func costsOr(c *sim.Costs, def func() sim.Costs) sim.Costs {
-	if c != nil {
-		return *c
-	}
-	return def()
-}
-
-func defaultCosts() sim.Costs { return sim.DefaultCosts }
 
 // newSeedKernel is newKernel for a seed's experiment: with counted walks,
 // which give the same counters and virtual times in far less real time.
@@ -130,15 +154,9 @@ var (
 	seed003V4After  = RowKey{"003", "ipv4", "after"}
 )
 
-// Seed003Costs is the cost model of seed 003's machine.
-func Seed003Costs() sim.Costs {
-	c := sim.DefaultCosts
-	c.RuleChange = Seed003RuleChange
-	c.Fork = Seed003Fork
-	c.IPBatchLine = Seed003IPBatchLine
-	c.Syscall = Seed003Syscall
-	return c
-}
+// Seed003Costs is the cost model of seed 003's machine: the seed003
+// profile's.
+func Seed003Costs() sim.Costs { return machineCosts("003") }
 
 // seed003IPBatchLine is `ip -batch`'s user time per line on seed 003's
 // machine: the IPv4 after run's user time over its rules.

@@ -3,6 +3,7 @@ package scenario_test
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"flag"
 	"fmt"
 	"math"
@@ -15,33 +16,55 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var updatePins = flag.Bool("update-pins", false, "rewrite "+pinsFile+" from the current code")
+var updatePins = flag.Bool("update-pins", false, "rewrite testdata/seeds*.pinned from the current code")
+
+// pinRuns are the seeds tables pinned: each seed on its own machine's
+// profile (what `netsim seeds` prints), and every seed on the development
+// VM's (`netsim seeds -machine devvm`). Each quotes its count in docs.
+var pinRuns = []struct {
+	machine, file string
+	docs          []string // the files that quote the run's count
+}{
+	{"", "testdata/seeds.pinned", []string{"README.md", "docs/cost-model.md"}},
+	{"devvm", "testdata/seeds.devvm.pinned", []string{"docs/cost-model.md"}},
+}
 
 const (
-	pinsFile = "testdata/seeds.pinned"
 	// pinSlack is how far a row's virtual time may move from its pin.
 	pinSlack = 0.01
 	repin    = "go test -count=1 -run '^TestSeedsPinned$' ./scenario -update-pins"
 )
 
 // TestSeedsPinned runs every seed at full scale, as `netsim seeds` does,
-// and holds every row's virtual time to within 1% of the value pinned in
-// testdata/seeds.pinned: a change that moves a prediction (or a calibrated
-// row) fails here, and re-pins (-update-pins) in the same commit, so that
-// the diff of the pins shows what it moved. About 45 s of real time on two
-// cores: -race and -short skip it, and CI runs it on its own without -race.
+// once on each seed's own machine's profile and once on the development
+// VM's, and holds every row's virtual time to within 1% of the value pinned
+// in testdata/seeds.pinned and testdata/seeds.devvm.pinned: a change that
+// moves a prediction (or a calibrated row) fails here, and re-pins
+// (-update-pins) in the same commit, so that the diff of the pins shows what
+// it moved. About 45 s of real time per profile on two cores: -race and
+// -short skip it, and CI runs it on its own without -race.
 func TestSeedsPinned(t *testing.T) {
 	if raceEnabled || testing.Short() {
 		t.Skip("runs every seed at full scale: `go test -run '^TestSeedsPinned$' ./scenario` without -race or -short")
 	}
-	rows, err := scenario.RunSeeds(nil)
-	require.NoError(t, err)
+	for _, run := range pinRuns {
+		t.Run(cmp.Or(run.machine, "own"), func(t *testing.T) {
+			rows, err := scenario.RunSeedsWith(nil, scenario.SeedsOptions{Machine: run.machine})
+			require.NoError(t, err)
+			checkPins(t, rows, run.machine, run.file, run.docs)
+		})
+	}
+}
+
+// checkPins holds rows to the pins in file (or rewrites it with
+// -update-pins) and checks that docs quote their count.
+func checkPins(t *testing.T, rows []scenario.SeedRow, machine, file string, docs []string) {
 	if *updatePins {
-		require.NoError(t, os.WriteFile(pinsFile, formatPins(rows), 0o644))
-		t.Logf("wrote %d pins to %s", len(rows), pinsFile)
+		require.NoError(t, os.WriteFile(file, formatPins(rows, machine), 0o644))
+		t.Logf("wrote %d pins to %s", len(rows), file)
 		return
 	}
-	pins := readPins(t)
+	pins := readPins(t, file)
 	virtual := map[scenario.RowKey]time.Duration{}
 	for _, r := range rows {
 		k := scenario.RowKey{Seed: r.Seed, Phase: r.Phase, Mode: r.Mode}
@@ -64,11 +87,11 @@ func TestSeedsPinned(t *testing.T) {
 	// The README and the cost model's page quote the count `netsim seeds`
 	// ends with.
 	count := scenario.ScoreRows(rows).String()
-	for _, file := range []string{"README.md", "docs/cost-model.md"} {
-		text, err := os.ReadFile("../" + file)
+	for _, doc := range docs {
+		text, err := os.ReadFile("../" + doc)
 		require.NoError(t, err)
 		if !strings.Contains(strings.Join(strings.Fields(string(text)), " "), `"`+count+`"`) {
-			t.Errorf("%s's count of calibrated and predicted rows is stale: netsim seeds ends with %q", file, count)
+			t.Errorf("%s's count of calibrated and predicted rows (machine %q) is stale: netsim seeds ends with %q", doc, machine, count)
 		}
 	}
 	// Rows declared the same by construction are, at full scale.
@@ -79,15 +102,21 @@ func TestSeedsPinned(t *testing.T) {
 	}
 }
 
-// formatPins returns the pins file for rows: a tab-separated line per row.
-func formatPins(rows []scenario.SeedRow) []byte {
+// formatPins returns the pins file for rows run on machine: a
+// tab-separated line per row.
+func formatPins(rows []scenario.SeedRow, machine string) []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, `# The virtual time of every row of "netsim seeds" at full scale, which
-# TestSeedsPinned holds to within %g%%. A change that moves one re-pins in the
-# same commit, from the current code:
+	cmd, on := "netsim seeds", "each seed on its own machine's profile"
+	if machine != "" {
+		cmd, on = "netsim seeds -machine "+machine, "every seed on the "+machine+" profile"
+	}
+	fmt.Fprintf(&b, `# The virtual time of every row of "%s" at full scale
+# (%s), which TestSeedsPinned holds
+# to within %g%%. A change that moves one re-pins in the same commit, from
+# the current code:
 #	%s
 # seed	phase	mode	virtual
-`, 100*pinSlack, repin)
+`, cmd, on, 100*pinSlack, repin)
 	for _, r := range rows {
 		fmt.Fprintf(&b, "%s\t%s\t%s\t%v\n", r.Seed, r.Phase, r.Mode, r.Virtual)
 	}
@@ -95,7 +124,7 @@ func formatPins(rows []scenario.SeedRow) []byte {
 }
 
 // readPins reads the pins file.
-func readPins(t *testing.T) map[scenario.RowKey]time.Duration {
+func readPins(t *testing.T, pinsFile string) map[scenario.RowKey]time.Duration {
 	f, err := os.ReadFile(pinsFile)
 	require.NoError(t, err, "pin the current values: %s", repin)
 	pins := map[scenario.RowKey]time.Duration{}

@@ -18,9 +18,12 @@ import (
 // Seed000Params sizes seed 000's experiment. Zero fields take the seed's
 // values.
 type Seed000Params struct {
-	Nexthops int        // nexthops, each with one /32 route (seed: 65536)
-	Costs    *sim.Costs // cost model; nil means sim.DefaultCosts
-	Tracer   sim.Tracer // receives the run's trace events; nil: no tracing
+	Nexthops int // nexthops, each with one /32 route (seed: 65536)
+	// Machine is the profile the run's costs come from: a shipped
+	// profile's name or a profile file; "" is seed 000's machine (seed000).
+	Machine string
+	Costs   *sim.Costs // cost model, overriding Machine's; nil: Machine's
+	Tracer  sim.Tracer // receives the run's trace events; nil: no tracing
 	// Bystander is the period of a bystander's RTNL requests (a
 	// systemd-networkd renewing DHCP leases); 0 means every second.
 	Bystander time.Duration
@@ -92,7 +95,11 @@ func Seed000(cfg rtnl.Config, p Seed000Params) (*Seed000Result, error) {
 	if p.Bystander == 0 {
 		p.Bystander = time.Second
 	}
-	k, w, err := newSeedKernel(cfg, costsOr(p.Costs, defaultCosts), 2, p.Tracer)
+	costs, cpus, err := runMachine("000", p.Machine, p.Costs, 0, 2)
+	if err != nil {
+		return nil, err
+	}
+	k, w, err := newSeedKernel(cfg, costs, cpus, p.Tracer)
 	if err != nil {
 		return nil, err
 	}

@@ -20,9 +20,12 @@ const seed001VLANs = 1500
 // Seed001Params sizes seed 001's experiment. Zero fields take the seed's
 // values.
 type Seed001Params struct {
-	VLANs  int        // VLANs on the bond (seed: 1500)
-	Costs  *sim.Costs // cost model; nil means sim.DefaultCosts
-	Tracer sim.Tracer // receives the run's trace events; nil: no tracing
+	VLANs int // VLANs on the bond (seed: 1500)
+	// Machine is the profile the run's costs come from: a shipped
+	// profile's name or a profile file; "" is seed 001's machine (seed001).
+	Machine string
+	Costs   *sim.Costs // cost model, overriding Machine's; nil: Machine's
+	Tracer  sim.Tracer // receives the run's trace events; nil: no tracing
 	// Phases stops the script after that many timed loops (0: all four).
 	Phases int
 	// PreviousRun starts the script with the namespace of an earlier run
@@ -52,7 +55,11 @@ func Seed001(cfg rtnl.Config, p Seed001Params) (*Report, error) {
 	if p.VLANs < 1 || p.VLANs > netdev.VlanMaxID {
 		return nil, fmt.Errorf("seed 001: vlans must be 1..%d, not %d", netdev.VlanMaxID, p.VLANs)
 	}
-	k, w, err := newSeedKernel(cfg, costsOr(p.Costs, defaultCosts), 0, p.Tracer)
+	costs, cpus, err := runMachine("001", p.Machine, p.Costs, 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	k, w, err := newSeedKernel(cfg, costs, cpus, p.Tracer)
 	if err != nil {
 		return nil, err
 	}

@@ -16,9 +16,12 @@ import (
 // Seed002Params sizes seed 002's experiment. Zero fields take the seed's
 // values.
 type Seed002Params struct {
-	Interfaces int        // dummy interfaces created and deleted (seed: 100)
-	Costs      *sim.Costs // cost model; nil means seed 002's machine
-	Tracer     sim.Tracer // receives the run's trace events; nil: no tracing
+	Interfaces int // dummy interfaces created and deleted (seed: 100)
+	// Machine is the profile the run's costs come from: a shipped
+	// profile's name or a profile file; "" is seed 002's machine (seed002).
+	Machine string
+	Costs   *sim.Costs // cost model, overriding Machine's; nil: Machine's
+	Tracer  sim.Tracer // receives the run's trace events; nil: no tracing
 }
 
 // Seed002 runs the script of seed 002 ("net: use exponential backoff in
@@ -40,7 +43,11 @@ func Seed002(cfg rtnl.Config, p Seed002Params) (*Report, error) {
 	if p.Interfaces < 0 || p.Interfaces > 65536 {
 		return nil, fmt.Errorf("seed 002: interfaces must be 1..65536, not %d", p.Interfaces)
 	}
-	k, w, err := newSeedKernel(cfg, costsOr(p.Costs, seed002Costs), 0, p.Tracer)
+	costs, cpus, err := runMachine("002", p.Machine, p.Costs, 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	k, w, err := newSeedKernel(cfg, costs, cpus, p.Tracer)
 	if err != nil {
 		return nil, err
 	}

@@ -44,10 +44,13 @@ type Seed003Params struct {
 	Netns  int          // namespaces K, one `ip -batch` job each (seed: 4096)
 	Rules  int          // `rule add from all table N` lines per job, N = 1..Rules (seed: 1024)
 	Family rt.Family    // rt.FamilyInet or rt.FamilyInet6 (default IPv4)
-	CPUs   int          // virtual CPUs P (default Seed003CPUs, the patch's machine)
+	CPUs   int          // virtual CPUs P (default: Machine's, or Seed003CPUs if it does not say)
 	Start  Seed003Start // how the jobs start (default ShellLoop)
-	Costs  *sim.Costs   // cost model; nil means the patch's machine (Seed003Costs)
-	Tracer sim.Tracer   // receives the run's trace events; nil: no tracing
+	// Machine is the profile the run's costs and CPUs come from: a shipped
+	// profile's name or a profile file; "" is seed 003's machine (seed003).
+	Machine string
+	Costs   *sim.Costs // cost model, overriding Machine's; nil: Machine's
+	Tracer  sim.Tracer // receives the run's trace events; nil: no tracing
 }
 
 // Seed003 sizes.
@@ -99,9 +102,11 @@ func Seed003(cfg rtnl.Config, p Seed003Params) (*Seed003Result, error) {
 	if p.Family == 0 {
 		p.Family = rt.FamilyInet
 	}
-	if p.CPUs == 0 {
-		p.CPUs = Seed003CPUs
+	c, cpus, err := runMachine("003", p.Machine, p.Costs, p.CPUs, Seed003CPUs)
+	if err != nil {
+		return nil, err
 	}
+	p.CPUs, p.Costs = cpus, &c
 	if p.Netns < 1 || p.Netns > 1<<16 || p.Rules < 1 || p.Rules > 1<<16 || p.CPUs < 1 {
 		return nil, fmt.Errorf("seed 003: need 1 ≤ netns ≤ 65536, 1 ≤ rules ≤ 65536, cpus ≥ 1 (netns=%d rules=%d cpus=%d)", p.Netns, p.Rules, p.CPUs)
 	}
@@ -196,14 +201,17 @@ func Seed003(cfg rtnl.Config, p Seed003Params) (*Seed003Result, error) {
 }
 
 // NewSeed003Kernel returns a kernel with configuration cfg on seed 003's
-// machine: cpus virtual CPUs (0: Seed003CPUs), costs (nil: Seed003Costs),
+// machine: cpus virtual CPUs (0: Seed003CPUs), costs (nil: its profile's),
 // the coarse scheduler (sim.Options.Coarse), RTNL's waiters spinning as a
 // kernel mutex's do, and counted rule walks (same counters, less real time).
 func NewSeed003Kernel(cfg rtnl.Config, cpus int, costs *sim.Costs, tracer sim.Tracer) (*rtnl.Kernel, error) {
 	if cpus == 0 {
 		cpus = Seed003CPUs
 	}
-	c := costsOr(costs, Seed003Costs)
+	c := machineCosts("003")
+	if costs != nil {
+		c = *costs
+	}
 	w, err := sim.NewWorld(sim.Options{Costs: &c, CPUs: cpus, Coarse: !seed003Fine, Tracer: tracer})
 	if err != nil {
 		return nil, err

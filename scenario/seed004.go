@@ -45,9 +45,12 @@ type Seed004Params struct {
 	Devices int           // dummy devices, each up with only an IPv6 link-local (seed: 10 000)
 	Threads int           // tasks deleting one by one (seed: 1, 10, 50); ignored for group and list
 	Method  Seed004Method // how they are deleted
-	CPUs    int           // virtual CPUs of the machine (default 16)
-	Costs   *sim.Costs    // cost model; nil means sim.DefaultCosts
-	Tracer  sim.Tracer    // receives the run's trace events; nil: no tracing
+	CPUs    int           // virtual CPUs (default: Machine's, or 16 if it does not say)
+	// Machine is the profile the run's costs and CPUs come from: a shipped
+	// profile's name or a profile file; "" is seed 004's machine (seed004).
+	Machine string
+	Costs   *sim.Costs // cost model, overriding Machine's; nil: Machine's
+	Tracer  sim.Tracer // receives the run's trace events; nil: no tracing
 }
 
 // seed004Devices is the size of seed 004's benchmark.
@@ -73,9 +76,11 @@ func Seed004(cfg rtnl.Config, p Seed004Params) (*Report, error) {
 	if p.Threads == 0 {
 		p.Threads = 1
 	}
-	if p.CPUs == 0 {
-		p.CPUs = 16
+	costs, cpus, err := runMachine("004", p.Machine, p.Costs, p.CPUs, 16)
+	if err != nil {
+		return nil, err
 	}
+	p.CPUs = cpus
 	if p.Devices < 1 || p.Devices > 1<<20 || p.Threads < 1 || p.Threads > p.Devices || p.CPUs < 1 {
 		return nil, fmt.Errorf("seed 004: need 1 ≤ threads ≤ devices ≤ 2^20 and cpus ≥ 1 (devices=%d threads=%d cpus=%d)", p.Devices, p.Threads, p.CPUs)
 	}
@@ -85,7 +90,7 @@ func Seed004(cfg rtnl.Config, p Seed004Params) (*Report, error) {
 	if p.Method != OneByOne {
 		p.Threads = 1
 	}
-	k, w, err := newSeedKernel(cfg, costsOr(p.Costs, defaultCosts), p.CPUs, p.Tracer)
+	k, w, err := newSeedKernel(cfg, costs, p.CPUs, p.Tracer)
 	if err != nil {
 		return nil, err
 	}

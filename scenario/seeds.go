@@ -173,6 +173,10 @@ type SeedsOptions struct {
 	// after each run with the number of runs done, and their total. Calls
 	// do not overlap.
 	Progress func(done, total int)
+	// Machine is the profile every seed runs on (its costs and, where it
+	// knows them, its CPUs): a shipped profile's name or a profile file;
+	// "" runs each seed on its own machine's profile (seed000 … seed004).
+	Machine string
 }
 
 // seedModes are the configurations seeds 000, 001 and 002 run in, one
@@ -254,7 +258,14 @@ func RunSeedsWith(only []string, o SeedsOptions) ([]SeedRow, error) {
 		}
 	}
 	var rows []SeedRow
-	calibrated := CalibratedRows(Calibrations)
+	calibrated := map[string]map[RowKey]bool{}
+	for _, seed := range only {
+		p, err := LoadMachine(o.Machine, seed)
+		if err != nil {
+			return nil, err
+		}
+		calibrated[seed] = CalibratedRows(CalibrationsOn(seed, p))
+	}
 	add := func(seed, mode string, r *Report, phases ...string) {
 		for _, name := range phases {
 			p, ok := r.Phase(name)
@@ -267,7 +278,7 @@ func RunSeedsWith(only []string, o SeedsOptions) ([]SeedRow, error) {
 					break
 				}
 				if k := pub.Key(); k == (RowKey{seed, name, mode}) {
-					row.Published, row.Calibrated = pub.Seconds, calibrated[k]
+					row.Published, row.Calibrated = pub.Seconds, calibrated[seed][k]
 				}
 			}
 			rows = append(rows, row)
@@ -293,7 +304,7 @@ func RunSeedsWith(only []string, o SeedsOptions) ([]SeedRow, error) {
 		switch seed {
 		case "000":
 			err := eachMode(seed, func(cfg rtnl.Config, tr sim.Tracer) (*Report, error) {
-				r, err := Seed000(cfg, Seed000Params{Nexthops: size(seed000Nexthops), Tracer: tr})
+				r, err := Seed000(cfg, Seed000Params{Nexthops: size(seed000Nexthops), Machine: o.Machine, Tracer: tr})
 				if err != nil {
 					return nil, err
 				}
@@ -304,20 +315,20 @@ func RunSeedsWith(only []string, o SeedsOptions) ([]SeedRow, error) {
 			}
 		case "001":
 			err := eachMode(seed, func(cfg rtnl.Config, tr sim.Tracer) (*Report, error) {
-				return Seed001(cfg, Seed001Params{VLANs: size(seed001VLANs), Tracer: tr})
+				return Seed001(cfg, Seed001Params{VLANs: size(seed001VLANs), Machine: o.Machine, Tracer: tr})
 			}, "create vlans", "bring up", "assign addresses", "attach to vrf")
 			if err != nil {
 				return nil, err
 			}
 		case "002":
 			err := eachMode(seed, func(cfg rtnl.Config, tr sim.Tracer) (*Report, error) {
-				return Seed002(cfg, Seed002Params{Interfaces: size(100), Tracer: tr})
+				return Seed002(cfg, Seed002Params{Interfaces: size(100), Machine: o.Machine, Tracer: tr})
 			}, "script")
 			if err != nil {
 				return nil, err
 			}
 		case "003":
-			reports, err := runSeed003(size(seed003Netns), tracer, ran)
+			reports, err := runSeed003(size(seed003Netns), o.Machine, tracer, ran)
 			if err != nil {
 				return nil, err
 			}
@@ -327,6 +338,7 @@ func RunSeedsWith(only []string, o SeedsOptions) ([]SeedRow, error) {
 		case "004":
 			for _, run := range seed004Runs {
 				run.p.Devices = size(seed004Devices)
+				run.p.Machine = o.Machine
 				run.p.Threads = min(run.p.Threads, run.p.Devices)
 				name := fmt.Sprintf("seed 004 %s %s", run.cfg, run.p.Method)
 				if run.p.Method == OneByOne {
@@ -348,10 +360,11 @@ func RunSeedsWith(only []string, o SeedsOptions) ([]SeedRow, error) {
 
 // runSeed003 runs seed 003's four experiments (IPv4 and IPv6, before and
 // after) at full scale, as many at once as there are processors: they are
-// independent simulated machines. The real time each reports is its own,
-// measured while sharing the processors with the others. tracer gives each
-// run's tracer; ran is called after each run.
-func runSeed003(netns int, tracer func(run string) sim.Tracer, ran func()) ([]*Seed003Result, error) {
+// independent simulated machines, on the profile machine ("": seed 003's).
+// The real time each reports is its own, measured while sharing the
+// processors with the others. tracer gives each run's tracer; ran is called
+// after each run.
+func runSeed003(netns int, machine string, tracer func(run string) sim.Tracer, ran func()) ([]*Seed003Result, error) {
 	runs := seed003Runs
 	out := make([]*Seed003Result, len(runs))
 	var g errgroup.Group
@@ -365,7 +378,7 @@ func runSeed003(netns int, tracer func(run string) sim.Tracer, ran func()) ([]*S
 	for _, i := range []int{1, 0, 3, 2} {
 		r := runs[i]
 		g.Go(func() error {
-			res, err := Seed003(r.cfg, Seed003Params{Family: r.family, Netns: netns, Tracer: trs[i]})
+			res, err := Seed003(r.cfg, Seed003Params{Family: r.family, Netns: netns, Machine: machine, Tracer: trs[i]})
 			out[i] = res
 			if err == nil {
 				ran()

@@ -5,6 +5,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"flag"
 	"fmt"
 	"io"
@@ -20,11 +21,11 @@ import (
 	"github.com/netsimlab/netsim/sim"
 )
 
-const batchUsage = `usage: netsim batch -netns K [-parallel] [-before|-after] [-cpus P] [-4|-6] [-json] [-trace FILE.json] FILE
+const batchUsage = `usage: netsim batch [-machine NAME|FILE] -netns K [-parallel] [-before|-after] [-cpus P] [-4|-6] [-json] [-trace FILE.json] FILE
 
 Runs the ip batch FILE in K fresh network namespaces ns-1 .. ns-K, one
 ` + "`ip -n ns-I -batch FILE`" + ` process each (seed 003's experiment for any
-script), on P virtual CPUs of seed 003's machine, and prints the makespan,
+script), on P virtual CPUs of seed 003's machine (or of -machine's), and prints the makespan,
 the CPU time and the locks taken. Without -parallel the processes run one
 after another, as a plain shell loop would; with it they are forked by a
 shell loop and run at once, as with ` + "`&` and `wait`" + `.
@@ -39,7 +40,8 @@ func runBatch(args []string, out io.Writer) error {
 	parallel := fs.Bool("parallel", false, "run the processes at once")
 	before := fs.Bool("before", false, "the kernel before the seed patches")
 	after := fs.Bool("after", false, "the kernel after them (the default)")
-	cpus := fs.Int("cpus", scenario.Seed003CPUs, "virtual CPUs")
+	cpus := fs.Int("cpus", 0, fmt.Sprintf("virtual CPUs (default: the machine's; %d, seed 003's, if its profile does not say)", scenario.Seed003CPUs))
+	mach := fs.String("machine", "", machineUsage+" (default: seed003, seed 003's machine)")
 	v4 := fs.Bool("4", false, "run ip -4")
 	v6 := fs.Bool("6", false, "run ip -6")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
@@ -60,8 +62,15 @@ func runBatch(args []string, out io.Writer) error {
 	if *netns < 1 || *netns > 1<<16 {
 		return fmt.Errorf("batch: -netns must be 1..65536, not %d", *netns)
 	}
-	if *cpus < 1 {
+	if *cpus < 0 {
 		return fmt.Errorf("batch: -cpus must be positive, not %d", *cpus)
+	}
+	prof, err := scenario.LoadMachine(*mach, "003")
+	if err != nil {
+		return fmt.Errorf("batch: %w", err)
+	}
+	if *cpus == 0 {
+		*cpus = cmp.Or(prof.Facts.CPUs, scenario.Seed003CPUs)
 	}
 	file := fs.Arg(0)
 	script, err := os.ReadFile(file)
@@ -76,7 +85,7 @@ func runBatch(args []string, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("batch: %w", err)
 	}
-	k, err := scenario.NewSeed003Kernel(cfg, *cpus, nil, tr.Proc("batch "+cfg.String()))
+	k, err := scenario.NewSeed003Kernel(cfg, *cpus, &prof.Costs, tr.Proc("batch "+cfg.String()))
 	if err != nil {
 		return fmt.Errorf("batch: %w", err)
 	}

@@ -5,6 +5,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/netsimlab/netsim/iproute"
+	"github.com/netsimlab/netsim/machine"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 )
@@ -28,6 +30,9 @@ NETSIM OPTIONS (none is a prefix of an option of ip's, so both mix freely):
   -before            the kernel before the seed patches
   -after             the kernel after them (the default)
   -config FILE       the kernel's behaviour switches from FILE (below)
+  -machine NAME|FILE the machine profile the virtual times come from: a
+                     shipped one (netsim machines) or a profile file;
+                     default devvm, the development VM
   -netsim-time       after each command's output, print a "# " line with its
                      virtual time and how long it held RTNL; at the end, the
                      totals and the real time
@@ -53,6 +58,7 @@ func ipMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var (
 		ipArgs                []string
 		configFile, traceFile string
+		machineName           string
 		preset                string
 		traceEvents           = defaultTraceEvents
 	)
@@ -87,6 +93,12 @@ func ipMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				return fail("-config needs a FILE")
 			}
 			configFile = v
+		case "machine":
+			v, ok := value()
+			if !ok {
+				return fail("-machine needs a NAME or FILE")
+			}
+			machineName = v
 		case "trace":
 			v, ok := value()
 			if !ok {
@@ -131,6 +143,10 @@ func ipMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		cfg = c
 	}
+	prof, err := machine.Load(cmp.Or(machineName, "devvm"))
+	if err != nil {
+		return fail("-machine: %v", err)
+	}
 	tr, err := openTrace(traceFile, traceEvents)
 	if err != nil {
 		return fail("%v", err)
@@ -141,7 +157,7 @@ func ipMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// A run builds its kernel once and keeps it to the end: collecting
 	// less often saves time and costs little memory.
 	debug.SetGCPercent(400)
-	w, err := sim.NewWorld(sim.Options{Tracer: tr.Proc("ip " + cfg.String())})
+	w, err := sim.NewWorld(sim.Options{Costs: &prof.Costs, Tracer: tr.Proc("ip " + cfg.String())})
 	if err != nil {
 		return fail("%v", err)
 	}

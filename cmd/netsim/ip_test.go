@@ -108,18 +108,23 @@ func TestIPSeedScripts(t *testing.T) {
 }
 
 // TestIPSeed004Group: seed 004's group deletion of 10000 devices takes
-// the published 30 s of virtual time.
+// the published 30 s of virtual time on seed 004's machine, and 4.65 s on
+// the development VM's (its measured 21 ns a route visit).
 func TestIPSeed004Group(t *testing.T) {
 	if testing.Short() {
 		t.Skip("10000 devices")
 	}
-	out, errOut, st := runIP(t, "", "-before", "-netsim-time", "-batch", "../../examples/seed004-group.ip")
-	require.Equal(t, 0, st, errOut)
-	m := regexp.MustCompile(`# line 20005: ([0-9.]+)s virtual, .*: link del group 1\n`).FindStringSubmatch(out)
-	require.NotNil(t, m, "no timing line for the group deletion")
-	v, err := strconv.ParseFloat(m[1], 64)
-	require.NoError(t, err)
-	require.InDelta(t, 30, v, 0.3) // calibrated to it: scenario.Calibrations, Fib6Visit
+	group := func(args ...string) float64 {
+		out, errOut, st := runIP(t, "", append(args, "-before", "-netsim-time", "-batch", "../../examples/seed004-group.ip")...)
+		require.Equal(t, 0, st, errOut)
+		m := regexp.MustCompile(`# line 20005: ([0-9.]+)s virtual, .*: link del group 1\n`).FindStringSubmatch(out)
+		require.NotNil(t, m, "no timing line for the group deletion")
+		v, err := strconv.ParseFloat(m[1], 64)
+		require.NoError(t, err)
+		return v
+	}
+	require.InDelta(t, 30, group("-machine", "seed004"), 0.3) // calibrated to it: scenario.Calibrations, Fib6Visit
+	require.InDelta(t, 4.65, group(), 0.05)
 }
 
 // TestIPOptionsReachIP checks that netsim's own options do not shadow ip's:

@@ -5,12 +5,20 @@
 //
 // Usage:
 //
-//	netsim seeds [-only 001,004] [-scale F] [-json]
-//	netsim ip [-before|-after|-config FILE] [-netsim-time] [-netsim-json] [-triestat] [-rt6stats] [-force] [-n NETNS] [-batch FILE] ARGS...
-//	netsim build [-dummies N] [-vlans N] [-one-by-one N] [-json]
-//	netsim batch -netns K [-parallel] [-before|-after] [-cpus P] [-4|-6] [-json] FILE
-//	netsim sweep 003 [-n 16,32,...] [-family 4|6] [-rules N] [-cpus P] [-start all|shell] [-plot FILE.svg] [-json]
+//	netsim seeds [-machine NAME|FILE] [-only 001,004] [-scale F] [-json]
+//	netsim ip [-machine NAME|FILE] [-before|-after|-config FILE] [-netsim-time] [-netsim-json] [-triestat] [-rt6stats] [-force] [-n NETNS] [-batch FILE] ARGS...
+//	netsim build [-machine NAME|FILE] [-dummies N] [-vlans N] [-one-by-one N] [-json]
+//	netsim batch [-machine NAME|FILE] -netns K [-parallel] [-before|-after] [-cpus P] [-4|-6] [-json] FILE
+//	netsim sweep 003 [-machine NAME|FILE] [-n 16,32,...] [-family 4|6] [-rules N] [-cpus P] [-start all|shell] [-plot FILE.svg] [-json]
 //	netsim diff [-hash-seed N] FILE | -gen SEED [-steps N] [-print]
+//	netsim machines
+//	netsim machine [-md [-own]] NAME|FILE
+//
+// -machine chooses the machine profile a run's costs come from (package
+// machine): a shipped one by name (devvm, the development VM; seed000 …
+// seed004, the seeds' machines) or a profile file. By default each seed
+// runs on its own machine's profile, batch and sweep on seed 003's, and
+// ip and build on the development VM's.
 //
 // Every command takes -trace FILE.json: a Chrome trace of virtual time,
 // which ui.perfetto.dev opens, with a process per simulated machine, its
@@ -67,6 +75,12 @@ commands:
           after another or at once (netsim batch -help)
   diff    run an ip script on the real kernel (unshare -n) and on netsim,
           print the first difference (netsim diff -help)
+  machines  list the shipped machine profiles
+  machine   print a machine profile, every cost with its source
+            (netsim machine -help)
+
+seeds, ip, build, sweep and batch take -machine NAME|FILE: the machine
+profile the run's costs come from (netsim machines lists the shipped ones).
 
 Every command takes -trace FILE.json (a Chrome/Perfetto trace of virtual
 time, for ui.perfetto.dev) and -trace-events N (the cap on its events).
@@ -86,6 +100,10 @@ func run(args []string, out io.Writer) error {
 		return runSweep(args[1:], out)
 	case "batch":
 		return runBatch(args[1:], out)
+	case "machines":
+		return runMachines(args[1:], out)
+	case "machine":
+		return runMachine(args[1:], out)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(out, usage)
 		return nil
@@ -110,6 +128,7 @@ func runBuild(args []string, out io.Writer) error {
 	fs.IntVar(&p.Dummies, "dummies", 3000, "dummy devices, each up with an IPv6 address")
 	fs.IntVar(&p.VLANs, "vlans", 300, "VLANs on a bond, each up with an IPv6 address")
 	fs.IntVar(&p.OneByOne, "one-by-one", 20, "dummies deleted one request at a time")
+	fs.StringVar(&p.Machine, "machine", "", machineUsage+" (default: devvm, the development VM)")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	tf := addTraceFlags(fs)
 	if help, err := parseFlags(fs, args); help || err != nil {
@@ -150,6 +169,7 @@ func runSeeds(args []string, out io.Writer) error {
 	only := fs.String("only", "", "comma-separated seeds to run (default: all implemented: "+strings.Join(scenario.SeedIDs, ",")+")")
 	asJSON := fs.Bool("json", false, "print a JSON array instead of a table")
 	scale := fs.Float64("scale", 1, "shrink every seed's size by this factor (0 < F ≤ 1) for a quick run; published times apply only at 1")
+	mach := fs.String("machine", "", machineUsage+" that every seed runs on (default: each seed's own machine, seed000 … seed004)")
 	tf := addTraceFlags(fs)
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
@@ -172,8 +192,9 @@ func runSeeds(args []string, out io.Writer) error {
 	}
 	var bar *progress
 	rows, err := scenario.RunSeedsWith(ids, scenario.SeedsOptions{
-		Scale: *scale,
-		Trace: tr.Proc,
+		Scale:   *scale,
+		Machine: *mach,
+		Trace:   tr.Proc,
 		Progress: func(done, total int) {
 			if done == 0 {
 				bar = newProgress("seeds", int64(total))

@@ -4,6 +4,7 @@
 package main
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"io"
@@ -30,13 +31,14 @@ func runSweep(args []string, out io.Writer) error {
 	sizes := fs.String("n", "16,32,64,128,256,512,1024,2048,4096", "comma-separated sizes (seed 003: namespaces)")
 	family := fs.Int("family", 4, "seed 003: 4 or 6")
 	rules := fs.Int("rules", 0, "seed 003: rules per namespace (default: the seed's 1024)")
-	cpus := fs.Int("cpus", 0, "virtual CPUs (default: the seed's machine)")
+	cpus := fs.Int("cpus", 0, "virtual CPUs (default: the machine's)")
+	mach := fs.String("machine", "", machineUsage+" (default: seed003, the seed's machine)")
 	start := fs.String("start", "all", "seed 003: how the jobs start: all (at once) or shell (the script's loop)")
 	plotFile := fs.String("plot", "", "draw a log-log plot of the makespans to this file (.svg, .png, .pdf)")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	tf := addTraceFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(out, "usage: netsim sweep 003 [-n 16,32,...] [-family 4|6] [-rules N] [-cpus P] [-start all|shell] [-plot FILE.svg] [-json] [-trace FILE.json]")
+		fmt.Fprintln(out, "usage: netsim sweep 003 [-machine NAME|FILE] [-n 16,32,...] [-family 4|6] [-rules N] [-cpus P] [-start all|shell] [-plot FILE.svg] [-json] [-trace FILE.json]")
 		fs.PrintDefaults()
 	}
 	// The seed may come before the flags (netsim sweep 003 -n ...) or after.
@@ -67,7 +69,7 @@ func runSweep(args []string, out io.Writer) error {
 	if len(ks) < 2 {
 		return fmt.Errorf("sweep: -n needs two or more sizes to fit a growth exponent")
 	}
-	p := scenario.Seed003Params{Rules: *rules, CPUs: *cpus}
+	p := scenario.Seed003Params{Rules: *rules, CPUs: *cpus, Machine: *mach}
 	switch *family {
 	case 4:
 		p.Family = rt.FamilyInet
@@ -84,10 +86,11 @@ func runSweep(args []string, out io.Writer) error {
 	default:
 		return fmt.Errorf("sweep: -start must be all or shell, not %q", *start)
 	}
-	P := *cpus
-	if P == 0 {
-		P = scenario.Seed003CPUs
+	prof, err := scenario.LoadMachine(*mach, "003")
+	if err != nil {
+		return fmt.Errorf("sweep: %w", err)
 	}
+	P := cmp.Or(*cpus, prof.Facts.CPUs, scenario.Seed003CPUs)
 
 	type modeResult struct {
 		Mode     string    `json:"mode"`

@@ -4,6 +4,7 @@
 #   sudo bash internal/measure/costs.sh                # every section, 3 repetitions
 #   sudo REPS=5 bash internal/measure/costs.sh -s gp,split
 #   sudo bash internal/measure/costs.sh -h             # the options
+#   sudo bash internal/measure/costs.sh -o my.profile  # and write this machine's profile
 #
 # Every repetition of every experiment runs in a fresh private network
 # namespace (unshare -n); the script refuses to run a step in the host's
@@ -35,7 +36,11 @@
 #            devices deleted one request each
 #
 # Output: one line per constant: name, median, [min – max] over the
-# repetitions, n, unit and the formula. CPU times come from the process's
+# repetitions, n, unit and the formula. With -o FILE, also the machine
+# profile of this machine (package machine's format; profile.sh writes it):
+# its facts, each sim.Costs constant measured here with its median and the
+# command, the others the development VM's (base devvm); `netsim ... -machine
+# FILE` runs on it. CPU times come from the process's
 # rusage (user+sys is exact; the split between them is tick-sampled); they
 # include the softirqs (RCU callbacks: the deferred frees) that ran in its
 # context. Function shares come from perf cpu-clock samples of the kernel
@@ -53,18 +58,21 @@ DEVS=${DEVS:-1000}
 ONEBYONE=${ONEBYONE:-200}
 SECTIONS=${SECTIONS:-seed000,split,batch,gp,dev}
 KEEP=${KEEP:-0}
+OUT=${OUT:-}
 IDLE_WAIT=${IDLE_WAIT:-120}
 IDLE_MAX=${IDLE_MAX:-10}
 
 usage() {
 	cat <<EOF
-usage: sudo bash $0 [-r REPS] [-s SECTIONS] [-n N] [-m N2] [-d DEVS] [-k]
+usage: sudo bash $0 [-r REPS] [-s SECTIONS] [-n N] [-m N2] [-d DEVS] [-k] [-o FILE]
   -r REPS      repetitions of each experiment (env REPS, default 3)
   -s SECTIONS  comma-separated subset of seed000,split,batch,gp,dev (env SECTIONS)
   -n N         nexthops/routes/requests per experiment (env N, default 65536; at most 65536)
   -m N2        the second size of the split section (env N2, default 16384)
   -d DEVS      ifb devices of the dev section (env DEVS, default 1000; also 2*DEVS)
   -k           keep the temporary directory (perf data, batch files)
+  -o FILE      write this machine's profile to FILE (the costs measured here,
+               the others the development VM's; netsim -machine FILE)
 env: GP_CALLS (membarrier calls per repetition, default 300),
      ONEBYONE (devices deleted one request each in the dev section, default 200),
      IDLE_WAIT, IDLE_MAX (before each repetition wait up to IDLE_WAIT s, default
@@ -72,7 +80,7 @@ env: GP_CALLS (membarrier calls per repetition, default 300),
 EOF
 }
 
-while getopts "r:s:n:m:d:kh" o; do
+while getopts "r:s:n:m:d:o:kh" o; do
 	case $o in
 	r) REPS=$OPTARG ;;
 	s) SECTIONS=$OPTARG ;;
@@ -80,6 +88,7 @@ while getopts "r:s:n:m:d:kh" o; do
 	m) N2=$OPTARG ;;
 	d) DEVS=$OPTARG ;;
 	k) KEEP=1 ;;
+	o) OUT=$OPTARG ;;
 	h) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -87,6 +96,9 @@ done
 
 die() { echo "costs.sh: $*" >&2; exit 1; }
 
+if [ -n "$OUT" ]; then
+	: >>"$OUT" 2>/dev/null || die "cannot write the profile to $OUT"
+fi
 [ "${EUID:-$(id -u)}" = 0 ] || die "must run as root (sudo bash $0): it creates network namespaces and devices"
 for c in unshare ip awk sort go; do
 	command -v "$c" >/dev/null || die "$c not found"
@@ -349,7 +361,12 @@ summary() {
 			}'
 	done <"$D/res/order"
 }
-trap 'summary; [ "$KEEP" = 1 ] || rm -rf "$D"' EXIT
+# profile: write this machine's profile to OUT (-o), from the results.
+profile() {
+	[ -n "$OUT" ] || return 0
+	N=$N DEVS=$DEVS bash "$HERE/profile.sh" "$D/res" "$OUT" && echo "# profile written to $OUT" >&2
+}
+trap 'summary; profile; [ "$KEEP" = 1 ] || rm -rf "$D"' EXIT
 
 # busy: the percentage of all CPUs' time that was not idle over the next 0.5 s.
 busy() {
