@@ -79,6 +79,26 @@ func (t *tally) add(kind string, n int) {
 	t.mu.Unlock()
 }
 
+// recv reads the next datagram of fd into buf and returns its length,
+// counting the overruns it is told of (ENOBUFS: the kernel dropped
+// messages that did not fit the receive buffer) on the way.
+func (t *tally) recv(fd int, buf []byte) int {
+	for {
+		n, _, err := syscall.Recvfrom(fd, buf, 0)
+		switch {
+		case errors.Is(err, syscall.ENOBUFS):
+			t.mu.Lock()
+			t.overruns++
+			t.mu.Unlock()
+		case errors.Is(err, syscall.EINTR):
+		case err != nil:
+			die("recv: %v", err)
+		default:
+			return n
+		}
+	}
+}
+
 func (t *tally) print() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -184,19 +204,7 @@ func rtnlListen(args []string) {
 		}
 		buf := make([]byte, 1<<20)
 		for {
-			n, _, err := syscall.Recvfrom(fd, buf, 0)
-			if errors.Is(err, syscall.ENOBUFS) {
-				t.mu.Lock()
-				t.overruns++
-				t.mu.Unlock()
-				continue
-			}
-			if errors.Is(err, syscall.EINTR) {
-				continue
-			}
-			if err != nil {
-				die("recv: %v", err)
-			}
+			n := t.recv(fd, buf)
 			for b := buf[:n]; len(b) >= 16; {
 				l := int(binary.NativeEndian.Uint32(b))
 				typ := binary.NativeEndian.Uint16(b[4:])
@@ -233,19 +241,7 @@ func ueventListen(args []string) {
 	serve(fs.Arg(0), t, func() {
 		buf := make([]byte, 1<<16)
 		for {
-			n, _, err := syscall.Recvfrom(fd, buf, 0)
-			if errors.Is(err, syscall.ENOBUFS) {
-				t.mu.Lock()
-				t.overruns++
-				t.mu.Unlock()
-				continue
-			}
-			if errors.Is(err, syscall.EINTR) {
-				continue
-			}
-			if err != nil {
-				die("recv: %v", err)
-			}
+			n := t.recv(fd, buf)
 			// "ACTION@DEVPATH\0KEY=VALUE\0..."
 			fields := strings.Split(string(buf[:n]), "\x00")
 			action, devpath, _ := strings.Cut(fields[0], "@")
