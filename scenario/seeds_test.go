@@ -1,6 +1,7 @@
 package scenario_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -259,6 +260,27 @@ func TestSeed000ListenerHearsNothingPerObject(t *testing.T) {
 			}
 			require.Equal(t, 1, links, "%v N=%d", cfg, n)
 			heard = append(heard, len(r.Heard))
+			// What `ip monitor all` shows on the development VM's 6.18
+			// kernel, in its order (but the neighbours, not modelled):
+			// the link, fe80::/64, the link-local's local route,
+			// ff00::/8, the link-local address.
+			var got []string
+			for _, m := range r.Heard {
+				w := fmt.Sprint(m.Type, " ", m.Family)
+				switch {
+				case m.Route != nil:
+					w += " " + m.Route.Dst.String()
+				case m.Addr != nil:
+					w += " " + m.Addr.Addr.Prefix.Masked().String()
+				}
+				got = append(got, w)
+			}
+			require.Len(t, got, 5, "%v N=%d: %q", cfg, n, got)
+			require.Equal(t, fmt.Sprint(rt.RTMNewLink, " ", rt.Family(0)), got[0])
+			require.Equal(t, fmt.Sprint(rt.RTMDelRoute, " ", rt.FamilyInet6, " fe80::/64"), got[1])
+			require.Regexp(t, `^`+fmt.Sprint(rt.RTMDelRoute, " ", rt.FamilyInet6)+` fe80::[0-9a-f:]+/128$`, got[2])
+			require.Equal(t, fmt.Sprint(rt.RTMDelRoute, " ", rt.FamilyInet6, " ff00::/8"), got[3])
+			require.Equal(t, fmt.Sprint(rt.RTMDelAddr, " ", rt.FamilyInet6, " fe80::/64"), got[4])
 
 			p.Deaf = true
 			deaf, err := scenario.Seed000(cfg, p)
