@@ -1,5 +1,6 @@
 // The bystander: a task that makes an RTNL request at a fixed period while
-// an experiment runs, and records how long its requests waited for RTNL.
+// an experiment runs, and records how long its requests waited for RTNL and,
+// when it listens, the notifications it received.
 
 package scenario
 
@@ -18,6 +19,8 @@ type bystander struct {
 	done    bool // set by the experiment when it finishes
 	maxWait time.Duration
 	waits   int
+	heard   []rtnl.Notification // what it received while it listened
+	cancel  func()              // ends its subscription; nil when it does not listen
 }
 
 // spawnBystander starts a bystander in namespace n of kernel k, scheduled
@@ -43,5 +46,18 @@ func spawnBystander(k *rtnl.Kernel, n *rtnl.Net, period time.Duration) *bystande
 	return b
 }
 
-// stop ends the bystander's loop.
-func (b *bystander) stop() { b.done = true }
+// listen subscribes the bystander to n's notifications, as
+// systemd-networkd's rtnetlink socket is to the link, address, route and
+// nexthop groups of its namespace, until stop.
+func (b *bystander) listen(n *rtnl.Net) {
+	b.cancel = n.Subscribe(func(m rtnl.Notification) { b.heard = append(b.heard, m) })
+}
+
+// stop ends the bystander's loop and its subscription.
+func (b *bystander) stop() {
+	b.done = true
+	if b.cancel != nil {
+		b.cancel()
+		b.cancel = nil
+	}
+}

@@ -27,6 +27,11 @@ type Seed000Params struct {
 	// Bystander is the period of a bystander's RTNL requests (a
 	// systemd-networkd renewing DHCP leases); 0 means every second.
 	Bystander time.Duration
+	// Deaf keeps the bystander from listening. By default it listens to
+	// the namespace's notifications during the link down, as
+	// systemd-networkd, which the seed names, does; netsim charges a
+	// listener nothing (see docs/seeds.md).
+	Deaf bool
 }
 
 // Seed000Result is what seed 000's experiment reports beyond its Report.
@@ -36,6 +41,11 @@ type Seed000Result struct {
 	BystanderMax time.Duration // the longest wait of the bystander's requests for RTNL
 	Flushes      int64         // fib_flush calls during the link down
 	LeafVisits   int64         // trie leaves visited during the link down
+	// Heard is what the bystander received during the link down: the
+	// device's RTM_NEWLINK and its IPv6 link-local address and routes
+	// going, and nothing per nexthop or IPv4 route (nexthop_flush_dev
+	// removes without notifying; fib_table_flush does not notify).
+	Heard []rtnl.Notification
 }
 
 // Seed000Devices returns seed 000's device set-up on h as one request per
@@ -78,7 +88,8 @@ func Seed000Route(i int) rtnl.Route {
 // 198.51.100.1/24, p.Nexthops nexthop objects `via 198.51.100.2 dev
 // testnh0` and as many routes 10.a.b.0/32 each using its own nexthop (both
 // fed as `ip -batch`), then `ip link set testnh0 down` — phase "link down"
-// — while a bystander makes an RTNL request every second.
+// — while a bystander makes an RTNL request every second and listens to
+// the namespace's notifications.
 //
 // Taking the device down removes its nexthops newest first; each had one
 // route. Before the patch every removal flushes the whole FIB (fib_flush:
@@ -140,6 +151,9 @@ func Seed000(cfg rtnl.Config, p Seed000Params) (*Seed000Result, error) {
 	var hold time.Duration
 	if err := rc.timed("link down", func() (time.Duration, error) {
 		b = spawnBystander(k, n, p.Bystander)
+		if !p.Deaf {
+			b.listen(n)
+		}
 		var downErr error
 		var took time.Duration
 		w.Spawn("ip", func(t *sim.Task) {
@@ -158,5 +172,5 @@ func Seed000(cfg rtnl.Config, p Seed000Params) (*Seed000Result, error) {
 	}
 	c := rc.r.Phases[len(rc.r.Phases)-1].Counters
 	return &Seed000Result{Report: rc.done(), Hold: hold, BystanderMax: b.maxWait,
-		Flushes: c.Get(sim.FIBFlush), LeafVisits: c.Get(sim.TrieLeafVisit)}, nil
+		Flushes: c.Get(sim.FIBFlush), LeafVisits: c.Get(sim.TrieLeafVisit), Heard: b.heard}, nil
 }

@@ -1,9 +1,11 @@
 package scenario_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/scenario"
 	"github.com/netsimlab/netsim/sim"
@@ -230,4 +232,65 @@ func TestScoreRows(t *testing.T) {
 		{Published: 100, Virtual: 135 * time.Second}, // +35%
 	}
 	require.Equal(t, scenario.Score{Published: 6, Calibrated: 1, Predicted: 5, Within35: 4, Within15: 2}, scenario.ScoreRows(rows))
+}
+
+func TestSeed000ListenerHearsNothingPerObject(t *testing.T) {
+	// The bystander (systemd-networkd) listens during the link down. The
+	// kernel tells it of the device and of its IPv6 link-local address and
+	// routes, and of nothing per nexthop or IPv4 route: nexthop_flush_dev
+	// removes nexthops without an nl_info (no RTM_DELNEXTHOP) and
+	// fib_table_flush sends no RTM_DELROUTE for routes a device took down.
+	// So what a listener is told does not grow with the nexthops, and
+	// listening costs the link down nothing (the development VM's 6.18
+	// kernel: internal/measure/listeners.sh -s seed000).
+	for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
+		var heard []int
+		for _, n := range []int{64, 256} {
+			p := scenario.Seed000Params{Nexthops: n, Bystander: 100 * time.Microsecond}
+			r, err := scenario.Seed000(cfg, p)
+			require.NoError(t, err)
+			links := 0
+			for _, m := range r.Heard {
+				require.NotEqual(t, rt.RTMDelNexthop, m.Type, "%v N=%d", cfg, n)
+				require.False(t, m.Type == rt.RTMDelRoute && m.Family == rt.FamilyInet, "%v N=%d: an IPv4 route deletion told", cfg, n)
+				if m.Type == rt.RTMNewLink {
+					links++
+					require.Equal(t, "testnh0", m.Link.Name)
+				}
+			}
+			require.Equal(t, 1, links, "%v N=%d", cfg, n)
+			heard = append(heard, len(r.Heard))
+			// What `ip monitor all` shows on the development VM's 6.18
+			// kernel, in its order (but the neighbours, not modelled):
+			// the link, fe80::/64, the link-local's local route,
+			// ff00::/8, the link-local address.
+			var got []string
+			for _, m := range r.Heard {
+				w := fmt.Sprint(m.Type, " ", m.Family)
+				switch {
+				case m.Route != nil:
+					w += " " + m.Route.Dst.String()
+				case m.Addr != nil:
+					w += " " + m.Addr.Addr.Prefix.Masked().String()
+				}
+				got = append(got, w)
+			}
+			require.Len(t, got, 5, "%v N=%d: %q", cfg, n, got)
+			require.Equal(t, fmt.Sprint(rt.RTMNewLink, " ", rt.Family(0)), got[0])
+			require.Equal(t, fmt.Sprint(rt.RTMDelRoute, " ", rt.FamilyInet6, " fe80::/64"), got[1])
+			require.Regexp(t, `^`+fmt.Sprint(rt.RTMDelRoute, " ", rt.FamilyInet6)+` fe80::[0-9a-f:]+/128$`, got[2])
+			require.Equal(t, fmt.Sprint(rt.RTMDelRoute, " ", rt.FamilyInet6, " ff00::/8"), got[3])
+			require.Equal(t, fmt.Sprint(rt.RTMDelAddr, " ", rt.FamilyInet6, " fe80::/64"), got[4])
+
+			p.Deaf = true
+			deaf, err := scenario.Seed000(cfg, p)
+			require.NoError(t, err)
+			require.Empty(t, deaf.Heard)
+			d, l := phase(t, deaf.Report, "link down"), phase(t, r.Report, "link down")
+			require.Equal(t, d.Virtual, l.Virtual, "%v N=%d: a listener costs the link down nothing", cfg, n)
+			require.Equal(t, d.Counters, l.Counters, "%v N=%d", cfg, n)
+		}
+		require.Equal(t, heard[0], heard[1], "%v: what a listener hears does not grow with N", cfg)
+		require.LessOrEqual(t, heard[0], 6, "%v", cfg)
+	}
 }
