@@ -83,9 +83,18 @@ type Costs struct {
 	// Fib6Visit is one IPv6 route visited by fib6_clean_all (the walker,
 	// the per-route callback and its locks). Calibrated: the one number
 	// taken from seed 004, its group deletion of 10 000 devices in 30 s
-	// (scenario.Calibrations). The development VM walks a route in 20–23 ns
-	// (costs.sh -s dev, Fib6Visit@1000, two runs) and deletes 1000 devices
-	// by group in 0.26 s; seed 004's machine took 3 ms per device at 10 000.
+	// (scenario.Calibrations). The development VM spends 30–40 ns a
+	// fib6_ifdown call in a group deletion's walks at 500 to 4000 devices
+	// (perf's share of rt6_disable_ip over its 1.5·N²+5.5·N calls, load
+	// average 5–10: costs.sh -s dev -d 500, Fib6Visit@500 32 and 34 ns,
+	// @1000 30 and 40 ns; costs.sh -s walks, 33 ns at 2000, 36 at 4000)
+	// and deletes 1000 devices by group in 0.26 s; seed 004's machine took
+	// 3 ms per device at 10 000. The 20–23 ns costs.sh gave before divided
+	// all of the walks' time by 3·N², as if the NETDEV_UNREGISTER walks saw
+	// the group's routes (they run after every device is down and its
+	// routes gone) and as if the node walks of fib6_flush_trees at each
+	// link-local address deletion (a quarter of the time, 9–27 ns a node,
+	// charged by no kind) were route visits.
 	Fib6Visit time.Duration
 	// RCUCallback is invoking one RCU callback. Estimate: 1 µs: the frees
 	// and reference drops a callback does take well under that; rounded up
