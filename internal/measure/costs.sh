@@ -701,7 +701,10 @@ if has mem; then
 		for lv in L1Hit L2Hit L3Hit DRAM; do
 			emit "Memory.$lv" ns "$(sed -n "s/^Memory\.$lv .*): \([0-9.]*\) ns,.*/\1/p" <<<"$o")" "memlat: plateau of the dependent-load latency in the $lv range, the levels above's share taken out (capacity model)"
 		done
-		emit Memory.modelWorst ratio "$(sed -n 's/^# worst model\/measured ratio \([0-9.]*\).*/\1/p' <<<"$o")" "memlat: the largest of model/measured and its inverse over the working sets"
+		emit Memory.modelWorst ratio "$(sed -n 's/^# worst model\/measured ratio \([0-9][0-9.]*\).*/\1/p' <<<"$o")" "memlat: the largest of model/measured and its inverse over the working sets (sysfs capacities)"
+		emit Memory.L2eff KiB "$(sed -n 's/^# the chase.s effective capacities.*(\([0-9]*\) and [0-9]* bytes)/\1/p' <<<"$o" | awk '{ printf "%.0f", $1 / 1024 }')" "memlat: the L2 capacity that fits the curve best (the plateaus held)"
+		emit Memory.L3eff KiB "$(sed -n 's/^# the chase.s effective capacities.*([0-9]* and \([0-9]*\) bytes)/\1/p' <<<"$o" | awk '{ printf "%.0f", $1 / 1024 }')" "memlat: the L3 capacity that fits the curve best (the plateaus held)"
+		emit Memory.modelWorstEff ratio "$(sed -n 's/^# worst model\/measured ratio with the fitted capacities \([0-9][0-9.]*\).*/\1/p' <<<"$o")" "memlat: the same with the fitted capacities"
 	done
 fi
 

@@ -48,3 +48,21 @@ func TestParseSize(t *testing.T) {
 		require.Error(t, err, s)
 	}
 }
+
+// TestFitCapacities: a curve made by the model with smaller caches than
+// the ones given is fitted back to those caches.
+func TestFitCapacities(t *testing.T) {
+	truth := sim.Memory{
+		L1: 32 << 10, L2: 512 << 10, L3: 8 << 20,
+		L1Hit: 1 * time.Nanosecond, L2Hit: 4 * time.Nanosecond, L3Hit: 15 * time.Nanosecond, DRAM: 150 * time.Nanosecond,
+	}
+	var pts []point
+	for _, ws := range sizes(16<<10, 1<<30) {
+		pts = append(pts, point{ws, truth.LoadNS(ws)})
+	}
+	given := truth
+	given.L2, given.L3 = 1<<20, 32<<20
+	got := fitCapacities(given, pts)
+	require.Equal(t, truth.L2, got.L2)
+	require.Equal(t, truth.L3, got.L3)
+}
