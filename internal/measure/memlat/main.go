@@ -327,7 +327,9 @@ func fitPlateaus(caps sim.Memory, pts []point) (sim.Memory, [4]float64, [4]strin
 			names = append(names, size(p.WS))
 		}
 		if len(est) == 0 {
-			used[lv] = "no working set inside the level"
+			// Keep what the Memory given had (a previous fit's).
+			exact[lv] = float64(*lat[lv]) / float64(time.Nanosecond)
+			used[lv] = "no working set inside the level: the previous estimate kept"
 			continue
 		}
 		slices.Sort(est)

@@ -29,7 +29,7 @@ func TestFitPlateaus(t *testing.T) {
 	}
 	// No point inside a level: its latency stays unmeasured, and says so.
 	_, _, used = fitPlateaus(caps, pts[:3])
-	require.Equal(t, "no working set inside the level", used[3])
+	require.Equal(t, "no working set inside the level: the previous estimate kept", used[3])
 }
 
 // TestSizes: powers of two and their midpoints, within the bounds.
