@@ -34,6 +34,21 @@
 #            unregister work per device, IPv6 route walks per route visited,
 #            expedited grace periods and rcu_barrier (perf), and ONEBYONE
 #            devices deleted one request each
+#   walks    which IPv6 route walks a group deletion runs and over which
+#            routes, from CPU times alone: WALK_DEVS ifb devices (up, 3 IPv6
+#            routes each) and a bystander device with WALK_ROUTES more routes
+#            (own prefixes, or one prefix's leaf list), deleted while up and
+#            after `ip link set group 7 down`; the slopes in the bystander's
+#            routes give walks a device x cost a visit, the quadratic terms
+#            the group's own routes' visits (perf, if usable, splits the walks
+#            by caller)
+#   hwaddr   HW_SIZES macvlans on one veth brought up (arp off): the kernel
+#            time per `link set mvN arp off up`, each an insert into the
+#            veth's unicast address rbtree; `netsim ip` runs the same two
+#            files (printed with -k) for its charged hwaddr compares
+#   mem      dependent-load latency against the working set (memlat, a
+#            pointer chase in huge pages, 16 KiB … MEM_MAX): sim.Memory's
+#            latencies, capacities from sysfs; no namespace, nothing as root
 #
 # Output: one line per constant: name, median, [min – max] over the
 # repetitions, n, unit and the formula. With -o FILE, also the machine
@@ -56,7 +71,11 @@ N2=${N2:-16384}
 GP_CALLS=${GP_CALLS:-300}
 DEVS=${DEVS:-1000}
 ONEBYONE=${ONEBYONE:-200}
-SECTIONS=${SECTIONS:-seed000,split,batch,gp,dev}
+WALK_DEVS=${WALK_DEVS:-2000 4000}
+WALK_ROUTES=${WALK_ROUTES:-10000}
+MEM_MAX=${MEM_MAX:-1G}
+HW_SIZES=${HW_SIZES:-1000 4000}
+SECTIONS=${SECTIONS:-seed000,split,batch,gp,dev,walks,mem,hwaddr}
 KEEP=${KEEP:-0}
 OUT=${OUT:-}
 IDLE_WAIT=${IDLE_WAIT:-120}
@@ -66,7 +85,7 @@ usage() {
 	cat <<EOF
 usage: sudo bash $0 [-r REPS] [-s SECTIONS] [-n N] [-m N2] [-d DEVS] [-k] [-o FILE]
   -r REPS      repetitions of each experiment (env REPS, default 3)
-  -s SECTIONS  comma-separated subset of seed000,split,batch,gp,dev (env SECTIONS)
+  -s SECTIONS  comma-separated subset of seed000,split,batch,gp,dev,walks,mem,hwaddr (env SECTIONS)
   -n N         nexthops/routes/requests per experiment (env N, default 65536; at most 65536)
   -m N2        the second size of the split section (env N2, default 16384)
   -d DEVS      ifb devices of the dev section (env DEVS, default 1000; also 2*DEVS)
@@ -75,6 +94,10 @@ usage: sudo bash $0 [-r REPS] [-s SECTIONS] [-n N] [-m N2] [-d DEVS] [-k] [-o FI
                the others the development VM's; netsim -machine FILE)
 env: GP_CALLS (membarrier calls per repetition, default 300),
      ONEBYONE (devices deleted one request each in the dev section, default 200),
+     WALK_DEVS (the two group sizes of the walks section, default "2000 4000"),
+     WALK_ROUTES (the bystander's routes in the walks section, default 10000),
+     MEM_MAX (the largest working set of the mem section, default 1G),
+     HW_SIZES (macvlans on one veth in the hwaddr section, default "1000 4000"),
      IDLE_WAIT, IDLE_MAX (before each repetition wait up to IDLE_WAIT s, default
      120, 0 to not wait, until the machine is at most IDLE_MAX % busy, default 10)
 EOF
@@ -103,10 +126,12 @@ fi
 for c in unshare ip awk sort go; do
 	command -v "$c" >/dev/null || die "$c not found"
 done
-for v in REPS N N2 GP_CALLS DEVS ONEBYONE IDLE_MAX; do
+for v in REPS N N2 GP_CALLS DEVS ONEBYONE IDLE_MAX WALK_ROUTES; do
 	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v must be a positive integer (got '${!v}')"
 done
 [[ $IDLE_WAIT =~ ^[0-9]+$ ]] || die "IDLE_WAIT must be a number of seconds"
+[[ $WALK_DEVS =~ ^[1-9][0-9]*\ [1-9][0-9]*$ ]] || die "WALK_DEVS must be two positive integers (got '$WALK_DEVS')"
+[[ $MEM_MAX =~ ^[1-9][0-9]*[KMG]?$ ]] || die "MEM_MAX must be a size such as 256M or 1G (got '$MEM_MAX')"
 [ "$N" -le 65536 ] && [ "$N2" -le 65536 ] || die "N and N2 must be at most 65536 (the 10.A.B.0/32 prefixes)"
 has() { [[ ",$SECTIONS," == *",$1,"* ]]; }
 HAVE_PERF=0
@@ -189,6 +214,9 @@ PERIOD=500000
 PERF=(perf record -q -a -g -c "$PERIOD" -e cpu-clock -e sched:sched_switch)
 EXCL='handle_softirqs,asm_sysvec_*,asm_common_interrupt,sysvec_*'
 
+# rt6nodes: the namespace's IPv6 FIB nodes outside the tables' roots
+# (fib_nodes, the first field of /proc/net/rt6_stats, in hex).
+rt6nodes() { printf '%d' "0x$(cut -d' ' -f1 /proc/net/rt6_stats)"; }
 perfsum() { # DATA PID PREFIX ARGS...: perfsum lines, prefixed
 	local data=$1 pid=$2 pre=$3
 	shift 3
@@ -260,12 +288,16 @@ dev) # DEVS ONEBYONE USE_PERF
 	echo "up $x"
 	echo "routes6 $(ip -6 route show table all | wc -l)"
 	sleep 2
+	echo "nodes6 $(rt6nodes)"
 	out=$(P "$D/del.data" "$H" time ip link del group 7)
 	ok "$out"
 	echo "grp $out"
+	echo "nodes6after $(rt6nodes)"
 	perfsum "$D/del.data" "$(echo "$out" | awk '{print $4}')" grp \
 		-on "unreg=unregister_netdevice_many_notify!__fib6_clean_all,fib6_clean_all,fib6_run_gc,synchronize_net,synchronize_rcu,synchronize_rcu_expedited,rcu_barrier,$EXCL" \
 		-on "fib6=__fib6_clean_all,fib6_clean_all!$EXCL" \
+		-on "ifdown=rt6_disable_ip,rt6_sync_down_dev!$EXCL" \
+		-on "gc=fib6_run_gc!$EXCL" \
 		-on "todo=netdev_run_todo!rcu_barrier,$EXCL" \
 		-on "irq=$EXCL" \
 		-off "exp=synchronize_rcu_expedited" -off "sync=synchronize_rcu" -off "barrier=rcu_barrier" -off "all=*" -top 6
@@ -282,6 +314,68 @@ dev) # DEVS ONEBYONE USE_PERF
 			-on "unreg=unregister_netdevice_many_notify!__fib6_clean_all,fib6_clean_all,fib6_run_gc,synchronize_net,synchronize_rcu,synchronize_rcu_expedited,rcu_barrier,$EXCL" \
 			-off "exp=synchronize_rcu_expedited" -off "sync=synchronize_rcu" -off "barrier=rcu_barrier" -off "all=*" -top 6
 	fi
+	;;
+walks) # DEVS M KIND MODE USE_PERF
+	n=$2 m=$3 kind=$4 mode=$5 use_perf=$6
+	P() {
+		local data=$1
+		shift
+		if [ "$use_perf" = 1 ]; then "${PERF[@]}" -o "$data" -- "$@" | tail -1; else "$@"; fi
+	}
+	[ "$use_perf" = 1 ] || perfsum() { :; }
+	# wsum PREFIX DATA PID: the IPv6 walks' CPU time by caller.
+	wsum() {
+		perfsum "$2" "$3" "$1" \
+			-on "fib6=__fib6_clean_all,fib6_clean_all!$EXCL" \
+			-on "ifdown=rt6_disable_ip,rt6_sync_down_dev!$EXCL" \
+			-on "unreg=rt6_disable_ip,rt6_sync_down_dev!netif_close_many,dev_close_many,__dev_notify_flags,$EXCL" \
+			-on "gc=fib6_run_gc!$EXCL" \
+			-on "irq=$EXCL"
+	}
+	for i in $(seq 1 "$n"); do printf 'link add ifb%d group 7 type ifb\nlink set ifb%d arp off up\n' "$i" "$i"; done >"$D/w_add.ip"
+	printf 'link add by0 type ifb\nlink set by0 arp off up\n' >>"$D/w_add.ip"
+	# the bystander's routes: M prefixes (a node each) or M metrics of one
+	# prefix (one node, a leaf list of M routes, as fe80::/64 and ff00::/8
+	# hold one route per device).
+	case $kind in
+	node) awk -v m="$m" 'BEGIN { for (i = 0; i < m; i++) printf "route add 2001:db8:%x:%x::/64 dev by0\n", int(i / 65536), i % 65536 }' ;;
+	list) awk -v m="$m" 'BEGIN { for (i = 0; i < m; i++) printf "route add 2001:db8::/64 dev by0 metric %d\n", 1024 + i }' ;;
+	esac >"$D/w_rt.ip"
+	ip -batch "$D/w_add.ip"
+	[ "$m" = 0 ] || ip -6 -batch "$D/w_rt.ip"
+	sleep 2
+	echo "routes6 $(ip -6 route show table all | wc -l)"
+	if [ "$mode" = down ]; then
+		out=$(P "$D/wd.data" "$H" time ip link set group 7 down)
+		ok "$out"
+		echo "wdown $out"
+		wsum wdown "$D/wd.data" "$(echo "$out" | awk '{print $4}')"
+		echo "routes6down $(ip -6 route show table all | wc -l)"
+		sleep 1
+	fi
+	out=$(P "$D/wg.data" "$H" time ip link del group 7)
+	ok "$out"
+	echo "wdel $out"
+	wsum wdel "$D/wg.data" "$(echo "$out" | awk '{print $4}')"
+	echo "left $(ip -o link show | wc -l) $(ip -6 route show table all | wc -l)"
+	;;
+hwaddr) # K
+	k=$2
+	# K macvlans on one veth, created down, then brought up: each up adds
+	# the macvlan's address to the veth's unicast list (dev_uc_add, an
+	# rbtree insert), syncs the multicast lists and adds its IPv6
+	# link-local address (arp off: no DAD, nothing sent).
+	{
+		echo "link add v0 type veth peer name v1"
+		echo "link set v1 up"
+		echo "link set v0 up"
+		for i in $(seq 1 "$k"); do echo "link add mv$i link v0 type macvlan mode bridge"; done
+	} >"$D/hw_add.ip"
+	for i in $(seq 1 "$k"); do echo "link set mv$i arp off up"; done >"$D/hw_up.ip"
+	x=$(t ip -batch "$D/hw_add.ip")
+	echo "hwadd $x"
+	x=$(t ip -batch "$D/hw_up.ip")
+	echo "hwup $x"
 	;;
 *)
 	echo "inner: unknown step $1" >&2
@@ -512,7 +606,22 @@ if has dev; then
 			emit "LinkDelGroup.cpuPerDev@$n" us "$(calc "$(cpu "$o" grp) * 1e6 / $n")" "CPU time of the same / devices"
 			c=$(cpu "$o" grp)
 			emit "DevUnregister@$n" us "$(share "$c" "$p" grp unreg 1e6 "$n")" "cpu(group delete) * perf share(unregister_netdevice_many_notify minus fib6 walks, synchronize_*, rcu_barrier, irq/softirq) / devices"
-			emit "Fib6Visit@$n" ns "$(share "$c" "$p" grp fib6 1e9 "($R * $n)")" "cpu(group delete) * perf share(__fib6_clean_all) / (R*n) visits; R=IPv6 routes before (3/device), 2 walks/device over those left"
+			# The walks of a group deletion (net/ipv6/addrconf.c, route.c,
+			# ip6_fib.c): at NETDEV_DOWN, device by device, addrconf_ifdown's
+			# rt6_disable_ip walks every route present (fib6_ifdown deletes the
+			# device's 3), then deleting its link-local address bumps the route
+			# genid (__ipv6_ifa_notify, rt_genid_bump_ipv6: fib6_flush_trees,
+			# a walk of every node that calls no route callback); at
+			# NETDEV_UNREGISTER, after every device is down, rt6_disable_ip
+			# walks again over what is left (no route of the group). Each walk
+			# also visits the null entry of the main and local tables' roots.
+			# fib6_ifdown callbacks: sum over i < n of (R - 3i + 2) at
+			# NETDEV_DOWN, plus 2 a device at NETDEV_UNREGISTER.
+			V=$(calc "$n * ($R + 2) - 3 * $n * ($n - 1) / 2 + 2 * $n")
+			F0=$(field nodes6 1 "$o")
+			F1=$(field nodes6after 1 "$o")
+			emit "Fib6Visit@$n" ns "$(share "$c" "$p" grp ifdown 1e9 "$V")" "cpu(group delete) * perf share(rt6_disable_ip's fib6_clean_all) / fib6_ifdown calls: n(R+2) - 3n(n-1)/2 + 2n; R=IPv6 routes before (3/device)"
+			emit "Fib6FlushNode@$n" ns "$(calc "($(share "$c" "$p" grp fib6 1e9 1) - $(share "$c" "$p" grp ifdown 1e9 1) - 0$(share "$c" "$p" grp gc 1e9 1)) / ($n * ($F0 + $F1) / 2)")" "cpu(group delete) * perf share(the other __fib6_clean_all: fib6_flush_trees of each address deletion) / nodes walked, n(F0+F1)/2 (F: rt6_stats fib_nodes before and after)"
 			emit "NetdevRunTodo@$n" us "$(share "$c" "$p" grp todo 1e6 "$n")" "cpu(group delete) * perf share(netdev_run_todo minus rcu_barrier) / devices (after RTNL is dropped)"
 			emit "GroupDel.irq@$n" ms "$(share "$c" "$p" grp irq 1e3 1)" "cpu(group delete) * perf share(irq/softirq: RCU callbacks, ...) in ip's context"
 			emit "GroupDel.expGP.sleeps@$n" count "$(after "$p" "grp off exp" exp)" "sleeps in synchronize_rcu_expedited during the group delete (perf sched_switch)"
@@ -527,6 +636,105 @@ if has dev; then
 				emit "LinkDelOne.wall" us "$(calc "$(field one 1 "$o") * 1e6 / $m")" "wall of ip -batch of $ONEBYONE \`link del ifbN\` / requests"
 				emit "DevUnregister.onebyone" us "$(share "$(cpu "$o" one)" "$p" one unreg 1e6 "$m")" "cpu(one-by-one deletes) * perf share(unregister_netdevice_many_notify minus walks/syncs/irq) / devices"
 			fi
+		done
+	done
+fi
+
+# ---- walks --------------------------------------------------------------------
+
+# How many IPv6 routes the fib6_clean_all walks of a group deletion visit,
+# from times alone. WALK_DEVS devices (ifb, arp off, up: 3 IPv6 routes each)
+# and a bystander device by0 that is not deleted, holding M more routes that
+# every walk of every deleted device visits and none removes. Each size is
+# deleted once while up (`ip link del group 7`: NETDEV_DOWN for every
+# device, then NETDEV_UNREGISTER for every device) and once taken down first
+# (`ip link set group 7 down`, the NETDEV_DOWN walks alone, then the
+# deletion: the NETDEV_UNREGISTER walks alone). CPU time is affine in M with
+# slope (devices x walks a device x cost of a visit) and, at M = 0, a
+# quadratic term in the devices from the group's own routes.
+if has walks; then
+	read -r -a WN <<<"$WALK_DEVS"
+	[ "${#WN[@]}" = 2 ] || die "WALK_DEVS must be two sizes"
+	for r in $(seq 1 "$REPS"); do
+		declare -A wc=()
+		for n in "${WN[@]}"; do
+			for mk in "0 node" "$WALK_ROUTES node" "$WALK_ROUTES list"; do
+				read -r m kind <<<"$mk"
+				[ "$m" != 0 ] || [ "$kind" = node ] || continue
+				for mode in up down; do
+					progress "walks n=$n M=$m ($kind) $mode rep $r"
+					o=$(ns walks "$n" "$m" "$kind" "$mode" 0)
+					[ "$(field left 1 "$o")" = 2 ] || die "walks: devices left after link del group: $o"
+					wc[$n.$m.$kind.$mode.del]=$(cpu "$o" wdel)
+					emit "WalkDel.cpu@$n.$m$kind.$mode" s "${wc[$n.$m.$kind.$mode.del]}" "CPU time of \`ip link del group 7\`, $n devices ($mode before), M=$m bystander routes ($kind)"
+					if [ "$mode" = down ]; then
+						wc[$n.$m.$kind.down.down]=$(cpu "$o" wdown)
+						emit "WalkDown.cpu@$n.$m$kind" s "${wc[$n.$m.$kind.down.down]}" "CPU time of \`ip link set group 7 down\`, $n devices, M=$m bystander routes ($kind)"
+					fi
+					[ "$HAVE_PERF" = 1 ] && [ "$m" = 0 ] || continue
+					p=$(ns walks "$n" "$m" "$kind" "$mode" 1)
+					for step in wdel wdown; do
+						[ "$step" = wdel ] || [ "$mode" = down ] || continue
+						c=$(cpu "$o" "$step")
+						f6=$(share "$c" "$p" "$step" fib6 1 1)
+						ifd=$(share "$c" "$p" "$step" ifdown 1 1)
+						un=$(share "$c" "$p" "$step" unreg 1 1)
+						gc=$(share "$c" "$p" "$step" gc 1 1)
+						emit "WalkShare.$step.fib6@$n.$mode" s "$f6" "cpu * perf share(__fib6_clean_all: every walk)"
+						emit "WalkShare.$step.ifdown.down@$n.$mode" s "$(calc "${ifd:-0} - ${un:-0}")" "cpu * perf share(rt6_disable_ip under NETDEV_DOWN: fib6_ifdown walks of devices going down)"
+						emit "WalkShare.$step.ifdown.unreg@$n.$mode" s "$un" "cpu * perf share(rt6_disable_ip outside netif_close_many/__dev_notify_flags: the NETDEV_UNREGISTER walks)"
+						emit "WalkShare.$step.gc@$n.$mode" s "$gc" "cpu * perf share(fib6_run_gc)"
+						emit "WalkShare.$step.flush@$n.$mode" s "$(calc "${f6:-0} - ${ifd:-0} - ${gc:-0}")" "cpu * perf share(__fib6_clean_all elsewhere: fib6_flush_trees of rt_genid_bump_ipv6, from __ipv6_ifa_notify deleting each address)"
+					done
+				done
+			done
+		done
+		n1=${WN[0]} n2=${WN[1]} M=$WALK_ROUTES
+		# Slopes in M: ns per (device x bystander route), = walks a device x ns a visit.
+		for n in "$n1" "$n2"; do
+			for kind in node list; do
+				emit "WalkSlope.up@$n.$kind" ns "$(calc "(${wc[$n.$M.$kind.up.del]} - ${wc[$n.0.node.up.del]}) * 1e9 / ($M * $n)")" "(cpu(del while up, M) - cpu(M=0)) / (M x devices): walks a device x ns a visit"
+				emit "WalkSlope.down@$n.$kind" ns "$(calc "(${wc[$n.$M.$kind.down.down]} - ${wc[$n.0.node.down.down]}) * 1e9 / ($M * $n)")" "the same for \`link set group 7 down\`: NETDEV_DOWN walks a device x ns a visit"
+				emit "WalkSlope.unreg@$n.$kind" ns "$(calc "(${wc[$n.$M.$kind.down.del]} - ${wc[$n.0.node.down.del]}) * 1e9 / ($M * $n)")" "the same for the deletion of the devices down: NETDEV_UNREGISTER walks a device x ns a visit"
+			done
+		done
+		# Quadratic terms at M = 0: T = a n + b n^2, so b = (T2 - (n2/n1) T1) / (n2^2 - n2 n1).
+		q() { calc "($2 - $n2 / $n1 * $1) * 1e9 / ($n2 * $n2 - $n2 * $n1)"; }
+		emit "WalkQuad.up" ns "$(q "${wc[$n1.0.node.up.del]}" "${wc[$n2.0.node.up.del]}")" "b of cpu(del while up) = a n + b n^2, M=0: ns per n^2 (visits per n^2 x ns a visit)"
+		emit "WalkQuad.down" ns "$(q "${wc[$n1.0.node.down.down]}" "${wc[$n2.0.node.down.down]}")" "the same for \`link set group 7 down\`"
+		emit "WalkQuad.unreg" ns "$(q "${wc[$n1.0.node.down.del]}" "${wc[$n2.0.node.down.del]}")" "the same for the deletion of the devices down"
+		unset wc
+	done
+fi
+
+# ---- mem ----------------------------------------------------------------------
+
+if has mem; then
+	(cd "$HERE/../.." && go build -o "$D/memlat" ./internal/measure/memlat) || die "cannot build internal/measure/memlat"
+	for r in $(seq 1 "$REPS"); do
+		progress "mem rep $r"
+		o=$("$D/memlat" -max "$MEM_MAX")
+		printf '%s\n' "$o" | sed 's/^/#     /' >&2
+		for lv in L1Hit L2Hit L3Hit DRAM; do
+			emit "Memory.$lv" ns "$(sed -n "s/^Memory\.$lv .*): \([0-9.]*\) ns,.*/\1/p" <<<"$o")" "memlat: plateau of the dependent-load latency in the $lv range, the levels above's share taken out (capacity model)"
+		done
+		emit Memory.modelWorst ratio "$(sed -n 's/^# worst model\/measured ratio \([0-9][0-9.]*\).*/\1/p' <<<"$o")" "memlat: the largest of model/measured and its inverse over the working sets (sysfs capacities)"
+		emit Memory.L2eff KiB "$(sed -n 's/^# the chase.s effective capacities.*(\([0-9]*\) and [0-9]* bytes)/\1/p' <<<"$o" | awk '{ printf "%.0f", $1 / 1024 }')" "memlat: the L2 capacity that fits the curve best (the plateaus held)"
+		emit Memory.L3eff KiB "$(sed -n 's/^# the chase.s effective capacities.*([0-9]* and \([0-9]*\) bytes)/\1/p' <<<"$o" | awk '{ printf "%.0f", $1 / 1024 }')" "memlat: the L3 capacity that fits the curve best (the plateaus held)"
+		emit Memory.modelWorstEff ratio "$(sed -n 's/^# worst model\/measured ratio with the fitted capacities \([0-9][0-9.]*\).*/\1/p' <<<"$o")" "memlat: the same with the fitted capacities"
+	done
+fi
+
+# ---- hwaddr -------------------------------------------------------------------
+
+if has hwaddr; then
+	for r in $(seq 1 "$REPS"); do
+		for k in $HW_SIZES; do
+			progress "hwaddr K=$k rep $r"
+			o=$(ns hwaddr "$k")
+			emit "MacvlanAdd.sys@$k" us "$(calc "$(field hwadd 3 "$o") * 1e6 / $k")" "sys(ip -batch of \`link add mvN link v0 type macvlan mode bridge\`) / K"
+			emit "MacvlanUp.sys@$k" us "$(calc "$(field hwup 3 "$o") * 1e6 / $k")" "sys(ip -batch of \`link set mvN arp off up\`) / K: dev_uc_add into the veth's rbtree of K addresses, rx-mode syncs, the link-local address"
+			emit "MacvlanUp.wall@$k" us "$(calc "$(field hwup 1 "$o") * 1e6 / $k")" "wall of the same / K"
 		done
 	done
 fi
