@@ -210,7 +210,10 @@ func Rows() []*Row {
 			func() ([]Setup, Step) { return ifbUp(n), Step{Kind: Batch, Lines: []string{"link del group 7"}} })
 	}
 	del := func(i int) string { return fmt.Sprintf("link del ifb%d", i) }
-	for _, n := range []int{1000, 2000, 5000} {
+	// One by one from one process, each request's rcu_barrier and grace
+	// periods waited for in turn, takes about 20 ms a device here: 5000
+	// would take minutes a repetition.
+	for _, n := range []int{1000, 2000} {
 		add(Row{Seed: "004", Name: "one-by-one/1", Scale: n, Unit: "devices", Check: noDevs, Want: 0},
 			func() ([]Setup, Step) { return ifbUp(n), Step{Kind: Batch, Lines: lines(n, del)} })
 	}

@@ -44,7 +44,7 @@ func main() {
 type options struct {
 	machine, rows, measured, save, md string
 	reps, maxScale, idleMax           int
-	idleWait                          time.Duration
+	idleWait, long                    time.Duration
 	netsimOnly, keep                  bool
 }
 
@@ -61,6 +61,7 @@ func run(args []string) error {
 	fs.StringVar(&o.md, "md", "", "write the table as markdown to this file")
 	fs.DurationVar(&o.idleWait, "idle-wait", 120*time.Second, "before each repetition, wait up to this long for an idle machine (0: do not wait)")
 	fs.IntVar(&o.idleMax, "idle-max", 10, "an idle machine is at most this % busy")
+	fs.DurationVar(&o.long, "long", 30*time.Second, "a row whose first repetition (set-up and timed step) takes longer runs once (0: always -reps)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the generated scripts (their directory is printed)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -96,10 +97,18 @@ func run(args []string) error {
 			fmt.Fprintf(os.Stderr, "# %s: netsim: %v\n", r.ID(), err)
 			continue
 		}
-		expect += time.Duration(o.reps) * (p.Setup + p.Timed + 2*time.Second)
+		one := p.Setup + p.Timed + 2*time.Second
+		if o.long > 0 && p.Setup+p.Timed > o.long {
+			expect += one
+		} else {
+			expect += time.Duration(o.reps) * one
+		}
 		fmt.Fprintf(os.Stderr, "# %s: predicted %v (netsim took %v)\n", r.ID(), p.Timed, p.Real.Round(time.Millisecond))
 	}
 
+	if o.netsimOnly {
+		fmt.Fprintf(os.Stderr, "# a real run of these rows (-reps %d -long %v) would take about %v by netsim's predictions\n", o.reps, o.long, expect.Round(time.Second))
+	}
 	var saved *validate.Run
 	switch {
 	case o.measured != "":
@@ -191,6 +200,10 @@ func measureAll(rows []*validate.Row, o options, meta validate.Meta) (*validate.
 			}
 			m.Reps = append(m.Reps, x)
 			fmt.Fprintf(os.Stderr, "#   wall %.4fs user %.3fs sys %.3fs (set-up %.2fs; machine %d%% busy)\n", x.Wall, x.User, x.Sys, x.Setup, x.Busy)
+			if rep == 1 && o.long > 0 && time.Duration((x.Wall+x.Setup)*1e9) > o.long {
+				fmt.Fprintf(os.Stderr, "#   longer than -long %v: one repetition\n", o.long)
+				break
+			}
 		}
 		if err := save(); err != nil {
 			return nil, err
