@@ -42,8 +42,26 @@ func (m *Measured) Median() float64 {
 	}
 	return (w[len(w)/2-1] + w[len(w)/2]) / 2
 }
+
 func (m *Measured) Min() float64 { w := m.walls(); return w[0] }
 func (m *Measured) Max() float64 { w := m.walls(); return w[len(w)-1] }
+
+// CPU is the median over the repetitions of user+sys time: a row whose
+// wall time is far above it slept (grace periods, timers, other load).
+func (m *Measured) CPU() float64 {
+	c := make([]float64, len(m.Reps))
+	for i, r := range m.Reps {
+		c[i] = r.User + r.Sys
+	}
+	sort.Float64s(c)
+	if len(c) == 0 {
+		return 0
+	}
+	if len(c)%2 == 1 {
+		return c[len(c)/2]
+	}
+	return (c[len(c)/2-1] + c[len(c)/2]) / 2
+}
 
 func (m *Measured) walls() []float64 {
 	w := make([]float64, len(m.Reps))
@@ -156,12 +174,13 @@ func dur(s float64) string {
 
 // cells returns a result's table cells: row, scale, measured, predicted, ratio.
 func (r *Result) cells() []string {
-	meas, pred, ratio := "—", "—", "—"
+	meas, cpu, pred, ratio := "—", "—", "—", "—"
 	if r.Meas != nil {
 		meas = dur(r.Meas.Median())
 		if len(r.Meas.Reps) > 1 {
 			meas += fmt.Sprintf(" [%s–%s]", dur(r.Meas.Min()), dur(r.Meas.Max()))
 		}
+		cpu = dur(r.Meas.CPU())
 	}
 	if r.Pred != nil {
 		pred = dur(r.Pred.Timed.Seconds())
@@ -171,10 +190,10 @@ func (r *Result) cells() []string {
 	if x := r.Ratio(); x > 0 {
 		ratio = fmt.Sprintf("%.2f", x)
 	}
-	return []string{r.Row.Seed + " " + r.Row.Name, fmt.Sprintf("%d %s", r.Row.Scale, r.Row.Unit), meas, pred, ratio}
+	return []string{r.Row.Seed + " " + r.Row.Name, fmt.Sprintf("%d %s", r.Row.Scale, r.Row.Unit), meas, cpu, pred, ratio}
 }
 
-var header = []string{"row", "scale", "measured (median [min–max])", "predicted", "predicted/measured"}
+var header = []string{"row", "scale", "measured (median [min–max])", "its CPU (user+sys)", "predicted", "predicted/measured"}
 
 // WriteTable prints the table and its summary line.
 func WriteTable(w io.Writer, res []*Result) error {

@@ -169,7 +169,7 @@ func TestTable(t *testing.T) {
 	var res []*validate.Result
 	run := &validate.Run{Meta: validate.Meta{Date: "d", Kernel: "k", CPU: "c", Load: "l", Machine: "devvm", Command: "cmd"}}
 	for i, r := range rows {
-		m := &validate.Measured{ID: r.ID(), Reps: []validate.Rep{{Wall: ms[i] * 2}, {Wall: ms[i]}, {Wall: ms[i] * 0.5}}}
+		m := &validate.Measured{ID: r.ID(), Reps: []validate.Rep{{Wall: ms[i] * 2, Sys: 0.03}, {Wall: ms[i], User: 0.01, Sys: 0.01}, {Wall: ms[i] * 0.5, Sys: 0.01}}}
 		run.Rows = append(run.Rows, m)
 		res = append(res, &validate.Result{Row: r, Pred: &validate.Prediction{Timed: time.Duration(float64(time.Second) * ms[i] * []float64{1.1, 1.3, 2}[i])}})
 	}
@@ -198,7 +198,7 @@ func TestTable(t *testing.T) {
 	if err := validate.WriteMarkdown(&b, back.Meta, res); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "| 003 rules ipv4 | 1 namespaces | 100.0ms [50.0ms–200.0ms] | 110.0ms | 1.10 |") {
+	if !strings.Contains(b.String(), "| 003 rules ipv4 | 1 namespaces | 100.0ms [50.0ms–200.0ms] | 20.0ms | 110.0ms | 1.10 |") {
 		t.Errorf("markdown:\n%s", b.String())
 	}
 }
