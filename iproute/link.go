@@ -113,6 +113,7 @@ var linkObject = object{
 var kindHelp = map[string]string{
 	"veth":         "Usage: ip link <options> type veth [peer <options>]\nTo get <options> type 'ip link add help'\n",
 	"dummy":        "Usage: ... dummy\n",
+	"ifb":          "Usage: ... ifb\n",
 	"macvlan":      macvlanExplain,
 	"vlan":         vlanExplain,
 	"bond":         bondExplain,

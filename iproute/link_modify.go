@@ -47,6 +47,9 @@ func (ip *IP) linkCreate(h *rtnl.Handle, r *linkReq, flags rt.NLMFlags) error {
 		// dummy_link_util has no parse_opt: ip ignores the words after
 		// "type dummy".
 		spec = netdev.Dummy{Name: name, Attrs: r.attrs()}
+	case "ifb":
+		// ifb_link_util has no parse_opt either.
+		spec = netdev.IFB{Name: name, Attrs: r.attrs()}
 	case "veth":
 		v := netdev.Veth{Name: name, Attrs: r.attrs()}
 		if ta.more() {

@@ -53,7 +53,7 @@ type Device struct {
 	broadcast MAC
 	txqlen    int    // 0..2^32-1 (IFLA_TXQLEN is a u32)
 	alias     string // ifalias; "" when none
-	qdisc     string // "noop" until first opened, then "noqueue"
+	qdisc     string // "noop" until first opened, then "noqueue" (ifb: "pfifo_fast")
 	uniFlt    bool   // IFF_UNICAST_FLT: the device filters unicast addresses itself
 
 	link   *Device   // the lower device of a vlan or macvlan (IFLA_LINK)
@@ -136,8 +136,8 @@ func (d *Device) Addr() MAC { return d.addr }
 func (d *Device) Broadcast() MAC { return d.broadcast }
 
 // Qdisc returns the root qdisc `ip link` shows: "noop" until the device is
-// first brought up, "noqueue" from then on (every kind netsim models is a
-// software device without a queue, IFF_NO_QUEUE).
+// first brought up, then "noqueue" (a software device without a queue,
+// IFF_NO_QUEUE: every kind netsim models but ifb) or ifb's "pfifo_fast".
 //
 // Kernel: dev_activate / attach_default_qdiscs (net/sched/sch_generic.c).
 func (d *Device) Qdisc() string {

@@ -44,9 +44,12 @@ type linkOps struct {
 	operUp OperState
 	// l3mdev is true for VRF masters.
 	l3mdev bool
+	// qdisc is the root qdisc the device gets when first opened: "" for
+	// noqueue (IFF_NO_QUEUE, every software kind but ifb).
+	qdisc string
 }
 
-// LinkSpec describes a device to create: Dummy, Veth, Macvlan, Vlan, Bond,
+// LinkSpec describes a device to create: Dummy, IFB, Veth, Macvlan, Vlan, Bond,
 // VRF, Bridge, or Other (a kind by name). It is what `ip link add ... type KIND ...` sends.
 type LinkSpec interface {
 	// LinkName returns the requested device name.
@@ -129,6 +132,12 @@ func nlaString(s string) string {
 
 // Dummy is a dummy device (drivers/net/dummy.c).
 type Dummy struct {
+	Name string
+	Attrs
+}
+
+// IFB is an intermediate functional block device (drivers/net/ifb.c).
+type IFB struct {
 	Name string
 	Attrs
 }
@@ -262,7 +271,7 @@ type validator interface {
 var unmodelledKinds = map[string]bool{
 	"amt": true, "bareudp": true, "batadv": true, "can": true, "dsa": true,
 	"erspan": true, "geneve": true, "gre": true, "gretap": true, "gtp": true, "hsr": true,
-	"ifb": true, "ip6erspan": true, "ip6gre": true, "ip6gretap": true, "ip6tnl": true,
+	"ip6erspan": true, "ip6gre": true, "ip6gretap": true, "ip6tnl": true,
 	"ip6_vti": true, "ipip": true, "ipoib": true, "ipvlan": true, "ipvtap": true,
 	"lowpan": true, "macsec": true, "macvtap": true, "netdevsim": true, "netkit": true,
 	"nlmon": true, "openvswitch": true, "ovpn": true, "pfcp": true, "rmnet": true,
@@ -274,7 +283,7 @@ var unmodelledKinds = map[string]bool{
 // name (rtnl_link_ops), whether netsim models it or not.
 func KnownKind(kind string) bool {
 	switch kind {
-	case "dummy", "veth", "macvlan", "vlan", "bond", "vrf", "bridge":
+	case "dummy", "ifb", "veth", "macvlan", "vlan", "bond", "vrf", "bridge":
 		return true
 	}
 	return unmodelledKinds[kind]
@@ -285,6 +294,8 @@ func (s Other) spec() (LinkSpec, error) {
 	switch s.Kind {
 	case "dummy":
 		return Dummy{Name: s.Name, Attrs: s.Attrs}, nil
+	case "ifb":
+		return IFB{Name: s.Name, Attrs: s.Attrs}, nil
 	case "veth":
 		return Veth{Name: s.Name, Attrs: s.Attrs}, nil
 	case "macvlan":
@@ -339,6 +350,8 @@ func (s Other) LinkName() string      { return s.Name }
 func (s Other) LinkAttrs() Attrs      { return s.Attrs }
 func (s Dummy) LinkName() string      { return s.Name }
 func (s Dummy) LinkAttrs() Attrs      { return s.Attrs }
+func (s IFB) LinkName() string        { return s.Name }
+func (s IFB) LinkAttrs() Attrs        { return s.Attrs }
 func (s Veth) LinkName() string       { return s.Name }
 func (s Veth) LinkAttrs() Attrs       { return s.Attrs }
 func (s Macvlan) LinkName() string    { return s.Name }

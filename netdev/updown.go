@@ -66,6 +66,9 @@ func (d *Device) open(t *sim.Task) error {
 	}
 	d.flags |= FlagUp
 	d.qdisc = "noqueue"
+	if d.ops.qdisc != "" {
+		d.qdisc = d.ops.qdisc
+	}
 	d.setRxMode(t)
 	// A carrier that ndo_open turns on (veth_open: the device's, then its
 	// peer's) reaches the operstate through linkwatch only, after

@@ -575,6 +575,8 @@ func linkSpec(r *request, m ifinfomsg, a attrs, kind string, data attrs) (netdev
 	switch kind {
 	case "dummy":
 		return netdev.Dummy{Name: name, Attrs: at}, nil
+	case "ifb":
+		return netdev.IFB{Name: name, Attrs: at}, nil
 	case "veth":
 		v := netdev.Veth{Name: name, Attrs: at}
 		if p := data.get(uapi.VETH_INFO_PEER); p != nil {
