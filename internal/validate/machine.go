@@ -3,18 +3,18 @@
 package validate
 
 import (
-	"fmt"
-
+	"github.com/netsimlab/netsim/machine"
 	"github.com/netsimlab/netsim/sim"
 )
 
-// LoadCosts returns the costs of the machine profile name: "devvm", the
-// development VM, is sim.DefaultCosts.
+// LoadCosts returns the costs of machine profile name: a shipped profile's
+// name ("devvm", the development VM) or a profile file.
 func LoadCosts(name string) (sim.Costs, error) {
-	if name == "devvm" {
-		return sim.DefaultCosts, nil
+	p, err := machine.Load(name)
+	if err != nil {
+		return sim.Costs{}, err
 	}
-	return sim.Costs{}, fmt.Errorf("machine %q: unknown profile (known: devvm)", name)
+	return p.Costs, nil
 }
 
 // MustCosts is LoadCosts for a profile that must exist.
