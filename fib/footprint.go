@@ -14,17 +14,22 @@ import (
 // The kernel's allocation sizes of the objects the walks read.
 const (
 	// leafBytes is one trie leaf: a key_vector with its tnode header,
-	// from the ip_fib_trie cache.
-	leafBytes = 64
+	// 48 bytes from the ip_fib_trie cache.
+	leafBytes = 48
 	// aliasBytes is one route: a fib_alias, from the ip_fib_alias cache.
 	aliasBytes = 64
 	// fibInfoBytes is one fib_info with one fib_nh, kzalloc'd together
-	// from kmalloc-512.
-	fibInfoBytes = 512
-	// walkLoads is the dependent loads per unit: a leaf walk's next leaf
-	// (its alias and fib_info reads issue beside it), a devhash walk's
-	// next fib_nh.
-	walkLoads = 1
+	// from kmalloc-256.
+	fibInfoBytes = 256
+	// leafLoads is the dependent loads per leaf of a trie walk: the leaf,
+	// its fib_alias and the alias's fib_info. A walk goes in key order;
+	// the routes of every script here were added in key order, so it
+	// follows them in the order they were allocated.
+	leafLoads = 3
+	// devhashLoads is the dependent loads per fib_info of a
+	// fib_info_devhash walk: the next fib_nh, added at the chain's head,
+	// so the walk follows the chain against allocation order.
+	devhashLoads = 1
 )
 
 // trieFootprint is what visiting leaves leaves touches: every trie's
@@ -42,10 +47,10 @@ func (f *FIB) trieFootprint(leaves int64) sim.Footprint {
 		}
 	}
 	bytes += int64(len(f.infos)) * fibInfoBytes
-	return sim.Footprint{Bytes: bytes, Loads: walkLoads}
+	return sim.Footprint{Bytes: bytes, SeqLoads: leafLoads}
 }
 
 // devhashFootprint is a walk of a fib_info_devhash chain of n fib_infos.
 func devhashFootprint(n int64) sim.Footprint {
-	return sim.Footprint{Bytes: n * fibInfoBytes, Loads: walkLoads}
+	return sim.Footprint{Bytes: n * fibInfoBytes, SeqLoads: devhashLoads}
 }

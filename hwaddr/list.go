@@ -342,19 +342,25 @@ var chargeFn = (*sim.Task).ChargeIn
 // charge charges t n units of kind k of work on l, which walk its entries.
 func (l *List) charge(t *sim.Task, k sim.Kind, n int64) {
 	if n != 0 {
-		chargeFn(t, k, n, l.footprint())
+		chargeFn(t, k, n, l.footprint(k))
 	}
 }
 
 // hwAddrBytes is one netdev_hw_addr as __hw_addr_create allocates it
-// (kmalloc of the struct, from kmalloc-96): the memory a walk of a list
-// touches per entry, with one dependent load (the next entry, or the
-// child in a tree descent).
-const hwAddrBytes = 96
+// (104 bytes, from kmalloc-128): the memory a walk of a list touches per
+// entry, with one dependent load, the next entry.
+const hwAddrBytes = 128
 
-// footprint is what a walk of l touches.
-func (l *List) footprint() sim.Footprint {
-	return sim.Footprint{Bytes: int64(l.count) * hwAddrBytes, Loads: 1}
+// footprint is what work of kind k on l touches: a list walk follows the
+// list in the order it was built (list_add_tail_rcu); the compares of a
+// tree-indexed list are a descent, whose nodes are in key order, not
+// allocation order.
+func (l *List) footprint(k sim.Kind) sim.Footprint {
+	fp := sim.Footprint{Bytes: int64(l.count) * hwAddrBytes, SeqLoads: 1}
+	if k == sim.HWAddrCompare && l.policy != ListOnly {
+		fp.Loads, fp.SeqLoads = 1, 0
+	}
+	return fp
 }
 
 // addEx is __hw_addr_add_ex on a packed key. The caller has rejected

@@ -215,7 +215,7 @@ func (l *List) UnsyncDev(t *sim.Task, unsync func(Addr) error) {
 //
 // Kernel: __hw_addr_flush (net/core/dev_addr_lists.c).
 func (l *List) Flush(t *sim.Task) {
-	n, fp := int64(l.count), l.footprint()
+	n, fp := int64(l.count), l.footprint(sim.HWAddrIterate)
 	l.iterated += n
 	l.head, l.tail, l.count = nil, nil, 0
 	l.tree = rbtree{}

@@ -251,7 +251,7 @@ func (tb *Table) inet6Count() int64 {
 // lifetime events themselves are armInet6Lifetimes'.
 func (d *Device) verifyAddrs(t *sim.Task) {
 	n := d.tbl.inet6Count()
-	t.ChargeIn(sim.Inet6HashVisit, n, footprint(n, inet6IfaddrBytes))
+	t.ChargeIn(sim.Inet6HashVisit, n, hashFootprint(n, inet6IfaddrBytes))
 }
 
 // addrconfIfdown tears IPv6 down on a device going down (unregister=false)

@@ -288,4 +288,5 @@ func (d *Device) ipv6IfaDelAddr(t *sim.Task, ifa *ifaddr6) {
 		d.tbl.fib6.DelPrefixRoute(t, d, netip.PrefixFrom(ifa.Peer, 128), 0)
 	}
 	d.ipv6DropLocalRoute(t, ifa)
+	d.tbl.fib6.FlushTrees(t) // rt_genid_bump_ipv6
 }

@@ -141,6 +141,8 @@ func (f *fakeFIB) DisableIP(t *sim.Task, dev *netdev.Device, ev netdev.Event) {
 	f.SyncDownDev(t, dev, ev)
 }
 
+func (f *fakeFIB) FlushTrees(*sim.Task) {}
+
 func (f *fakeFIB) RemovePrefsrc(_ *sim.Task, dev *netdev.Device, a netip.Addr) {
 	f.walks = append(f.walks, fmt.Sprintf("prefsrc %s dev %s", a, dev.Name()))
 }

@@ -7,9 +7,11 @@ package netdev
 
 import "github.com/netsimlab/netsim/sim"
 
-// The kernel's allocation sizes of the objects the walks read, and the
-// dependent loads a walk makes per entry: the next pointer the next step
-// needs (the compare reads beside it).
+// The kernel's allocation sizes of the objects the walks read. A walk
+// makes one dependent load per entry (the next pointer; the compare reads
+// beside it): in allocation order along a device's lists (ifa_list, added
+// at the tail; the group lists, newest first, against it), out of order
+// along the namespace's address hashes (256 chains, each newest first).
 const (
 	// inIfaddrBytes is one IPv4 address: inet_alloc_ifa's kzalloc of an
 	// in_ifaddr, from kmalloc-128.
@@ -17,15 +19,20 @@ const (
 	// inet6IfaddrBytes is one IPv6 address: ipv6_add_addr's kzalloc of an
 	// inet6_ifaddr, from kmalloc-512.
 	inet6IfaddrBytes = 512
-	// mcGroupBytes is one multicast group: ip_mc_list or ifmcaddr6, from
-	// kmalloc-256.
+	// mcGroupBytes is one multicast group: an ifmcaddr6 from kmalloc-256
+	// (an ip_mc_list from kmalloc-192).
 	mcGroupBytes = 256
-	walkLoads    = 1
 )
 
-// footprint is a walk over n objects of size bytes.
+// footprint is a walk of a device list over n objects of size bytes.
 func footprint(n int64, bytes int64) sim.Footprint {
-	return sim.Footprint{Bytes: n * bytes, Loads: walkLoads}
+	return sim.Footprint{Bytes: n * bytes, SeqLoads: 1}
+}
+
+// hashFootprint is a walk of a namespace address hash over n objects of
+// size bytes.
+func hashFootprint(n int64, bytes int64) sim.Footprint {
+	return sim.Footprint{Bytes: n * bytes, Loads: 1}
 }
 
 // ifaFootprint is a walk of d's IPv4 address list.

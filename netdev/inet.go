@@ -100,7 +100,7 @@ func (tb *Table) inet4Count() int64 {
 // requester's. The lifetime events themselves are armInet4Lifetimes'.
 func (d *Device) queueCheckLifetime(t *sim.Task) {
 	n := d.tbl.inet4Count()
-	t.ChargeIn(sim.Inet4HashVisit, n, footprint(n, inIfaddrBytes))
+	t.ChargeIn(sim.Inet4HashVisit, n, hashFootprint(n, inIfaddrBytes))
 }
 
 var allHosts4 = netip.AddrFrom4([4]byte{224, 0, 0, 1}) // IGMP_ALL_HOSTS

@@ -77,6 +77,9 @@ type IPv6FIB interface {
 	// RemovePrefsrc clears the preferred source a, a deleted address of
 	// dev, from the routes through dev (rt6_remove_prefsrc).
 	RemovePrefsrc(t *sim.Task, dev *Device, a netip.Addr)
+	// FlushTrees walks every node of every table to renew its serial
+	// number (fib6_flush_trees, after rt_genid_bump_ipv6).
+	FlushTrees(t *sim.Task)
 	// MTUChange gives the routes through dev its new MTU mtu, the device's
 	// IPv6 MTU having been oldMTU (rt6_mtu_change).
 	MTUChange(t *sim.Task, dev *Device, oldMTU, mtu int)
@@ -121,6 +124,7 @@ func (noIPv6FIB) SyncUp(*sim.Task, *Device, uint8)                        {}
 func (noIPv6FIB) SyncDownDev(*sim.Task, *Device, Event)                   {}
 func (noIPv6FIB) DisableIP(*sim.Task, *Device, Event)                     {}
 func (noIPv6FIB) RemovePrefsrc(*sim.Task, *Device, netip.Addr)            {}
+func (noIPv6FIB) FlushTrees(*sim.Task)                                    {}
 func (noIPv6FIB) MTUChange(*sim.Task, *Device, int, int)                  {}
 
 func (noIPv6FIB) DevRoutes(*Device) int { return 0 }

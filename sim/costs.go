@@ -116,6 +116,9 @@ type Costs struct {
 	// device's fib_info_devhash chain (a fib_nh, its fib_info's flags and
 	// fib_rebalance's early return), all-in.
 	FibDevhashVisit time.Duration
+	// Fib6FlushNode is one IPv6 FIB node visited by fib6_flush_trees (the
+	// walker's step and the store of the node's new serial number).
+	Fib6FlushNode time.Duration
 
 	// Memory is the cache hierarchy that work charged with a Footprint
 	// (Task.ChargeIn) stalls in once its working set outgrows L2. The zero
@@ -169,9 +172,11 @@ var DefaultCosts = Costs{
 	Inet6HashVisit:  17 * time.Nanosecond,
 	McListScan:      7 * time.Nanosecond,
 	FibDevhashVisit: 115 * time.Nanosecond,
+	Fib6FlushNode:   17 * time.Nanosecond,
 	Memory: Memory{
 		L1: 32 << 10, L2: 1 << 20, L3: 32 << 20,
 		L1Hit: 1 * time.Nanosecond, L2Hit: 4 * time.Nanosecond, L3Hit: 14 * time.Nanosecond, DRAM: 100 * time.Nanosecond,
+		L3Seq: 14 * time.Nanosecond, DRAMSeq: 100 * time.Nanosecond,
 	},
 	GracePeriod:     10500 * time.Microsecond,
 	ExpeditedGP:     35 * time.Microsecond,
@@ -242,6 +247,8 @@ func (c *Costs) PerUnit(k Kind) time.Duration {
 		return c.McListScan
 	case FibDevhashVisit:
 		return c.FibDevhashVisit
+	case Fib6FlushNode:
+		return c.Fib6FlushNode
 	}
 	return 0
 }

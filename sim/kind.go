@@ -151,6 +151,11 @@ const (
 	// device a local route, and so a fib_info on the chain (its prefsrc
 	// makes it the address's own).
 	FibDevhashVisit
+	// Fib6FlushNode counts IPv6 FIB nodes visited by fib6_flush_trees'
+	// walks beyond each table's root (which Fib6TableWalk counts): every
+	// IPv6 address deletion bumps the namespace's routing generation
+	// (rt_genid_bump_ipv6), a walk of every node of every IPv6 table.
+	Fib6FlushNode
 
 	// MemStallNS counts the nanoseconds of memory stall that work charged
 	// with a Footprint (Task.ChargeIn) spent beyond its in-cache cost: what
@@ -210,6 +215,7 @@ var kindNames = [NumKinds]string{
 	McListScan:     "mc_list_scans",
 
 	FibDevhashVisit: "fib_devhash_visits",
+	Fib6FlushNode:   "fib6_flush_nodes",
 
 	MemStallNS: "mem_stall_ns",
 }

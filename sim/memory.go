@@ -26,6 +26,10 @@ type Memory struct {
 	// L1Hit, L2Hit, L3Hit and DRAM are the latencies of a dependent load
 	// served by each level.
 	L1Hit, L2Hit, L3Hit, DRAM time.Duration
+	// L3Seq and DRAMSeq are the same for a load of a chase in allocation
+	// order (a list the kernel built object after object, walked in the
+	// order it was built), which the prefetchers partly hide.
+	L3Seq, DRAMSeq time.Duration
 }
 
 // LoadNS returns the mean latency, in nanoseconds, of a dependent load at a
@@ -34,6 +38,15 @@ type Memory struct {
 // holds its line. A working set that fits L1 costs L1Hit a load; one far
 // larger than L3 costs nearly DRAM.
 func (m *Memory) LoadNS(ws int64) float64 {
+	return m.loadNS(ws, m.L3Hit, m.DRAM)
+}
+
+// SeqLoadNS is LoadNS for a chase in allocation order.
+func (m *Memory) SeqLoadNS(ws int64) float64 {
+	return m.loadNS(ws, m.L3Seq, m.DRAMSeq)
+}
+
+func (m *Memory) loadNS(ws int64, l3, dram time.Duration) float64 {
 	if ws <= 0 {
 		return float64(m.L1Hit)
 	}
@@ -41,7 +54,7 @@ func (m *Memory) LoadNS(ws int64) float64 {
 	h1 := held(m.L1)
 	h2 := math.Max(h1, held(m.L2))
 	h3 := math.Max(h2, held(m.L3))
-	return h1*float64(m.L1Hit) + (h2-h1)*float64(m.L2Hit) + (h3-h2)*float64(m.L3Hit) + (1-h3)*float64(m.DRAM)
+	return h1*float64(m.L1Hit) + (h2-h1)*float64(m.L2Hit) + (h3-h2)*float64(l3) + (1-h3)*float64(dram)
 }
 
 // StallNS returns what a dependent load in a working set of ws bytes costs
@@ -52,15 +65,23 @@ func (m *Memory) StallNS(ws int64) float64 {
 	return math.Max(0, m.LoadNS(ws)-m.LoadNS(min(ws, m.L2)))
 }
 
+// SeqStallNS is StallNS for a chase in allocation order.
+func (m *Memory) SeqStallNS(ws int64) float64 {
+	return math.Max(0, m.SeqLoadNS(ws)-m.SeqLoadNS(min(ws, m.L2)))
+}
+
 // Footprint is the memory side of one unit of counted work: the working
 // set it walks in (Bytes, the kernel objects the whole walk touches) and
-// the dependent loads each unit makes there (Loads: the cache lines on the
-// walk's chain of pointers, each of which may miss). The subsystem that
-// charges the work knows both: the objects' sizes are the kernel's, and
-// the lines a unit reads are the fields its callback reads.
+// the dependent loads each unit makes there: Loads at places unrelated to
+// the order the objects were allocated in (a tree descent, a node reached
+// by its key), SeqLoads along a list in the order it was built (the cache
+// lines on the walk's chain of pointers, each of which may miss). The
+// subsystem that charges the work knows both: the objects' sizes are the
+// kernel's, and the lines a unit reads are the fields its callback reads.
 type Footprint struct {
-	Bytes int64
-	Loads float64
+	Bytes    int64
+	Loads    float64
+	SeqLoads float64
 }
 
 // ChargeIn is Charge for work that walks a working set: each of the n
@@ -90,8 +111,10 @@ func (t *Task) accountStall(n int64, fp Footprint) time.Duration {
 
 // stall returns the memory stall of n units of work with footprint fp.
 func (w *World) stall(n int64, fp Footprint) time.Duration {
-	if fp.Loads <= 0 || fp.Bytes <= 0 {
+	if fp.Bytes <= 0 || fp.Loads <= 0 && fp.SeqLoads <= 0 {
 		return 0
 	}
-	return time.Duration(math.Round(float64(n) * fp.Loads * w.costs.Memory.StallNS(fp.Bytes)))
+	m := &w.costs.Memory
+	per := max(0, fp.Loads)*m.StallNS(fp.Bytes) + max(0, fp.SeqLoads)*m.SeqStallNS(fp.Bytes)
+	return time.Duration(math.Round(float64(n) * per))
 }

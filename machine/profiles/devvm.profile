@@ -86,6 +86,9 @@ FibDevhashVisit 115ns measured sudo V4= V6= UP4=50000 bash internal/measure/addr
     50000": the real time up less the real time down over fib_sync_up's N(N+1)/2 visits, 97.7 ns
     (149.1 s against 26.9 s) and 132.8 ns (191.3 s against 25.3 s) in two runs, their mean; 15.2–18.1
     ns all-in at 10 000 and 20 000, while the chain fits the caches
+Fib6FlushNode 17ns measured costs.sh -s walks: WalkShare.*.flush, perf's share of fib6_flush_trees
+    in `ip link del group` of 2000 and 4000 ifb devices up (23–27% of the IPv6 walks' time) over the
+    nodes it walks, n(F0+F1)/2 with F rt6_stats' fib_nodes: 18 and 17 ns (load average 5–10)
 
 # The cache hierarchy one CPU sees (sim.Memory). The latencies are Zen 4's
 # published load-to-use latencies at the VM's clock until internal/measure's
@@ -100,6 +103,8 @@ Memory.L3Hit 14ns estimated Zen 4's published L3 load-to-use latency, ≈50 cycl
     rounded up for the VM's shared L3
 Memory.DRAM 100ns estimated a typical DRAM load-to-use latency of a Zen 4 server (≈75 ns plus the
     L3 miss path and the VM's nested page walk), not measured
+Memory.L3Seq 14ns estimated as L3Hit, until memlat -obj measures a chase in allocation order
+Memory.DRAMSeq 100ns estimated as DRAM, until memlat -obj measures a chase in allocation order
 
 # Waits (virtual time that is not CPU time).
 GracePeriod 10.5ms measured costs.sh -s gp: GracePeriod.mean 10.5 ms, the mean latency of

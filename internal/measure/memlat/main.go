@@ -41,6 +41,7 @@ func main() {
 	loads := flag.Int64("loads", 1<<22, "loads per repetition at least (and two passes over the working set)")
 	seed := flag.Uint64("seed", 1, "seed of the random cycles")
 	curve := flag.String("curve", "", "refit the curve a previous run printed (its output file) instead of measuring")
+	flag.Int64Var(&objSize, "obj", 0, "0: chase the lines in one random cycle; N: chase objects of N bytes in allocation order, shuffled within each 4 KiB page as a slab with a random freelist hands them out (a list the kernel built one object after another)")
 	flag.Parse()
 	lo, err1 := parseSize(*minWS)
 	hi, err2 := parseSize(*maxWS)
@@ -238,6 +239,9 @@ func sizes(lo, hi int64) []int64 {
 // measure returns the nanoseconds per load of reps chases over buf, each a
 // random cycle through all its cache lines.
 func measure(buf []byte, rng *rand.Rand, reps int, minLoads int64) []float64 {
+	if objSize > 0 {
+		return measureAllocOrder(buf, rng, reps, minLoads)
+	}
 	n := len(buf) / line
 	perm := make([]int32, n)
 	for i := range perm {
@@ -252,6 +256,41 @@ func measure(buf []byte, rng *rand.Rand, reps int, minLoads int64) []float64 {
 		*(*unsafe.Pointer)(unsafe.Pointer(&buf[i*line])) = unsafe.Pointer(&buf[int(perm[i])*line])
 	}
 	perm = nil
+	return timeChase(buf, n, reps, minLoads)
+}
+
+// objSize is -obj: 0 for the random chase, else the object size of the
+// allocation-order chase.
+var objSize int64
+
+// measureAllocOrder chases the objects of buf in the order a slab cache
+// with a random freelist allocates them: page by page, the objects of a
+// 4 KiB page in a random order, each object's first word pointing at the
+// next object allocated. It is the walk of a list the kernel built by
+// adding one object after another (routes, addresses), read in the order
+// they were added.
+func measureAllocOrder(buf []byte, rng *rand.Rand, reps int, minLoads int64) []float64 {
+	per := max(1, 4096/int(objSize))
+	n := len(buf) / int(objSize)
+	order := make([]int32, 0, n)
+	for p := 0; p < n; p += per {
+		k := min(per, n-p)
+		base := len(order)
+		for i := range k {
+			order = append(order, int32(p+i))
+		}
+		rng.Shuffle(k, func(i, j int) { order[base+i], order[base+j] = order[base+j], order[base+i] })
+	}
+	for i, o := range order {
+		next := order[(i+1)%n]
+		*(*unsafe.Pointer)(unsafe.Pointer(&buf[int(o)*int(objSize)])) = unsafe.Pointer(&buf[int(next)*int(objSize)])
+	}
+	return timeChase(buf, n, reps, minLoads)
+}
+
+// timeChase times reps chases of at least minLoads loads (and two passes
+// over the n links) from buf's first byte, after a warming pass.
+func timeChase(buf []byte, n int, reps int, minLoads int64) []float64 {
 	steps := max(minLoads, 2*int64(n))
 	p := unsafe.Pointer(&buf[0])
 	p = chase(p, int64(n)) // warm: one pass
