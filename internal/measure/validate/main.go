@@ -191,6 +191,9 @@ func measureAll(rows []*validate.Row, o options, meta validate.Meta) (*validate.
 		m := &validate.Measured{ID: r.ID()}
 		run.Rows = append(run.Rows, m)
 		for rep := 1; rep <= o.reps; rep++ {
+			if w := waitDismantled(time.Minute); w > time.Second {
+				fmt.Fprintf(os.Stderr, "#   waited %v for earlier namespaces to be dismantled\n", w.Round(time.Millisecond))
+			}
 			b := waitIdle(o.idleWait, o.idleMax)
 			fmt.Fprintf(os.Stderr, "# %s rep %d (machine %d%% busy, load %s)\n", r.ID(), rep, b, loadavg())
 			x, err := measure(d, r, host)

@@ -111,6 +111,32 @@ func writeScripts(d string, r *validate.Row) error {
 	return nil
 }
 
+// waitDismantled waits (up to max) until the namespaces of earlier
+// repetitions are gone: the kernel dismantles a namespace after its last
+// process exits (cleanup_net, in a kworker, under RTNL for its devices),
+// and a repetition that starts meanwhile waits for RTNL in its timed step.
+// The probe is a request that needs RTNL, a veth pair made in a fresh
+// namespace: twice in a row under 50 ms means nothing holds RTNL for long.
+// It returns how long it waited.
+func waitDismantled(max time.Duration) time.Duration {
+	start := time.Now()
+	fast := 0
+	for fast < 2 && time.Since(start) < max {
+		t0 := time.Now()
+		err := exec.Command("unshare", "-n", "ip", "link", "add", "probe0", "type", "veth", "peer", "name", "probe1").Run()
+		if err != nil {
+			return time.Since(start) // no probe here; the repetition shows it
+		}
+		if time.Since(t0) < 50*time.Millisecond {
+			fast++
+		} else {
+			fast = 0
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return time.Since(start)
+}
+
 // cpuStat returns /proc/stat's "cpu" line's fields.
 func cpuStat() []int64 {
 	b, err := os.ReadFile("/proc/stat")
