@@ -16,8 +16,9 @@ const (
 	// leafBytes is one trie leaf: a key_vector with its tnode header,
 	// 48 bytes from the ip_fib_trie cache.
 	leafBytes = 48
-	// aliasBytes is one route: a fib_alias, from the ip_fib_alias cache.
-	aliasBytes = 64
+	// aliasBytes is one route: a fib_alias, 56 bytes from the
+	// ip_fib_alias cache.
+	aliasBytes = 56
 	// fibInfoBytes is one fib_info with one fib_nh, kzalloc'd together
 	// from kmalloc-256.
 	fibInfoBytes = 256
@@ -47,10 +48,10 @@ func (f *FIB) trieFootprint(leaves int64) sim.Footprint {
 		}
 	}
 	bytes += int64(len(f.infos)) * fibInfoBytes
-	return sim.Footprint{Bytes: bytes, SeqLoads: leafLoads}
+	return sim.Footprint{Bytes: bytes, SeqLoads: leafLoads, Obj: (leafBytes + aliasBytes + fibInfoBytes) / 3}
 }
 
 // devhashFootprint is a walk of a fib_info_devhash chain of n fib_infos.
 func devhashFootprint(n int64) sim.Footprint {
-	return sim.Footprint{Bytes: n * fibInfoBytes, SeqLoads: devhashLoads}
+	return sim.Footprint{Bytes: n * fibInfoBytes, SeqLoads: devhashLoads, Obj: fibInfoBytes}
 }

@@ -36,6 +36,7 @@ func (f *FIB) walkFootprint() sim.Footprint {
 		Bytes:    int64(f.stats.FibRtEntries)*fib6InfoBytes + int64(f.stats.FibNodes)*fib6NodeBytes,
 		Loads:    2 * r / e,
 		SeqLoads: (e - r) / e,
+		Obj:      fib6InfoBytes,
 	}
 }
 

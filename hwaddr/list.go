@@ -356,7 +356,7 @@ const hwAddrBytes = 128
 // tree-indexed list are a descent, whose nodes are in key order, not
 // allocation order.
 func (l *List) footprint(k sim.Kind) sim.Footprint {
-	fp := sim.Footprint{Bytes: int64(l.count) * hwAddrBytes, SeqLoads: 1}
+	fp := sim.Footprint{Bytes: int64(l.count) * hwAddrBytes, SeqLoads: 1, Obj: hwAddrBytes}
 	if k == sim.HWAddrCompare && l.policy != ListOnly {
 		fp.Loads, fp.SeqLoads = 1, 0
 	}

@@ -26,7 +26,7 @@ const (
 
 // footprint is a walk of a device list over n objects of size bytes.
 func footprint(n int64, bytes int64) sim.Footprint {
-	return sim.Footprint{Bytes: n * bytes, SeqLoads: 1}
+	return sim.Footprint{Bytes: n * bytes, SeqLoads: 1, Obj: bytes}
 }
 
 // hashFootprint is a walk of a namespace address hash over n objects of

@@ -26,10 +26,17 @@ type Memory struct {
 	// L1Hit, L2Hit, L3Hit and DRAM are the latencies of a dependent load
 	// served by each level.
 	L1Hit, L2Hit, L3Hit, DRAM time.Duration
-	// L3Seq and DRAMSeq are the same for a load of a chase in allocation
-	// order (a list the kernel built object after object, walked in the
-	// order it was built), which the prefetchers partly hide.
-	L3Seq, DRAMSeq time.Duration
+	// A chase in allocation order (a list the kernel built object after
+	// object, walked in the order it was built: a slab hands out the
+	// objects of a page in a random order, page after page) meets other
+	// latencies, which the prefetchers partly hide the more objects share
+	// a page, and another effective L3 capacity. SeqL3 is that capacity;
+	// SeqL3Hit128 and SeqDRAM128 the latencies of a chase over 128-byte
+	// objects, SeqL3Hit512 and SeqDRAM512 over 512-byte objects. Other
+	// sizes interpolate (and extrapolate no further than) these two in the
+	// logarithm of the size.
+	SeqL3                                            int64
+	SeqL3Hit128, SeqDRAM128, SeqL3Hit512, SeqDRAM512 time.Duration
 }
 
 // LoadNS returns the mean latency, in nanoseconds, of a dependent load at a
@@ -38,23 +45,29 @@ type Memory struct {
 // holds its line. A working set that fits L1 costs L1Hit a load; one far
 // larger than L3 costs nearly DRAM.
 func (m *Memory) LoadNS(ws int64) float64 {
-	return m.loadNS(ws, m.L3Hit, m.DRAM)
+	return m.loadNS(ws, m.L3, float64(m.L3Hit), float64(m.DRAM))
 }
 
-// SeqLoadNS is LoadNS for a chase in allocation order.
-func (m *Memory) SeqLoadNS(ws int64) float64 {
-	return m.loadNS(ws, m.L3Seq, m.DRAMSeq)
+// SeqLoadNS is LoadNS for a chase in allocation order over objects of obj
+// bytes (0: 512).
+func (m *Memory) SeqLoadNS(ws, obj int64) float64 {
+	if obj <= 0 {
+		obj = 512
+	}
+	x := math.Min(1, math.Max(0, math.Log2(float64(obj)/128)/2))
+	mix := func(a, b time.Duration) float64 { return (1-x)*float64(a) + x*float64(b) }
+	return m.loadNS(ws, m.SeqL3, mix(m.SeqL3Hit128, m.SeqL3Hit512), mix(m.SeqDRAM128, m.SeqDRAM512))
 }
 
-func (m *Memory) loadNS(ws int64, l3, dram time.Duration) float64 {
+func (m *Memory) loadNS(ws, l3cap int64, l3, dram float64) float64 {
 	if ws <= 0 {
 		return float64(m.L1Hit)
 	}
 	held := func(c int64) float64 { return math.Min(1, float64(c)/float64(ws)) }
 	h1 := held(m.L1)
 	h2 := math.Max(h1, held(m.L2))
-	h3 := math.Max(h2, held(m.L3))
-	return h1*float64(m.L1Hit) + (h2-h1)*float64(m.L2Hit) + (h3-h2)*float64(l3) + (1-h3)*float64(dram)
+	h3 := math.Max(h2, held(l3cap))
+	return h1*float64(m.L1Hit) + (h2-h1)*float64(m.L2Hit) + (h3-h2)*l3 + (1-h3)*dram
 }
 
 // StallNS returns what a dependent load in a working set of ws bytes costs
@@ -65,9 +78,10 @@ func (m *Memory) StallNS(ws int64) float64 {
 	return math.Max(0, m.LoadNS(ws)-m.LoadNS(min(ws, m.L2)))
 }
 
-// SeqStallNS is StallNS for a chase in allocation order.
-func (m *Memory) SeqStallNS(ws int64) float64 {
-	return math.Max(0, m.SeqLoadNS(ws)-m.SeqLoadNS(min(ws, m.L2)))
+// SeqStallNS is StallNS for a chase in allocation order over objects of
+// obj bytes.
+func (m *Memory) SeqStallNS(ws, obj int64) float64 {
+	return math.Max(0, m.SeqLoadNS(ws, obj)-m.SeqLoadNS(min(ws, m.L2), obj))
 }
 
 // Footprint is the memory side of one unit of counted work: the working
@@ -78,10 +92,14 @@ func (m *Memory) SeqStallNS(ws int64) float64 {
 // lines on the walk's chain of pointers, each of which may miss). The
 // subsystem that charges the work knows both: the objects' sizes are the
 // kernel's, and the lines a unit reads are the fields its callback reads.
+//
+// Obj is the size of the objects a walk in allocation order chases (0:
+// 512 bytes): the more share a page, the more the prefetchers hide.
 type Footprint struct {
 	Bytes    int64
 	Loads    float64
 	SeqLoads float64
+	Obj      int64
 }
 
 // ChargeIn is Charge for work that walks a working set: each of the n
@@ -115,6 +133,6 @@ func (w *World) stall(n int64, fp Footprint) time.Duration {
 		return 0
 	}
 	m := &w.costs.Memory
-	per := max(0, fp.Loads)*m.StallNS(fp.Bytes) + max(0, fp.SeqLoads)*m.SeqStallNS(fp.Bytes)
+	per := max(0, fp.Loads)*m.StallNS(fp.Bytes) + max(0, fp.SeqLoads)*m.SeqStallNS(fp.Bytes, fp.Obj)
 	return time.Duration(math.Round(float64(n) * per))
 }

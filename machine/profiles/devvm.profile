@@ -34,8 +34,10 @@ DevUnregister 133µs measured costs.sh -s dev: DevUnregister@1000 133.1 µs and 
 AddrOp 20µs estimated the order of an address request's kernel work beyond the syscall (the VM
     spends 135–260 µs of kernel time per `ip link add` or `ip link set up` of an ifb, costs.sh -s
     dev, LinkAddIfb.sys and LinkSetUp.sys, of which address work is a part); not timed alone
-Fib6Visit 21ns measured costs.sh -s dev: Fib6Visit@1000 20–23 ns over two runs (__fib6_clean_all's
-    share of `ip link del group` of 1000 ifb devices per route visited)
+Fib6Visit 30ns measured costs.sh -s dev -d 500: 32 and 34 ns a fib6_ifdown call at 500 devices
+    (perf's share of rt6_disable_ip in `ip link del group` of 500 ifb devices over its 1.5·N²+5.5·N
+    calls; load average 5–9), less the memory model's stall at that working set (0.9 MB: 3 ns); 33
+    and 36 ns at 2000 and 4000 (costs.sh -s walks)
 RCUCallback 1µs estimated the frees and reference drops a callback does take well under that;
     rounded up for the batch's own overhead
 IPExec 1.8ms measured 1.8 ms per `ip link set DEV up` in a bash loop on the VM
@@ -51,10 +53,11 @@ NexthopRemove 390ns measured costs.sh -s split: NexthopRemove@65536 386 ns (`ip 
 TrieNodeVisit 3ns estimated an index computation and a child load; walks enter few tnodes per leaf
     (seed 000's trie has 4 tnodes for 65 539 leaves), so it matters for lookups and inserts, not
     for flushes
-TrieLeafVisit 8ns measured costs.sh -s seed000: TrieLeafVisit 7.8 ns (the unpatched 6.18 kernel's
-    `ip link set testnh0 down` after seed 000's set-up, N²+6N leaf visits for N = 65 536, its CPU
-    time less that of the patched work, per visit: 33.7 s); 5.7–10 ns over runs (9.95 ns, 42.8 s,
-    in the last); the alias scans and fib_info examinations are folded into it
+TrieLeafVisit 4ns measured costs.sh -r 3 -s seed000 -n 4096: 3.7–3.9 ns (the unpatched 6.18
+    kernel's `ip link set testnh0 down` after seed 000's set-up at N = 4096, its CPU time less that
+    of the patched work, over N²+6N leaf visits; idle VM, 2026-12-06); the working set, 1.5 MB,
+    stalls no more than L2 does in the memory model; the alias scans and fib_info examinations are
+    folded into it
 FibAliasInsert 4µs measured costs.sh -s batch: rt_gw_add.handler 3.97 µs, rt_nhid_add.handler 4.02
     µs (inet_rtm_newroute's share of `ip -batch` adding 65 536 /32 routes)
 FibAliasRemove 980ns measured costs.sh -s split: FibAliasRemove.own@65536 977.5 ns (`ip link set DEV
@@ -69,42 +72,51 @@ Fib6TableWalk 76ns measured ≈76 ns per existing table on the VM (mechanisms/SE
     __fib6_clean_all)
 Fib6NewTable 370ns measured ≈0.37 µs on the VM (perf: fib6_rule_configure with its callees is 0.61%
     of the samples of `ip -6 -batch` adding 1024 rules at 61 µs a rule)
-IfaScan 7ns measured sudo bash internal/measure/addrs.sh, "inet 50000": real 27.2 s, user 0.1 s, sys
-    18.6 s; its sys time less the work charged apart per address (30.8 µs) over its N² scans
-    (find_matching_ifa, __inet_insert_ifa): 6.8 ns, and 6.8 ns in a second run (real 29.1 s);
-    2.8–2.9 ns at 10 000 and 5.3–5.6 ns at 20 000, while the list fits the L2
-Inet4HashVisit 7ns measured addrs.sh, inet4_hash_visit: the same runs' real time less their user and
-    sys time (8.5 s, 10.4 s) over check_lifetime's N(N+1)/2 visits: 6.8 and 8.3 ns
-Inet6HashVisit 17ns measured addrs.sh, "inet6 20000": real 5.41 s less the work charged apart per
-    address (26.8 µs) is N(N+1)/2 visits of addrconf_verify_rtnl and as many solicited-node join
-    scans, 24.4 ns a pair, which perf's shares (25.0% and 10.9%) split into 17.0 and 7.4 ns (a
-    second run: 5.15 s, 15.3 and 7.8 ns); past ~30 000 addresses a pair costs several times more
-    (125 ns at 40 000: 101 s)
-McListScan 7ns measured addrs.sh, the other part of the IPv6 runs of Inet6HashVisit (7.4 and 7.8
-    ns)
-FibDevhashVisit 115ns measured sudo V4= V6= UP4=50000 bash internal/measure/addrs.sh, "inet up
-    50000": the real time up less the real time down over fib_sync_up's N(N+1)/2 visits, 97.7 ns
-    (149.1 s against 26.9 s) and 132.8 ns (191.3 s against 25.3 s) in two runs, their mean; 15.2–18.1
-    ns all-in at 10 000 and 20 000, while the chain fits the caches
+IfaScan 4ns measured sudo V4="2000 5000" V6="2000 5000" bash internal/measure/addrs.sh: time =
+    a·N + c·N² fitted to the two sizes, c over the N² scans of find_matching_ifa and
+    __inet_insert_ifa: 4.2 ns (machine about 50% busy); the list, 0.6 MB at 5000, fits L2
+Inet4HashVisit 5ns measured addrs.sh at 2000 and 5000 (as IfaScan): 5.1 ns a visit of
+    check_lifetime's walk; 0.6 MB at 5000
+Inet6HashVisit 5ns measured addrs.sh at 2000 and 5000 (as IfaScan): the pair of a hash visit and a
+    group scan costs 18.6 ns, perf's shares (20.0% and 9.6% at 5000) split it into 12.6 and 6.0 ns;
+    less the memory model's stall of the hash walk at the middle size (3500 inet6_ifaddrs, 1.75 MB,
+    out of allocation order: 7.9 ns): 4.7 ns
+McListScan 5ns measured addrs.sh at 2000 and 5000 (as Inet6HashVisit): 6.0 ns, less the memory
+    model's stall of the group list at the middle size (0.9 MB in allocation order: 1 ns)
+FibDevhashVisit 13ns measured sudo UP4=5000 bash internal/measure/addrs.sh: 13.9 ns all-in a
+    visit of fib_sync_up's fib_info_devhash walk at 5000 addresses on a device that is up (the real
+    time up less down over the N(N+1)/2 visits), less the memory model's stall (1.3 MB in allocation
+    order: 1 ns)
 Fib6FlushNode 17ns measured costs.sh -s walks: WalkShare.*.flush, perf's share of fib6_flush_trees
     in `ip link del group` of 2000 and 4000 ifb devices up (23–27% of the IPv6 walks' time) over the
     nodes it walks, n(F0+F1)/2 with F rt6_stats' fib_nodes: 18 and 17 ns (load average 5–10)
 
-# The cache hierarchy one CPU sees (sim.Memory). The latencies are Zen 4's
-# published load-to-use latencies at the VM's clock until internal/measure's
-# memory-latency experiment replaces them.
-Memory.L1 32K measured lscpu: L1d cache 64 KiB (2 instances), 32 KiB a core
-Memory.L2 1M measured lscpu: L2 cache 2 MiB (2 instances), 1 MiB a core
-Memory.L3 32M measured lscpu: L3 cache 32 MiB (1 instance), shared
-Memory.L1Hit 1ns estimated Zen 4's published L1d load-to-use latency, 4–5 cycles, at the VM's ≈2.6
-    GHz (BogoMIPS 5192)
-Memory.L2Hit 4ns estimated Zen 4's published L2 load-to-use latency, 14 cycles, at ≈2.6 GHz
-Memory.L3Hit 14ns estimated Zen 4's published L3 load-to-use latency, ≈50 cycles, at ≈2.6 GHz,
-    rounded up for the VM's shared L3
-Memory.DRAM 100ns estimated a typical DRAM load-to-use latency of a Zen 4 server (≈75 ns plus the
-    L3 miss path and the VM's nested page walk), not measured
-Memory.L3Seq 14ns estimated as L3Hit, until memlat -obj measures a chase in allocation order
-Memory.DRAMSeq 100ns estimated as DRAM, until memlat -obj measures a chase in allocation order
+# The cache hierarchy one CPU sees (sim.Memory), measured by a dependent
+# pointer chase over 2 MB pages (sudo bash internal/measure/costs.sh -s mem,
+# or go run ./internal/measure/memlat [-obj N]) on an idle VM (load 0.9,
+# 2026-12-06). The capacities are the chase's effective ones: what the
+# capacity model (a level of capacity C holds min(1, C/ws) of a working set
+# ws) fits to the measured curve, not sysfs's 1 MiB L2 and 32 MiB L3: the
+# VM's L3 is shared with the host's other tenants, and the random chase
+# falls off its L3 plateau between 8 and 12 MiB (22 ns at 8 MiB, 124 ns at
+# 24 MiB).
+Memory.L1 32K measured sysfs: /sys/devices/system/cpu/cpu0/cache (L1d, 32 KiB)
+Memory.L2 724K measured memlat: the random chase's effective L2 capacity, fitted to its curve (sysfs:
+    1 MiB)
+Memory.L3 8M measured memlat: the random chase's effective L3 capacity, fitted to its curve (8.00
+    MiB; sysfs: 32 MiB)
+Memory.L1Hit 1ns measured memlat: 1.10 ns, the random chase at 16–24 KiB
+Memory.L2Hit 5ns measured memlat: 4.86 ns, the random chase at 64–256 KiB, less the L1's share
+Memory.L3Hit 18ns measured memlat: 18.38 ns, the random chase at 1.5–3 MiB, less the levels above
+Memory.DRAM 179ns measured memlat: 178.5 ns, the random chase at 32–256 MiB (156–171 ns measured),
+    less the levels above
+Memory.SeqL3 16M measured memlat -obj 512 and -obj 128: the chase in allocation order stays on its
+    L3 plateau to 12 MiB and leaves it between 16 and 24 MiB (16.6 and 125 ns a load over 512-byte
+    objects at 12 and 24 MiB; 8.6 and 36.5 ns over 128-byte ones at 16 and 24 MiB)
+Memory.SeqL3Hit128 5ns measured memlat -obj 128: 5.2–5.5 ns a load at 2–8 MiB
+Memory.SeqDRAM128 42ns measured memlat -obj 128: 40–42.5 ns a load at 32–256 MiB
+Memory.SeqL3Hit512 15ns measured memlat -obj 512: 14.5–15.0 ns a load at 3–8 MiB
+Memory.SeqDRAM512 147ns measured memlat -obj 512: 146–149 ns a load at 48–256 MiB
 
 # Waits (virtual time that is not CPU time).
 GracePeriod 10.5ms measured costs.sh -s gp: GracePeriod.mean 10.5 ms, the mean latency of
