@@ -196,7 +196,7 @@ func TestLoadFile(t *testing.T) {
 	p, err := Load(file)
 	require.NoError(t, err)
 	require.Equal(t, "lab", p.Name)
-	require.Equal(t, 190*time.Nanosecond, p.Costs.Fib6Visit)
+	require.Equal(t, 129*time.Nanosecond, p.Costs.Fib6Visit)
 	require.Equal(t, 1000, p.Facts.HZ)
 	_, err = Load("devm")
 	require.ErrorContains(t, err, `no profile "devm": not a shipped profile (devvm, seed000`)
