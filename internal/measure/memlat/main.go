@@ -81,12 +81,20 @@ func main() {
 	if *curve != "" {
 		src = fmt.Sprintf("measured memlat (go run ./internal/measure/memlat -curve %s):", *curve)
 	}
-	fmt.Printf("Memory.L1 %d measured sysfs: /sys/devices/system/cpu/cpu0/cache (L1d, %s)\n", m.L1, size(m.L1))
-	fmt.Printf("Memory.L2 %d measured sysfs: /sys/devices/system/cpu/cpu0/cache (L2, %s)\n", m.L2, size(m.L2))
-	fmt.Printf("Memory.L3 %d measured sysfs: /sys/devices/system/cpu/cpu0/cache (L3, %s)\n", m.L3, size(m.L3))
-	for i, name := range []string{"L1Hit", "L2Hit", "L3Hit", "DRAM"} {
-		d := []time.Duration{m.L1Hit, m.L2Hit, m.L3Hit, m.DRAM}[i]
-		fmt.Printf("Memory.%s %s %s %.2f ns, %s\n", name, fmtNS(d), src, lat[i], used[i])
+	if objSize > 0 {
+		// A chase in allocation order gives the Seq fields of the
+		// object size measured (the profile has 128 and 512).
+		fmt.Printf("Memory.SeqL3 %d %s the chase's effective L3 capacity (fitted below)\n", eff.L3, src)
+		fmt.Printf("Memory.SeqL3Hit%d %s %s %.2f ns, %s\n", objSize, fmtNS(m.L3Hit), src, lat[2], used[2])
+		fmt.Printf("Memory.SeqDRAM%d %s %s %.2f ns, %s\n", objSize, fmtNS(m.DRAM), src, lat[3], used[3])
+	} else {
+		fmt.Printf("Memory.L1 %d measured sysfs: /sys/devices/system/cpu/cpu0/cache (L1d, %s)\n", m.L1, size(m.L1))
+		fmt.Printf("Memory.L2 %d measured sysfs: /sys/devices/system/cpu/cpu0/cache (L2, %s)\n", m.L2, size(m.L2))
+		fmt.Printf("Memory.L3 %d measured sysfs: /sys/devices/system/cpu/cpu0/cache (L3, %s)\n", m.L3, size(m.L3))
+		for i, name := range []string{"L1Hit", "L2Hit", "L3Hit", "DRAM"} {
+			d := []time.Duration{m.L1Hit, m.L2Hit, m.L3Hit, m.DRAM}[i]
+			fmt.Printf("Memory.%s %s %s %.2f ns, %s\n", name, fmtNS(d), src, lat[i], used[i])
+		}
 	}
 	fmt.Printf("# the chase's effective capacities (fitted, below): L2 %s, L3 %s (%d and %d bytes)\n", size(eff.L2), size(eff.L3), eff.L2, eff.L3)
 	fmt.Println()
