@@ -99,6 +99,19 @@ func main() {
 	fmt.Printf("# the chase's effective capacities (fitted, below): L2 %s, L3 %s (%d and %d bytes)\n", size(eff.L2), size(eff.L3), eff.L2, eff.L3)
 	fmt.Println()
 	fmt.Println("# the capacity model (sim.Memory.LoadNS with the plateaus above, sysfs capacities) against the curve")
+	fmt.Printf("# worst model/measured ratio %.2f (or its inverse)\n", printModel(m, pts))
+
+	// The capacities that make the model fit the whole curve best, the
+	// plateaus held: what the caches hold of a chase on this machine, which
+	// a shared or virtualised L3 can make far less than sysfs says.
+	fmt.Println()
+	fmt.Printf("# capacities fitted to the curve (least squares on log latency, plateaus held): L2 %s, L3 %s\n", size(eff.L2), size(eff.L3))
+	fmt.Printf("# worst model/measured ratio with the fitted capacities %.2f (or its inverse)\n", printModel(eff, pts))
+}
+
+// printModel prints m.LoadNS against the measured curve pts, a line each,
+// and returns the worst ratio of the two (or its inverse).
+func printModel(m sim.Memory, pts []point) float64 {
 	fmt.Printf("# %12s %10s %10s %7s\n", "working set", "measured", "model", "ratio")
 	worst := 0.0
 	for _, p := range pts {
@@ -107,22 +120,7 @@ func main() {
 		worst = max(worst, max(r, 1/r))
 		fmt.Printf("  %12s %10.2f %10.2f %7.2f\n", size(p.WS), p.NS, pred, r)
 	}
-	fmt.Printf("# worst model/measured ratio %.2f (or its inverse)\n", worst)
-
-	// The capacities that make the model fit the whole curve best, the
-	// plateaus held: what the caches hold of a chase on this machine, which
-	// a shared or virtualised L3 can make far less than sysfs says.
-	fmt.Println()
-	fmt.Printf("# capacities fitted to the curve (least squares on log latency, plateaus held): L2 %s, L3 %s\n", size(eff.L2), size(eff.L3))
-	fmt.Printf("# %12s %10s %10s %7s\n", "working set", "measured", "model", "ratio")
-	worst = 0
-	for _, p := range pts {
-		pred := eff.LoadNS(p.WS)
-		r := pred / p.NS
-		worst = max(worst, max(r, 1/r))
-		fmt.Printf("  %12s %10.2f %10.2f %7.2f\n", size(p.WS), p.NS, pred, r)
-	}
-	fmt.Printf("# worst model/measured ratio with the fitted capacities %.2f (or its inverse)\n", worst)
+	return worst
 }
 
 // fitCapacities returns m with the L2 and L3 capacities (each searched
