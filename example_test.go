@@ -31,7 +31,7 @@ func Example() {
 	err := k.InitNet().Handle(k.World().NewTask("ip")).LinkDel("lo")
 	fmt.Println(err)
 	// Output:
-	// before 272.113445ms 1 sleep
-	// after 38.113445ms 1 sleep
+	// before 272.114945ms 1 sleep
+	// after 38.114945ms 1 sleep
 	// operation not supported: Device "lo" cannot be deleted
 }

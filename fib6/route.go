@@ -305,6 +305,7 @@ func (f *FIB) insert(t *sim.Task, r *Info, mode rt.NLMFlags) error {
 	if err := r.table.add(t, r, mode); err != nil {
 		return err
 	}
+	t.Charge(sim.Fib6RouteInsert, 1)
 	if r.flags&rtfExpires != 0 {
 		f.startGC(t)
 	}

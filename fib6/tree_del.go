@@ -150,6 +150,7 @@ func (f *FIB) delRoute(t *sim.Task, tb *Table, fn *node, prev, rt *Info) {
 	f.routeUnlinked(fn, prev, rt)
 	f.stats.FibRtEntries--
 	f.stats.FibDiscardedRoute++
+	t.Charge(sim.Fib6RouteRemove, 1)
 	if rt.nsiblings > 0 {
 		rt.eachSibling(func(s *Info) { s.nsiblings-- })
 		rt.nsiblings = 0

@@ -119,6 +119,12 @@ type Costs struct {
 	// Fib6FlushNode is one IPv6 FIB node visited by fib6_flush_trees (the
 	// walker's step and the store of the node's new serial number).
 	Fib6FlushNode time.Duration
+	// Fib6RouteInsert is inserting one IPv6 route (fib6_add and its
+	// notifications), beyond the request's Syscall.
+	Fib6RouteInsert time.Duration
+	// Fib6RouteRemove is removing one IPv6 route (fib6_del_route, its
+	// notifications, the RCU-deferred release).
+	Fib6RouteRemove time.Duration
 
 	// Memory is the cache hierarchy that work charged with a Footprint
 	// (Task.ChargeIn) stalls in once its working set outgrows L2. The zero
@@ -173,6 +179,8 @@ var DefaultCosts = Costs{
 	McListScan:      5 * time.Nanosecond,
 	FibDevhashVisit: 13 * time.Nanosecond,
 	Fib6FlushNode:   17 * time.Nanosecond,
+	Fib6RouteInsert: 4200 * time.Nanosecond,
+	Fib6RouteRemove: 1500 * time.Nanosecond,
 	Memory: Memory{
 		L1: 32 << 10, L2: 724 << 10, L3: 8 << 20,
 		L1Hit: 1 * time.Nanosecond, L2Hit: 5 * time.Nanosecond, L3Hit: 18 * time.Nanosecond, DRAM: 179 * time.Nanosecond,
@@ -251,6 +259,10 @@ func (c *Costs) PerUnit(k Kind) time.Duration {
 		return c.FibDevhashVisit
 	case Fib6FlushNode:
 		return c.Fib6FlushNode
+	case Fib6RouteInsert:
+		return c.Fib6RouteInsert
+	case Fib6RouteRemove:
+		return c.Fib6RouteRemove
 	}
 	return 0
 }

@@ -156,6 +156,14 @@ const (
 	// IPv6 address deletion bumps the namespace's routing generation
 	// (rt_genid_bump_ipv6), a walk of every node of every IPv6 table.
 	Fib6FlushNode
+	// Fib6RouteInsert counts IPv6 routes inserted into a table (fib6_add:
+	// the route's node, its leaf list, the notifications), user and
+	// kernel routes alike.
+	Fib6RouteInsert
+	// Fib6RouteRemove counts IPv6 routes removed from a table
+	// (fib6_del_route: unlinking, the notifications, the RCU-deferred
+	// release), by a delete or by a walk.
+	Fib6RouteRemove
 
 	// MemStallNS counts the nanoseconds of memory stall that work charged
 	// with a Footprint (Task.ChargeIn) spent beyond its in-cache cost: what
@@ -216,6 +224,8 @@ var kindNames = [NumKinds]string{
 
 	FibDevhashVisit: "fib_devhash_visits",
 	Fib6FlushNode:   "fib6_flush_nodes",
+	Fib6RouteInsert: "fib6_route_inserts",
+	Fib6RouteRemove: "fib6_route_removes",
 
 	MemStallNS: "mem_stall_ns",
 }
