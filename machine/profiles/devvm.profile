@@ -18,8 +18,11 @@ Syscall 3.4µs measured costs.sh -s batch: nh_del_missing.syscall 3.36 µs, the 
     `nexthop del` outside rtm_del_nexthop (3.3–4.3 µs for the other requests it times)
 HWAddrCompare 5ns estimated a pointer chase and a 6-byte compare within L2 (Zen 4's L2 hit, ≈4 ns,
     and the compare), until a measurement on the VM replaces it
-HWAddrIterate 12ns estimated a pointer chase that misses L2 on Haswell-EP (the lists of seed 001
-    outgrow its 256 KB L2), between its L2 (≈5 ns) and L3 (≈17 ns) latencies
+HWAddrIterate 12ns estimated no experiment on the VM isolates a hardware address list walk (this
+    kernel's lists are rbtree-indexed and its macvlan ups are dominated by IPv6 walks); kept from
+    the estimate of a pointer chase missing Haswell-EP's L2 (between its L2, ≈5 ns, and L3, ≈17 ns).
+    The memory model adds a list's stall past the VM's L2 on top, so for long lists it counts part
+    of the miss twice
 RxModeSync 1µs estimated a software device programs no filter and the list walk is counted apart
     (HWAddrIterate): what is left of ndo_set_rx_mode is a lock and a call
 NotifierCall 5µs estimated a netdev notifier chain of a few dozen callbacks that mostly return at
