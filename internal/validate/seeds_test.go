@@ -16,7 +16,7 @@ func predictRow(t *testing.T, id string) time.Duration {
 	if err != nil || len(rows) != 1 {
 		t.Fatalf("row %s: %d rows, %v", id, len(rows), err)
 	}
-	p, err := validate.Predict(rows[0], validate.MustCosts("devvm"))
+	p, err := validate.Predict(rows[0], devvm(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func predictRow(t *testing.T, id string) time.Duration {
 // group deletion), its batch line and the SIOCGIFINDEX ioctl of `ip link
 // set DEV` (ll_name_to_index; seed 000's link down, which charges the exec).
 func TestSameAsSeeds(t *testing.T) {
-	c := validate.MustCosts("devvm")
+	c := devvm(t)
 	for _, n := range []int{1000, 5000} {
 		rep, err := scenario.Seed004(validate.Config, scenario.Seed004Params{Devices: n, Method: scenario.ByGroup, CPUs: validate.CPUs, Costs: &c})
 		if err != nil {

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/netsimlab/netsim/internal/validate"
+	"github.com/netsimlab/netsim/machine"
+	"github.com/netsimlab/netsim/sim"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/predicted.golden")
@@ -39,10 +41,7 @@ func bigRow(r *validate.Row) bool {
 // with testdata/predicted.golden (-update rewrites it; -short and -race
 // check all but the largest rows).
 func TestPredictionsPinned(t *testing.T) {
-	costs, err := validate.LoadCosts("devvm")
-	if err != nil {
-		t.Fatal(err)
-	}
+	costs := devvm(t)
 	want := map[string]int64{}
 	if b, err := os.ReadFile(goldenFile); err == nil {
 		sc := bufio.NewScanner(bytes.NewReader(b))
@@ -151,12 +150,19 @@ func TestPredictChecks(t *testing.T) {
 	}
 	r := *rows[0]
 	r.Want++
-	if _, err := validate.Predict(&r, validate.MustCosts("devvm")); err == nil || !strings.Contains(err.Error(), "lines, want") {
+	if _, err := validate.Predict(&r, devvm(t)); err == nil || !strings.Contains(err.Error(), "lines, want") {
 		t.Errorf("a failing check gave %v", err)
 	}
-	if _, err := validate.LoadCosts("nosuchmachine"); err == nil {
-		t.Error("LoadCosts accepted an unknown profile")
+}
+
+// devvm returns the development VM's profile's costs.
+func devvm(t *testing.T) sim.Costs {
+	t.Helper()
+	p, err := machine.Load("devvm")
+	if err != nil {
+		t.Fatal(err)
 	}
+	return p.Costs
 }
 
 // TestTable: ratios, the summary's counts and the saved run's round trip.

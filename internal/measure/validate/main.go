@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/netsimlab/netsim/internal/validate"
+	"github.com/netsimlab/netsim/machine"
 )
 
 func main() {
@@ -72,10 +73,11 @@ func run(args []string) error {
 	if o.reps < 1 {
 		return fmt.Errorf("-reps must be positive")
 	}
-	costs, err := validate.LoadCosts(o.machine)
+	prof, err := machine.Load(o.machine)
 	if err != nil {
 		return err
 	}
+	costs := prof.Costs
 	rows, err := validate.Select(validate.Rows(), o.rows, o.maxScale)
 	if err != nil {
 		return err
