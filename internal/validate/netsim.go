@@ -36,6 +36,9 @@ type Prediction struct {
 	Timed time.Duration // the timed step's virtual time: first process started to last exited
 	Setup time.Duration // the set-up's virtual time, before it settles (for run-time estimates)
 	Real  time.Duration // what the simulation took
+	// Work is the timed step's work, kind by kind (mem_stall_ns: the
+	// memory model's stall in nanoseconds).
+	Work sim.Counters
 }
 
 // Predict runs row r on netsim's kernel with costs on CPUs virtual CPUs.
@@ -90,7 +93,7 @@ func Predict(r *Row, costs sim.Costs) (*Prediction, error) {
 		}
 	}
 	st := r.Timed
-	start := w.Now()
+	start, work0 := w.Now(), w.Counters()
 	switch st.Kind {
 	case Batch:
 		w.Spawn("ip", func(t *sim.Task) {
@@ -129,7 +132,7 @@ func Predict(r *Row, costs sim.Costs) (*Prediction, error) {
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("%s: timed step: %s", r.ID(), errs[0])
 	}
-	p.Timed = end.Sub(start)
+	p.Timed, p.Work = end.Sub(start), w.Counters().Sub(work0)
 	if err := check(k, r); err != nil {
 		return nil, err
 	}

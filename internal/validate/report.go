@@ -14,6 +14,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/netsimlab/netsim/sim"
 )
 
 // Rep is one repetition of a row's timed step on the real kernel.
@@ -227,4 +229,38 @@ func WriteMarkdown(w io.Writer, meta Meta, res []*Result) error {
 	fmt.Fprintf(&b, "\n%s.\n", Summary(res))
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// Explain writes where the prediction's timed step spends its CPU time:
+// each kind of work with its count, its cost per unit under costs and its
+// total, dearest first, then the memory model's stall, then the sum. The
+// sum is CPU time over every task; the predicted time is wall time, which
+// also holds waits and, with several tasks, less than their CPU time.
+func Explain(w io.Writer, p *Prediction, costs sim.Costs) error {
+	type line struct {
+		kind  sim.Kind
+		total time.Duration
+	}
+	var ls []line
+	var sum time.Duration
+	for k := range sim.NumKinds {
+		n := p.Work.Get(k)
+		if n == 0 || k == sim.MemStallNS {
+			continue
+		}
+		tot := time.Duration(n) * costs.PerUnit(k)
+		ls = append(ls, line{k, tot})
+		sum += tot
+	}
+	sort.SliceStable(ls, func(i, j int) bool { return ls[i].total > ls[j].total })
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "kind\tcount\tper unit\ttotal\t")
+	for _, l := range ls {
+		fmt.Fprintf(tw, "%s\t%d\t%v\t%v\t\n", l.kind, p.Work.Get(l.kind), costs.PerUnit(l.kind), l.total)
+	}
+	stall := time.Duration(p.Work.Get(sim.MemStallNS))
+	fmt.Fprintf(tw, "memory stall\t\t\t%v\t\n", stall)
+	fmt.Fprintf(tw, "CPU, all tasks\t\t\t%v\t\n", sum+stall)
+	fmt.Fprintf(tw, "predicted (wall)\t\t\t%v\t\n", p.Timed)
+	return tw.Flush()
 }

@@ -46,7 +46,7 @@ type options struct {
 	machine, rows, measured, save, md string
 	reps, maxScale, idleMax           int
 	idleWait, long                    time.Duration
-	netsimOnly, keep                  bool
+	netsimOnly, keep, explain         bool
 }
 
 func run(args []string) error {
@@ -63,6 +63,7 @@ func run(args []string) error {
 	fs.DurationVar(&o.idleWait, "idle-wait", 120*time.Second, "before each repetition, wait up to this long for an idle machine (0: do not wait)")
 	fs.IntVar(&o.idleMax, "idle-max", 10, "an idle machine is at most this % busy")
 	fs.DurationVar(&o.long, "long", 30*time.Second, "a row whose first repetition (set-up and timed step) takes longer runs once (0: always -reps)")
+	fs.BoolVar(&o.explain, "explain", false, "print where each row's predicted time goes, kind by kind")
 	fs.BoolVar(&o.keep, "keep", false, "keep the generated scripts (their directory is printed)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -106,6 +107,11 @@ func run(args []string) error {
 			expect += time.Duration(o.reps) * one
 		}
 		fmt.Fprintf(os.Stderr, "# %s: predicted %v (netsim took %v)\n", r.ID(), p.Timed, p.Real.Round(time.Millisecond))
+		if o.explain {
+			if err := validate.Explain(os.Stderr, p, costs); err != nil {
+				return err
+			}
+		}
 	}
 
 	if o.netsimOnly {
