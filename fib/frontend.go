@@ -96,22 +96,26 @@ func New(nh *nexthop.Table) *FIB {
 func (f *FIB) SetRuleLookup(fn RuleLookup) { f.rules = fn }
 
 // SetSyncMem sets sysctl net.ipv4.fib_sync_mem: after this many bytes of
-// trie nodes freed by resizes, a resize waits for an RCU grace period.
+// trie nodes freed by resizes, a resize waits for an expedited RCU grace
+// period (synchronize_net under RTNL).
 // The default is 512 KB; the kernel accepts 64 KB to 64 MB.
 //
 // Kernel: tnode_free (net/ipv4/fib_trie.c).
 func (f *FIB) SetSyncMem(bytes int) { f.mem.limit = bytes }
 
 // charge charges the counted trie work of the operation to t and runs the
-// synchronize_rcu calls tnode_free asked for.
+// grace-period waits tnode_free asked for. tnode_free calls synchronize_net,
+// and every trie change holds RTNL, so each wait is an expedited grace
+// period (since Linux 6.9; synchronize_rcu before).
 func (f *FIB) charge(t *sim.Task) {
 	w := &f.work
 	if t != nil {
 		t.ChargeAll(sim.Work{Kind: sim.TrieNodeVisit, N: w.nodes}, sim.Work{Kind: sim.TrieLeafVisit, N: w.leaves, In: f.trieFootprint(w.leaves)},
 			sim.Work{Kind: sim.FibAliasScan, N: w.aliases}, sim.Work{Kind: sim.FibInfoExamine, N: w.infos},
-			sim.Work{Kind: sim.FibDevhashVisit, N: w.devhash, In: devhashFootprint(w.devhashChain)})
+			sim.Work{Kind: sim.FibDevhashVisit, N: w.devhash, In: devhashFootprint(w.devhashChain)},
+			sim.Work{Kind: sim.FibInfoFree, N: w.freed})
 		for range w.syncs {
-			t.World().RCU().Synchronize(t)
+			t.World().RCU().SynchronizeExpedited(t)
 		}
 	}
 	*w = trieWork{}

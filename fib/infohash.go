@@ -355,6 +355,7 @@ func (f *FIB) releaseInfo(fi *fibInfo) {
 	if fi.treeref > 0 {
 		return
 	}
+	f.work.freed++
 	// Unhash.
 	if fi.nh != nil {
 		f.nhInfos.del(fi.nh.ID(), fi)

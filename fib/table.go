@@ -266,7 +266,7 @@ func (tb *Table) delete(t *sim.Task, cfg *config) error {
 	tr.freeAlias(del)
 	tb.routes--
 	tb.f.releaseInfo(fi)
-	t.Charge(sim.FibAliasRemove, 1)
+	t.Charge(sim.FibRouteDelete, 1)
 	return nil
 }
 

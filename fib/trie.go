@@ -286,7 +286,8 @@ type trieWork struct {
 	nodes, leaves, aliases, infos int64
 	devhash                       int64 // fib_infos visited walking fib_info_devhash
 	devhashChain                  int64 // the most fib_infos on one chain walked
-	syncs                         int   // synchronize_rcu calls tnode_free asked for
+	syncs                         int   // synchronize_net calls tnode_free asked for
+	freed                         int64 // fib_infos fib_release_info freed
 }
 
 // trie is one LC-trie. Local and main share one until fib_unmerge.
@@ -312,7 +313,7 @@ type trie struct {
 }
 
 // syncMem models tnode_free_size and sysctl_fib_sync_mem: once 512 KB of
-// tnodes have been freed by resizes, tnode_free calls synchronize_rcu.
+// tnodes have been freed by resizes, tnode_free calls synchronize_net.
 type syncMem struct {
 	freed int
 	limit int

@@ -68,7 +68,7 @@ func (t *trie) updateChildren(ti uint32) {
 }
 
 // tnodeFreeList is tnode_free: free the replaced nodes and, once enough
-// memory is waiting for RCU, ask for a synchronize_rcu.
+// memory is waiting for RCU, ask for a synchronize_net.
 func (t *trie) tnodeFreeList(list []uint32) {
 	for _, i := range list {
 		t.mem.freed += kernelTnodeSize + kernelPtrSize<<t.tn[i].bits

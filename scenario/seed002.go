@@ -120,8 +120,10 @@ func (s *shell) ip(fn func() error) error {
 	return fn()
 }
 
-// netnsExec runs fn as the request of `ip netns exec NS ip ...`.
+// netnsExec runs fn as the request of `ip netns exec NS ip ...`: an `ip`
+// process that enters the namespace and runs the inner `ip`.
 func (s *shell) netnsExec(fn func() error) error {
+	s.t.Charge(sim.IPExec, 1)
 	s.t.Charge(sim.NetnsExec, 1)
 	return s.ip(fn)
 }

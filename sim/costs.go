@@ -59,14 +59,15 @@ type Costs struct {
 	// IPExec is one `ip` process run from a shell script, outside the kernel
 	// work it asks for.
 	IPExec time.Duration
-	// NetnsExec is entering a named namespace for a command — `ip netns exec NS`
-	// around it, or `ip -n NS` inside it (setns, a new mount namespace, /sys
-	// remounted) — on top of the command's IPExec.
+	// NetnsExec is entering a named namespace (setns, a new mount namespace,
+	// /sys remounted): what `ip -n NS` adds to its process. `ip netns exec NS
+	// CMD` pays it in its own `ip` process (an IPExec), which then runs CMD.
 	NetnsExec time.Duration
 	// Fork is a shell forking one background job (`cmd &`): the parent's share,
 	// which a loop pays serially.
 	Fork time.Duration
-	// IPBatchLine is `ip -batch` turning one line into a request, in user space.
+	// IPBatchLine is `ip -batch` turning one line into a request: its user
+	// time and the page faults of the heap it grows a line.
 	IPBatchLine time.Duration
 	// NexthopAdd is building and inserting one nexthop object (allocation, the
 	// gateway's fib_check_nh lookup, the rbtree insert, the netlink
@@ -84,8 +85,9 @@ type Costs struct {
 	// FibAliasInsert is inserting or replacing one route (fib_create_info or
 	// fib_find_info, the fib_alias, notifiers, rtmsg_fib).
 	FibAliasInsert time.Duration
-	// FibAliasRemove is removing one route (hlist_del, fib_release_info,
-	// notifiers, the RCU-deferred frees), in a flush.
+	// FibAliasRemove is a flush removing one route (hlist_del,
+	// fib_release_info's reference drop, notifiers, the alias's RCU-deferred
+	// free); freeing a fib_info the route held last is FibInfoFree.
 	FibAliasRemove time.Duration
 	// RuleScan is one fib_rule compared by rule_exists (or walked by rule_find
 	// and fib_rules_lookup).
@@ -125,6 +127,14 @@ type Costs struct {
 	// Fib6RouteRemove is removing one IPv6 route (fib6_del_route, its
 	// notifications, the RCU-deferred release).
 	Fib6RouteRemove time.Duration
+	// FibInfoFree is fib_release_info freeing a fib_info its last route
+	// dropped (the hash and devhash unlinks, the RCU-deferred
+	// free_fib_info).
+	FibInfoFree time.Duration
+	// FibRouteDelete is deleting one route by fib_table_delete, beyond the
+	// request's Syscall: finding it, unlinking it and the RTM_DELROUTE
+	// notification (inet_rtm_delroute's work).
+	FibRouteDelete time.Duration
 
 	// Memory is the cache hierarchy that work charged with a Footprint
 	// (Task.ChargeIn) stalls in once its working set outgrows L2. The zero
@@ -156,19 +166,19 @@ var DefaultCosts = Costs{
 	NotifierCall:    5 * time.Microsecond,
 	DevRegister:     135 * time.Microsecond,
 	DevUnregister:   133 * time.Microsecond,
-	AddrOp:          20 * time.Microsecond,
+	AddrOp:          3700 * time.Nanosecond,
 	Fib6Visit:       30 * time.Nanosecond,
 	RCUCallback:     1 * time.Microsecond,
-	IPExec:          1800 * time.Microsecond,
-	NetnsExec:       2 * time.Millisecond,
-	Fork:            340 * time.Microsecond,
-	IPBatchLine:     1700 * time.Nanosecond,
+	IPExec:          1440 * time.Microsecond,
+	NetnsExec:       100 * time.Microsecond,
+	Fork:            223 * time.Microsecond,
+	IPBatchLine:     3100 * time.Nanosecond,
 	NexthopAdd:      3100 * time.Nanosecond,
 	NexthopRemove:   390 * time.Nanosecond,
 	TrieNodeVisit:   3 * time.Nanosecond,
 	TrieLeafVisit:   4 * time.Nanosecond,
 	FibAliasInsert:  4 * time.Microsecond,
-	FibAliasRemove:  980 * time.Nanosecond,
+	FibAliasRemove:  290 * time.Nanosecond,
 	RuleScan:        6 * time.Nanosecond,
 	RuleChange:      2500 * time.Nanosecond,
 	Fib6TableWalk:   76 * time.Nanosecond,
@@ -179,8 +189,10 @@ var DefaultCosts = Costs{
 	McListScan:      5 * time.Nanosecond,
 	FibDevhashVisit: 13 * time.Nanosecond,
 	Fib6FlushNode:   17 * time.Nanosecond,
-	Fib6RouteInsert: 4200 * time.Nanosecond,
+	Fib6RouteInsert: 5200 * time.Nanosecond,
 	Fib6RouteRemove: 1500 * time.Nanosecond,
+	FibInfoFree:     700 * time.Nanosecond,
+	FibRouteDelete:  3600 * time.Nanosecond,
 	Memory: Memory{
 		L1: 32 << 10, L2: 724 << 10, L3: 8 << 20,
 		L1Hit: 1 * time.Nanosecond, L2Hit: 5 * time.Nanosecond, L3Hit: 18 * time.Nanosecond, DRAM: 179 * time.Nanosecond,
@@ -263,6 +275,10 @@ func (c *Costs) PerUnit(k Kind) time.Duration {
 		return c.Fib6RouteInsert
 	case Fib6RouteRemove:
 		return c.Fib6RouteRemove
+	case FibInfoFree:
+		return c.FibInfoFree
+	case FibRouteDelete:
+		return c.FibRouteDelete
 	}
 	return 0
 }

@@ -164,6 +164,16 @@ const (
 	// (fib6_del_route: unlinking, the notifications, the RCU-deferred
 	// release), by a delete or by a walk.
 	Fib6RouteRemove
+	// FibInfoFree counts fib_infos freed: fib_release_info dropping a
+	// fib_info's last route (unhashing it, its nexthops' devhash entries,
+	// the RCU-deferred free_fib_info). Routes that share one fib_info free
+	// it once, with the last of them.
+	FibInfoFree
+	// FibRouteDelete counts routes deleted by fib_table_delete (an
+	// RTM_DELROUTE, or fib_magic taking an address's routes away): the
+	// lookup of the route, its unlinking and the RTM_DELROUTE notification.
+	// Routes a flush removes are FibAliasRemove.
+	FibRouteDelete
 
 	// MemStallNS counts the nanoseconds of memory stall that work charged
 	// with a Footprint (Task.ChargeIn) spent beyond its in-cache cost: what
@@ -226,6 +236,8 @@ var kindNames = [NumKinds]string{
 	Fib6FlushNode:   "fib6_flush_nodes",
 	Fib6RouteInsert: "fib6_route_inserts",
 	Fib6RouteRemove: "fib6_route_removes",
+	FibInfoFree:     "fib_infos_freed",
+	FibRouteDelete:  "fib_route_deletes",
 
 	MemStallNS: "mem_stall_ns",
 }

@@ -6,6 +6,7 @@
 #   sudo bash internal/measure/addrs.sh                   # 5k 10k 20k 50k IPv4, 5k 10k 20k IPv6
 #   sudo V4="20000 50000" V6="20000 40000" bash internal/measure/addrs.sh
 #   sudo V4= V6= UP4="20000 50000" bash internal/measure/addrs.sh   # fib_devhash_visit only
+#   sudo V4= V6= UP4= FIT="1500 2000 2500 3000" bash internal/measure/addrs.sh   # AddrOp
 #
 # Each run is `ip -batch FILE` in a fresh private network namespace (unshare
 # -n) holding a veth pair v0/v1, left down; FILE adds N addresses to v0, one
@@ -40,11 +41,20 @@
 #                      walk (its sys time) and what its working set costs
 #                      the other walks (check_lifetime's kworker slows too)
 #   (sys only)         (sys up - sys down) / (N(N+1)/2), the walk alone
+#
+# FIT (default none) runs each family's file at each of these sizes
+# FIT_REPS times (default 3) and fits the CPU time (user+sys, exact) to
+# a·N + c·N² by least squares: a is the per-address work that does not grow
+# with the list (the request, the address, its local route), c the walks'
+# N² term.
+#   addr_fixed4, addr_fixed6   a, per family
 set -euo pipefail
 
 V4=${V4-5000 10000 20000 50000}
 V6=${V6-5000 10000 20000}
 UP4=${UP4-10000 20000 50000}
+FIT=${FIT-}
+FIT_REPS=${FIT_REPS:-3}
 FIX4=${FIX4:-30.8e-6}
 FIX6=${FIX6:-26.8e-6}
 IDLE_WAIT=${IDLE_WAIT:-300}
@@ -151,4 +161,21 @@ for n in $UP4; do
 	awk -v n="$n" -v r0="$real0" -v s0="$sys0" -v r="$real" -v s="$sys" -v busy="$(pctbusy "$a" "$b")" 'BEGIN {
 		printf "inet up %6d  down: real %8.3f sys %8.3f  up: real %8.3f sys %8.3f  fib_devhash_visit %5.2f ns (sys only %5.2f ns)  (machine %d%% busy)\n",
 			n, r0, s0, r, s, (r - r0) / (n * (n + 1) / 2) * 1e9, (s - s0) / (n * (n + 1) / 2) * 1e9, busy }'
+done
+for fam in 4 6; do
+	[ -n "$FIT" ] || break
+	: >"$D/fit$fam"
+	for r in $(seq 1 "$FIT_REPS"); do
+		for n in $FIT; do
+			f=$(gen "$fam" "$n")
+			idle
+			read -r real user sys < <(run "$f")
+			echo "$n $user $sys" >>"$D/fit$fam"
+			awk -v n="$n" -v f="$fam" -v r="$real" -v u="$user" -v s="$sys" 'BEGIN { printf "fit%s %6d  real %8.3f cpu %8.3f  %6.2f µs an address\n", f, n, r, u + s, (u + s) / n * 1e6 }'
+		done
+	done
+	# y = a n + c n^2 by least squares (the normal equations).
+	awk -v f="$fam" '{ n = $1; y = $2 + $3; s2 += n*n; s3 += n*n*n; s4 += n*n*n*n; sy1 += n*y; sy2 += n*n*y }
+		END { d = s2*s4 - s3*s3; a = (sy1*s4 - s3*sy2) / d; c = (s2*sy2 - s3*sy1) / d
+			printf "addr_fixed%s %.2f µs an address, N² term %.2f ns (least squares over %d runs)\n", f, a * 1e6, c * 1e9, NR }' "$D/fit$fam"
 done

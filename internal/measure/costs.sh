@@ -46,6 +46,11 @@
 #            time per `link set mvN arp off up`, each an insert into the
 #            veth's unicast address rbtree; `netsim ip` runs the same two
 #            files (printed with -k) for its charged hwaddr compares
+#   exec     what a shell pays per process: EXEC_N `ip link set lo up` (lo
+#            already up: two requests that change nothing) one process each
+#            from a bash loop (IPExec), the same as `ip -n NS ...` in a named
+#            namespace (NetnsExec, over IPExec), and EXEC_N `true &` forked
+#            by a loop and waited for (Fork)
 #   mem      dependent-load latency against the working set (memlat, a
 #            pointer chase in huge pages, 16 KiB … MEM_MAX): sim.Memory's
 #            latencies, capacities from sysfs; no namespace, nothing as root
@@ -75,7 +80,8 @@ WALK_DEVS=${WALK_DEVS:-2000 4000}
 WALK_ROUTES=${WALK_ROUTES:-10000}
 MEM_MAX=${MEM_MAX:-1G}
 HW_SIZES=${HW_SIZES:-1000 4000}
-SECTIONS=${SECTIONS:-seed000,split,batch,gp,dev,walks,mem,hwaddr}
+EXEC_N=${EXEC_N:-1000}
+SECTIONS=${SECTIONS:-seed000,split,batch,gp,dev,walks,mem,hwaddr,exec}
 KEEP=${KEEP:-0}
 OUT=${OUT:-}
 IDLE_WAIT=${IDLE_WAIT:-120}
@@ -85,7 +91,7 @@ usage() {
 	cat <<EOF
 usage: sudo bash $0 [-r REPS] [-s SECTIONS] [-n N] [-m N2] [-d DEVS] [-k] [-o FILE]
   -r REPS      repetitions of each experiment (env REPS, default 3)
-  -s SECTIONS  comma-separated subset of seed000,split,batch,gp,dev,walks,mem,hwaddr (env SECTIONS)
+  -s SECTIONS  comma-separated subset of seed000,split,batch,gp,dev,walks,mem,hwaddr,exec (env SECTIONS)
   -n N         nexthops/routes/requests per experiment (env N, default 65536; at most 65536)
   -m N2        the second size of the split section (env N2, default 16384)
   -d DEVS      ifb devices of the dev section (env DEVS, default 1000; also 2*DEVS)
@@ -98,6 +104,7 @@ env: GP_CALLS (membarrier calls per repetition, default 300),
      WALK_ROUTES (the bystander's routes in the walks section, default 10000),
      MEM_MAX (the largest working set of the mem section, default 1G),
      HW_SIZES (macvlans on one veth in the hwaddr section, default "1000 4000"),
+     EXEC_N (processes per loop in the exec section, default 1000),
      IDLE_WAIT, IDLE_MAX (before each repetition wait up to IDLE_WAIT s, default
      120, 0 to not wait, until the machine is at most IDLE_MAX % busy, default 10)
 EOF
@@ -126,7 +133,7 @@ fi
 for c in unshare ip awk sort go; do
 	command -v "$c" >/dev/null || die "$c not found"
 done
-for v in REPS N N2 GP_CALLS DEVS ONEBYONE IDLE_MAX WALK_ROUTES; do
+for v in REPS N N2 GP_CALLS DEVS ONEBYONE IDLE_MAX WALK_ROUTES EXEC_N; do
 	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v must be a positive integer (got '${!v}')"
 done
 [[ $IDLE_WAIT =~ ^[0-9]+$ ]] || die "IDLE_WAIT must be a number of seconds"
@@ -377,6 +384,19 @@ hwaddr) # K
 	x=$(t ip -batch "$D/hw_up.ip")
 	echo "hwup $x"
 	;;
+exec) # K
+	k=$2
+	ip link set lo up
+	x=$(t bash -c "for i in \$(seq $k); do ip link set lo up; done")
+	echo "execloop $x"
+	x=$(t bash -c "for i in \$(seq $k); do true & done; wait")
+	echo "forkloop $x"
+	# A named namespace of its own: ip netns add in a private mount
+	# namespace whose /run/netns is a fresh tmpfs (the host's is untouched).
+	x=$(unshare -m bash -c "mkdir -p /run/netns && mount -t tmpfs netsim-costs /run/netns && ip netns add nsx && ip -n nsx link set lo up && \"$H\" time bash -c 'for i in \$(seq $k); do ip -n nsx link set lo up; done'")
+	ok "$x"
+	echo "netnsloop ${x% *}"
+	;;
 *)
 	echo "inner: unknown step $1" >&2
 	exit 2
@@ -533,6 +553,7 @@ if has split; then
 			emit "NexthopRemove@$k.wall" ns "$(calc "(${w[nh]} - ${w[base]}) * 1e9 / $k")" "the same from wall times"
 			emit "FibAliasRemove.shared@$k" ns "$(calc "(${s[gw]} - ${s[base]}) * 1e9 / $k")" "(cpu(N routes via 198.51.100.2, one shared fib_info) - cpu(base)) / N"
 			emit "FibAliasRemove.own@$k" ns "$(calc "(${s[gwm]} - ${s[base]}) * 1e9 / $k")" "(cpu(N routes via gw, metric i: own fib_info+fib_nh each) - cpu(base)) / N"
+			emit "FibInfoFree@$k" ns "$(calc "(${s[gwm]} - ${s[gw]}) * 1e9 / $k")" "(cpu(N routes with a fib_info each) - cpu(N routes sharing one)) / N: fib_release_info freeing a fib_info"
 			emit "FibAliasRemove.nhid@$k" ns "$(calc "(${s[nh1m]} - ${s[nh]}) * 1e9 / $k")" "(cpu(N nexthops + N routes nhid 1 metric i) - cpu(N nexthops)) / N"
 			emit "AfterLikePerPair@$k" ns "$(calc "(${s[nh1m]} - ${s[base]}) * 1e9 / $k")" "(cpu(N nexthops + N routes nhid 1 metric i) - cpu(base)) / N: NexthopRemove + FibAliasRemove"
 		done
@@ -555,6 +576,7 @@ if has batch; then
 			c=$(cpu "$o" "$label")
 			emit "$label.handler" ns "$(share "$c" "$p" "$label" handler 1e9 "$N")" "cpu(no perf) * perf share($handler, no irq) / N"
 			emit "$label.syscall" ns "$(calc "$(share "$c" "$p" "$label" req 1e9 "$N") - $(share "$c" "$p" "$label" handler 1e9 "$N")")" "cpu(no perf) * perf share(sendmsg+recvmsg syscalls outside $handler, no irq) / N"
+			emit "$label.pagefault" ns "$(share "$c" "$p" "$label" pagefault 1e9 "$N")" "cpu(no perf) * perf share(page faults outside the requests: ip's heap growing, ~4 KiB a line) / N"
 		done <<-'EOT'
 			nh_add rtm_new_nexthop `nexthop add id i via 198.51.100.2 dev testnh0` (NexthopAdd)
 			nh_del rtm_del_nexthop `nexthop del id i`, unused nexthops (NexthopRemove one by one)
@@ -566,6 +588,10 @@ if has batch; then
 			link_show_lo rtnl_getlink `link show dev lo` (stdout to /dev/null)
 		EOT
 		emit IPBatchLine.user ns "$(calc "$(field nh_add 2 "$o") * 1e9 / $N")" "user(ip -batch of N nexthop adds) / N (user/sys split is tick-sampled)"
+		# ip -batch (iproute2 6.1) keeps ~4 KiB of heap a line: each line
+		# also costs the page fault that grows it, kernel time in ip's
+		# context that no request does.
+		[ "$HAVE_PERF" = 0 ] || emit IPBatchLine ns "$(calc "$(field nh_add 2 "$o") * 1e9 / $N + $(share "$(cpu "$o" nh_add)" "$p" nh_add pagefault 1e9 "$N")")" "IPBatchLine.user + nh_add.pagefault: ip's user time a line and the page faults of its heap"
 	done
 fi
 
@@ -704,6 +730,22 @@ if has walks; then
 		emit "WalkQuad.down" ns "$(q "${wc[$n1.0.node.down.down]}" "${wc[$n2.0.node.down.down]}")" "the same for \`link set group 7 down\`"
 		emit "WalkQuad.unreg" ns "$(q "${wc[$n1.0.node.down.del]}" "${wc[$n2.0.node.down.del]}")" "the same for the deletion of the devices down"
 		unset wc
+	done
+fi
+
+# ---- exec ---------------------------------------------------------------------
+
+# The per-process costs of the validation's and the seeds' shell loops. `ip
+# link set lo up` on a lo that is up is two requests (the device lookup and
+# an RTM_NEWLINK that changes nothing), a few µs of the ~1.4 ms a process
+# costs; the profile's IPExec is the wall per process less them.
+if has exec; then
+	for r in $(seq 1 "$REPS"); do
+		progress "exec rep $r"
+		o=$(ns exec "$EXEC_N")
+		emit IPExec.loop us "$(calc "$(field execloop 1 "$o") * 1e6 / $EXEC_N")" "wall(bash loop of EXEC_N \`ip link set lo up\`) / EXEC_N: fork, exec, ip's start and exit, two requests"
+		emit NetnsExec.loop us "$(calc "($(field netnsloop 1 "$o") - $(field execloop 1 "$o")) * 1e6 / $EXEC_N")" "(wall(the same as \`ip -n NS ...\`) - wall(the loop above)) / EXEC_N: setns, the mount namespace, /sys remounted"
+		emit Fork us "$(calc "$(field forkloop 1 "$o") * 1e6 / $EXEC_N")" "wall(bash loop forking EXEC_N \`true &\`, then wait) / EXEC_N"
 	done
 fi
 

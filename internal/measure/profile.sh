@@ -4,7 +4,9 @@
 # CONFIG_HZ (/proc/config.gz or /boot/config-*) and getconf PAGESIZE; the
 # cache capacities from lscpu; each constant costs.sh measured, with its
 # median, range and command; every other cost from `base devvm`, so that the
-# file is complete. costs.sh -o FILE runs it at the end.
+# file is complete. The cache capacities are memlat's effective ones (the
+# capacity model fitted to its chase) where the mem section ran, sysfs's
+# otherwise. costs.sh -o FILE runs it at the end.
 #
 #   bash internal/measure/profile.sh RESDIR OUT [SECTIONS...]
 #
@@ -15,15 +17,26 @@ set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 RESDIR OUT" >&2; exit 2; }
 RES=$1 OUT=$2
 
+# The memory latencies (ns) costs.sh's mem section measures.
+MEM="Memory.L1Hit L1Hit
+Memory.L2Hit L2Hit
+Memory.L3Hit L3Hit
+Memory.DRAM DRAM"
+
 # The constants costs.sh measures, as `KEY FIELD SECTION`: KEY is its result
 # (a size in the key is costs.sh's default), FIELD the sim.Costs field.
 MAP="TrieLeafVisit TrieLeafVisit seed000
 NexthopRemove@${N:-65536} NexthopRemove split
-FibAliasRemove.own@${N:-65536} FibAliasRemove split
+FibAliasRemove.shared@${N:-65536} FibAliasRemove split
+FibInfoFree@${N:-65536} FibInfoFree split
 nh_add.handler NexthopAdd batch
 rt_gw_add.handler FibAliasInsert batch
+rt_gw_del.handler FibRouteDelete batch
 nh_del_missing.syscall Syscall batch
-IPBatchLine.user IPBatchLine batch
+IPBatchLine IPBatchLine batch
+IPExec.loop IPExec exec
+NetnsExec.loop NetnsExec exec
+Fork Fork exec
 GracePeriod.mean GracePeriod gp
 DevRegister@${DEVS:-1000} DevRegister dev
 DevUnregister@${DEVS:-1000} DevUnregister dev
@@ -34,6 +47,12 @@ ExpeditedGP.mean ExpeditedGP dev"
 lscpu_field() { lscpu | awk -F: -v k="$1" '$1 == k { sub(/^[ \t]+/, "", $2); print $2; exit }'; }
 # cache LEVEL: the bytes of one instance of cache LEVEL (L1d, L2, L3).
 cache() { lscpu -B -C=NAME,ONE-SIZE 2>/dev/null | awk -v l="$1" '$1 == l { print $2; exit }'; }
+# median FILE: the median of FILE's values (one a line), rounded to an
+# integer when it is one; nothing if FILE is missing or empty.
+median() {
+	[ -s "$1" ] || return 0
+	sort -g "$1" | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; if (m == int(m)) printf "%d", m; else printf "%.4g", m }'
+}
 # size BYTES: BYTES with the largest K, M or G suffix that divides it.
 size() { awk -v b="$1" 'BEGIN { s = "KMG"; u = ""; for (i = 1; i <= 3 && b % 1024 == 0 && b > 0; i++) { b /= 1024; u = substr(s, i, 1) } printf "%d%s", b, u }'; }
 
@@ -84,9 +103,19 @@ size() { awk -v b="$1" 'BEGIN { s = "KMG"; u = ""; for (i = 1; i <= 3 && b % 102
 	echo
 	for c in L1d:L1 L2:L2 L3:L3; do
 		b=$(cache "${c%%:*}")
+		eff=$(median "$RES/Memory.${c##*:}eff")
+		if [[ $eff =~ ^[1-9][0-9]*$ ]]; then
+			echo "Memory.${c##*:} $(size $((eff * 1024))) measured costs.sh -s mem: memlat's effective ${c##*:} capacity, fitted to its chase (Memory.${c##*:}eff median $eff KiB; sysfs: ${b:-unknown} bytes)"
+			continue
+		fi
 		[[ $b =~ ^[1-9][0-9]*$ ]] || continue
 		echo "Memory.${c##*:} $(size "$b") measured lscpu -B -C=NAME,ONE-SIZE: ${c%%:*} $b bytes an instance"
 	done
+	while read -r key field; do
+		v=$(median "$RES/$key")
+		[ -n "$v" ] || continue
+		echo "Memory.$field $(awk -v v="$v" 'BEGIN { printf "%dns", v + 0.5 }') measured costs.sh -s mem: $key median $v ns; $(cut -f2 "$RES/$key.meta")"
+	done <<<"$MEM"
 	while read -r key field section; do
 		[ -s "$RES/$key" ] || continue
 		IFS=$'\t' read -r unit formula <"$RES/$key.meta"

@@ -34,20 +34,29 @@ DevUnregister 133µs measured costs.sh -s dev: DevUnregister@1000 133.1 µs and 
     (unregister_netdevice_many_notify's share of `ip link del group` of 1000 ifb devices less the
     IPv6 walks, the grace periods and rcu_barrier; 150 µs at 2000, 211 µs deleting one device a
     request)
-AddrOp 20µs estimated the order of an address request's kernel work beyond the syscall (the VM
-    spends 135–260 µs of kernel time per `ip link add` or `ip link set up` of an ifb, costs.sh -s
-    dev, LinkAddIfb.sys and LinkSetUp.sys, of which address work is a part); not timed alone
+AddrOp 3.7µs measured sudo V4= V6= UP4= FIT="1500 2000 2500 3000" bash internal/measure/addrs.sh:
+    the CPU time of `ip -batch` adding N addresses to a device that is down, fitted to a·N + c·N²
+    over 12 runs a family (idle VM, 2026-12-06): a = 14.3 µs an IPv4 address, 11.1 µs an IPv6 one;
+    less what netsim charges an add apart (IPBatchLine, one Syscall, and the local route's
+    FibAliasInsert for IPv4 or an RCUCallback for IPv6): 3.8 and 3.6 µs
 Fib6Visit 30ns measured costs.sh -s dev -d 500: 32 and 34 ns a fib6_ifdown call at 500 devices
     (perf's share of rt6_disable_ip in `ip link del group` of 500 ifb devices over its 1.5·N²+5.5·N
     calls; load average 5–9), less the memory model's stall at that working set (0.9 MB: 3 ns); 33
     and 36 ns at 2000 and 4000 (costs.sh -s walks)
 RCUCallback 1µs estimated the frees and reference drops a callback does take well under that;
     rounded up for the batch's own overhead
-IPExec 1.8ms measured 1.8 ms per `ip link set DEV up` in a bash loop on the VM
-NetnsExec 2ms measured `ip netns exec NS ip link set lo up` at 3.8 ms per command on the VM, less
-    IPExec
-Fork 340µs measured 0.34 ms per job for `for ...; do true & done` in bash on the VM
-IPBatchLine 1.7µs measured user time of `ip -4 -batch` adding 4096 rules on the VM, per line
+IPExec 1.44ms measured costs.sh -s exec: IPExec.loop 1.44 ms (1.25–1.62 over two runs; 1.33–1.47 in
+    four more loops, idle VM, 2026-12-06), a bash loop of 1000 `ip link set lo up` with lo up, per
+    process; its two requests (~7 µs) are in it
+NetnsExec 100µs measured costs.sh -s exec: NetnsExec.loop 99 µs (31–166 over two runs, idle VM,
+    2026-12-06): the same loop as `ip -n NS link set lo up` less the loop without -n, per process
+    (setns, a new mount namespace, /sys remounted)
+Fork 223µs measured costs.sh -s exec: Fork 223 µs (220–225 over two runs, idle VM, 2026-12-06), a
+    bash loop forking 1000 `true &`, then waiting, per job
+IPBatchLine 3.1µs measured costs.sh -s batch: IPBatchLine 3.14 µs (2.79–3.49 over two runs, idle VM,
+    2026-12-06): ip's user time a line of `ip -batch` adding 65 536 nexthops (0.76 µs) and the page
+    faults of its heap, which keeps ~4 KiB a line that changes something (2.38 µs; nh_add.pagefault,
+    2.2–2.4 µs for route adds and deletes, none for `link show` or a failing request)
 NexthopAdd 3.1µs measured costs.sh -s batch: nh_add.handler 3.14 µs (rtm_new_nexthop's share of
     `ip -batch` adding 65 536 nexthops)
 NexthopRemove 390ns measured costs.sh -s split: NexthopRemove@65536 386 ns (`ip link set DEV down`
@@ -63,9 +72,10 @@ TrieLeafVisit 4ns measured costs.sh -r 3 -s seed000 -n 4096: 3.7–3.9 ns (the u
     folded into it
 FibAliasInsert 4µs measured costs.sh -s batch: rt_gw_add.handler 3.97 µs, rt_nhid_add.handler 4.02
     µs (inet_rtm_newroute's share of `ip -batch` adding 65 536 /32 routes)
-FibAliasRemove 980ns measured costs.sh -s split: FibAliasRemove.own@65536 977.5 ns (`ip link set DEV
-    down` flushing 65 536 /32 routes with a fib_info each, less the same without them, per route;
-    909 ns at 16 384; routes sharing one fib_info cost 285 ns)
+FibAliasRemove 290ns measured costs.sh -s split: FibAliasRemove.shared@65536, 285 ns (idle VM,
+    2026-12-05) and 298–431 ns over two runs (idle VM, 2026-12-06): `ip link set DEV down` flushing
+    65 536 /32 routes that share one fib_info, less the same without them, per route; 246–674 ns at
+    16 384
 RuleScan 6ns measured ≈5.7 ns per existing rule, the slope of `ip rule add` time against the rules
     present on the VM (mechanisms/SEED003.md, IPv4); a Duration holds whole nanoseconds
 RuleChange 2.5µs estimated the order of the fixed cost seed 003's IPv4 run implies
@@ -93,13 +103,21 @@ FibDevhashVisit 13ns measured sudo UP4=5000 bash internal/measure/addrs.sh: 13.9
 Fib6FlushNode 17ns measured costs.sh -s walks: WalkShare.*.flush, perf's share of fib6_flush_trees
     in `ip link del group` of 2000 and 4000 ifb devices up (23–27% of the IPv6 walks' time) over the
     nodes it walks, n(F0+F1)/2 with F rt6_stats' fib_nodes: 18 and 17 ns (load average 5–10)
-Fib6RouteInsert 4.2µs measured sudo bash internal/measure/route6.sh: `ip -6 -batch` of 30 000 route
+Fib6RouteInsert 5.2µs measured sudo bash internal/measure/route6.sh: `ip -6 -batch` of 30 000 route
     adds through a veth, 10.7–11.1 µs of kernel time an add over three runs (idle VM, 2026-12-06),
-    less the two requests netsim charges an add as Syscall (the device lookup and RTM_NEWROUTE, 2 ×
-    3.4 µs)
+    less the request (Syscall, 3.4 µs) and the page fault of ip's heap a line (2.3 µs, in
+    IPBatchLine)
 Fib6RouteRemove 1.5µs measured sudo bash internal/measure/route6.sh: `ip link set v0 down` with 30
     000 IPv6 routes through v0 less without, per route: 1.43–1.53 µs over three runs (idle VM,
     2026-12-06); the walk's own visits (30 ns each) are in it
+
+FibInfoFree 700ns measured costs.sh -s split: FibAliasRemove.own@65536 less FibAliasRemove.shared@65536,
+    the routes' flush with a fib_info each (metric i) less the same sharing one: 977 − 285 = 692 ns
+    (2026-12-05) and 1037–1294 less 298–431 ns, 802 ns by the medians (2026-12-06)
+
+FibRouteDelete 3.6µs measured costs.sh -s batch: rt_gw_del.handler 3.05–4.19 µs over four runs,
+    3.6 µs by their median (idle VM, 2026-12-06): inet_rtm_delroute's share of `ip -batch` deleting
+    65 536 /32 routes that share one fib_info
 
 # The cache hierarchy one CPU sees (sim.Memory), measured by a dependent
 # pointer chase over 2 MB pages (sudo bash internal/measure/costs.sh -s mem,

@@ -11,7 +11,7 @@ kernel 5.4 (the patch: "Time with this patch on a 5.4 kernel")
 pagesize unknown
 date unknown
 
-NetnsExec 9.005ms calibrated seed 002, script, after: 8.199 s for the whole script (403 `ip netns
-    exec` commands), the one number taken from seed 002 (scenario.Seed002NetnsExec); 4.5 times the
-    VM's 2 ms: a network OS's /sys with many devices makes the remount in every new mount namespace
-    much slower
+NetnsExec 7.964ms calibrated seed 002, script, after: 8.199 s for the whole script (403 `ip netns
+    exec` commands), the one number taken from seed 002 (scenario.Seed002NetnsExec); 80 times the
+    VM's 0.1 ms: a network OS's /sys with many devices makes the remount in every new mount
+    namespace much slower

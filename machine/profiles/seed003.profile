@@ -16,7 +16,7 @@ kernel unknown (net-next of the series' time)
 pagesize unknown
 date unknown
 
-Syscall 21.135µs derived seed 003, IPv4, after: sys 127.024 s per rule, less the work under the lock
+Syscall 21.838µs derived seed 003, IPv4, after: sys 127.024 s per rule, less the work under the lock
     and the jobs' start-ups (scenario.Seed003Syscall)
 Fork 216.264µs calibrated seed 003, IPv4, after: 0.918 s, which the serial loop of 4096 forks bounds
     (scenario.Seed003Fork)
