@@ -46,6 +46,13 @@
 #            time per `link set mvN arp off up`, each an insert into the
 #            veth's unicast address rbtree; `netsim ip` runs the same two
 #            files (printed with -k) for its charged hwaddr compares
+#   rules    `ip -4 -batch` of N `rule add from all table I` at RULES4 sizes
+#            and `ip -6 -batch` at RULES6 sizes, REPS each, the CPU time
+#            fitted to a·N + c·N² by least squares: each add scans the rules
+#            there (rule_exists: RuleScan = 2c for IPv4) and, for IPv6,
+#            walks every table there (fib6_flush_trees: Fib6TableWalk =
+#            2c - RuleScan); a is the fixed work of an add (RuleFixed4,
+#            RuleFixed6)
 #   exec     what a shell pays per process: EXEC_N `ip link set lo up` (lo
 #            already up: two requests that change nothing) one process each
 #            from a bash loop (IPExec), the same as `ip -n NS ...` in a named
@@ -81,7 +88,9 @@ WALK_ROUTES=${WALK_ROUTES:-10000}
 MEM_MAX=${MEM_MAX:-1G}
 HW_SIZES=${HW_SIZES:-1000 4000}
 EXEC_N=${EXEC_N:-1000}
-SECTIONS=${SECTIONS:-seed000,split,batch,gp,dev,walks,mem,hwaddr,exec}
+RULES4=${RULES4:-1500 2000 3000 4000}
+RULES6=${RULES6:-256 384 512 640}
+SECTIONS=${SECTIONS:-seed000,split,batch,gp,dev,walks,mem,hwaddr,exec,rules}
 KEEP=${KEEP:-0}
 OUT=${OUT:-}
 IDLE_WAIT=${IDLE_WAIT:-120}
@@ -91,7 +100,7 @@ usage() {
 	cat <<EOF
 usage: sudo bash $0 [-r REPS] [-s SECTIONS] [-n N] [-m N2] [-d DEVS] [-k] [-o FILE]
   -r REPS      repetitions of each experiment (env REPS, default 3)
-  -s SECTIONS  comma-separated subset of seed000,split,batch,gp,dev,walks,mem,hwaddr,exec (env SECTIONS)
+  -s SECTIONS  comma-separated subset of seed000,split,batch,gp,dev,walks,mem,hwaddr,exec,rules (env SECTIONS)
   -n N         nexthops/routes/requests per experiment (env N, default 65536; at most 65536)
   -m N2        the second size of the split section (env N2, default 16384)
   -d DEVS      ifb devices of the dev section (env DEVS, default 1000; also 2*DEVS)
@@ -105,6 +114,8 @@ env: GP_CALLS (membarrier calls per repetition, default 300),
      MEM_MAX (the largest working set of the mem section, default 1G),
      HW_SIZES (macvlans on one veth in the hwaddr section, default "1000 4000"),
      EXEC_N (processes per loop in the exec section, default 1000),
+     RULES4, RULES6 (the rule counts of the rules section, default
+     "1500 2000 3000 4000" and "256 384 512 640"),
      IDLE_WAIT, IDLE_MAX (before each repetition wait up to IDLE_WAIT s, default
      120, 0 to not wait, until the machine is at most IDLE_MAX % busy, default 10)
 EOF
@@ -383,6 +394,11 @@ hwaddr) # K
 	echo "hwadd $x"
 	x=$(t ip -batch "$D/hw_up.ip")
 	echo "hwup $x"
+	;;
+rules) # FAMILY K
+	awk -v n="$3" 'BEGIN { for (i = 1; i <= n; i++) printf "rule add from all table %d\n", i }' >"$D/rules.ip"
+	x=$(t ip "-$2" -batch "$D/rules.ip")
+	echo "rules $x"
 	;;
 exec) # K
 	k=$2
@@ -746,6 +762,37 @@ if has exec; then
 		emit IPExec.loop us "$(calc "$(field execloop 1 "$o") * 1e6 / $EXEC_N")" "wall(bash loop of EXEC_N \`ip link set lo up\`) / EXEC_N: fork, exec, ip's start and exit, two requests"
 		emit NetnsExec.loop us "$(calc "($(field netnsloop 1 "$o") - $(field execloop 1 "$o")) * 1e6 / $EXEC_N")" "(wall(the same as \`ip -n NS ...\`) - wall(the loop above)) / EXEC_N: setns, the mount namespace, /sys remounted"
 		emit Fork us "$(calc "$(field forkloop 1 "$o") * 1e6 / $EXEC_N")" "wall(bash loop forking EXEC_N \`true &\`, then wait) / EXEC_N"
+	done
+fi
+
+# ---- rules --------------------------------------------------------------------
+
+# lsq FILE: a and c of y = a·n + c·n² fitted by least squares to FILE's
+# "n y" lines.
+lsq() {
+	awk '{ n = $1; y = $2; s2 += n*n; s3 += n*n*n; s4 += n*n*n*n; y1 += n*y; y2 += n*n*y }
+		END { d = s2*s4 - s3*s3; if (d == 0) exit; printf "%.6g %.6g\n", (y1*s4 - s3*y2) / d, (s2*y2 - s3*y1) / d }' "$1"
+}
+if has rules; then
+	for fam in 4 6; do
+		sizes=$RULES4
+		[ "$fam" = 4 ] || sizes=$RULES6
+		: >"$D/rules$fam"
+		for r in $(seq 1 "$REPS"); do
+			for n in $sizes; do
+				progress "rules ipv$fam N=$n rep $r"
+				o=$(ns rules "$fam" "$n")
+				echo "$n $(cpu "$o" rules)" >>"$D/rules$fam"
+			done
+		done
+		read -r a c < <(lsq "$D/rules$fam")
+		emit "RuleFixed$fam" us "$(calc "$a * 1e6")" "a of cpu(ip -$fam -batch of N rule adds) = a·N + c·N², least squares over N in {$sizes} x REPS: the fixed work of an add"
+		if [ "$fam" = 4 ]; then
+			scan=$(calc "2 * $c * 1e9")
+			emit RuleScan ns "$scan" "2c of the same (IPv4): each add's rule_exists scans the rules there, N²/2 in all"
+		else
+			emit Fib6TableWalk ns "$(calc "2 * $c * 1e9 - ${scan:-0}")" "2c of the same (IPv6) less RuleScan: each add's fib6_flush_trees walks every table there"
+		fi
 	done
 fi
 

@@ -37,6 +37,8 @@ IPBatchLine IPBatchLine batch
 IPExec.loop IPExec exec
 NetnsExec.loop NetnsExec exec
 Fork Fork exec
+RuleScan RuleScan rules
+Fib6TableWalk Fib6TableWalk rules
 GracePeriod.mean GracePeriod gp
 DevRegister@${DEVS:-1000} DevRegister dev
 DevUnregister@${DEVS:-1000} DevUnregister dev

@@ -76,15 +76,18 @@ FibAliasRemove 290ns measured costs.sh -s split: FibAliasRemove.shared@65536, 28
     2026-12-05) and 298–431 ns over two runs (idle VM, 2026-12-06): `ip link set DEV down` flushing
     65 536 /32 routes that share one fib_info, less the same without them, per route; 246–674 ns at
     16 384
-RuleScan 6ns measured ≈5.7 ns per existing rule, the slope of `ip rule add` time against the rules
-    present on the VM (mechanisms/SEED003.md, IPv4); a Duration holds whole nanoseconds
-RuleChange 2.5µs estimated the order of the fixed cost seed 003's IPv4 run implies
-    (mechanisms/SEED003.md §3); no published time depends on it (seed 003 runs on its own machine's
-    value)
-Fib6TableWalk 76ns measured ≈76 ns per existing table on the VM (mechanisms/SEED003.md §1, perf in
-    __fib6_clean_all)
-Fib6NewTable 370ns measured ≈0.37 µs on the VM (perf: fib6_rule_configure with its callees is 0.61%
-    of the samples of `ip -6 -batch` adding 1024 rules at 61 µs a rule)
+RuleScan 2ns measured costs.sh -s rules: RuleScan 2.4 ns, and 1.8 ns in the same fit by hand (IPv4
+    rule adds at 1500–4000 rules, 2026-12-06, load 1–2): twice the N² term of the CPU time fitted
+    to a·N + c·N², rule_exists scanning the rules there
+RuleChange 6.4µs measured costs.sh -s rules: RuleFixed4, the a of the same fit, 12.0 and 13.9 µs in
+    two runs (2026-12-06, load 1–2), less what netsim charges an add apart (IPBatchLine, one
+    Syscall): 6.4 µs by their mean
+Fib6TableWalk 115ns measured costs.sh -s rules: Fib6TableWalk 127 ns, and 103 ns in the same fit by hand
+    (IPv6 rule adds at 256–640 rules, 2026-12-06, load 1–2): twice the N² term less RuleScan, each
+    add's fib6_flush_trees walking every table there; 115 ns by their mean
+Fib6NewTable 3.5µs measured costs.sh -s rules: RuleFixed6 less RuleFixed4, the fixed work an IPv6
+    rule add has beyond an IPv4 one (fib6_new_table and its table's first walk): 14.2 − 12.0 and
+    18.5 − 13.9 µs in two runs (2026-12-06, load 1–2), 3.5 µs by their mean
 IfaScan 4ns measured sudo V4="2000 5000" V6="2000 5000" bash internal/measure/addrs.sh: time =
     a·N + c·N² fitted to the two sizes, c over the N² scans of find_matching_ifa and
     __inet_insert_ifa: 4.2 ns (machine about 50% busy); the list, 0.6 MB at 5000, fits L2

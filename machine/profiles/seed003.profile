@@ -16,12 +16,12 @@ kernel unknown (net-next of the series' time)
 pagesize unknown
 date unknown
 
-Syscall 21.838µs derived seed 003, IPv4, after: sys 127.024 s per rule, less the work under the lock
+Syscall 21.837µs derived seed 003, IPv4, after: sys 127.024 s per rule, less the work under the lock
     and the jobs' start-ups (scenario.Seed003Syscall)
 Fork 216.264µs calibrated seed 003, IPv4, after: 0.918 s, which the serial loop of 4096 forks bounds
     (scenario.Seed003Fork)
 IPBatchLine 1.353µs derived seed 003, IPv4, after: nothing spins, so user time is ip's parsing:
     5.675 s / 4 194 304 lines (scenario.Seed003IPBatchLine)
-RuleChange 2.336µs calibrated seed 003, IPv4, before: 22.752 s for 4 194 304 rules (5.42 µs each, of
-    which the rule_exists walk is 514.5 × 6 ns), including the lock's hand-over between 256 CPUs
+RuleChange 4.395µs calibrated seed 003, IPv4, before: 22.752 s for 4 194 304 rules (5.42 µs each, of
+    which the rule_exists walk is 514.5 × 2 ns), including the lock's hand-over between 256 CPUs
     (scenario.Seed003RuleChange)
