@@ -103,15 +103,15 @@ var addrObject = object{
 	name:  "address",
 	short: "address",
 	usage: addrUsage,
-	empty: func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.addrShow(h, argv, false) },
+	empty: func(ip *IP, h *handle, argv []string) error { return ip.addrShow(h, argv, false) },
 	commands: []command{
 		{names: []string{"add*"}, run: addrModifyCmd(addrAdd), keywords: addrModelled(), refusedKeywords: keywordRefusals(addrModifyKeywords)},
 		{names: []string{"change*", "chg"}, run: addrModifyCmd(addrChange), keywords: addrModelled(), refusedKeywords: keywordRefusals(addrModifyKeywords)},
 		{names: []string{"replace*"}, run: addrModifyCmd(addrReplace), keywords: addrModelled(), refusedKeywords: keywordRefusals(addrModifyKeywords)},
 		{names: []string{"delete*"}, run: addrModifyCmd(addrDel), keywords: addrModelled()},
-		{names: []string{"list*", "show*", "lst*"}, run: func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.addrShow(h, argv, false) },
+		{names: []string{"list*", "show*", "lst*"}, run: func(ip *IP, h *handle, argv []string) error { return ip.addrShow(h, argv, false) },
 			keywords: keywordNames(addrFilterKeywords)},
-		{names: []string{"flush*"}, run: func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.addrShow(h, argv, true) },
+		{names: []string{"flush*"}, run: func(ip *IP, h *handle, argv []string) error { return ip.addrShow(h, argv, true) },
 			keywords: keywordNames(addrFilterKeywords)},
 		{names: []string{"save*"}, refused: noAddrDumps},
 		{names: []string{"showdump*"}, refused: noAddrDumps},
@@ -121,8 +121,8 @@ var addrObject = object{
 
 const noAddrDumps = "netsim writes and reads no binary dumps of netlink messages"
 
-func addrModifyCmd(op addrOp) func(ip *IP, h *rtnl.Handle, argv []string) error {
-	return func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.addrModify(h, argv, op) }
+func addrModifyCmd(op addrOp) func(ip *IP, h *handle, argv []string) error {
+	return func(ip *IP, h *handle, argv []string) error { return ip.addrModify(h, argv, op) }
 }
 
 // addrReq is ipaddr_modify's request being built.
@@ -310,7 +310,7 @@ func addrLocal(a *args, q *addrReq) error {
 }
 
 // addrModify is iproute2's ipaddr_modify.
-func (ip *IP) addrModify(h *rtnl.Handle, argv []string, op addrOp) error {
+func (ip *IP) addrModify(h *handle, argv []string, op addrOp) error {
 	q := &addrReq{stderr: ip.Stderr, valid: netdev.LifetimeForever, preferred: netdev.LifetimeForever, family: ip.family}
 	if err := walk(&args{w: argv}, addrModifyKeywords, q, addrLocal); err != nil {
 		return err
@@ -438,7 +438,7 @@ func delMatch(a rtnl.AddrInfo) netdev.Addr {
 // addrFilter is the selection of `ip addr show/flush`.
 type addrFilter struct {
 	linkFilter
-	h               *rtnl.Handle
+	h               *handle
 	family          rt.Family // -4, -6 or 0: the family of "to"
 	link            bool      // `ip link show` (ipaddr_list_link)
 	usage           string    // the object's usage, for help
@@ -621,7 +621,7 @@ func devSelector(a *args, dev *string, usage string) error {
 
 // parseAddrFilter reads the selectors of `ip addr show/flush` (link
 // false) or `ip link show` (link true).
-func (ip *IP) parseAddrFilter(h *rtnl.Handle, argv []string, link bool) (*addrFilter, error) {
+func (ip *IP) parseAddrFilter(h *handle, argv []string, link bool) (*addrFilter, error) {
 	f := &addrFilter{h: h, family: ip.family, link: link, usage: addrUsage}
 	if link {
 		f.usage = linkUsage
@@ -635,7 +635,7 @@ func (ip *IP) parseAddrFilter(h *rtnl.Handle, argv []string, link bool) (*addrFi
 	return f, nil
 }
 
-func (ip *IP) addrShow(h *rtnl.Handle, argv []string, flush bool) error {
+func (ip *IP) addrShow(h *handle, argv []string, flush bool) error {
 	if flush && len(argv) == 0 {
 		return failf("Flush requires arguments.\n")
 	}
@@ -684,7 +684,7 @@ func (ip *IP) addrShow(h *rtnl.Handle, argv []string, flush bool) error {
 // secondaries), as ipaddr_flush does; with -s it says how many rounds it
 // took, and with -s -s it lists each address it deletes. Asked for primary
 // addresses only, it stops after one round.
-func (ip *IP) addrFlush(h *rtnl.Handle, f *addrFilter, fam rt.Family) error {
+func (ip *IP) addrFlush(h *handle, f *addrFilter, fam rt.Family) error {
 	p := &ip.p
 	primaryOnly := f.flagmask&netdev.AddrSecondary != 0 && f.flags&netdev.AddrSecondary == 0
 	done := func(round int) error {

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/netsimlab/netsim/netdev"
-	"github.com/netsimlab/netsim/rtnl"
 )
 
 const bridgeUsage = `Usage: ... bridge [ fdb_flush ]
@@ -263,7 +262,7 @@ var bridgeSlaveFlagsLate = []struct {
 // parseBridgeSlaveOpts is bridge_slave_parse_opt: the IFLA_BRPORT_*
 // attributes of `type bridge_slave ARGS`. backup_port names a device that
 // must exist.
-func parseBridgeSlaveOpts(h *rtnl.Handle, argv []string) (netdev.BridgePortSettings, error) {
+func parseBridgeSlaveOpts(h *handle, argv []string) (netdev.BridgePortSettings, error) {
 	var s netdev.BridgePortSettings
 	a := &args{w: argv}
 	onOff := func(name string, dst **bool) error {

@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-
-	"github.com/netsimlab/netsim/rtnl"
 )
 
 // An object is one of ip's objects (address, link, route, ...) as data:
@@ -23,7 +21,7 @@ type object struct {
 	usage string
 
 	// empty runs the object without a command (`ip maddr`).
-	empty    func(ip *IP, h *rtnl.Handle, argv []string) error
+	empty    func(ip *IP, h *handle, argv []string) error
 	commands []command
 
 	// check, if set, checks the words before the command is looked up
@@ -34,7 +32,7 @@ type object struct {
 // A command is one of an object's commands.
 type command struct {
 	names []string // keyword names, "show*" matching prefixes (see keyword)
-	run   func(ip *IP, h *rtnl.Handle, argv []string) error
+	run   func(ip *IP, h *handle, argv []string) error
 
 	// refused, when run is nil, says why netsim does not run the command.
 	refused string
@@ -96,7 +94,7 @@ func (s optSet) String() string {
 }
 
 // run dispatches argv (the words after the object) to its command.
-func (o *object) run(ip *IP, h *rtnl.Handle, argv []string) error {
+func (o *object) run(ip *IP, h *handle, argv []string) error {
 	if len(argv) == 0 {
 		return o.empty(ip, h, argv)
 	}

@@ -46,6 +46,7 @@ type IP struct {
 
 	nhFilter nexthopFilter // ip nexthop's filter, kept over a batch's lines
 	nhCache  nexthopCache  // the nexthops ip route -d has asked for, kept over a batch's lines
+	ll       llMap         // ll_map.c's cache of device names, kept over a batch's lines
 
 	// inBatch is set while a batch runs: its rtnetlink socket asks for
 	// no strict dumps (batch() does not call rtnl_set_strict_dump).
@@ -72,6 +73,7 @@ type options struct {
 func (ip *IP) reset() {
 	ip.family, ip.netns, ip.opts = 0, "", options{}
 	ip.maddr, ip.nhFilter, ip.nhCache = maddrFilter{}, nexthopFilter{}, nil
+	ip.ll = llMap{}
 	ip.ip6MultipleTables = false
 }
 
@@ -439,7 +441,7 @@ func splitArgs(s string, out []string) []string {
 // commands are a table; the others say why netsim refuses them.
 var objects []struct {
 	name    string
-	run     func(ip *IP, h *rtnl.Handle, args []string) error
+	run     func(ip *IP, h *handle, args []string) error
 	obj     *object
 	refused string
 }
@@ -449,7 +451,7 @@ var objects []struct {
 func init() {
 	type o = struct {
 		name    string
-		run     func(ip *IP, h *rtnl.Handle, args []string) error
+		run     func(ip *IP, h *handle, args []string) error
 		obj     *object
 		refused string
 	}
@@ -544,12 +546,12 @@ func (ip *IP) cmd(args []string) error {
 
 // handle returns a handle on the current namespace, which holds it (as ip
 // holds the namespace it entered with -netns) until closed.
-func (ip *IP) handle() (*rtnl.Handle, error) {
+func (ip *IP) handle() (*handle, error) {
 	n := ip.k.Net(ip.netns)
 	if n == nil {
 		return nil, failf("Cannot open network namespace \"%s\": No such file or directory\n", ip.netns)
 	}
-	return n.Handle(ip.t), nil
+	return &handle{Handle: n.Handle(ip.t), ll: &ip.ll}, nil
 }
 
 // printf writes command output.

@@ -9,7 +9,6 @@ import (
 	"syscall"
 
 	"github.com/netsimlab/netsim/netdev"
-	"github.com/netsimlab/netsim/rtnl"
 )
 
 const linkUsage = `Usage: ip link add [link DEV | parentdev NAME] [ name ] NAME
@@ -124,7 +123,7 @@ var kindHelp = map[string]string{
 
 // linkHelp is do_help: `ip link help TYPE` prints the kind's help on
 // stdout; without a TYPE, or for a kind ip has no help for, ip's usage.
-func (ip *IP) linkHelp(_ *rtnl.Handle, argv []string) error {
+func (ip *IP) linkHelp(_ *handle, argv []string) error {
 	if len(argv) == 0 {
 		return usageErr(linkUsage)
 	}
@@ -141,7 +140,7 @@ func (ip *IP) linkHelp(_ *rtnl.Handle, argv []string) error {
 // linkReq is what iplink_parse gathers: the common attributes of a
 // RTM_NEWLINK or RTM_DELLINK request, and the words after "type".
 type linkReq struct {
-	h            *rtnl.Handle
+	h            *handle
 	dev, name    string // the device (dev or the bare word) and "name"
 	devIsName    bool   // dev is the "name" given (iplink_parse's dev == name)
 	link         string
@@ -165,9 +164,10 @@ type linkReq struct {
 	typeArgs     []string
 	hasIndex     bool
 	index        netdev.IfIndex
-	hasKind      bool   // "type" was given
-	refused      string // the first keyword netsim does not model, refused once the request is parsed
-	why          string // what netsim does not model about it
+	ifindex      netdev.IfIndex // ifi_index: dev's index (ll_name_to_index), or index when creating
+	hasKind      bool           // "type" was given
+	refused      string         // the first keyword netsim does not model, refused once the request is parsed
+	why          string         // what netsim does not model about it
 }
 
 // up reports whether the request brings the device up.
@@ -532,7 +532,7 @@ func linkDev(a *args, r *linkReq) error {
 
 // parseLink is iplink_parse's walk over the words: create is
 // NLM_F_CREATE (add, replace), which changes its checks at the end.
-func parseLink(h *rtnl.Handle, argv []string, create bool) (*linkReq, error) {
+func parseLink(h *handle, argv []string, create bool) (*linkReq, error) {
 	r := &linkReq{h: h}
 	if err := walk(&args{w: argv}, linkKeywords, r, linkDev); err != nil {
 		return nil, err
@@ -561,7 +561,7 @@ func parseLink(h *rtnl.Handle, argv []string, create bool) (*linkReq, error) {
 		if r.dev == "" {
 			return nil, usageErr("Not enough information: \"dev\" argument is required.\n")
 		}
-		if h.LinkIndex(r.dev) == 0 {
+		if r.ifindex = h.LinkIndex(r.dev); r.ifindex == 0 {
 			return nil, nodev(r.dev)
 		}
 		if r.name == r.dev {
@@ -575,6 +575,7 @@ func parseLink(h *rtnl.Handle, argv []string, create bool) (*linkReq, error) {
 	if r.link != "" && h.LinkIndex(r.link) == 0 {
 		return nil, nodev(r.link)
 	}
+	r.ifindex = r.index
 	return r, nil
 }
 

@@ -11,7 +11,6 @@ import (
 
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/rt"
-	"github.com/netsimlab/netsim/rtnl"
 )
 
 // kindReq is a kind's parse_opt state: the spec being built and the first
@@ -20,7 +19,7 @@ type kindReq[S any] struct {
 	kind    string // the link_util's id, for its messages
 	explain string // its usage, printed after its errors
 	spec    S
-	h       *rtnl.Handle // for the words that name devices
+	h       *handle // for the words that name devices
 	refused string
 	why     string
 	flag    string // macvlan: a flag given (nopromisc, nodst)
@@ -394,7 +393,7 @@ var bondKeywords = func() []keyword[*kindReq[netdev.Bond]] {
 }()
 
 // parseBond is bond_parse_opt.
-func parseBond(h *rtnl.Handle, words []string, b netdev.Bond) (netdev.Bond, error) {
+func parseBond(h *handle, words []string, b netdev.Bond) (netdev.Bond, error) {
 	q := &kindReq[netdev.Bond]{kind: "bond", explain: bondExplain, spec: b, h: h}
 	if err := parseKind(words, bondKeywords, q, "command"); err != nil {
 		return b, err

@@ -14,28 +14,28 @@ import (
 	"github.com/netsimlab/netsim/rtnl"
 )
 
-func (ip *IP) linkAdd(h *rtnl.Handle, argv []string) error {
+func (ip *IP) linkAdd(h *handle, argv []string) error {
 	r, err := parseLink(h, argv, true)
 	if err != nil {
 		return err
 	}
-	return ip.linkCreate(h, r, rt.NLMCreate|rt.NLMExcl)
+	return h.dropAfter(r, ip.linkCreate(h, r, rt.NLMCreate|rt.NLMExcl))
 }
 
 // linkReplace is `ip link replace`: RTM_NEWLINK with NLM_F_CREATE and
 // NLM_F_REPLACE, which creates the device as add does, and which the
 // kernel refuses for a device that exists (rtnl_newlink: EOPNOTSUPP).
-func (ip *IP) linkReplace(h *rtnl.Handle, argv []string) error {
+func (ip *IP) linkReplace(h *handle, argv []string) error {
 	r, err := parseLink(h, argv, true)
 	if err != nil {
 		return err
 	}
-	return ip.linkCreate(h, r, rt.NLMCreate|rt.NLMReplace)
+	return h.dropAfter(r, ip.linkCreate(h, r, rt.NLMCreate|rt.NLMReplace))
 }
 
 // linkCreate sends the RTM_NEWLINK that creates a device, with flags
 // (NLM_F_CREATE and NLM_F_EXCL or NLM_F_REPLACE).
-func (ip *IP) linkCreate(h *rtnl.Handle, r *linkReq, flags rt.NLMFlags) error {
+func (ip *IP) linkCreate(h *handle, r *linkReq, flags rt.NLMFlags) error {
 	name := r.name
 	if !r.hasKind {
 		return failf("Not enough information: \"type\" argument is required\n")
@@ -173,11 +173,16 @@ func bondMode(s string) (netdev.BondMode, bool) {
 	return 0, false
 }
 
-func (ip *IP) linkSet(h *rtnl.Handle, argv []string) error {
+func (ip *IP) linkSet(h *handle, argv []string) error {
 	r, err := parseLink(h, argv, false)
 	if err != nil {
 		return err
 	}
+	return h.dropAfter(r, ip.linkSetDevs(h, r))
+}
+
+// linkSetDevs sends `ip link set`'s request for its device or group.
+func (ip *IP) linkSetDevs(h *handle, r *linkReq) error {
 	var bridge *netdev.BridgeSettings
 	var port *netdev.BridgePortSettings
 	switch {
@@ -237,7 +242,7 @@ func (ip *IP) linkSet(h *rtnl.Handle, argv []string) error {
 // setLink applies a `link set` request to one device in do_setlink's
 // order: address, mtu, group, name, alias, flags, master, txqueuelen. The
 // kernel applies them one by one: a failure leaves the earlier ones done.
-func setLink(h *rtnl.Handle, dev string, r *linkReq) error {
+func setLink(h *handle, dev string, r *linkReq) error {
 	if r.hasAddr {
 		if err := h.LinkSetHardwareAddr(dev, r.addr); err != nil {
 			return err
@@ -285,7 +290,7 @@ func setLink(h *rtnl.Handle, dev string, r *linkReq) error {
 	return nil
 }
 
-func (ip *IP) linkDel(h *rtnl.Handle, argv []string) error {
+func (ip *IP) linkDel(h *handle, argv []string) error {
 	r, err := parseLink(h, argv, false)
 	if err != nil {
 		return err
@@ -293,14 +298,26 @@ func (ip *IP) linkDel(h *rtnl.Handle, argv []string) error {
 	// rtnl_dellink reads only the device or group: the other attributes,
 	// modelled or not, are ignored.
 	if r.dev != "" {
-		return h.LinkDel(r.dev)
+		return h.dropAfter(r, h.LinkDel(r.dev))
 	}
 	return h.LinkDelGroup(r.group)
 }
 
+// dropAfter is the end of iplink_modify: after a request that succeeded
+// the device it named by ifindex leaves the process's cache
+// (ll_drop_by_index), and its next use asks the kernel again. A request that
+// named no device (a creation without an index, a group) drops nothing,
+// and the cache keeps whatever the request deleted or renamed besides.
+func (h *handle) dropAfter(r *linkReq, err error) error {
+	if err == nil {
+		h.ll.drop(r.ifindex)
+	}
+	return err
+}
+
 // changeFlags sends the request's ifi_flags and ifi_change: up or down
 // alone as before, other flags with dev_change_flags' order.
-func changeFlags(h *rtnl.Handle, dev string, r *linkReq) error {
+func changeFlags(h *handle, dev string, r *linkReq) error {
 	switch {
 	case r.flMsk == netdev.FlagUp && r.up():
 		return h.LinkSetUp(dev)

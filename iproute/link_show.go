@@ -25,7 +25,7 @@ func (f *linkFilter) keep(l rtnl.LinkInfo) bool {
 	return (f.dev == "" || l.Name == f.dev) && f.kernelKeep(l) && f.userKeep(l)
 }
 
-func (ip *IP) linkShow(h *rtnl.Handle, argv []string) error {
+func (ip *IP) linkShow(h *handle, argv []string) error {
 	f, err := ip.parseAddrFilter(h, argv, true)
 	if err != nil {
 		return err

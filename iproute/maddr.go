@@ -11,7 +11,6 @@ import (
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/rt"
-	"github.com/netsimlab/netsim/rtnl"
 )
 
 const maddrUsage = `Usage: ip maddr [ add | del ] MULTIADDR dev STRING
@@ -37,7 +36,7 @@ type maddrFilter struct {
 	dev string
 }
 
-func (ip *IP) maddrShow(h *rtnl.Handle, argv []string) error {
+func (ip *IP) maddrShow(h *handle, argv []string) error {
 	f := &ip.maddr
 	a := &args{w: argv}
 	for ; a.more(); a.skip() {
@@ -118,14 +117,14 @@ func (ip *IP) printMaddr(family, addr string, users int, static bool) {
 	p.closeObject()
 }
 
-func (ip *IP) maddrAdd(h *rtnl.Handle, argv []string) error { return ip.maddrModify(h, argv, true) }
-func (ip *IP) maddrDel(h *rtnl.Handle, argv []string) error { return ip.maddrModify(h, argv, false) }
+func (ip *IP) maddrAdd(h *handle, argv []string) error { return ip.maddrModify(h, argv, true) }
+func (ip *IP) maddrDel(h *handle, argv []string) error { return ip.maddrModify(h, argv, false) }
 
 // maddrModify is multiaddr_modify: an ioctl on a socket of the -4/-6
 // family (AF_INET without one), after which ip exits, ending a batch
 // whatever the outcome (0 on success, 1 with perror's "ioctl: ..." on
 // failure).
-func (ip *IP) maddrModify(h *rtnl.Handle, argv []string, add bool) error {
+func (ip *IP) maddrModify(h *handle, argv []string, add bool) error {
 	var dev string
 	var addr []byte
 	a := &args{w: argv}

@@ -7,7 +7,6 @@ package iproute
 
 import (
 	"github.com/netsimlab/netsim/rt"
-	"github.com/netsimlab/netsim/rtnl"
 )
 
 // neighUsage is ipneigh.c's usage().
@@ -88,7 +87,7 @@ func nudState(s string) (uint32, bool) {
 
 // neighFilter is do_show_or_flush's filter.
 type neighFilter struct {
-	h          *rtnl.Handle
+	h          *handle
 	family     rt.Family
 	dev        string
 	state      uint32
@@ -177,7 +176,7 @@ func neighFilterTo(a *args, f *neighFilter) error {
 // to once up (DAD, MLD, router solicitation), which netsim does not model.
 //
 // Kernel: neigh_dump_info (net/core/neighbour.c).
-func (ip *IP) neighShow(h *rtnl.Handle, argv []string) error {
+func (ip *IP) neighShow(h *handle, argv []string) error {
 	f := &neighFilter{h: h, family: ip.family, state: 0xff &^ nudNoARP}
 	if err := walk(&args{w: argv}, neighFilterKeywords, f, neighFilterTo); err != nil {
 		return err

@@ -48,7 +48,7 @@ var netnsObject = object{
 		{names: []string{"delete*"}, run: (*IP).netnsDel},
 		{names: []string{"identify*"}, run: (*IP).netnsIdentify},
 		{names: []string{"pids*"}, run: (*IP).netnsPids},
-		{names: []string{"exec*"}, run: func(ip *IP, _ *rtnl.Handle, argv []string) error { return ip.netnsExec(argv) }},
+		{names: []string{"exec*"}, run: func(ip *IP, _ *handle, argv []string) error { return ip.netnsExec(argv) }},
 		{names: []string{"monitor*"}, refused: "netsim keeps no namespace files to watch"},
 		{names: []string{"attach*"}, refused: noProcesses},
 	},
@@ -86,21 +86,21 @@ func (ip *IP) netnsExec(argv []string) error {
 			return err
 		}
 		// The child's command is part of this one: AfterCommand sees it once.
-		family, netns, out, after, inBatch := ip.family, ip.netns, ip.out, ip.AfterCommand, ip.inBatch
+		family, netns, out, after, inBatch, ll := ip.family, ip.netns, ip.out, ip.AfterCommand, ip.inBatch, ip.ll
 		ip.AfterCommand = nil
 		// The child is a new ip with a socket of its own, which asks for
 		// strict dumps unless it runs a batch itself, whatever this one's
 		// socket does.
 		ip.inBatch = false
 		st := ip.Main(append([]string{"-n", name}, args...))
-		ip.family, ip.netns, ip.out, ip.AfterCommand, ip.inBatch = family, netns, out, after, inBatch
+		ip.family, ip.netns, ip.out, ip.AfterCommand, ip.inBatch, ip.ll = family, netns, out, after, inBatch, ll
 		ip.out.Reset(ip.Stdout)
 		if st != 0 {
 			return &cmdError{status: st}
 		}
 		return nil
 	case "sysctl", "/sbin/sysctl":
-		h := n.Handle(ip.t)
+		h := &handle{Handle: n.Handle(ip.t), ll: &llMap{}}
 		defer h.Close()
 		return ip.sysctl(h, args)
 	}
@@ -108,7 +108,7 @@ func (ip *IP) netnsExec(argv []string) error {
 }
 
 // sysctl is `sysctl [-w] [-q] KEY=VALUE...` on the namespace's sysctls.
-func (ip *IP) sysctl(h *rtnl.Handle, args []string) error {
+func (ip *IP) sysctl(h *handle, args []string) error {
 	quiet := false
 	for _, a := range args {
 		switch a {
@@ -135,7 +135,7 @@ func (ip *IP) sysctl(h *rtnl.Handle, args []string) error {
 
 // netnsList is netns_list: the names in /run/netns (its arguments are
 // ignored), the newest first as a tmpfs lists them.
-func (ip *IP) netnsList(_ *rtnl.Handle, _ []string) error {
+func (ip *IP) netnsList(_ *handle, _ []string) error {
 	p := &ip.p
 	p.startJSON(ip.opts.json, ip.opts.pretty, true)
 	for _, n := range ip.k.NetNamesNewestFirst() {
@@ -189,7 +189,7 @@ func nsidValue(a *args, v *int, key string) error {
 // nsid or target-nsid names no namespace.
 //
 // Kernel: rtnl_net_dumpid, rtnl_net_getid (net/core/net_namespace.c).
-func (ip *IP) netnsListID(_ *rtnl.Handle, argv []string) error {
+func (ip *IP) netnsListID(_ *handle, argv []string) error {
 	q := &netnsListIDReq{target: -1, nsid: -1}
 	err := walk(&args{w: argv}, netnsListIDKeywords, q, func(*args, *netnsListIDReq) error { return usageErr(netnsUsage) })
 	switch {
@@ -206,7 +206,7 @@ func (ip *IP) netnsListID(_ *rtnl.Handle, argv []string) error {
 }
 
 // netnsAdd is netns_add: a new namespace, its file under /run/netns.
-func (ip *IP) netnsAdd(_ *rtnl.Handle, argv []string) error {
+func (ip *IP) netnsAdd(_ *handle, argv []string) error {
 	if len(argv) < 1 {
 		return failf("No netns name specified\n")
 	}
@@ -222,7 +222,7 @@ func (ip *IP) netnsAdd(_ *rtnl.Handle, argv []string) error {
 
 // netnsDel is netns_delete: the namespace's file goes (more names are
 // ignored).
-func (ip *IP) netnsDel(_ *rtnl.Handle, argv []string) error {
+func (ip *IP) netnsDel(_ *handle, argv []string) error {
 	if len(argv) < 1 {
 		return failf("No netns name specified\n")
 	}
@@ -247,7 +247,7 @@ func isPid(s string) bool {
 
 // netnsIdentify is netns_identify: the name of ip's own namespace (its
 // -netns), "" for the initial one; netsim has no other processes.
-func (ip *IP) netnsIdentify(_ *rtnl.Handle, argv []string) error {
+func (ip *IP) netnsIdentify(_ *handle, argv []string) error {
 	switch {
 	case len(argv) > 1:
 		return failf("extra arguments specified\n")
@@ -263,7 +263,7 @@ func (ip *IP) netnsIdentify(_ *rtnl.Handle, argv []string) error {
 // netnsPids is netns_pids: the processes in the namespace, of which
 // netsim has none (ip itself runs in its -netns, which netsim does not
 // list).
-func (ip *IP) netnsPids(_ *rtnl.Handle, argv []string) error {
+func (ip *IP) netnsPids(_ *handle, argv []string) error {
 	switch {
 	case len(argv) < 1:
 		return failf("No netns name specified\n")

@@ -90,7 +90,7 @@ var nexthopBucketObject = object{
 
 // nhReq is ipnh_modify's request being built.
 type nhReq struct {
-	h  *rtnl.Handle
+	h  *handle
 	nh rtnl.NexthopRequest
 	// family is nhm.nh_family: -4/-6, else set by dev, blackhole or a
 	// gateway, else AF_UNSPEC, groups included.
@@ -203,16 +203,16 @@ func nexthopOther[R any](help func(string) bool) func(a *args, _ R) error {
 // isHelp is matches(word, "help").
 func isHelp(w string) bool { return matches(w, "help") }
 
-func (ip *IP) nexthopAdd(h *rtnl.Handle, argv []string) error {
+func (ip *IP) nexthopAdd(h *handle, argv []string) error {
 	return ip.nexthopModify(h, argv, false)
 }
 
-func (ip *IP) nexthopReplace(h *rtnl.Handle, argv []string) error {
+func (ip *IP) nexthopReplace(h *handle, argv []string) error {
 	return ip.nexthopModify(h, argv, true)
 }
 
 // nexthopParse is ipnh_modify's parse of the words.
-func (ip *IP) nexthopParse(h *rtnl.Handle, argv []string) (*nhReq, error) {
+func (ip *IP) nexthopParse(h *handle, argv []string) (*nhReq, error) {
 	q := &nhReq{h: h, family: ip.family}
 	if err := walk(&args{w: argv}, nexthopKeywords, q, nexthopOther[*nhReq](func(w string) bool { return w == "help" })); err != nil {
 		return nil, err
@@ -223,7 +223,7 @@ func (ip *IP) nexthopParse(h *rtnl.Handle, argv []string) (*nhReq, error) {
 
 // nexthopModify is ipnh_modify: RTM_NEWNEXTHOP with
 // NLM_F_CREATE|NLM_F_EXCL (add) or NLM_F_CREATE|NLM_F_REPLACE.
-func (ip *IP) nexthopModify(h *rtnl.Handle, argv []string, replace bool) error {
+func (ip *IP) nexthopModify(h *handle, argv []string, replace bool) error {
 	q, err := ip.nexthopParse(h, argv)
 	if err != nil {
 		return err
@@ -237,7 +237,7 @@ func (ip *IP) nexthopModify(h *rtnl.Handle, argv []string, replace bool) error {
 
 // nexthopDel is ipnh_modify sending RTM_DELNEXTHOP: the words of add, and
 // the kernel refuses what is not an id.
-func (ip *IP) nexthopDel(h *rtnl.Handle, argv []string) error {
+func (ip *IP) nexthopDel(h *handle, argv []string) error {
 	q, err := ip.nexthopParse(h, argv)
 	if err != nil {
 		return err
@@ -350,7 +350,7 @@ func nexthopID(argv []string) (nexthop.ID, error) {
 }
 
 // nexthopGet is ipnh_get.
-func (ip *IP) nexthopGet(h *rtnl.Handle, argv []string) error {
+func (ip *IP) nexthopGet(h *handle, argv []string) error {
 	id, err := nexthopID(argv)
 	if err != nil {
 		return err
@@ -361,7 +361,7 @@ func (ip *IP) nexthopGet(h *rtnl.Handle, argv []string) error {
 // nexthopGetID is ipnh_get_id: the answer is printed through the same
 // callback as a dump, so a protocol filter set earlier applies (an empty
 // JSON array then).
-func (ip *IP) nexthopGetID(h *rtnl.Handle, id nexthop.ID) error {
+func (ip *IP) nexthopGetID(h *handle, id nexthop.ID) error {
 	ni, err := h.GetNexthop(rtnl.NexthopGetRequest{ID: id, HasID: true})
 	if err != nil {
 		return err

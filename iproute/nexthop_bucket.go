@@ -14,7 +14,7 @@ import (
 )
 
 // nexthopBucket is do_ipnh_bucket.
-func (ip *IP) nexthopBucket(h *rtnl.Handle, argv []string) error {
+func (ip *IP) nexthopBucket(h *handle, argv []string) error {
 	return nexthopBucketObject.run(ip, h, argv)
 }
 
@@ -40,7 +40,7 @@ var nexthopBucketKeywords = []keyword[*nhFilterReq]{
 // process's filter, and the dump sends what it holds (a groups filter
 // left by an earlier line included, which the kernel refuses). A refused
 // dump leaves its JSON array open, as ip does.
-func (ip *IP) nexthopBucketList(h *rtnl.Handle, argv []string) error {
+func (ip *IP) nexthopBucketList(h *handle, argv []string) error {
 	f := &ip.nhFilter
 	q := &nhFilterReq{h: h, f: f}
 	if err := walk(&args{w: argv}, nexthopBucketKeywords, q, nexthopOther[*nhFilterReq](isHelp)); err != nil {
@@ -107,7 +107,7 @@ type nhBucketReq struct {
 }
 
 // nexthopBucketGet is ipnh_bucket_get with ipnh_bucket_get_id.
-func (ip *IP) nexthopBucketGet(h *rtnl.Handle, argv []string) error {
+func (ip *IP) nexthopBucketGet(h *handle, argv []string) error {
 	q := &nhBucketReq{}
 	usage := func(*args, *nhBucketReq) error { return usageErr(nexthopUsage) }
 	if err := walk(&args{w: argv}, nexthopBucketGetKeywords, q, usage); err != nil {

@@ -14,7 +14,7 @@ import (
 // nhFilterReq is what ipnh_list_flush's words set: the process's filter,
 // or an id to answer at once.
 type nhFilterReq struct {
-	h     *rtnl.Handle
+	h     *handle
 	f     *nexthopFilter
 	id    nexthop.ID
 	hasID bool
@@ -25,20 +25,20 @@ type nhFilterReq struct {
 var errNexthopID = errors.New("id given")
 
 // nexthopDev is the dev of a selector: the filter's device.
-func nexthopDev(a *args, f *nexthopFilter, h *rtnl.Handle) (err error) {
+func nexthopDev(a *args, f *nexthopFilter, h *handle) (err error) {
 	_, f.devIdx, err = nextLink(a, h)
 	return err
 }
 
 // nexthopMaster is the master of a selector.
-func nexthopMaster(a *args, f *nexthopFilter, h *rtnl.Handle) (err error) {
+func nexthopMaster(a *args, f *nexthopFilter, h *handle) (err error) {
 	_, f.master, err = nextLink(a, h)
 	return err
 }
 
 // nexthopVRF is the vrf of a selector: name_is_vrf asks for the link and
 // its kind, then the name is the master's.
-func nexthopVRF(a *args, f *nexthopFilter, h *rtnl.Handle) error {
+func nexthopVRF(a *args, f *nexthopFilter, h *handle) error {
 	v, err := a.next()
 	if err != nil {
 		return err
@@ -78,7 +78,7 @@ var nexthopFilterKeywords = []keyword[*nhFilterReq]{
 
 // nexthopSelect parses a selector of list or flush into the process's
 // filter; it reports an "id ID" it met.
-func (ip *IP) nexthopSelect(h *rtnl.Handle, argv []string) (*nhFilterReq, error) {
+func (ip *IP) nexthopSelect(h *handle, argv []string) (*nhFilterReq, error) {
 	q := &nhFilterReq{h: h, f: &ip.nhFilter}
 	err := walk(&args{w: argv}, nexthopFilterKeywords, q, nexthopOther[*nhFilterReq](isHelp))
 	if errors.Is(err, errNexthopID) {
@@ -90,7 +90,7 @@ func (ip *IP) nexthopSelect(h *rtnl.Handle, argv []string) (*nhFilterReq, error)
 // nexthopShow is ipnh_list_flush listing: the selector words update the
 // process's filter (which keeps what earlier lines set), "id" answers at
 // once, then a dump is listed.
-func (ip *IP) nexthopShow(h *rtnl.Handle, argv []string) error {
+func (ip *IP) nexthopShow(h *handle, argv []string) error {
 	q, err := ip.nexthopSelect(h, argv)
 	if err != nil {
 		return err
@@ -114,7 +114,7 @@ func (ip *IP) nexthopShow(h *rtnl.Handle, argv []string) error {
 
 // nexthopFlush is ipnh_list_flush flushing: "id ID" deletes that
 // nexthop (delete_nexthop's -1 makes ip exit 1), else ipnh_flush.
-func (ip *IP) nexthopFlush(h *rtnl.Handle, argv []string) error {
+func (ip *IP) nexthopFlush(h *handle, argv []string) error {
 	q, err := ip.nexthopSelect(h, argv)
 	if err != nil {
 		return err
@@ -130,7 +130,7 @@ func (ip *IP) nexthopFlush(h *rtnl.Handle, argv []string) error {
 
 // nexthopDump is rtnl_nexthopdump_req with nh_dump_filter: the dump of
 // what the process's filter selects.
-func (ip *IP) nexthopDump(h *rtnl.Handle) ([]rtnl.NexthopInfo, error) {
+func (ip *IP) nexthopDump(h *handle) ([]rtnl.NexthopInfo, error) {
 	return rtnl.ReadAll[rtnl.NexthopInfo](h.DumpNexthops(ip.nhFilter.dump(ip.family)))
 }
 
@@ -138,7 +138,7 @@ func (ip *IP) nexthopDump(h *rtnl.Handle) ([]rtnl.NexthopInfo, error) {
 // protocol is deleted; without a selector, groups first, then the rest.
 // The count adds up over the lines of a batch, as the filter does. It
 // prints no JSON.
-func (ip *IP) nexthopFlushAll(h *rtnl.Handle, all bool) error {
+func (ip *IP) nexthopFlushAll(h *handle, all bool) error {
 	f := &ip.nhFilter
 	if all {
 		f.groups, f.devIdx, f.master = true, 0, 0

@@ -155,7 +155,7 @@ type nexthopCache map[nexthop.ID]rtnl.NexthopInfo
 // cache, or asked of the kernel (RTM_GETNEXTHOP) and cached, printed after
 // fpPrefix (text only) as an object jsobj. A nexthop the kernel does not
 // have prints nothing: a route keeps its nexthop, so that does not happen.
-func (ip *IP) printCacheNexthopID(h *rtnl.Handle, fpPrefix, jsobj string, id nexthop.ID) {
+func (ip *IP) printCacheNexthopID(h *handle, fpPrefix, jsobj string, id nexthop.ID) {
 	ni, ok := ip.nhCache[id]
 	if !ok {
 		var err error

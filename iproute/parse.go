@@ -12,7 +12,6 @@ import (
 	"syscall"
 
 	"github.com/netsimlab/netsim/rt"
-	"github.com/netsimlab/netsim/rtnl"
 
 	"github.com/netsimlab/netsim/netdev"
 )
@@ -309,14 +308,14 @@ func scopeID(s string) (netdev.Scope, bool) { return rt.ParseScope(s) }
 func dsfieldID(s string) (uint8, bool) { return rt.ParseDSField(s) }
 
 // nextMaster reads a `master DEV` value: the device must exist (ll_name_to_index).
-func nextMaster(a *args, h *rtnl.Handle) (string, error) {
+func nextMaster(a *args, h *handle) (string, error) {
 	v, _, err := nextLink(a, h)
 	return v, err
 }
 
 // nextLink reads a device name value and its index (ll_name_to_index):
 // the device must exist.
-func nextLink(a *args, h *rtnl.Handle) (string, netdev.IfIndex, error) {
+func nextLink(a *args, h *handle) (string, netdev.IfIndex, error) {
 	v, err := a.next()
 	if err != nil {
 		return "", 0, err
@@ -330,7 +329,7 @@ func nextLink(a *args, h *rtnl.Handle) (string, netdev.IfIndex, error) {
 
 // nextVRF reads a `vrf NAME` value: name_is_vrf, the device must exist and
 // be a vrf.
-func nextVRF(a *args, h *rtnl.Handle) (string, error) {
+func nextVRF(a *args, h *handle) (string, error) {
 	v, err := a.next()
 	if err != nil {
 		return "", err

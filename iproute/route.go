@@ -14,7 +14,6 @@ import (
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/fib"
-	"github.com/netsimlab/netsim/rtnl"
 )
 
 const routeUsage = `Usage: ip route { list | flush } SELECTOR
@@ -82,7 +81,7 @@ var routeObject = object{
 	name:  "route",
 	short: "route",
 	usage: routeUsage,
-	empty: func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.routeList(h, argv, false) },
+	empty: func(ip *IP, h *handle, argv []string) error { return ip.routeList(h, argv, false) },
 	commands: []command{
 		{names: []string{"add*"}, run: routeModifyCmd(rt.ModeAdd, false), keywords: routeModifyNames(), refusedKeywords: keywordRefusals(routeModifyKeywords)},
 		{names: []string{"change*", "chg"}, run: routeModifyCmd(rt.ModeChange, false), keywords: routeModifyNames(), refusedKeywords: keywordRefusals(routeModifyKeywords)},
@@ -91,13 +90,13 @@ var routeObject = object{
 		{names: []string{"append*"}, run: routeModifyCmd(rt.ModeAppend, false), keywords: routeModifyNames(), refusedKeywords: keywordRefusals(routeModifyKeywords)},
 		{names: []string{"test*"}, run: routeModifyCmd(rt.NLMExcl, false), keywords: routeModifyNames(), refusedKeywords: keywordRefusals(routeModifyKeywords)},
 		{names: []string{"delete*"}, run: routeModifyCmd(0, true), keywords: routeModifyNames(), refusedKeywords: keywordRefusals(routeModifyKeywords)},
-		{names: []string{"list*", "show*", "lst*"}, run: func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.routeList(h, argv, false) },
+		{names: []string{"list*", "show*", "lst*"}, run: func(ip *IP, h *handle, argv []string) error { return ip.routeList(h, argv, false) },
 			keywords: keywordModelled(routeFilterKeywords), refusedKeywords: keywordRefusals(routeFilterKeywords)},
 		{names: []string{"get*"}, run: (*IP).routeGet, keywords: keywordModelled(routeGetKeywords), refusedKeywords: keywordRefusals(routeGetKeywords),
 			// rta_cacheinfo's users, used and age count references to and
 			// uses of the kernel's cached route, which netsim does not keep.
 			unsupported: optStats, unsupportedWhy: "netsim keeps no route cache, whose references and last use -s shows"},
-		{names: []string{"flush*"}, run: func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.routeList(h, argv, true) },
+		{names: []string{"flush*"}, run: func(ip *IP, h *handle, argv []string) error { return ip.routeList(h, argv, true) },
 			keywords: keywordModelled(routeFilterKeywords), refusedKeywords: keywordRefusals(routeFilterKeywords)},
 		{names: []string{"save*"}, refused: noRouteDumps},
 		{names: []string{"restore*"}, refused: noRouteDumps},

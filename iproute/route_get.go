@@ -112,7 +112,7 @@ func routeGetDst(a *args, g *routeGetReq) error {
 // routeGet is iproute_get: the route a locally generated packet takes, or
 // with iif the input route of a received one, printed as the kernel's
 // answer.
-func (ip *IP) routeGet(h *rtnl.Handle, argv []string) error {
+func (ip *IP) routeGet(h *handle, argv []string) error {
 	g := &routeGetReq{family: ip.family, warn: func(format string, args ...any) { fmt.Fprintf(ip.Stderr, format, args...) }}
 	if err := walk(&args{w: argv}, routeGetKeywords, g, routeGetDst); err != nil {
 		return err

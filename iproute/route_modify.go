@@ -19,8 +19,8 @@ import (
 )
 
 // routeModifyCmd is iproute_modify with the request's flags.
-func routeModifyCmd(mode rt.NLMFlags, del bool) func(ip *IP, h *rtnl.Handle, argv []string) error {
-	return func(ip *IP, h *rtnl.Handle, argv []string) error { return ip.routeModify(h, argv, mode, del) }
+func routeModifyCmd(mode rt.NLMFlags, del bool) func(ip *IP, h *handle, argv []string) error {
+	return func(ip *IP, h *handle, argv []string) error { return ip.routeModify(h, argv, mode, del) }
 }
 
 // routeModifyNames lists iproute_modify's keywords, with "nexthop"'s own
@@ -278,7 +278,7 @@ func routeDst(a *args, q *routeReq) error {
 	return nil
 }
 
-func (ip *IP) routeModify(h *rtnl.Handle, argv []string, mode rt.NLMFlags, del bool) error {
+func (ip *IP) routeModify(h *handle, argv []string, mode rt.NLMFlags, del bool) error {
 	q := &routeReq{ip: ip, family: ip.family, msgLen: 16 + 12}
 	if err := walk(&args{w: argv}, routeModifyKeywords, q, routeDst); err != nil {
 		return err
@@ -376,7 +376,7 @@ func viaLen(gw netip.Addr, family rt.Family) int {
 // error (rta_addattr_l's). A path without a gateway is not checked: past
 // 511 of them iproute2 6.1 writes beyond its buffer (and aborts), where
 // netsim goes on to the request's bound (addattr_l's error).
-func (ip *IP) parseMultipath(h *rtnl.Handle, argv []string, family rt.Family) ([]rtnl.RoutePath, int, error) {
+func (ip *IP) parseMultipath(h *handle, argv []string, family rt.Family) ([]rtnl.RoutePath, int, error) {
 	var out []rtnl.RoutePath
 	n := 4 // rta_len of the RTA_MULTIPATH being built
 	a := &args{w: argv}

@@ -140,7 +140,7 @@ func routeHost(p netip.Prefix, family rt.Family) string {
 
 // printRoute is print_route for m; f is the dump's filter (nil for the
 // answer to route get), whose fixed fields are left out.
-func (ip *IP) printRoute(h *rtnl.Handle, m routeMsg, f *routeFilter) {
+func (ip *IP) printRoute(h *handle, m routeMsg, f *routeFilter) {
 	p := &ip.p
 	details := ip.opts.details > 0
 	var oneTable, devFixed, protoFixed, scopeFixed, viaFixed, srcFixed, tosFixed, metricFixed bool

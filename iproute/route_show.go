@@ -242,7 +242,7 @@ func readFamily(s string) rt.Family {
 	return 0
 }
 
-func (ip *IP) parseRouteFilter(h *rtnl.Handle, argv []string) (*routeFilter, error) {
+func (ip *IP) parseRouteFilter(h *handle, argv []string) (*routeFilter, error) {
 	q := &routeFilterReq{f: &routeFilter{table: fib.TableMain, family: ip.family, multi: &ip.ip6MultipleTables}, family: ip.family}
 	if err := walk(&args{w: argv}, routeFilterKeywords, q, routeFilterDst); err != nil {
 		return nil, err
@@ -391,7 +391,7 @@ func (f *routeFilter) keep(r rtnl.RouteInfo) bool {
 	return true
 }
 
-func (ip *IP) routeList(h *rtnl.Handle, argv []string, flush bool) error {
+func (ip *IP) routeList(h *handle, argv []string, flush bool) error {
 	if flush && len(argv) == 0 {
 		return failf("\"ip route flush\" requires arguments.\n")
 	}
@@ -470,7 +470,7 @@ func (ip *IP) routeList(h *rtnl.Handle, argv []string, flush bool) error {
 // keeps is sent back as a delete, printed first with -s -s; with -s the
 // rounds are counted ("*** Round 1, deleting N entries ***"). A second
 // round finds nothing left.
-func (ip *IP) routeFlush(h *rtnl.Handle, rs []rtnl.RouteInfo, f *routeFilter) error {
+func (ip *IP) routeFlush(h *handle, rs []rtnl.RouteInfo, f *routeFilter) error {
 	flushFailed := false
 	n := 0
 	for _, r := range rs {
@@ -543,7 +543,7 @@ func dumpRoom(i int) int {
 // them. (ip's flush of such a table then fails with "Failed to send flush
 // request: No data available"; netsim deletes the routes before the cut
 // and reports nothing.)
-func (ip *IP) dumpRoutes(h *rtnl.Handle, family rt.Family, f *routeFilter) ([]rtnl.RouteInfo, error) {
+func (ip *IP) dumpRoutes(h *handle, family rt.Family, f *routeFilter) ([]rtnl.RouteInfo, error) {
 	req := rtnl.RouteDumpRequest{Family: family, Strict: !ip.inBatch, Table: f.table, DevIndex: f.devIndex}
 	if f.table != 0 {
 		req.Attrs = append(req.Attrs, rt.RTATable)

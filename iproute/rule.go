@@ -389,11 +389,11 @@ func ruleType(a *args, q *ruleReq) error {
 	return nil
 }
 
-func (ip *IP) ruleAdd(h *rtnl.Handle, argv []string) error { return ip.ruleModify(h, argv, false) }
-func (ip *IP) ruleDel(h *rtnl.Handle, argv []string) error { return ip.ruleModify(h, argv, true) }
+func (ip *IP) ruleAdd(h *handle, argv []string) error { return ip.ruleModify(h, argv, false) }
+func (ip *IP) ruleDel(h *handle, argv []string) error { return ip.ruleModify(h, argv, true) }
 
 // ruleModify is iprule_modify: RTM_NEWRULE (NLM_F_EXCL) or RTM_DELRULE.
-func (ip *IP) ruleModify(h *rtnl.Handle, argv []string, del bool) error {
+func (ip *IP) ruleModify(h *handle, argv []string, del bool) error {
 	if len(argv) == 0 {
 		if del {
 			return failf("\"ip rule del\" requires arguments.\n")
@@ -598,7 +598,7 @@ func (f *ruleFilter) keep(r fibrules.Rule) bool {
 
 // ruleList runs iprule_list_flush_or_save's parse and dump: the rules of
 // the family (-6, else IPv4) that pass the filter.
-func (ip *IP) ruleList(h *rtnl.Handle, argv []string) (*ruleFilter, []fibrules.Rule, rt.Family, error) {
+func (ip *IP) ruleList(h *handle, argv []string) (*ruleFilter, []fibrules.Rule, rt.Family, error) {
 	fam := rt.FamilyInet
 	if ip.family == rt.FamilyInet6 {
 		fam = rt.FamilyInet6
@@ -621,7 +621,7 @@ func (ip *IP) ruleList(h *rtnl.Handle, argv []string) (*ruleFilter, []fibrules.R
 }
 
 // ruleShow is `ip rule [list [SELECTOR]]`.
-func (ip *IP) ruleShow(h *rtnl.Handle, argv []string) error {
+func (ip *IP) ruleShow(h *handle, argv []string) error {
 	_, rules, _, err := ip.ruleList(h, argv)
 	if err != nil {
 		return err
@@ -638,7 +638,7 @@ func (ip *IP) ruleShow(h *rtnl.Handle, argv []string) error {
 // selected rule of the protocol given that has a preference (pref 0 is
 // not dumped as FRA_PRIORITY and is kept). In JSON it prints the empty
 // array of its dump.
-func (ip *IP) ruleFlush(h *rtnl.Handle, argv []string) error {
+func (ip *IP) ruleFlush(h *handle, argv []string) error {
 	f, rules, fam, err := ip.ruleList(h, argv)
 	if err != nil {
 		return err
