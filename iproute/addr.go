@@ -4,6 +4,7 @@
 package iproute
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/netip"
@@ -344,7 +345,8 @@ func (ip *IP) addrModify(h *handle, argv []string, op addrOp) error {
 		// default_scope: loopback addresses are host scope.
 		a.Scope = netdev.ScopeHost
 	}
-	if h.LinkIndex(q.dev) == 0 {
+	idx := h.LinkIndex(q.dev)
+	if idx == 0 {
 		return nodev(q.dev)
 	}
 	if q.validArg != "" || q.preferredArg != "" {
@@ -376,11 +378,11 @@ func (ip *IP) addrModify(h *handle, argv []string, op addrOp) error {
 		if family == rt.FamilyUnspec {
 			return errno.New(syscall.EOPNOTSUPP, "")
 		}
-		req := rtnl.AddrRequest{Link: q.dev, Family: family}
+		req := rtnl.AddrRequest{LinkIndex: idx, Family: family}
 		if family == rt.FamilyInet && q.label != "" {
 			req.Match4 = &rtnl.Inet4DelMatch{Label: &q.label}
 		}
-		return h.DelAddr(req)
+		return noAddrDev(h.DelAddr(req), family == rt.FamilyInet6)
 	}
 	if !hasLocal {
 		// No IFA_LOCAL: without a family no protocol takes the request;
@@ -405,15 +407,33 @@ func (ip *IP) addrModify(h *handle, argv []string, op addrOp) error {
 				"         fix your scripts!\n", q.local)
 			a.Prefix = netip.PrefixFrom(a.Prefix.Addr(), -1)
 		}
-		return h.AddrDelWith(q.dev, *a)
+		return noAddrDev(h.DelAddr(rtnl.AddrRequest{LinkIndex: idx, Addr: *a}), a.Prefix.Addr().Is6())
 	}
+	// ipaddr_modify's NLM flags: add is NLM_F_CREATE|NLM_F_EXCL, change
+	// NLM_F_REPLACE, replace NLM_F_CREATE|NLM_F_REPLACE.
+	flags := rt.NLMCreate | rt.NLMExcl
 	switch op {
 	case addrChange:
-		return h.AddrChange(q.dev, *a)
+		flags = rt.NLMReplace
 	case addrReplace:
-		return h.AddrReplace(q.dev, *a)
+		flags = rt.NLMCreate | rt.NLMReplace
 	}
-	return h.AddrAddWith(q.dev, *a)
+	return noAddrDev(h.NewAddr(rtnl.AddrRequest{Flags: flags, LinkIndex: idx, Addr: *a}), a.Prefix.Addr().Is6())
+}
+
+// noAddrDev gives the extack message inet_rtm_newaddr, inet_rtm_deladdr
+// (IPv4) and inet6_rtm_newaddr, inet6_rtm_deladdr (IPv6) answer for an
+// ifa_index no device has: the index ip took from its cache, where the
+// device has gone since.
+func noAddrDev(err error, inet6 bool) error {
+	var e *errno.Error
+	if !errors.As(err, &e) || e.Errno != syscall.ENODEV || e.Msg != "" {
+		return err
+	}
+	if inet6 {
+		return errno.New(syscall.ENODEV, "ipv6: Unable to find the interface")
+	}
+	return errno.New(syscall.ENODEV, "ipv4: Device not found")
 }
 
 // ipv4Broadcast is the "brd +" (all ones) or "brd -" (all zeros) host part.
@@ -439,9 +459,10 @@ func delMatch(a rtnl.AddrInfo) netdev.Addr {
 type addrFilter struct {
 	linkFilter
 	h               *handle
-	family          rt.Family // -4, -6 or 0: the family of "to"
-	link            bool      // `ip link show` (ipaddr_list_link)
-	usage           string    // the object's usage, for help
+	family          rt.Family      // -4, -6 or 0: the family of "to"
+	link            bool           // `ip link show` (ipaddr_list_link)
+	devIndex        netdev.IfIndex // filter.ifindex: dev's index (ll_name_to_index)
+	usage           string         // the object's usage, for help
 	scope           netdev.Scope
 	hasScope        bool
 	to              netip.Prefix
@@ -629,8 +650,10 @@ func (ip *IP) parseAddrFilter(h *handle, argv []string, link bool) (*addrFilter,
 	if err := walk(&args{w: argv}, addrFilterKeywords, f, filterDev); err != nil {
 		return nil, err
 	}
-	if f.dev != "" && h.LinkIndex(f.dev) == 0 {
-		return nil, failf("Device \"%s\" does not exist.\n", f.dev)
+	if f.dev != "" {
+		if f.devIndex = h.LinkIndex(f.dev); f.devIndex == 0 {
+			return nil, failf("Device \"%s\" does not exist.\n", f.dev)
+		}
 	}
 	return f, nil
 }
@@ -651,6 +674,7 @@ func (ip *IP) addrShow(h *handle, argv []string, flush bool) error {
 	if err != nil {
 		return err
 	}
+	h.rememberListed(f, links)
 	var addrs []rtnl.AddrInfo
 	if f.dev != "" {
 		addrs, err = h.AddrList(f.dev, fam)

@@ -205,7 +205,7 @@ func (ip *IP) linkSetDevs(h *handle, r *linkReq) error {
 	if err := r.refusal("ip link set"); err != nil {
 		return err
 	}
-	devs := []string{r.dev}
+	devs := []rtnl.LinkInfo{{Index: r.ifindex, Name: r.dev}}
 	if r.dev == "" {
 		// `ip link set group G ...`: every device of group G.
 		links, err := h.LinkList()
@@ -215,7 +215,7 @@ func (ip *IP) linkSetDevs(h *handle, r *linkReq) error {
 		devs = nil
 		for _, l := range links {
 			if l.Group == r.group {
-				devs = append(devs, l.Name)
+				devs = append(devs, l)
 			}
 		}
 		r.hasGroup = false
@@ -223,12 +223,12 @@ func (ip *IP) linkSetDevs(h *handle, r *linkReq) error {
 	for _, d := range devs {
 		// rtnl_newlink on an existing device: changelink, then do_setlink.
 		if bridge != nil {
-			if err := h.LinkSetBridge(d, *bridge); err != nil {
+			if err := h.setIndex(d.Index, rtnl.LinkChange{Bridge: bridge}); err != nil {
 				return err
 			}
 		}
 		if port != nil {
-			if err := h.LinkSetBridgePort(d, *port); err != nil {
+			if err := h.setIndex(d.Index, rtnl.LinkChange{BridgePort: port}); err != nil {
 				return err
 			}
 		}
@@ -239,53 +239,50 @@ func (ip *IP) linkSetDevs(h *handle, r *linkReq) error {
 	return nil
 }
 
-// setLink applies a `link set` request to one device in do_setlink's
-// order: address, mtu, group, name, alias, flags, master, txqueuelen. The
-// kernel applies them one by one: a failure leaves the earlier ones done.
-func setLink(h *handle, dev string, r *linkReq) error {
+// setIndex sends an RTM_NEWLINK without NLM flags that names the device
+// by ifindex, as ip's requests name it: an index ip's cache held for a
+// device that has gone since fails with ENODEV.
+func (h *handle) setIndex(index netdev.IfIndex, c rtnl.LinkChange) error {
+	return h.NewLink(rtnl.LinkRequest{Index: index, Change: c})
+}
+
+// setLink applies a `link set` request to one device (named by ifindex;
+// dev is its name) in do_setlink's order: address, mtu, group, name,
+// alias, flags, master, txqueuelen. The kernel applies them one by one: a
+// failure leaves the earlier ones done.
+func setLink(h *handle, dev rtnl.LinkInfo, r *linkReq) error {
+	var steps []rtnl.LinkChange
 	if r.hasAddr {
-		if err := h.LinkSetHardwareAddr(dev, r.addr); err != nil {
-			return err
-		}
+		steps = append(steps, rtnl.LinkChange{Addr: &r.addr})
 	}
 	if r.hasMTU {
-		if err := h.LinkSetMTU(dev, r.mtu); err != nil {
-			return err
-		}
+		steps = append(steps, rtnl.LinkChange{MTU: &r.mtu})
 	}
 	if r.hasGroup {
-		if err := h.LinkSetGroup(dev, r.group); err != nil {
-			return err
-		}
+		steps = append(steps, rtnl.LinkChange{Group: &r.group})
 	}
-	if r.name != "" && r.name != dev {
-		if err := h.LinkSetName(dev, r.name); err != nil {
-			return err
-		}
-		dev = r.name
+	if r.name != "" && r.name != dev.Name {
+		steps = append(steps, rtnl.LinkChange{Name: r.name})
 	}
 	if r.hasAlias {
-		if err := h.LinkSetAlias(dev, r.alias); err != nil {
-			return err
-		}
+		steps = append(steps, rtnl.LinkChange{Alias: &r.alias})
 	}
 	if r.flMsk != 0 {
-		if err := changeFlags(h, dev, r); err != nil {
-			return err
-		}
+		steps = append(steps, flagsChange(r))
 	}
 	if r.master != "" {
-		if err := h.LinkSetMaster(dev, r.master); err != nil {
-			return err
-		}
+		steps = append(steps, rtnl.LinkChange{MasterName: &r.master})
 	}
 	if r.nomaster {
-		if err := h.LinkSetNoMaster(dev); err != nil {
-			return err
-		}
+		steps = append(steps, rtnl.LinkChange{Master: new(netdev.IfIndex(0))})
 	}
 	if r.hasTxqlen {
-		return h.LinkSetTxQueueLen(dev, r.txqlen)
+		steps = append(steps, rtnl.LinkChange{TxQueueLen: &r.txqlen})
+	}
+	for _, c := range steps {
+		if err := h.setIndex(dev.Index, c); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -298,7 +295,7 @@ func (ip *IP) linkDel(h *handle, argv []string) error {
 	// rtnl_dellink reads only the device or group: the other attributes,
 	// modelled or not, are ignored.
 	if r.dev != "" {
-		return h.dropAfter(r, h.LinkDel(r.dev))
+		return h.dropAfter(r, h.DelLink(rtnl.LinkRequest{Index: r.ifindex}))
 	}
 	return h.LinkDelGroup(r.group)
 }
@@ -315,14 +312,17 @@ func (h *handle) dropAfter(r *linkReq, err error) error {
 	return err
 }
 
-// changeFlags sends the request's ifi_flags and ifi_change: up or down
-// alone as before, other flags with dev_change_flags' order.
+// changeFlags sends the request's ifi_flags and ifi_change to the device
+// named dev (flagsChange).
 func changeFlags(h *handle, dev string, r *linkReq) error {
-	switch {
-	case r.flMsk == netdev.FlagUp && r.up():
-		return h.LinkSetUp(dev)
-	case r.flMsk == netdev.FlagUp:
-		return h.LinkSetDown(dev)
+	return h.NewLink(rtnl.LinkRequest{Name: dev, Change: flagsChange(r)})
+}
+
+// flagsChange is the request's ifi_flags and ifi_change: up or down
+// alone as before, other flags with dev_change_flags' order.
+func flagsChange(r *linkReq) rtnl.LinkChange {
+	if r.flMsk == netdev.FlagUp {
+		return rtnl.LinkChange{Up: new(r.up())}
 	}
-	return h.LinkChangeFlags(dev, r.flags, r.flMsk)
+	return rtnl.LinkChange{SetFlags: true, Flags: r.flags, Change: r.flMsk}
 }

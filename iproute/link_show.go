@@ -34,6 +34,11 @@ func (ip *IP) linkShow(h *handle, argv []string) error {
 	if err != nil {
 		return err
 	}
+	if f.dev == "" || f.hasGroup {
+		// ip_link_list or ipaddr_link_get (store_nlmsg); a device
+		// alone is iplink_get, whose answer ip does not cache.
+		h.rememberListed(f, links)
+	}
 	ip.linkList(&f.linkFilter, links)
 	return nil
 }

@@ -106,6 +106,27 @@ func (m *llMap) rememberAll(links []rtnl.LinkInfo) {
 	}
 }
 
+// rememberListed caches the links `ip addr show` and `ip link show` get
+// (ipaddr_list_flush_or_save's store_nlmsg): the device of a dev filter
+// (ipaddr_link_get, by the index the cache gave), or else what the link
+// dump answers, which the kernel filters by master and kind
+// (iplink_filter_req).
+func (h *handle) rememberListed(f *addrFilter, links []rtnl.LinkInfo) {
+	if f.dev == "" {
+		for i := range links {
+			if f.kernelKeep(links[i]) {
+				h.ll.remember(links[i].Index, links[i].Name)
+			}
+		}
+		return
+	}
+	for j := range links {
+		if links[j].Index == f.devIndex {
+			h.ll.remember(f.devIndex, links[j].Name)
+		}
+	}
+}
+
 // drop is ll_drop_by_index: after a successful link request the device's
 // entry goes, so that the next use asks the kernel again. Index 0 (a
 // request that named no device: a creation, a group) drops nothing.

@@ -48,3 +48,93 @@ func TestLLMapOneLookupPerName(t *testing.T) {
 		t.Errorf("%d requests, want 101 (one RTM_GETLINK, 100 RTM_NEWROUTE)", n)
 	}
 }
+
+// TestLLMapStale: ip's cache outlives a device that a request deleted
+// without naming it (a group, a veth's peer) and then serves the old
+// index, which the kernel refuses; a device ip itself deleted, renamed or
+// changed leaves the cache. The errors and the requests (sendmsg calls:
+// strace -f -e trace=sendmsg ip -force -batch F, inside unshare -n) are
+// those of iproute2 6.1 on Linux 6.18.
+func TestLLMapStale(t *testing.T) {
+	for _, c := range []struct {
+		name, script, stderr string
+		requests             int64
+	}{
+		{"deleted by name", `link add d1 type ifb
+link set d1 up
+route add 10.9.0.0/24 dev d1
+link del d1
+link add d1 type ifb
+link set d1 up
+route add 10.9.1.0/24 dev d1
+`, "", 11},
+		{"deleted by group", `link add d1 type ifb
+link set d1 group 7
+link set d1 up
+route add 10.9.0.0/24 dev d1
+link del group 7
+link add d1 type ifb
+link set d1 up
+route add 10.9.1.0/24 dev d1
+addr add 10.8.0.1/24 dev d1
+`, `RTNETLINK answers: No such device
+Command failed F:7
+RTNETLINK answers: No such device
+Command failed F:8
+Error: ipv4: Device not found.
+Command failed F:9
+`, 12},
+		{"renamed", `link add d1 type ifb
+link set d1 up
+route add 10.9.0.0/24 dev d1
+link set d1 down
+link set d1 name d2
+link set d2 up
+route add 10.9.1.0/24 dev d2
+route add 10.9.2.0/24 dev d1
+`, `Cannot find device "d1"
+Command failed F:8
+`, 13},
+		{"deleted as a veth's peer", `link add va type veth peer name vb
+link set vb up
+route add 10.9.0.0/24 dev vb
+link del va
+link add vb type ifb
+link set vb up
+route add 10.9.1.0/24 dev vb
+`, `RTNETLINK answers: No such device
+Command failed F:6
+RTNETLINK answers: No such device
+Command failed F:7
+`, 10},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			n, stderr, _ := requests(t, "", c.script)
+			if stderr != c.stderr {
+				t.Errorf("stderr:\n%s\nwant:\n%s", stderr, c.stderr)
+			}
+			if n != c.requests {
+				t.Errorf("%d requests, want %d", n, c.requests)
+			}
+		})
+	}
+}
+
+// TestLLMapFilledByDumps: the links `ip link show` dumps and ip neigh's
+// ll_init_map fill the cache, so the lines after them ask nothing (Linux
+// 6.18, iproute2 6.1, strace -f -e trace=sendmsg,sendto: a link dump and
+// two RTM_NEWROUTE; netsim's neighbour dump makes no request, as netsim
+// keeps no neighbour tables).
+func TestLLMapFilledByDumps(t *testing.T) {
+	const setup = "link add v0 type veth peer name v1\nlink set v0 up\nlink set v1 up\n"
+	const routes = "route add 10.9.0.0/24 dev v0\nroute add 10.9.1.0/24 dev v1\n"
+	for _, first := range []string{"link show", "neigh show dev v0", "neigh show"} {
+		n, stderr, st := requests(t, setup, first+"\n"+routes)
+		if st != 0 {
+			t.Fatalf("%s: exit %d: %s", first, st, stderr)
+		}
+		if n != 3 {
+			t.Errorf("%s, then two routes: %d requests, want 3 (a link dump, two RTM_NEWROUTE)", first, n)
+		}
+	}
+}

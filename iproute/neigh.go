@@ -181,10 +181,12 @@ func (ip *IP) neighShow(h *handle, argv []string) error {
 	if err := walk(&args{w: argv}, neighFilterKeywords, f, neighFilterTo); err != nil {
 		return err
 	}
-	if f.dev != "" {
-		if _, err := h.LinkByName(f.dev); err != nil {
-			return nodev(f.dev)
-		}
+	// ll_init_map, then the device from the cache it fills.
+	if err := h.initMap(); err != nil {
+		return err
+	}
+	if f.dev != "" && h.LinkIndex(f.dev) == 0 {
+		return nodev(f.dev)
 	}
 	if f.state&nudNoARP != 0 {
 		return failf("ip neigh show of NOARP entries is not supported by netsim: %s, nor the NOARP entries the kernel makes for the multicast groups an interface sends to.\n", noNeighTable)

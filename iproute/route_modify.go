@@ -288,7 +288,8 @@ func (ip *IP) routeModify(h *handle, argv []string, mode rt.NLMFlags, del bool) 
 		return usageErr(routeUsage)
 	}
 	if q.dev != "" {
-		if h.LinkIndex(q.dev) == 0 {
+		// RTA_OIF: the index ip's cache holds.
+		if r.DevIndex = h.LinkIndex(q.dev); r.DevIndex == 0 {
 			return nodev(q.dev)
 		}
 		r.Dev = q.dev
@@ -411,7 +412,7 @@ func (ip *IP) parseMultipath(h *handle, argv []string, family rt.Family) ([]rtnl
 				if err != nil {
 					return nil, 0, err
 				}
-				if h.LinkIndex(v) == 0 {
+				if nh.DevIndex = h.LinkIndex(v); nh.DevIndex == 0 {
 					// parse_one_nh fails, and iproute_modify exits.
 					return nil, 0, &argError{msg: "Cannot find device \"" + v + "\"\nError: cannot parse nexthop\n", status: exitArg}
 				}
