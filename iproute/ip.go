@@ -34,6 +34,14 @@ type IP struct {
 	// and its error (nil on success).
 	AfterCommand func(args []string, line int, err error)
 
+	// ChargeProcess makes Main charge the task what the ip process
+	// costs in user space besides its requests: sim.IPExec as it starts
+	// (fork and exec from a shell), sim.NetnsExec for each -n NETNS (its
+	// netns_switch), sim.IPBatchLine after each line of a batch, before
+	// AfterCommand sees it. Run and Batch charge nothing: their caller
+	// is a process already.
+	ChargeProcess bool
+
 	k *rtnl.Kernel
 	t *sim.Task
 
@@ -47,6 +55,9 @@ type IP struct {
 	nhFilter nexthopFilter // ip nexthop's filter, kept over a batch's lines
 	nhCache  nexthopCache  // the nexthops ip route -d has asked for, kept over a batch's lines
 	ll       llMap         // ll_map.c's cache of device names, kept over a batch's lines
+
+	// inMain is set while Main runs: ChargeProcess charges only then.
+	inMain bool
 
 	// inBatch is set while a batch runs: its rtnetlink socket asks for
 	// no strict dumps (batch() does not call rtnl_set_strict_dump).
@@ -209,6 +220,9 @@ func status(err error) int {
 // would print has been written to Stdout and Stderr.
 func (ip *IP) Main(args []string) int {
 	ip.reset()
+	defer func(was bool) { ip.inMain = was }(ip.inMain)
+	ip.inMain = true
+	ip.charge(sim.IPExec)
 	var st mainState
 	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
 		opt := args[0]
@@ -351,6 +365,7 @@ func (ip *IP) batch(r io.Reader, name string, force bool) int {
 			return exitFailure
 		}
 		err := ip.cmd(words)
+		ip.charge(sim.IPBatchLine)
 		if ip.AfterCommand != nil {
 			ip.AfterCommand(words, line, err)
 		}
@@ -369,6 +384,14 @@ func (ip *IP) batch(r io.Reader, name string, force bool) int {
 		}
 	}
 	return ret
+}
+
+// charge charges the task one k of the ip process's own work when Main
+// runs with ChargeProcess.
+func (ip *IP) charge(k sim.Kind) {
+	if ip.ChargeProcess && ip.inMain {
+		ip.t.Charge(k, 1)
+	}
 }
 
 // maxArgs is iproute2's MAX_ARGS: a batch line holds at most 511 words

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/netsimlab/netsim/rt"
+	"github.com/netsimlab/netsim/sim"
 )
 
 // mainState is what ip's options set besides the IP's own fields.
@@ -122,6 +123,8 @@ func init() {
 				return true, ip.fail(&argError{msg: fmt.Sprintf("Cannot open network namespace \"%s\": No such file or directory\n", ns), status: exitArg})
 			}
 			ip.netns = ns
+			// netns_switch: setns, a private mount namespace, /sys remounted.
+			ip.charge(sim.NetnsExec)
 			return false, 0
 		}},
 		{name: "-Numeric", refused: "netsim prints names as ip without -N does"},

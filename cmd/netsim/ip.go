@@ -35,7 +35,11 @@ NETSIM OPTIONS (none is a prefix of an option of ip's, so both mix freely):
                      default devvm, the development VM
   -netsim-time       after each command's output, print a "# " line with its
                      virtual time and how long it held RTNL; at the end, the
-                     totals and the real time
+                     totals and the real time. Virtual time counts what the
+                     ip process costs in user space, as the validation
+                     charges it: its start (IPExec, and NetnsExec for -n
+                     NETNS, in the first command's time) and each batch
+                     line's parsing (IPBatchLine)
   -netsim-json       print -netsim-time's figures as JSON lines (implies it);
                      with ip's -json, stdout is a stream of JSON values
   -triestat          after the run, print /proc/net/fib_triestat (of NETNS with -n)
@@ -168,6 +172,7 @@ func ipMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	t := w.NewTask("ip")
 	ip := iproute.New(k, t)
 	ip.Stdin, ip.Stdout, ip.Stderr = stdin, stdout, stderr
+	ip.ChargeProcess = true
 
 	var (
 		cmds         int

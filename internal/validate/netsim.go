@@ -42,9 +42,10 @@ type Prediction struct {
 }
 
 // Predict runs row r on netsim's kernel with costs on CPUs virtual CPUs.
-// Every `ip` process is charged sim.IPExec (plus sim.NetnsExec for `ip
-// -n NS`, which enters the namespace as `ip netns exec` does), every batch
-// line sim.IPBatchLine, every background job the shell forks sim.Fork.
+// Every `ip` process is charged as `netsim ip` charges one
+// (iproute.IP.ChargeProcess: sim.IPExec, sim.NetnsExec for `ip -n NS`,
+// which enters the namespace as `ip netns exec` does, sim.IPBatchLine a
+// batch line), every background job the shell forks sim.Fork.
 func Predict(r *Row, costs sim.Costs) (*Prediction, error) {
 	real0 := time.Now()
 	r.Expand()
@@ -73,21 +74,14 @@ func Predict(r *Row, costs sim.Costs) (*Prediction, error) {
 			end = now
 		}
 	}
-	// proc runs one ip process on task t: ip's exec, then args.
+	// proc runs one ip process on task t, which charges its exec, -n
+	// and batch lines (iproute.IP.ChargeProcess).
 	proc := func(t *sim.Task, args []string, script []byte) {
-		t.Charge(sim.IPExec, 1)
-		if len(args) > 1 && args[0] == "-n" {
-			t.Charge(sim.NetnsExec, 1)
-		}
 		var stderr bytes.Buffer
 		ip := iproute.New(k, t)
 		ip.Stdout, ip.Stderr = io.Discard, &stderr
 		ip.Open = func(string) (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(script)), nil }
-		ip.AfterCommand = func(_ []string, line int, _ error) {
-			if line > 0 {
-				t.Charge(sim.IPBatchLine, 1)
-			}
-		}
+		ip.ChargeProcess = true
 		if st := ip.Main(args); st != 0 {
 			fail("ip %s: exit %d: %s", strings.Join(args, " "), st, firstLine(stderr.String()))
 		}
