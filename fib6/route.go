@@ -609,8 +609,13 @@ func (f *FIB) delRequest(t *sim.Task, r Route) error {
 		return einval("Nexthop id does not exist")
 	}
 	if len(cfg.mp) > 0 {
-		return f.multipathDel(t, &cfg)
+		err = f.multipathDel(t, &cfg)
+	} else {
+		cfg.deleteAllNH = true
+		err = f.routeDel(t, &cfg)
 	}
-	cfg.deleteAllNH = true
-	return f.routeDel(t, &cfg)
+	if err == nil {
+		t.Charge(sim.Fib6RouteDelete, 1)
+	}
+	return err
 }

@@ -135,6 +135,10 @@ type Costs struct {
 	// request's Syscall: finding it, unlinking it and the RTM_DELROUTE
 	// notification (inet_rtm_delroute's work).
 	FibRouteDelete time.Duration
+	// Fib6RouteDelete is an IPv6 RTM_DELROUTE's work beyond the request's
+	// Syscall and the removal (Fib6RouteRemove): the configuration, the
+	// node's lookup (fib6_locate), the route's hold and release.
+	Fib6RouteDelete time.Duration
 
 	// Memory is the cache hierarchy that work charged with a Footprint
 	// (Task.ChargeIn) stalls in once its working set outgrows L2. The zero
@@ -193,6 +197,7 @@ var DefaultCosts = Costs{
 	Fib6RouteRemove: 1500 * time.Nanosecond,
 	FibInfoFree:     700 * time.Nanosecond,
 	FibRouteDelete:  3600 * time.Nanosecond,
+	Fib6RouteDelete: 2600 * time.Nanosecond,
 	Memory: Memory{
 		L1: 32 << 10, L2: 724 << 10, L3: 8 << 20,
 		L1Hit: 1 * time.Nanosecond, L2Hit: 5 * time.Nanosecond, L3Hit: 18 * time.Nanosecond, DRAM: 179 * time.Nanosecond,
@@ -279,6 +284,8 @@ func (c *Costs) PerUnit(k Kind) time.Duration {
 		return c.FibInfoFree
 	case FibRouteDelete:
 		return c.FibRouteDelete
+	case Fib6RouteDelete:
+		return c.Fib6RouteDelete
 	}
 	return 0
 }

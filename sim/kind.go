@@ -174,6 +174,10 @@ const (
 	// lookup of the route, its unlinking and the RTM_DELROUTE notification.
 	// Routes a flush removes are FibAliasRemove.
 	FibRouteDelete
+	// Fib6RouteDelete counts IPv6 delete requests that deleted a route
+	// (inet6_rtm_delroute → ip6_route_del): their work beyond removing the
+	// route, which Fib6RouteRemove counts.
+	Fib6RouteDelete
 
 	// MemStallNS counts the nanoseconds of memory stall that work charged
 	// with a Footprint (Task.ChargeIn) spent beyond its in-cache cost: what
@@ -238,6 +242,7 @@ var kindNames = [NumKinds]string{
 	Fib6RouteRemove: "fib6_route_removes",
 	FibInfoFree:     "fib_infos_freed",
 	FibRouteDelete:  "fib_route_deletes",
+	Fib6RouteDelete: "fib6_route_deletes",
 
 	MemStallNS: "mem_stall_ns",
 }
