@@ -30,6 +30,9 @@ func TestCostsShProfile(t *testing.T) {
 		"GracePeriod.mean": {"ms", "mean of 300 membarrier calls", []string{"10.5"}},
 		"DevRegister@1000": {"us", "cpu * perf share(register_netdevice) / devices", []string{"134.7", "120.6"}},
 		"NotAConstant":     {"ms", "a figure no field takes", []string{"1"}},
+		"IPExec.loop":      {"us", "wall(bash loop of EXEC_N ip link set lo up) / EXEC_N", []string{"1439", "1254"}},
+		"Memory.L3eff":     {"KiB", "memlat: the L3 capacity that fits the curve best", []string{"8192", "8192", "12288"}},
+		"Memory.DRAM":      {"ns", "memlat: plateau of the dependent-load latency in the DRAM range", []string{"178.5"}},
 	}
 	var order []string
 	for key, r := range results {
@@ -52,6 +55,10 @@ func TestCostsShProfile(t *testing.T) {
 		"cpu(group delete) * perf share(__fib6_clean_all) / (R*n) visits"}, p.Sources["Fib6Visit"])
 	require.Equal(t, 10500*time.Microsecond, p.Costs.GracePeriod)
 	require.Equal(t, 127650*time.Nanosecond, p.Costs.DevRegister, "the median of two runs is their mean")
+	require.Equal(t, 1346500*time.Nanosecond, p.Costs.IPExec)
+	require.Equal(t, int64(8<<20), p.Costs.Memory.L3, "memlat's effective capacity, not sysfs's")
+	require.Contains(t, p.Sources["Memory.L3"].Text, "memlat's effective L3 capacity")
+	require.Equal(t, 179*time.Nanosecond, p.Costs.Memory.DRAM)
 	vm, err := Load("devvm")
 	require.NoError(t, err)
 	require.Equal(t, vm.Costs.Syscall, p.Costs.Syscall)
