@@ -17,7 +17,9 @@
 // grace-period kthread (rcu_preempt or rcu_sched): its idle sleeps in
 // rcu_gp_kthread (no grace period requested) and the time from each wake-up
 // to its next idle sleep (one or more grace periods and their clean-up),
-// and, per barrier run, when the first grace period started after the
+// the interval between the returns of successive barriers run (the cycle
+// of a one-by-one deletion, in ticks at the kernel's HZ), and, per barrier
+// run, when the first grace period started after the
 // barrier began and how long after the last grace period ended the barrier
 // returned. One "key value..." line per figure.
 package main
@@ -153,6 +155,13 @@ func main() {
 		}
 	}
 	fmt.Printf("barriers_run %d\n", len(barriers))
+	var gaps []float64 // from one barrier's return to the next one's
+	for i := 1; i < len(barriers); i++ {
+		gaps = append(gaps, barriers[i][1]-barriers[i-1][1])
+	}
+	if len(gaps) > 0 {
+		fmt.Printf("barrier_interval %s\n", dist(gaps))
+	}
 	if len(starts) > 0 {
 		fmt.Printf("gp_starts_per_barrier mean %.2f\n", sum(starts)/float64(len(starts)))
 	}
