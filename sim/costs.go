@@ -154,6 +154,12 @@ type Costs struct {
 	// BarrierOverhead is rcu_barrier's own latency beyond the callbacks it waits
 	// for (IPIs to entrain the barrier callback on every CPU and the wake-up).
 	BarrierOverhead time.Duration
+	// RCUTick is the scheduling-clock tick at which a CPU does RCU's work for
+	// callbacks (rcu_pending → rcu_core): it gives those queued since its last
+	// tick a grace period and asks for it, and it notices the end of one and
+	// runs its callbacks (RCU.Call). 0: callbacks get a grace period when
+	// queued and run at its end.
+	RCUTick time.Duration
 	// Jiffy is one scheduler tick; msleep(m) sleeps m ms rounded up to jiffies
 	// plus one jiffy.
 	Jiffy time.Duration
@@ -208,6 +214,7 @@ var DefaultCosts = Costs{
 	GracePeriod:     10500 * time.Microsecond,
 	ExpeditedGP:     35 * time.Microsecond,
 	BarrierOverhead: 100 * time.Microsecond,
+	RCUTick:         0,
 	Jiffy:           1 * time.Millisecond,
 }
 

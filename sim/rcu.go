@@ -24,9 +24,11 @@ type RCU struct {
 	mu     *Mutex
 	gpLen  time.Duration
 	expLen time.Duration
+	tick   time.Duration // Costs.RCUTick
 
 	// Guarded by w.mu.
 	gpStart, gpEnd Time // the latest grace period planned
+	gpReq          Time // when it was asked for (see callbackRunLocked)
 	lastCB         Time // when the latest queued callback will run
 	pending        int  // callbacks queued and not yet run
 	barrierRun     int64
@@ -34,7 +36,7 @@ type RCU struct {
 }
 
 func newRCU(w *World) *RCU {
-	r := &RCU{w: w, gpLen: w.costs.GracePeriod, expLen: w.costs.ExpeditedGP, gpStart: -1, gpEnd: -1}
+	r := &RCU{w: w, tick: w.costs.RCUTick, gpLen: w.costs.GracePeriod, expLen: w.costs.ExpeditedGP, gpStart: -1, gpEnd: -1, gpReq: -1}
 	r.kthr = w.NewKernelThread("rcuc")
 	r.mu = w.NewMutex("rcu_barrier_mutex")
 	return r
@@ -52,13 +54,17 @@ func (r *RCU) gpEndForLocked(q Time) Time {
 		// The latest planned grace period starts at or after q.
 	case q < r.gpEnd:
 		// One is running; the next starts when it ends.
-		r.gpStart, r.gpEnd = r.gpEnd, r.gpEnd.Add(r.gpLen)
-		r.countGPLocked(r.gpEnd)
+		r.planGPLocked(r.gpEnd, r.gpEnd)
 	default:
-		r.gpStart, r.gpEnd = q, q.Add(r.gpLen)
-		r.countGPLocked(r.gpEnd)
+		r.planGPLocked(q, q)
 	}
 	return r.gpEnd
+}
+
+// planGPLocked plans the next grace period, asked for at req, from start.
+func (r *RCU) planGPLocked(req, start Time) {
+	r.gpReq, r.gpStart, r.gpEnd = req, start, start.Add(r.gpLen)
+	r.countGPLocked(r.gpEnd)
 }
 
 func (r *RCU) countGPLocked(at Time) {
@@ -71,13 +77,14 @@ func (r *RCU) countGPLocked(at Time) {
 // Call queues fn to run after a grace period, in the RCU callback thread,
 // with that thread's task (whose clock is the callback's virtual time). fn
 // may charge work and queue further callbacks; it must not sleep or take a
-// Mutex.
+// Mutex. With Costs.RCUTick, a callback gets its grace period and runs at
+// ticks (callbackRunLocked).
 //
 // Kernel: call_rcu (kernel/rcu/tree.c).
 func (r *RCU) Call(t *Task, fn func(t *Task)) {
 	w := r.w
 	w.mu.Lock()
-	at := r.gpEndForLocked(t.now)
+	at := r.callbackRunLocked(t.now)
 	r.lastCB = maxTime(r.lastCB, at)
 	r.pending++
 	w.atLocked(at, func() {

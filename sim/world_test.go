@@ -42,6 +42,7 @@ func TestChargeAllEqualsCharges(t *testing.T) {
 		c := sim.DefaultCosts
 		// An RCU callback falls due in the middle of the second ChargeAll.
 		c.GracePeriod = (7*c.PerUnit(sim.TrieNodeVisit) + 3*c.PerUnit(sim.FibAliasScan) + 2*c.PerUnit(sim.Syscall)) * 3 / 2
+		c.RCUTick = 0 // it runs at the end of its grace period, not at a tick
 		w := sim.MustNewWorld(sim.Options{CPUs: 2, Costs: &c})
 		var r result
 		body := func(tk *sim.Task) {

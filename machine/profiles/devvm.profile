@@ -164,6 +164,14 @@ BarrierOverhead 100µs estimated rcu_barrier's own latency beyond the callbacks 
     the wake-up): an rcu_barrier sleeps 15 ms per one-by-one `ip link del` on the VM (costs.sh -s
     dev, RCUBarrier.onebyone), about two grace periods, which the model waits for as callbacks; its
     own cost beyond them cannot be told apart
+RCUTick 0 estimated off: callbacks get their grace period when queued and run at its end, as the
+    seeds were pinned and seed 002's NetnsExec calibrated. This VM's tick is 4 ms (CONFIG_HZ=250),
+    and rcubarrier.sh (-n 200; -n 1000 -d 200; -n 500 -p 10; 2026-12-06, load 1.6-1.8) shows its
+    callbacks work at ticks: one grace period per one-by-one deletion (the model without ticks:
+    two), each rcu_barrier that waits takes 14.9-16.1 ms (mean) for one process and ten alike (the
+    model without ticks: 21 ms alone, 10.6 ms in ten), returning 4.0-4.1 ms (median) after its
+    grace period ends, whose start comes 2.1-3.4 ms after the barrier begins; the kthread idles
+    7.96-7.98 ms (median) between grace periods. With 4 ms the model reproduces those figures
 Jiffy 1ms estimated HZ=1000 (msleep(250) takes 251 ms), the value the seeds' machines run with (the
     seeds do not say their kernels' HZ); this VM has HZ=250, a 4 ms jiffy (msleep(250) = 252 ms),
     which the profile does not yet take so that every seed keeps one jiffy
