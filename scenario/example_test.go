@@ -20,8 +20,8 @@ func ExampleSeed000() {
 		fmt.Printf("%-6s fib_flush %3d times, %5d leaves visited, RTNL held %v\n", cfg, r.Flushes, r.LeafVisits, r.Hold)
 	}
 	// Output:
-	// before fib_flush 257 times, 67077 leaves visited, RTNL held 696.297µs
-	// after  fib_flush   2 times,   267 leaves visited, RTNL held 413.467µs
+	// before fib_flush 257 times, 67077 leaves visited, RTNL held 698.955µs
+	// after  fib_flush   2 times,   267 leaves visited, RTNL held 416.125µs
 }
 
 // Seed 002 with 4 interfaces: every deletion waits in
@@ -37,8 +37,8 @@ func ExampleSeed002() {
 		fmt.Printf("%-6s delete 4 interfaces: %v\n", cfg, del.Virtual)
 	}
 	// Output:
-	// before delete 4 interfaces: 1.13348318s
-	// after  delete 4 interfaces: 197.48318ms
+	// before delete 4 interfaces: 1.13327918s
+	// after  delete 4 interfaces: 197.27918ms
 }
 
 // GrowthExponent fits y = c·x^e: seed 003's makespan grows linearly with
