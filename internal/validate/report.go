@@ -88,6 +88,11 @@ type Meta struct {
 	Load    string `json:"load"` // load averages before and after
 	Machine string `json:"machine"`
 	Command string `json:"command"`
+	// Measured is the saved run the measurements were read from (the
+	// command's -measured), and Compare its summary against another run of
+	// the same rows (-compare); neither is saved.
+	Measured string `json:"-"`
+	Compare  string `json:"-"`
 }
 
 // LoadRun reads a saved run.
@@ -222,6 +227,13 @@ func WriteMarkdown(w io.Writer, meta Meta, res []*Result) error {
 	fmt.Fprintf(&b, "Taken %s on Linux %s, %s; load average %s. Predicted by netsim under machine profile `%s`.\n\n",
 		meta.Date, meta.Kernel, meta.CPU, meta.Load, meta.Machine)
 	fmt.Fprintf(&b, "    %s\n\n", meta.Command)
+	if meta.Measured != "" {
+		fmt.Fprintf(&b, "The measurements are kept in `%s`; the predictions below are today's, recomputed from them (no root needed):\n\n"+
+			"    go run ./internal/measure/validate -measured %s -md FILE\n\n", meta.Measured, meta.Measured)
+	}
+	if meta.Compare != "" {
+		fmt.Fprintf(&b, "%s\n\n", meta.Compare)
+	}
 	fmt.Fprintf(&b, "| %s |\n|%s\n", strings.Join(header, " | "), strings.Repeat("---|", len(header)))
 	for _, r := range res {
 		fmt.Fprintf(&b, "| %s |\n", strings.Join(r.cells(), " | "))
@@ -263,4 +275,27 @@ func Explain(w io.Writer, p *Prediction, costs sim.Costs) error {
 	fmt.Fprintf(tw, "CPU, all tasks\t\t\t%v\t\n", sum+stall)
 	fmt.Fprintf(tw, "predicted (wall)\t\t\t%v\t\n", p.Timed)
 	return tw.Flush()
+}
+
+// CompareRuns says how far run b's measurements are from run a's, row by
+// row (the medians), over the rows both have: how much the machine itself
+// varies between two runs of the same experiments, against which a
+// prediction's ratio can be read.
+func CompareRuns(a, b *Run, aName, bName string) string {
+	n, w15, w35 := 0, 0, 0
+	for _, mb := range b.Rows {
+		ma := a.Find(mb.ID)
+		if ma == nil || len(mb.Reps) == 0 || ma.Median() == 0 {
+			continue
+		}
+		n++
+		off := math.Abs(mb.Median()/ma.Median()-1) - 1e-9
+		if off <= 0.15 {
+			w15++
+		}
+		if off <= 0.35 {
+			w35++
+		}
+	}
+	return fmt.Sprintf("The machine against itself: of the %d rows measured in both %s and %s, the two medians are within ±15%% of each other in %d and within ±35%% in %d.", n, aName, bName, w15, w35)
 }

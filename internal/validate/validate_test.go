@@ -208,3 +208,31 @@ func TestTable(t *testing.T) {
 		t.Errorf("markdown:\n%s", b.String())
 	}
 }
+
+// TestCompareRuns: two runs' medians compared row by row, over the rows
+// both measured.
+func TestCompareRuns(t *testing.T) {
+	rep := func(walls ...float64) []validate.Rep {
+		var r []validate.Rep
+		for _, w := range walls {
+			r = append(r, validate.Rep{Wall: w})
+		}
+		return r
+	}
+	a := &validate.Run{Rows: []*validate.Measured{
+		{ID: "x@1", Reps: rep(1, 1.1, 0.9)},
+		{ID: "y@1", Reps: rep(2)},
+		{ID: "z@1", Reps: rep(4)},
+		{ID: "only-a@1", Reps: rep(1)},
+	}}
+	b := &validate.Run{Rows: []*validate.Measured{
+		{ID: "x@1", Reps: rep(1.1)}, // +10%
+		{ID: "y@1", Reps: rep(2.6)}, // +30%
+		{ID: "z@1", Reps: rep(8)},   // +100%
+		{ID: "only-b@1", Reps: rep(1)},
+	}}
+	want := "The machine against itself: of the 3 rows measured in both A and B, the two medians are within ±15% of each other in 1 and within ±35% in 2."
+	if got := validate.CompareRuns(a, b, "A", "B"); got != want {
+		t.Errorf("CompareRuns:\n got %q\nwant %q", got, want)
+	}
+}

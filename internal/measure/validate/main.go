@@ -44,6 +44,7 @@ func main() {
 
 type options struct {
 	machine, rows, measured, save, md string
+	compare                           string
 	reps, maxScale, idleMax           int
 	idleWait, long                    time.Duration
 	netsimOnly, keep, explain         bool
@@ -60,6 +61,7 @@ func run(args []string) error {
 	fs.StringVar(&o.measured, "measured", "", "take the measurements from this saved run instead of measuring")
 	fs.StringVar(&o.save, "save", "", "save the real run's measurements to this JSON file")
 	fs.StringVar(&o.md, "md", "", "write the table as markdown to this file")
+	fs.StringVar(&o.compare, "compare", "", "say how far the measurements are from those of this earlier saved run (the machine's own variation)")
 	fs.DurationVar(&o.idleWait, "idle-wait", 120*time.Second, "before each repetition, wait up to this long for an idle machine (0: do not wait)")
 	fs.IntVar(&o.idleMax, "idle-max", 10, "an idle machine is at most this % busy")
 	fs.DurationVar(&o.long, "long", 30*time.Second, "a row whose first repetition (set-up and timed step) takes longer runs once (0: always -reps)")
@@ -124,6 +126,7 @@ func run(args []string) error {
 			return err
 		}
 		meta = saved.Meta
+		meta.Measured = o.measured
 	case !o.netsimOnly:
 		fmt.Fprintf(os.Stderr, "# real side: %d rows × %d repetitions, about %v by netsim's predictions (set-ups, timed steps, a 2 s pause each)\n",
 			len(rows), o.reps, expect.Round(time.Second))
@@ -136,6 +139,14 @@ func run(args []string) error {
 	if saved != nil {
 		for _, r := range res {
 			r.Meas = saved.Find(r.Row.ID())
+		}
+		if o.compare != "" {
+			earlier, err := validate.LoadRun(o.compare)
+			if err != nil {
+				return err
+			}
+			meta.Compare = validate.CompareRuns(earlier, saved, "`"+o.compare+"` ("+earlier.Meta.Date+")", "this run")
+			fmt.Fprintln(os.Stderr, "#", meta.Compare)
 		}
 	}
 	if err := validate.WriteTable(os.Stdout, res); err != nil {
