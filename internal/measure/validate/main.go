@@ -8,6 +8,8 @@
 //	sudo go run ./internal/measure/validate -rows '^004/' -reps 5 -save v.json
 //	go run ./internal/measure/validate -netsim-only          # predictions only, no root
 //	go run ./internal/measure/validate -measured v.json -md docs/validation.md
+//	go run ./internal/measure/validate -netsim-only -explain -rows 'fib/'   # where each prediction's time goes
+//	go run ./internal/measure/validate -measured v2.json -compare v.json    # and how far v2's measurements are from v's
 //
 // Each repetition runs the row's set-up (`ip -batch` files, a sysctl, `ip
 // netns add`) in a fresh `unshare -n` (rows with named namespaces: `unshare
