@@ -164,8 +164,11 @@ BarrierOverhead 100µs estimated rcu_barrier's own latency beyond the callbacks 
     the wake-up): an rcu_barrier sleeps 15 ms per one-by-one `ip link del` on the VM (costs.sh -s
     dev, RCUBarrier.onebyone), about two grace periods, which the model waits for as callbacks; its
     own cost beyond them cannot be told apart
-RCUTick 0 estimated off: callbacks get their grace period when queued and run at its end, as the
-    seeds were pinned and seed 002's NetnsExec calibrated. This VM's tick is 4 ms (CONFIG_HZ=250),
+RCUTick 0 estimated off: callbacks get their grace period when queued and run at its end. With 4
+    ms the validation's one-by-one rows from ten processes rise from 0.48–0.50 to 0.74–0.82 but
+    those from one process fall from 0.91–0.96 to 0.73–0.77: a fixed grace period on a tick grid
+    has none of the VM's longer cycles (six ticks in ~8%), so the tick waits for a distribution of
+    grace-period lengths. This VM's tick is 4 ms (CONFIG_HZ=250),
     and rcubarrier.sh (-n 200; -n 1000 -d 200; -n 500 -p 10; 2026-12-06, load 1.6-1.8) shows its
     callbacks work at ticks: one grace period per one-by-one deletion (the model without ticks:
     two), each rcu_barrier that waits takes 14.9-16.1 ms (mean) for one process and ten alike (the
