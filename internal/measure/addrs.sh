@@ -68,6 +68,7 @@ HOST_NS=$(readlink /proc/self/ns/net)
 HAVE_PERF=0
 if command -v perf >/dev/null && perf record -q -e cpu-clock -o /dev/null -- true 2>/dev/null; then HAVE_PERF=1; fi
 
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 D=$(mktemp -d /tmp/netsim-addrs.XXXXXX)
 trap 'rm -rf "$D"' EXIT
 
@@ -174,8 +175,7 @@ for fam in 4 6; do
 			awk -v n="$n" -v f="$fam" -v r="$real" -v u="$user" -v s="$sys" 'BEGIN { printf "fit%s %6d  real %8.3f cpu %8.3f  %6.2f µs an address\n", f, n, r, u + s, (u + s) / n * 1e6 }'
 		done
 	done
-	# y = a n + c n^2 by least squares (the normal equations).
-	awk -v f="$fam" '{ n = $1; y = $2 + $3; s2 += n*n; s3 += n*n*n; s4 += n*n*n*n; sy1 += n*y; sy2 += n*n*y }
-		END { d = s2*s4 - s3*s3; a = (sy1*s4 - s3*sy2) / d; c = (s2*sy2 - s3*sy1) / d
-			printf "addr_fixed%s %.2f µs an address, N² term %.2f ns (least squares over %d runs)\n", f, a * 1e6, c * 1e9, NR }' "$D/fit$fam"
+	# CPU = a·N + c·N² by least squares over "N user sys" lines.
+	read -r a c pts < <(awk -f "$HERE/lsq.awk" "$D/fit$fam")
+	awk -v f="$fam" -v a="$a" -v c="$c" -v pts="$pts" 'BEGIN { printf "addr_fixed%s %.2f µs an address, N² term %.2f ns (least squares over %d runs)\n", f, a * 1e6, c * 1e9, pts }'
 done

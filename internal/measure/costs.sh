@@ -767,12 +767,9 @@ fi
 
 # ---- rules --------------------------------------------------------------------
 
-# lsq FILE: a and c of y = a·n + c·n² fitted by least squares to FILE's
-# "n y" lines.
-lsq() {
-	awk '{ n = $1; y = $2; s2 += n*n; s3 += n*n*n; s4 += n*n*n*n; y1 += n*y; y2 += n*n*y }
-		END { d = s2*s4 - s3*s3; if (d == 0) exit; printf "%.6g %.6g\n", (y1*s4 - s3*y2) / d, (s2*y2 - s3*y1) / d }' "$1"
-}
+# lsq FILE: a, c and the points of y = a·n + c·n² fitted by least squares
+# to FILE's "n y" lines.
+lsq() { awk -f "$HERE/lsq.awk" "$1"; }
 if has rules; then
 	for fam in 4 6; do
 		sizes=$RULES4
@@ -785,7 +782,7 @@ if has rules; then
 				echo "$n $(cpu "$o" rules)" >>"$D/rules$fam"
 			done
 		done
-		read -r a c < <(lsq "$D/rules$fam")
+		read -r a c _ < <(lsq "$D/rules$fam")
 		emit "RuleFixed$fam" us "$(calc "$a * 1e6")" "a of cpu(ip -$fam -batch of N rule adds) = a·N + c·N², least squares over N in {$sizes} x REPS: the fixed work of an add"
 		if [ "$fam" = 4 ]; then
 			scan=$(calc "2 * $c * 1e9")
