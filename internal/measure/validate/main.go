@@ -10,6 +10,7 @@
 //	go run ./internal/measure/validate -measured v.json -md docs/validation.md
 //	go run ./internal/measure/validate -netsim-only -explain -rows 'fib/'   # where each prediction's time goes
 //	go run ./internal/measure/validate -measured v2.json -compare v.json    # and how far v2's measurements are from v's
+//	go run ./internal/measure/validate -measured v.json -no-memory          # the predictions without the memory model
 //
 // Each repetition runs the row's set-up (`ip -batch` files, a sysctl, `ip
 // netns add`) in a fresh `unshare -n` (rows with named namespaces: `unshare
@@ -35,6 +36,7 @@ import (
 
 	"github.com/netsimlab/netsim/internal/validate"
 	"github.com/netsimlab/netsim/machine"
+	"github.com/netsimlab/netsim/sim"
 )
 
 func main() {
@@ -49,7 +51,7 @@ type options struct {
 	compare                           string
 	reps, maxScale, idleMax           int
 	idleWait, long                    time.Duration
-	netsimOnly, keep, explain         bool
+	netsimOnly, keep, explain, noMem  bool
 }
 
 func run(args []string) error {
@@ -67,6 +69,7 @@ func run(args []string) error {
 	fs.DurationVar(&o.idleWait, "idle-wait", 120*time.Second, "before each repetition, wait up to this long for an idle machine (0: do not wait)")
 	fs.IntVar(&o.idleMax, "idle-max", 10, "an idle machine is at most this % busy")
 	fs.DurationVar(&o.long, "long", 30*time.Second, "a row whose first repetition (set-up and timed step) takes longer runs once (0: always -reps)")
+	fs.BoolVar(&o.noMem, "no-memory", false, "predict without the memory model (the profile's Memory zeroed: every working set fits the caches)")
 	fs.BoolVar(&o.explain, "explain", false, "print where each row's predicted time goes, kind by kind")
 	fs.BoolVar(&o.keep, "keep", false, "keep the generated scripts (their directory is printed)")
 	if err := fs.Parse(args); err != nil {
@@ -83,6 +86,9 @@ func run(args []string) error {
 		return err
 	}
 	costs := prof.Costs
+	if o.noMem {
+		costs.Memory = sim.Memory{}
+	}
 	rows, err := validate.Select(validate.Rows(), o.rows, o.maxScale)
 	if err != nil {
 		return err
