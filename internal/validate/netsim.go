@@ -78,11 +78,7 @@ func Predict(r *Row, costs sim.Costs) (*Prediction, error) {
 	// and batch lines (iproute.IP.ChargeProcess).
 	proc := func(t *sim.Task, args []string, script []byte) {
 		var stderr bytes.Buffer
-		ip := iproute.New(k, t)
-		ip.Stdout, ip.Stderr = io.Discard, &stderr
-		ip.Open = func(string) (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(script)), nil }
-		ip.ChargeProcess = true
-		if st := ip.Main(args); st != 0 {
+		if st := runIP(k, t, args, script, &stderr); st != 0 {
 			fail("ip %s: exit %d: %s", strings.Join(args, " "), st, firstLine(stderr.String()))
 		}
 	}
@@ -149,14 +145,21 @@ func runSetup(k *rtnl.Kernel, t *sim.Task, s Setup) error {
 		return h.Sysctl(s.Sysctl, s.Value)
 	}
 	var stderr bytes.Buffer
-	ip := iproute.New(k, t)
-	ip.Stdout, ip.Stderr = io.Discard, &stderr
-	t.Charge(sim.IPExec, 1)
-	t.Charge(sim.IPBatchLine, int64(len(s.Lines)))
-	if st := ip.Batch(bytes.NewReader(Script(s.Lines)), "setup.ip", false); st != 0 {
+	if st := runIP(k, t, []string{"-batch", "setup.ip"}, Script(s.Lines), &stderr); st != 0 {
 		return fmt.Errorf("ip -batch: exit %d: %s", st, firstLine(stderr.String()))
 	}
 	return nil
+}
+
+// runIP runs one ip process with args on task t, FILE of -batch FILE
+// reading script; iproute.IP.ChargeProcess charges its exec, -n and batch
+// lines. It returns ip's exit status.
+func runIP(k *rtnl.Kernel, t *sim.Task, args []string, script []byte, stderr io.Writer) int {
+	ip := iproute.New(k, t)
+	ip.Stdout, ip.Stderr = io.Discard, stderr
+	ip.Open = func(string) (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(script)), nil }
+	ip.ChargeProcess = true
+	return ip.Main(args)
 }
 
 // check runs the row's check command and compares its line count.
