@@ -110,10 +110,10 @@ func runBatch(args []string, out io.Writer) error {
 	var jobs []*sim.Task
 	job := func(i int) func(t *sim.Task) {
 		return func(t *sim.Task) {
-			t.Charge(sim.IPExec, 1)
 			ip := iproute.New(k, t)
 			ip.Stdout, ip.Stderr = io.Discard, &stderr
 			ip.Open = func(string) (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(script)), nil }
+			ip.ChargeProcess = true // its exec, -n's namespace switch, its lines
 			if ip.Main(ipArgs(i)) != 0 {
 				failed++
 			}
