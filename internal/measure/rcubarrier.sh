@@ -21,9 +21,10 @@
 # with sched tracepoints, go (to build the helper into a temporary
 # directory); without root or perf it says so and exits 0.
 #
-# The figures behind Costs.CallbackGPGap (machine/profiles/devvm.profile):
-# the grace-period kthread's idle gap between grace periods
-# (gp_kthread_idle) while one process or ten delete one by one.
+# With the kernel's CONFIG_HZ (from /proc/config.gz or /boot/config-RELEASE)
+# it prints the grace-period kthread's busy periods and the barrier waits as
+# histograms in ticks: the figures behind Costs.RCUTick and the
+# GracePeriodTicks* distribution (machine/profiles/devvm.profile).
 set -euo pipefail
 
 N=${N:-200}
@@ -100,7 +101,8 @@ left=$(ip -o link show group 7 | wc -l)
 echo "wall_s $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", (b - a) / 1e9 }') (with perf recording)"
 EOF
 
-echo "devices $N deleted $DEL processes $P kernel $(uname -r) load $(cut -d' ' -f1-3 /proc/loadavg)"
+HZ=$({ zcat /proc/config.gz 2>/dev/null || cat "/boot/config-$(uname -r)" 2>/dev/null || true; } | sed -n 's/^CONFIG_HZ=//p')
+echo "devices $N deleted $DEL processes $P kernel $(uname -r) hz ${HZ:-unknown} load $(cut -d' ' -f1-3 /proc/loadavg)"
 unshare -n bash "$D/inner.sh" "$D"
-perf script -i "$D/perf.data" -F comm,pid,tid,cpu,time,event,trace,ip,sym 2>/dev/null | "$D/helper"
+perf script -i "$D/perf.data" -F comm,pid,tid,cpu,time,event,trace,ip,sym 2>/dev/null | "$D/helper" -hz "${HZ:-0}"
 echo "load after $(cut -d' ' -f1-3 /proc/loadavg)"

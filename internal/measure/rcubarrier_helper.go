@@ -22,11 +22,24 @@
 // run, when the first grace period started after the
 // barrier began and how long after the last grace period ended the barrier
 // returned. One "key value..." line per figure.
+//
+// Given the kernel's HZ (-hz N, from rcubarrier.sh), it also prints the
+// histograms on the tick grid: each busy period of the grace-period kthread
+// and each rcu_barrier completion wait rounded to the nearest whole number
+// of ticks (gp_kthread_busy_ticks, barrier_wait_ticks: "K:COUNT" for K
+// ticks), the excess of a busy period over its ticks (the grace period's
+// clean-up past the tick that ends it), and how many times the kthread
+// slept in rcu_gp_fqs_loop within a busy period (gp_fqs_sleeps_per_busy:
+// each grace period waits there at least once, for its first
+// force-quiescent-state scan or its last quiescent state, so a busy period
+// of several grace periods sleeps there several times).
 package main
 
 import (
 	"bufio"
+	"flag"
 	"fmt"
+	"math"
 	"os"
 	"regexp"
 	"slices"
@@ -47,6 +60,8 @@ type event struct {
 var hdr = regexp.MustCompile(`^\s*(\S.*?)\s+(\d+)/(\d+)\s+\[(\d+)\]\s+([\d.]+):\s+sched:sched_switch:\s+prev_comm=(.*?) prev_pid=(\d+) prev_prio=-?\d+ prev_state=(\S+) ==> next_comm=(.*?) next_pid=(\d+)`)
 
 func main() {
+	hz := flag.Int("hz", 0, "the kernel's CONFIG_HZ: print the tick histograms (0: none)")
+	flag.Parse()
 	var evs []*event
 	var cur *event
 	sc := bufio.NewScanner(os.Stdin)
@@ -89,6 +104,7 @@ func main() {
 	var barriers [][2]float64 // rcu_barrier completion waits: start, end
 	var gpIdle [][2]float64   // GP kthread idle sleeps: start, end
 	var gpIdleAt float64 = -1
+	var fqsSleeps []float64 // when the GP kthread slept in rcu_gp_fqs_loop
 	for _, e := range evs {
 		if mine[e.prevPid] {
 			if t0 < 0 {
@@ -97,8 +113,12 @@ func main() {
 			t1 = e.t
 			out[e.prevPid] = off{e.t, classify(e)}
 		}
-		if isGPKthread(e.prevComm) && e.prevState != "R" && e.prevState != "R+" && !slices.Contains(head(e.stack, 6), "rcu_gp_fqs_loop") {
-			gpIdleAt = e.t
+		if isGPKthread(e.prevComm) && e.prevState != "R" && e.prevState != "R+" {
+			if slices.Contains(head(e.stack, 6), "rcu_gp_fqs_loop") {
+				fqsSleeps = append(fqsSleeps, e.t)
+			} else {
+				gpIdleAt = e.t
+			}
 		}
 		if isGPKthread(e.nextComm) && gpIdleAt >= 0 {
 			gpIdle = append(gpIdle, [2]float64{gpIdleAt, e.t})
@@ -135,12 +155,28 @@ func main() {
 	if len(idles) > 0 {
 		fmt.Printf("gp_kthread_idle %s\n", dist(idles))
 	}
-	var busy []float64
+	var busy, fqsPer []float64
 	for i := 0; i+1 < len(wakes); i++ {
 		busy = append(busy, sleeps[i+1]-wakes[i])
+		a := sort.SearchFloat64s(fqsSleeps, wakes[i])
+		b := sort.SearchFloat64s(fqsSleeps, sleeps[i+1])
+		fqsPer = append(fqsPer, float64(b-a))
 	}
 	if len(busy) > 0 {
 		fmt.Printf("gp_kthread_busy %s\n", dist(busy))
+	}
+	tick := 0.0
+	if *hz > 0 {
+		tick = 1 / float64(*hz)
+	}
+	if len(busy) > 0 && tick > 0 {
+		var excess []float64
+		for _, b := range busy {
+			excess = append(excess, b-math.Round(b/tick)*tick)
+		}
+		fmt.Printf("gp_kthread_busy_ticks %s\n", histogram(busy, tick))
+		fmt.Printf("gp_kthread_busy_excess %s\n", dist(excess))
+		fmt.Printf("gp_fqs_sleeps_per_busy %s\n", histogram(fqsPer, 1))
 	}
 	var toStart, fromEnd, starts []float64
 	for _, b := range barriers {
@@ -161,6 +197,14 @@ func main() {
 	}
 	if len(gaps) > 0 {
 		fmt.Printf("barrier_interval %s\n", dist(gaps))
+	}
+	if len(barriers) > 0 && tick > 0 {
+		var w []float64
+		for _, b := range barriers {
+			w = append(w, b[1]-b[0])
+		}
+		fmt.Printf("barrier_wait_ticks %s\n", histogram(w, tick))
+		fmt.Printf("barrier_gp_ticks %s\n", histogram(gpTicks(barriers, tick), 1))
 	}
 	if len(starts) > 0 {
 		fmt.Printf("gp_starts_per_barrier mean %.2f\n", sum(starts)/float64(len(starts)))
@@ -216,6 +260,51 @@ func sum(v []float64) float64 {
 		s += x
 	}
 	return s
+}
+
+// gpTicks returns, for each barrier run, the length in ticks of the grace
+// period it waited for, on the tick grid of the barriers' returns (each
+// returns just after the tick that noticed its grace period's end; the
+// grid's phase is the median of the returns' offsets): from the first tick
+// after the barrier began, at which its callbacks asked for a grace period,
+// to the tick before the one it returned at. Exact for one deleting process
+// (one grace period a barrier, its callbacks queued in the tick the
+// barrier begins in).
+func gpTicks(barriers [][2]float64, tick float64) []float64 {
+	var off []float64
+	for _, b := range barriers {
+		off = append(off, math.Mod(b[1], tick))
+	}
+	slices.Sort(off)
+	phase := off[len(off)/2]
+	var k []float64
+	for _, b := range barriers {
+		asked := math.Floor((b[0]-phase)/tick) + 1
+		noticed := math.Floor((b[1] - phase + tick/2) / tick)
+		k = append(k, noticed-asked-1)
+	}
+	return k
+}
+
+// histogram returns "n N K:COUNT..." for v rounded to the nearest multiple
+// K of unit, every K from the least to the greatest, and the mean of K.
+func histogram(v []float64, unit float64) string {
+	count := map[int]int{}
+	lo, hi, total := math.MaxInt, math.MinInt, 0
+	for _, x := range v {
+		k := int(math.Round(x / unit))
+		count[k]++
+		lo, hi, total = min(lo, k), max(hi, k), total+k
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "n %d", len(v))
+	for k := lo; k <= hi; k++ {
+		if count[k] > 0 {
+			fmt.Fprintf(&b, " %d:%d", k, count[k])
+		}
+	}
+	fmt.Fprintf(&b, " mean %.2f", float64(total)/float64(len(v)))
+	return b.String()
 }
 
 // dist prints mean, median and p90 of v (seconds) in ms.
