@@ -160,6 +160,22 @@ type Costs struct {
 	// runs its callbacks (RCU.Call). 0: callbacks get a grace period when
 	// queued and run at its end.
 	RCUTick time.Duration
+	// GracePeriodTicks2 … GracePeriodTicks6 are, with RCUTick, the
+	// distribution of a grace period's length on the tick grid: the shares,
+	// per mille, of grace periods that end K ticks after the tick they were
+	// asked for at (6: six or more). Each grace period's K is drawn from
+	// them in turn, the same sequence on every run (RCU.gpLenLocked). All
+	// zero, or without RCUTick: every grace period lasts GracePeriod.
+	GracePeriodTicks2 int64
+	GracePeriodTicks3 int64
+	GracePeriodTicks4 int64
+	GracePeriodTicks5 int64
+	GracePeriodTicks6 int64
+	// GracePeriodPastTick is, with the distribution, how long after its last
+	// tick a grace period ends: the last quiescent state is reported at
+	// that tick, and the grace-period kthread then wakes and cleans up
+	// (rcu_report_qs_rsp, rcu_gp_cleanup).
+	GracePeriodPastTick time.Duration
 	// Jiffy is one scheduler tick; msleep(m) sleeps m ms rounded up to jiffies
 	// plus one jiffy.
 	Jiffy time.Duration
@@ -211,11 +227,13 @@ var DefaultCosts = Costs{
 		SeqL3Hit128: 5 * time.Nanosecond, SeqDRAM128: 42 * time.Nanosecond,
 		SeqL3Hit512: 15 * time.Nanosecond, SeqDRAM512: 147 * time.Nanosecond,
 	},
-	GracePeriod:     10500 * time.Microsecond,
-	ExpeditedGP:     35 * time.Microsecond,
-	BarrierOverhead: 100 * time.Microsecond,
-	RCUTick:         0,
-	Jiffy:           1 * time.Millisecond,
+	GracePeriod:       10500 * time.Microsecond,
+	ExpeditedGP:       35 * time.Microsecond,
+	BarrierOverhead:   100 * time.Microsecond,
+	RCUTick:           0,
+	GracePeriodTicks2: 806, GracePeriodTicks3: 134, GracePeriodTicks4: 29, GracePeriodTicks5: 24, GracePeriodTicks6: 7,
+	GracePeriodPastTick: 20 * time.Microsecond,
+	Jiffy:               1 * time.Millisecond,
 }
 
 // PerUnit returns the CPU cost of one unit of work of kind k. Kinds that only

@@ -25,6 +25,7 @@ type RCU struct {
 	gpLen  time.Duration
 	expLen time.Duration
 	tick   time.Duration // Costs.RCUTick
+	gpDist gpTicks       // with tick: grace-period lengths in ticks
 
 	// Guarded by w.mu.
 	gpStart, gpEnd Time // the latest grace period planned
@@ -32,11 +33,16 @@ type RCU struct {
 	lastCB         Time // when the latest queued callback will run
 	pending        int  // callbacks queued and not yet run
 	barrierRun     int64
-	barrierDone    int64 // barriers completed (barrier_sequence / 2)
+	barrierDone    int64  // barriers completed (barrier_sequence / 2)
+	gpDraw         uint64 // the next grace period's point of gpDist's sequence
 }
 
-func newRCU(w *World) *RCU {
+func newRCU(w *World, seed uint64) *RCU {
 	r := &RCU{w: w, tick: w.costs.RCUTick, gpLen: w.costs.GracePeriod, expLen: w.costs.ExpeditedGP, gpStart: -1, gpEnd: -1, gpReq: -1}
+	if r.tick > 0 {
+		r.gpDist = newGPTicks(&w.costs, seed)
+		r.gpDraw = r.gpDist.start
+	}
 	r.kthr = w.NewKernelThread("rcuc")
 	r.mu = w.NewMutex("rcu_barrier_mutex")
 	return r
@@ -63,7 +69,7 @@ func (r *RCU) gpEndForLocked(q Time) Time {
 
 // planGPLocked plans the next grace period, asked for at req, from start.
 func (r *RCU) planGPLocked(req, start Time) {
-	r.gpReq, r.gpStart, r.gpEnd = req, start, start.Add(r.gpLen)
+	r.gpReq, r.gpStart, r.gpEnd = req, start, start.Add(r.gpLenLocked())
 	r.countGPLocked(r.gpEnd)
 }
 

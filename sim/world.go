@@ -20,7 +20,8 @@ type Options struct {
 	Costs *Costs
 	// Tracer receives trace events; nil disables tracing.
 	Tracer Tracer
-	// Seed seeds World.Rand; zero means 1.
+	// Seed seeds World.Rand and the sequence of grace-period lengths drawn
+	// with Costs.RCUTick; zero means 1.
 	Seed uint64
 	// Coarse makes scheduled tasks yield only where they synchronise with
 	// others — taking a Mutex, sleeping, waiting for RCU, or when a timed
@@ -102,7 +103,7 @@ func NewWorld(opts Options) (*World, error) {
 	w.table = w.costs.table()
 	w.cpuFree = newCPUHeap(w.ncpu)
 	w.nextEv.Store(noEvent)
-	w.rcu = newRCU(w)
+	w.rcu = newRCU(w, seed)
 	return w, nil
 }
 

@@ -175,6 +175,20 @@ RCUTick 0 estimated off: callbacks get their grace period when queued and run at
     model without ticks: 21 ms alone, 10.6 ms in ten), returning 4.0-4.1 ms (median) after its
     grace period ends, whose start comes 2.1-3.4 ms after the barrier begins; the kthread idles
     7.96-7.98 ms (median) between grace periods. With 4 ms the model reproduces those figures
+GracePeriodTicks2 806 measured sudo bash internal/measure/rcubarrier.sh -n 200, seven runs
+    (2026-12-06, load 1.2-3.3): barrier_gp_ticks, the grace period each of 1397 one-by-one
+    deletions' rcu_barrier waited for, from the tick its callbacks asked for it at to the tick
+    before the one that noticed its end: 1126 of two ticks (the 17 at zero or one, callbacks queued
+    in the tick before the barrier began, counted here), per mille; 781-920 in the single runs
+GracePeriodTicks3 134 measured rcubarrier.sh -n 200 (as GracePeriodTicks2): 187 of 1397 of three
+    ticks; 40-170 in the single runs
+GracePeriodTicks4 29 measured rcubarrier.sh -n 200 (as GracePeriodTicks2): 41 of 1397 of four ticks
+GracePeriodTicks5 24 measured rcubarrier.sh -n 200 (as GracePeriodTicks2): 33 of 1397 of five ticks
+GracePeriodTicks6 7 measured rcubarrier.sh -n 200 (as GracePeriodTicks2): 10 of 1397 of six ticks
+    or more (at most nine); the mean is 2.29 ticks, 9.2 ms
+GracePeriodPastTick 20µs measured rcubarrier.sh -n 200 (as GracePeriodTicks2):
+    gp_kthread_busy_excess, the grace-period kthread's busy period past its whole ticks, median
+    12-28 µs over eight runs: the wake-up on the last quiescent state and rcu_gp_cleanup
 Jiffy 1ms estimated HZ=1000 (msleep(250) takes 251 ms), the value the seeds' machines run with (the
     seeds do not say their kernels' HZ); this VM has HZ=250, a 4 ms jiffy (msleep(250) = 252 ms),
     which the profile does not yet take so that every seed keeps one jiffy
