@@ -11,7 +11,8 @@ import (
 
 // Deleting an IPv6-forwarding dummy device waits in netdev_wait_allrefs for
 // its anycast route's chained RCU release: one msleep(250) before seed 002's
-// patch, one msleep(16) after.
+// patch; after it msleep(16), then msleep(32), until the release (here its
+// grace period, drawn on the development VM's 4 ms tick, outlasts the first).
 func Example() {
 	for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
 		k := rtnl.MustNewKernel(cfg)
@@ -31,7 +32,7 @@ func Example() {
 	err := k.InitNet().Handle(k.World().NewTask("ip")).LinkDel("lo")
 	fmt.Println(err)
 	// Output:
-	// before 272.114945ms 1 sleep
-	// after 38.114945ms 1 sleep
+	// before 267.1ms 1 sleep
+	// after 66.1ms 2 sleep
 	// operation not supported: Device "lo" cannot be deleted
 }

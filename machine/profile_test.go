@@ -71,6 +71,10 @@ func TestSeedDifferences(t *testing.T) {
 		"seed004": {"Fib6Visit": Calibrated},
 	}
 	for name, diffs := range want {
+		// Every seed's kernel ticks at its own HZ, which no seed states:
+		// HZ=1000 and no tick for RCU's callbacks, the model its
+		// published times were fitted and predicted with.
+		diffs["RCUTick"], diffs["Jiffy"] = Estimated, Estimated
 		p, err := Load(name)
 		require.NoError(t, err)
 		got := map[string]Provenance{}

@@ -8,17 +8,27 @@ import (
 	"time"
 
 	"github.com/netsimlab/netsim/hwaddr"
+	"github.com/netsimlab/netsim/machine"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 	"github.com/stretchr/testify/require"
 )
 
-// tracedRig is a rig whose World records a trace, to read the sleeps of
-// netdev_wait_allrefs from.
+// tracedRig is a rig on seed 002's machine whose World records a trace,
+// to read the sleeps of netdev_wait_allrefs from.
 func tracedRig(tb testing.TB, cfg rtnl.Config) (*rig, *sim.ChromeTrace) {
 	tr := &sim.ChromeTrace{}
-	return newRigIn(tb, sim.MustNewWorld(sim.Options{Tracer: tr}), cfg), tr
+	return newRigIn(tb, sim.MustNewWorld(sim.Options{Tracer: tr, Costs: seed002Costs(tb)}), cfg), tr
+}
+
+// seed002Costs is seed 002's machine, the clock these tests state their
+// sleeps and grace periods in: HZ=1000 and every grace period GracePeriod
+// long, with no tick for RCU's callbacks (machine/profiles/seed002.profile).
+func seed002Costs(tb testing.TB) *sim.Costs {
+	p, err := machine.Load("seed002")
+	require.NoError(tb, err)
+	return &p.Costs
 }
 
 // msleeps returns the msleep events of task t recorded after index from,
@@ -227,7 +237,7 @@ func TestWaitFixedIsSlowerPerDevice(t *testing.T) {
 	const n = 5
 	took := map[netdev.WaitPolicy]time.Duration{}
 	for _, w := range []netdev.WaitPolicy{netdev.WaitFixed, netdev.WaitBackoff} {
-		r := newRig(t, rtnl.Config{Wait: w})
+		r := newRigIn(t, sim.MustNewWorld(sim.Options{Costs: seed002Costs(t)}), rtnl.Config{Wait: w})
 		seed002(r, n, true)
 		start := r.t.Now()
 		for i := range n {

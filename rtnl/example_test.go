@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/netsimlab/netsim/fib"
+	"github.com/netsimlab/netsim/machine"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
@@ -53,11 +54,13 @@ func Example() {
 // rcu_barrier in netdev_run_todo waits for the first callback only, so
 // netdev_wait_allrefs has to poll once per device: msleep(250), which is 251
 // ms at HZ=1000, before the patch (WaitFixed); msleep(16) after
-// (WaitBackoff). A trace shows the sleeps.
+// (WaitBackoff). A trace shows the sleeps. It runs on seed 002's machine
+// (HZ=1000, every grace period GracePeriod long).
 func Example_waitAllRefs() {
+	seed002, _ := machine.Load("seed002")
 	for _, cfg := range []rtnl.Config{rtnl.Before, rtnl.After} {
 		tr := &sim.ChromeTrace{}
-		k, _ := rtnl.NewKernelIn(sim.MustNewWorld(sim.Options{Tracer: tr}), cfg)
+		k, _ := rtnl.NewKernelIn(sim.MustNewWorld(sim.Options{Tracer: tr, Costs: &seed002.Costs}), cfg)
 		t := k.World().NewTask("ip")
 		h := k.InitNet().Handle(t)
 		_ = h.Sysctl("net.ipv6.conf.all.forwarding", "1")

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/netsimlab/netsim/machine"
 	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/scenario"
@@ -43,7 +44,10 @@ func TestSeed002BackoffStopsAtFirstPollAfterGracePeriods(t *testing.T) {
 	// With a grace period longer than the first polls, WaitBackoff polls at
 	// 16, 48 (16+32), 112 (+64) ... ms after the barrier and stops at the
 	// first poll point after the second chained callback ran; WaitFixed
-	// still needs only its one 251 ms poll.
+	// still needs only its one 251 ms poll. On seed 002's machine, whose
+	// grace periods all last GracePeriod.
+	m, err := machine.Load("seed002")
+	require.NoError(t, err)
 	for _, tc := range []struct {
 		gp     time.Duration
 		sleeps int64
@@ -52,7 +56,7 @@ func TestSeed002BackoffStopsAtFirstPollAfterGracePeriods(t *testing.T) {
 		{30 * time.Millisecond, 2}, // within 16+32
 		{90 * time.Millisecond, 3}, // within 16+32+64
 	} {
-		c := sim.DefaultCosts
+		c := m.Costs
 		c.GracePeriod = tc.gp
 		r, err := scenario.Seed002(rtnl.After, scenario.Seed002Params{Interfaces: 5, Costs: &c})
 		require.NoError(t, err)

@@ -147,7 +147,9 @@ type Costs struct {
 
 	// Waits (virtual time that is not CPU time).
 
-	// GracePeriod is one normal RCU grace period.
+	// GracePeriod is one normal RCU grace period; with RCUTick and a
+	// distribution (GracePeriodTicks2 … 6) each one's length is drawn from
+	// that instead.
 	GracePeriod time.Duration
 	// ExpeditedGP is one synchronize_rcu_expedited (synchronize_net under RTNL).
 	ExpeditedGP time.Duration
@@ -230,7 +232,7 @@ var DefaultCosts = Costs{
 	GracePeriod:       10500 * time.Microsecond,
 	ExpeditedGP:       35 * time.Microsecond,
 	BarrierOverhead:   100 * time.Microsecond,
-	RCUTick:           0,
+	RCUTick:           4 * time.Millisecond,
 	GracePeriodTicks2: 806, GracePeriodTicks3: 134, GracePeriodTicks4: 29, GracePeriodTicks5: 24, GracePeriodTicks6: 7,
 	GracePeriodPastTick: 20 * time.Microsecond,
 	Jiffy:               1 * time.Millisecond,

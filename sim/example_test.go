@@ -54,7 +54,8 @@ func ExampleTask_Msleep() {
 
 // rcu_barrier waits for the callbacks queued before it, not for those
 // they queue: the chained release of seed 002 is still pending when it
-// returns. (The barrier itself costs Costs.BarrierOverhead: 100 µs.)
+// returns. (The barrier itself costs Costs.BarrierOverhead: 100 µs; on
+// the development VM's 4 ms tick the first callback runs at the fourth.)
 func ExampleRCU_Barrier() {
 	w := sim.MustNewWorld(sim.Options{})
 	t := w.NewTask("ip")
@@ -64,11 +65,11 @@ func ExampleRCU_Barrier() {
 	})
 	w.RCU().Barrier(t)
 	fmt.Println(t.Now(), "released:", released)
-	t.Msleep(10)
+	t.Msleep(20)
 	fmt.Println(t.Now(), "released:", released)
 	// Output:
-	// 0.010600s released: false
-	// 0.021600s released: true
+	// 0.016100s released: false
+	// 0.037100s released: true
 }
 
 // A ChromeTrace records locks, sleeps and grace periods as intervals of
@@ -93,10 +94,10 @@ func ExampleChromeTrace() {
 	}
 	fmt.Println("valid JSON:", json.Valid(js.Bytes()))
 	// Output:
-	// sleep    sleep                at 0.000000s for 10.5ms
-	// rcu      synchronize_rcu      at 0.000000s for 10.5ms
-	// lock     RTNL                 at 0.000000s for 10.5ms
-	// sleep    msleep(1)            at 0.010500s for 2ms
-	// span     ip link del dummy0   at 0.000000s for 12.5ms
+	// sleep    sleep                at 0.000000s for 8.02ms
+	// rcu      synchronize_rcu      at 0.000000s for 8.02ms
+	// lock     RTNL                 at 0.000000s for 8.02ms
+	// sleep    msleep(1)            at 0.008020s for 2ms
+	// span     ip link del dummy0   at 0.000000s for 10.02ms
 	// valid JSON: true
 }

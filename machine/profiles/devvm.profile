@@ -164,17 +164,12 @@ BarrierOverhead 100µs estimated rcu_barrier's own latency beyond the callbacks 
     the wake-up): an rcu_barrier sleeps 15 ms per one-by-one `ip link del` on the VM (costs.sh -s
     dev, RCUBarrier.onebyone), about two grace periods, which the model waits for as callbacks; its
     own cost beyond them cannot be told apart
-RCUTick 0 estimated off: callbacks get their grace period when queued and run at its end. With 4
-    ms the validation's one-by-one rows from ten processes rise from 0.48–0.50 to 0.74–0.82 but
-    those from one process fall from 0.91–0.96 to 0.73–0.77: a fixed grace period on a tick grid
-    has none of the VM's longer cycles (six ticks in ~8%), so the tick waits for a distribution of
-    grace-period lengths. This VM's tick is 4 ms (CONFIG_HZ=250),
-    and rcubarrier.sh (-n 200; -n 1000 -d 200; -n 500 -p 10; 2026-12-06, load 1.6-1.8) shows its
-    callbacks work at ticks: one grace period per one-by-one deletion (the model without ticks:
-    two), each rcu_barrier that waits takes 14.9-16.1 ms (mean) for one process and ten alike (the
-    model without ticks: 21 ms alone, 10.6 ms in ten), returning 4.0-4.1 ms (median) after its
-    grace period ends, whose start comes 2.1-3.4 ms after the barrier begins; the kthread idles
-    7.96-7.98 ms (median) between grace periods. With 4 ms the model reproduces those figures
+RCUTick 4ms measured /proc/config.gz: CONFIG_HZ=250, the scheduling-clock tick at which a CPU
+    does RCU's work for its callbacks; rcubarrier.sh (-n 200, eight runs, 2026-12-06, load 0.3-3.3)
+    shows it: each one-by-one deletion's rcu_barrier returns 4.0-4.05 ms (median
+    gp_end_to_barrier_end) after its grace period ends, at the tick that notices the end, and
+    barrier_interval, one deletion's cycle, is a whole number of ticks (16.0 ms median, four: the
+    tick that asks for the grace period, its two or more, the tick that notices its end)
 GracePeriodTicks2 806 measured sudo bash internal/measure/rcubarrier.sh -n 200, seven runs
     (2026-12-06, load 1.2-3.3): barrier_gp_ticks, the grace period each of 1397 one-by-one
     deletions' rcu_barrier waited for, from the tick its callbacks asked for it at to the tick
@@ -191,4 +186,5 @@ GracePeriodPastTick 20µs measured rcubarrier.sh -n 200 (as GracePeriodTicks2):
     12-28 µs over eight runs: the wake-up on the last quiescent state and rcu_gp_cleanup
 Jiffy 1ms estimated HZ=1000 (msleep(250) takes 251 ms), the value the seeds' machines run with (the
     seeds do not say their kernels' HZ); this VM has HZ=250, a 4 ms jiffy (msleep(250) = 252 ms),
-    which the profile does not yet take so that every seed keeps one jiffy
+    which the profile does not yet take: the model's msleep adds the jiffy that kernels before 6.13
+    add (msecs_to_jiffies + 1), which would make it 256 ms here
