@@ -206,10 +206,10 @@ var DefaultCosts = Costs{
 	Fib6RouteDelete: 2600 * time.Nanosecond,
 	Memory: Memory{
 		L1: 32 << 10, L2: 724 << 10, L3: 8 << 20,
-		L1Hit: 1 * time.Nanosecond, L2Hit: 5 * time.Nanosecond, L3Hit: 18 * time.Nanosecond, DRAM: 179 * time.Nanosecond,
+		L1Hit: 1100 * Picosecond, L2Hit: 4860 * Picosecond, L3Hit: 18380 * Picosecond, DRAM: 178500 * Picosecond,
 		SeqL3:       16 << 20,
-		SeqL3Hit128: 5 * time.Nanosecond, SeqDRAM128: 42 * time.Nanosecond,
-		SeqL3Hit512: 15 * time.Nanosecond, SeqDRAM512: 147 * time.Nanosecond,
+		SeqL3Hit128: 5260 * Picosecond, SeqDRAM128: 41970 * Picosecond,
+		SeqL3Hit512: 14800 * Picosecond, SeqDRAM512: 147000 * Picosecond,
 	},
 	GracePeriod:     10500 * time.Microsecond,
 	ExpeditedGP:     35 * time.Microsecond,
@@ -316,6 +316,10 @@ func negative(v reflect.Value, prefix string) error {
 		case int64:
 			if f < 0 {
 				return errorf(ErrBadCosts, "sim: cost %s is negative (%d)", name, f)
+			}
+		case Latency:
+			if f < 0 {
+				return errorf(ErrBadCosts, "sim: cost %s is negative (%d ps)", name, int64(f))
 			}
 		case Memory:
 			if err := negative(v.Field(i), name+"."); err != nil {
