@@ -57,16 +57,8 @@ func TestSeed001KernelCounts(t *testing.T) {
 		cfg := tc.cfg
 		cfg.CountedWalks = tc.counted
 		t.Run(cfg.String()+"/counted="+strconv.FormatBool(tc.counted), func(t *testing.T) {
-			w, err := sim.NewWorld(sim.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			k, err := rtnl.NewKernelIn(w, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			task := w.NewTask("bash")
-			sh := &shell{t: task}
+			ck := newChecked(t, cfg, 0)
+			k, w, task, sh := ck.k, ck.w, ck.task, ck.sh
 			net, err := k.NewNet(task, "test")
 			if err != nil {
 				t.Fatal(err)
