@@ -37,10 +37,12 @@ import (
 // as a socket holds its struct net: a namespace deleted by name stays
 // alive and served while a socket in it is open (see rtnl.Kernel.DelNet).
 //
-// Port ids: the first open socket of a task gets the task's id (as
-// netlink_autobind gives a process's first socket its pid); a task's
-// further sockets get -4097, -4098, ... (as uint32), the first not in use
-// in the kernel (the kernel starts that search at a random value).
+// Port ids: the first open socket of a task in a namespace gets the
+// task's id (as netlink_autobind gives a process's first socket its pid);
+// a task's further sockets get -4097, -4098, ... (as uint32), the first
+// not in use in the namespace (the kernel starts that search at a random
+// value). A socket dialled with a port id (DialConfig) gets that one, if
+// no other socket of the namespace has it.
 //
 // Receive queue: as the kernel's, it is limited by the receive buffer
 // (SO_RCVBUF, 212992 bytes by default), counted as the kernel counts it in
@@ -122,15 +124,22 @@ func NewSocket(n *rtnl.Net) *Socket {
 // or receive from several goroutines at once: a Receive may fill a
 // dump's next datagram, in t.
 func NewSocketTask(n *rtnl.Net, t *sim.Task) *Socket {
-	s := &Socket{
+	s := newSocket(n, t)
+	_ = bind(s, t, 0) // autobind always finds a port id
+	return s
+}
+
+// newSocket is an unbound socket in n whose requests run as t.
+//
+// Kernel: netlink_create.
+func newSocket(n *rtnl.Net, t *sim.Task) *Socket {
+	return &Socket{
 		n:      n,
 		h:      n.Handle(t),
 		wake:   make(chan struct{}),
 		rcvbuf: defaultSockBuf,
 		sndbuf: defaultSockBuf,
 	}
-	bind(s, t)
-	return s
 }
 
 // PID returns the socket's port id.
@@ -583,10 +592,18 @@ type netSockets struct {
 	cancel    func()    // +checklocks:mu
 }
 
-// kernelSockets is a kernel's open sockets: their port ids and namespaces.
+// kernelSockets is a kernel's open sockets: their port ids, which are
+// unique within a namespace (the kernel's table of a protocol's sockets is
+// keyed by namespace and port id), and their namespaces.
 type kernelSockets struct {
-	pids map[uint32]bool
+	pids map[portID]bool
 	nets map[*rtnl.Net]*netSockets
+}
+
+// A portID is a socket's address: its namespace and port id.
+type portID struct {
+	n   *rtnl.Net
+	pid uint32
 }
 
 // registry holds the kernels that have open sockets; a kernel leaves it
@@ -596,25 +613,33 @@ var registry struct {
 	kernels map[*rtnl.Kernel]*kernelSockets // +checklocks:mu
 }
 
-// bind gives s its port id and adds it to its namespace's sockets.
+// bind gives s port id pid, or with pid 0 one of its own (see Socket), and
+// adds it to its namespace's sockets. A port id another socket of the
+// namespace has is EADDRINUSE, as bind(2) reports it.
 //
-// Kernel: netlink_autobind.
-func bind(s *Socket, t *sim.Task) {
+// Kernel: netlink_bind → netlink_insert, or netlink_autobind.
+func bind(s *Socket, t *sim.Task, pid uint32) error {
 	registry.mu.Lock()
 	defer registry.mu.Unlock()
+	k := registry.kernels[s.n.Kernel()]
+	taken := func(pid uint32) bool { return k != nil && k.pids[portID{s.n, pid}] }
+	if pid != 0 && taken(pid) {
+		return os.NewSyscallError("bind", syscall.EADDRINUSE)
+	}
+	if pid == 0 {
+		pid = uint32(t.ID())
+		for rover := int32(autobindRover); pid == 0 || taken(pid); rover-- {
+			pid = uint32(rover)
+		}
+	}
 	if registry.kernels == nil {
 		registry.kernels = map[*rtnl.Kernel]*kernelSockets{}
 	}
-	k := registry.kernels[s.n.Kernel()]
 	if k == nil {
-		k = &kernelSockets{pids: map[uint32]bool{}, nets: map[*rtnl.Net]*netSockets{}}
+		k = &kernelSockets{pids: map[portID]bool{}, nets: map[*rtnl.Net]*netSockets{}}
 		registry.kernels[s.n.Kernel()] = k
 	}
-	pid := uint32(t.ID())
-	for rover := int32(autobindRover); pid == 0 || k.pids[pid]; rover-- {
-		pid = uint32(rover)
-	}
-	k.pids[pid] = true
+	k.pids[portID{s.n, pid}] = true
 	s.pid = pid
 	ns := k.nets[s.n]
 	if ns == nil {
@@ -625,6 +650,7 @@ func bind(s *Socket, t *sim.Task) {
 	ns.mu.Lock()
 	ns.socks = append(ns.socks[:len(ns.socks):len(ns.socks)], s)
 	ns.mu.Unlock()
+	return nil
 }
 
 // unbind removes s from its namespace and gives up its port id.
@@ -632,7 +658,7 @@ func unbind(s *Socket) {
 	registry.mu.Lock()
 	defer registry.mu.Unlock()
 	k := registry.kernels[s.n.Kernel()]
-	delete(k.pids, s.pid)
+	delete(k.pids, portID{s.n, s.pid})
 	ns := s.ns
 	ns.mu.Lock()
 	socks := make([]*Socket, 0, len(ns.socks))
