@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mdlayher/netlink"
+	"golang.org/x/net/bpf"
 
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
@@ -71,7 +72,8 @@ type Socket struct {
 	// (doubled), sndbuf SO_SNDBUF, sockErr sk_err (reported by the next
 	// Receive), congested NETLINK_S_CONGESTED, groups a bit g-1 set for each
 	// joined group g, dump the dump in progress (cb_running) or nil,
-	// maxRecvLen nlk->max_recvmsg_len.
+	// maxRecvLen nlk->max_recvmsg_len, filter the attached socket filter
+	// (sk_filter) or nil.
 	mu         sync.Mutex
 	wake       chan struct{} // +checklocks:mu
 	waiters    int           // +checklocks:mu
@@ -88,6 +90,7 @@ type Socket struct {
 	wdeadline  time.Time     // +checklocks:mu
 	dump       *dumpState    // +checklocks:mu
 	maxRecvLen int           // +checklocks:mu
+	filter     *bpf.VM       // +checklocks:mu
 }
 
 // sockOpts are the SOL_NETLINK boolean options that change what a Socket
@@ -388,6 +391,10 @@ func (s *Socket) wakeLocked() {
 // pending overrun is reported first, as recvmsg reports sk_err, as an
 // *os.SyscallError wrapping ENOBUFS.
 //
+// A datagram a socket filter cut (see SetBPF) is parsed as mdlayher/netlink's
+// own sockets parse it: a message cut short makes the whole datagram
+// EINVAL; a cut inside the first header leaves no message.
+//
 // Kernel: netlink_recvmsg, which also lets a dump in progress fill its
 // next datagram once the reader has made room.
 func (s *Socket) Receive() ([]netlink.Message, error) {
@@ -395,7 +402,7 @@ func (s *Socket) Receive() ([]netlink.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	return parseDatagram(b), nil
+	return parseDatagram(b)
 }
 
 // recvRaw is Receive returning the datagram's bytes.
@@ -500,15 +507,21 @@ func (s *Socket) noteRecvLenLocked(buf int) {
 }
 
 // enqueueLocked queues datagram b as a unicast or broadcast skb of
-// allocation size alloc, or drops it on an overrun: when the queue with
-// it would be over the receive buffer (an empty queue takes one skb
-// whatever its size), or the socket is congested.
+// allocation size alloc, once the socket's filter has let it through (and
+// maybe cut it), or drops it on an overrun: when the queue with it would
+// be over the receive buffer (an empty queue takes one skb whatever its
+// size), or the socket is congested.
 //
-// Kernel: netlink_attachskb / netlink_broadcast_deliver, netlink_overrun.
+// Kernel: netlink_unicast / do_one_broadcast (sk_filter first), then
+// netlink_attachskb / netlink_broadcast_deliver, netlink_overrun.
 //
 // +checklocks:s.mu
 func (s *Socket) enqueueLocked(b []byte, alloc int) {
 	if s.closed {
+		return
+	}
+	b, ok := s.filterLocked(b)
+	if !ok {
 		return
 	}
 	if ts := truesize(alloc); s.rmem > 0 && s.rmem+ts > s.rcvbuf || s.congested {
@@ -554,13 +567,18 @@ func truesize(size int) int {
 }
 
 // parseDatagram splits a datagram into its messages, as
-// syscall.ParseNetlinkMessage does for mdlayher/netlink's own sockets.
-func parseDatagram(b []byte) []netlink.Message {
+// syscall.ParseNetlinkMessage does for mdlayher/netlink's own sockets
+// (which pass it the datagram's length rounded up to 4): a message whose
+// length is below a header's or beyond the datagram is EINVAL.
+func parseDatagram(b []byte) ([]netlink.Message, error) {
+	if pad := align4(len(b)) - len(b); pad > 0 {
+		b = append(b[:len(b):len(b)], make([]byte, pad)...)
+	}
 	var msgs []netlink.Message
 	for len(b) >= nlmsgHdrLen {
 		l := int(le.Uint32(b))
 		if l < nlmsgHdrLen || l > len(b) {
-			break
+			return nil, syscall.EINVAL
 		}
 		msgs = append(msgs, netlink.Message{
 			Header: netlink.Header{
@@ -574,7 +592,7 @@ func parseDatagram(b []byte) []netlink.Message {
 		})
 		b = b[min(align4(l), len(b)):]
 	}
-	return msgs
+	return msgs, nil
 }
 
 // netSockets is a namespace's open sockets and its notification
