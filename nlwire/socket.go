@@ -15,6 +15,7 @@ import (
 	"github.com/mdlayher/netlink"
 	"golang.org/x/net/bpf"
 
+	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 )
@@ -210,6 +211,23 @@ func errClosed(op string) error { return os.NewSyscallError(op, syscall.EBADF) }
 // ("use of closed file", internal/poll.ErrFileClosing).
 var errFileClosing = errors.New("use of closed file") // +checklocksignore: never changes
 
+// SyscallConn fails: a simulated socket has no file descriptor, so there
+// is nothing a syscall.RawConn could pass to a caller's getsockopt or
+// recvmsg. The error is a *netlink.OpError for "syscall-conn" wrapping
+// EOPNOTSUPP (so errors.ErrUnsupported too), whose text says "operation
+// not supported", as the error mdlayher/netlink gives where it has no
+// socket to offer (its tests look for "not supported"). On a closed
+// socket it is EBADF, as mdlayher/socket's.
+func (s *Socket) SyscallConn() (syscall.RawConn, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, errClosed("syscallconn")
+	}
+	return nil, &netlink.OpError{Op: "syscall-conn",
+		Err: errno.New(syscall.EOPNOTSUPP, "a simulated netlink socket has no file descriptor")}
+}
+
 // JoinGroup joins RTNLGRP group g (1 to 39; others: EINVAL).
 //
 // Kernel: netlink_setsockopt NETLINK_ADD_MEMBERSHIP.
@@ -287,7 +305,9 @@ func (s *Socket) SetOption(o netlink.ConnOption, enable bool) error {
 	return nil
 }
 
-// SetDeadline sets both deadlines.
+// SetDeadline sets both deadlines. The deadline setters of a closed
+// socket fail with the poller's "use of closed file", as those of
+// mdlayher/netlink's own sockets do.
 func (s *Socket) SetDeadline(t time.Time) error {
 	return s.setDeadlines(t, t, true, true)
 }
@@ -311,7 +331,8 @@ func (s *Socket) setDeadlines(r, w time.Time, setR, setW bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return errClosed("setdeadline")
+		// os.File's deadlines on a closed file: the poller's error.
+		return errFileClosing
 	}
 	if setR {
 		s.rdeadline = r
