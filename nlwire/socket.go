@@ -23,7 +23,8 @@ import (
 // Socket is a NETLINK_ROUTE socket in a simulated namespace: it implements
 // github.com/mdlayher/netlink's Socket interface and the optional methods
 // a netlink.Conn looks for (JoinGroup, LeaveGroup, SetOption, the
-// deadlines and the buffer sizes). Requests sent on it are served at once
+// deadlines, the buffer sizes, SetBPF and RemoveBPF; SyscallConn says it
+// has no descriptor). Requests sent on it are served at once
 // by its namespace, as one task of the simulated kernel (the socket's
 // handle); their replies, acks and dumps, and the notifications of the
 // groups it joined, queue up until Receive takes them, one datagram per
