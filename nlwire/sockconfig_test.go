@@ -27,6 +27,7 @@ import (
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/internal/linediff"
+	"github.com/netsimlab/netsim/nlwire"
 	"github.com/netsimlab/netsim/nlwire/internal/uapi"
 	W "github.com/netsimlab/netsim/nlwire/internal/wiretest"
 )
@@ -279,7 +280,7 @@ func TestSockConfig(t *testing.T) {
 	}
 	want, err := os.ReadFile(path)
 	require.NoError(t, err)
-	got, err := runSockSeq(W.NewSim(nil))
+	got, err := runSockSeq(W.NewSim(nlwire.Dial))
 	require.NoError(t, err, "nlwire:\n%s", got)
 	if d := linediff.Unified(string(want), got); d != "" {
 		t.Errorf("nlwire differs from the kernel (- kernel, + nlwire):\n%s", d)
