@@ -646,6 +646,12 @@ type portID struct {
 	pid uint32
 }
 
+// taken reports whether a socket of namespace n has port id pid; k may be
+// nil (a kernel with no open socket).
+func (k *kernelSockets) taken(n *rtnl.Net, pid uint32) bool {
+	return k != nil && k.pids[portID{n, pid}]
+}
+
 // registry holds the kernels that have open sockets; a kernel leaves it
 // when its last socket closes.
 var registry struct {
@@ -662,13 +668,12 @@ func bind(s *Socket, t *sim.Task, pid uint32) error {
 	registry.mu.Lock()
 	defer registry.mu.Unlock()
 	k := registry.kernels[s.n.Kernel()]
-	taken := func(pid uint32) bool { return k != nil && k.pids[portID{s.n, pid}] }
-	if pid != 0 && taken(pid) {
+	if pid != 0 && k.taken(s.n, pid) {
 		return os.NewSyscallError("bind", syscall.EADDRINUSE)
 	}
 	if pid == 0 {
 		pid = uint32(t.ID())
-		for rover := int32(autobindRover); pid == 0 || taken(pid); rover-- {
+		for rover := int32(autobindRover); pid == 0 || k.taken(s.n, pid); rover-- {
 			pid = uint32(rover)
 		}
 	}
