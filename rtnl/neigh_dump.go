@@ -84,6 +84,7 @@ func (h *Handle) GetNeigh(req NeighGetRequest) (NeighInfo, error) {
 			return errno.New(syscall.ENOENT, "Neighbour entry not found")
 		}
 		out = neighInfo(e, tbl.Family(), t.Now())
+		out.Cache.Refcnt++ // neigh_get fills the reply holding its lookup's reference
 		return nil
 	})
 	return out, err
@@ -170,29 +171,26 @@ func (d *NeighDump) filtered(dev *netdev.Device) bool {
 	}
 }
 
-// Next is one part of the dump: table after table, it calls fn for the
-// namespace's entries that pass the filters, from where the last part
-// stopped, until fn returns false, and reports whether the dump is done.
-// Each part walks every entry of every namespace from its position, as
-// the kernel's walks the whole hash table.
+// Next is one part of the dump, one pass of the dumpit: table after
+// table, it calls fn for the namespace's entries that pass the filters,
+// from where the last part stopped, until fn returns false, and reports
+// whether the dump is done. Each part walks every entry of every
+// namespace from its position, as the kernel's walks the whole hash
+// table.
 //
 // Kernel: neigh_dump_table, pneigh_dump_table (net/core/neighbour.c).
 func (d *NeighDump) Next(fn func(*NeighInfo) bool) (done bool, err error) {
-	for len(d.tables) > 0 {
-		var tblDone bool
-		err := d.h.doFrom(d.req.Origin, "RTM_GETNEIGH", func(t *sim.Task, tb *netdev.Table) error {
-			tblDone = d.nextTable(t, tb, fn)
-			return nil
-		})
-		if err != nil {
-			return false, err
+	err = d.h.doFrom(d.req.Origin, "RTM_GETNEIGH", func(t *sim.Task, tb *netdev.Table) error {
+		for len(d.tables) > 0 {
+			if !d.nextTable(t, tb, fn) {
+				return nil
+			}
+			d.tables, d.cursor, d.ppos = d.tables[1:], 0, 0
 		}
-		if !tblDone {
-			return false, nil
-		}
-		d.tables, d.cursor, d.ppos = d.tables[1:], 0, 0
-	}
-	return true, nil
+		done = true
+		return nil
+	})
+	return done && err == nil, err
 }
 
 func (d *NeighDump) nextTable(t *sim.Task, tb *netdev.Table, fn func(*NeighInfo) bool) bool {
