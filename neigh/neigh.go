@@ -286,8 +286,9 @@ func (tb *Table) Create(t *sim.Task, addr netip.Addr, dev *netdev.Device, flags 
 }
 
 // construct is the protocol's constructor: a multicast address, or any
-// address on a loopback device, has no resolution (NUD_NOARP) and its
-// link-layer address at once: the multicast mapping, or the device's own.
+// address on a loopback device or one without ARP (IFF_NOARP: a dummy),
+// has no resolution (NUD_NOARP) and its link-layer address at once: the
+// multicast mapping, or the device's own.
 //
 // Kernel: arp_constructor (net/ipv4/arp.c), ndisc_constructor
 // (net/ipv6/ndisc.c).
@@ -299,7 +300,7 @@ func (tb *Table) construct(e *Entry) {
 	case e.Addr.IsMulticast():
 		a := e.Addr.As16()
 		e.LLAddr = netdev.MAC{0x33, 0x33, a[12], a[13], a[14], a[15]} // ipv6_eth_mc_map
-	case e.Dev.Flags()&netdev.FlagLoopback != 0:
+	case e.Dev.Flags()&(netdev.FlagLoopback|netdev.FlagNoARP) != 0:
 		e.LLAddr = e.Dev.Addr()
 	default:
 		return
