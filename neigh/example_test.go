@@ -8,6 +8,7 @@ import (
 
 	"github.com/netsimlab/netsim/neigh"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -41,12 +42,12 @@ func Example() {
 
 	arp := neigh.NewARP(printer{})
 	admin := neigh.UpdateAdmin | neigh.UpdateOverride | neigh.UpdateOverrideIsRouter
-	e, _ := arp.Create(t, netip.MustParseAddr("10.0.0.2"), veth, 0, true)
+	e, _ := arp.Create(t, netip.MustParseAddr("10.0.0.2"), veth, rt.TypeUnicast, 0, true)
 	_ = arp.Update(t, e, netdev.MAC{2, 0, 0, 0, 0, 2}, true, neigh.StatePermanent, admin)
-	e, _ = arp.Create(t, netip.MustParseAddr("10.0.0.3"), veth, 0, false)
+	e, _ = arp.Create(t, netip.MustParseAddr("10.0.0.3"), veth, rt.TypeUnicast, 0, false)
 	err := arp.Update(t, e, netdev.MAC{}, false, neigh.StateStale, admin)
 	fmt.Println(errors.Is(err, syscall.EINVAL), err)
-	e, _ = arp.Create(t, netip.MustParseAddr("10.0.0.4"), dummy, 0, false)
+	e, _ = arp.Create(t, netip.MustParseAddr("10.0.0.4"), dummy, rt.TypeUnicast, 0, false)
 	fmt.Printf("%s on dummy0: state %#x, dummy0's address: %v\n", e.Addr, uint16(e.State), e.LLAddr == dummy.Addr())
 	arp.Flush(t, veth, true, true) // neigh_carrier_down
 	fmt.Println(arp.Len(), "entries,", arp.GCEntries(), "not exempt from gc")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/netsimlab/netsim/neigh"
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rt"
 	"github.com/netsimlab/netsim/sim"
 )
 
@@ -58,7 +59,7 @@ func TestTableAgainstModel(t *testing.T) {
 				e := arp.Lookup(task, addr, dev)
 				if e == nil {
 					var err error
-					e, err = arp.Create(task, addr, dev, f, st&neigh.StatePermanent != 0 || f != 0)
+					e, err = arp.Create(task, addr, dev, rt.TypeUnicast, f, st&neigh.StatePermanent != 0 || f != 0)
 					if err != nil {
 						t.Fatalf("seed %d step %d: create: %v", seed, step, err)
 					}

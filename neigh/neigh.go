@@ -111,8 +111,9 @@ type Entry struct {
 	LLAddr   netdev.MAC // the link-layer address; meaningful in a StateValid state or once set
 	HasLL    bool       // an address was ever set (neigh->ha is not all zero for a dump)
 	State    State
-	Flags    Flags // FlagRouter, FlagExtLearned, FlagManaged
-	Protocol uint8 // NDA_PROTOCOL, 0 when none was given
+	Flags    Flags   // FlagRouter, FlagExtLearned, FlagManaged
+	Protocol uint8   // NDA_PROTOCOL, 0 when none was given
+	Type     rt.Type // neigh->type: RTN_UNICAST, RTN_MULTICAST, RTN_BROADCAST, RTN_LOCAL
 	Probes   uint32
 
 	// Used, Confirmed and Updated are neigh->used, ->confirmed and
@@ -248,14 +249,15 @@ func (tb *Table) Lookup(t *sim.Task, addr netip.Addr, dev *netdev.Device) *Entry
 
 // Create makes an entry of addr on dev in state NUD_NONE (or the state
 // the protocol's constructor gives it), with flags (FlagExtLearned,
-// FlagManaged) set. An entry not exempt from gc counts against the
+// FlagManaged) set. typ is the address's type as the caller found it
+// (IPv4: inet_addr_type_dev_table; IPv6: RTN_MULTICAST or RTN_UNICAST). An entry not exempt from gc counts against the
 // thresholds: past gc_thresh3, or past gc_thresh2 when the last forced gc
 // is more than five seconds old, a forced gc runs first, and when it
 // frees nothing past gc_thresh3 the create fails with ENOBUFS.
 //
 // Kernel: ___neigh_create, neigh_alloc (net/core/neighbour.c);
 // arp_constructor (net/ipv4/arp.c), ndisc_constructor (net/ipv6/ndisc.c).
-func (tb *Table) Create(t *sim.Task, addr netip.Addr, dev *netdev.Device, flags Flags, exemptGC bool) (*Entry, error) {
+func (tb *Table) Create(t *sim.Task, addr netip.Addr, dev *netdev.Device, typ rt.Type, flags Flags, exemptGC bool) (*Entry, error) {
 	now := t.Now()
 	if !exemptGC {
 		n := tb.gcEntries
@@ -270,7 +272,7 @@ func (tb *Table) Create(t *sim.Task, addr netip.Addr, dev *netdev.Device, flags 
 	tb.stats.Allocs++
 	tb.seq++
 	e := &Entry{
-		Dev: dev, Addr: addr, Flags: flags & (FlagExtLearned | FlagManaged),
+		Dev: dev, Addr: addr, Type: typ, Flags: flags & (FlagExtLearned | FlagManaged),
 		Used: now, Updated: now, Confirmed: now.Add(-2 * tb.BaseReachableTime),
 		seq: tb.seq,
 	}
@@ -285,10 +287,11 @@ func (tb *Table) Create(t *sim.Task, addr netip.Addr, dev *netdev.Device, flags 
 	return e, nil
 }
 
-// construct is the protocol's constructor: a multicast address, or any
+// construct is the protocol's constructor: a multicast address, any
 // address on a loopback device or one without ARP (IFF_NOARP: a dummy),
-// has no resolution (NUD_NOARP) and its link-layer address at once: the
-// multicast mapping, or the device's own.
+// and an IPv4 broadcast address have no resolution (NUD_NOARP) and their
+// link-layer address at once: the multicast mapping, the device's own,
+// or its broadcast address.
 //
 // Kernel: arp_constructor (net/ipv4/arp.c), ndisc_constructor
 // (net/ipv6/ndisc.c).
@@ -302,6 +305,8 @@ func (tb *Table) construct(e *Entry) {
 		e.LLAddr = netdev.MAC{0x33, 0x33, a[12], a[13], a[14], a[15]} // ipv6_eth_mc_map
 	case e.Dev.Flags()&(netdev.FlagLoopback|netdev.FlagNoARP) != 0:
 		e.LLAddr = e.Dev.Addr()
+	case e.Type == rt.TypeBroadcast && e.Addr.Is4():
+		e.LLAddr = e.Dev.Broadcast()
 	default:
 		return
 	}

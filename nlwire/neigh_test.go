@@ -96,4 +96,19 @@ func init() {
 			note("deleting the device flushes its entries", W.Msg(uapi.RTM_DELLINK, W.Ack, W.IfInfo{Index: ifVeth0}.Bytes())),
 		),
 	})
+	sequences = append(sequences, W.Seq{
+		Name:    "neigh_nolocal",
+		Doc:     "neighbours in a namespace with no IPv4 address: no local table, so every IPv4 neighbour is RTN_BROADCAST and NOARP with the broadcast address",
+		Options: extAck,
+		Groups:  []uint32{uapi.RTNLGRP_NEIGH},
+		Steps: steps(
+			send(vethPair()),
+			note("NUD_STALE without an address: the broadcast address is the entry's", neighMsg(uapi.RTM_NEWNEIGH, W.Create, ifVeth0, nudStale, 0, "10.0.0.2")),
+			neighMsg(uapi.RTM_GETNEIGH, W.Req, ifVeth0, 0, 0, "10.0.0.2"),
+			addr4(uapi.RTM_NEWADDR, W.Create, ifVeth0, "10.0.0.1", 24),
+			note("with the local table: unicast, and no address to take", neighMsg(uapi.RTM_NEWNEIGH, W.Create, ifVeth0, nudStale, 0, "10.0.0.3")),
+			note("the device's own address: RTN_LOCAL", neighMsg(uapi.RTM_NEWNEIGH, W.Create, ifVeth0, nudPermanent, 0, "10.0.0.1", lladdr("02:00:00:00:00:01"))),
+			neighMsg(uapi.RTM_GETNEIGH, W.Req, ifVeth0, 0, 0, "10.0.0.1"),
+		),
+	})
 }

@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/netsimlab/netsim/errno"
+	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/neigh"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/rt"
@@ -139,7 +140,7 @@ func (h *Handle) NewNeigh(r NeighRequest) error {
 				return errno.New(syscall.EINVAL, "Invalid NTF_* flag for permanent entry")
 			}
 			exempt := perm || r.NTF&neigh.FlagExtLearned != 0
-			if e, err = tbl.Create(t, dst, dev, r.NTF, exempt); err != nil {
+			if e, err = tbl.Create(t, dst, dev, h.n.neighType(t, dev, dst), r.NTF, exempt); err != nil {
 				return err
 			}
 		} else {
@@ -209,6 +210,33 @@ func (h *Handle) DelNeigh(r NeighRequest) error {
 	})
 }
 
+// neighType is the type a new neighbour of addr on dev gets: for IPv6
+// multicast or unicast (ndisc_constructor); for IPv4 what the namespace's
+// local table says of the address through dev, and RTN_BROADCAST while
+// there is no local table (no IPv4 address was ever configured), as
+// Linux 6.18 types every IPv4 neighbour then.
+//
+// Kernel: arp_constructor → inet_addr_type_dev_table, __inet_dev_addr_type
+// (net/ipv4/arp.c, fib_frontend.c).
+func (n *Net) neighType(t *sim.Task, dev *netdev.Device, addr netip.Addr) rt.Type {
+	switch {
+	case addr.IsMulticast():
+		return rt.TypeMulticast
+	case addr.Is6():
+		return rt.TypeUnicast
+	case addr.As4()[0] == 0 || addr == netip.AddrFrom4([4]byte{255, 255, 255, 255}):
+		return rt.TypeBroadcast // ipv4_is_zeronet, ipv4_is_lbcast
+	}
+	local := n.fib.Table(fib.TableLocal)
+	if local == nil {
+		return rt.TypeBroadcast
+	}
+	if res, err := local.Lookup(t, fib.Flow{Dst: addr}); err == nil && res.Dev == dev {
+		return res.Type
+	}
+	return rt.TypeUnicast
+}
+
 // NeighInfo is one neighbour or proxy entry as a message of the kernel
 // reports it (neigh_fill_info, pneigh_fill_info).
 type NeighInfo struct {
@@ -249,15 +277,12 @@ func clockTicks(t, since sim.Time) uint32 {
 // neighInfo is neigh_fill_info of e at now.
 func neighInfo(e *neigh.Entry, fam rt.Family, now sim.Time) NeighInfo {
 	ni := NeighInfo{
-		Family: fam, Index: e.Dev.Index(), Link: e.Dev.Name(), Type: rt.TypeUnicast,
+		Family: fam, Index: e.Dev.Index(), Link: e.Dev.Name(), Type: e.Type,
 		State: e.State, NTF: e.Flags, Dst: e.Addr, Protocol: e.Protocol, Probes: e.Probes,
 		Cache: NeighCacheInfo{
 			Used: clockTicks(now, e.Used), Confirmed: clockTicks(now, e.Confirmed),
 			Updated: clockTicks(now, e.Updated), Refcnt: e.Refcnt(),
 		},
-	}
-	if e.Addr.IsMulticast() {
-		ni.Type = rt.TypeMulticast
 	}
 	if e.State&neigh.StateValid != 0 {
 		ni.LLAddr, ni.HasLL = e.LLAddr, true
