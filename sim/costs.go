@@ -139,6 +139,17 @@ type Costs struct {
 	// Syscall and the removal (Fib6RouteRemove): the configuration, the
 	// node's lookup (fib6_locate), the route's hold and release.
 	Fib6RouteDelete time.Duration
+	// NeighAdd is creating one neighbour entry (neigh_alloc, the
+	// constructor, the hash insert, the RTM_NEWNEIGH), beyond the
+	// request's Syscall.
+	NeighAdd time.Duration
+	// NeighRemove is deleting one neighbour entry (__neigh_update to
+	// NUD_FAILED with its RTM_NEWNEIGH, the unlink, the RTM_DELNEIGH, the
+	// RCU-deferred free), beyond the request's Syscall.
+	NeighRemove time.Duration
+	// NeighVisit is one neighbour entry looked up or walked (a hash chain
+	// step, a list step).
+	NeighVisit time.Duration
 
 	// Memory is the cache hierarchy that work charged with a Footprint
 	// (Task.ChargeIn) stalls in once its working set outgrows L2. The zero
@@ -204,6 +215,9 @@ var DefaultCosts = Costs{
 	FibInfoFree:     700 * time.Nanosecond,
 	FibRouteDelete:  3600 * time.Nanosecond,
 	Fib6RouteDelete: 2600 * time.Nanosecond,
+	NeighAdd:        3000 * time.Nanosecond,
+	NeighRemove:     4400 * time.Nanosecond,
+	NeighVisit:      12 * time.Nanosecond,
 	Memory: Memory{
 		L1: 32 << 10, L2: 724 << 10, L3: 8 << 20,
 		L1Hit: 1100 * Picosecond, L2Hit: 4860 * Picosecond, L3Hit: 18380 * Picosecond, DRAM: 178500 * Picosecond,
@@ -293,6 +307,12 @@ func (c *Costs) PerUnit(k Kind) time.Duration {
 		return c.FibRouteDelete
 	case Fib6RouteDelete:
 		return c.Fib6RouteDelete
+	case NeighAdd:
+		return c.NeighAdd
+	case NeighRemove:
+		return c.NeighRemove
+	case NeighVisit:
+		return c.NeighVisit
 	}
 	return 0
 }
