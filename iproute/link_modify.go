@@ -69,6 +69,8 @@ func (ip *IP) linkCreate(h *handle, r *linkReq, flags rt.NLMFlags) error {
 				return notSupported("ip link add ... peer", "master")
 			case pr.link != "":
 				return notSupported("ip link add ... peer", "link")
+			case pr.netns != nil:
+				return notSupported("ip link add ... peer", "netns")
 			}
 			if err := pr.refusal("ip link add ... peer"); err != nil {
 				return err
@@ -131,6 +133,9 @@ func (ip *IP) linkCreate(h *handle, r *linkReq, flags rt.NLMFlags) error {
 	}
 	if err := r.refusal("ip link add"); err != nil {
 		return err
+	}
+	if r.netns != nil {
+		return notSupported("ip link add", "netns")
 	}
 	if r.hasAddr && r.addrLen < len(netdev.MAC{}) || r.peerAddrLen > 0 && r.peerAddrLen < len(netdev.MAC{}) {
 		// validate_linkmsg: IFLA_ADDRESS shorter than the device's.
@@ -279,12 +284,49 @@ func setLink(h *handle, dev rtnl.LinkInfo, r *linkReq) error {
 	if r.hasTxqlen {
 		steps = append(steps, rtnl.LinkChange{TxQueueLen: &r.txqlen})
 	}
+	if r.netns != nil {
+		// The move comes first, and the device is elsewhere after it:
+		// one request carries every change, with "name" as the name to
+		// take where the device's own is in use.
+		c := rtnl.LinkChange{Netns: *r.netns, Name: r.name}
+		if r.hasIndex {
+			c.NewIndex = r.index // IFLA_NEW_IFINDEX
+		}
+		for _, s := range steps {
+			mergeChange(&c, s)
+		}
+		return h.setIndex(dev.Index, c)
+	}
 	for _, c := range steps {
 		if err := h.setIndex(dev.Index, c); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// mergeChange adds to c the one change step s carries.
+func mergeChange(c *rtnl.LinkChange, s rtnl.LinkChange) {
+	switch {
+	case s.Addr != nil:
+		c.Addr = s.Addr
+	case s.MTU != nil:
+		c.MTU = s.MTU
+	case s.Group != nil:
+		c.Group = s.Group
+	case s.Alias != nil:
+		c.Alias = s.Alias
+	case s.Up != nil:
+		c.Up = s.Up
+	case s.SetFlags:
+		c.SetFlags, c.Flags, c.Change = true, s.Flags, s.Change
+	case s.MasterName != nil:
+		c.MasterName = s.MasterName
+	case s.Master != nil:
+		c.Master = s.Master
+	case s.TxQueueLen != nil:
+		c.TxQueueLen = s.TxQueueLen
+	}
 }
 
 func (ip *IP) linkDel(h *handle, argv []string) error {
