@@ -266,8 +266,7 @@ var unmodelledLinkAttrs = map[int]string{
 	uapi.IFLA_VF_PORTS: "IFLA_VF_PORTS", uapi.IFLA_PORT_SELF: "IFLA_PORT_SELF",
 	uapi.IFLA_AF_SPEC: "IFLA_AF_SPEC", uapi.IFLA_PROTO_DOWN: "IFLA_PROTO_DOWN",
 	uapi.IFLA_PROTO_DOWN_REASON: "IFLA_PROTO_DOWN_REASON", uapi.IFLA_XDP: "IFLA_XDP",
-	uapi.IFLA_NET_NS_PID: "IFLA_NET_NS_PID", uapi.IFLA_NET_NS_FD: "IFLA_NET_NS_FD",
-	uapi.IFLA_TARGET_NETNSID: "IFLA_TARGET_NETNSID", uapi.IFLA_LINK_NETNSID: "IFLA_LINK_NETNSID",
+	uapi.IFLA_LINK_NETNSID:  "IFLA_LINK_NETNSID",
 	uapi.IFLA_NUM_TX_QUEUES: "IFLA_NUM_TX_QUEUES", uapi.IFLA_NUM_RX_QUEUES: "IFLA_NUM_RX_QUEUES",
 }
 
@@ -304,12 +303,23 @@ var unmodelledPeerAttrs = []int{
 	uapi.IFLA_NET_NS_PID, uapi.IFLA_NET_NS_FD, uapi.IFLA_TARGET_NETNSID,
 }
 
+// peerAttrNames names the namespace attributes of unmodelledPeerAttrs
+// beside unmodelledLinkAttrs' names.
+var peerAttrNames = func() map[int]string {
+	m := map[int]string{uapi.IFLA_NET_NS_PID: "IFLA_NET_NS_PID", uapi.IFLA_NET_NS_FD: "IFLA_NET_NS_FD",
+		uapi.IFLA_TARGET_NETNSID: "IFLA_TARGET_NETNSID"}
+	for t, n := range unmodelledLinkAttrs {
+		m[t] = n
+	}
+	return m
+}()
+
 // refusePeerUnmodelled refuses a veth peer's attribute that netsim does not
 // model, with IFLA_OPERSTATE and IFLA_LINKMODE as refuseUnmodelled has them.
 func refusePeerUnmodelled(a attrs) error {
 	for _, t := range unmodelledPeerAttrs {
 		if a.has(uint16(t)) {
-			return badAttr(errno.Errorf(syscall.EOPNOTSUPP, "%s of a veth peer is not modelled by netsim", unmodelledLinkAttrs[t]), a.offset(uint16(t)))
+			return badAttr(errno.Errorf(syscall.EOPNOTSUPP, "%s of a veth peer is not modelled by netsim", peerAttrNames[t]), a.offset(uint16(t)))
 		}
 	}
 	return refuseUnmodelled(a.only(uapi.IFLA_OPERSTATE, uapi.IFLA_LINKMODE))
@@ -347,6 +357,22 @@ func linkChange(m ifinfomsg, a attrs) (rtnl.LinkChange, error) {
 		c.Group = &g
 	}
 	c.Name = a.str(uapi.IFLA_IFNAME)
+	// rtnl_link_get_net_by_nlattr: the namespace the device moves to
+	// or is created in (rtnl_ensure_unique_netns allowed one at most).
+	switch {
+	case a.has(uapi.IFLA_NET_NS_PID):
+		pid := a.u32(uapi.IFLA_NET_NS_PID)
+		c.Netns.PID = &pid
+	case a.has(uapi.IFLA_NET_NS_FD):
+		fd := a.u32(uapi.IFLA_NET_NS_FD)
+		c.Netns.FD = &fd
+	case a.has(uapi.IFLA_TARGET_NETNSID):
+		id := int32(a.u32(uapi.IFLA_TARGET_NETNSID))
+		c.Netns.NSID = &id
+	}
+	if a.has(uapi.IFLA_NEW_IFINDEX) {
+		c.NewIndex = netdev.IfIndex(int32(a.u32(uapi.IFLA_NEW_IFINDEX)))
+	}
 	if a.has(uapi.IFLA_IFALIAS) {
 		al := string(a.get(uapi.IFLA_IFALIAS))
 		c.Alias = &al

@@ -151,7 +151,7 @@ func linkMessageEvent(li rtnl.LinkInfo, change, event uint32) []byte {
 	if li.Kind != "" || li.SlaveKind != "" {
 		nestNoFlag(ae, uapi.IFLA_LINKINFO, func(x *netlink.AttributeEncoder) { fillLinkInfo(x, li) })
 	}
-	if hasIflink(li) && li.LinkIndex != li.Index {
+	if hasIflink(li) && (li.LinkIndex != li.Index || li.LinkNetns) {
 		ae.Uint32(uapi.IFLA_LINK, uint32(li.LinkIndex))
 	}
 	ae.String(uapi.IFLA_QDISC, li.Qdisc)
