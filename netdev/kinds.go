@@ -152,6 +152,9 @@ type Veth struct {
 	// ifi_flags): the kernel registers the peer, fails to open it
 	// (ENOTCONN) and unregisters it, its ifindex spent.
 	PeerUp bool
+	// PeerTable is the namespace the peer is created in; nil: the
+	// device's own (veth_newlink's peer net).
+	PeerTable *Table
 }
 
 // MacvlanMode is a macvlan mode (enum macvlan_mode).
@@ -379,6 +382,7 @@ type devPriv struct {
 	addrRandom  bool         // addr_assign_type == NET_ADDR_RANDOM
 	addrStolen  bool         // addr_assign_type == NET_ADDR_STOLEN (a vlan using its lower's address)
 	wantIndex   IfIndex      // requested ifindex, for kinds that create several devices
+	regTable    *Table       // the table a device of such a kind registers in, when not the request's
 	bondSaved   bondSaved    // a bond slave's own address and MTU, restored on release
 	bridge      *bridgeState // a bridge's state (struct net_bridge)
 	brPort      *bridgePort  // a bridge port's state (struct net_bridge_port)

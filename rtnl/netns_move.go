@@ -101,6 +101,22 @@ func (r NetnsRef) target(from *Net) (*netdev.Table, error) {
 	return n.devs, nil
 }
 
+// peerTable returns the device table of the namespace a veth's peer is
+// created in: the one its own attributes name (r.Peer.Netns), else the
+// requester's, n, whatever namespace the request creates the device in.
+//
+// Kernel: rtnl_get_peer_net (net/core/rtnetlink.c), veth_newlink.
+func (r LinkRequest) peerTable(n *Net) (*netdev.Table, error) {
+	if r.Peer == nil {
+		return n.devs, nil
+	}
+	p, err := r.Peer.Netns.resolve(n)
+	if err != nil {
+		return nil, err
+	}
+	return p.devs, nil
+}
+
 // resolve returns the namespace r names, or from when it names none.
 // A process id no live namespace has is ESRCH, a descriptor not open
 // EBADF, a namespace id EINVAL (none is assigned); all three bare, as

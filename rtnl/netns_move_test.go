@@ -257,17 +257,39 @@ func TestNetnsFDHoldsNamespace(t *testing.T) {
 	assert.Equal(t, []string{"1:lo"}, linkIdxNames(t, m.ha))
 }
 
-// RTM_NEWLINK with a target namespace creates the device there.
+// RTM_NEWLINK with a target namespace creates the device there; a veth's
+// peer goes where its own attributes say, else to the requester's
+// namespace. Names and ifindexes are each namespace's own (Linux 6.18:
+// testdata/link_netns_veth.txt in iproute).
 //
-// Kernel: rtnl_newlink_create → rtnl_create_link(tgt_net).
+// Kernel: rtnl_newlink_create → rtnl_create_link(tgt_net),
+// rtnl_get_peer_net, veth_newlink.
 func TestNewLinkInTargetNamespace(t *testing.T) {
 	m := newMoveRig(t)
-	m.ok(m.ha.NewLink(rtnl.LinkRequest{
-		Name: "d0", Flags: rt.NLMCreate | rt.NLMExcl, Spec: netdev.Veth{Name: "d0", Peer: "d1"},
-		Change: rtnl.LinkChange{Netns: rtnl.NetnsRef{Net: m.b}},
-	}))
-	assert.Equal(t, []string{"1:lo", "2:d1", "3:d0"}, linkIdxNames(t, m.hb))
-	assert.Equal(t, []string{"1:lo", "2:v1", "3:v0"}, linkIdxNames(t, m.ha))
+	add := func(name, peer string, dev, peerNs *rtnl.Net) error {
+		r := rtnl.LinkRequest{Name: name, Flags: rt.NLMCreate | rt.NLMExcl, Spec: netdev.Veth{Name: name, Peer: peer}}
+		if dev != nil {
+			r.Change.Netns = rtnl.NetnsRef{Net: dev}
+		}
+		if peerNs != nil {
+			r.Peer = &rtnl.LinkChange{Netns: rtnl.NetnsRef{Net: peerNs}}
+		}
+		return m.ha.NewLink(r)
+	}
+	m.ok(add("d0", "d1", m.b, nil))
+	m.ok(add("e0", "e1", nil, m.b))
+	m.ok(add("f0", "f1", m.b, m.b))
+	require.ErrorIs(t, add("g0", "e1", nil, m.b), syscall.EEXIST)
+	m.ok(add("g0", "g0", nil, m.b))
+	err := m.ha.NewLink(rtnl.LinkRequest{Name: "h0", Flags: rt.NLMCreate, Spec: netdev.Veth{Name: "h0", Peer: "h1"},
+		Peer: &rtnl.LinkChange{Netns: rtnl.NetnsRef{PID: ptr(uint32(7))}}})
+	require.ErrorIs(t, err, syscall.ESRCH, "the peer's namespace is resolved first")
+	assert.Equal(t, []string{"1:lo", "2:v1", "3:v0", "4:d1", "5:e0", "6:g0"}, linkIdxNames(t, m.ha))
+	assert.Equal(t, []string{"1:lo", "2:d0", "3:e1", "4:f1", "5:f0", "6:g0"}, linkIdxNames(t, m.hb))
+	d0, err := m.hb.LinkByName("d0")
+	m.ok(err)
+	assert.True(t, d0.LinkNetns)
+	assert.Equal(t, netdev.IfIndex(4), d0.LinkIndex)
 }
 
 // Deleting a namespace deletes a veth whose peer is elsewhere with its

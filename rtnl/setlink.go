@@ -82,7 +82,9 @@ type LinkRequest struct {
 
 	Change LinkChange
 	// Peer is what a veth's VETH_INFO_PEER changes on the new peer: its
-	// ifi_flags and ifi_change (the other fields are not looked at).
+	// ifi_flags and ifi_change, and its namespace (Netns; without one the
+	// peer is created in the requester's namespace, wherever the device
+	// is). The other fields are not looked at.
 	Peer *LinkChange
 }
 
@@ -99,6 +101,10 @@ type LinkRequest struct {
 func (h *Handle) NewLink(r LinkRequest) error {
 	return h.doFrom(r.Origin, "RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
 		tgt, err := r.Change.Netns.target(h.n)
+		if err != nil {
+			return err
+		}
+		peerTb, err := r.peerTable(h.n)
 		if err != nil {
 			return err
 		}
@@ -163,11 +169,17 @@ func (h *Handle) NewLink(r LinkRequest) error {
 			}
 			return errno.New(syscall.EOPNOTSUPP, "Unknown device type")
 		}
-		// rtnl_create_link makes the device in the target namespace.
+		// rtnl_create_link makes the device in the target namespace, a
+		// veth its peer in the peer's (veth_newlink).
 		if tgt != nil {
 			tb = tgt
 		}
-		devs, err := tb.NewLink(t, r.Spec)
+		spec := r.Spec
+		if v, ok := spec.(netdev.Veth); ok && peerTb != tb {
+			v.PeerTable = peerTb
+			spec = v
+		}
+		devs, err := tb.NewLink(t, spec)
 		if err != nil {
 			return err
 		}
