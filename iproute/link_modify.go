@@ -69,8 +69,6 @@ func (ip *IP) linkCreate(h *handle, r *linkReq, flags rt.NLMFlags) error {
 				return notSupported("ip link add ... peer", "master")
 			case pr.link != "":
 				return notSupported("ip link add ... peer", "link")
-			case pr.netns != nil:
-				return notSupported("ip link add ... peer", "netns")
 			}
 			if err := pr.refusal("ip link add ... peer"); err != nil {
 				return err
@@ -134,12 +132,13 @@ func (ip *IP) linkCreate(h *handle, r *linkReq, flags rt.NLMFlags) error {
 	if err := r.refusal("ip link add"); err != nil {
 		return err
 	}
-	if r.netns != nil {
-		return notSupported("ip link add", "netns")
-	}
+
 	if r.hasAddr && r.addrLen < len(netdev.MAC{}) || r.peerAddrLen > 0 && r.peerAddrLen < len(netdev.MAC{}) {
 		// validate_linkmsg: IFLA_ADDRESS shorter than the device's.
 		return errno.New(syscall.EINVAL, "")
+	}
+	if r.netns != nil || r.peer != nil && r.peer.netns != nil {
+		return h.NewLink(newLinkElsewhere(h, flags, name, spec, r))
 	}
 	if err := h.NewLink(rtnl.LinkRequest{Flags: flags, Name: name, Spec: spec}); err != nil {
 		return err
@@ -166,6 +165,34 @@ func (ip *IP) linkCreate(h *handle, r *linkReq, flags rt.NLMFlags) error {
 		_ = h.LinkDel(name)
 	}
 	return err2
+}
+
+// newLinkElsewhere is a creation whose device or veth peer goes to
+// another namespace: the peer's flags and namespace, the device's
+// namespace, master (by the ifindex ip finds for its name in its own
+// namespace) and flags travel in the one request, as ip sends them.
+func newLinkElsewhere(h *handle, flags rt.NLMFlags, name string, spec netdev.LinkSpec, r *linkReq) rtnl.LinkRequest {
+	req := rtnl.LinkRequest{Flags: flags, Name: name, Spec: spec}
+	if r.netns != nil {
+		req.Change.Netns = *r.netns
+	}
+	if p := r.peer; p != nil {
+		req.Peer = &rtnl.LinkChange{}
+		if p.netns != nil {
+			req.Peer.Netns = *p.netns
+		}
+		if p.flMsk&^netdev.FlagUp != 0 {
+			req.Peer.SetFlags, req.Peer.Flags, req.Peer.Change = true, p.flags, p.flMsk
+		}
+	}
+	if r.master != "" {
+		m := h.LinkIndex(r.master)
+		req.Change.Master = &m
+	}
+	if r.flMsk != 0 {
+		req.Change.SetFlags, req.Change.Flags, req.Change.Change = true, r.flags, r.flMsk
+	}
+	return req
 }
 
 func bondMode(s string) (netdev.BondMode, bool) {
