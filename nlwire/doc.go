@@ -17,5 +17,5 @@
 // ids are not modelled: IFLA_TARGET_NETNSID resolves to none (EINVAL), a
 // device whose link or peer is elsewhere is sent IFLA_LINK without
 // IFLA_LINK_NETNSID, and the RTM_DELLINK of a device that moved carries
-// neither IFLA_NEW_NETNSID nor, as yet, IFLA_NEW_IFINDEX.
+// its IFLA_NEW_IFINDEX without IFLA_NEW_NETNSID.
 package nlwire

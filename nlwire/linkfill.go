@@ -154,6 +154,11 @@ func linkMessageEvent(li rtnl.LinkInfo, change, event uint32) []byte {
 	if hasIflink(li) && (li.LinkIndex != li.Index || li.LinkNetns) {
 		ae.Uint32(uapi.IFLA_LINK, uint32(li.LinkIndex))
 	}
+	// rtmsg_ifinfo_newnet's RTM_DELLINK: the ifindex in the new
+	// namespace (its IFLA_NEW_NETNSID, before it, is not modelled).
+	if li.NewIndex != 0 {
+		ae.Int32(uapi.IFLA_NEW_IFINDEX, int32(li.NewIndex))
+	}
 	ae.String(uapi.IFLA_QDISC, li.Qdisc)
 	ae.Bytes(uapi.IFLA_MAP, make([]byte, 32)) // struct rtnl_link_ifmap, all zero
 	ae.Nested(uapi.IFLA_DEVLINK_PORT, func(*netlink.AttributeEncoder) error { return nil })
