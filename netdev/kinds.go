@@ -194,6 +194,9 @@ type Macvlan struct {
 	LinkIndex  IfIndex
 	Mode       MacvlanMode
 	Attrs
+	// LinkTable is the namespace the lower device is found in; nil: the
+	// macvlan's own (rtnl_newlink_link_net).
+	LinkTable *Table
 }
 
 // Vlan is an 802.1Q VLAN device with id ID on its lower device (net/8021q):
@@ -203,6 +206,9 @@ type Vlan struct {
 	LinkIndex  IfIndex
 	ID         uint16
 	Attrs
+	// LinkTable is the namespace the lower device is found in; nil: the
+	// vlan's own (rtnl_newlink_link_net).
+	LinkTable *Table
 }
 
 // BondMode is a bonding mode (BOND_MODE_*).

@@ -175,9 +175,24 @@ func (h *Handle) NewLink(r LinkRequest) error {
 			tb = tgt
 		}
 		spec := r.Spec
-		if v, ok := spec.(netdev.Veth); ok && peerTb != tb {
-			v.PeerTable = peerTb
-			spec = v
+		switch v := spec.(type) {
+		case netdev.Veth:
+			if peerTb != tb {
+				v.PeerTable = peerTb
+				spec = v
+			}
+		case netdev.Macvlan:
+			// IFLA_LINK names a device of the requester's namespace
+			// (rtnl_newlink_link_net without IFLA_LINK_NETNSID).
+			if tb != h.n.devs {
+				v.LinkTable = h.n.devs
+				spec = v
+			}
+		case netdev.Vlan:
+			if tb != h.n.devs {
+				v.LinkTable = h.n.devs
+				spec = v
+			}
 		}
 		devs, err := tb.NewLink(t, spec)
 		if err != nil {
