@@ -309,3 +309,20 @@ func TestDelNetTakesPeerElsewhere(t *testing.T) {
 	after := m.counters()
 	assert.Greater(t, after.Get(sim.DevUnregister), before.Get(sim.DevUnregister))
 }
+
+// A macvlan created in another namespace stacks on the requester's
+// device that IFLA_LINK names, not on one of the target's.
+//
+// Kernel: rtnl_newlink_link_net, macvlan_common_newlink.
+func TestNewLinkMacvlanElsewhere(t *testing.T) {
+	m := newMoveRig(t)
+	m.ok(m.ha.NewLink(rtnl.LinkRequest{
+		Name: "mv0", Flags: rt.NLMCreate | rt.NLMExcl, Spec: netdev.Macvlan{Name: "mv0", Link: "v1"},
+		Change: rtnl.LinkChange{Netns: rtnl.NetnsRef{Net: m.b}},
+	}))
+	mv, err := m.hb.LinkByName("mv0")
+	m.ok(err)
+	assert.True(t, mv.LinkNetns)
+	assert.Equal(t, netdev.IfIndex(2), mv.LinkIndex)
+	assert.Equal(t, []string{"1:lo", "2:mv0"}, linkIdxNames(t, m.hb))
+}
