@@ -331,7 +331,7 @@ const (
 	noLinkMode  = "netsim models no link mode or operstate by request"
 	noQueues    = "netsim models no device queues"
 	noAddrGen   = "netsim models no IPv6 address generation modes"
-	noLinkNetns = "netsim models no devices linked across namespaces"
+	noLinkNetns = "netsim models no namespace ids, which name a link's namespace"
 	noProtodown = "netsim models no protodown"
 	noGSO       = "netsim models no segmentation offloads"
 	noParentDev = "netsim models no parent devices"
