@@ -10,7 +10,7 @@
 //
 // netsim runs no processes and opens no files, so it stands in for them:
 // every namespace has a process id, that of a process living in it from
-// its creation to its dismantling (the initial namespace's is 1, init's;
+// its creation until its last reference goes (the initial namespace's is 1, init's;
 // the others' are handed out in order of creation from 1000), and
 // Kernel.OpenNetnsFD gives a descriptor of a namespace, which holds it as
 // an open /run/netns file does until CloseNetnsFD. Namespace ids
@@ -128,13 +128,16 @@ func (r NetnsRef) resolve(from *Net) (*Net, error) {
 	k := from.k
 	switch {
 	case r.Net != nil:
-		if r.Net.k != k || k.byTable[r.Net.devs] == nil {
-			return nil, errno.New(syscall.EINVAL, "Network namespace of another kernel or dismantled")
+		if r.Net.k != k {
+			return nil, errno.New(syscall.EINVAL, "Network namespace of another kernel")
+		}
+		if !r.Net.alive() {
+			return nil, r.Net.errDead()
 		}
 		return r.Net, nil
 	case r.PID != nil:
 		for _, n := range k.byTable {
-			if n.PID() == *r.PID {
+			if n.PID() == *r.PID && n.alive() {
 				return n, nil
 			}
 		}
@@ -152,6 +155,11 @@ func (r NetnsRef) resolve(from *Net) (*Net, error) {
 	}
 	return from, nil
 }
+
+// alive reports whether n still has a reference: one whose last went is
+// being dismantled, and nothing may enter it (maybe_get_net fails). The
+// caller holds RTNL.
+func (n *Net) alive() bool { return n.ref.count.Load() > 0 }
 
 // set reports whether r names a namespace.
 func (r NetnsRef) set() bool { return r.Net != nil || r.PID != nil || r.FD != nil || r.NSID != nil }

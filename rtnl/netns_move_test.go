@@ -326,3 +326,17 @@ func TestNewLinkMacvlanElsewhere(t *testing.T) {
 	assert.Equal(t, netdev.IfIndex(2), mv.LinkIndex)
 	assert.Equal(t, []string{"1:lo", "2:mv0"}, linkIdxNames(t, m.hb))
 }
+
+// A namespace whose last reference went is being dismantled: nothing
+// moves into it, by *Net or by its pid.
+func TestLinkSetNsIntoDyingNamespace(t *testing.T) {
+	m := newMoveRig(t)
+	pid := m.b.PID()
+	m.ok(m.hb.Close())
+	m.ok(m.k.DelNet(m.t, "b"))
+	err := m.ha.LinkSetNs("v1", m.b)
+	require.ErrorIs(t, err, syscall.ENOENT)
+	err = m.ha.SetLink(rtnl.LinkRequest{Name: "v1", Change: rtnl.LinkChange{Netns: rtnl.NetnsRef{PID: &pid}}})
+	require.ErrorIs(t, err, syscall.ESRCH)
+	assert.Equal(t, []string{"1:lo", "2:v1", "3:v0"}, linkIdxNames(t, m.ha))
+}
