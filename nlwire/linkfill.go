@@ -72,19 +72,6 @@ func carrierCounts(li rtnl.LinkInfo) (up, down uint32) {
 	return n / 2, (n + 1) / 2
 }
 
-// netnsImmutable is dev->netns_immutable: the devices that cannot change
-// namespace (loopback, bridge, bond, vrf).
-func netnsImmutable(li rtnl.LinkInfo) uint8 {
-	if li.Type == rtnl.ARPHRDLoopback {
-		return 1
-	}
-	switch li.Kind {
-	case "bridge", "bond", "vrf":
-		return 1
-	}
-	return 0
-}
-
 // linkMessage is the payload of an RTM_NEWLINK (or RTM_DELLINK) message
 // describing li: its ifinfomsg and attributes in the order the kernel puts
 // them. IFLA_AF_SPEC (the per-family configuration), IFLA_PERM_ADDRESS
@@ -107,7 +94,7 @@ func linkMessageEvent(li rtnl.LinkInfo, change, event uint32) []byte {
 	}
 	ae.Uint8(uapi.IFLA_OPERSTATE, oper)
 	ae.Uint8(uapi.IFLA_LINKMODE, li.LinkMode)
-	ae.Uint8(uapi.IFLA_NETNS_IMMUTABLE, netnsImmutable(li))
+	ae.Uint8(uapi.IFLA_NETNS_IMMUTABLE, b2u8(li.NetnsImmutable))
 	ae.Uint32(uapi.IFLA_MTU, uint32(li.MTU))
 	ae.Uint32(uapi.IFLA_MIN_MTU, uint32(li.MinMTU))
 	ae.Uint32(uapi.IFLA_MAX_MTU, uint32(li.MaxMTU))

@@ -101,6 +101,9 @@ type LinkInfo struct {
 	// ifindex there and Link is "". The kernel sends that namespace's
 	// id (IFLA_LINK_NETNSID), which netsim does not model.
 	LinkNetns bool
+	// NetnsImmutable: the device may not change namespace
+	// (IFLA_NETNS_IMMUTABLE, netdev.Device.NetnsImmutable).
+	NetnsImmutable bool
 	// NewIndex is the ifindex that a device leaving the namespace takes
 	// in its new one: set only in that RTM_DELLINK (IFLA_NEW_IFINDEX).
 	NewIndex    netdev.IfIndex
@@ -163,6 +166,7 @@ func linkInfo(d *netdev.Device) LinkInfo {
 			li.Link, li.LinkNetns = "", true
 		}
 	}
+	li.NetnsImmutable = d.NetnsImmutable()
 	fillDetails(&li, d)
 	li.CarrierOK = d.CarrierOK()
 	return li
