@@ -57,3 +57,34 @@ func BenchmarkNeighAdd(b *testing.B) {
 	b.ReportMetric(float64(i)/b.Elapsed().Seconds(), "neighs/s")
 	b.ReportMetric(r.t.Now().Sub(start).Seconds()/float64(i)*1e6, "virtual-µs/op")
 }
+
+// BenchmarkLinkSetNs moves one end of a veth pair between two namespaces
+// through Handle.SetLink, one request each, as `ip -batch` of `link set
+// DEV netns NS` lines does on a real kernel; it reports the rate in moves
+// per second and each move's virtual time.
+func BenchmarkLinkSetNs(b *testing.B) {
+	r := newRig(b, rtnl.After)
+	na, err := r.k.NewNet(r.t, "a")
+	r.ok(err)
+	nb, err := r.k.NewNet(r.t, "b")
+	r.ok(err)
+	ha, hb := na.Handle(r.t), nb.Handle(r.t)
+	r.ok(ha.LinkAdd(netdev.Veth{Name: "v0", Peer: "v1"}))
+	r.settle()
+	from, to := ha, nb
+	start := r.t.Now()
+	n := 0
+	for b.Loop() {
+		if err := from.LinkSetNs("v1", to); err != nil {
+			b.Fatal(err)
+		}
+		if from == ha {
+			from, to = hb, na
+		} else {
+			from, to = ha, nb
+		}
+		n++
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "moves/s")
+	b.ReportMetric(float64(r.t.Now()-start)/1e9/float64(n), "virtual-s/op")
+}

@@ -92,6 +92,12 @@ func (h *Handle) LinkSetName(name, newName string) error {
 	return h.setLink(name, LinkChange{NewName: &newName})
 }
 
+// LinkSetNs moves the device to namespace n (`ip link set NAME netns
+// NS`).
+func (h *Handle) LinkSetNs(name string, n *Net) error {
+	return h.setLink(name, LinkChange{Netns: NetnsRef{Net: n}})
+}
+
 // LinkSetHardwareAddr sets the device's hardware address (`ip link set NAME address MAC`).
 func (h *Handle) LinkSetHardwareAddr(name string, mac netdev.MAC) error {
 	return h.setLink(name, LinkChange{Addr: &mac})

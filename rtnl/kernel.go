@@ -52,7 +52,10 @@ type Kernel struct {
 	nets map[string]*Net
 	// netSeq is the number of named namespaces ever created.
 	// +checklocks:mu
-	netSeq  uint64
+	netSeq uint64
+	// fds are the open namespace descriptors (OpenNetnsFD).
+	// +checklocks:mu
+	fds     map[uint32]*Net
 	initNet *Net
 
 	byTable map[*netdev.Table]*Net // every live namespace by its device table; guarded by RTNL
