@@ -61,6 +61,7 @@ type FIB struct {
 	// fib_info_devhash chains (the counted-only visits are not in it).
 	devWalked int64
 	infoCount int       // fib_info_cnt
+	infoBytes int64     // the live fib_infos' allocations (infoAlloc)
 	fis       infoTable // live fib_infos by number, for aliases
 	cand      fibInfo   // scratch: the fib_info a request describes
 	candNH    [1]fibNH  // scratch: its nexthop
@@ -110,7 +111,7 @@ func (f *FIB) SetSyncMem(bytes int) { f.mem.limit = bytes }
 func (f *FIB) charge(t *sim.Task) {
 	w := &f.work
 	if t != nil {
-		t.ChargeAll(sim.Work{Kind: sim.TrieNodeVisit, N: w.nodes}, sim.Work{Kind: sim.TrieLeafVisit, N: w.leaves, In: f.trieFootprint(w.leaves)},
+		t.ChargeAll(sim.Work{Kind: sim.TrieNodeVisit, N: w.nodes}, sim.Work{Kind: sim.TrieLeafVisit, N: w.leaves, In: f.trieFootprint(w.leaves, w.leafInfos)},
 			sim.Work{Kind: sim.FibAliasScan, N: w.aliases}, sim.Work{Kind: sim.FibInfoExamine, N: w.infos},
 			sim.Work{Kind: sim.FibDevhashVisit, N: w.devhash, In: devhashFootprint(w.devhashChain)},
 			sim.Work{Kind: sim.FibInfoFree, N: w.freed})

@@ -284,6 +284,7 @@ func (f *FIB) linkInfo(fi *fibInfo) {
 		chainAdd(f.infos, k.hash(), fi)
 	}
 	f.infoCount++
+	f.infoBytes += fi.alloc()
 	if fi.prefsrc.IsValid() {
 		h := f.laddr[fi.prefsrc]
 		fi.lnext = num(h)
@@ -365,6 +366,7 @@ func (f *FIB) releaseInfo(fi *fibInfo) {
 	}
 	f.fis.remove(fi)
 	f.infoCount--
+	f.infoBytes -= fi.alloc()
 	if fi.prefsrc.IsValid() {
 		if fi.lprev != 0 {
 			f.fis.at(fi.lprev).lnext = fi.lnext

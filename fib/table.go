@@ -69,6 +69,7 @@ func (t *trie) findAlias(head uint32, slen, tos uint8, prio, tbID uint32, findFi
 			continue
 		}
 		t.work.infos++
+		t.work.leafInfos++
 		if t.fiOf(fa).priority >= prio || fa.tos < tos {
 			return a
 		}
@@ -248,6 +249,7 @@ func (tb *Table) delete(t *sim.Task, cfg *config) error {
 		}
 		fi := tr.fiOf(x)
 		tr.work.infos++
+		tr.work.leafInfos++
 		if (cfg.typ == TypeUnspec || x.typ == cfg.typ) &&
 			(cfg.scope == ScopeNowhere || fi.scope == cfg.scope) &&
 			(!cfg.prefsrc.IsValid() || fi.prefsrc == cfg.prefsrc) &&
@@ -455,6 +457,7 @@ func (tb *Table) leafLookup(l, key uint32, fl *Flow, res *Result) (bool, error) 
 		}
 		fi := tr.fiOf(fa)
 		tr.work.infos++
+		tr.work.leafInfos++
 		if fi.released() || fi.scope < fl.Scope {
 			continue
 		}
@@ -541,6 +544,7 @@ func (tb *Table) flush(t *sim.Task, flushAll bool) int {
 	// route stays (one alias held in the leaf, its fib_info live: nearly
 	// every leaf, nearly every time) is passed over after reading the leaf
 	// and one byte of infoTable.dead; anything else goes to flushLeaf.
+	tb.f.noteWalk()
 	tr, id := tb.t, tb.id
 	lfs, dead := tr.lf, tr.fis.dead
 	var c flushCount
@@ -600,6 +604,7 @@ func (tb *Table) flush(t *sim.Task, flushAll bool) int {
 	w := tr.work
 	w.aliases += c.aliases
 	w.infos += c.infos
+	w.leafInfos += c.infos
 	w.leaves += c.leaves
 	w.nodes += c.nodes
 	t.Charge(sim.FibAliasRemove, c.found)

@@ -284,10 +284,12 @@ func (t *trie) fiOf(a *alias) *fibInfo { return t.fis.at(a.info) }
 // the task and resets it.
 type trieWork struct {
 	nodes, leaves, aliases, infos int64
-	devhash                       int64 // fib_infos visited walking fib_info_devhash
-	devhashChain                  int64 // the most fib_infos on one chain walked
-	syncs                         int   // synchronize_net calls tnode_free asked for
-	freed                         int64 // fib_infos fib_release_info freed
+	leafInfos                     int64      // the infos examined through a leaf's alias
+	devhash                       int64      // fib_infos visited walking fib_info_devhash
+	devhashChain                  int64      // the most fib_infos on one chain walked
+	syncs                         int        // synchronize_net calls tnode_free asked for
+	freed                         int64      // fib_infos fib_release_info freed
+	walked                        workingSet // the largest a walk began in (noteWalk)
 }
 
 // trie is one LC-trie. Local and main share one until fib_unmerge.

@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/rtnl"
 )
 
 const linkUsage = `Usage: ip link add [link DEV | parentdev NAME] [ name ] NAME
@@ -162,6 +163,7 @@ type linkReq struct {
 	nomaster     bool
 	kind         string
 	typeArgs     []string
+	netns        *rtnl.NetnsRef // "netns": IFLA_NET_NS_FD (a name) or IFLA_NET_NS_PID
 	hasIndex     bool
 	index        netdev.IfIndex
 	ifindex      netdev.IfIndex // ifi_index: dev's index (ll_name_to_index), or index when creating
@@ -323,14 +325,13 @@ func equal(a, b string) bool { return a == b }
 const (
 	noBroadcast = "netsim models no link-layer broadcast address changes"
 	noXDP       = "netsim runs no XDP programs"
-	noNetnsMove = "netsim moves no devices between namespaces"
 	noFlag      = "netsim does not keep this flag"
 	noCarrier   = "netsim models no carrier changes by request"
 	noVF        = "netsim models no SR-IOV virtual functions"
 	noLinkMode  = "netsim models no link mode or operstate by request"
 	noQueues    = "netsim models no device queues"
 	noAddrGen   = "netsim models no IPv6 address generation modes"
-	noLinkNetns = "netsim models no devices linked across namespaces"
+	noLinkNetns = "netsim models no namespace ids, which name a link's namespace"
 	noProtodown = "netsim models no protodown"
 	noGSO       = "netsim models no segmentation offloads"
 	noParentDev = "netsim models no parent devices"
@@ -426,7 +427,27 @@ var linkKeywords = []keyword[*linkReq]{
 		return nil
 	}),
 	linkRefusedNow(exact[*linkReq]("xdp", nil).or("xdpgeneric", "xdpdrv", "xdpoffload"), noXDP),
-	linkRefused(exact[*linkReq]("netns", nil), noNetnsMove, nil),
+	exact("netns", func(a *args, r *linkReq) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		if r.netns != nil {
+			return duparg("netns", v)
+		}
+		// netns_get_fd, else a process id (IFLA_NET_NS_PID).
+		if n := r.h.Net().Kernel().Net(v); n != nil && v != "" {
+			r.netns = &rtnl.NetnsRef{Net: n}
+			return nil
+		}
+		pid, ok := getInteger(v)
+		if !ok {
+			return invarg("Invalid \"netns\" value\n", v)
+		}
+		p := uint32(pid)
+		r.netns = &rtnl.NetnsRef{PID: &p}
+		return nil
+	}),
 	linkFlag("multicast", netdev.FlagMulticast, false),
 	linkFlag("allmulticast", netdev.FlagAllMulti, false),
 	linkFlag("promisc", netdev.FlagPromisc, false),
@@ -544,7 +565,7 @@ func parseLink(h *handle, argv []string, create bool) (*linkReq, error) {
 		// Every device netsim models has a 6-byte address.
 		return nil, failf("Invalid address length %d - must be %d bytes\n", r.addrLen, len(netdev.MAC{}))
 	}
-	if r.hasIndex && !create {
+	if r.hasIndex && !create && r.netns == nil {
 		return nil, usageErr("index can be used only when creating devices or when moving device to another netns.\n")
 	}
 	if r.hasGroup && r.dev == "" {

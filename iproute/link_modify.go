@@ -132,9 +132,13 @@ func (ip *IP) linkCreate(h *handle, r *linkReq, flags rt.NLMFlags) error {
 	if err := r.refusal("ip link add"); err != nil {
 		return err
 	}
+
 	if r.hasAddr && r.addrLen < len(netdev.MAC{}) || r.peerAddrLen > 0 && r.peerAddrLen < len(netdev.MAC{}) {
 		// validate_linkmsg: IFLA_ADDRESS shorter than the device's.
 		return errno.New(syscall.EINVAL, "")
+	}
+	if r.netns != nil || r.peer != nil && r.peer.netns != nil {
+		return h.NewLink(newLinkElsewhere(h, flags, name, spec, r))
 	}
 	if err := h.NewLink(rtnl.LinkRequest{Flags: flags, Name: name, Spec: spec}); err != nil {
 		return err
@@ -161,6 +165,34 @@ func (ip *IP) linkCreate(h *handle, r *linkReq, flags rt.NLMFlags) error {
 		_ = h.LinkDel(name)
 	}
 	return err2
+}
+
+// newLinkElsewhere is a creation whose device or veth peer goes to
+// another namespace: the peer's flags and namespace, the device's
+// namespace, master (by the ifindex ip finds for its name in its own
+// namespace) and flags travel in the one request, as ip sends them.
+func newLinkElsewhere(h *handle, flags rt.NLMFlags, name string, spec netdev.LinkSpec, r *linkReq) rtnl.LinkRequest {
+	req := rtnl.LinkRequest{Flags: flags, Name: name, Spec: spec}
+	if r.netns != nil {
+		req.Change.Netns = *r.netns
+	}
+	if p := r.peer; p != nil {
+		req.Peer = &rtnl.LinkChange{}
+		if p.netns != nil {
+			req.Peer.Netns = *p.netns
+		}
+		if p.flMsk&^netdev.FlagUp != 0 {
+			req.Peer.SetFlags, req.Peer.Flags, req.Peer.Change = true, p.flags, p.flMsk
+		}
+	}
+	if r.master != "" {
+		m := h.LinkIndex(r.master)
+		req.Change.Master = &m
+	}
+	if r.flMsk != 0 {
+		req.Change.SetFlags, req.Change.Flags, req.Change.Change = true, r.flags, r.flMsk
+	}
+	return req
 }
 
 func bondMode(s string) (netdev.BondMode, bool) {
@@ -279,12 +311,49 @@ func setLink(h *handle, dev rtnl.LinkInfo, r *linkReq) error {
 	if r.hasTxqlen {
 		steps = append(steps, rtnl.LinkChange{TxQueueLen: &r.txqlen})
 	}
+	if r.netns != nil {
+		// The move comes first, and the device is elsewhere after it:
+		// one request carries every change, with "name" as the name to
+		// take where the device's own is in use.
+		c := rtnl.LinkChange{Netns: *r.netns, Name: r.name}
+		if r.hasIndex {
+			c.NewIndex = r.index // IFLA_NEW_IFINDEX
+		}
+		for _, s := range steps {
+			mergeChange(&c, s)
+		}
+		return h.setIndex(dev.Index, c)
+	}
 	for _, c := range steps {
 		if err := h.setIndex(dev.Index, c); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// mergeChange adds to c the one change step s carries.
+func mergeChange(c *rtnl.LinkChange, s rtnl.LinkChange) {
+	switch {
+	case s.Addr != nil:
+		c.Addr = s.Addr
+	case s.MTU != nil:
+		c.MTU = s.MTU
+	case s.Group != nil:
+		c.Group = s.Group
+	case s.Alias != nil:
+		c.Alias = s.Alias
+	case s.Up != nil:
+		c.Up = s.Up
+	case s.SetFlags:
+		c.SetFlags, c.Flags, c.Change = true, s.Flags, s.Change
+	case s.MasterName != nil:
+		c.MasterName = s.MasterName
+	case s.Master != nil:
+		c.Master = s.Master
+	case s.TxQueueLen != nil:
+		c.TxQueueLen = s.TxQueueLen
+	}
 }
 
 func (ip *IP) linkDel(h *handle, argv []string) error {

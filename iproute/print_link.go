@@ -59,7 +59,15 @@ func (ip *IP) printNameAndLink(format string, l rtnl.LinkInfo, names linkNames) 
 	p := &ip.p
 	name := l.Name
 	mdown := false
-	if l.LinkIndex != 0 {
+	if l.LinkNetns {
+		// IFLA_LINK_NETNSID: the device is elsewhere, named by its
+		// ifindex there (netsim sends no namespace id: no link_netnsid).
+		if p.isJSON() {
+			p.int(printJSON, "link_index", "", int64(l.LinkIndex))
+		} else {
+			name += "@if" + strconv.Itoa(int(l.LinkIndex))
+		}
+	} else if l.LinkIndex != 0 {
 		link := names.name(l.LinkIndex)
 		if p.isJSON() {
 			p.str(printJSON, "link", "", link)

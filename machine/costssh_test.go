@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/netsimlab/netsim/sim"
 	"github.com/stretchr/testify/require"
 )
 
@@ -58,7 +59,7 @@ func TestCostsShProfile(t *testing.T) {
 	require.Equal(t, 1346500*time.Nanosecond, p.Costs.IPExec)
 	require.Equal(t, int64(8<<20), p.Costs.Memory.L3, "memlat's effective capacity, not sysfs's")
 	require.Contains(t, p.Sources["Memory.L3"].Text, "memlat's effective L3 capacity")
-	require.Equal(t, 179*time.Nanosecond, p.Costs.Memory.DRAM)
+	require.Equal(t, 178500*sim.Picosecond, p.Costs.Memory.DRAM, "a latency to the hundredth of a nanosecond")
 	vm, err := Load("devvm")
 	require.NoError(t, err)
 	require.Equal(t, vm.Costs.Syscall, p.Costs.Syscall)

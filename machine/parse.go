@@ -53,6 +53,7 @@ type fieldKind uint8
 const (
 	durationField fieldKind = iota // time.Duration
 	sizeField                      // int64 bytes
+	latencyField                   // sim.Latency, picoseconds written as ns
 )
 
 // costField is one sim.Costs field, by reflection.
@@ -75,6 +76,8 @@ func fieldsOf(t reflect.Type, index []int, prefix string) []costField {
 		switch {
 		case f.Type == reflect.TypeFor[time.Duration]():
 			out = append(out, costField{prefix + f.Name, idx, durationField})
+		case f.Type == reflect.TypeFor[sim.Latency]():
+			out = append(out, costField{prefix + f.Name, idx, latencyField})
 		case f.Type.Kind() == reflect.Int64:
 			out = append(out, costField{prefix + f.Name, idx, sizeField})
 		case f.Type.Kind() == reflect.Struct:
@@ -117,15 +120,22 @@ func (p *Profile) Value(name string) (string, bool) {
 }
 
 func (f costField) format(v int64) string {
-	if f.kind == sizeField {
+	switch f.kind {
+	case sizeField:
 		return formatSize(v)
+	case latencyField:
+		return sim.Latency(v).String()
 	}
 	return time.Duration(v).String()
 }
 
 func (f costField) parse(s string) (int64, error) {
-	if f.kind == sizeField {
+	switch f.kind {
+	case sizeField:
 		return parseSize(s)
+	case latencyField:
+		l, err := sim.ParseLatency(s)
+		return int64(l), err
 	}
 	if s == "0" {
 		return 0, nil

@@ -32,6 +32,9 @@ type Device struct {
 	name    string
 	ops     *linkOps
 	state   regState
+	// moving: the device is leaving its namespace
+	// (dev_change_net_namespace's NETDEV_UNREGISTER, dev->moving_ns).
+	moving bool
 
 	flags   Flags // administrative and static flags; FlagLowerUp is derived from carrier
 	carrier bool

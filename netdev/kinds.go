@@ -152,6 +152,9 @@ type Veth struct {
 	// ifi_flags): the kernel registers the peer, fails to open it
 	// (ENOTCONN) and unregisters it, its ifindex spent.
 	PeerUp bool
+	// PeerTable is the namespace the peer is created in; nil: the
+	// device's own (veth_newlink's peer net).
+	PeerTable *Table
 }
 
 // MacvlanMode is a macvlan mode (enum macvlan_mode).
@@ -191,6 +194,9 @@ type Macvlan struct {
 	LinkIndex  IfIndex
 	Mode       MacvlanMode
 	Attrs
+	// LinkTable is the namespace the lower device is found in; nil: the
+	// macvlan's own (rtnl_newlink_link_net).
+	LinkTable *Table
 }
 
 // Vlan is an 802.1Q VLAN device with id ID on its lower device (net/8021q):
@@ -200,6 +206,9 @@ type Vlan struct {
 	LinkIndex  IfIndex
 	ID         uint16
 	Attrs
+	// LinkTable is the namespace the lower device is found in; nil: the
+	// vlan's own (rtnl_newlink_link_net).
+	LinkTable *Table
 }
 
 // BondMode is a bonding mode (BOND_MODE_*).
@@ -379,6 +388,7 @@ type devPriv struct {
 	addrRandom  bool         // addr_assign_type == NET_ADDR_RANDOM
 	addrStolen  bool         // addr_assign_type == NET_ADDR_STOLEN (a vlan using its lower's address)
 	wantIndex   IfIndex      // requested ifindex, for kinds that create several devices
+	regTable    *Table       // the table a device of such a kind registers in, when not the request's
 	bondSaved   bondSaved    // a bond slave's own address and MTU, restored on release
 	bridge      *bridgeState // a bridge's state (struct net_bridge)
 	brPort      *bridgePort  // a bridge port's state (struct net_bridge_port)

@@ -176,9 +176,13 @@ func (s Macvlan) create(t *sim.Task, tb *Table) ([]*Device, error) {
 	if s.Link == "" && s.LinkIndex == 0 {
 		return nil, errno.New(syscall.EINVAL, "")
 	}
-	lower := tb.byName[nlaString(s.Link)] // +checklocksignore: RTNL held
+	ltb := tb
+	if s.LinkTable != nil {
+		ltb = s.LinkTable
+	}
+	lower := ltb.byName[nlaString(s.Link)] // +checklocksignore: RTNL held
 	if s.LinkIndex != 0 {
-		lower = tb.byIndex[s.LinkIndex]
+		lower = ltb.byIndex[s.LinkIndex]
 	}
 	if lower == nil {
 		return nil, errno.New(syscall.ENODEV, "")

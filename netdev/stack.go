@@ -490,18 +490,7 @@ func (tb *Table) register(t *sim.Task, d *Device, want IfIndex) error {
 	d.mc = tb.s.newAddrList()
 	d.state = regRegistered
 	d.operState = OperDown
-	tb.namesMu.Lock()
-	tb.byIndex[d.ifindex] = d
-	tb.byName[d.name] = d
-	tb.namesMu.Unlock()
-	if tb.tail == nil {
-		tb.head = d
-	} else {
-		tb.tail.next, d.prev = d, tb.tail
-	}
-	tb.tail = d
-	tb.count++
-	tb.byIndexOrder = nil
+	tb.list(d)
 	// A new device has carrier; a stacked one takes its lower device's
 	// before it is registered (netif_stacked_transfer_operstate), which
 	// is not counted. What changes after registration is (a veth's

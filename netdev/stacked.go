@@ -232,7 +232,7 @@ func stackedDeviceEvent(t *sim.Task, ev Event, d *Device) error {
 			}
 		}
 	case EventUnregister:
-		if d.state != regUnregistering {
+		if d.state != regUnregistering && !d.moving {
 			return nil // a rebroadcast from netdev_wait_allrefs
 		}
 		// bond_netdev_event / vrf_device_event: a port that goes away is
@@ -246,7 +246,8 @@ func stackedDeviceEvent(t *sim.Task, ev Event, d *Device) error {
 		}
 		// vlan_device_event / macvlan_device_event: the devices stacked on
 		// d are deleted with it, in a nested batch.
-		if len(d.uppers) > 0 {
+		// A device moving to another namespace keeps them.
+		if len(d.uppers) > 0 && !d.moving {
 			var q []*Device
 			for _, u := range slices.Clone(d.uppers) {
 				if u.state == regRegistered {

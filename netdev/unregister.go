@@ -67,24 +67,41 @@ func (tb *Table) NewLink(t *sim.Task, spec LinkSpec) ([]*Device, error) {
 	// may be the one a later device of the request asks for (a veth peer
 	// registered first), and then that device's registration fails with
 	// EBUSY in the kernel, unwinding the request.
-	claimed := make(map[IfIndex]bool, len(devs))
-	last := tb.lastIndex
+	// A device of the request may register in another namespace (a veth
+	// peer's): each namespace hands out its own ifindexes.
+	regTable := func(d *Device) *Table {
+		if d.priv.regTable != nil {
+			return d.priv.regTable
+		}
+		return tb
+	}
+	type claims struct {
+		last    IfIndex
+		claimed map[IfIndex]bool
+	}
+	byTable := map[*Table]*claims{}
 	for _, d := range devs {
+		dtb := regTable(d)
+		c := byTable[dtb]
+		if c == nil {
+			c = &claims{last: dtb.lastIndex, claimed: map[IfIndex]bool{}}
+			byTable[dtb] = c
+		}
 		want := wantIndex(d)
 		if want < 0 {
 			return refuse(errno.New(syscall.EINVAL, "ifindex can't be negative"))
 		}
 		if want == 0 {
-			if want, last = tb.nextFreeIndex(last, claimed); want == 0 {
+			if want, c.last = dtb.nextFreeIndex(c.last, c.claimed); want == 0 {
 				return refuse(errno.New(syscall.ENOSPC, "No free ifindex"))
 			}
-		} else if tb.byIndex[want] != nil || claimed[want] {
+		} else if dtb.byIndex[want] != nil || c.claimed[want] {
 			return refuse(errno.Errorf(syscall.EBUSY, "ifindex %d is in use", want))
 		}
-		claimed[want] = true
+		c.claimed[want] = true
 	}
 	for i, d := range devs {
-		if err := tb.register(t, d, wantIndex(d)); err != nil {
+		if err := regTable(d).register(t, d, wantIndex(d)); err != nil {
 			panic("netdev: register after validation: " + err.Error()) // a broken invariant
 		}
 		if d.link != nil {

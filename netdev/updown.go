@@ -295,7 +295,7 @@ func (d *Device) refreshCarrier(t *sim.Task, notify bool) bool {
 		d.operState = OperUnknown
 	case d.carrier:
 		d.operState = d.ops.operUp
-	case d.link != nil || d.peer != nil:
+	case d.iflinkListed():
 		d.operState = OperLowerLayerDown
 	default:
 		d.operState = OperDown

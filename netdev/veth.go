@@ -54,18 +54,26 @@ func (s Veth) create(t *sim.Task, tb *Table) ([]*Device, error) {
 	if err := vethValidate(s.PeerAttrs); err != nil {
 		return nil, err
 	}
-	peerName, err := tb.checkLinkName(s.Peer, "veth", nil)
+	ptb := tb
+	if s.PeerTable != nil {
+		ptb = s.PeerTable
+	}
+	peerName, err := ptb.checkLinkName(s.Peer, "veth", nil)
 	if err != nil {
 		return nil, err
 	}
-	name, err := tb.checkLinkName(s.Name, "veth", map[string]bool{peerName: true})
+	var taken map[string]bool
+	if ptb == tb {
+		taken = map[string]bool{peerName: true}
+	}
+	name, err := tb.checkLinkName(s.Name, "veth", taken)
 	if err != nil {
 		return nil, err
 	}
-	if peerName == name {
+	if ptb == tb && peerName == name {
 		return nil, errno.Errorf(syscall.EEXIST, "Device \"%s\" already exists", name)
 	}
-	if s.Index != 0 && s.Index == s.PeerAttrs.Index {
+	if ptb == tb && s.Index != 0 && s.Index == s.PeerAttrs.Index {
 		return nil, errno.Errorf(syscall.EBUSY, "ifindex %d is in use", s.Index)
 	}
 	b, err := tb.newDevice(peerName, vethOps, s.PeerAttrs, FlagBroadcast|FlagMulticast, ethDataLen, ethMinMTU, ethMaxMTU)
@@ -83,17 +91,20 @@ func (s Veth) create(t *sim.Task, tb *Table) ([]*Device, error) {
 		// it took the next ifindex, which stays spent; a requested one
 		// in use fails the registration first.
 		if want := s.PeerAttrs.Index; want > 0 {
-			if tb.byIndex[want] != nil {
+			if ptb.byIndex[want] != nil {
 				return nil, errno.Errorf(syscall.EBUSY, "ifindex %d is in use", want)
 			}
 		} else if want == 0 {
-			if _, err := tb.newIndex(); err != nil {
+			if _, err := ptb.newIndex(); err != nil {
 				return nil, err
 			}
 		}
 		return nil, errno.New(syscall.ENOTCONN, "")
 	}
 	a.priv.wantIndex, b.priv.wantIndex = s.Index, s.PeerAttrs.Index
+	if ptb != tb {
+		b.priv.regTable = ptb
+	}
 	// veth_newlink registers the peer first; tie joins them afterwards.
 	return []*Device{b, a}, nil
 }

@@ -56,7 +56,11 @@ func (s Vlan) create(t *sim.Task, tb *Table) ([]*Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	lower, err := tb.lookupLink(s.LinkIndex, s.Link)
+	ltb := tb
+	if s.LinkTable != nil {
+		ltb = s.LinkTable
+	}
+	lower, err := ltb.lookupLink(s.LinkIndex, s.Link)
 	if err != nil {
 		return nil, err
 	}

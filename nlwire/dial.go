@@ -1,13 +1,17 @@
 // Opening a NETLINK_ROUTE socket in a simulated namespace
-// (netlink_create in net/netlink/af_netlink.c) as a mdlayher/netlink
-// connection.
+// (netlink_create and netlink_bind in net/netlink/af_netlink.c) as a
+// mdlayher/netlink connection, configured as netlink.Dial configures one.
 
 package nlwire
 
 import (
+	"syscall"
+
 	"github.com/mdlayher/netlink"
 
+	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/rtnl"
+	"github.com/netsimlab/netsim/sim"
 )
 
 // Dial opens a NETLINK_ROUTE socket in namespace n, served by n as a
@@ -19,6 +23,73 @@ import (
 // A netlink.Conn numbers its requests from a random sequence number; the
 // socket's port id is deterministic (see Socket).
 func Dial(n *rtnl.Net) (*netlink.Conn, error) {
-	s := NewSocket(n)
+	return DialConfig(n, nil)
+}
+
+// DialConfig is Dial with mdlayher/netlink's Config, each field of which
+// is applied as netlink.Dial applies it on Linux, or refused by name:
+//
+//   - PID: the port id the socket binds to: EADDRINUSE (an
+//     *os.SyscallError for "bind") if another socket of the namespace has
+//     it; 0 gives the socket one of its own, as autobind does.
+//   - Groups: the RTNLGRP_* groups 1 to 32 the socket joins at bind, one
+//     bit each (bit g-1 for group g, as the RTMGRP_* masks are).
+//   - Strict: ExtendedAcknowledge and GetStrictCheck set, as
+//     NETLINK_EXT_ACK and NETLINK_GET_STRICT_CHK.
+//   - DisableNSLockThread: ignored, as netlink.Dial ignores it (deprecated,
+//     it has no effect).
+//   - NetNS: refused (EOPNOTSUPP) unless 0: the socket's namespace is n,
+//     and a descriptor of the caller's names no simulated namespace.
+//
+// A nil Config is the zero Config.
+//
+// Kernel: netlink_create, netlink_bind.
+func DialConfig(n *rtnl.Net, cfg *netlink.Config) (*netlink.Conn, error) {
+	if err := checkConfig(cfg); err != nil {
+		return nil, err
+	}
+	s, err := NewSocketConfig(n, n.Kernel().World().NewTask("netlink"), cfg)
+	if err != nil {
+		return nil, err
+	}
 	return netlink.NewConn(s, s.PID()), nil
+}
+
+// NewSocketConfig is NewSocketTask for a socket configured by cfg, as
+// DialConfig configures one.
+//
+// Kernel: netlink_create, netlink_bind.
+func NewSocketConfig(n *rtnl.Net, t *sim.Task, cfg *netlink.Config) (*Socket, error) {
+	if err := checkConfig(cfg); err != nil {
+		return nil, err
+	}
+	if cfg == nil {
+		cfg = &netlink.Config{}
+	}
+	s := newSocket(n, t)
+	if err := bind(s, t, cfg.PID); err != nil {
+		_ = s.h.Close()
+		return nil, err
+	}
+	if cfg.Groups != 0 {
+		s.mu.Lock()
+		s.groups = uint64(cfg.Groups)
+		s.ns.listening(true)
+		s.mu.Unlock()
+	}
+	if cfg.Strict {
+		s.mu.Lock()
+		s.opts.extAck, s.opts.strict = true, true
+		s.mu.Unlock()
+	}
+	return s, nil
+}
+
+// checkConfig refuses the Config fields a simulated socket cannot honour.
+func checkConfig(cfg *netlink.Config) error {
+	if cfg != nil && cfg.NetNS != 0 {
+		return errno.New(syscall.EOPNOTSUPP,
+			"netlink.Config.NetNS is not modelled by netsim: a socket's namespace is the rtnl.Net it is dialled in")
+	}
+	return nil
 }

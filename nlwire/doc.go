@@ -8,4 +8,14 @@
 // requests of rtnl's Handle, and encodes the structured values rtnl's
 // dumps and notifications return, never text. Its constants are its own
 // table of the Linux ABI (internal/uapi), so it builds on every platform.
+//
+// A request that names another namespace (IFLA_NET_NS_PID or
+// IFLA_NET_NS_FD on RTM_NEWLINK and RTM_SETLINK) names a simulated one:
+// the pid is rtnl.Net.PID (1 for the initial namespace), the descriptor
+// one that rtnl.Kernel.OpenNetnsFD gave, which holds the namespace until
+// rtnl.Kernel.CloseNetnsFD; neither is a host process or file. Namespace
+// ids are not modelled: IFLA_TARGET_NETNSID resolves to none (EINVAL), a
+// device whose link or peer is elsewhere is sent IFLA_LINK without
+// IFLA_LINK_NETNSID, and the RTM_DELLINK of a device that moved carries
+// its IFLA_NEW_IFINDEX without IFLA_NEW_NETNSID.
 package nlwire

@@ -169,8 +169,8 @@ func (ds *dumpState) close() {
 
 // dumpOnce runs netlink_dump once for ds, the socket's dump in progress,
 // with sendMu held (the socket's task is serving it): unless the receive
-// queue is full, it fills the next datagram and queues it. It reports
-// false when the queue was full.
+// queue is full, it fills the next datagram and queues it if the socket's
+// filter lets it through. It reports false when the queue was full.
 //
 // Kernel: netlink_dump.
 func (s *Socket) dumpOnce(ds *dumpState) bool {
@@ -191,7 +191,9 @@ func (s *Socket) dumpOnce(ds *dumpState) bool {
 
 	s.mu.Lock()
 	if s.dump == ds && !s.closed {
-		s.appendLocked(b, room)
+		if b, ok := s.filterLocked(b); ok {
+			s.appendLocked(b, room)
+		}
 		if end {
 			s.dump = nil
 		}

@@ -26,7 +26,11 @@ func drainDumpState(d dumper, err error) (out []netlink.Message, cb *dumpState, 
 	for {
 		p := part{room: maxDumpAlloc, cb: cb}
 		done, err := d.fill(&p)
-		for _, m := range parseDatagram(p.b) {
+		msgs, perr := parseDatagram(p.b)
+		if perr != nil {
+			return out, cb, perr
+		}
+		for _, m := range msgs {
 			m.Header.Flags &^= uapi.NLM_F_MULTI
 			m.Header.Length, m.Header.Sequence, m.Header.PID = 0, 0, 0
 			out = append(out, m)

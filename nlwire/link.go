@@ -266,8 +266,7 @@ var unmodelledLinkAttrs = map[int]string{
 	uapi.IFLA_VF_PORTS: "IFLA_VF_PORTS", uapi.IFLA_PORT_SELF: "IFLA_PORT_SELF",
 	uapi.IFLA_AF_SPEC: "IFLA_AF_SPEC", uapi.IFLA_PROTO_DOWN: "IFLA_PROTO_DOWN",
 	uapi.IFLA_PROTO_DOWN_REASON: "IFLA_PROTO_DOWN_REASON", uapi.IFLA_XDP: "IFLA_XDP",
-	uapi.IFLA_NET_NS_PID: "IFLA_NET_NS_PID", uapi.IFLA_NET_NS_FD: "IFLA_NET_NS_FD",
-	uapi.IFLA_TARGET_NETNSID: "IFLA_TARGET_NETNSID", uapi.IFLA_LINK_NETNSID: "IFLA_LINK_NETNSID",
+	uapi.IFLA_LINK_NETNSID:  "IFLA_LINK_NETNSID",
 	uapi.IFLA_NUM_TX_QUEUES: "IFLA_NUM_TX_QUEUES", uapi.IFLA_NUM_RX_QUEUES: "IFLA_NUM_RX_QUEUES",
 }
 
@@ -301,7 +300,6 @@ func refuseUnmodelled(a attrs) error {
 var unmodelledPeerAttrs = []int{
 	uapi.IFLA_GSO_MAX_SIZE, uapi.IFLA_GSO_MAX_SEGS, uapi.IFLA_GRO_MAX_SIZE, uapi.IFLA_GSO_IPV4_MAX_SIZE,
 	uapi.IFLA_GRO_IPV4_MAX_SIZE, uapi.IFLA_NUM_TX_QUEUES, uapi.IFLA_NUM_RX_QUEUES,
-	uapi.IFLA_NET_NS_PID, uapi.IFLA_NET_NS_FD, uapi.IFLA_TARGET_NETNSID,
 }
 
 // refusePeerUnmodelled refuses a veth peer's attribute that netsim does not
@@ -313,6 +311,25 @@ func refusePeerUnmodelled(a attrs) error {
 		}
 	}
 	return refuseUnmodelled(a.only(uapi.IFLA_OPERSTATE, uapi.IFLA_LINKMODE))
+}
+
+// netnsRef is the namespace a link request's attributes name
+// (rtnl_link_get_net_by_nlattr), of which rtnl_ensure_unique_netns let
+// one at most through.
+func netnsRef(a attrs) rtnl.NetnsRef {
+	var r rtnl.NetnsRef
+	switch {
+	case a.has(uapi.IFLA_NET_NS_PID):
+		pid := a.u32(uapi.IFLA_NET_NS_PID)
+		r.PID = &pid
+	case a.has(uapi.IFLA_NET_NS_FD):
+		fd := a.u32(uapi.IFLA_NET_NS_FD)
+		r.FD = &fd
+	case a.has(uapi.IFLA_TARGET_NETNSID):
+		id := int32(a.u32(uapi.IFLA_TARGET_NETNSID))
+		r.NSID = &id
+	}
+	return r
 }
 
 // linkChange decodes what do_setlink applies. addrOK checks IFLA_ADDRESS
@@ -347,6 +364,10 @@ func linkChange(m ifinfomsg, a attrs) (rtnl.LinkChange, error) {
 		c.Group = &g
 	}
 	c.Name = a.str(uapi.IFLA_IFNAME)
+	c.Netns = netnsRef(a)
+	if a.has(uapi.IFLA_NEW_IFINDEX) {
+		c.NewIndex = netdev.IfIndex(int32(a.u32(uapi.IFLA_NEW_IFINDEX)))
+	}
 	if a.has(uapi.IFLA_IFALIAS) {
 		al := string(a.get(uapi.IFLA_IFALIAS))
 		c.Alias = &al
@@ -517,10 +538,15 @@ func newLink(r *request) ([]netlink.Message, error) {
 				req.KindErr = err
 			}
 			req.Spec = spec
-			if p := data.get(uapi.VETH_INFO_PEER); kind == "veth" && len(p) >= ifinfomsgLen {
+			if p := data.get(uapi.VETH_INFO_PEER); kind == "veth" && len(p) >= ifinfomsgLen && err == nil {
+				req.Peer = &rtnl.LinkChange{}
 				if pm := parseIfinfomsg(p); pm.flags != 0 || pm.change != 0 {
-					req.Peer = &rtnl.LinkChange{SetFlags: true, Flags: netdev.Flags(pm.flags), Change: netdev.Flags(pm.change)}
+					req.Peer.SetFlags, req.Peer.Flags, req.Peer.Change = true, netdev.Flags(pm.flags), netdev.Flags(pm.change)
 				}
+				// rtnl_get_peer_net: the peer's own namespace attributes
+				// (linkSpec parsed and checked them).
+				pa, _ := parseAttrs(p[ifinfomsgLen:], 0, iflaPolicy, validateLiberal)
+				req.Peer.Netns = netnsRef(pa)
 			}
 		}
 	}
@@ -586,6 +612,9 @@ func linkSpec(r *request, m ifinfomsg, a attrs, kind string, data attrs) (netdev
 			}
 			pa, err := parseAttrs(p[ifinfomsgLen:], data.offset(uapi.VETH_INFO_PEER)+nlaHdrLen+ifinfomsgLen, iflaPolicy, validateLiberal)
 			if err != nil {
+				return nil, err
+			}
+			if err := ensureUniqueNetns(pa, false); err != nil {
 				return nil, err
 			}
 			if err := refusePeerUnmodelled(pa); err != nil {

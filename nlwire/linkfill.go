@@ -72,19 +72,6 @@ func carrierCounts(li rtnl.LinkInfo) (up, down uint32) {
 	return n / 2, (n + 1) / 2
 }
 
-// netnsImmutable is dev->netns_immutable: the devices that cannot change
-// namespace (loopback, bridge, bond, vrf).
-func netnsImmutable(li rtnl.LinkInfo) uint8 {
-	if li.Type == rtnl.ARPHRDLoopback {
-		return 1
-	}
-	switch li.Kind {
-	case "bridge", "bond", "vrf":
-		return 1
-	}
-	return 0
-}
-
 // linkMessage is the payload of an RTM_NEWLINK (or RTM_DELLINK) message
 // describing li: its ifinfomsg and attributes in the order the kernel puts
 // them. IFLA_AF_SPEC (the per-family configuration), IFLA_PERM_ADDRESS
@@ -107,7 +94,7 @@ func linkMessageEvent(li rtnl.LinkInfo, change, event uint32) []byte {
 	}
 	ae.Uint8(uapi.IFLA_OPERSTATE, oper)
 	ae.Uint8(uapi.IFLA_LINKMODE, li.LinkMode)
-	ae.Uint8(uapi.IFLA_NETNS_IMMUTABLE, netnsImmutable(li))
+	ae.Uint8(uapi.IFLA_NETNS_IMMUTABLE, b2u8(li.NetnsImmutable))
 	ae.Uint32(uapi.IFLA_MTU, uint32(li.MTU))
 	ae.Uint32(uapi.IFLA_MIN_MTU, uint32(li.MinMTU))
 	ae.Uint32(uapi.IFLA_MAX_MTU, uint32(li.MaxMTU))
@@ -151,8 +138,13 @@ func linkMessageEvent(li rtnl.LinkInfo, change, event uint32) []byte {
 	if li.Kind != "" || li.SlaveKind != "" {
 		nestNoFlag(ae, uapi.IFLA_LINKINFO, func(x *netlink.AttributeEncoder) { fillLinkInfo(x, li) })
 	}
-	if hasIflink(li) && li.LinkIndex != li.Index {
+	if hasIflink(li) && (li.LinkIndex != li.Index || li.LinkNetns) {
 		ae.Uint32(uapi.IFLA_LINK, uint32(li.LinkIndex))
+	}
+	// rtmsg_ifinfo_newnet's RTM_DELLINK: the ifindex in the new
+	// namespace (its IFLA_NEW_NETNSID, before it, is not modelled).
+	if li.NewIndex != 0 {
+		ae.Int32(uapi.IFLA_NEW_IFINDEX, int32(li.NewIndex))
 	}
 	ae.String(uapi.IFLA_QDISC, li.Qdisc)
 	ae.Bytes(uapi.IFLA_MAP, make([]byte, 32)) // struct rtnl_link_ifmap, all zero

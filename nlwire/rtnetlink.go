@@ -18,7 +18,14 @@ import (
 // and returns a github.com/jsimonetti/rtnetlink/v2 connection over it, for
 // agent code written against that package.
 func DialRTNetlink(n *rtnl.Net) (*rtnetlink.Conn, error) {
-	c, err := Dial(n)
+	return DialRTNetlinkConfig(n, nil)
+}
+
+// DialRTNetlinkConfig is DialRTNetlink with mdlayher/netlink's Config,
+// applied as DialConfig applies it: what rtnetlink.Dial(config) does on
+// Linux.
+func DialRTNetlinkConfig(n *rtnl.Net, cfg *netlink.Config) (*rtnetlink.Conn, error) {
+	c, err := DialConfig(n, cfg)
 	if err != nil {
 		return nil, err
 	}

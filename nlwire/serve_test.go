@@ -400,8 +400,8 @@ func TestUnmodelled(t *testing.T) {
 		fam   byte
 		msg   string
 	}{
-		{rt.RTMGetNeigh, req | dump, uapi.AF_INET, "The neighbour table is not modelled by netsim"},
-		{rt.RTMNewNeigh, req | ack, uapi.AF_INET, "The neighbour table is not modelled by netsim"},
+		{uapi.RTM_GETNEIGHTBL, req | dump, uapi.AF_INET, "Neighbour table parameters are not modelled by netsim"},
+		{rt.RTMNewNeigh, req | ack, uapi.AF_BRIDGE, "The bridge forwarding database is not modelled by netsim"},
 		{uapi.RTM_GETQDISC, req | dump, 0, "Traffic control is not modelled by netsim"},
 		{uapi.RTM_GETNETCONF, req | ack, 0, ""}, // PF_UNSPEC has only rtnl_dump_all
 		{uapi.RTM_GETNETCONF, req | ack, uapi.AF_INET, "Netconf is not modelled by netsim"},

@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"github.com/mdlayher/netlink"
+	"golang.org/x/net/bpf"
 
+	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 )
@@ -21,7 +23,8 @@ import (
 // Socket is a NETLINK_ROUTE socket in a simulated namespace: it implements
 // github.com/mdlayher/netlink's Socket interface and the optional methods
 // a netlink.Conn looks for (JoinGroup, LeaveGroup, SetOption, the
-// deadlines and the buffer sizes). Requests sent on it are served at once
+// deadlines, the buffer sizes, SetBPF and RemoveBPF; SyscallConn says it
+// has no descriptor). Requests sent on it are served at once
 // by its namespace, as one task of the simulated kernel (the socket's
 // handle); their replies, acks and dumps, and the notifications of the
 // groups it joined, queue up until Receive takes them, one datagram per
@@ -37,10 +40,12 @@ import (
 // as a socket holds its struct net: a namespace deleted by name stays
 // alive and served while a socket in it is open (see rtnl.Kernel.DelNet).
 //
-// Port ids: the first open socket of a task gets the task's id (as
-// netlink_autobind gives a process's first socket its pid); a task's
-// further sockets get -4097, -4098, ... (as uint32), the first not in use
-// in the kernel (the kernel starts that search at a random value).
+// Port ids: the first open socket of a task in a namespace gets the
+// task's id (as netlink_autobind gives a process's first socket its pid);
+// a task's further sockets get -4097, -4098, ... (as uint32), the first
+// not in use in the namespace (the kernel starts that search at a random
+// value). A socket dialled with a port id (DialConfig) gets that one, if
+// no other socket of the namespace has it.
 //
 // Receive queue: as the kernel's, it is limited by the receive buffer
 // (SO_RCVBUF, 212992 bytes by default), counted as the kernel counts it in
@@ -69,7 +74,8 @@ type Socket struct {
 	// (doubled), sndbuf SO_SNDBUF, sockErr sk_err (reported by the next
 	// Receive), congested NETLINK_S_CONGESTED, groups a bit g-1 set for each
 	// joined group g, dump the dump in progress (cb_running) or nil,
-	// maxRecvLen nlk->max_recvmsg_len.
+	// maxRecvLen nlk->max_recvmsg_len, filter the attached socket filter
+	// (sk_filter) or nil.
 	mu         sync.Mutex
 	wake       chan struct{} // +checklocks:mu
 	waiters    int           // +checklocks:mu
@@ -86,6 +92,7 @@ type Socket struct {
 	wdeadline  time.Time     // +checklocks:mu
 	dump       *dumpState    // +checklocks:mu
 	maxRecvLen int           // +checklocks:mu
+	filter     *bpf.VM       // +checklocks:mu
 }
 
 // sockOpts are the SOL_NETLINK boolean options that change what a Socket
@@ -122,15 +129,22 @@ func NewSocket(n *rtnl.Net) *Socket {
 // or receive from several goroutines at once: a Receive may fill a
 // dump's next datagram, in t.
 func NewSocketTask(n *rtnl.Net, t *sim.Task) *Socket {
-	s := &Socket{
+	s := newSocket(n, t)
+	_ = bind(s, t, 0) // autobind always finds a port id
+	return s
+}
+
+// newSocket is an unbound socket in n whose requests run as t.
+//
+// Kernel: netlink_create.
+func newSocket(n *rtnl.Net, t *sim.Task) *Socket {
+	return &Socket{
 		n:      n,
 		h:      n.Handle(t),
 		wake:   make(chan struct{}),
 		rcvbuf: defaultSockBuf,
 		sndbuf: defaultSockBuf,
 	}
-	bind(s, t)
-	return s
 }
 
 // PID returns the socket's port id.
@@ -197,6 +211,23 @@ func errClosed(op string) error { return os.NewSyscallError(op, syscall.EBADF) }
 // closed: the runtime poller's, which mdlayher/socket passes on as it is
 // ("use of closed file", internal/poll.ErrFileClosing).
 var errFileClosing = errors.New("use of closed file") // +checklocksignore: never changes
+
+// SyscallConn fails: a simulated socket has no file descriptor, so there
+// is nothing a syscall.RawConn could pass to a caller's getsockopt or
+// recvmsg. The error is a *netlink.OpError for "syscall-conn" wrapping
+// EOPNOTSUPP (so errors.ErrUnsupported too), whose text says "operation
+// not supported", as the error mdlayher/netlink gives where it has no
+// socket to offer (its tests look for "not supported"). On a closed
+// socket it is EBADF, as mdlayher/socket's.
+func (s *Socket) SyscallConn() (syscall.RawConn, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, errClosed("syscallconn")
+	}
+	return nil, &netlink.OpError{Op: "syscall-conn",
+		Err: errno.New(syscall.EOPNOTSUPP, "a simulated netlink socket has no file descriptor")}
+}
 
 // JoinGroup joins RTNLGRP group g (1 to 39; others: EINVAL).
 //
@@ -275,7 +306,9 @@ func (s *Socket) SetOption(o netlink.ConnOption, enable bool) error {
 	return nil
 }
 
-// SetDeadline sets both deadlines.
+// SetDeadline sets both deadlines. The deadline setters of a closed
+// socket fail with the poller's "use of closed file", as those of
+// mdlayher/netlink's own sockets do.
 func (s *Socket) SetDeadline(t time.Time) error {
 	return s.setDeadlines(t, t, true, true)
 }
@@ -299,7 +332,8 @@ func (s *Socket) setDeadlines(r, w time.Time, setR, setW bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return errClosed("setdeadline")
+		// os.File's deadlines on a closed file: the poller's error.
+		return errFileClosing
 	}
 	if setR {
 		s.rdeadline = r
@@ -379,6 +413,10 @@ func (s *Socket) wakeLocked() {
 // pending overrun is reported first, as recvmsg reports sk_err, as an
 // *os.SyscallError wrapping ENOBUFS.
 //
+// A datagram a socket filter cut (see SetBPF) is parsed as mdlayher/netlink's
+// own sockets parse it: a message cut short makes the whole datagram
+// EINVAL; a cut inside the first header leaves no message.
+//
 // Kernel: netlink_recvmsg, which also lets a dump in progress fill its
 // next datagram once the reader has made room.
 func (s *Socket) Receive() ([]netlink.Message, error) {
@@ -386,7 +424,7 @@ func (s *Socket) Receive() ([]netlink.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	return parseDatagram(b), nil
+	return parseDatagram(b)
 }
 
 // recvRaw is Receive returning the datagram's bytes.
@@ -491,15 +529,21 @@ func (s *Socket) noteRecvLenLocked(buf int) {
 }
 
 // enqueueLocked queues datagram b as a unicast or broadcast skb of
-// allocation size alloc, or drops it on an overrun: when the queue with
-// it would be over the receive buffer (an empty queue takes one skb
-// whatever its size), or the socket is congested.
+// allocation size alloc, once the socket's filter has let it through (and
+// maybe cut it), or drops it on an overrun: when the queue with it would
+// be over the receive buffer (an empty queue takes one skb whatever its
+// size), or the socket is congested.
 //
-// Kernel: netlink_attachskb / netlink_broadcast_deliver, netlink_overrun.
+// Kernel: netlink_unicast / do_one_broadcast (sk_filter first), then
+// netlink_attachskb / netlink_broadcast_deliver, netlink_overrun.
 //
 // +checklocks:s.mu
 func (s *Socket) enqueueLocked(b []byte, alloc int) {
 	if s.closed {
+		return
+	}
+	b, ok := s.filterLocked(b)
+	if !ok {
 		return
 	}
 	if ts := truesize(alloc); s.rmem > 0 && s.rmem+ts > s.rcvbuf || s.congested {
@@ -545,13 +589,18 @@ func truesize(size int) int {
 }
 
 // parseDatagram splits a datagram into its messages, as
-// syscall.ParseNetlinkMessage does for mdlayher/netlink's own sockets.
-func parseDatagram(b []byte) []netlink.Message {
+// syscall.ParseNetlinkMessage does for mdlayher/netlink's own sockets
+// (which pass it the datagram's length rounded up to 4): a message whose
+// length is below a header's or beyond the datagram is EINVAL.
+func parseDatagram(b []byte) ([]netlink.Message, error) {
+	if pad := align4(len(b)) - len(b); pad > 0 {
+		b = append(b[:len(b):len(b)], make([]byte, pad)...)
+	}
 	var msgs []netlink.Message
 	for len(b) >= nlmsgHdrLen {
 		l := int(le.Uint32(b))
 		if l < nlmsgHdrLen || l > len(b) {
-			break
+			return nil, syscall.EINVAL
 		}
 		msgs = append(msgs, netlink.Message{
 			Header: netlink.Header{
@@ -565,7 +614,7 @@ func parseDatagram(b []byte) []netlink.Message {
 		})
 		b = b[min(align4(l), len(b)):]
 	}
-	return msgs
+	return msgs, nil
 }
 
 // netSockets is a namespace's open sockets and its notification
@@ -583,10 +632,24 @@ type netSockets struct {
 	cancel    func()    // +checklocks:mu
 }
 
-// kernelSockets is a kernel's open sockets: their port ids and namespaces.
+// kernelSockets is a kernel's open sockets: their port ids, which are
+// unique within a namespace (the kernel's table of a protocol's sockets is
+// keyed by namespace and port id), and their namespaces.
 type kernelSockets struct {
-	pids map[uint32]bool
+	pids map[portID]bool
 	nets map[*rtnl.Net]*netSockets
+}
+
+// A portID is a socket's address: its namespace and port id.
+type portID struct {
+	n   *rtnl.Net
+	pid uint32
+}
+
+// taken reports whether a socket of namespace n has port id pid; k may be
+// nil (a kernel with no open socket).
+func (k *kernelSockets) taken(n *rtnl.Net, pid uint32) bool {
+	return k != nil && k.pids[portID{n, pid}]
 }
 
 // registry holds the kernels that have open sockets; a kernel leaves it
@@ -596,25 +659,32 @@ var registry struct {
 	kernels map[*rtnl.Kernel]*kernelSockets // +checklocks:mu
 }
 
-// bind gives s its port id and adds it to its namespace's sockets.
+// bind gives s port id pid, or with pid 0 one of its own (see Socket), and
+// adds it to its namespace's sockets. A port id another socket of the
+// namespace has is EADDRINUSE, as bind(2) reports it.
 //
-// Kernel: netlink_autobind.
-func bind(s *Socket, t *sim.Task) {
+// Kernel: netlink_bind → netlink_insert, or netlink_autobind.
+func bind(s *Socket, t *sim.Task, pid uint32) error {
 	registry.mu.Lock()
 	defer registry.mu.Unlock()
+	k := registry.kernels[s.n.Kernel()]
+	if pid != 0 && k.taken(s.n, pid) {
+		return os.NewSyscallError("bind", syscall.EADDRINUSE)
+	}
+	if pid == 0 {
+		pid = uint32(t.ID())
+		for rover := int32(autobindRover); pid == 0 || k.taken(s.n, pid); rover-- {
+			pid = uint32(rover)
+		}
+	}
 	if registry.kernels == nil {
 		registry.kernels = map[*rtnl.Kernel]*kernelSockets{}
 	}
-	k := registry.kernels[s.n.Kernel()]
 	if k == nil {
-		k = &kernelSockets{pids: map[uint32]bool{}, nets: map[*rtnl.Net]*netSockets{}}
+		k = &kernelSockets{pids: map[portID]bool{}, nets: map[*rtnl.Net]*netSockets{}}
 		registry.kernels[s.n.Kernel()] = k
 	}
-	pid := uint32(t.ID())
-	for rover := int32(autobindRover); pid == 0 || k.pids[pid]; rover-- {
-		pid = uint32(rover)
-	}
-	k.pids[pid] = true
+	k.pids[portID{s.n, pid}] = true
 	s.pid = pid
 	ns := k.nets[s.n]
 	if ns == nil {
@@ -625,6 +695,7 @@ func bind(s *Socket, t *sim.Task) {
 	ns.mu.Lock()
 	ns.socks = append(ns.socks[:len(ns.socks):len(ns.socks)], s)
 	ns.mu.Unlock()
+	return nil
 }
 
 // unbind removes s from its namespace and gives up its port id.
@@ -632,7 +703,7 @@ func unbind(s *Socket) {
 	registry.mu.Lock()
 	defer registry.mu.Unlock()
 	k := registry.kernels[s.n.Kernel()]
-	delete(k.pids, s.pid)
+	delete(k.pids, portID{s.n, s.pid})
 	ns := s.ns
 	ns.mu.Lock()
 	socks := make([]*Socket, 0, len(ns.socks))

@@ -349,9 +349,11 @@ func TestCloseUnblocksReceive(t *testing.T) {
 	require.ErrorIs(t, err, syscall.EBADF)
 	require.NoError(t, s.Close())
 	for _, err := range []error{s.SetOption(netlink.ExtendedAcknowledge, true), s.SetReadBuffer(1),
-		s.SetWriteBuffer(1), s.SetDeadline(time.Time{}), s.Send(netlink.Message{Header: netlink.Header{Length: 16}})} {
+		s.SetWriteBuffer(1), s.Send(netlink.Message{Header: netlink.Header{Length: 16}})} {
 		require.ErrorIs(t, err, syscall.EBADF)
 	}
+	// The deadlines are the file's: the poller's error, not EBADF.
+	require.EqualError(t, c.SetDeadline(time.Time{}), "netlink set-deadline: use of closed file")
 	_, err = s.ReadBuffer()
 	require.ErrorIs(t, err, syscall.EBADF)
 	_, err = s.WriteBuffer()
@@ -594,4 +596,22 @@ func TestSocketHoldsNamespace(t *testing.T) {
 	defer late.Close()
 	_, err = late.Link.List()
 	require.ErrorIs(t, err, syscall.ENOENT)
+}
+
+// SyscallConn: a simulated socket has no descriptor. The error is the
+// one mdlayher/netlink gives where it has no socket to offer, with the
+// reason, and is errors.ErrUnsupported; closed, it is EBADF.
+func TestSyscallConn(t *testing.T) {
+	s := newTestSocket(t)
+	c := netlink.NewConn(s, s.PID())
+	rc, err := c.SyscallConn()
+	require.Nil(t, rc)
+	require.ErrorIs(t, err, errors.ErrUnsupported)
+	require.ErrorIs(t, err, syscall.EOPNOTSUPP)
+	require.True(t, strings.Contains(err.Error(), "not supported"))
+	require.EqualError(t, err, "netlink syscall-conn: operation not supported: a simulated netlink socket has no file descriptor")
+	require.NoError(t, c.Close())
+	_, err = c.SyscallConn()
+	require.ErrorIs(t, err, syscall.EBADF)
+	require.EqualError(t, err, "syscallconn: bad file descriptor")
 }

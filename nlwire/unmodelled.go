@@ -56,9 +56,7 @@ func init() {
 			unmodelled[k] = unmodelledEntry{do: r[1]&do != 0, dump: r[1]&dump != 0, msg: what + " not modelled by netsim"}
 		}
 	}
-	neigh := "The neighbour table is"
-	add(unspec, neigh, [2]int{uapi.RTM_NEWNEIGH, do}, [2]int{uapi.RTM_DELNEIGH, do}, [2]int{uapi.RTM_GETNEIGH, both},
-		[2]int{uapi.RTM_GETNEIGHTBL, dump}, [2]int{uapi.RTM_SETNEIGHTBL, do})
+	add(unspec, "Neighbour table parameters are", [2]int{uapi.RTM_GETNEIGHTBL, dump}, [2]int{uapi.RTM_SETNEIGHTBL, do})
 	tc := "Traffic control is"
 	for _, base := range []int{uapi.RTM_NEWQDISC, uapi.RTM_NEWTCLASS, uapi.RTM_NEWTFILTER, uapi.RTM_NEWACTION, uapi.RTM_NEWCHAIN} {
 		add(unspec, tc, [2]int{base, do}, [2]int{base + 1, do}, [2]int{base + 2, both})

@@ -14,6 +14,7 @@ import (
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/fibrules"
+	"github.com/netsimlab/netsim/neigh"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
 	"github.com/netsimlab/netsim/rt"
@@ -91,6 +92,12 @@ func (h *Handle) LinkSetName(name, newName string) error {
 	return h.setLink(name, LinkChange{NewName: &newName})
 }
 
+// LinkSetNs moves the device to namespace n (`ip link set NAME netns
+// NS`).
+func (h *Handle) LinkSetNs(name string, n *Net) error {
+	return h.setLink(name, LinkChange{Netns: NetnsRef{Net: n}})
+}
+
 // LinkSetHardwareAddr sets the device's hardware address (`ip link set NAME address MAC`).
 func (h *Handle) LinkSetHardwareAddr(name string, mac netdev.MAC) error {
 	return h.setLink(name, LinkChange{Addr: &mac})
@@ -165,6 +172,43 @@ func (h *Handle) AddrDel(link string, p netip.Prefix) error {
 // m's fields selects it (see AddrRequest.Addr).
 func (h *Handle) AddrDelWith(link string, m netdev.Addr) error {
 	return h.DelAddr(AddrRequest{Link: link, Addr: m})
+}
+
+// Neighbours.
+
+// NeighAdd adds a neighbour of addr on the device named link with
+// link-layer address mac in state (`ip neigh add ADDR lladdr MAC nud STATE
+// dev LINK`); EEXIST if there is one.
+func (h *Handle) NeighAdd(link string, addr netip.Addr, mac netdev.MAC, state neigh.State) error {
+	return h.NewNeigh(neighRequest(rt.NLMCreate|rt.NLMExcl, link, addr, mac, state))
+}
+
+// NeighSet adds the neighbour or replaces its address and state (`ip
+// neigh replace`).
+func (h *Handle) NeighSet(link string, addr netip.Addr, mac netdev.MAC, state neigh.State) error {
+	return h.NewNeigh(neighRequest(rt.NLMCreate|rt.NLMReplace, link, addr, mac, state))
+}
+
+// NeighDel deletes the neighbour of addr on the device named link (`ip
+// neigh del ADDR dev LINK`).
+func (h *Handle) NeighDel(link string, addr netip.Addr) error {
+	r := neighRequest(0, link, addr, netdev.MAC{}, 0)
+	r.LLAddr = nil
+	return h.DelNeigh(r)
+}
+
+// NeighList returns the namespace's neighbours of family (rt.FamilyUnspec:
+// both), as `ip neigh show nud all` reads them: a dump read whole.
+func (h *Handle) NeighList(family rt.Family) ([]NeighInfo, error) {
+	return ReadAll[NeighInfo](h.DumpNeighs(NeighDumpRequest{Family: family}))
+}
+
+func neighRequest(f rt.NLMFlags, link string, addr netip.Addr, mac netdev.MAC, state neigh.State) NeighRequest {
+	fam := rt.FamilyInet
+	if addr.Is6() {
+		fam = rt.FamilyInet6
+	}
+	return NeighRequest{Flags: f, Family: fam, Link: link, State: state, Dst: addr.AsSlice(), LLAddr: mac[:]}
 }
 
 // Routes.

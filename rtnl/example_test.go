@@ -180,3 +180,35 @@ func ExampleKernel_DelNet() {
 	// 0
 	// true bad file descriptor: Request on a closed Handle
 }
+
+// A container's veth: one end moves into the container's namespace, where
+// it keeps its ifindex and arrives down, without the addresses it had; its
+// peer, left behind, names it by that ifindex only. A name in use in the
+// target refuses the move, with the kernel's extack, and moves nothing.
+func ExampleHandle_LinkSetNs() {
+	k := rtnl.MustNewKernel(rtnl.After)
+	t := k.World().NewTask("ip")
+	h := k.InitNet().Handle(t)
+	ctr, _ := k.NewNet(t, "ctr")
+	hc := ctr.Handle(t)
+
+	_ = h.LinkAdd(netdev.Veth{Name: "veth0", Peer: "eth0"})
+	_ = h.AddrAdd("eth0", netip.MustParsePrefix("172.17.0.2/16"))
+	_ = h.LinkSetUp("eth0")
+	fmt.Println(h.LinkSetNs("eth0", ctr))
+
+	eth0, _ := hc.LinkByName("eth0")
+	addrs, _ := hc.AddrList("eth0", rt.FamilyInet)
+	fmt.Printf("ctr: %d: %s <%v> addresses %d\n", eth0.Index, eth0.Name, eth0.Flags, len(addrs))
+	veth0, _ := h.LinkByName("veth0")
+	fmt.Printf("init_net: %d: %s@if%d (elsewhere: %v)\n", veth0.Index, veth0.Name, veth0.LinkIndex, veth0.LinkNetns)
+
+	_ = h.LinkAdd(netdev.Dummy{Name: "eth0"})
+	err := hc.LinkSetNs("eth0", k.InitNet())
+	fmt.Println(errors.Is(err, syscall.EEXIST), err)
+	// Output:
+	// <nil>
+	// ctr: 2: eth0 <BROADCAST,MULTICAST> addresses 0
+	// init_net: 3: veth0@if2 (elsewhere: true)
+	// true file exists: An interface with the same name exists in the target netns
+}

@@ -30,6 +30,7 @@ import (
 	"github.com/netsimlab/netsim/fib"
 	"github.com/netsimlab/netsim/fib6"
 	"github.com/netsimlab/netsim/fibrules"
+	"github.com/netsimlab/netsim/neigh"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
 	"github.com/netsimlab/netsim/rt"
@@ -51,10 +52,17 @@ type Kernel struct {
 	nets map[string]*Net
 	// netSeq is the number of named namespaces ever created.
 	// +checklocks:mu
-	netSeq  uint64
+	netSeq uint64
+	// fds are the open namespace descriptors (OpenNetnsFD).
+	// +checklocks:mu
+	fds     map[uint32]*Net
 	initNet *Net
 
 	byTable map[*netdev.Table]*Net // every live namespace by its device table; guarded by RTNL
+
+	// arp and nd are the neighbour tables (arp_tbl, nd_tbl), shared by
+	// every namespace as the kernel's are; guarded by RTNL.
+	arp, nd *neigh.Table
 
 	// hashSeeds draws each namespace's random multipath hash seed
 	// (get_random_u32 in proc_fib_multipath_hash_set_seed) from the
@@ -102,6 +110,8 @@ func NewKernelIn(w *sim.World, cfg Config) (*Kernel, error) {
 	k.byTable = map[*netdev.Table]*Net{}
 	seed := w.Rand().Uint64()
 	k.hashSeeds = rand.New(rand.NewPCG(seed, ^seed))
+	k.arp = neigh.NewARP(neighAnnouncer{k, rt.FamilyInet})
+	k.nd = neigh.NewND(neighAnnouncer{k, rt.FamilyInet6})
 	// The FIB and the nexthop objects follow device and address events.
 	// Kernel: nh_netdev_event (net/ipv4/nexthop.c) runs before
 	// fib_netdev_event (net/ipv4/fib_frontend.c); fib_inetaddr_event.
@@ -114,6 +124,7 @@ func NewKernelIn(w *sim.World, cfg Config) (*Kernel, error) {
 			n.gens.devListed()
 		}
 		n.nh.FlushDev(t, d, ev, n.fib)
+		k.neighNetdevEvent(t, ev, d)
 		_ = n.rules4.NetdevEvent(t, ev, d)
 		_ = n.rules6.NetdevEvent(t, ev, d)
 		err := n.fib.NetdevEvent(t, ev, d)
@@ -125,6 +136,7 @@ func NewKernelIn(w *sim.World, cfg Config) (*Kernel, error) {
 	stack.RegisterAddrNotifier(func(t *sim.Task, ev netdev.Event, d *netdev.Device, a netdev.Addr) {
 		if n := k.byTable[d.Table()]; n != nil {
 			n.fib.InetAddrEvent(t, ev, d, a)
+			k.neighInetAddrEvent(t, ev, d, a)
 			if a.Prefix.Addr().Is4() && (ev == netdev.EventUp || ev == netdev.EventDown) {
 				n.gens.addr4++ // fib_inetaddr_event
 			}
@@ -445,6 +457,8 @@ func (k *Kernel) cleanupNet(t *sim.Task, n *Net) {
 	n.devs.DelAll(t)
 	n.fib.Exit(t)
 	n.fib6.Exit(t)
+	k.arp.ProxyNetExit(t, n.devs)
+	k.nd.ProxyNetExit(t, n.devs)
 	delete(k.byTable, n.devs)
 }
 

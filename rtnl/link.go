@@ -96,6 +96,17 @@ type LinkInfo struct {
 	SlaveKind   string // the master's kind (IFLA_INFO_SLAVE_KIND), or ""
 	Link        string // a vlan's or macvlan's lower device, or a veth's peer, or ""
 	LinkIndex   netdev.IfIndex
+	// LinkNetns: the device Link names is in another namespace (a veth
+	// whose peer moved, a macvlan whose lower did): LinkIndex is its
+	// ifindex there and Link is "". The kernel sends that namespace's
+	// id (IFLA_LINK_NETNSID), which netsim does not model.
+	LinkNetns bool
+	// NetnsImmutable: the device may not change namespace
+	// (IFLA_NETNS_IMMUTABLE, netdev.Device.NetnsImmutable).
+	NetnsImmutable bool
+	// NewIndex is the ifindex that a device leaving the namespace takes
+	// in its new one: set only in that RTM_DELLINK (IFLA_NEW_IFINDEX).
+	NewIndex    netdev.IfIndex
 	VlanID      uint16
 	MacvlanMode netdev.MacvlanMode
 	BondMode    netdev.BondMode
@@ -145,11 +156,17 @@ func linkInfo(d *netdev.Device) LinkInfo {
 			li.SlaveVRFTable = m.VRFTable()
 		}
 	}
-	if l := d.Link(); l != nil {
-		li.Link, li.LinkIndex = l.Name(), l.Index()
-	} else if p := d.Peer(); p != nil {
-		li.Link, li.LinkIndex = p.Name(), p.Index()
+	l := d.Link()
+	if l == nil {
+		l = d.Peer()
 	}
+	if l != nil {
+		li.Link, li.LinkIndex = l.Name(), l.Index()
+		if l.Table() != d.Table() {
+			li.Link, li.LinkNetns = "", true
+		}
+	}
+	li.NetnsImmutable = d.NetnsImmutable()
 	fillDetails(&li, d)
 	li.CarrierOK = d.CarrierOK()
 	return li

@@ -24,7 +24,7 @@ import (
 // multicasts to the RTNLGRP_* listeners of a namespace when one of its
 // objects changes, whatever made the change (a Handle, an ip script, a
 // netlink socket, the kernel itself). Exactly one of Link, Addr, Route,
-// Rule, Nexthop and Bucket is set, as Type says.
+// Rule, Nexthop, Bucket and Neigh is set, as Type says.
 type Notification struct {
 	Type   rt.MsgType // RTM_NEWLINK, RTM_DELLINK, RTM_NEWADDR, ...
 	Flags  uint16     // the nlmsg_flags the kernel sets (NLM_F_CREATE, NLM_F_REPLACE, ...)
@@ -41,6 +41,8 @@ type Notification struct {
 	// Bucket is a resilient group's bucket that the group's upkeep work
 	// migrated (RTM_NEWNEXTHOPBUCKET, NLM_F_REPLACE, from no request).
 	Bucket *NexthopBucket
+	// Neigh is a neighbour (RTM_NEWNEIGH, RTM_DELNEIGH, RTNLGRP_NEIGH).
+	Neigh *NeighInfo
 }
 
 // Origin identifies the netlink request a Handle is serving: the

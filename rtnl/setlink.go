@@ -43,6 +43,12 @@ type LinkChange struct {
 	// is; the other flags and the user's promiscuity are not looked at.
 	Up *bool
 
+	// Netns is the namespace the device moves to (IFLA_NET_NS_PID,
+	// IFLA_NET_NS_FD or IFLA_TARGET_NETNSID), before anything else
+	// changes; NewIndex (IFLA_NEW_IFINDEX) its ifindex there.
+	Netns    NetnsRef
+	NewIndex netdev.IfIndex
+
 	// IFLA_INFO_DATA and IFLA_INFO_SLAVE_DATA of the kinds netsim models:
 	// a bridge's and a bridge port's attributes (rtnl_changelink).
 	Bridge     *netdev.BridgeSettings
@@ -76,7 +82,9 @@ type LinkRequest struct {
 
 	Change LinkChange
 	// Peer is what a veth's VETH_INFO_PEER changes on the new peer: its
-	// ifi_flags and ifi_change (the other fields are not looked at).
+	// ifi_flags and ifi_change, and its namespace (Netns; without one the
+	// peer is created in the requester's namespace, wherever the device
+	// is). The other fields are not looked at.
 	Peer *LinkChange
 }
 
@@ -92,6 +100,14 @@ type LinkRequest struct {
 // rtnl_configure_link and do_set_master.
 func (h *Handle) NewLink(r LinkRequest) error {
 	return h.doFrom(r.Origin, "RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
+		tgt, err := r.Change.Netns.target(h.n)
+		if err != nil {
+			return err
+		}
+		peerTb, err := r.peerTable(h.n)
+		if err != nil {
+			return err
+		}
 		var d *netdev.Device
 		named := false
 		switch {
@@ -128,7 +144,7 @@ func (h *Handle) NewLink(r LinkRequest) error {
 					return err
 				}
 			}
-			return doSetLink(t, tb, d, r.Index > 0, r.Change)
+			return doSetLink(t, tb, tgt, d, r.Index > 0, r.Change)
 		}
 		if r.Flags&rt.NLMCreate == 0 {
 			if named {
@@ -140,7 +156,7 @@ func (h *Handle) NewLink(r LinkRequest) error {
 			}
 			for _, d := range tb.Devices() {
 				if d.Group() == *r.Group {
-					if err := doSetLink(t, tb, d, false, r.Change); err != nil {
+					if err := doSetLink(t, tb, tgt, d, false, r.Change); err != nil {
 						return err
 					}
 				}
@@ -153,7 +169,32 @@ func (h *Handle) NewLink(r LinkRequest) error {
 			}
 			return errno.New(syscall.EOPNOTSUPP, "Unknown device type")
 		}
-		devs, err := tb.NewLink(t, r.Spec)
+		// rtnl_create_link makes the device in the target namespace, a
+		// veth its peer in the peer's (veth_newlink).
+		if tgt != nil {
+			tb = tgt
+		}
+		spec := r.Spec
+		switch v := spec.(type) {
+		case netdev.Veth:
+			if peerTb != tb {
+				v.PeerTable = peerTb
+				spec = v
+			}
+		case netdev.Macvlan:
+			// IFLA_LINK names a device of the requester's namespace
+			// (rtnl_newlink_link_net without IFLA_LINK_NETNSID).
+			if tb != h.n.devs {
+				v.LinkTable = h.n.devs
+				spec = v
+			}
+		case netdev.Vlan:
+			if tb != h.n.devs {
+				v.LinkTable = h.n.devs
+				spec = v
+			}
+		}
+		devs, err := tb.NewLink(t, spec)
 		if err != nil {
 			return err
 		}
@@ -183,15 +224,20 @@ func (h *Handle) NewLink(r LinkRequest) error {
 // Kernel: rtnl_setlink (net/core/rtnetlink.c).
 func (h *Handle) SetLink(r LinkRequest) error {
 	return h.doFrom(r.Origin, "RTM_SETLINK", func(t *sim.Task, tb *netdev.Table) error {
+		tgt, err := r.Change.Netns.target(h.n)
+		if err != nil {
+			return err
+		}
 		d, err := linkDev(tb, r.Index, r.Name)
 		if err != nil {
 			return err
 		}
-		return doSetLink(t, tb, d, r.Index > 0, r.Change)
+		return doSetLink(t, tb, tgt, d, r.Index > 0, r.Change)
 	})
 }
 
-// doSetLink applies c to d in do_setlink's order: address, MTU, group,
+// doSetLink applies c to d in do_setlink's order: the move to namespace
+// tgt (unless nil), address, MTU, group,
 // name (only for a device named by ifindex), alias, broadcast, flags,
 // master, queue length. As in the kernel, a step that fails leaves the
 // earlier steps applied (do_setlink warns "A link change request failed
@@ -200,7 +246,20 @@ func (h *Handle) SetLink(r LinkRequest) error {
 // (DO_SETLINK_NOTIFY).
 //
 // Kernel: do_setlink (net/core/rtnetlink.c).
-func doSetLink(t *sim.Task, tb *netdev.Table, d *netdev.Device, byIndex bool, c LinkChange) error {
+func doSetLink(t *sim.Task, tb, tgt *netdev.Table, d *netdev.Device, byIndex bool, c LinkChange) error {
+	if tgt != nil && tgt != d.Table() {
+		// The request's IFLA_IFNAME (the device's own name in a message
+		// that names the device by it) is the name to take where its
+		// own is in use.
+		pat := c.Name
+		if c.NewName != nil {
+			pat = *c.NewName
+		}
+		if err := d.ChangeNetns(t, tgt, pat, c.NewIndex); err != nil {
+			return err
+		}
+		tb = tgt
+	}
 	notify := false
 	defer func() {
 		if notify {

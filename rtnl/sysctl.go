@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/netdev"
@@ -21,7 +22,10 @@ import (
 // net.ipv4.conf.DEV.forwarding, net.ipv4.ip_forward (all.forwarding),
 // net.ipv4.fib_multipath_hash_seed (0: a random seed of the simulation's
 // seeded randomness, as a new namespace has) and
-// net.ipv4.fib_multipath_hash_policy (only 0, layer 3, is modelled).
+// net.ipv4.fib_multipath_hash_policy (only 0, layer 3, is modelled), and
+// the neighbour tables' net.ipv{4,6}.neigh.default.{gc_thresh1,gc_thresh2,
+// gc_thresh3,gc_interval} (in the initial namespace only, as the kernel
+// has them: the tables are shared).
 func (h *Handle) Sysctl(key, value string) error {
 	if key == "net.ipv4.ip_forward" || key == "net/ipv4/ip_forward" {
 		key = "net.ipv4.conf.all.forwarding"
@@ -29,6 +33,9 @@ func (h *Handle) Sysctl(key, value string) error {
 	parts := sysctlPath(key)
 	if len(parts) == 3 && parts[0] == "net" && parts[1] == "ipv4" && strings.HasPrefix(parts[2], "fib_multipath_hash_") {
 		return h.sysctlMultipath(key, parts[2], value)
+	}
+	if len(parts) == 5 && parts[0] == "net" && parts[2] == "neigh" && (parts[1] == "ipv4" || parts[1] == "ipv6") {
+		return h.sysctlNeigh(key, parts[1], parts[3], parts[4], value)
 	}
 	if len(parts) != 5 || parts[0] != "net" || parts[2] != "conf" || (parts[1] != "ipv4" && parts[1] != "ipv6") {
 		return errno.Errorf(syscall.ENOENT, "sysctl %s is not modelled", key)
@@ -132,4 +139,39 @@ func sysctlPath(key string) []string {
 		parts[i] = strings.ReplaceAll(p, "/", ".")
 	}
 	return parts
+}
+
+// sysctlNeigh sets a neighbour table's gc_thresh1/2/3 or gc_interval
+// (seconds), which only the initial namespace has: the tables are the
+// machine's.
+//
+// Kernel: neigh_sysctl_register (net/core/neighbour.c): the table's
+// gc_* entries are registered for the default parms of init_net only.
+func (h *Handle) sysctlNeigh(key, fam, scope, name, value string) error {
+	v, err := strconv.Atoi(strings.TrimSpace(value))
+	if err != nil {
+		return errno.Errorf(syscall.EINVAL, "sysctl %s: invalid value %q", key, value)
+	}
+	tbl := h.n.k.arp
+	if fam == "ipv6" {
+		tbl = h.n.k.nd
+	}
+	return h.do("sysctl", func(t *sim.Task, tb *netdev.Table) error {
+		if scope != "default" || h.n != h.n.k.initNet {
+			return errno.Errorf(syscall.ENOENT, "sysctl %s is not modelled", key)
+		}
+		switch name {
+		case "gc_thresh1":
+			tbl.GCThresh1 = v
+		case "gc_thresh2":
+			tbl.GCThresh2 = v
+		case "gc_thresh3":
+			tbl.GCThresh3 = v
+		case "gc_interval":
+			tbl.GCInterval = time.Duration(v) * time.Second
+		default:
+			return errno.Errorf(syscall.ENOENT, "sysctl %s is not modelled", key)
+		}
+		return nil
+	})
 }

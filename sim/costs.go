@@ -139,6 +139,17 @@ type Costs struct {
 	// Syscall and the removal (Fib6RouteRemove): the configuration, the
 	// node's lookup (fib6_locate), the route's hold and release.
 	Fib6RouteDelete time.Duration
+	// NeighAdd is creating one neighbour entry (neigh_alloc, the
+	// constructor, the hash insert, the RTM_NEWNEIGH), beyond the
+	// request's Syscall.
+	NeighAdd time.Duration
+	// NeighRemove is deleting one neighbour entry (__neigh_update to
+	// NUD_FAILED with its RTM_NEWNEIGH, the unlink, the RTM_DELNEIGH, the
+	// RCU-deferred free), beyond the request's Syscall.
+	NeighRemove time.Duration
+	// NeighVisit is one neighbour entry looked up or walked (a hash chain
+	// step, a list step).
+	NeighVisit time.Duration
 
 	// Memory is the cache hierarchy that work charged with a Footprint
 	// (Task.ChargeIn) stalls in once its working set outgrows L2. The zero
@@ -222,12 +233,15 @@ var DefaultCosts = Costs{
 	FibInfoFree:     700 * time.Nanosecond,
 	FibRouteDelete:  3600 * time.Nanosecond,
 	Fib6RouteDelete: 2600 * time.Nanosecond,
+	NeighAdd:        3000 * time.Nanosecond,
+	NeighRemove:     4400 * time.Nanosecond,
+	NeighVisit:      12 * time.Nanosecond,
 	Memory: Memory{
 		L1: 32 << 10, L2: 724 << 10, L3: 8 << 20,
-		L1Hit: 1 * time.Nanosecond, L2Hit: 5 * time.Nanosecond, L3Hit: 18 * time.Nanosecond, DRAM: 179 * time.Nanosecond,
+		L1Hit: 1100 * Picosecond, L2Hit: 4860 * Picosecond, L3Hit: 18380 * Picosecond, DRAM: 178500 * Picosecond,
 		SeqL3:       16 << 20,
-		SeqL3Hit128: 5 * time.Nanosecond, SeqDRAM128: 42 * time.Nanosecond,
-		SeqL3Hit512: 15 * time.Nanosecond, SeqDRAM512: 147 * time.Nanosecond,
+		SeqL3Hit128: 5260 * Picosecond, SeqDRAM128: 41970 * Picosecond,
+		SeqL3Hit512: 14800 * Picosecond, SeqDRAM512: 147000 * Picosecond,
 	},
 	GracePeriod:       10500 * time.Microsecond,
 	ExpeditedGP:       35 * time.Microsecond,
@@ -313,6 +327,12 @@ func (c *Costs) PerUnit(k Kind) time.Duration {
 		return c.FibRouteDelete
 	case Fib6RouteDelete:
 		return c.Fib6RouteDelete
+	case NeighAdd:
+		return c.NeighAdd
+	case NeighRemove:
+		return c.NeighRemove
+	case NeighVisit:
+		return c.NeighVisit
 	}
 	return 0
 }
@@ -336,6 +356,10 @@ func negative(v reflect.Value, prefix string) error {
 		case int64:
 			if f < 0 {
 				return errorf(ErrBadCosts, "sim: cost %s is negative (%d)", name, f)
+			}
+		case Latency:
+			if f < 0 {
+				return errorf(ErrBadCosts, "sim: cost %s is negative (%d ps)", name, int64(f))
 			}
 		case Memory:
 			if err := negative(v.Field(i), name+"."); err != nil {

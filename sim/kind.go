@@ -179,6 +179,18 @@ const (
 	// route, which Fib6RouteRemove counts.
 	Fib6RouteDelete
 
+	// Neighbour tables (package neigh, net/core/neighbour.c).
+
+	// NeighAdd counts neighbour and proxy entries created (neigh_alloc and
+	// the hash insert of ___neigh_create, pneigh_create).
+	NeighAdd
+	// NeighRemove counts neighbour and proxy entries removed (deletes,
+	// flushes, forced gc).
+	NeighRemove
+	// NeighVisit counts neighbour entries looked up or walked (neigh_lookup,
+	// the dumps' walks, neigh_flush_dev, neigh_forced_gc).
+	NeighVisit
+
 	// MemStallNS counts the nanoseconds of memory stall that work charged
 	// with a Footprint (Task.ChargeIn) spent beyond its in-cache cost: what
 	// its working set outgrowing the caches added (Memory.StallNS). It is
@@ -243,6 +255,10 @@ var kindNames = [NumKinds]string{
 	FibInfoFree:     "fib_infos_freed",
 	FibRouteDelete:  "fib_route_deletes",
 	Fib6RouteDelete: "fib6_route_deletes",
+
+	NeighAdd:    "neigh_adds",
+	NeighRemove: "neigh_removes",
+	NeighVisit:  "neigh_visits",
 
 	MemStallNS: "mem_stall_ns",
 }

@@ -11,7 +11,7 @@ import (
 
 var testMemory = sim.Memory{
 	L1: 32 << 10, L2: 1 << 20, L3: 32 << 20,
-	L1Hit: 1 * time.Nanosecond, L2Hit: 4 * time.Nanosecond, L3Hit: 15 * time.Nanosecond, DRAM: 100 * time.Nanosecond,
+	L1Hit: 1 * sim.Nanosecond, L2Hit: 4 * sim.Nanosecond, L3Hit: 15 * sim.Nanosecond, DRAM: 100 * sim.Nanosecond,
 }
 
 // TestLoadNS: a working set served by one level costs that level's
@@ -56,4 +56,32 @@ func TestChargeIn(t *testing.T) {
 	bad.Memory.DRAM = -1
 	_, err := sim.NewWorld(sim.Options{Costs: &bad})
 	require.ErrorContains(t, err, "cost Memory.DRAM is negative")
+}
+
+func TestLatency(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want sim.Latency
+		out  string
+	}{
+		{"4.86ns", 4860 * sim.Picosecond, "4.86ns"},
+		{"179ns", 179 * sim.Nanosecond, "179ns"},
+		{"1.2µs", 1200 * sim.Nanosecond, "1200ns"},
+		{"1.2us", 1200 * sim.Nanosecond, "1200ns"},
+		{"0.0014ns", 1 * sim.Picosecond, "0.001ns"},
+		{"0", 0, "0"},
+	} {
+		l, err := sim.ParseLatency(c.in)
+		require.NoError(t, err, c.in)
+		require.Equal(t, c.want, l, c.in)
+		require.Equal(t, c.out, l.String(), c.in)
+		back, err := sim.ParseLatency(l.String())
+		require.NoError(t, err)
+		require.Equal(t, l, back, "String reads back")
+	}
+	for _, bad := range []string{"", "ns", "5", "5ms", "-1ns", "NaNns", "Infns", "1e3ns", "0x10ns", "1e300µs"} {
+		_, err := sim.ParseLatency(bad)
+		require.Error(t, err, bad)
+	}
+	require.InDelta(t, 4.86, (4860 * sim.Picosecond).NS(), 1e-12)
 }

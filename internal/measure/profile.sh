@@ -116,7 +116,7 @@ size() { awk -v b="$1" 'BEGIN { s = "KMG"; u = ""; for (i = 1; i <= 3 && b % 102
 	while read -r key field; do
 		v=$(median "$RES/$key")
 		[ -n "$v" ] || continue
-		echo "Memory.$field $(awk -v v="$v" 'BEGIN { printf "%dns", v + 0.5 }') measured costs.sh -s mem: $key median $v ns; $(cut -f2 "$RES/$key.meta")"
+		echo "Memory.$field $(awk -v v="$v" 'BEGIN { printf "%.6gns", int(v * 100 + 0.5) / 100 }') measured costs.sh -s mem: $key median $v ns; $(cut -f2 "$RES/$key.meta")"
 	done <<<"$MEM"
 	while read -r key field section; do
 		[ -s "$RES/$key" ] || continue

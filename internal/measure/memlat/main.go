@@ -92,7 +92,7 @@ func main() {
 		fmt.Printf("Memory.L2 %d measured sysfs: /sys/devices/system/cpu/cpu0/cache (L2, %s)\n", m.L2, size(m.L2))
 		fmt.Printf("Memory.L3 %d measured sysfs: /sys/devices/system/cpu/cpu0/cache (L3, %s)\n", m.L3, size(m.L3))
 		for i, name := range []string{"L1Hit", "L2Hit", "L3Hit", "DRAM"} {
-			d := []time.Duration{m.L1Hit, m.L2Hit, m.L3Hit, m.DRAM}[i]
+			d := []sim.Latency{m.L1Hit, m.L2Hit, m.L3Hit, m.DRAM}[i]
 			fmt.Printf("Memory.%s %s %s %.2f ns, %s\n", name, fmtNS(d), src, lat[i], used[i])
 		}
 	}
@@ -333,7 +333,7 @@ func chase(p unsafe.Pointer, k int64) unsafe.Pointer {
 }
 
 // fitPlateaus returns the Memory of capacities caps whose latencies are the
-// plateaus of pts (rounded to whole nanoseconds, as a Duration holds them),
+// plateaus of pts (to the picosecond, as a sim.Latency holds them),
 // the plateaus unrounded, and for each the working sets it was taken from.
 // Each level's plateau is taken from the working sets well inside it (at
 // least twice the level above's capacity, at most half its own, three
@@ -344,7 +344,7 @@ func fitPlateaus(caps sim.Memory, pts []point) (sim.Memory, [4]float64, [4]strin
 	m := caps
 	var used [4]string
 	var exact [4]float64
-	lat := []*time.Duration{&m.L1Hit, &m.L2Hit, &m.L3Hit, &m.DRAM}
+	lat := []*sim.Latency{&m.L1Hit, &m.L2Hit, &m.L3Hit, &m.DRAM}
 	lims := [][2]int64{
 		{0, caps.L1 * 3 / 4},
 		{2 * caps.L1, caps.L2 / 2},
@@ -361,9 +361,9 @@ func fitPlateaus(caps sim.Memory, pts []point) (sim.Memory, [4]float64, [4]strin
 			// The model is linear in this level's latency: solve for it
 			// with the levels above as fitted, the ones below unused.
 			probe := m
-			*[]*time.Duration{&probe.L1Hit, &probe.L2Hit, &probe.L3Hit, &probe.DRAM}[lv] = 0
+			*[]*sim.Latency{&probe.L1Hit, &probe.L2Hit, &probe.L3Hit, &probe.DRAM}[lv] = 0
 			zero := probe.LoadNS(p.WS)
-			*[]*time.Duration{&probe.L1Hit, &probe.L2Hit, &probe.L3Hit, &probe.DRAM}[lv] = time.Microsecond
+			*[]*sim.Latency{&probe.L1Hit, &probe.L2Hit, &probe.L3Hit, &probe.DRAM}[lv] = 1000 * sim.Nanosecond
 			w := (probe.LoadNS(p.WS) - zero) / 1000
 			if w <= 0 {
 				continue
@@ -373,13 +373,13 @@ func fitPlateaus(caps sim.Memory, pts []point) (sim.Memory, [4]float64, [4]strin
 		}
 		if len(est) == 0 {
 			// Keep what the Memory given had (a previous fit's).
-			exact[lv] = float64(*lat[lv]) / float64(time.Nanosecond)
+			exact[lv] = lat[lv].NS()
 			used[lv] = "no working set inside the level: the previous estimate kept"
 			continue
 		}
 		slices.Sort(est)
 		exact[lv] = est[len(est)/2]
-		*lat[lv] = time.Duration(math.Round(exact[lv])) * time.Nanosecond
+		*lat[lv] = sim.Latency(math.Round(exact[lv] * float64(sim.Nanosecond)))
 		used[lv] = fmt.Sprintf("median over working sets %s of the chase latency, less the share the levels above hold (capacities L2 %s, L3 %s)", strings.Join(names, " "), size(caps.L2), size(caps.L3))
 	}
 	return m, exact, used
@@ -456,8 +456,8 @@ func size(b int64) string {
 }
 
 // fmtNS formats a latency in whole ns.
-func fmtNS(d time.Duration) string {
-	return strconv.FormatFloat(float64(d)/float64(time.Nanosecond), 'f', -1, 64) + "ns"
+func fmtNS(l sim.Latency) string {
+	return strconv.FormatFloat(math.Round(l.NS()*100)/100, 'f', -1, 64) + "ns"
 }
 
 // loadavg returns the first three fields of /proc/loadavg, for the

@@ -2,7 +2,6 @@ package main
 
 import (
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -14,7 +13,7 @@ import (
 func TestFitPlateaus(t *testing.T) {
 	want := sim.Memory{
 		L1: 32 << 10, L2: 1 << 20, L3: 32 << 20,
-		L1Hit: 1 * time.Nanosecond, L2Hit: 4 * time.Nanosecond, L3Hit: 14 * time.Nanosecond, DRAM: 95 * time.Nanosecond,
+		L1Hit: 1 * sim.Nanosecond, L2Hit: 4 * sim.Nanosecond, L3Hit: 14 * sim.Nanosecond, DRAM: 95 * sim.Nanosecond,
 	}
 	var pts []point
 	for _, ws := range sizes(16<<10, 1<<30) {
@@ -54,7 +53,7 @@ func TestParseSize(t *testing.T) {
 func TestFitCapacities(t *testing.T) {
 	truth := sim.Memory{
 		L1: 32 << 10, L2: 512 << 10, L3: 8 << 20,
-		L1Hit: 1 * time.Nanosecond, L2Hit: 4 * time.Nanosecond, L3Hit: 15 * time.Nanosecond, DRAM: 150 * time.Nanosecond,
+		L1Hit: 1 * sim.Nanosecond, L2Hit: 4 * sim.Nanosecond, L3Hit: 15 * sim.Nanosecond, DRAM: 150 * sim.Nanosecond,
 	}
 	var pts []point
 	for _, ws := range sizes(16<<10, 1<<30) {

@@ -68,6 +68,7 @@ var normalised = []struct {
 	{addrAttrs, 6, kIfaCache, "IFA_CACHEINFO: cstamp and tstamp are jiffies since boot"},
 	{routeAttrs, 12, kRtaCache, "RTA_CACHEINFO: all but rta_error are use counts and times"},
 	{routeAttrs, 23, kAny, "RTA_EXPIRES: seconds left, which the wall clock decides"},
+	{neighAttrs, 3, kAny, "NDA_CACHEINFO: the ages of a neighbour, in clock ticks"},
 }
 
 func init() {
@@ -111,6 +112,11 @@ var propListAttrs = attrTable{53: {"ALT_IFNAME", kStr, nil}}
 
 var xdpAttrs = attrTable{
 	1: {"FD", kS32, nil}, 2: {"ATTACHED", kU8, nil}, 3: {"FLAGS", kU32, nil}, 4: {"PROG_ID", kU32, nil},
+}
+
+var neighAttrs = attrTable{
+	1: {"DST", kAddr, nil}, 2: {"LLADDR", kAddr, nil}, 3: {"CACHEINFO", kAny, nil}, 4: {"PROBES", kU32, nil},
+	8: {"IFINDEX", kU32, nil}, 9: {"MASTER", kU32, nil}, 12: {"PROTOCOL", kU8, nil}, 15: {"FLAGS_EXT", kHex, nil},
 }
 
 var addrAttrs = attrTable{

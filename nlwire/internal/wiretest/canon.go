@@ -234,6 +234,10 @@ var (
 		{"table", 1, dec}, {"res1", 1, dec}, {"res2", 1, dec}, {"action", 1, enumNames(ruleActions)},
 		{"flags", 4, bitNames(ruleFlagNames)},
 	}
+	ndmsgHdr = []field{
+		{"family", 1, enumNames(families)}, {"pad1", 1, dec}, {"pad2", 2, dec}, {"index", 4, dec},
+		{"state", 2, hex}, {"flags", 1, hex}, {"type", 1, enumNames(rtnTypes)},
+	}
 	nhHdr = []field{
 		{"family", 1, enumNames(families)}, {"scope", 1, enumNames(scopes)}, {"protocol", 1, dec},
 		{"resvd", 1, dec}, {"flags", 4, bitNames(rtmFlagNames)},
@@ -248,6 +252,7 @@ var kinds = map[uint16]msgKind{
 	uapi.RTM_NEWROUTE:   {rtmsgHdr, routeAttrs},
 	uapi.RTM_NEWRULE:    {ruleHdr, ruleAttrs},
 	uapi.RTM_NEWNEXTHOP: {nhHdr, nhAttrs},
+	uapi.RTM_NEWNEIGH:   {ndmsgHdr, neighAttrs},
 }
 
 func typeName(t uint16) string {

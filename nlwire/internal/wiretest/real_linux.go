@@ -76,10 +76,14 @@ func (r *Real) do(f func() error) error {
 }
 
 // Dial opens a NETLINK_ROUTE socket in the namespace.
-func (r *Real) Dial() (*netlink.Conn, error) {
+func (r *Real) Dial() (*netlink.Conn, error) { return r.DialConfig(nil) }
+
+// DialConfig opens a NETLINK_ROUTE socket in the namespace, configured by
+// cfg.
+func (r *Real) DialConfig(cfg *netlink.Config) (*netlink.Conn, error) {
 	var c *netlink.Conn
 	err := r.do(func() (err error) {
-		c, err = netlink.Dial(unix.NETLINK_ROUTE, nil)
+		c, err = netlink.Dial(unix.NETLINK_ROUTE, cfg)
 		return err
 	})
 	return c, err

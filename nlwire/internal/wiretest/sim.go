@@ -6,6 +6,7 @@ package wiretest
 import (
 	"github.com/mdlayher/netlink"
 
+	"github.com/netsimlab/netsim/nlwire"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 )
@@ -29,6 +30,12 @@ func NewSim(dial func(*rtnl.Net) (*netlink.Conn, error)) *Sim {
 
 // Dial opens a socket in the namespace.
 func (s *Sim) Dial() (*netlink.Conn, error) { return s.dial(s.K.InitNet()) }
+
+// DialConfig opens a socket in the namespace configured by cfg
+// (nlwire.DialConfig).
+func (s *Sim) DialConfig(cfg *netlink.Config) (*netlink.Conn, error) {
+	return nlwire.DialConfig(s.K.InitNet(), cfg)
+}
 
 // Sysctl sets the sysctl through the Handle.
 func (s *Sim) Sysctl(key, value string) error { return s.h.Sysctl(key, value) }

@@ -1,0 +1,124 @@
+package nlwire
+
+import (
+	"syscall"
+	"testing"
+
+	"github.com/mdlayher/netlink"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/netsimlab/netsim/netdev"
+	"github.com/netsimlab/netsim/nlwire/internal/uapi"
+	"github.com/netsimlab/netsim/rt"
+	"github.com/netsimlab/netsim/rtnl"
+)
+
+// afterLink returns IFLA_LINK and the attribute type that follows it.
+func afterLink(types []uint16) []uint16 {
+	for i, t := range types {
+		if t == uapi.IFLA_LINK && i+1 < len(types) {
+			return types[i : i+2]
+		}
+	}
+	return nil
+}
+
+// RTM_SETLINK and RTM_NEWLINK move a device to the namespace their
+// IFLA_NET_NS_PID or IFLA_NET_NS_FD names (a pid from rtnl.Net.PID, a
+// descriptor from rtnl.Kernel.OpenNetnsFD); an unknown pid is a bare
+// ESRCH, an unknown descriptor EBADF, a namespace id EINVAL, and two of
+// them at once the kernel's EINVAL.
+//
+// Kernel: rtnl_setlink, rtnl_ensure_unique_netns,
+// rtnl_link_get_net_by_nlattr, do_setlink.
+func TestSetLinkNetns(t *testing.T) {
+	h := testHandle(t)
+	k := h.Net().Kernel()
+	b, err := k.NewNet(h.Task(), "b")
+	require.NoError(t, err)
+	require.NoError(t, h.LinkAdd(netdev.Veth{Name: "v0", Peer: "v1"}))
+	v0, v1 := h.LinkIndex("v0"), h.LinkIndex("v1")
+	move := func(typ rt.MsgType, index int32, fn func(ae *netlink.AttributeEncoder)) error {
+		_, err := serve(t, h, typ, netlink.Request|netlink.Acknowledge, append(ifi(index, 0, 0), attrBytes(t, fn)...), false)
+		return err
+	}
+	var del []byte
+	cancel := h.Net().Subscribe(func(n rtnl.Notification) {
+		if n.Type == rt.RTMDelLink {
+			del = linkMessage(*n.Link, n.Change)
+		}
+	})
+	require.NoError(t, move(rt.RTMSetLink, int32(v1), func(ae *netlink.AttributeEncoder) { ae.Uint32(uapi.IFLA_NET_NS_PID, b.PID()) }))
+	cancel()
+	require.NotNil(t, del, "the old namespace hears RTM_DELLINK")
+	assert.Equal(t, uint32(v1), rawU32(t, del[ifinfomsgLen:], uapi.IFLA_NEW_IFINDEX))
+	types := attrTypes(t, del[ifinfomsgLen:])
+	assert.Equal(t, []uint16{uapi.IFLA_LINK, uapi.IFLA_NEW_IFINDEX}, afterLink(types), "IFLA_NEW_IFINDEX follows IFLA_LINK (rtnl_fill_ifinfo)")
+	fd, err := k.OpenNetnsFD(b)
+	require.NoError(t, err)
+	require.NoError(t, move(rt.RTMNewLink, int32(v0), func(ae *netlink.AttributeEncoder) { ae.Uint32(uapi.IFLA_NET_NS_FD, fd) }))
+	require.NoError(t, k.CloseNetnsFD(h.Task(), fd))
+	hb := b.Handle(h.Task())
+	defer hb.Close()
+	assert.Equal(t, v1, hb.LinkIndex("v1"))
+	assert.Equal(t, v0, hb.LinkIndex("v0"))
+	assert.Zero(t, h.LinkIndex("v0"))
+
+	lo := int32(1)
+	assertErr(t, move(rt.RTMSetLink, lo, func(ae *netlink.AttributeEncoder) { ae.Uint32(uapi.IFLA_NET_NS_PID, 999) }), syscall.ESRCH, "")
+	assertErr(t, move(rt.RTMSetLink, lo, func(ae *netlink.AttributeEncoder) { ae.Uint32(uapi.IFLA_NET_NS_FD, fd) }), syscall.EBADF, "")
+	assertErr(t, move(rt.RTMSetLink, lo, func(ae *netlink.AttributeEncoder) { ae.Int32(uapi.IFLA_TARGET_NETNSID, 0) }), syscall.EINVAL, "")
+	assertErr(t, move(rt.RTMSetLink, lo, func(ae *netlink.AttributeEncoder) {
+		ae.Uint32(uapi.IFLA_NET_NS_PID, b.PID())
+		ae.Uint32(uapi.IFLA_NET_NS_FD, fd)
+	}), syscall.EINVAL, "multiple netns identifying attributes specified")
+	assertErr(t, move(rt.RTMSetLink, lo, func(ae *netlink.AttributeEncoder) { ae.Uint32(uapi.IFLA_NET_NS_PID, b.PID()) }), syscall.EINVAL, "The interface netns is immutable")
+}
+
+// A veth's peer goes to the namespace its VETH_INFO_PEER's IFLA_NET_NS_PID
+// names; two namespace attributes in the peer are the kernel's EINVAL.
+//
+// Kernel: rtnl_get_peer_net, veth_newlink.
+func TestNewLinkVethPeerNetns(t *testing.T) {
+	h := testHandle(t)
+	b, err := h.Net().Kernel().NewNet(h.Task(), "b")
+	require.NoError(t, err)
+	veth := func(name string, peer func(ae *netlink.AttributeEncoder)) error {
+		body := append(ifi(0, 0, 0), attrBytes(t, func(ae *netlink.AttributeEncoder) {
+			ae.String(uapi.IFLA_IFNAME, name)
+			ae.Nested(uapi.IFLA_LINKINFO, func(li *netlink.AttributeEncoder) error {
+				li.String(uapi.IFLA_INFO_KIND, "veth")
+				li.Nested(uapi.IFLA_INFO_DATA, func(d *netlink.AttributeEncoder) error {
+					d.Bytes(uapi.VETH_INFO_PEER, append(ifi(0, 0, 0), attrBytes(t, peer)...))
+					return nil
+				})
+				return nil
+			})
+		})...)
+		_, err := serve(t, h, rt.RTMNewLink, createExcl, body, false)
+		return err
+	}
+	require.NoError(t, veth("p0", func(ae *netlink.AttributeEncoder) {
+		ae.String(uapi.IFLA_IFNAME, "p1")
+		ae.Uint32(uapi.IFLA_NET_NS_PID, b.PID())
+	}))
+	hb := b.Handle(h.Task())
+	defer hb.Close()
+	assert.NotZero(t, hb.LinkIndex("p1"))
+	assert.Zero(t, h.LinkIndex("p1"))
+	p0, err := h.LinkByName("p0")
+	require.NoError(t, err)
+	assert.True(t, p0.LinkNetns)
+	msg := linkMessage(p0, 0)
+	assert.Equal(t, uint32(hb.LinkIndex("p1")), rawU32(t, msg[ifinfomsgLen:], uapi.IFLA_LINK))
+	assertErr(t, veth("q0", func(ae *netlink.AttributeEncoder) {
+		ae.String(uapi.IFLA_IFNAME, "q1")
+		ae.Uint32(uapi.IFLA_NET_NS_PID, b.PID())
+		ae.Uint32(uapi.IFLA_NET_NS_FD, 3)
+	}), syscall.EINVAL, "multiple netns identifying attributes specified")
+	assertErr(t, veth("q0", func(ae *netlink.AttributeEncoder) {
+		ae.String(uapi.IFLA_IFNAME, "q1")
+		ae.Uint32(uapi.IFLA_NET_NS_PID, 4242)
+	}), syscall.ESRCH, "")
+}
