@@ -426,12 +426,6 @@ func (d *Device) SetName(t *sim.Task, name string) error {
 // ndo_set_mac_address only for a new address, NETDEV_CHANGEADDR;
 // macvlan_set_mac_address (drivers/net/macvlan.c).
 func (d *Device) SetAddr(t *sim.Task, a MAC) error {
-	if a.IsMulticast() {
-		return errno.New(syscall.EADDRNOTAVAIL, "Cannot assign a multicast address")
-	}
-	if a == (MAC{}) { // is_valid_ether_addr (eth_prepare_mac_addr_change)
-		return errno.New(syscall.EADDRNOTAVAIL, "Cannot assign the all-zero address")
-	}
 	if d.isLoopback() {
 		return errno.New(syscall.EOPNOTSUPP, "Device does not support changing its address")
 	}
@@ -445,11 +439,22 @@ func (d *Device) SetAddr(t *sim.Task, a MAC) error {
 	return nil
 }
 
-// setMACAddress is the driver's part of an address change to a new address.
+// setMACAddress is the driver's part of an address change to a new
+// address, which checks that the address is a valid unicast one: the
+// address a device already has is not checked, so a bridge left with the
+// all-zero address by its last port can be given it.
 //
-// Kernel: ndo_set_mac_address: eth_mac_addr, macvlan_set_mac_address
-// (drivers/net/macvlan.c), vlan_dev_set_mac_address (net/8021q/vlan_dev.c).
+// Kernel: ndo_set_mac_address: eth_mac_addr (eth_prepare_mac_addr_change,
+// is_valid_ether_addr), br_set_mac_address (net/bridge/br_device.c),
+// macvlan_set_mac_address (drivers/net/macvlan.c), vlan_dev_set_mac_address
+// (net/8021q/vlan_dev.c).
 func (d *Device) setMACAddress(t *sim.Task, a MAC) error {
+	if a.IsMulticast() {
+		return errno.New(syscall.EADDRNOTAVAIL, "Cannot assign a multicast address")
+	}
+	if a == (MAC{}) {
+		return errno.New(syscall.EADDRNOTAVAIL, "Cannot assign the all-zero address")
+	}
 	old := d.addr
 	if d.kindIs("macvlan") {
 		return macvlanSetAddr(t, d, a)
