@@ -674,6 +674,14 @@ func (ip *IP) addrShow(h *handle, argv []string, flush bool) error {
 	if err != nil {
 		return err
 	}
+	if f.dev != "" && !f.hasGroup && ip.doLink {
+		// After an `ip link show`, a device alone with no group is
+		// fetched with RTM_GETLINK (iplink_get) and printed as `ip link`
+		// prints it, in the addr command's family, without its
+		// addresses.
+		ip.linkList(&f.linkFilter, f.label != "", links, linkView{doLink: true, family: ip.family})
+		return nil
+	}
 	h.rememberListed(f, links)
 	var addrs []rtnl.AddrInfo
 	if f.dev != "" {

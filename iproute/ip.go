@@ -55,6 +55,12 @@ type IP struct {
 	nhFilter nexthopFilter // ip nexthop's filter, kept over a batch's lines
 	nhCache  nexthopCache  // the nexthops ip route -d has asked for, kept over a batch's lines
 	ll       llMap         // ll_map.c's cache of device names, kept over a batch's lines
+	// doLink is ip/ipaddress.c's do_link, which `ip link show` sets and
+	// nothing clears: in a batch, every `ip addr show` after it lists as
+	// `ip link show` does (print_linkinfo's link mode, alias and
+	// statistics, and a device alone fetched and printed without its
+	// addresses).
+	doLink bool
 
 	// inMain is set while Main runs: ChargeProcess charges only then.
 	inMain bool
@@ -85,6 +91,7 @@ func (ip *IP) reset() {
 	ip.family, ip.netns, ip.opts = 0, "", options{}
 	ip.maddr, ip.nhFilter, ip.nhCache = maddrFilter{}, nexthopFilter{}, nil
 	ip.ll = llMap{}
+	ip.doLink = false
 	ip.ip6MultipleTables = false
 }
 

@@ -123,19 +123,21 @@ var kindHelp = map[string]string{
 }
 
 // linkHelp is do_help: `ip link help TYPE` prints the kind's help on
-// stdout; without a TYPE, or for a kind ip has no help for, ip's usage.
+// stdout, a kind netsim models or not; without a TYPE, or for a kind ip
+// has no help for, ip's usage.
 func (ip *IP) linkHelp(_ *handle, argv []string) error {
 	if len(argv) == 0 {
 		return usageErr(linkUsage)
 	}
-	if text, ok := kindHelp[argv[0]]; ok {
-		ip.out.WriteString(text)
-		return nil
+	text, ok := kindHelp[argv[0]]
+	if !ok {
+		text, ok = otherKindHelp(argv[0])
 	}
-	if netdev.KnownKind(argv[0]) {
-		return failf("Kind \"%s\" is not supported by netsim.\n", argv[0])
+	if !ok {
+		return usageErr(linkUsage)
 	}
-	return usageErr(linkUsage)
+	ip.out.WriteString(text)
+	return nil
 }
 
 // linkReq is what iplink_parse gathers: the common attributes of a

@@ -116,17 +116,28 @@ func (ip *IP) linkCreate(h *handle, r *linkReq, flags rt.NLMFlags) error {
 		}
 		spec = netdev.Bridge{Name: name, Attrs: r.attrs(), Settings: bs}
 	default:
-		if netdev.KnownKind(r.kind) {
-			return failf("Kind \"%s\" is not supported by netsim.\n", r.kind)
+		if text, stdout, ok := otherKindAddHelp(r.kind); ok && kindHelpWord(r.typeArgs) {
+			// The kind's parse_opt answers help itself, before any
+			// request: ip exits with status 1.
+			if stdout {
+				ip.out.WriteString(text)
+				return &cmdError{status: exitFailure}
+			}
+			return failf("%s", text)
 		}
-		// ip has no link_util for it: any argument is garbage, and the
-		// kernel answers that it does not know the kind.
-		if ta.more() {
+		if ta.more() && !ipHasLinkUtil(r.kind) {
+			// ip has no link_util for the kind: any argument is
+			// garbage, refused before a request is sent.
 			if matches(ta.peek(), "help") {
 				return usageErr(linkUsage)
 			}
 			return failf("Garbage instead of arguments \"%s ...\". Try \"ip link help\".\n", ta.peek())
 		}
+		if netdev.KnownKind(r.kind) {
+			return failf("Kind \"%s\" is not supported by netsim.\n", r.kind)
+		}
+		// A link_util without parse_opt ignores the words after the kind;
+		// the kernel answers that it does not know the kind.
 		spec = netdev.Other{Name: name, Kind: r.kind, Attrs: r.attrs()}
 	}
 	if err := r.refusal("ip link add"); err != nil {

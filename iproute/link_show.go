@@ -26,6 +26,7 @@ func (f *linkFilter) keep(l rtnl.LinkInfo) bool {
 }
 
 func (ip *IP) linkShow(h *handle, argv []string) error {
+	ip.doLink = true // ipaddr_list_link, before it reads its arguments
 	f, err := ip.parseAddrFilter(h, argv, true)
 	if err != nil {
 		return err
@@ -39,6 +40,6 @@ func (ip *IP) linkShow(h *handle, argv []string) error {
 		// alone is iplink_get, whose answer ip does not cache.
 		h.rememberListed(f, links)
 	}
-	ip.linkList(&f.linkFilter, links)
+	ip.linkList(&f.linkFilter, false, links, linkView{doLink: true, family: afPacket})
 	return nil
 }

@@ -5,7 +5,9 @@
 package iproute
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -129,8 +131,8 @@ func familyName(f rt.Family) string {
 }
 
 // parseAddr is iproute2's get_addr_1 for the families netsim knows: an
-// IPv4 dotted quad (ip accepts fewer than four parts, as inet_aton does not:
-// "10.1" is 10.1.0.0) or an IPv6 address. Family 0 accepts both.
+// IPv4 address as get_addr_ipv4 reads it or an IPv6 address. Family 0
+// accepts both.
 func parseAddr(s string, family rt.Family) (netip.Addr, bool) {
 	if strings.IndexByte(s, ':') >= 0 {
 		if family == rt.FamilyInet {
@@ -145,30 +147,88 @@ func parseAddr(s string, family rt.Family) (netip.Addr, bool) {
 	if family == rt.FamilyInet6 {
 		return netip.Addr{}, false
 	}
-	// get_addr_ipv4: up to four decimal parts, each 0..255, missing parts 0.
+	return getAddrIPv4(s)
+}
+
+// getAddrIPv4 is iproute2's get_addr_ipv4: up to four parts separated by
+// '.', each read by strtoul with base 0 (so "010" is 8 and "0xa" is 10)
+// and at most 255; missing parts are 0, so "10.1" is 10.1.0.0, not the
+// 10.0.0.1 inet_aton makes of it.
+func getAddrIPv4(s string) (netip.Addr, bool) {
 	var b [4]byte
-	part, digits, v := 0, 0, 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= '0' && c <= '9':
-			v = v*10 + int(c-'0')
-			digits++
-			if digits > 3 || v > 255 {
-				return netip.Addr{}, false
-			}
-		case c == '.' && digits > 0 && part < 3:
-			b[part] = byte(v)
-			part, digits, v = part+1, 0, 0
-		default:
+	for i := 0; i < 4; i++ {
+		n, end, _ := strtoul(s, 0)
+		if n > 255 || end == 0 {
 			return netip.Addr{}, false
 		}
+		b[i] = byte(n)
+		if end == len(s) {
+			return netip.AddrFrom4(b), true
+		}
+		if i == 3 || s[end] != '.' {
+			return netip.Addr{}, false
+		}
+		s = s[end+1:]
 	}
-	if digits == 0 {
-		return netip.Addr{}, false
+	return netip.Addr{}, false
+}
+
+// strtoul is C's strtoul on s: leading white space, an optional sign (a
+// '-' negates modulo 2^64), then digits in base (0: "0x" hex, "0" octal,
+// else decimal). It returns the value, the length of s it read (0 when
+// there were no digits) and whether the value overflowed (then the value is
+// ULONG_MAX, as strtoul sets ERANGE).
+func strtoul(s string, base int) (v uint64, end int, overflow bool) {
+	i := 0
+	for i < len(s) && strings.IndexByte(" \t\n\v\f\r", s[i]) >= 0 {
+		i++
 	}
-	b[part] = byte(v)
-	return netip.AddrFrom4(b), true
+	neg := false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	if (base == 0 || base == 16) && i+1 < len(s) && s[i] == '0' && (s[i+1] == 'x' || s[i+1] == 'X') && i+2 < len(s) && digitValue(s[i+2]) < 16 {
+		i, base = i+2, 16
+	} else if base == 0 && i < len(s) && s[i] == '0' {
+		base = 8
+	} else if base == 0 {
+		base = 10
+	}
+	start := i
+	for ; i < len(s); i++ {
+		d := digitValue(s[i])
+		if d >= base {
+			break
+		}
+		if v > (1<<64-1-uint64(d))/uint64(base) {
+			overflow = true
+		}
+		v = v*uint64(base) + uint64(d)
+	}
+	if i == start {
+		return 0, 0, false
+	}
+	if overflow {
+		return 1<<64 - 1, i, true
+	}
+	if neg {
+		v = -v
+	}
+	return v, i, false
+}
+
+// digitValue is a character's value as a digit of any base up to 36, or 36.
+func digitValue(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'z':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'Z':
+		return int(c-'A') + 10
+	}
+	return 36
 }
 
 // getAddr is iproute2's get_addr: an address or exit with
@@ -197,13 +257,38 @@ func parsePrefix(s string, family rt.Family) (netip.Prefix, bool) {
 	}
 	bits := a.BitLen()
 	if slash {
-		n, err := strconv.ParseUint(plen, 10, 32)
-		if err != nil || int(n) > a.BitLen() {
+		n, ok := getNetmask(plen)
+		if !ok || n > a.BitLen() {
 			return netip.Prefix{}, false
 		}
-		bits = int(n)
+		bits = n
 	}
 	return netip.PrefixFrom(a, bits), true
+}
+
+// getNetmask is iproute2's get_netmask: a prefix length as get_unsigned
+// reads it, or else an IPv4 dotted mask (get_addr_1, so "255.255" and even
+// "any" are masks) whose ones are contiguous (mask2bits). A dotted mask is
+// a length for IPv6 prefixes too: 2001:db8::1/255.255.255.0 is /24.
+func getNetmask(s string) (int, bool) {
+	if n, end, overflow := strtoul(s, 0); end > 0 && end == len(s) && !overflow && n <= 1<<32-1 {
+		return int(n), true
+	}
+	var m uint32
+	switch s {
+	case "default", "any", "all":
+		// get_addr_1 makes these the zero address, a /0 mask.
+	default:
+		a, ok := getAddrIPv4(s)
+		if !ok {
+			return 0, false
+		}
+		m = binary.BigEndian.Uint32(a.AsSlice())
+	}
+	if host := ^m; host&(host+1) != 0 {
+		return 0, false
+	}
+	return bits.OnesCount32(m), true
 }
 
 // getPrefix is iproute2's get_prefix: a prefix or exit with

@@ -94,16 +94,17 @@ func (ip *IP) printLinkEntry(f *linkFilter, label bool, l rtnl.LinkInfo, names l
 	return 1
 }
 
-// linkList is `ip link show` (ipaddr_list_link): the devices, each a JSON
-// object, in one JSON array.
-func (ip *IP) linkList(f *linkFilter, links []rtnl.LinkInfo) {
+// linkList is `ip link show` (ipaddr_list_link), and `ip addr show dev
+// DEV` after it in a batch (iplink_get): the devices, each a JSON object,
+// in one JSON array, seen as v says; with a label filter (`ip addr`'s)
+// print_linkinfo prints no device.
+func (ip *IP) linkList(f *linkFilter, label bool, links []rtnl.LinkInfo, v linkView) {
 	p := &ip.p
 	names := newLinkNames(links)
-	v := linkView{doLink: true, family: afPacket}
 	p.startJSON(ip.opts.json, ip.opts.pretty, true)
 	for _, l := range f.listLinks(links, ip.family) {
 		p.openObject("")
-		ip.printLinkEntry(f, false, l, names, v)
+		ip.printLinkEntry(f, label, l, names, v)
 		p.closeObject()
 	}
 	p.endJSON(true)
@@ -118,7 +119,7 @@ func (ip *IP) addrList(f *addrFilter, links []rtnl.LinkInfo, keep func(rtnl.Link
 	names := newLinkNames(links)
 	// The link dump is of the -4/-6 family (ip_link_list), the filter's
 	// family also that of "to".
-	v := linkView{family: ip.family, inet6: ip.family == rt.FamilyInet6 && f.dev == ""}
+	v := linkView{doLink: ip.doLink, family: ip.family, inet6: ip.family == rt.FamilyInet6 && f.dev == ""}
 	if v.family == 0 && f.to.IsValid() {
 		v.family = rt.FamilyInet6
 		if f.to.Addr().Is4() {
@@ -139,7 +140,7 @@ func (ip *IP) addrList(f *addrFilter, links []rtnl.LinkInfo, keep func(rtnl.Link
 		if res >= 0 {
 			ip.printSelectedAddrs(f, v.family, addrs[l.Index])
 		}
-		if res > 0 && ip.opts.stats > 0 {
+		if res > 0 && ip.opts.stats > 0 && !ip.doLink {
 			// print_link_stats; the IPv6 link dump has the statistics
 			// without IFLA_CARRIER_CHANGES.
 			ip.printStats64(l, "stats64", !v.inet6)

@@ -148,8 +148,9 @@ unicast 2001:db8:5::/48 from 2001:db8::/64 via 2001:db8::2 dev va proto boot sco
 // ("from ::"), the selected source as src, no uid, mark or cache line.
 func TestPrintRouteGet6(t *testing.T) {
 	q := rtnl.RouteGetRequest{Dst: gw("2001:db8:1::1")}
+	// rtnl answers with the flow's source as From: :: without one.
 	rr := rtnl.RouteResult{Type: fib.TypeUnicast, Gateway: gw("2001:db8::2"), Dev: "va", Src: gw("2001:db8::1"),
-		Table: fib.TableMain, Protocol: fib.ProtoBoot, Priority: 1024}
+		Table: fib.TableMain, Protocol: fib.ProtoBoot, Priority: 1024, From: gw("::")}
 	require.Equal(t, "2001:db8:1::1 from :: via 2001:db8::2 dev va src 2001:db8::1 metric 1024 pref medium\n",
 		printRoutes(t, options{}, nil, routeAnswer6(q, rr)))
 	require.Equal(t, "unicast 2001:db8:1::1 from :: via 2001:db8::2 dev va table main proto boot scope global src 2001:db8::1 metric 1024 pref medium\n",
@@ -166,20 +167,20 @@ func TestPrintRouteGet6(t *testing.T) {
 	// An input route: the query's source, the metrics, iif, no src.
 	qi := rtnl.RouteGetRequest{Dst: gw("2001:db8:1::1"), Src: gw("2001:db8:f::5"), IIF: "vb"}
 	rri := rr
-	rri.IIF = "vb"
+	rri.IIF, rri.Src, rri.From = "vb", netip.Addr{}, gw("2001:db8:f::5")
 	rri.Metrics.Values[rt.MetricMTU] = 1400
 	require.Equal(t, "2001:db8:1::1 from 2001:db8:f::5 via 2001:db8::2 dev va metric 1024 mtu 1400 iif vb pref medium\n",
 		printRoutes(t, options{}, nil, routeAnswer6(qi, rri)))
 
 	// A local destination: type local, dev lo, table local, proto kernel.
 	ql := rtnl.RouteGetRequest{Dst: gw("::1")}
-	rrl := rtnl.RouteResult{Type: fib.TypeLocal, Dev: "lo", Src: gw("::1"), Table: fib.TableLocal, Protocol: fib.ProtoKernel}
+	rrl := rtnl.RouteResult{Type: fib.TypeLocal, Dev: "lo", Src: gw("::1"), Table: fib.TableLocal, Protocol: fib.ProtoKernel, From: gw("::")}
 	require.Equal(t, "local ::1 from :: dev lo table local proto kernel src ::1 metric 0 pref medium\n",
 		printRoutes(t, options{}, nil, routeAnswer6(ql, rrl)))
 
 	// A link-local destination with no source to select.
 	qf := rtnl.RouteGetRequest{Dst: gw("fe80::5"), OIF: "vb"}
-	rrf := rtnl.RouteResult{Type: fib.TypeUnicast, Dev: "vb", Table: fib.TableMain, Protocol: fib.ProtoKernel, Priority: 256}
+	rrf := rtnl.RouteResult{Type: fib.TypeUnicast, Dev: "vb", Table: fib.TableMain, Protocol: fib.ProtoKernel, Priority: 256, From: gw("::")}
 	require.Equal(t, "fe80::5 from :: dev vb proto kernel metric 256 pref medium\n",
 		printRoutes(t, options{}, nil, routeAnswer6(qf, rrf)))
 }

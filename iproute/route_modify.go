@@ -63,10 +63,14 @@ type routeReq struct {
 	tableOK bool
 	dev     string    // the last "dev": the one ip resolves
 	family  rt.Family // rtm_family so far
-	scope   netdev.Scope
-	nhs     bool // "nexthop" given: mpArgs are the paths
-	nhid    bool
-	mx      mxBuf
+	// dstAny and srcAny: the destination or source was "default", "any"
+	// or "all", which get_prefix gives the request's family, and no
+	// family when it has none yet.
+	dstAny, srcAny bool
+	scope          netdev.Scope
+	nhs            bool // "nexthop" given: mpArgs are the paths
+	nhid           bool
+	mx             mxBuf
 	// msgLen is the request's nlmsg_len before RTA_OIF, RTA_METRICS and
 	// RTA_MULTIPATH: header, rtmsg and the attributes so far.
 	msgLen int
@@ -122,11 +126,12 @@ var routeModifyKeywords = func() []keyword[*routeReq] {
 			if err != nil {
 				return err
 			}
-			if q.family == 0 {
+			q.srcAny = isAnyPrefix(v)
+			if q.family == 0 && !q.srcAny {
 				q.family = addrFamily(p.Addr())
 			}
 			q.r.Src = p
-			if !isAnyPrefix(v) {
+			if !q.srcAny {
 				q.msgLen += attrLen(p.Addr().BitLen() / 8)
 			}
 			return nil
@@ -268,11 +273,12 @@ func routeDst(a *args, q *routeReq) error {
 	if err != nil {
 		return err
 	}
-	if q.family == 0 {
+	q.dstAny = isAnyPrefix(w)
+	if q.family == 0 && !q.dstAny {
 		q.family = addrFamily(p.Addr())
 	}
 	q.r.Dst, q.dstOK = p, true
-	if !isAnyPrefix(w) {
+	if !q.dstAny {
 		q.msgLen += attrLen(p.Addr().BitLen() / 8)
 	}
 	return nil
@@ -298,16 +304,29 @@ func (ip *IP) routeModify(h *handle, argv []string, mode rt.NLMFlags, del bool) 
 	r.Metrics = ip.endMetrics(&q.mx)
 	q.msgLen += q.mx.n
 	if q.nhs {
-		mp, n, err := ip.parseMultipath(h, q.mpArgs, q.family)
+		mp, n, fam, err := ip.parseMultipath(h, q.mpArgs, q.family)
 		if err != nil {
 			return err
 		}
+		q.family = fam
 		if q.msgLen+n > mpBufSize {
 			// parse_nexthops adds RTA_MULTIPATH with a bound of 4096
 			// bytes for the whole request, and iproute_modify gives up.
 			return failf("addattr_l ERROR: message exceeded bound of %d\n", mpBufSize)
 		}
 		r.Multipath = mp
+	}
+	// A request whose words named no family is AF_INET's; a "default"
+	// destination or source is the whole space of the family the request
+	// ended with (a gateway's: `route add default via 2001:db8::2`).
+	if q.family == 0 {
+		q.family = rt.FamilyInet
+	}
+	if q.dstAny {
+		r.Dst = anyPrefix(q.family)
+	}
+	if q.srcAny {
+		r.Src = anyPrefix(q.family)
 	}
 	if !q.tableOK {
 		// iproute_modify puts these types in the local table by default.
@@ -362,6 +381,14 @@ const mpBufSize = 4096
 // attrLen is RTA_SPACE(n): an attribute with n bytes of data.
 func attrLen(n int) int { return (4 + n + 3) &^ 3 }
 
+// anyPrefix is get_prefix's "default" in a family: 0.0.0.0/0 or ::/0.
+func anyPrefix(family rt.Family) netip.Prefix {
+	if family == rt.FamilyInet6 {
+		return netip.PrefixFrom(netip.IPv6Unspecified(), 0)
+	}
+	return netip.PrefixFrom(netip.IPv4Unspecified(), 0)
+}
+
 // viaLen is the attribute a gateway takes in a request of family:
 // RTA_GATEWAY, or RTA_VIA (with the address family) for another family.
 func viaLen(gw netip.Addr, family rt.Family) int {
@@ -377,16 +404,16 @@ func viaLen(gw netip.Addr, family rt.Family) int {
 // error (rta_addattr_l's). A path without a gateway is not checked: past
 // 511 of them iproute2 6.1 writes beyond its buffer (and aborts), where
 // netsim goes on to the request's bound (addattr_l's error).
-func (ip *IP) parseMultipath(h *handle, argv []string, family rt.Family) ([]rtnl.RoutePath, int, error) {
+func (ip *IP) parseMultipath(h *handle, argv []string, family rt.Family) ([]rtnl.RoutePath, int, rt.Family, error) {
 	var out []rtnl.RoutePath
 	n := 4 // rta_len of the RTA_MULTIPATH being built
 	a := &args{w: argv}
 	for a.more() {
 		if a.peek() != "nexthop" {
-			return nil, 0, &argError{msg: fmt.Sprintf("Error: \"nexthop\" or end of line is expected instead of \"%s\"\n", a.peek()), status: exitArg}
+			return nil, 0, 0, &argError{msg: fmt.Sprintf("Error: \"nexthop\" or end of line is expected instead of \"%s\"\n", a.peek()), status: exitArg}
 		}
 		if len(a.w) == 1 {
-			return nil, 0, &argError{msg: "Error: unexpected end of line after \"nexthop\"\n", status: exitArg}
+			return nil, 0, 0, &argError{msg: "Error: unexpected end of line after \"nexthop\"\n", status: exitArg}
 		}
 		a.skip()
 		n += 8 // struct rtnexthop
@@ -396,7 +423,7 @@ func (ip *IP) parseMultipath(h *handle, argv []string, family rt.Family) ([]rtnl
 			case w == "via":
 				gw, err := parseVia(a, family)
 				if err != nil {
-					return nil, 0, err
+					return nil, 0, 0, err
 				}
 				if family == 0 {
 					family = addrFamily(gw)
@@ -404,27 +431,27 @@ func (ip *IP) parseMultipath(h *handle, argv []string, family rt.Family) ([]rtnl
 				if l := viaLen(gw, family); n+l <= mpBufSize {
 					n += l
 				} else {
-					return nil, 0, &argError{msg: fmt.Sprintf("rta_addattr_l: Error! max allowed bound %d exceeded\nError: cannot parse nexthop\n", mpBufSize), status: exitArg}
+					return nil, 0, 0, &argError{msg: fmt.Sprintf("rta_addattr_l: Error! max allowed bound %d exceeded\nError: cannot parse nexthop\n", mpBufSize), status: exitArg}
 				}
 				nh.Gateway = gw
 			case w == "dev":
 				v, err := a.next()
 				if err != nil {
-					return nil, 0, err
+					return nil, 0, 0, err
 				}
 				if nh.DevIndex = h.LinkIndex(v); nh.DevIndex == 0 {
 					// parse_one_nh fails, and iproute_modify exits.
-					return nil, 0, &argError{msg: "Cannot find device \"" + v + "\"\nError: cannot parse nexthop\n", status: exitArg}
+					return nil, 0, 0, &argError{msg: "Cannot find device \"" + v + "\"\nError: cannot parse nexthop\n", status: exitArg}
 				}
 				nh.Dev = v
 			case matches(w, "weight"):
 				v, err := a.next()
 				if err != nil {
-					return nil, 0, err
+					return nil, 0, 0, err
 				}
 				wt, ok := getUnsigned(v, 32)
 				if !ok || wt == 0 || wt > 256 {
-					return nil, 0, invarg("\"weight\" is invalid\n", v)
+					return nil, 0, 0, invarg("\"weight\" is invalid\n", v)
 				}
 				nh.Weight = int(wt)
 			case w == "onlink":
@@ -432,10 +459,10 @@ func (ip *IP) parseMultipath(h *handle, argv []string, family rt.Family) ([]rtnl
 			default:
 				// parse_one_nh stops at a word it does not know, which
 				// parse_nexthops then refuses.
-				return nil, 0, &argError{msg: fmt.Sprintf("Error: \"nexthop\" or end of line is expected instead of \"%s\"\n", w), status: exitArg}
+				return nil, 0, 0, &argError{msg: fmt.Sprintf("Error: \"nexthop\" or end of line is expected instead of \"%s\"\n", w), status: exitArg}
 			}
 		}
 		out = append(out, nh)
 	}
-	return out, n, nil
+	return out, n, family, nil
 }

@@ -98,19 +98,15 @@ func routeAnswer(q rtnl.RouteGetRequest, rr rtnl.RouteResult) routeMsg {
 }
 
 // routeAnswer6 is rt6_fill_node's message for the answer rr to an IPv6
-// query q: the destination and the query's source as hosts ("from ::"
-// without one), the chosen path's gateway and device, the route's table,
+// query q: the destination and the flow's source as hosts (rr.From, which
+// rtnl makes :: for a query without one), the chosen path's gateway and device, the route's table,
 // protocol, metric and preference, the source address selection picked
 // (RTA_PREFSRC, for an output route), the metrics and an input route's
 // device. Unlike IPv4's, the answer has no mark, no uid and no cache line.
 func routeAnswer6(q rtnl.RouteGetRequest, rr rtnl.RouteResult) routeMsg {
-	src := q.Src
-	if !src.IsValid() {
-		src = netip.IPv6Unspecified()
-	}
 	pref := rr.Pref
 	m := routeMsg{
-		family: rt.FamilyInet6, typ: rr.Type, dst: netip.PrefixFrom(q.Dst, 128), src: netip.PrefixFrom(src, 128),
+		family: rt.FamilyInet6, typ: rr.Type, dst: netip.PrefixFrom(q.Dst, 128), src: netip.PrefixFrom(rr.From, 128),
 		gateway: rr.Gateway, dev: rr.Dev, table: rr.Table, protocol: rr.Protocol,
 		priority: rr.Priority, hasPriority: true, flags: uint32(rr.Flags) & 0xffff,
 		metrics: rr.Metrics, iif: rr.IIF, pref: &pref,

@@ -321,6 +321,11 @@ func (s Other) spec() (LinkSpec, error) {
 	if unmodelledKinds[s.Kind] {
 		return nil, errno.Errorf(syscall.EOPNOTSUPP, "Kind \"%s\" is not modelled by netsim", s.Kind)
 	}
+	if s.Kind == "tun" {
+		// tun_validate (drivers/net/tun.c): tun and tap devices are made
+		// through /dev/net/tun only.
+		return nil, errno.New(syscall.EOPNOTSUPP, "tun/tap creation via rtnetlink is not supported.")
+	}
 	return nil, errno.New(syscall.EOPNOTSUPP, "Unknown device type")
 }
 

@@ -417,29 +417,49 @@ func (d *Device) SetName(t *sim.Task, name string) error {
 // SetAddr changes the device's hardware address. A macvlan or vlan that is
 // up moves its unicast entry on the lower device; a macvlan refuses an
 // address its port already uses (EADDRINUSE), and a passthru macvlan sets
-// its lower's address and takes it from there.
+// its lower's address and takes it from there. Setting the address the
+// device already has changes nothing in the driver but still makes the
+// address the user's (NET_ADDR_SET: a bridge's stops following its ports',
+// a vlan's its lower's) and still announces NETDEV_CHANGEADDR.
 //
-// Kernel: dev_set_mac_address (net/core/dev.c), NETDEV_CHANGEADDR;
+// Kernel: netif_set_mac_address (net/core/dev.c), which calls
+// ndo_set_mac_address only for a new address, NETDEV_CHANGEADDR;
 // macvlan_set_mac_address (drivers/net/macvlan.c).
 func (d *Device) SetAddr(t *sim.Task, a MAC) error {
-	if a.IsMulticast() {
-		return errno.New(syscall.EADDRNOTAVAIL, "Cannot assign a multicast address")
-	}
-	if a == (MAC{}) { // is_valid_ether_addr (eth_prepare_mac_addr_change)
-		return errno.New(syscall.EADDRNOTAVAIL, "Cannot assign the all-zero address")
-	}
 	if d.isLoopback() {
 		return errno.New(syscall.EOPNOTSUPP, "Device does not support changing its address")
 	}
-	if a == d.addr {
-		return nil
+	if a != d.addr {
+		if err := d.setMACAddress(t, a); err != nil {
+			return err
+		}
+	}
+	d.priv.addrRandom, d.priv.addrStolen = false, false // NET_ADDR_SET
+	_ = d.tbl.s.notify(t, EventChangeAddr, d)
+	return nil
+}
+
+// setMACAddress is the driver's part of an address change to a new
+// address, which checks that the address is a valid unicast one: the
+// address a device already has is not checked, so a bridge left with the
+// all-zero address by its last port can be given it.
+//
+// Kernel: ndo_set_mac_address: eth_mac_addr (eth_prepare_mac_addr_change,
+// is_valid_ether_addr), br_set_mac_address (net/bridge/br_device.c),
+// macvlan_set_mac_address (drivers/net/macvlan.c), vlan_dev_set_mac_address
+// (net/8021q/vlan_dev.c).
+func (d *Device) setMACAddress(t *sim.Task, a MAC) error {
+	if a.IsMulticast() {
+		return errno.New(syscall.EADDRNOTAVAIL, "Cannot assign a multicast address")
+	}
+	if a == (MAC{}) {
+		return errno.New(syscall.EADDRNOTAVAIL, "Cannot assign the all-zero address")
 	}
 	old := d.addr
 	if d.kindIs("macvlan") {
-		if err := macvlanSetAddr(t, d, a); err != nil {
-			return err
-		}
-	} else if d.link != nil && d.IsUp() && (old != d.link.addr || a != d.link.addr) {
+		return macvlanSetAddr(t, d, a)
+	}
+	if d.link != nil && d.IsUp() && (old != d.link.addr || a != d.link.addr) {
 		// vlan_dev_set_mac_address: move the filter entry on the lower
 		// device.
 		if a != d.link.addr {
@@ -451,11 +471,7 @@ func (d *Device) SetAddr(t *sim.Task, a MAC) error {
 			_ = d.link.UCDel(t, old)
 		}
 	}
-	if !d.kindIs("macvlan") {
-		d.addr = a
-	}
-	d.priv.addrRandom, d.priv.addrStolen = false, false // NET_ADDR_SET
-	_ = d.tbl.s.notify(t, EventChangeAddr, d)
+	d.addr = a
 	return nil
 }
 

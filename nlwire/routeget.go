@@ -237,7 +237,8 @@ func routeRefs(g *getRouteReq, rr *rtnl.RouteResult) uint32 {
 }
 
 // routeAnswer6 is rt6_fill_node for the route an IPv6 lookup found: the
-// destination and source (:: when none was asked) as hosts, the input
+// destination as asked and the flow's source as rtnl answers it (:: when
+// none was asked) as hosts, the input
 // device or the source address selection picked, the route's own
 // preferred source, metrics, metric, gateway and device.
 func routeAnswer6(g *getRouteReq, rr *rtnl.RouteResult) ([]byte, error) {
@@ -246,7 +247,7 @@ func routeAnswer6(g *getRouteReq, rr *rtnl.RouteResult) ([]byte, error) {
 	ae := netlink.NewAttributeEncoder()
 	ae.Uint32(uapi.RTA_TABLE, rr.Table)
 	ae.Bytes(uapi.RTA_DST, g.queryDst.AsSlice())
-	ae.Bytes(uapi.RTA_SRC, g.querySrc.AsSlice())
+	ae.Bytes(uapi.RTA_SRC, rr.From.AsSlice())
 	if g.iifIndex != 0 {
 		ae.Uint32(uapi.RTA_IIF, g.iifIndex)
 	} else if rr.Src.IsValid() {

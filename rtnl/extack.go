@@ -20,6 +20,7 @@ var noExtack = []struct {
 	{syscall.EEXIST, "Device \""},                                // register_netdevice: dev_get_by_name clash
 	{syscall.ENOENT, "Nexthop id does not exist"},                // rtm_get_nexthop, rtm_del_nexthop
 	{syscall.EADDRNOTAVAIL, "Cannot assign a multicast address"}, // eth_prepare_mac_addr_change
+	{syscall.EADDRNOTAVAIL, "Cannot assign the all-zero"},        // eth_prepare_mac_addr_change
 	{syscall.EOPNOTSUPP, "Device \""},                            // do_set_master without ndo_add_slave; rtnl_dellink without dellink
 	{syscall.EINVAL, "Device type cannot be bridged"},            // br_add_if: loopback, not Ethernet
 	{syscall.EBUSY, "Device is in use by an rx handler"},         // br_add_if → netdev_rx_handler_register
