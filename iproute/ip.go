@@ -45,12 +45,28 @@ type IP struct {
 	k *rtnl.Kernel
 	t *sim.Task
 
+	process // what one ip process keeps: its options and static state
+
+	out *bufio.Writer
+	p   printer // writes to out
+
+	// inMain is set while Main runs: ChargeProcess charges only then.
+	inMain bool
+
+	// inBatch is set while a batch runs: its rtnetlink socket asks for
+	// no strict dumps (batch() does not call rtnl_set_strict_dump).
+	inBatch bool
+}
+
+// process is the state one ip process keeps from its start to its exit:
+// its options and the filters and caches iproute2 keeps in static
+// variables over a batch's lines. A new process (Main, Run, Batch, and
+// the ip that `netns exec` starts) begins with the zero process.
+type process struct {
 	family rt.Family // -4, -6 (AF_INET, AF_INET6) or 0
 	netns  string    // -n NETNS; "" is the initial namespace
 	opts   options
 	maddr  maddrFilter // ipmaddr.c's filter, kept across a batch's lines
-	out    *bufio.Writer
-	p      printer // writes to out
 
 	nhFilter nexthopFilter // ip nexthop's filter, kept over a batch's lines
 	nhCache  nexthopCache  // the nexthops ip route -d has asked for, kept over a batch's lines
@@ -61,13 +77,6 @@ type IP struct {
 	// statistics, and a device alone fetched and printed without its
 	// addresses).
 	doLink bool
-
-	// inMain is set while Main runs: ChargeProcess charges only then.
-	inMain bool
-
-	// inBatch is set while a batch runs: its rtnetlink socket asks for
-	// no strict dumps (batch() does not call rtnl_set_strict_dump).
-	inBatch bool
 
 	// ip6MultipleTables is filter_nlmsg's static: an IPv6 route of a
 	// table other than main was dumped (routeFilter.multi).
@@ -87,13 +96,7 @@ type options struct {
 
 // reset forgets what a previous Main, Run or Batch set: ip's options and
 // the filters iproute2 keeps in static variables for a batch's lines.
-func (ip *IP) reset() {
-	ip.family, ip.netns, ip.opts = 0, "", options{}
-	ip.maddr, ip.nhFilter, ip.nhCache = maddrFilter{}, nexthopFilter{}, nil
-	ip.ll = llMap{}
-	ip.doLink = false
-	ip.ip6MultipleTables = false
-}
+func (ip *IP) reset() { ip.process = process{} }
 
 // New returns an IP that acts on kernel k as task t, printing to
 // os.Stdout and os.Stderr and reading os.Stdin.

@@ -86,14 +86,16 @@ func (ip *IP) netnsExec(argv []string) error {
 			return err
 		}
 		// The child's command is part of this one: AfterCommand sees it once.
-		family, netns, out, after, inBatch, ll := ip.family, ip.netns, ip.out, ip.AfterCommand, ip.inBatch, ip.ll
+		// The child is another process: this one's state is as it was
+		// after it.
+		parent, out, after, inBatch := ip.process, ip.out, ip.AfterCommand, ip.inBatch
 		ip.AfterCommand = nil
 		// The child is a new ip with a socket of its own, which asks for
 		// strict dumps unless it runs a batch itself, whatever this one's
 		// socket does.
 		ip.inBatch = false
 		st := ip.Main(append([]string{"-n", name}, args...))
-		ip.family, ip.netns, ip.out, ip.AfterCommand, ip.inBatch, ip.ll = family, netns, out, after, inBatch, ll
+		ip.process, ip.out, ip.AfterCommand, ip.inBatch = parent, out, after, inBatch
 		ip.out.Reset(ip.Stdout)
 		if st != 0 {
 			return &cmdError{status: st}

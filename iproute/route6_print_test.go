@@ -19,7 +19,7 @@ import (
 func printRoutes(t *testing.T, opts options, f *routeFilter, msgs ...routeMsg) string {
 	t.Helper()
 	var buf bytes.Buffer
-	ip := &IP{opts: opts}
+	ip := &IP{process: process{opts: opts}}
 	ip.out = bufio.NewWriter(&buf)
 	ip.p = printer{w: ip.out, sl: "\n"}
 	if opts.oneline > 0 {
