@@ -437,7 +437,12 @@ func (ip *IP) routeList(h *handle, argv []string, flush bool) error {
 				return err
 			}
 			// The kernel's strict dump of a table that does not exist
-			// (inet_dump_fib, inet6_dump_fib with a table filter).
+			// (inet_dump_fib, inet6_dump_fib with a table filter). A
+			// listing of main, which a namespace lacks until its first
+			// route, shows nothing instead (save_route_errhndlr).
+			if !flush && f.table == fib.TableMain {
+				continue
+			}
 			msg := "Dump terminated\n"
 			if flush {
 				msg = "Flush terminated\n"

@@ -199,7 +199,7 @@ func (d *RouteDump) check(tb *netdev.Table) (bool, error) {
 	}
 	if d.f.table != 0 {
 		switch {
-		case q.Family == rt.FamilyInet && d.f.table != fib.TableMain && d.h.n.fib.Table(d.f.table) == nil:
+		case q.Family == rt.FamilyInet && d.h.n.fib.Table(d.f.table) == nil:
 			return false, errno.New(syscall.ENOENT, "ipv4: FIB table does not exist")
 		case q.Family == rt.FamilyInet6 && d.h.n.fib6.Table(d.f.table) == nil:
 			return false, errno.New(syscall.ENOENT, "ipv6: FIB table does not exist")
