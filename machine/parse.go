@@ -33,9 +33,12 @@ tab continues the text of the entry before it.
   cpus N [SOURCE]           logical CPUs, or unknown
   hz N [SOURCE]             CONFIG_HZ, or unknown
   pagesize SIZE [SOURCE]    bytes of a base page, or unknown
-  FIELD VALUE SOURCE        one sim.Costs field: a duration (3.4µs, 190ns, 2ms),
-                            Memory's capacities (Memory.L1, .L2, .L3) in bytes with
-                            an optional K, M or G (1024-based) suffix
+  FIELD VALUE SOURCE        one sim.Costs field: a duration (3.4µs, 190ns, 2ms);
+                            Memory's load latencies (Memory.L2Hit, ...) to the
+                            picosecond (4.86ns); Memory's capacities (Memory.L1,
+                            .L2, .L3) in bytes with an optional K, M or G
+                            (1024-based) suffix; the grace-period shares
+                            (GracePeriodTicks2 ... 6) in per mille
 
 SOURCE is a provenance word and the text that backs it:
   measured TEXT             the command that measures it and its output line
