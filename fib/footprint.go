@@ -19,9 +19,6 @@ const (
 	// aliasBytes is one route: a fib_alias, 56 bytes from the
 	// ip_fib_alias cache.
 	aliasBytes = 56
-	// fibInfoBytes is one fib_info with one fib_nh, kzalloc'd together
-	// from kmalloc-256.
-	fibInfoBytes = 256
 	// fibInfoHead is a fib_info without its fib_nh array (128 bytes) and
 	// fibNHBytes one fib_nh (112): fib_create_info allocates the head
 	// and one fib_nh per classic path together, and the head alone for
@@ -114,7 +111,8 @@ func (f *FIB) trieFootprint(leaves, infos int64) sim.Footprint {
 
 // devhashFootprint is a walk of a fib_info_devhash chain of n fib_infos.
 func devhashFootprint(n int64) sim.Footprint {
-	return sim.Footprint{Bytes: n * fibInfoBytes, SeqLoads: devhashLoads, Obj: fibInfoBytes}
+	b := infoAlloc(1) // a fib_info with its one fib_nh: kmalloc-256
+	return sim.Footprint{Bytes: n * b, SeqLoads: devhashLoads, Obj: b}
 }
 
 // alloc is what kzalloc gave fi: the head alone for a route that uses a
