@@ -101,7 +101,7 @@ func (s *Socket) filterLocked(b []byte) ([]byte, bool) {
 		return nil, false
 	}
 	if n < len(b) {
-		b = b[:max(n, 1)]
+		b = b[:n] // n ≥ 1 here: sk_filter_trim_cap's cap of 1 is met
 	}
 	return b, true
 }
