@@ -180,12 +180,9 @@ func getTimeRTT(s string) (v uint32, raw, ok bool) {
 		}
 		t, rest = f, s[i:]
 	} else {
-		i := uintPrefix(s)
+		// An overflow is ULONG_MAX, which the bound below refuses.
+		n, i, _ := strtoul(s, 0)
 		if i == 0 {
-			return 0, false, false
-		}
-		n, err := strconv.ParseUint(s[:i], 0, 64)
-		if err != nil {
 			return 0, false, false
 		}
 		t, rest = float64(n), s[i:]
@@ -237,34 +234,6 @@ func floatPrefix(s string) int {
 		if k > j {
 			i = k
 		}
-	}
-	return i
-}
-
-// uintPrefix is the length of the number strtoul(s, &p, 0) reads at the
-// start of s: hexadecimal after 0x, octal after 0, decimal otherwise.
-func uintPrefix(s string) int {
-	isDigit := func(c byte, base int) bool {
-		switch {
-		case base == 16:
-			return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-		case base == 8:
-			return c >= '0' && c <= '7'
-		}
-		return c >= '0' && c <= '9'
-	}
-	base, i := 10, 0
-	if strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X") {
-		if len(s) > 2 && isDigit(s[2], 16) {
-			base, i = 16, 2
-		} else {
-			return 1 // "0" followed by an "x" strtoul does not take
-		}
-	} else if strings.HasPrefix(s, "0") {
-		base = 8
-	}
-	for i < len(s) && isDigit(s[i], base) {
-		i++
 	}
 	return i
 }

@@ -533,21 +533,11 @@ func newLink(r *request) ([]netlink.Message, error) {
 		case !netdev.KnownKind(kind):
 			req.KindErr = errno.New(syscall.EOPNOTSUPP, "Unknown device type")
 		default:
-			spec, err := linkSpec(r, m, a, kind, data)
+			spec, peer, err := linkSpec(r, m, a, kind, data)
 			if err != nil {
 				req.KindErr = err
 			}
-			req.Spec = spec
-			if p := data.get(uapi.VETH_INFO_PEER); kind == "veth" && len(p) >= ifinfomsgLen && err == nil {
-				req.Peer = &rtnl.LinkChange{}
-				if pm := parseIfinfomsg(p); pm.flags != 0 || pm.change != 0 {
-					req.Peer.SetFlags, req.Peer.Flags, req.Peer.Change = true, netdev.Flags(pm.flags), netdev.Flags(pm.change)
-				}
-				// rtnl_get_peer_net: the peer's own namespace attributes
-				// (linkSpec parsed and checked them).
-				pa, _ := parseAttrs(p[ifinfomsgLen:], 0, iflaPolicy, validateLiberal)
-				req.Peer.Netns = netnsRef(pa)
-			}
+			req.Spec, req.Peer = spec, peer
 		}
 	}
 	if m.index == 0 && req.Name == "" && (a.has(uapi.IFLA_IFNAME) || a.has(uapi.IFLA_ALT_IFNAME)) {
@@ -581,9 +571,11 @@ func createAttrs(m ifinfomsg, a attrs) netdev.Attrs {
 	return at
 }
 
-// linkSpec builds the device a creating RTM_NEWLINK describes. A kind
+// linkSpec builds the device a creating RTM_NEWLINK describes, and for a
+// veth with VETH_INFO_PEER what the request changes on the peer: its
+// ifi_flags and ifi_change, and its namespace (rtnl_get_peer_net). A kind
 // netsim does not model, or a kind attribute it does not, is refused.
-func linkSpec(r *request, m ifinfomsg, a attrs, kind string, data attrs) (netdev.LinkSpec, error) {
+func linkSpec(r *request, m ifinfomsg, a attrs, kind string, data attrs) (netdev.LinkSpec, *rtnl.LinkChange, error) {
 	name := a.str(uapi.IFLA_IFNAME)
 	at := createAttrs(m, a)
 	notModelled := func(attr string) error {
@@ -600,25 +592,30 @@ func linkSpec(r *request, m ifinfomsg, a attrs, kind string, data attrs) (netdev
 	}
 	switch kind {
 	case "dummy":
-		return netdev.Dummy{Name: name, Attrs: at}, nil
+		return netdev.Dummy{Name: name, Attrs: at}, nil, nil
 	case "ifb":
-		return netdev.IFB{Name: name, Attrs: at}, nil
+		return netdev.IFB{Name: name, Attrs: at}, nil, nil
 	case "veth":
 		v := netdev.Veth{Name: name, Attrs: at}
+		var peer *rtnl.LinkChange
 		if p := data.get(uapi.VETH_INFO_PEER); p != nil {
 			pm := parseIfinfomsg(p)
 			if pm.index < 0 {
-				return nil, badAttr(errno.New(syscall.EINVAL, "ifindex can't be negative"), data.offset(uapi.VETH_INFO_PEER))
+				return nil, nil, badAttr(errno.New(syscall.EINVAL, "ifindex can't be negative"), data.offset(uapi.VETH_INFO_PEER))
 			}
 			pa, err := parseAttrs(p[ifinfomsgLen:], data.offset(uapi.VETH_INFO_PEER)+nlaHdrLen+ifinfomsgLen, iflaPolicy, validateLiberal)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if err := ensureUniqueNetns(pa, false); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if err := refusePeerUnmodelled(pa); err != nil {
-				return nil, err
+				return nil, nil, err
+			}
+			peer = &rtnl.LinkChange{Netns: netnsRef(pa)}
+			if pm.flags != 0 || pm.change != 0 {
+				peer.SetFlags, peer.Flags, peer.Change = true, netdev.Flags(pm.flags), netdev.Flags(pm.change)
 			}
 			v.Peer = pa.str(uapi.IFLA_IFNAME)
 			v.PeerAttrs = createAttrs(pm, pa)
@@ -635,47 +632,47 @@ func linkSpec(r *request, m ifinfomsg, a attrs, kind string, data attrs) (netdev
 				v.PeerUp = pm.flags&uapi.IFF_UP != 0 && (pm.change == 0 || pm.change&uapi.IFF_UP != 0)
 			}
 		}
-		return v, nil
+		return v, peer, nil
 	case "macvlan":
 		for _, t := range []int{uapi.IFLA_MACVLAN_FLAGS, uapi.IFLA_MACVLAN_MACADDR_MODE, uapi.IFLA_MACVLAN_MACADDR,
 			uapi.IFLA_MACVLAN_MACADDR_DATA, uapi.IFLA_MACVLAN_MACADDR_COUNT, uapi.IFLA_MACVLAN_BC_QUEUE_LEN, uapi.IFLA_MACVLAN_BC_CUTOFF} {
 			if data.has(uint16(t)) {
-				return nil, notModelled("an IFLA_MACVLAN attribute other than the mode")
+				return nil, nil, notModelled("an IFLA_MACVLAN attribute other than the mode")
 			}
 		}
-		return netdev.Macvlan{Name: name, LinkIndex: link, Mode: netdev.MacvlanMode(data.u32(uapi.IFLA_MACVLAN_MODE)), Attrs: at}, nil
+		return netdev.Macvlan{Name: name, LinkIndex: link, Mode: netdev.MacvlanMode(data.u32(uapi.IFLA_MACVLAN_MODE)), Attrs: at}, nil, nil
 	case "vlan":
 		if data.has(uapi.IFLA_VLAN_PROTOCOL) && binary.BigEndian.Uint16(data.get(uapi.IFLA_VLAN_PROTOCOL)) != 0x8100 {
-			return nil, notModelled("a protocol other than 802.1Q")
+			return nil, nil, notModelled("a protocol other than 802.1Q")
 		}
 		if data.has(uapi.IFLA_VLAN_EGRESS_QOS) || data.has(uapi.IFLA_VLAN_INGRESS_QOS) {
-			return nil, notModelled("a QoS map")
+			return nil, nil, notModelled("a QoS map")
 		}
 		if f := data.get(uapi.IFLA_VLAN_FLAGS); f != nil {
 			flags, mask := binary.LittleEndian.Uint32(f), binary.LittleEndian.Uint32(f[4:])
 			if flags&mask != rtnl.VlanFlagReorderHdr&mask {
-				return nil, notModelled("a flag other than REORDER_HDR")
+				return nil, nil, notModelled("a flag other than REORDER_HDR")
 			}
 		}
 		if !data.has(uapi.IFLA_VLAN_ID) {
 			// vlan_validate: "VLAN id not specified" (checked before
 			// the lower device).
-			return nil, errno.New(syscall.EINVAL, "VLAN id not specified")
+			return nil, nil, errno.New(syscall.EINVAL, "VLAN id not specified")
 		}
-		return netdev.Vlan{Name: name, LinkIndex: link, ID: data.u16(uapi.IFLA_VLAN_ID), Attrs: at}, nil
+		return netdev.Vlan{Name: name, LinkIndex: link, ID: data.u16(uapi.IFLA_VLAN_ID), Attrs: at}, nil, nil
 	case "bond":
-		return netdev.Bond{Name: name, Mode: netdev.BondMode(data.u8(uapi.IFLA_BOND_MODE)), Attrs: at}, nil
+		return netdev.Bond{Name: name, Mode: netdev.BondMode(data.u8(uapi.IFLA_BOND_MODE)), Attrs: at}, nil, nil
 	case "vrf":
 		if !data.has(uapi.IFLA_VRF_TABLE) {
-			return nil, errno.New(syscall.EINVAL, "VRF table id is missing")
+			return nil, nil, errno.New(syscall.EINVAL, "VRF table id is missing")
 		}
-		return netdev.VRF{Name: name, Table: data.u32(uapi.IFLA_VRF_TABLE), Attrs: at}, nil
+		return netdev.VRF{Name: name, Table: data.u32(uapi.IFLA_VRF_TABLE), Attrs: at}, nil, nil
 	case "bridge":
 		bs, err := bridgeSettings(data)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return netdev.Bridge{Name: name, Attrs: at, Settings: bs}, nil
+		return netdev.Bridge{Name: name, Attrs: at, Settings: bs}, nil, nil
 	}
-	return nil, errno.Errorf(syscall.EOPNOTSUPP, "Kind \"%s\" is not modelled by netsim", kind)
+	return nil, nil, errno.Errorf(syscall.EOPNOTSUPP, "Kind \"%s\" is not modelled by netsim", kind)
 }
