@@ -121,11 +121,10 @@ type Entry struct {
 	// changed.
 	Used, Confirmed, Updated sim.Time
 
-	seq    uint64 // creation order: the order of the dumps
-	dead   bool
-	onGC   bool // on the gc list (neigh->gc_list): not exempt from gc
-	gcSeq  uint64
-	timers bool // in a NUD_IN_TIMER state: the timer's reference
+	seq   uint64 // creation order: the order of the dumps
+	dead  bool
+	onGC  bool // on the gc list (neigh->gc_list): not exempt from gc
+	gcSeq uint64
 }
 
 // Refcnt is the reference count a dump reports (ndm_refcnt: the kernel's
@@ -168,12 +167,11 @@ type Table struct {
 	keyLen int
 	id     string
 
-	byKey   map[key]*Entry
-	byDev   map[*netdev.Device][]*Entry // dev->neighbours, in creation order
-	list    []*Entry                    // every entry, in creation order; dead ones compacted away
-	deadN   int
-	entries int // tbl->entries
-	seq     uint64
+	byKey map[key]*Entry
+	byDev map[*netdev.Device][]*Entry // dev->neighbours, in creation order
+	list  []*Entry                    // every entry, in creation order; dead ones compacted away
+	deadN int
+	seq   uint64
 
 	gcList    []*Entry // the gc list in its order; dead or exempt ones compacted away
 	gcStale   int
@@ -224,7 +222,7 @@ func (tb *Table) KeyLen() int { return tb.keyLen }
 func (tb *Table) ID() string { return tb.id }
 
 // Len returns the number of entries of every namespace (tbl->entries).
-func (tb *Table) Len() int { return tb.entries }
+func (tb *Table) Len() int { return len(tb.byKey) }
 
 // GCEntries returns the number of entries not exempt from gc
 // (tbl->gc_entries).
@@ -280,7 +278,6 @@ func (tb *Table) Create(t *sim.Task, addr netip.Addr, dev *netdev.Device, typ rt
 	tb.byKey[key{dev, addr}] = e
 	tb.byDev[dev] = append(tb.byDev[dev], e)
 	tb.list = append(tb.list, e)
-	tb.entries++
 	if !exemptGC {
 		tb.gcAdd(e)
 	}
@@ -528,7 +525,6 @@ func (tb *Table) remove(t *sim.Task, e *Entry) {
 	} else {
 		tb.byDev[e.Dev] = l
 	}
-	tb.entries--
 	tb.deadN++
 	if tb.deadN > len(tb.list)/2 {
 		tb.list = slices.DeleteFunc(tb.list, func(x *Entry) bool { return x.dead })
