@@ -246,22 +246,13 @@ func (f *neighFilter) keep(n *rtnl.NeighInfo) bool {
 		(st != 0 || f.state&0x100 == 0) {
 		return false
 	}
-	if f.pfxGiven && !inetAddrMatch(f.pfx, n.Dst) {
+	if f.pfxGiven && !addrMatch(n.Dst, f.pfx.Addr(), f.pfx.Bits()) {
 		return false
 	}
 	if f.protocol != 0 && f.protocol != n.Protocol {
 		return false
 	}
 	return !f.unused || n.Cache.Refcnt == 0
-}
-
-// inetAddrMatch is inet_addr_match_rta: a prefix of length 0 matches
-// anything, else the address must be of its family and in it.
-func inetAddrMatch(p netip.Prefix, a netip.Addr) bool {
-	if p.Bits() == 0 {
-		return true
-	}
-	return p.Addr().Is4() == a.Is4() && p.Contains(a)
 }
 
 // neighShow is `ip neigh show`: the filter, a dump, the entries it keeps

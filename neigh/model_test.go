@@ -132,6 +132,17 @@ func TestTableAgainstModel(t *testing.T) {
 			if len(got) != len(want) || arp.Len() != len(want) || arp.GCEntries() != gc {
 				t.Fatalf("seed %d step %d: %d walked, Len %d, GCEntries %d; model %d entries, %d not exempt; last ops %v", seed, step, len(got), arp.Len(), arp.GCEntries(), len(want), gc, tail(last))
 			}
+			for _, d := range devs {
+				n := 0
+				for _, ok := range want {
+					if ok.dev == d {
+						n++
+					}
+				}
+				if arp.DevEntries(d) != n {
+					t.Fatalf("seed %d step %d: DevEntries(%s) %d, model %d; last ops %v", seed, step, d.Name(), arp.DevEntries(d), n, tail(last))
+				}
+			}
 			for i := range got {
 				if got[i] != want[i] {
 					t.Fatalf("seed %d step %d: walk order differs at %d; last ops %v", seed, step, i, tail(last))

@@ -121,11 +121,10 @@ type Entry struct {
 	// changed.
 	Used, Confirmed, Updated sim.Time
 
-	seq    uint64 // creation order: the order of the dumps
-	dead   bool
-	onGC   bool // on the gc list (neigh->gc_list): not exempt from gc
-	gcSeq  uint64
-	timers bool // in a NUD_IN_TIMER state: the timer's reference
+	seq   uint64 // creation order: the order of the dumps
+	dead  bool
+	onGC  bool // on the gc list (neigh->gc_list): not exempt from gc
+	gcSeq uint64
 }
 
 // Refcnt is the reference count a dump reports (ndm_refcnt: the kernel's
@@ -168,12 +167,11 @@ type Table struct {
 	keyLen int
 	id     string
 
-	byKey   map[key]*Entry
-	byDev   map[*netdev.Device][]*Entry // dev->neighbours, in creation order
-	list    []*Entry                    // every entry, in creation order; dead ones compacted away
-	deadN   int
-	entries int // tbl->entries
-	seq     uint64
+	byKey map[key]*Entry
+	byDev map[*netdev.Device]*devList // dev->neighbours
+	list  []*Entry                    // every entry, in creation order; dead ones compacted away
+	deadN int
+	seq   uint64
 
 	gcList    []*Entry // the gc list in its order; dead or exempt ones compacted away
 	gcStale   int
@@ -207,7 +205,7 @@ func NewND(n Notifier) *Table { return newTable(rt.FamilyInet6, 16, "ndisc_cache
 func newTable(f rt.Family, keyLen int, id string, n Notifier) *Table {
 	return &Table{
 		family: f, keyLen: keyLen, id: id,
-		byKey: map[key]*Entry{}, byDev: map[*netdev.Device][]*Entry{},
+		byKey: map[key]*Entry{}, byDev: map[*netdev.Device]*devList{},
 		GCThresh1: DefaultGCThresh1, GCThresh2: DefaultGCThresh2, GCThresh3: DefaultGCThresh3,
 		GCInterval: DefaultGCInterval, BaseReachableTime: DefaultBaseReachableTime,
 		notify: n,
@@ -224,7 +222,7 @@ func (tb *Table) KeyLen() int { return tb.keyLen }
 func (tb *Table) ID() string { return tb.id }
 
 // Len returns the number of entries of every namespace (tbl->entries).
-func (tb *Table) Len() int { return tb.entries }
+func (tb *Table) Len() int { return len(tb.byKey) }
 
 // GCEntries returns the number of entries not exempt from gc
 // (tbl->gc_entries).
@@ -278,9 +276,13 @@ func (tb *Table) Create(t *sim.Task, addr netip.Addr, dev *netdev.Device, typ rt
 	}
 	tb.construct(e)
 	tb.byKey[key{dev, addr}] = e
-	tb.byDev[dev] = append(tb.byDev[dev], e)
+	dl := tb.byDev[dev]
+	if dl == nil {
+		dl = &devList{}
+		tb.byDev[dev] = dl
+	}
+	dl.l = append(dl.l, e)
 	tb.list = append(tb.list, e)
-	tb.entries++
 	if !exemptGC {
 		tb.gcAdd(e)
 	}
@@ -519,16 +521,15 @@ func (tb *Table) remove(t *sim.Task, e *Entry) {
 	tb.gcRemove(e)
 	e.dead = true
 	delete(tb.byKey, key{e.Dev, e.Addr})
-	l := tb.byDev[e.Dev]
-	if i := slices.Index(l, e); i >= 0 {
-		l = slices.Delete(l, i, i+1)
+	if dl := tb.byDev[e.Dev]; dl != nil {
+		dl.dead++
+		if dl.dead == len(dl.l) {
+			delete(tb.byDev, e.Dev)
+		} else if dl.dead > len(dl.l)/2 {
+			dl.l = slices.DeleteFunc(dl.l, func(x *Entry) bool { return x.dead })
+			dl.dead = 0
+		}
 	}
-	if len(l) == 0 {
-		delete(tb.byDev, e.Dev)
-	} else {
-		tb.byDev[e.Dev] = l
-	}
-	tb.entries--
 	tb.deadN++
 	if tb.deadN > len(tb.list)/2 {
 		tb.list = slices.DeleteFunc(tb.list, func(x *Entry) bool { return x.dead })
@@ -550,10 +551,13 @@ func (tb *Table) remove(t *sim.Task, e *Entry) {
 // neigh_carrier_down), neigh_changeaddr, pneigh_ifdown_and_unlock
 // (net/core/neighbour.c).
 func (tb *Table) Flush(t *sim.Task, dev *netdev.Device, skipPerm, proxies bool) {
-	l := slices.Clone(tb.byDev[dev])
-	t.Charge(sim.NeighVisit, int64(len(l)))
+	var l []*Entry
+	if dl := tb.byDev[dev]; dl != nil {
+		l = slices.Clone(dl.l)
+	}
+	t.Charge(sim.NeighVisit, int64(tb.DevEntries(dev)))
 	for _, e := range l {
-		if skipPerm && e.State&StatePermanent != 0 {
+		if e.dead || skipPerm && e.State&StatePermanent != 0 {
 			continue
 		}
 		tb.remove(t, e)
@@ -597,4 +601,18 @@ func (tb *Table) Walk(t *sim.Task, cursor uint64, fn func(e *Entry) bool) uint64
 }
 
 // DevEntries returns the number of dev's entries.
-func (tb *Table) DevEntries(dev *netdev.Device) int { return len(tb.byDev[dev]) }
+func (tb *Table) DevEntries(dev *netdev.Device) int {
+	dl := tb.byDev[dev]
+	if dl == nil {
+		return 0
+	}
+	return len(dl.l) - dl.dead
+}
+
+// devList is a device's entries in creation order (dev->neighbours): the
+// removed ones are marked dead and compacted away once they are half of
+// it, so that removing one is not a copy of the list.
+type devList struct {
+	l    []*Entry
+	dead int
+}
