@@ -1,0 +1,41 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/jsimonetti/rtnetlink/v2"
+	"github.com/mdlayher/netlink"
+	"github.com/stretchr/testify/require"
+
+	"github.com/netsimlab/netsim/examples/internal/nsstate"
+	"github.com/netsimlab/netsim/internal/linediff"
+	"github.com/netsimlab/netsim/nlwire"
+	"github.com/netsimlab/netsim/rtnl"
+)
+
+// TestAgent runs the plugin on a simulated kernel, without root: the
+// pods' namespaces are made as `ip netns add` makes them, their
+// descriptors opened as the plugin opens /run/netns files, and the state
+// it leaves is what cni.ip leaves on Linux 6.18.
+func TestAgent(t *testing.T) {
+	want, comment := wantState(t)
+	k := rtnl.MustNewKernel(rtnl.After)
+	runtime := k.World().NewTask("runtime")
+	pl := Plugin{Dial: func(cfg *netlink.Config) (*rtnetlink.Conn, error) {
+		return nlwire.DialRTNetlinkConfig(k.InitNet(), cfg)
+	}}
+	for _, p := range Pods {
+		n, err := k.NewNet(runtime, p.NetNS)
+		require.NoError(t, err)
+		fd, err := k.OpenNetnsFD(n)
+		require.NoError(t, err)
+		p.Pod.NetNS = int(fd)
+		require.NoError(t, pl.Add(ContainerdNet, p.Pod))
+		require.NoError(t, k.CloseNetnsFD(runtime, fd))
+	}
+	got, err := nsstate.Netsim(k, namespaces)
+	require.NoError(t, err)
+	if d := linediff.Unified(want, nsstate.Render(comment, namespaces, got)); d != "" {
+		t.Errorf("the plugin's state on netsim differs from cni.ip's on Linux (- Linux, + netsim):\n%s", d)
+	}
+}
