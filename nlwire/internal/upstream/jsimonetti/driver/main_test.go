@@ -11,7 +11,7 @@ import (
 )
 
 // failsOnLinuxToo are upstream's tests that Linux 6.18 here fails as
-// netsim does, for the same reason (linux.sh shows it): a run skips them
+// netsim does, for the same reason (nlwire/internal/upstream/linux.sh shows it): a run skips them
 // unless -run or -skip names what to run.
 var failsOnLinuxToo = map[string]string{
 	"TestBridge": "the kernel here is built without CONFIG_BRIDGE_VLAN_FILTERING, as netsim's bridge models it: " +
