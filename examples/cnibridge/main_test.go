@@ -1,3 +1,6 @@
+// The plugin run on a simulated kernel, against the state cni.ip leaves on
+// Linux 6.18.
+
 package main
 
 import (

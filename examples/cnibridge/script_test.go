@@ -1,3 +1,6 @@
+// cni.ip run unchanged on netsim, and on the running kernel as root,
+// against the state it leaves on Linux 6.18 (testdata/state.golden).
+
 package main
 
 import (

@@ -1,3 +1,6 @@
+// The engine run on a simulated kernel, against the state docker.ip leaves
+// on Linux 6.18.
+
 package main
 
 import (

@@ -1,5 +1,8 @@
 //go:build linux
 
+// The driver package's live tests that the real kernel of this machine
+// fails as netsim does, and the TestMain that skips them by default.
+
 package driver
 
 import (

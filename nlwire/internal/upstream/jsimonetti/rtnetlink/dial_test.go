@@ -1,5 +1,8 @@
 //go:build linux
 
+// What jsimonetti/rtnetlink's root-package live tests call instead of
+// rtnetlink.Dial when they run on netsim.
+
 package rtnetlink
 
 import (

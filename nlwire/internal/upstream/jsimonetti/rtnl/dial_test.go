@@ -1,5 +1,8 @@
 //go:build linux
 
+// What jsimonetti/rtnetlink's rtnl live tests call instead of rtnl.Dial
+// when they run on netsim, and the resolver they may not use.
+
 package rtnl
 
 import (
