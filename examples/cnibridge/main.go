@@ -29,6 +29,8 @@ import (
 	"github.com/jsimonetti/rtnetlink/v2"
 	"github.com/jsimonetti/rtnetlink/v2/driver"
 	"github.com/mdlayher/netlink"
+
+	"github.com/netsimlab/netsim/examples/internal/nlops"
 )
 
 // The constants of the Linux ABI the plugin's requests use, spelled out so
@@ -93,16 +95,16 @@ func (pl Plugin) Add(n Network, p Pod) error {
 	if err != nil && !errors.Is(err, syscall.EEXIST) {
 		return fmt.Errorf("could not add %q: %w", n.Bridge, err)
 	}
-	br, err := linkByName(host, n.Bridge)
+	br, err := nlops.LinkIndex(host, n.Bridge)
 	if err != nil {
 		return err
 	}
 	if n.PromiscMode {
-		if err := setFlag(host, br, iffPromisc); err != nil {
+		if err := nlops.SetFlag(host, br, iffPromisc); err != nil {
 			return err
 		}
 	}
-	if err := setFlag(host, br, iffUp); err != nil {
+	if err := nlops.SetFlag(host, br, iffUp); err != nil {
 		return err
 	}
 
@@ -118,18 +120,18 @@ func (pl Plugin) Add(n Network, p Pod) error {
 	if err != nil {
 		return fmt.Errorf("create %s: %w", p.HostVeth, err)
 	}
-	cont, err := linkByName(pod, p.IfName)
+	cont, err := nlops.LinkIndex(pod, p.IfName)
 	if err != nil {
 		return err
 	}
-	if err := setFlag(pod, cont, iffUp); err != nil {
+	if err := nlops.SetFlag(pod, cont, iffUp); err != nil {
 		return err
 	}
-	veth, err := linkByName(host, p.HostVeth)
+	veth, err := nlops.LinkIndex(host, p.HostVeth)
 	if err != nil {
 		return err
 	}
-	if err := setFlag(host, veth, iffUp); err != nil {
+	if err := nlops.SetFlag(host, veth, iffUp); err != nil {
 		return err
 	}
 	if err := host.Link.Set(&rtnetlink.LinkMessage{Index: veth, Attributes: &rtnetlink.LinkAttributes{Master: &br}}); err != nil {
@@ -146,10 +148,10 @@ func (pl Plugin) Add(n Network, p Pod) error {
 	}
 
 	// ipam.ConfigureIface in the pod.
-	if err := addAddr(pod, cont, p.Addr); err != nil {
+	if err := nlops.AddAddr4(pod, cont, p.Addr); err != nil {
 		return err
 	}
-	if err := setFlag(pod, cont, iffUp); err != nil {
+	if err := nlops.SetFlag(pod, cont, iffUp); err != nil {
 		return err
 	}
 	for _, r := range p.Routes {
@@ -177,54 +179,13 @@ func (pl Plugin) Add(n Network, p Pod) error {
 			return nil
 		}
 	}
-	if err := addAddr(host, br, gw); err != nil {
+	if err := nlops.AddAddr4(host, br, gw); err != nil {
 		return err
 	}
 	if err := host.Link.Set(&rtnetlink.LinkMessage{Index: br, Attributes: &rtnetlink.LinkAttributes{Address: n.BridgeMAC}}); err != nil {
 		return fmt.Errorf("could not set bridge's mac: %w", err)
 	}
 	return nil
-}
-
-// addAddr adds an IPv4 address with its broadcast address, as
-// vishvananda/netlink's AddrAdd does.
-func addAddr(conn *rtnetlink.Conn, index uint32, p netip.Prefix) error {
-	ip := net.IP(p.Addr().AsSlice())
-	brd := make(net.IP, len(ip))
-	mask := net.CIDRMask(p.Bits(), 32)
-	for i := range ip {
-		brd[i] = ip[i] | ^mask[i]
-	}
-	err := conn.Address.New(&rtnetlink.AddressMessage{
-		Family: afInet, PrefixLength: uint8(p.Bits()), Index: index,
-		Attributes: &rtnetlink.AddressAttributes{Address: ip, Local: ip, Broadcast: brd},
-	})
-	if err != nil {
-		return fmt.Errorf("address %s: %w", p, err)
-	}
-	return nil
-}
-
-// setFlag sets a link flag (IFF_UP, IFF_PROMISC).
-func setFlag(conn *rtnetlink.Conn, index, flag uint32) error {
-	if err := conn.Link.Set(&rtnetlink.LinkMessage{Index: index, Flags: flag, Change: flag}); err != nil {
-		return fmt.Errorf("set flag %#x on ifindex %d: %w", flag, index, err)
-	}
-	return nil
-}
-
-// linkByName returns the ifindex of the link called name.
-func linkByName(conn *rtnetlink.Conn, name string) (uint32, error) {
-	links, err := conn.Link.List()
-	if err != nil {
-		return 0, err
-	}
-	for _, l := range links {
-		if l.Attributes != nil && l.Attributes.Name == name {
-			return l.Index, nil
-		}
-	}
-	return 0, fmt.Errorf("no link %s", name)
 }
 
 // ContainerdNet is containerd's default network as cni.ip configures it.

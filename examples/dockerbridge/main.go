@@ -26,6 +26,8 @@ import (
 	"github.com/jsimonetti/rtnetlink/v2"
 	"github.com/jsimonetti/rtnetlink/v2/driver"
 	"github.com/mdlayher/netlink"
+
+	"github.com/netsimlab/netsim/examples/internal/nlops"
 )
 
 // The constants of the Linux ABI the agent uses, spelled out so that it
@@ -74,17 +76,17 @@ func (e Engine) CreateBridge(b Bridge) error {
 	}}); err != nil {
 		return fmt.Errorf("create %s: %w", b.Name, err)
 	}
-	br, err := linkByName(conn, b.Name)
+	br, err := nlops.LinkIndex(conn, b.Name)
 	if err != nil {
 		return err
 	}
 	if err := conn.Link.Set(&rtnetlink.LinkMessage{Index: br, Attributes: &rtnetlink.LinkAttributes{Address: b.MAC}}); err != nil {
 		return fmt.Errorf("set %s's MAC: %w", b.Name, err)
 	}
-	if err := addAddr(conn, br, b.Addr); err != nil {
+	if err := nlops.AddAddr4(conn, br, b.Addr); err != nil {
 		return err
 	}
-	return setUp(conn, br)
+	return nlops.SetFlag(conn, br, iffUp)
 }
 
 // Join connects container c to bridge b.
@@ -100,7 +102,7 @@ func (e Engine) Join(b Bridge, c Container) error {
 		return fmt.Errorf("enter the container's namespace: %w", err)
 	}
 	defer sandbox.Close()
-	if err := setUp(sandbox, loIndex); err != nil {
+	if err := nlops.SetFlag(sandbox, loIndex, iffUp); err != nil {
 		return err
 	}
 
@@ -112,21 +114,21 @@ func (e Engine) Join(b Bridge, c Container) error {
 	}}); err != nil {
 		return fmt.Errorf("create %s: %w", c.HostVeth, err)
 	}
-	veth, err := linkByName(host, c.HostVeth)
+	veth, err := nlops.LinkIndex(host, c.HostVeth)
 	if err != nil {
 		return err
 	}
-	br, err := linkByName(host, b.Name)
+	br, err := nlops.LinkIndex(host, b.Name)
 	if err != nil {
 		return err
 	}
 	if err := host.Link.Set(&rtnetlink.LinkMessage{Index: veth, Attributes: &rtnetlink.LinkAttributes{Master: &br}}); err != nil {
 		return fmt.Errorf("attach %s to %s: %w", c.HostVeth, b.Name, err)
 	}
-	if err := setUp(host, veth); err != nil {
+	if err := nlops.SetFlag(host, veth, iffUp); err != nil {
 		return err
 	}
-	peer, err := linkByName(host, c.Peer)
+	peer, err := nlops.LinkIndex(host, c.Peer)
 	if err != nil {
 		return err
 	}
@@ -137,7 +139,7 @@ func (e Engine) Join(b Bridge, c Container) error {
 	}
 
 	// In the container: the moved end becomes eth0.
-	eth0, err := linkByName(sandbox, c.Peer)
+	eth0, err := nlops.LinkIndex(sandbox, c.Peer)
 	if err != nil {
 		return err
 	}
@@ -147,10 +149,10 @@ func (e Engine) Join(b Bridge, c Container) error {
 	if err := sandbox.Link.Set(&rtnetlink.LinkMessage{Index: eth0, Attributes: &rtnetlink.LinkAttributes{Address: MAC(c.Addr.Addr())}}); err != nil {
 		return fmt.Errorf("set eth0's MAC: %w", err)
 	}
-	if err := addAddr(sandbox, eth0, c.Addr); err != nil {
+	if err := nlops.AddAddr4(sandbox, eth0, c.Addr); err != nil {
 		return err
 	}
-	if err := setUp(sandbox, eth0); err != nil {
+	if err := nlops.SetFlag(sandbox, eth0, iffUp); err != nil {
 		return err
 	}
 	gw := net.IP(b.Addr.Addr().AsSlice())
@@ -168,47 +170,6 @@ func (e Engine) Join(b Bridge, c Container) error {
 func MAC(a netip.Addr) net.HardwareAddr {
 	b := a.As4()
 	return net.HardwareAddr{0x02, 0x42, b[0], b[1], b[2], b[3]}
-}
-
-// addAddr adds an IPv4 address with its broadcast address, as
-// vishvananda/netlink's AddrAdd does.
-func addAddr(conn *rtnetlink.Conn, index uint32, p netip.Prefix) error {
-	ip := net.IP(p.Addr().AsSlice())
-	brd := make(net.IP, len(ip))
-	mask := net.CIDRMask(p.Bits(), 32)
-	for i := range ip {
-		brd[i] = ip[i] | ^mask[i]
-	}
-	err := conn.Address.New(&rtnetlink.AddressMessage{
-		Family: afInet, PrefixLength: uint8(p.Bits()), Index: index,
-		Attributes: &rtnetlink.AddressAttributes{Address: ip, Local: ip, Broadcast: brd},
-	})
-	if err != nil {
-		return fmt.Errorf("address %s: %w", p, err)
-	}
-	return nil
-}
-
-// setUp brings a link up.
-func setUp(conn *rtnetlink.Conn, index uint32) error {
-	if err := conn.Link.Set(&rtnetlink.LinkMessage{Index: index, Flags: iffUp, Change: iffUp}); err != nil {
-		return fmt.Errorf("set ifindex %d up: %w", index, err)
-	}
-	return nil
-}
-
-// linkByName returns the ifindex of the link called name.
-func linkByName(conn *rtnetlink.Conn, name string) (uint32, error) {
-	links, err := conn.Link.List()
-	if err != nil {
-		return 0, err
-	}
-	for _, l := range links {
-		if l.Attributes != nil && l.Attributes.Name == name {
-			return l.Index, nil
-		}
-	}
-	return 0, fmt.Errorf("no link %s", name)
 }
 
 // Docker0 is Docker's default bridge network as docker.ip makes it.

@@ -10,8 +10,6 @@ import (
 	"github.com/mdlayher/netlink"
 	"github.com/stretchr/testify/require"
 
-	"github.com/netsimlab/netsim/examples/internal/nsstate"
-	"github.com/netsimlab/netsim/internal/linediff"
 	"github.com/netsimlab/netsim/nlwire"
 	"github.com/netsimlab/netsim/rtnl"
 )
@@ -21,7 +19,6 @@ import (
 // descriptors opened as the engine opens /run/netns files, and the state
 // it leaves is what docker.ip leaves on Linux 6.18.
 func TestAgent(t *testing.T) {
-	want, comment := wantState(t)
 	k := rtnl.MustNewKernel(rtnl.After)
 	runtime := k.World().NewTask("runtime")
 	e := Engine{Dial: func(cfg *netlink.Config) (*rtnetlink.Conn, error) {
@@ -37,9 +34,5 @@ func TestAgent(t *testing.T) {
 		require.NoError(t, e.Join(Docker0, c.Container))
 		require.NoError(t, k.CloseNetnsFD(runtime, fd))
 	}
-	got, err := nsstate.Netsim(k, namespaces)
-	require.NoError(t, err)
-	if d := linediff.Unified(want, nsstate.Render(comment, namespaces, got)); d != "" {
-		t.Errorf("the engine's state on netsim differs from docker.ip's on Linux (- Linux, + netsim):\n%s", d)
-	}
+	example.Check(t, k, "the agent")
 }
