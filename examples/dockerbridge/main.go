@@ -44,7 +44,7 @@ const (
 // Bridge is the engine's bridge network.
 type Bridge struct {
 	Name string
-	MAC  net.HardwareAddr // pinned, so that the bridge does not take its ports'
+	MAC  net.HardwareAddr // given at creation, so that the bridge does not take its ports'
 	Addr netip.Prefix     // the gateway's address, on the bridge
 }
 
@@ -63,7 +63,7 @@ type Engine struct {
 	Dial func(*netlink.Config) (*rtnetlink.Conn, error)
 }
 
-// CreateBridge makes the bridge network: the bridge, its MAC, its
+// CreateBridge makes the bridge network: the bridge with its MAC, its
 // address, up.
 func (e Engine) CreateBridge(b Bridge) error {
 	conn, err := e.Dial(nil)
@@ -72,16 +72,13 @@ func (e Engine) CreateBridge(b Bridge) error {
 	}
 	defer conn.Close()
 	if err := conn.Link.New(&rtnetlink.LinkMessage{Attributes: &rtnetlink.LinkAttributes{
-		Name: b.Name, Info: &rtnetlink.LinkInfo{Kind: "bridge"},
+		Name: b.Name, Address: b.MAC, Info: &rtnetlink.LinkInfo{Kind: "bridge"},
 	}}); err != nil {
 		return fmt.Errorf("create %s: %w", b.Name, err)
 	}
 	br, err := nlops.LinkIndex(conn, b.Name)
 	if err != nil {
 		return err
-	}
-	if err := conn.Link.Set(&rtnetlink.LinkMessage{Index: br, Attributes: &rtnetlink.LinkAttributes{Address: b.MAC}}); err != nil {
-		return fmt.Errorf("set %s's MAC: %w", b.Name, err)
 	}
 	if err := nlops.AddAddr4(conn, br, b.Addr); err != nil {
 		return err
