@@ -1,20 +1,24 @@
-// Cnibridge is the host side of the CNI bridge plugin
-// (containernetworking/plugins, plugins/main/bridge) adding pods to a
-// bridge network, request for request as the plugin's ADD makes them:
-// the bridge ensured (created if missing, promiscuous or not, up), a veth
-// pair whose container end is created in the pod's namespace, the host
-// end up, attached to the bridge, with hairpin mode as configured; the
+// Cnibridge is the CNI bridge plugin (containernetworking/plugins,
+// plugins/main/bridge) adding pods to a bridge network, request for
+// request as the plugin's ADD makes them: the bridge ensured (created if
+// missing, promiscuous or not, up); a veth pair made from the pod's
+// namespace with its host end created in the host's, both ends up, the
+// host end attached to the bridge with hairpin mode as configured; the
 // IPAM result's address and routes in the pod; the gateway's address on
 // the bridge and, when it is first added, the bridge's MAC set to itself
 // so that it stops following its ports'. It talks rtnetlink through
-// github.com/jsimonetti/rtnetlink, reaching the pod's namespace through a
-// descriptor of it (netlink.Config.NetNS), as the plugin does.
+// github.com/jsimonetti/rtnetlink and reaches a namespace through a
+// descriptor of it (netlink.Config.NetNS, a veth peer's IFLA_NET_NS_FD),
+// as the plugin does.
 //
-// cni.ip is the same as an ip script. Run as root after `ip netns add
-// cni-3e2f9a1c; ip netns add cni-b71d5e04` it configures the machine it
-// runs on; its test runs it on a simulated kernel (nlwire) and holds the
-// result to what cni.ip leaves on Linux. The plugin's sysctls and ipMasq's
-// iptables rules are left out, as in cni.ip.
+// cni.ip is the same from the host's side, as an ip script (its veths are
+// made from the host, their container end created in the pod's
+// namespace: the same devices, in the same namespaces, with the same
+// ifindexes). Run as root after `ip netns add cni-3e2f9a1c; ip netns add
+// cni-b71d5e04` the agent configures the machine it runs on; its test runs
+// it on a simulated kernel (nlwire) and holds the result to what cni.ip
+// leaves on Linux. The plugin's sysctls and ipMasq's iptables rules are
+// left out, as in cni.ip.
 package main
 
 import (
@@ -69,7 +73,8 @@ type Pod struct {
 // Plugin runs ADDs on the kernel Dial reaches: rtnetlink.Dial on Linux, a
 // simulated kernel in the test.
 type Plugin struct {
-	Dial func(*netlink.Config) (*rtnetlink.Conn, error)
+	Dial   func(*netlink.Config) (*rtnetlink.Conn, error)
+	HostNS int // a descriptor of the host's namespace (the plugin's own)
 }
 
 // Add is the plugin's cmdAdd for pod p on network n.
@@ -108,17 +113,18 @@ func (pl Plugin) Add(n Network, p Pod) error {
 		return err
 	}
 
-	// setupVeth: the container end is made in the pod's namespace.
-	err = host.Link.New(&rtnetlink.LinkMessage{Attributes: &rtnetlink.LinkAttributes{
-		Name: p.HostVeth, Address: p.HostMAC,
+	// setupVeth: the pair is made from the pod's namespace, its host end
+	// created in the host's (ip.SetupVeth's PeerNamespace).
+	err = pod.Link.New(&rtnetlink.LinkMessage{Attributes: &rtnetlink.LinkAttributes{
+		Name: p.IfName, Address: p.ContMAC,
 		Info: &rtnetlink.LinkInfo{Kind: "veth", Data: &driver.Veth{
 			PeerInfo: &rtnetlink.LinkMessage{Attributes: &rtnetlink.LinkAttributes{
-				Name: p.IfName, Address: p.ContMAC, NetNS: rtnetlink.NetNSForFD(uint32(p.NetNS)),
+				Name: p.HostVeth, Address: p.HostMAC, NetNS: rtnetlink.NetNSForFD(uint32(pl.HostNS)),
 			}},
 		}},
 	}})
 	if err != nil {
-		return fmt.Errorf("create %s: %w", p.HostVeth, err)
+		return fmt.Errorf("create %s: %w", p.IfName, err)
 	}
 	cont, err := nlops.LinkIndex(pod, p.IfName)
 	if err != nil {
@@ -212,7 +218,12 @@ var Pods = []struct {
 }
 
 func main() {
-	pl := Plugin{Dial: rtnetlink.Dial}
+	host, err := os.Open("/proc/self/ns/net")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer host.Close()
+	pl := Plugin{Dial: rtnetlink.Dial, HostNS: int(host.Fd())}
 	for _, p := range Pods {
 		f, err := os.Open("/run/netns/" + p.NetNS)
 		if err != nil {

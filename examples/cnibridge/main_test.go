@@ -21,9 +21,11 @@ import (
 func TestAgent(t *testing.T) {
 	k := rtnl.MustNewKernel(rtnl.After)
 	runtime := k.World().NewTask("runtime")
+	host, err := k.OpenNetnsFD(k.InitNet()) // the plugin's own namespace
+	require.NoError(t, err)
 	pl := Plugin{Dial: func(cfg *netlink.Config) (*rtnetlink.Conn, error) {
 		return nlwire.DialRTNetlinkConfig(k.InitNet(), cfg)
-	}}
+	}, HostNS: int(host)}
 	for _, p := range Pods {
 		n, err := k.NewNet(runtime, p.NetNS)
 		require.NoError(t, err)
