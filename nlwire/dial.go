@@ -5,11 +5,12 @@
 package nlwire
 
 import (
+	"math"
+	"os"
 	"syscall"
 
 	"github.com/mdlayher/netlink"
 
-	"github.com/netsimlab/netsim/errno"
 	"github.com/netsimlab/netsim/rtnl"
 	"github.com/netsimlab/netsim/sim"
 )
@@ -38,16 +39,16 @@ func Dial(n *rtnl.Net) (*netlink.Conn, error) {
 //     NETLINK_EXT_ACK and NETLINK_GET_STRICT_CHK.
 //   - DisableNSLockThread: ignored, as netlink.Dial ignores it (deprecated,
 //     it has no effect).
-//   - NetNS: refused (EOPNOTSUPP) unless 0: the socket's namespace is n,
-//     and a descriptor of the caller's names no simulated namespace.
+//   - NetNS: a namespace descriptor of n's kernel (rtnl.Kernel.OpenNetnsFD):
+//     the socket is opened in the namespace it names, not in n, as
+//     netlink.Dial enters that namespace (setns) to create its socket;
+//     0 is n itself. A descriptor not open is EBADF, an *os.SyscallError
+//     for "setns", as on Linux.
 //
 // A nil Config is the zero Config.
 //
-// Kernel: netlink_create, netlink_bind.
+// Kernel: netlink_create, netlink_bind; setns (kernel/nsproxy.c) for NetNS.
 func DialConfig(n *rtnl.Net, cfg *netlink.Config) (*netlink.Conn, error) {
-	if err := checkConfig(cfg); err != nil {
-		return nil, err
-	}
 	s, err := NewSocketConfig(n, n.Kernel().World().NewTask("netlink"), cfg)
 	if err != nil {
 		return nil, err
@@ -60,11 +61,12 @@ func DialConfig(n *rtnl.Net, cfg *netlink.Config) (*netlink.Conn, error) {
 //
 // Kernel: netlink_create, netlink_bind.
 func NewSocketConfig(n *rtnl.Net, t *sim.Task, cfg *netlink.Config) (*Socket, error) {
-	if err := checkConfig(cfg); err != nil {
-		return nil, err
-	}
 	if cfg == nil {
 		cfg = &netlink.Config{}
+	}
+	n, err := socketNet(n, cfg.NetNS)
+	if err != nil {
+		return nil, err
 	}
 	s := newSocket(n, t)
 	if err := bind(s, t, cfg.PID); err != nil {
@@ -85,11 +87,20 @@ func NewSocketConfig(n *rtnl.Net, t *sim.Task, cfg *netlink.Config) (*Socket, er
 	return s, nil
 }
 
-// checkConfig refuses the Config fields a simulated socket cannot honour.
-func checkConfig(cfg *netlink.Config) error {
-	if cfg != nil && cfg.NetNS != 0 {
-		return errno.New(syscall.EOPNOTSUPP,
-			"netlink.Config.NetNS is not modelled by netsim: a socket's namespace is the rtnl.Net it is dialled in")
+// socketNet returns the namespace a socket dialled in n with Config.NetNS
+// netns is opened in: n for 0, else the one the descriptor names.
+//
+// Kernel: setns (kernel/nsproxy.c) with a network namespace descriptor.
+func socketNet(n *rtnl.Net, netns int) (*rtnl.Net, error) {
+	if netns == 0 {
+		return n, nil
 	}
-	return nil
+	if netns < 0 || int64(netns) > math.MaxUint32 {
+		return nil, os.NewSyscallError("setns", syscall.EBADF)
+	}
+	to, err := n.Kernel().NetOfFD(uint32(netns))
+	if err != nil {
+		return nil, os.NewSyscallError("setns", syscall.EBADF)
+	}
+	return to, nil
 }

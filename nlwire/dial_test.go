@@ -1,19 +1,21 @@
 package nlwire
 
 import (
+	"os"
 	"syscall"
 	"testing"
 
 	"github.com/mdlayher/netlink"
 	"github.com/stretchr/testify/require"
 
+	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nlwire/internal/uapi"
 	"github.com/netsimlab/netsim/rtnl"
 )
 
 // DialConfig: port ids are unique within a namespace (the kernel's
 // table is keyed by namespace and port id); a requested one is taken
-// from autobind's choices; NetNS is refused by name; the deprecated
+// from autobind's choices; the deprecated
 // DisableNSLockThread changes nothing, as in mdlayher/netlink.
 func TestDialConfig(t *testing.T) {
 	k := rtnl.MustNewKernel(rtnl.After)
@@ -38,11 +40,6 @@ func TestDialConfig(t *testing.T) {
 	_, err = NewSocketConfig(other, task, &netlink.Config{PID: 0xffffefff})
 	require.ErrorIs(t, err, syscall.EADDRINUSE)
 	require.EqualError(t, err, "bind: address already in use")
-
-	_, err = DialConfig(n, &netlink.Config{NetNS: 3})
-	require.ErrorIs(t, err, syscall.EOPNOTSUPP)
-	require.EqualError(t, err, "operation not supported: netlink.Config.NetNS is not modelled by netsim: "+
-		"a socket's namespace is the rtnl.Net it is dialled in")
 
 	conn, err := DialConfig(n, &netlink.Config{DisableNSLockThread: true, Strict: true, Groups: 1 << 31})
 	require.NoError(t, err, "DisableNSLockThread is accepted, as netlink.Dial accepts it")
@@ -70,4 +67,42 @@ func TestDialConfigGroups(t *testing.T) {
 	require.Zero(t, s.ns.listeners)
 	require.Nil(t, s.ns.cancel)
 	s.ns.mu.Unlock()
+}
+
+// Config.NetNS opens the socket in the namespace a descriptor names, as
+// netlink.Dial enters it with setns(2) to create its socket; a descriptor
+// not open fails as setns fails on Linux 6.18 (checked with
+// netlink.Dial(0, &netlink.Config{NetNS: 999}) and NetNS: -5, as root:
+// "setns: bad file descriptor", an *os.SyscallError).
+func TestDialConfigNetNS(t *testing.T) {
+	k := rtnl.MustNewKernel(rtnl.After)
+	t0 := k.World().NewTask("t0")
+	other, err := k.NewNet(t0, "other")
+	require.NoError(t, err)
+	fd, err := k.OpenNetnsFD(other)
+	require.NoError(t, err)
+	h := other.Handle(t0)
+	require.NoError(t, h.LinkAdd(netdev.Dummy{Name: "only-in-other"}))
+
+	conn, err := DialRTNetlinkConfig(k.InitNet(), &netlink.Config{NetNS: int(fd)})
+	require.NoError(t, err)
+	defer conn.Close()
+	links, err := conn.Link.List()
+	require.NoError(t, err)
+	var names []string
+	for _, l := range links {
+		names = append(names, l.Attributes.Name)
+	}
+	require.Equal(t, []string{"lo", "only-in-other"}, names, "the socket is in the namespace of the descriptor")
+
+	for _, bad := range []int{999, -5} {
+		_, err = DialConfig(k.InitNet(), &netlink.Config{NetNS: bad})
+		require.ErrorIs(t, err, syscall.EBADF)
+		var se *os.SyscallError
+		require.ErrorAs(t, err, &se)
+		require.EqualError(t, err, "setns: bad file descriptor")
+	}
+	require.NoError(t, k.CloseNetnsFD(t0, fd))
+	_, err = DialConfig(k.InitNet(), &netlink.Config{NetNS: int(fd)})
+	require.ErrorIs(t, err, syscall.EBADF, "a closed descriptor")
 }

@@ -9,6 +9,10 @@
 // dumps and notifications return, never text. Its constants are its own
 // table of the Linux ABI (internal/uapi), so it builds on every platform.
 //
+// A socket is opened in the namespace it is dialled in or, with
+// netlink.Config.NetNS, in the one a namespace descriptor names (see
+// below), as netlink.Dial enters a namespace to open its socket.
+//
 // A request that names another namespace (IFLA_NET_NS_PID or
 // IFLA_NET_NS_FD on RTM_NEWLINK and RTM_SETLINK) names a simulated one:
 // the pid is rtnl.Net.PID (1 for the initial namespace), the descriptor

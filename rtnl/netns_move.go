@@ -88,6 +88,20 @@ func (k *Kernel) CloseNetnsFD(t *sim.Task, fd uint32) error {
 	return nil
 }
 
+// NetOfFD returns the namespace a descriptor OpenNetnsFD gave names, as
+// setns(2) resolves one: a descriptor not open is EBADF.
+//
+// Kernel: get_net_ns_by_fd (net/core/net_namespace.c).
+func (k *Kernel) NetOfFD(fd uint32) (*Net, error) {
+	k.mu.Lock()
+	n := k.fds[fd]
+	k.mu.Unlock()
+	if n == nil {
+		return nil, errno.New(syscall.EBADF, "")
+	}
+	return n, nil
+}
+
 // target returns the device table of the namespace r names, or nil for
 // from's own (see resolve).
 func (r NetnsRef) target(from *Net) (*netdev.Table, error) {
@@ -143,13 +157,7 @@ func (r NetnsRef) resolve(from *Net) (*Net, error) {
 		}
 		return nil, errno.New(syscall.ESRCH, "")
 	case r.FD != nil:
-		k.mu.Lock()
-		n := k.fds[*r.FD]
-		k.mu.Unlock()
-		if n == nil {
-			return nil, errno.New(syscall.EBADF, "")
-		}
-		return n, nil
+		return k.NetOfFD(*r.FD)
 	case r.NSID != nil:
 		return nil, errno.New(syscall.EINVAL, "")
 	}
