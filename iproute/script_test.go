@@ -7,9 +7,10 @@ package iproute_test
 //	             network namespace (e.g. "ip -force -batch script"), or
 //	             "cat /proc/net/fib_triestat" (or rt6_stats), "sysctl -q -w KEY=VALUE"
 //	             (netsim: rtnl.Handle.Sysctl), or "sleep SECONDS" to let the
-//	             kernel's delayed work run (linkwatch defers a non-urgent
-//	             operstate change up to a second; netsim shows the
-//	             settled state at once and skips the sleep)
+//	             kernel's timers and delayed work run (linkwatch defers a
+//	             non-urgent operstate change up to a second, which netsim
+//	             shows settled at once; a neighbour's state changes on
+//	             timers): netsim's virtual time passes as long
 //	script, ...  the files those commands read
 //	want         the transcript the real kernel gave: for each command
 //	             "$ CMD", its stdout (golden.Mark'ed), its stderr lines
@@ -23,8 +24,9 @@ package iproute_test
 // want (-rewrite-netsim rewrites want.netsim). TestScriptsRealKernel runs
 // them on the running kernel in a private network and mount namespace
 // (unshare -n -m) and compares with want; it skips where that is not
-// possible (not root, no unshare, an iproute2 other than 6.1.0). With
-// -rewrite, it rewrites want from the real kernel instead. The transcripts
+// possible (not root, no unshare, an iproute2 other than 6.1.0), and for a
+// file whose commands sleep more than maxRealSleep unless -real-sleeps is
+// given. With -rewrite, it rewrites want from the real kernel instead. The transcripts
 // were taken on Linux 6.18 with iproute2 6.1.0.
 
 import (
@@ -41,6 +43,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/netsimlab/netsim/internal/golden"
 	"github.com/netsimlab/netsim/internal/linediff"
@@ -51,6 +54,7 @@ import (
 var (
 	rewrite       = flag.Bool("rewrite", false, "rewrite testdata want sections from the real kernel (needs root and unshare)")
 	rewriteNetsim = flag.Bool("rewrite-netsim", false, "rewrite the want.netsim sections of testdata files that have one or are \"netsim only:\"")
+	realSleeps    = flag.Bool("real-sleeps", false, "also check on the real kernel the transcripts that sleep longer than maxRealSleep")
 )
 
 // archive is a script test's file: a golden.File, with its sections also
@@ -124,6 +128,11 @@ func runNetsim(a *archive) (out string, jsonErrs []string) {
 		}
 		return nil, &os.PathError{Op: "open", Path: name, Err: syscall.ENOENT}
 	}
+	// As on the real kernel (runReal): duplicate address detection lasts
+	// 16 s.
+	if err := k.InitNet().Handle(ip.Task()).Sysctl("net.ipv6.conf.default.dad_transmits", "3600"); err != nil {
+		panic(err)
+	}
 	cmds := a.commands()
 	res := make([]result, len(cmds))
 	for i, c := range cmds {
@@ -144,7 +153,14 @@ func runNetsim(a *archive) (out string, jsonErrs []string) {
 			res[i] = result{s, "", 0}
 			continue
 		}
-		if c[0] == "sleep" {
+		if c[0] == "sleep" && len(c) == 2 {
+			// Time passes: the kernel's timers and delayed work due in it
+			// run as the next request enters.
+			d, err := time.ParseDuration(c[1] + "s")
+			if err != nil {
+				panic(fmt.Sprintf("bad sleep %q", c[1]))
+			}
+			ip.Task().Sleep(d)
 			continue
 		}
 		if len(c) == 4 && c[0] == "sysctl" && c[1] == "-q" && c[2] == "-w" {
@@ -241,10 +257,11 @@ func runReal(t *testing.T, a *archive) string {
 	var sh strings.Builder
 	sh.WriteString("set -u\nmount --make-rprivate / && mkdir -p /run/netns && mount -t tmpfs tmpfs /run/netns || exit 99\n")
 	// Duplicate address detection ends after dad_transmits probes, one
-	// retransmission time (1 s) apart (addrconf_dad_work): 3600 of them
-	// keep an address tentative for an hour, as the transcripts (and
-	// netsim, whose commands take a few virtual milliseconds) show it,
-	// however slowly the machine runs the commands.
+	// retransmission time (1 s) apart (addrconf_dad_work). The kernel
+	// keeps the count in a byte (ifp->dad_probes): 3600 are 16 probes,
+	// which keep an address tentative for 16 to 17 s, as the transcripts
+	// (and netsim, set alike) show it, however slowly the machine runs the
+	// commands, unless a script sleeps that long.
 	sh.WriteString("echo 3600 >/proc/sys/net/ipv6/conf/default/dad_transmits || exit 99\n")
 	fmt.Fprintf(&sh, "cd %q || exit 99\n", dir)
 	for i, c := range cmds {
@@ -341,6 +358,24 @@ func TestScripts(t *testing.T) {
 	}
 }
 
+// maxRealSleep is how long a transcript may sleep on the real kernel in
+// an ordinary test run; netsim's virtual time passes at once.
+const maxRealSleep = 10 * time.Second
+
+// sleeps returns how long the archive's commands sleep.
+func (a *archive) sleeps() time.Duration {
+	var d time.Duration
+	for _, c := range a.commands() {
+		if len(c) == 2 && c[0] == "sleep" {
+			s, err := time.ParseDuration(c[1] + "s")
+			if err == nil {
+				d += s
+			}
+		}
+	}
+	return d
+}
+
 func TestScriptsRealKernel(t *testing.T) {
 	if err := realKernelAvailable(); err != nil {
 		t.Skipf("no private network namespace on the real kernel: %v", err)
@@ -354,6 +389,9 @@ func TestScriptsRealKernel(t *testing.T) {
 			a := parseArchive(string(data))
 			if strings.Contains(a.comment, "netsim only:") {
 				t.Skip(strings.TrimSpace(a.comment[strings.Index(a.comment, "netsim only:"):]))
+			}
+			if d := a.sleeps(); d > maxRealSleep && !*rewrite && !*realSleeps {
+				t.Skipf("sleeps %v on the real kernel: run with -real-sleeps", d)
 			}
 			if queuesRe.MatchString(a.files["want"]) {
 				if n, err := possibleCPUs(); err != nil || n != transcriptCPUs {

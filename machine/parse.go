@@ -57,6 +57,7 @@ const (
 	durationField fieldKind = iota // time.Duration
 	sizeField                      // int64 bytes
 	latencyField                   // sim.Latency, picoseconds written as ns
+	perMilleField                  // sim.PerMille, 0 to 1000
 )
 
 // costField is one sim.Costs field, by reflection.
@@ -81,6 +82,8 @@ func fieldsOf(t reflect.Type, index []int, prefix string) []costField {
 			out = append(out, costField{prefix + f.Name, idx, durationField})
 		case f.Type == reflect.TypeFor[sim.Latency]():
 			out = append(out, costField{prefix + f.Name, idx, latencyField})
+		case f.Type == reflect.TypeFor[sim.PerMille]():
+			out = append(out, costField{prefix + f.Name, idx, perMilleField})
 		case f.Type.Kind() == reflect.Int64:
 			out = append(out, costField{prefix + f.Name, idx, sizeField})
 		case f.Type.Kind() == reflect.Struct:
@@ -128,6 +131,8 @@ func (f costField) format(v int64) string {
 		return formatSize(v)
 	case latencyField:
 		return sim.Latency(v).String()
+	case perMilleField:
+		return strconv.FormatInt(v, 10)
 	}
 	return time.Duration(v).String()
 }
@@ -139,6 +144,12 @@ func (f costField) parse(s string) (int64, error) {
 	case latencyField:
 		l, err := sim.ParseLatency(s)
 		return int64(l), err
+	case perMilleField:
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || n < 0 || n > 1000 || strings.HasPrefix(s, "+") {
+			return 0, fmt.Errorf("%q is not a share per mille (0 to 1000)", s)
+		}
+		return n, nil
 	}
 	if s == "0" {
 		return 0, nil

@@ -135,6 +135,8 @@ func TestParseErrors(t *testing.T) {
 		{"negative value", base + "Fib6Visit -3ns measured x\n", "x.profile:3: Fib6Visit: -3ns is negative"},
 		{"negative size", base + "Memory.L2 -1M measured x\n", "x.profile:3: Memory.L2: -1M is negative"},
 		{"bad size", base + "Memory.L2 1MB measured x\n", "x.profile:3: Memory.L2: \"1MB\" is not a size"},
+		{"share with a suffix", base + "GracePeriodTicks2 1K measured x\n", "x.profile:3: GracePeriodTicks2: \"1K\" is not a share per mille (0 to 1000)"},
+		{"share past 1000", base + "GracePeriodTicks3 1001 measured x\n", "x.profile:3: GracePeriodTicks3: \"1001\" is not a share per mille"},
 		{"bad provenance", base + "Syscall 3µs guessed x\n", "x.profile:3: Syscall: \"guessed\" is not a provenance"},
 		{"no source", base + "Syscall 3µs\n", "x.profile:3: Syscall needs a source"},
 		{"no text", base + "Syscall 3µs measured\n", "x.profile:3: Syscall: measured needs a text"},

@@ -17,13 +17,15 @@
 //   - Devices going down, losing carrier, changing address or going away
 //     flush entries as neigh_ifdown, neigh_carrier_down and
 //     neigh_changeaddr do (Flush).
+//   - The state machine runs on timers once SetTimers gives the table a
+//     work queue (timer.go): REACHABLE ageing to STALE, DELAY turning
+//     PROBE, INCOMPLETE and PROBE entries probing until they fail, managed
+//     entries probed every interval_probe_time_ms, and the periodic
+//     garbage collection of stale and failed entries.
 //
 // netsim moves no packets: the entries the kernel makes from traffic (ARP
 // and neighbour discovery, the NOARP entries of the multicast groups an
-// interface sends to) do not exist here, and the state machine's timers
-// (neigh_timer_handler: REACHABLE ageing to STALE, DELAY and PROBE
-// probing, managed entries' probes) do not run: an entry stays in the
-// state it was set to.
+// interface sends to) do not exist here, and no probe is ever answered.
 //
 // A Table is guarded by RTNL: every method is called with it held.
 package neigh
@@ -125,12 +127,16 @@ type Entry struct {
 	dead  bool
 	onGC  bool // on the gc list (neigh->gc_list): not exempt from gc
 	gcSeq uint64
+
+	timerArmed bool   // neigh->timer is pending (and holds a reference)
+	timerGen   uint64 // bumps on every arming and stop: an older firing does nothing
+	onManaged  bool   // on the managed list (neigh->managed_list)
 }
 
 // Refcnt is the reference count a dump reports (ndm_refcnt: the kernel's
-// count less the table's own): one for a running timer.
+// count less the table's own): one for a pending timer.
 func (e *Entry) Refcnt() uint32 {
-	if e.State&StateInTimer != 0 && e.State&StateValid != 0 {
+	if e.timerArmed {
 		return 1
 	}
 	return 0
@@ -151,6 +157,7 @@ type key struct {
 // /proc/net/stat/arp_cache shows them).
 type Stats struct {
 	Allocs, Destroys, Lookups, Hits, ForcedGCRuns, TableFulls uint64
+	PeriodicGCRuns, ResFailed                                 uint64
 }
 
 // Notifier receives the table's notifications: RTM_NEWNEIGH (del false)
@@ -184,9 +191,12 @@ type Table struct {
 	// gc_thresh1/2/3 and gc_interval.
 	GCThresh1, GCThresh2, GCThresh3 int
 	GCInterval                      time.Duration
-	// BaseReachableTime is the default parms' base_reachable_time.
-	BaseReachableTime time.Duration
-	lastFlush         sim.Time
+	// Parms are the default parms every entry uses. Change the base
+	// reachable time with SetBaseReachableTime, which draws a new
+	// reachable time.
+	Parms     Parms
+	lastFlush sim.Time
+	tm        timerState
 
 	stats  Stats
 	notify Notifier
@@ -195,21 +205,25 @@ type Table struct {
 // NewARP returns the IPv4 table (arp_tbl, "arp_cache").
 //
 // Kernel: arp_init → neigh_table_init (net/ipv4/arp.c).
-func NewARP(n Notifier) *Table { return newTable(rt.FamilyInet, 4, "arp_cache", n) }
+func NewARP(n Notifier) *Table { return newTable(rt.FamilyInet, 4, "arp_cache", n, 1) }
 
 // NewND returns the IPv6 table (nd_tbl, "ndisc_cache").
 //
 // Kernel: ndisc_init → neigh_table_init (net/ipv6/ndisc.c).
-func NewND(n Notifier) *Table { return newTable(rt.FamilyInet6, 16, "ndisc_cache", n) }
+func NewND(n Notifier) *Table { return newTable(rt.FamilyInet6, 16, "ndisc_cache", n, 2) }
 
-func newTable(f rt.Family, keyLen int, id string, n Notifier) *Table {
-	return &Table{
+// newTable returns an empty table whose reachable times are drawn from a
+// generator seeded with seed.
+func newTable(f rt.Family, keyLen int, id string, n Notifier, seed uint64) *Table {
+	tb := &Table{
 		family: f, keyLen: keyLen, id: id,
 		byKey: map[key]*Entry{}, byDev: map[*netdev.Device]*devList{},
 		GCThresh1: DefaultGCThresh1, GCThresh2: DefaultGCThresh2, GCThresh3: DefaultGCThresh3,
-		GCInterval: DefaultGCInterval, BaseReachableTime: DefaultBaseReachableTime,
-		notify: n,
+		GCInterval: DefaultGCInterval,
+		notify:     n,
 	}
+	tb.initTimers(seed)
+	return tb
 }
 
 // Family returns the table's address family.
@@ -271,7 +285,7 @@ func (tb *Table) Create(t *sim.Task, addr netip.Addr, dev *netdev.Device, typ rt
 	tb.seq++
 	e := &Entry{
 		Dev: dev, Addr: addr, Type: typ, Flags: flags & (FlagExtLearned | FlagManaged),
-		Used: now, Updated: now, Confirmed: now.Add(-2 * tb.BaseReachableTime),
+		Used: now, Updated: now, Confirmed: now.Add(-2 * tb.Parms.BaseReachableTime),
 		seq: tb.seq,
 	}
 	tb.construct(e)
@@ -286,6 +300,8 @@ func (tb *Table) Create(t *sim.Task, addr netip.Addr, dev *netdev.Device, typ rt
 	if !exemptGC {
 		tb.gcAdd(e)
 	}
+	tb.updateManagedList(t, e)
+	tb.armPeriodic(t)
 	return e, nil
 }
 
@@ -398,7 +414,7 @@ func (tb *Table) ForcedGC(t *sim.Task) int {
 // (net/core/neighbour.c).
 func (tb *Table) Update(t *sim.Task, e *Entry, lladdr netdev.MAC, hasLL bool, state State, flags uint32) error {
 	old := e.State
-	notify, gcUpdate := false, false
+	notify, gcUpdate, managedUpdate := false, false, false
 	newState := state
 	updateIsRouter := false
 	defer func() {
@@ -415,9 +431,13 @@ func (tb *Table) Update(t *sim.Task, e *Entry, lladdr netdev.MAC, hasLL bool, st
 		if (newState^old)&StatePermanent != 0 || gcUpdate {
 			tb.updateGCList(e)
 		}
+		if managedUpdate {
+			tb.updateManagedList(t, e)
+		}
 		if notify && tb.notify != nil {
 			tb.notify.NeighMsg(t, e, false, true)
 		}
+		tb.armPeriodic(t)
 	}()
 	if flags&UpdateAdmin == 0 && old&(StateNoARP|StatePermanent) != 0 {
 		newState = old
@@ -440,6 +460,7 @@ func (tb *Table) Update(t *sim.Task, e *Entry, lladdr netdev.MAC, hasLL bool, st
 			e.Flags ^= d
 			notify = true
 			gcUpdate = d&FlagExtLearned != 0 || gcUpdate
+			managedUpdate = d&FlagManaged != 0
 		}
 	}
 	if flags&(UpdateUse|UpdateManaged) != 0 {
@@ -451,9 +472,12 @@ func (tb *Table) Update(t *sim.Task, e *Entry, lladdr netdev.MAC, hasLL bool, st
 		return nil
 	}
 	if newState&StateValid == 0 {
+		tb.delTimer(e)
 		e.State = newState
 		notify = old&StateValid != 0
 		if old&(StateIncomplete|StateProbe) != 0 && newState&StateFailed != 0 {
+			e.Updated = t.Now() // neigh_invalidate
+			tb.stats.ResFailed++
 			notify = true
 		}
 		return nil
@@ -491,8 +515,16 @@ func (tb *Table) Update(t *sim.Task, e *Entry, lladdr netdev.MAC, hasLL bool, st
 		e.Updated = t.Now()
 	}
 	if newState != old {
+		tb.delTimer(e)
 		if newState&StateProbe != 0 {
 			e.Probes = 0
+		}
+		if newState&StateInTimer != 0 {
+			at := t.Now()
+			if newState&StateReachable != 0 {
+				at = at.Add(tb.tm.reachableTime)
+			}
+			tb.addTimer(t, e, at)
 		}
 		e.State = newState
 		notify = true
@@ -500,7 +532,7 @@ func (tb *Table) Update(t *sim.Task, e *Entry, lladdr netdev.MAC, hasLL bool, st
 	if !same {
 		e.LLAddr, e.HasLL = ll, true
 		if newState&StateConnected == 0 {
-			e.Confirmed = t.Now().Add(-2 * tb.BaseReachableTime)
+			e.Confirmed = t.Now().Add(-2 * tb.Parms.BaseReachableTime)
 		}
 		notify = true
 	}
@@ -519,7 +551,9 @@ func (tb *Table) remove(t *sim.Task, e *Entry) {
 		return
 	}
 	tb.gcRemove(e)
+	tb.delTimer(e)
 	e.dead = true
+	tb.updateManagedList(t, e)
 	delete(tb.byKey, key{e.Dev, e.Addr})
 	if dl := tb.byDev[e.Dev]; dl != nil {
 		dl.dead++

@@ -13,8 +13,10 @@ import (
 	"github.com/netsimlab/netsim/sim"
 )
 
-// DAD timing (net/ipv6/addrconf.c defaults): one probe (dad_transmits),
-// retrans_time 1 s, and a random initial delay below rtr_solicit_delay 1 s.
+// DAD timing (net/ipv6/addrconf.c defaults): a probe every retrans_time
+// (1 s), dad_transmits of them (one by default; the count is kept in a
+// byte, ifp->dad_probes, so 3600 probes are 16), after a random initial
+// delay below rtr_solicit_delay (1 s).
 const (
 	dadRetrans      = time.Second
 	dadInitialDelay = time.Second
@@ -61,7 +63,8 @@ func (d *Device) dadBegin(t *sim.Task, ifa *ifaddr6, gen int) {
 	if !idev.ready {
 		return // addrconf_dad_stop: stays tentative until the link is ready
 	}
-	delay := dadRetrans + time.Duration(d.tbl.s.rng.Int64N(int64(dadInitialDelay)))
+	probes := time.Duration(uint8(idev.cnf.DADTransmits))
+	delay := probes*dadRetrans + time.Duration(d.tbl.s.rng.Int64N(int64(dadInitialDelay)))
 	d.tbl.s.wq.Queue(t, delay, "addrconf_dad_work", func(kw *sim.Task) {
 		if ifa.generation == gen && ifa.state == dadRun && d.inet6 == idev && !idev.dead && idev.ready {
 			d.dadCompleted(kw, ifa)

@@ -215,6 +215,7 @@ type IPv6Conf struct {
 	Forwarding     bool // forwarding: joins ff02::2 and subnet-router anycast addresses
 	KeepAddrOnDown bool // keep_addr_on_down (only the value 1 is modelled)
 	AcceptDAD      int  // accept_dad
+	DADTransmits   int  // dad_transmits: the probes of duplicate address detection
 }
 
 // NewTable creates a namespace's device table and registers its loopback
@@ -227,7 +228,7 @@ func (s *Stack) NewTable(t *sim.Task, name string) (*Table, error) {
 	tb := &Table{
 		s: s, id: s.nextNetID, name: name,
 		byIndex: make(map[IfIndex]*Device), byName: make(map[string]*Device),
-		IPv6Default: IPv6Conf{AcceptDAD: 1}, IPv6All: IPv6Conf{AcceptDAD: 1},
+		IPv6Default: IPv6Conf{AcceptDAD: 1, DADTransmits: 1}, IPv6All: IPv6Conf{AcceptDAD: 1, DADTransmits: 1},
 		fib6: noIPv6FIB{},
 	}
 	lo, err := loopbackSpec{}.create(t, tb)

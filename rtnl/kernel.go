@@ -150,6 +150,8 @@ func NewKernelIn(w *sim.World, cfg Config) (*Kernel, error) {
 	stack.SetAnnouncer(announcer{k})
 	k.wq = k.w.NewWorkQueue(k.runWork)
 	k.stack.SetWorkQueue(k.wq)
+	k.arp.SetTimers(k.wq)
+	k.nd.SetTimers(k.wq)
 	boot := w.NewTask("swapper")
 	k.rtnl.Lock(boot)
 	n, err := k.newNetLocked(boot, "")
@@ -207,9 +209,13 @@ func (k *Kernel) unlock(t *sim.Task) {
 // Use it between phases of a direct (unscheduled) simulation.
 func (k *Kernel) Settle(t *sim.Task) {
 	for {
-		k.wq.RunDue(t, sim.End)
+		// Work that repeats for as long as the machine runs (a neighbour
+		// table's periodic gc) runs only as far as the rest goes.
+		if upTo, ok := k.wq.LastForeground(); ok {
+			k.wq.RunDue(t, upTo)
+		}
 		k.w.Settle()
-		if !k.wq.DueBy(sim.End) && k.w.RCU().Pending() == 0 {
+		if _, ok := k.wq.LastForeground(); !ok && k.w.RCU().Pending() == 0 {
 			break
 		}
 	}

@@ -168,7 +168,13 @@ func (h *Handle) NewNeigh(r NeighRequest) error {
 		}
 		var ll netdev.MAC
 		copy(ll[:], r.LLAddr)
-		return tbl.Update(t, e, ll, r.LLAddr != nil, r.State, flags)
+		if err := tbl.Update(t, e, ll, r.LLAddr != nil, r.State, flags); err != nil {
+			return err
+		}
+		if r.NTF&(neigh.FlagUse|neigh.FlagManaged) != 0 {
+			tbl.EventSend(t, e, true) // neigh_event_send
+		}
+		return nil
 	})
 }
 

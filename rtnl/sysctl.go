@@ -17,15 +17,15 @@ import (
 
 // Sysctl sets a namespace sysctl, e.g. "net.ipv6.conf.all.keep_addr_on_down"
 // to "1". Supported: net.ipv6.conf.{all,default,DEV}.{forwarding,
-// keep_addr_on_down} and net.ipv6.conf.{all,default}.{disable_ipv6,accept_dad},
+// keep_addr_on_down} and net.ipv6.conf.{all,default}.{disable_ipv6,accept_dad,
+// dad_transmits},
 // net.ipv4.conf.{all,default}.{promote_secondaries,forwarding},
 // net.ipv4.conf.DEV.forwarding, net.ipv4.ip_forward (all.forwarding),
 // net.ipv4.fib_multipath_hash_seed (0: a random seed of the simulation's
 // seeded randomness, as a new namespace has) and
 // net.ipv4.fib_multipath_hash_policy (only 0, layer 3, is modelled), and
-// the neighbour tables' net.ipv{4,6}.neigh.default.{gc_thresh1,gc_thresh2,
-// gc_thresh3,gc_interval} (in the initial namespace only, as the kernel
-// has them: the tables are shared).
+// the neighbour tables' net.ipv{4,6}.neigh.default.* (sysctlNeigh; in the
+// initial namespace only, as the kernel has them: the tables are shared).
 func (h *Handle) Sysctl(key, value string) error {
 	if key == "net.ipv4.ip_forward" || key == "net/ipv4/ip_forward" {
 		key = "net.ipv4.conf.all.forwarding"
@@ -91,6 +91,8 @@ func (h *Handle) Sysctl(key, value string) error {
 			c.DisableIPv6 = on
 		case name == "accept_dad" && dev == nil:
 			c.AcceptDAD = v
+		case name == "dad_transmits" && dev == nil:
+			c.DADTransmits = v
 		default:
 			return errno.Errorf(syscall.ENOENT, "sysctl %s is not modelled", key)
 		}
@@ -141,25 +143,33 @@ func sysctlPath(key string) []string {
 	return parts
 }
 
-// sysctlNeigh sets a neighbour table's gc_thresh1/2/3 or gc_interval
-// (seconds), which only the initial namespace has: the tables are the
-// machine's.
+// sysctlNeigh sets a neighbour table's gc_thresh1/2/3 or gc_interval, or
+// one of its default parms: base_reachable_time (seconds) and
+// base_reachable_time_ms, which draw a new reachable time, retrans_time (in
+// USER_HZ, hundredths of a second) and retrans_time_ms,
+// delay_first_probe_time and gc_stale_time (seconds),
+// interval_probe_time_ms (at least 1), and ucast_solicit, mcast_solicit,
+// mcast_resolicit and app_solicit. Only the initial namespace has them: the
+// tables are the machine's, and another namespace has no "default" parms.
 //
-// Kernel: neigh_sysctl_register (net/core/neighbour.c): the table's
-// gc_* entries are registered for the default parms of init_net only.
+// Kernel: neigh_sysctl_register, neigh_proc_base_reachable_time,
+// neigh_proc_dointvec_* (net/core/neighbour.c): the table's entries are
+// registered for the default parms of init_net only.
 func (h *Handle) sysctlNeigh(key, fam, scope, name, value string) error {
 	v, err := strconv.Atoi(strings.TrimSpace(value))
-	if err != nil {
+	if err != nil || v < 0 || name == "interval_probe_time_ms" && v < 1 {
 		return errno.Errorf(syscall.EINVAL, "sysctl %s: invalid value %q", key, value)
 	}
 	tbl := h.n.k.arp
 	if fam == "ipv6" {
 		tbl = h.n.k.nd
 	}
+	sec, ms := time.Duration(v)*time.Second, time.Duration(v)*time.Millisecond
 	return h.do("sysctl", func(t *sim.Task, tb *netdev.Table) error {
 		if scope != "default" || h.n != h.n.k.initNet {
 			return errno.Errorf(syscall.ENOENT, "sysctl %s is not modelled", key)
 		}
+		p := &tbl.Parms
 		switch name {
 		case "gc_thresh1":
 			tbl.GCThresh1 = v
@@ -168,10 +178,33 @@ func (h *Handle) sysctlNeigh(key, fam, scope, name, value string) error {
 		case "gc_thresh3":
 			tbl.GCThresh3 = v
 		case "gc_interval":
-			tbl.GCInterval = time.Duration(v) * time.Second
+			tbl.GCInterval = sec
+		case "base_reachable_time":
+			tbl.SetBaseReachableTime(sec)
+		case "base_reachable_time_ms":
+			tbl.SetBaseReachableTime(ms)
+		case "retrans_time":
+			p.RetransTime = time.Duration(v) * 10 * time.Millisecond
+		case "retrans_time_ms":
+			p.RetransTime = ms
+		case "delay_first_probe_time":
+			p.DelayProbeTime = sec
+		case "gc_stale_time":
+			p.GCStaleTime = sec
+		case "interval_probe_time_ms":
+			p.IntervalProbeTime = ms
+		case "ucast_solicit":
+			p.UcastProbes = v
+		case "mcast_solicit":
+			p.McastProbes = v
+		case "mcast_resolicit":
+			p.McastReprobes = v
+		case "app_solicit":
+			p.AppProbes = v
 		default:
 			return errno.Errorf(syscall.ENOENT, "sysctl %s is not modelled", key)
 		}
+		tbl.Retime(t)
 		return nil
 	})
 }

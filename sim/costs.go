@@ -10,6 +10,9 @@ import (
 	"time"
 )
 
+// PerMille is a share in thousandths: 0 to 1000.
+type PerMille int64
+
 // Costs is the cost model: how much virtual CPU time one unit of each kind of
 // counted work takes, and how long the kernel's waits (grace periods, jiffies)
 // last. Counted work is converted to virtual time only here, so a researcher
@@ -179,11 +182,11 @@ type Costs struct {
 	// asked for at (6: six or more). Each grace period's K is drawn from
 	// them in turn, the same sequence on every run (RCU.gpLenLocked). All
 	// zero, or without RCUTick: every grace period lasts GracePeriod.
-	GracePeriodTicks2 int64
-	GracePeriodTicks3 int64
-	GracePeriodTicks4 int64
-	GracePeriodTicks5 int64
-	GracePeriodTicks6 int64
+	GracePeriodTicks2 PerMille
+	GracePeriodTicks3 PerMille
+	GracePeriodTicks4 PerMille
+	GracePeriodTicks5 PerMille
+	GracePeriodTicks6 PerMille
 	// GracePeriodPastTick is, with the distribution, how long after its last
 	// tick a grace period ends: the last quiescent state is reported at
 	// that tick, and the grace-period kthread then wakes and cleans up

@@ -142,10 +142,10 @@ func TestGracePeriodLengthsFollowTheDistribution(t *testing.T) {
 		count[int(k)]++
 		total += d
 	}
-	want := map[int]int64{2: c.GracePeriodTicks2, 3: c.GracePeriodTicks3, 4: c.GracePeriodTicks4, 5: c.GracePeriodTicks5, 6: c.GracePeriodTicks6}
+	want := map[int]sim.PerMille{2: c.GracePeriodTicks2, 3: c.GracePeriodTicks3, 4: c.GracePeriodTicks4, 5: c.GracePeriodTicks5, 6: c.GracePeriodTicks6}
 	require.Len(t, count, len(want))
 	for k, w := range want {
-		require.InDelta(t, w, count[k], 2, "grace periods of %d ticks", k)
+		require.InDelta(t, int64(w), count[k], 2, "grace periods of %d ticks", k)
 	}
 	mean := total / N
 	require.InDelta(t, float64(2330*time.Microsecond*4+25*time.Microsecond), float64(mean), float64(20*time.Microsecond), "2.33 ticks and the clean-up")

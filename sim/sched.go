@@ -16,6 +16,7 @@ import (
 type scheduler struct {
 	runq    taskHeap // runnable tasks that are not executing
 	live    int      // tasks that have not finished
+	daemons int      // background tasks among them (SpawnBackgroundFrom)
 	failure any      // a panic from a task, or a deadlock report
 }
 
@@ -115,6 +116,22 @@ func (w *World) Spawn(name string, body func(t *Task)) *Task {
 	return t
 }
 
+// SpawnBackgroundFrom is SpawnFrom for a background task: a kernel
+// worker whose work repeats for as long as the machine runs (a table's
+// periodic garbage collection). Background tasks do not keep Run going:
+// once only they are left, Run runs the events still due and returns,
+// stopping them where they are.
+func (w *World) SpawnBackgroundFrom(parent *Task, name string, body func(t *Task)) *Task {
+	t := w.SpawnFrom(parent, name, body)
+	w.mu.Lock()
+	t.background = true
+	if s := w.sched; s != nil {
+		s.daemons++
+	}
+	w.mu.Unlock()
+	return t
+}
+
 // SpawnFrom is Spawn for a task started by parent (a process forking a
 // worker, a work item queued by a request): the new task starts at parent's
 // virtual time.
@@ -154,6 +171,9 @@ func (w *World) Run() Time {
 	w.sched = s
 	for _, t := range w.pending {
 		s.live++
+		if t.background {
+			s.daemons++
+		}
 		s.runq.push(t)
 	}
 	w.pending = nil
@@ -233,6 +253,9 @@ func (w *World) loop(s *scheduler) {
 		if len(s.runq) > 0 {
 			next = s.runq.first()
 		}
+		if s.live > 0 && s.live == s.daemons {
+			next = nil // only background work is left: nothing waits on it
+		}
 		if at, ok := w.events.next(); ok && (next == nil || at <= next.now) {
 			at, fn := w.popEventLocked()
 			w.advanceHorizon(at)
@@ -241,7 +264,7 @@ func (w *World) loop(s *scheduler) {
 			continue
 		}
 		if next == nil {
-			if s.live > 0 {
+			if s.live > s.daemons {
 				s.failure = w.deadlockReportLocked()
 			}
 			w.mu.Unlock()
@@ -257,6 +280,9 @@ func (w *World) loop(s *scheduler) {
 			w.mu.Lock()
 			next.finished = true
 			s.live--
+			if next.background {
+				s.daemons--
+			}
 			w.advanceHorizon(next.now)
 			w.mu.Unlock()
 		}
@@ -293,11 +319,16 @@ func (t *Task) park() {
 func (t *Task) yield() {
 	w := t.w
 	w.mu.Lock()
-	w.advanceHorizon(t.now)
+	// A background task's time counts once it runs there: one that sleeps
+	// past the last other task's end never does.
+	if !t.background {
+		w.advanceHorizon(t.now)
+	}
 	s := w.sched
 	// Fast path: nothing is due before the task's new time.
 	if !w.events.dueBy(t.now) &&
 		(len(s.runq) == 0 || (runEntry{t.now, t.id, t}).before(s.runq[0])) {
+		w.advanceHorizon(t.now)
 		w.mu.Unlock()
 		return
 	}

@@ -46,7 +46,10 @@ type Task struct {
 	heapIdx  int
 	lockWant *Mutex // the Mutex the task yielded on its way into (Options.Coarse)
 	finished bool
-	held     int // Mutexes held
+	// background: a kernel worker that does not keep Run going
+	// (SpawnBackgroundFrom).
+	background bool
+	held       int // Mutexes held
 }
 
 // Name returns the task's name.

@@ -36,8 +36,9 @@ type WorkQueue struct {
 }
 
 type work struct {
-	name string
-	fn   func(kw *Task)
+	name       string
+	fn         func(kw *Task)
+	background bool // QueueBackground's: it repeats for as long as the machine runs
 }
 
 // NewWorkQueue returns an empty queue whose work runs through run.
@@ -52,19 +53,31 @@ func (w *World) NewWorkQueue(run func(kw *Task, name string, fn func(kw *Task)))
 //
 // Kernel: queue_delayed_work (kernel/workqueue.c).
 func (q *WorkQueue) Queue(t *Task, delay time.Duration, name string, fn func(kw *Task)) {
+	q.queue(t, delay, work{name: name, fn: fn}, q.w.SpawnFrom)
+}
+
+// QueueBackground is Queue for work that repeats for as long as the
+// machine runs (it queues itself again): for a scheduled task its kworker
+// is a background task (SpawnBackgroundFrom), which does not keep Run
+// going, and LastForeground leaves it out.
+func (q *WorkQueue) QueueBackground(t *Task, delay time.Duration, name string, fn func(kw *Task)) {
+	q.queue(t, delay, work{name: name, fn: fn, background: true}, q.w.SpawnBackgroundFrom)
+}
+
+func (q *WorkQueue) queue(t *Task, delay time.Duration, p work, spawn func(parent *Task, name string, body func(t *Task)) *Task) {
 	at := t.Now().Add(delay)
 	if at > LastDue {
 		return
 	}
 	if t.Scheduled() {
-		q.w.SpawnFrom(t, "kworker/"+name, func(kw *Task) {
+		spawn(t, "kworker/"+p.name, func(kw *Task) {
 			kw.Sleep(delay)
-			q.run(kw, name, fn)
+			q.run(kw, p.name, p.fn)
 		})
 		return
 	}
 	q.mu.Lock()
-	q.pending.push(at, work{name: name, fn: fn})
+	q.pending.push(at, p)
 	q.changedLocked()
 	q.mu.Unlock()
 }
@@ -75,6 +88,22 @@ func (q *WorkQueue) changedLocked() {
 	} else {
 		q.nextAt.Store(noWork)
 	}
+}
+
+// LastForeground returns when the latest pending work not queued by
+// QueueBackground is due, and false if there is none: how far settling
+// must run the queue.
+func (q *WorkQueue) LastForeground() (Time, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	var last Time
+	found := false
+	for _, it := range q.pending.items {
+		if !it.v.background && (!found || it.at > last) {
+			last, found = it.at, true
+		}
+	}
+	return last, found
 }
 
 // DueBy reports whether work that can run is due at or before upTo.

@@ -18,9 +18,10 @@
 // What moves with the real time of a run or depends on the machine is
 // hidden on both sides (normalize): remaining address lifetimes are rounded
 // up to 100 s, timers and idle times, a veth's queue counts.
-// Duplicate address detection lasts an hour (dad_transmits 3600, as in
-// iproute's script tests), so that IPv6 link-local addresses stay
-// tentative on the real kernel as they do in netsim.
+// Duplicate address detection lasts 16 s (dad_transmits 3600, as in
+// iproute's script tests, which the kernel keeps in a byte: 16 probes a
+// second apart), so that IPv6 link-local addresses stay tentative on the
+// real kernel through a run, as they do in netsim.
 //
 // IPv6 multicast memberships are left out: the real kernel joins IPv6
 // groups from workqueues, after the command returned. Of /proc/net/rt6_stats,
@@ -415,9 +416,9 @@ func RunRealSettled(steps []Step, hashSeed uint32, settle time.Duration) ([]Snap
 	var sh strings.Builder
 	sh.WriteString("mount --make-rprivate / && mkdir -p /run/netns && mount -t tmpfs tmpfs /run/netns || exit 99\n")
 	// Duplicate address detection ends after dad_transmits probes, one
-	// second apart (addrconf_dad_work): 3600 keep link-local addresses
-	// tentative through a run, as netsim, whose commands take
-	// milliseconds of virtual time, shows them.
+	// second apart (addrconf_dad_work): 3600 (16 in the kernel's byte)
+	// keep link-local addresses tentative through a run, as netsim, whose
+	// commands take milliseconds of virtual time, shows them.
 	sh.WriteString("echo 3600 >/proc/sys/net/ipv6/conf/default/dad_transmits || exit 99\n")
 	fmt.Fprintf(&sh, "cd %s || exit 99\n", shQuote(dir))
 	fmt.Fprintf(&sh, "echo %d >/proc/sys/net/ipv4/fib_multipath_hash_seed || exit 99\n", hashSeed)
