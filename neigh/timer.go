@@ -72,15 +72,37 @@ type timerState struct {
 
 	reachableTime time.Duration // parms->reachable_time
 	lastRand      sim.Time      // tbl->last_rand
-	gcNext        sim.Time      // when neigh_periodic_work runs next
-	gcArmed       bool          // it is queued
-	gcGen         uint64        // bumps on every queueing; an older one does nothing
-	managedNext   sim.Time      // when neigh_managed_work runs next
-	managedArmed  bool
-	managedGen    uint64
+	gc            repeating     // neigh_periodic_work
+	managedRun    repeating     // neigh_managed_work
 
 	managed      []*Entry // tbl->managed_list; removed ones compacted away
 	managedStale int
+}
+
+// repeating is a table's work that queues itself again: when it runs
+// next, and whether it is queued.
+type repeating struct {
+	next  sim.Time
+	armed bool
+	gen   uint64 // bumps on every queueing; an older one does nothing
+}
+
+// pending reports whether the work is queued to run at or after now. A
+// queueing whose run is overdue (its kworker stopped with the World that
+// ran it) is not: it is replaced.
+func (r *repeating) pending(now sim.Time) bool { return r.armed && r.next >= now }
+
+// queue queues fn at r.next as background work on q.
+func (r *repeating) queue(t *sim.Task, q Timers, name string, fn func(kw *sim.Task)) {
+	r.armed = true
+	r.gen++
+	gen := r.gen
+	q.QueueBackground(t, r.next.Sub(t.Now()), name, func(kw *sim.Task) {
+		if r.gen == gen {
+			r.armed = false
+			fn(kw)
+		}
+	})
 }
 
 // initTimers sets the table's timing state as neigh_table_init leaves it at
@@ -93,7 +115,7 @@ func (tb *Table) initTimers(seed uint64) {
 	tb.Parms = DefaultParms
 	tb.tm.rng = rand.New(rand.NewPCG(seed, 0x6e65696768)) // "neigh"
 	tb.tm.reachableTime = tb.randReachTime()
-	tb.tm.gcNext = sim.Time(0).Add(tb.tm.reachableTime)
+	tb.tm.gc.next = sim.Time(0).Add(tb.tm.reachableTime)
 	tb.tm.lastRand = sim.Time(0).Add(20 * tb.tm.reachableTime)
 }
 
@@ -292,22 +314,15 @@ func (tb *Table) EventSend(t *sim.Task, e *Entry, immediate bool) {
 // that never stopped. A queueing whose run is overdue (its kworker stopped
 // with the World that ran it) is replaced.
 func (tb *Table) armPeriodic(t *sim.Task) {
-	now := t.Now()
-	if tb.tm.q == nil || tb.tm.gcArmed && tb.tm.gcNext >= now || len(tb.byKey) < tb.GCThresh1 {
+	now, gc := t.Now(), &tb.tm.gc
+	if tb.tm.q == nil || gc.pending(now) || len(tb.byKey) < tb.GCThresh1 {
 		return
 	}
-	for tb.tm.gcNext < now {
-		tb.redraw(tb.tm.gcNext)
-		tb.tm.gcNext = tb.tm.gcNext.Add(max(tb.Parms.BaseReachableTime/2, time.Millisecond))
+	for gc.next < now {
+		tb.redraw(gc.next)
+		gc.next = gc.next.Add(max(tb.Parms.BaseReachableTime/2, time.Millisecond))
 	}
-	tb.tm.gcArmed = true
-	tb.tm.gcGen++
-	gen := tb.tm.gcGen
-	tb.tm.q.QueueBackground(t, tb.tm.gcNext.Sub(now), "neigh_periodic_work", func(kw *sim.Task) {
-		if tb.tm.gcGen == gen {
-			tb.periodicWork(kw)
-		}
-	})
+	gc.queue(t, tb.tm.q, "neigh_periodic_work", tb.periodicWork)
 }
 
 // redraw is the periodic work's new draw of the reachable time when five
@@ -355,8 +370,7 @@ func (tb *Table) periodicWork(t *sim.Task) {
 		}
 		t.Charge(sim.NeighVisit, int64(visited))
 	}
-	tb.tm.gcNext = now.Add(max(tb.Parms.BaseReachableTime/2, time.Millisecond))
-	tb.tm.gcArmed = false
+	tb.tm.gc.next = now.Add(max(tb.Parms.BaseReachableTime/2, time.Millisecond))
 	if later {
 		tb.armPeriodic(t)
 	}
@@ -386,22 +400,15 @@ func (tb *Table) updateManagedList(t *sim.Task, e *Entry) {
 // armManaged queues the managed work, which runs every
 // interval_probe_time_ms from boot, if it is not queued.
 func (tb *Table) armManaged(t *sim.Task) {
-	now := t.Now()
-	if tb.tm.q == nil || tb.tm.managedArmed && tb.tm.managedNext >= now {
+	now, mw := t.Now(), &tb.tm.managedRun
+	if tb.tm.q == nil || mw.pending(now) {
 		return
 	}
-	if iv := max(tb.Parms.IntervalProbeTime, time.Millisecond); tb.tm.managedNext < now {
-		n := (now.Sub(tb.tm.managedNext) + iv - 1) / iv
-		tb.tm.managedNext = tb.tm.managedNext.Add(n * iv)
+	if iv := max(tb.Parms.IntervalProbeTime, time.Millisecond); mw.next < now {
+		n := (now.Sub(mw.next) + iv - 1) / iv
+		mw.next = mw.next.Add(n * iv)
 	}
-	tb.tm.managedArmed = true
-	tb.tm.managedGen++
-	gen := tb.tm.managedGen
-	tb.tm.q.QueueBackground(t, tb.tm.managedNext.Sub(now), "neigh_managed_work", func(kw *sim.Task) {
-		if tb.tm.managedGen == gen {
-			tb.managedWork(kw)
-		}
-	})
+	mw.queue(t, tb.tm.q, "neigh_managed_work", tb.managedWork)
 }
 
 // managedWork refreshes every managed entry (EventSend, probing at the
@@ -417,8 +424,7 @@ func (tb *Table) managedWork(t *sim.Task) {
 		}
 	}
 	t.Charge(sim.NeighVisit, int64(n))
-	tb.tm.managedNext = t.Now().Add(max(tb.Parms.IntervalProbeTime, time.Millisecond))
-	tb.tm.managedArmed = false
+	tb.tm.managedRun.next = t.Now().Add(max(tb.Parms.IntervalProbeTime, time.Millisecond))
 	if n > 0 {
 		tb.armManaged(t)
 	}
