@@ -275,6 +275,7 @@ func init() {
 		"macvlan": (*IP).macvlanPrintOpt,
 		"vlan":    (*IP).vlanPrintOpt,
 		"vrf":     (*IP).vrfPrintOpt,
+		"vxlan":   (*IP).vxlanPrintOpt,
 	}
 	slaveKindPrintOpt = map[string]func(ip *IP, l rtnl.LinkInfo, names linkNames){
 		"bridge": (*IP).bridgeSlavePrintOpt,

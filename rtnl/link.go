@@ -113,6 +113,8 @@ type LinkInfo struct {
 	VRFTable    uint32
 	Bridge      *netdev.BridgeInfo     // a bridge's IFLA_INFO_DATA, or nil
 	BridgePort  *netdev.BridgePortInfo // a bridge port's IFLA_INFO_SLAVE_DATA, or nil
+	Vxlan       *netdev.VxlanInfo      // a vxlan's IFLA_INFO_DATA, or nil
+	Headroom    int                    // IFLA_HEADROOM: needed_headroom (a vxlan's encapsulation)
 	UC, MC      []hwaddr.Entry         // the address lists, in list order
 	RefCount    int64
 
@@ -144,7 +146,7 @@ func linkInfo(d *netdev.Device) LinkInfo {
 		TxQueueLen: d.TxQueueLen(), Alias: d.Alias(), Promiscuity: d.Promiscuity(), Allmulti: d.Allmulti(), Qdisc: d.Qdisc(), VlanID: d.VlanID(),
 		MacvlanMode: d.MacvlanMode(), VRFTable: d.VRFTable(),
 		UC: d.UC().Entries(), MC: d.MC().Entries(), RefCount: d.RefCount(), CarrierChanges: d.CarrierChanges(),
-		Bridge: d.BridgeInfo(), BridgePort: d.BridgePortInfo(),
+		Bridge: d.BridgeInfo(), BridgePort: d.BridgePortInfo(), Vxlan: d.VxlanInfo(), Headroom: d.Headroom(),
 	}
 	li.MinMTU, li.MaxMTU = d.MTURange()
 	if d.Kind() == "bond" {
