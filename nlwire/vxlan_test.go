@@ -8,11 +8,19 @@ package nlwire_test
 
 import (
 	"encoding/binary"
+	"net"
+	"syscall"
+	"testing"
 
+	"github.com/jsimonetti/rtnetlink/v2"
+	"github.com/jsimonetti/rtnetlink/v2/driver"
 	"github.com/mdlayher/netlink"
+	"github.com/stretchr/testify/require"
 
+	"github.com/netsimlab/netsim/nlwire"
 	"github.com/netsimlab/netsim/nlwire/internal/uapi"
 	W "github.com/netsimlab/netsim/nlwire/internal/wiretest"
+	"github.com/netsimlab/netsim/rtnl"
 )
 
 // Ifindexes of the vxlan sequence, after vethPair.
@@ -106,6 +114,7 @@ func init() {
 			note("link-local addresses without a device", bad(vxID(50), W.IP(uapi.IFLA_VXLAN_LOCAL6, "fe80::1"), W.IP(uapi.IFLA_VXLAN_GROUP6, "fe80::2"))),
 			note("vnifilter without external", bad(vxID(50), W.U8(uapi.IFLA_VXLAN_VNIFILTER, 1))),
 			note("gpe without external", bad(vxID(50), W.Flag(uapi.IFLA_VXLAN_GPE))),
+			note("GBP with a 4-byte payload (as jsimonetti/rtnetlink v2.3.0 encodes the flag)", bad(vxID(50), W.U32(uapi.IFLA_VXLAN_GBP, 0))),
 			note("a short IFLA_VXLAN_GROUP", bad(vxID(50), W.Attr{Type: uapi.IFLA_VXLAN_GROUP, Data: []byte{10, 0}})),
 			note("changelink: ttl, tos, learning, ageing, remote, local, df", vxlanMsg(W.Ack, ifVx1, nil, W.U8(uapi.IFLA_VXLAN_TTL, 5),
 				W.U8(uapi.IFLA_VXLAN_TOS, 0x10), W.U8(uapi.IFLA_VXLAN_LEARNING, 1), W.U32(uapi.IFLA_VXLAN_AGEING, 0),
@@ -130,4 +139,110 @@ func init() {
 			W.Msg(uapi.RTM_GETLINK, W.Dump, W.IfInfo{}.Bytes()),
 		),
 	})
+}
+
+// TestVxlanUpstreamDriver sends what jsimonetti/rtnetlink v2.3.0's
+// driver.Vxlan encodes and reads back what it decodes, for the shapes its
+// live tests use: a VNI alone (the kernel's defaults come back), a
+// multicast group with a local address over a lower device, custom
+// settings, an IPv6 group, the FDB options and a source port range.
+func TestVxlanUpstreamDriver(t *testing.T) {
+	k := rtnl.MustNewKernel(rtnl.After)
+	conn, err := nlwire.DialRTNetlink(k.InitNet())
+	require.NoError(t, err)
+	defer conn.Close()
+
+	const dummyIndex = 1950
+	require.NoError(t, conn.Link.New(&rtnetlink.LinkMessage{Index: dummyIndex, Attributes: &rtnetlink.LinkAttributes{
+		Name: "vxdummy", Info: &rtnetlink.LinkInfo{Kind: "dummy"}}}))
+	u8 := func(v uint8) *uint8 { return &v }
+	u16 := func(v uint16) *uint16 { return &v }
+	u32 := func(v uint32) *uint32 { return &v }
+	b := func(v bool) *bool { return &v }
+	defaults := func(v driver.Vxlan) *driver.Vxlan {
+		// What vxlan_fill_info reports of a device created with a VNI
+		// only, beside the fields a case sets.
+		w := driver.Vxlan{TTL: u8(0), TOS: u8(0), Port: u16(8472), Learning: b(true), Ageing: u32(300),
+			Limit: u32(0), PortRange: &driver.VxlanPortRange{}, Proxy: b(false), RSC: b(false), L2Miss: b(false),
+			L3Miss: b(false), UDPCsum: b(true), UDPZeroCsum6Tx: b(false), UDPZeroCsum6Rx: b(false),
+			RemCsumTx: b(false), RemCsumRx: b(false), CollectMetadata: b(false), Label: u32(0),
+			TTLInherit: b(false), DF: new(driver.VxlanDFUnset)}
+		if v.ID != nil {
+			w.ID = v.ID
+		}
+		w.Group, w.Group6, w.Local, w.Local6, w.Link = v.Group, v.Group6, v.Local, v.Local6, v.Link
+		if v.TTL != nil {
+			w.TTL = v.TTL
+		}
+		if v.Port != nil {
+			w.Port = v.Port
+		}
+		if v.Learning != nil {
+			w.Learning = v.Learning
+		}
+		if v.Ageing != nil {
+			w.Ageing = v.Ageing
+		}
+		if v.Limit != nil {
+			w.Limit = v.Limit
+		}
+		if v.Proxy != nil {
+			w.Proxy = v.Proxy
+		}
+		if v.L2Miss != nil {
+			w.L2Miss = v.L2Miss
+		}
+		if v.L3Miss != nil {
+			w.L3Miss = v.L3Miss
+		}
+		if v.PortRange != nil {
+			w.PortRange = v.PortRange
+		}
+		return &w
+	}
+	cases := []struct {
+		name string
+		d    driver.Vxlan
+	}{
+		{"vxlan0", driver.Vxlan{ID: u32(100)}},
+		{"vxlan1", driver.Vxlan{ID: u32(200), Group: net.ParseIP("239.1.1.1").To4(), Local: net.ParseIP("192.168.1.1").To4(), Link: u32(dummyIndex)}},
+		{"vxlan2", driver.Vxlan{ID: u32(101), Port: u16(8472), TTL: u8(64), TOS: u8(0), Learning: b(false)}},
+		{"vxlan6", driver.Vxlan{ID: u32(102), Group6: net.ParseIP("ff05::100"), Link: u32(dummyIndex), TTL: u8(64)}},
+		{"vxlan-adv", driver.Vxlan{ID: u32(103), Ageing: u32(120), Limit: u32(1000), Proxy: b(true), L2Miss: b(true),
+			L3Miss: b(true), UDPCsum: b(true), Learning: b(true)}},
+		{"vxlan-port", driver.Vxlan{ID: u32(104), PortRange: &driver.VxlanPortRange{Low: 10000, High: 20000}}},
+	}
+	for i, c := range cases {
+		index := uint32(2000 + i)
+		d := c.d
+		require.NoError(t, conn.Link.New(&rtnetlink.LinkMessage{Index: index, Attributes: &rtnetlink.LinkAttributes{
+			Name: c.name, Info: &rtnetlink.LinkInfo{Kind: "vxlan", Data: &d}}}), c.name)
+		msg, err := conn.Link.Get(index)
+		require.NoError(t, err, c.name)
+		got, ok := msg.Attributes.Info.Data.(*driver.Vxlan)
+		require.True(t, ok, "%s: %T", c.name, msg.Attributes.Info.Data)
+		require.Equal(t, defaults(c.d), got, c.name)
+		wantMTU := uint32(1500)
+		if c.d.Link != nil {
+			wantMTU = 1500 - 50 // over IPv4
+			if c.d.Group6 != nil {
+				wantMTU = 1500 - 70
+			}
+		}
+		require.Equal(t, wantMTU, msg.Attributes.MTU, c.name)
+	}
+	// The kernel refuses the GBP flag as driver.Vxlan encodes it (a u32
+	// where NLA_FLAG allows no payload).
+	err = conn.Link.New(&rtnetlink.LinkMessage{Attributes: &rtnetlink.LinkAttributes{Name: "vxgbp",
+		Info: &rtnetlink.LinkInfo{Kind: "vxlan", Data: &driver.Vxlan{ID: u32(300), GBP: b(true)}}}})
+	require.ErrorIs(t, err, syscall.ERANGE)
+	// Deleting the lower device deletes the vxlans on it.
+	require.NoError(t, conn.Link.Delete(dummyIndex))
+	links, err := conn.Link.List()
+	require.NoError(t, err)
+	var names []string
+	for _, l := range links {
+		names = append(names, l.Attributes.Name)
+	}
+	require.Equal(t, []string{"lo", "vxlan0", "vxlan2", "vxlan-adv", "vxlan-port"}, names)
 }
