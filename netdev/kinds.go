@@ -47,6 +47,8 @@ type linkOps struct {
 	// qdisc is the root qdisc the device gets when first opened: "" for
 	// noqueue (IFF_NO_QUEUE, every software kind but ifb).
 	qdisc string
+	// noSetAddr: the kind has no ndo_set_mac_address (ifb).
+	noSetAddr bool
 }
 
 // LinkSpec describes a device to create: Dummy, IFB, Veth, Macvlan, Vlan, Bond,
