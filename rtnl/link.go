@@ -126,11 +126,15 @@ type LinkInfo struct {
 	TSOMaxSize, TSOMaxSegs   uint32 // IFLA_TSO_MAX_SIZE, IFLA_TSO_MAX_SEGS
 	GROMaxSize               uint32 // IFLA_GRO_MAX_SIZE
 	AddrGenMode              uint8  // IFLA_INET6_ADDR_GEN_MODE (AddrGenMode*)
-	Stats                    LinkStats
-	CarrierChanges           uint32 // IFLA_CARRIER_CHANGES
-	MacvlanBcQueueLen        uint32 // IFLA_MACVLAN_BC_QUEUE_LEN
-	MacvlanBcQueueLenUsed    uint32 // IFLA_MACVLAN_BC_QUEUE_LEN_USED
-	VlanFlags                uint32 // IFLA_VLAN_FLAGS (VLAN_FLAG_*)
+	// Inet6: the device has IPv6 (an inet6_dev), so IFLA_AF_SPEC has
+	// its AF_INET6 part (inet6_get_link_af_size is 0 without one: a
+	// device below IPV6_MIN_MTU has none).
+	Inet6                 bool
+	Stats                 LinkStats
+	CarrierChanges        uint32 // IFLA_CARRIER_CHANGES
+	MacvlanBcQueueLen     uint32 // IFLA_MACVLAN_BC_QUEUE_LEN
+	MacvlanBcQueueLenUsed uint32 // IFLA_MACVLAN_BC_QUEUE_LEN_USED
+	VlanFlags             uint32 // IFLA_VLAN_FLAGS (VLAN_FLAG_*)
 
 	// What rtnl_fill_ifinfo sends beside: the master's ifindex
 	// (IFLA_MASTER) and the kernel's carrier bit (IFLA_CARRIER).

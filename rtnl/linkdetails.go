@@ -108,6 +108,7 @@ func fillDetails(li *LinkInfo, d *netdev.Device) {
 	li.TSOMaxSize, li.TSOMaxSegs = tsoMaxOf(d), tsoMaxSegs
 	li.GROMaxSize = groMaxSize
 	li.AddrGenMode = AddrGenModeEUI64
+	_, li.Inet6 = d.IPv6Conf()
 }
 
 // tsoMaxOf is a device's tso_max_size: a bridge's is a new device's limit
