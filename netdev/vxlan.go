@@ -427,7 +427,7 @@ func (c *vxlanConf) configValidate(src *Table, self *Device) (*Device, bool, err
 		if lower == nil {
 			return nil, false, errno.New(syscall.ENODEV, "Invalid local interface, device not found")
 		}
-		if ipv6 && lower.inet6 != nil && lower.inet6.cnf.DisableIPv6 {
+		if ipv6 && lower.ipv6Disabled() {
 			return nil, false, errno.New(syscall.EPERM, "IPv6 support disabled by administrator")
 		}
 	} else {
@@ -458,6 +458,17 @@ func (c *vxlanConf) configValidate(src *Table, self *Device) (*Device, bool, err
 		return nil, false, errno.New(syscall.EEXIST, "A VXLAN device with the specified VNI already exists")
 	}
 	return lower, ipv6, nil
+}
+
+// ipv6Disabled reports whether the device's inet6_dev has disable_ipv6
+// set. netsim gives a device registered while default.disable_ipv6 is set
+// no inet6_dev (the kernel gives it one with disable_ipv6 set): a device
+// without one whose MTU allows IPv6 stands for that.
+func (d *Device) ipv6Disabled() bool {
+	if d.inet6 != nil {
+		return d.inet6.cnf.DisableIPv6
+	}
+	return d.mtu >= IPv6MinMTU
 }
 
 // sameRcvFlags compares the flags of VXLAN_F_RCV_FLAGS that netsim
