@@ -138,24 +138,11 @@ func parseVxlan(h *handle, words []string, setOp bool, family rt.Family, stderr 
 			if err = p.dup("learning", w, w); err == nil {
 				p.learning = matches(w, "learning")
 			}
-		case matches(w, "noproxy"), matches(w, "proxy"):
-			err = p.flagArg(w, "proxy", &p.s.Proxy, u8(matches(w, "proxy")))
-		case matches(w, "norsc"), matches(w, "rsc"):
-			err = p.flagArg(w, "rsc", &p.s.RSC, u8(matches(w, "rsc")))
-		case matches(w, "nol2miss"), matches(w, "l2miss"):
-			err = p.flagArg(w, "l2miss", &p.s.L2Miss, u8(matches(w, "l2miss")))
-		case matches(w, "nol3miss"), matches(w, "l3miss"):
-			err = p.flagArg(w, "l3miss", &p.s.L3Miss, u8(matches(w, "l3miss")))
-		case matches(w, "udpcsum"), matches(w, "noudpcsum"):
-			err = p.flagArg(w, "udpcsum", &p.s.UDPCsum, u8(matches(w, "udpcsum")))
-		case matches(w, "udp6zerocsumtx"), matches(w, "noudp6zerocsumtx"):
-			err = p.flagArg(w, "udp6zerocsumtx", &p.s.UDPZeroCsum6TX, u8(matches(w, "udp6zerocsumtx")))
-		case matches(w, "udp6zerocsumrx"), matches(w, "noudp6zerocsumrx"):
-			err = p.flagArg(w, "udp6zerocsumrx", &p.s.UDPZeroCsum6RX, u8(matches(w, "udp6zerocsumrx")))
-		case matches(w, "remcsumtx"), matches(w, "noremcsumtx"):
-			err = p.flagArg(w, "remcsumtx", &p.s.RemcsumTX, u8(matches(w, "remcsumtx")))
-		case matches(w, "remcsumrx"), matches(w, "noremcsumrx"):
-			err = p.flagArg(w, "remcsumrx", &p.s.RemcsumRX, u8(matches(w, "remcsumrx")))
+		case p.flagWord(w) != nil:
+			f := p.flagWord(w)
+			if err = p.dup(f.name, w, w); err == nil {
+				*f.dst = u8(matches(w, f.name))
+			}
 		case matches(w, "external"), matches(w, "noexternal"):
 			if err = p.dup("external", w, w); err == nil {
 				p.metadata = matches(w, "external")
@@ -381,12 +368,24 @@ func (p *vxlanParse) srcportArg(a *args) error {
 	return nil
 }
 
-// flagArg is one of the [no]FLAG words: a u8 attribute of value v.
-func (p *vxlanParse) flagArg(w, attr string, dst **bool, v *bool) error {
-	if err := p.dup(attr, w, w); err != nil {
-		return err
+// vxlanFlag is one of the [no]FLAG words: a u8 attribute, 1 for FLAG.
+type vxlanFlag struct {
+	name string
+	dst  **bool
+}
+
+// flagWord is the [no]FLAG word w abbreviates, in ip's order (noproxy
+// before proxy, but udpcsum before noudpcsum), or nil.
+func (p *vxlanParse) flagWord(w string) *vxlanFlag {
+	s := &p.s
+	for _, f := range []vxlanFlag{{"proxy", &s.Proxy}, {"rsc", &s.RSC}, {"l2miss", &s.L2Miss}, {"l3miss", &s.L3Miss},
+		{"udpcsum", &s.UDPCsum}, {"udp6zerocsumtx", &s.UDPZeroCsum6TX}, {"udp6zerocsumrx", &s.UDPZeroCsum6RX},
+		{"remcsumtx", &s.RemcsumTX}, {"remcsumrx", &s.RemcsumRX}} {
+		noFirst := f.name == "proxy" || f.name == "rsc" || f.name == "l2miss" || f.name == "l3miss"
+		if noFirst && matches(w, "no"+f.name) || matches(w, f.name) || !noFirst && matches(w, "no"+f.name) {
+			return &f
+		}
 	}
-	*dst = v
 	return nil
 }
 

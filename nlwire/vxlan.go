@@ -9,6 +9,7 @@ package nlwire
 import (
 	"encoding/binary"
 	"errors"
+	"net/netip"
 	"syscall"
 
 	"github.com/mdlayher/netlink"
@@ -64,22 +65,8 @@ func vxlanSettings(d attrs, hasData bool) netdev.VxlanSettings {
 	}
 	be16 := func(t int) uint16 { var b [2]byte; copy(b[:], d.get(uint16(t))); return binary.BigEndian.Uint16(b[:]) }
 	s.ID = optional(d, uapi.IFLA_VXLAN_ID, attrs.u32)
-	switch {
-	case d.has(uapi.IFLA_VXLAN_GROUP):
-		g := inAddr4(d.get(uapi.IFLA_VXLAN_GROUP))
-		s.Group = &g
-	case d.has(uapi.IFLA_VXLAN_GROUP6):
-		g := inAddr6(d.get(uapi.IFLA_VXLAN_GROUP6))
-		s.Group = &g
-	}
-	switch {
-	case d.has(uapi.IFLA_VXLAN_LOCAL):
-		l := inAddr4(d.get(uapi.IFLA_VXLAN_LOCAL))
-		s.Local = &l
-	case d.has(uapi.IFLA_VXLAN_LOCAL6):
-		l := inAddr6(d.get(uapi.IFLA_VXLAN_LOCAL6))
-		s.Local = &l
-	}
+	s.Group = vxlanAddr(d, uapi.IFLA_VXLAN_GROUP, uapi.IFLA_VXLAN_GROUP6)
+	s.Local = vxlanAddr(d, uapi.IFLA_VXLAN_LOCAL, uapi.IFLA_VXLAN_LOCAL6)
 	if d.has(uapi.IFLA_VXLAN_LINK) {
 		l := netdev.IfIndex(d.u32(uapi.IFLA_VXLAN_LINK))
 		s.Link = &l
@@ -115,6 +102,21 @@ func vxlanSettings(d attrs, hasData bool) netdev.VxlanSettings {
 	s.MCRoute = u8b(uapi.IFLA_VXLAN_MC_ROUTE)
 	s.ReservedBits = d.has(uapi.IFLA_VXLAN_RESERVED_BITS)
 	return s
+}
+
+// vxlanAddr reads the IPv4 attribute t4, or else the IPv6 one t6, or
+// neither.
+func vxlanAddr(d attrs, t4, t6 uint16) *netip.Addr {
+	var a netip.Addr
+	switch {
+	case d.has(t4):
+		a = inAddr4(d.get(t4))
+	case d.has(t6):
+		a = inAddr6(d.get(t6))
+	default:
+		return nil
+	}
+	return &a
 }
 
 // vxlanAddrLen is vxlan_validate's first check: an IFLA_ADDRESS that is not
