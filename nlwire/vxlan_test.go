@@ -119,6 +119,7 @@ func init() {
 			note("changelink: ttl, tos, learning, ageing, remote, local, df", vxlanMsg(W.Ack, ifVx1, nil, W.U8(uapi.IFLA_VXLAN_TTL, 5),
 				W.U8(uapi.IFLA_VXLAN_TOS, 0x10), W.U8(uapi.IFLA_VXLAN_LEARNING, 1), W.U32(uapi.IFLA_VXLAN_AGEING, 0),
 				W.IP(uapi.IFLA_VXLAN_GROUP, "10.0.0.3"), W.IP(uapi.IFLA_VXLAN_LOCAL, "10.0.0.4"), W.U8(uapi.IFLA_VXLAN_DF, 1))),
+			note("changelink of vx2 (gbp, remcsumrx): the reserved bits again", vxlanMsg(W.Ack, ifVx2, nil, W.U8(uapi.IFLA_VXLAN_TTL, 7))),
 			note("changelink: the same VNI", vxlanMsg(W.Ack, ifVx1, nil, vxID(43))),
 			note("changelink: another VNI", vxlanMsg(W.Ack, ifVx1, nil, vxID(44))),
 			note("changelink: the port", vxlanMsg(W.Ack, ifVx1, nil, be16(uapi.IFLA_VXLAN_PORT, 4789))),
@@ -231,6 +232,7 @@ func TestVxlanUpstreamDriver(t *testing.T) {
 		}
 		require.Equal(t, wantMTU, msg.Attributes.MTU, c.name)
 	}
+	require.NoError(t, k.CheckInvariants())
 	// The kernel refuses the GBP flag as driver.Vxlan encodes it (a u32
 	// where NLA_FLAG allows no payload).
 	err = conn.Link.New(&rtnetlink.LinkMessage{Attributes: &rtnetlink.LinkAttributes{Name: "vxgbp",
@@ -245,4 +247,5 @@ func TestVxlanUpstreamDriver(t *testing.T) {
 		names = append(names, l.Attributes.Name)
 	}
 	require.Equal(t, []string{"lo", "vxlan0", "vxlan2", "vxlan-adv", "vxlan-port"}, names)
+	require.NoError(t, k.CheckInvariants())
 }
