@@ -14,11 +14,38 @@ import (
 	"github.com/netsimlab/netsim/rtnl"
 )
 
-// vxlanExplain is vxlan's print_explain, ip 6.1's text (kindhelp.txt).
-func vxlanExplain() string {
-	s, _ := otherKindHelp("vxlan")
-	return s
-}
+// vxlanExplain is vxlan's print_explain.
+const vxlanExplain = `Usage: ... vxlan id VNI
+		[ { group | remote } IP_ADDRESS ]
+		[ local ADDR ]
+		[ ttl TTL ]
+		[ tos TOS ]
+		[ df DF ]
+		[ flowlabel LABEL ]
+		[ dev PHYS_DEV ]
+		[ dstport PORT ]
+		[ srcport MIN MAX ]
+		[ [no]learning ]
+		[ [no]proxy ]
+		[ [no]rsc ]
+		[ [no]l2miss ]
+		[ [no]l3miss ]
+		[ ageing SECONDS ]
+		[ maxaddress NUMBER ]
+		[ [no]udpcsum ]
+		[ [no]udp6zerocsumtx ]
+		[ [no]udp6zerocsumrx ]
+		[ [no]remcsumtx ] [ [no]remcsumrx ]
+		[ [no]external ] [ gbp ] [ gpe ]
+		[ [no]vnifilter ]
+
+Where:	VNI	:= 0-16777215
+	ADDR	:= { IP_ADDRESS | any }
+	TOS	:= { NUMBER | inherit }
+	TTL	:= { 1..255 | auto | inherit }
+	DF	:= { unset | set | inherit }
+	LABEL := 0-1048575
+`
 
 // vxlanParse is vxlan_parse_opt's state: what ip has read, and which
 // attributes it has seen (check_duparg's bits).
@@ -165,9 +192,9 @@ func parseVxlan(h *handle, words []string, setOp bool, family rt.Family, stderr 
 				p.s.VNIFilter = u8(p.vnifilter)
 			}
 		case matches(w, "help"):
-			return p.s, vxlanFail(vxlanExplain())
+			return p.s, vxlanFail(vxlanExplain)
 		default:
-			return p.s, vxlanFail(fmt.Sprintf("vxlan: unknown command \"%s\"?\n", w) + vxlanExplain())
+			return p.s, vxlanFail(fmt.Sprintf("vxlan: unknown command \"%s\"?\n", w) + vxlanExplain)
 		}
 		if err != nil {
 			return p.s, err
