@@ -377,11 +377,12 @@ func ptrTo[T any](v T) *T { return &v }
 // configValidate checks a configuration against the namespace it lives in
 // (src, where the lower device is looked up and VNIs are unique), fills in
 // the families and defaults, and returns the lower device. self is the
-// device a changelink changes, nil for a new one.
+// device a changelink changes, nil for a new one. The VNI check walks the
+// namespace's vxlans, charged to t (sim.VxlanVNIScan).
 //
 // Kernel: vxlan_config_validate, vxlan_vni_in_use
 // (drivers/net/vxlan/vxlan_core.c).
-func (c *vxlanConf) configValidate(src *Table, self *Device) (*Device, bool, error) {
+func (c *vxlanConf) configValidate(t *sim.Task, src *Table, self *Device) (*Device, bool, error) {
 	if c.gpe {
 		// VXLAN_F_GPE is allowed only with COLLECT_METADATA and the
 		// flags VXLAN_F_ALLOWED_GPE; netsim models no GPE device (its
@@ -447,7 +448,10 @@ func (c *vxlanConf) configValidate(src *Table, self *Device) (*Device, bool, err
 	// vxlan_vni_in_use: one device per VNI, destination port and
 	// receive flags (VXLAN_F_RCV_FLAGS and the family); with link-local
 	// addresses, per lower device too.
+	scanned := 0
+	defer func() { t.Charge(sim.VxlanVNIScan, int64(scanned)) }()
 	for _, d := range src.vxlans {
+		scanned++
 		o := d.priv.vxlan
 		if d == self || o.cfg.VNI != c.VNI || o.cfg.Port != c.Port || o.ipv6 != ipv6 || !sameRcvFlags(&o.cfg, &c.VxlanInfo) {
 			continue
@@ -545,7 +549,7 @@ func (s Vxlan) create(t *sim.Task, tb *Table) ([]*Device, error) {
 	if s.LinkTable != nil {
 		src = s.LinkTable
 	}
-	lower, ipv6, err := c.configValidate(src, nil)
+	lower, ipv6, err := c.configValidate(t, src, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -623,7 +627,7 @@ func (d *Device) ChangeVxlan(t *sim.Task, s VxlanSettings, mtuAttr bool) error {
 	if err != nil {
 		return err
 	}
-	lower, ipv6, err := c.configValidate(v.linkNet, d)
+	lower, ipv6, err := c.configValidate(t, v.linkNet, d)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package rtnl_test
 
 import (
+	"fmt"
 	"net/netip"
 	"syscall"
 	"testing"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/rtnl"
+	"github.com/netsimlab/netsim/sim"
 )
 
 // vx is the IFLA_INFO_DATA of a vxlan with VNI id and the settings set
@@ -92,4 +94,20 @@ func TestVxlanHandle(t *testing.T) {
 	}
 	require.Equal(t, []string{"lo", "vx0"}, names)
 	require.NoError(t, r.k.CheckInvariants())
+}
+
+// TestVxlanVNIScanQuadratic: each creation walks the namespace's vxlans
+// (vxlan_vni_in_use), N(N-1)/2 devices creating N; a changelink walks them
+// all, itself included.
+func TestVxlanVNIScanQuadratic(t *testing.T) {
+	r := newRig(t, rtnl.After)
+	const n = 200
+	before := r.counters()
+	for i := range n {
+		r.ok(r.h.LinkAdd(netdev.Vxlan{Name: fmt.Sprintf("vx%d", i), Settings: vx(uint32(i), nil)}))
+	}
+	require.Equal(t, int64(n*(n-1)/2), r.counters().Sub(before).Get(sim.VxlanVNIScan))
+	before = r.counters()
+	r.ok(r.h.NewLink(rtnl.LinkRequest{Name: "vx7", Change: rtnl.LinkChange{Vxlan: &netdev.VxlanSettings{Data: true, TTL: new(uint8(3))}}}))
+	require.Equal(t, int64(n), r.counters().Sub(before).Get(sim.VxlanVNIScan))
 }
