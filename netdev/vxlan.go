@@ -135,7 +135,7 @@ var vxlanOps = &linkOps{
 	kind:      "vxlan",
 	operUp:    OperUnknown,
 	setRxMode: func(*sim.Task, *Device) {}, // vxlan_set_multicast_list
-	dellink:   queueSelf,                   // vxlan_dellink (netsim unlinks the lower at uninit)
+	dellink:   vxlanDellink,
 	uninit:    func(_ *sim.Task, d *Device) { d.vxlanUnlink() },
 	changeMTU: vxlanChangeMTU,
 }
@@ -569,6 +569,19 @@ func (d *Device) vxlanLinkLower(t *sim.Task) {
 	if v.lower != nil {
 		v.lower.priv.vxlanUppers = append(v.lower.priv.vxlanUppers, d)
 		d.tbl.s.linkMsg(t, v.lower, false, 0, false)
+	}
+}
+
+// vxlanDellink queues the vxlan, and its lower device's
+// NETDEV_CHANGEUPPER of the unlink announces the lower at once, unless the
+// lower is going too (netsim takes the vxlan off the lists at ndo_uninit).
+//
+// Kernel: vxlan_dellink (drivers/net/vxlan/vxlan_core.c):
+// netdev_upper_dev_unlink → rtnetlink_event.
+func vxlanDellink(t *sim.Task, d *Device, q *[]*Device) {
+	*q = append(*q, d)
+	if l := d.priv.vxlan.lower; l != nil && l.state == regRegistered {
+		d.tbl.s.linkMsg(t, l, false, 0, false)
 	}
 }
 

@@ -136,6 +136,7 @@ func init() {
 			W.Msg(uapi.RTM_NEWLINK, W.Ack, W.IfInfo{Index: ifVx1}.Bytes(), W.U32(uapi.IFLA_MTU, 1450)),
 			note("up: UNKNOWN", linkUp(ifVx0)),
 			W.Msg(uapi.RTM_GETLINK, W.Dump, W.IfInfo{}.Bytes()),
+			note("deleting vx2 unlinks it from veth0", W.Msg(uapi.RTM_DELLINK, W.Ack, W.IfInfo{Index: ifVx2}.Bytes())),
 			note("deleting veth0 deletes the vxlans on it", W.Msg(uapi.RTM_DELLINK, W.Ack, W.IfInfo{Index: ifVeth0}.Bytes())),
 			W.Msg(uapi.RTM_GETLINK, W.Dump, W.IfInfo{}.Bytes()),
 		),
