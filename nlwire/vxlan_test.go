@@ -9,6 +9,7 @@ package nlwire_test
 import (
 	"encoding/binary"
 	"net"
+	"reflect"
 	"syscall"
 	"testing"
 
@@ -169,36 +170,13 @@ func TestVxlanUpstreamDriver(t *testing.T) {
 			L3Miss: b(false), UDPCsum: b(true), UDPZeroCsum6Tx: b(false), UDPZeroCsum6Rx: b(false),
 			RemCsumTx: b(false), RemCsumRx: b(false), CollectMetadata: b(false), Label: u32(0),
 			TTLInherit: b(false), DF: new(driver.VxlanDFUnset)}
-		if v.ID != nil {
-			w.ID = v.ID
-		}
-		w.Group, w.Group6, w.Local, w.Local6, w.Link = v.Group, v.Group6, v.Local, v.Local6, v.Link
-		if v.TTL != nil {
-			w.TTL = v.TTL
-		}
-		if v.Port != nil {
-			w.Port = v.Port
-		}
-		if v.Learning != nil {
-			w.Learning = v.Learning
-		}
-		if v.Ageing != nil {
-			w.Ageing = v.Ageing
-		}
-		if v.Limit != nil {
-			w.Limit = v.Limit
-		}
-		if v.Proxy != nil {
-			w.Proxy = v.Proxy
-		}
-		if v.L2Miss != nil {
-			w.L2Miss = v.L2Miss
-		}
-		if v.L3Miss != nil {
-			w.L3Miss = v.L3Miss
-		}
-		if v.PortRange != nil {
-			w.PortRange = v.PortRange
+		// The case's own fields (pointers, and the addresses as sent)
+		// come back as sent.
+		wv, vv := reflect.ValueOf(&w).Elem(), reflect.ValueOf(v)
+		for i := range vv.NumField() {
+			if f := vv.Field(i); !f.IsNil() {
+				wv.Field(i).Set(f)
+			}
 		}
 		return &w
 	}
