@@ -22,8 +22,8 @@
 //     counters, traces.
 //   - hwaddr: net/core/dev_addr_lists.c, with the ListOnly and TreeIndexed
 //     policies of seed 001.
-//   - netdev: net_device and its kinds (loopback, dummy, veth, macvlan, vlan,
-//     bond, vrf, bridge), up/down, the unregister pipeline with the WaitFixed and
+//   - netdev: net_device and its kinds (loopback, dummy, ifb, veth, macvlan,
+//     vlan, bond, vrf, bridge, vxlan), up/down, the unregister pipeline with the WaitFixed and
 //     WaitBackoff policies of seed 002, IPv4 addresses and IPv6 addrconf.
 //   - fib: net/ipv4/fib_trie.c and friends — the LC-trie, fib_info and
 //     fib_alias, tables, lookups, flushes.

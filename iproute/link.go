@@ -120,6 +120,7 @@ var kindHelp = map[string]string{
 	"vrf":          "Usage: ... vrf table TABLEID\n",
 	"bridge":       bridgeUsage,
 	"bridge_slave": bridgeSlaveUsage,
+	"vxlan":        vxlanExplain,
 }
 
 // linkHelp is do_help: `ip link help TYPE` prints the kind's help on

@@ -115,6 +115,17 @@ func (ip *IP) linkCreate(h *handle, r *linkReq, flags rt.NLMFlags) error {
 			return err
 		}
 		spec = netdev.Bridge{Name: name, Attrs: r.attrs(), Settings: bs}
+	case "vxlan":
+		// Without words after the kind, ip calls no parse_opt and sends
+		// no IFLA_INFO_DATA.
+		var vs netdev.VxlanSettings
+		if ta.more() {
+			var err error
+			if vs, err = parseVxlan(h, r.typeArgs, false, ip.family, ip.Stderr); err != nil {
+				return err
+			}
+		}
+		spec = netdev.Vxlan{Name: name, Attrs: r.attrs(), Settings: vs}
 	default:
 		if text, stdout, ok := otherKindAddHelp(r.kind); ok && kindHelpWord(r.typeArgs) {
 			// The kind's parse_opt answers help itself, before any
@@ -228,8 +239,19 @@ func (ip *IP) linkSet(h *handle, argv []string) error {
 func (ip *IP) linkSetDevs(h *handle, r *linkReq) error {
 	var bridge *netdev.BridgeSettings
 	var port *netdev.BridgePortSettings
+	var vxlan *netdev.VxlanSettings
 	switch {
 	case !r.hasKind:
+	case r.kind == "vxlan":
+		// ip sends IFLA_INFO_DATA only when words follow the kind.
+		vs := netdev.VxlanSettings{}
+		if len(r.typeArgs) > 0 {
+			var err error
+			if vs, err = parseVxlan(h, r.typeArgs, true, ip.family, ip.Stderr); err != nil {
+				return err
+			}
+		}
+		vxlan = &vs
 	case r.kind == "bridge":
 		bs, err := parseBridgeOpts(r.typeArgs)
 		if err != nil {
@@ -272,6 +294,20 @@ func (ip *IP) linkSetDevs(h *handle, r *linkReq) error {
 		}
 		if port != nil {
 			if err := h.setIndex(d.Index, rtnl.LinkChange{BridgePort: port}); err != nil {
+				return err
+			}
+		}
+		if vxlan != nil {
+			// One request: vxlan_validate sees its IFLA_ADDRESS and
+			// IFLA_MTU, and vxlan_changelink refuses the MTU.
+			c := rtnl.LinkChange{Vxlan: vxlan}
+			if r.hasAddr {
+				c.Addr = &r.addr
+			}
+			if r.hasMTU {
+				c.MTU = &r.mtu
+			}
+			if err := h.setIndex(d.Index, c); err != nil {
 				return err
 			}
 		}

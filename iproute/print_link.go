@@ -187,7 +187,7 @@ func (ip *IP) printLinkInfo(l rtnl.LinkInfo, names linkNames, v linkView) {
 		if l.Kind != "" || l.SlaveKind != "" {
 			ip.printLinkType(l, names)
 		}
-		if v.doLink {
+		if v.doLink && l.Inet6 {
 			ip.printAFSpec(l)
 		}
 		p.uint(printAny, "num_tx_queues", "numtxqueues %d ", uint64(l.NumTxQueues))
@@ -275,6 +275,7 @@ func init() {
 		"macvlan": (*IP).macvlanPrintOpt,
 		"vlan":    (*IP).vlanPrintOpt,
 		"vrf":     (*IP).vrfPrintOpt,
+		"vxlan":   (*IP).vxlanPrintOpt,
 	}
 	slaveKindPrintOpt = map[string]func(ip *IP, l rtnl.LinkInfo, names linkNames){
 		"bridge": (*IP).bridgeSlavePrintOpt,

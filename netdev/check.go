@@ -146,6 +146,28 @@ func (tb *Table) checkLinks(d *Device) error {
 			return fmt.Errorf("upper %s has lower %v, or is listed twice", u.name, u.link)
 		}
 	}
+	// A vxlan is once on its namespace's list and on its lower's.
+	if v := d.priv.vxlan; v != nil {
+		if countOf(v.linkNet.vxlans, d) != 1 {
+			return fmt.Errorf("not once on its namespace's vxlan list")
+		}
+		if l := v.lower; l != nil {
+			if err := live(l, "vxlan lower"); err != nil {
+				return err
+			}
+			if countOf(l.priv.vxlanUppers, d) != 1 {
+				return fmt.Errorf("not once among vxlan lower %s's vxlans", l.name)
+			}
+		}
+	}
+	for _, u := range d.priv.vxlanUppers {
+		if err := live(u, "vxlan"); err != nil {
+			return err
+		}
+		if u.priv.vxlan == nil || u.priv.vxlan.lower != d {
+			return fmt.Errorf("vxlan %s does not have it as its lower", u.name)
+		}
+	}
 	// A bridge keeps its ports in its own port list (br->port_list), not
 	// among the slaves of a bond or vrf; each port has its port state,
 	// naming the bridge, and a number of its own.

@@ -1,9 +1,10 @@
 // Package netdev models struct net_device and what happens around it in
 // net/core/dev.c and the drivers netsim knows: a namespace's device table
 // (ifindex and name indexes, registration order), the kinds loopback,
-// dummy, veth, macvlan, vlan, bond, vrf and bridge (its control plane:
+// dummy, ifb, veth, macvlan, vlan, bond, vrf, bridge (its control plane:
 // ports, STP port states without timers, IFLA_BR_* and IFLA_BRPORT_*
-// settings; no forwarding or FDB), bringing devices up and down
+// settings; no forwarding or FDB) and vxlan (its configuration and
+// checks, its lower device; no FDB or VNI filtering), bringing devices up and down
 // with their notifier events, carrier and operstate, the attributes
 // do_setlink changes in place (address, MTU, group, name, alias, transmit
 // queue length), masters and stacked devices, the unicast and multicast address lists each device keeps and

@@ -15,6 +15,7 @@ var ifbOps = &linkOps{
 	setRxMode: func(*sim.Task, *Device) {},
 	dellink:   queueSelf,
 	qdisc:     "pfifo_fast",
+	noSetAddr: true, // ifb_netdev_ops has no ndo_set_mac_address
 }
 
 // create builds an ifb device: IFF_BROADCAST and IFF_NOARP (no

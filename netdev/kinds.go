@@ -47,6 +47,8 @@ type linkOps struct {
 	// qdisc is the root qdisc the device gets when first opened: "" for
 	// noqueue (IFF_NO_QUEUE, every software kind but ifb).
 	qdisc string
+	// noSetAddr: the kind has no ndo_set_mac_address (ifb).
+	noSetAddr bool
 }
 
 // LinkSpec describes a device to create: Dummy, IFB, Veth, Macvlan, Vlan, Bond,
@@ -259,9 +261,10 @@ type VRF struct {
 // Other is a device of a kind given by name, as `ip link add NAME type KIND`
 // sends it with no kind-specific attributes. A kind netsim models is created
 // as its own spec with defaults would be (dummy, veth, bond, vrf, bridge;
-// macvlan and vlan then lack their lower device); a kind the kernel does not
-// know fails with EOPNOTSUPP "Unknown device type", and a kind Linux has but
-// netsim does not model (vxlan, ...) fails with EOPNOTSUPP.
+// macvlan and vlan then lack their lower device, vxlan its IFLA_INFO_DATA);
+// a kind the kernel does not know fails with EOPNOTSUPP "Unknown device
+// type", and a kind Linux has but netsim does not model (geneve, ...) fails
+// with EOPNOTSUPP.
 //
 // Kernel: rtnl_newlink (net/core/rtnetlink.c): rtnl_link_ops_get(kind).
 type Other struct {
@@ -285,14 +288,14 @@ var unmodelledKinds = map[string]bool{
 	"lowpan": true, "macsec": true, "macvtap": true, "netdevsim": true, "netkit": true,
 	"nlmon": true, "openvswitch": true, "ovpn": true, "pfcp": true, "rmnet": true,
 	"sit": true, "team": true, "vcan": true, "virt_wifi": true, "vti": true, "vxcan": true,
-	"vxlan": true, "wireguard": true, "wwan": true, "xfrm": true,
+	"wireguard": true, "wwan": true, "xfrm": true,
 }
 
 // KnownKind reports whether a Linux 6.18 kernel has a link kind of that
 // name (rtnl_link_ops), whether netsim models it or not.
 func KnownKind(kind string) bool {
 	switch kind {
-	case "dummy", "ifb", "veth", "macvlan", "vlan", "bond", "vrf", "bridge":
+	case "dummy", "ifb", "veth", "macvlan", "vlan", "bond", "vrf", "bridge", "vxlan":
 		return true
 	}
 	return unmodelledKinds[kind]
@@ -317,6 +320,8 @@ func (s Other) spec() (LinkSpec, error) {
 		return VRF{Name: s.Name, Attrs: s.Attrs}, nil
 	case "bridge":
 		return Bridge{Name: s.Name, Attrs: s.Attrs}, nil
+	case "vxlan":
+		return Vxlan{Name: s.Name, Attrs: s.Attrs}, nil
 	}
 	if unmodelledKinds[s.Kind] {
 		return nil, errno.Errorf(syscall.EOPNOTSUPP, "Kind \"%s\" is not modelled by netsim", s.Kind)
@@ -398,6 +403,8 @@ type devPriv struct {
 	bridge      *bridgeState // a bridge's state (struct net_bridge)
 	brPort      *bridgePort  // a bridge port's state (struct net_bridge_port)
 	macvlanPort macvlanPort  // for a lower device of macvlans: the port's state
+	vxlan       *vxlanState  // a vxlan's state (struct vxlan_dev)
+	vxlanUppers []*Device    // the vxlans linked to this device as their lower, in link order
 }
 
 // VlanID returns a vlan's id (0 for other kinds).

@@ -192,8 +192,9 @@ type Table struct {
 	// byIndexOrder caches DevicesByIndex; nil after a device comes or
 	// goes.
 	byIndexOrder []*Device
-	lastIndex    IfIndex // net->ifindex: the last ifindex handed out
-	unregCount   int     // dev_unreg_count: devices unregistered, not yet freed
+	lastIndex    IfIndex   // net->ifindex: the last ifindex handed out
+	unregCount   int       // dev_unreg_count: devices unregistered, not yet freed
+	vxlans       []*Device // vxlan_net's vxlan_list: the vxlans created from this namespace
 	loopback     *Device
 
 	// IPv4 and IPv6 configuration (net.ipv4.conf.* / net.ipv6.conf.*).

@@ -256,6 +256,7 @@ func stackedDeviceEvent(t *sim.Task, ev Event, d *Device) error {
 			}
 			d.tbl.s.UnregisterMany(t, q)
 		}
+		vxlanLowerGone(t, d)
 	case EventChangeMTU:
 		// vlan_device_event / macvlan_device_event NETDEV_CHANGEMTU: the
 		// devices stacked on d shrink to fit it.

@@ -112,6 +112,9 @@ func (tb *Table) NewLink(t *sim.Task, spec LinkSpec) ([]*Device, error) {
 			tb.s.linkMsg(t, d.link, false, 0, false)
 			d.refreshCarrier(t, false)
 		}
+		if d.priv.vxlan != nil {
+			d.vxlanLinkLower(t)
+		}
 		if i < len(devs)-1 {
 			// The peer a veth registers first is announced at once
 			// (veth_newlink's rtnl_configure_link), before the device

@@ -429,6 +429,10 @@ func (d *Device) SetAddr(t *sim.Task, a MAC) error {
 	if d.isLoopback() {
 		return errno.New(syscall.EOPNOTSUPP, "Device does not support changing its address")
 	}
+	if d.ops.noSetAddr {
+		// netif_set_mac_address: no ndo_set_mac_address.
+		return errno.New(syscall.EOPNOTSUPP, "")
+	}
 	if a != d.addr {
 		if err := d.setMACAddress(t, a); err != nil {
 			return err

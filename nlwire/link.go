@@ -503,8 +503,18 @@ func newLink(r *request) ([]netlink.Message, error) {
 			}
 		}
 	}
+	if kind == "vxlan" && hasKind {
+		// vxlan_validate, before anything else looks at the message.
+		if err := vxlanAddrLen(a); err != nil {
+			return nil, err
+		}
+	}
 	if req.Change, err = linkChange(m, a); err != nil {
 		return nil, err
+	}
+	if kind == "vxlan" && hasKind {
+		vs := vxlanSettings(data, info.has(uapi.IFLA_INFO_DATA))
+		req.Change.Vxlan = &vs
 	}
 	if known && info.has(uapi.IFLA_INFO_DATA) {
 		switch kind {
@@ -514,6 +524,7 @@ func newLink(r *request) ([]netlink.Message, error) {
 				return nil, err
 			}
 			req.Change.Bridge = &bs
+		case "vxlan":
 		default:
 			// Changing a kind's data other than a bridge's is not
 			// modelled (the kinds' changelink).
@@ -552,7 +563,11 @@ func newLink(r *request) ([]netlink.Message, error) {
 	}
 	// A name clash at register_netdevice and a master without ndo_add_slave
 	// are bare errnos in the kernel: rtnl.HasExtack drops their text.
-	return nil, r.h.NewLink(req)
+	err = r.h.NewLink(req)
+	if req.Change.Vxlan != nil {
+		err = vxlanErr(err, a, data)
+	}
+	return nil, err
 }
 
 // createAttrs are the common attributes rtnl_create_link applies.
@@ -673,6 +688,8 @@ func linkSpec(r *request, m ifinfomsg, a attrs, kind string, data attrs) (netdev
 			return nil, nil, err
 		}
 		return netdev.Bridge{Name: name, Attrs: at, Settings: bs}, nil, nil
+	case "vxlan":
+		return netdev.Vxlan{Name: name, Attrs: at, Settings: vxlanSettings(data, len(data.sp) > 0)}, nil, nil
 	}
 	return nil, nil, errno.Errorf(syscall.EOPNOTSUPP, "Kind \"%s\" is not modelled by netsim", kind)
 }

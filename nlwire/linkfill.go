@@ -122,7 +122,7 @@ func linkMessageEvent(li rtnl.LinkInfo, change, event uint32) []byte {
 	ae.Uint32(uapi.IFLA_CARRIER_CHANGES, li.CarrierChanges)
 	ae.Uint32(uapi.IFLA_CARRIER_UP_COUNT, up)
 	ae.Uint32(uapi.IFLA_CARRIER_DOWN_COUNT, down)
-	ae.Uint16(uapi.IFLA_HEADROOM, 0)
+	ae.Uint16(uapi.IFLA_HEADROOM, uint16(li.Headroom))
 	ae.Uint16(uapi.IFLA_TAILROOM, 0)
 	ae.Uint8(uapi.IFLA_PROTO_DOWN, 0)
 	if event != 0 {
@@ -237,6 +237,10 @@ func fillLinkInfo(ae *netlink.AttributeEncoder, li rtnl.LinkInfo) {
 		case "bridge":
 			if li.Bridge != nil {
 				nestNoFlag(ae, uapi.IFLA_INFO_DATA, func(d *netlink.AttributeEncoder) { fillBridge(d, li.Bridge) })
+			}
+		case "vxlan":
+			if li.Vxlan != nil {
+				nestNoFlag(ae, uapi.IFLA_INFO_DATA, func(d *netlink.AttributeEncoder) { fillVxlan(d, li.Vxlan) })
 			}
 		}
 	}

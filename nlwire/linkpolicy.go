@@ -174,6 +174,8 @@ func kindPolicy(kind string) (policy, bool) {
 		return bondPolicy, true
 	case "bridge":
 		return brPolicy, true
+	case "vxlan":
+		return vxlanPolicy, true
 	}
 	return policy{}, false
 }

@@ -113,6 +113,8 @@ type LinkInfo struct {
 	VRFTable    uint32
 	Bridge      *netdev.BridgeInfo     // a bridge's IFLA_INFO_DATA, or nil
 	BridgePort  *netdev.BridgePortInfo // a bridge port's IFLA_INFO_SLAVE_DATA, or nil
+	Vxlan       *netdev.VxlanInfo      // a vxlan's IFLA_INFO_DATA, or nil
+	Headroom    int                    // IFLA_HEADROOM: needed_headroom (a vxlan's encapsulation)
 	UC, MC      []hwaddr.Entry         // the address lists, in list order
 	RefCount    int64
 
@@ -124,11 +126,15 @@ type LinkInfo struct {
 	TSOMaxSize, TSOMaxSegs   uint32 // IFLA_TSO_MAX_SIZE, IFLA_TSO_MAX_SEGS
 	GROMaxSize               uint32 // IFLA_GRO_MAX_SIZE
 	AddrGenMode              uint8  // IFLA_INET6_ADDR_GEN_MODE (AddrGenMode*)
-	Stats                    LinkStats
-	CarrierChanges           uint32 // IFLA_CARRIER_CHANGES
-	MacvlanBcQueueLen        uint32 // IFLA_MACVLAN_BC_QUEUE_LEN
-	MacvlanBcQueueLenUsed    uint32 // IFLA_MACVLAN_BC_QUEUE_LEN_USED
-	VlanFlags                uint32 // IFLA_VLAN_FLAGS (VLAN_FLAG_*)
+	// Inet6: the device has IPv6 (an inet6_dev), so IFLA_AF_SPEC has
+	// its AF_INET6 part (inet6_get_link_af_size is 0 without one: a
+	// device below IPV6_MIN_MTU has none).
+	Inet6                 bool
+	Stats                 LinkStats
+	CarrierChanges        uint32 // IFLA_CARRIER_CHANGES
+	MacvlanBcQueueLen     uint32 // IFLA_MACVLAN_BC_QUEUE_LEN
+	MacvlanBcQueueLenUsed uint32 // IFLA_MACVLAN_BC_QUEUE_LEN_USED
+	VlanFlags             uint32 // IFLA_VLAN_FLAGS (VLAN_FLAG_*)
 
 	// What rtnl_fill_ifinfo sends beside: the master's ifindex
 	// (IFLA_MASTER) and the kernel's carrier bit (IFLA_CARRIER).
@@ -144,7 +150,7 @@ func linkInfo(d *netdev.Device) LinkInfo {
 		TxQueueLen: d.TxQueueLen(), Alias: d.Alias(), Promiscuity: d.Promiscuity(), Allmulti: d.Allmulti(), Qdisc: d.Qdisc(), VlanID: d.VlanID(),
 		MacvlanMode: d.MacvlanMode(), VRFTable: d.VRFTable(),
 		UC: d.UC().Entries(), MC: d.MC().Entries(), RefCount: d.RefCount(), CarrierChanges: d.CarrierChanges(),
-		Bridge: d.BridgeInfo(), BridgePort: d.BridgePortInfo(),
+		Bridge: d.BridgeInfo(), BridgePort: d.BridgePortInfo(), Vxlan: d.VxlanInfo(), Headroom: d.Headroom(),
 	}
 	li.MinMTU, li.MaxMTU = d.MTURange()
 	if d.Kind() == "bond" {

@@ -134,8 +134,10 @@ func TestLinkAddOther(t *testing.T) {
 		syscall.EOPNOTSUPP, "Unknown device type")
 	err := r.h.LinkAdd(netdev.Other{Name: "d0", Kind: "foo"})
 	require.ErrorIs(t, err, syscall.EEXIST)
-	require.ErrorIs(t, r.h.LinkAdd(netdev.Other{Name: "vx0", Kind: "vxlan"}), syscall.EOPNOTSUPP)
-	require.True(t, netdev.KnownKind("vxlan"))
+	// A vxlan by name alone has no IFLA_INFO_DATA: vxlan_validate's EINVAL.
+	requireErr(t, r.h.LinkAdd(netdev.Other{Name: "vx0", Kind: "vxlan"}), syscall.EINVAL, "Required attributes not provided to perform the operation")
+	require.ErrorIs(t, r.h.LinkAdd(netdev.Other{Name: "gn0", Kind: "geneve"}), syscall.EOPNOTSUPP)
+	require.True(t, netdev.KnownKind("geneve"))
 	r.ok(r.h.LinkAdd(netdev.Other{Name: "br0", Kind: "bridge"}))
 	require.Equal(t, "bridge", r.link("br0").Kind)
 	require.False(t, netdev.KnownKind("foo"))

@@ -105,14 +105,29 @@ func fillDetails(li *LinkInfo, d *netdev.Device) {
 		li.VlanFlags = VlanFlagReorderHdr
 	}
 	li.GSOMaxSize, li.GSOMaxSegs = gsoMaxSize, gsoMaxSegs
-	li.TSOMaxSize, li.TSOMaxSegs = tsoMaxSize, tsoMaxSegs
-	if li.Kind == "bridge" && !d.BridgePortLimits() {
-		// A new device's limit until a port sets the bridge's
-		// (alloc_netdev_mqs; br_set_gso_limits).
-		li.TSOMaxSize = gsoMaxSize
-	}
+	li.TSOMaxSize, li.TSOMaxSegs = tsoMaxOf(d), tsoMaxSegs
 	li.GROMaxSize = groMaxSize
 	li.AddrGenMode = AddrGenModeEUI64
+	_, li.Inet6 = d.IPv6Conf()
+}
+
+// tsoMaxOf is a device's tso_max_size: a bridge's is a new device's limit
+// until a port sets it (alloc_netdev_mqs; br_set_gso_limits); a vxlan's is
+// its lower device's (netif_inherit_tso_max in vxlan_config_apply), a new
+// device's without one.
+func tsoMaxOf(d *netdev.Device) uint32 {
+	switch d.Kind() {
+	case "bridge":
+		if !d.BridgePortLimits() {
+			return gsoMaxSize
+		}
+	case "vxlan":
+		if l := d.VxlanLower(); l != nil {
+			return tsoMaxOf(l)
+		}
+		return gsoMaxSize
+	}
+	return tsoMaxSize
 }
 
 // macvlanBcQueueLenUsed is the broadcast queue length of a macvlan's port:

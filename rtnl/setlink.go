@@ -53,6 +53,10 @@ type LinkChange struct {
 	// a bridge's and a bridge port's attributes (rtnl_changelink).
 	Bridge     *netdev.BridgeSettings
 	BridgePort *netdev.BridgePortSettings
+	// Vxlan is a request of kind vxlan: its IFLA_INFO_DATA, which
+	// vxlan_validate checks before any device is looked up, and
+	// vxlan_changelink applies to an existing device.
+	Vxlan *netdev.VxlanSettings
 }
 
 // LinkRequest is the body of RTM_NEWLINK, RTM_SETLINK and RTM_DELLINK:
@@ -108,6 +112,11 @@ func (h *Handle) NewLink(r LinkRequest) error {
 		if err != nil {
 			return err
 		}
+		if v := r.Change.Vxlan; v != nil {
+			if err := netdev.ValidateVxlan(*v, r.Change.Addr, r.Change.MTU); err != nil {
+				return err
+			}
+		}
 		var d *netdev.Device
 		named := false
 		switch {
@@ -141,6 +150,11 @@ func (h *Handle) NewLink(r LinkRequest) error {
 			if c := r.Change.BridgePort; c != nil {
 				// Not a bridge's port: EOPNOTSUPP.
 				if err := d.ChangeBridgePort(t, *c); err != nil {
+					return err
+				}
+			}
+			if c := r.Change.Vxlan; c != nil && c.Data {
+				if err := d.ChangeVxlan(t, *c, r.Change.MTU != nil); err != nil {
 					return err
 				}
 			}
@@ -189,6 +203,11 @@ func (h *Handle) NewLink(r LinkRequest) error {
 				spec = v
 			}
 		case netdev.Vlan:
+			if tb != h.n.devs {
+				v.LinkTable = h.n.devs
+				spec = v
+			}
+		case netdev.Vxlan:
 			if tb != h.n.devs {
 				v.LinkTable = h.n.devs
 				spec = v

@@ -153,6 +153,11 @@ type Costs struct {
 	// NeighVisit is one neighbour entry looked up or walked (a hash chain
 	// step, a list step).
 	NeighVisit time.Duration
+	// VxlanVNIScan is one vxlan examined by vxlan_vni_in_use, the walk of
+	// the namespace's vxlans a creation or changelink makes: all-in, its
+	// cache misses included (no Footprint: the walk's lines are spread over
+	// page-sized device allocations).
+	VxlanVNIScan time.Duration
 
 	// Memory is the cache hierarchy that work charged with a Footprint
 	// (Task.ChargeIn) stalls in once its working set outgrows L2. The zero
@@ -239,6 +244,7 @@ var DefaultCosts = Costs{
 	NeighAdd:        3000 * time.Nanosecond,
 	NeighRemove:     4400 * time.Nanosecond,
 	NeighVisit:      12 * time.Nanosecond,
+	VxlanVNIScan:    40 * time.Nanosecond,
 	Memory: Memory{
 		L1: 32 << 10, L2: 724 << 10, L3: 8 << 20,
 		L1Hit: 1100 * Picosecond, L2Hit: 4860 * Picosecond, L3Hit: 18380 * Picosecond, DRAM: 178500 * Picosecond,
@@ -336,6 +342,8 @@ func (c *Costs) PerUnit(k Kind) time.Duration {
 		return c.NeighRemove
 	case NeighVisit:
 		return c.NeighVisit
+	case VxlanVNIScan:
+		return c.VxlanVNIScan
 	}
 	return 0
 }

@@ -191,6 +191,11 @@ const (
 	// the dumps' walks, neigh_flush_dev, neigh_forced_gc).
 	NeighVisit
 
+	// VxlanVNIScan counts vxlan devices examined by vxlan_vni_in_use, the
+	// walk of the namespace's vxlans that keeps a VNI unique per port
+	// (drivers/net/vxlan/vxlan_core.c): N(N-1)/2 creating N vxlans.
+	VxlanVNIScan
+
 	// MemStallNS counts the nanoseconds of memory stall that work charged
 	// with a Footprint (Task.ChargeIn) spent beyond its in-cache cost: what
 	// its working set outgrowing the caches added (Memory.StallNS). It is
@@ -259,6 +264,8 @@ var kindNames = [NumKinds]string{
 	NeighAdd:    "neigh_adds",
 	NeighRemove: "neigh_removes",
 	NeighVisit:  "neigh_visits",
+
+	VxlanVNIScan: "vxlan_vni_scans",
 
 	MemStallNS: "mem_stall_ns",
 }
