@@ -404,7 +404,9 @@ func (f *FIB) InfoCount() int { return f.infoCount }
 func (f *FIB) FlushFIB(t *sim.Task) {
 	defer t.Frame("fib_flush")()
 	f.flush(t)
+	pop := t.Frame("fib_table_flush") // the walks' work, charged once they end
 	f.charge(t)
+	pop()
 }
 
 func (f *FIB) flush(t *sim.Task) int {

@@ -240,12 +240,14 @@ func (f *FIB) SyncUp(t *sim.Task, dev *netdev.Device, flags uint8) {
 
 // SyncDownDev implements netdev.IPv6FIB (rt6_sync_down_dev).
 func (f *FIB) SyncDownDev(t *sim.Task, dev *netdev.Device, ev netdev.Event) {
+	defer t.Frame("rt6_sync_down_dev")()
 	f.syncDownDev(t, dev, ev)
 }
 
 // DisableIP implements netdev.IPv6FIB (rt6_disable_ip: rt6_sync_down_dev;
 // netsim has no uncached dsts or neighbours to flush).
 func (f *FIB) DisableIP(t *sim.Task, dev *netdev.Device, ev netdev.Event) {
+	defer t.Frame("rt6_disable_ip")()
 	f.syncDownDev(t, dev, ev)
 }
 

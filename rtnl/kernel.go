@@ -469,6 +469,7 @@ func (k *Kernel) cleanupNet(t *sim.Task, n *Net) {
 
 // runWork runs one work item in kworker kw, under RTNL.
 func (k *Kernel) runWork(kw *sim.Task, name string, fn func(kw *sim.Task)) {
+	defer kw.Frame(name)()
 	end := kw.Span(name)
 	k.lock(kw)
 	fn(kw)

@@ -75,7 +75,9 @@ func (r *RCU) planGPLocked(req, start Time) {
 
 func (r *RCU) countGPLocked(at Time) {
 	r.w.atLocked(at, func() {
+		pop := r.kthr.Frame("rcu_gp_kthread")
 		r.kthr.count(GracePeriod, 1)
+		pop()
 	})
 }
 
