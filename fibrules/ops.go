@@ -233,20 +233,28 @@ func (o *Ops) unlink(e *entry) {
 // reports whether it took RTNL.
 func (o *Ops) lockChange(t *sim.Task, rtnl *sim.Mutex) bool {
 	if o.policy == LockRTNL {
-		rtnl.Lock(t)
+		rtnlLock(t, rtnl)
 		o.rtnlAcquires.Add(1)
 		return true
 	}
 	held := false
 	// Deletes too: fib4_rule_delete unmerges as fib4_rule_configure does.
 	if o.family == rt.FamilyInet && !o.custom.Load() {
-		rtnl.Lock(t)
+		rtnlLock(t, rtnl)
 		o.rtnlAcquires.Add(1)
 		held = true
 	}
 	o.lock.Lock(t)
 	o.lockAcquires.Add(1)
 	return held
+}
+
+// rtnlLock takes RTNL.
+//
+// Kernel: rtnl_lock (net/core/rtnetlink.c).
+func rtnlLock(t *sim.Task, rtnl *sim.Mutex) {
+	defer t.Frame("rtnl_lock")()
+	rtnl.Lock(t)
 }
 
 func (o *Ops) unlockChange(t *sim.Task, rtnl *sim.Mutex, rtnlHeld bool) {
