@@ -252,6 +252,7 @@ func toConfig(r *Route, mode rt.NLMFlags, del bool) (config, error) {
 // fib_table_insert (net/ipv4/fib_trie.c), fib_create_info
 // (net/ipv4/fib_semantics.c).
 func (f *FIB) Add(t *sim.Task, r Route, mode rt.NLMFlags) error {
+	defer t.Frame("inet_rtm_newroute")()
 	cfg, err := toConfig(&r, mode, false)
 	if err == nil {
 		err = f.newTable(cfg.table).insert(t, &cfg)
@@ -271,6 +272,7 @@ func (f *FIB) Add(t *sim.Task, r Route, mode rt.NLMFlags) error {
 // Kernel: inet_rtm_delroute (net/ipv4/fib_frontend.c), fib_table_delete
 // (net/ipv4/fib_trie.c).
 func (f *FIB) Del(t *sim.Task, r Route) error {
+	defer t.Frame("inet_rtm_delroute")()
 	err := f.del(t, r, false)
 	f.charge(t)
 	return err
@@ -400,11 +402,15 @@ func (f *FIB) InfoCount() int { return f.infoCount }
 // Kernel: fib_flush (net/ipv4/fib_frontend.c), fib_table_flush
 // (net/ipv4/fib_trie.c).
 func (f *FIB) FlushFIB(t *sim.Task) {
+	defer t.Frame("fib_flush")()
 	f.flush(t)
+	pop := t.Frame("fib_table_flush") // the walks' work, charged once they end
 	f.charge(t)
+	pop()
 }
 
 func (f *FIB) flush(t *sim.Task) int {
+	defer t.Frame("fib_flush")()
 	t.Charge(sim.FIBFlush, 1)
 	n := 0
 	for _, b := range f.buckets {
@@ -423,6 +429,7 @@ func (f *FIB) flush(t *sim.Task) int {
 //
 // Kernel: ip_fib_net_exit (net/ipv4/fib_frontend.c).
 func (f *FIB) Exit(t *sim.Task) {
+	defer t.Frame("ip_fib_net_exit")()
 	for fi := range f.fis.all() {
 		fi.setFlags(fi.flags | FlagDead)
 	}
@@ -448,6 +455,7 @@ func (f *FIB) Exit(t *sim.Task) {
 // Kernel: fib_unmerge (net/ipv4/fib_frontend.c), fib_trie_unmerge and
 // fib_table_flush_external (net/ipv4/fib_trie.c).
 func (f *FIB) Unmerge(t *sim.Task) error {
+	defer t.Frame("fib_unmerge")()
 	f.customRules = true
 	defer f.charge(t)
 	old := f.tables[TableLocal]

@@ -70,6 +70,7 @@ func primaryOf(dev *netdev.Device, a netdev.Addr) (netdev.Addr, bool) {
 //
 // Kernel: fib_add_ifaddr (net/ipv4/fib_frontend.c).
 func (f *FIB) AddIfAddr(t *sim.Task, dev *netdev.Device, a netdev.Addr) {
+	defer t.Frame("fib_add_ifaddr")()
 	f.addIfAddr(t, dev, a)
 	f.charge(t)
 }
@@ -136,6 +137,7 @@ func (f *FIB) ModifyPrefixRoute(t *sim.Task, dev *netdev.Device, a netdev.Addr, 
 // Kernel: fib_del_ifaddr (net/ipv4/fib_frontend.c) without secondary
 // promotion (iprim is NULL).
 func (f *FIB) DelIfAddr(t *sim.Task, dev *netdev.Device, a netdev.Addr) {
+	defer t.Frame("fib_del_ifaddr")()
 	f.delIfAddr(t, dev, a)
 	f.charge(t)
 }
@@ -282,6 +284,7 @@ func sameNet(a, b uint32, bits int) bool { return (a^b)&mask(bits) == 0 }
 //
 // Kernel: fib_disable_ip (net/ipv4/fib_frontend.c).
 func (f *FIB) DisableIP(t *sim.Task, dev *netdev.Device, ev netdev.Event, force bool) {
+	defer t.Frame("fib_disable_ip")()
 	if f.syncDownDev(dev, ev, force) > 0 {
 		f.flush(t)
 	}
@@ -294,6 +297,7 @@ func (f *FIB) DisableIP(t *sim.Task, dev *netdev.Device, ev netdev.Event, force 
 //
 // Kernel: fib_inetaddr_event (net/ipv4/fib_frontend.c).
 func (f *FIB) InetAddrEvent(t *sim.Task, ev netdev.Event, dev *netdev.Device, a netdev.Addr) {
+	defer t.Frame("fib_inetaddr_event")()
 	if !a.Prefix.Addr().Is4() {
 		return
 	}
@@ -320,6 +324,7 @@ func (f *FIB) InetAddrEvent(t *sim.Task, ev netdev.Event, dev *netdev.Device, a 
 //
 // Kernel: fib_netdev_event (net/ipv4/fib_frontend.c).
 func (f *FIB) NetdevEvent(t *sim.Task, ev netdev.Event, dev *netdev.Device) error {
+	defer t.Frame("fib_netdev_event")()
 	switch ev {
 	case netdev.EventUnregister:
 		if f.syncDownDev(dev, ev, true) > 0 {

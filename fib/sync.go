@@ -21,6 +21,7 @@ import (
 //
 // Kernel: fib_sync_down_dev (net/ipv4/fib_semantics.c).
 func (f *FIB) SyncDownDev(t *sim.Task, dev *netdev.Device, ev netdev.Event, force bool) int {
+	defer t.Frame("fib_sync_down_dev")()
 	n := f.syncDownDev(dev, ev, force)
 	f.charge(t)
 	return n
@@ -104,6 +105,7 @@ func (f *FIB) syncDownDev(dev *netdev.Device, ev netdev.Event, force bool) int {
 //
 // Kernel: fib_sync_up (net/ipv4/fib_semantics.c).
 func (f *FIB) SyncUp(t *sim.Task, dev *netdev.Device, flags NHFlags) int {
+	defer t.Frame("fib_sync_up")()
 	n := f.syncUp(dev, flags)
 	f.charge(t)
 	return n

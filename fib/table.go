@@ -537,6 +537,7 @@ func (tb *Table) Lookup(t *sim.Task, fl Flow) (Result, error) {
 // dead (and, with flushAll, its error routes), resizing the trie on the way
 // back up. It returns the number of routes removed.
 func (tb *Table) flush(t *sim.Task, flushAll bool) int {
+	defer t.Frame("fib_table_flush")()
 	// This is flushWalk with the leaf's work written out: seed 000 before
 	// its patch runs N flushes of N leaves that each remove one route, so
 	// this loop is what a simulation of it spends its real time in. A

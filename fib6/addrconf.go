@@ -96,6 +96,7 @@ func (f *FIB) addAddrconfRoute(t *sim.Task, r netdev.AddrconfRoute) (netdev.Rout
 //
 // Kernel: addrconf_get_prefix_route, cleanup_prefix_route (net/ipv6/addrconf.c).
 func (f *FIB) delPrefixRoute(t *sim.Task, dev *netdev.Device, p netip.Prefix, table uint32) {
+	defer t.Frame("addrconf_get_prefix_route")()
 	f.runTimers(t)
 	if table == 0 {
 		table = addrconfTable(dev, rt.TableMain)

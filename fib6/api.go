@@ -106,6 +106,7 @@ func (f *FIB) Add(t *sim.Task, r Route, mode rt.NLMFlags) error { return f.add(t
 //
 // Kernel: ip6_route_multipath_add (net/ipv6/route.c).
 func (f *FIB) AddRequest(t *sim.Task, r Route, mode rt.NLMFlags) (rt.NLMFlags, error) {
+	defer t.Frame("inet6_rtm_newroute")()
 	nlh := mode
 	err := f.add(t, r, mode, &nlh)
 	return nlh, err
@@ -126,6 +127,7 @@ func (f *FIB) Routes(id uint32) []Route { return f.routes(f.w.Now(), id) }
 // RoutesAt is Routes with the time left of routes with a lifetime counted
 // from t's time.
 func (f *FIB) RoutesAt(t *sim.Task, id uint32) []Route {
+	defer t.Frame("inet6_rtm_delroute")()
 	f.runTimers(t)
 	return f.routes(t.Now(), id)
 }
@@ -238,12 +240,14 @@ func (f *FIB) SyncUp(t *sim.Task, dev *netdev.Device, flags uint8) {
 
 // SyncDownDev implements netdev.IPv6FIB (rt6_sync_down_dev).
 func (f *FIB) SyncDownDev(t *sim.Task, dev *netdev.Device, ev netdev.Event) {
+	defer t.Frame("rt6_sync_down_dev")()
 	f.syncDownDev(t, dev, ev)
 }
 
 // DisableIP implements netdev.IPv6FIB (rt6_disable_ip: rt6_sync_down_dev;
 // netsim has no uncached dsts or neighbours to flush).
 func (f *FIB) DisableIP(t *sim.Task, dev *netdev.Device, ev netdev.Event) {
+	defer t.Frame("rt6_disable_ip")()
 	f.syncDownDev(t, dev, ev)
 }
 

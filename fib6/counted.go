@@ -288,6 +288,7 @@ func visitsOf(fn *node) int32 {
 // the end state is the same in every order, and the charges are each
 // table's total.
 func (f *FIB) devWalk(t *sim.Task, dev *netdev.Device, skips, deletes bool, fn func(r *Info) int) {
+	defer t.Frame("fib6_clean_all")()
 	if !f.cw.on {
 		f.cleanAll(t, fn)
 		return

@@ -48,6 +48,7 @@ func (f *FIB) walkFootprint() sim.Footprint {
 // Kernel: fib6_flush_trees, rt_genid_bump_ipv6 (net/ipv6/ip6_fib.c,
 // include/net/net_namespace.h).
 func (f *FIB) FlushTrees(t *sim.Task) {
+	defer t.Frame("fib6_flush_trees")()
 	nodes := int64(f.stats.FibNodes)
 	t.ChargeAll(sim.Work{Kind: sim.Fib6TableWalk, N: int64(len(f.tables))},
 		sim.Work{Kind: sim.Fib6FlushNode, N: nodes, In: sim.Footprint{Bytes: nodes * fib6NodeBytes, Loads: fib6NodeLoads}})

@@ -462,6 +462,7 @@ func (f *FIB) multipathAdd(t *sim.Task, cfg *config) error {
 //
 // Kernel: ip6_route_del (net/ipv6/route.c).
 func (f *FIB) routeDel(t *sim.Task, cfg *config) error {
+	defer t.Frame("ip6_route_del")()
 	tb := f.getTable(cfg.table)
 	if tb == nil {
 		return errno.New(syscall.ESRCH, "FIB table does not exist")
@@ -505,6 +506,7 @@ func (f *FIB) routeDel(t *sim.Task, cfg *config) error {
 //
 // Kernel: __ip6_del_rt (net/ipv6/route.c).
 func (f *FIB) delRT(t *sim.Task, r *Info) error {
+	defer t.Frame("__ip6_del_rt")()
 	if r == f.nullEntry {
 		return errno.New(syscall.ENOENT, "")
 	}

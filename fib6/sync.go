@@ -159,6 +159,7 @@ func (f *FIB) syncDownDev(t *sim.Task, dev *netdev.Device, ev netdev.Event) {
 //
 // Kernel: rt6_sync_up, fib6_ifup (net/ipv6/route.c).
 func (f *FIB) syncUp(t *sim.Task, dev *netdev.Device, flags rt.NHFlags) {
+	defer t.Frame("rt6_sync_up")()
 	if flags&rt.FlagDead != 0 && dev.Carrier() {
 		flags |= rt.FlagLinkDown
 	}

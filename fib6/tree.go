@@ -442,6 +442,7 @@ func (f *FIB) addRt2Node(fn *node, nrt *Info, mode rt.NLMFlags, purge []*Info) (
 //
 // Kernel: fib6_add (net/ipv6/ip6_fib.c).
 func (tb *Table) add(t *sim.Task, nrt *Info, mode rt.NLMFlags) error {
+	defer t.Frame("fib6_add")()
 	f := tb.fib
 	nrt.table = tb
 	allowCreate := mode == 0 || mode&rt.NLMCreate != 0

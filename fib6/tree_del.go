@@ -141,6 +141,7 @@ func (f *FIB) purgeRT(t *sim.Task, rt *Info, fn *node) {
 //
 // Kernel: fib6_del_route (net/ipv6/ip6_fib.c).
 func (f *FIB) delRoute(t *sim.Task, tb *Table, fn *node, prev, rt *Info) {
+	defer t.Frame("fib6_del_route")()
 	if prev == nil {
 		fn.leaf = rt.next
 	} else {

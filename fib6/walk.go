@@ -149,6 +149,7 @@ func (f *FIB) walk(w *walker) int {
 // Kernel: fib6_clean_all, __fib6_clean_all, fib6_clean_tree,
 // fib6_clean_node (net/ipv6/ip6_fib.c).
 func (f *FIB) cleanAll(t *sim.Task, fn func(rt *Info) int) {
+	defer t.Frame("fib6_clean_all")()
 	f.eachTable(func(tb *Table) { f.cleanTable(t, tb, fn) })
 }
 

@@ -17,6 +17,7 @@ import (
 //
 // Kernel: fib_rules_event, attach_rules, detach_rules (net/core/fib_rules.c).
 func (o *Ops) NetdevEvent(t *sim.Task, ev netdev.Event, dev *netdev.Device) error {
+	defer t.Frame("fib_rules_event")()
 	if ev != netdev.EventRegister && ev != netdev.EventChangeName && ev != netdev.EventUnregister {
 		return nil
 	}

@@ -233,20 +233,28 @@ func (o *Ops) unlink(e *entry) {
 // reports whether it took RTNL.
 func (o *Ops) lockChange(t *sim.Task, rtnl *sim.Mutex) bool {
 	if o.policy == LockRTNL {
-		rtnl.Lock(t)
+		rtnlLock(t, rtnl)
 		o.rtnlAcquires.Add(1)
 		return true
 	}
 	held := false
 	// Deletes too: fib4_rule_delete unmerges as fib4_rule_configure does.
 	if o.family == rt.FamilyInet && !o.custom.Load() {
-		rtnl.Lock(t)
+		rtnlLock(t, rtnl)
 		o.rtnlAcquires.Add(1)
 		held = true
 	}
 	o.lock.Lock(t)
 	o.lockAcquires.Add(1)
 	return held
+}
+
+// rtnlLock takes RTNL.
+//
+// Kernel: rtnl_lock (net/core/rtnetlink.c).
+func rtnlLock(t *sim.Task, rtnl *sim.Mutex) {
+	defer t.Frame("rtnl_lock")()
+	rtnl.Lock(t)
 }
 
 func (o *Ops) unlockChange(t *sim.Task, rtnl *sim.Mutex, rtnlHeld bool) {
@@ -266,6 +274,7 @@ func (o *Ops) unlockChange(t *sim.Task, rtnl *sim.Mutex, rtnlHeld bool) {
 //
 // Kernel: fib_nl_newrule (net/core/fib_rules.c).
 func (o *Ops) Add(t *sim.Task, rtnl *sim.Mutex, r Rule, excl bool) error {
+	defer t.Frame("fib_nl_newrule")()
 	held := o.lockChange(t, rtnl)
 	err := o.addLocked(t, r, excl, held)
 	o.unlockChange(t, rtnl, held)
@@ -342,6 +351,7 @@ func (o *Ops) addLocked(t *sim.Task, req Rule, excl, rtnlHeld bool) error {
 //
 // Kernel: notify_rule_change (net/core/fib_rules.c).
 func (o *Ops) notify(t *sim.Task, e *entry, del bool) {
+	defer t.Frame("notify_rule_change")()
 	if o.cfg.Notify != nil && (o.cfg.Wanted == nil || o.cfg.Wanted()) {
 		o.cfg.Notify(t, e.dump(o.family), del)
 	}
@@ -587,6 +597,7 @@ func (o *Ops) emptyTable() uint32 {
 //
 // Kernel: fib_nl_delrule (net/core/fib_rules.c).
 func (o *Ops) Del(t *sim.Task, rtnl *sim.Mutex, r Rule) error {
+	defer t.Frame("fib_nl_delrule")()
 	held := o.lockChange(t, rtnl)
 	err := o.delLocked(t, r, held)
 	o.unlockChange(t, rtnl, held)

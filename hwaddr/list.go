@@ -216,6 +216,7 @@ type AddOptions struct {
 // Kernel: __hw_addr_add_ex (net/core/dev_addr_lists.c); the exclusive flag
 // replaced the open-coded walk of dev_uc_add_excl in 406f42fa0d3c.
 func (l *List) AddEx(t *sim.Task, addr Addr, typ Type, o AddOptions) error {
+	defer t.Frame("__hw_addr_add_ex")()
 	if o.Global && o.Sync {
 		return errno.Errorf(syscall.EINVAL, "hardware address %s (%s): global and sync adds cannot be combined", addr, typ)
 	}
@@ -247,6 +248,7 @@ func (l *List) AddExcl(t *sim.Task, addr Addr, typ Type) error {
 //
 // Kernel: dev_mc_add_global.
 func (l *List) AddGlobal(t *sim.Task, addr Addr, typ Type) error {
+	defer t.Frame("dev_mc_add_global")()
 	return l.AddEx(t, addr, typ, AddOptions{Global: true})
 }
 
@@ -269,6 +271,7 @@ type DelOptions struct {
 // Kernel: __hw_addr_del_ex, __hw_addr_del_entry, __hw_addr_lookup
 // (net/core/dev_addr_lists.c).
 func (l *List) DelEx(t *sim.Task, addr Addr, typ Type, o DelOptions) error {
+	defer t.Frame("__hw_addr_del_ex")()
 	before := l.compares
 	st := l.delEx(makeKey(addr, typ), o.Global, o.Sync)
 	l.charge(t, sim.HWAddrCompare, l.compares-before)
@@ -286,6 +289,7 @@ func (l *List) Del(t *sim.Task, addr Addr, typ Type) error {
 //
 // Kernel: dev_mc_del_global.
 func (l *List) DelGlobal(t *sim.Task, addr Addr, typ Type) error {
+	defer t.Frame("dev_mc_del_global")()
 	return l.DelEx(t, addr, typ, DelOptions{Global: true})
 }
 

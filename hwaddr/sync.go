@@ -38,6 +38,7 @@ import (
 //
 // Kernel: __hw_addr_sync (net/core/dev_addr_lists.c).
 func Sync(t *sim.Task, to, from *List) error {
+	defer t.Frame("__hw_addr_sync")()
 	if to == nil || from == nil {
 		return errNilList()
 	}
@@ -71,6 +72,7 @@ func Sync(t *sim.Task, to, from *List) error {
 //
 // Kernel: __hw_addr_sync_multiple (net/core/dev_addr_lists.c).
 func SyncMultiple(t *sim.Task, to, from *List) error {
+	defer t.Frame("__hw_addr_sync_multiple")()
 	if to == nil || from == nil {
 		return errNilList()
 	}
@@ -96,6 +98,7 @@ func SyncMultiple(t *sim.Task, to, from *List) error {
 //
 // Kernel: __hw_addr_unsync (net/core/dev_addr_lists.c).
 func Unsync(t *sim.Task, to, from *List) {
+	defer t.Frame("__hw_addr_unsync")()
 	if to == nil || from == nil {
 		return
 	}
@@ -156,6 +159,7 @@ func (l *List) unsyncOne(from *List, ha *node) {
 //
 // Kernel: __hw_addr_sync_dev (net/core/dev_addr_lists.c).
 func (l *List) SyncDev(t *sim.Task, sync, unsync func(Addr) error) error {
+	defer t.Frame("__hw_addr_sync_dev")()
 	if sync == nil {
 		return errno.New(syscall.EINVAL, "hardware address sync callback is nil")
 	}
@@ -195,6 +199,7 @@ func (l *List) SyncDev(t *sim.Task, sync, unsync func(Addr) error) error {
 //
 // Kernel: __hw_addr_unsync_dev (net/core/dev_addr_lists.c).
 func (l *List) UnsyncDev(t *sim.Task, unsync func(Addr) error) {
+	defer t.Frame("__hw_addr_unsync_dev")()
 	i0 := l.iterated
 	for ha := l.head; ha != nil; {
 		next := ha.next
@@ -215,6 +220,7 @@ func (l *List) UnsyncDev(t *sim.Task, unsync func(Addr) error) {
 //
 // Kernel: __hw_addr_flush (net/core/dev_addr_lists.c).
 func (l *List) Flush(t *sim.Task) {
+	defer t.Frame("__hw_addr_flush")()
 	n, fp := int64(l.count), l.footprint(sim.HWAddrIterate)
 	l.iterated += n
 	l.head, l.tail, l.count = nil, nil, 0

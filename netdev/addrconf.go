@@ -61,6 +61,7 @@ func ipv6Scope(a netip.Addr) Scope {
 //
 // Kernel: addrconf_notify (net/ipv6/addrconf.c).
 func addrconfNotify(t *sim.Task, ev Event, d *Device) error {
+	defer t.Frame("addrconf_notify")()
 	tb := d.tbl
 	switch ev {
 	case EventRegister:
@@ -158,6 +159,7 @@ func (d *Device) linkReady() bool {
 //
 // Kernel: ipv6_add_dev (net/ipv6/addrconf.c).
 func (d *Device) ipv6AddDev(t *sim.Task) {
+	defer t.Frame("ipv6_add_dev")()
 	idev := &inet6Dev{cnf: d.tbl.IPv6Default, mtu6: d.mtu}
 	if d.flags&(FlagNoARP|FlagLoopback) != 0 {
 		idev.cnf.AcceptDAD = -1
@@ -199,6 +201,7 @@ func (d *Device) addrconfPermanentAddr(t *sim.Task) {
 // addrconf_add_linklocal with its fe80::/64 prefix route), addrconf_dad_run,
 // rt6_sync_up(RTNH_F_DEAD).
 func (d *Device) addrconfUp(t *sim.Task) {
+	defer t.Frame("addrconf_dev_config")()
 	idev := d.inet6
 	d.ipv6McUp(t)
 	if d.isLoopback() {
@@ -261,6 +264,7 @@ func (d *Device) verifyAddrs(t *sim.Task) {
 //
 // Kernel: addrconf_ifdown (net/ipv6/addrconf.c).
 func (d *Device) addrconfIfdown(t *sim.Task, unregister bool) {
+	defer t.Frame("addrconf_ifdown")()
 	ev := EventDown
 	if unregister {
 		ev = EventUnregister

@@ -61,6 +61,7 @@ func (d *Device) Inet6Addrs() []Addr {
 // prefix length), EADDRNOTAVAIL for ::, multicast or a loopback address on
 // another device, EACCES with disable_ipv6.
 func (d *Device) AddInet6(t *sim.Task, a Addr) error {
+	defer t.Frame("inet6_rtm_newaddr")()
 	return d.newInet6(t, a, false)
 }
 
@@ -72,6 +73,7 @@ func (d *Device) AddInet6(t *sim.Task, a Addr) error {
 //
 // Kernel: inet6_rtm_newaddr → inet6_addr_modify (net/ipv6/addrconf.c).
 func (d *Device) ReplaceInet6(t *sim.Task, a Addr) error {
+	defer t.Frame("inet6_rtm_newaddr")()
 	return d.newInet6(t, a, true)
 }
 
@@ -194,6 +196,7 @@ func (d *Device) ipv6ModifyAddr(t *sim.Task, ifa *ifaddr6, a Addr, valid, prefer
 //
 // Kernel: ipv6_add_addr (net/ipv6/addrconf.c).
 func (d *Device) ipv6AddAddr(t *sim.Task, a Addr, linkLocal bool) *ifaddr6 {
+	defer t.Frame("ipv6_add_addr")()
 	t.Charge(sim.AddrOp, 1)
 	idev := d.inet6
 	a.Flags |= AddrTentative
@@ -242,6 +245,7 @@ func (idev *inet6Dev) pushFront(ifa *ifaddr6) {
 // Kernel: inet6_rtm_deladdr → inet6_addr_del (net/ipv6/addrconf.c):
 // EADDRNOTAVAIL when no address matches both.
 func (d *Device) DelInet6(t *sim.Task, p netip.Prefix) error {
+	defer t.Frame("inet6_rtm_deladdr")()
 	idev := d.inet6
 	if idev == nil {
 		return errno.New(syscall.ENXIO, "IPv6 is disabled on this device")
@@ -264,6 +268,7 @@ func (d *Device) DelInet6(t *sim.Task, p netip.Prefix) error {
 //
 // Kernel: ipv6_del_addr (net/ipv6/addrconf.c).
 func (d *Device) ipv6DelAddr(t *sim.Task, ifa *ifaddr6) {
+	defer t.Frame("ipv6_del_addr")()
 	ifa.state = dadDead
 	ifa.generation++
 	d.tbl.s.addrMsg(t, d, ifa.Addr, true, false)

@@ -35,6 +35,7 @@ const (
 //
 // Kernel: addrconf_dad_start → addrconf_mod_dad_work(ifp, 0).
 func (d *Device) dadStart(t *sim.Task, ifa *ifaddr6) {
+	defer t.Frame("addrconf_dad_start")()
 	ifa.state = dadPre
 	gen := ifa.generation
 	d.tbl.s.wq.Queue(t, 0, "addrconf_dad_work", func(kw *sim.Task) { d.dadBegin(kw, ifa, gen) })
@@ -81,6 +82,7 @@ func (d *Device) dadBegin(t *sim.Task, ifa *ifaddr6, gen int) {
 // route with the address (ipv6_add_addr, fixup_permanent_addr) and inserts
 // it here; netsim makes it here.
 func (d *Device) dadCompleted(t *sim.Task, ifa *ifaddr6) {
+	defer t.Frame("addrconf_dad_completed")()
 	ifa.state = dadPost
 	ifa.Flags &^= AddrTentative
 	d.tbl.s.addrMsg(t, d, ifa.Addr, false, false) // before its local route

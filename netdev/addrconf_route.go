@@ -29,6 +29,7 @@ func (d *Device) addrconfAddMroute(t *sim.Task) {
 // Kernel: addrconf_prefix_route (net/ipv6/addrconf.c). Addresses' prefix
 // routes have no RTF_PREFIX_RT (only router advertisements' do).
 func (d *Device) addrconfPrefixRoute(t *sim.Task, p netip.Prefix, metric uint32, expires sim.Time) {
+	defer t.Frame("addrconf_prefix_route")()
 	_, _ = d.tbl.fib6.AddAddrconfRoute(t, AddrconfRoute{
 		Kind: AddrconfPrefix, Dev: d, Prefix: p.Masked(), Metric: metric, Expires: expires, NoPrefixFlag: true,
 	})

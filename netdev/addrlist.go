@@ -17,6 +17,7 @@ import (
 //
 // Kernel: dev_uc_add (net/core/dev_addr_lists.c).
 func (d *Device) UCAdd(t *sim.Task, a MAC) error {
+	defer t.Frame("dev_uc_add")()
 	return d.reloadRxModeOn(t, d.uc.Add(t, a, hwaddr.TypeUnicast))
 }
 
@@ -31,6 +32,7 @@ func (d *Device) UCAddExcl(t *sim.Task, a MAC) error {
 //
 // Kernel: dev_uc_del (net/core/dev_addr_lists.c).
 func (d *Device) UCDel(t *sim.Task, a MAC) error {
+	defer t.Frame("dev_uc_del")()
 	return d.reloadRxModeOn(t, d.uc.Del(t, a, hwaddr.TypeUnicast))
 }
 
@@ -38,6 +40,7 @@ func (d *Device) UCDel(t *sim.Task, a MAC) error {
 //
 // Kernel: dev_mc_add (net/core/dev_addr_lists.c).
 func (d *Device) MCAdd(t *sim.Task, a MAC) error {
+	defer t.Frame("dev_mc_add")()
 	return d.reloadRxModeOn(t, d.mc.Add(t, a, hwaddr.TypeMulticast))
 }
 
@@ -59,6 +62,7 @@ func (d *Device) MCAddGlobal(t *sim.Task, a MAC) error {
 //
 // Kernel: dev_mc_del (net/core/dev_addr_lists.c).
 func (d *Device) MCDel(t *sim.Task, a MAC) error {
+	defer t.Frame("dev_mc_del")()
 	return d.reloadRxModeOn(t, d.mc.Del(t, a, hwaddr.TypeMulticast))
 }
 
@@ -74,6 +78,7 @@ func (d *Device) MCDelGlobal(t *sim.Task, a MAC) error {
 //
 // Kernel: dev_uc_sync (net/core/dev_addr_lists.c).
 func UCSync(t *sim.Task, to, from *Device) error {
+	defer t.Frame("dev_uc_sync")()
 	return to.reloadRxModeOn(t, hwaddr.Sync(t, to.uc, from.uc))
 }
 
@@ -81,6 +86,7 @@ func UCSync(t *sim.Task, to, from *Device) error {
 //
 // Kernel: dev_mc_sync (net/core/dev_addr_lists.c).
 func MCSync(t *sim.Task, to, from *Device) error {
+	defer t.Frame("dev_mc_sync")()
 	return to.reloadRxModeOn(t, hwaddr.Sync(t, to.mc, from.mc))
 }
 
@@ -89,6 +95,7 @@ func MCSync(t *sim.Task, to, from *Device) error {
 //
 // Kernel: dev_uc_sync_multiple (net/core/dev_addr_lists.c).
 func UCSyncMultiple(t *sim.Task, to, from *Device) error {
+	defer t.Frame("dev_uc_sync_multiple")()
 	return to.reloadRxModeOn(t, hwaddr.SyncMultiple(t, to.uc, from.uc))
 }
 
@@ -96,6 +103,7 @@ func UCSyncMultiple(t *sim.Task, to, from *Device) error {
 //
 // Kernel: dev_mc_sync_multiple (net/core/dev_addr_lists.c).
 func MCSyncMultiple(t *sim.Task, to, from *Device) error {
+	defer t.Frame("dev_mc_sync_multiple")()
 	return to.reloadRxModeOn(t, hwaddr.SyncMultiple(t, to.mc, from.mc))
 }
 
@@ -114,6 +122,7 @@ func (d *Device) reloadRxModeOn(t *sim.Task, err error) error {
 //
 // Kernel: dev_uc_unsync (net/core/dev_addr_lists.c).
 func UCUnsync(t *sim.Task, to, from *Device) {
+	defer t.Frame("dev_uc_unsync")()
 	hwaddr.Unsync(t, to.uc, from.uc)
 	to.setRxMode(t)
 }
@@ -122,6 +131,7 @@ func UCUnsync(t *sim.Task, to, from *Device) {
 //
 // Kernel: dev_mc_unsync (net/core/dev_addr_lists.c).
 func MCUnsync(t *sim.Task, to, from *Device) {
+	defer t.Frame("dev_mc_unsync")()
 	hwaddr.Unsync(t, to.mc, from.mc)
 	to.setRxMode(t)
 }
@@ -133,6 +143,7 @@ func MCUnsync(t *sim.Task, to, from *Device) {
 //
 // Kernel: __dev_set_rx_mode (net/core/dev.c).
 func (d *Device) setRxMode(t *sim.Task) {
+	defer t.Frame("__dev_set_rx_mode")()
 	if !d.IsUp() || d.state != regRegistered {
 		return
 	}

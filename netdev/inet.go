@@ -182,6 +182,7 @@ func (d *Device) ethMulticast() bool { return !d.isLoopback() }
 //
 // Kernel: inetdev_event (net/ipv4/devinet.c).
 func inetdevEvent(t *sim.Task, ev Event, d *Device) error {
+	defer t.Frame("inetdev_event")()
 	switch ev {
 	case EventRegister:
 		// inetdev_init: the device starts with the default configuration.
@@ -315,6 +316,7 @@ func sameSubnet(a, o Addr) bool {
 // EEXIST for the same local address in the same subnet, EINVAL for a scope
 // that differs from the primary's.
 func (d *Device) AddInet4(t *sim.Task, a Addr) error {
+	defer t.Frame("inet_rtm_newaddr")()
 	return d.newInet4(t, a, false)
 }
 
@@ -326,6 +328,7 @@ func (d *Device) AddInet4(t *sim.Task, a Addr) error {
 //
 // Kernel: inet_rtm_newaddr (net/ipv4/devinet.c).
 func (d *Device) ReplaceInet4(t *sim.Task, a Addr) error {
+	defer t.Frame("inet_rtm_newaddr")()
 	return d.newInet4(t, a, true)
 }
 
@@ -460,6 +463,7 @@ func promotedPos(addrs []*Addr, v, p int, s Scope) int {
 //
 // Kernel: __inet_insert_ifa (net/ipv4/devinet.c).
 func (d *Device) insertInet4(t *sim.Task, a Addr) error {
+	defer t.Frame("__inet_insert_ifa")()
 	in := d.inet
 	a.Flags &^= AddrSecondary
 	if p := in.primary[a.Subnet()]; p != nil {
@@ -507,6 +511,7 @@ func (d *Device) insertInet4(t *sim.Task, a Addr) error {
 // Kernel: inet_rtm_deladdr → __inet_del_ifa (net/ipv4/devinet.c):
 // EADDRNOTAVAIL when no address matches.
 func (d *Device) DelInet4(t *sim.Task, p netip.Prefix) error {
+	defer t.Frame("inet_rtm_deladdr")()
 	return d.DelInet4Match(t, Addr{Prefix: p})
 }
 
@@ -518,6 +523,7 @@ func (d *Device) DelInet4(t *sim.Task, p netip.Prefix) error {
 // Kernel: inet_rtm_deladdr (net/ipv4/devinet.c): "ipv4: Address not found"
 // (EADDRNOTAVAIL) when no address matches.
 func (d *Device) DelInet4Match(t *sim.Task, m Addr) error {
+	defer t.Frame("inet_rtm_deladdr")()
 	if err := checkLabel(m.Label); err != nil {
 		return err
 	}
@@ -556,6 +562,7 @@ func (d *Device) DelInet4First(t *sim.Task, match func(Addr) bool) error {
 //
 // Kernel: __inet_del_ifa (net/ipv4/devinet.c).
 func (d *Device) delInet4(t *sim.Task, victim *Addr) {
+	defer t.Frame("__inet_del_ifa")()
 	in := d.inet
 	t.Charge(sim.AddrOp, 1)
 	var promoted *Addr

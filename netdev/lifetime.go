@@ -215,6 +215,7 @@ func (d *Device) armInet4Lifetimes(t *sim.Task) {
 //
 // Kernel: check_lifetime (net/ipv4/devinet.c).
 func (d *Device) checkInet4Lifetimes(t *sim.Task, in *inDev) {
+	defer t.Frame("check_lifetime")()
 	if d.inet != in {
 		return
 	}
@@ -260,6 +261,7 @@ func (d *Device) armInet6Lifetimes(t *sim.Task) {
 // Kernel: addrconf_verify_rtnl (net/ipv6/addrconf.c), without temporary
 // addresses.
 func (d *Device) checkInet6Lifetimes(t *sim.Task, idev *inet6Dev) {
+	defer t.Frame("addrconf_verify_rtnl")()
 	if d.inet6 != idev || idev.dead {
 		return
 	}

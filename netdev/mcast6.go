@@ -124,6 +124,7 @@ func (d *Device) ipv6LeaveSolicit(t *sim.Task, a netip.Addr) {
 //
 // Kernel: ipv6_dev_mc_inc → igmp6_group_added (net/ipv6/mcast.c).
 func (d *Device) ipv6McInc(t *sim.Task, g netip.Addr) {
+	defer t.Frame("ipv6_dev_mc_inc")()
 	if m := mcJoin(t, &d.inet6.mc, g); m != nil {
 		d.ipv6McLoad(t, m)
 	}
@@ -166,6 +167,7 @@ func (d *Device) ipv6McUnload(t *sim.Task, m *mcGroup) {
 //
 // Kernel: __ipv6_dev_mc_dec → igmp6_group_dropped (net/ipv6/mcast.c).
 func (d *Device) ipv6McDec(t *sim.Task, g netip.Addr) {
+	defer t.Frame("__ipv6_dev_mc_dec")()
 	if m := mcLeave(t, &d.inet6.mc, g); m != nil {
 		d.ipv6McUnload(t, m)
 	}
@@ -191,6 +193,7 @@ func (d *Device) ipv6McDown(t *sim.Task) {
 //
 // Kernel: __ipv6_dev_ac_inc (net/ipv6/anycast.c).
 func (d *Device) ipv6AcInc(t *sim.Task, a netip.Addr) error {
+	defer t.Frame("__ipv6_dev_ac_inc")()
 	idev := d.inet6
 	if idev.dead {
 		return errno.New(syscall.ENODEV, "device is going away")
@@ -216,6 +219,7 @@ func (d *Device) ipv6AcInc(t *sim.Task, a netip.Addr) error {
 //
 // Kernel: __ipv6_dev_ac_dec (net/ipv6/anycast.c).
 func (d *Device) ipv6AcDec(t *sim.Task, a netip.Addr) {
+	defer t.Frame("__ipv6_dev_ac_dec")()
 	idev := d.inet6
 	i := slices.IndexFunc(idev.ac, func(ac *acAddr) bool { return ac.addr == a })
 	if i < 0 {

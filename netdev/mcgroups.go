@@ -89,6 +89,7 @@ func (l *mcList) scanned(m *mcGroup) int64 {
 // Kernel: ____ip_mc_inc_group (net/ipv4/igmp.c), __ipv6_dev_mc_inc
 // (net/ipv6/mcast.c).
 func mcJoin(t *sim.Task, l *mcList, g netip.Addr) *mcGroup {
+	defer t.Frame("____ip_mc_inc_group")()
 	m := l.by[g]
 	t.ChargeIn(sim.McListScan, l.scanned(m), l.footprint())
 	if m != nil {
@@ -111,6 +112,7 @@ func mcJoin(t *sim.Task, l *mcList, g netip.Addr) *mcGroup {
 // Kernel: __ip_mc_dec_group (net/ipv4/igmp.c), __ipv6_dev_mc_dec
 // (net/ipv6/mcast.c).
 func mcLeave(t *sim.Task, l *mcList, g netip.Addr) *mcGroup {
+	defer t.Frame("__ip_mc_dec_group")()
 	m := l.by[g]
 	t.ChargeIn(sim.McListScan, l.scanned(m), l.footprint())
 	if m == nil {

@@ -65,6 +65,7 @@ func (s *Stack) SetAnnouncer(a Announcer) { s.announce = a }
 //
 // Kernel: rtmsg_ifinfo (net/core/rtnetlink.c).
 func (s *Stack) linkMsg(t *sim.Task, d *Device, del bool, change uint32, req bool) {
+	defer t.Frame("rtmsg_ifinfo")()
 	if s.announce != nil {
 		s.announce.LinkMsg(t, d, del, change, req)
 	}
@@ -85,6 +86,7 @@ func (s *Stack) brPortMsg(t *sim.Task, p *Device, del bool) {
 // Kernel: rtmsg_ifa (net/ipv4/devinet.c), inet6_ifa_notify
 // (net/ipv6/addrconf.c).
 func (s *Stack) addrMsg(t *sim.Task, d *Device, a Addr, del bool, req bool) {
+	defer t.Frame("rtmsg_ifa")()
 	if s.announce != nil {
 		s.announce.AddrMsg(t, d, a, del, req)
 	}

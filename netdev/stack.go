@@ -146,6 +146,7 @@ func (s *Stack) RegisterNotifier(n Notifier) { s.notifiers = append(s.notifiers,
 //
 // Kernel: call_netdevice_notifiers (net/core/dev.c).
 func (s *Stack) notify(t *sim.Task, ev Event, dev *Device) error {
+	defer t.Frame("call_netdevice_notifiers")()
 	t.Charge(sim.NotifierCall, 1)
 	vetoable := ev == EventPreUp || ev == EventPreChangeUpper
 	s.rtnetlinkEvent(t, ev, dev)
@@ -465,6 +466,7 @@ func (tb *Table) nextFreeIndex(last IfIndex, claimed map[IfIndex]bool) (IfIndex,
 //
 // Kernel: register_netdevice (net/core/dev.c).
 func (tb *Table) register(t *sim.Task, d *Device, want IfIndex) error {
+	defer t.Frame("register_netdevice")()
 	if d.state != regUninitialized {
 		return errno.Errorf(syscall.EINVAL, "device %s is already registered", d.name)
 	}

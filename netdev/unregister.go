@@ -24,6 +24,7 @@ const MaxIfindexList = 16382
 // (net/core/rtnetlink.c). A requested ifindex that is in use is EEXIST (the
 // request finds that device first), a veth peer's is EBUSY.
 func (tb *Table) NewLink(t *sim.Task, spec LinkSpec) ([]*Device, error) {
+	defer t.Frame("rtnl_newlink")()
 	if spec == nil {
 		return nil, errno.New(syscall.EINVAL, "No link specification")
 	}
@@ -142,6 +143,7 @@ type tier interface{ tie(devs []*Device) }
 // Kernel: rtnl_dellink → rtnl_delete_link (net/core/rtnetlink.c):
 // EOPNOTSUPP for a device without dellink (loopback).
 func (tb *Table) DelLink(t *sim.Task, d *Device) error {
+	defer t.Frame("rtnl_dellink")()
 	if d == nil || d.tbl != tb || d.state != regRegistered {
 		return errno.New(syscall.ENODEV, "No such device")
 	}
@@ -159,6 +161,7 @@ func (tb *Table) DelLink(t *sim.Task, d *Device) error {
 // Kernel: rtnl_group_dellink (net/core/rtnetlink.c): EPERM for group 0,
 // EOPNOTSUPP if any member cannot be deleted, ENODEV if none matches.
 func (tb *Table) DelGroup(t *sim.Task, g uint32) error {
+	defer t.Frame("rtnl_group_dellink")()
 	if g == 0 {
 		return errno.New(syscall.EPERM, "Cannot delete the default group")
 	}
@@ -182,6 +185,7 @@ func (tb *Table) DelGroup(t *sim.Task, g uint32) error {
 // or one over MaxIfindexList entries, ENODEV for an unknown ifindex,
 // EOPNOTSUPP for a device without dellink.
 func (tb *Table) DelIfindexList(t *sim.Task, idx []IfIndex) error {
+	defer t.Frame("rtnl_list_dellink")()
 	if len(idx) == 0 || len(idx) > MaxIfindexList {
 		return errno.Errorf(syscall.EINVAL, "ifindex list must hold 1 to %d entries, not %d", MaxIfindexList, len(idx))
 	}
@@ -250,6 +254,7 @@ func (b *delQueue) add(t *sim.Task, d *Device) {
 // for devices being dismantled, so a batch waits for two expedited grace
 // periods whatever its size.
 func (s *Stack) UnregisterMany(t *sim.Task, devs []*Device) {
+	defer t.Frame("unregister_netdevice_many")()
 	var list []*Device
 	seen := make(map[*Device]bool, len(devs))
 	for _, d := range devs {
@@ -303,6 +308,7 @@ func (s *Stack) TakeTodo() []*Device {
 //
 // Kernel: netdev_run_todo (net/core/dev.c, 5.x).
 func (s *Stack) RunTodo(t *sim.Task, list []*Device) {
+	defer t.Frame("netdev_run_todo")()
 	if len(list) == 0 {
 		return
 	}
@@ -325,6 +331,7 @@ func (s *Stack) RunTodo(t *sim.Task, list []*Device) {
 //
 // Kernel: netdev_wait_allrefs (net/core/dev.c); the backoff is seed 002's.
 func (s *Stack) waitAllRefs(t *sim.Task, d *Device) {
+	defer t.Frame("netdev_wait_allrefs")()
 	const second = 1_000_000_000
 	rebroadcast := t.Now()
 	start := rebroadcast
@@ -358,6 +365,7 @@ func (s *Stack) waitAllRefs(t *sim.Task, d *Device) {
 // Kernel: default_device_exit_batch and loopback_net_exit (net/core/dev.c,
 // drivers/net/loopback.c), run by cleanup_net.
 func (tb *Table) DelAll(t *sim.Task) {
+	defer t.Frame("default_device_exit_batch")()
 	b := newDelQueue(tb.count)
 	for d := tb.head; d != nil; d = d.next {
 		if d != tb.loopback {

@@ -26,6 +26,7 @@ func (d *Device) SetUp(t *sim.Task, up bool) error { return d.setUp(t, up, 0, ni
 // promiscuity and allmulti references, which __dev_change_flags takes
 // after __dev_open or __dev_close and before __dev_notify_flags.
 func (d *Device) setUp(t *sim.Task, up bool, changed Flags, rx func()) error {
+	defer t.Frame("dev_change_flags")()
 	if d.state != regRegistered {
 		return errno.Errorf(syscall.ENODEV, "Device \"%s\" is being unregistered", d.name)
 	}
@@ -56,6 +57,7 @@ func (d *Device) setUp(t *sim.Task, up bool, changed Flags, rx func()) error {
 //
 // Kernel: __dev_open (net/core/dev.c).
 func (d *Device) open(t *sim.Task) error {
+	defer t.Frame("__dev_open")()
 	if err := d.tbl.s.notify(t, EventPreUp, d); err != nil {
 		return err
 	}
@@ -189,6 +191,7 @@ func (s *Stack) linkwatchRelease(t *sim.Task) {
 // netdev_state_change) (net/core/link_watch.c); the work runs after the
 // request that queued the events, under RTNL.
 func (s *Stack) linkwatchRun(t *sim.Task) {
+	defer t.Frame("__linkwatch_run_queue")()
 	s.lwHold++
 	for len(s.lwQueue) > 0 {
 		d := s.lwQueue[0]
@@ -226,6 +229,7 @@ const flagRunning = Flags(0x40)
 // nil, runs after the devices are stopped and before the first RTM_NEWLINK
 // (see setUp).
 func (s *Stack) closeMany(t *sim.Task, devs []*Device, dismantle bool, change uint32, rx func()) {
+	defer t.Frame("dev_close_many")()
 	var up []*Device
 	for _, d := range devs {
 		if d.IsUp() {
@@ -512,6 +516,7 @@ const UserFlags = FlagUp | FlagNoARP | FlagMulticast | FlagPromisc | FlagAllMult
 // Kernel: dev_change_flags with rtnl_dev_combine_flags (net/core/rtnetlink.c)
 // → __dev_change_flags, __dev_notify_flags (net/core/dev.c).
 func (d *Device) ChangeFlags(t *sim.Task, flags, mask Flags) error {
+	defer t.Frame("dev_change_flags")()
 	if d.state != regRegistered {
 		return errno.Errorf(syscall.ENODEV, "Device \"%s\" is being unregistered", d.name)
 	}

@@ -180,6 +180,7 @@ func (op *removal) removeNhGrpEntry(e *grpEntry) bool {
 //
 // Kernel: remove_nexthop_from_groups (net/ipv4/nexthop.c).
 func (op *removal) removeNexthopFromGroups(nh *Nexthop) bool {
+	defer op.t.Frame("remove_nexthop_from_groups")()
 	if nh.grpList.head == nil {
 		// Nothing to do: the kernel skips the costly synchronize_net.
 		return false

@@ -399,6 +399,7 @@ func (nh *Nexthop) FIBUsers() int { return int(nh.fiList.n) }
 //
 // Kernel: __remove_nexthop_fib (net/ipv4/nexthop.c).
 func (nh *Nexthop) markFIBUsersDead(t *sim.Task) bool {
+	defer t.Frame("__remove_nexthop_fib")()
 	if nh.fiList.n == 0 {
 		return false
 	}

@@ -28,6 +28,7 @@ func (tb *Table) newRemoval(t *sim.Task, f Flusher) *removal {
 //
 // Kernel: remove_nexthop (net/ipv4/nexthop.c).
 func (op *removal) removeNexthop(nh *Nexthop) bool {
+	defer op.t.Frame("remove_nexthop")()
 	if nh.dead {
 		return false
 	}
@@ -45,6 +46,7 @@ func (op *removal) removeNexthop(nh *Nexthop) bool {
 //
 // Kernel: __remove_nexthop (net/ipv4/nexthop.c).
 func (op *removal) removeNexthopLinks(nh *Nexthop) bool {
+	defer op.t.Frame("__remove_nexthop")()
 	need := op.removeNexthopFIB(nh)
 	if nh.grp != nil {
 		op.tb.removeNexthopGroup(nh)
@@ -64,6 +66,7 @@ func (op *removal) removeNexthopLinks(nh *Nexthop) bool {
 //
 // Kernel: __remove_nexthop_fib (net/ipv4/nexthop.c).
 func (op *removal) removeNexthopFIB(nh *Nexthop) bool {
+	defer op.t.Frame("__remove_nexthop_fib")()
 	need := nh.markFIBUsersDead(op.t)
 	if need && op.tb.policy == FlushPerNexthop {
 		op.flush()

@@ -196,6 +196,7 @@ func (tb *Table) findUnusedID() ID {
 //
 // Kernel: rtm_new_nexthop, nexthop_add, insert_nexthop (net/ipv4/nexthop.c).
 func (tb *Table) Add(t *sim.Task, cfg Config) (*Nexthop, error) {
+	defer t.Frame("rtm_new_nexthop")()
 	return tb.newNexthop(t, cfg, false, true)
 }
 
@@ -211,6 +212,7 @@ func (tb *Table) Add(t *sim.Task, cfg Config) (*Nexthop, error) {
 // Kernel: insert_nexthop, replace_nexthop, replace_nexthop_single,
 // replace_nexthop_grp (net/ipv4/nexthop.c).
 func (tb *Table) Replace(t *sim.Task, cfg Config, f Flusher) (*Nexthop, error) {
+	defer t.Frame("replace_nexthop")()
 	_ = f // replace never flushes the FIB; kept for the contract
 	return tb.newNexthop(t, cfg, true, true)
 }
@@ -315,6 +317,7 @@ func (tb *Table) link(nh *Nexthop) {
 //
 // Kernel: rtm_del_nexthop, remove_one_nexthop (net/ipv4/nexthop.c).
 func (tb *Table) Del(t *sim.Task, id ID, f Flusher) error {
+	defer t.Frame("rtm_del_nexthop")()
 	if id == 0 {
 		return einval("Invalid nexthop id")
 	}
@@ -343,6 +346,7 @@ func (tb *Table) Del(t *sim.Task, id ID, f Flusher) error {
 //
 // Kernel: nh_netdev_event, nexthop_flush_dev (net/ipv4/nexthop.c).
 func (tb *Table) FlushDev(t *sim.Task, dev *netdev.Device, ev netdev.Event, f Flusher) {
+	defer t.Frame("nexthop_flush_dev")()
 	if dev == nil {
 		return
 	}
@@ -397,6 +401,7 @@ func (tb *Table) flushDev(t *sim.Task, dev *netdev.Device, ev netdev.Event, f Fl
 //
 // Kernel: flush_all_nexthops (net/ipv4/nexthop.c).
 func (tb *Table) FlushAll(t *sim.Task, f Flusher) {
+	defer t.Frame("flush_all_nexthops")()
 	tb.advance(t)
 	op := tb.newRemoval(t, f)
 	need := false

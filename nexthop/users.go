@@ -101,6 +101,7 @@ func (nh *Nexthop) IPv6UserList() []IPv6User {
 //
 // Kernel: __remove_nexthop_fib (net/ipv4/nexthop.c).
 func (nh *Nexthop) deleteIPv6Users(t *sim.Task) {
+	defer t.Frame("ip6_del_rt")()
 	for nh.f6iList.head != nil {
 		u := nh.f6iList.head.u
 		nh.RemoveIPv6User(u)

@@ -100,6 +100,7 @@ func (h *Handle) do(op string, fn func(t *sim.Task, tb *netdev.Table) error) err
 // doFrom runs one request from origin o with RTNL held: the notifications
 // it causes carry o.
 func (h *Handle) doFrom(o Origin, op string, fn func(t *sim.Task, tb *netdev.Table) error) error {
+	defer h.t.Frame("rtnetlink_rcv_msg")()
 	defer h.enter(op)()
 	if err := h.usable(); err != nil {
 		return err

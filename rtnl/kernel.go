@@ -186,7 +186,10 @@ func (k *Kernel) InitNet() *Net { return k.initNet }
 // Kernel: rtnl_lock (net/core/rtnetlink.c).
 //
 // +checklocksacquire:k.rtnl
-func (k *Kernel) lock(t *sim.Task) { k.rtnl.Lock(t) }
+func (k *Kernel) lock(t *sim.Task) {
+	defer t.Frame("rtnl_lock")()
+	k.rtnl.Lock(t)
+}
 
 // unlock releases RTNL and then finishes the devices that the critical
 // section unregistered.
@@ -195,6 +198,7 @@ func (k *Kernel) lock(t *sim.Task) { k.rtnl.Lock(t) }
 //
 // +checklocksrelease:k.rtnl
 func (k *Kernel) unlock(t *sim.Task) {
+	defer t.Frame("rtnl_unlock")()
 	todo := k.stack.TakeTodo()
 	k.rtnl.Unlock(t)
 	k.stack.RunTodo(t, todo)
@@ -459,6 +463,7 @@ func (k *Kernel) DelNet(t *sim.Task, name string) error {
 // nexthop_net_exit (flush_all_nexthops), default_device_exit_batch,
 // ip_fib_net_exit.
 func (k *Kernel) cleanupNet(t *sim.Task, n *Net) {
+	defer t.Frame("cleanup_net")()
 	n.nh.FlushAll(t, n.fib)
 	n.devs.DelAll(t)
 	n.fib.Exit(t)
@@ -470,6 +475,7 @@ func (k *Kernel) cleanupNet(t *sim.Task, n *Net) {
 
 // runWork runs one work item in kworker kw, under RTNL.
 func (k *Kernel) runWork(kw *sim.Task, name string, fn func(kw *sim.Task)) {
+	defer kw.Frame(name)()
 	end := kw.Span(name)
 	k.lock(kw)
 	fn(kw)

@@ -142,6 +142,7 @@ func (n *Net) nexthopConfig(req *NexthopRequest, dev *netdev.Device) (nexthop.Co
 func (h *Handle) NewNexthop(req NexthopRequest) error {
 	replace, create := req.Flags&rt.NLMReplace != 0, req.Flags&rt.NLMCreate != 0
 	return h.doFrom(req.Origin, "RTM_NEWNEXTHOP", func(t *sim.Task, _ *netdev.Table) error {
+		defer t.Frame("rtm_new_nexthop")()
 		if replace && req.ID == 0 {
 			return errno.New(syscall.EINVAL, "Replace requires nexthop id")
 		}
@@ -232,6 +233,7 @@ type NexthopDelRequest struct {
 // Kernel: rtm_del_nexthop, nh_valid_get_del_req (net/ipv4/nexthop.c).
 func (h *Handle) DelNexthop(r NexthopDelRequest) error {
 	return h.doFrom(r.Origin, "RTM_DELNEXTHOP", func(t *sim.Task, _ *netdev.Table) error {
+		defer t.Frame("rtm_del_nexthop")()
 		if r.Other {
 			// nlmsg_parse: rtm_nh_policy_del has NHA_ID only.
 			return errno.New(syscall.EINVAL, "Unknown attribute type")

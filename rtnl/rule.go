@@ -118,6 +118,7 @@ func (h *Handle) DelRule(r RuleRequest) error {
 // rules, with the request's origin recorded for the notification it
 // causes.
 func (h *Handle) ruleChange(op string, r *RuleRequest, change func(o *fibrules.Ops) error) error {
+	defer h.t.Frame("rtnetlink_rcv_msg")()
 	o, end, err := h.ruleRequest(op, r.Family)
 	defer end()
 	if err != nil {

@@ -104,6 +104,7 @@ type LinkRequest struct {
 // rtnl_configure_link and do_set_master.
 func (h *Handle) NewLink(r LinkRequest) error {
 	return h.doFrom(r.Origin, "RTM_NEWLINK", func(t *sim.Task, tb *netdev.Table) error {
+		defer t.Frame("rtnl_newlink")()
 		tgt, err := r.Change.Netns.target(h.n)
 		if err != nil {
 			return err
@@ -243,6 +244,7 @@ func (h *Handle) NewLink(r LinkRequest) error {
 // Kernel: rtnl_setlink (net/core/rtnetlink.c).
 func (h *Handle) SetLink(r LinkRequest) error {
 	return h.doFrom(r.Origin, "RTM_SETLINK", func(t *sim.Task, tb *netdev.Table) error {
+		defer t.Frame("rtnl_setlink")()
 		tgt, err := r.Change.Netns.target(h.n)
 		if err != nil {
 			return err
@@ -266,6 +268,7 @@ func (h *Handle) SetLink(r LinkRequest) error {
 //
 // Kernel: do_setlink (net/core/rtnetlink.c).
 func doSetLink(t *sim.Task, tb, tgt *netdev.Table, d *netdev.Device, byIndex bool, c LinkChange) error {
+	defer t.Frame("do_setlink")()
 	if tgt != nil && tgt != d.Table() {
 		// The request's IFLA_IFNAME (the device's own name in a message
 		// that names the device by it) is the name to take where its
@@ -352,6 +355,7 @@ func doSetLink(t *sim.Task, tb, tgt *netdev.Table, d *netdev.Device, byIndex boo
 //
 // Kernel: dev_change_flags(dev, rtnl_dev_combine_flags(dev, ifm)).
 func changeLinkFlags(t *sim.Task, d *netdev.Device, c LinkChange) error {
+	defer t.Frame("dev_change_flags")()
 	mask := c.Change
 	if mask == 0 {
 		mask = ^netdev.Flags(0)

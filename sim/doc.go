@@ -18,5 +18,9 @@
 // simulated lock (FIFO in virtual time, with hold and wait statistics) and a
 // real sync.Mutex, so the library is also safe for real concurrent use.
 //
+// A Profiler records a virtual-time profile: the CPU time, counted work and
+// waits of every task by its modelled kernel call stack, which the code
+// names with Task.Frame; package sim/vtprof writes it for go tool pprof.
+//
 // sim imports nothing else of netsim; the kernel subsystems are built on it.
 package sim

@@ -176,8 +176,7 @@ func (t *Task) ChargeIn(k Kind, n int64, fp Footprint) {
 func (t *Task) accountStall(n int64, fp Footprint) time.Duration {
 	s := t.w.stall(n, fp)
 	if s > 0 {
-		t.counters[MemStallNS] += int64(s)
-		t.w.count(t, MemStallNS, int64(s))
+		t.count(MemStallNS, int64(s))
 	}
 	return s
 }

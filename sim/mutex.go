@@ -81,12 +81,12 @@ func (m *Mutex) SetSpin(spin bool) {
 //
 // Kernel: mutex_lock (kernel/locking/mutex.c).
 func (m *Mutex) Lock(t *Task) {
+	defer t.Frame("mutex_lock")()
 	if t.inline {
 		t.mustBlock("mutex_lock " + m.name)
 	}
 	w := m.w
-	t.counters[LockAcquire]++
-	w.count(t, LockAcquire, 1)
+	t.count(LockAcquire, 1)
 	if !t.sched {
 		m.real.Lock()
 		m.mu.Lock()
@@ -177,9 +177,14 @@ func (m *Mutex) grantLocked(t *Task, since, start Time) {
 	m.waits.Record(wait)
 	if wait > 0 {
 		m.contended++
-		t.counters[LockContended]++
-		m.w.count(t, LockContended, 1)
+		t.count(LockContended, 1)
 		t.lockWait += wait
+		if t.frame != nil {
+			t.profWait(wait)
+			if m.spin {
+				t.profCPU(wait)
+			}
+		}
 		if m.spin {
 			t.cpu += wait
 			t.spin += wait

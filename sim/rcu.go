@@ -75,8 +75,9 @@ func (r *RCU) planGPLocked(req, start Time) {
 
 func (r *RCU) countGPLocked(at Time) {
 	r.w.atLocked(at, func() {
-		r.kthr.counters[GracePeriod]++
-		r.w.count(r.kthr, GracePeriod, 1)
+		pop := r.kthr.Frame("rcu_gp_kthread")
+		r.kthr.count(GracePeriod, 1)
+		pop()
 	})
 }
 
@@ -99,8 +100,10 @@ func (r *RCU) Call(t *Task, fn func(t *Task)) {
 		w.mu.Unlock()
 		k := r.kthr
 		k.now = at
+		pop := k.Frame("rcu_do_batch")
 		k.Charge(RCUCallback, 1)
 		fn(k)
+		pop()
 	})
 	w.mu.Unlock()
 }
@@ -116,6 +119,7 @@ func (r *RCU) Pending() int {
 //
 // Kernel: synchronize_rcu (kernel/rcu/tree.c).
 func (r *RCU) Synchronize(t *Task) {
+	defer t.Frame("synchronize_rcu")()
 	r.w.mu.Lock()
 	end := r.gpEndForLocked(t.now)
 	r.w.mu.Unlock()
@@ -130,6 +134,7 @@ func (r *RCU) Synchronize(t *Task) {
 //
 // Kernel: synchronize_rcu_expedited (kernel/rcu/tree_exp.h).
 func (r *RCU) SynchronizeExpedited(t *Task) {
+	defer t.Frame("synchronize_rcu_expedited")()
 	t.Charge(SyncExpedited, 1)
 	start := t.now
 	t.Sleep(r.expLen)
@@ -147,6 +152,7 @@ func (r *RCU) SynchronizeExpedited(t *Task) {
 // Kernel: rcu_barrier (kernel/rcu/tree.c), with its barrier_mutex and the
 // rcu_seq_snap / rcu_seq_done test of barrier_sequence.
 func (r *RCU) Barrier(t *Task) {
+	defer t.Frame("rcu_barrier")()
 	w := r.w
 	start := t.now
 	w.mu.Lock()

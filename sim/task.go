@@ -37,6 +37,11 @@ type Task struct {
 	slept      time.Duration
 	counters   Counters
 
+	// With a Profiler: the task's modelled call stack (its innermost
+	// frame) and the function that pops a frame (Frame); nil without.
+	frame    *frameNode
+	popFrame func()
+
 	// Scheduling state, guarded by World.mu.
 	sched    bool // driven by the World's scheduler (Spawn)
 	body     func(*Task)
@@ -107,8 +112,7 @@ func (t *Task) Charge(k Kind, n int64) {
 // account records n units of work of kind k in the task's and the World's
 // counters and returns their CPU cost.
 func (t *Task) account(k Kind, n int64) time.Duration {
-	t.counters[k] += n
-	t.w.count(t, k, n)
+	t.count(k, n)
 	return time.Duration(n) * t.w.table[k]
 }
 
@@ -154,6 +158,9 @@ func (t *Task) Busy(d time.Duration) {
 
 func (t *Task) compute(d time.Duration) {
 	t.cpu += d
+	if t.frame != nil {
+		t.profCPU(d)
+	}
 	switch {
 	case t.inline:
 		t.now = t.now.Add(d)
@@ -162,6 +169,9 @@ func (t *Task) compute(d time.Duration) {
 		w.mu.Lock()
 		start, cpu := w.cpuFree.book(t.now, d, t.cpu0, t.cpu0End)
 		t.cpuWait += start.Sub(t.now)
+		if t.frame != nil {
+			t.profWait(start.Sub(t.now))
+		}
 		t.now = start.Add(d)
 		if w.busy != nil {
 			w.busy.add(start, t.now)
@@ -195,6 +205,9 @@ func (t *Task) Sleep(d time.Duration) {
 	t.now = t.now.Add(d)
 	d = t.now.Sub(start) // less at the end of virtual time
 	t.slept += d
+	if t.frame != nil {
+		t.profWait(d)
+	}
 	t.trace(Event{Name: "sleep", Cat: "sleep", Start: start, Dur: d})
 	t.sync()
 }
@@ -204,6 +217,7 @@ func (t *Task) Sleep(d time.Duration) {
 //
 // Kernel: msleep (kernel/time/timer.c).
 func (t *Task) Msleep(ms int) {
+	defer t.Frame("msleep")()
 	t.Charge(Sleep, 1)
 	j := t.w.costs.Jiffy
 	d := time.Duration(ms) * time.Millisecond
@@ -215,6 +229,9 @@ func (t *Task) Msleep(ms int) {
 	t.now = t.now.Add(d)
 	d = t.now.Sub(start)
 	t.slept += d
+	if t.frame != nil {
+		t.profWait(d)
+	}
 	t.trace(Event{Name: fmt.Sprintf("msleep(%d)", ms), Cat: "sleep", Start: start, Dur: d})
 	t.sync()
 }

@@ -35,6 +35,11 @@ type Options struct {
 	// one task alone takes). Many-task scenarios (thousands of tasks making
 	// millions of requests) run several times faster in real time.
 	Coarse bool
+	// Profiler, if not nil, records the World's virtual-time profile:
+	// the CPU time, waits and work its tasks charge under each modelled
+	// call stack (Task.Frame). A Tracer from Profiler.Attach does the same.
+	// Profiling changes no virtual time and no counter.
+	Profiler *Profiler
 }
 
 // World is one simulated machine: a virtual clock origin, P virtual CPUs, an
@@ -55,8 +60,10 @@ type World struct {
 	ncpu   int
 	coarse bool
 
-	tracer Tracer
-	shards [numShards]shard // work counters and the horizon, spread over cache lines
+	tracer  Tracer
+	prof    *Profiler        // nil: not profiling
+	profRun string           // the run name its stacks are labelled with
+	shards  [numShards]shard // work counters and the horizon, spread over cache lines
 
 	// mu guards the fields below and the scheduling state of every Task and
 	// Mutex of this World.
@@ -85,7 +92,10 @@ func NewWorld(opts Options) (*World, error) {
 	if opts.CPUs < 0 {
 		return nil, errorf(ErrBadOptions, "sim: negative number of virtual CPUs %d", opts.CPUs)
 	}
-	w := &World{costs: DefaultCosts, ncpu: opts.CPUs, coarse: opts.Coarse, tracer: opts.Tracer}
+	w := &World{costs: DefaultCosts, ncpu: opts.CPUs, coarse: opts.Coarse, tracer: opts.Tracer, prof: opts.Profiler}
+	if pt, ok := opts.Tracer.(*profTracer); ok {
+		w.tracer, w.prof, w.profRun = pt.inner, pt.p, pt.run
+	}
 	if opts.Costs != nil {
 		if err := opts.Costs.Validate(); err != nil {
 			return nil, err
@@ -170,6 +180,9 @@ func (w *World) newTaskLocked(name string) *Task {
 	w.nextID++
 	t := &Task{w: w, id: w.nextID, name: name, now: w.horizonNow(), heapIdx: -1, cpu0: -1}
 	w.tasks = append(w.tasks, t)
+	if w.prof != nil {
+		w.prof.register(t, w.profRun)
+	}
 	return t
 }
 

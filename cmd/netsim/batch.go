@@ -21,7 +21,7 @@ import (
 	"github.com/netsimlab/netsim/sim"
 )
 
-const batchUsage = `usage: netsim batch [-machine NAME|FILE] -netns K [-parallel] [-before|-after] [-cpus P] [-4|-6] [-json] [-trace FILE.json] FILE
+const batchUsage = `usage: netsim batch [-machine NAME|FILE] -netns K [-parallel] [-before|-after] [-cpus P] [-4|-6] [-json] [-trace FILE.json] [-pprof FILE] FILE
 
 Runs the ip batch FILE in K fresh network namespaces ns-1 .. ns-K, one
 ` + "`ip -n ns-I -batch FILE`" + ` process each (seed 003's experiment for any

@@ -46,6 +46,8 @@ NETSIM OPTIONS (none is a prefix of an option of ip's, so both mix freely):
   -rt6stats          after the run, print /proc/net/rt6_stats (of NETNS with -n)
   -trace FILE        write a Chrome/Perfetto trace of virtual time to FILE
   -trace-events N    keep at most N events in the trace (default 200000)
+  -pprof FILE        write a pprof profile of virtual time and counted work
+                     by modelled kernel call stack to FILE (go tool pprof)
   -help              print this help
 
 IP OPTIONS are ip's own, as iproute2 6.1 reads them: -4, -6, -force, -batch
@@ -62,6 +64,7 @@ func ipMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var (
 		ipArgs                []string
 		configFile, traceFile string
+		pprofFile             string
 		machineName           string
 		preset                string
 		traceEvents           = defaultTraceEvents
@@ -109,6 +112,12 @@ func ipMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				return fail("-trace needs a FILE")
 			}
 			traceFile = v
+		case "pprof":
+			v, ok := value()
+			if !ok {
+				return fail("-pprof needs a FILE")
+			}
+			pprofFile = v
 		case "trace-events":
 			v, ok := value()
 			n, err := strconv.Atoi(v)
@@ -151,7 +160,7 @@ func ipMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("-machine: %v", err)
 	}
-	tr, err := openTrace(traceFile, traceEvents)
+	tr, err := openTrace(traceFile, traceEvents, pprofFile)
 	if err != nil {
 		return fail("%v", err)
 	}

@@ -28,6 +28,11 @@
 // its first and last events); a truncated trace says so
 // on stderr and in the file. Runs longer than a second draw a progress bar
 // on stderr when it is a terminal. A failed command exits non-zero.
+//
+// seeds, ip, build, batch and sweep take -pprof FILE: a pprof profile of
+// virtual time (go tool pprof reads it), the virtual CPU time, every
+// counter and the waits by modelled kernel call stack (package
+// sim/vtprof), each machine's samples labelled with its run.
 package main
 
 import (
@@ -84,6 +89,8 @@ profile the run's costs come from (netsim machines lists the shipped ones).
 
 Every command takes -trace FILE.json (a Chrome/Perfetto trace of virtual
 time, for ui.perfetto.dev) and -trace-events N (the cap on its events).
+seeds, ip, build, sweep and batch take -pprof FILE: a profile of virtual
+time and counted work by modelled kernel call stack, for go tool pprof.
 `
 
 func run(args []string, out io.Writer) error {

@@ -38,7 +38,7 @@ func runSweep(args []string, out io.Writer) error {
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	tf := addTraceFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(out, "usage: netsim sweep 003 [-machine NAME|FILE] [-n 16,32,...] [-family 4|6] [-rules N] [-cpus P] [-start all|shell] [-plot FILE.svg] [-json] [-trace FILE.json]")
+		fmt.Fprintln(out, "usage: netsim sweep 003 [-machine NAME|FILE] [-n 16,32,...] [-family 4|6] [-rules N] [-cpus P] [-start all|shell] [-plot FILE.svg] [-json] [-trace FILE.json] [-pprof FILE]")
 		fs.PrintDefaults()
 	}
 	// The seed may come before the flags (netsim sweep 003 -n ...) or after.

@@ -32,8 +32,12 @@ const defaultTraceEvents = 200000
 // What is kept depends only on each machine's deterministic run, never on
 // how concurrent machines interleave in real time.
 type traceFile struct {
-	path string
+	path string // "": no Chrome trace
 	max  int
+
+	// With -pprof: the virtual-time profile of every machine, and its file.
+	prof      *sim.Profiler
+	pprofPath string
 
 	mu    sync.Mutex // guards procs
 	procs []*traceProc
@@ -103,36 +107,48 @@ func (p *traceProc) size() int {
 type traceFlags struct {
 	path   string
 	events int
+	pprof  string
 }
 
 func addTraceFlags(fs *flag.FlagSet) *traceFlags {
 	tf := &traceFlags{}
 	fs.StringVar(&tf.path, "trace", "", "write a Chrome/Perfetto trace of virtual time to this file (open it in ui.perfetto.dev)")
 	fs.IntVar(&tf.events, "trace-events", defaultTraceEvents, "keep at most this many events in the -trace file")
+	fs.StringVar(&tf.pprof, "pprof", "", "write a pprof profile of virtual time and counted work by modelled kernel call stack to this file (go tool pprof reads it)")
 	return tf
 }
 
-// open returns the trace the flags ask for, or nil. It creates the file
-// at once, so that a path that cannot be written fails before the run.
+// open returns the trace and profile the flags ask for, or nil. It
+// creates their files at once, so that a path that cannot be written fails
+// before the run.
 func (tf *traceFlags) open() (*traceFile, error) {
-	return openTrace(tf.path, tf.events)
+	return openTrace(tf.path, tf.events, tf.pprof)
 }
 
-func openTrace(path string, max int) (*traceFile, error) {
-	if path == "" {
+func openTrace(path string, max int, pprofPath string) (*traceFile, error) {
+	if path == "" && pprofPath == "" {
 		return nil, nil
 	}
 	if max < 1 {
 		return nil, fmt.Errorf("-trace-events must be positive, not %d", max)
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, fmt.Errorf("trace: %w", err)
+	for _, p := range []struct{ what, path string }{{"trace", path}, {"pprof", pprofPath}} {
+		if p.path == "" {
+			continue
+		}
+		f, err := os.Create(p.path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p.what, err)
+		}
+		if err := f.Close(); err != nil {
+			return nil, fmt.Errorf("%s: %w", p.what, err)
+		}
 	}
-	if err := f.Close(); err != nil {
-		return nil, fmt.Errorf("trace: %w", err)
+	tf := &traceFile{path: path, max: max, pprofPath: pprofPath}
+	if pprofPath != "" {
+		tf.prof = sim.NewProfiler()
 	}
-	return &traceFile{path: path, max: max}, nil
+	return tf, nil
 }
 
 // Proc returns the tracer of a new simulated machine called name. On a nil
@@ -141,11 +157,18 @@ func (tf *traceFile) Proc(name string) sim.Tracer {
 	if tf == nil {
 		return nil
 	}
-	p := &traceProc{name: name, max: tf.max}
-	tf.mu.Lock()
-	tf.procs = append(tf.procs, p)
-	tf.mu.Unlock()
-	return p
+	var tr sim.Tracer
+	if tf.path != "" {
+		p := &traceProc{name: name, max: tf.max}
+		tf.mu.Lock()
+		tf.procs = append(tf.procs, p)
+		tf.mu.Unlock()
+		tr = p
+	}
+	if tf.prof != nil {
+		return tf.prof.Attach(name, tr)
+	}
+	return tr
 }
 
 // quotas shares max between the machines: each keeps all its events if
@@ -166,10 +189,18 @@ func quotas(sizes []int, max int) []int {
 	return q
 }
 
-// Close writes the trace file and reports on w when events were left out.
-// On a nil traceFile it does nothing.
+// Close writes the trace file and the profile, and reports on w when
+// events were left out. On a nil traceFile it does nothing.
 func (tf *traceFile) Close(w io.Writer) error {
 	if tf == nil {
+		return nil
+	}
+	if tf.prof != nil {
+		if err := writePprof(tf.pprofPath, tf.prof); err != nil {
+			return err
+		}
+	}
+	if tf.path == "" {
 		return nil
 	}
 	f, err := os.Create(tf.path)
