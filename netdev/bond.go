@@ -26,7 +26,7 @@ var bondOps = &linkOps{
 	// bond_set_rx_mode: push the bond's lists to the active slave, or to
 	// every slave in the modes without a primary.
 	setRxMode: func(t *sim.Task, b *Device) {
-		if b.priv.bondMode.usesPrimary() {
+		if b.priv.bond.p.Mode.usesPrimary() {
 			if s := bondActiveSlave(b); s != nil {
 				_ = UCSync(t, s, b)
 				_ = MCSync(t, s, b)
@@ -77,7 +77,7 @@ var bondOps = &linkOps{
 // bondSyncTargets returns the slaves that carry the bond's address lists:
 // the active slave in modes with a primary, every slave otherwise.
 func bondSyncTargets(b *Device) []*Device {
-	if !b.priv.bondMode.usesPrimary() {
+	if !b.priv.bond.p.Mode.usesPrimary() {
 		return b.slaves
 	}
 	if s := bondActiveSlave(b); s != nil {
@@ -87,8 +87,16 @@ func bondSyncTargets(b *Device) []*Device {
 }
 
 // bondActiveSlave returns the current active slave of a primary-using bond:
-// the first slave that is up.
+// the slave an active_slave request chose, else the primary slave, else
+// the first slave, that is up.
 func bondActiveSlave(b *Device) *Device {
+	if bs := b.priv.bond; bs != nil {
+		for _, s := range []*Device{bs.active, bs.primary} {
+			if s != nil && s.master == b && s.IsUp() {
+				return s
+			}
+		}
+	}
 	for _, s := range b.slaves {
 		if s.IsUp() {
 			return s
@@ -102,15 +110,22 @@ func (s Bond) create(t *sim.Task, tb *Table) ([]*Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	if int(s.Mode) >= len(bondModeNames) {
-		return nil, errno.Errorf(syscall.EINVAL, "Invalid bond mode %d", s.Mode)
-	}
 	d, err := tb.newDevice(name, bondOps, s.Attrs, FlagBroadcast|FlagMulticast|FlagMaster, ethDataLen, ethMinMTU, ethMaxMTU)
 	if err != nil {
 		return nil, err
 	}
 	d.uniFlt = true
-	d.priv.bondMode = s.Mode
+	// bond_newlink: bond_changelink on the new bond, before it is
+	// registered.
+	set := s.Settings
+	if set.Mode == nil && s.Mode != 0 {
+		m := s.Mode
+		set.Mode = &m
+	}
+	d.priv.bond = newBondState()
+	if err := d.priv.bond.apply(tb, d, set); err != nil {
+		return nil, err
+	}
 	return []*Device{d}, nil
 }
 
@@ -182,8 +197,12 @@ func bondEnslave(t *sim.Task, b, slave *Device) error {
 		return err
 	}
 	slave.priv.bondSaved = old
+	slave.priv.bondSlave = newBondSlave(b, slave)
 	b.slaves = append(b.slaves, slave)
-	if !b.priv.bondMode.usesPrimary() {
+	if bs := b.priv.bond; bs.p.Mode.usesPrimary() && bs.primaryName != "" && bs.primaryName == slave.name {
+		bs.primary = slave
+	}
+	if !b.priv.bond.p.Mode.usesPrimary() {
 		if b.promiscCnt > 0 {
 			slave.SetPromiscuity(t, 1)
 		}
@@ -268,7 +287,16 @@ func bondRelease(t *sim.Task, b, slave *Device) error {
 	b.tbl.s.w.RCU().Synchronize(t) // one synchronize_rcu per released slave
 	b.slaves = slices.DeleteFunc(b.slaves, func(s *Device) bool { return s == slave })
 	slave.flags &^= FlagSlave
-	if !b.priv.bondMode.usesPrimary() || wasActive {
+	slave.priv.bondSlave = nil
+	if bs := b.priv.bond; bs.active == slave || bs.primary == slave {
+		if bs.active == slave {
+			bs.active = nil
+		}
+		if bs.primary == slave {
+			bs.primary = nil
+		}
+	}
+	if !b.priv.bond.p.Mode.usesPrimary() || wasActive {
 		// bond_hw_addr_flush
 		UCUnsync(t, slave, b)
 		MCUnsync(t, slave, b)

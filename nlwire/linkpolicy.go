@@ -81,7 +81,7 @@ var iflaInfoPolicy = policy{attrs: []attrPolicy{
 }}
 
 // The kinds' IFLA_INFO_DATA policies: veth_policy, macvlan_policy,
-// vlan_policy, vrf_nl_policy and the first entry of bond_policy.
+// vlan_policy and vrf_nl_policy (bond_policy is in linkkinds.go).
 var (
 	vethPolicy    = policy{attrs: []attrPolicy{uapi.VETH_INFO_PEER: {typ: nlaUnspec, len: ifinfomsgLen}}}
 	macvlanPolicy = policy{attrs: []attrPolicy{
@@ -96,8 +96,7 @@ var (
 		uapi.IFLA_VLAN_EGRESS_QOS: {typ: nlaNested}, uapi.IFLA_VLAN_INGRESS_QOS: {typ: nlaNested},
 		uapi.IFLA_VLAN_PROTOCOL: {typ: nlaU16},
 	}}
-	vrfPolicy  = policy{attrs: []attrPolicy{uapi.IFLA_VRF_TABLE: {typ: nlaU32}}}
-	bondPolicy = policy{attrs: []attrPolicy{uapi.IFLA_BOND_MODE: {typ: nlaU8}, uapi.IFLA_BOND_COUPLED_CONTROL: {}}}
+	vrfPolicy = policy{attrs: []attrPolicy{uapi.IFLA_VRF_TABLE: {typ: nlaU32}}}
 )
 
 // brPolicy is br_policy (net/bridge/br_netlink.c) for the attributes

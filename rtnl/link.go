@@ -113,6 +113,10 @@ type LinkInfo struct {
 	VRFTable    uint32
 	Bridge      *netdev.BridgeInfo     // a bridge's IFLA_INFO_DATA, or nil
 	BridgePort  *netdev.BridgePortInfo // a bridge port's IFLA_INFO_SLAVE_DATA, or nil
+	Bond        *netdev.BondInfo       // a bond's IFLA_INFO_DATA, or nil
+	BondSlave   *netdev.BondSlaveInfo  // a bond port's IFLA_INFO_SLAVE_DATA, or nil
+	Vlan        *netdev.VlanInfo       // a vlan's IFLA_INFO_DATA, or nil
+	Macvlan     *netdev.MacvlanInfo    // a macvlan's IFLA_INFO_DATA, or nil
 	UC, MC      []hwaddr.Entry         // the address lists, in list order
 	RefCount    int64
 
@@ -145,6 +149,7 @@ func linkInfo(d *netdev.Device) LinkInfo {
 		MacvlanMode: d.MacvlanMode(), VRFTable: d.VRFTable(),
 		UC: d.UC().Entries(), MC: d.MC().Entries(), RefCount: d.RefCount(), CarrierChanges: d.CarrierChanges(),
 		Bridge: d.BridgeInfo(), BridgePort: d.BridgePortInfo(),
+		Bond: d.BondInfo(), BondSlave: d.BondSlaveInfo(), Vlan: d.VlanInfo(), Macvlan: d.MacvlanInfo(),
 	}
 	li.MinMTU, li.MaxMTU = d.MTURange()
 	if d.Kind() == "bond" {
