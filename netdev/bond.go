@@ -88,17 +88,22 @@ func bondSyncTargets(b *Device) []*Device {
 
 // bondActiveSlave returns the current active slave of a primary-using bond:
 // the slave an active_slave request chose, else the primary slave, else
-// the first slave, that is up.
+// the first slave, that is up and whose MII link state is not down
+// (bond_find_best_slave).
 func bondActiveSlave(b *Device) *Device {
+	usable := func(s *Device) bool {
+		sl := s.priv.bondSlave
+		return s.master == b && s.IsUp() && (sl == nil || sl.link != BondLinkDown)
+	}
 	if bs := b.priv.bond; bs != nil {
 		for _, s := range []*Device{bs.active, bs.primary} {
-			if s != nil && s.master == b && s.IsUp() {
+			if s != nil && usable(s) {
 				return s
 			}
 		}
 	}
 	for _, s := range b.slaves {
-		if s.IsUp() {
+		if usable(s) {
 			return s
 		}
 	}
