@@ -266,10 +266,14 @@ func bridgePortSettings(b []byte, base int) (netdev.BridgePortSettings, error) {
 		s.BackupPort = &v
 	}
 	s.FDBFlush = d.has(uapi.IFLA_BRPORT_FLUSH)
-	for _, t := range []int{uapi.IFLA_BRPORT_MAB, uapi.IFLA_BRPORT_NEIGH_VLAN_SUPPRESS, uapi.IFLA_BRPORT_MCAST_EHT_HOSTS_LIMIT,
-		uapi.IFLA_BRPORT_MCAST_MAX_GROUPS, uapi.IFLA_BRPORT_BACKUP_NHID} {
-		if d.has(uint16(t)) {
-			return s, badAttr(errno.Errorf(syscall.EOPNOTSUPP, "Bridge port attribute %d is not modelled by netsim", t), d.offset(uint16(t)))
+	for _, u := range []struct {
+		t    int
+		name string
+	}{{uapi.IFLA_BRPORT_MAB, "IFLA_BRPORT_MAB"}, {uapi.IFLA_BRPORT_NEIGH_VLAN_SUPPRESS, "IFLA_BRPORT_NEIGH_VLAN_SUPPRESS"},
+		{uapi.IFLA_BRPORT_MCAST_EHT_HOSTS_LIMIT, "IFLA_BRPORT_MCAST_EHT_HOSTS_LIMIT"},
+		{uapi.IFLA_BRPORT_MCAST_MAX_GROUPS, "IFLA_BRPORT_MCAST_MAX_GROUPS"}, {uapi.IFLA_BRPORT_BACKUP_NHID, "IFLA_BRPORT_BACKUP_NHID"}} {
+		if d.has(uint16(u.t)) {
+			return s, badAttr(errno.Errorf(syscall.EOPNOTSUPP, "%s is not modelled by netsim", u.name), d.offset(uint16(u.t)))
 		}
 	}
 	return s, nil
