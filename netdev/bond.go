@@ -88,8 +88,10 @@ func bondSyncTargets(b *Device) []*Device {
 
 // bondActiveSlave returns the current active slave of a primary-using bond:
 // the slave an active_slave request chose, else the primary slave, else
-// the first slave, that is up and whose MII link state is not down
-// (bond_find_best_slave).
+// the slave of the highest priority (the first of equals) whose MII link
+// is up, else the first whose link is coming back; each of them up
+// (bond_select_active_slave: bond_find_best_slave,
+// bond_choose_primary_or_current).
 func bondActiveSlave(b *Device) *Device {
 	usable := func(s *Device) bool {
 		sl := s.priv.bondSlave
@@ -102,12 +104,48 @@ func bondActiveSlave(b *Device) *Device {
 			}
 		}
 	}
+	var best, back *Device
 	for _, s := range b.slaves {
-		if usable(s) {
-			return s
+		if !usable(s) {
+			continue
+		}
+		sl := s.priv.bondSlave
+		switch {
+		case sl == nil || sl.link == BondLinkUp:
+			if best == nil || best.priv.bondSlave != nil && sl != nil && sl.prio > best.priv.bondSlave.prio {
+				best = s
+			}
+		case back == nil:
+			back = s
 		}
 	}
-	return nil
+	if best != nil {
+		return best
+	}
+	return back
+}
+
+// bondReselect runs change, which may change bond b's active slave, and
+// moves the bond's address lists to the new active slave when it did and
+// the bond is up (bond_change_active_slave's bond_hw_addr_swap).
+func bondReselect(t *sim.Task, b *Device, change func()) {
+	old := bondSyncTargets(b)
+	change()
+	if !b.IsUp() || !b.priv.bond.p.Mode.usesPrimary() {
+		return
+	}
+	now := bondSyncTargets(b)
+	if len(old) == len(now) && (len(old) == 0 || old[0] == now[0]) {
+		return
+	}
+	for _, o := range old {
+		UCUnsync(t, o, b)
+		MCUnsync(t, o, b)
+	}
+	for _, n := range now {
+		_ = UCSync(t, n, b)
+		_ = MCSync(t, n, b)
+	}
 }
 
 func (s Bond) create(t *sim.Task, tb *Table) ([]*Device, error) {

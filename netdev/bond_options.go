@@ -283,23 +283,7 @@ func (d *Device) ChangeBond(t *sim.Task, s BondSettings) error {
 	if err := trial.apply(d.tbl, d, s); err != nil {
 		return err
 	}
-	oldActive := bondSyncTargets(d)
-	*bs = trial
-	if d.IsUp() && d.priv.bond.p.Mode.usesPrimary() {
-		// bond_change_active_slave: the bond's address lists move to
-		// the new active slave.
-		newActive := bondSyncTargets(d)
-		if len(oldActive) != len(newActive) || len(oldActive) == 1 && oldActive[0] != newActive[0] {
-			for _, o := range oldActive {
-				UCUnsync(t, o, d)
-				MCUnsync(t, o, d)
-			}
-			for _, n := range newActive {
-				_ = UCSync(t, n, d)
-				_ = MCSync(t, n, d)
-			}
-		}
-	}
+	bondReselect(t, d, func() { *bs = trial })
 	return nil
 }
 

@@ -137,7 +137,8 @@ func (d *Device) ChangeBondSlave(t *sim.Task, s BondSlaveSettings) error {
 		}
 		next.prio = *p
 	}
-	*sl = next
+	// bond_option_prio_set reselects the active slave.
+	bondReselect(t, b, func() { *sl = next })
 	return nil
 }
 

@@ -226,3 +226,28 @@ func TestVlanOptions(t *testing.T) {
 	require.Equal(t, uint16(10), r.link("q10").Vlan.ID)
 	requireErr(t, r.h.LinkSetVlan("d0", netdev.VlanSettings{}), syscall.EOPNOTSUPP, "")
 }
+
+// TestBondSlavePrio: with no primary, the active slave is the one of the
+// highest priority among those whose link is up (the first of equals);
+// a priority set reselects it (bond_option_prio_set,
+// bond_choose_primary_or_current). With ARP monitoring, a slave with
+// carrier starts up.
+func TestBondSlavePrio(t *testing.T) {
+	r := newRig(t, rtnl.After)
+	targets := []netip.Addr{netip.MustParseAddr("192.168.222.2"), netip.MustParseAddr("192.168.222.3")}
+	r.ok(r.h.LinkAdd(netdev.Bond{Name: "b0", Mode: netdev.BondActiveBackup, Settings: netdev.BondSettings{ArpInterval: u32p(5), ArpIPTargets: &targets}}))
+	r.ok(r.h.LinkAdd(netdev.Dummy{Name: "d1"}))
+	r.ok(r.h.LinkAdd(netdev.Dummy{Name: "d2"}))
+	r.ok(r.h.LinkSetMaster("d1", "b0"))
+	r.ok(r.h.LinkSetMaster("d2", "b0"))
+	require.Equal(t, netdev.BondStateActive, r.link("d1").BondSlave.State)
+	require.Equal(t, netdev.BondStateBackup, r.link("d2").BondSlave.State)
+	r.ok(r.h.LinkSetBondSlave("d2", netdev.BondSlaveSettings{Prio: new(int32(1))}))
+	d1, d2 := r.link("d1").BondSlave, r.link("d2").BondSlave
+	require.Equal(t, [2]uint8{netdev.BondStateBackup, netdev.BondLinkUp}, [2]uint8{d1.State, d1.MIIStatus})
+	require.Equal(t, [2]uint8{netdev.BondStateActive, netdev.BondLinkUp}, [2]uint8{d2.State, d2.MIIStatus})
+	require.Equal(t, r.link("d2").Index, r.link("b0").Bond.ActiveSlave)
+	b := r.link("b0").Bond
+	require.Equal(t, [2]uint32{0, 5}, [2]uint32{b.Miimon, b.ArpInterval})
+	require.Equal(t, targets, b.ArpIPTargets)
+}
