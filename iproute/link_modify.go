@@ -96,6 +96,11 @@ func (ip *IP) linkCreate(h *handle, r *linkReq, flags rt.NLMFlags) error {
 		if err != nil {
 			return err
 		}
+		if v.Settings.ID == nil {
+			// ip sends no IFLA_VLAN_ID, which vlan_newlink refuses
+			// (nlwire answers the same message so).
+			return errno.New(syscall.EINVAL, "8021q: VLAN id not specified")
+		}
 		spec = v
 	case "bond":
 		b, err := parseBond(h, r.typeArgs, netdev.Bond{Name: name, Attrs: r.attrs()})

@@ -98,9 +98,16 @@ func (s Vlan) create(t *sim.Task, tb *Table) ([]*Device, error) {
 	if s.LinkTable != nil {
 		ltb = s.LinkTable
 	}
-	lower, err := ltb.lookupLink(s.LinkIndex, s.Link)
+	// vlan_newlink: no IFLA_LINK, or one naming no device.
+	if s.LinkIndex == 0 && s.Link == "" {
+		return nil, errno.New(syscall.EINVAL, "8021q: link not specified")
+	}
+	lower, err := ltb.Find(s.LinkIndex, s.Link)
 	if err != nil {
-		return nil, err
+		if s.LinkIndex == 0 {
+			return nil, err // a Go caller's name: "Cannot find device"
+		}
+		return nil, errno.New(syscall.ENODEV, "8021q: link does not exist")
 	}
 	proto := uint16(VlanProto8021Q)
 	if p := s.proto(); p != nil {

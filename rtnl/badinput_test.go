@@ -353,7 +353,7 @@ func TestRejectedRequestsChangeNothing(t *testing.T) {
 		{"add/macvlan-name-too-long", nil, func() error { return h.LinkAdd(netdev.Macvlan{Name: long, Link: "d0"}) }, syscall.ERANGE, "Attribute failed policy validation"},
 
 		// ---- LinkAdd vlan ----
-		{"add/vlan-no-link", nil, func() error { return h.LinkAdd(netdev.Vlan{Name: "n0", ID: 1}) }, syscall.EINVAL, "lower device (link) is required"},
+		{"add/vlan-no-link", nil, func() error { return h.LinkAdd(netdev.Vlan{Name: "n0", ID: 1}) }, syscall.EINVAL, "8021q: link not specified"},
 		// vlan_newlink: "link does not exist".
 		{"add/vlan-unknown-link", nil, func() error { return h.LinkAdd(netdev.Vlan{Name: "n0", Link: "nope", ID: 1}) }, syscall.ENODEV, "Cannot find device"},
 		// vlan_validate: id >= VLAN_VID_MASK.
