@@ -54,9 +54,9 @@
 // keywords, and -s on route get).
 //
 // Where the output is not iproute2's: traffic counters are all zero
-// (netsim moves no packets; carrier changes are counted); a bond's and a
-// bond port's -d attributes are not printed (netsim keeps a bond's mode
-// only). iproute2 6.1's quirks are kept: a
+// (netsim moves no packets; carrier changes are counted); an 802.3ad
+// bond's ad_aggregator and its ports' LACP port states are not printed
+// (netsim runs no LACP state machine). iproute2 6.1's quirks are kept: a
 // batch line takes no options (`-4 route show` is an unknown object), `ip
 // nh` is not `ip nexthop`, the selectors of `ip nexthop` and `ip maddr`
 // stay set for the later lines of the same batch (iproute2's static

@@ -6,6 +6,7 @@
 package iproute
 
 import (
+	"net/netip"
 	"strconv"
 	"strings"
 
@@ -22,8 +23,6 @@ type kindReq[S any] struct {
 	h       *handle // for the words that name devices
 	refused string
 	why     string
-	flag    string // macvlan: a flag given (nopromisc, nodst)
-	hasFlag bool
 }
 
 // explainErr is a kind's error message followed by its usage, a failed
@@ -105,7 +104,13 @@ var macvlanModes = []struct {
 	{"passthru", netdev.MacvlanPassthru}, {"source", netdev.MacvlanSource},
 }
 
-const noMacvlanFlags = "netsim models no macvlan flags"
+// macvlanFlag adds a flag to the request's (has_flags).
+func macvlanFlag(q *kindReq[netdev.Macvlan], f uint16) {
+	if q.spec.Settings.Flags == nil {
+		q.spec.Settings.Flags = new(uint16)
+	}
+	*q.spec.Settings.Flags |= f
+}
 
 // macvlanKeywords are macvlan_parse_opt's keywords in its order.
 var macvlanKeywords = []keyword[*kindReq[netdev.Macvlan]]{
@@ -128,27 +133,24 @@ var macvlanKeywords = []keyword[*kindReq[netdev.Macvlan]]{
 			return err
 		}
 		switch v {
-		case "nopromisc", "nodst":
-			q.refuse(v, noMacvlanFlags)
-			if v == "nopromisc" {
-				q.flag = v
-			}
+		case "nopromisc":
+			macvlanFlag(q, netdev.MacvlanFlagNoPromisc)
+		case "nodst":
+			macvlanFlag(q, netdev.MacvlanFlagNoDst)
 		case "null":
+			macvlanFlag(q, 0)
 		default:
 			return failf("Error: argument of \"flag\" must be \"nopromisc\", \"nodst\" or \"null\", not \"%s\"\n", v)
 		}
-		q.hasFlag = true
 		return nil
 	}),
 	kindRefusedNow(kw[*kindReq[netdev.Macvlan]]("macaddr", nil), "netsim models no source-mode address lists"),
 	kw("nopromisc", func(_ *args, q *kindReq[netdev.Macvlan]) error {
-		q.refuse("nopromisc", noMacvlanFlags)
-		q.flag, q.hasFlag = "nopromisc", true
+		macvlanFlag(q, netdev.MacvlanFlagNoPromisc)
 		return nil
 	}),
 	kw("nodst", func(_ *args, q *kindReq[netdev.Macvlan]) error {
-		q.refuse("nodst", noMacvlanFlags)
-		q.hasFlag = true
+		macvlanFlag(q, netdev.MacvlanFlagNoDst)
 		return nil
 	}),
 	kw("bcqueuelen", func(a *args, q *kindReq[netdev.Macvlan]) error {
@@ -156,22 +158,29 @@ var macvlanKeywords = []keyword[*kindReq[netdev.Macvlan]]{
 		if err != nil {
 			return err
 		}
-		if _, ok := getUnsigned(v, 32); !ok {
+		n, ok := getUnsigned(v, 32)
+		if !ok {
 			return failf("Error: argument of \"bcqueuelen\" must be a positive integer [0-4294967295], not \"%s\"\n", v)
 		}
-		q.refuse("bcqueuelen", "netsim models no broadcast queues")
+		l := uint32(n)
+		q.spec.Settings.BcQueueLen = &l
 		return nil
 	}),
 }
 
-// parseMacvlan is macvlan_parse_opt.
+// parseMacvlan is macvlan_parse_opt: the mode is sent when given (Mode,
+// and Settings.Mode for a change), the flags when a flag word is.
 func parseMacvlan(words []string, m netdev.Macvlan) (netdev.Macvlan, error) {
 	q := &kindReq[netdev.Macvlan]{kind: "macvlan", explain: macvlanExplain, spec: m}
 	if err := parseKind(words, macvlanKeywords, q, "option"); err != nil {
 		return m, err
 	}
-	if q.flag == "nopromisc" && q.spec.Mode != netdev.MacvlanPassthru {
+	if f := q.spec.Settings.Flags; f != nil && *f&netdev.MacvlanFlagNoPromisc != 0 && q.spec.Mode != netdev.MacvlanPassthru {
 		return m, q.explainErr("macvlan: nopromisc flag only valid in passthru mode\n")
+	}
+	if q.spec.Mode != 0 {
+		mode := q.spec.Mode
+		q.spec.Settings.Mode = &mode
 	}
 	return q.spec, q.refusal()
 }
@@ -192,29 +201,84 @@ QOS-MAP := [ QOS-MAP ] QOS-MAPPING
 QOS-MAPPING := FROM:TO
 `
 
-const noVlanFlags = "netsim models no vlan flags"
+// vlanFlag is a vlan flag keyword (on_off): its bit goes in the mask, and
+// in the flags when on.
+func vlanFlag(name string, bit uint32) keyword[*kindReq[netdev.Vlan]] {
+	return kw(name, func(a *args, q *kindReq[netdev.Vlan]) error {
+		on, err := onOff(a, name)
+		if err != nil {
+			return err
+		}
+		f := q.spec.Settings.Flags
+		if f == nil {
+			f = &netdev.VlanFlags{}
+			q.spec.Settings.Flags = f
+		}
+		f.Mask |= bit
+		if on {
+			f.Flags |= bit
+		} else {
+			f.Flags &^= bit
+		}
+		return nil
+	})
+}
+
+// vlanQoSMap is vlan_parse_qos_map with parse_mapping: the words FROM:TO
+// that follow, up to the first without a colon, which ip reads next as a
+// keyword (an empty map when the first has none).
+func vlanQoSMap(name string, ingress bool) keyword[*kindReq[netdev.Vlan]] {
+	return kw(name, func(a *args, q *kindReq[netdev.Vlan]) error {
+		all := a.w
+		if _, err := a.next(); err != nil {
+			return err
+		}
+		list := []netdev.VlanQoSMapping{}
+		j := 1
+		for ; j < len(all); j++ {
+			from, to, ok := strings.Cut(all[j], ":")
+			if !ok {
+				break
+			}
+			f, fok := getUnsigned(from, 32)
+			t, tok := getUnsigned(to, 32)
+			if !fok || !tok {
+				return invarg("invalid "+name, from)
+			}
+			list = append(list, netdev.VlanQoSMapping{From: uint32(f), To: uint32(t)})
+		}
+		a.w = all[j-1:]
+		// A second map of the same kind is a second attribute, which
+		// the kernel's parse keeps instead of the first.
+		if ingress {
+			q.spec.Settings.IngressQoS = list
+		} else {
+			q.spec.Settings.EgressQoS = list
+		}
+		return nil
+	})
+}
 
 // vlanKeywords are vlan_parse_opt's keywords in its order.
 var vlanKeywords = []keyword[*kindReq[netdev.Vlan]]{
 	kw("protocol", func(a *args, q *kindReq[netdev.Vlan]) error {
 		p, err := nextValue(a, vlanProtocol, "protocol is invalid")
-		if err == nil && p != 0x8100 {
-			q.refuse("protocol", "netsim models 802.1Q vlans only")
-		}
+		q.spec.Protocol, q.spec.Settings.Protocol = p, &p
 		return err
 	}),
 	kw("id", func(a *args, q *kindReq[netdev.Vlan]) error {
 		n, err := nextValue(a, uint16Value, "id is invalid")
-		q.spec.ID = uint16(n)
+		id := uint16(n)
+		q.spec.ID, q.spec.Settings.ID = id, &id
 		return err
 	}),
-	kindOnOff[netdev.Vlan]("reorder_hdr", noVlanFlags),
-	kindOnOff[netdev.Vlan]("gvrp", noVlanFlags),
-	kindOnOff[netdev.Vlan]("mvrp", noVlanFlags),
-	kindOnOff[netdev.Vlan]("loose_binding", noVlanFlags),
-	kindOnOff[netdev.Vlan]("bridge_binding", noVlanFlags),
-	kindRefusedNow(kw[*kindReq[netdev.Vlan]]("ingress-qos-map", nil), "netsim models no vlan priority maps"),
-	kindRefusedNow(kw[*kindReq[netdev.Vlan]]("egress-qos-map", nil), "netsim models no vlan priority maps"),
+	vlanFlag("reorder_hdr", netdev.VlanFlagReorderHdr),
+	vlanFlag("gvrp", netdev.VlanFlagGVRP),
+	vlanFlag("mvrp", netdev.VlanFlagMVRP),
+	vlanFlag("loose_binding", netdev.VlanFlagLooseBinding),
+	vlanFlag("bridge_binding", netdev.VlanFlagBridgeBinding),
+	vlanQoSMap("ingress-qos-map", true),
+	vlanQoSMap("egress-qos-map", false),
 }
 
 // parseVlan is vlan_parse_opt.
@@ -266,118 +330,184 @@ LACP_RATE := slow|fast
 AD_SELECT := stable|bandwidth|count
 `
 
-const noBondOption = "netsim models the bonding mode only"
-
 // bondIndex is bond_parse_opt's get_index: a name of tbl, or its index as
-// a decimal integer.
-func bondIndex(tbl ...string) func(v string) bool {
-	return func(v string) bool {
+// a decimal integer; the index found.
+func bondIndex(tbl ...string) func(v string) (uint64, bool) {
+	return func(v string) (uint64, bool) {
 		if n, err := strconv.ParseInt(strings.TrimLeft(v, " \t\n\v\f\r"), 10, 32); err == nil && n >= 0 && n < int64(len(tbl)) {
-			return true
+			return uint64(n), true
 		}
-		for _, name := range tbl {
+		for i, name := range tbl {
 			if v == name {
-				return true
+				return uint64(i), true
 			}
 		}
-		return false
+		return 0, false
 	}
 }
 
 // bondUint is get_u8/get_u16/get_u32 for bond_parse_opt.
-func bondUint(bits int) func(v string) bool {
-	return func(v string) bool { _, ok := getUnsigned(v, bits); return ok }
+func bondUint(bits int) func(v string) (uint64, bool) {
+	return func(v string) (uint64, bool) { return getUnsigned(v, bits) }
 }
 
-// bondOption is one of the options of bond_parse_opt that netsim does not
-// model, with ip's check of its value.
+// bondOption is one of the options of bond_parse_opt after mode: ip's
+// check of its value and where the value goes in the request.
 type bondOption struct {
 	name  string // "=name" is compared whole (strcmp), others by prefix
-	check func(v string) bool
+	check func(v string) (uint64, bool)
 	msg   string // invarg's message; "" for the default "invalid NAME"
+	set   func(s *netdev.BondSettings, v uint64)
+}
+
+func setU8(f func(s *netdev.BondSettings) **uint8) func(*netdev.BondSettings, uint64) {
+	return func(s *netdev.BondSettings, v uint64) { x := uint8(v); *f(s) = &x }
+}
+
+func setU16(f func(s *netdev.BondSettings) **uint16) func(*netdev.BondSettings, uint64) {
+	return func(s *netdev.BondSettings, v uint64) { x := uint16(v); *f(s) = &x }
+}
+
+func setU32(f func(s *netdev.BondSettings) **uint32) func(*netdev.BondSettings, uint64) {
+	return func(s *netdev.BondSettings, v uint64) { x := uint32(v); *f(s) = &x }
 }
 
 // bondOptions are bond_parse_opt's options after mode, in its order.
 // active_slave and primary name a device, clear_active_slave takes no
-// value, arp_ip_target and ns_ip6_target a list (checked apart), and
-// ad_actor_system a link-layer address.
+// value, arp_ip_target and ns_ip6_target a list, and ad_actor_system a
+// link-layer address: their values are read apart.
 var bondOptions = []bondOption{
 	{name: "active_slave"}, {name: "clear_active_slave"},
-	{name: "miimon", check: bondUint(32)}, {name: "updelay", check: bondUint(32)},
-	{name: "downdelay", check: bondUint(32)}, {name: "peer_notify_delay", check: bondUint(32)},
-	{name: "use_carrier", check: bondUint(8)}, {name: "arp_interval", check: bondUint(32)},
+	{name: "miimon", check: bondUint(32), set: setU32(func(s *netdev.BondSettings) **uint32 { return &s.Miimon })},
+	{name: "updelay", check: bondUint(32), set: setU32(func(s *netdev.BondSettings) **uint32 { return &s.UpDelay })},
+	{name: "downdelay", check: bondUint(32), set: setU32(func(s *netdev.BondSettings) **uint32 { return &s.DownDelay })},
+	{name: "peer_notify_delay", check: bondUint(32), set: setU32(func(s *netdev.BondSettings) **uint32 { return &s.PeerNotifDelay })},
+	{name: "use_carrier", check: bondUint(8), set: setU8(func(s *netdev.BondSettings) **uint8 { return &s.UseCarrier })},
+	{name: "arp_interval", check: bondUint(32), set: setU32(func(s *netdev.BondSettings) **uint32 { return &s.ArpInterval })},
 	{name: "arp_ip_target"}, {name: "=ns_ip6_target"},
-	{name: "arp_validate", check: bondIndex("none", "active", "backup", "all", "filter", "filter_active", "filter_backup")},
-	{name: "arp_all_targets", check: bondIndex("any", "all")},
-	{name: "=arp_missed_max", check: bondUint(8)}, {name: "primary"},
-	{name: "primary_reselect", check: bondIndex("always", "better", "failure")},
-	{name: "fail_over_mac", check: bondIndex("none", "active", "follow")},
-	{name: "xmit_hash_policy", check: bondIndex("layer2", "layer3+4", "layer2+3", "encap2+3", "encap3+4", "vlan+srcmac")},
-	{name: "resend_igmp", check: bondUint(32)},
-	{name: "num_grat_arp", check: bondUint(8), msg: "invalid num_grat_arp|num_unsol_na"},
-	{name: "all_slaves_active", check: bondUint(8)}, {name: "min_links", check: bondUint(32)},
-	{name: "lp_interval", check: bondUint(32)}, {name: "packets_per_slave", check: bondUint(32)},
-	{name: "lacp_rate", check: bondIndex("slow", "fast")}, {name: "=lacp_active", check: bondIndex("off", "on")},
-	{name: "ad_select", check: bondIndex("stable", "bandwidth", "count")},
-	{name: "ad_user_port_key", check: bondUint(16)}, {name: "ad_actor_sys_prio", check: bondUint(16)},
-	{name: "ad_actor_system"}, {name: "tlb_dynamic_lb", check: bondUint(8)},
+	{name: "arp_validate", check: bondIndex(bondArpValidateNames...),
+		set: setU32(func(s *netdev.BondSettings) **uint32 { return &s.ArpValidate })},
+	{name: "arp_all_targets", check: bondIndex(bondArpAllTargetNames...), set: setU32(func(s *netdev.BondSettings) **uint32 { return &s.ArpAllTargets })},
+	{name: "=arp_missed_max", check: bondUint(8), set: setU8(func(s *netdev.BondSettings) **uint8 { return &s.MissedMax })},
+	{name: "primary"},
+	{name: "primary_reselect", check: bondIndex(bondPrimaryReselNames...), set: setU8(func(s *netdev.BondSettings) **uint8 { return &s.PrimaryReselect })},
+	{name: "fail_over_mac", check: bondIndex(bondFailOverMacNames...), set: setU8(func(s *netdev.BondSettings) **uint8 { return &s.FailOverMac })},
+	{name: "xmit_hash_policy", check: bondIndex(bondXmitHashNames...),
+		set: setU8(func(s *netdev.BondSettings) **uint8 { return &s.XmitHashPolicy })},
+	{name: "resend_igmp", check: bondUint(32), set: setU32(func(s *netdev.BondSettings) **uint32 { return &s.ResendIGMP })},
+	{name: "num_grat_arp", check: bondUint(8), msg: "invalid num_grat_arp|num_unsol_na", set: setU8(func(s *netdev.BondSettings) **uint8 { return &s.NumPeerNotif })},
+	{name: "all_slaves_active", check: bondUint(8), set: setU8(func(s *netdev.BondSettings) **uint8 { return &s.AllSlavesActive })},
+	{name: "min_links", check: bondUint(32), set: setU32(func(s *netdev.BondSettings) **uint32 { return &s.MinLinks })},
+	{name: "lp_interval", check: bondUint(32), set: setU32(func(s *netdev.BondSettings) **uint32 { return &s.LpInterval })},
+	{name: "packets_per_slave", check: bondUint(32), set: setU32(func(s *netdev.BondSettings) **uint32 { return &s.PacketsPerSlave })},
+	{name: "lacp_rate", check: bondIndex(bondLacpRateNames...), set: setU8(func(s *netdev.BondSettings) **uint8 { return &s.LacpRate })},
+	{name: "=lacp_active", check: bondIndex(bondOffOnNames...), set: setU8(func(s *netdev.BondSettings) **uint8 { return &s.LacpActive })},
+	{name: "ad_select", check: bondIndex(bondAdSelectNames...), set: setU8(func(s *netdev.BondSettings) **uint8 { return &s.AdSelect })},
+	{name: "ad_user_port_key", check: bondUint(16), set: setU16(func(s *netdev.BondSettings) **uint16 { return &s.AdUserPortKey })},
+	{name: "ad_actor_sys_prio", check: bondUint(16), set: setU16(func(s *netdev.BondSettings) **uint16 { return &s.AdActorSysPrio })},
+	{name: "ad_actor_system"},
+	{name: "tlb_dynamic_lb", check: bondUint(8), set: setU8(func(s *netdev.BondSettings) **uint8 { return &s.TLBDynamicLB })},
 }
 
-// bondKeywords are bond_parse_opt's keywords in its order. netsim models
-// the mode; the others are checked as ip checks them and refused by name.
+// bondTargets is bond_parse_opt's arp_ip_target and ns_ip6_target: an
+// optional comma-separated list (NEXT_ARG_OK), of which ip sends the first
+// 16 (strtok skips empty fields); without one, an empty list, which
+// clears the bond's.
+func bondTargets(a *args, family rt.Family) ([]netip.Addr, error) {
+	list := []netip.Addr{}
+	if len(a.w) < 2 {
+		return list, nil
+	}
+	v, _ := a.next()
+	for _, target := range strings.Split(v, ",") {
+		if target == "" {
+			continue
+		}
+		if len(list) == 16 { // BOND_MAX_ARP_TARGETS
+			break
+		}
+		var addr netip.Addr
+		if family == rt.FamilyInet {
+			var ok bool
+			if addr, ok = parseAddr(target, rt.FamilyInet); !ok {
+				return nil, &argError{msg: "Error: an IP address is expected rather than \"" + target + "\"\n", status: exitFailure}
+			}
+		} else {
+			var err error
+			if addr, err = getAddr(target, rt.FamilyInet6); err != nil {
+				return nil, err
+			}
+		}
+		list = append(list, addr)
+	}
+	return list, nil
+}
+
+// bondKeywords are bond_parse_opt's keywords in its order; each puts its
+// attribute in the request's netdev.BondSettings.
 var bondKeywords = func() []keyword[*kindReq[netdev.Bond]] {
 	t := []keyword[*kindReq[netdev.Bond]]{
 		kw("mode", func(a *args, q *kindReq[netdev.Bond]) error {
 			mode, err := nextValue(a, bondMode, "invalid mode")
-			q.spec.Mode = mode
+			q.spec.Mode, q.spec.Settings.Mode = mode, &mode
 			return err
 		}),
 	}
 	for _, o := range bondOptions {
 		name, whole := strings.CutPrefix(o.name, "=")
 		parse := func(a *args, q *kindReq[netdev.Bond]) error {
+			s := &q.spec.Settings
 			switch name {
 			case "clear_active_slave":
+				s.ActiveSlave = new(netdev.IfIndex)
 			case "arp_ip_target", "ns_ip6_target":
-				// NEXT_ARG_OK: the list is optional.
-				if len(a.w) > 1 {
-					v, _ := a.next()
-					for _, target := range strings.Split(v, ",") {
-						if target == "" {
-							continue
-						}
-						if name == "arp_ip_target" {
-							if _, ok := parseAddr(target, rt.FamilyInet); !ok {
-								return &argError{msg: "Error: an IP address is expected rather than \"" + target + "\"\n", status: exitFailure}
-							}
-						} else if _, err := getAddr(target, rt.FamilyInet6); err != nil {
-							return err
-						}
-					}
+				family := rt.FamilyInet
+				if name == "ns_ip6_target" {
+					family = rt.FamilyInet6
+				}
+				list, err := bondTargets(a, family)
+				if err != nil {
+					return err
+				}
+				if family == rt.FamilyInet {
+					s.ArpIPTargets = &list
+				} else {
+					s.NSIP6Targets = &list
 				}
 			default:
 				v, err := a.next()
 				if err != nil {
 					return err
 				}
-				switch {
-				case name == "active_slave" || name == "primary":
-					if q.h.LinkIndex(v) == 0 {
+				switch name {
+				case "active_slave", "primary":
+					i := q.h.LinkIndex(v)
+					if i == 0 {
 						return nodev(v)
 					}
-				case name == "ad_actor_system":
-					if _, msg := llAddrA2N(v, 32); msg != "" {
+					if name == "primary" {
+						s.Primary = &i
+					} else {
+						s.ActiveSlave = &i
+					}
+				case "ad_actor_system":
+					b, msg := llAddrA2N(v, 32)
+					if msg != "" {
 						return failf("%s", msg)
 					}
-				case !o.check(v):
-					msg := o.msg
-					if msg == "" {
-						msg = "invalid " + name
+					s.AdActorSystem = b
+				default:
+					n, ok := o.check(v)
+					if !ok {
+						msg := o.msg
+						if msg == "" {
+							msg = "invalid " + name
+						}
+						return invarg(msg, v)
 					}
-					return invarg(msg, v)
+					o.set(s, n)
 				}
 			}
-			q.refuse(name, noBondOption)
 			return nil
 		}
 		k := kw(name, parse)
@@ -398,7 +528,45 @@ func parseBond(h *handle, words []string, b netdev.Bond) (netdev.Bond, error) {
 	if err := parseKind(words, bondKeywords, q, "command"); err != nil {
 		return b, err
 	}
-	return q.spec, q.refusal()
+	return q.spec, nil
+}
+
+const bondSlaveExplain = "Usage: ... bond_slave [ queue_id ID ] [ prio PRIORITY ]\n"
+
+// parseBondSlave is bond_slave_parse_opt: queue_id (a u16) and prio (an
+// s32, compared whole).
+func parseBondSlave(words []string) (netdev.BondSlaveSettings, error) {
+	var s netdev.BondSlaveSettings
+	a := &args{w: words}
+	for ; a.more(); a.skip() {
+		switch w := a.peek(); {
+		case matches(w, "queue_id"):
+			n, err := nextValue(a, uint16Value, "queue_id is invalid")
+			if err != nil {
+				return s, err
+			}
+			q := uint16(n)
+			s.QueueID = &q
+		case w == "prio":
+			v, err := a.next()
+			if err != nil {
+				return s, err
+			}
+			n, err := strconv.ParseInt(v, 0, 32)
+			if err != nil {
+				return s, invarg("prio is invalid", v)
+			}
+			p := int32(n)
+			s.Prio = &p
+		default:
+			msg := ""
+			if !matches(w, "help") {
+				msg = "bond_slave: unknown option \"" + w + "\"?\n"
+			}
+			return s, failf("%s%s", msg, bondSlaveExplain)
+		}
+	}
+	return s, nil
 }
 
 // vrfKeywords are vrf_parse_opt's keywords.

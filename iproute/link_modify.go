@@ -96,6 +96,11 @@ func (ip *IP) linkCreate(h *handle, r *linkReq, flags rt.NLMFlags) error {
 		if err != nil {
 			return err
 		}
+		if v.Settings.ID == nil {
+			// ip sends no IFLA_VLAN_ID, which vlan_newlink refuses
+			// (nlwire answers the same message so).
+			return errno.New(syscall.EINVAL, "8021q: VLAN id not specified")
+		}
 		spec = v
 	case "bond":
 		b, err := parseBond(h, r.typeArgs, netdev.Bond{Name: name, Attrs: r.attrs()})
@@ -218,8 +223,7 @@ func newLinkElsewhere(h *handle, flags rt.NLMFlags, name string, spec netdev.Lin
 }
 
 func bondMode(s string) (netdev.BondMode, bool) {
-	names := []string{"balance-rr", "active-backup", "balance-xor", "broadcast", "802.3ad", "balance-tlb", "balance-alb"}
-	for i, n := range names {
+	for i, n := range bondModeNames {
 		if s == n || s == strconv.Itoa(i) {
 			return netdev.BondMode(i), true
 		}
@@ -237,9 +241,8 @@ func (ip *IP) linkSet(h *handle, argv []string) error {
 
 // linkSetDevs sends `ip link set`'s request for its device or group.
 func (ip *IP) linkSetDevs(h *handle, r *linkReq) error {
-	var bridge *netdev.BridgeSettings
-	var port *netdev.BridgePortSettings
-	var vxlan *netdev.VxlanSettings
+	// The kind's changelink request (rtnl_changelink): one of these.
+	var change *rtnl.LinkChange
 	switch {
 	case !r.hasKind:
 	case r.kind == "vxlan":
@@ -251,19 +254,43 @@ func (ip *IP) linkSetDevs(h *handle, r *linkReq) error {
 				return err
 			}
 		}
-		vxlan = &vs
+		change = &rtnl.LinkChange{Vxlan: &vs}
 	case r.kind == "bridge":
 		bs, err := parseBridgeOpts(r.typeArgs)
 		if err != nil {
 			return err
 		}
-		bridge = &bs
+		change = &rtnl.LinkChange{Bridge: &bs}
 	case r.kind == "bridge_slave":
 		ps, err := parseBridgeSlaveOpts(h, r.typeArgs)
 		if err != nil {
 			return err
 		}
-		port = &ps
+		change = &rtnl.LinkChange{BridgePort: &ps}
+	case r.kind == "bond":
+		b, err := parseBond(h, r.typeArgs, netdev.Bond{})
+		if err != nil {
+			return err
+		}
+		change = &rtnl.LinkChange{Bond: &b.Settings}
+	case r.kind == "bond_slave":
+		bs, err := parseBondSlave(r.typeArgs)
+		if err != nil {
+			return err
+		}
+		change = &rtnl.LinkChange{BondSlave: &bs}
+	case r.kind == "vlan":
+		v, err := parseVlan(r.typeArgs, netdev.Vlan{})
+		if err != nil {
+			return err
+		}
+		change = &rtnl.LinkChange{Vlan: &v.Settings}
+	case r.kind == "macvlan":
+		m, err := parseMacvlan(r.typeArgs, netdev.Macvlan{})
+		if err != nil {
+			return err
+		}
+		change = &rtnl.LinkChange{Macvlan: &m.Settings}
 	default:
 		return notSupported("ip link set", "type")
 	}
@@ -287,25 +314,17 @@ func (ip *IP) linkSetDevs(h *handle, r *linkReq) error {
 	}
 	for _, d := range devs {
 		// rtnl_newlink on an existing device: changelink, then do_setlink.
-		if bridge != nil {
-			if err := h.setIndex(d.Index, rtnl.LinkChange{Bridge: bridge}); err != nil {
-				return err
-			}
-		}
-		if port != nil {
-			if err := h.setIndex(d.Index, rtnl.LinkChange{BridgePort: port}); err != nil {
-				return err
-			}
-		}
-		if vxlan != nil {
-			// One request: vxlan_validate sees its IFLA_ADDRESS and
-			// IFLA_MTU, and vxlan_changelink refuses the MTU.
-			c := rtnl.LinkChange{Vxlan: vxlan}
-			if r.hasAddr {
-				c.Addr = &r.addr
-			}
-			if r.hasMTU {
-				c.MTU = &r.mtu
+		if change != nil {
+			c := *change
+			if c.Vxlan != nil {
+				// One request: vxlan_validate sees its IFLA_ADDRESS and
+				// IFLA_MTU, and vxlan_changelink refuses the MTU.
+				if r.hasAddr {
+					c.Addr = &r.addr
+				}
+				if r.hasMTU {
+					c.MTU = &r.mtu
+				}
 			}
 			if err := h.setIndex(d.Index, c); err != nil {
 				return err

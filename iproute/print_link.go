@@ -263,14 +263,13 @@ func (ip *IP) printLinkType(l rtnl.LinkInfo, names linkNames) {
 }
 
 // kindPrintOpt and slaveKindPrintOpt are the print_opt of ip's link_util
-// for the kinds netsim has (veth has none, dummy no link_util). bond and
-// bond_slave are not among them: netsim keeps only a bond's mode, not the
-// attributes bond_fill_info sends.
+// for the kinds netsim has (veth has none, dummy no link_util).
 var kindPrintOpt map[string]func(ip *IP, l rtnl.LinkInfo, names linkNames)
 var slaveKindPrintOpt map[string]func(ip *IP, l rtnl.LinkInfo, names linkNames)
 
 func init() {
 	kindPrintOpt = map[string]func(ip *IP, l rtnl.LinkInfo, names linkNames){
+		"bond":    (*IP).bondPrintOpt,
 		"bridge":  (*IP).bridgePrintOpt,
 		"macvlan": (*IP).macvlanPrintOpt,
 		"vlan":    (*IP).vlanPrintOpt,
@@ -278,6 +277,7 @@ func init() {
 		"vxlan":   (*IP).vxlanPrintOpt,
 	}
 	slaveKindPrintOpt = map[string]func(ip *IP, l rtnl.LinkInfo, names linkNames){
+		"bond":   (*IP).bondSlavePrintOpt,
 		"bridge": (*IP).bridgeSlavePrintOpt,
 		"vrf":    (*IP).vrfSlavePrintOpt,
 	}
@@ -300,6 +300,14 @@ func (ip *IP) macvlanPrintOpt(l rtnl.LinkInfo, _ linkNames) {
 		mode = "source"
 	}
 	p.str(printAny, "mode", "mode %s ", mode)
+	if m := l.Macvlan; m != nil {
+		if m.Flags&netdev.MacvlanFlagNoPromisc != 0 {
+			p.bool(printAny, "nopromisc", "nopromisc ", true)
+		}
+		if m.Flags&netdev.MacvlanFlagNoDst != 0 {
+			p.bool(printAny, "nodst", "nodst ", true)
+		}
+	}
 	p.uint(printAny, "bcqueuelen", "bcqueuelen %d ", uint64(l.MacvlanBcQueueLen))
 	p.uint(printAny, "usedbcqueuelen", "usedbcqueuelen %d ", uint64(l.MacvlanBcQueueLenUsed))
 	if l.MacvlanMode == netdev.MacvlanSource {
@@ -308,20 +316,55 @@ func (ip *IP) macvlanPrintOpt(l rtnl.LinkInfo, _ linkNames) {
 	}
 }
 
-// vlanPrintOpt is vlan_print_opt with vlan_print_flags: the protocol
-// (ll_proto_n2a's "802.1Q"), the id and the flags; netsim's vlans have
-// no QoS maps.
+// vlanPrintOpt is vlan_print_opt with vlan_print_flags and
+// vlan_print_map: the protocol (ll_proto_n2a), the id, the flags and the
+// priority maps the kernel sends (those with entries).
 func (ip *IP) vlanPrintOpt(l rtnl.LinkInfo, _ linkNames) {
 	p := &ip.p
-	p.str(printAny, "protocol", "protocol %s ", "802.1Q")
-	p.uint(printAny, "id", "id %d ", uint64(l.VlanID))
-	key := "<"
-	if p.isJSON() {
-		key = "flags"
+	v := l.Vlan
+	if v == nil {
+		return
 	}
-	p.openArray(printAny, key)
-	p.flagNames(l.VlanFlags, vlanFlagNames)
-	p.closeArray(printAny, "> ")
+	proto := fmt.Sprintf("[%d]", v.Protocol)
+	switch v.Protocol {
+	case netdev.VlanProto8021Q:
+		proto = "802.1Q"
+	case netdev.VlanProto8021AD:
+		proto = "802.1ad"
+	}
+	p.str(printAny, "protocol", "protocol %s ", proto)
+	p.uint(printAny, "id", "id %d ", uint64(v.ID))
+	if v.Flags != 0 {
+		key := "<"
+		if p.isJSON() {
+			key = "flags"
+		}
+		p.openArray(printAny, key)
+		p.flagNames(v.Flags, vlanFlagNames)
+		p.closeArray(printAny, "> ")
+	}
+	qos := func(jsonKey, name string, list []netdev.VlanQoSMapping) {
+		if len(list) == 0 {
+			return
+		}
+		p.openArray(printJSON, jsonKey)
+		p.nl()
+		p.str(printFP, "", "      %s { ", name)
+		for _, m := range list {
+			if p.isJSON() {
+				p.openObject("")
+				p.uint(printJSON, "from", "", uint64(m.From))
+				p.uint(printJSON, "to", "", uint64(m.To))
+				p.closeObject()
+			} else {
+				p.text("%d:%d ", m.From, m.To)
+			}
+		}
+		p.closeArray(printJSON, "")
+		p.str(printFP, "", "%s ", "}")
+	}
+	qos("ingress_qos", "ingress-qos-map", v.IngressQoS)
+	qos("egress_qos", "egress-qos-map", v.EgressQoS)
 }
 
 // vlanFlagNames are the VLAN_FLAG_* bits by name, in the order
@@ -329,7 +372,8 @@ func (ip *IP) vlanPrintOpt(l rtnl.LinkInfo, _ linkNames) {
 var vlanFlagNames = []struct {
 	Flag uint32
 	Name string
-}{{0x1, "REORDER_HDR"}, {0x2, "GVRP"}, {0x4, "LOOSE_BINDING"}, {0x8, "MVRP"}, {0x10, "BRIDGE_BINDING"}}
+}{{netdev.VlanFlagReorderHdr, "REORDER_HDR"}, {netdev.VlanFlagGVRP, "GVRP"}, {netdev.VlanFlagMVRP, "MVRP"},
+	{netdev.VlanFlagLooseBinding, "LOOSE_BINDING"}, {netdev.VlanFlagBridgeBinding, "BRIDGE_BINDING"}}
 
 // flagNames prints the names of the flags set, comma-separated, then what
 // is left unnamed in hex: the loop print_link_flags and vlan_print_flags

@@ -26,7 +26,7 @@ var bondOps = &linkOps{
 	// bond_set_rx_mode: push the bond's lists to the active slave, or to
 	// every slave in the modes without a primary.
 	setRxMode: func(t *sim.Task, b *Device) {
-		if b.priv.bondMode.usesPrimary() {
+		if b.priv.bond.p.Mode.usesPrimary() {
 			if s := bondActiveSlave(b); s != nil {
 				_ = UCSync(t, s, b)
 				_ = MCSync(t, s, b)
@@ -77,7 +77,7 @@ var bondOps = &linkOps{
 // bondSyncTargets returns the slaves that carry the bond's address lists:
 // the active slave in modes with a primary, every slave otherwise.
 func bondSyncTargets(b *Device) []*Device {
-	if !b.priv.bondMode.usesPrimary() {
+	if !b.priv.bond.p.Mode.usesPrimary() {
 		return b.slaves
 	}
 	if s := bondActiveSlave(b); s != nil {
@@ -87,14 +87,65 @@ func bondSyncTargets(b *Device) []*Device {
 }
 
 // bondActiveSlave returns the current active slave of a primary-using bond:
-// the first slave that is up.
+// the slave an active_slave request chose, else the primary slave, else
+// the slave of the highest priority (the first of equals) whose MII link
+// is up, else the first whose link is coming back; each of them up
+// (bond_select_active_slave: bond_find_best_slave,
+// bond_choose_primary_or_current).
 func bondActiveSlave(b *Device) *Device {
-	for _, s := range b.slaves {
-		if s.IsUp() {
-			return s
+	usable := func(s *Device) bool {
+		sl := s.priv.bondSlave
+		return s.master == b && s.IsUp() && (sl == nil || sl.link != BondLinkDown)
+	}
+	if bs := b.priv.bond; bs != nil {
+		for _, s := range []*Device{bs.active, bs.primary} {
+			if s != nil && usable(s) {
+				return s
+			}
 		}
 	}
-	return nil
+	var best, back *Device
+	for _, s := range b.slaves {
+		if !usable(s) {
+			continue
+		}
+		sl := s.priv.bondSlave
+		switch {
+		case sl == nil || sl.link == BondLinkUp:
+			if best == nil || best.priv.bondSlave != nil && sl != nil && sl.prio > best.priv.bondSlave.prio {
+				best = s
+			}
+		case back == nil:
+			back = s
+		}
+	}
+	if best != nil {
+		return best
+	}
+	return back
+}
+
+// bondReselect runs change, which may change bond b's active slave, and
+// moves the bond's address lists to the new active slave when it did and
+// the bond is up (bond_change_active_slave's bond_hw_addr_swap).
+func bondReselect(t *sim.Task, b *Device, change func()) {
+	old := bondSyncTargets(b)
+	change()
+	if !b.IsUp() || !b.priv.bond.p.Mode.usesPrimary() {
+		return
+	}
+	now := bondSyncTargets(b)
+	if len(old) == len(now) && (len(old) == 0 || old[0] == now[0]) {
+		return
+	}
+	for _, o := range old {
+		UCUnsync(t, o, b)
+		MCUnsync(t, o, b)
+	}
+	for _, n := range now {
+		_ = UCSync(t, n, b)
+		_ = MCSync(t, n, b)
+	}
 }
 
 func (s Bond) create(t *sim.Task, tb *Table) ([]*Device, error) {
@@ -102,15 +153,22 @@ func (s Bond) create(t *sim.Task, tb *Table) ([]*Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	if int(s.Mode) >= len(bondModeNames) {
-		return nil, errno.Errorf(syscall.EINVAL, "Invalid bond mode %d", s.Mode)
-	}
 	d, err := tb.newDevice(name, bondOps, s.Attrs, FlagBroadcast|FlagMulticast|FlagMaster, ethDataLen, ethMinMTU, ethMaxMTU)
 	if err != nil {
 		return nil, err
 	}
 	d.uniFlt = true
-	d.priv.bondMode = s.Mode
+	// bond_newlink: bond_changelink on the new bond, before it is
+	// registered.
+	set := s.Settings
+	if set.Mode == nil && s.Mode != 0 {
+		m := s.Mode
+		set.Mode = &m
+	}
+	d.priv.bond = newBondState()
+	if err := d.priv.bond.apply(tb, d, set); err != nil {
+		return nil, err
+	}
 	return []*Device{d}, nil
 }
 
@@ -182,8 +240,12 @@ func bondEnslave(t *sim.Task, b, slave *Device) error {
 		return err
 	}
 	slave.priv.bondSaved = old
+	slave.priv.bondSlave = newBondSlave(b, slave)
 	b.slaves = append(b.slaves, slave)
-	if !b.priv.bondMode.usesPrimary() {
+	if bs := b.priv.bond; bs.p.Mode.usesPrimary() && bs.primaryName != "" && bs.primaryName == slave.name {
+		bs.primary = slave
+	}
+	if !b.priv.bond.p.Mode.usesPrimary() {
 		if b.promiscCnt > 0 {
 			slave.SetPromiscuity(t, 1)
 		}
@@ -268,7 +330,16 @@ func bondRelease(t *sim.Task, b, slave *Device) error {
 	b.tbl.s.w.RCU().Synchronize(t) // one synchronize_rcu per released slave
 	b.slaves = slices.DeleteFunc(b.slaves, func(s *Device) bool { return s == slave })
 	slave.flags &^= FlagSlave
-	if !b.priv.bondMode.usesPrimary() || wasActive {
+	slave.priv.bondSlave = nil
+	if bs := b.priv.bond; bs.active == slave || bs.primary == slave {
+		if bs.active == slave {
+			bs.active = nil
+		}
+		if bs.primary == slave {
+			bs.primary = nil
+		}
+	}
+	if !b.priv.bond.p.Mode.usesPrimary() || wasActive {
 		// bond_hw_addr_flush
 		UCUnsync(t, slave, b)
 		MCUnsync(t, slave, b)

@@ -199,6 +199,9 @@ type Macvlan struct {
 	// LinkTable is the namespace the lower device is found in; nil: the
 	// macvlan's own (rtnl_newlink_link_net).
 	LinkTable *Table
+	// Settings are the flags, broadcast queue length and cutoff the
+	// macvlan is created with (Settings.Mode is not looked at).
+	Settings MacvlanSettings
 }
 
 // Vlan is an 802.1Q VLAN device with id ID on its lower device (net/8021q):
@@ -211,6 +214,13 @@ type Vlan struct {
 	// LinkTable is the namespace the lower device is found in; nil: the
 	// vlan's own (rtnl_newlink_link_net).
 	LinkTable *Table
+	// Protocol is IFLA_VLAN_PROTOCOL, host order: VlanProto8021Q (what 0
+	// stands for) or VlanProto8021AD.
+	Protocol uint16
+	// Settings are the flags and priority maps the vlan is created with;
+	// Settings.Protocol, when set, is the protocol instead (a request's
+	// own attribute, which may be 0), and Settings.ID is not looked at.
+	Settings VlanSettings
 }
 
 // BondMode is a bonding mode (BOND_MODE_*).
@@ -244,11 +254,14 @@ func (m BondMode) usesPrimary() bool {
 	return m == BondActiveBackup || m == BondTLB || m == BondALB
 }
 
-// Bond is a bonding master (drivers/net/bonding).
+// Bond is a bonding master (drivers/net/bonding): its mode
+// (IFLA_BOND_MODE, sent when not balance-rr) and the other options it is
+// created with (Settings.Mode, when set, is the mode instead).
 type Bond struct {
 	Name string
 	Mode BondMode
 	Attrs
+	Settings BondSettings
 }
 
 // VRF is an L3 master device bound to routing table Table (drivers/net/vrf.c).
@@ -391,9 +404,11 @@ func (d *Device) isL3Master() bool { return d.ops.l3mdev }
 // devPriv is the kind-specific state (netdev_priv). Guarded by RTNL, as its
 // device is.
 type devPriv struct {
-	vlanID      uint16
+	vlan        *vlanState // a vlan's state (struct vlan_dev_priv)
 	macvlanMode MacvlanMode
-	bondMode    BondMode
+	macvlan     *macvlanState // a macvlan's flags and queue request (struct macvlan_dev)
+	bond        *bondState    // a bond's state (struct bonding)
+	bondSlave   *bondSlave    // a bond port's state (struct slave)
 	vrfTable    uint32
 	addrRandom  bool         // addr_assign_type == NET_ADDR_RANDOM
 	addrStolen  bool         // addr_assign_type == NET_ADDR_STOLEN (a vlan using its lower's address)
@@ -408,13 +423,23 @@ type devPriv struct {
 }
 
 // VlanID returns a vlan's id (0 for other kinds).
-func (d *Device) VlanID() uint16 { return d.priv.vlanID }
+func (d *Device) VlanID() uint16 {
+	if d.priv.vlan == nil {
+		return 0
+	}
+	return d.priv.vlan.id
+}
 
 // MacvlanMode returns a macvlan's mode (0 for other kinds).
 func (d *Device) MacvlanMode() MacvlanMode { return d.priv.macvlanMode }
 
 // BondMode returns a bond's mode.
-func (d *Device) BondMode() BondMode { return d.priv.bondMode }
+func (d *Device) BondMode() BondMode {
+	if d.priv.bond == nil {
+		return 0
+	}
+	return d.priv.bond.p.Mode
+}
 
 // VRFTable returns a vrf's table id (0 for other kinds).
 func (d *Device) VRFTable() uint32 { return d.priv.vrfTable }

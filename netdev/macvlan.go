@@ -20,7 +20,9 @@ var macvlanOps = &linkOps{
 	// the lower promiscuous instead).
 	open: func(t *sim.Task, d *Device) error {
 		if d.priv.macvlanMode == MacvlanPassthru {
-			d.link.SetPromiscuity(t, 1)
+			if d.priv.macvlan.flags&MacvlanFlagNoPromisc == 0 {
+				d.link.SetPromiscuity(t, 1)
+			}
 			return nil
 		}
 		if macvlanAddrBusy(d, d.addr) {
@@ -39,7 +41,9 @@ var macvlanOps = &linkOps{
 		passthru := d.priv.macvlanMode == MacvlanPassthru
 		d.passRxFlags(t, -1, !passthru)
 		if passthru {
-			d.link.SetPromiscuity(t, -1)
+			if d.priv.macvlan.flags&MacvlanFlagNoPromisc == 0 {
+				d.link.SetPromiscuity(t, -1)
+			}
 			return
 		}
 		_ = d.link.UCDel(t, d.addr)
@@ -59,8 +63,9 @@ var macvlanOps = &linkOps{
 // restores when the port goes, and whether the passthru macvlan is the one
 // changing the lower's address.
 type macvlanPort struct {
-	permAddr   MAC  // perm_addr
-	addrChange bool // MACVLAN_F_ADDRCHANGE
+	permAddr   MAC   // perm_addr
+	addrChange bool  // MACVLAN_F_ADDRCHANGE
+	bcCutoff   int32 // bc_cutoff, 1 for a new port
 }
 
 // macvlanAddrBusy reports whether addr is taken on d's port: the lower's
@@ -146,17 +151,13 @@ func macvlanUninit(t *sim.Task, d *Device) {
 	}
 }
 
-// validate is macvlan_validate: a multicast address or an unknown mode is
-// refused before anything else, without a message.
+// validate is macvlan_validate: a multicast address, unknown flags or an
+// unknown mode are refused before anything else, without a message.
 func (s Macvlan) validate(*Table) error {
 	if s.Addr.IsMulticast() {
 		return errno.New(syscall.EADDRNOTAVAIL, "")
 	}
-	switch s.Mode {
-	case 0, MacvlanPrivate, MacvlanVEPA, MacvlanBridge, MacvlanPassthru, MacvlanSource:
-		return nil
-	}
-	return errno.New(syscall.EINVAL, "")
+	return validateMacvlanData(s.Mode, s.Settings)
 }
 
 func (s Macvlan) create(t *sim.Task, tb *Table) ([]*Device, error) {
@@ -218,6 +219,11 @@ func (s Macvlan) create(t *sim.Task, tb *Table) ([]*Device, error) {
 	if mode == MacvlanPassthru && count > 0 {
 		return nil, errno.New(syscall.EINVAL, "")
 	}
+	if s.Settings.MacaddrMode != nil {
+		if err := macaddrRefusal(mode); err != nil {
+			return nil, err
+		}
+	}
 	a := s.Attrs
 	// MTU range: 68 to the lower's maximum; the MTU defaults to the
 	// lower's.
@@ -231,8 +237,16 @@ func (s Macvlan) create(t *sim.Task, tb *Table) ([]*Device, error) {
 		return nil, errno.New(syscall.EBUSY, "Device is in use by an rx handler")
 	}
 	if count == 0 { // macvlan_port_create records the lower's address
-		lower.priv.macvlanPort = macvlanPort{permAddr: lower.addr}
+		lower.priv.macvlanPort = macvlanPort{permAddr: lower.addr, bcCutoff: 1}
 	}
+	d.priv.macvlan = &macvlanState{bcQueueLenReq: macvlanDefaultBcQueueLen}
+	if f := s.Settings.Flags; f != nil {
+		d.priv.macvlan.flags = *f
+	}
+	if q := s.Settings.BcQueueLen; q != nil {
+		d.priv.macvlan.bcQueueLenReq = *q
+	}
+
 	if mode == MacvlanPassthru {
 		// eth_hw_addr_inherit: a passthru macvlan has its lower's
 		// address, whatever the request asked for.
@@ -241,6 +255,14 @@ func (s Macvlan) create(t *sim.Task, tb *Table) ([]*Device, error) {
 	d.link, d.uniFlt = lower, true
 	d.priv.macvlanMode = mode
 	return []*Device{d}, nil
+}
+
+// tie sets the port's broadcast cutoff the request asks for, once the
+// macvlan is registered (macvlan_common_newlink's update_port_bc_cutoff).
+func (s Macvlan) tie(devs []*Device) {
+	if c := s.Settings.BcCutoff; c != nil {
+		devs[0].link.priv.macvlanPort.bcCutoff = *c
+	}
 }
 
 // hasMacvlans reports whether macvlans use d as their lower device (its

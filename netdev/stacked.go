@@ -85,15 +85,6 @@ func unlinkFromLower(_ *sim.Task, d *Device) {
 	}
 }
 
-// lookupLink resolves IFLA_LINK: the lower device by ifindex when index
-// is not 0, else by name.
-func (tb *Table) lookupLink(index IfIndex, name string) (*Device, error) {
-	if index == 0 && name == "" {
-		return nil, errno.New(syscall.EINVAL, "A lower device (link) is required")
-	}
-	return tb.Find(index, name)
-}
-
 // masterHoldsRxHandler reports whether d's master took d's rx_handler: a
 // bridge port's is br_handle_frame, a bond slave's bond_handle_frame (a
 // vrf takes none). A device has one rx_handler, so such a device cannot

@@ -525,18 +525,28 @@ func newLink(r *request) ([]netlink.Message, error) {
 			}
 			req.Change.Bridge = &bs
 		case "vxlan":
+		case "bond":
+			bs := bondSettings(data)
+			req.Change.Bond = &bs
+		case "vlan":
+			_, vs, err := vlanSettings(data)
+			if err != nil {
+				return nil, err
+			}
+			req.Change.Vlan = &vs
+		case "macvlan":
+			ms := macvlanSettings(data)
+			req.Change.Macvlan = &ms
 		default:
-			// Changing a kind's data other than a bridge's is not
-			// modelled (the kinds' changelink).
+			// The other kinds netsim models have no changelink
+			// (veth, vrf, dummy, ifb): rtnl_changelink's EOPNOTSUPP.
 			req.KindMismatch = true
 		}
 	}
 	if info.has(uapi.IFLA_INFO_SLAVE_DATA) {
-		ps, err := bridgePortSettings(info.get(uapi.IFLA_INFO_SLAVE_DATA), info.offset(uapi.IFLA_INFO_SLAVE_DATA)+nlaHdrLen)
-		if err != nil {
+		if err := slaveData(&req.Change, info.get(uapi.IFLA_INFO_SLAVE_DATA), info.offset(uapi.IFLA_INFO_SLAVE_DATA)+nlaHdrLen); err != nil {
 			return nil, err
 		}
-		req.Change.BridgePort = &ps
 	}
 	if create {
 		switch {
@@ -589,13 +599,10 @@ func createAttrs(m ifinfomsg, a attrs) netdev.Attrs {
 // linkSpec builds the device a creating RTM_NEWLINK describes, and for a
 // veth with VETH_INFO_PEER what the request changes on the peer: its
 // ifi_flags and ifi_change, and its namespace (rtnl_get_peer_net). A kind
-// netsim does not model, or a kind attribute it does not, is refused.
+// netsim does not model is refused.
 func linkSpec(r *request, m ifinfomsg, a attrs, kind string, data attrs) (netdev.LinkSpec, *rtnl.LinkChange, error) {
 	name := a.str(uapi.IFLA_IFNAME)
 	at := createAttrs(m, a)
-	notModelled := func(attr string) error {
-		return errno.Errorf(syscall.EOPNOTSUPP, "%s of kind %s is not modelled by netsim", attr, kind)
-	}
 	// IFLA_LINK names the lower device by ifindex. Its 0 names no device
 	// (__dev_get_by_index finds none), which a LinkIndex of -1 says: a
 	// LinkIndex of 0 is a spec without IFLA_LINK.
@@ -649,34 +656,30 @@ func linkSpec(r *request, m ifinfomsg, a attrs, kind string, data attrs) (netdev
 		}
 		return v, peer, nil
 	case "macvlan":
-		for _, t := range []int{uapi.IFLA_MACVLAN_FLAGS, uapi.IFLA_MACVLAN_MACADDR_MODE, uapi.IFLA_MACVLAN_MACADDR,
-			uapi.IFLA_MACVLAN_MACADDR_DATA, uapi.IFLA_MACVLAN_MACADDR_COUNT, uapi.IFLA_MACVLAN_BC_QUEUE_LEN, uapi.IFLA_MACVLAN_BC_CUTOFF} {
-			if data.has(uint16(t)) {
-				return nil, nil, notModelled("an IFLA_MACVLAN attribute other than the mode")
-			}
+		ms := macvlanSettings(data)
+		var mode netdev.MacvlanMode
+		if ms.Mode != nil {
+			mode = *ms.Mode
 		}
-		return netdev.Macvlan{Name: name, LinkIndex: link, Mode: netdev.MacvlanMode(data.u32(uapi.IFLA_MACVLAN_MODE)), Attrs: at}, nil, nil
+		ms.Mode = nil
+		return netdev.Macvlan{Name: name, LinkIndex: link, Mode: mode, Attrs: at, Settings: ms}, nil, nil
 	case "vlan":
-		if data.has(uapi.IFLA_VLAN_PROTOCOL) && binary.BigEndian.Uint16(data.get(uapi.IFLA_VLAN_PROTOCOL)) != 0x8100 {
-			return nil, nil, notModelled("a protocol other than 802.1Q")
+		if data.raw == nil {
+			return nil, nil, errno.New(syscall.EINVAL, "8021q: VLAN properties not specified")
 		}
-		if data.has(uapi.IFLA_VLAN_EGRESS_QOS) || data.has(uapi.IFLA_VLAN_INGRESS_QOS) {
-			return nil, nil, notModelled("a QoS map")
-		}
-		if f := data.get(uapi.IFLA_VLAN_FLAGS); f != nil {
-			flags, mask := binary.LittleEndian.Uint32(f), binary.LittleEndian.Uint32(f[4:])
-			if flags&mask != rtnl.VlanFlagReorderHdr&mask {
-				return nil, nil, notModelled("a flag other than REORDER_HDR")
-			}
+		proto, vs, err := vlanSettings(data)
+		if err != nil {
+			return nil, nil, err
 		}
 		if !data.has(uapi.IFLA_VLAN_ID) {
-			// vlan_validate: "VLAN id not specified" (checked before
+			// vlan_newlink: "VLAN id not specified" (checked before
 			// the lower device).
-			return nil, nil, errno.New(syscall.EINVAL, "VLAN id not specified")
+			return nil, nil, errno.New(syscall.EINVAL, "8021q: VLAN id not specified")
 		}
-		return netdev.Vlan{Name: name, LinkIndex: link, ID: data.u16(uapi.IFLA_VLAN_ID), Attrs: at}, nil, nil
+		vs.ID = nil
+		return netdev.Vlan{Name: name, LinkIndex: link, ID: data.u16(uapi.IFLA_VLAN_ID), Attrs: at, Protocol: proto, Settings: vs}, nil, nil
 	case "bond":
-		return netdev.Bond{Name: name, Mode: netdev.BondMode(data.u8(uapi.IFLA_BOND_MODE)), Attrs: at}, nil, nil
+		return netdev.Bond{Name: name, Attrs: at, Settings: bondSettings(data)}, nil, nil
 	case "vrf":
 		if !data.has(uapi.IFLA_VRF_TABLE) {
 			return nil, nil, errno.New(syscall.EINVAL, "VRF table id is missing")
@@ -692,4 +695,28 @@ func linkSpec(r *request, m ifinfomsg, a attrs, kind string, data attrs) (netdev
 		return netdev.Vxlan{Name: name, Attrs: at, Settings: vxlanSettings(data, len(data.sp) > 0)}, nil, nil
 	}
 	return nil, nil, errno.Errorf(syscall.EOPNOTSUPP, "Kind \"%s\" is not modelled by netsim", kind)
+}
+
+// slaveData reads IFLA_INFO_SLAVE_DATA under the slave policy of each
+// master kind with one (bridge, bond): which applies is the device's
+// master's, which rtnl finds. Data that neither policy takes is refused
+// here with the bridge port's error.
+func slaveData(c *rtnl.LinkChange, b []byte, base int) error {
+	ps, perr := bridgePortSettings(b, base)
+	bs, berr := bondSlaveSettings(b, base)
+	if perr != nil && berr != nil {
+		return perr
+	}
+	c.SlaveDataErr = map[string]error{}
+	if perr == nil {
+		c.BridgePort = &ps
+	} else {
+		c.SlaveDataErr["bridge"] = perr
+	}
+	if berr == nil {
+		c.BondSlave = &bs
+	} else {
+		c.SlaveDataErr["bond"] = berr
+	}
+	return nil
 }

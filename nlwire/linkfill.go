@@ -204,36 +204,21 @@ func fillLinkInfo(ae *netlink.AttributeEncoder, li rtnl.LinkInfo) {
 		ae.String(uapi.IFLA_INFO_KIND, li.Kind)
 		switch li.Kind {
 		case "macvlan":
-			nestNoFlag(ae, uapi.IFLA_INFO_DATA, func(d *netlink.AttributeEncoder) {
-				d.Uint32(uapi.IFLA_MACVLAN_MODE, uint32(li.MacvlanMode))
-				d.Uint16(uapi.IFLA_MACVLAN_FLAGS, 0)
-				d.Uint32(uapi.IFLA_MACVLAN_MACADDR_COUNT, 0)
-				d.Uint32(uapi.IFLA_MACVLAN_BC_QUEUE_LEN, li.MacvlanBcQueueLen)
-				d.Uint32(uapi.IFLA_MACVLAN_BC_QUEUE_LEN_USED, li.MacvlanBcQueueLenUsed)
-			})
+			if li.Macvlan != nil {
+				nestNoFlag(ae, uapi.IFLA_INFO_DATA, func(d *netlink.AttributeEncoder) { fillMacvlan(d, li.Macvlan) })
+			}
 		case "vlan":
-			nestNoFlag(ae, uapi.IFLA_INFO_DATA, func(d *netlink.AttributeEncoder) {
-				var proto [2]byte
-				binary.BigEndian.PutUint16(proto[:], 0x8100) // ETH_P_8021Q
-				d.Bytes(uapi.IFLA_VLAN_PROTOCOL, proto[:])
-				d.Uint16(uapi.IFLA_VLAN_ID, li.VlanID)
-				if li.VlanFlags != 0 {
-					var f [8]byte
-					binary.LittleEndian.PutUint32(f[:], li.VlanFlags)
-					binary.LittleEndian.PutUint32(f[4:], ^uint32(0))
-					d.Bytes(uapi.IFLA_VLAN_FLAGS, f[:])
-				}
-			})
+			if li.Vlan != nil {
+				nestNoFlag(ae, uapi.IFLA_INFO_DATA, func(d *netlink.AttributeEncoder) { fillVlan(d, li.Vlan) })
+			}
 		case "vrf":
 			nestNoFlag(ae, uapi.IFLA_INFO_DATA, func(d *netlink.AttributeEncoder) {
 				d.Uint32(uapi.IFLA_VRF_TABLE, li.VRFTable)
 			})
 		case "bond":
-			// bond_fill_info sends some thirty attributes; netsim keeps
-			// the mode alone.
-			nestNoFlag(ae, uapi.IFLA_INFO_DATA, func(d *netlink.AttributeEncoder) {
-				d.Uint8(uapi.IFLA_BOND_MODE, uint8(li.BondMode))
-			})
+			if li.Bond != nil {
+				nestNoFlag(ae, uapi.IFLA_INFO_DATA, func(d *netlink.AttributeEncoder) { fillBond(d, li.Bond) })
+			}
 		case "bridge":
 			if li.Bridge != nil {
 				nestNoFlag(ae, uapi.IFLA_INFO_DATA, func(d *netlink.AttributeEncoder) { fillBridge(d, li.Bridge) })
@@ -249,6 +234,8 @@ func fillLinkInfo(ae *netlink.AttributeEncoder, li rtnl.LinkInfo) {
 		switch {
 		case li.SlaveKind == "bridge" && li.BridgePort != nil:
 			nestNoFlag(ae, uapi.IFLA_INFO_SLAVE_DATA, func(d *netlink.AttributeEncoder) { fillBridgePort(d, li.BridgePort) })
+		case li.SlaveKind == "bond" && li.BondSlave != nil:
+			nestNoFlag(ae, uapi.IFLA_INFO_SLAVE_DATA, func(d *netlink.AttributeEncoder) { fillBondSlave(d, li.BondSlave) })
 		case li.SlaveKind == "vrf":
 			nestNoFlag(ae, uapi.IFLA_INFO_SLAVE_DATA, func(d *netlink.AttributeEncoder) {
 				d.Uint32(uapi.IFLA_VRF_PORT_TABLE, li.SlaveVRFTable)

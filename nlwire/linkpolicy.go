@@ -81,7 +81,7 @@ var iflaInfoPolicy = policy{attrs: []attrPolicy{
 }}
 
 // The kinds' IFLA_INFO_DATA policies: veth_policy, macvlan_policy,
-// vlan_policy, vrf_nl_policy and the first entry of bond_policy.
+// vlan_policy and vrf_nl_policy (bond_policy is in linkkinds.go).
 var (
 	vethPolicy    = policy{attrs: []attrPolicy{uapi.VETH_INFO_PEER: {typ: nlaUnspec, len: ifinfomsgLen}}}
 	macvlanPolicy = policy{attrs: []attrPolicy{
@@ -96,8 +96,7 @@ var (
 		uapi.IFLA_VLAN_EGRESS_QOS: {typ: nlaNested}, uapi.IFLA_VLAN_INGRESS_QOS: {typ: nlaNested},
 		uapi.IFLA_VLAN_PROTOCOL: {typ: nlaU16},
 	}}
-	vrfPolicy  = policy{attrs: []attrPolicy{uapi.IFLA_VRF_TABLE: {typ: nlaU32}}}
-	bondPolicy = policy{attrs: []attrPolicy{uapi.IFLA_BOND_MODE: {typ: nlaU8}, uapi.IFLA_BOND_COUPLED_CONTROL: {}}}
+	vrfPolicy = policy{attrs: []attrPolicy{uapi.IFLA_VRF_TABLE: {typ: nlaU32}}}
 )
 
 // brPolicy is br_policy (net/bridge/br_netlink.c) for the attributes
@@ -269,10 +268,14 @@ func bridgePortSettings(b []byte, base int) (netdev.BridgePortSettings, error) {
 		s.BackupPort = &v
 	}
 	s.FDBFlush = d.has(uapi.IFLA_BRPORT_FLUSH)
-	for _, t := range []int{uapi.IFLA_BRPORT_MAB, uapi.IFLA_BRPORT_NEIGH_VLAN_SUPPRESS, uapi.IFLA_BRPORT_MCAST_EHT_HOSTS_LIMIT,
-		uapi.IFLA_BRPORT_MCAST_MAX_GROUPS, uapi.IFLA_BRPORT_BACKUP_NHID} {
-		if d.has(uint16(t)) {
-			return s, badAttr(errno.Errorf(syscall.EOPNOTSUPP, "Bridge port attribute %d is not modelled by netsim", t), d.offset(uint16(t)))
+	for _, u := range []struct {
+		t    int
+		name string
+	}{{uapi.IFLA_BRPORT_MAB, "IFLA_BRPORT_MAB"}, {uapi.IFLA_BRPORT_NEIGH_VLAN_SUPPRESS, "IFLA_BRPORT_NEIGH_VLAN_SUPPRESS"},
+		{uapi.IFLA_BRPORT_MCAST_EHT_HOSTS_LIMIT, "IFLA_BRPORT_MCAST_EHT_HOSTS_LIMIT"},
+		{uapi.IFLA_BRPORT_MCAST_MAX_GROUPS, "IFLA_BRPORT_MCAST_MAX_GROUPS"}, {uapi.IFLA_BRPORT_BACKUP_NHID, "IFLA_BRPORT_BACKUP_NHID"}} {
+		if d.has(uint16(u.t)) {
+			return s, badAttr(errno.Errorf(syscall.EOPNOTSUPP, "%s is not modelled by netsim", u.name), d.offset(uint16(u.t)))
 		}
 	}
 	return s, nil

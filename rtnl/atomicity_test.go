@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"net/netip"
+	"reflect"
 	"slices"
 	"strings"
 	"syscall"
@@ -79,6 +80,20 @@ func atomDump(tb testing.TB, k *rtnl.Kernel, t *sim.Task) string {
 	s := snapshot(tb, k, t) // settles
 	s.Counters = nil
 	var b strings.Builder
+	// The kinds' data are pointers: printed by value, then left out.
+	for _, name := range append([]string{""}, s.Names...) {
+		for i := range s.Nets[name].Links {
+			l := &s.Nets[name].Links[i]
+			fmt.Fprintf(&b, "kind data %q %d:", name, l.Index)
+			for _, v := range []any{l.Bridge, l.BridgePort, l.Bond, l.BondSlave, l.Vlan, l.Macvlan} {
+				if rv := reflect.ValueOf(v); !rv.IsNil() {
+					fmt.Fprintf(&b, " %+v", rv.Elem().Interface())
+				}
+			}
+			b.WriteString("\n")
+			l.Bridge, l.BridgePort, l.Bond, l.BondSlave, l.Vlan, l.Macvlan = nil, nil, nil, nil, nil, nil
+		}
+	}
 	fmt.Fprintf(&b, "%+v\n", s)
 	for _, name := range append([]string{""}, s.Names...) {
 		fmt.Fprintf(&b, "netns %q\n", name)

@@ -77,6 +77,32 @@ func (h *Handle) LinkSetBridgePort(name string, s netdev.BridgePortSettings) err
 	return h.setLink(name, LinkChange{BridgePort: &s})
 }
 
+// LinkSetBond changes a bond's IFLA_BOND_* options; a device of another
+// kind refuses with EOPNOTSUPP (`ip link set NAME type bond ...`).
+func (h *Handle) LinkSetBond(name string, s netdev.BondSettings) error {
+	return h.setLink(name, LinkChange{Bond: &s})
+}
+
+// LinkSetBondSlave changes a bond port's queue id and priority; a device
+// that is not a bond's port refuses with EOPNOTSUPP (`ip link set NAME
+// type bond_slave ...`).
+func (h *Handle) LinkSetBondSlave(name string, s netdev.BondSlaveSettings) error {
+	return h.setLink(name, LinkChange{BondSlave: &s})
+}
+
+// LinkSetVlan changes a vlan's flags and priority maps; a device of
+// another kind refuses with EOPNOTSUPP (`ip link set NAME type vlan ...`).
+func (h *Handle) LinkSetVlan(name string, s netdev.VlanSettings) error {
+	return h.setLink(name, LinkChange{Vlan: &s})
+}
+
+// LinkSetMacvlan changes a macvlan's mode, flags and broadcast queue; a
+// device of another kind refuses with EOPNOTSUPP (`ip link set NAME type
+// macvlan ...`).
+func (h *Handle) LinkSetMacvlan(name string, s netdev.MacvlanSettings) error {
+	return h.setLink(name, LinkChange{Macvlan: &s})
+}
+
 // LinkSetGroup puts the device in group g (`ip link set NAME group G`).
 func (h *Handle) LinkSetGroup(name string, g uint32) error {
 	return h.setLink(name, LinkChange{Group: &g})

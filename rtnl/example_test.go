@@ -45,7 +45,7 @@ func Example() {
 	// 2: eth2p kind="veth" link="eth2" state=UP <BROADCAST,MULTICAST,UP,LOWER_UP>
 	// 3: eth2 kind="veth" link="eth2p" state=UP <BROADCAST,MULTICAST,UP,LOWER_UP>
 	// 4: testnh0 kind="macvlan" link="eth2" state=UP <BROADCAST,MULTICAST,UP,LOWER_UP>
-	// true numerical result out of range: Invalid VLAN id
+	// true numerical result out of range: 8021q: Invalid VLAN id
 	// true file exists: Device "eth2" already exists
 }
 

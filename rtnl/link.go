@@ -115,6 +115,10 @@ type LinkInfo struct {
 	BridgePort  *netdev.BridgePortInfo // a bridge port's IFLA_INFO_SLAVE_DATA, or nil
 	Vxlan       *netdev.VxlanInfo      // a vxlan's IFLA_INFO_DATA, or nil
 	Headroom    int                    // IFLA_HEADROOM: needed_headroom (a vxlan's encapsulation)
+	Bond        *netdev.BondInfo       // a bond's IFLA_INFO_DATA, or nil
+	BondSlave   *netdev.BondSlaveInfo  // a bond port's IFLA_INFO_SLAVE_DATA, or nil
+	Vlan        *netdev.VlanInfo       // a vlan's IFLA_INFO_DATA, or nil
+	Macvlan     *netdev.MacvlanInfo    // a macvlan's IFLA_INFO_DATA, or nil
 	UC, MC      []hwaddr.Entry         // the address lists, in list order
 	RefCount    int64
 
@@ -151,6 +155,7 @@ func linkInfo(d *netdev.Device) LinkInfo {
 		MacvlanMode: d.MacvlanMode(), VRFTable: d.VRFTable(),
 		UC: d.UC().Entries(), MC: d.MC().Entries(), RefCount: d.RefCount(), CarrierChanges: d.CarrierChanges(),
 		Bridge: d.BridgeInfo(), BridgePort: d.BridgePortInfo(), Vxlan: d.VxlanInfo(), Headroom: d.Headroom(),
+		Bond: d.BondInfo(), BondSlave: d.BondSlaveInfo(), Vlan: d.VlanInfo(), Macvlan: d.MacvlanInfo(),
 	}
 	li.MinMTU, li.MaxMTU = d.MTURange()
 	if d.Kind() == "bond" {

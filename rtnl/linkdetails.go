@@ -46,9 +46,6 @@ const (
 	AddrGenModeRandom        = 3 // IN6_ADDR_GEN_MODE_RANDOM
 )
 
-// VlanFlagReorderHdr is VLAN_FLAG_REORDER_HDR, the flag a new vlan has.
-const VlanFlagReorderHdr = 0x1
-
 // Segmentation and aggregation limits every device of netsim reports:
 // GSO_LEGACY_MAX_SIZE, GSO_MAX_SEGS, TSO_MAX_SIZE, TSO_MAX_SEGS and a GRO
 // limit equal to the GSO one (netif_set_tso_max_size and friends keep
@@ -72,10 +69,6 @@ const possibleCPUs = 2
 // default, which sizes both queue sets of a bond.
 const bondTxQueues = 16
 
-// macvlanDefaultBcQueueLen is MACVLAN_DEFAULT_BC_QUEUE_LEN, the broadcast
-// queue of a macvlan created without bcqueuelen.
-const macvlanDefaultBcQueueLen = 1000
-
 // fillDetails adds to li what `ip -d -s link show` prints beside the
 // device's own state: the hardware type, the queues a kind allocates, the
 // segmentation limits (a bridge's from its ports once it had one), the
@@ -86,8 +79,8 @@ const macvlanDefaultBcQueueLen = 1000
 // IFLA_NUM_RX_QUEUES as rtnl_create_link chose them (veth_get_num_queues:
 // num_possible_cpus(); bond_get_num_tx_queues for both: tx_queues), IFLA_GSO_*,
 // IFLA_TSO_*, IFLA_GRO_MAX_SIZE; inet6_fill_link_af (IFLA_INET6_ADDR_GEN_MODE);
-// macvlan_fill_info (IFLA_MACVLAN_BC_QUEUE_LEN{,_USED}); vlan_fill_info
-// (IFLA_VLAN_FLAGS).
+// netdev.Device.MacvlanInfo and VlanInfo for the macvlan's queue lengths
+// and the vlan's flags.
 func fillDetails(li *LinkInfo, d *netdev.Device) {
 	li.Type = ARPHRDEther
 	if li.Flags&netdev.FlagLoopback != 0 {
@@ -99,10 +92,12 @@ func fillDetails(li *LinkInfo, d *netdev.Device) {
 		li.NumTxQueues, li.NumRxQueues = possibleCPUs, possibleCPUs
 	case "bond":
 		li.NumTxQueues, li.NumRxQueues = bondTxQueues, bondTxQueues
-	case "macvlan":
-		li.MacvlanBcQueueLen, li.MacvlanBcQueueLenUsed = macvlanDefaultBcQueueLen, macvlanBcQueueLenUsed(d)
-	case "vlan":
-		li.VlanFlags = VlanFlagReorderHdr
+	}
+	if m := li.Macvlan; m != nil {
+		li.MacvlanBcQueueLen, li.MacvlanBcQueueLenUsed = m.BcQueueLen, m.BcQueueLenUsed
+	}
+	if v := li.Vlan; v != nil {
+		li.VlanFlags = v.Flags
 	}
 	li.GSOMaxSize, li.GSOMaxSegs = gsoMaxSize, gsoMaxSegs
 	li.TSOMaxSize, li.TSOMaxSegs = tsoMaxOf(d), tsoMaxSegs
@@ -128,24 +123,4 @@ func tsoMaxOf(d *netdev.Device) uint32 {
 		return gsoMaxSize
 	}
 	return tsoMaxSize
-}
-
-// macvlanBcQueueLenUsed is the broadcast queue length of a macvlan's port:
-// the largest its macvlans ask for, each the default; 0 once a macvlan
-// going away was the port's last (macvlan_dellink takes it off the port's
-// list before its RTM_DELLINK).
-//
-// Kernel: update_port_bc_queue_len (drivers/net/macvlan.c).
-func macvlanBcQueueLenUsed(d *netdev.Device) uint32 {
-	if d.Registered() {
-		return macvlanDefaultBcQueueLen
-	}
-	if l := d.Link(); l != nil {
-		for _, u := range l.Uppers() {
-			if u != d && u.Kind() == "macvlan" && u.Registered() {
-				return macvlanDefaultBcQueueLen
-			}
-		}
-	}
-	return 0
 }

@@ -32,7 +32,7 @@ func TestLinkDetails(t *testing.T) {
 		{"lo", rtnl.ARPHRDLoopback, [2]uint32{1, 1}, 0, 0, 0, 524280},
 		{"va", rtnl.ARPHRDEther, [2]uint32{2, 2}, 0, 0, 1, 524280}, // veth_get_num_queues: the possible CPUs; veth_newlink's carrier off
 		{"mv", rtnl.ARPHRDEther, [2]uint32{1, 1}, 1000, 0, 0, 524280},
-		{"va.5", rtnl.ARPHRDEther, [2]uint32{1, 1}, 0, rtnl.VlanFlagReorderHdr, 0, 524280},
+		{"va.5", rtnl.ARPHRDEther, [2]uint32{1, 1}, 0, netdev.VlanFlagReorderHdr, 0, 524280},
 		{"b0", rtnl.ARPHRDEther, [2]uint32{16, 16}, 0, 0, 1, 524280}, // BOND_DEFAULT_TX_QUEUES for both; no slave, no carrier
 		// No port yet: the carrier it was created with, a new device's
 		// TSO limit (GSO_LEGACY_MAX_SIZE; br_set_gso_limits has not run).

@@ -50,13 +50,23 @@ type LinkChange struct {
 	NewIndex netdev.IfIndex
 
 	// IFLA_INFO_DATA and IFLA_INFO_SLAVE_DATA of the kinds netsim models:
-	// a bridge's and a bridge port's attributes (rtnl_changelink).
+	// a bridge's and a bridge port's attributes (rtnl_changelink), a
+	// bond's, a vlan's and a macvlan's, and a bond port's.
 	Bridge     *netdev.BridgeSettings
 	BridgePort *netdev.BridgePortSettings
 	// Vxlan is a request of kind vxlan: its IFLA_INFO_DATA, which
 	// vxlan_validate checks before any device is looked up, and
 	// vxlan_changelink applies to an existing device.
-	Vxlan *netdev.VxlanSettings
+	Vxlan     *netdev.VxlanSettings
+	Bond      *netdev.BondSettings
+	Vlan      *netdev.VlanSettings
+	Macvlan   *netdev.MacvlanSettings
+	BondSlave *netdev.BondSlaveSettings
+	// SlaveDataErr is, by master kind ("bridge", "bond"), the error
+	// IFLA_INFO_SLAVE_DATA's parse under that kind's slave policy gave:
+	// the device's master decides which policy applies, and so which
+	// of BridgePort, BondSlave and these errors counts.
+	SlaveDataErr map[string]error
 }
 
 // LinkRequest is the body of RTM_NEWLINK, RTM_SETLINK and RTM_DELLINK:
@@ -148,18 +158,17 @@ func (h *Handle) NewLink(r LinkRequest) error {
 					return err
 				}
 			}
-			if c := r.Change.BridgePort; c != nil {
-				// Not a bridge's port: EOPNOTSUPP.
-				if err := d.ChangeBridgePort(t, *c); err != nil {
-					return err
-				}
+			notify, err := changeKindData(t, d, r.Change)
+			if err != nil {
+				return err
 			}
-			if c := r.Change.Vxlan; c != nil && c.Data {
-				if err := d.ChangeVxlan(t, *c, r.Change.MTU != nil); err != nil {
-					return err
+			if err := changeSlaveData(t, d, r.Change); err != nil {
+				if notify {
+					d.StateChange(t)
 				}
+				return err
 			}
-			return doSetLink(t, tb, tgt, d, r.Index > 0, r.Change)
+			return doSetLink(t, tb, tgt, d, r.Index > 0, r.Change, notify)
 		}
 		if r.Flags&rt.NLMCreate == 0 {
 			if named {
@@ -171,7 +180,7 @@ func (h *Handle) NewLink(r LinkRequest) error {
 			}
 			for _, d := range tb.Devices() {
 				if d.Group() == *r.Group {
-					if err := doSetLink(t, tb, tgt, d, false, r.Change); err != nil {
+					if err := doSetLink(t, tb, tgt, d, false, r.Change, false); err != nil {
 						return err
 					}
 				}
@@ -253,7 +262,7 @@ func (h *Handle) SetLink(r LinkRequest) error {
 		if err != nil {
 			return err
 		}
-		return doSetLink(t, tb, tgt, d, r.Index > 0, r.Change)
+		return doSetLink(t, tb, tgt, d, r.Index > 0, r.Change, false)
 	})
 }
 
@@ -264,10 +273,10 @@ func (h *Handle) SetLink(r LinkRequest) error {
 // earlier steps applied (do_setlink warns "A link change request failed
 // with some changes committed already") and the request answers its error. A group or an alias set
 // announces the device when the request ends, failed or not
-// (DO_SETLINK_NOTIFY).
+// (DO_SETLINK_NOTIFY), as does a kind's changelink before it (notify).
 //
 // Kernel: do_setlink (net/core/rtnetlink.c).
-func doSetLink(t *sim.Task, tb, tgt *netdev.Table, d *netdev.Device, byIndex bool, c LinkChange) error {
+func doSetLink(t *sim.Task, tb, tgt *netdev.Table, d *netdev.Device, byIndex bool, c LinkChange, notify bool) error {
 	defer t.Frame("do_setlink")()
 	if tgt != nil && tgt != d.Table() {
 		// The request's IFLA_IFNAME (the device's own name in a message
@@ -282,7 +291,6 @@ func doSetLink(t *sim.Task, tb, tgt *netdev.Table, d *netdev.Device, byIndex boo
 		}
 		tb = tgt
 	}
-	notify := false
 	defer func() {
 		if notify {
 			d.StateChange(t)
@@ -379,4 +387,68 @@ func setMasterIndex(t *sim.Task, tb *netdev.Table, d *netdev.Device, i netdev.If
 		return errno.New(syscall.EINVAL, "")
 	}
 	return d.SetMaster(t, m)
+}
+
+// changeKindData is rtnl_changelink's IFLA_INFO_DATA for a bond, a vlan
+// or a macvlan: the kind's changelink, which a device of another kind
+// does not have (a bare EOPNOTSUPP: the request's kind is not the
+// device's). It reports whether it changed the device, which do_setlink
+// then announces (DO_SETLINK_NOTIFY).
+//
+// Kernel: rtnl_changelink (net/core/rtnetlink.c); bond_changelink,
+// vlan_changelink, macvlan_changelink.
+func changeKindData(t *sim.Task, d *netdev.Device, c LinkChange) (bool, error) {
+	var err error
+	switch {
+	case c.Vxlan != nil && c.Vxlan.Data:
+		err = d.ChangeVxlan(t, *c.Vxlan, c.MTU != nil)
+	case c.Bond != nil:
+		if d.Kind() != "bond" {
+			return false, errno.New(syscall.EOPNOTSUPP, "")
+		}
+		err = d.ChangeBond(t, *c.Bond)
+	case c.Vlan != nil:
+		if d.Kind() != "vlan" {
+			return false, errno.New(syscall.EOPNOTSUPP, "")
+		}
+		err = d.ChangeVlan(t, *c.Vlan)
+	case c.Macvlan != nil:
+		if d.Kind() != "macvlan" {
+			return false, errno.New(syscall.EOPNOTSUPP, "")
+		}
+		err = d.ChangeMacvlan(t, *c.Macvlan)
+	default:
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// changeSlaveData is rtnl_changelink's IFLA_INFO_SLAVE_DATA: the slave
+// changelink of the device's master, with the slave data parsed under
+// that master's policy. A device without a master, or whose master's kind
+// has no slave changelink, answers EOPNOTSUPP.
+//
+// Kernel: rtnl_changelink (net/core/rtnetlink.c); br_port_slave_changelink,
+// bond_slave_changelink.
+func changeSlaveData(t *sim.Task, d *netdev.Device, c LinkChange) error {
+	if c.BridgePort == nil && c.BondSlave == nil && c.SlaveDataErr == nil {
+		return nil
+	}
+	kind := ""
+	if m := d.Master(); m != nil {
+		kind = m.Kind()
+	}
+	if err := c.SlaveDataErr[kind]; err != nil {
+		return err
+	}
+	switch {
+	case kind == "bond" && c.BondSlave != nil:
+		return d.ChangeBondSlave(t, *c.BondSlave)
+	case c.BridgePort != nil:
+		// Not a bridge's port: EOPNOTSUPP.
+		return d.ChangeBridgePort(t, *c.BridgePort)
+	case c.BondSlave != nil:
+		return d.ChangeBondSlave(t, *c.BondSlave)
+	}
+	return errno.New(syscall.EOPNOTSUPP, "")
 }

@@ -177,8 +177,8 @@ func TestLowerByIndex(t *testing.T) {
 	assert.Equal(t, "v0", r.info("v0.6").Link)
 	requireErr(t, r.h.LinkAdd(netdev.Macvlan{Name: "m1", LinkIndex: 99}), syscall.ENODEV, "")
 	requireErr(t, r.h.LinkAdd(netdev.Macvlan{Name: "m1", LinkIndex: -1}), syscall.ENODEV, "")
-	requireErr(t, r.h.LinkAdd(netdev.Vlan{Name: "v0.7", LinkIndex: 99, ID: 7}), syscall.ENODEV, "")
-	requireErr(t, r.h.LinkAdd(netdev.Vlan{Name: "v0.7", LinkIndex: -1, ID: 7}), syscall.ENODEV, "")
+	requireErr(t, r.h.LinkAdd(netdev.Vlan{Name: "v0.7", LinkIndex: 99, ID: 7}), syscall.ENODEV, "8021q: link does not exist")
+	requireErr(t, r.h.LinkAdd(netdev.Vlan{Name: "v0.7", LinkIndex: -1, ID: 7}), syscall.ENODEV, "8021q: link does not exist")
 	requireErr(t, r.h.LinkAdd(netdev.Macvlan{Name: "m1"}), syscall.EINVAL, "")
-	requireErr(t, r.h.LinkAdd(netdev.Vlan{Name: "v0.7", ID: 7}), syscall.EINVAL, "A lower device (link) is required")
+	requireErr(t, r.h.LinkAdd(netdev.Vlan{Name: "v0.7", ID: 7}), syscall.EINVAL, "8021q: link not specified")
 }
