@@ -55,7 +55,11 @@ type Kernel struct {
 	netSeq uint64
 	// fds are the open namespace descriptors (OpenNetnsFD).
 	// +checklocks:mu
-	fds     map[uint32]*Net
+	fds map[uint32]*Net
+	// all are the live namespaces, the initial one first, in order of
+	// creation (net_namespace_list); one leaves when it is dismantled.
+	// +checklocks:mu
+	all     []*Net
 	initNet *Net
 
 	byTable map[*netdev.Table]*Net // every live namespace by its device table; guarded by RTNL
@@ -250,6 +254,7 @@ type Net struct {
 	mpSeed uint32
 
 	ref netRef // the namespace's references (see netref.go)
+	ids nsids  // the ids the namespace gives others (see nsid.go)
 
 	gens dumpGens // the dumps' generation counters; guarded by RTNL
 
@@ -344,13 +349,14 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	}
 	n.fib6.SetRuleLookup(n.fib6RuleLookup)
 	k.byTable[tb] = n
+	k.mu.Lock()
+	k.all = append(k.all, n)
 	if name != "" {
-		k.mu.Lock()
 		k.netSeq++
 		n.seq = k.netSeq
 		k.nets[name] = n
-		k.mu.Unlock()
 	}
+	k.mu.Unlock()
 	return n, nil
 }
 
@@ -449,10 +455,19 @@ func (k *Kernel) DelNet(t *sim.Task, name string) error {
 
 // cleanupNet dismantles a dead namespace; the caller holds RTNL.
 //
-// Kernel: cleanup_net (net/core/net_namespace.c): the pernet exit methods —
-// nexthop_net_exit (flush_all_nexthops), default_device_exit_batch,
-// ip_fib_net_exit.
+// Kernel: cleanup_net (net/core/net_namespace.c): unhash_nsid, then the
+// pernet exit methods — nexthop_net_exit (flush_all_nexthops),
+// default_device_exit_batch, ip_fib_net_exit.
 func (k *Kernel) cleanupNet(t *sim.Task, n *Net) {
+	k.mu.Lock()
+	for i, x := range k.all {
+		if x == n {
+			k.all = append(k.all[:i:i], k.all[i+1:]...)
+			break
+		}
+	}
+	k.mu.Unlock()
+	k.unhashNsid(t, n)
 	n.nh.FlushAll(t, n.fib)
 	n.devs.DelAll(t)
 	n.fib.Exit(t)

@@ -13,8 +13,8 @@
 // its creation until its last reference goes (the initial namespace's is 1, init's;
 // the others' are handed out in order of creation from 1000), and
 // Kernel.OpenNetnsFD gives a descriptor of a namespace, which holds it as
-// an open /run/netns file does until CloseNetnsFD. Namespace ids
-// (peernet2id) are not modelled: no IFLA_TARGET_NETNSID resolves.
+// an open /run/netns file does until CloseNetnsFD. IFLA_TARGET_NETNSID
+// names a namespace by an id of the requester's (nsid.go).
 
 package rtnl
 
@@ -119,8 +119,8 @@ func (r LinkRequest) peerTable(n *Net) (*netdev.Table, error) {
 
 // resolve returns the namespace r names, or from when it names none.
 // A process id no live namespace has is ESRCH, a descriptor not open
-// EBADF, a namespace id EINVAL (none is assigned); all three bare, as
-// the kernel answers them. The caller holds RTNL.
+// EBADF, a namespace id from's table does not hold EINVAL; all three
+// bare, as the kernel answers them.
 //
 // Kernel: rtnl_link_get_net_by_nlattr → rtnl_link_get_net
 // (get_net_ns_by_pid, get_net_ns_by_fd), get_net_ns_by_id.
@@ -136,7 +136,9 @@ func (r NetnsRef) resolve(from *Net) (*Net, error) {
 		}
 		return r.Net, nil
 	case r.PID != nil:
-		for _, n := range k.byTable {
+		k.mu.Lock()
+		defer k.mu.Unlock()
+		for _, n := range k.all {
 			if n.PID() == *r.PID && n.alive() {
 				return n, nil
 			}
@@ -151,6 +153,9 @@ func (r NetnsRef) resolve(from *Net) (*Net, error) {
 		}
 		return n, nil
 	case r.NSID != nil:
+		if n := from.find(*r.NSID); n != nil {
+			return n, nil
+		}
 		return nil, errno.New(syscall.EINVAL, "")
 	}
 	return from, nil
@@ -166,17 +171,27 @@ func (r NetnsRef) set() bool { return r.Net != nil || r.PID != nil || r.FD != ni
 
 // LinkMovedMsg is the RTM_DELLINK a device that moves sends to the
 // namespace it leaves, with the ifindex it takes in the new one
-// (IFLA_NEW_IFINDEX); the kernel also sends the new namespace's id
-// (IFLA_NEW_NETNSID), which netsim does not model.
+// (IFLA_NEW_IFINDEX) and the id the namespace it leaves has for the new
+// one (IFLA_NEW_NETNSID), given it here if it has none.
 //
-// Kernel: rtmsg_ifinfo_newnet (net/core/rtnetlink.c).
+// Kernel: __dev_change_net_namespace's peernet2id_alloc (net/core/dev.c),
+// rtmsg_ifinfo_newnet (net/core/rtnetlink.c).
 func (a announcer) LinkMovedMsg(t *sim.Task, d *netdev.Device, to *netdev.Table, newIndex netdev.IfIndex) {
 	n := a.net(d)
-	if n == nil || !n.notifyNeeded() {
+	if n == nil {
+		return
+	}
+	newID := NsidNotAssigned
+	if dst := a.k.byTable[to]; dst != nil {
+		newID = n.peernet2idAlloc(t, dst)
+	}
+	id := n.linkNetnsid(t, d)
+	if !n.notifyNeeded() {
 		return
 	}
 	m := linkNotification(d, true)
 	m.Change = netdev.ChangeAll
-	m.Link.NewIndex = newIndex
+	m.Link.NewIndex, m.Link.NewNetnsID = newIndex, newID
+	m.Link.LinkNetnsID = id
 	n.send(m)
 }

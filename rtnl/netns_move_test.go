@@ -205,8 +205,8 @@ func TestLinkSetNsMasterAndUppers(t *testing.T) {
 }
 
 // A request names its target by process id or namespace descriptor; an
-// unknown pid is ESRCH, a descriptor not open EBADF, a namespace id EINVAL
-// (none is assigned), all bare.
+// unknown pid is ESRCH, a descriptor not open EBADF, a namespace id the
+// requester has not given EINVAL, all bare.
 //
 // Kernel: rtnl_link_get_net, get_net_ns_by_pid, get_net_ns_by_fd,
 // get_net_ns_by_id.
@@ -231,7 +231,7 @@ func TestLinkSetNsByPIDAndFD(t *testing.T) {
 	}{
 		{rtnl.NetnsRef{PID: ptr(uint32(999))}, syscall.ESRCH},
 		{rtnl.NetnsRef{FD: &fd}, syscall.EBADF},
-		{rtnl.NetnsRef{NSID: ptr(int32(0))}, syscall.EINVAL},
+		{rtnl.NetnsRef{NSID: ptr(int32(5))}, syscall.EINVAL},
 	} {
 		err := move("nosuch", c.ref)
 		require.ErrorIs(t, err, c.err, "the namespace is resolved before the device")
