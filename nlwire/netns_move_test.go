@@ -127,3 +127,43 @@ func TestNewLinkVethPeerNetns(t *testing.T) {
 		ae.Uint32(uapi.IFLA_NET_NS_PID, 4242)
 	}), syscall.ESRCH, "")
 }
+
+// A namespace that goes away takes its id out of the namespaces that had
+// one, each sending RTM_DELNSID to RTNLGRP_NSID; a link whose peer is in
+// another namespace carries the id the requester has for it
+// (IFLA_LINK_NETNSID) before IFLA_LINK.
+//
+// Kernel: unhash_nsid, rtnl_net_notifyid (net/core/net_namespace.c),
+// rtnl_fill_link_netnsid (net/core/rtnetlink.c).
+func TestNsidAcrossNamespaces(t *testing.T) {
+	h := testHandle(t)
+	k := h.Net().Kernel()
+	b, err := k.NewNet(h.Task(), "b")
+	require.NoError(t, err)
+	require.NoError(t, h.NewLink(rtnl.LinkRequest{Flags: rt.NLMCreate | rt.NLMExcl, Spec: netdev.Veth{Name: "v0", Peer: "v1"},
+		Peer: &rtnl.LinkChange{Netns: rtnl.NetnsRef{Net: b}}}))
+	msgs, err := serve(t, h, rt.RTMGetLink, netlink.Request, append(ifi(int32(h.LinkIndex("v0")), 0, 0), attrBytes(t, func(*netlink.AttributeEncoder) {})...), false)
+	require.NoError(t, err)
+	require.Len(t, msgs, 1)
+	body := msgs[0].Data[ifinfomsgLen:]
+	assert.Equal(t, uint32(0), rawU32(t, body, uapi.IFLA_LINK_NETNSID), "v0's creation gave b the id 0")
+	types := attrTypes(t, body)
+	for i, typ := range types {
+		if typ == uapi.IFLA_LINK_NETNSID {
+			require.Less(t, i+1, len(types))
+			assert.Equal(t, uint16(uapi.IFLA_LINK), types[i+1], "rtnl_fill_link_netnsid puts IFLA_LINK after the id")
+		}
+	}
+
+	c, err := Dial(h.Net())
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.JoinGroup(uapi.RTNLGRP_NSID))
+	require.NoError(t, k.DelNet(h.Task(), "b"))
+	k.Settle(h.Task())
+	got, err := c.Receive()
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	assert.Equal(t, netlink.HeaderType(uapi.RTM_DELNSID), got[0].Header.Type)
+	assert.Equal(t, uint32(0), rawU32(t, got[0].Data[4:], netnsaNSID))
+}
