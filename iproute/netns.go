@@ -169,7 +169,7 @@ func (ip *IP) netnsList(h *handle, _ []string) error {
 	for _, n := range ip.k.NetNamesNewestFirst() {
 		p.openObject("")
 		p.str(printAny, "name", "%s", n)
-		if id := ip.netnsidFromName(h, n); id >= 0 {
+		if id := netnsidFromName(h, n); id >= 0 {
 			p.int(printAny, "id", " (id: %d)", int64(id))
 		}
 		p.str(printFP, "", "\n", "")

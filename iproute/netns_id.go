@@ -26,8 +26,8 @@ type nsidCache struct {
 // netnsidFromName is get_netnsid_from_name: the id h's namespace has for
 // the namespace named name, NsidNotAssigned for none, -2 when the request
 // fails.
-func (ip *IP) netnsidFromName(h *handle, name string) int32 {
-	n := ip.k.Net(name)
+func netnsidFromName(h *handle, name string) int32 {
+	n := h.Net().Kernel().Net(name)
 	if n == nil {
 		return rtnl.NsidNotAssigned // the file does not open
 	}
@@ -36,6 +36,16 @@ func (ip *IP) netnsidFromName(h *handle, name string) int32 {
 		return -2
 	}
 	return info.NSID
+}
+
+// setNetnsidFromName is set_netnsid_from_name: give the namespace named
+// name the id nsid (-1: the lowest free) in h's namespace (RTM_NEWNSID).
+func setNetnsidFromName(h *handle, name string, nsid int32) error {
+	n := h.Net().Kernel().Net(name)
+	if n == nil {
+		return failf("Cannot open network namespace \"%s\": No such file or directory\n", name)
+	}
+	return h.NewNsid(rtnl.NsidRequest{NSID: &nsid, Peer: rtnl.NetnsRef{Net: n}})
 }
 
 // nsidMapInit is netns_map_init: the cache of every named namespace that
@@ -48,7 +58,7 @@ func (ip *IP) nsidMapInit(h *handle) {
 	}
 	c.built, c.names = true, map[int32]string{}
 	for _, name := range ip.k.NetNamesNewestFirst() {
-		if id := ip.netnsidFromName(h, name); id >= 0 {
+		if id := netnsidFromName(h, name); id >= 0 {
 			c.add(id, name)
 		}
 	}
@@ -77,7 +87,7 @@ func (ip *IP) netnsGetName(h *handle, id int32) string {
 		return ""
 	}
 	for _, name := range ip.k.NetNamesNewestFirst() {
-		if ip.netnsidFromName(h, name) == id {
+		if netnsidFromName(h, name) == id {
 			return name
 		}
 	}
@@ -229,9 +239,5 @@ func (ip *IP) netnsSet(h *handle, argv []string) error {
 		}
 		nsid = n
 	}
-	n := ip.k.Net(name)
-	if n == nil {
-		return failf("Cannot open network namespace \"%s\": No such file or directory\n", name)
-	}
-	return h.NewNsid(rtnl.NsidRequest{NSID: &nsid, Peer: rtnl.NetnsRef{Net: n}})
+	return setNetnsidFromName(h, name, nsid)
 }

@@ -103,18 +103,40 @@ func (r NetnsRef) target(from *Net) (*netdev.Table, error) {
 
 // peerTable returns the device table of the namespace a veth's peer is
 // created in: the one its own attributes name (r.Peer.Netns), else the
-// requester's, n, whatever namespace the request creates the device in.
+// link namespace's (linkTb, IFLA_LINK_NETNSID's), else the requester's,
+// n, whatever namespace the request creates the device in.
 //
 // Kernel: rtnl_get_peer_net (net/core/rtnetlink.c), veth_newlink.
-func (r LinkRequest) peerTable(n *Net) (*netdev.Table, error) {
-	if r.Peer == nil {
-		return n.devs, nil
+func (r LinkRequest) peerTable(n *Net, linkTb *netdev.Table) (*netdev.Table, error) {
+	if r.Peer == nil || !r.Peer.Netns.set() {
+		return cmpTable(linkTb, n.devs), nil
 	}
 	p, err := r.Peer.Netns.resolve(n)
 	if err != nil {
 		return nil, err
 	}
 	return p.devs, nil
+}
+
+// linkTable returns the device table of the namespace r.LinkNSID names,
+// an id of the target namespace's (tgt, or n's when tgt is nil), or nil
+// when r names none; an id the target has not given is EINVAL.
+//
+// Kernel: rtnl_newlink's get_net_ns_by_id(tgt_net, IFLA_LINK_NETNSID)
+// (net/core/rtnetlink.c).
+func (r LinkRequest) linkTable(n *Net, tgt *netdev.Table) (*netdev.Table, error) {
+	if r.LinkNSID == nil {
+		return nil, nil
+	}
+	tn := n
+	if tgt != nil {
+		tn = n.k.byTable[tgt]
+	}
+	ln := tn.find(*r.LinkNSID)
+	if ln == nil {
+		return nil, errno.New(syscall.EINVAL, "Unknown network namespace id")
+	}
+	return ln.devs, nil
 }
 
 // resolve returns the namespace r names, or from when it names none.
