@@ -238,3 +238,33 @@ func TestNsidUnhash(t *testing.T) {
 	_, err := hi.GetNsid(rtnl.NsidGetRequest{Peer: rtnl.NetnsRef{NSID: ptr(int32(0))}})
 	require.ErrorIs(t, err, syscall.ENOENT)
 }
+
+// IFLA_LINK_NETNSID is an id of the namespace the device is created in:
+// a veth's peer without a namespace of its own goes there, a macvlan's
+// lower device is found there, and an id the target has not given is
+// EINVAL.
+//
+// Kernel: rtnl_newlink (get_net_ns_by_id(tgt_net, ...)),
+// rtnl_get_peer_net, macvlan_common_newlink.
+func TestNewLinkLinkNsid(t *testing.T) {
+	m := newMoveRig(t)
+	m.ok(m.ha.SetNetnsID(m.b, 4))
+	id := func(v int32) *int32 { return &v }
+	create := rt.NLMCreate | rt.NLMExcl
+	m.ok(m.ha.NewLink(rtnl.LinkRequest{Flags: create, Spec: netdev.Veth{Name: "p0", Peer: "p1"}, LinkNSID: id(4)}))
+	assert.Equal(t, []string{"1:lo", "2:p1"}, linkIdxNames(t, m.hb))
+	m.ok(m.hb.LinkAdd(netdev.Veth{Name: "q0", Peer: "q1"}))
+	m.ok(m.ha.NewLink(rtnl.LinkRequest{Flags: create, Spec: netdev.Macvlan{Name: "mv0", Link: "q0"}, LinkNSID: id(4)}))
+	mv, err := m.ha.LinkByName("mv0")
+	m.ok(err)
+	assert.True(t, mv.LinkNetns, "the lower device is b's q0")
+	assert.Equal(t, int32(4), mv.LinkNetnsID)
+	for _, r := range []rtnl.LinkRequest{
+		{Flags: create, Spec: netdev.Veth{Name: "x0", Peer: "x1"}, LinkNSID: id(7)},
+		{Flags: create, Spec: netdev.Veth{Name: "x0", Peer: "x1"}, LinkNSID: id(4), Change: rtnl.LinkChange{Netns: rtnl.NetnsRef{Net: m.b}}}, // b has no id 4
+	} {
+		err := m.ha.NewLink(r)
+		require.ErrorIs(t, err, syscall.EINVAL)
+		assert.Equal(t, "Unknown network namespace id", errMsg(err))
+	}
+}
