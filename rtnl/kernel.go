@@ -453,12 +453,19 @@ func (k *Kernel) DelNet(t *sim.Task, name string) error {
 	return nil
 }
 
-// cleanupNet dismantles a dead namespace; the caller holds RTNL.
+// cleanupNet dismantles a dead namespace, as the netns workqueue's
+// kworker kw, taking RTNL for the exit methods only: the namespace leaves
+// the list of namespaces and its ids leave every other namespace's table
+// first, an expedited grace period passes, then under RTNL the nexthops,
+// every device in one batch and the FIBs go (the devices' run_todo when
+// RTNL is released), and a last rcu_barrier waits for the callbacks that
+// still use the namespace.
 //
-// Kernel: cleanup_net (net/core/net_namespace.c): unhash_nsid, then the
-// pernet exit methods — nexthop_net_exit (flush_all_nexthops),
-// default_device_exit_batch, ip_fib_net_exit.
-func (k *Kernel) cleanupNet(t *sim.Task, n *Net) {
+// Kernel: cleanup_net (net/core/net_namespace.c): unhash_nsid,
+// ops_undo_list (synchronize_rcu_expedited, then the pernet exit methods:
+// nexthop_net_exit_batch_rtnl's flush_all_nexthops,
+// default_device_exit_batch, ip_fib_net_exit), rcu_barrier.
+func (k *Kernel) cleanupNet(kw *sim.Task, n *Net) {
 	k.mu.Lock()
 	for i, x := range k.all {
 		if x == n {
@@ -467,19 +474,33 @@ func (k *Kernel) cleanupNet(t *sim.Task, n *Net) {
 		}
 	}
 	k.mu.Unlock()
-	k.unhashNsid(t, n)
-	n.nh.FlushAll(t, n.fib)
-	n.devs.DelAll(t)
-	n.fib.Exit(t)
-	n.fib6.Exit(t)
-	k.arp.ProxyNetExit(t, n.devs)
-	k.nd.ProxyNetExit(t, n.devs)
+	k.unhashNsid(kw, n)
+	k.w.RCU().SynchronizeExpedited(kw)
+	k.lock(kw)
+	n.nh.FlushAll(kw, n.fib)
+	n.devs.DelAll(kw)
+	n.fib.Exit(kw)
+	n.fib6.Exit(kw)
+	k.arp.ProxyNetExit(kw, n.devs)
+	k.nd.ProxyNetExit(kw, n.devs)
 	delete(k.byTable, n.devs)
+	k.unlock(kw)
+	k.w.RCU().Barrier(kw)
 }
 
-// runWork runs one work item in kworker kw, under RTNL.
+// cleanupNetWork is the name of the work item of cleanupNet, which takes
+// RTNL itself (cleanup_net runs on netns_wq, outside RTNL).
+const cleanupNetWork = "cleanup_net"
+
+// runWork runs one work item in kworker kw, under RTNL, except
+// cleanup_net, which takes RTNL where it needs it.
 func (k *Kernel) runWork(kw *sim.Task, name string, fn func(kw *sim.Task)) {
 	end := kw.Span(name)
+	if name == cleanupNetWork {
+		fn(kw)
+		end()
+		return
+	}
 	k.lock(kw)
 	fn(kw)
 	k.unlock(kw)
