@@ -26,6 +26,7 @@ package rtnl
 import (
 	"sort"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/netsimlab/netsim/errno"
@@ -50,6 +51,9 @@ type nsids struct {
 	// byID holds the ids in increasing order, as idr_for_each walks them.
 	// +checklocks:mu
 	byID []nsidEntry
+	// n is len(byID), read without mu by unhashNsid's walk of every
+	// namespace, which most often finds the table empty.
+	n atomic.Int32
 }
 
 // lookupLocked returns the id of peer, or NsidNotAssigned.
@@ -87,6 +91,7 @@ func (s *nsids) allocLocked(peer *Net, req int32) (int32, error) {
 	s.byID = append(s.byID, nsidEntry{})
 	copy(s.byID[i+1:], s.byID[i:])
 	s.byID[i] = nsidEntry{id, peer}
+	s.n.Store(int32(len(s.byID)))
 	return id, nil
 }
 
@@ -98,6 +103,7 @@ func (s *nsids) removeLocked(peer *Net) int32 {
 	for i, e := range s.byID {
 		if e.peer == peer {
 			s.byID = append(s.byID[:i], s.byID[i+1:]...)
+			s.n.Store(int32(len(s.byID)))
 			return e.id
 		}
 	}
@@ -190,7 +196,7 @@ func (k *Kernel) unhashNsid(t *sim.Task, dying *Net) {
 	all := append([]*Net(nil), k.all...)
 	k.mu.Unlock()
 	for _, n := range all {
-		if n == dying {
+		if n == dying || n.ids.n.Load() == 0 {
 			continue
 		}
 		n.ids.mu.Lock()
@@ -202,6 +208,7 @@ func (k *Kernel) unhashNsid(t *sim.Task, dying *Net) {
 	}
 	dying.ids.mu.Lock()
 	dying.ids.byID = nil
+	dying.ids.n.Store(0)
 	dying.ids.mu.Unlock()
 }
 
