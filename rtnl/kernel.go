@@ -466,14 +466,6 @@ func (k *Kernel) DelNet(t *sim.Task, name string) error {
 // nexthop_net_exit_batch_rtnl's flush_all_nexthops,
 // default_device_exit_batch, ip_fib_net_exit), rcu_barrier.
 func (k *Kernel) cleanupNet(kw *sim.Task, n *Net) {
-	k.mu.Lock()
-	for i, x := range k.all {
-		if x == n {
-			k.all = append(k.all[:i:i], k.all[i+1:]...)
-			break
-		}
-	}
-	k.mu.Unlock()
 	k.unhashNsid(kw, n)
 	k.w.RCU().SynchronizeExpedited(kw)
 	k.lock(kw)

@@ -186,19 +186,32 @@ func (src *Net) linkNetnsid(t *sim.Task, d *netdev.Device) int32 {
 	return src.peernet2idAlloc(t, ln)
 }
 
-// unhashNsid takes dying's id out of every other live namespace's table,
-// each of which is sent an RTM_DELNSID, in the order the namespaces were
-// created, and empties dying's own table.
+// unhashNsid takes dying out of the list of namespaces, then its id out
+// of every other live namespace's table, each of which is sent an
+// RTM_DELNSID, in the order the namespaces were created, and empties
+// dying's own table.
 //
-// Kernel: unhash_nsid (net/core/net_namespace.c), run by cleanup_net.
+// Kernel: cleanup_net's list_del_rcu from net_namespace_list, then
+// unhash_nsid (net/core/net_namespace.c).
 func (k *Kernel) unhashNsid(t *sim.Task, dying *Net) {
+	// One pass over the list: dying leaves it, and the namespaces with
+	// ids (most have none) are noted in its order.
+	var withIDs []*Net
 	k.mu.Lock()
-	all := append([]*Net(nil), k.all...)
-	k.mu.Unlock()
-	for _, n := range all {
-		if n == dying || n.ids.n.Load() == 0 {
+	kept := k.all[:0]
+	for _, n := range k.all {
+		switch {
+		case n == dying:
 			continue
+		case n.ids.n.Load() != 0:
+			withIDs = append(withIDs, n)
 		}
+		kept = append(kept, n)
+	}
+	clear(k.all[len(kept):])
+	k.all = kept
+	k.mu.Unlock()
+	for _, n := range withIDs {
 		n.ids.mu.Lock()
 		id := n.ids.removeLocked(dying)
 		n.ids.mu.Unlock()
