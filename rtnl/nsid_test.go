@@ -268,3 +268,26 @@ func TestNewLinkLinkNsid(t *testing.T) {
 		assert.Equal(t, "Unknown network namespace id", errMsg(err))
 	}
 }
+
+// A move names the new namespace in the old one's RTM_DELLINK, giving it
+// an id first, which the old namespace hears as RTM_NEWNSID before the
+// RTM_DELLINK: the real kernel's `ip -n a monitor link nsid` printed
+// "nsid 0 (iproute2 netns name: b)", then "Deleted 2: v1@v0 ... new-netns
+// b new-ifindex 2".
+//
+// Kernel: __dev_change_net_namespace (peernet2id_alloc, then
+// rtmsg_ifinfo_newnet).
+func TestMoveNamesNewNamespace(t *testing.T) {
+	m := newMoveRig(t)
+	var seen []string
+	m.a.Subscribe(func(n rtnl.Notification) {
+		switch {
+		case n.Nsid != nil:
+			seen = append(seen, fmt.Sprintf("nsid %d", n.Nsid.NSID))
+		case n.Link != nil && n.Type == rt.RTMDelLink:
+			seen = append(seen, fmt.Sprintf("Deleted %d: %s new-netnsid %d new-ifindex %d", n.Link.Index, n.Link.Name, n.Link.NewNetnsID, n.Link.NewIndex))
+		}
+	})
+	m.ok(m.ha.LinkSetNs("v1", m.b))
+	assert.Equal(t, []string{"nsid 0", "Deleted 2: v1 new-netnsid 0 new-ifindex 2"}, seen)
+}
