@@ -679,7 +679,7 @@ func (ip *IP) addrShow(h *handle, argv []string, flush bool) error {
 		// fetched with RTM_GETLINK (iplink_get) and printed as `ip link`
 		// prints it, in the addr command's family, without its
 		// addresses.
-		ip.linkList(&f.linkFilter, f.label != "", links, linkView{doLink: true, family: ip.family})
+		ip.linkList(&f.linkFilter, f.label != "", links, linkView{doLink: true, family: ip.family, h: h})
 		return nil
 	}
 	h.rememberListed(f, links)
@@ -707,7 +707,7 @@ func (ip *IP) addrShow(h *handle, argv []string, flush bool) error {
 	keep := func(l rtnl.LinkInfo) bool {
 		return selected[l.Index] || !filtered && len(byIndex[l.Index]) == 0
 	}
-	ip.addrList(f, links, keep, byIndex)
+	ip.addrList(h, f, links, keep, byIndex)
 	return nil
 }
 

@@ -26,7 +26,7 @@ type object struct {
 
 	// check, if set, checks the words before the command is looked up
 	// (ipnetns.c checks the name first).
-	check func(argv []string) error
+	check func(ip *IP, argv []string) error
 }
 
 // A command is one of an object's commands.
@@ -99,7 +99,7 @@ func (o *object) run(ip *IP, h *handle, argv []string) error {
 		return o.empty(ip, h, argv)
 	}
 	if o.check != nil {
-		if err := o.check(argv); err != nil {
+		if err := o.check(ip, argv); err != nil {
 			return err
 		}
 	}

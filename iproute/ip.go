@@ -81,6 +81,9 @@ type process struct {
 	// ip6MultipleTables is filter_nlmsg's static: an IPv6 route of a
 	// table other than main was dumped (routeFilter.multi).
 	ip6MultipleTables bool
+
+	all   bool      // -all: do_all
+	nsids nsidCache // ipnetns.c's cache of namespace ids to names
 }
 
 // options are ip's output options, counted as ip counts them (-s -s is

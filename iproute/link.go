@@ -167,6 +167,7 @@ type linkReq struct {
 	kind         string
 	typeArgs     []string
 	netns        *rtnl.NetnsRef // "netns": IFLA_NET_NS_FD (a name) or IFLA_NET_NS_PID
+	linkNsid     *int32         // "link-netns", "link-netnsid": IFLA_LINK_NETNSID
 	hasIndex     bool
 	index        netdev.IfIndex
 	ifindex      netdev.IfIndex // ifi_index: dev's index (ll_name_to_index), or index when creating
@@ -334,7 +335,6 @@ const (
 	noLinkMode  = "netsim models no link mode or operstate by request"
 	noQueues    = "netsim models no device queues"
 	noAddrGen   = "netsim models no IPv6 address generation modes"
-	noLinkNetns = "netsim models no namespace ids, which name a link's namespace"
 	noProtodown = "netsim models no protodown"
 	noGSO       = "netsim models no segmentation offloads"
 	noParentDev = "netsim models no parent devices"
@@ -517,8 +517,41 @@ var linkKeywords = []keyword[*linkReq]{
 	linkRefused(kw[*linkReq]("numrxqueues", nil), noQueues, intValue("Invalid \"numrxqueues\" value\n")),
 	linkRefused(kw[*linkReq]("addrgenmode", nil), noAddrGen, oneOf("Invalid address generation mode\n", equal,
 		"eui64", "none", "stable_secret", "random")),
-	linkRefused(kw[*linkReq]("link-netns", nil), noLinkNetns, nil),
-	linkRefused(kw[*linkReq]("link-netnsid", nil), noLinkNetns, intValue("Invalid \"link-netnsid\" value\n")),
+	kw("link-netns", func(a *args, r *linkReq) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		if r.linkNsid != nil {
+			return duparg("link-netns/link-netnsid", v)
+		}
+		// The namespace's id, given one (auto) if it has none.
+		id := netnsidFromName(r.h, v)
+		if id < 0 {
+			_ = setNetnsidFromName(r.h, v, -1)
+			id = netnsidFromName(r.h, v)
+		}
+		if id < 0 {
+			return invarg("Invalid \"link-netns\" value\n", v)
+		}
+		r.linkNsid = &id
+		return nil
+	}),
+	kw("link-netnsid", func(a *args, r *linkReq) error {
+		v, err := a.next()
+		if err != nil {
+			return err
+		}
+		if r.linkNsid != nil {
+			return duparg("link-netns/link-netnsid", v)
+		}
+		id, ok := getS32(v)
+		if !ok {
+			return invarg("Invalid \"link-netnsid\" value\n", v)
+		}
+		r.linkNsid = &id
+		return nil
+	}),
 	exact("protodown", func(a *args, r *linkReq) error {
 		_, err := parseOnOff(a, "protodown")
 		r.refuse("protodown", noProtodown)

@@ -164,7 +164,7 @@ func (ip *IP) linkCreate(h *handle, r *linkReq, flags rt.NLMFlags) error {
 		// validate_linkmsg: IFLA_ADDRESS shorter than the device's.
 		return errno.New(syscall.EINVAL, "")
 	}
-	if r.netns != nil || r.peer != nil && r.peer.netns != nil {
+	if r.netns != nil || r.peer != nil && r.peer.netns != nil || r.linkNsid != nil {
 		return h.NewLink(newLinkElsewhere(h, flags, name, spec, r))
 	}
 	if err := h.NewLink(rtnl.LinkRequest{Flags: flags, Name: name, Spec: spec}); err != nil {
@@ -199,7 +199,7 @@ func (ip *IP) linkCreate(h *handle, r *linkReq, flags rt.NLMFlags) error {
 // namespace, master (by the ifindex ip finds for its name in its own
 // namespace) and flags travel in the one request, as ip sends them.
 func newLinkElsewhere(h *handle, flags rt.NLMFlags, name string, spec netdev.LinkSpec, r *linkReq) rtnl.LinkRequest {
-	req := rtnl.LinkRequest{Flags: flags, Name: name, Spec: spec}
+	req := rtnl.LinkRequest{Flags: flags, Name: name, Spec: spec, LinkNSID: r.linkNsid}
 	if r.netns != nil {
 		req.Change.Netns = *r.netns
 	}
@@ -313,7 +313,14 @@ func (ip *IP) linkSetDevs(h *handle, r *linkReq) error {
 		r.hasGroup = false
 	}
 	for _, d := range devs {
-		// rtnl_newlink on an existing device: changelink, then do_setlink.
+		// rtnl_newlink on an existing device: IFLA_LINK_NETNSID names
+		// a namespace (changelink does not look at it), changelink,
+		// then do_setlink.
+		if r.linkNsid != nil {
+			if err := h.NewLink(rtnl.LinkRequest{Index: d.Index, LinkNSID: r.linkNsid}); err != nil {
+				return err
+			}
+		}
 		if change != nil {
 			c := *change
 			if c.Vxlan != nil {

@@ -40,6 +40,6 @@ func (ip *IP) linkShow(h *handle, argv []string) error {
 		// alone is iplink_get, whose answer ip does not cache.
 		h.rememberListed(f, links)
 	}
-	ip.linkList(&f.linkFilter, false, links, linkView{doLink: true, family: afPacket})
+	ip.linkList(&f.linkFilter, false, links, linkView{doLink: true, family: afPacket, h: h})
 	return nil
 }

@@ -26,14 +26,10 @@ const netnsUsage = `Usage:	ip netns list
 NETNSID := auto | POSITIVE-INT
 `
 
-const (
-	noProcesses = "netsim models no processes"
-	noNsids     = "netsim models no namespace ids"
-)
+const noProcesses = "netsim models no processes"
 
 // netnsObject is do_netns's table, in its order of comparison. netsim's
-// /run/netns always exists (as on a system where ip netns ran before);
-// its namespaces have no ids, as no device links two of them.
+// /run/netns always exists (as on a system where ip netns ran before).
 var netnsObject = object{
 	name:  "netns",
 	short: "netns",
@@ -44,7 +40,7 @@ var netnsObject = object{
 		{names: []string{"list*", "show*", "lst*"}, run: (*IP).netnsList},
 		{names: []string{"list-id*"}, run: (*IP).netnsListID, keywords: keywordNames(netnsListIDKeywords)},
 		{names: []string{"add*"}, run: (*IP).netnsAdd},
-		{names: []string{"set*"}, refused: noNsids},
+		{names: []string{"set*"}, run: (*IP).netnsSet},
 		{names: []string{"delete*"}, run: (*IP).netnsDel},
 		{names: []string{"identify*"}, run: (*IP).netnsIdentify},
 		{names: []string{"pids*"}, run: (*IP).netnsPids},
@@ -54,10 +50,10 @@ var netnsObject = object{
 	},
 }
 
-// netnsCheckName is do_netns's first check: the word after the command is
-// a name, whatever the command (invalid_name).
-func netnsCheckName(argv []string) error {
-	if len(argv) > 1 && !rtnl.ValidNetnsName(argv[1]) {
+// netnsCheckName is do_netns's first check: without -all, the word after
+// the command is a name, whatever the command (invalid_name).
+func netnsCheckName(ip *IP, argv []string) error {
+	if !ip.all && len(argv) > 1 && !rtnl.ValidNetnsName(argv[1]) {
 		return &argError{msg: "Invalid netns name \"" + argv[1] + "\"\n", status: exitArg}
 	}
 	return nil
@@ -68,13 +64,41 @@ func netnsCheckName(argv []string) error {
 // rtnl.Handle.Sysctl models. It fails, as a command of a batch, when the
 // command exits with a non-zero status.
 func (ip *IP) netnsExec(argv []string) error {
-	if len(argv) < 1 {
+	switch {
+	case len(argv) < 1 && !ip.all:
 		return failf("No netns name specified\n")
-	}
-	if len(argv) < 2 {
+	case len(argv) < 2 && !ip.all || len(argv) < 1:
 		return failf("No command specified\n")
+	case ip.all:
+		return ip.netnsForeach(func(name string) bool {
+			// on_netns_exec: the command's failure stops nothing.
+			ip.printf("\nnetns: %s\n", name)
+			if err := ip.netnsExecIn(name, argv[0], argv[1:]); err != nil {
+				if err := ip.out.Flush(); err != nil {
+					return true
+				}
+				ip.fail(err)
+			}
+			return false
+		})
 	}
-	name, prog, args := argv[0], argv[1], argv[2:]
+	return ip.netnsExecIn(argv[0], argv[1], argv[2:])
+}
+
+// netnsForeach is netns_foreach: fn for each name under /run/netns (the
+// newest first, as a tmpfs lists them) until it returns true; ip's
+// status is 0 whatever fn did.
+func (ip *IP) netnsForeach(fn func(name string) (stop bool)) error {
+	for _, name := range ip.k.NetNamesNewestFirst() {
+		if fn(name) {
+			break
+		}
+	}
+	return nil
+}
+
+// netnsExecIn runs prog with args in the namespace named name.
+func (ip *IP) netnsExecIn(name, prog string, args []string) error {
 	n := ip.k.Net(name)
 	if n == nil {
 		return failf("Cannot open network namespace \"%s\": No such file or directory\n", name)
@@ -136,74 +160,22 @@ func (ip *IP) sysctl(h *handle, args []string) error {
 }
 
 // netnsList is netns_list: the names in /run/netns (its arguments are
-// ignored), the newest first as a tmpfs lists them.
-func (ip *IP) netnsList(_ *handle, _ []string) error {
+// ignored), the newest first as a tmpfs lists them, each with the id ip's
+// namespace has for it.
+func (ip *IP) netnsList(h *handle, _ []string) error {
+	ip.nsidMapInit(h)
 	p := &ip.p
 	p.startJSON(ip.opts.json, ip.opts.pretty, true)
 	for _, n := range ip.k.NetNamesNewestFirst() {
 		p.openObject("")
 		p.str(printAny, "name", "%s", n)
+		if id := netnsidFromName(h, n); id >= 0 {
+			p.int(printAny, "id", " (id: %d)", int64(id))
+		}
 		p.str(printFP, "", "\n", "")
 		p.closeObject()
 	}
 	p.endJSON(true)
-	return nil
-}
-
-// netnsListIDReq is netns_list_id's arguments; -1 is none.
-type netnsListIDReq struct{ target, nsid int }
-
-// netnsListIDKeywords are netns_list_id's keywords; any other word is
-// its usage.
-var netnsListIDKeywords = []keyword[*netnsListIDReq]{
-	exact("target-nsid", func(a *args, q *netnsListIDReq) error { return nsidValue(a, &q.target, "target-nsid") }),
-	exact("nsid", func(a *args, q *netnsListIDReq) error { return nsidValue(a, &q.nsid, "nsid") }),
-}
-
-// nsidValue reads the value of target-nsid or nsid: get_integer, at
-// least 0. As ip, it names the word after the value when it is negative
-// ("(null)" at the end).
-func nsidValue(a *args, v *int, key string) error {
-	if *v >= 0 {
-		return duparg(key, a.peek())
-	}
-	s, err := a.next()
-	if err != nil {
-		return err
-	}
-	n, ok := getS32(s)
-	if !ok {
-		return invarg("\""+key+"\" value is invalid", s)
-	}
-	if n < 0 {
-		after := "(null)"
-		if len(a.w) > 1 {
-			after = a.w[1]
-		}
-		return invarg("\""+key+"\" value should be >= 0", after)
-	}
-	*v = int(n)
-	return nil
-}
-
-// netnsListID is netns_list_id: the namespace ids of this namespace
-// (RTM_GETNSID). netsim assigns none: the dump is empty, and a given
-// nsid or target-nsid names no namespace.
-//
-// Kernel: rtnl_net_dumpid, rtnl_net_getid (net/core/net_namespace.c).
-func (ip *IP) netnsListID(_ *handle, argv []string) error {
-	q := &netnsListIDReq{target: -1, nsid: -1}
-	err := walk(&args{w: argv}, netnsListIDKeywords, q, func(*args, *netnsListIDReq) error { return usageErr(netnsUsage) })
-	switch {
-	case err != nil:
-		return err
-	case q.nsid >= 0:
-		return &cmdError{msg: "Error: Peer netns reference is invalid.\n", status: exitNetlink}
-	case q.target >= 0:
-		return failf("Error: Invalid target network namespace id.\nDump terminated\n")
-	}
-	ip.p.startJSON(ip.opts.json, ip.opts.pretty, true)
-	ip.p.endJSON(true)
 	return nil
 }
 
@@ -225,12 +197,26 @@ func (ip *IP) netnsAdd(_ *handle, argv []string) error {
 // netnsDel is netns_delete: the namespace's file goes (more names are
 // ignored).
 func (ip *IP) netnsDel(_ *handle, argv []string) error {
-	if len(argv) < 1 {
+	switch {
+	case ip.all:
+		return ip.netnsForeach(func(name string) bool {
+			if err := ip.netnsDelOne(name); err != nil {
+				ip.fail(err)
+				return true
+			}
+			return false
+		})
+	case len(argv) < 1:
 		return failf("No netns name specified\n")
 	}
-	if err := ip.k.DelNet(ip.t, argv[0]); err != nil {
+	return ip.netnsDelOne(argv[0])
+}
+
+// netnsDelOne is on_netns_del: the namespace's file goes.
+func (ip *IP) netnsDelOne(name string) error {
+	if err := ip.k.DelNet(ip.t, name); err != nil {
 		if errors.Is(err, syscall.ENOENT) {
-			return failf("Cannot remove namespace file \"/run/netns/%s\": No such file or directory\n", argv[0])
+			return failf("Cannot remove namespace file \"/run/netns/%s\": No such file or directory\n", name)
 		}
 		return err
 	}

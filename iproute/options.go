@@ -128,7 +128,7 @@ func init() {
 			return false, 0
 		}},
 		{name: "-Numeric", refused: "netsim prints names as ip without -N does"},
-		{name: "-all", refused: "netsim does not model ip -all netns exec"},
+		{name: "-all", apply: set(func(ip *IP, _ *mainState, _ string) { ip.all = true })},
 		{name: "-echo", exact: true, refused: "netsim does not echo requests"},
 	}
 }

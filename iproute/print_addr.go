@@ -114,12 +114,12 @@ func (ip *IP) linkList(f *linkFilter, label bool, links []rtnl.LinkInfo, v linkV
 // ipaddr_filter (keep), its line, its selected addresses (addrs) and with
 // -s its statistics, each device a JSON object in one JSON array. With
 // -oneline, only the addresses, each on its own line.
-func (ip *IP) addrList(f *addrFilter, links []rtnl.LinkInfo, keep func(rtnl.LinkInfo) bool, addrs map[netdev.IfIndex][]rtnl.AddrInfo) {
+func (ip *IP) addrList(h *handle, f *addrFilter, links []rtnl.LinkInfo, keep func(rtnl.LinkInfo) bool, addrs map[netdev.IfIndex][]rtnl.AddrInfo) {
 	p := &ip.p
 	names := newLinkNames(links)
 	// The link dump is of the -4/-6 family (ip_link_list), the filter's
 	// family also that of "to".
-	v := linkView{doLink: ip.doLink, family: ip.family, inet6: ip.family == rt.FamilyInet6 && f.dev == ""}
+	v := linkView{doLink: ip.doLink, family: ip.family, inet6: ip.family == rt.FamilyInet6 && f.dev == "", h: h}
 	if v.family == 0 && f.to.IsValid() {
 		v.family = rt.FamilyInet6
 		if f.to.Addr().Is4() {

@@ -29,6 +29,9 @@ type linkView struct {
 	// inet6 is a device from the IPv6 link dump (inet6_fill_ifinfo),
 	// which carries only the name, address, MTU, link and operstate.
 	inet6 bool
+	// h is the namespace whose ids name a link's namespace
+	// (get_name_from_nsid).
+	h *handle
 }
 
 // linkNames resolves the ifindexes a device refers to, as ll_index_to_name
@@ -61,7 +64,7 @@ func (ip *IP) printNameAndLink(format string, l rtnl.LinkInfo, names linkNames) 
 	mdown := false
 	if l.LinkNetns {
 		// IFLA_LINK_NETNSID: the device is elsewhere, named by its
-		// ifindex there (netsim sends no namespace id: no link_netnsid).
+		// ifindex there.
 		if p.isJSON() {
 			p.int(printJSON, "link_index", "", int64(l.LinkIndex))
 		} else {
@@ -178,6 +181,9 @@ func (ip *IP) printLinkInfo(l rtnl.LinkInfo, names linkNames, v linkView) {
 			p.str(printFP, "", " brd ", "")
 			p.str(printAny, "broadcast", "%s", macString(l.Broadcast))
 		}
+	}
+	if l.LinkNetns && !v.inet6 {
+		ip.printLinkNetnsid(v.h, l.LinkNetnsID)
 	}
 	if ip.opts.details > 0 && !v.inet6 {
 		p.uint(printAny, "promiscuity", " promiscuity %d ", uint64(l.Promiscuity))
@@ -718,6 +724,25 @@ func (ip *IP) printStats64(l rtnl.LinkInfo, what string, carrier bool) {
 		nums(1, s.TxAbortedErrors, s.TxFIFOErrors, s.TxWindowErrors, s.TxHeartbeatErrors)
 		if carrier {
 			num(cols[5], uint64(l.CarrierChanges))
+		}
+	}
+}
+
+// printLinkNetnsid is print_linkinfo's IFLA_LINK_NETNSID: the link's
+// namespace by the name ip knows for its id (link-netns NAME), else by the
+// id, or "unknown" for none; in JSON the id.
+func (ip *IP) printLinkNetnsid(h *handle, id int32) {
+	p := &ip.p
+	switch {
+	case p.isJSON():
+		p.int(printJSON, "link_netnsid", "", int64(id))
+	case id < 0:
+		p.str(printFP, "", " link-netnsid %s", "unknown")
+	default:
+		if name := ip.nameFromNsid(h, id); name != "" {
+			p.str(printFP, "", " link-netns %s", name)
+		} else {
+			p.int(printFP, "", " link-netnsid %d", int64(id))
 		}
 	}
 }

@@ -358,22 +358,19 @@ func (s *Stack) waitAllRefs(t *sim.Task, d *Device) {
 	}
 }
 
-// DelAll deletes every device of the namespace as its teardown does: all
-// but loopback in one batch (through their kind's dellink where they have
-// one), then loopback. The caller holds RTNL.
+// DelAll deletes every device of the namespace as its teardown does: in
+// the reverse order of their registration (loopback, registered first,
+// last), each through its kind's dellink where it has one (a veth takes
+// its peer, wherever that is), all in one batch. The caller holds RTNL.
 //
-// Kernel: default_device_exit_batch and loopback_net_exit (net/core/dev.c,
-// drivers/net/loopback.c), run by cleanup_net.
+// Kernel: default_device_exit_batch (net/core/dev.c), run by cleanup_net;
+// loopback has no exit method of its own (loopback_net_ops,
+// drivers/net/loopback.c).
 func (tb *Table) DelAll(t *sim.Task) {
 	defer t.Frame("default_device_exit_batch")()
 	b := newDelQueue(tb.count)
-	for d := tb.head; d != nil; d = d.next {
-		if d != tb.loopback {
-			b.add(t, d)
-		}
+	for d := tb.tail; d != nil; d = d.prev {
+		b.add(t, d)
 	}
 	tb.s.UnregisterMany(t, b.q)
-	if tb.loopback != nil && tb.loopback.state == regRegistered {
-		tb.s.UnregisterMany(t, []*Device{tb.loopback})
-	}
 }

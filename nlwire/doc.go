@@ -17,9 +17,9 @@
 // IFLA_NET_NS_FD on RTM_NEWLINK and RTM_SETLINK) names a simulated one:
 // the pid is rtnl.Net.PID (1 for the initial namespace), the descriptor
 // one that rtnl.Kernel.OpenNetnsFD gave, which holds the namespace until
-// rtnl.Kernel.CloseNetnsFD; neither is a host process or file. Namespace
-// ids are not modelled: IFLA_TARGET_NETNSID resolves to none (EINVAL), a
-// device whose link or peer is elsewhere is sent IFLA_LINK without
-// IFLA_LINK_NETNSID, and the RTM_DELLINK of a device that moved carries
-// its IFLA_NEW_IFINDEX without IFLA_NEW_NETNSID.
+// rtnl.Kernel.CloseNetnsFD; neither is a host process or file (so too
+// NETNSA_PID and NETNSA_FD of RTM_NEWNSID and RTM_GETNSID). A namespace
+// id (IFLA_TARGET_NETNSID, IFLA_LINK_NETNSID, IFLA_NEW_NETNSID) is one of
+// the requester's namespace's ids, which rtnl keeps as the kernel does
+// (peernet2id_alloc gives them where a message must name a namespace).
 package nlwire

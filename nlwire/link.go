@@ -266,7 +266,6 @@ var unmodelledLinkAttrs = map[int]string{
 	uapi.IFLA_VF_PORTS: "IFLA_VF_PORTS", uapi.IFLA_PORT_SELF: "IFLA_PORT_SELF",
 	uapi.IFLA_AF_SPEC: "IFLA_AF_SPEC", uapi.IFLA_PROTO_DOWN: "IFLA_PROTO_DOWN",
 	uapi.IFLA_PROTO_DOWN_REASON: "IFLA_PROTO_DOWN_REASON", uapi.IFLA_XDP: "IFLA_XDP",
-	uapi.IFLA_LINK_NETNSID:  "IFLA_LINK_NETNSID",
 	uapi.IFLA_NUM_TX_QUEUES: "IFLA_NUM_TX_QUEUES", uapi.IFLA_NUM_RX_QUEUES: "IFLA_NUM_RX_QUEUES",
 }
 
@@ -487,6 +486,10 @@ func newLink(r *request) ([]netlink.Message, error) {
 	create := req.Flags&rt.NLMCreate != 0
 	if m.index == 0 {
 		req.Name = linkName(a)
+	}
+	if a.has(uapi.IFLA_LINK_NETNSID) {
+		id := int32(a.u32(uapi.IFLA_LINK_NETNSID))
+		req.LinkNSID = &id
 	}
 	if a.has(uapi.IFLA_GROUP) {
 		g := a.u32(uapi.IFLA_GROUP)

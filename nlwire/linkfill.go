@@ -138,12 +138,17 @@ func linkMessageEvent(li rtnl.LinkInfo, change, event uint32) []byte {
 	if li.Kind != "" || li.SlaveKind != "" {
 		nestNoFlag(ae, uapi.IFLA_LINKINFO, func(x *netlink.AttributeEncoder) { fillLinkInfo(x, li) })
 	}
+	// rtnl_fill_link_netnsid: the link's namespace, then the iflink.
+	if li.LinkNetns {
+		ae.Int32(uapi.IFLA_LINK_NETNSID, li.LinkNetnsID)
+	}
 	if hasIflink(li) && (li.LinkIndex != li.Index || li.LinkNetns) {
 		ae.Uint32(uapi.IFLA_LINK, uint32(li.LinkIndex))
 	}
-	// rtmsg_ifinfo_newnet's RTM_DELLINK: the ifindex in the new
-	// namespace (its IFLA_NEW_NETNSID, before it, is not modelled).
+	// rtmsg_ifinfo_newnet's RTM_DELLINK: the new namespace's id and the
+	// ifindex there.
 	if li.NewIndex != 0 {
+		ae.Int32(uapi.IFLA_NEW_NETNSID, li.NewNetnsID)
 		ae.Int32(uapi.IFLA_NEW_IFINDEX, int32(li.NewIndex))
 	}
 	ae.String(uapi.IFLA_QDISC, li.Qdisc)

@@ -14,11 +14,11 @@ import (
 	"github.com/netsimlab/netsim/rtnl"
 )
 
-// afterLink returns IFLA_LINK and the attribute type that follows it.
+// afterLink returns IFLA_LINK and the two attribute types that follow it.
 func afterLink(types []uint16) []uint16 {
 	for i, t := range types {
-		if t == uapi.IFLA_LINK && i+1 < len(types) {
-			return types[i : i+2]
+		if t == uapi.IFLA_LINK && i+2 < len(types) {
+			return types[i : i+3]
 		}
 	}
 	return nil
@@ -26,12 +26,15 @@ func afterLink(types []uint16) []uint16 {
 
 // RTM_SETLINK and RTM_NEWLINK move a device to the namespace their
 // IFLA_NET_NS_PID or IFLA_NET_NS_FD names (a pid from rtnl.Net.PID, a
-// descriptor from rtnl.Kernel.OpenNetnsFD); an unknown pid is a bare
-// ESRCH, an unknown descriptor EBADF, a namespace id EINVAL, and two of
-// them at once the kernel's EINVAL.
+// descriptor from rtnl.Kernel.OpenNetnsFD) or IFLA_TARGET_NETNSID (an id
+// of the requester's); an unknown pid is a bare ESRCH, an unknown
+// descriptor EBADF, an unassigned namespace id EINVAL, and two of them at
+// once the kernel's EINVAL. The RTM_DELLINK of the move carries the id
+// the old namespace gave the new one (IFLA_NEW_NETNSID) before the new
+// ifindex.
 //
 // Kernel: rtnl_setlink, rtnl_ensure_unique_netns,
-// rtnl_link_get_net_by_nlattr, do_setlink.
+// rtnl_link_get_net_by_nlattr, do_setlink, __dev_change_net_namespace.
 func TestSetLinkNetns(t *testing.T) {
 	h := testHandle(t)
 	k := h.Net().Kernel()
@@ -54,7 +57,8 @@ func TestSetLinkNetns(t *testing.T) {
 	require.NotNil(t, del, "the old namespace hears RTM_DELLINK")
 	assert.Equal(t, uint32(v1), rawU32(t, del[ifinfomsgLen:], uapi.IFLA_NEW_IFINDEX))
 	types := attrTypes(t, del[ifinfomsgLen:])
-	assert.Equal(t, []uint16{uapi.IFLA_LINK, uapi.IFLA_NEW_IFINDEX}, afterLink(types), "IFLA_NEW_IFINDEX follows IFLA_LINK (rtnl_fill_ifinfo)")
+	assert.Equal(t, []uint16{uapi.IFLA_LINK, uapi.IFLA_NEW_NETNSID, uapi.IFLA_NEW_IFINDEX}, afterLink(types), "IFLA_NEW_NETNSID and IFLA_NEW_IFINDEX follow IFLA_LINK (rtnl_fill_ifinfo)")
+	assert.Equal(t, uint32(0), rawU32(t, del[ifinfomsgLen:], uapi.IFLA_NEW_NETNSID), "the move gave b the id 0 (peernet2id_alloc)")
 	fd, err := k.OpenNetnsFD(b)
 	require.NoError(t, err)
 	require.NoError(t, move(rt.RTMNewLink, int32(v0), func(ae *netlink.AttributeEncoder) { ae.Uint32(uapi.IFLA_NET_NS_FD, fd) }))
@@ -68,7 +72,8 @@ func TestSetLinkNetns(t *testing.T) {
 	lo := int32(1)
 	assertErr(t, move(rt.RTMSetLink, lo, func(ae *netlink.AttributeEncoder) { ae.Uint32(uapi.IFLA_NET_NS_PID, 999) }), syscall.ESRCH, "")
 	assertErr(t, move(rt.RTMSetLink, lo, func(ae *netlink.AttributeEncoder) { ae.Uint32(uapi.IFLA_NET_NS_FD, fd) }), syscall.EBADF, "")
-	assertErr(t, move(rt.RTMSetLink, lo, func(ae *netlink.AttributeEncoder) { ae.Int32(uapi.IFLA_TARGET_NETNSID, 0) }), syscall.EINVAL, "")
+	assertErr(t, move(rt.RTMSetLink, lo, func(ae *netlink.AttributeEncoder) { ae.Int32(uapi.IFLA_TARGET_NETNSID, 7) }), syscall.EINVAL, "")
+	assertErr(t, move(rt.RTMSetLink, lo, func(ae *netlink.AttributeEncoder) { ae.Int32(uapi.IFLA_TARGET_NETNSID, 0) }), syscall.EINVAL, "The interface netns is immutable")
 	assertErr(t, move(rt.RTMSetLink, lo, func(ae *netlink.AttributeEncoder) {
 		ae.Uint32(uapi.IFLA_NET_NS_PID, b.PID())
 		ae.Uint32(uapi.IFLA_NET_NS_FD, fd)
@@ -121,4 +126,44 @@ func TestNewLinkVethPeerNetns(t *testing.T) {
 		ae.String(uapi.IFLA_IFNAME, "q1")
 		ae.Uint32(uapi.IFLA_NET_NS_PID, 4242)
 	}), syscall.ESRCH, "")
+}
+
+// A namespace that goes away takes its id out of the namespaces that had
+// one, each sending RTM_DELNSID to RTNLGRP_NSID; a link whose peer is in
+// another namespace carries the id the requester has for it
+// (IFLA_LINK_NETNSID) before IFLA_LINK.
+//
+// Kernel: unhash_nsid, rtnl_net_notifyid (net/core/net_namespace.c),
+// rtnl_fill_link_netnsid (net/core/rtnetlink.c).
+func TestNsidAcrossNamespaces(t *testing.T) {
+	h := testHandle(t)
+	k := h.Net().Kernel()
+	b, err := k.NewNet(h.Task(), "b")
+	require.NoError(t, err)
+	require.NoError(t, h.NewLink(rtnl.LinkRequest{Flags: rt.NLMCreate | rt.NLMExcl, Spec: netdev.Veth{Name: "v0", Peer: "v1"},
+		Peer: &rtnl.LinkChange{Netns: rtnl.NetnsRef{Net: b}}}))
+	msgs, err := serve(t, h, rt.RTMGetLink, netlink.Request, append(ifi(int32(h.LinkIndex("v0")), 0, 0), attrBytes(t, func(*netlink.AttributeEncoder) {})...), false)
+	require.NoError(t, err)
+	require.Len(t, msgs, 1)
+	body := msgs[0].Data[ifinfomsgLen:]
+	assert.Equal(t, uint32(0), rawU32(t, body, uapi.IFLA_LINK_NETNSID), "v0's creation gave b the id 0")
+	types := attrTypes(t, body)
+	for i, typ := range types {
+		if typ == uapi.IFLA_LINK_NETNSID {
+			require.Less(t, i+1, len(types))
+			assert.Equal(t, uint16(uapi.IFLA_LINK), types[i+1], "rtnl_fill_link_netnsid puts IFLA_LINK after the id")
+		}
+	}
+
+	c, err := Dial(h.Net())
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.JoinGroup(uapi.RTNLGRP_NSID))
+	require.NoError(t, k.DelNet(h.Task(), "b"))
+	k.Settle(h.Task())
+	got, err := c.Receive()
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	assert.Equal(t, netlink.HeaderType(uapi.RTM_DELNSID), got[0].Header.Type)
+	assert.Equal(t, uint32(0), rawU32(t, got[0].Data[4:], netnsaNSID))
 }

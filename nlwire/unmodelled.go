@@ -64,7 +64,6 @@ func init() {
 	add(unspec, "Netconf is", [2]int{uapi.RTM_GETNETCONF, dump})
 	add(inet, "Netconf is", [2]int{uapi.RTM_GETNETCONF, both})
 	add(inet6, "Netconf is", [2]int{uapi.RTM_GETNETCONF, both})
-	add(unspec, "The nsid table is", [2]int{uapi.RTM_NEWNSID, do}, [2]int{uapi.RTM_GETNSID, both})
 	add(unspec, "Link statistics are", [2]int{uapi.RTM_GETSTATS, both}, [2]int{uapi.RTM_SETSTATS, do})
 	add(unspec, "Alternative interface names are", [2]int{uapi.RTM_NEWLINKPROP, do}, [2]int{uapi.RTM_DELLINKPROP, do})
 	add(unspec, "Resilient nexthop group buckets are", [2]int{uapi.RTM_GETNEXTHOPBUCKET, both})

@@ -25,6 +25,9 @@ const (
 	RTMNewRule          MsgType = 32  // RTM_NEWRULE
 	RTMDelRule          MsgType = 33  // RTM_DELRULE
 	RTMGetRule          MsgType = 34  // RTM_GETRULE
+	RTMNewNsid          MsgType = 88  // RTM_NEWNSID
+	RTMDelNsid          MsgType = 89  // RTM_DELNSID
+	RTMGetNsid          MsgType = 90  // RTM_GETNSID
 	RTMNewNexthop       MsgType = 104 // RTM_NEWNEXTHOP
 	RTMDelNexthop       MsgType = 105 // RTM_DELNEXTHOP
 	RTMGetNexthop       MsgType = 106 // RTM_GETNEXTHOP

@@ -212,3 +212,32 @@ func ExampleHandle_LinkSetNs() {
 	// init_net: 3: veth0@if2 (elsewhere: true)
 	// true file exists: An interface with the same name exists in the target netns
 }
+
+// Namespace ids: each namespace numbers the others it knows of. Moving a
+// veth end away gives the old namespace an id for the new one (and the
+// new one an id for the old, to name the peer); `ip netns set` gives one
+// by request, and a namespace that already has an id for a peer refuses
+// another, with the kernel's extack.
+func ExampleHandle_SetNetnsID() {
+	k := rtnl.MustNewKernel(rtnl.After)
+	t := k.World().NewTask("ip")
+	h := k.InitNet().Handle(t)
+	ctr, _ := k.NewNet(t, "ctr")
+	web, _ := k.NewNet(t, "web")
+
+	_ = h.LinkAdd(netdev.Veth{Name: "veth0", Peer: "eth0"})
+	_ = h.LinkSetNs("eth0", ctr)
+	veth0, _ := h.LinkByName("veth0")
+	fmt.Printf("veth0's peer is in the namespace init_net calls %d\n", veth0.LinkNetnsID)
+
+	fmt.Println(h.SetNetnsID(web, 5))
+	id, _ := h.NetnsID(web)
+	fmt.Println("web:", id)
+	err := h.SetNetnsID(web, 6)
+	fmt.Println(errors.Is(err, syscall.EEXIST), err)
+	// Output:
+	// veth0's peer is in the namespace init_net calls 0
+	// <nil>
+	// web: 5
+	// true file exists: Peer netns already has a nsid assigned
+}

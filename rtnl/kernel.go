@@ -55,7 +55,11 @@ type Kernel struct {
 	netSeq uint64
 	// fds are the open namespace descriptors (OpenNetnsFD).
 	// +checklocks:mu
-	fds     map[uint32]*Net
+	fds map[uint32]*Net
+	// all are the live namespaces, the initial one first, in order of
+	// creation (net_namespace_list); one leaves when it is dismantled.
+	// +checklocks:mu
+	all     []*Net
 	initNet *Net
 
 	byTable map[*netdev.Table]*Net // every live namespace by its device table; guarded by RTNL
@@ -260,6 +264,7 @@ type Net struct {
 	mpSeed uint32
 
 	ref netRef // the namespace's references (see netref.go)
+	ids nsids  // the ids the namespace gives others (see nsid.go)
 
 	gens dumpGens // the dumps' generation counters; guarded by RTNL
 
@@ -354,13 +359,14 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	}
 	n.fib6.SetRuleLookup(n.fib6RuleLookup)
 	k.byTable[tb] = n
+	k.mu.Lock()
+	k.all = append(k.all, n)
 	if name != "" {
-		k.mu.Lock()
 		k.netSeq++
 		n.seq = k.netSeq
 		k.nets[name] = n
-		k.mu.Unlock()
 	}
+	k.mu.Unlock()
 	return n, nil
 }
 
@@ -457,26 +463,48 @@ func (k *Kernel) DelNet(t *sim.Task, name string) error {
 	return nil
 }
 
-// cleanupNet dismantles a dead namespace; the caller holds RTNL.
+// cleanupNet dismantles a dead namespace, as the netns workqueue's
+// kworker kw, taking RTNL for the exit methods only: the namespace leaves
+// the list of namespaces and its ids leave every other namespace's table
+// first, an expedited grace period passes, then under RTNL the nexthops,
+// every device in one batch and the FIBs go (the devices' run_todo when
+// RTNL is released), and a last rcu_barrier waits for the callbacks that
+// still use the namespace.
 //
-// Kernel: cleanup_net (net/core/net_namespace.c): the pernet exit methods —
-// nexthop_net_exit (flush_all_nexthops), default_device_exit_batch,
-// ip_fib_net_exit.
-func (k *Kernel) cleanupNet(t *sim.Task, n *Net) {
-	defer t.Frame("cleanup_net")()
-	n.nh.FlushAll(t, n.fib)
-	n.devs.DelAll(t)
-	n.fib.Exit(t)
-	n.fib6.Exit(t)
-	k.arp.ProxyNetExit(t, n.devs)
-	k.nd.ProxyNetExit(t, n.devs)
+// Kernel: cleanup_net (net/core/net_namespace.c): unhash_nsid,
+// ops_undo_list (synchronize_rcu_expedited, then the pernet exit methods:
+// nexthop_net_exit_batch_rtnl's flush_all_nexthops,
+// default_device_exit_batch, ip_fib_net_exit), rcu_barrier.
+func (k *Kernel) cleanupNet(kw *sim.Task, n *Net) {
+	defer kw.Frame("cleanup_net")()
+	k.unhashNsid(kw, n)
+	k.w.RCU().SynchronizeExpedited(kw)
+	k.lock(kw)
+	n.nh.FlushAll(kw, n.fib)
+	n.devs.DelAll(kw)
+	n.fib.Exit(kw)
+	n.fib6.Exit(kw)
+	k.arp.ProxyNetExit(kw, n.devs)
+	k.nd.ProxyNetExit(kw, n.devs)
 	delete(k.byTable, n.devs)
+	k.unlock(kw)
+	k.w.RCU().Barrier(kw)
 }
 
-// runWork runs one work item in kworker kw, under RTNL.
+// cleanupNetWork is the name of the work item of cleanupNet, which takes
+// RTNL itself (cleanup_net runs on netns_wq, outside RTNL).
+const cleanupNetWork = "cleanup_net"
+
+// runWork runs one work item in kworker kw, under RTNL, except
+// cleanup_net, which takes RTNL where it needs it.
 func (k *Kernel) runWork(kw *sim.Task, name string, fn func(kw *sim.Task)) {
 	defer kw.Frame(name)()
 	end := kw.Span(name)
+	if name == cleanupNetWork {
+		fn(kw)
+		end()
+		return
+	}
 	k.lock(kw)
 	fn(kw)
 	k.unlock(kw)

@@ -98,15 +98,21 @@ type LinkInfo struct {
 	LinkIndex   netdev.IfIndex
 	// LinkNetns: the device Link names is in another namespace (a veth
 	// whose peer moved, a macvlan whose lower did): LinkIndex is its
-	// ifindex there and Link is "". The kernel sends that namespace's
-	// id (IFLA_LINK_NETNSID), which netsim does not model.
-	LinkNetns bool
+	// ifindex there and Link is "", and LinkNetnsID is the id that the
+	// namespace the message is for has for that namespace
+	// (IFLA_LINK_NETNSID; NsidNotAssigned while one of them is being
+	// dismantled).
+	LinkNetns   bool
+	LinkNetnsID int32
 	// NetnsImmutable: the device may not change namespace
 	// (IFLA_NETNS_IMMUTABLE, netdev.Device.NetnsImmutable).
 	NetnsImmutable bool
 	// NewIndex is the ifindex that a device leaving the namespace takes
-	// in its new one: set only in that RTM_DELLINK (IFLA_NEW_IFINDEX).
+	// in its new one, and NewNetnsID the id the namespace it leaves has
+	// for the one it enters: set only in that RTM_DELLINK
+	// (IFLA_NEW_IFINDEX, IFLA_NEW_NETNSID).
 	NewIndex    netdev.IfIndex
+	NewNetnsID  int32
 	VlanID      uint16
 	MacvlanMode netdev.MacvlanMode
 	BondMode    netdev.BondMode
@@ -211,6 +217,7 @@ func (h *Handle) GetLink(r LinkGetRequest) (LinkInfo, error) {
 			return err
 		}
 		li = linkInfo(d)
+		li.LinkNetnsID = h.n.linkNetnsid(t, d)
 		return nil
 	})
 	return li, err
@@ -307,6 +314,7 @@ func (d *LinkDump) Next(fn func(*LinkInfo) bool) (DumpSeq, error) {
 				continue
 			}
 			li := linkInfo(dev)
+			li.LinkNetnsID = h.n.linkNetnsid(t, dev)
 			if !fn(&li) {
 				d.from, ds.Done = dev.Index(), false
 				return nil

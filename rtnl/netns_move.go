@@ -13,8 +13,8 @@
 // its creation until its last reference goes (the initial namespace's is 1, init's;
 // the others' are handed out in order of creation from 1000), and
 // Kernel.OpenNetnsFD gives a descriptor of a namespace, which holds it as
-// an open /run/netns file does until CloseNetnsFD. Namespace ids
-// (peernet2id) are not modelled: no IFLA_TARGET_NETNSID resolves.
+// an open /run/netns file does until CloseNetnsFD. IFLA_TARGET_NETNSID
+// names a namespace by an id of the requester's (nsid.go).
 
 package rtnl
 
@@ -117,12 +117,13 @@ func (r NetnsRef) target(from *Net) (*netdev.Table, error) {
 
 // peerTable returns the device table of the namespace a veth's peer is
 // created in: the one its own attributes name (r.Peer.Netns), else the
-// requester's, n, whatever namespace the request creates the device in.
+// link namespace's (linkTb, IFLA_LINK_NETNSID's), else the requester's,
+// n, whatever namespace the request creates the device in.
 //
 // Kernel: rtnl_get_peer_net (net/core/rtnetlink.c), veth_newlink.
-func (r LinkRequest) peerTable(n *Net) (*netdev.Table, error) {
-	if r.Peer == nil {
-		return n.devs, nil
+func (r LinkRequest) peerTable(n *Net, linkTb *netdev.Table) (*netdev.Table, error) {
+	if r.Peer == nil || !r.Peer.Netns.set() {
+		return cmpTable(linkTb, n.devs), nil
 	}
 	p, err := r.Peer.Netns.resolve(n)
 	if err != nil {
@@ -131,10 +132,31 @@ func (r LinkRequest) peerTable(n *Net) (*netdev.Table, error) {
 	return p.devs, nil
 }
 
+// linkTable returns the device table of the namespace r.LinkNSID names,
+// an id of the target namespace's (tgt, or n's when tgt is nil), or nil
+// when r names none; an id the target has not given is EINVAL.
+//
+// Kernel: rtnl_newlink's get_net_ns_by_id(tgt_net, IFLA_LINK_NETNSID)
+// (net/core/rtnetlink.c).
+func (r LinkRequest) linkTable(n *Net, tgt *netdev.Table) (*netdev.Table, error) {
+	if r.LinkNSID == nil {
+		return nil, nil
+	}
+	tn := n
+	if tgt != nil {
+		tn = n.k.byTable[tgt]
+	}
+	ln := tn.find(*r.LinkNSID)
+	if ln == nil {
+		return nil, errno.New(syscall.EINVAL, "Unknown network namespace id")
+	}
+	return ln.devs, nil
+}
+
 // resolve returns the namespace r names, or from when it names none.
 // A process id no live namespace has is ESRCH, a descriptor not open
-// EBADF, a namespace id EINVAL (none is assigned); all three bare, as
-// the kernel answers them. The caller holds RTNL.
+// EBADF, a namespace id from's table does not hold EINVAL; all three
+// bare, as the kernel answers them.
 //
 // Kernel: rtnl_link_get_net_by_nlattr → rtnl_link_get_net
 // (get_net_ns_by_pid, get_net_ns_by_fd), get_net_ns_by_id.
@@ -150,7 +172,9 @@ func (r NetnsRef) resolve(from *Net) (*Net, error) {
 		}
 		return r.Net, nil
 	case r.PID != nil:
-		for _, n := range k.byTable {
+		k.mu.Lock()
+		defer k.mu.Unlock()
+		for _, n := range k.all {
 			if n.PID() == *r.PID && n.alive() {
 				return n, nil
 			}
@@ -159,6 +183,9 @@ func (r NetnsRef) resolve(from *Net) (*Net, error) {
 	case r.FD != nil:
 		return k.NetOfFD(*r.FD)
 	case r.NSID != nil:
+		if n := from.find(*r.NSID); n != nil {
+			return n, nil
+		}
 		return nil, errno.New(syscall.EINVAL, "")
 	}
 	return from, nil
@@ -174,17 +201,27 @@ func (r NetnsRef) set() bool { return r.Net != nil || r.PID != nil || r.FD != ni
 
 // LinkMovedMsg is the RTM_DELLINK a device that moves sends to the
 // namespace it leaves, with the ifindex it takes in the new one
-// (IFLA_NEW_IFINDEX); the kernel also sends the new namespace's id
-// (IFLA_NEW_NETNSID), which netsim does not model.
+// (IFLA_NEW_IFINDEX) and the id the namespace it leaves has for the new
+// one (IFLA_NEW_NETNSID), given it here if it has none.
 //
-// Kernel: rtmsg_ifinfo_newnet (net/core/rtnetlink.c).
+// Kernel: __dev_change_net_namespace's peernet2id_alloc (net/core/dev.c),
+// rtmsg_ifinfo_newnet (net/core/rtnetlink.c).
 func (a announcer) LinkMovedMsg(t *sim.Task, d *netdev.Device, to *netdev.Table, newIndex netdev.IfIndex) {
 	n := a.net(d)
-	if n == nil || !n.notifyNeeded() {
+	if n == nil {
+		return
+	}
+	newID := NsidNotAssigned
+	if dst := a.k.byTable[to]; dst != nil {
+		newID = n.peernet2idAlloc(t, dst)
+	}
+	id := n.linkNetnsid(t, d)
+	if !n.notifyNeeded() {
 		return
 	}
 	m := linkNotification(d, true)
 	m.Change = netdev.ChangeAll
-	m.Link.NewIndex = newIndex
+	m.Link.NewIndex, m.Link.NewNetnsID = newIndex, newID
+	m.Link.LinkNetnsID = id
 	n.send(m)
 }

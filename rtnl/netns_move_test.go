@@ -3,6 +3,7 @@ package rtnl_test
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -205,8 +206,8 @@ func TestLinkSetNsMasterAndUppers(t *testing.T) {
 }
 
 // A request names its target by process id or namespace descriptor; an
-// unknown pid is ESRCH, a descriptor not open EBADF, a namespace id EINVAL
-// (none is assigned), all bare.
+// unknown pid is ESRCH, a descriptor not open EBADF, a namespace id the
+// requester has not given EINVAL, all bare.
 //
 // Kernel: rtnl_link_get_net, get_net_ns_by_pid, get_net_ns_by_fd,
 // get_net_ns_by_id.
@@ -231,7 +232,7 @@ func TestLinkSetNsByPIDAndFD(t *testing.T) {
 	}{
 		{rtnl.NetnsRef{PID: ptr(uint32(999))}, syscall.ESRCH},
 		{rtnl.NetnsRef{FD: &fd}, syscall.EBADF},
-		{rtnl.NetnsRef{NSID: ptr(int32(0))}, syscall.EINVAL},
+		{rtnl.NetnsRef{NSID: ptr(int32(5))}, syscall.EINVAL},
 	} {
 		err := move("nosuch", c.ref)
 		require.ErrorIs(t, err, c.err, "the namespace is resolved before the device")
@@ -339,4 +340,55 @@ func TestLinkSetNsIntoDyingNamespace(t *testing.T) {
 	err = m.ha.SetLink(rtnl.LinkRequest{Name: "v1", Change: rtnl.LinkChange{Netns: rtnl.NetnsRef{PID: &pid}}})
 	require.ErrorIs(t, err, syscall.ESRCH)
 	assert.Equal(t, []string{"1:lo", "2:v1", "3:v0"}, linkIdxNames(t, m.ha))
+}
+
+// cleanup_net first takes the dying namespace's id out of the others
+// (RTM_DELNSID), then deletes every device of it in one batch, in the
+// reverse order of registration, loopback last, veths with their peers:
+// the peers' namespace hears their RTM_DELLINKs newest first. The real
+// kernel (Linux 6.18, `ip monitor link nsid` in a while `ip netns del b`
+// dismantles b) sent exactly "Deleted nsid 0", then z0, y0, x0. The
+// batch is one unregister_netdevice_many: two expedited grace periods
+// (synchronize_net) and cleanup_net's own one before the exit methods.
+//
+// Kernel: cleanup_net, unhash_nsid (net/core/net_namespace.c),
+// default_device_exit_batch, unregister_netdevice_many (net/core/dev.c).
+func TestDelNetOneBatchNewestFirst(t *testing.T) {
+	r := newRig(t, rtnl.Config{})
+	a, err := r.k.NewNet(r.t, "a")
+	r.ok(err)
+	b, err := r.k.NewNet(r.t, "b")
+	r.ok(err)
+	ha, hb := a.Handle(r.t), b.Handle(r.t)
+	defer ha.Close()
+	for _, x := range []string{"x", "y", "z"} {
+		r.ok(hb.NewLink(rtnl.LinkRequest{Flags: rt.NLMCreate | rt.NLMExcl, Spec: netdev.Veth{Name: x + "1", Peer: x + "0"},
+			Peer: &rtnl.LinkChange{Netns: rtnl.NetnsRef{Net: a}}}))
+	}
+	_, err = ha.LinkList() // the dump gives a an id for b, as `ip -n a link show` did
+	r.ok(err)
+	r.ok(hb.Close())
+	var seen []string
+	a.Subscribe(func(m rtnl.Notification) {
+		switch {
+		case m.Nsid != nil && m.Type == rt.RTMDelNsid:
+			seen = append(seen, fmt.Sprintf("Deleted nsid %d", m.Nsid.NSID))
+		case m.Link != nil && m.Type == rt.RTMDelLink:
+			seen = append(seen, fmt.Sprintf("Deleted %d: %s", m.Link.Index, m.Link.Name))
+		}
+	})
+	order := r.watch()
+	before := r.counters()
+	r.ok(r.k.DelNet(r.t, "b"))
+	r.settle()
+	assert.Equal(t, []string{"Deleted nsid 0", "Deleted 4: z0", "Deleted 3: y0", "Deleted 2: x0"}, seen)
+	var unreg []string
+	for _, e := range order.take() {
+		if strings.HasPrefix(e, "NETDEV_UNREGISTER ") {
+			unreg = append(unreg, strings.TrimPrefix(e, "NETDEV_UNREGISTER "))
+		}
+	}
+	assert.Equal(t, []string{"z1", "z0", "y1", "y0", "x1", "x0", "lo"}, unreg, "newest first, each veth with its peer, loopback last")
+	after := r.counters()
+	assert.Equal(t, int64(3), after.Get(sim.SyncExpedited)-before.Get(sim.SyncExpedited), "one batch: two synchronize_net, and cleanup_net's own")
 }

@@ -55,7 +55,7 @@ func (r *netRef) tryGet() bool {
 func (n *Net) put(t *sim.Task) {
 	switch c := n.ref.count.Add(-1); {
 	case c == 0:
-		n.k.wq.Queue(t, 0, "cleanup_net", func(kw *sim.Task) { n.k.cleanupNet(kw, n) })
+		n.k.wq.Queue(t, 0, cleanupNetWork, func(kw *sim.Task) { n.k.cleanupNet(kw, n) })
 	case c < 0:
 		panic("rtnl: put_net of " + n.String() + " without a reference")
 	}

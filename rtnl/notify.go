@@ -24,7 +24,7 @@ import (
 // multicasts to the RTNLGRP_* listeners of a namespace when one of its
 // objects changes, whatever made the change (a Handle, an ip script, a
 // netlink socket, the kernel itself). Exactly one of Link, Addr, Route,
-// Rule, Nexthop, Bucket and Neigh is set, as Type says.
+// Rule, Nexthop, Bucket, Neigh and Nsid is set, as Type says.
 type Notification struct {
 	Type   rt.MsgType // RTM_NEWLINK, RTM_DELLINK, RTM_NEWADDR, ...
 	Flags  uint16     // the nlmsg_flags the kernel sets (NLM_F_CREATE, NLM_F_REPLACE, ...)
@@ -43,6 +43,9 @@ type Notification struct {
 	Bucket *NexthopBucket
 	// Neigh is a neighbour (RTM_NEWNEIGH, RTM_DELNEIGH, RTNLGRP_NEIGH).
 	Neigh *NeighInfo
+	// Nsid is a namespace id given or taken back (RTM_NEWNSID,
+	// RTM_DELNSID, RTNLGRP_NSID).
+	Nsid *NsidInfo
 }
 
 // Origin identifies the netlink request a Handle is serving: the
@@ -141,11 +144,18 @@ func (a announcer) net(d *netdev.Device) *Net { return a.k.byTable[d.Table()] }
 // sequence number only for nlmsg_report).
 func (a announcer) LinkMsg(t *sim.Task, d *netdev.Device, del bool, change uint32, req bool) {
 	n := a.net(d)
-	if n == nil || !n.notifyNeeded() || !del && !d.Registered() {
+	if n == nil || !del && !d.Registered() {
+		return
+	}
+	// The message is filled whether or not anyone listens, and its fill
+	// gives the device's link namespace an id.
+	id := n.linkNetnsid(t, d)
+	if !n.notifyNeeded() {
 		return
 	}
 	m := linkNotification(d, del)
 	m.Change = change
+	m.Link.LinkNetnsID = id
 	if req && n.cur.Echo {
 		m.Origin = n.cur
 	}
@@ -181,10 +191,15 @@ func (a announcer) BridgePortMsg(t *sim.Task, p *netdev.Device, del bool) {
 // device no longer registered.
 func (a announcer) LinkEventMsg(t *sim.Task, d *netdev.Device, event uint32) {
 	n := a.net(d)
-	if n == nil || !n.notifyNeeded() || !d.Registered() {
+	if n == nil || !d.Registered() {
+		return
+	}
+	id := n.linkNetnsid(t, d)
+	if !n.notifyNeeded() {
 		return
 	}
 	li := linkInfo(d)
+	li.LinkNetnsID = id
 	n.send(Notification{Type: rt.RTMNewLink, Event: event, Link: &li})
 }
 

@@ -97,9 +97,14 @@ type LinkRequest struct {
 	Change LinkChange
 	// Peer is what a veth's VETH_INFO_PEER changes on the new peer: its
 	// ifi_flags and ifi_change, and its namespace (Netns; without one the
-	// peer is created in the requester's namespace, wherever the device
-	// is). The other fields are not looked at.
+	// peer is created in LinkNSID's namespace, else in the requester's,
+	// wherever the device is). The other fields are not looked at.
 	Peer *LinkChange
+	// LinkNSID is IFLA_LINK_NETNSID, an id the target namespace has (the
+	// requester's without Change.Netns): the namespace of the device
+	// IFLA_LINK names (a macvlan's or vlan's lower) and of a veth's peer
+	// that names none of its own; nil for none.
+	LinkNSID *int32
 }
 
 // NewLink serves an RTM_NEWLINK request under one hold of RTNL: it changes
@@ -119,7 +124,11 @@ func (h *Handle) NewLink(r LinkRequest) error {
 		if err != nil {
 			return err
 		}
-		peerTb, err := r.peerTable(h.n)
+		linkTb, err := r.linkTable(h.n, tgt)
+		if err != nil {
+			return err
+		}
+		peerTb, err := r.peerTable(h.n, linkTb)
 		if err != nil {
 			return err
 		}
@@ -206,20 +215,20 @@ func (h *Handle) NewLink(r LinkRequest) error {
 				spec = v
 			}
 		case netdev.Macvlan:
-			// IFLA_LINK names a device of the requester's namespace
-			// (rtnl_newlink_link_net without IFLA_LINK_NETNSID).
-			if tb != h.n.devs {
-				v.LinkTable = h.n.devs
+			// IFLA_LINK names a device of the link namespace, else of
+			// the requester's (rtnl_newlink_link_net).
+			if lower := cmpTable(linkTb, h.n.devs); tb != lower {
+				v.LinkTable = lower
 				spec = v
 			}
 		case netdev.Vlan:
-			if tb != h.n.devs {
-				v.LinkTable = h.n.devs
+			if lower := cmpTable(linkTb, h.n.devs); tb != lower {
+				v.LinkTable = lower
 				spec = v
 			}
 		case netdev.Vxlan:
-			if tb != h.n.devs {
-				v.LinkTable = h.n.devs
+			if lower := cmpTable(linkTb, h.n.devs); tb != lower {
+				v.LinkTable = lower
 				spec = v
 			}
 		}
@@ -451,4 +460,14 @@ func changeSlaveData(t *sim.Task, d *netdev.Device, c LinkChange) error {
 		return d.ChangeBondSlave(t, *c.BondSlave)
 	}
 	return errno.New(syscall.EOPNOTSUPP, "")
+}
+
+// cmpTable returns the first of its tables that is not nil.
+func cmpTable(tbs ...*netdev.Table) *netdev.Table {
+	for _, tb := range tbs {
+		if tb != nil {
+			return tb
+		}
+	}
+	return nil
 }

@@ -69,6 +69,7 @@ var normalised = []struct {
 	{routeAttrs, 12, kRtaCache, "RTA_CACHEINFO: all but rta_error are use counts and times"},
 	{routeAttrs, 23, kAny, "RTA_EXPIRES: seconds left, which the wall clock decides"},
 	{neighAttrs, 3, kAny, "NDA_CACHEINFO: the ages of a neighbour, in clock ticks"},
+	{nsidAttrs, 2, kAny, "NETNSA_PID: a process in the namespace, whose id differs between the sides"},
 }
 
 func init() {
@@ -112,6 +113,12 @@ var propListAttrs = attrTable{53: {"ALT_IFNAME", kStr, nil}}
 
 var xdpAttrs = attrTable{
 	1: {"FD", kS32, nil}, 2: {"ATTACHED", kU8, nil}, 3: {"FLAGS", kU32, nil}, 4: {"PROG_ID", kU32, nil},
+}
+
+// nsidAttrs are the NETNSA_* attributes (include/uapi/linux/net_namespace.h).
+var nsidAttrs = attrTable{
+	1: {"NSID", kS32, nil}, 2: {"PID", kAny, nil}, 3: {"FD", kU32, nil}, 4: {"TARGET_NSID", kS32, nil},
+	5: {"CURRENT_NSID", kS32, nil},
 }
 
 var neighAttrs = attrTable{

@@ -238,7 +238,8 @@ var (
 		{"family", 1, enumNames(families)}, {"pad1", 1, dec}, {"pad2", 2, dec}, {"index", 4, dec},
 		{"state", 2, hex}, {"flags", 1, hex}, {"type", 1, enumNames(rtnTypes)},
 	}
-	nhHdr = []field{
+	rtgenHdr = []field{{"family", 1, enumNames(families)}, {"pad1", 1, dec}, {"pad2", 2, dec}}
+	nhHdr    = []field{
 		{"family", 1, enumNames(families)}, {"scope", 1, enumNames(scopes)}, {"protocol", 1, dec},
 		{"resvd", 1, dec}, {"flags", 4, bitNames(rtmFlagNames)},
 	}
@@ -253,6 +254,7 @@ var kinds = map[uint16]msgKind{
 	uapi.RTM_NEWRULE:    {ruleHdr, ruleAttrs},
 	uapi.RTM_NEWNEXTHOP: {nhHdr, nhAttrs},
 	uapi.RTM_NEWNEIGH:   {ndmsgHdr, neighAttrs},
+	uapi.RTM_NEWNSID:    {rtgenHdr, nsidAttrs},
 }
 
 func typeName(t uint16) string {
@@ -279,6 +281,7 @@ var msgNames = map[uint16]string{
 	uapi.RTM_NEWNEIGH: "NEWNEIGH", uapi.RTM_DELNEIGH: "DELNEIGH", uapi.RTM_GETNEIGH: "GETNEIGH",
 	uapi.RTM_NEWRULE: "NEWRULE", uapi.RTM_DELRULE: "DELRULE", uapi.RTM_GETRULE: "GETRULE",
 	uapi.RTM_NEWNEXTHOP: "NEWNEXTHOP", uapi.RTM_DELNEXTHOP: "DELNEXTHOP", uapi.RTM_GETNEXTHOP: "GETNEXTHOP",
+	uapi.RTM_NEWNSID: "NEWNSID", uapi.RTM_DELNSID: "DELNSID", uapi.RTM_GETNSID: "GETNSID",
 	uapi.RTM_GETNETCONF: "GETNETCONF", uapi.RTM_NEWNETCONF: "NEWNETCONF", uapi.RTM_GETQDISC: "GETQDISC",
 }
 
@@ -326,7 +329,7 @@ func errnoName(e int32) string {
 // linuxErrnos names Linux's errno values (which differ from other
 // systems' syscall.Errno), the ones rtnetlink answers with.
 var linuxErrnos = map[int32]string{
-	1: "EPERM", 2: "ENOENT", 3: "ESRCH", 4: "EINTR", 5: "EIO", 6: "ENXIO", 7: "E2BIG", 11: "EAGAIN",
+	1: "EPERM", 2: "ENOENT", 3: "ESRCH", 4: "EINTR", 5: "EIO", 6: "ENXIO", 7: "E2BIG", 9: "EBADF", 11: "EAGAIN",
 	12: "ENOMEM", 13: "EACCES", 14: "EFAULT", 16: "EBUSY", 17: "EEXIST", 18: "EXDEV", 19: "ENODEV",
 	20: "ENOTDIR", 22: "EINVAL", 23: "ENFILE", 28: "ENOSPC", 34: "ERANGE", 35: "EDEADLK",
 	36: "ENAMETOOLONG", 39: "ENOTEMPTY", 61: "ENODATA", 67: "ENOLINK", 71: "EPROTO", 74: "EBADMSG",

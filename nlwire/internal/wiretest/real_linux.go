@@ -125,6 +125,14 @@ func (r *Real) Call(s Step) error {
 // CallPort is the stand-in socket's port id.
 func (r *Real) CallPort() uint32 { return r.call.PID() }
 
+// SelfPID is the id of the thread that unshared the namespace, which
+// lives in it.
+func (r *Real) SelfPID() uint32 {
+	var tid int
+	_ = r.do(func() error { tid = unix.Gettid(); return nil })
+	return uint32(tid)
+}
+
 // Settle sleeps SettleTime.
 func (r *Real) Settle(s Step) { time.Sleep(SettleTime(s, r.settle)) }
 

@@ -23,6 +23,7 @@ func (r *Real) DialConfig(*netlink.Config) (*netlink.Conn, error) { return nil, 
 func (r *Real) Sysctl(string, string) error                       { return errors.ErrUnsupported }
 func (r *Real) Call(Step) error                                   { return errors.ErrUnsupported }
 func (r *Real) CallPort() uint32                                  { return 0 }
+func (r *Real) SelfPID() uint32                                   { return 0 }
 func (r *Real) Settle(Step)                                       {}
 func (r *Real) Drain(*netlink.Conn) ([]netlink.Message, error)    { return nil, errors.ErrUnsupported }
 func (r *Real) Close() error                                      { return nil }

@@ -38,6 +38,11 @@ type Step struct {
 	// (a sequence may lie about it).
 	Send netlink.Message
 
+	// SendPID, when set, builds the request A sends from the process id
+	// of a process in the side's namespace (NETNSA_PID, IFLA_NET_NS_PID),
+	// which differs between the sides.
+	SendPID func(pid uint32) netlink.Message
+
 	// Batch are requests A sends in one datagram, all with the step's
 	// sequence number: the transcript shows how many, the first and the
 	// last. (Without NLM_F_ACK only their errors answer.)
@@ -92,6 +97,8 @@ type Side interface {
 	Call(s Step) error
 	// CallPort is the port id of the notifications a Handle step causes.
 	CallPort() uint32
+	// SelfPID is the process id of a process in the side's namespace.
+	SelfPID() uint32
 	// Settle waits until the kernel's deferred work that step s
 	// triggered is done.
 	Settle(s Step)
@@ -185,6 +192,9 @@ func step(side Side, a *netlink.Conn, seq uint32, st Step, ports func(uint32) st
 		fmt.Fprintf(out, "H %s\n", callResult(err))
 		return nil
 	default:
+		if st.SendPID != nil {
+			st.Send = st.SendPID(side.SelfPID())
+		}
 		m := fix(st.Send, seq, a.PID())
 		fmt.Fprintf(out, "> A %s\n", shorten(Canon(m, ports)))
 		return SocketOf(a).Send(m)

@@ -46,6 +46,9 @@ func (s *Sim) Call(st Step) error { return st.Handle(s.h) }
 // CallPort is 0: a Handle request comes from no socket.
 func (s *Sim) CallPort() uint32 { return 0 }
 
+// SelfPID is the process id that stands for the namespace (rtnl.Net.PID).
+func (s *Sim) SelfPID() uint32 { return s.K.InitNet().PID() }
+
 // Settle lets SettleTime pass in virtual time, running the kernel's
 // deferred work that comes due meanwhile (rtnl.Kernel.SettleFor).
 func (s *Sim) Settle(st Step) { s.K.SettleFor(s.task, SettleTime(st, DefaultSettle)) }
