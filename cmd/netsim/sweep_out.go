@@ -181,7 +181,7 @@ func writeSweepTable(w io.Writer, c *sweepCase, res []sweepMode) error {
 				a, b := ms.Values[last], m.Phases[pi].Measures[mi].Values[last]
 				r := "-"
 				if b != 0 {
-					r = fmt.Sprintf("%.3g×", a/b)
+					r = fmtRatio(a / b)
 				}
 				row = append(row, r)
 			}
@@ -189,6 +189,14 @@ func writeSweepTable(w io.Writer, c *sweepCase, res []sweepMode) error {
 		}
 	}
 	return tw.Flush()
+}
+
+// fmtRatio prints a ratio to three significant digits, in full above 100.
+func fmtRatio(r float64) string {
+	if r >= 100 {
+		return fmt.Sprintf("%.0f×", r)
+	}
+	return fmt.Sprintf("%.3g×", r)
 }
 
 // csvMakespan is the measure of the CSV rows that hold a run's makespan
@@ -321,7 +329,12 @@ func plotSweep(file string, c *sweepCase, res []sweepMode, phase string, measure
 		}
 	}
 	pl.X.Scale, pl.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	pl.X.Tick.Marker, pl.Y.Tick.Marker = plot.LogTicks{}, plot.LogTicks{}
+	// The sizes label the x axis: a sweep's range often holds no power of 10.
+	var ticks []plot.Tick
+	for _, k := range c.sizes {
+		ticks = append(ticks, plot.Tick{Value: float64(k), Label: strconv.Itoa(k)})
+	}
+	pl.X.Tick.Marker, pl.Y.Tick.Marker = plot.ConstantTicks(ticks), plot.LogTicks{}
 	var lines []any
 	for _, want := range measures {
 		for _, m := range res {
