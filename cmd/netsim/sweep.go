@@ -308,15 +308,10 @@ func seedCase(seed, sizes string, o seedOptions, set map[string]bool) (*sweepCas
 		return seed003Case(c, o)
 	case "004":
 		p := scenario.Seed004Params{Threads: o.threads, CPUs: o.cpus, Machine: o.machine}
-		switch o.method {
-		case "one-by-one":
-			p.Method = scenario.OneByOne
-		case "group":
-			p.Method = scenario.ByGroup
-		case "list":
-			p.Method = scenario.ByList
-		default:
-			return nil, fmt.Errorf("-method must be one-by-one, group or list, not %q", o.method)
+		var err error
+		p.Method, err = choose("-method", o.method, []scenario.Seed004Method{scenario.OneByOne, scenario.ByGroup, scenario.ByList})
+		if err != nil {
+			return nil, err
 		}
 		if o.threads < 1 {
 			return nil, fmt.Errorf("-threads must be positive, not %d", o.threads)
@@ -495,4 +490,18 @@ func fitOf(xs []int, ys []float64, lo, hi int) *scenario.Fit {
 		return nil
 	}
 	return &f
+}
+
+// choose returns the value among values whose String is s, or an error
+// naming flag and every choice.
+func choose[T fmt.Stringer](flag, s string, values []T) (T, error) {
+	var names []string
+	for _, v := range values {
+		if v.String() == s {
+			return v, nil
+		}
+		names = append(names, v.String())
+	}
+	var zero T
+	return zero, fmt.Errorf("%s must be %s or %s, not %q", flag, strings.Join(names[:len(names)-1], ", "), names[len(names)-1], s)
 }
