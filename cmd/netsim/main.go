@@ -9,7 +9,8 @@
 //	netsim ip [-machine NAME|FILE] [-before|-after|-config FILE] [-netsim-time] [-netsim-json] [-triestat] [-rt6stats] [-force] [-n NETNS] [-batch FILE] ARGS...
 //	netsim build [-machine NAME|FILE] [-dummies N] [-vlans N] [-one-by-one N] [-json]
 //	netsim batch [-machine NAME|FILE] -netns K [-parallel] [-before|-after] [-cpus P] [-4|-6] [-json] FILE
-//	netsim sweep 003 [-machine NAME|FILE] [-n 16,32,...] [-family 4|6] [-rules N] [-cpus P] [-start all|shell] [-plot FILE.svg] [-json]
+//	netsim sweep SEED [-machine NAME|FILE] [-n SIZES] [-config before,after,FILE] [-family 4|6] [-rules N] [-cpus P] [-start all|shell] [-method M] [-threads T] [-plot FILE.svg] [-phase NAME] [-measure M,...] [-csv FILE] [-json]
+//	netsim sweep -script TEMPLATE -var NAME=V1,V2,... [-var NAME=V] [-machine NAME|FILE] [-config ...] [-plot FILE.svg] [-csv FILE] [-json]
 //	netsim diff [-hash-seed N] FILE | -gen SEED [-steps N] [-print]
 //	netsim machines
 //	netsim machine [-md [-own]] NAME|FILE
@@ -17,8 +18,8 @@
 // -machine chooses the machine profile a run's costs come from (package
 // machine): a shipped one by name (devvm, the development VM; seed000 …
 // seed004, the seeds' machines) or a profile file. By default each seed
-// runs on its own machine's profile, batch and sweep on seed 003's, and
-// ip and build on the development VM's.
+// runs on its own machine's profile (so does sweep SEED), batch on seed
+// 003's, and ip, build and sweep -script on the development VM's.
 //
 // Every command takes -trace FILE.json: a Chrome trace of virtual time,
 // which ui.perfetto.dev opens, with a process per simulated machine, its
@@ -74,8 +75,10 @@ commands:
           kernel, printing what ip prints (netsim ip -help)
   build   build thousands of devices with addresses, then delete them,
           before and after the seed patches; print virtual and real times
-  sweep   run a seed over sizes in both modes; print the growth exponents
-          and draw a log-log plot (netsim sweep -help)
+  sweep   run a seed over its size, or an ip script template over a
+          variable, before and after; print every phase's virtual time
+          and counters with their growth exponents, as a table, JSON, CSV
+          or a log-log plot (netsim sweep -help)
   batch   run an ip batch file in K namespaces, one process each, one
           after another or at once (netsim batch -help)
   diff    run an ip script on the real kernel (unshare -n) and on netsim,
