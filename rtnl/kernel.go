@@ -191,8 +191,9 @@ func (k *Kernel) InitNet() *Net { return k.initNet }
 //
 // +checklocksacquire:k.rtnl
 func (k *Kernel) lock(t *sim.Task) {
-	defer t.Frame("rtnl_lock")()
+	end := t.Frame("rtnl_lock")
 	k.rtnl.Lock(t)
+	end()
 }
 
 // unlock releases RTNL and then finishes the devices that the critical
@@ -202,10 +203,11 @@ func (k *Kernel) lock(t *sim.Task) {
 //
 // +checklocksrelease:k.rtnl
 func (k *Kernel) unlock(t *sim.Task) {
-	defer t.Frame("rtnl_unlock")()
+	end := t.Frame("rtnl_unlock")
 	todo := k.stack.TakeTodo()
 	k.rtnl.Unlock(t)
 	k.stack.RunTodo(t, todo)
+	end()
 }
 
 // Settle runs all pending deferred work (DAD, namespace cleanup, address

@@ -24,7 +24,8 @@
 package rtnl
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -78,7 +79,7 @@ func (s *nsids) lookupLocked(peer *Net) int32 {
 // +checklocks:s.mu
 func (s *nsids) allocLocked(peer *Net, req int32) (int32, error) {
 	id := max(req, 0)
-	i := sort.Search(len(s.byID), func(i int) bool { return s.byID[i].id >= id })
+	i, _ := slices.BinarySearchFunc(s.byID, id, cmpNsid)
 	if req >= 0 {
 		if i < len(s.byID) && s.byID[i].id == id {
 			return 0, errno.New(syscall.ENOSPC, "")
@@ -110,6 +111,9 @@ func (s *nsids) removeLocked(peer *Net) int32 {
 	return NsidNotAssigned
 }
 
+// cmpNsid orders a table's entries by id, for a binary search of id.
+func cmpNsid(e nsidEntry, id int32) int { return cmp.Compare(e.id, id) }
+
 // find returns the namespace that has id in n's table and is alive, or
 // nil.
 //
@@ -120,7 +124,7 @@ func (n *Net) find(id int32) *Net {
 	}
 	n.ids.mu.Lock()
 	defer n.ids.mu.Unlock()
-	i := sort.Search(len(n.ids.byID), func(i int) bool { return n.ids.byID[i].id >= id })
+	i, _ := slices.BinarySearchFunc(n.ids.byID, id, cmpNsid)
 	if i < len(n.ids.byID) && n.ids.byID[i].id == id && n.ids.byID[i].peer.alive() {
 		return n.ids.byID[i].peer
 	}
