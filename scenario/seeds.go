@@ -215,7 +215,9 @@ func seedRuns(seed string) int {
 	return len(seedModes)
 }
 
-// RunSeedsWith is RunSeedsScaled with options.
+// RunSeedsWith is RunSeedsScaled with options. Seed 000 runs beside the
+// other seeds, and seed 003's runs as many at once as there are
+// processors: each row's Real is measured while sharing them.
 func RunSeedsWith(only []string, o SeedsOptions) ([]SeedRow, error) {
 	scale := o.Scale
 	if scale == 0 {
