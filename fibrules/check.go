@@ -37,13 +37,13 @@ func (o *Ops) CheckInvariants() error {
 			return fmt.Errorf("%s rules: list longer than its count %d (a cycle?)", o.family, o.n.Load())
 		}
 		if x.prev != prev {
-			return fmt.Errorf("%s rules: rule %d (pref %d): prev link broken", o.family, n, x.r.Pref)
+			return fmt.Errorf("%s rules: rule %d (pref %d): prev link broken", o.family, n, x.pref)
 		}
-		if prev != &o.list && prev.r.Pref > x.r.Pref {
-			return fmt.Errorf("%s rules: pref %d after pref %d", o.family, x.r.Pref, prev.r.Pref)
+		if prev != &o.list && prev.pref > x.pref {
+			return fmt.Errorf("%s rules: pref %d after pref %d", o.family, x.pref, prev.pref)
 		}
 		inList[x] = true
-		prefs[x.r.Pref] = true
+		prefs[x.pref] = true
 		prev = x
 		n++
 	}
@@ -57,28 +57,28 @@ func (o *Ops) CheckInvariants() error {
 	gotos, unresolved := 0, 0
 	for x := o.first(); x != nil; x = x.next.Load() {
 		ct := x.ctarget.Load()
-		if x.r.Action != ActGoto {
+		if x.action != ActGoto {
 			if ct != nil {
-				return fmt.Errorf("%s rules: pref %d: %s rule with a goto target", o.family, x.r.Pref, x.r.Action)
+				return fmt.Errorf("%s rules: pref %d: %s rule with a goto target", o.family, x.pref, x.action)
 			}
 		} else {
 			gotos++
 			switch {
-			case ct == nil && prefs[x.r.Goto]:
-				return fmt.Errorf("%s rules: pref %d: goto %d unresolved, but a rule has that pref", o.family, x.r.Pref, x.r.Goto)
+			case ct == nil && prefs[x.gotoPref]:
+				return fmt.Errorf("%s rules: pref %d: goto %d unresolved, but a rule has that pref", o.family, x.pref, x.gotoPref)
 			case ct == nil:
 				unresolved++
 			case !inList[ct]:
-				return fmt.Errorf("%s rules: pref %d: goto target is not in the list", o.family, x.r.Pref)
-			case ct.r.Pref != x.r.Goto:
-				return fmt.Errorf("%s rules: pref %d: goto %d resolved to pref %d", o.family, x.r.Pref, x.r.Goto, ct.r.Pref)
+				return fmt.Errorf("%s rules: pref %d: goto target is not in the list", o.family, x.pref)
+			case ct.pref != x.gotoPref:
+				return fmt.Errorf("%s rules: pref %d: goto %d resolved to pref %d", o.family, x.pref, x.gotoPref, ct.pref)
 			}
 		}
-		if err := o.checkAttached("iif", x.r.IIF, x.iifNamed, x.iif.Load()); err != nil {
-			return fmt.Errorf("%s rules: pref %d: %w", o.family, x.r.Pref, err)
+		if err := o.checkAttached("iif", x.opts.IIF, x.iifNamed, x.iif.Load()); err != nil {
+			return fmt.Errorf("%s rules: pref %d: %w", o.family, x.pref, err)
 		}
-		if err := o.checkAttached("oif", x.r.OIF, x.oifNamed, x.oif.Load()); err != nil {
-			return fmt.Errorf("%s rules: pref %d: %w", o.family, x.r.Pref, err)
+		if err := o.checkAttached("oif", x.opts.OIF, x.oifNamed, x.oif.Load()); err != nil {
+			return fmt.Errorf("%s rules: pref %d: %w", o.family, x.pref, err)
 		}
 	}
 	if gotos != o.nrGoto || unresolved != o.unresolved {

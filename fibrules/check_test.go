@@ -33,7 +33,7 @@ func TestCheckInvariantsCatches(t *testing.T) {
 	}
 	rule := func(o *Ops, pref uint32) *entry {
 		for x := o.first(); x != nil; x = x.next.Load() {
-			if x.r.Pref == pref {
+			if x.pref == pref {
 				return x
 			}
 		}
@@ -49,8 +49,8 @@ func TestCheckInvariantsCatches(t *testing.T) {
 		{"goto count", func(o *Ops) { o.nrGoto-- }, "gotos"},
 		{"target lost", func(o *Ops) { rule(o, 10).ctarget.Store(nil) }, "unresolved, but a rule has that pref"},
 		{"wrong target", func(o *Ops) { rule(o, 10).ctarget.Store(rule(o, 0)) }, "resolved to pref 0"},
-		{"target gone", func(o *Ops) { rule(o, 10).ctarget.Store(&entry{r: Rule{Pref: 20}}) }, "not in the list"},
-		{"order", func(o *Ops) { rule(o, 15).r.Pref = 5 }, "after pref"},
+		{"target gone", func(o *Ops) { rule(o, 10).ctarget.Store(&entry{opts: optsNone, pref: 20}) }, "not in the list"},
+		{"order", func(o *Ops) { rule(o, 15).pref = 5 }, "after pref"},
 		{"count", func(o *Ops) { o.n.Add(1) }, "count"},
 		{"attached to nothing", func(o *Ops) { rule(o, 20).iif.Store(3) }, "want -1"},
 		{"empty name attached", func(o *Ops) { rule(o, 25).iif.Store(0) }, `iif "": ifindex 0, want -1`},

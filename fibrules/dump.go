@@ -43,7 +43,7 @@ func (o *Ops) RulesFrom(pos int, fn func(*Rule) bool) int {
 }
 
 func (x *entry) dump(f rt.Family) Rule {
-	r := x.r
+	r := x.rule()
 	r.Family = f
 	r.IIFIndex = netdev.IfIndex(x.iif.Load())
 	r.OIFIndex = netdev.IfIndex(x.oif.Load())

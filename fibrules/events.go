@@ -40,10 +40,10 @@ func (o *Ops) attach(dev *netdev.Device) int64 {
 	var n int64
 	for x := o.first(); x != nil; x = x.next.Load() {
 		n++
-		if x.iif.Load() == -1 && x.r.IIF == dev.Name() {
+		if x.iif.Load() == -1 && x.opts.IIF == dev.Name() {
 			x.iif.Store(int32(dev.Index()))
 		}
-		if x.oif.Load() == -1 && x.r.OIF == dev.Name() {
+		if x.oif.Load() == -1 && x.opts.OIF == dev.Name() {
 			x.oif.Store(int32(dev.Index()))
 		}
 	}

@@ -78,7 +78,7 @@ func (o *Ops) Lookup(t *sim.Task, fl *Flow, tl TableLookup) (Rule, error) {
 		}
 		var err error
 		var hit Hit
-		switch x.r.Action {
+		switch x.action {
 		case ActGoto:
 			if tg := x.ctarget.Load(); tg != nil {
 				x = tg
@@ -88,8 +88,8 @@ func (o *Ops) Lookup(t *sim.Task, fl *Flow, tl TableLookup) (Rule, error) {
 		case ActNop:
 			continue
 		case ActToTable:
-			tb := x.r.Table
-			if x.r.L3MDev {
+			tb := x.table
+			if x.opts.L3MDev {
 				tb = fl.L3MDevTable
 			}
 			hit, err = tl(t, tb)
@@ -112,11 +112,11 @@ func (o *Ops) Lookup(t *sim.Task, fl *Flow, tl TableLookup) (Rule, error) {
 
 // match is fib_rule_match with fib4_rule_match/fib6_rule_match folded in.
 func (x *entry) match(fl *Flow) bool {
-	return x.matchAll(fl) != (x.r.Flags&FlagInvert != 0)
+	return x.matchAll(fl) != (x.flags&FlagInvert != 0)
 }
 
 func (x *entry) matchAll(fl *Flow) bool {
-	r := &x.r
+	r := x.opts
 	if i := x.iif.Load(); i != 0 && netdev.IfIndex(i) != fl.IIF {
 		return false
 	}
@@ -173,10 +173,10 @@ func unspec(a netip.Addr, p netip.Prefix) netip.Addr {
 // suppress is fib4_rule_suppress: refuse a result whose prefix is not
 // longer than SuppressPrefixLen or whose device is in SuppressIfGroup.
 func (x *entry) suppress(h Hit) bool {
-	if h.PrefixLen <= int(x.r.SuppressPrefixLen) {
+	if h.PrefixLen <= int(x.opts.SuppressPrefixLen) {
 		return true
 	}
-	return x.r.SuppressIfGroup != -1 && h.Dev != nil && h.Dev.Group() == uint32(x.r.SuppressIfGroup)
+	return x.opts.SuppressIfGroup != -1 && h.Dev != nil && h.Dev.Group() == uint32(x.opts.SuppressIfGroup)
 }
 
 // LookupFIB resolves fl through the rules of the IPv4 ops o and the tables

@@ -83,19 +83,86 @@ type Config struct {
 	Wanted func() bool
 }
 
-// entry is a rule in an Ops list. Its Rule is immutable once published;
-// the device indexes and the goto target change under the writers' lock
-// and are read locklessly by lookups (the kernel's READ_ONCE/RCU).
+// entry is a rule in an Ops list. Its fields are immutable once published
+// but for the device indexes and the goto target, which change under the
+// writers' lock and are read locklessly by lookups (the kernel's
+// READ_ONCE/RCU).
+//
+// The fields every rule sets (pref, table, goto target pref, action, flags,
+// protocol) are the entry's own; the selectors and options most rules
+// leave at their defaults are in opts, which rules without any share
+// (optsNone). An entry is 64 bytes where a whole Rule would be over 200.
 type entry struct {
-	r        Rule // Src/Dst normalised; IIFIndex/OIFIndex unused
-	iif, oif atomic.Int32
+	next    atomic.Pointer[entry] // list_head.next, read by lookups
+	prev    *entry                // list_head.prev, writers only
+	ctarget atomic.Pointer[entry]
+	opts    *ruleOpts // never nil; optsNone for a rule of no option
+
+	pref, table, gotoPref uint32
+	iif, oif              atomic.Int32
+	flags                 Flags
+	action                Action
+	protocol              uint8
 	// iifNamed, oifNamed: the request gave FRA_IIFNAME / FRA_OIFNAME, even
 	// "", which binds the rule to a device of that name or to none (-1);
 	// without one the index is 0 (any device).
 	iifNamed, oifNamed bool
-	ctarget            atomic.Pointer[entry]
-	next               atomic.Pointer[entry] // list_head.next, read by lookups
-	prev               *entry                // list_head.prev, writers only
+}
+
+// ruleOpts are a rule's fields that are not the entry's own: its
+// selectors and suppressors, as Rule has them (Src/Dst normalised).
+type ruleOpts struct {
+	Src, Dst          netip.Prefix
+	IIF, OIF          string
+	FwMark, FwMask    uint32
+	SuppressPrefixLen int32
+	SuppressIfGroup   int32
+	UID               UIDRange
+	Sport, Dport      PortRange
+	TunID             uint64
+	TOS               uint8
+	IPProto           uint8
+	L3MDev            bool
+}
+
+// optsNone is the options of a rule that sets none (`from all`): shared by
+// every such rule.
+var optsNone = &ruleOpts{SuppressPrefixLen: -1, SuppressIfGroup: -1, UID: uidUnset}
+
+// newEntry builds the entry of r (as nl2rule and configure left it), its
+// device indexes from r's IIFIndex and OIFIndex.
+func newEntry(r *Rule) *entry {
+	op := ruleOpts{
+		Src: r.Src, Dst: r.Dst, IIF: r.IIF, OIF: r.OIF, FwMark: r.FwMark, FwMask: r.FwMask,
+		SuppressPrefixLen: r.SuppressPrefixLen, SuppressIfGroup: r.SuppressIfGroup,
+		UID: r.UID, Sport: r.Sport, Dport: r.Dport, TunID: r.TunID, TOS: r.TOS,
+		IPProto: r.IPProto, L3MDev: r.L3MDev,
+	}
+	e := &entry{
+		opts: optsNone, pref: r.Pref, table: r.Table, gotoPref: r.Goto,
+		flags: r.Flags, action: r.Action, protocol: r.Protocol,
+		iifNamed: r.IIFIndex != 0, oifNamed: r.OIFIndex != 0,
+	}
+	if op != *optsNone {
+		e.opts = new(ruleOpts)
+		*e.opts = op
+	}
+	e.iif.Store(int32(r.IIFIndex))
+	e.oif.Store(int32(r.OIFIndex))
+	return e
+}
+
+// rule returns the entry as a Rule, IIFIndex/OIFIndex, Family and Attrs
+// unset.
+func (x *entry) rule() Rule {
+	op := x.opts
+	return Rule{
+		Src: op.Src, Dst: op.Dst, IIF: op.IIF, OIF: op.OIF,
+		Pref: x.pref, Table: x.table, Goto: x.gotoPref, FwMark: op.FwMark, FwMask: op.FwMask,
+		SuppressPrefixLen: op.SuppressPrefixLen, SuppressIfGroup: op.SuppressIfGroup,
+		UID: op.UID, Sport: op.Sport, Dport: op.Dport, Flags: x.flags, Action: x.action,
+		TOS: op.TOS, IPProto: op.IPProto, TunID: op.TunID, Protocol: x.protocol, L3MDev: op.L3MDev,
+	}
 }
 
 // Ops is the rule list of one network namespace and family (struct
@@ -160,11 +227,9 @@ func NewOps(w *sim.World, cfg Config) (*Ops, error) {
 
 // defaultRule is fib_default_rule_add: append a to_tbl rule of the kernel.
 func (o *Ops) defaultRule(pref, table uint32) {
-	e := &entry{r: Rule{
-		Pref: pref, Table: table, Action: ActToTable, Protocol: protoKernel,
-		SuppressPrefixLen: -1, SuppressIfGroup: -1, UID: uidUnset,
-	}}
-	o.insertAfter(o.list.prev, e)
+	o.insertAfter(o.list.prev, &entry{
+		opts: optsNone, pref: pref, table: table, action: ActToTable, protocol: protoKernel,
+	})
 }
 
 // Family returns the ops' family.
@@ -307,14 +372,11 @@ func (o *Ops) addLocked(t *sim.Task, req Rule, excl, rtnlHeld bool) error {
 		return err
 	}
 	t.Charge(sim.RuleChange, 1)
-	e := &entry{r: r, iifNamed: r.IIFIndex != 0, oifNamed: r.OIFIndex != 0}
-	e.iif.Store(int32(r.IIFIndex))
-	e.oif.Store(int32(r.OIFIndex))
-	e.r.IIFIndex, e.r.OIFIndex = 0, 0
+	e := newEntry(&r)
 	unresolved := false
 	if r.Action == ActGoto {
 		for x := o.first(); x != nil; x = x.next.Load() {
-			if x.r.Pref == r.Goto {
+			if x.pref == r.Goto {
 				e.ctarget.Store(x)
 				break
 			}
@@ -322,13 +384,13 @@ func (o *Ops) addLocked(t *sim.Task, req Rule, excl, rtnlHeld bool) error {
 		unresolved = e.ctarget.Load() == nil
 	}
 	last := &o.list
-	for x := o.first(); x != nil && x.r.Pref <= r.Pref; x = x.next.Load() {
+	for x := o.first(); x != nil && x.pref <= r.Pref; x = x.next.Load() {
 		last = x
 	}
 	o.insertAfter(last, e)
 	if o.unresolved > 0 {
 		for x := o.first(); x != nil; x = x.next.Load() {
-			if x.r.Action == ActGoto && x.r.Goto == r.Pref && x.ctarget.Load() == nil {
+			if x.action == ActGoto && x.gotoPref == r.Pref && x.ctarget.Load() == nil {
 				x.ctarget.Store(e)
 				if o.unresolved--; o.unresolved == 0 {
 					break
@@ -475,8 +537,8 @@ func (o *Ops) ifindex(name string) netdev.IfIndex {
 // pref (the first is normally the local rule at 0), or 0.
 func (o *Ops) defaultPref() uint32 {
 	if f := o.first(); f != nil {
-		if s := f.next.Load(); s != nil && s.r.Pref != 0 {
-			return s.r.Pref - 1
+		if s := f.next.Load(); s != nil && s.pref != 0 {
+			return s.pref - 1
 		}
 	}
 	return 0
@@ -490,16 +552,17 @@ func (o *Ops) ruleExists(r *Rule) (bool, int64) {
 	var n int64
 	for x := o.first(); x != nil; x = x.next.Load() {
 		n++
-		y := &x.r
-		if o.cfg.CountedWalks && y.Pref > r.Pref {
+		if o.cfg.CountedWalks && x.pref > r.Pref {
 			return false, o.n.Load() // the rest cannot be equal: count it
 		}
-		if y.Action != r.Action || y.Table != r.Table || y.Pref != r.Pref ||
-			y.IIF != r.IIF || y.OIF != r.OIF || y.FwMark != r.FwMark ||
+		if x.action != r.Action || x.table != r.Table || x.pref != r.Pref || x.protocol != r.Protocol {
+			continue
+		}
+		y := x.opts
+		if y.IIF != r.IIF || y.OIF != r.OIF || y.FwMark != r.FwMark ||
 			y.SuppressIfGroup != r.SuppressIfGroup || y.SuppressPrefixLen != r.SuppressPrefixLen ||
 			y.FwMask != r.FwMask || y.L3MDev != r.L3MDev || y.UID != r.UID ||
-			y.IPProto != r.IPProto || y.Protocol != r.Protocol ||
-			y.Sport != r.Sport || y.Dport != r.Dport || y.TunID != r.TunID {
+			y.IPProto != r.IPProto || y.Sport != r.Sport || y.Dport != r.Dport || y.TunID != r.TunID {
 			continue
 		}
 		if compare(y, r) {
@@ -511,7 +574,7 @@ func (o *Ops) ruleExists(r *Rule) (bool, int64) {
 
 // compare is fib4_rule_compare / fib6_rule_compare: the family fields the
 // request sets must be equal.
-func compare(y, req *Rule) bool {
+func compare(y *ruleOpts, req *Rule) bool {
 	if req.Src.IsValid() && y.Src != req.Src {
 		return false
 	}
@@ -578,7 +641,7 @@ func (o *Ops) configure(t *sim.Task, r *Rule, rtnlHeld bool) error {
 func (o *Ops) emptyTable() uint32 {
 	used := make(map[uint32]bool)
 	for x := o.first(); x != nil; x = x.next.Load() {
-		used[x.r.Table] = true
+		used[x.table] = true
 	}
 	for id := uint32(1); ; id++ {
 		if !used[id] && (o.cfg.HasTable == nil || !o.cfg.HasTable(id)) {
@@ -623,7 +686,7 @@ func (o *Ops) delLocked(t *sim.Task, req Rule, rtnlHeld bool) error {
 	if e == nil {
 		return errno.New(syscall.ENOENT, "")
 	}
-	if e.r.Flags&FlagPermanent != 0 {
+	if e.flags&FlagPermanent != 0 {
 		return errno.New(syscall.EPERM, "")
 	}
 	if err := o.firstChange(t, rtnlHeld); err != nil {
@@ -631,7 +694,7 @@ func (o *Ops) delLocked(t *sim.Task, req Rule, rtnlHeld bool) error {
 	}
 	t.Charge(sim.RuleChange, 1)
 	o.unlink(e)
-	if e.r.Action == ActGoto {
+	if e.action == ActGoto {
 		o.nrGoto--
 		if e.ctarget.Load() == nil {
 			o.unresolved--
@@ -639,7 +702,7 @@ func (o *Ops) delLocked(t *sim.Task, req Rule, rtnlHeld bool) error {
 	}
 	if o.nrGoto > 0 {
 		n := e.next.Load()
-		if n != nil && n.r.Pref != e.r.Pref {
+		if n != nil && n.pref != e.pref {
 			n = nil
 		}
 		for x := o.first(); x != nil; x = x.next.Load() {
@@ -663,11 +726,11 @@ func (o *Ops) ruleFind(r *Rule, user bool) (*entry, int64) {
 	var n int64
 	for x := o.first(); x != nil; x = x.next.Load() {
 		n++
-		y := &x.r
+		y := x.opts
 		switch {
-		case r.Action != 0 && y.Action != r.Action,
-			r.Table != 0 && y.Table != r.Table,
-			user && y.Pref != r.Pref,
+		case r.Action != 0 && x.action != r.Action,
+			r.Table != 0 && x.table != r.Table,
+			user && x.pref != r.Pref,
 			r.IIF != "" && y.IIF != r.IIF,
 			r.OIF != "" && y.OIF != r.OIF,
 			r.FwMark != 0 && y.FwMark != r.FwMark,
@@ -677,7 +740,7 @@ func (o *Ops) ruleFind(r *Rule, user bool) (*entry, int64) {
 			r.L3MDev && !y.L3MDev,
 			r.UID.set() && y.UID != r.UID,
 			r.IPProto != 0 && y.IPProto != r.IPProto,
-			r.Protocol != 0 && y.Protocol != r.Protocol,
+			r.Protocol != 0 && x.protocol != r.Protocol,
 			r.Sport.set() && y.Sport != r.Sport,
 			r.Dport.set() && y.Dport != r.Dport,
 			r.TunID != 0 && y.TunID != r.TunID,

@@ -32,7 +32,7 @@ type Mutex struct {
 	owner      *Task
 	acquiredAt Time
 	freeAt     Time // when the last holder released it
-	waiters    []mutexWaiter
+	waiters    waitQueue
 	acquires   int64
 	contended  int64
 	holds      Histogram
@@ -52,6 +52,34 @@ type Mutex struct {
 type mutexWaiter struct {
 	t     *Task
 	since Time
+}
+
+// waitQueue is a FIFO of waiters that reuses its array: popped slots are
+// reclaimed by moving the waiters down when the array is full, rather than
+// by growing a new one, as appending to a slice popped from the front does.
+type waitQueue struct {
+	q    []mutexWaiter
+	head int
+}
+
+func (wq *waitQueue) len() int { return len(wq.q) - wq.head }
+
+func (wq *waitQueue) push(w mutexWaiter) {
+	if wq.head > 0 && len(wq.q) == cap(wq.q) {
+		n := copy(wq.q, wq.q[wq.head:])
+		clear(wq.q[n:])
+		wq.q, wq.head = wq.q[:n], 0
+	}
+	wq.q = append(wq.q, w)
+}
+
+func (wq *waitQueue) pop() mutexWaiter {
+	w := wq.q[wq.head]
+	wq.q[wq.head] = mutexWaiter{}
+	if wq.head++; wq.head == len(wq.q) {
+		wq.q, wq.head = wq.q[:0], 0
+	}
+	return w
 }
 
 // NewMutex returns an unlocked Mutex named name (the name appears in stats
@@ -147,7 +175,7 @@ func (m *Mutex) Lock(t *Task) {
 		}
 		return
 	}
-	m.waiters = append(m.waiters, mutexWaiter{t: t, since: t.now})
+	m.waiters.push(mutexWaiter{t: t, since: t.now})
 	m.mu.Unlock()
 	t.park() // until Unlock hands m to t
 	m.real.Lock()
@@ -163,7 +191,7 @@ func (m *Mutex) enqueueWanted(t *Task) bool {
 	if m.owner == nil || m.owner == t || m.solo != nil && m.soloAt > t.now {
 		return false
 	}
-	m.waiters = append(m.waiters, mutexWaiter{t: t, since: t.now})
+	m.waiters.push(mutexWaiter{t: t, since: t.now})
 	t.lockWant = nil
 	return true
 }
@@ -223,10 +251,8 @@ func (m *Mutex) Unlock(t *Task) {
 	m.owner = nil
 	t.held--
 	var next *Task
-	if len(m.waiters) > 0 {
-		wt := m.waiters[0]
-		m.waiters[0] = mutexWaiter{}
-		m.waiters = m.waiters[1:]
+	if m.waiters.len() > 0 {
+		wt := m.waiters.pop()
 		next = wt.t
 		start := maxTime(next.now, t.now)
 		next.now = start
