@@ -21,7 +21,6 @@ package fib6
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 
 	"github.com/netsimlab/netsim/nexthop"
@@ -48,12 +47,23 @@ const longLeafList = 64
 // leafTail is, with counted walks, the index of a long leaf list (a node
 // with thousands of routes, as fe80::/64 and ff00::/8 with one route per
 // device): its last route and how many of its routes have each metric and
-// nexthop. With them, fib6_add_rt2node's scan of the list for a route that
-// goes at its end, cannot join a multipath route and is no duplicate
-// reaches the same place without walking the list.
+// nexthop, with the route itself where only one has them. With them,
+// fib6_add_rt2node's scan of the list for a route that goes at its end,
+// cannot join a multipath route and is no duplicate reaches the same place
+// without walking the list, and its scan for a route that is a duplicate
+// starts at the duplicate (the scan is charged nothing, so skipping the
+// routes before it changes no counter).
 type leafTail struct {
 	tail *Info
-	keys map[nhKey]int32
+	keys map[nhKey]keyRoutes
+}
+
+// keyRoutes is how many routes of a leaf list have one metric and
+// nexthop, and the route when it is the only one that has them (nil when
+// it is not known: a second one came and went).
+type keyRoutes struct {
+	n    int32
+	only *Info
 }
 
 // nhKey is a route's metric and nexthop: two routes with the same key are
@@ -80,10 +90,39 @@ func (f *FIB) appendAt(fn *node, nrt *Info, mode rt.NLMFlags, canECMP bool) *Inf
 		return nil
 	}
 	lt := f.cw.tails[fn]
-	if lt == nil || lt.tail.metric > nrt.metric || lt.keys[nhKeyOf(nrt)] != 0 {
+	if lt == nil || lt.tail.metric > nrt.metric || lt.keys[nhKeyOf(nrt)].n != 0 {
 		return nil
 	}
 	return lt.tail
+}
+
+// duplicateAt returns the route of fn's leaf list that is a duplicate of
+// nrt (same metric and nexthop), where fib6_add_rt2node's scan would stop
+// with EEXIST, when fn's list is indexed, nrt can join no multipath route
+// and the request neither replaces nor is exclusive; nil otherwise (scan
+// the list). The routes before it would only clear NLM_F_EXCL from the
+// notification's flags, as the duplicate itself does.
+func (f *FIB) duplicateAt(fn *node, nrt *Info, mode rt.NLMFlags, canECMP bool) *Info {
+	if !f.cw.on || canECMP || mode&(rt.NLMReplace|rt.NLMExcl) != 0 {
+		return nil
+	}
+	lt := f.cw.tails[fn]
+	if lt == nil {
+		return nil
+	}
+	return lt.keys[nhKeyOf(nrt)].only
+}
+
+// keyLinked counts r, which has joined the list lt indexes.
+func (lt *leafTail) keyLinked(r *Info) {
+	k := nhKeyOf(r)
+	kr := lt.keys[k]
+	if kr.n++; kr.n == 1 {
+		kr.only = r
+	} else {
+		kr.only = nil
+	}
+	lt.keys[k] = kr
 }
 
 // scanned indexes fn's leaf list once a scan has walked n of its routes.
@@ -91,9 +130,9 @@ func (f *FIB) scanned(fn *node, n int) {
 	if !f.cw.on || n < longLeafList || f.cw.tails[fn] != nil {
 		return
 	}
-	lt := &leafTail{keys: map[nhKey]int32{}}
+	lt := &leafTail{keys: map[nhKey]keyRoutes{}}
 	for r := fn.leaf; r != nil; r = r.next {
-		lt.keys[nhKeyOf(r)]++
+		lt.keyLinked(r)
 		lt.tail = r
 	}
 	f.cw.tails[fn] = lt
@@ -176,7 +215,7 @@ func (f *FIB) routeLinked(fn *node, r *Info) {
 	f.visitDelta(fn, 1)
 	f.indexRoute(r)
 	if lt := f.cw.tails[fn]; lt != nil {
-		lt.keys[nhKeyOf(r)]++
+		lt.keyLinked(r)
 		if r.next == nil {
 			lt.tail = r
 		}
@@ -192,8 +231,10 @@ func (f *FIB) routeUnlinked(fn *node, prev, r *Info) {
 	f.visitDelta(fn, -1)
 	if lt := f.cw.tails[fn]; lt != nil {
 		k := nhKeyOf(r)
-		if lt.keys[k]--; lt.keys[k] == 0 {
+		if kr := lt.keys[k]; kr.n == 1 {
 			delete(lt.keys, k)
+		} else {
+			lt.keys[k] = keyRoutes{n: kr.n - 1}
 		}
 		if lt.tail == r {
 			lt.tail = prev
@@ -394,7 +435,14 @@ func (f *FIB) checkCounted() error {
 			keys[nhKeyOf(r)]++
 			tail = r
 		}
-		if fn.flags&rtnRTInfo == 0 || tail != lt.tail || !maps.Equal(keys, lt.keys) {
+		ok := fn.flags&rtnRTInfo != 0 && tail == lt.tail && len(keys) == len(lt.keys)
+		for k, kr := range lt.keys {
+			if !ok {
+				break
+			}
+			ok = keys[k] == kr.n && (kr.only == nil || kr.n == 1 && kr.only.node == fn && nhKeyOf(kr.only) == k)
+		}
+		if !ok {
 			return fmt.Errorf("node bit %d: leaf list index out of date", fn.bit)
 		}
 	}

@@ -302,6 +302,8 @@ func (f *FIB) addRt2Node(fn *node, nrt *Info, mode rt.NLMFlags, purge []*Info) (
 	iter := leaf
 	if at := f.appendAt(fn, nrt, mode, canECMP); at != nil {
 		insPrev, iter = at, nil // counted.go: the scan would end here
+	} else if dup := f.duplicateAt(fn, nrt, mode, canECMP); dup != nil {
+		iter = dup // counted.go: the scan would stop there, EEXIST
 	}
 	scanned := 0
 	for ; iter != nil; iter = iter.next {

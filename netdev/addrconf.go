@@ -237,14 +237,23 @@ func (d *Device) addrconfUp(t *sim.Task) {
 
 // inet6Count is the number of IPv6 addresses in the namespace: the length
 // of addrconf_verify_rtnl's walk of inet6_addr_lst.
-func (tb *Table) inet6Count() int64 {
-	n := 0
-	for d := tb.head; d != nil; d = d.next {
-		if d.inet6 != nil {
-			n += len(d.inet6.addrs)
-		}
+func (tb *Table) inet6Count() int64 { return int64(tb.inet6Addrs) }
+
+// inet6Len is the number of the device's IPv6 addresses.
+func (d *Device) inet6Len() int {
+	if d.inet6 == nil {
+		return 0
 	}
-	return int64(n)
+	return len(d.inet6.addrs)
+}
+
+// setInet6Addrs replaces the device's IPv6 address list with addrs,
+// keeping its table's count.
+func (d *Device) setInet6Addrs(addrs []*ifaddr6) {
+	if d.listed {
+		d.tbl.inet6Addrs += len(addrs) - len(d.inet6.addrs)
+	}
+	d.inet6.addrs = addrs
 }
 
 // verifyAddrs charges the addrconf_verify_rtnl run that ends every
@@ -297,7 +306,7 @@ func (d *Device) addrconfIfdown(t *sim.Task, unregister bool) {
 		d.ipv6IfaDelAddr(t, ifa)
 		d.tbl.s.addrNotify(t, EventDown, d, ifa.Addr)
 	}
-	idev.addrs = kept
+	d.setInet6Addrs(kept)
 	if unregister {
 		idev.dead = true
 		// ipv6_ac_destroy_dev
@@ -309,6 +318,7 @@ func (d *Device) addrconfIfdown(t *sim.Task, unregister bool) {
 		// ipv6_mc_destroy_dev
 		d.ipv6McDown(t)
 		idev.mc = mcList{}
+		d.setInet6Addrs(nil)
 		d.inet6 = nil
 		d.Put() // in6_dev_put: the inet6_dev's reference
 		return

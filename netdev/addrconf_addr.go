@@ -216,6 +216,9 @@ func (d *Device) ipv6AddAddr(t *sim.Task, a Addr, linkLocal bool) *ifaddr6 {
 	} else {
 		idev.addrs = slices.Insert(idev.addrs, at, ifa)
 	}
+	if d.listed {
+		d.tbl.inet6Addrs++
+	}
 	if idev.byAddr == nil {
 		idev.byAddr = map[netip.Addr]*ifaddr6{}
 	}
@@ -256,7 +259,7 @@ func (d *Device) DelInet6(t *sim.Task, p netip.Prefix) error {
 	}
 	t.Charge(sim.AddrOp, 1)
 	ifa := idev.addrs[i]
-	idev.addrs = slices.Delete(idev.addrs, i, i+1)
+	d.setInet6Addrs(slices.Delete(idev.addrs, i, i+1))
 	d.ipv6DelAddr(t, ifa)
 	return nil
 }

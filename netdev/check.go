@@ -49,7 +49,7 @@ func (tb *Table) CheckInvariants() error {
 	if tb == nil {
 		return fmt.Errorf("nil device table")
 	}
-	n := 0
+	n, addrs6 := 0, 0
 	var prev *Device
 	seen := make(map[*Device]bool, tb.count)
 	for d := tb.head; d != nil; d = d.next {
@@ -75,7 +75,13 @@ func (tb *Table) CheckInvariants() error {
 			return fmt.Errorf("%s: device %s is not under its ifindex %d", tb, d.name, d.ifindex)
 		case tb.byName[d.name] != d: // +checklocksignore: RTNL held
 			return fmt.Errorf("%s: device %s is not under its name", tb, d.name)
+		case !d.listed:
+			return fmt.Errorf("%s: device %s listed, not marked so", tb, d.name)
 		}
+		addrs6 += d.inet6Len()
+	}
+	if addrs6 != tb.inet6Addrs {
+		return fmt.Errorf("%s: %d IPv6 addresses, counted %d", tb, addrs6, tb.inet6Addrs)
 	}
 	if prev != tb.tail {
 		return fmt.Errorf("%s: tail does not end the device list", tb)

@@ -60,6 +60,8 @@ func TestCheckInvariantsCatches(t *testing.T) {
 		{"name map", func(tb *Table) { delete(tb.byName, "d0") }, "not under its name"}, // +checklocksignore: a deliberate corruption
 		{"index map", func(tb *Table) { tb.byIndex[99] = tb.ByName("d0") }, "by ifindex"},
 		{"count", func(tb *Table) { tb.count++ }, "count"},
+		{"ipv6 address count", func(tb *Table) { tb.inet6Addrs-- }, "IPv6 addresses, counted"},
+		{"listed mark", func(tb *Table) { tb.ByName("d0").listed = false }, "not marked so"},
 		{"upper link", func(tb *Table) { tb.ByName("d0").uppers = nil }, "upper"},
 		{"slave link", func(tb *Table) { tb.ByName("b0").slaves = nil }, "slaves"},
 		{"peer link", func(tb *Table) { tb.ByName("vb").peer = tb.ByName("d0") }, "peer"},

@@ -81,6 +81,7 @@ type Device struct {
 	inet6 *inet6Dev
 
 	prev, next *Device // the table's device list, registration order (dev_base_head)
+	listed     bool    // in the table's device list
 }
 
 // Index returns the device's ifindex.

@@ -277,7 +277,7 @@ func (d *Device) checkInet6Lifetimes(t *sim.Task, idev *inet6Dev) {
 		switch {
 		case valid != LifetimeForever && age >= valid:
 			t.Charge(sim.AddrOp, 1)
-			idev.addrs = append(idev.addrs[:i:i], idev.addrs[i+1:]...)
+			d.setInet6Addrs(append(idev.addrs[:i:i], idev.addrs[i+1:]...))
 			d.ipv6DelAddr(t, ifa)
 			continue
 		case preferred != LifetimeForever && age >= preferred && ifa.Flags&AddrDeprecated == 0:

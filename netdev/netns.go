@@ -161,6 +161,8 @@ func (tb *Table) list(d *Device) {
 	tb.tail = d
 	tb.count++
 	tb.byIndexOrder = nil
+	d.listed = true
+	tb.inet6Addrs += d.inet6Len()
 }
 
 // iflinkListed reports whether d has a lower device or peer that

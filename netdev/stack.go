@@ -190,6 +190,9 @@ type Table struct {
 	byName     map[string]*Device // +checklocks:namesMu
 	head, tail *Device
 	count      int
+	// inet6Addrs is the number of IPv6 addresses of the listed devices
+	// (the length of inet6_addr_lst), kept as they come and go.
+	inet6Addrs int
 	// byIndexOrder caches DevicesByIndex; nil after a device comes or
 	// goes.
 	byIndexOrder []*Device
@@ -526,6 +529,8 @@ func (tb *Table) unlist(d *Device) {
 	}
 	d.prev, d.next = nil, nil
 	tb.count--
+	d.listed = false
+	tb.inet6Addrs -= d.inet6Len()
 }
 
 // ByGroup returns the devices in group g, in registration order.
