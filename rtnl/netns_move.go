@@ -19,6 +19,7 @@
 package rtnl
 
 import (
+	"cmp"
 	"syscall"
 
 	"github.com/netsimlab/netsim/errno"
@@ -123,7 +124,7 @@ func (r NetnsRef) target(from *Net) (*netdev.Table, error) {
 // Kernel: rtnl_get_peer_net (net/core/rtnetlink.c), veth_newlink.
 func (r LinkRequest) peerTable(n *Net, linkTb *netdev.Table) (*netdev.Table, error) {
 	if r.Peer == nil || !r.Peer.Netns.set() {
-		return cmpTable(linkTb, n.devs), nil
+		return cmp.Or(linkTb, n.devs), nil
 	}
 	p, err := r.Peer.Netns.resolve(n)
 	if err != nil {

@@ -7,6 +7,7 @@
 package rtnl
 
 import (
+	"cmp"
 	"syscall"
 
 	"github.com/netsimlab/netsim/errno"
@@ -208,6 +209,9 @@ func (h *Handle) NewLink(r LinkRequest) error {
 			tb = tgt
 		}
 		spec := r.Spec
+		// IFLA_LINK names a device of the link namespace, else of the
+		// requester's (rtnl_newlink_link_net).
+		lower := cmp.Or(linkTb, h.n.devs)
 		switch v := spec.(type) {
 		case netdev.Veth:
 			if peerTb != tb {
@@ -215,19 +219,17 @@ func (h *Handle) NewLink(r LinkRequest) error {
 				spec = v
 			}
 		case netdev.Macvlan:
-			// IFLA_LINK names a device of the link namespace, else of
-			// the requester's (rtnl_newlink_link_net).
-			if lower := cmpTable(linkTb, h.n.devs); tb != lower {
+			if tb != lower {
 				v.LinkTable = lower
 				spec = v
 			}
 		case netdev.Vlan:
-			if lower := cmpTable(linkTb, h.n.devs); tb != lower {
+			if tb != lower {
 				v.LinkTable = lower
 				spec = v
 			}
 		case netdev.Vxlan:
-			if lower := cmpTable(linkTb, h.n.devs); tb != lower {
+			if tb != lower {
 				v.LinkTable = lower
 				spec = v
 			}
@@ -460,14 +462,4 @@ func changeSlaveData(t *sim.Task, d *netdev.Device, c LinkChange) error {
 		return d.ChangeBondSlave(t, *c.BondSlave)
 	}
 	return errno.New(syscall.EOPNOTSUPP, "")
-}
-
-// cmpTable returns the first of its tables that is not nil.
-func cmpTable(tbs ...*netdev.Table) *netdev.Table {
-	for _, tb := range tbs {
-		if tb != nil {
-			return tb
-		}
-	}
-	return nil
 }
