@@ -103,6 +103,34 @@ func BenchmarkNewRoute(b *testing.B) {
 	b.ReportMetric((k.World().Now()-start).Seconds()/float64(b.N), "virtual-s/op")
 }
 
+// BenchmarkNewRouteSocket is BenchmarkNewRoute without the Conn: each
+// request goes straight to the Socket (Send, which marshals it, then
+// Receive, which parses its ack), as a Conn's own socket would carry it.
+// Against BenchmarkNewRoute it is the cost of Conn.Execute's own work
+// (sequence numbers, locking, checking the reply).
+func BenchmarkNewRouteSocket(b *testing.B) {
+	k := rtnl.MustNewKernel(rtnl.After)
+	setupPair(b, k.InitNet().Handle(k.World().NewTask("setup")))
+	s := nlwire.NewSocket(k.InitNet())
+	defer s.Close()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		m := newRoute(i)
+		m.Header.Length = uint32(16 + len(m.Data))
+		m.Header.Sequence = uint32(i + 1)
+		if err := s.Send(m); err != nil {
+			b.Fatalf("route %d: %v", i, err)
+		}
+		ms, err := s.Receive()
+		if err != nil || len(ms) != 1 || ms[0].Header.Type != netlink.Error || len(ms[0].Data) < 4 || binary.NativeEndian.Uint32(ms[0].Data) != 0 {
+			b.Fatalf("route %d: %v %v", i, ms, err)
+		}
+		i++
+	}
+	b.ReportMetric(float64(i)/b.Elapsed().Seconds(), "routes/s")
+}
+
 // BenchmarkNewRouteRealKernel adds the same routes through a real
 // NETLINK_ROUTE socket in a private network namespace (root only).
 func BenchmarkNewRouteRealKernel(b *testing.B) {
