@@ -198,9 +198,10 @@ func (f *FIB) add1(t *sim.Task, root *node, addr *[16]byte, plen int, src, allow
 	hi, lo := halves(addr)
 	for {
 		bit := int(fn.bit)
-		// The node's prefix is its leaf's key on bit bits (the copy
-		// lookups test); a node without a leaf, or with the null entry,
-		// is compared with that key itself, as the kernel does.
+		// fib6_add_1 compares the key of the node's leaf (fn->leaf) on
+		// bit bits: that is the node's own copy of its prefix, which
+		// lookups test, except for a node whose leaf is the null entry
+		// (or that has none), compared with that entry's key itself.
 		var match bool
 		if leaf := fn.leaf; leaf != nil && leaf != f.nullEntry {
 			match = plen >= bit && fn.covers(hi, lo)
