@@ -95,7 +95,10 @@ func (f *FIB) SetRuleLookup(fn RuleLookup) { f.rs.rules = fn }
 // Priority 0 is 1024.
 //
 // Kernel: inet6_rtm_newroute → ip6_route_add / ip6_route_multipath_add.
-func (f *FIB) Add(t *sim.Task, r Route, mode rt.NLMFlags) error { return f.add(t, r, mode, nil) }
+func (f *FIB) Add(t *sim.Task, r Route, mode rt.NLMFlags) error {
+	_, err := f.add(t, &r, mode)
+	return err
+}
 
 // AddRequest is Add for a netlink request whose header carries mode: it
 // also returns the header's NLM_F_CREATE, EXCL, REPLACE and APPEND flags as
@@ -107,9 +110,7 @@ func (f *FIB) Add(t *sim.Task, r Route, mode rt.NLMFlags) error { return f.add(t
 // Kernel: ip6_route_multipath_add (net/ipv6/route.c).
 func (f *FIB) AddRequest(t *sim.Task, r Route, mode rt.NLMFlags) (rt.NLMFlags, error) {
 	defer t.Frame("inet6_rtm_newroute")()
-	nlh := mode
-	err := f.add(t, r, mode, &nlh)
-	return nlh, err
+	return f.add(t, &r, mode)
 }
 
 // Del deletes the first route r matches: same prefix and source prefix,

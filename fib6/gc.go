@@ -72,11 +72,15 @@ func (f *FIB) RunTimers(t *sim.Task) { f.runTimers(t) }
 // and the timer, as all of them would. A timer due at the end of virtual
 // time (sim.End) never fires.
 func (f *FIB) runTimers(t *sim.Task) {
-	at := f.rs.gcAt
-	if at == 0 || at > t.Now() || at >= sim.End {
+	if at := f.rs.gcAt; at == 0 || at > t.Now() || at >= sim.End {
 		return
 	}
-	at = lastGCExpiry(at, t.Now())
+	f.runGC(t)
+}
+
+// runGC is runTimers once its timer has expired: the collector's run.
+func (f *FIB) runGC(t *sim.Task) {
+	at := lastGCExpiry(f.rs.gcAt, t.Now())
 	f.rs.gcRuns++
 	more := 0
 	var dead []*Info

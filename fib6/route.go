@@ -8,6 +8,7 @@
 package fib6
 
 import (
+	"encoding/binary"
 	"net/netip"
 	"syscall"
 	"time"
@@ -47,9 +48,9 @@ type config struct {
 	nhID     nexthop.ID
 	mp       []fib.Path
 	mode     rt.NLMFlags
-	// nlh, when set, is the request header's NLM_F_* flags, which
+	// nlh is the request header's NLM_F_* flags, which
 	// ip6_route_multipath_add rewrites as it inserts the paths.
-	nlh *rt.NLMFlags
+	nlh rt.NLMFlags
 
 	ignoreDevDown bool // fc_ignore_dev_down (addrconf's local routes)
 	deleteAllNH   bool // fc_delete_all_nh
@@ -64,19 +65,13 @@ func keyOf(a netip.Addr, plen int) key {
 	if !a.IsValid() {
 		return k
 	}
-	b := a.As16()
-	for i := range b {
-		switch {
-		case plen >= 8:
-			plen -= 8
-		case plen > 0:
-			b[i] &= ^byte(0xff >> plen)
-			plen = 0
-		default:
-			b[i] = 0
-		}
+	if plen <= 0 {
+		return k
 	}
-	k.addr = b
+	b := a.As16()
+	h := maskedHalves(&b, min(plen, 128))
+	binary.BigEndian.PutUint64(k.addr[:8], h[0])
+	binary.BigEndian.PutUint64(k.addr[8:], h[1])
 	return k
 }
 
@@ -95,7 +90,7 @@ func requestKey(p netip.Prefix, what string) (key, error) {
 }
 
 // toConfig is rtm_to_fib6_config: the checks that need no table.
-func (f *FIB) toConfig(r Route, mode rt.NLMFlags, add bool) (config, error) {
+func (f *FIB) toConfig(r *Route, mode rt.NLMFlags, add bool) (config, error) {
 	cfg := config{
 		table: r.Table, metric: r.Priority, protocol: r.Protocol, typ: r.Type,
 		flags: rtfUp, onlink: r.OnLink, dev: r.Dev, nhID: r.NexthopID, mp: r.Multipath,
@@ -435,9 +430,7 @@ func (f *FIB) multipathAdd(t *sim.Task, cfg *config) error {
 		// The kernel rewrites the request's own header: the ack echoes
 		// these flags.
 		mode = mode&^(rt.NLMExcl|rt.NLMReplace) | rt.NLMCreate
-		if cfg.nlh != nil {
-			*cfg.nlh = mode
-		}
+		cfg.nlh = mode
 	}
 	if !f.wanted() {
 		return nil
@@ -581,29 +574,31 @@ func configValidate(cfg *config) error {
 	return nil
 }
 
-// add is inet6_rtm_newroute.
-func (f *FIB) add(t *sim.Task, r Route, mode rt.NLMFlags, nlh *rt.NLMFlags) error {
+// add is inet6_rtm_newroute. It returns the request header's NLM_F_*
+// flags as the request leaves them (see AddRequest).
+func (f *FIB) add(t *sim.Task, r *Route, mode rt.NLMFlags) (rt.NLMFlags, error) {
 	f.runTimers(t)
 	defer f.request()()
 	cfg, err := f.toConfig(r, mode, true)
 	if err != nil {
-		return err
+		return mode, err
 	}
-	cfg.nlh = nlh
+	cfg.nlh = mode
 	if err := configValidate(&cfg); err != nil {
-		return err
+		return mode, err
 	}
 	if len(cfg.mp) > 0 {
-		return f.multipathAdd(t, &cfg)
+		err = f.multipathAdd(t, &cfg)
+		return cfg.nlh, err
 	}
-	return f.routeAdd(t, &cfg)
+	return mode, f.routeAdd(t, &cfg)
 }
 
 // delRequest is inet6_rtm_delroute.
 func (f *FIB) delRequest(t *sim.Task, r Route) error {
 	f.runTimers(t)
 	defer f.request()()
-	cfg, err := f.toConfig(r, 0, false)
+	cfg, err := f.toConfig(&r, 0, false)
 	if err != nil {
 		return err
 	}

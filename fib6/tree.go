@@ -81,6 +81,15 @@ func nodeKey(fn *node, src bool) *key {
 	return &leaf.dst
 }
 
+// nodeAddr returns the address of fn's key (nodeKey), zero when fn has no
+// leaf.
+func nodeAddr(fn *node, src bool) [16]byte {
+	if k := nodeKey(fn, src); k != nil {
+		return k.addr
+	}
+	return [16]byte{}
+}
+
 // newNode allocates a tree node (node_alloc) for prefix addr/bit.
 func (f *FIB) newNode(addr *[16]byte, bit int) *node {
 	f.stats.FibNodes++
@@ -186,18 +195,25 @@ func (f *FIB) add1(t *sim.Task, root *node, addr *[16]byte, plen int, src, allow
 	var pn *node
 	dir := false
 	fn := root
-	var k *key
+	hi, lo := halves(addr)
 	for {
-		k = nodeKey(fn, src)
-		var kaddr [16]byte
-		if k != nil {
-			kaddr = k.addr
-		}
 		bit := int(fn.bit)
-		if plen < bit || !prefixEqual(&kaddr, addr, bit) {
+		// fib6_add_1 compares the key of the node's leaf (fn->leaf) on
+		// bit bits: that is the node's own copy of its prefix, which
+		// lookups test, except for a node whose leaf is the null entry
+		// (or that has none), compared with that entry's key itself.
+		var match bool
+		if leaf := fn.leaf; leaf != nil && leaf != f.nullEntry {
+			match = plen >= bit && fn.covers(hi, lo)
+		} else {
+			kaddr := nodeAddr(fn, src)
+			match = plen >= bit && prefixEqual(&kaddr, addr, bit)
+		}
+		if !match {
 			if !allowCreate && replaceRequired {
 				return nil, errNoReplaceMatch
 			}
+			kaddr := nodeAddr(fn, src)
 			return f.insertAbove(fn, pn, dir, &kaddr, addr, plen), nil
 		}
 		if plen == bit {

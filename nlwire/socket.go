@@ -75,11 +75,13 @@ type Socket struct {
 	// Receive), congested NETLINK_S_CONGESTED, groups a bit g-1 set for each
 	// joined group g, dump the dump in progress (cb_running) or nil,
 	// maxRecvLen nlk->max_recvmsg_len, filter the attached socket filter
-	// (sk_filter) or nil.
+	// (sk_filter) or nil. queue lives in queueArr, the array it was last
+	// allocated in (its whole length), from some index on (see readLocked).
 	mu         sync.Mutex
 	wake       chan struct{} // +checklocks:mu
 	waiters    int           // +checklocks:mu
 	queue      []datagram    // +checklocks:mu
+	queueArr   []datagram    // +checklocks:mu
 	rmem       int           // +checklocks:mu
 	rcvbuf     int           // +checklocks:mu
 	sndbuf     int           // +checklocks:mu
@@ -186,7 +188,7 @@ func (s *Socket) Close() error {
 	}
 	s.closed = true
 	ds := s.dump
-	s.queue, s.rmem, s.dump = nil, 0, nil
+	s.queue, s.queueArr, s.rmem, s.dump = nil, nil, 0, nil
 	s.wakeLocked()
 	s.mu.Unlock()
 	unbind(s)
@@ -506,11 +508,15 @@ func (s *Socket) readLocked() ([]byte, bool) {
 		buf *= 2
 	}
 	d := s.queue[0]
-	// Shift rather than reslice, so that the queue's array is reused
-	// (it holds at most a receive buffer's worth of datagrams).
-	n := copy(s.queue, s.queue[1:])
-	s.queue[n] = datagram{}
-	s.queue = s.queue[:n]
+	// The queue moves on in its array, which it starts again from the
+	// front once empty (appendLocked moves it back when it reaches the
+	// end): the array, at most a receive buffer's worth of datagrams, is
+	// reused, and taking a datagram costs the same however many follow.
+	s.queue[0] = datagram{}
+	s.queue = s.queue[1:]
+	if len(s.queue) == 0 {
+		s.queue = s.queueArr[:0]
+	}
 	s.rmem -= d.size
 	if len(s.queue) == 0 {
 		s.congested = false // netlink_rcv_wake
@@ -563,7 +569,18 @@ func (s *Socket) enqueueLocked(b []byte, alloc int) {
 // +checklocks:s.mu
 func (s *Socket) appendLocked(b []byte, alloc int) {
 	ts := truesize(alloc)
+	if n := len(s.queue); n == cap(s.queue) && n < cap(s.queueArr)/2 {
+		// At the array's end with more than half of it free at the
+		// front: move the queue back to the front.
+		copy(s.queueArr, s.queue)
+		clear(s.queueArr[n:])
+		s.queue = s.queueArr[:n]
+	}
+	grow := len(s.queue) == cap(s.queue)
 	s.queue = append(s.queue, datagram{b, ts})
+	if grow {
+		s.queueArr = s.queue[:cap(s.queue)]
+	}
 	s.rmem += ts
 	s.wakeLocked()
 }

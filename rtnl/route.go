@@ -95,14 +95,14 @@ func (h *Handle) NewRoute(req RouteRequest) (RouteAck, error) {
 	ack := RouteAck{Flags: req.Flags}
 	err := h.doFrom(req.Origin, "RTM_NEWROUTE", func(t *sim.Task, _ *netdev.Table) error {
 		if req.Dst.Addr().Is6() {
-			fr, err := h.n.fib6Route(req.Route)
+			fr, err := h.n.fib6Route(&req.Route)
 			if err != nil {
 				return err
 			}
 			ack.Flags, err = h.n.fib6.AddRequest(t, fr, req.Flags)
 			return err
 		}
-		fr, err := h.n.fibRoute(req.Route)
+		fr, err := h.n.fibRoute(&req.Route)
 		if err != nil {
 			return err
 		}
@@ -125,13 +125,13 @@ func (h *Handle) NewRoute(req RouteRequest) (RouteAck, error) {
 func (h *Handle) DelRoute(req RouteRequest) error {
 	return h.doFrom(req.Origin, "RTM_DELROUTE", func(t *sim.Task, _ *netdev.Table) error {
 		if req.Dst.Addr().Is6() {
-			fr, err := h.n.fib6Route(req.Route)
+			fr, err := h.n.fib6Route(&req.Route)
 			if err != nil {
 				return err
 			}
 			return h.n.fib6.Del(t, fr)
 		}
-		fr, err := h.n.fibRoute(req.Route)
+		fr, err := h.n.fibRoute(&req.Route)
 		if err != nil {
 			return err
 		}
@@ -156,7 +156,7 @@ func (n *Net) routeDev(index netdev.IfIndex, name string) (*netdev.Device, error
 // fibRoute is the fib request for r, an IPv4 route, its devices resolved.
 //
 // Kernel: rtm_to_fib_config (net/ipv4/fib_frontend.c).
-func (n *Net) fibRoute(r Route) (fib.Route, error) {
+func (n *Net) fibRoute(r *Route) (fib.Route, error) {
 	fr := fib.Route{
 		Table: r.Table, Dst: r.Dst, Type: r.Type, Scope: r.Scope, Protocol: r.Protocol,
 		Priority: r.Priority, TOS: r.TOS, Gateway: r.Gateway, OnLink: r.OnLink,
@@ -169,7 +169,7 @@ func (n *Net) fibRoute(r Route) (fib.Route, error) {
 
 // routeDevs resolves the devices of a route request: its own (RTA_OIF)
 // and its paths' (RTA_MULTIPATH), for either family.
-func (n *Net) routeDevs(r Route) (*netdev.Device, []fib.Path, error) {
+func (n *Net) routeDevs(r *Route) (*netdev.Device, []fib.Path, error) {
 	dev, err := n.routeDev(r.DevIndex, r.Dev)
 	if err != nil {
 		return nil, nil, err

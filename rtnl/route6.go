@@ -24,7 +24,7 @@ import (
 // dsfield) or ignored (the scope).
 //
 // Kernel: rtm_to_fib6_config (net/ipv6/route.c).
-func (n *Net) fib6Route(r Route) (fib6.Route, error) {
+func (n *Net) fib6Route(r *Route) (fib6.Route, error) {
 	fr := fib6.Route{
 		Table: r.Table, Dst: r.Dst, Src: r.Src, Type: r.Type, Protocol: r.Protocol,
 		Priority: r.Priority, Pref: r.Pref, Gateway: r.Gateway, OnLink: r.OnLink,
