@@ -5,12 +5,14 @@
 package scenario
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -183,25 +185,36 @@ type SeedsOptions struct {
 // simulated machine each.
 var seedModes = []rtnl.Config{rtnl.Before, rtnl.After}
 
+// The runs' real times at full scale on the 2-core development machine,
+// in seconds (`netsim seeds` prints each phase's): they only order the
+// runs, longest first.
+var (
+	seed000Weight = map[string]float64{"before": 10, "after": 0.3}
+	seed001Weight = map[string]float64{"before": 2.2, "after": 1}
+	seed002Weight = 0.05
+)
+
 // seed003Runs are seed 003's runs, in the table's order.
 var seed003Runs = []struct {
 	cfg    rtnl.Config
 	family rt.Family
+	weight float64
 }{
-	{rtnl.Before, rt.FamilyInet}, {rtnl.Before, rt.FamilyInet6},
-	{rtnl.After, rt.FamilyInet}, {rtnl.After, rt.FamilyInet6},
+	{rtnl.Before, rt.FamilyInet, 13}, {rtnl.Before, rt.FamilyInet6, 15},
+	{rtnl.After, rt.FamilyInet, 1.4}, {rtnl.After, rt.FamilyInet6, 1.7},
 }
 
 // seed004Runs are seed 004's runs (Devices is set from the scale).
 var seed004Runs = []struct {
-	cfg rtnl.Config
-	p   Seed004Params
+	cfg    rtnl.Config
+	p      Seed004Params
+	weight float64
 }{
-	{rtnl.Before, Seed004Params{Threads: 1}},
-	{rtnl.Before, Seed004Params{Threads: 10}},
-	{rtnl.Before, Seed004Params{Threads: 50}},
-	{rtnl.Before, Seed004Params{Method: ByGroup}},
-	{rtnl.After, Seed004Params{Method: ByList}},
+	{rtnl.Before, Seed004Params{Threads: 1}, 0.2},
+	{rtnl.Before, Seed004Params{Threads: 10}, 1.2},
+	{rtnl.Before, Seed004Params{Threads: 50}, 1.4},
+	{rtnl.Before, Seed004Params{Method: ByGroup}, 0.2},
+	{rtnl.After, Seed004Params{Method: ByList}, 0.2},
 }
 
 // seedRuns is the number of simulated machines a seed runs.
@@ -215,9 +228,9 @@ func seedRuns(seed string) int {
 	return len(seedModes)
 }
 
-// RunSeedsWith is RunSeedsScaled with options. Seed 000 runs beside the
-// other seeds, and seed 003's runs as many at once as there are
-// processors: each row's Real is measured while sharing them.
+// RunSeedsWith is RunSeedsScaled with options. The runs (one simulated
+// machine each) go as many at once as there are processors, the longest
+// first: each row's Real is measured while sharing them.
 func RunSeedsWith(only []string, o SeedsOptions) ([]SeedRow, error) {
 	scale := o.Scale
 	if scale == 0 {
@@ -245,24 +258,6 @@ func RunSeedsWith(only []string, o SeedsOptions) ([]SeedRow, error) {
 	if o.Progress != nil {
 		o.Progress(0, total)
 	}
-	// Seed 000 runs beside the others (below): its runs' tracers are made
-	// first, in the order the seeds list their runs, and looked up by name.
-	made := map[string]sim.Tracer{}
-	tracer := func(run string) sim.Tracer {
-		if o.Trace == nil {
-			return nil
-		}
-		if tr, ok := made[run]; ok {
-			return tr
-		}
-		return o.Trace(run)
-	}
-	if o.Trace != nil && slices.Contains(only, "000") {
-		for _, cfg := range seedModes {
-			run := "seed 000 " + cfg.String()
-			made[run] = o.Trace(run)
-		}
-	}
 	ran := func() {
 		mu.Lock()
 		defer mu.Unlock()
@@ -279,7 +274,8 @@ func RunSeedsWith(only []string, o SeedsOptions) ([]SeedRow, error) {
 		}
 		calibrated[seed] = CalibratedRows(CalibrationsOn(seed, p))
 	}
-	add := func(rows *[]SeedRow, seed, mode string, r *Report, phases ...string) {
+	rowsOf := func(seed, mode string, r *Report, phases ...string) []SeedRow {
+		var rows []SeedRow
 		for _, name := range phases {
 			p, ok := r.Phase(name)
 			if !ok {
@@ -294,141 +290,131 @@ func RunSeedsWith(only []string, o SeedsOptions) ([]SeedRow, error) {
 					row.Published, row.Calibrated = pub.Seconds, calibrated[seed][k]
 				}
 			}
-			*rows = append(*rows, row)
+			rows = append(rows, row)
 		}
+		return rows
 	}
-	// eachMode runs a seed's experiment before and after its patch and
-	// adds the rows of phases.
-	eachMode := func(rows *[]SeedRow, seed string, run func(rtnl.Config, sim.Tracer) (*Report, error), phases ...string) error {
-		for _, cfg := range seedModes {
-			r, err := run(cfg, tracer("seed "+seed+" "+cfg.String()))
-			if err != nil {
-				return err
-			}
-			ran()
-			add(rows, seed, cfg.String(), r, phases...)
-		}
-		return nil
-	}
-	// runSeed runs one seed's experiments and appends its rows to rows.
-	runSeed := func(seed string, rows *[]SeedRow) error {
-		switch seed {
-		case "000":
-			err := eachMode(rows, seed, func(cfg rtnl.Config, tr sim.Tracer) (*Report, error) {
-				r, err := Seed000(cfg, Seed000Params{Nexthops: size(seed000Nexthops), Machine: o.Machine, Tracer: tr})
-				if err != nil {
-					return nil, err
-				}
-				return r.Report, nil
-			}, "link down")
-			if err != nil {
-				return err
-			}
-		case "001":
-			err := eachMode(rows, seed, func(cfg rtnl.Config, tr sim.Tracer) (*Report, error) {
-				return Seed001(cfg, Seed001Params{VLANs: size(seed001VLANs), Machine: o.Machine, Tracer: tr})
-			}, "create vlans", "bring up", "assign addresses", "attach to vrf")
-			if err != nil {
-				return err
-			}
-		case "002":
-			err := eachMode(rows, seed, func(cfg rtnl.Config, tr sim.Tracer) (*Report, error) {
-				return Seed002(cfg, Seed002Params{Interfaces: size(100), Machine: o.Machine, Tracer: tr})
-			}, "script")
-			if err != nil {
-				return err
-			}
-		case "003":
-			reports, err := runSeed003(size(seed003Netns), o.Machine, tracer, ran)
-			if err != nil {
-				return err
-			}
-			for _, r := range reports {
-				add(rows, seed, r.Mode, r.Report, r.Phases[len(r.Phases)-1].Name)
-			}
-		case "004":
-			for _, run := range seed004Runs {
-				run.p.Devices = size(seed004Devices)
-				run.p.Machine = o.Machine
-				run.p.Threads = min(run.p.Threads, run.p.Devices)
-				name := fmt.Sprintf("seed 004 %s %s", run.cfg, run.p.Method)
-				if run.p.Method == OneByOne {
-					name += fmt.Sprintf("/%d", run.p.Threads)
-				}
-				run.p.Tracer = tracer(name)
-				r, err := Seed004(run.cfg, run.p)
-				if err != nil {
-					return err
-				}
-				ran()
-				last := r.Phases[len(r.Phases)-1].Name
-				add(rows, seed, run.cfg.String(), r, last)
-			}
-		}
-		return nil
-	}
-	// Seed 000's before walks the FIB alone for 10-15 s of real time on
-	// one processor; the other seeds run one after another beside it (seed
-	// 003's runs two at a time), and the rows keep the seeds' order.
-	seedRows := make(map[string]*[]SeedRow)
-	var g errgroup.Group
+	// The table's runs, in its order; each is one simulated machine.
+	var runs []seedRun
 	for _, seed := range SeedIDs {
 		if !slices.Contains(only, seed) {
 			continue
 		}
-		rows := new([]SeedRow)
-		seedRows[seed] = rows
-		if seed == "000" {
-			g.Go(func() error { return runSeed(seed, rows) })
-			continue
-		}
-		if err := runSeed(seed, rows); err != nil {
-			_ = g.Wait()
-			return nil, err
-		}
-	}
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
-	var rows []SeedRow
-	for _, seed := range SeedIDs {
-		if r := seedRows[seed]; r != nil {
-			rows = append(rows, *r...)
-		}
-	}
-	return rows, nil
-}
-
-// runSeed003 runs seed 003's four experiments (IPv4 and IPv6, before and
-// after) at full scale, as many at once as there are processors: they are
-// independent simulated machines, on the profile machine ("": seed 003's).
-// The real time each reports is its own, measured while sharing the
-// processors with the others. tracer gives each run's tracer; ran is called
-// after each run.
-func runSeed003(netns int, machine string, tracer func(run string) sim.Tracer, ran func()) ([]*Seed003Result, error) {
-	runs := seed003Runs
-	out := make([]*Seed003Result, len(runs))
-	var g errgroup.Group
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	// Longest first (IPv6 before, IPv4 before, IPv6 after, IPv4 after), so
-	// that two processors finish together.
-	trs := make([]sim.Tracer, len(runs))
-	for i, r := range runs {
-		trs[i] = tracer(fmt.Sprintf("seed 003 %s ipv%d", r.cfg, map[rt.Family]int{rt.FamilyInet: 4, rt.FamilyInet6: 6}[r.family]))
-	}
-	for _, i := range []int{1, 0, 3, 2} {
-		r := runs[i]
-		g.Go(func() error {
-			res, err := Seed003(r.cfg, Seed003Params{Family: r.family, Netns: netns, Machine: machine, Tracer: trs[i]})
-			out[i] = res
-			if err == nil {
-				ran()
+		switch seed {
+		case "000":
+			for _, cfg := range seedModes {
+				runs = append(runs, seedRun{name: "seed 000 " + cfg.String(), weight: seed000Weight[cfg.String()],
+					run: func(tr sim.Tracer) ([]SeedRow, error) {
+						r, err := Seed000(cfg, Seed000Params{Nexthops: size(seed000Nexthops), Machine: o.Machine, Tracer: tr})
+						if err != nil {
+							return nil, err
+						}
+						return rowsOf(seed, cfg.String(), r.Report, "link down"), nil
+					}})
 			}
-			return err
+		case "001":
+			for _, cfg := range seedModes {
+				runs = append(runs, seedRun{name: "seed 001 " + cfg.String(), weight: seed001Weight[cfg.String()],
+					run: func(tr sim.Tracer) ([]SeedRow, error) {
+						r, err := Seed001(cfg, Seed001Params{VLANs: size(seed001VLANs), Machine: o.Machine, Tracer: tr})
+						if err != nil {
+							return nil, err
+						}
+						return rowsOf(seed, cfg.String(), r, "create vlans", "bring up", "assign addresses", "attach to vrf"), nil
+					}})
+			}
+		case "002":
+			for _, cfg := range seedModes {
+				runs = append(runs, seedRun{name: "seed 002 " + cfg.String(), weight: seed002Weight,
+					run: func(tr sim.Tracer) ([]SeedRow, error) {
+						r, err := Seed002(cfg, Seed002Params{Interfaces: size(100), Machine: o.Machine, Tracer: tr})
+						if err != nil {
+							return nil, err
+						}
+						return rowsOf(seed, cfg.String(), r, "script"), nil
+					}})
+			}
+		case "003":
+			for _, r := range seed003Runs {
+				v := map[rt.Family]int{rt.FamilyInet: 4, rt.FamilyInet6: 6}[r.family]
+				runs = append(runs, seedRun{name: fmt.Sprintf("seed 003 %s ipv%d", r.cfg, v), weight: r.weight,
+					run: func(tr sim.Tracer) ([]SeedRow, error) {
+						res, err := Seed003(r.cfg, Seed003Params{Family: r.family, Netns: size(seed003Netns), Machine: o.Machine, Tracer: tr})
+						if err != nil {
+							return nil, err
+						}
+						return rowsOf(seed, res.Mode, res.Report, res.Phases[len(res.Phases)-1].Name), nil
+					}})
+			}
+		case "004":
+			for _, run := range seed004Runs {
+				p := run.p
+				p.Devices = size(seed004Devices)
+				p.Machine = o.Machine
+				p.Threads = min(p.Threads, p.Devices)
+				name := fmt.Sprintf("seed 004 %s %s", run.cfg, p.Method)
+				if p.Method == OneByOne {
+					name += fmt.Sprintf("/%d", p.Threads)
+				}
+				runs = append(runs, seedRun{name: name, weight: run.weight,
+					run: func(tr sim.Tracer) ([]SeedRow, error) {
+						p.Tracer = tr
+						r, err := Seed004(run.cfg, p)
+						if err != nil {
+							return nil, err
+						}
+						return rowsOf(seed, run.cfg.String(), r, r.Phases[len(r.Phases)-1].Name), nil
+					}})
+			}
+		}
+	}
+	// Every run's tracer is made before any run starts, in the table's
+	// order; the runs then go as many at once as there are processors,
+	// the longest first, so that the processors finish together.
+	trs := make([]sim.Tracer, len(runs))
+	if o.Trace != nil {
+		for i, r := range runs {
+			trs[i] = o.Trace(r.name)
+		}
+	}
+	order := make([]int, len(runs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(runs[b].weight, runs[a].weight) })
+	out := make([][]SeedRow, len(runs))
+	var (
+		g      errgroup.Group
+		failed atomic.Bool
+	)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for _, i := range order {
+		g.Go(func() error {
+			if failed.Load() {
+				return nil // another run failed: the table will not be printed
+			}
+			rows, err := runs[i].run(trs[i])
+			if err != nil {
+				failed.Store(true)
+				return err
+			}
+			out[i] = rows
+			ran()
+			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	return out, nil
+	return slices.Concat(out...), nil
+}
+
+// seedRun is one simulated machine of the seeds table: its tracer's name,
+// its real time at full scale on the development machine in seconds (an
+// estimate that only orders the runs: longest first), and the run itself,
+// which returns its rows in the table's order.
+type seedRun struct {
+	name   string
+	weight float64
+	run    func(sim.Tracer) ([]SeedRow, error)
 }
