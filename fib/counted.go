@@ -27,7 +27,9 @@
 // inflations, an inflation after which the node would halve, a tnode that
 // becomes the root or stops being it without a resize), so the trie marks
 // every tnode that changes (tnode.dirty) and the next counted flush checks
-// those. A flush of all routes (ip_fib_net_exit's) walks for real.
+// those. A flush of all routes (ip_fib_net_exit's), and one whose dead
+// fib_infos have routes on a quarter of the trie's leaves or more, walks
+// for real.
 
 package fib
 
@@ -190,6 +192,22 @@ func (t *trie) siteDel(info, key uint32) {
 	}
 	list[last] = aliasSite{}
 	s.of[info] = list[:last]
+}
+
+// manyDead reports whether the dead fib_infos' routes, in all tries, are
+// on as many sites as a quarter of this trie's leaves: a flush that may
+// visit that many leaves is quicker walked for real.
+func (t *trie) manyDead() bool {
+	it := t.fis
+	n, limit := 0, t.nLeaves/4
+	for _, i := range it.deadList {
+		if it.dead[i] && int(i) < len(it.sites.of) {
+			if n += len(it.sites.of[i]); n > limit {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // settled reports whether fib_table_flush's update_suffix and resize would

@@ -540,7 +540,7 @@ func (tb *Table) Lookup(t *sim.Task, fl Flow) (Result, error) {
 // dead (and, with flushAll, its error routes), resizing the trie on the way
 // back up. It returns the number of routes removed.
 func (tb *Table) flush(t *sim.Task, flushAll bool) int {
-	if !flushAll && tb.f.fis.sites != nil {
+	if !flushAll && tb.f.fis.sites != nil && !tb.t.manyDead() {
 		return tb.flushCounted(t)
 	}
 	defer t.Frame("fib_table_flush")()
