@@ -264,6 +264,12 @@ func runCounted(t *testing.T, seed uint64, policy nexthop.Policy, steps int) (un
 	rnd := rand.New(rand.NewPCG(seed, 7))
 	p := newCountedPair(t, seed, policy)
 	run, ce := p.run, p.ce
+	// Every third run turns counted flushes on only once the FIB has
+	// routes, which SetCountedWalks then indexes.
+	late := seed%3 == 0
+	if late {
+		ce.f.SetCountedWalks(false)
+	}
 	run(setupLines()...)
 	run("link add vethC type veth peer name vethD", "link set vethC up", "link set vethD up",
 		"addr add 192.0.2.1/24 dev vethC")
@@ -330,7 +336,13 @@ func runCounted(t *testing.T, seed uint64, policy nexthop.Policy, steps int) (un
 		return b.String()
 	}
 	modes := []string{"add", "add", "add", "append", "replace", "prepend"}
-	for range steps {
+	for step := range steps {
+		if late && step == steps/4 {
+			ce.f.SetCountedWalks(true)
+			if err := ce.f.CheckInvariants(); err != nil {
+				p.fail("%v", err)
+			}
+		}
 		switch k := rnd.IntN(100); {
 		case k < 45:
 			run("route " + modes[rnd.IntN(len(modes))] + " " + route())
