@@ -241,6 +241,9 @@ func (f *FIB) CheckInvariants() error {
 			}
 		}
 	}
+	if err := f.checkCounted(); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -291,6 +294,65 @@ func (f *FIB) checkDevChains() error {
 		}
 		if infos != c.infos {
 			return fmt.Errorf("devhash %s: %d fib_infos on the chain, %d counted", dev.Name(), infos, c.infos)
+		}
+	}
+	return nil
+}
+
+// checkCounted verifies the index of counted flushes (counted.go): every
+// route's fib_info and leaf in the alias index, nothing else there, the
+// dead list holding every dead fib_info, and every tnode not marked dirty
+// settled (a flush's update_suffix and resize would change nothing at it).
+func (f *FIB) checkCounted() error {
+	s := f.fis.sites
+	if s == nil {
+		return nil
+	}
+	want := make(map[siteKey]int32)
+	seen := make(map[*trie]bool)
+	for _, tb := range f.Tables() {
+		tr := tb.t
+		if seen[tr] {
+			continue
+		}
+		seen[tr] = true
+		if !tr.cf.track {
+			return fmt.Errorf("table %d: trie not tracked", tb.id)
+		}
+		for l := range tr.leaves() {
+			for a := tr.lf[l].head; a != 0; a = tr.al(a).next {
+				want[siteKey{tr.al(a).info, tr.no, tr.lf[l].key}]++
+			}
+		}
+		listed := make(map[uint32]bool)
+		for _, i := range tr.cf.dirty {
+			listed[i] = true
+		}
+		for i := 1; i < len(tr.tn); i++ {
+			n := &tr.tn[i]
+			if n.bits == 0 {
+				continue
+			}
+			if n.dirty && !listed[uint32(i)] {
+				return fmt.Errorf("table %d: tnode %d marked dirty, not listed", tb.id, i)
+			}
+			if !n.dirty && !tr.settled(uint32(i)) {
+				return fmt.Errorf("table %d: tnode %d (%#x pos %d bits %d) not settled, not marked dirty", tb.id, i, n.key, n.pos, n.bits)
+			}
+		}
+	}
+	if len(want) != len(s.at) {
+		return fmt.Errorf("alias index: %d sites, %d routes' sites", len(s.at), len(want))
+	}
+	for k, n := range want {
+		p, ok := s.at[k]
+		if !ok || s.of[k.info][p].n != n || s.of[k.info][p].trie != k.trie || s.of[k.info][p].key != k.key {
+			return fmt.Errorf("alias index: fib_info %d at %#x: %d routes, index wrong", k.info, k.key, n)
+		}
+	}
+	for i := uint32(1); i < f.fis.next; i++ {
+		if f.fis.dead[i] && (int(i) >= len(f.fis.inDead) || !f.fis.inDead[i]) {
+			return fmt.Errorf("fib_info %d dead, not in the dead list", i)
 		}
 	}
 	return nil

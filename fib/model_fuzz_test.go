@@ -24,5 +24,5 @@ func FuzzTrie(f *testing.F) {
 // of prefixes for seed 1, so that the input is spent on operations.
 func fuzzModel(t *testing.T, data []byte) {
 	rnd := fuzzops.New(data)
-	runModelWith(t, 0, rand.New(rand.NewPCG(1, 99)), rnd, 300, rnd.Exhausted)
+	runModelWith(t, 0, rand.New(rand.NewPCG(1, 99)), rnd, 300, rnd.Exhausted, false)
 }

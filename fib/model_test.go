@@ -263,23 +263,24 @@ func (m *model) fibInfos() int {
 
 // TestModel runs random route operations on the FIB and the model and
 // compares them after every step: the error, every table's dump, lookups,
-// the number of fib_infos, and the trie invariants.
+// the number of fib_infos, and the trie invariants. Seeds 7 to 9 run with
+// counted flushes (SetCountedWalks), whose index the invariants check too.
 func TestModel(t *testing.T) {
-	for seed := uint64(1); seed <= 6; seed++ {
+	for seed := uint64(1); seed <= 9; seed++ {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
 			t.Parallel()
 			steps := 1000
 			if testing.Short() {
 				steps = 300
 			}
-			runModel(t, seed, steps)
+			runModel(t, seed, steps, seed > 6)
 		})
 	}
 }
 
-func runModel(t *testing.T, seed uint64, steps int) {
+func runModel(t *testing.T, seed uint64, steps int, counted bool) {
 	rnd := rand.New(rand.NewPCG(seed, 99))
-	runModelWith(t, seed, rnd, rnd, steps, nil)
+	runModelWith(t, seed, rnd, rnd, steps, nil, counted)
 }
 
 // modelChoices is where runModelWith takes its choices from: a seeded
@@ -290,9 +291,11 @@ type modelChoices interface {
 }
 
 // runModelWith runs up to steps operations chosen by rnd, on prefixes drawn
-// from poolRnd, until spent (if not nil) reports the choices used up.
-func runModelWith(t *testing.T, seed uint64, poolRnd *rand.Rand, rnd modelChoices, steps int, spent func() bool) {
+// from poolRnd, until spent (if not nil) reports the choices used up, on a
+// FIB with counted flushes or not.
+func runModelWith(t *testing.T, seed uint64, poolRnd *rand.Rand, rnd modelChoices, steps int, spent func() bool, counted bool) {
 	e := newEnv(t, nexthop.FlushDeferred)
+	e.f.SetCountedWalks(counted)
 	e.mustIP(setupLines()...)
 	e.mustIP("link add vethC type veth peer name vethD", "link set vethC up", "link set vethD up",
 		"addr add 192.0.2.1/24 dev vethC")

@@ -124,7 +124,7 @@ func (fi *fibInfo) setFlags(fl NHFlags) {
 	}
 	fi.flags = fl
 	if fi.idx != 0 {
-		fi.f.fis.dead[fi.idx] = fl&FlagDead != 0
+		fi.f.fis.setDead(fi.idx, fl&FlagDead != 0)
 	}
 }
 

@@ -129,7 +129,7 @@ func (t *trie) insertAlias(tp, l uint32, a alias, fa, key uint32) {
 		}
 	}
 	if t.lf[l].slen < n.slen {
-		t.lf[l].slen = n.slen
+		t.setLeafSlen(l, n.slen)
 		t.nodePushSuffix(tp, n.slen)
 	}
 }
@@ -149,7 +149,7 @@ func (t *trie) removeAlias(tp, l, old uint32) {
 	}
 	// old was the last alias: the leaf's suffix is now the previous one's.
 	s := t.al(p).slen
-	t.lf[l].slen = s
+	t.setLeafSlen(l, s)
 	t.nodePullSuffix(tp, s)
 }
 
@@ -199,6 +199,8 @@ func (tb *Table) insert(t *sim.Task, cfg *config) error {
 			// rewriting it in place is the same.
 			x := tr.al(fa)
 			drop := tr.fiOf(x)
+			tr.siteDel(drop.idx, key)
+			tr.siteAdd(fi.idx, key)
 			*x = alias{info: fi.idx, tos: x.tos, typ: cfg.typ, slen: x.slen,
 				tbID: tb.id, state: x.state &^ faAccessed, next: x.next}
 			f.releaseInfo(drop)
@@ -264,6 +266,7 @@ func (tb *Table) delete(t *sim.Task, cfg *config) error {
 	}
 	fi := tr.fiOf(tr.al(del))
 	tb.routeMsg(t, cfg, true, 0, key, slen, tr.al(del).typ, tos, fi)
+	tr.siteDel(fi.idx, key)
 	tr.removeAlias(tp, l, del)
 	tr.freeAlias(del)
 	tb.routes--
@@ -537,6 +540,9 @@ func (tb *Table) Lookup(t *sim.Task, fl Flow) (Result, error) {
 // dead (and, with flushAll, its error routes), resizing the trie on the way
 // back up. It returns the number of routes removed.
 func (tb *Table) flush(t *sim.Task, flushAll bool) int {
+	if !flushAll && tb.f.fis.sites != nil && !tb.t.manyDead() {
+		return tb.flushCounted(t)
+	}
 	defer t.Frame("fib_table_flush")()
 	// This is flushWalk with the leaf's work written out: seed 000 before
 	// its patch runs N flushes of N leaves that each remove one route, so
@@ -655,13 +661,14 @@ func (tb *Table) flushLeaf(pn, l uint32, flushAll bool, c *flushCount) {
 		}
 		fi := tr.fis.at(fa.info)
 		tr.setNext(l, prev, next)
+		tr.siteDel(fa.info, tr.lf[l].key)
 		tr.freeAlias(a)
 		tb.routes--
 		tb.f.releaseInfo(fi)
 		c.found++
 		a = next
 	}
-	tr.lf[l].slen = slen
+	tr.setLeafSlen(l, slen)
 	if tr.lf[l].head == 0 {
 		tr.putChildRoot(pn, tr.lf[l].key, 0)
 		tr.freeLeaf(l)
@@ -680,13 +687,14 @@ func (tb *Table) flushExternal() {
 			next := fa.next
 			if fa.tbID != tb.id {
 				tr.setNext(l, prev, next)
+				tr.siteDel(fa.info, tr.lf[l].key)
 				tr.freeAlias(a)
 				a = next
 				continue
 			}
 			slen, prev, a = fa.slen, a, next
 		}
-		tr.lf[l].slen = slen
+		tr.setLeafSlen(l, slen)
 	})
 }
 

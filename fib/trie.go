@@ -120,6 +120,9 @@ type tnode struct {
 	pos    uint8
 	bits   uint8
 	slen   uint8 // longest suffix (32 - prefix length) of any alias below
+	// dirty: with counted flushes, the tnode changed since the last one
+	// checked that resizing it would change nothing (trie.markDirty).
+	dirty bool
 	// The child slots of small tnodes (most of a big trie's), kept with
 	// the key vector as the kernel keeps them, so a lookup step touches
 	// one place; and the trie's single slot.
@@ -209,6 +212,14 @@ type infoTable struct {
 	dead []bool
 	free []uint32 // released numbers, for reuse
 	next uint32   // the next number never handed out
+
+	tries uint32 // the tries numbered so far (trie.no)
+	// With counted flushes (counted.go): where each fib_info's routes
+	// are, and the fib_infos flagged dead since the last flush that
+	// found them released or alive again.
+	sites    *aliasSites
+	deadList []uint32
+	inDead   []bool // number i is in deadList
 }
 
 // infoChunk is the number of fib_info slots allocated at a time.
@@ -257,7 +268,23 @@ func (it *infoTable) newInfo() *fibInfo {
 }
 
 // add records a new fib_info as live.
-func (it *infoTable) add(fi *fibInfo) { it.dead[fi.idx] = fi.flags&FlagDead != 0 }
+func (it *infoTable) add(fi *fibInfo) { it.setDead(fi.idx, fi.flags&FlagDead != 0) }
+
+// setDead sets fib_info i's copy of RTNH_F_DEAD, listing it in deadList
+// when counted flushes are on.
+func (it *infoTable) setDead(i uint32, dead bool) {
+	it.dead[i] = dead
+	if !dead || it.sites == nil {
+		return
+	}
+	for len(it.inDead) <= int(i) {
+		it.inDead = append(it.inDead, false)
+	}
+	if !it.inDead[i] {
+		it.inDead[i] = true
+		it.deadList = append(it.deadList, i)
+	}
+}
 
 // remove releases fi's number and slot.
 func (it *infoTable) remove(fi *fibInfo) {
@@ -312,6 +339,9 @@ type trie struct {
 	mem      *syncMem
 	fis      *infoTable
 	freeList []uint32 // scratch: the tnodes an inflate or halve replaces
+
+	no uint32      // the trie's number in its FIB, for the alias index
+	cf countedTrie // counted fib_table_flush's bookkeeping (counted.go)
 }
 
 // syncMem models tnode_free_size and sysctl_fib_sync_mem: once 512 KB of
@@ -325,7 +355,9 @@ type syncMem struct {
 const defaultSyncMem = 512 * 1024
 
 func newTrie(w *trieWork, m *syncMem, fis *infoTable) *trie {
-	t := &trie{work: w, mem: m, fis: fis}
+	fis.tries++
+	t := &trie{work: w, mem: m, fis: fis, no: fis.tries}
+	t.cf.track = fis.sites != nil
 	// tn[0] is the trie key vector; lf[0] and fa[0] are unused so that
 	// index 0 can mean "none".
 	t.tn = append(t.tn, tnode{pos: keyLength, slen: keyLength})
@@ -360,6 +392,7 @@ func (t *trie) setParent(r ref, p uint32) {
 		t.lf[r.idx()].parent = p
 	} else {
 		t.tn[r.idx()].parent = p
+		t.markDirty(r.idx())
 	}
 }
 
@@ -384,6 +417,7 @@ func (t *trie) newTnode(key uint32, pos, nbits uint8) uint32 {
 	}
 	i := slot(&t.tn, &t.tnFree, n)
 	t.nTnodes++
+	t.markDirty(i)
 	return i
 }
 
@@ -462,6 +496,7 @@ func (t *trie) newLeaf(key uint32, a alias) uint32 {
 	t.nLeaves++
 	t.nAliases++
 	t.nInline++
+	t.siteAdd(a.info, key)
 	return i
 }
 
@@ -475,6 +510,7 @@ func (t *trie) freeLeaf(i uint32) {
 // else in the arena. It returns the alias's reference.
 func (t *trie) newAlias(l uint32, a alias) uint32 {
 	t.nAliases++
+	t.siteAdd(a.info, t.lf[l].key)
 	if lf := &t.lf[l]; !lf.inUse {
 		lf.inUse, lf.first = true, a
 		t.nInline++
@@ -483,7 +519,8 @@ func (t *trie) newAlias(l uint32, a alias) uint32 {
 	return slot(&t.fa, &t.faFree, a)
 }
 
-// freeAlias frees an alias already unlinked from its leaf's list.
+// freeAlias frees an alias already unlinked from its leaf's list (siteDel
+// must have been called for it).
 func (t *trie) freeAlias(r uint32) {
 	t.nAliases--
 	if r&inlineAlias != 0 {

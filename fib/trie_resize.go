@@ -32,12 +32,18 @@ func (t *trie) putChild(ti, i uint32, n ref) {
 	case !wasFull && isFull:
 		tn.full++
 	}
+	raised := false
 	if n != 0 {
 		if s := t.kvSlen(n); tn.slen < s {
 			tn.slen = s
+			raised = true
 		}
 	}
 	t.setKid(tn, i, n)
+	t.markDirty(ti)
+	if raised {
+		t.markDirty(tn.parent)
+	}
 }
 
 // putChildRoot is put_child_root: set the slot of key in tp, the trie's
@@ -169,6 +175,8 @@ func (t *trie) inflate(oldtnode uint32) uint32 {
 	}
 	t.tn[oldtnode] = t.tn[tn]
 	t.tn[oldtnode].parent = tp
+	t.tn[oldtnode].dirty = o.dirty
+	t.markDirty(oldtnode)
 	t.tn[tn] = tnode{}
 	t.tnFree = appendDoubling(t.tnFree, tn)
 	t.nTnodes--
@@ -273,6 +281,18 @@ func (t *trie) collapse(oldtnode uint32) uint32 {
 
 // updateSuffix is update_suffix: recompute a tnode's slen from its children.
 func (t *trie) updateSuffix(ti uint32) uint8 {
+	slen := t.suffixOf(ti)
+	if tn := &t.tn[ti]; tn.slen != slen {
+		tn.slen = slen
+		t.markDirty(ti)
+		t.markDirty(tn.parent)
+	}
+	return slen
+}
+
+// suffixOf is the slen update_suffix computes for tnode ti, without
+// setting it.
+func (t *trie) suffixOf(ti uint32) uint8 {
 	tn := &t.tn[ti]
 	slen := tn.pos
 	slenMax := min(tn.pos+tn.bits-1, tn.slen)
@@ -293,7 +313,6 @@ func (t *trie) updateSuffix(ti uint32) uint8 {
 			break
 		}
 	}
-	tn.slen = slen
 	return slen
 }
 
@@ -375,7 +394,9 @@ func (t *trie) nodePullSuffix(ti uint32, slen uint8) {
 func (t *trie) nodePushSuffix(ti uint32, slen uint8) {
 	for t.tn[ti].slen < slen {
 		t.tn[ti].slen = slen
+		t.markDirty(ti)
 		ti = t.tn[ti].parent
+		t.markDirty(ti)
 	}
 }
 

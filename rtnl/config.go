@@ -35,9 +35,12 @@ type Config struct {
 	Rules fibrules.LockPolicy
 	// CountedWalks is a simulation-speed option, not a seed patch: ListOnly
 	// address lists count their searches' compares instead of walking
-	// (netdev.Config.CountedWalks), and the IPv6 FIB's device walks visit
+	// (netdev.Config.CountedWalks), the IPv6 FIB's device walks visit
 	// only the device's routes, charging the routes the real walk visits
-	// (fib6.FIB.SetCountedWalks). Behaviour, counters and virtual time are
+	// (fib6.FIB.SetCountedWalks), and the IPv4 FIB's fib_table_flush
+	// visits only the leaves whose routes it removes and the tnodes above
+	// them, charging the nodes, leaves and routes the real walk visits
+	// (fib.FIB.SetCountedWalks). Behaviour, counters and virtual time are
 	// those of the real walk; only wall time drops. The presets leave it off.
 	CountedWalks bool
 	// RefWaitLimit bounds netdev_wait_allrefs's wait for a device's last

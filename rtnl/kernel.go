@@ -333,6 +333,7 @@ func (k *Kernel) newNetLocked(t *sim.Task, name string) (*Net, error) {
 	f6.SetAnnouncer(routeAnnouncer6{n})
 	nh.SetBucketAnnouncer(bucketAnnouncer{n})
 	n.fib6.SetCountedWalks(k.cfg.CountedWalks)
+	n.fib.SetCountedWalks(k.cfg.CountedWalks)
 	n.setMultipathSeed(0)
 	n.tables6.mu.Lock()
 	n.tables6.known.add(fib.TableMain)

@@ -165,7 +165,7 @@ func ipMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail("%v", err)
 	}
 	// Counted walks change wall time only: behaviour, counters and virtual
-	// time are those of the real list walks (rtnl.Config.CountedWalks).
+	// time are those of the real walks (rtnl.Config.CountedWalks).
 	cfg.CountedWalks = true
 	// A run builds its kernel once and keeps it to the end: collecting
 	// less often saves time and costs little memory.
