@@ -185,13 +185,13 @@ type SeedsOptions struct {
 // simulated machine each.
 var seedModes = []rtnl.Config{rtnl.Before, rtnl.After}
 
-// The runs' real times at full scale on the 2-core development machine,
-// in seconds (`netsim seeds` prints each phase's): they only order the
-// runs, longest first.
+// The runs' real times in seconds, from one `netsim seeds` on the 2-core
+// development machine (the real column, summed over a run's phases): they
+// only order the runs, longest first.
 var (
-	seed000Weight = map[string]float64{"before": 10, "after": 0.3}
-	seed001Weight = map[string]float64{"before": 2.2, "after": 1}
-	seed002Weight = 0.05
+	seed000Weight = map[string]float64{"before": 0.2, "after": 0.05}
+	seed001Weight = map[string]float64{"before": 3.3, "after": 1.9}
+	seed002Weight = 0.01
 )
 
 // seed003Runs are seed 003's runs, in the table's order.
@@ -200,8 +200,8 @@ var seed003Runs = []struct {
 	family rt.Family
 	weight float64
 }{
-	{rtnl.Before, rt.FamilyInet, 13}, {rtnl.Before, rt.FamilyInet6, 15},
-	{rtnl.After, rt.FamilyInet, 1.4}, {rtnl.After, rt.FamilyInet6, 1.7},
+	{rtnl.Before, rt.FamilyInet, 23.7}, {rtnl.Before, rt.FamilyInet6, 30.3},
+	{rtnl.After, rt.FamilyInet, 2.9}, {rtnl.After, rt.FamilyInet6, 3.9},
 }
 
 // seed004Runs are seed 004's runs (Devices is set from the scale).
@@ -211,10 +211,10 @@ var seed004Runs = []struct {
 	weight float64
 }{
 	{rtnl.Before, Seed004Params{Threads: 1}, 0.2},
-	{rtnl.Before, Seed004Params{Threads: 10}, 1.2},
-	{rtnl.Before, Seed004Params{Threads: 50}, 1.4},
-	{rtnl.Before, Seed004Params{Method: ByGroup}, 0.2},
-	{rtnl.After, Seed004Params{Method: ByList}, 0.2},
+	{rtnl.Before, Seed004Params{Threads: 10}, 1.6},
+	{rtnl.Before, Seed004Params{Threads: 50}, 2.8},
+	{rtnl.Before, Seed004Params{Method: ByGroup}, 0.17},
+	{rtnl.After, Seed004Params{Method: ByList}, 0.12},
 }
 
 // seedRuns is the number of simulated machines a seed runs.
