@@ -43,6 +43,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -173,6 +174,13 @@ func runBuild(args []string, out io.Writer) error {
 	return scenario.WriteTable(out, reports, sim.HWAddrCompare, sim.RCUBarrier, sim.Sleep)
 }
 
+// seedsMemoryLimit is the seeds table's soft memory limit unless
+// GOMEMLIMIT sets one: seed 003's two "before" runs go at once and their
+// heaps peak together, about 1 GiB live; with the collector's default
+// headroom the process reached 1.4-1.7 GB, with this limit 1.06 GB in the
+// same time (docs/performance.md).
+const seedsMemoryLimit = 1150 << 20
+
 func runSeeds(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("seeds", flag.ContinueOnError)
 	fs.SetOutput(out)
@@ -199,6 +207,9 @@ func runSeeds(args []string, out io.Writer) error {
 	tr, err := tf.open()
 	if err != nil {
 		return fmt.Errorf("seeds: %w", err)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(seedsMemoryLimit))
 	}
 	var bar *progress
 	rows, err := scenario.RunSeedsWith(ids, scenario.SeedsOptions{
