@@ -98,9 +98,13 @@ type RuleRequest struct {
 // (fib_unmerge). Its notification carries the request's Origin.
 //
 // Kernel: fib_nl_newrule → fib_newrule (net/core/fib_rules.c).
-func (h *Handle) NewRule(r RuleRequest) error {
-	return h.ruleChange("RTM_NEWRULE", &r, func(o *fibrules.Ops) error {
-		return o.Add(h.t, h.n.k.rtnl, r.Rule, r.Flags&rt.NLMExcl != 0)
+func (h *Handle) NewRule(r RuleRequest) error { return h.newRule(&r) }
+
+// newRule is NewRule on the caller's request, which it reads only: a
+// request is about 200 bytes, and RuleAdd builds it once on its stack.
+func (h *Handle) newRule(r *RuleRequest) error {
+	return h.ruleChange("RTM_NEWRULE", r, func(o *fibrules.Ops) error {
+		return o.AddRequest(h.t, h.n.k.rtnl, &r.Rule, r.Flags&rt.NLMExcl != 0)
 	})
 }
 
