@@ -361,7 +361,7 @@ func (h *Handle) NexthopBucketGet(id nexthop.ID, index uint16) (NexthopBucket, e
 // RuleAdd adds a policy routing rule of family, as `ip rule add` does
 // (NLM_F_EXCL: EEXIST for an identical rule).
 func (h *Handle) RuleAdd(family rt.Family, r fibrules.Rule) error {
-	return h.NewRule(RuleRequest{Flags: rt.NLMCreate | rt.NLMExcl, Family: family, Rule: r})
+	return h.newRule(Origin{}, rt.NLMCreate|rt.NLMExcl, family, &r)
 }
 
 // RuleDel deletes the first rule of family matching r (zero fields match

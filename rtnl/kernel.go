@@ -258,7 +258,10 @@ type Net struct {
 	fib6 *fib6.FIB      // net->ipv6's tables
 
 	rules4, rules6 *fibrules.Ops // the IPv4 and IPv6 fib_rules_ops
-	tables6        tables6       // the IPv6 tables as the IPv6 rules see them
+	// notify is beside the rules: every rule change reads its count of
+	// listeners, and one cache line then holds both.
+	notify  notifiers // see Subscribe
+	tables6 tables6   // the IPv6 tables as the IPv6 rules see them
 
 	// mpSeed is the multipath hash seed in use: the one set with
 	// net.ipv4.fib_multipath_hash_seed, or a random one while none is set
@@ -270,7 +273,6 @@ type Net struct {
 
 	gens dumpGens // the dumps' generation counters; guarded by RTNL
 
-	notify      notifiers   // see Subscribe
 	cur         Origin      // the origin of the request holding RTNL; guarded by RTNL
 	ruleOrigins ruleOrigins // the origins of the rule requests under way
 }

@@ -99,8 +99,15 @@ type RuleRequest struct {
 //
 // Kernel: fib_nl_newrule → fib_newrule (net/core/fib_rules.c).
 func (h *Handle) NewRule(r RuleRequest) error {
-	return h.ruleChange("RTM_NEWRULE", &r, func(o *fibrules.Ops) error {
-		return o.Add(h.t, h.n.k.rtnl, r.Rule, r.Flags&rt.NLMExcl != 0)
+	return h.newRule(r.Origin, r.Flags, r.Family, &r.Rule)
+}
+
+// newRule is NewRule on the caller's rule, which it reads only: a rule
+// is about 180 bytes, and RuleAdd passes on the one it was given rather
+// than copy it into a request on its stack.
+func (h *Handle) newRule(origin Origin, flags rt.NLMFlags, family rt.Family, r *fibrules.Rule) error {
+	return h.ruleChange("RTM_NEWRULE", origin, family, func(o *fibrules.Ops) error {
+		return o.AddRequest(h.t, h.n.k.rtnl, r, flags&rt.NLMExcl != 0)
 	})
 }
 
@@ -109,22 +116,22 @@ func (h *Handle) NewRule(r RuleRequest) error {
 //
 // Kernel: fib_nl_delrule → fib_delrule, rule_find (net/core/fib_rules.c).
 func (h *Handle) DelRule(r RuleRequest) error {
-	return h.ruleChange("RTM_DELRULE", &r, func(o *fibrules.Ops) error {
+	return h.ruleChange("RTM_DELRULE", r.Origin, r.Family, func(o *fibrules.Ops) error {
 		return o.Del(h.t, h.n.k.rtnl, r.Rule)
 	})
 }
 
-// ruleChange makes the rule request op: change runs on the family's
-// rules, with the request's origin recorded for the notification it
+// ruleChange makes the rule request op: change runs on the rules of
+// family, with the request's origin recorded for the notification it
 // causes.
-func (h *Handle) ruleChange(op string, r *RuleRequest, change func(o *fibrules.Ops) error) error {
+func (h *Handle) ruleChange(op string, origin Origin, family rt.Family, change func(o *fibrules.Ops) error) error {
 	defer h.t.Frame("rtnetlink_rcv_msg")()
-	o, end, err := h.ruleRequest(op, r.Family)
+	o, end, err := h.ruleRequest(op, family)
 	defer end()
 	if err != nil {
 		return err
 	}
-	defer h.ruleRequestOrigin(r.Origin)()
+	defer h.ruleRequestOrigin(origin)()
 	return change(o)
 }
 

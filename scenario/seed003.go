@@ -132,20 +132,22 @@ func Seed003(cfg rtnl.Config, p Seed003Params) (*Seed003Result, error) {
 		return nil, err
 	}
 
-	rules := make([]fibrules.Rule, p.Rules)
-	for i := range rules {
-		rules[i] = fibrules.Rule{Table: uint32(i + 1), Action: fibrules.ActToTable}
-	}
 	var errs []error
 	var jobs []*sim.Task
+	failed := func(n *rtnl.Net, table uint32, err error) {
+		errs = append(errs, fmt.Errorf("%s: rule add from all table %d: %w", n.Name(), table, err))
+	}
+	// Each job's loop keeps its frame small (the rule built in place, the
+	// error formatted elsewhere): 4096 jobs take turns at RTNL, and each
+	// turn fetches the job's stack into the CPU's caches again.
 	job := func(n *rtnl.Net) func(t *sim.Task) {
 		return func(t *sim.Task) {
 			t.Charge(sim.IPExec, 2) // nsenter, which execs ip
-			h := n.Handle(t)
-			for _, r := range rules {
+			h, fam := n.Handle(t), rt.Family(p.Family)
+			for table := uint32(1); table <= uint32(p.Rules); table++ {
 				t.Charge(sim.IPBatchLine, 1)
-				if err := h.RuleAdd(rt.Family(p.Family), r); err != nil {
-					errs = append(errs, fmt.Errorf("%s: rule add from all table %d: %w", n.Name(), r.Table, err))
+				if err := h.RuleAdd(fam, fibrules.Rule{Table: table, Action: fibrules.ActToTable}); err != nil {
+					failed(n, table, err)
 					return
 				}
 			}

@@ -334,3 +334,25 @@ func (c Counters) String() string {
 	}
 	return b.String()
 }
+
+// kindSlot is where a task keeps each kind's count (Task.counters): the
+// kinds that almost every request charges (its system call, its locks, its
+// `ip -batch` line) and those of the requests that many tasks repeat in
+// turn (rule adds, IPv6 table creation) first, so that a request touches
+// one or two cache lines of the task's counters rather than one per kind.
+var kindSlot = func() (slot [NumKinds]uint8) {
+	hot := []Kind{Syscall, LockAcquire, LockContended, IPBatchLine, RuleScan, RuleChange, Fib6NewTable}
+	taken := make([]bool, NumKinds)
+	next := uint8(0)
+	for _, k := range hot {
+		slot[k], taken[k] = next, true
+		next++
+	}
+	for k := range slot {
+		if !taken[k] {
+			slot[k] = next
+			next++
+		}
+	}
+	return slot
+}()

@@ -6,6 +6,7 @@ package sim
 
 import (
 	"sync"
+	"time"
 )
 
 // Mutex is a simulated sleeping lock (the kernel's struct mutex, such as
@@ -111,7 +112,7 @@ func (m *Mutex) SetSpin(spin bool) {
 func (m *Mutex) Lock(t *Task) {
 	defer t.Frame("mutex_lock")()
 	if t.inline {
-		t.mustBlock("mutex_lock " + m.name)
+		m.lockInKernelThread(t)
 	}
 	w := m.w
 	t.count(LockAcquire, 1)
@@ -156,8 +157,7 @@ func (m *Mutex) Lock(t *Task) {
 	m.mu.Lock()
 	if w.coarse && !solo && m.solo != nil && m.soloAt > t.now {
 		m.mu.Unlock()
-		panic(errorf(ErrCoarseOrder, "sim: coarse schedule broken: %s took %s alone at %v, after %s asks for it at %v",
-			m.solo, m.name, m.soloAt, t, t.now))
+		m.coarseOrderBroken(t)
 	}
 	if m.owner == nil {
 		start := maxTime(t.now, m.freeAt)
@@ -219,7 +219,7 @@ func (m *Mutex) grantLocked(t *Task, since, start Time) {
 			m.spinners.add(since, start)
 		}
 		if t.w.tracer != nil {
-			t.trace(Event{Name: m.name, Cat: "lockwait", Start: since, Dur: wait})
+			m.traceWait(t, since, wait)
 		}
 	}
 }
@@ -234,10 +234,7 @@ func (m *Mutex) Unlock(t *Task) {
 	if m.owner != t {
 		owner := m.owner
 		m.mu.Unlock()
-		if owner == nil {
-			panic(errorf(ErrNotOwner, "sim: %s unlocks %s, which no task holds", t, m.name))
-		}
-		panic(errorf(ErrNotOwner, "sim: %s unlocks %s held by %v", t, m.name, owner))
+		m.notOwner(t, owner)
 	}
 	hold := t.now.Sub(m.acquiredAt)
 	m.holds.Record(hold)
@@ -245,7 +242,7 @@ func (m *Mutex) Unlock(t *Task) {
 		m.holdMaxBy, m.holdMaxAt = t, m.acquiredAt
 	}
 	if t.w.tracer != nil {
-		t.trace(Event{Name: m.name, Cat: "lock", Start: m.acquiredAt, Dur: hold})
+		m.traceHold(t, hold)
 	}
 	m.freeAt = maxTime(m.freeAt, t.now)
 	m.owner = nil
@@ -268,6 +265,39 @@ func (m *Mutex) Unlock(t *Task) {
 	if t.sched && next != nil {
 		t.yield()
 	}
+}
+
+// The rare paths of Lock, Unlock and grantLocked are functions of their
+// own, kept out of line: a task waiting for a Mutex keeps Lock's (or
+// Unlock's) frame on its stack, and under a contended lock thousands of
+// tasks take turns, each turn fetching its stack into the CPU's caches
+// again, so that every byte of those frames costs time.
+
+//go:noinline
+func (m *Mutex) lockInKernelThread(t *Task) { t.mustBlock("mutex_lock " + m.name) }
+
+//go:noinline
+func (m *Mutex) coarseOrderBroken(t *Task) {
+	panic(errorf(ErrCoarseOrder, "sim: coarse schedule broken: %s took %s alone at %v, after %s asks for it at %v",
+		m.solo, m.name, m.soloAt, t, t.now))
+}
+
+//go:noinline
+func (m *Mutex) notOwner(t, owner *Task) {
+	if owner == nil {
+		panic(errorf(ErrNotOwner, "sim: %s unlocks %s, which no task holds", t, m.name))
+	}
+	panic(errorf(ErrNotOwner, "sim: %s unlocks %s held by %v", t, m.name, owner))
+}
+
+//go:noinline
+func (m *Mutex) traceWait(t *Task, since Time, wait time.Duration) {
+	t.trace(Event{Name: m.name, Cat: "lockwait", Start: since, Dur: wait})
+}
+
+//go:noinline
+func (m *Mutex) traceHold(t *Task, hold time.Duration) {
+	t.trace(Event{Name: m.name, Cat: "lock", Start: m.acquiredAt, Dur: hold})
 }
 
 // SetPrivate declares m a lock that one task alone takes (a namespace's or

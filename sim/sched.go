@@ -276,6 +276,7 @@ func (w *World) loop(s *scheduler) {
 		if m := next.lockWant; m != nil && m.enqueueWanted(next) {
 			continue // next waits for m without having run
 		}
+		w.resumes++
 		if alive := w.resumeTask(s, next); !alive {
 			w.mu.Lock()
 			next.finished = true

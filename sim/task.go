@@ -19,42 +19,53 @@ import (
 // nil *Task and then do nothing, so data structures can be used without a
 // simulation around them.
 type Task struct {
-	w      *World
-	id     int
-	name   string
-	inline bool // kernel-thread context: charged work advances the clock but never waits
+	// The fields every charge, lock and switch reads or writes come first,
+	// in the task's first three cache lines: with thousands of tasks taking
+	// turns, each turn starts with the task's state out of the CPU's
+	// caches, and fewer lines to fetch is less time per turn.
+
+	w *World
 
 	// Owned by the goroutine driving the task; written by others only under
 	// World.mu while the task is blocked in the scheduler.
 	now        Time
 	cpu        time.Duration // CPU time: charged work plus spinning
-	spin       time.Duration // part of cpu spent spinning on a Mutex
-	cpuWait    time.Duration // time spent runnable, waiting for a virtual CPU
-	cpu0       int           // the virtual CPU of the last charge (scheduled tasks)
-	cpu0End    Time          // when that charge ended
+	cpu0End    Time          // when the last charge ended (scheduled tasks)
 	sliceStart Time          // with Options.Coarse: when the task last yielded
+	cpu0       int           // the virtual CPU of the last charge
+	cpuWait    time.Duration // time spent runnable, waiting for a virtual CPU
 	lockWait   time.Duration // time spent waiting for Mutexes
-	slept      time.Duration
-	counters   Counters
+	spin       time.Duration // part of cpu spent spinning on a Mutex
 
 	// With a Profiler: the task's modelled call stack (its innermost
-	// frame) and the function that pops a frame (Frame); nil without.
-	frame    *frameNode
-	popFrame func()
+	// frame); nil without.
+	frame *frameNode
+
+	id int
 
 	// Scheduling state, guarded by World.mu.
-	sched    bool // driven by the World's scheduler (Spawn)
-	body     func(*Task)
-	resume   func() (struct{}, bool) // runs the coroutine until it parks; false when it has finished
-	stop     func()
-	suspend  func(struct{}) bool // inside the coroutine: back to the scheduler loop
 	heapIdx  int
-	lockWant *Mutex // the Mutex the task yielded on its way into (Options.Coarse)
+	lockWant *Mutex                  // the Mutex the task yielded on its way into (Options.Coarse)
+	held     int                     // Mutexes held
+	resume   func() (struct{}, bool) // runs the coroutine until it parks; false when it has finished
+	suspend  func(struct{}) bool     // inside the coroutine: back to the scheduler loop
+	sched    bool                    // driven by the World's scheduler (Spawn)
 	finished bool
 	// background: a kernel worker that does not keep Run going
 	// (SpawnBackgroundFrom).
 	background bool
-	held       int // Mutexes held
+
+	inline bool // kernel-thread context: charged work advances the clock but never waits
+
+	// counters holds the task's counts by counter slot (kindSlot), the
+	// kinds that almost every request charges in the first slots.
+	counters Counters
+
+	name     string
+	slept    time.Duration
+	popFrame func() // pops a frame (Frame); with a Profiler only
+	body     func(*Task)
+	stop     func()
 }
 
 // Name returns the task's name.
@@ -87,7 +98,13 @@ func (t *Task) LockWaitTime() time.Duration { return t.lockWait }
 func (t *Task) CPUWaitTime() time.Duration { return t.cpuWait }
 
 // Counters returns the work the task has counted.
-func (t *Task) Counters() Counters { return t.counters }
+func (t *Task) Counters() Counters {
+	var c Counters
+	for k := range c {
+		c[k] = t.counters[kindSlot[k]]
+	}
+	return c
+}
 
 // String returns "name#id" ("" for a nil Task).
 func (t *Task) String() string {

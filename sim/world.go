@@ -79,6 +79,10 @@ type World struct {
 	events timeline[func()]
 	sched  *scheduler // non-nil while Run executes
 	rng    *rand.Rand
+	// resumes counts the scheduler's switches into tasks, for the tests
+	// that bound how many a contended hand-off costs. Written by the
+	// scheduler loop only.
+	resumes int64
 
 	// evRun serialises event execution for direct tasks.
 	evRun sync.Mutex
