@@ -134,22 +134,29 @@ func BenchmarkNewRouteSocket(b *testing.B) {
 // BenchmarkNewRouteRealKernel adds the same routes through a real
 // NETLINK_ROUTE socket in a private network namespace (root only).
 func BenchmarkNewRouteRealKernel(b *testing.B) {
+	benchNewRoute(b, realKernelPair(b))
+}
+
+// realKernelPair dials a real NETLINK_ROUTE socket in a private network
+// namespace with veth0 and its peer up, closed when b ends; it skips b
+// where there is no real kernel namespace.
+func realKernelPair(b *testing.B) *netlink.Conn {
 	real, err := wiretest.NewReal()
 	if err != nil {
 		b.Skipf("no real kernel namespace: %v", err)
 	}
-	defer real.Close()
+	b.Cleanup(func() { real.Close() })
 	c, err := real.Dial()
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer c.Close()
+	b.Cleanup(func() { c.Close() })
 	for _, m := range []netlink.Message{vethPair(), linkUp(ifVeth1), linkUp(ifVeth0)} {
 		if _, err := c.Execute(m); err != nil {
 			b.Fatal(err)
 		}
 	}
-	benchNewRoute(b, c)
+	return c
 }
 
 // BenchmarkNewRoutePipelined is BenchmarkNewRoute with the requests sent
@@ -168,22 +175,7 @@ func BenchmarkNewRoutePipelined(b *testing.B) {
 // BenchmarkNewRoutePipelinedRealKernel is BenchmarkNewRouteRealKernel
 // pipelined as BenchmarkNewRoutePipelined is (root only).
 func BenchmarkNewRoutePipelinedRealKernel(b *testing.B) {
-	real, err := wiretest.NewReal()
-	if err != nil {
-		b.Skipf("no real kernel namespace: %v", err)
-	}
-	defer real.Close()
-	c, err := real.Dial()
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer c.Close()
-	for _, m := range []netlink.Message{vethPair(), linkUp(ifVeth1), linkUp(ifVeth0)} {
-		if _, err := c.Execute(m); err != nil {
-			b.Fatal(err)
-		}
-	}
-	benchNewRoutePipelined(b, c)
+	benchNewRoutePipelined(b, realKernelPair(b))
 }
 
 // setupPair creates veth0 (ifindex 3) with its peer and brings both up.
