@@ -191,7 +191,7 @@ var seedModes = []rtnl.Config{rtnl.Before, rtnl.After}
 var (
 	seed000Weight = map[string]float64{"before": 0.2, "after": 0.05}
 	seed001Weight = map[string]float64{"before": 3.3, "after": 1.9}
-	seed002Weight = 0.01
+	seed002Weight = map[string]float64{"before": 0.01, "after": 0.01}
 )
 
 // seed003Runs are seed 003's runs, in the table's order.
@@ -296,44 +296,42 @@ func RunSeedsWith(only []string, o SeedsOptions) ([]SeedRow, error) {
 	}
 	// The table's runs, in its order; each is one simulated machine.
 	var runs []seedRun
+	// eachMode adds a seed's runs before and after its patch, whose rows
+	// are the phases named.
+	eachMode := func(seed string, weight map[string]float64, run func(rtnl.Config, sim.Tracer) (*Report, error), phases ...string) {
+		for _, cfg := range seedModes {
+			mode := cfg.String()
+			runs = append(runs, seedRun{name: "seed " + seed + " " + mode, weight: weight[mode],
+				run: func(tr sim.Tracer) ([]SeedRow, error) {
+					r, err := run(cfg, tr)
+					if err != nil {
+						return nil, err
+					}
+					return rowsOf(seed, mode, r, phases...), nil
+				}})
+		}
+	}
 	for _, seed := range SeedIDs {
 		if !slices.Contains(only, seed) {
 			continue
 		}
 		switch seed {
 		case "000":
-			for _, cfg := range seedModes {
-				runs = append(runs, seedRun{name: "seed 000 " + cfg.String(), weight: seed000Weight[cfg.String()],
-					run: func(tr sim.Tracer) ([]SeedRow, error) {
-						r, err := Seed000(cfg, Seed000Params{Nexthops: size(seed000Nexthops), Machine: o.Machine, Tracer: tr})
-						if err != nil {
-							return nil, err
-						}
-						return rowsOf(seed, cfg.String(), r.Report, "link down"), nil
-					}})
-			}
+			eachMode(seed, seed000Weight, func(cfg rtnl.Config, tr sim.Tracer) (*Report, error) {
+				r, err := Seed000(cfg, Seed000Params{Nexthops: size(seed000Nexthops), Machine: o.Machine, Tracer: tr})
+				if err != nil {
+					return nil, err
+				}
+				return r.Report, nil
+			}, "link down")
 		case "001":
-			for _, cfg := range seedModes {
-				runs = append(runs, seedRun{name: "seed 001 " + cfg.String(), weight: seed001Weight[cfg.String()],
-					run: func(tr sim.Tracer) ([]SeedRow, error) {
-						r, err := Seed001(cfg, Seed001Params{VLANs: size(seed001VLANs), Machine: o.Machine, Tracer: tr})
-						if err != nil {
-							return nil, err
-						}
-						return rowsOf(seed, cfg.String(), r, "create vlans", "bring up", "assign addresses", "attach to vrf"), nil
-					}})
-			}
+			eachMode(seed, seed001Weight, func(cfg rtnl.Config, tr sim.Tracer) (*Report, error) {
+				return Seed001(cfg, Seed001Params{VLANs: size(seed001VLANs), Machine: o.Machine, Tracer: tr})
+			}, "create vlans", "bring up", "assign addresses", "attach to vrf")
 		case "002":
-			for _, cfg := range seedModes {
-				runs = append(runs, seedRun{name: "seed 002 " + cfg.String(), weight: seed002Weight,
-					run: func(tr sim.Tracer) ([]SeedRow, error) {
-						r, err := Seed002(cfg, Seed002Params{Interfaces: size(100), Machine: o.Machine, Tracer: tr})
-						if err != nil {
-							return nil, err
-						}
-						return rowsOf(seed, cfg.String(), r, "script"), nil
-					}})
-			}
+			eachMode(seed, seed002Weight, func(cfg rtnl.Config, tr sim.Tracer) (*Report, error) {
+				return Seed002(cfg, Seed002Params{Interfaces: size(100), Machine: o.Machine, Tracer: tr})
+			}, "script")
 		case "003":
 			for _, r := range seed003Runs {
 				v := map[rt.Family]int{rt.FamilyInet: 4, rt.FamilyInet6: 6}[r.family]
