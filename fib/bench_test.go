@@ -313,7 +313,8 @@ func heapInUse() uint64 {
 // BenchmarkMemory1M measures the heap one million routes sharing 16
 // gateways take, per route, next to what the kernel's trie of the same
 // shape takes (leaves, fib_aliases, tnodes and their pointer arrays; the
-// fib_infos are shared in both) and what bart takes.
+// fib_infos are shared in both) and what bart takes; counted-B/route is the
+// same FIB with counted flushes on, which index every fib_info's routes.
 func BenchmarkMemory1M(b *testing.B) {
 	const n = 1 << 20
 	r := rand.New(rand.NewPCG(9, 10))
@@ -322,31 +323,39 @@ func BenchmarkMemory1M(b *testing.B) {
 	for i := range gws {
 		gws[i] = addrFrom4(0xc6336400 | uint32(2+i))
 	}
-	var perRoute, kernel, bartPer float64
+	var perRoute, counted, kernel, bartPer float64
 	for b.Loop() {
-		e := benchEnv(b, nexthop.FlushDeferred)
-		before := heapInUse()
-		for i, p := range ps {
-			if err := e.f.Add(nil, Route{Dst: p, Gateway: gws[i%16], Protocol: ProtoBoot}, rt.ModeAdd); err != nil {
-				b.Fatal(err)
+		for _, cw := range []bool{false, true} {
+			e := benchEnv(b, nexthop.FlushDeferred)
+			e.f.SetCountedWalks(cw)
+			before := heapInUse()
+			for i, p := range ps {
+				if err := e.f.Add(nil, Route{Dst: p, Gateway: gws[i%16], Protocol: ProtoBoot}, rt.ModeAdd); err != nil {
+					b.Fatal(err)
+				}
 			}
+			after := heapInUse()
+			if cw {
+				counted = float64(after-before) / n
+			} else {
+				perRoute = float64(after-before) / n
+			}
+			st := e.f.Table(TableMain).Stats()
+			kernel = float64(st.KernelBytes()) / float64(st.Prefixes)
+			runtime.KeepAlive(e)
 		}
-		after := heapInUse()
-		perRoute = float64(after-before) / n
-		st := e.f.Table(TableMain).Stats()
-		kernel = float64(st.KernelBytes()) / float64(st.Prefixes)
-		runtime.KeepAlive(e)
 
-		before = heapInUse()
+		before := heapInUse()
 		bt := new(bart.Table[int])
 		for i, p := range ps {
 			bt.Insert(p, i)
 		}
-		after = heapInUse()
+		after := heapInUse()
 		bartPer = float64(after-before) / n
 		runtime.KeepAlive(bt)
 	}
 	b.ReportMetric(perRoute, "B/route")
+	b.ReportMetric(counted, "counted-B/route")
 	b.ReportMetric(kernel, "kernel-B/route")
 	b.ReportMetric(bartPer, "bart-B/route")
 }
