@@ -44,6 +44,13 @@ import (
 type countedTrie struct {
 	track bool     // mark changed tnodes dirty
 	dirty []uint32 // the tnodes marked dirty (some since freed or clean)
+	// sites[i] holds the keys of the leaves where fib_info i has routes
+	// in this trie: every such leaf's key at least once, and stale keys
+	// (of routes since removed) that stale[i] counts at most. A list is
+	// compacted once its stale keys could be half of it, so it never
+	// holds more than twice the fib_info's routes here.
+	sites [][]uint32
+	stale []int32
 	// Scratch of flushCounted.
 	events []flushEvent
 	stack  []uint32
@@ -58,20 +65,6 @@ type flushEvent struct {
 	node ref
 }
 
-// aliasSites is, per fib_info, where the routes that use it are: the trie
-// and the leaf's key, with the number of routes there.
-type aliasSites struct {
-	at map[siteKey]int32 // position in of[info]
-	of [][]aliasSite     // by fib_info number
-}
-
-type siteKey struct{ info, trie, key uint32 }
-
-type aliasSite struct {
-	trie, key uint32
-	n         int32
-}
-
 // SetCountedWalks turns counted fib_table_flush on or off: with it, a
 // flush of the routes of dead fib_infos visits only the leaves that hold
 // them (and the tnodes above them and any a resize would change), and
@@ -79,7 +72,7 @@ type aliasSite struct {
 // and virtual time are those of the real walk; only real time drops. The
 // caller holds RTNL.
 func (f *FIB) SetCountedWalks(on bool) {
-	if on == (f.fis.sites != nil) {
+	if on == f.fis.counted {
 		return
 	}
 	var tries []*trie
@@ -89,8 +82,8 @@ func (f *FIB) SetCountedWalks(on bool) {
 		}
 	}
 	f.fis.deadList, f.fis.inDead = nil, nil
+	f.fis.counted = on
 	if !on {
-		f.fis.sites = nil
 		for _, tr := range tries {
 			for i := range tr.tn {
 				tr.tn[i].dirty = false
@@ -99,7 +92,6 @@ func (f *FIB) SetCountedWalks(on bool) {
 		}
 		return
 	}
-	f.fis.sites = &aliasSites{at: make(map[siteKey]int32)}
 	for i := uint32(1); i < f.fis.next; i++ {
 		if f.fis.dead[i] {
 			f.fis.setDead(i, true)
@@ -153,45 +145,61 @@ func (t *trie) setLeafSlen(l uint32, slen uint8) {
 
 // siteAdd records a route of fib_info info at leaf key of this trie.
 func (t *trie) siteAdd(info, key uint32) {
-	s := t.fis.sites
-	if s == nil {
+	if !t.cf.track {
 		return
 	}
-	k := siteKey{info, t.no, key}
-	if p, ok := s.at[k]; ok {
-		s.of[info][p].n++
-		return
+	cf := &t.cf
+	for len(cf.sites) <= int(info) {
+		cf.sites = append(cf.sites, nil)
+		cf.stale = append(cf.stale, 0)
 	}
-	for len(s.of) <= int(info) {
-		s.of = append(s.of, nil)
-	}
-	s.at[k] = int32(len(s.of[info]))
-	s.of[info] = append(s.of[info], aliasSite{trie: t.no, key: key, n: 1})
+	cf.sites[info] = append(cf.sites[info], key)
 }
 
-// siteDel forgets a route of fib_info info at leaf key of this trie.
+// siteDel forgets a route of fib_info info at leaf key of this trie: its
+// key stays listed, counted stale, until the list is compacted.
 func (t *trie) siteDel(info, key uint32) {
-	s := t.fis.sites
-	if s == nil {
+	if !t.cf.track {
 		return
 	}
-	k := siteKey{info, t.no, key}
-	p, ok := s.at[k]
-	if !ok {
+	cf := &t.cf
+	if int(info) >= len(cf.sites) || len(cf.sites[info]) == 0 {
 		panic(fmt.Sprintf("fib: no route of fib_info %d at %#x in the alias index", info, key))
 	}
-	list := s.of[info]
-	if list[p].n--; list[p].n > 0 {
-		return
+	if cf.stale[info]++; 2*int(cf.stale[info]) > len(cf.sites[info]) {
+		t.compactSites(info)
 	}
-	delete(s.at, k)
-	last := len(list) - 1
-	if int(p) != last {
-		list[p] = list[last]
-		s.at[siteKey{info, list[p].trie, list[p].key}] = p
+}
+
+// compactSites keeps, once each, the keys of fib_info info's list whose
+// leaf holds a route of it.
+func (t *trie) compactSites(info uint32) {
+	cf := &t.cf
+	keys := cf.sites[info]
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	n := 0
+	for _, key := range keys {
+		if l := t.leafAt(key); l != 0 && t.leafHas(l, info) {
+			keys[n] = key
+			n++
+		}
 	}
-	list[last] = aliasSite{}
-	s.of[info] = list[:last]
+	keys = keys[:n]
+	if cap(keys) > 2*n+8 {
+		keys = slices.Clip(slices.Clone(keys)) // let a list that shrank go
+	}
+	cf.sites[info], cf.stale[info] = keys, 0
+}
+
+// leafHas reports whether leaf l holds a route of fib_info info.
+func (t *trie) leafHas(l, info uint32) bool {
+	for a := t.lf[l].head; a != 0; a = t.al(a).next {
+		if t.al(a).info == info {
+			return true
+		}
+	}
+	return false
 }
 
 // manyDead reports whether the dead fib_infos' routes, in all tries, are
@@ -201,8 +209,8 @@ func (t *trie) manyDead() bool {
 	it := t.fis
 	n, limit := 0, t.nLeaves/4
 	for _, i := range it.deadList {
-		if it.dead[i] && int(i) < len(it.sites.of) {
-			if n += len(it.sites.of[i]); n > limit {
+		if it.dead[i] && int(i) < len(t.cf.sites) {
+			if n += len(t.cf.sites[i]); n > limit {
 				return true
 			}
 		}
@@ -273,20 +281,17 @@ func (tb *Table) flushCounted(t *sim.Task) int {
 			continue
 		}
 		live = append(live, i)
-		if int(i) >= len(it.sites.of) {
+		if int(i) >= len(cf.sites) {
 			continue
 		}
-		for _, s := range it.sites.of[i] {
-			if s.trie != tr.no {
-				continue
-			}
-			l := tr.leafAt(s.key)
+		for _, key := range cf.sites[i] {
+			l := tr.leafAt(key)
 			if l == 0 {
-				panic(fmt.Sprintf("fib: alias index names no leaf at %#x", s.key))
+				continue // a stale key
 			}
 			for a := tr.lf[l].head; a != 0; a = tr.al(a).next {
 				if fa := tr.al(a); fa.tbID == tb.id && it.dead[fa.info] {
-					evs = append(evs, flushEvent{key: s.key, node: leafRef(l)})
+					evs = append(evs, flushEvent{key: key, node: leafRef(l)})
 					break
 				}
 			}

@@ -388,3 +388,50 @@ func runCounted(t *testing.T, seed uint64, policy nexthop.Policy, steps int) (un
 	p.exit()
 	return p.unsettled, p.flushes
 }
+
+// TestCountedSitesChurn: a fib_info's list of leaves stays within twice
+// its routes however often routes come and go (stale keys are compacted
+// away), and a flush after the churn still matches the real walk.
+func TestCountedSitesChurn(t *testing.T) {
+	p := newCountedPair(t, 0, nexthop.FlushPerNexthop)
+	p.run(setupLines()...)
+	p.run("nexthop add id 1 via 198.51.100.2 dev vethA")
+	for round := range 20 {
+		for i := range 32 {
+			p.run(fmt.Sprintf("route add 10.1.%d.0/24 nhid 1", i))
+		}
+		for i := range 32 {
+			if i%4 != round%4 {
+				p.run(fmt.Sprintf("route del 10.1.%d.0/24", i))
+			}
+		}
+		for i := range 32 {
+			if i%4 == round%4 {
+				p.run(fmt.Sprintf("route del 10.1.%d.0/24", i))
+			}
+		}
+		if err := p.ce.f.CheckInvariants(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// 1280 route adds and deletes later, only the set-up's routes are
+	// listed (local and main share the trie).
+	tr := p.ce.f.Table(TableMain).t
+	keys := 0
+	for _, k := range tr.cf.sites {
+		keys += len(k)
+	}
+	if keys == 0 || keys > 2*tr.nAliases {
+		t.Fatalf("%d keys listed for %d routes", keys, tr.nAliases)
+	}
+	for i := range 32 {
+		p.run(fmt.Sprintf("route add 10.1.%d.0/24 nhid 1", i))
+	}
+	p.run("nexthop del id 1")
+	if p.flushes == 0 {
+		t.Fatal("no flush")
+	}
+	if d := sameFIB(p.ce, p.re); d != "" {
+		t.Fatal(d)
+	}
+}

@@ -199,10 +199,10 @@ func (tb *Table) insert(t *sim.Task, cfg *config) error {
 			// rewriting it in place is the same.
 			x := tr.al(fa)
 			drop := tr.fiOf(x)
-			tr.siteDel(drop.idx, key)
-			tr.siteAdd(fi.idx, key)
 			*x = alias{info: fi.idx, tos: x.tos, typ: cfg.typ, slen: x.slen,
 				tbID: tb.id, state: x.state &^ faAccessed, next: x.next}
+			tr.siteDel(drop.idx, key)
+			tr.siteAdd(fi.idx, key)
 			f.releaseInfo(drop)
 			t.Charge(sim.FibAliasInsert, 1)
 			tb.routeMsg(t, cfg, false, nlflags|rt.NLMReplace, key, slen, cfg.typ, tos, fi)
@@ -266,8 +266,8 @@ func (tb *Table) delete(t *sim.Task, cfg *config) error {
 	}
 	fi := tr.fiOf(tr.al(del))
 	tb.routeMsg(t, cfg, true, 0, key, slen, tr.al(del).typ, tos, fi)
-	tr.siteDel(fi.idx, key)
 	tr.removeAlias(tp, l, del)
+	tr.siteDel(fi.idx, key)
 	tr.freeAlias(del)
 	tb.routes--
 	tb.f.releaseInfo(fi)
@@ -540,7 +540,7 @@ func (tb *Table) Lookup(t *sim.Task, fl Flow) (Result, error) {
 // dead (and, with flushAll, its error routes), resizing the trie on the way
 // back up. It returns the number of routes removed.
 func (tb *Table) flush(t *sim.Task, flushAll bool) int {
-	if !flushAll && tb.f.fis.sites != nil && !tb.t.manyDead() {
+	if !flushAll && tb.f.fis.counted && !tb.t.manyDead() {
 		return tb.flushCounted(t)
 	}
 	defer t.Frame("fib_table_flush")()

@@ -213,11 +213,10 @@ type infoTable struct {
 	free []uint32 // released numbers, for reuse
 	next uint32   // the next number never handed out
 
-	tries uint32 // the tries numbered so far (trie.no)
-	// With counted flushes (counted.go): where each fib_info's routes
-	// are, and the fib_infos flagged dead since the last flush that
-	// found them released or alive again.
-	sites    *aliasSites
+	// With counted flushes (counted.go, counted set): the fib_infos
+	// flagged dead since the last flush that found them released or
+	// alive again.
+	counted  bool
 	deadList []uint32
 	inDead   []bool // number i is in deadList
 }
@@ -274,7 +273,7 @@ func (it *infoTable) add(fi *fibInfo) { it.setDead(fi.idx, fi.flags&FlagDead != 
 // when counted flushes are on.
 func (it *infoTable) setDead(i uint32, dead bool) {
 	it.dead[i] = dead
-	if !dead || it.sites == nil {
+	if !dead || !it.counted {
 		return
 	}
 	for len(it.inDead) <= int(i) {
@@ -340,7 +339,6 @@ type trie struct {
 	fis      *infoTable
 	freeList []uint32 // scratch: the tnodes an inflate or halve replaces
 
-	no uint32      // the trie's number in its FIB, for the alias index
 	cf countedTrie // counted fib_table_flush's bookkeeping (counted.go)
 }
 
@@ -355,9 +353,8 @@ type syncMem struct {
 const defaultSyncMem = 512 * 1024
 
 func newTrie(w *trieWork, m *syncMem, fis *infoTable) *trie {
-	fis.tries++
-	t := &trie{work: w, mem: m, fis: fis, no: fis.tries}
-	t.cf.track = fis.sites != nil
+	t := &trie{work: w, mem: m, fis: fis}
+	t.cf.track = fis.counted
 	// tn[0] is the trie key vector; lf[0] and fa[0] are unused so that
 	// index 0 can mean "none".
 	t.tn = append(t.tn, tnode{pos: keyLength, slen: keyLength})
