@@ -202,9 +202,9 @@ func (t *trie) leafHas(l, info uint32) bool {
 	return false
 }
 
-// manyDead reports whether the dead fib_infos' routes, in all tries, are
-// on as many sites as a quarter of this trie's leaves: a flush that may
-// visit that many leaves is quicker walked for real.
+// manyDead reports whether this trie lists the dead fib_infos' routes on
+// as many leaves as a quarter of its own (stale keys included): a flush
+// that may visit that many leaves is quicker walked for real.
 func (t *trie) manyDead() bool {
 	it := t.fis
 	n, limit := 0, t.nLeaves/4
