@@ -502,7 +502,7 @@ func (d *Device) vxlanApply(c vxlanConf, lower *Device, ipv6, changelink bool) {
 	headroom := ethHLen
 	maxMTU := ethMaxMTU
 	if lower != nil {
-		headroom = ethHLen + lower.headroom()
+		headroom = ethHLen + lower.Headroom()
 		maxMTU = max(lower.mtu-vxlanHeadroom(ipv6), ethMinMTU)
 		if !changelink && c.mtu == 0 {
 			d.mtu = maxMTU
@@ -513,16 +513,14 @@ func (d *Device) vxlanApply(c vxlanConf, lower *Device, ipv6, changelink bool) {
 	v.cfg, v.ipv6 = c.VxlanInfo, ipv6
 }
 
-// headroom is a device's needed_headroom: a vxlan's, 0 for the others.
-func (d *Device) headroom() int {
+// Headroom returns the device's needed_headroom (IFLA_HEADROOM): a
+// vxlan's, 0 for the others.
+func (d *Device) Headroom() int {
 	if v := d.priv.vxlan; v != nil {
 		return v.headroom
 	}
 	return 0
 }
-
-// Headroom returns the device's needed_headroom (IFLA_HEADROOM).
-func (d *Device) Headroom() int { return d.headroom() }
 
 // create builds a vxlan device: Ethernet setup with a random address,
 // IFF_BROADCAST|IFF_MULTICAST, MTU range 68 to 65535, no qdisc; then the
