@@ -83,7 +83,6 @@ func parseVxlan(h *handle, words []string, setOp bool, family rt.Family, stderr 
 	p := &vxlanParse{seen: map[string]bool{}, learning: true}
 	p.s.Data = true
 	a := &args{w: words}
-	u8 := func(b bool) *bool { return &b }
 	for ; a.more(); a.skip() {
 		w := a.peek()
 		var err error
@@ -168,7 +167,7 @@ func parseVxlan(h *handle, words []string, setOp bool, family rt.Family, stderr 
 		case p.flagWord(w) != nil:
 			f := p.flagWord(w)
 			if err = p.dup(f.name, w, w); err == nil {
-				*f.dst = u8(matches(w, f.name))
+				*f.dst = new(matches(w, f.name))
 			}
 		case matches(w, "external"), matches(w, "noexternal"):
 			if err = p.dup("external", w, w); err == nil {
@@ -176,7 +175,7 @@ func parseVxlan(h *handle, words []string, setOp bool, family rt.Family, stderr 
 				if p.metadata {
 					p.learning = false
 				}
-				p.s.CollectMetadata = u8(p.metadata)
+				p.s.CollectMetadata = new(p.metadata)
 			}
 		case matches(w, "gbp"):
 			if err = p.dup("gbp", w, w); err == nil {
@@ -189,7 +188,7 @@ func parseVxlan(h *handle, words []string, setOp bool, family rt.Family, stderr 
 		case w == "vnifilter", w == "novnifilter":
 			if err = p.dup("vnifilter", w, w); err == nil {
 				p.vnifilter = w == "vnifilter"
-				p.s.VNIFilter = u8(p.vnifilter)
+				p.s.VNIFilter = new(p.vnifilter)
 			}
 		case matches(w, "help"):
 			return p.s, vxlanFail(vxlanExplain)

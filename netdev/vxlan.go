@@ -189,15 +189,16 @@ const (
 	vxlanGBPUsedBits = 0x80ffffff // VXLAN_GBP_USED_BITS
 )
 
-// vxlanFlag applies a u8 flag attribute, refusing it on changelink unless
-// the kernel lets it change.
+// vxlanFlag applies a u8 flag attribute, refusing it on changelink: the
+// flags the kernel lets change (localbypass, mc_route) are not modelled
+// beyond their defaults, and are not read through it.
 //
 // Kernel: vxlan_nl2flag, vxlan_flag_attr_error (include/net/vxlan.h).
-func vxlanFlag(dst *bool, v *bool, name string, changelink, changeOK bool) error {
+func vxlanFlag(dst *bool, v *bool, name string, changelink bool) error {
 	if v == nil {
 		return nil
 	}
-	if changelink && !changeOK {
+	if changelink {
 		return errno.Errorf(syscall.EOPNOTSUPP, "vxlan: cannot change %s flag", name)
 	}
 	*dst = *v
@@ -253,7 +254,7 @@ func (s VxlanSettings) nl2conf(old *VxlanInfo, mtuAttr bool, mtu int) (vxlanConf
 		c.TTL = *s.TTL
 	}
 	if s.TTLInherit {
-		if err := vxlanFlag(&c.TTLInherit, ptrTo(true), "TTL_INHERIT", changelink, false); err != nil {
+		if err := vxlanFlag(&c.TTLInherit, new(true), "TTL_INHERIT", changelink); err != nil {
 			return c, err
 		}
 	}
@@ -273,7 +274,7 @@ func (s VxlanSettings) nl2conf(old *VxlanInfo, mtuAttr bool, mtu int) (vxlanConf
 		v    *bool
 		name string
 	}{{&c.Proxy, s.Proxy, "PROXY"}, {&c.RSC, s.RSC, "RSC"}, {&c.L2Miss, s.L2Miss, "L2MISS"}, {&c.L3Miss, s.L3Miss, "L3MISS"}} {
-		if err := vxlanFlag(f.dst, f.v, f.name, changelink, false); err != nil {
+		if err := vxlanFlag(f.dst, f.v, f.name, changelink); err != nil {
 			return c, err
 		}
 	}
@@ -283,7 +284,7 @@ func (s VxlanSettings) nl2conf(old *VxlanInfo, mtuAttr bool, mtu int) (vxlanConf
 		}
 		c.Limit = *s.Limit
 	}
-	if err := vxlanFlag(&c.CollectMetadata, s.CollectMetadata, "COLLECT_METADATA", changelink, false); err != nil {
+	if err := vxlanFlag(&c.CollectMetadata, s.CollectMetadata, "COLLECT_METADATA", changelink); err != nil {
 		return c, err
 	}
 	if r := s.PortRange; r != nil {
@@ -312,7 +313,7 @@ func (s VxlanSettings) nl2conf(old *VxlanInfo, mtuAttr bool, mtu int) (vxlanConf
 		name string
 	}{{&c.UDPZeroCsum6TX, s.UDPZeroCsum6TX, "UDP_ZERO_CSUM6_TX"}, {&c.UDPZeroCsum6RX, s.UDPZeroCsum6RX, "UDP_ZERO_CSUM6_RX"},
 		{&c.RemcsumTX, s.RemcsumTX, "REMCSUM_TX"}, {&c.RemcsumRX, s.RemcsumRX, "REMCSUM_RX"}} {
-		if err := vxlanFlag(f.dst, f.v, f.name, changelink, false); err != nil {
+		if err := vxlanFlag(f.dst, f.v, f.name, changelink); err != nil {
 			return c, err
 		}
 	}
@@ -321,7 +322,7 @@ func (s VxlanSettings) nl2conf(old *VxlanInfo, mtuAttr bool, mtu int) (vxlanConf
 		usedVNI |= ^uint32(vxlanVNIMask)
 	}
 	if s.GBP {
-		if err := vxlanFlag(&c.GBP, ptrTo(true), "GBP", changelink, false); err != nil {
+		if err := vxlanFlag(&c.GBP, new(true), "GBP", changelink); err != nil {
 			return c, err
 		}
 		usedFlags |= vxlanGBPUsedBits
@@ -350,7 +351,7 @@ func (s VxlanSettings) nl2conf(old *VxlanInfo, mtuAttr bool, mtu int) (vxlanConf
 		c.DF = VxlanDF(*s.DF)
 	}
 	if s.VNIFilter != nil {
-		if err := vxlanFlag(&c.VNIFilter, s.VNIFilter, "VNIFILTER", changelink, false); err != nil {
+		if err := vxlanFlag(&c.VNIFilter, s.VNIFilter, "VNIFILTER", changelink); err != nil {
 			return c, err
 		}
 		if c.VNIFilter && !c.CollectMetadata {
@@ -371,8 +372,6 @@ func (s VxlanSettings) nl2conf(old *VxlanInfo, mtuAttr bool, mtu int) (vxlanConf
 	}
 	return c, nil
 }
-
-func ptrTo[T any](v T) *T { return &v }
 
 // configValidate checks a configuration against the namespace it lives in
 // (src, where the lower device is looked up and VNIs are unique), fills in
@@ -503,7 +502,7 @@ func (d *Device) vxlanApply(c vxlanConf, lower *Device, ipv6, changelink bool) {
 	headroom := ethHLen
 	maxMTU := ethMaxMTU
 	if lower != nil {
-		headroom = ethHLen + lower.headroom()
+		headroom = ethHLen + lower.Headroom()
 		maxMTU = max(lower.mtu-vxlanHeadroom(ipv6), ethMinMTU)
 		if !changelink && c.mtu == 0 {
 			d.mtu = maxMTU
@@ -514,16 +513,14 @@ func (d *Device) vxlanApply(c vxlanConf, lower *Device, ipv6, changelink bool) {
 	v.cfg, v.ipv6 = c.VxlanInfo, ipv6
 }
 
-// headroom is a device's needed_headroom: a vxlan's, 0 for the others.
-func (d *Device) headroom() int {
+// Headroom returns the device's needed_headroom (IFLA_HEADROOM): a
+// vxlan's, 0 for the others.
+func (d *Device) Headroom() int {
 	if v := d.priv.vxlan; v != nil {
 		return v.headroom
 	}
 	return 0
 }
-
-// Headroom returns the device's needed_headroom (IFLA_HEADROOM).
-func (d *Device) Headroom() int { return d.headroom() }
 
 // create builds a vxlan device: Ethernet setup with a random address,
 // IFF_BROADCAST|IFF_MULTICAST, MTU range 68 to 65535, no qdisc; then the

@@ -506,7 +506,7 @@ func newLink(r *request) ([]netlink.Message, error) {
 			}
 		}
 	}
-	if kind == "vxlan" && hasKind {
+	if kind == "vxlan" {
 		// vxlan_validate, before anything else looks at the message.
 		if err := vxlanAddrLen(a); err != nil {
 			return nil, err
@@ -515,7 +515,7 @@ func newLink(r *request) ([]netlink.Message, error) {
 	if req.Change, err = linkChange(m, a); err != nil {
 		return nil, err
 	}
-	if kind == "vxlan" && hasKind {
+	if kind == "vxlan" {
 		vs := vxlanSettings(data, info.has(uapi.IFLA_INFO_DATA))
 		req.Change.Vxlan = &vs
 	}
