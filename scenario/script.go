@@ -18,6 +18,13 @@ import (
 // "# phase: NAME". ip's batch reads it as a comment.
 const PhaseMarker = "# phase:"
 
+// PhaseName returns the phase a line starts, and whether it is a phase
+// marker: "# phase: NAME", spaces around it and NAME trimmed.
+func PhaseName(line string) (name string, ok bool) {
+	name, ok = strings.CutPrefix(strings.TrimSpace(line), PhaseMarker)
+	return strings.TrimSpace(name), ok
+}
+
 // ScriptParams is a Script's script and machine.
 type ScriptParams struct {
 	Name   string // the script's name in error messages and the Report (default "script")
@@ -55,8 +62,7 @@ func SplitPhases(script string) ([]ScriptPhase, error) {
 	for sc.Scan() {
 		line++
 		text := sc.Text()
-		if name, ok := strings.CutPrefix(strings.TrimSpace(text), PhaseMarker); ok {
-			name = strings.TrimSpace(name)
+		if name, ok := PhaseName(text); ok {
 			if name == "" {
 				return nil, fmt.Errorf("line %d: %q names no phase", line, text)
 			}

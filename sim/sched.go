@@ -329,7 +329,9 @@ func (t *Task) yield() {
 	// Fast path: nothing is due before the task's new time.
 	if !w.events.dueBy(t.now) &&
 		(len(s.runq) == 0 || (runEntry{t.now, t.id, t}).before(s.runq[0])) {
-		w.advanceHorizon(t.now)
+		if t.background {
+			w.advanceHorizon(t.now) // it runs on at t.now
+		}
 		w.mu.Unlock()
 		return
 	}

@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -252,7 +253,7 @@ func seedCase(seed, sizes string, o seedOptions, set map[string]bool) (*sweepCas
 	only := map[string][]string{"family": {"003"}, "rules": {"003"}, "start": {"003"}, "cpus": {"003", "004"},
 		"method": {"004"}, "threads": {"004"}}
 	for f, seeds := range only {
-		if set[f] && !strings.Contains(strings.Join(seeds, ","), seed) {
+		if set[f] && !slices.Contains(seeds, seed) {
 			return nil, fmt.Errorf("-%s is an option of seed %s, not %s", f, strings.Join(seeds, " and "), seed)
 		}
 	}

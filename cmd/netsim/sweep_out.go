@@ -1,6 +1,5 @@
 // The output of `netsim sweep`: the results by mode, phase and measure,
-// their table, their JSON and CSV forms (the CSV read back too) and the
-// log-log plot.
+// their table, their JSON and CSV forms and the log-log plot.
 
 package main
 
@@ -237,70 +236,6 @@ func writeSweepCSVFile(file string, res []sweepMode) error {
 		err = cerr
 	}
 	return err
-}
-
-// readSweepCSV reads writeSweepCSV's file back, fitting the exponents
-// again (seed 003's up to P and from P are not in it).
-func readSweepCSV(r io.Reader) ([]sweepMode, error) {
-	rows, err := csv.NewReader(r).ReadAll()
-	if err != nil {
-		return nil, err
-	}
-	if len(rows) < 2 || len(rows[0]) != 5 || !slices.Equal(rows[0][:3], []string{"mode", "phase", "measure"}) || rows[0][4] != "value" {
-		return nil, fmt.Errorf("not a sweep CSV: want the header mode,phase,measure,SIZE,value")
-	}
-	varName := rows[0][3]
-	var res []sweepMode
-	mode := func(name string) *sweepMode {
-		for i := range res {
-			if res[i].Mode == name {
-				return &res[i]
-			}
-		}
-		res = append(res, sweepMode{Mode: name, Var: varName})
-		return &res[len(res)-1]
-	}
-	for i, row := range rows[1:] {
-		line := i + 2
-		k, err := strconv.Atoi(row[3])
-		if err != nil {
-			return nil, fmt.Errorf("line %d: size %q is not a number", line, row[3])
-		}
-		v, err := strconv.ParseFloat(row[4], 64)
-		if err != nil {
-			return nil, fmt.Errorf("line %d: value %q is not a number", line, row[4])
-		}
-		m := mode(row[0])
-		if row[1] == "" && row[2] == csvMakespan {
-			m.Sizes, m.Seconds = append(m.Sizes, k), append(m.Seconds, v)
-			continue
-		}
-		at := slices.Index(m.Sizes, k)
-		if at < 0 {
-			return nil, fmt.Errorf("line %d: %s=%d has no makespan row before it", line, varName, k)
-		}
-		pi := slices.IndexFunc(m.Phases, func(p sweepPhaseOut) bool { return p.Phase == row[1] })
-		if pi < 0 {
-			m.Phases, pi = append(m.Phases, sweepPhaseOut{Phase: row[1]}), len(m.Phases)
-		}
-		p := &m.Phases[pi]
-		mi := slices.IndexFunc(p.Measures, func(ms sweepMeasureOut) bool { return ms.Measure == row[2] })
-		if mi < 0 {
-			p.Measures, mi = append(p.Measures, sweepMeasureOut{Measure: row[2], Values: make([]float64, len(m.Sizes))}), len(p.Measures)
-		}
-		p.Measures[mi].Values[at] = v
-	}
-	for i := range res {
-		m := &res[i]
-		m.Exponent, m.ExponentSE = fitFields(fitOf(m.Sizes, m.Seconds, 0, math.MaxInt))
-		for pi := range m.Phases {
-			for mi := range m.Phases[pi].Measures {
-				ms := &m.Phases[pi].Measures[mi]
-				ms.Exponent, ms.ExponentSE = fitFields(fitOf(m.Sizes, ms.Values, 0, math.MaxInt))
-			}
-		}
-	}
-	return res, nil
 }
 
 // plotSweep draws measures of phase ("": the last) against the size on

@@ -58,16 +58,13 @@ func usesVar(template, name string) bool {
 	return regexp.MustCompile(`\$(` + name + `\b|\{` + name + `[}:#%/^,\[-])`).MatchString(template)
 }
 
-// phaseLine is a template line that is a phase marker: `# phase: NAME`.
-var phaseLine = regexp.MustCompile(`^[ \t]*` + regexp.QuoteMeta(scenario.PhaseMarker) + `[ \t]*(.*?)[ \t]*$`)
-
 // markPhases makes each `# phase: NAME` line of a template print itself:
 // bash skips comments, and the batch it prints must keep the marker.
 func markPhases(template string) string {
 	lines := strings.Split(template, "\n")
 	for i, l := range lines {
-		if m := phaseLine.FindStringSubmatch(l); m != nil {
-			lines[i] = "printf '%s\\n' " + shellQuote(scenario.PhaseMarker+" "+m[1])
+		if name, ok := scenario.PhaseName(l); ok {
+			lines[i] = "printf '%s\\n' " + shellQuote(scenario.PhaseMarker+" "+name)
 		}
 	}
 	return strings.Join(lines, "\n")
