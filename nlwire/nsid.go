@@ -162,8 +162,8 @@ func getNsid(r *request) ([]netlink.Message, error) {
 // Kernel: rtnl_net_dumpid, rtnl_valid_dump_net_req.
 func dumpNsids(r *request) (dumper, error) {
 	q := rtnl.NsidDumpRequest{Origin: r.origin, Strict: r.strict}
+	var tb attrs
 	if r.strict {
-		var tb attrs
 		tb, q.AttrErr = nsidAttrs(r, validateDeprecatedStrict)
 		if q.AttrErr == nil {
 			q.TargetNSID = tb.s32(netnsaTargetNSID)
@@ -174,18 +174,13 @@ func dumpNsids(r *request) (dumper, error) {
 				}
 			}
 		}
-		d, err := r.h.DumpNsids(q)
-		if err != nil {
-			if q.Unsupported != nil {
-				err = onAttr(err, tb, *q.Unsupported, "Unsupported attribute in dump request")
-			}
-			return nil, onAttr(err, tb, netnsaTargetNSID, "Invalid target network namespace id")
-		}
-		return &nsidDumper{d}, nil
 	}
 	d, err := r.h.DumpNsids(q)
 	if err != nil {
-		return nil, err
+		if q.Unsupported != nil {
+			err = onAttr(err, tb, *q.Unsupported, "Unsupported attribute in dump request")
+		}
+		return nil, onAttr(err, tb, netnsaTargetNSID, "Invalid target network namespace id")
 	}
 	return &nsidDumper{d}, nil
 }
