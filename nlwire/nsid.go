@@ -81,8 +81,7 @@ func nsidPeer(tb attrs, byID bool) (rtnl.NetnsRef, uint16) {
 		ref.FD = &v
 		return ref, netnsaFD
 	case byID && tb.has(netnsaNSID):
-		v := int32(tb.u32(netnsaNSID))
-		ref.NSID = &v
+		ref.NSID = tb.s32(netnsaNSID)
 		return ref, netnsaNSID
 	}
 	return ref, 0
@@ -143,9 +142,7 @@ func getNsid(r *request) ([]netlink.Message, error) {
 	}
 	q := rtnl.NsidGetRequest{Origin: r.origin, TargetNSID: tb.s32(netnsaTargetNSID)}
 	q.Strict = r.strict
-	for _, t := range []uint16{netnsaNone, netnsaCurrentNSID} {
-		q.Unsupported = q.Unsupported || tb.has(t)
-	}
+	q.Unsupported = tb.has(netnsaNone) || tb.has(netnsaCurrentNSID)
 	var peerAttr uint16
 	q.Peer, peerAttr = nsidPeer(tb, true)
 	info, err := r.h.GetNsid(q)
