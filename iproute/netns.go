@@ -74,7 +74,7 @@ func (ip *IP) netnsExec(argv []string) error {
 			// on_netns_exec: the command's failure stops nothing.
 			ip.printf("\nnetns: %s\n", name)
 			if err := ip.netnsExecIn(name, argv[0], argv[1:]); err != nil {
-				if err := ip.out.Flush(); err != nil {
+				if ferr := ip.out.Flush(); ferr != nil {
 					return true
 				}
 				ip.fail(err)

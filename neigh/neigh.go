@@ -465,8 +465,8 @@ func (tb *Table) Update(t *sim.Task, e *Entry, lladdr netdev.MAC, hasLL bool, st
 	}
 	if flags&(UpdateUse|UpdateManaged) != 0 {
 		// The entry is only to be resolved: it keeps its state but for
-		// NUD_PERMANENT (neigh_event_send then starts a resolution,
-		// which netsim, moving no packets, does not).
+		// NUD_PERMANENT; neigh_add's neigh_event_send (EventSend, from
+		// rtnl's NewNeigh) then starts the resolution.
 		newState = old &^ StatePermanent
 		e.State = newState
 		return nil

@@ -81,8 +81,7 @@ func nsidPeer(tb attrs, byID bool) (rtnl.NetnsRef, uint16) {
 		ref.FD = &v
 		return ref, netnsaFD
 	case byID && tb.has(netnsaNSID):
-		v := int32(tb.u32(netnsaNSID))
-		ref.NSID = &v
+		ref.NSID = tb.s32(netnsaNSID)
 		return ref, netnsaNSID
 	}
 	return ref, 0
@@ -143,9 +142,7 @@ func getNsid(r *request) ([]netlink.Message, error) {
 	}
 	q := rtnl.NsidGetRequest{Origin: r.origin, TargetNSID: tb.s32(netnsaTargetNSID)}
 	q.Strict = r.strict
-	for _, t := range []uint16{netnsaNone, netnsaCurrentNSID} {
-		q.Unsupported = q.Unsupported || tb.has(t)
-	}
+	q.Unsupported = tb.has(netnsaNone) || tb.has(netnsaCurrentNSID)
 	var peerAttr uint16
 	q.Peer, peerAttr = nsidPeer(tb, true)
 	info, err := r.h.GetNsid(q)
@@ -162,8 +159,8 @@ func getNsid(r *request) ([]netlink.Message, error) {
 // Kernel: rtnl_net_dumpid, rtnl_valid_dump_net_req.
 func dumpNsids(r *request) (dumper, error) {
 	q := rtnl.NsidDumpRequest{Origin: r.origin, Strict: r.strict}
+	var tb attrs
 	if r.strict {
-		var tb attrs
 		tb, q.AttrErr = nsidAttrs(r, validateDeprecatedStrict)
 		if q.AttrErr == nil {
 			q.TargetNSID = tb.s32(netnsaTargetNSID)
@@ -174,18 +171,13 @@ func dumpNsids(r *request) (dumper, error) {
 				}
 			}
 		}
-		d, err := r.h.DumpNsids(q)
-		if err != nil {
-			if q.Unsupported != nil {
-				err = onAttr(err, tb, *q.Unsupported, "Unsupported attribute in dump request")
-			}
-			return nil, onAttr(err, tb, netnsaTargetNSID, "Invalid target network namespace id")
-		}
-		return &nsidDumper{d}, nil
 	}
 	d, err := r.h.DumpNsids(q)
 	if err != nil {
-		return nil, err
+		if q.Unsupported != nil {
+			err = onAttr(err, tb, *q.Unsupported, "Unsupported attribute in dump request")
+		}
+		return nil, onAttr(err, tb, netnsaTargetNSID, "Invalid target network namespace id")
 	}
 	return &nsidDumper{d}, nil
 }

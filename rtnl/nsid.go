@@ -279,7 +279,7 @@ func (h *Handle) NewNsid(r NsidRequest) error {
 		return errno.New(syscall.EINVAL, "Peer netns reference is missing")
 	}
 	net := h.n
-	peer, err := NetnsRef{Net: r.Peer.Net, PID: r.Peer.PID, FD: r.Peer.FD}.resolve(net)
+	peer, err := r.Peer.resolve(net) // by Net, PID or FD, which resolve reads before NSID
 	if err != nil {
 		return peerInvalid(err)
 	}
@@ -335,7 +335,7 @@ func (h *Handle) GetNsid(r NsidGetRequest) (NsidInfo, error) {
 	var err error
 	switch {
 	case r.Peer.PID != nil || r.Peer.FD != nil || r.Peer.Net != nil:
-		peer, err = NetnsRef{Net: r.Peer.Net, PID: r.Peer.PID, FD: r.Peer.FD}.resolve(net)
+		peer, err = r.Peer.resolve(net) // by Net, PID or FD, which resolve reads before NSID
 	case r.Peer.NSID != nil:
 		if peer = net.find(*r.Peer.NSID); peer == nil {
 			err = errno.New(syscall.ENOENT, "")
