@@ -102,11 +102,15 @@ type Vxlan struct {
 func (s Vxlan) LinkName() string { return s.Name }
 func (s Vxlan) LinkAttrs() Attrs { return s.Attrs }
 
-// vxlanState is a vxlan's private state (struct vxlan_dev).
+// vxlanState is a vxlan's private state (struct vxlan_dev). remote is the
+// index the vxlan reports as its lower device and vxlan_change_mtu looks
+// up; it changes only with the lower device, so that a changelink's
+// IFLA_VXLAN_LINK of 0 changes cfg's index alone.
 type vxlanState struct {
 	cfg      VxlanInfo
 	ipv6     bool    // VXLAN_F_IPV6
 	lower    *Device // default_dst.remote_dev, the lower device it is linked to
+	remote   IfIndex // default_dst.remote_ifindex
 	linkNet  *Table  // vxlan->net, where the lower device is looked up
 	headroom int     // needed_headroom
 }
@@ -491,7 +495,9 @@ func unspecifiedLike(a netip.Addr) netip.Addr {
 
 // apply installs a validated configuration: the MTU (a new device's from
 // its lower device, cut to what the lower allows), the headroom, and the
-// link to the lower device.
+// lower device's index. A changelink passes no lower device unless the
+// lower changes; without one the headroom is the encapsulation's alone and
+// the MTU is not cut.
 //
 // Kernel: vxlan_config_apply (drivers/net/vxlan/vxlan_core.c).
 func (d *Device) vxlanApply(c vxlanConf, lower *Device, ipv6, changelink bool) {
@@ -509,6 +515,9 @@ func (d *Device) vxlanApply(c vxlanConf, lower *Device, ipv6, changelink bool) {
 		}
 	}
 	d.mtu = min(d.mtu, maxMTU)
+	if lower != nil {
+		v.remote = c.LinkIndex
+	}
 	v.headroom = headroom + vxlanHeadroom(ipv6 || c.CollectMetadata)
 	v.cfg, v.ipv6 = c.VxlanInfo, ipv6
 }
@@ -596,7 +605,7 @@ func (d *Device) vxlanUnlink() {
 // the lower's less the encapsulation is refused (a bare EINVAL).
 func vxlanChangeMTU(d *Device, mtu int) error {
 	v := d.priv.vxlan
-	if l := v.linkNet.ByIndex(v.cfg.LinkIndex); l != nil && mtu > l.mtu-vxlanHeadroom(v.ipv6) {
+	if l := v.linkNet.ByIndex(v.remote); l != nil && mtu > l.mtu-vxlanHeadroom(v.ipv6) {
 		return errno.New(syscall.EINVAL, "")
 	}
 	return nil
@@ -606,6 +615,7 @@ func vxlanChangeMTU(d *Device, mtu int) error {
 func (d *Device) VxlanInfo() *VxlanInfo {
 	if v := d.priv.vxlan; v != nil {
 		info := v.cfg
+		info.LinkIndex = v.remote
 		return &info
 	}
 	return nil
@@ -642,7 +652,14 @@ func (d *Device) ChangeVxlan(t *sim.Task, s VxlanSettings, mtuAttr bool) error {
 		return err
 	}
 	old := v.lower
-	if lower != nil && lower != old {
+	if lower == old {
+		// The same lower device counts as none: apply then leaves the
+		// reported index, the MTU limit and the headroom's share of the
+		// lower as they are (the MTU is not cut to what the lower allows
+		// now).
+		lower = nil
+	}
+	if lower != nil {
 		// netdev_adjacent_change_commit: the link moves, each lower
 		// announced.
 		if old != nil {

@@ -133,6 +133,8 @@ func init() {
 			note("changelink: the MTU with IFLA_INFO_DATA", vxlanMsg(W.Ack, ifVx1, []W.Attr{W.U32(uapi.IFLA_MTU, 1400)}, W.U8(uapi.IFLA_VXLAN_TTL, 6))),
 			note("changelink: a group without a device", vxlanMsg(W.Ack, ifVx0, nil, W.IP(uapi.IFLA_VXLAN_GROUP, "239.0.0.1"))),
 			note("changelink: a device", vxlanMsg(W.Ack, ifVx0, nil, W.U32(uapi.IFLA_VXLAN_LINK, ifVeth1))),
+			note("changelink: IFLA_VXLAN_LINK 0 names no lower device: vx1 keeps veth0 (reported, its MTU limit, deleted with it)",
+				vxlanMsg(W.Ack, ifVx1, nil, W.U32(uapi.IFLA_VXLAN_LINK, 0))),
 			note("MTU above the lower's allowance", W.Msg(uapi.RTM_NEWLINK, W.Ack, W.IfInfo{Index: ifVx1}.Bytes(), W.U32(uapi.IFLA_MTU, 1451))),
 			W.Msg(uapi.RTM_NEWLINK, W.Ack, W.IfInfo{Index: ifVx1}.Bytes(), W.U32(uapi.IFLA_MTU, 1450)),
 			note("up: UNKNOWN", linkUp(ifVx0)),
