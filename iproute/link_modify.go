@@ -96,11 +96,9 @@ func (ip *IP) linkCreate(h *handle, r *linkReq, flags rt.NLMFlags) error {
 		if err != nil {
 			return err
 		}
-		if v.Settings.ID == nil {
-			// ip sends no IFLA_VLAN_ID, which vlan_newlink refuses
-			// (nlwire answers the same message so).
-			return errno.New(syscall.EINVAL, "8021q: VLAN id not specified")
-		}
+		// ip sends IFLA_INFO_DATA only with words after the kind
+		// (iplink_modify), and IFLA_VLAN_ID only with an id.
+		v.NoData, v.NoID = len(r.typeArgs) == 0, v.Settings.ID == nil
 		spec = v
 	case "bond":
 		b, err := parseBond(h, r.typeArgs, netdev.Bond{Name: name, Attrs: r.attrs()})

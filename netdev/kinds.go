@@ -221,6 +221,10 @@ type Vlan struct {
 	// Settings.Protocol, when set, is the protocol instead (a request's
 	// own attribute, which may be 0), and Settings.ID is not looked at.
 	Settings VlanSettings
+	// NoData and NoID describe a netlink request without IFLA_INFO_DATA
+	// (which vlan_validate refuses) or without IFLA_VLAN_ID in it (which
+	// vlan_newlink refuses). A Go caller leaves both false.
+	NoData, NoID bool
 }
 
 // BondMode is a bonding mode (BOND_MODE_*).

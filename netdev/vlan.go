@@ -60,6 +60,9 @@ var vlanOps = &linkOps{
 // validate is vlan_validate: the protocol, the id and the flags are
 // checked before the lower device is looked up.
 func (s Vlan) validate(*Table) error {
+	if s.NoData {
+		return errno.New(syscall.EINVAL, "8021q: VLAN properties not specified")
+	}
 	return vlanValidate(s.proto(), s.ID, s.Settings.Flags)
 }
 
@@ -98,7 +101,11 @@ func (s Vlan) create(t *sim.Task, tb *Table) ([]*Device, error) {
 	if s.LinkTable != nil {
 		ltb = s.LinkTable
 	}
-	// vlan_newlink: no IFLA_LINK, or one naming no device.
+	// vlan_newlink: no IFLA_VLAN_ID; no IFLA_LINK, or one naming no
+	// device.
+	if s.NoID {
+		return nil, errno.New(syscall.EINVAL, "8021q: VLAN id not specified")
+	}
 	if s.LinkIndex == 0 && s.Link == "" {
 		return nil, errno.New(syscall.EINVAL, "8021q: link not specified")
 	}

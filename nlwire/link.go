@@ -668,19 +668,15 @@ func linkSpec(r *request, m ifinfomsg, a attrs, kind string, data attrs) (netdev
 		return netdev.Macvlan{Name: name, LinkIndex: link, Mode: mode, Attrs: at, Settings: ms}, nil, nil
 	case "vlan":
 		if data.raw == nil {
-			return nil, nil, errno.New(syscall.EINVAL, "8021q: VLAN properties not specified")
+			return netdev.Vlan{Name: name, LinkIndex: link, Attrs: at, NoData: true}, nil, nil
 		}
 		proto, vs, err := vlanSettings(data)
 		if err != nil {
 			return nil, nil, err
 		}
-		if !data.has(uapi.IFLA_VLAN_ID) {
-			// vlan_newlink: "VLAN id not specified" (checked before
-			// the lower device).
-			return nil, nil, errno.New(syscall.EINVAL, "8021q: VLAN id not specified")
-		}
 		vs.ID = nil
-		return netdev.Vlan{Name: name, LinkIndex: link, ID: data.u16(uapi.IFLA_VLAN_ID), Attrs: at, Protocol: proto, Settings: vs}, nil, nil
+		return netdev.Vlan{Name: name, LinkIndex: link, ID: data.u16(uapi.IFLA_VLAN_ID), Attrs: at, Protocol: proto, Settings: vs,
+			NoID: !data.has(uapi.IFLA_VLAN_ID)}, nil, nil
 	case "bond":
 		return netdev.Bond{Name: name, Attrs: at, Settings: bondSettings(data)}, nil, nil
 	case "vrf":

@@ -199,6 +199,12 @@ func TestVlanOptions(t *testing.T) {
 	requireErr(t, r.h.LinkAdd(netdev.Vlan{Name: "x", Link: "d0", ID: 11, Protocol: 0x0800}), syscall.EPROTONOSUPPORT, "8021q: Invalid VLAN protocol")
 	requireErr(t, r.h.LinkAdd(netdev.Vlan{Name: "x", Link: "d0", ID: 11, Settings: netdev.VlanSettings{Flags: &netdev.VlanFlags{Flags: 0x20, Mask: 0x20}}}), syscall.EINVAL, "8021q: Invalid VLAN flags")
 	require.Equal(t, netdev.VlanInfo{Protocol: netdev.VlanProto8021AD, ID: 10, Flags: netdev.VlanFlagReorderHdr}, *r.link("ad10").Vlan)
+	// A request without IFLA_INFO_DATA fails in vlan_validate, before its
+	// flags' check; one without IFLA_VLAN_ID in vlan_newlink, after the
+	// validation and before the lower device is looked up.
+	requireErr(t, r.h.LinkAdd(netdev.Vlan{Name: "x", Link: "d0", NoData: true, Settings: netdev.VlanSettings{Flags: &netdev.VlanFlags{Flags: 0x20, Mask: 0x20}}}), syscall.EINVAL, "8021q: VLAN properties not specified")
+	requireErr(t, r.h.LinkAdd(netdev.Vlan{Name: "x", Link: "d0", NoID: true, Protocol: 0x0800}), syscall.EPROTONOSUPPORT, "8021q: Invalid VLAN protocol")
+	requireErr(t, r.h.LinkAdd(netdev.Vlan{Name: "x", Link: "nodev", NoID: true}), syscall.EINVAL, "8021q: VLAN id not specified")
 
 	// Flags: the mask says which change; a mask with unknown bits is a
 	// bare EINVAL (vlan_dev_change_flags), flags outside the mask are not
