@@ -110,6 +110,9 @@ func addrMessage(a rtnl.AddrInfo) []byte {
 	}
 	hdr := ifaddrmsg{family: fam, prefixlen: uint8(a.Prefix.Bits()), flags: uint8(a.Flags), scope: uint8(a.Scope), index: uint32(a.Index)}.marshal()
 	ae := netlink.NewAttributeEncoder()
+	if a.TargetNetnsID != nil {
+		ae.Int32(uapi.IFA_TARGET_NETNSID, *a.TargetNetnsID)
+	}
 	ci := make([]byte, ifaCacheinfoLen)
 	binary.LittleEndian.PutUint32(ci[0:], a.PreferredLft)
 	binary.LittleEndian.PutUint32(ci[4:], a.ValidLft)
@@ -372,7 +375,8 @@ func getAddr6(r *request) ([]netlink.Message, error) {
 		}
 	}
 	if a.has(uapi.IFA_TARGET_NETNSID) {
-		req.Refused = badAttr(errno.New(syscall.EOPNOTSUPP, "IFA_TARGET_NETNSID is not modelled by netsim"), a.offset(uapi.IFA_TARGET_NETNSID))
+		id := int32(a.u32(uapi.IFA_TARGET_NETNSID))
+		req.TargetNSID = &id
 	}
 	req.Addr, _, _ = addr6(a)
 	ai, err := r.h.GetAddr(req)
@@ -408,7 +412,7 @@ func addrDumpReq(r *request, fam rt.Family, pol policy, prefix string) (rtnl.Add
 		}
 		pos++
 		if t == uapi.IFA_TARGET_NETNSID {
-			req.TargetNetnsIDAt = pos
+			req.TargetNetnsIDAt, req.TargetNSID = pos, int32(a.u32(uapi.IFA_TARGET_NETNSID))
 		} else if req.UnsupportedAt == 0 {
 			req.UnsupportedAt = pos
 		}

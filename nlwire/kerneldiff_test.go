@@ -18,6 +18,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -37,8 +38,14 @@ var update = flag.Bool("update", false, "rewrite testdata/*.transcript from the 
 func transcriptPath(name string) string { return filepath.Join("testdata", name+".transcript") }
 
 // TestKernelDiff compares nlwire's transcript of every sequence with the
-// real kernel's kept one (rewritten first with -update).
+// real kernel's kept one (rewritten first with -update), and logs (-v) how
+// many sequences, requests, answers and notifications were found equal.
 func TestKernelDiff(t *testing.T) {
+	var equal, requests, answers, notifications int
+	defer func() {
+		t.Logf("%d of %d sequences equal to the kernel's: %d requests, %d answers, %d notifications",
+			equal, len(sequences), requests, answers, notifications)
+	}()
 	for _, s := range sequences {
 		t.Run(s.Name, func(t *testing.T) {
 			if *update {
@@ -57,6 +64,19 @@ func TestKernelDiff(t *testing.T) {
 			require.NoError(t, err, "nlwire:\n%s", got)
 			if d := linediff.Unified(string(want), got); d != "" {
 				t.Errorf("nlwire differs from the kernel (- kernel, + nlwire):\n%s", d)
+				return
+			}
+			equal++
+			for l := range strings.Lines(got) {
+				switch {
+				case strings.HasPrefix(l, "> option"):
+				case strings.HasPrefix(l, "> "):
+					requests++
+				case strings.HasPrefix(l, "L "):
+					notifications++
+				case len(l) > 2 && l[1] == ' ' && l[0] >= 'A' && l[0] <= 'Z':
+					answers++
+				}
 			}
 		})
 	}

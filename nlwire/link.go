@@ -134,8 +134,10 @@ func getLink(r *request) ([]netlink.Message, error) {
 			req.Unsupported = true
 		}
 	}
-	if req.Refused = ensureUniqueNetns(a, true); req.Refused == nil && a.has(uapi.IFLA_TARGET_NETNSID) {
-		req.Refused = errno.New(syscall.EOPNOTSUPP, "IFLA_TARGET_NETNSID is not modelled by netsim")
+	req.Refused = ensureUniqueNetns(a, true)
+	if a.has(uapi.IFLA_TARGET_NETNSID) {
+		id := int32(a.u32(uapi.IFLA_TARGET_NETNSID))
+		req.TargetNSID = &id
 	}
 	if m.index <= 0 {
 		req.Name = linkName(a)
@@ -200,7 +202,7 @@ func dumpLinks(r *request) (dumper, error) {
 		pos++
 		switch t {
 		case uapi.IFLA_TARGET_NETNSID:
-			req.TargetNetnsIDAt = pos
+			req.TargetNetnsIDAt, req.TargetNSID = pos, int32(a.u32(uapi.IFLA_TARGET_NETNSID))
 		case uapi.IFLA_EXT_MASK:
 		case uapi.IFLA_MASTER:
 			req.Master = netdev.IfIndex(a.u32(uint16(t)))
@@ -421,10 +423,11 @@ func delLink(r *request) ([]netlink.Message, error) {
 	if err := ensureUniqueNetns(a, true); err != nil {
 		return nil, err
 	}
-	if a.has(uapi.IFLA_TARGET_NETNSID) {
-		return nil, badAttr(errno.New(syscall.EOPNOTSUPP, "IFLA_TARGET_NETNSID is not modelled by netsim"), a.offset(uapi.IFLA_TARGET_NETNSID))
-	}
 	req := rtnl.LinkRequest{Origin: r.origin}
+	if a.has(uapi.IFLA_TARGET_NETNSID) {
+		id := int32(a.u32(uapi.IFLA_TARGET_NETNSID))
+		req.TargetNSID = &id
+	}
 	switch {
 	case m.index > 0:
 		req.Index = netdev.IfIndex(m.index)

@@ -169,6 +169,21 @@ func rawU32(t *testing.T, b []byte, typ uint16) uint32 {
 	return v
 }
 
+// rawStr returns the string attribute typ of an attribute stream, or "".
+func rawStr(t *testing.T, b []byte, typ uint16) string {
+	t.Helper()
+	ad, err := netlink.NewAttributeDecoder(b)
+	require.NoError(t, err)
+	var v string
+	for ad.Next() {
+		if ad.Type() == typ {
+			v = ad.String()
+		}
+	}
+	require.NoError(t, ad.Err())
+	return v
+}
+
 func TestLinkDumpMatchesKernel(t *testing.T) {
 	h := testHandle(t)
 	setupLinks(t, h)

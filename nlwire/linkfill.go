@@ -86,6 +86,9 @@ func linkMessage(li rtnl.LinkInfo, change uint32) []byte { return linkMessageEve
 func linkMessageEvent(li rtnl.LinkInfo, change, event uint32) []byte {
 	hdr := ifinfomsg{typ: li.Type, index: int32(li.Index), flags: linkFlags(li), change: change}.marshal()
 	ae := netlink.NewAttributeEncoder()
+	if li.TargetNetnsID != nil {
+		ae.Int32(uapi.IFLA_TARGET_NETNSID, *li.TargetNetnsID)
+	}
 	ae.String(uapi.IFLA_IFNAME, li.Name)
 	ae.Uint32(uapi.IFLA_TXQLEN, uint32(li.TxQueueLen))
 	oper := uint8(li.OperState)

@@ -1,6 +1,8 @@
 package nlwire
 
 import (
+	"encoding/binary"
+	"net/netip"
 	"syscall"
 	"testing"
 
@@ -166,4 +168,65 @@ func TestNsidAcrossNamespaces(t *testing.T) {
 	require.Len(t, got, 1)
 	assert.Equal(t, netlink.HeaderType(uapi.RTM_DELNSID), got[0].Header.Type)
 	assert.Equal(t, uint32(0), rawU32(t, got[0].Data[4:], netnsaNSID))
+}
+
+// A request with IFLA_TARGET_NETNSID or IFA_TARGET_NETNSID lists, gets
+// or deletes in the namespace that an id of the requester's names. A
+// device there whose peer is in the requester's namespace carries, as
+// IFLA_LINK_NETNSID, the id the requester has for itself, given by the
+// dump if it had none (on Linux 6.18: after `ip link add v0 type veth
+// peer name v1 netns tb`, a dump of tb's devices by its id 0 gives v1
+// IFLA_LINK_NETNSID 1, and the requester then lists ids 0 and 1).
+//
+// Kernel: rtnl_dump_ifinfo, rtnl_getlink, rtnl_dellink with
+// rtnl_get_net_ns_capable; rtnl_fill_link_netnsid → peernet2id_alloc
+// (net/core/rtnetlink.c, net/core/net_namespace.c); inet_dump_ifaddr
+// (net/ipv4/devinet.c).
+func TestTargetNetnsidAcrossNamespaces(t *testing.T) {
+	h := testHandle(t)
+	k := h.Net().Kernel()
+	b, err := k.NewNet(h.Task(), "tb")
+	require.NoError(t, err)
+	require.NoError(t, h.NewLink(rtnl.LinkRequest{Flags: rt.NLMCreate | rt.NLMExcl, Spec: netdev.Veth{Name: "v0", Peer: "v1"},
+		Peer: &rtnl.LinkChange{Netns: rtnl.NetnsRef{Net: b}}}))
+	hb := b.Handle(h.Task())
+	defer hb.Close()
+	v1 := hb.LinkIndex("v1")
+	require.NoError(t, hb.AddrAdd("v1", netip.MustParsePrefix("10.1.0.1/24")))
+	target := func(typ uint16, id int32) []byte {
+		return attrBytes(t, func(ae *netlink.AttributeEncoder) { ae.Int32(typ, id) })
+	}
+
+	msgs, err := serve(t, h, rt.RTMGetLink, netlink.Dump, append(ifi(0, 0, 0), target(uapi.IFLA_TARGET_NETNSID, 0)...), false)
+	require.NoError(t, err)
+	var names []string
+	for _, m := range msgs {
+		body := m.Data[ifinfomsgLen:]
+		require.Equal(t, []uint16{uapi.IFLA_TARGET_NETNSID, uapi.IFLA_IFNAME}, attrTypes(t, body)[:2])
+		assert.Equal(t, uint32(0), rawU32(t, body, uapi.IFLA_TARGET_NETNSID))
+		names = append(names, rawStr(t, body, uapi.IFLA_IFNAME))
+		if rawStr(t, body, uapi.IFLA_IFNAME) == "v1" {
+			assert.Equal(t, uint32(1), rawU32(t, body, uapi.IFLA_LINK_NETNSID), "the requester's id for itself, given now")
+			assert.Equal(t, uint32(h.LinkIndex("v0")), rawU32(t, body, uapi.IFLA_LINK))
+		}
+	}
+	assert.Equal(t, []string{"lo", "v1"}, names, "tb's devices, not the requester's")
+
+	got, err := serve(t, h, rt.RTMGetLink, netlink.Request, append(ifi(int32(v1), 0, 0), target(uapi.IFLA_TARGET_NETNSID, 0)...), false)
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	assert.Equal(t, "v1", rawStr(t, got[0].Data[ifinfomsgLen:], uapi.IFLA_IFNAME))
+
+	addrs, err := serve(t, h, rt.RTMGetAddr, netlink.Dump, append(ifaddrmsg{family: uapi.AF_INET}.marshal(), target(uapi.IFA_TARGET_NETNSID, 0)...), true)
+	require.NoError(t, err)
+	require.Len(t, addrs, 1)
+	assert.Equal(t, uint32(v1), binary.LittleEndian.Uint32(addrs[0].Data[4:8]))
+	assert.Equal(t, uint32(0), rawU32(t, addrs[0].Data[ifaddrmsgLen:], uapi.IFA_TARGET_NETNSID))
+
+	_, err = serve(t, h, rt.RTMDelLink, netlink.Request|netlink.Acknowledge, append(ifi(int32(v1), 0, 0), target(uapi.IFLA_TARGET_NETNSID, 2)...), false)
+	assertErr(t, err, syscall.EINVAL, "")
+	_, err = serve(t, h, rt.RTMDelLink, netlink.Request|netlink.Acknowledge, append(ifi(int32(v1), 0, 0), target(uapi.IFLA_TARGET_NETNSID, 0)...), false)
+	require.NoError(t, err)
+	assert.Zero(t, hb.LinkIndex("v1"))
+	assert.Zero(t, h.LinkIndex("v0"), "the veth's other end goes with it")
 }

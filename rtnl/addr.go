@@ -23,6 +23,10 @@ type AddrInfo struct {
 	Index netdev.IfIndex
 	Link  string
 	netdev.Addr
+	// TargetNetnsID is the id a request for another namespace's
+	// addresses named it by (IFA_TARGET_NETNSID), sent back in each of
+	// their messages; nil otherwise.
+	TargetNetnsID *int32
 }
 
 // AddrRequest is the body of RTM_NEWADDR and RTM_DELADDR: the device
@@ -148,14 +152,19 @@ type AddrGetRequest struct {
 	Addr      netip.Addr     // the zero Addr: the request carries none (EINVAL)
 	// GetChecks: a strict request may carry no ifa_prefixlen, ifa_flags
 	// or ifa_scope, and no attribute but IFA_ADDRESS, IFA_LOCAL and
-	// IFA_TARGET_NETNSID (which netsim refuses).
+	// IFA_TARGET_NETNSID.
 	GetChecks
+	// TargetNSID is IFA_TARGET_NETNSID: an id the requester's namespace
+	// has for the namespace the address is looked up in; nil for the
+	// requester's own.
+	TargetNSID *int32
 }
 
 // GetAddr finds the IPv6 address r.Addr on the device r names, or, when
 // it names none (an ifindex of 0 or an unknown one), on any device, where
-// of several devices with the address the one added last answers. It
-// fails with EADDRNOTAVAIL when none has it. IPv4 has no such request:
+// of several devices with the address the one added last answers; in the
+// namespace r.TargetNSID names, if any (an id the requester has not given
+// is a bare EINVAL). It fails with EADDRNOTAVAIL when none has it. IPv4 has no such request:
 // its RTM_GETADDR is a dump only.
 //
 // Kernel: inet6_rtm_getaddr, inet6_rtm_valid_getaddr_req →
@@ -169,6 +178,13 @@ func (h *Handle) GetAddr(r AddrGetRequest) (AddrInfo, error) {
 		return out, errno.New(syscall.EINVAL, "")
 	}
 	err := h.doFrom(r.Origin, "RTM_GETADDR", func(t *sim.Task, tb *netdev.Table) error {
+		if r.TargetNSID != nil {
+			n := h.targetNet(*r.TargetNSID)
+			if n == nil {
+				return errBadTarget("")
+			}
+			tb = n.devs
+		}
 		var dev *netdev.Device
 		if r.LinkIndex != 0 || r.Link != "" {
 			dev, _ = addrDev(tb, r.LinkIndex, r.Link)
@@ -178,6 +194,7 @@ func (h *Handle) GetAddr(r AddrGetRequest) (AddrInfo, error) {
 			return errno.New(syscall.EADDRNOTAVAIL, "")
 		}
 		out = addrInfo(t, d, a)
+		out.TargetNetnsID = r.TargetNSID
 		return nil
 	})
 	return out, err
@@ -198,8 +215,11 @@ type AddrDumpRequest struct {
 	AttrErr error
 	// TargetNetnsIDAt and UnsupportedAt are the positions (from 1, in
 	// type order, 0 for none) of an IFA_TARGET_NETNSID and of the first
-	// other attribute: the first of them is refused.
+	// other attribute, which is refused; the checks go in type order.
+	// TargetNSID is IFA_TARGET_NETNSID's value: an id the requester's
+	// namespace has for the namespace whose addresses a strict dump lists.
 	TargetNetnsIDAt, UnsupportedAt int
+	TargetNSID                     int32
 	// LinkIndex is ifa_index: a strict dump lists only this device's
 	// addresses (ENODEV if there is none).
 	LinkIndex netdev.IfIndex
@@ -211,18 +231,22 @@ type AddrDumpRequest struct {
 // the kernel keeps them: an address added or removed before the position
 // shifts the rest, and the part's Seq tells.
 type AddrDump struct {
-	h        *Handle
-	families []rt.Family
-	index    netdev.IfIndex
-	dev      netdev.IfIndex
-	pos      int
+	h         *Handle
+	families  []rt.Family
+	index     netdev.IfIndex
+	dev       netdev.IfIndex
+	pos       int
+	target    int32 // the namespace listed, an id of the requester's, when hasTarget
+	hasTarget bool
 }
 
 // DumpAddrs checks an address dump request and returns its cursor;
 // nothing is walked until Next. A strict request is refused (EINVAL, with
 // the family's "ipv4: " or "ipv6: " prefix) for a header with values, its
-// attributes' parse error, IFA_TARGET_NETNSID or another attribute; one
-// that is not strict is not checked and filters nothing.
+// attributes' parse error, an IFA_TARGET_NETNSID that names no namespace,
+// or another attribute; one that is not strict is not checked, filters
+// nothing and lists the requester's own namespace. With a target, the
+// dump lists the target's addresses, each message carrying the id.
 //
 // Kernel: inet_dump_ifaddr, inet_valid_dump_ifaddr_req
 // (net/ipv4/devinet.c); inet6_dump_addr, inet6_valid_dump_ifaddr_req
@@ -249,12 +273,13 @@ func (h *Handle) DumpAddrs(r AddrDumpRequest) (*AddrDump, error) {
 		return nil, errno.New(syscall.EINVAL, prefix+"Invalid values in header for address dump request")
 	case r.AttrErr != nil:
 		return nil, r.AttrErr
-	case r.TargetNetnsIDAt != 0 && (r.UnsupportedAt == 0 || r.TargetNetnsIDAt < r.UnsupportedAt):
-		return nil, errno.New(syscall.EINVAL, prefix+"Invalid target network namespace id")
+	case r.TargetNetnsIDAt != 0 && (r.UnsupportedAt == 0 || r.TargetNetnsIDAt < r.UnsupportedAt) && h.targetNet(r.TargetNSID) == nil:
+		return nil, errBadTarget(prefix + "Invalid target network namespace id")
 	case r.UnsupportedAt != 0:
 		return nil, errno.New(syscall.EINVAL, prefix+"Unsupported attribute in dump request")
 	}
 	d.index = r.LinkIndex
+	d.target, d.hasTarget = r.TargetNSID, r.TargetNetnsIDAt != 0
 	return d, nil
 }
 
@@ -282,7 +307,20 @@ func (d *AddrDump) Next(fn func(*AddrInfo) bool) (DumpSeq, error) {
 	h, v6 := d.h, d.families[0] == rt.FamilyInet6
 	var ds DumpSeq
 	err := h.do("RTM_GETADDR", func(t *sim.Task, tb *netdev.Table) error {
-		g := &h.n.gens
+		n := h.n
+		if d.hasTarget {
+			// Each part finds the target again, as each call of the
+			// kernel's dumpit parses the request again.
+			if n = h.targetNet(d.target); n == nil {
+				prefix := "ipv4: "
+				if v6 {
+					prefix = "ipv6: "
+				}
+				return errBadTarget(prefix + "Invalid target network namespace id")
+			}
+			tb = n.devs
+		}
+		g := &n.gens
 		if v6 {
 			ds.Seq = baseSeq(g.addr6, g.devBase)
 		} else {
@@ -305,7 +343,11 @@ func (d *AddrDump) Next(fn func(*AddrInfo) bool) (DumpSeq, error) {
 			}
 			stopped := false
 			dev.AddrsFrom(v6, d.pos, func(pos int, a netdev.Addr) bool {
-				if ai := addrInfo(t, dev, a); !fn(&ai) {
+				ai := addrInfo(t, dev, a)
+				if d.hasTarget {
+					ai.TargetNetnsID = &d.target
+				}
+				if !fn(&ai) {
 					d.pos, stopped = pos, true
 					return false
 				}

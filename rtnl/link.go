@@ -43,7 +43,9 @@ func linkDev(tb *netdev.Table, index netdev.IfIndex, name string) (*netdev.Devic
 	return lookup(tb, name)
 }
 
-// DelLink serves an RTM_DELLINK request: it deletes the device r names
+// DelLink serves an RTM_DELLINK request: in the namespace r.TargetNSID
+// names (the requester's without one; an id it has not given is a bare
+// EINVAL), it deletes the device r names
 // (ifi_index, else IFLA_IFNAME; a veth's peer goes with it), else every
 // device of r.Group in one request (group 0 is EPERM), else the devices of
 // r.IfindexList in one request, which a kernel without seed 004's patch
@@ -54,6 +56,17 @@ func linkDev(tb *netdev.Table, index netdev.IfIndex, name string) (*netdev.Devic
 // rtnl_list_dellink (patch v3, never merged).
 func (h *Handle) DelLink(r LinkRequest) error {
 	return h.doFrom(r.Origin, "RTM_DELLINK", func(t *sim.Task, tb *netdev.Table) error {
+		if r.TargetNSID != nil {
+			n := h.targetNet(*r.TargetNSID)
+			if n == nil {
+				return errBadTarget("")
+			}
+			if n != h.n {
+				n.cur = r.Origin
+				defer func() { n.cur = Origin{} }()
+			}
+			tb = n.devs
+		}
 		switch {
 		case r.Index > 0 || r.Name != "":
 			d, err := linkDev(tb, r.Index, r.Name)
@@ -111,22 +124,26 @@ type LinkInfo struct {
 	// in its new one, and NewNetnsID the id the namespace it leaves has
 	// for the one it enters: set only in that RTM_DELLINK
 	// (IFLA_NEW_IFINDEX, IFLA_NEW_NETNSID).
-	NewIndex    netdev.IfIndex
-	NewNetnsID  int32
-	VlanID      uint16
-	MacvlanMode netdev.MacvlanMode
-	BondMode    netdev.BondMode
-	VRFTable    uint32
-	Bridge      *netdev.BridgeInfo     // a bridge's IFLA_INFO_DATA, or nil
-	BridgePort  *netdev.BridgePortInfo // a bridge port's IFLA_INFO_SLAVE_DATA, or nil
-	Vxlan       *netdev.VxlanInfo      // a vxlan's IFLA_INFO_DATA, or nil
-	Headroom    int                    // IFLA_HEADROOM: needed_headroom (a vxlan's encapsulation)
-	Bond        *netdev.BondInfo       // a bond's IFLA_INFO_DATA, or nil
-	BondSlave   *netdev.BondSlaveInfo  // a bond port's IFLA_INFO_SLAVE_DATA, or nil
-	Vlan        *netdev.VlanInfo       // a vlan's IFLA_INFO_DATA, or nil
-	Macvlan     *netdev.MacvlanInfo    // a macvlan's IFLA_INFO_DATA, or nil
-	UC, MC      []hwaddr.Entry         // the address lists, in list order
-	RefCount    int64
+	NewIndex   netdev.IfIndex
+	NewNetnsID int32
+	// TargetNetnsID is the id a request for another namespace's devices
+	// named it by (IFLA_TARGET_NETNSID), sent back in each of their
+	// messages; nil otherwise.
+	TargetNetnsID *int32
+	VlanID        uint16
+	MacvlanMode   netdev.MacvlanMode
+	BondMode      netdev.BondMode
+	VRFTable      uint32
+	Bridge        *netdev.BridgeInfo     // a bridge's IFLA_INFO_DATA, or nil
+	BridgePort    *netdev.BridgePortInfo // a bridge port's IFLA_INFO_SLAVE_DATA, or nil
+	Vxlan         *netdev.VxlanInfo      // a vxlan's IFLA_INFO_DATA, or nil
+	Headroom      int                    // IFLA_HEADROOM: needed_headroom (a vxlan's encapsulation)
+	Bond          *netdev.BondInfo       // a bond's IFLA_INFO_DATA, or nil
+	BondSlave     *netdev.BondSlaveInfo  // a bond port's IFLA_INFO_SLAVE_DATA, or nil
+	Vlan          *netdev.VlanInfo       // a vlan's IFLA_INFO_DATA, or nil
+	Macvlan       *netdev.MacvlanInfo    // a macvlan's IFLA_INFO_DATA, or nil
+	UC, MC        []hwaddr.Entry         // the address lists, in list order
+	RefCount      int64
 
 	// What rtnl_fill_ifinfo adds for `ip -d -s` (see fillDetails).
 	Type                     uint16 // ifi_type: ARPHRDEther or ARPHRDLoopback
@@ -200,10 +217,15 @@ type LinkGetRequest struct {
 	// or ifi_change, and no attribute but IFLA_IFNAME, IFLA_ALT_IFNAME,
 	// IFLA_EXT_MASK and IFLA_TARGET_NETNSID.
 	GetChecks
+	// TargetNSID is IFLA_TARGET_NETNSID: an id the requester's namespace
+	// has for the namespace the device is looked up in; nil for the
+	// requester's own.
+	TargetNSID *int32
 }
 
 // GetLink returns a snapshot of the device r names (see linkDev), after
-// the checks of r.
+// the checks of r: in the namespace r.TargetNSID names, if any (an id the
+// requester has not given is a bare EINVAL).
 //
 // Kernel: rtnl_getlink, rtnl_valid_getlink_req (net/core/rtnetlink.c).
 func (h *Handle) GetLink(r LinkGetRequest) (LinkInfo, error) {
@@ -212,12 +234,20 @@ func (h *Handle) GetLink(r LinkGetRequest) (LinkInfo, error) {
 		return li, err
 	}
 	err := h.doFrom(r.Origin, "RTM_GETLINK", func(t *sim.Task, tb *netdev.Table) error {
+		if r.TargetNSID != nil {
+			n := h.targetNet(*r.TargetNSID)
+			if n == nil {
+				return errBadTarget("")
+			}
+			tb = n.devs
+		}
 		d, err := linkDev(tb, r.Index, r.Name)
 		if err != nil {
 			return err
 		}
 		li = linkInfo(d)
 		li.LinkNetnsID = h.n.linkNetnsid(t, d)
+		li.TargetNetnsID = r.TargetNSID
 		return nil
 	})
 	return li, err
@@ -244,24 +274,43 @@ type LinkDumpRequest struct {
 	// TargetNetnsIDAt and UnsupportedAt are the positions (from 1, in
 	// type order, 0 for none) of an IFLA_TARGET_NETNSID and of the first
 	// attribute a strict dump does not support: the dump checks the
-	// attributes in type order.
+	// attributes in type order. TargetNSID is IFLA_TARGET_NETNSID's
+	// value: an id the requester's namespace has for the namespace whose
+	// devices the dump lists.
 	TargetNetnsIDAt, UnsupportedAt int
+	TargetNSID                     int32
 }
 
-// LinkDump is a link dump in progress: its filter and the ifindex it
+// LinkDump is a link dump in progress: its filter, the namespace it lists
+// (target, an id of the requester's, when hasTarget) and the ifindex it
 // resumes at (ctx->ifindex).
 type LinkDump struct {
-	h      *Handle
-	from   netdev.IfIndex
-	master netdev.IfIndex
-	kind   string
+	h         *Handle
+	from      netdev.IfIndex
+	master    netdev.IfIndex
+	kind      string
+	target    int32
+	hasTarget bool
 }
+
+// errBadTarget is the answer to an IFLA_TARGET_NETNSID or
+// IFA_TARGET_NETNSID that names no namespace: get_net_ns_by_id finds
+// none, and rtnl_get_net_ns_capable answers EINVAL.
+func errBadTarget(msg string) error { return errno.New(syscall.EINVAL, msg) }
+
+// targetNet returns the namespace the requester's id names (an id it has
+// given, to a namespace still alive), or nil.
+//
+// Kernel: rtnl_get_net_ns_capable → get_net_ns_by_id
+// (net/core/rtnetlink.c, net/core/net_namespace.c).
+func (h *Handle) targetNet(id int32) *Net { return h.n.find(id) }
 
 // DumpLinks checks a link dump request and returns its cursor; nothing is
 // walked until Next. A strict request is refused (EINVAL) for a header
 // with values, a filter by ifindex, its attributes' parse error or an
-// attribute the dump does not support; any request for
-// IFLA_TARGET_NETNSID, which netsim has no peer namespaces for.
+// attribute the dump does not support; any request for an
+// IFLA_TARGET_NETNSID that names no namespace. With a target, the dump
+// lists the target's devices, each message carrying the id.
 //
 // Kernel: rtnl_dump_ifinfo, rtnl_valid_dump_ifinfo_req
 // (net/core/rtnetlink.c).
@@ -277,13 +326,14 @@ func (h *Handle) DumpLinks(r LinkDumpRequest) (*LinkDump, error) {
 		}
 	}
 	unsupported := r.Strict && r.UnsupportedAt != 0
-	if r.TargetNetnsIDAt != 0 && (!unsupported || r.TargetNetnsIDAt < r.UnsupportedAt) {
-		return nil, errno.New(syscall.EINVAL, "Invalid target network namespace id")
+	target := r.TargetNetnsIDAt != 0 && (!unsupported || r.TargetNetnsIDAt < r.UnsupportedAt)
+	if target && h.targetNet(r.TargetNSID) == nil {
+		return nil, errBadTarget("Invalid target network namespace id")
 	}
 	if unsupported {
 		return nil, errno.New(syscall.EINVAL, "Unsupported attribute in link dump request")
 	}
-	d := &LinkDump{h: h, master: r.Master}
+	d := &LinkDump{h: h, master: r.Master, target: r.TargetNSID, hasTarget: r.TargetNetnsIDAt != 0}
 	if netdev.KnownKind(r.Kind) {
 		d.kind = r.Kind
 	}
@@ -299,13 +349,24 @@ func (d *LinkDump) Filtered() bool { return d.master != 0 || d.kind != "" }
 // part's Seq is the namespace's dev_base_seq. fn runs with RTNL held: it
 // must not call the Handle.
 //
+// With a target, each part finds the namespace again by its id, as each
+// call of the kernel's dumpit parses the request again: one gone since
+// the last part ends the dump with EINVAL.
+//
 // Kernel: rtnl_dump_ifinfo, link_dump_filtered (link_master_filtered,
 // link_kind_filtered), for_each_netdev_dump from ctx->ifindex.
 func (d *LinkDump) Next(fn func(*LinkInfo) bool) (DumpSeq, error) {
 	h := d.h
 	var ds DumpSeq
 	err := h.do("RTM_GETLINK", func(t *sim.Task, tb *netdev.Table) error {
-		ds = DumpSeq{Seq: h.n.gens.devBase, Done: true}
+		n := h.n
+		if d.hasTarget {
+			if n = h.targetNet(d.target); n == nil {
+				return errBadTarget("Invalid target network namespace id")
+			}
+			tb = n.devs
+		}
+		ds = DumpSeq{Seq: n.gens.devBase, Done: true}
 		for _, dev := range tb.DevicesByIndex() {
 			if dev.Index() < d.from {
 				continue
@@ -315,6 +376,9 @@ func (d *LinkDump) Next(fn func(*LinkInfo) bool) (DumpSeq, error) {
 			}
 			li := linkInfo(dev)
 			li.LinkNetnsID = h.n.linkNetnsid(t, dev)
+			if d.hasTarget {
+				li.TargetNetnsID = &d.target
+			}
 			if !fn(&li) {
 				d.from, ds.Done = dev.Index(), false
 				return nil

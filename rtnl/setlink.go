@@ -84,6 +84,12 @@ type LinkRequest struct {
 	// patch): the devices to delete in one request; not nil when the
 	// request carries the attribute (an empty one is refused).
 	IfindexList []netdev.IfIndex
+	// TargetNSID is RTM_DELLINK's IFLA_TARGET_NETNSID: an id the
+	// requester's namespace has for the namespace the device (or group)
+	// is deleted in; nil for the requester's own. (RTM_NEWLINK and
+	// RTM_SETLINK carry theirs in Change.Netns: the namespace a device
+	// moves to or is created in.)
+	TargetNSID *int32
 
 	// Spec is the device to create (its Attrs carry IFLA_MTU, IFLA_GROUP,
 	// IFLA_ADDRESS, IFLA_TXQLEN and the ifindex); nil when the request
