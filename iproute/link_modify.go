@@ -292,6 +292,16 @@ func (ip *IP) linkSetDevs(h *handle, r *linkReq) error {
 	default:
 		return notSupported("ip link set", "type")
 	}
+	if len(r.typeArgs) == 0 && r.kind != "vxlan" {
+		// ip sends IFLA_INFO_DATA (or IFLA_INFO_SLAVE_DATA) only when
+		// words follow the kind; without it rtnl_changelink changes
+		// nothing, and only the kind's validate looks at the request
+		// (vxlan's and vlan's refuse it).
+		change = nil
+		if r.kind == "vlan" {
+			change = &rtnl.LinkChange{VlanNoData: true}
+		}
+	}
 	if err := r.refusal("ip link set"); err != nil {
 		return err
 	}

@@ -522,6 +522,7 @@ func newLink(r *request) ([]netlink.Message, error) {
 		vs := vxlanSettings(data, info.has(uapi.IFLA_INFO_DATA))
 		req.Change.Vxlan = &vs
 	}
+	req.Change.VlanNoData = kind == "vlan" && !info.has(uapi.IFLA_INFO_DATA)
 	if known && info.has(uapi.IFLA_INFO_DATA) {
 		switch kind {
 		case "bridge":

@@ -2,6 +2,7 @@ package rtnl_test
 
 import (
 	"net/netip"
+	"syscall"
 	"testing"
 	"time"
 
@@ -85,4 +86,36 @@ func TestSettleForKeepsLaterWork(t *testing.T) {
 	require.True(t, has(), "the address outlasts a second")
 	r.k.SettleFor(r.t, 30*time.Second)
 	require.False(t, has(), "and not its valid lifetime")
+}
+
+// A kind's changelink announces the device when the request ends
+// (DO_SETLINK_NOTIFY → netdev_state_change), which sends RTM_NEWLINK only
+// for a device that is up: on Linux 6.18, `ip monitor link` shows br0
+// after `ip link set br0 type bridge hello_time 300` on an up bridge, and
+// nothing for the same on a down one. A vlan request without
+// IFLA_INFO_DATA is refused by vlan_validate, before the device is looked
+// up.
+func TestNotifyChangelink(t *testing.T) {
+	r := newRig(t, rtnl.After)
+	r.ok(r.h.LinkAdd(netdev.Bridge{Name: "br0"}))
+	r.ok(r.h.LinkSetUp("br0"))
+	var got []rtnl.Notification
+	cancel := r.k.InitNet().Subscribe(func(m rtnl.Notification) {
+		if m.Link != nil {
+			got = append(got, m)
+		}
+	})
+	defer cancel()
+	r.ok(r.h.LinkSetBridge("br0", netdev.BridgeSettings{HelloTime: new(uint32(300))}))
+	require.Len(t, got, 1)
+	require.Equal(t, rt.RTMNewLink, got[0].Type)
+	require.Equal(t, "br0", got[0].Link.Name)
+	require.Zero(t, got[0].Change)
+
+	r.ok(r.h.LinkSetDown("br0"))
+	got = nil
+	r.ok(r.h.LinkSetBridge("br0", netdev.BridgeSettings{HelloTime: new(uint32(400))}))
+	require.Empty(t, got, "a device that is down is not announced")
+
+	requireErr(t, r.h.NewLink(rtnl.LinkRequest{Name: "nodev", Change: rtnl.LinkChange{VlanNoData: true}}), syscall.EINVAL, "8021q: VLAN properties not specified")
 }

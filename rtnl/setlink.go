@@ -63,6 +63,9 @@ type LinkChange struct {
 	Vlan      *netdev.VlanSettings
 	Macvlan   *netdev.MacvlanSettings
 	BondSlave *netdev.BondSlaveSettings
+	// VlanNoData: the request is of kind vlan without IFLA_INFO_DATA,
+	// which vlan_validate refuses before any device is looked up.
+	VlanNoData bool
 	// SlaveDataErr is, by master kind ("bridge", "bond"), the error
 	// IFLA_INFO_SLAVE_DATA's parse under that kind's slave policy gave:
 	// the device's master decides which policy applies, and so which
@@ -144,6 +147,9 @@ func (h *Handle) NewLink(r LinkRequest) error {
 				return err
 			}
 		}
+		if r.Change.VlanNoData {
+			return errno.New(syscall.EINVAL, "8021q: VLAN properties not specified")
+		}
 		var d *netdev.Device
 		named := false
 		switch {
@@ -166,6 +172,7 @@ func (h *Handle) NewLink(r LinkRequest) error {
 			if r.KindMismatch {
 				return errno.New(syscall.EOPNOTSUPP, "")
 			}
+			bridged := false
 			if c := r.Change.Bridge; c != nil {
 				if d.Kind() != "bridge" {
 					return errno.Errorf(syscall.EOPNOTSUPP, "Device \"%s\" is not of kind bridge", d.Name())
@@ -173,11 +180,15 @@ func (h *Handle) NewLink(r LinkRequest) error {
 				if err := d.ChangeBridge(t, *c); err != nil {
 					return err
 				}
+				bridged = true
 			}
 			notify, err := changeKindData(t, d, r.Change)
 			if err != nil {
 				return err
 			}
+			// A kind's changelink announces the device when the request
+			// ends (DO_SETLINK_NOTIFY), the bridge's as the others'.
+			notify = notify || bridged
 			if err := changeSlaveData(t, d, r.Change); err != nil {
 				if notify {
 					d.StateChange(t)
