@@ -20,10 +20,23 @@ import (
 type Error struct {
 	Errno syscall.Errno // e.g. syscall.EEXIST
 	Msg   string        // the extack message, e.g. "Nexthop id does not exist"; may be empty
+	// Attr is the attribute the extack points at (NL_SET_ERR_MSG_ATTR's
+	// bad_attr), written as the kernel's code names it: a table and a
+	// uapi attribute name, e.g. "data[IFLA_VXLAN_ID]" or
+	// "tb[IFLA_MTU]"; "" for none. A front end on the wire turns it into
+	// the offset of that attribute in the request, if it has one.
+	Attr string
 }
 
 // New returns an *Error for errno e with message msg.
 func New(e syscall.Errno, msg string) *Error { return &Error{Errno: e, Msg: msg} }
+
+// At sets the attribute the error's extack points at (see Error.Attr) and
+// returns e.
+func (e *Error) At(attr string) *Error {
+	e.Attr = attr
+	return e
+}
 
 // Errorf returns an *Error for errno e with a formatted message.
 func Errorf(e syscall.Errno, format string, args ...any) *Error {

@@ -26,3 +26,10 @@ func ExampleErrorf() {
 	fmt.Println(errors.Is(err, syscall.EEXIST), err)
 	// Output: true file exists: device eth0 already exists
 }
+
+func TestErrorAt(t *testing.T) {
+	e := errno.New(syscall.ERANGE, "VXLAN ID must be lower than 16777216").At("data[IFLA_VXLAN_ID]")
+	require.Equal(t, "data[IFLA_VXLAN_ID]", e.Attr)
+	require.Equal(t, "numerical result out of range: VXLAN ID must be lower than 16777216", e.Error(), "the attribute is not part of the text")
+	require.ErrorIs(t, e, syscall.ERANGE)
+}

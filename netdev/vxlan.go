@@ -152,22 +152,22 @@ var vxlanOps = &linkOps{
 // Kernel: vxlan_validate (drivers/net/vxlan/vxlan_core.c).
 func ValidateVxlan(s VxlanSettings, addr *MAC, mtu *int) error {
 	if addr != nil && (addr.IsMulticast() || *addr == (MAC{})) {
-		return errno.New(syscall.EADDRNOTAVAIL, "Provided Ethernet address is not unicast")
+		return errno.New(syscall.EADDRNOTAVAIL, "Provided Ethernet address is not unicast").At("tb[IFLA_ADDRESS]")
 	}
 	if mtu != nil && (uint32(*mtu) < ethMinMTU || uint32(*mtu) > ethMaxMTU) {
-		return errno.New(syscall.EINVAL, "MTU must be between 68 and 65535")
+		return errno.New(syscall.EINVAL, "MTU must be between 68 and 65535").At("tb[IFLA_MTU]")
 	}
 	if !s.Data {
 		return errno.New(syscall.EINVAL, "Required attributes not provided to perform the operation")
 	}
 	if s.ID != nil && *s.ID >= vxlanNVID {
-		return errno.New(syscall.ERANGE, "VXLAN ID must be lower than 16777216")
+		return errno.New(syscall.ERANGE, "VXLAN ID must be lower than 16777216").At("data[IFLA_VXLAN_ID]")
 	}
 	if r := s.PortRange; r != nil && r[1] < r[0] {
-		return errno.New(syscall.EINVAL, "Invalid source port range")
+		return errno.New(syscall.EINVAL, "Invalid source port range").At("data[IFLA_VXLAN_PORT_RANGE]")
 	}
 	if s.DF != nil && *s.DF > uint8(VxlanDFInherit) {
-		return errno.New(syscall.EINVAL, "Invalid DF attribute")
+		return errno.New(syscall.EINVAL, "Invalid DF attribute").At("data[IFLA_VXLAN_DF]")
 	}
 	return nil
 }
@@ -232,19 +232,29 @@ func (s VxlanSettings) nl2conf(old *VxlanInfo, mtuAttr bool, mtu int) (vxlanConf
 	usedFlags, usedVNI := uint32(vxlanHFVNI), uint32(vxlanVNIMask)
 	if s.ID != nil {
 		if changelink && *s.ID != c.VNI {
-			return c, errno.New(syscall.EOPNOTSUPP, "Cannot change VNI")
+			return c, errno.New(syscall.EOPNOTSUPP, "Cannot change VNI").At("tb[IFLA_VXLAN_ID]")
 		}
 		c.VNI = *s.ID
 	}
 	if g := s.Group; g != nil {
 		if changelink && g.Is4() != c.Remote.Is4() {
-			return c, errno.New(syscall.EOPNOTSUPP, "New group address family does not match old group")
+			// vxlan_nl2conf points at tb[], the message's own table,
+			// indexed by the vxlan attribute's number.
+			at := "tb[IFLA_VXLAN_GROUP6]"
+			if g.Is4() {
+				at = "tb[IFLA_VXLAN_GROUP]"
+			}
+			return c, errno.New(syscall.EOPNOTSUPP, "New group address family does not match old group").At(at)
 		}
 		c.Remote = *g
 	}
 	if l := s.Local; l != nil {
 		if changelink && l.Is4() != c.Local.Is4() {
-			return c, errno.New(syscall.EOPNOTSUPP, "New local address family does not match old")
+			at := "tb[IFLA_VXLAN_LOCAL6]"
+			if l.Is4() {
+				at = "tb[IFLA_VXLAN_LOCAL]"
+			}
+			return c, errno.New(syscall.EOPNOTSUPP, "New local address family does not match old").At(at)
 		}
 		c.Local = *l
 	}
@@ -284,7 +294,7 @@ func (s VxlanSettings) nl2conf(old *VxlanInfo, mtuAttr bool, mtu int) (vxlanConf
 	}
 	if s.Limit != nil {
 		if changelink {
-			return c, errno.New(syscall.EOPNOTSUPP, "Cannot change limit")
+			return c, errno.New(syscall.EOPNOTSUPP, "Cannot change limit").At("tb[IFLA_VXLAN_LIMIT]")
 		}
 		c.Limit = *s.Limit
 	}
@@ -293,19 +303,19 @@ func (s VxlanSettings) nl2conf(old *VxlanInfo, mtuAttr bool, mtu int) (vxlanConf
 	}
 	if r := s.PortRange; r != nil {
 		if changelink {
-			return c, errno.New(syscall.EOPNOTSUPP, "Cannot change port range")
+			return c, errno.New(syscall.EOPNOTSUPP, "Cannot change port range").At("tb[IFLA_VXLAN_PORT_RANGE]")
 		}
 		c.PortMin, c.PortMax = r[0], r[1]
 	}
 	if s.Port != nil {
 		if changelink {
-			return c, errno.New(syscall.EOPNOTSUPP, "Cannot change port")
+			return c, errno.New(syscall.EOPNOTSUPP, "Cannot change port").At("tb[IFLA_VXLAN_PORT]")
 		}
 		c.Port = *s.Port
 	}
 	if s.UDPCsum != nil {
 		if changelink {
-			return c, errno.New(syscall.EOPNOTSUPP, "Cannot change UDP_CSUM flag")
+			return c, errno.New(syscall.EOPNOTSUPP, "Cannot change UDP_CSUM flag").At("tb[IFLA_VXLAN_UDP_CSUM]")
 		}
 		c.UDPCsum = *s.UDPCsum
 	} else if !changelink {
@@ -338,16 +348,16 @@ func (s VxlanSettings) nl2conf(old *VxlanInfo, mtuAttr bool, mtu int) (vxlanConf
 		c.gpe = true // GPE asked for: refused by configValidate
 	}
 	if s.ReservedBits {
-		return c, errno.New(syscall.EOPNOTSUPP, "IFLA_VXLAN_RESERVED_BITS is not modelled by netsim")
+		return c, errno.New(syscall.EOPNOTSUPP, "IFLA_VXLAN_RESERVED_BITS is not modelled by netsim").At("data[IFLA_VXLAN_RESERVED_BITS]")
 	}
 	binary.BigEndian.PutUint32(c.ReservedBits[:4], ^usedFlags)
 	binary.BigEndian.PutUint32(c.ReservedBits[4:], ^usedVNI)
 	if s.RemcsumNoPartial {
-		return c, errno.New(syscall.EOPNOTSUPP, "remcsum nopartial is not offered")
+		return c, errno.New(syscall.EOPNOTSUPP, "remcsum nopartial is not offered").At("data[IFLA_VXLAN_REMCSUM_NOPARTIAL]")
 	}
 	if mtuAttr {
 		if changelink {
-			return c, errno.New(syscall.EOPNOTSUPP, "Cannot change mtu")
+			return c, errno.New(syscall.EOPNOTSUPP, "Cannot change mtu").At("tb[IFLA_MTU]")
 		}
 		c.mtu = mtu
 	}
@@ -359,20 +369,20 @@ func (s VxlanSettings) nl2conf(old *VxlanInfo, mtuAttr bool, mtu int) (vxlanConf
 			return c, err
 		}
 		if c.VNIFilter && !c.CollectMetadata {
-			return c, errno.New(syscall.EINVAL, "vxlan vnifilter only valid in collect metadata mode")
+			return c, errno.New(syscall.EINVAL, "vxlan vnifilter only valid in collect metadata mode").At("data[IFLA_VXLAN_VNIFILTER]")
 		}
 	}
 	if s.LocalBypass != nil && !*s.LocalBypass {
-		return c, errno.New(syscall.EOPNOTSUPP, "IFLA_VXLAN_LOCALBYPASS 0 is not modelled by netsim")
+		return c, errno.New(syscall.EOPNOTSUPP, "IFLA_VXLAN_LOCALBYPASS 0 is not modelled by netsim").At("data[IFLA_VXLAN_LOCALBYPASS]")
 	}
 	if !changelink {
 		c.LocalBypass = true
 	}
 	if s.LabelPolicy != nil && *s.LabelPolicy != 0 {
-		return c, errno.New(syscall.EOPNOTSUPP, "IFLA_VXLAN_LABEL_POLICY inherit is not modelled by netsim")
+		return c, errno.New(syscall.EOPNOTSUPP, "IFLA_VXLAN_LABEL_POLICY inherit is not modelled by netsim").At("data[IFLA_VXLAN_LABEL_POLICY]")
 	}
 	if s.MCRoute != nil && *s.MCRoute {
-		return c, errno.New(syscall.EOPNOTSUPP, "IFLA_VXLAN_MC_ROUTE is not modelled by netsim")
+		return c, errno.New(syscall.EOPNOTSUPP, "IFLA_VXLAN_MC_ROUTE is not modelled by netsim").At("data[IFLA_VXLAN_MC_ROUTE]")
 	}
 	return c, nil
 }
@@ -394,7 +404,7 @@ func (c *vxlanConf) configValidate(t *sim.Task, src *Table, self *Device) (*Devi
 			c.RemcsumTX || c.RemcsumRX || c.VNIFilter || c.TTLInherit {
 			return nil, false, errno.New(syscall.EINVAL, "VXLAN GPE does not support this combination of attributes")
 		}
-		return nil, false, errno.New(syscall.EOPNOTSUPP, "IFLA_VXLAN_GPE is not modelled by netsim")
+		return nil, false, errno.New(syscall.EOPNOTSUPP, "IFLA_VXLAN_GPE is not modelled by netsim").At("data[IFLA_VXLAN_GPE]")
 	}
 	switch {
 	case !c.Remote.IsValid() && !c.Local.IsValid():

@@ -580,11 +580,7 @@ func newLink(r *request) ([]netlink.Message, error) {
 	}
 	// A name clash at register_netdevice and a master without ndo_add_slave
 	// are bare errnos in the kernel: rtnl.HasExtack drops their text.
-	err = r.h.NewLink(req)
-	if req.Change.Vxlan != nil {
-		err = vxlanErr(err, a, data)
-	}
-	return nil, err
+	return nil, linkErrAttr(r.h.NewLink(req), a, data)
 }
 
 // createAttrs are the common attributes rtnl_create_link applies.

@@ -10,6 +10,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"net/netip"
+	"strings"
 	"syscall"
 
 	"github.com/mdlayher/netlink"
@@ -128,64 +129,44 @@ func vxlanAddrLen(a attrs) error {
 	return nil
 }
 
-// vxlanErrAt says where the extack of a vxlan error points: an attribute
-// of IFLA_INFO_DATA (inner), or of the message itself. vxlan_nl2conf
-// points its changelink refusals at tb[IFLA_VXLAN_*], the message's
-// table indexed by a vxlan attribute's number (IFLA_VXLAN_UDP_CSUM is
-// IFLA_LINKINFO's number), which reports an offset only when the message
-// has an attribute of that number.
-var vxlanErrAt = map[string]struct {
-	inner bool
-	typ   uint16
-}{
-	"VXLAN ID must be lower than 16777216":                      {true, uapi.IFLA_VXLAN_ID},
-	"Invalid source port range":                                 {true, uapi.IFLA_VXLAN_PORT_RANGE},
-	"Invalid DF attribute":                                      {true, uapi.IFLA_VXLAN_DF},
-	"vxlan vnifilter only valid in collect metadata mode":       {true, uapi.IFLA_VXLAN_VNIFILTER},
-	"remcsum nopartial is not offered":                          {true, uapi.IFLA_VXLAN_REMCSUM_NOPARTIAL},
-	"IFLA_VXLAN_RESERVED_BITS is not modelled by netsim":        {true, uapi.IFLA_VXLAN_RESERVED_BITS},
-	"IFLA_VXLAN_LOCALBYPASS 0 is not modelled by netsim":        {true, uapi.IFLA_VXLAN_LOCALBYPASS},
-	"IFLA_VXLAN_LABEL_POLICY inherit is not modelled by netsim": {true, uapi.IFLA_VXLAN_LABEL_POLICY},
-	"IFLA_VXLAN_MC_ROUTE is not modelled by netsim":             {true, uapi.IFLA_VXLAN_MC_ROUTE},
-	"IFLA_VXLAN_GPE is not modelled by netsim":                  {true, uapi.IFLA_VXLAN_GPE},
-	"MTU must be between 68 and 65535":                          {false, uapi.IFLA_MTU},
-	"Provided Ethernet address is not unicast":                  {false, uapi.IFLA_ADDRESS},
-	"Cannot change mtu":                                         {false, uapi.IFLA_MTU},
-	"Cannot change VNI":                                         {false, uapi.IFLA_VXLAN_ID},
-	"Cannot change limit":                                       {false, uapi.IFLA_VXLAN_LIMIT},
-	"Cannot change port range":                                  {false, uapi.IFLA_VXLAN_PORT_RANGE},
-	"Cannot change port":                                        {false, uapi.IFLA_VXLAN_PORT},
-	"Cannot change UDP_CSUM flag":                               {false, uapi.IFLA_VXLAN_UDP_CSUM},
+// attrNums are the numbers of the attributes an rtnl error's Attr may
+// name (errno.Error.At): the link message's own and IFLA_INFO_DATA's of a
+// vxlan.
+var attrNums = map[string]uint16{
+	"IFLA_ADDRESS": uapi.IFLA_ADDRESS, "IFLA_MTU": uapi.IFLA_MTU,
+	"IFLA_VXLAN_ID": uapi.IFLA_VXLAN_ID, "IFLA_VXLAN_GROUP": uapi.IFLA_VXLAN_GROUP,
+	"IFLA_VXLAN_GROUP6": uapi.IFLA_VXLAN_GROUP6, "IFLA_VXLAN_LOCAL": uapi.IFLA_VXLAN_LOCAL,
+	"IFLA_VXLAN_LOCAL6": uapi.IFLA_VXLAN_LOCAL6, "IFLA_VXLAN_PORT_RANGE": uapi.IFLA_VXLAN_PORT_RANGE,
+	"IFLA_VXLAN_DF": uapi.IFLA_VXLAN_DF, "IFLA_VXLAN_VNIFILTER": uapi.IFLA_VXLAN_VNIFILTER,
+	"IFLA_VXLAN_REMCSUM_NOPARTIAL": uapi.IFLA_VXLAN_REMCSUM_NOPARTIAL,
+	"IFLA_VXLAN_RESERVED_BITS":     uapi.IFLA_VXLAN_RESERVED_BITS,
+	"IFLA_VXLAN_LOCALBYPASS":       uapi.IFLA_VXLAN_LOCALBYPASS,
+	"IFLA_VXLAN_LABEL_POLICY":      uapi.IFLA_VXLAN_LABEL_POLICY,
+	"IFLA_VXLAN_MC_ROUTE":          uapi.IFLA_VXLAN_MC_ROUTE, "IFLA_VXLAN_GPE": uapi.IFLA_VXLAN_GPE,
+	"IFLA_VXLAN_LIMIT": uapi.IFLA_VXLAN_LIMIT, "IFLA_VXLAN_PORT": uapi.IFLA_VXLAN_PORT,
+	"IFLA_VXLAN_UDP_CSUM": uapi.IFLA_VXLAN_UDP_CSUM,
 }
 
-// vxlanErr points a vxlan error's extack at the attribute the kernel
-// names: a is the message's attributes, data its IFLA_INFO_DATA.
-func vxlanErr(err error, a, data attrs) error {
+// linkErrAttr points an rtnl error's extack at the attribute its Attr
+// names: "tb[NAME]" in the message's attributes a, "data[NAME]" in its
+// IFLA_INFO_DATA. The kernel's tb[] is indexed by the number alone, so
+// vxlan_nl2conf's tb[IFLA_VXLAN_PORT] is whatever link attribute has that
+// number; an attribute the request does not carry reports no offset.
+func linkErrAttr(err error, a, data attrs) error {
 	var e *errno.Error
-	if !errors.As(err, &e) {
+	if !errors.As(err, &e) || e.Attr == "" {
 		return err
 	}
-	at, ok := vxlanErrAt[e.Msg]
-	switch e.Msg {
-	case "New group address family does not match old group":
-		at.typ, ok = uapi.IFLA_VXLAN_GROUP, true
-		if !data.has(uapi.IFLA_VXLAN_GROUP) {
-			at.typ = uapi.IFLA_VXLAN_GROUP6
-		}
-	case "New local address family does not match old":
-		at.typ, ok = uapi.IFLA_VXLAN_LOCAL, true
-		if !data.has(uapi.IFLA_VXLAN_LOCAL) {
-			at.typ = uapi.IFLA_VXLAN_LOCAL6
-		}
-	}
+	table, name, ok := strings.Cut(strings.TrimSuffix(e.Attr, "]"), "[")
+	typ, known := attrNums[name]
 	src := a
-	if at.inner {
+	if table == "data" {
 		src = data
 	}
-	if !ok || !src.has(at.typ) {
+	if !ok || !known || !src.has(typ) {
 		return err
 	}
-	return badAttr(e, src.offset(at.typ))
+	return badAttr(e, src.offset(typ))
 }
 
 // fillVxlan is vxlan_fill_info: the VNI, the remote (if any), the lower
