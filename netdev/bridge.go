@@ -193,6 +193,31 @@ func (d *Device) BridgePortLimits() bool {
 	return d.priv.bridge != nil && d.priv.bridge.portLimits
 }
 
+// The TSO limits a device reports (tso_max_size): TSO_MAX_SIZE for the
+// software devices that set it (netif_set_tso_max_size), the
+// GSO_LEGACY_MAX_SIZE a new device has otherwise (alloc_netdev_mqs).
+const (
+	TSOMaxSize       = 524280 // TSO_MAX_SIZE
+	TSOLegacyMaxSize = 65536  // a new device's, GSO_LEGACY_MAX_SIZE
+)
+
+// TSOMaxSize returns d's tso_max_size: a bridge's is a new device's limit
+// until a port sets it (br_set_gso_limits); a vxlan's is what it copied
+// from its lower device when it last took one (netif_inherit_tso_max in
+// vxlan_config_apply), a new device's without one; every other kind
+// netsim has allows TSO_MAX_SIZE.
+func (d *Device) TSOMaxSize() uint32 {
+	switch {
+	case d.priv.bridge != nil:
+		if !d.priv.bridge.portLimits {
+			return TSOLegacyMaxSize
+		}
+	case d.priv.vxlan != nil:
+		return d.priv.vxlan.tsoMax
+	}
+	return TSOMaxSize
+}
+
 // joinSnoopers joins the IGMP and MLD snoopers' groups on the bridge.
 //
 // Kernel: br_multicast_join_snoopers (net/bridge/br_multicast.c).

@@ -113,6 +113,7 @@ type vxlanState struct {
 	remote   IfIndex // default_dst.remote_ifindex
 	linkNet  *Table  // vxlan->net, where the lower device is looked up
 	headroom int     // needed_headroom
+	tsoMax   uint32  // tso_max_size, copied from the lower device
 }
 
 // Constants of the vxlan driver.
@@ -505,7 +506,7 @@ func unspecifiedLike(a netip.Addr) netip.Addr {
 
 // apply installs a validated configuration: the MTU (a new device's from
 // its lower device, cut to what the lower allows), the headroom, and the
-// lower device's index. A changelink passes no lower device unless the
+// lower device's index and TSO limit. A changelink passes no lower device unless the
 // lower changes; without one the headroom is the encapsulation's alone and
 // the MTU is not cut.
 //
@@ -527,6 +528,9 @@ func (d *Device) vxlanApply(c vxlanConf, lower *Device, ipv6, changelink bool) {
 	d.mtu = min(d.mtu, maxMTU)
 	if lower != nil {
 		v.remote = c.LinkIndex
+		v.tsoMax = lower.TSOMaxSize() // netif_inherit_tso_max
+	} else if !changelink {
+		v.tsoMax = TSOLegacyMaxSize
 	}
 	v.headroom = headroom + vxlanHeadroom(ipv6 || c.CollectMetadata)
 	v.cfg, v.ipv6 = c.VxlanInfo, ipv6

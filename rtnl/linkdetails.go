@@ -54,7 +54,6 @@ const (
 const (
 	gsoMaxSize = 65536
 	gsoMaxSegs = 65535
-	tsoMaxSize = 524280
 	tsoMaxSegs = 65535
 	groMaxSize = 65536
 )
@@ -100,27 +99,8 @@ func fillDetails(li *LinkInfo, d *netdev.Device) {
 		li.VlanFlags = v.Flags
 	}
 	li.GSOMaxSize, li.GSOMaxSegs = gsoMaxSize, gsoMaxSegs
-	li.TSOMaxSize, li.TSOMaxSegs = tsoMaxOf(d), tsoMaxSegs
+	li.TSOMaxSize, li.TSOMaxSegs = d.TSOMaxSize(), tsoMaxSegs
 	li.GROMaxSize = groMaxSize
 	li.AddrGenMode = AddrGenModeEUI64
 	_, li.Inet6 = d.IPv6Conf()
-}
-
-// tsoMaxOf is a device's tso_max_size: a bridge's is a new device's limit
-// until a port sets it (alloc_netdev_mqs; br_set_gso_limits); a vxlan's is
-// its lower device's (netif_inherit_tso_max in vxlan_config_apply), a new
-// device's without one.
-func tsoMaxOf(d *netdev.Device) uint32 {
-	switch d.Kind() {
-	case "bridge":
-		if !d.BridgePortLimits() {
-			return gsoMaxSize
-		}
-	case "vxlan":
-		if l := d.VxlanLower(); l != nil {
-			return tsoMaxOf(l)
-		}
-		return gsoMaxSize
-	}
-	return tsoMaxSize
 }
