@@ -38,7 +38,7 @@ type bridgeState struct {
 	mtuSetByUser bool      // BROPT_MTU_SET_BY_USER
 	snooping     bool      // the snooper groups are joined (br_multicast_join_snoopers)
 	ports        []*Device // port_list, newest first
-	portLimits   bool      // a port was added: the bridge's TSO limit is its ports' (br_set_gso_limits)
+	tsoMax       uint32    // tso_max_size once a port came or went (br_set_gso_limits); 0 before
 	// selected is whether br_port_state_selection has run: until then the
 	// bridge keeps the carrier alloc_netdev gave it, whatever its ports.
 	selected bool
@@ -182,15 +182,18 @@ func (s Bridge) create(t *sim.Task, tb *Table) ([]*Device, error) {
 	return []*Device{d}, nil
 }
 
-// BridgePortLimits reports whether a bridge has had a port, and so takes
-// its segmentation limits from its ports (TSO_MAX_SIZE, the smallest of
-// theirs, since every port netsim has allows TSO_MAX_SIZE) rather than a
-// new device's GSO_LEGACY_MAX_SIZE. The limit stays when the last port
-// leaves. False for other kinds.
+// setGSOLimits takes the bridge's TSO limit from its ports: the smallest
+// of theirs, TSO_MAX_SIZE without ports. A new bridge has a new device's
+// limit until a port is added.
 //
-// Kernel: br_add_if → br_set_gso_limits (net/bridge/br_if.c).
-func (d *Device) BridgePortLimits() bool {
-	return d.priv.bridge != nil && d.priv.bridge.portLimits
+// Kernel: br_set_gso_limits (net/bridge/br_if.c), from br_add_if and
+// br_del_if.
+func (br *Device) setGSOLimits() {
+	b := br.priv.bridge
+	b.tsoMax = TSOMaxSize
+	for _, p := range b.ports {
+		b.tsoMax = min(b.tsoMax, p.TSOMaxSize())
+	}
 }
 
 // The TSO limits a device reports (tso_max_size): TSO_MAX_SIZE for the
@@ -202,16 +205,17 @@ const (
 )
 
 // TSOMaxSize returns d's tso_max_size: a bridge's is a new device's limit
-// until a port sets it (br_set_gso_limits); a vxlan's is what it copied
+// until a port comes, then its ports' (setGSOLimits); a vxlan's is what it copied
 // from its lower device when it last took one (netif_inherit_tso_max in
 // vxlan_config_apply), a new device's without one; every other kind
 // netsim has allows TSO_MAX_SIZE.
 func (d *Device) TSOMaxSize() uint32 {
 	switch {
 	case d.priv.bridge != nil:
-		if !d.priv.bridge.portLimits {
+		if d.priv.bridge.tsoMax == 0 {
 			return TSOLegacyMaxSize
 		}
+		return d.priv.bridge.tsoMax
 	case d.priv.vxlan != nil:
 		return d.priv.vxlan.tsoMax
 	}

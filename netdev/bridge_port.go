@@ -288,7 +288,7 @@ func bridgeAddIf(t *sim.Task, br, dev *Device) error {
 	// IFLA_EVENT_FEATURES) before it takes its ports' segmentation
 	// limits.
 	br.tbl.s.linkEventMsg(t, br, iflaEventFeatures)
-	b.portLimits = true
+	br.setGSOLimits()
 	changed := br.recalcBridgeID()
 	if br.IsUp() {
 		dev.portSync(t, true)
@@ -361,6 +361,7 @@ func (br *Device) delPort(t *sim.Task, p *Device, adjust bool) {
 			_ = br.tbl.s.notify(t, EventChangeAddr, br)
 		}
 		br.mtuAutoAdjust(t)
+		br.setGSOLimits()
 	}
 	if br.refreshCarrier(t, true) {
 		br.carrierChangedForOthers(t)
