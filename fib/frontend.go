@@ -197,7 +197,7 @@ func toConfig(r *Route, mode rt.NLMFlags, del bool) (config, error) {
 		oif: r.Dev, gw: r.Gateway, priority: r.Priority, prefsrc: r.PrefSrc,
 		nhID: r.NexthopID, mp: r.Multipath, mode: mode,
 	}
-	if !r.Metrics.IsZero() {
+	if !r.Metrics.zero() {
 		mx := r.Metrics
 		cfg.mx = &mx
 	}

@@ -300,7 +300,7 @@ func checkType(cfg *config) (reject bool, err error) {
 // reuse an identical fib_info, or hash the new one. (A route with a
 // nexthop object never gets here: createInfoNH builds its fib_info.)
 func (f *FIB) linkOrShare(fi *fibInfo) *fibInfo {
-	if ofi := f.findInfo(fi.makeKey(), fi); ofi != nil {
+	if ofi := f.findInfo(fi); ofi != nil {
 		ofi.treeref++
 		return ofi
 	}

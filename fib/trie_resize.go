@@ -148,18 +148,11 @@ func (t *trie) inflate(oldtnode uint32) uint32 {
 		}
 		node1 := t.newTnode(in.key|m, in.pos, in.bits-1)
 		node0 := t.newTnode(in.key, in.pos, in.bits-1)
-		n1, n0 := &t.tn[node1], &t.tn[node0]
+		t.tn[node1].parent, t.tn[node0].parent = oldtnode, oldtnode
 		src := t.slots(&in)
 		half := len(src) / 2
-		t.fillFresh(n1, src[half:])
-		t.fillFresh(n0, src[:half])
-		n1.parent, n0.parent = oldtnode, oldtnode
-		for _, c := range src[half:] {
-			t.setParent(c, node1)
-		}
-		for _, c := range src[:half] {
-			t.setParent(c, node0)
-		}
+		t.adopt(node1, src[half:])
+		t.adopt(node0, src[:half])
 		n := &t.tn[tn]
 		t.putFresh(n, 2*i+1, tnodeRef(node1))
 		t.putFresh(n, 2*i, tnodeRef(node0))
@@ -245,9 +238,12 @@ func (t *trie) childSlen(tn *tnode, n ref) (slen uint8, full bool) {
 	return c.slen, c.pos+c.bits == tn.pos
 }
 
-// fillFresh is putFresh of src[i] into slot i of tn for every i: tn's
-// first len(src) slots are empty and no tnode is allocated meanwhile.
-func (t *trie) fillFresh(tn *tnode, src []ref) {
+// adopt is putFresh of src[i] into slot i of tnode ti for every i, and
+// setParent of each moved child to ti, in one pass that touches each child
+// once: ti's first len(src) slots are empty and no tnode is allocated
+// meanwhile.
+func (t *trie) adopt(ti uint32, src []ref) {
+	tn := &t.tn[ti]
 	dst := t.slots(tn)[:len(src)]
 	empty, full, slen := tn.empty, tn.full, tn.slen
 	for i, n := range src {
@@ -255,9 +251,17 @@ func (t *trie) fillFresh(tn *tnode, src []ref) {
 			continue
 		}
 		empty--
-		s, isFull := t.childSlen(tn, n)
-		if isFull {
-			full++
+		var s uint8
+		if n.isLeaf() {
+			c := &t.lf[n.idx()]
+			s, c.parent = c.slen, ti
+		} else {
+			c := &t.tn[n.idx()]
+			s, c.parent = c.slen, ti
+			if c.pos+c.bits == tn.pos {
+				full++
+			}
+			t.markDirty(n.idx())
 		}
 		slen = max(slen, s)
 		dst[i] = n
