@@ -251,9 +251,13 @@ func toConfig(r *Route, mode rt.NLMFlags, del bool) (config, error) {
 // Kernel: inet_rtm_newroute, rtm_to_fib_config (net/ipv4/fib_frontend.c),
 // fib_table_insert (net/ipv4/fib_trie.c), fib_create_info
 // (net/ipv4/fib_semantics.c).
-func (f *FIB) Add(t *sim.Task, r Route, mode rt.NLMFlags) error {
+func (f *FIB) Add(t *sim.Task, r Route, mode rt.NLMFlags) error { return f.AddRoute(t, &r, mode) }
+
+// AddRoute is Add of the route *r, which it reads and does not keep: a
+// caller that builds a request in place passes it without a copy.
+func (f *FIB) AddRoute(t *sim.Task, r *Route, mode rt.NLMFlags) error {
 	defer t.Frame("inet_rtm_newroute")()
-	cfg, err := toConfig(&r, mode, false)
+	cfg, err := toConfig(r, mode, false)
 	if err == nil {
 		err = f.newTable(cfg.table).insert(t, &cfg)
 	}

@@ -68,11 +68,7 @@ func (m *Metrics) zero() bool {
 	if m.Lock != 0 || m.Given != 0 || m.CongCtl != "" {
 		return false
 	}
-	var or uint32
-	for _, v := range m.Values {
-		or |= v
-	}
-	return or == 0
+	return m.Values == [rt.MetricMax + 1]uint32{}
 }
 
 // Set sets metric k to v (and marks it Given).

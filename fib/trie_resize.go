@@ -146,8 +146,19 @@ func (t *trie) inflate(oldtnode uint32) uint32 {
 			t.setParent(c0, oldtnode)
 			continue
 		}
-		node1 := t.newTnode(in.key|m, in.pos, in.bits-1)
-		node0 := t.newTnode(in.key, in.pos, in.bits-1)
+		var node1, node0 uint32
+		if in.bits-1 > inlineBits {
+			// The halves take a half each of the split node's block of
+			// child slots, where its children already are: nothing is
+			// copied, and the block is not freed with the node.
+			h := uint32(1) << (in.bits - 1)
+			node1 = t.tnodeAt(in.key|m, in.pos, in.bits-1, in.off+h)
+			node0 = t.tnodeAt(in.key, in.pos, in.bits-1, in.off)
+			t.tn[ii].off = kidsGiven
+		} else {
+			node1 = t.newTnode(in.key|m, in.pos, in.bits-1)
+			node0 = t.newTnode(in.key, in.pos, in.bits-1)
+		}
 		t.tn[node1].parent, t.tn[node0].parent = oldtnode, oldtnode
 		src := t.slots(&in)
 		half := len(src) / 2
@@ -240,8 +251,9 @@ func (t *trie) childSlen(tn *tnode, n ref) (slen uint8, full bool) {
 
 // adopt is putFresh of src[i] into slot i of tnode ti for every i, and
 // setParent of each moved child to ti, in one pass that touches each child
-// once: ti's first len(src) slots are empty and no tnode is allocated
-// meanwhile.
+// once: ti's first len(src) slots are empty, or src is those slots
+// themselves (its counts are then still a new tnode's), and no tnode is
+// allocated meanwhile.
 func (t *trie) adopt(ti uint32, src []ref) {
 	tn := &t.tn[ti]
 	dst := t.slots(tn)[:len(src)]
