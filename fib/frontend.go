@@ -189,10 +189,10 @@ func (f *FIB) newTable(id uint32) *Table {
 	return tb
 }
 
-// toConfig is rtm_to_fib_config: validate a request and turn it into a
-// fib_config.
-func toConfig(r *Route, mode rt.NLMFlags, del bool) (config, error) {
-	cfg := config{
+// toConfig is rtm_to_fib_config: validate a request and turn it into the
+// fib_config *cfg.
+func toConfig(r *Route, mode rt.NLMFlags, del bool, cfg *config) error {
+	*cfg = config{
 		tos: r.TOS, table: r.Table, protocol: r.Protocol, scope: r.Scope, typ: r.Type,
 		oif: r.Dev, gw: r.Gateway, priority: r.Priority, prefsrc: r.PrefSrc,
 		nhID: r.NexthopID, mp: r.Multipath, mode: mode,
@@ -205,10 +205,10 @@ func toConfig(r *Route, mode rt.NLMFlags, del bool) (config, error) {
 		cfg.flags |= FlagOnLink
 	}
 	if err := CheckMultipathLen(r.Multipath, rt.FamilyInet); err != nil {
-		return cfg, err
+		return err
 	}
 	if cfg.tos&3 != 0 {
-		return cfg, einval("Invalid dsfield (tos): ECN bits must be 0")
+		return einval("Invalid dsfield (tos): ECN bits must be 0")
 	}
 	if !del && cfg.typ == TypeUnspec {
 		cfg.typ = TypeUnicast
@@ -217,25 +217,25 @@ func toConfig(r *Route, mode rt.NLMFlags, del bool) (config, error) {
 		cfg.scope = ScopeNowhere
 	}
 	if cfg.typ > typeMax {
-		return cfg, einval("Invalid route type")
+		return einval("Invalid route type")
 	}
 	if !r.Dst.IsValid() || !r.Dst.Addr().Is4() {
-		return cfg, errno.New(syscall.EAFNOSUPPORT, "IPv4 destination prefix required")
+		return errno.New(syscall.EAFNOSUPPORT, "IPv4 destination prefix required")
 	}
 	cfg.dst, cfg.dstLen = addr4(r.Dst.Addr()), uint8(r.Dst.Bits())
 	if cfg.dstLen < keyLength && cfg.dst<<cfg.dstLen != 0 {
-		return cfg, einval("Invalid prefix for given prefix length")
+		return einval("Invalid prefix for given prefix length")
 	}
 	if cfg.nhID != 0 && (cfg.oif != nil || cfg.gw.IsValid() || len(cfg.mp) > 0) {
-		return cfg, einval("Nexthop specification and nexthop id are mutually exclusive")
+		return einval("Nexthop specification and nexthop id are mutually exclusive")
 	}
 	if cfg.prefsrc.IsValid() && !cfg.prefsrc.Is4() {
-		return cfg, einval("Invalid prefsrc address")
+		return einval("Invalid prefsrc address")
 	}
 	if cfg.table == 0 {
 		cfg.table = TableMain
 	}
-	return cfg, nil
+	return nil
 }
 
 // Add adds, replaces, appends or prepends a route, as mode says (ModeAdd,
@@ -257,7 +257,8 @@ func (f *FIB) Add(t *sim.Task, r Route, mode rt.NLMFlags) error { return f.AddRo
 // caller that builds a request in place passes it without a copy.
 func (f *FIB) AddRoute(t *sim.Task, r *Route, mode rt.NLMFlags) error {
 	defer t.Frame("inet_rtm_newroute")()
-	cfg, err := toConfig(r, mode, false)
+	var cfg config
+	err := toConfig(r, mode, false, &cfg)
 	if err == nil {
 		err = f.newTable(cfg.table).insert(t, &cfg)
 	}
@@ -298,8 +299,8 @@ func (f *FIB) DelRequest(t *sim.Task, r Route) error {
 // del deletes the first route matching r; exactScope says r.Scope is the
 // request's rtm_scope, else ScopeUniverse is a wildcard too.
 func (f *FIB) del(t *sim.Task, r Route, exactScope bool) error {
-	cfg, err := toConfig(&r, 0, true)
-	if err != nil {
+	var cfg config
+	if err := toConfig(&r, 0, true, &cfg); err != nil {
 		return err
 	}
 	if exactScope {

@@ -169,10 +169,7 @@ func (n *Net) routeDev(index netdev.IfIndex, name string) (*netdev.Device, error
 func (n *Net) fibRoute(r *Route, fr *fib.Route) error {
 	fr.Table, fr.Dst, fr.Type, fr.Scope, fr.Protocol = r.Table, r.Dst, r.Type, r.Scope, r.Protocol
 	fr.Priority, fr.TOS, fr.Gateway, fr.OnLink = r.Priority, r.TOS, r.Gateway, r.OnLink
-	fr.NexthopID, fr.PrefSrc = r.NexthopID, r.PrefSrc
-	if !r.Metrics.IsZero() {
-		fr.Metrics = r.Metrics
-	}
+	fr.NexthopID, fr.PrefSrc, fr.Metrics = r.NexthopID, r.PrefSrc, r.Metrics
 	var err error
 	fr.Dev, fr.Multipath, err = n.routeDevs(r)
 	return err

@@ -27,10 +27,7 @@ import (
 func (n *Net) fib6Route(r *Route, fr *fib6.Route) error {
 	fr.Table, fr.Dst, fr.Src, fr.Type, fr.Protocol = r.Table, r.Dst, r.Src, r.Type, r.Protocol
 	fr.Priority, fr.Pref, fr.Gateway, fr.OnLink = r.Priority, r.Pref, r.Gateway, r.OnLink
-	fr.NexthopID, fr.PrefSrc, fr.Expires = r.NexthopID, r.PrefSrc, r.Expires
-	if !r.Metrics.IsZero() {
-		fr.Metrics = r.Metrics
-	}
+	fr.NexthopID, fr.PrefSrc, fr.Expires, fr.Metrics = r.NexthopID, r.PrefSrc, r.Expires, r.Metrics
 	if r.TOS != 0 {
 		return errno.New(syscall.EINVAL, "Invalid dsfield (tos): option not available for IPv6.")
 	}
