@@ -63,8 +63,7 @@ type FIB struct {
 	infoCount int       // fib_info_cnt
 	infoBytes int64     // the live fib_infos' allocations (infoAlloc)
 	fis       infoTable // live fib_infos by number, for aliases
-	cand      fibInfo   // scratch: the fib_info a request describes
-	candNH    [1]fibNH  // scratch: its nexthop
+	candNH    [1]fibNH  // scratch: the nexthop of the fib_info a request describes
 
 	work trieWork
 	mem  syncMem
@@ -111,10 +110,30 @@ func (f *FIB) SetSyncMem(bytes int) { f.mem.limit = bytes }
 func (f *FIB) charge(t *sim.Task) {
 	w := &f.work
 	if t != nil {
-		t.ChargeAll(sim.Work{Kind: sim.TrieNodeVisit, N: w.nodes}, sim.Work{Kind: sim.TrieLeafVisit, N: w.leaves, In: f.trieFootprint(w.leaves, w.leafInfos)},
-			sim.Work{Kind: sim.FibAliasScan, N: w.aliases}, sim.Work{Kind: sim.FibInfoExamine, N: w.infos},
-			sim.Work{Kind: sim.FibDevhashVisit, N: w.devhash, In: devhashFootprint(w.devhashChain)},
-			sim.Work{Kind: sim.FibInfoFree, N: w.freed})
+		// Only the kinds of work done: ChargeAll skips the others anyway.
+		var buf [6]sim.Work
+		ws := buf[:0]
+		if w.nodes != 0 {
+			ws = append(ws, sim.Work{Kind: sim.TrieNodeVisit, N: w.nodes})
+		}
+		if w.leaves != 0 {
+			ws = append(ws, sim.Work{Kind: sim.TrieLeafVisit, N: w.leaves, In: f.trieFootprint(w.leaves, w.leafInfos)})
+		}
+		if w.aliases != 0 {
+			ws = append(ws, sim.Work{Kind: sim.FibAliasScan, N: w.aliases})
+		}
+		if w.infos != 0 {
+			ws = append(ws, sim.Work{Kind: sim.FibInfoExamine, N: w.infos})
+		}
+		if w.devhash != 0 {
+			ws = append(ws, sim.Work{Kind: sim.FibDevhashVisit, N: w.devhash, In: devhashFootprint(w.devhashChain)})
+		}
+		if w.freed != 0 {
+			ws = append(ws, sim.Work{Kind: sim.FibInfoFree, N: w.freed})
+		}
+		if len(ws) > 0 {
+			t.ChargeAll(ws...)
+		}
 		for range w.syncs {
 			t.World().RCU().SynchronizeExpedited(t)
 		}
