@@ -80,6 +80,12 @@ func (t *trie) tnodeFreeList(list []uint32) {
 		t.mem.freed += kernelTnodeSize + kernelPtrSize<<t.tn[i].bits
 		t.freeTnode(i)
 	}
+	t.freedSync()
+}
+
+// freedSync is tnode_free's check: once the tnodes freed since the last
+// grace period hold sysctl_fib_sync_mem, it waits for one.
+func (t *trie) freedSync() {
 	if t.mem.freed >= t.mem.limit {
 		t.mem.freed = 0
 		t.work.syncs++
@@ -121,7 +127,6 @@ func (t *trie) resizeFullChildren(tn uint32) {
 func (t *trie) inflate(oldtnode uint32) uint32 {
 	o := t.tn[oldtnode]
 	tn := t.newTnode(o.key, o.pos-1, o.bits+1) // built here, then moved to oldtnode
-	t.freeList = t.freeList[:0]
 	m := uint32(1) << (o.pos - 1)
 	for i := childLength(&o); i > 0; {
 		i--
@@ -134,9 +139,17 @@ func (t *trie) inflate(oldtnode uint32) uint32 {
 			t.putFresh(n, getIndex(t.kvKey(inode), n), inode)
 			continue
 		}
+		// The split node is freed at once, its memory counted towards
+		// tnode_free_size (checked once all are), so that the tnodes
+		// made next reuse its slot.
 		ii := inode.idx()
-		t.freeList = append(t.freeList, ii)
 		in := t.tn[ii]
+		given := in.bits-1 > inlineBits
+		if given {
+			t.tn[ii].off = kidsGiven
+		}
+		t.mem.freed += kernelTnodeSize + kernelPtrSize<<in.bits
+		t.freeTnode(ii)
 		if in.bits == 1 {
 			n := &t.tn[tn]
 			c1, c0 := t.kid(&in, 1), t.kid(&in, 0)
@@ -147,14 +160,13 @@ func (t *trie) inflate(oldtnode uint32) uint32 {
 			continue
 		}
 		var node1, node0 uint32
-		if in.bits-1 > inlineBits {
+		if given {
 			// The halves take a half each of the split node's block of
 			// child slots, where its children already are: nothing is
-			// copied, and the block is not freed with the node.
+			// copied, and the block was not freed with the node.
 			h := uint32(1) << (in.bits - 1)
 			node1 = t.tnodeAt(in.key|m, in.pos, in.bits-1, in.off+h)
 			node0 = t.tnodeAt(in.key, in.pos, in.bits-1, in.off)
-			t.tn[ii].off = kidsGiven
 		} else {
 			node1 = t.newTnode(in.key|m, in.pos, in.bits-1)
 			node0 = t.newTnode(in.key, in.pos, in.bits-1)
@@ -186,7 +198,7 @@ func (t *trie) inflate(oldtnode uint32) uint32 {
 	t.nTnodes--
 	tn = oldtnode
 	t.putChildRoot(tp, t.tn[tn].key, tnodeRef(tn))
-	t.tnodeFreeList(t.freeList)
+	t.freedSync()
 	t.resizeFullChildren(tn)
 	return tp
 }
