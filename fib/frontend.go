@@ -179,7 +179,10 @@ func (f *FIB) Tables() []*Table {
 // newTable is fib_new_table: the table, created if needed (local as an alias
 // of main while there are no custom rules).
 func (f *FIB) newTable(id uint32) *Table {
-	if id == 0 {
+	if id == 0 || id == TableMain {
+		if f.main != nil { // f.tables[TableMain], without the map
+			return f.main
+		}
 		id = TableMain
 	}
 	if tb := f.tables[id]; tb != nil {
