@@ -337,7 +337,7 @@ type trie struct {
 	work     *trieWork
 	mem      *syncMem
 	fis      *infoTable
-	freeList []uint32 // scratch: the tnodes an inflate or halve replaces
+	freeList []uint32 // scratch: the tnode a halve replaces
 
 	cf countedTrie // counted fib_table_flush's bookkeeping (counted.go)
 }
