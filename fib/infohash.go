@@ -39,13 +39,6 @@ func addrFrom4(v uint32) netip.Addr {
 	return netip.AddrFrom4([4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)})
 }
 
-func gwKey(a netip.Addr) [16]byte {
-	if !a.IsValid() {
-		return [16]byte{}
-	}
-	return a.As16()
-}
-
 func (fi *fibInfo) nhKey() nhInfoKey {
 	return nhInfoKey{nhID: fi.nh.ID(), priority: fi.priority, tbID: fi.tbID, prefsrc: addr4(fi.prefsrc),
 		flags: fi.flags &^ compareMask, protocol: fi.protocol, scope: fi.scope, typ: fi.typ}
