@@ -203,7 +203,7 @@ func (f *FIB) CheckInvariants() error {
 			if err := check(fi); err != nil {
 				return err
 			}
-			if k := fi.makeKey(); k.hash() != h {
+			if fi.infoHash() != h {
 				return fmt.Errorf("fib_info hashed under another key")
 			}
 		}

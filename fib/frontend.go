@@ -63,8 +63,7 @@ type FIB struct {
 	infoCount int       // fib_info_cnt
 	infoBytes int64     // the live fib_infos' allocations (infoAlloc)
 	fis       infoTable // live fib_infos by number, for aliases
-	cand      fibInfo   // scratch: the fib_info a request describes
-	candNH    [1]fibNH  // scratch: its nexthop
+	candNH    [1]fibNH  // scratch: the nexthop of the fib_info a request describes
 
 	work trieWork
 	mem  syncMem
@@ -111,10 +110,30 @@ func (f *FIB) SetSyncMem(bytes int) { f.mem.limit = bytes }
 func (f *FIB) charge(t *sim.Task) {
 	w := &f.work
 	if t != nil {
-		t.ChargeAll(sim.Work{Kind: sim.TrieNodeVisit, N: w.nodes}, sim.Work{Kind: sim.TrieLeafVisit, N: w.leaves, In: f.trieFootprint(w.leaves, w.leafInfos)},
-			sim.Work{Kind: sim.FibAliasScan, N: w.aliases}, sim.Work{Kind: sim.FibInfoExamine, N: w.infos},
-			sim.Work{Kind: sim.FibDevhashVisit, N: w.devhash, In: devhashFootprint(w.devhashChain)},
-			sim.Work{Kind: sim.FibInfoFree, N: w.freed})
+		// Only the kinds of work done: ChargeAll skips the others anyway.
+		var buf [6]sim.Work
+		ws := buf[:0]
+		if w.nodes != 0 {
+			ws = append(ws, sim.Work{Kind: sim.TrieNodeVisit, N: w.nodes})
+		}
+		if w.leaves != 0 {
+			ws = append(ws, sim.Work{Kind: sim.TrieLeafVisit, N: w.leaves, In: f.trieFootprint(w.leaves, w.leafInfos)})
+		}
+		if w.aliases != 0 {
+			ws = append(ws, sim.Work{Kind: sim.FibAliasScan, N: w.aliases})
+		}
+		if w.infos != 0 {
+			ws = append(ws, sim.Work{Kind: sim.FibInfoExamine, N: w.infos})
+		}
+		if w.devhash != 0 {
+			ws = append(ws, sim.Work{Kind: sim.FibDevhashVisit, N: w.devhash, In: devhashFootprint(w.devhashChain)})
+		}
+		if w.freed != 0 {
+			ws = append(ws, sim.Work{Kind: sim.FibInfoFree, N: w.freed})
+		}
+		if len(ws) > 0 {
+			t.ChargeAll(ws...)
+		}
 		for range w.syncs {
 			t.World().RCU().SynchronizeExpedited(t)
 		}
@@ -160,7 +179,10 @@ func (f *FIB) Tables() []*Table {
 // newTable is fib_new_table: the table, created if needed (local as an alias
 // of main while there are no custom rules).
 func (f *FIB) newTable(id uint32) *Table {
-	if id == 0 {
+	if id == 0 || id == TableMain {
+		if f.main != nil { // f.tables[TableMain], without the map
+			return f.main
+		}
 		id = TableMain
 	}
 	if tb := f.tables[id]; tb != nil {
@@ -189,15 +211,15 @@ func (f *FIB) newTable(id uint32) *Table {
 	return tb
 }
 
-// toConfig is rtm_to_fib_config: validate a request and turn it into a
-// fib_config.
-func toConfig(r *Route, mode rt.NLMFlags, del bool) (config, error) {
-	cfg := config{
+// toConfig is rtm_to_fib_config: validate a request and turn it into the
+// fib_config *cfg.
+func toConfig(r *Route, mode rt.NLMFlags, del bool, cfg *config) error {
+	*cfg = config{
 		tos: r.TOS, table: r.Table, protocol: r.Protocol, scope: r.Scope, typ: r.Type,
 		oif: r.Dev, gw: r.Gateway, priority: r.Priority, prefsrc: r.PrefSrc,
 		nhID: r.NexthopID, mp: r.Multipath, mode: mode,
 	}
-	if !r.Metrics.IsZero() {
+	if !r.Metrics.zero() {
 		mx := r.Metrics
 		cfg.mx = &mx
 	}
@@ -205,10 +227,10 @@ func toConfig(r *Route, mode rt.NLMFlags, del bool) (config, error) {
 		cfg.flags |= FlagOnLink
 	}
 	if err := CheckMultipathLen(r.Multipath, rt.FamilyInet); err != nil {
-		return cfg, err
+		return err
 	}
 	if cfg.tos&3 != 0 {
-		return cfg, einval("Invalid dsfield (tos): ECN bits must be 0")
+		return einval("Invalid dsfield (tos): ECN bits must be 0")
 	}
 	if !del && cfg.typ == TypeUnspec {
 		cfg.typ = TypeUnicast
@@ -217,25 +239,25 @@ func toConfig(r *Route, mode rt.NLMFlags, del bool) (config, error) {
 		cfg.scope = ScopeNowhere
 	}
 	if cfg.typ > typeMax {
-		return cfg, einval("Invalid route type")
+		return einval("Invalid route type")
 	}
 	if !r.Dst.IsValid() || !r.Dst.Addr().Is4() {
-		return cfg, errno.New(syscall.EAFNOSUPPORT, "IPv4 destination prefix required")
+		return errno.New(syscall.EAFNOSUPPORT, "IPv4 destination prefix required")
 	}
 	cfg.dst, cfg.dstLen = addr4(r.Dst.Addr()), uint8(r.Dst.Bits())
 	if cfg.dstLen < keyLength && cfg.dst<<cfg.dstLen != 0 {
-		return cfg, einval("Invalid prefix for given prefix length")
+		return einval("Invalid prefix for given prefix length")
 	}
 	if cfg.nhID != 0 && (cfg.oif != nil || cfg.gw.IsValid() || len(cfg.mp) > 0) {
-		return cfg, einval("Nexthop specification and nexthop id are mutually exclusive")
+		return einval("Nexthop specification and nexthop id are mutually exclusive")
 	}
 	if cfg.prefsrc.IsValid() && !cfg.prefsrc.Is4() {
-		return cfg, einval("Invalid prefsrc address")
+		return einval("Invalid prefsrc address")
 	}
 	if cfg.table == 0 {
 		cfg.table = TableMain
 	}
-	return cfg, nil
+	return nil
 }
 
 // Add adds, replaces, appends or prepends a route, as mode says (ModeAdd,
@@ -251,9 +273,14 @@ func toConfig(r *Route, mode rt.NLMFlags, del bool) (config, error) {
 // Kernel: inet_rtm_newroute, rtm_to_fib_config (net/ipv4/fib_frontend.c),
 // fib_table_insert (net/ipv4/fib_trie.c), fib_create_info
 // (net/ipv4/fib_semantics.c).
-func (f *FIB) Add(t *sim.Task, r Route, mode rt.NLMFlags) error {
+func (f *FIB) Add(t *sim.Task, r Route, mode rt.NLMFlags) error { return f.AddRoute(t, &r, mode) }
+
+// AddRoute is Add of the route *r, which it reads and does not keep: a
+// caller that builds a request in place passes it without a copy.
+func (f *FIB) AddRoute(t *sim.Task, r *Route, mode rt.NLMFlags) error {
 	defer t.Frame("inet_rtm_newroute")()
-	cfg, err := toConfig(&r, mode, false)
+	var cfg config
+	err := toConfig(r, mode, false, &cfg)
 	if err == nil {
 		err = f.newTable(cfg.table).insert(t, &cfg)
 	}
@@ -294,8 +321,8 @@ func (f *FIB) DelRequest(t *sim.Task, r Route) error {
 // del deletes the first route matching r; exactScope says r.Scope is the
 // request's rtm_scope, else ScopeUniverse is a wildcard too.
 func (f *FIB) del(t *sim.Task, r Route, exactScope bool) error {
-	cfg, err := toConfig(&r, 0, true)
-	if err != nil {
+	var cfg config
+	if err := toConfig(&r, 0, true, &cfg); err != nil {
 		return err
 	}
 	if exactScope {

@@ -6,6 +6,7 @@
 package fib
 
 import (
+	"encoding/binary"
 	"iter"
 	"net/netip"
 
@@ -26,25 +27,6 @@ type nhInfoKey struct {
 	typ      Type
 }
 
-// infoKey is what fib_info_hashfn and fib_find_info compare for classic
-// nexthops, minus the nexthops beyond the first (compared on the hash
-// chain).
-type infoKey struct {
-	priority uint32
-	tbID     uint32
-	prefsrc  uint32
-	flags    NHFlags
-	nhs      int
-	protocol Protocol
-	scope    Scope
-	typ      Type
-	oif      netdev.IfIndex
-	nhFlags  NHFlags
-	nhScope  Scope
-	weight   int
-	gw       [16]byte
-}
-
 func addr4(a netip.Addr) uint32 {
 	if !a.Is4() {
 		return 0
@@ -57,29 +39,9 @@ func addrFrom4(v uint32) netip.Addr {
 	return netip.AddrFrom4([4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)})
 }
 
-func gwKey(a netip.Addr) [16]byte {
-	if !a.IsValid() {
-		return [16]byte{}
-	}
-	return a.As16()
-}
-
 func (fi *fibInfo) nhKey() nhInfoKey {
 	return nhInfoKey{nhID: fi.nh.ID(), priority: fi.priority, tbID: fi.tbID, prefsrc: addr4(fi.prefsrc),
 		flags: fi.flags &^ compareMask, protocol: fi.protocol, scope: fi.scope, typ: fi.typ}
-}
-
-func (fi *fibInfo) makeKey() infoKey {
-	k := infoKey{
-		priority: fi.priority, tbID: fi.tbID, prefsrc: addr4(fi.prefsrc),
-		flags: fi.flags &^ compareMask, protocol: fi.protocol, scope: fi.scope, typ: fi.typ,
-	}
-	k.nhs = len(fi.nhs)
-	if len(fi.nhs) > 0 {
-		nh := &fi.nhs[0]
-		k.oif, k.nhFlags, k.nhScope, k.weight, k.gw = nh.oif, nh.flags&^compareMask, nh.scope, nh.weight, gwKey(nh.gw)
-	}
-	return k
 }
 
 // nhComp is nh_comp for two fib_infos with the same key: the remaining
@@ -101,21 +63,38 @@ func nhComp(a, b *fibInfo) bool {
 	return true
 }
 
-// hash mixes the key into the 64 bits fib_info_hash is indexed by (a Go
-// map keyed by the whole struct hashes some 90 bytes per lookup).
-func (k *infoKey) hash() uint64 {
-	h := uint64(k.priority)<<32 | uint64(k.tbID)
-	h = mix(h ^ uint64(k.prefsrc)<<32 ^ uint64(k.flags))
-	h = mix(h ^ uint64(k.nhs)<<40 ^ uint64(k.protocol)<<32 ^ uint64(k.scope)<<24 ^ uint64(k.typ)<<16 ^ uint64(k.nhScope))
-	h = mix(h ^ uint64(uint32(k.oif))<<32 ^ uint64(k.nhFlags) ^ uint64(k.weight)<<48)
-	for i := 0; i < 16; i += 8 {
-		var w uint64
-		for _, b := range k.gw[i : i+8] {
-			w = w<<8 | uint64(b)
+// infoHash is fib_info_hashfn for a fib_info with classic nexthops: it
+// mixes what fib_find_info compares, the first nexthop's part included
+// (the rest is compared on the chain), into the 64 bits fib_info_hash is
+// indexed by.
+func (fi *fibInfo) infoHash() uint64 {
+	h := uint64(fi.priority)<<32 | uint64(fi.tbID)
+	h = mix(h ^ uint64(addr4(fi.prefsrc))<<32 ^ uint64(fi.flags&^compareMask))
+	var oif netdev.IfIndex
+	var nhFlags NHFlags
+	var nhScope Scope
+	var weight int
+	var gw [16]byte
+	if len(fi.nhs) > 0 {
+		nh := &fi.nhs[0]
+		oif, nhFlags, nhScope, weight = nh.oif, nh.flags&^compareMask, nh.scope, nh.weight
+		if nh.gw.IsValid() {
+			gw = nh.gw.As16()
 		}
-		h = mix(h ^ w)
 	}
-	return h
+	h = mix(h ^ uint64(len(fi.nhs))<<40 ^ uint64(fi.protocol)<<32 ^ uint64(fi.scope)<<24 ^ uint64(fi.typ)<<16 ^ uint64(nhScope))
+	h = mix(h ^ uint64(uint32(oif))<<32 ^ uint64(nhFlags) ^ uint64(weight)<<48)
+	h = mix(h ^ binary.BigEndian.Uint64(gw[:8]))
+	return mix(h ^ binary.BigEndian.Uint64(gw[8:]))
+}
+
+// sameInfo is fib_find_info's comparison of two fib_infos with classic
+// nexthops: the same priority, table, prefsrc, flags, protocol, scope,
+// type, nexthops (nh_comp) and metrics.
+func sameInfo(a, b *fibInfo) bool {
+	return a.priority == b.priority && a.tbID == b.tbID && addr4(a.prefsrc) == addr4(b.prefsrc) &&
+		(a.flags^b.flags)&^compareMask == 0 && a.protocol == b.protocol && a.scope == b.scope &&
+		a.typ == b.typ && nhComp(a, b) && metricsEqual(a.mx, b.mx)
 }
 
 // mix is splitmix64's finalizer.
@@ -129,10 +108,10 @@ func mix(x uint64) uint64 {
 
 // findInfo is fib_find_info for classic nexthops: an existing fib_info
 // with the same configuration.
-func (f *FIB) findInfo(k infoKey, nfi *fibInfo) *fibInfo {
-	for fi := f.infos[k.hash()]; fi != nil; fi = f.fis.get(fi.hashNext) {
+func (f *FIB) findInfo(nfi *fibInfo) *fibInfo {
+	for fi := f.infos[nfi.infoHash()]; fi != nil; fi = f.fis.get(fi.hashNext) {
 		f.work.infos++
-		if fi.makeKey() == k && nhComp(fi, nfi) && metricsEqual(fi.mx, nfi.mx) {
+		if sameInfo(fi, nfi) {
 			return fi
 		}
 	}
@@ -280,8 +259,7 @@ func (f *FIB) linkInfo(fi *fibInfo) {
 	if fi.nh != nil {
 		f.nhInfos.add(fi.nh.ID(), fi)
 	} else {
-		k := fi.makeKey()
-		chainAdd(f.infos, k.hash(), fi)
+		chainAdd(f.infos, fi.infoHash(), fi)
 	}
 	f.infoCount++
 	f.infoBytes += fi.alloc()
@@ -361,8 +339,7 @@ func (f *FIB) releaseInfo(fi *fibInfo) {
 	if fi.nh != nil {
 		f.nhInfos.del(fi.nh.ID(), fi)
 	} else {
-		k := fi.makeKey()
-		chainDel(&f.fis, f.infos, k.hash(), fi)
+		chainDel(&f.fis, f.infos, fi.infoHash(), fi)
 	}
 	f.fis.remove(fi)
 	f.infoCount--

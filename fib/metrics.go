@@ -60,7 +60,16 @@ type Metrics struct {
 }
 
 // IsZero reports whether no metric is set.
-func (m Metrics) IsZero() bool { return m == Metrics{} }
+func (m Metrics) IsZero() bool { return m.zero() }
+
+// zero is IsZero without copying m: a request's metrics are tested on
+// every route add.
+func (m *Metrics) zero() bool {
+	if m.Lock != 0 || m.Given != 0 || m.CongCtl != "" {
+		return false
+	}
+	return m.Values == [rt.MetricMax + 1]uint32{}
+}
 
 // Set sets metric k to v (and marks it Given).
 func (m *Metrics) Set(k Metric, v uint32) {

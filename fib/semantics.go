@@ -175,9 +175,11 @@ func (f *FIB) createInfo(t *sim.Task, cfg *config) (*fibInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Build the candidate in scratch space: most requests end up sharing
-	// an existing fib_info (linkOrShare copies a new one to the heap).
-	fi := &f.cand
+	// Build the candidate on the stack, its nexthop in scratch space: most
+	// requests end up sharing an existing fib_info (linkOrShare copies a
+	// new one to the heap).
+	var cand fibInfo
+	fi := &cand
 	*fi = fibInfo{
 		f: f, protocol: cfg.protocol, scope: cfg.scope, flags: cfg.flags, priority: cfg.priority,
 		prefsrc: cfg.prefsrc, typ: cfg.typ, tbID: cfg.table, mx: mx,
@@ -300,7 +302,7 @@ func checkType(cfg *config) (reject bool, err error) {
 // reuse an identical fib_info, or hash the new one. (A route with a
 // nexthop object never gets here: createInfoNH builds its fib_info.)
 func (f *FIB) linkOrShare(fi *fibInfo) *fibInfo {
-	if ofi := f.findInfo(fi.makeKey(), fi); ofi != nil {
+	if ofi := f.findInfo(fi); ofi != nil {
 		ofi.treeref++
 		return ofi
 	}

@@ -337,7 +337,7 @@ type trie struct {
 	work     *trieWork
 	mem      *syncMem
 	fis      *infoTable
-	freeList []uint32 // scratch: the tnodes an inflate or halve replaces
+	freeList []uint32 // scratch: the tnode a halve replaces
 
 	cf countedTrie // counted fib_table_flush's bookkeeping (counted.go)
 }
@@ -402,16 +402,28 @@ func getIndex(key uint32, n *tnode) uint32 { return (key ^ n.key) >> n.pos }
 // Allocation.
 
 func (t *trie) newTnode(key uint32, pos, nbits uint8) uint32 {
+	var off uint32
+	if nbits > inlineBits {
+		off = t.allocKids(nbits)
+	}
+	return t.tnodeAt(key, pos, nbits, off)
+}
+
+// kidsGiven is the off of a tnode whose block of child slots went to
+// other tnodes (inflate's halves of a split node): freeing the tnode
+// frees no block.
+const kidsGiven = ^uint32(0)
+
+// tnodeAt is newTnode with the block of child slots at off (with more
+// than inlineBits bits), which the caller provides.
+func (t *trie) tnodeAt(key uint32, pos, nbits uint8, off uint32) uint32 {
 	shift := uint(pos) + uint(nbits)
 	if shift < keyLength {
 		key = key >> shift << shift
 	} else {
 		key = 0
 	}
-	n := tnode{key: key, pos: pos, bits: nbits, slen: pos, empty: 1 << nbits}
-	if nbits > inlineBits {
-		n.off = t.allocKids(nbits)
-	}
+	n := tnode{key: key, off: off, pos: pos, bits: nbits, slen: pos, empty: 1 << nbits}
 	i := slot(&t.tn, &t.tnFree, n)
 	t.nTnodes++
 	t.markDirty(i)
@@ -476,7 +488,7 @@ func slot[T any](pool *[]T, free *[]uint32, v T) uint32 {
 // inflation absorbs).
 func (t *trie) freeTnode(i uint32) {
 	n := &t.tn[i]
-	if n.bits > inlineBits {
+	if n.bits > inlineBits && n.off != kidsGiven {
 		t.kidsFree[n.bits] = append(t.kidsFree[n.bits], n.off)
 	}
 	*n = tnode{}

@@ -80,6 +80,12 @@ func (t *trie) tnodeFreeList(list []uint32) {
 		t.mem.freed += kernelTnodeSize + kernelPtrSize<<t.tn[i].bits
 		t.freeTnode(i)
 	}
+	t.freedSync()
+}
+
+// freedSync is tnode_free's check: once the tnodes freed since the last
+// grace period hold sysctl_fib_sync_mem, it waits for one.
+func (t *trie) freedSync() {
 	if t.mem.freed >= t.mem.limit {
 		t.mem.freed = 0
 		t.work.syncs++
@@ -121,7 +127,6 @@ func (t *trie) resizeFullChildren(tn uint32) {
 func (t *trie) inflate(oldtnode uint32) uint32 {
 	o := t.tn[oldtnode]
 	tn := t.newTnode(o.key, o.pos-1, o.bits+1) // built here, then moved to oldtnode
-	t.freeList = t.freeList[:0]
 	m := uint32(1) << (o.pos - 1)
 	for i := childLength(&o); i > 0; {
 		i--
@@ -134,9 +139,17 @@ func (t *trie) inflate(oldtnode uint32) uint32 {
 			t.putFresh(n, getIndex(t.kvKey(inode), n), inode)
 			continue
 		}
+		// The split node is freed at once, its memory counted towards
+		// tnode_free_size (checked once all are), so that the tnodes
+		// made next reuse its slot.
 		ii := inode.idx()
-		t.freeList = append(t.freeList, ii)
 		in := t.tn[ii]
+		given := in.bits-1 > inlineBits
+		if given {
+			t.tn[ii].off = kidsGiven
+		}
+		t.mem.freed += kernelTnodeSize + kernelPtrSize<<in.bits
+		t.freeTnode(ii)
 		if in.bits == 1 {
 			n := &t.tn[tn]
 			c1, c0 := t.kid(&in, 1), t.kid(&in, 0)
@@ -146,20 +159,23 @@ func (t *trie) inflate(oldtnode uint32) uint32 {
 			t.setParent(c0, oldtnode)
 			continue
 		}
-		node1 := t.newTnode(in.key|m, in.pos, in.bits-1)
-		node0 := t.newTnode(in.key, in.pos, in.bits-1)
-		n1, n0 := &t.tn[node1], &t.tn[node0]
+		var node1, node0 uint32
+		if given {
+			// The halves take a half each of the split node's block of
+			// child slots, where its children already are: nothing is
+			// copied, and the block was not freed with the node.
+			h := uint32(1) << (in.bits - 1)
+			node1 = t.tnodeAt(in.key|m, in.pos, in.bits-1, in.off+h)
+			node0 = t.tnodeAt(in.key, in.pos, in.bits-1, in.off)
+		} else {
+			node1 = t.newTnode(in.key|m, in.pos, in.bits-1)
+			node0 = t.newTnode(in.key, in.pos, in.bits-1)
+		}
+		t.tn[node1].parent, t.tn[node0].parent = oldtnode, oldtnode
 		src := t.slots(&in)
 		half := len(src) / 2
-		t.fillFresh(n1, src[half:])
-		t.fillFresh(n0, src[:half])
-		n1.parent, n0.parent = oldtnode, oldtnode
-		for _, c := range src[half:] {
-			t.setParent(c, node1)
-		}
-		for _, c := range src[:half] {
-			t.setParent(c, node0)
-		}
+		t.adopt(node1, src[half:])
+		t.adopt(node0, src[:half])
 		n := &t.tn[tn]
 		t.putFresh(n, 2*i+1, tnodeRef(node1))
 		t.putFresh(n, 2*i, tnodeRef(node0))
@@ -182,7 +198,7 @@ func (t *trie) inflate(oldtnode uint32) uint32 {
 	t.nTnodes--
 	tn = oldtnode
 	t.putChildRoot(tp, t.tn[tn].key, tnodeRef(tn))
-	t.tnodeFreeList(t.freeList)
+	t.freedSync()
 	t.resizeFullChildren(tn)
 	return tp
 }
@@ -245,9 +261,13 @@ func (t *trie) childSlen(tn *tnode, n ref) (slen uint8, full bool) {
 	return c.slen, c.pos+c.bits == tn.pos
 }
 
-// fillFresh is putFresh of src[i] into slot i of tn for every i: tn's
-// first len(src) slots are empty and no tnode is allocated meanwhile.
-func (t *trie) fillFresh(tn *tnode, src []ref) {
+// adopt is putFresh of src[i] into slot i of tnode ti for every i, and
+// setParent of each moved child to ti, in one pass that touches each child
+// once: ti's first len(src) slots are empty, or src is those slots
+// themselves (its counts are then still a new tnode's), and no tnode is
+// allocated meanwhile.
+func (t *trie) adopt(ti uint32, src []ref) {
+	tn := &t.tn[ti]
 	dst := t.slots(tn)[:len(src)]
 	empty, full, slen := tn.empty, tn.full, tn.slen
 	for i, n := range src {
@@ -255,9 +275,17 @@ func (t *trie) fillFresh(tn *tnode, src []ref) {
 			continue
 		}
 		empty--
-		s, isFull := t.childSlen(tn, n)
-		if isFull {
-			full++
+		var s uint8
+		if n.isLeaf() {
+			c := &t.lf[n.idx()]
+			s, c.parent = c.slen, ti
+		} else {
+			c := &t.tn[n.idx()]
+			s, c.parent = c.slen, ti
+			if c.pos+c.bits == tn.pos {
+				full++
+			}
+			t.markDirty(n.idx())
 		}
 		slen = max(slen, s)
 		dst[i] = n

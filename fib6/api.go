@@ -109,8 +109,14 @@ func (f *FIB) Add(t *sim.Task, r Route, mode rt.NLMFlags) error {
 //
 // Kernel: ip6_route_multipath_add (net/ipv6/route.c).
 func (f *FIB) AddRequest(t *sim.Task, r Route, mode rt.NLMFlags) (rt.NLMFlags, error) {
+	return f.AddRoute(t, &r, mode)
+}
+
+// AddRoute is AddRequest of the route *r, which it reads and does not
+// keep: a caller that builds a request in place passes it without a copy.
+func (f *FIB) AddRoute(t *sim.Task, r *Route, mode rt.NLMFlags) (rt.NLMFlags, error) {
 	defer t.Frame("inet6_rtm_newroute")()
-	return f.add(t, &r, mode)
+	return f.add(t, r, mode)
 }
 
 // Del deletes the first route r matches: same prefix and source prefix,

@@ -89,9 +89,10 @@ func requestKey(p netip.Prefix, what string) (key, error) {
 	return keyOf(p.Addr(), p.Bits()), nil
 }
 
-// toConfig is rtm_to_fib6_config: the checks that need no table.
-func (f *FIB) toConfig(r *Route, mode rt.NLMFlags, add bool) (config, error) {
-	cfg := config{
+// toConfig is rtm_to_fib6_config: the checks that need no table, and
+// the fib6_config *cfg.
+func (f *FIB) toConfig(r *Route, mode rt.NLMFlags, add bool, cfg *config) error {
+	*cfg = config{
 		table: r.Table, metric: r.Priority, protocol: r.Protocol, typ: r.Type,
 		flags: rtfUp, onlink: r.OnLink, dev: r.Dev, nhID: r.NexthopID, mp: r.Multipath,
 		prefsrc: r.PrefSrc, mode: mode, pref: r.Pref,
@@ -100,7 +101,7 @@ func (f *FIB) toConfig(r *Route, mode rt.NLMFlags, add bool) (config, error) {
 	// the wire sets on every front end; see fib.CheckMultipathLen). More
 	// siblings than that come only from appends, as on Linux.
 	if err := fib.CheckMultipathLen(r.Multipath, rt.FamilyInet6); err != nil {
-		return config{}, err
+		return err
 	}
 	if cfg.table == 0 {
 		cfg.table = rt.TableMain
@@ -112,12 +113,12 @@ func (f *FIB) toConfig(r *Route, mode rt.NLMFlags, add bool) (config, error) {
 		cfg.flags |= rtfLocal
 	}
 	if r.NexthopID != 0 && (r.Gateway.IsValid() || r.Dev != nil || len(r.Multipath) > 0) {
-		return config{}, einval("Nexthop specification and nexthop id are mutually exclusive")
+		return einval("Nexthop specification and nexthop id are mutually exclusive")
 	}
 	if r.Gateway.IsValid() {
 		if r.Gateway.Is4() {
 			// ip sends an IPv4 gateway of an IPv6 route as RTA_VIA.
-			return config{}, einval("IPv6 does not support RTA_VIA attribute")
+			return einval("IPv6 does not support RTA_VIA attribute")
 		}
 		cfg.gw = r.Gateway
 		cfg.flags |= rtfGateway
@@ -128,21 +129,21 @@ func (f *FIB) toConfig(r *Route, mode rt.NLMFlags, add bool) (config, error) {
 	if add {
 		for _, p := range r.Multipath {
 			if cfg.flags&rtfGateway == 0 && (!p.Gateway.IsValid() || p.Gateway.Is4()) {
-				return config{}, einval("Device only routes can not be added for IPv6 using the multipath API.")
+				return einval("Device only routes can not be added for IPv6 using the multipath API.")
 			}
 		}
 	}
 	var err error
 	if cfg.dst, err = requestKey(r.Dst, "dst"); err != nil {
-		return config{}, err
+		return err
 	}
 	if r.Src.IsValid() || r.Src != (netip.Prefix{}) {
 		if cfg.src, err = requestKey(r.Src, "src"); err != nil {
-			return config{}, err
+			return err
 		}
 	}
 	if cfg.prefsrc.IsValid() && cfg.prefsrc.Is4() {
-		return config{}, einval("Invalid source address")
+		return einval("Invalid source address")
 	}
 	if !r.Metrics.IsZero() {
 		m := r.Metrics
@@ -160,7 +161,7 @@ func (f *FIB) toConfig(r *Route, mode rt.NLMFlags, add bool) (config, error) {
 	if add && cfg.metric == 0 {
 		cfg.metric = prioUser
 	}
-	return cfg, nil
+	return nil
 }
 
 // checkNexthopObj is fib6_check_nexthop: which nexthop objects an IPv6
@@ -579,8 +580,8 @@ func configValidate(cfg *config) error {
 func (f *FIB) add(t *sim.Task, r *Route, mode rt.NLMFlags) (rt.NLMFlags, error) {
 	f.runTimers(t)
 	defer f.request()()
-	cfg, err := f.toConfig(r, mode, true)
-	if err != nil {
+	var cfg config
+	if err := f.toConfig(r, mode, true, &cfg); err != nil {
 		return mode, err
 	}
 	cfg.nlh = mode
@@ -588,7 +589,7 @@ func (f *FIB) add(t *sim.Task, r *Route, mode rt.NLMFlags) (rt.NLMFlags, error) 
 		return mode, err
 	}
 	if len(cfg.mp) > 0 {
-		err = f.multipathAdd(t, &cfg)
+		err := f.multipathAdd(t, &cfg)
 		return cfg.nlh, err
 	}
 	return mode, f.routeAdd(t, &cfg)
@@ -598,13 +599,14 @@ func (f *FIB) add(t *sim.Task, r *Route, mode rt.NLMFlags) (rt.NLMFlags, error) 
 func (f *FIB) delRequest(t *sim.Task, r Route) error {
 	f.runTimers(t)
 	defer f.request()()
-	cfg, err := f.toConfig(&r, 0, false)
-	if err != nil {
+	var cfg config
+	if err := f.toConfig(&r, 0, false, &cfg); err != nil {
 		return err
 	}
 	if cfg.nhID != 0 && (f.nh == nil || f.nh.Get(cfg.nhID) == nil) {
 		return einval("Nexthop id does not exist")
 	}
+	var err error
 	if len(cfg.mp) > 0 {
 		err = f.multipathDel(t, &cfg)
 	} else {

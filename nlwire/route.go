@@ -321,26 +321,25 @@ func paths6(nhs []rtnexthop) ([]rtnl.RoutePath, error) {
 	return out, nil
 }
 
-// parseRoute decodes an RTM_NEWROUTE or RTM_DELROUTE (del) into an rtnl
-// request: rtm_to_fib_config for IPv4, rtm_to_fib6_config for IPv6, with
+// parseRoute decodes an RTM_NEWROUTE or RTM_DELROUTE (del) into *out, a
+// zero rtnl route: rtm_to_fib_config for IPv4, rtm_to_fib6_config for IPv6, with
 // their errors, and the checks fib_table_insert / fib_create_info make
 // on what rtnl.Route cannot carry (a prefix length beyond the address,
 // rtm_type 0, the DEAD and LINKDOWN flags).
-func parseRoute(r *request, del bool) (rtnl.Route, error) {
+func parseRoute(r *request, del bool, out *rtnl.Route) error {
 	if r.family() == uapi.AF_INET6 {
-		return parseRoute6(r, del)
+		return parseRoute6(r, del, out)
 	}
-	var out rtnl.Route
 	if len(r.body) < rtmsgLen {
-		return out, errInval // nlmsg_validate_deprecated
+		return errInval // nlmsg_validate_deprecated
 	}
 	a, err := r.parseAttrs(r.body[rtmsgLen:], 16+rtmsgLen, routePolicy4, validateLiberal)
 	if err != nil {
-		return out, err
+		return err
 	}
 	m := parseRtmsg(r.body)
 	if m.typ > uapi.RTN_MAX {
-		return out, errno.New(syscall.EINVAL, "Invalid route type")
+		return errno.New(syscall.EINVAL, "Invalid route type")
 	}
 	hasGW, hasVia := a.has(uapi.RTA_GATEWAY), a.has(uapi.RTA_VIA)
 	if gw := inAddr4(a.get(uapi.RTA_GATEWAY)); hasGW && !gw.IsUnspecified() {
@@ -359,14 +358,14 @@ func parseRoute(r *request, del bool) (rtnl.Route, error) {
 			case uapi.RTA_VIA:
 				gw, err := gwFromVia(at.data)
 				if err != nil {
-					return out, err
+					return err
 				}
 				out.Gateway = gw
 			case uapi.RTA_ENCAP_TYPE:
 				// Each one's own value, as it is met (the policy
 				// made it at least two bytes).
 				if err := checkEncapType(binary.LittleEndian.Uint16(at.data)); err != nil {
-					return out, err
+					return err
 				}
 			}
 		}
@@ -374,32 +373,32 @@ func parseRoute(r *request, del bool) (rtnl.Route, error) {
 	oif := int32(a.u32(uapi.RTA_OIF))
 	nhID := a.u32(uapi.RTA_NH_ID)
 	if nhID != 0 && (oif != 0 || out.Gateway.IsValid() || a.has(uapi.RTA_ENCAP) || a.has(uapi.RTA_MULTIPATH)) {
-		return out, errno.New(syscall.EINVAL, "Nexthop specification and nexthop id are mutually exclusive")
+		return errno.New(syscall.EINVAL, "Nexthop specification and nexthop id are mutually exclusive")
 	}
 	if hasGW && hasVia {
-		return out, errno.New(syscall.EINVAL, "Nexthop configuration can not contain both GATEWAY and VIA")
+		return errno.New(syscall.EINVAL, "Nexthop configuration can not contain both GATEWAY and VIA")
 	}
 	if a.has(uapi.RTA_ENCAP) {
-		return out, errEncap
+		return errEncap
 	}
 	if a.u32(uapi.RTA_FLOW) != 0 {
-		return out, errRealm
+		return errRealm
 	}
 	// fib_valid_key_len, first in fib_table_insert and fib_table_delete.
 	if m.dstLen > 32 {
-		return out, errno.New(syscall.EINVAL, "Invalid prefix length")
+		return errno.New(syscall.EINVAL, "Invalid prefix length")
 	}
 	dst := inAddr4(a.get(uapi.RTA_DST))
 	if m.dstLen < 32 && binary.BigEndian.Uint32(dst.AsSlice())<<m.dstLen != 0 {
-		return out, errno.New(syscall.EINVAL, "Invalid prefix for given prefix length")
+		return errno.New(syscall.EINVAL, "Invalid prefix for given prefix length")
 	}
 	if !del {
 		// fib_create_info: RTN_UNSPEC's scope is nowhere.
 		if m.typ == uapi.RTN_UNSPEC && m.scope < uapi.RT_SCOPE_NOWHERE {
-			return out, errno.New(syscall.EINVAL, "Invalid scope")
+			return errno.New(syscall.EINVAL, "Invalid scope")
 		}
 		if m.flags&(uapi.RTNH_F_DEAD|uapi.RTNH_F_LINKDOWN) != 0 {
-			return out, errno.New(syscall.EINVAL, "Invalid rtm_flags - can not contain DEAD or LINKDOWN")
+			return errno.New(syscall.EINVAL, "Invalid rtm_flags - can not contain DEAD or LINKDOWN")
 		}
 	}
 	out.Dst = netip.PrefixFrom(dst, int(m.dstLen))
@@ -420,42 +419,41 @@ func parseRoute(r *request, del bool) (rtnl.Route, error) {
 		if err != nil {
 			if del {
 				// fib_metrics_match: such a request matches no route.
-				return out, errno.New(syscall.ESRCH, "")
+				return errno.New(syscall.ESRCH, "")
 			}
-			return out, err
+			return err
 		}
 		out.Metrics = mx
 	}
 	if a.has(uapi.RTA_MULTIPATH) {
 		nhs, err := parseMultipath(a.get(uapi.RTA_MULTIPATH), a.offset(uapi.RTA_MULTIPATH)+nlaHdrLen, true)
 		if err != nil {
-			return out, err
+			return err
 		}
 		if out.Multipath, err = paths4(nhs); err != nil {
-			return out, err
+			return err
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // parseRoute6 is rtm_to_fib6_config, and the prefix length checks of
 // ip6_route_info_create.
-func parseRoute6(r *request, del bool) (rtnl.Route, error) {
-	var out rtnl.Route
+func parseRoute6(r *request, del bool, out *rtnl.Route) error {
 	if len(r.body) < rtmsgLen {
-		return out, errno.New(syscall.EINVAL, "Invalid header length")
+		return errno.New(syscall.EINVAL, "Invalid header length")
 	}
 	a, err := r.parseAttrs(r.body[rtmsgLen:], 16+rtmsgLen, routePolicy6, validateLiberal)
 	if err != nil {
-		return out, err
+		return err
 	}
 	m := parseRtmsg(r.body)
 	if m.tos != 0 {
-		return out, errno.New(syscall.EINVAL, "Invalid dsfield (tos): option not available for IPv6")
+		return errno.New(syscall.EINVAL, "Invalid dsfield (tos): option not available for IPv6")
 	}
 	if a.has(uapi.RTA_NH_ID) {
 		if a.has(uapi.RTA_GATEWAY) || a.has(uapi.RTA_OIF) || a.has(uapi.RTA_MULTIPATH) || a.has(uapi.RTA_ENCAP) {
-			return out, errno.New(syscall.EINVAL, "Nexthop specification and nexthop id are mutually exclusive")
+			return errno.New(syscall.EINVAL, "Nexthop specification and nexthop id are mutually exclusive")
 		}
 		out.NexthopID = nexthop.ID(a.u32(uapi.RTA_NH_ID))
 	}
@@ -463,7 +461,7 @@ func parseRoute6(r *request, del bool) (rtnl.Route, error) {
 		out.Gateway = inAddr6(a.get(uapi.RTA_GATEWAY))
 	}
 	if a.has(uapi.RTA_VIA) {
-		return out, errno.New(syscall.EINVAL, "IPv6 does not support RTA_VIA attribute")
+		return errno.New(syscall.EINVAL, "IPv6 does not support RTA_VIA attribute")
 	}
 	prefix := func(t uint16, plen uint8) (netip.Addr, error) {
 		var b [16]byte
@@ -478,11 +476,11 @@ func parseRoute6(r *request, del bool) (rtnl.Route, error) {
 	}
 	dst, err := prefix(uapi.RTA_DST, m.dstLen)
 	if err != nil {
-		return out, err
+		return err
 	}
 	src, err := prefix(uapi.RTA_SRC, m.srcLen)
 	if err != nil {
-		return out, err
+		return err
 	}
 	if a.has(uapi.RTA_PREFSRC) {
 		out.PrefSrc = inAddr6(a.get(uapi.RTA_PREFSRC))
@@ -500,30 +498,30 @@ func parseRoute6(r *request, del bool) (rtnl.Route, error) {
 		mx, err := parseMetrics(a.get(uapi.RTA_METRICS), a.offset(uapi.RTA_METRICS)+nlaHdrLen)
 		if err != nil {
 			if del {
-				return out, errno.New(syscall.ESRCH, "")
+				return errno.New(syscall.ESRCH, "")
 			}
-			return out, err
+			return err
 		}
 		out.Metrics = mx
 	}
 	if a.has(uapi.RTA_MULTIPATH) {
 		nhs, err := parseMultipath(a.get(uapi.RTA_MULTIPATH), a.offset(uapi.RTA_MULTIPATH)+nlaHdrLen, false)
 		if err != nil {
-			return out, errno.New(syscall.EINVAL, "Invalid nexthop configuration - no valid nexthops")
+			return errno.New(syscall.EINVAL, "Invalid nexthop configuration - no valid nexthops")
 		}
 		if out.Multipath, err = paths6(nhs); err != nil {
-			return out, err
+			return err
 		}
 	}
 	if a.has(uapi.RTA_PREF) {
 		out.Pref = rt.Pref(a.u8(uapi.RTA_PREF))
 	}
 	if a.has(uapi.RTA_ENCAP) {
-		return out, errEncap
+		return errEncap
 	}
 	if a.has(uapi.RTA_ENCAP_TYPE) {
 		if err := checkEncapType(a.u16(uapi.RTA_ENCAP_TYPE)); err != nil {
-			return out, err
+			return err
 		}
 	}
 	if a.has(uapi.RTA_EXPIRES) {
@@ -534,10 +532,10 @@ func parseRoute6(r *request, del bool) (rtnl.Route, error) {
 	}
 	// ip6_route_info_create.
 	if m.dstLen > 128 {
-		return out, errno.New(syscall.EINVAL, "Invalid prefix length")
+		return errno.New(syscall.EINVAL, "Invalid prefix length")
 	}
 	if m.srcLen > 128 {
-		return out, errno.New(syscall.EINVAL, "Invalid source address length")
+		return errno.New(syscall.EINVAL, "Invalid source address length")
 	}
 	out.Dst = netip.PrefixFrom(dst, int(m.dstLen)).Masked()
 	if m.srcLen > 0 {
@@ -545,7 +543,7 @@ func parseRoute6(r *request, del bool) (rtnl.Route, error) {
 	}
 	out.Type, out.Scope, out.Protocol = fib.Type(m.typ), fib.Scope(m.scope), fib.Protocol(m.protocol)
 	out.OnLink = m.flags&uapi.RTNH_F_ONLINK != 0
-	return out, nil
+	return nil
 }
 
 // routeModeMask are the request flags fib_table_insert and fib6_add read.
@@ -556,13 +554,13 @@ const routeModeMask = uapi.NLM_F_CREATE | uapi.NLM_F_EXCL | uapi.NLM_F_REPLACE |
 // Kernel: inet_rtm_newroute (net/ipv4/fib_frontend.c), inet6_rtm_newroute
 // (net/ipv6/route.c).
 func newRoute(r *request) ([]netlink.Message, error) {
-	rq, err := parseRoute(r, false)
-	if err != nil {
+	req := rtnl.RouteRequest{Origin: r.origin, Flags: rt.NLMFlags(uint16(r.hdr.Flags) & routeModeMask)}
+	if err := parseRoute(r, false, &req.Route); err != nil {
 		return nil, err
 	}
 	// An IPv6 multipath add rewrites the request header's flags, which
 	// the ack echoes.
-	ack, err := r.h.NewRoute(rtnl.RouteRequest{Origin: r.origin, Flags: rt.NLMFlags(uint16(r.hdr.Flags) & routeModeMask), Route: rq})
+	ack, err := r.h.NewRoute(req)
 	r.hdr.Flags = r.hdr.Flags&^netlink.HeaderFlags(routeModeMask) | netlink.HeaderFlags(uint16(ack.Flags)&routeModeMask)
 	return nil, err
 }
@@ -572,9 +570,9 @@ func newRoute(r *request) ([]netlink.Message, error) {
 // Kernel: inet_rtm_delroute (net/ipv4/fib_frontend.c), inet6_rtm_delroute
 // (net/ipv6/route.c).
 func delRoute(r *request) ([]netlink.Message, error) {
-	rq, err := parseRoute(r, true)
-	if err != nil {
+	req := rtnl.RouteRequest{Origin: r.origin}
+	if err := parseRoute(r, true, &req.Route); err != nil {
 		return nil, err
 	}
-	return nil, r.h.DelRoute(rtnl.RouteRequest{Origin: r.origin, Route: rq})
+	return nil, r.h.DelRoute(req)
 }

@@ -613,12 +613,21 @@ func parseDatagram(b []byte) ([]netlink.Message, error) {
 	if pad := align4(len(b)) - len(b); pad > 0 {
 		b = append(b[:len(b):len(b)], make([]byte, pad)...)
 	}
-	var msgs []netlink.Message
-	for len(b) >= nlmsgHdrLen {
-		l := int(le.Uint32(b))
-		if l < nlmsgHdrLen || l > len(b) {
+	// Count the messages first, for one allocation of the right size.
+	n := 0
+	for rest := b; len(rest) >= nlmsgHdrLen; n++ {
+		l := int(le.Uint32(rest))
+		if l < nlmsgHdrLen || l > len(rest) {
 			return nil, syscall.EINVAL
 		}
+		rest = rest[min(align4(l), len(rest)):]
+	}
+	var msgs []netlink.Message
+	if n > 0 {
+		msgs = make([]netlink.Message, 0, n)
+	}
+	for len(b) >= nlmsgHdrLen {
+		l := int(le.Uint32(b))
 		msgs = append(msgs, netlink.Message{
 			Header: netlink.Header{
 				Length:   uint32(l),

@@ -272,7 +272,7 @@ func (h *Handle) ipRouteNew(r Route, flags rt.NLMFlags) error {
 	if r.Protocol == fib.ProtoUnspec {
 		r.Protocol = fib.ProtoBoot
 	}
-	_, err := h.NewRoute(RouteRequest{Flags: flags, Route: r})
+	_, err := h.newRoute(Origin{}, flags, &r)
 	return err
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/netsimlab/netsim/fib"
+	"github.com/netsimlab/netsim/fib6"
 	"github.com/netsimlab/netsim/netdev"
 	"github.com/netsimlab/netsim/nexthop"
 	"github.com/netsimlab/netsim/rt"
@@ -92,21 +93,29 @@ type RouteAck struct {
 // (net/ipv4/fib_trie.c); inet6_rtm_newroute, ip6_route_add,
 // ip6_route_multipath_add (net/ipv6/route.c).
 func (h *Handle) NewRoute(req RouteRequest) (RouteAck, error) {
-	ack := RouteAck{Flags: req.Flags}
-	err := h.doFrom(req.Origin, "RTM_NEWROUTE", func(t *sim.Task, _ *netdev.Table) error {
-		if req.Dst.Addr().Is6() {
-			fr, err := h.n.fib6Route(&req.Route)
-			if err != nil {
+	return h.newRoute(req.Origin, req.Flags, &req.Route)
+}
+
+// newRoute is NewRoute of the route *r, from o, with flags: the route is
+// read in place, and turned into the FIB's request on the stack, never
+// copied whole again.
+func (h *Handle) newRoute(o Origin, flags rt.NLMFlags, r *Route) (RouteAck, error) {
+	ack := RouteAck{Flags: flags}
+	err := h.doFrom(o, "RTM_NEWROUTE", func(t *sim.Task, _ *netdev.Table) error {
+		if r.Dst.Addr().Is6() {
+			var fr fib6.Route
+			if err := h.n.fib6Route(r, &fr); err != nil {
 				return err
 			}
-			ack.Flags, err = h.n.fib6.AddRequest(t, fr, req.Flags)
+			var err error
+			ack.Flags, err = h.n.fib6.AddRoute(t, &fr, flags)
 			return err
 		}
-		fr, err := h.n.fibRoute(&req.Route)
-		if err != nil {
+		var fr fib.Route
+		if err := h.n.fibRoute(r, &fr); err != nil {
 			return err
 		}
-		return h.n.fib.Add(t, fr, req.Flags)
+		return h.n.fib.AddRoute(t, &fr, flags)
 	})
 	return ack, err
 }
@@ -125,14 +134,14 @@ func (h *Handle) NewRoute(req RouteRequest) (RouteAck, error) {
 func (h *Handle) DelRoute(req RouteRequest) error {
 	return h.doFrom(req.Origin, "RTM_DELROUTE", func(t *sim.Task, _ *netdev.Table) error {
 		if req.Dst.Addr().Is6() {
-			fr, err := h.n.fib6Route(&req.Route)
-			if err != nil {
+			var fr fib6.Route
+			if err := h.n.fib6Route(&req.Route, &fr); err != nil {
 				return err
 			}
 			return h.n.fib6.Del(t, fr)
 		}
-		fr, err := h.n.fibRoute(&req.Route)
-		if err != nil {
+		var fr fib.Route
+		if err := h.n.fibRoute(&req.Route, &fr); err != nil {
 			return err
 		}
 		return h.n.fib.DelRequest(t, fr)
@@ -153,18 +162,17 @@ func (n *Net) routeDev(index netdev.IfIndex, name string) (*netdev.Device, error
 	return n.devs.Find(index, name)
 }
 
-// fibRoute is the fib request for r, an IPv4 route, its devices resolved.
+// fibRoute fills fr, which is zero, with the fib request for r, an IPv4
+// route, its devices resolved.
 //
 // Kernel: rtm_to_fib_config (net/ipv4/fib_frontend.c).
-func (n *Net) fibRoute(r *Route) (fib.Route, error) {
-	fr := fib.Route{
-		Table: r.Table, Dst: r.Dst, Type: r.Type, Scope: r.Scope, Protocol: r.Protocol,
-		Priority: r.Priority, TOS: r.TOS, Gateway: r.Gateway, OnLink: r.OnLink,
-		NexthopID: r.NexthopID, PrefSrc: r.PrefSrc, Metrics: r.Metrics,
-	}
+func (n *Net) fibRoute(r *Route, fr *fib.Route) error {
+	fr.Table, fr.Dst, fr.Type, fr.Scope, fr.Protocol = r.Table, r.Dst, r.Type, r.Scope, r.Protocol
+	fr.Priority, fr.TOS, fr.Gateway, fr.OnLink = r.Priority, r.TOS, r.Gateway, r.OnLink
+	fr.NexthopID, fr.PrefSrc, fr.Metrics = r.NexthopID, r.PrefSrc, r.Metrics
 	var err error
 	fr.Dev, fr.Multipath, err = n.routeDevs(r)
-	return fr, err
+	return err
 }
 
 // routeDevs resolves the devices of a route request: its own (RTA_OIF)

@@ -19,23 +19,21 @@ import (
 	"github.com/netsimlab/netsim/sim"
 )
 
-// fib6Route is the fib6 request for r, an IPv6 route, its devices
-// resolved. The IPv4-only fields are refused as the kernel refuses them (a
+// fib6Route fills fr, which is zero, with the fib6 request for r, an IPv6
+// route, its devices resolved. The IPv4-only fields are refused as the kernel refuses them (a
 // dsfield) or ignored (the scope).
 //
 // Kernel: rtm_to_fib6_config (net/ipv6/route.c).
-func (n *Net) fib6Route(r *Route) (fib6.Route, error) {
-	fr := fib6.Route{
-		Table: r.Table, Dst: r.Dst, Src: r.Src, Type: r.Type, Protocol: r.Protocol,
-		Priority: r.Priority, Pref: r.Pref, Gateway: r.Gateway, OnLink: r.OnLink,
-		NexthopID: r.NexthopID, PrefSrc: r.PrefSrc, Metrics: r.Metrics, Expires: r.Expires,
-	}
+func (n *Net) fib6Route(r *Route, fr *fib6.Route) error {
+	fr.Table, fr.Dst, fr.Src, fr.Type, fr.Protocol = r.Table, r.Dst, r.Src, r.Type, r.Protocol
+	fr.Priority, fr.Pref, fr.Gateway, fr.OnLink = r.Priority, r.Pref, r.Gateway, r.OnLink
+	fr.NexthopID, fr.PrefSrc, fr.Expires, fr.Metrics = r.NexthopID, r.PrefSrc, r.Expires, r.Metrics
 	if r.TOS != 0 {
-		return fr, errno.New(syscall.EINVAL, "Invalid dsfield (tos): option not available for IPv6.")
+		return errno.New(syscall.EINVAL, "Invalid dsfield (tos): option not available for IPv6.")
 	}
 	var err error
 	fr.Dev, fr.Multipath, err = n.routeDevs(r)
-	return fr, err
+	return err
 }
 
 // maxCacheinfoExpires is the longest time RTA_CACHEINFO's rta_expires can

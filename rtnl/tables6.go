@@ -52,6 +52,9 @@ func (n *Net) ruleNewTable6(t *sim.Task, id uint32) error {
 func (n *Net) syncTables6() {
 	n.tables6.mu.Lock()
 	defer n.tables6.mu.Unlock()
+	if len(n.tables6.pending) == 0 && n.fib6.TableCount() == n.tables6.synced {
+		return // nothing new since the last sync: count is synced already
+	}
 	for _, id := range n.tables6.pending {
 		n.fib6.NewTable(nil, id) // charged by the rule
 	}
