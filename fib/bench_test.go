@@ -240,7 +240,7 @@ var (
 
 // bigTables builds a 1M-prefix main table (routes via 16 gateways, so 16
 // shared fib_infos) and the same prefixes in a bart.Table.
-func bigTables(b *testing.B) {
+func bigTables(b testing.TB) {
 	bigOnce.Do(func() {
 		const n = 1 << 20
 		r := rand.New(rand.NewPCG(7, 8))

@@ -126,7 +126,8 @@ type tnode struct {
 	// The child slots of small tnodes (most of a big trie's), kept with
 	// the key vector as the kernel keeps them, so a lookup step touches
 	// one place; and the trie's single slot.
-	inl [1 << inlineBits]ref
+	inl  [1 << inlineBits]ref
+	isum [1 << inlineBits]slotSum // inl's summaries
 }
 
 // inlineBits is the largest tnode whose children the tnode holds itself.
@@ -140,6 +141,76 @@ func (t *trie) kid(n *tnode, i uint32) ref {
 	return t.kids[n.off+i]
 }
 
+// kidSum returns child slot i of n and its summary.
+func (t *trie) kidSum(n *tnode, i uint32) (ref, slotSum) {
+	if n.bits <= inlineBits {
+		return n.inl[i], n.isum[i]
+	}
+	return t.kids[n.off+i], t.kidsSum[n.off+i]
+}
+
+// A slotSum is what fib_table_lookup needs to know of the leaf in a slot
+// to pass it over without reading it:
+//
+//   - a leaf key with no bit set below the slot's tnode's pos is the
+//     tnode's key with the slot's index at pos, and the leaf holds no prefix
+//     of the lookup's key when the two differ at or above the leaf's slen
+//     (that of its shortest prefix): the lookup examines each of its
+//     aliases and rejects it on its length alone, so only their number (1
+//     to 3 kept here) is needed to charge that work;
+//   - a lookup that backtracks to a slot other than its key's own (or to
+//     child 0 of a tnode it reached that way) has a key that differs from
+//     every key below the slot in some bit at or above pos: a leaf key with
+//     a bit set below pos fails prefix_mismatch for it, and a leaf of /32
+//     routes alone (slen 0) fails its slen test: sumDead.
+//
+// The low six bits are 0 (no summary: an empty slot, a tnode, or a leaf
+// not linked yet), the leaf's slen (1 to 32), or sumDead; the top two the
+// number of aliases, 0 for more than three.
+type slotSum uint8
+
+const (
+	sumDead     slotSum = 63
+	sumSlenMask slotSum = 63
+	sumAliases          = 6 // shift of the alias count
+)
+
+// leafSum returns the summary of leaf l in a slot of a tnode at pos.
+func (t *trie) leafSum(l uint32, pos uint8) slotSum {
+	lf := &t.lf[l]
+	if lf.slen == 0 || uint64(lf.key)&(1<<pos-1) != 0 {
+		return sumDead
+	}
+	n := slotSum(0)
+	for a := lf.head; a != 0 && n < 4; a = t.al(a).next {
+		n++
+	}
+	if n == 4 {
+		n = 0
+	}
+	return n<<sumAliases | slotSum(lf.slen)
+}
+
+// resum refreshes the summary in leaf l's slot after its slen or its list
+// of aliases changed.
+func (t *trie) resum(l uint32) {
+	p := t.lf[l].parent
+	if p == 0 {
+		return // the trie's own slot, which no lookup backtracks to
+	}
+	tn := &t.tn[p]
+	i := getIndex(t.lf[l].key, tn)
+	if i>>tn.bits != 0 || t.kid(tn, i) != leafRef(l) {
+		return // not linked yet
+	}
+	s := t.leafSum(l, tn.pos)
+	if tn.bits <= inlineBits {
+		tn.isum[i] = s
+	} else {
+		t.kidsSum[tn.off+i] = s
+	}
+}
+
 // slots returns n's 2^bits child slots (the trie's single slot for tn[0]).
 func (t *trie) slots(n *tnode) []ref {
 	if n.bits <= inlineBits {
@@ -148,13 +219,25 @@ func (t *trie) slots(n *tnode) []ref {
 	return t.kids[n.off : n.off+1<<n.bits]
 }
 
-// setKid sets child slot i of n.
-func (t *trie) setKid(n *tnode, i uint32, r ref) {
+// sums returns the summaries of n's child slots.
+func (t *trie) sums(n *tnode) []slotSum {
 	if n.bits <= inlineBits {
-		n.inl[i] = r
+		return n.isum[:1<<n.bits]
+	}
+	return t.kidsSum[n.off : n.off+1<<n.bits]
+}
+
+// setKid sets child slot i of n, and its summary.
+func (t *trie) setKid(n *tnode, i uint32, r ref) {
+	var s slotSum
+	if r.isLeaf() {
+		s = t.leafSum(r.idx(), n.pos)
+	}
+	if n.bits <= inlineBits {
+		n.inl[i], n.isum[i] = r, s
 		return
 	}
-	t.kids[n.off+i] = r
+	t.kids[n.off+i], t.kidsSum[n.off+i] = r, s
 }
 
 // leaf is a leaf key vector; its fib_alias list starts at head. The leaf
@@ -323,6 +406,7 @@ type trie struct {
 	tn       []tnode
 	tnFree   []uint32
 	kids     []ref                   // the child slots of all tnodes
+	kidsSum  []slotSum               // their summaries, index for index
 	kidsFree [keyLength + 1][]uint32 // freed blocks of kids, by bits
 	lf       []leaf
 	lfFree   []uint32
@@ -435,15 +519,21 @@ func (t *trie) allocKids(nbits uint8) uint32 {
 			t.kidsFree[b] = append(t.kidsFree[b], off+1<<b)
 		}
 		clear(t.kids[off : off+size])
+		clear(t.kidsSum[off : off+size])
 		return off
 	}
 	off := uint32(len(t.kids))
 	if cap(t.kids)-len(t.kids) < int(size) {
-		k := make([]ref, len(t.kids), max(2*cap(t.kids), len(t.kids)+int(size)))
+		c := max(2*cap(t.kids), len(t.kids)+int(size))
+		k := make([]ref, len(t.kids), c)
 		copy(k, t.kids)
 		t.kids = k
+		ks := make([]slotSum, len(t.kidsSum), c)
+		copy(ks, t.kidsSum)
+		t.kidsSum = ks
 	}
 	t.kids = t.kids[:len(t.kids)+int(size)]
+	t.kidsSum = t.kidsSum[:len(t.kids)]
 	return off
 }
 

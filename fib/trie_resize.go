@@ -149,10 +149,10 @@ func (t *trie) inflate(oldtnode uint32) uint32 {
 		node1 := t.newTnode(in.key|m, in.pos, in.bits-1)
 		node0 := t.newTnode(in.key, in.pos, in.bits-1)
 		n1, n0 := &t.tn[node1], &t.tn[node0]
-		src := t.slots(&in)
+		src, srcSum := t.slots(&in), t.sums(&in)
 		half := len(src) / 2
-		t.fillFresh(n1, src[half:])
-		t.fillFresh(n0, src[:half])
+		t.fillFresh(n1, src[half:], srcSum[half:])
+		t.fillFresh(n0, src[:half], srcSum[:half])
 		n1.parent, n0.parent = oldtnode, oldtnode
 		for _, c := range src[half:] {
 			t.setParent(c, node1)
@@ -246,9 +246,11 @@ func (t *trie) childSlen(tn *tnode, n ref) (slen uint8, full bool) {
 }
 
 // fillFresh is putFresh of src[i] into slot i of tn for every i: tn's
-// first len(src) slots are empty and no tnode is allocated meanwhile.
-func (t *trie) fillFresh(tn *tnode, src []ref) {
+// first len(src) slots are empty and no tnode is allocated meanwhile. The
+// slots come from a tnode at tn's pos, so their summaries (srcSum) hold.
+func (t *trie) fillFresh(tn *tnode, src []ref, srcSum []slotSum) {
 	dst := t.slots(tn)[:len(src)]
+	copy(t.sums(tn), srcSum)
 	empty, full, slen := tn.empty, tn.full, tn.slen
 	for i, n := range src {
 		if n == 0 {
