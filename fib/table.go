@@ -342,8 +342,8 @@ func (t *trie) backtrack(pn, cindex *uint32) (ref, slotSum, uint32, bool) {
 		}
 		*cindex &= *cindex - 1
 		tn := &t.tn[*pn]
-		if n, s := t.kidSum(tn, *cindex); n != 0 {
-			return n, s, tn.key | *cindex<<tn.pos, true
+		if n := t.kid(tn, *cindex); n != 0 {
+			return n, n.sum(), tn.key | *cindex<<tn.pos, true
 		}
 	}
 }
@@ -383,7 +383,7 @@ func (tb *Table) lookup(t *sim.Task, fl Flow) (Result, error) {
 	// Step 1: travel to the longest prefix match in the trie.
 	for {
 		if n.isLeaf() {
-			if s := nsum & sumSlenMask; s != 0 && s != sumDead {
+			if nsum > sumDead {
 				atLeaf = skey == key
 			} else {
 				// sumDead holds for slots other than the key's own.
@@ -401,7 +401,8 @@ func (tb *Table) lookup(t *sim.Task, fl Flow) (Result, error) {
 		if tn.slen > tn.pos {
 			pn, cindex = n.idx(), index
 		}
-		n, nsum = tr.kidSum(tn, index)
+		n = tr.kid(tn, index)
+		nsum = n.sum()
 		skey = tn.key | index<<tn.pos
 		if n == 0 {
 			if n, nsum, skey, ok = tr.backtrack(&pn, &cindex); !ok {
@@ -417,14 +418,14 @@ func (tb *Table) lookup(t *sim.Task, fl Flow) (Result, error) {
 			// unread, with the work of reading it charged: the test
 			// below fails for it (sumDead, prefixMismatch), or step 3
 			// rejects each of its aliases on its length.
-			if s := nsum & sumSlenMask; s != 0 && n.isLeaf() {
-				if s == sumDead || prefixMismatch(key, skey) != 0 {
+			if nsum != 0 {
+				if nsum == sumDead || prefixMismatch(key, skey) != 0 {
 					if n, nsum, skey, ok = tr.backtrack(&pn, &cindex); !ok {
 						return Result{}, errAgain
 					}
 					continue
 				}
-				if na := nsum >> sumAliases; na != 0 && (key^skey)>>s != 0 {
+				if na := nsum >> sumAliases; na != 0 && (key^skey)>>nsum.slen() != 0 {
 					w.leaves++
 					w.aliases += int64(na)
 					if n, nsum, skey, ok = tr.backtrack(&pn, &cindex); !ok {
@@ -453,8 +454,8 @@ func (tb *Table) lookup(t *sim.Task, fl Flow) (Result, error) {
 				// Child 0 of a tnode reached this way differs from the
 				// key above the tnode's pos too; its key is the tnode's.
 				tn := &tr.tn[n.idx()]
-				n, nsum = tr.kidSum(tn, 0)
-				skey = tn.key
+				n = tr.kid(tn, 0)
+				nsum, skey = n.sum(), tn.key
 				if n == 0 {
 					if n, nsum, skey, ok = tr.backtrack(&pn, &cindex); !ok {
 						return Result{}, errAgain

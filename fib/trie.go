@@ -64,7 +64,8 @@
 //
 // Nodes live in arenas and point at each other with 32-bit indexes, not Go
 // pointers: a child slot is a ref, 0 for empty, odd for a leaf, even for a
-// tnode. A tnode is 40 bytes and holds up to 4 child slots itself (most
+// tnode; a leaf's ref in its parent's slot also carries what a lookup needs
+// to pass the leaf over unread (slotSum). A tnode is 40 bytes and holds up to 4 child slots itself (most
 // tnodes of a big trie are 2-bit); larger ones have a block of 4-byte slots
 // in a shared array, reused by size. A leaf is 32 bytes and holds its first
 // fib_alias (16 bytes; more go to an alias arena), and an alias names its
@@ -99,15 +100,36 @@ const (
 	kernelPtrSize   = 8  // sizeof(struct key_vector *)
 )
 
-// ref is a child slot: 0 is empty, an odd value is leaf ref>>1, an even
-// non-zero value is tnode ref>>1.
+// ref is a child slot: 0 is empty, bit 0 set a leaf, clear a tnode. The
+// index is bits 2-31, except in a leaf's ref with bit 1 set (refSum), which
+// has the index in bits 2-24 and the leaf's summary (slotSum) in bits
+// 25-31: what its slot holds when the index fits.
 type ref uint32
 
-func leafRef(i uint32) ref  { return ref(i<<1 | 1) }
-func tnodeRef(i uint32) ref { return ref(i << 1) }
+const (
+	refLeaf   ref = 1
+	refSum    ref = 2
+	sumShift      = 25
+	sumIdxMax     = 1<<(sumShift-2) - 1 // the largest leaf index with a summary
+)
 
-func (r ref) isLeaf() bool { return r&1 != 0 }
-func (r ref) idx() uint32  { return uint32(r >> 1) }
+func leafRef(i uint32) ref  { return ref(i<<2) | refLeaf }
+func tnodeRef(i uint32) ref { return ref(i << 2) }
+
+func (r ref) isLeaf() bool { return r&refLeaf != 0 }
+
+// idx is the index: bits 2-31, or 2-24 with refSum.
+func (r ref) idx() uint32 {
+	return uint32(r>>2) & ((1<<30 - 1) >> (uint32(r&refSum) * (32 - sumShift) / 2))
+}
+
+// sum is the summary a leaf's ref carries, 0 for none.
+func (r ref) sum() slotSum {
+	return slotSum(r>>sumShift) & -slotSum(r>>1&1)
+}
+
+// same reports whether r and o refer to the same node.
+func (r ref) same(o ref) bool { return r&refLeaf == o&refLeaf && r.idx() == o.idx() }
 
 // tnode is an internal node (struct tnode with its key_vector). Index 0 of
 // the arena is the trie itself.
@@ -126,8 +148,7 @@ type tnode struct {
 	// The child slots of small tnodes (most of a big trie's), kept with
 	// the key vector as the kernel keeps them, so a lookup step touches
 	// one place; and the trie's single slot.
-	inl  [1 << inlineBits]ref
-	isum [1 << inlineBits]slotSum // inl's summaries
+	inl [1 << inlineBits]ref
 }
 
 // inlineBits is the largest tnode whose children the tnode holds itself.
@@ -139,14 +160,6 @@ func (t *trie) kid(n *tnode, i uint32) ref {
 		return n.inl[i]
 	}
 	return t.kids[n.off+i]
-}
-
-// kidSum returns child slot i of n and its summary.
-func (t *trie) kidSum(n *tnode, i uint32) (ref, slotSum) {
-	if n.bits <= inlineBits {
-		return n.inl[i], n.isum[i]
-	}
-	return t.kids[n.off+i], t.kidsSum[n.off+i]
 }
 
 // A slotSum is what fib_table_lookup needs to know of the leaf in a slot
@@ -164,16 +177,20 @@ func (t *trie) kidSum(n *tnode, i uint32) (ref, slotSum) {
 //     a bit set below pos fails prefix_mismatch for it, and a leaf of /32
 //     routes alone (slen 0) fails its slen test: sumDead.
 //
-// The low six bits are 0 (no summary: an empty slot, a tnode, or a leaf
-// not linked yet), the leaf's slen (1 to 32), or sumDead; the top two the
-// number of aliases, 0 for more than three.
+// Seven bits: the number of aliases (1 to 3) times 32 plus the leaf's
+// slen less one; sumDead; sumMany for a live leaf with more aliases; 0 for
+// no summary (the ref has none).
 type slotSum uint8
 
 const (
-	sumDead     slotSum = 63
-	sumSlenMask slotSum = 63
-	sumAliases          = 6 // shift of the alias count
+	sumDead    slotSum = 1
+	sumMany    slotSum = 2
+	sumAliases         = 5 // shift of the alias count
+	sumSlen            = 1<<sumAliases - 1
 )
+
+// slen is the summarized leaf's slen (with an alias count).
+func (s slotSum) slen() uint8 { return uint8(s&sumSlen) + 1 }
 
 // leafSum returns the summary of leaf l in a slot of a tnode at pos.
 func (t *trie) leafSum(l uint32, pos uint8) slotSum {
@@ -185,10 +202,19 @@ func (t *trie) leafSum(l uint32, pos uint8) slotSum {
 	for a := lf.head; a != 0 && n < 4; a = t.al(a).next {
 		n++
 	}
-	if n == 4 {
-		n = 0
+	if n == 4 || n == 0 {
+		return sumMany
 	}
-	return n<<sumAliases | slotSum(lf.slen)
+	return n<<sumAliases | slotSum(lf.slen-1)
+}
+
+// leafSlot returns the ref of leaf l for a slot of a tnode at pos: with its
+// summary when the index fits.
+func (t *trie) leafSlot(l uint32, pos uint8) ref {
+	if l > sumIdxMax {
+		return leafRef(l)
+	}
+	return leafRef(l) | refSum | ref(t.leafSum(l, pos))<<sumShift
 }
 
 // resum refreshes the summary in leaf l's slot after its slen or its list
@@ -200,14 +226,14 @@ func (t *trie) resum(l uint32) {
 	}
 	tn := &t.tn[p]
 	i := getIndex(t.lf[l].key, tn)
-	if i>>tn.bits != 0 || t.kid(tn, i) != leafRef(l) {
+	if i>>tn.bits != 0 || !t.kid(tn, i).same(leafRef(l)) {
 		return // not linked yet
 	}
-	s := t.leafSum(l, tn.pos)
+	r := t.leafSlot(l, tn.pos)
 	if tn.bits <= inlineBits {
-		tn.isum[i] = s
+		tn.inl[i] = r
 	} else {
-		t.kidsSum[tn.off+i] = s
+		t.kids[tn.off+i] = r
 	}
 }
 
@@ -219,25 +245,16 @@ func (t *trie) slots(n *tnode) []ref {
 	return t.kids[n.off : n.off+1<<n.bits]
 }
 
-// sums returns the summaries of n's child slots.
-func (t *trie) sums(n *tnode) []slotSum {
-	if n.bits <= inlineBits {
-		return n.isum[:1<<n.bits]
-	}
-	return t.kidsSum[n.off : n.off+1<<n.bits]
-}
-
-// setKid sets child slot i of n, and its summary.
+// setKid sets child slot i of n, a leaf's with its summary.
 func (t *trie) setKid(n *tnode, i uint32, r ref) {
-	var s slotSum
 	if r.isLeaf() {
-		s = t.leafSum(r.idx(), n.pos)
+		r = t.leafSlot(r.idx(), n.pos)
 	}
 	if n.bits <= inlineBits {
-		n.inl[i], n.isum[i] = r, s
+		n.inl[i] = r
 		return
 	}
-	t.kids[n.off+i], t.kidsSum[n.off+i] = r, s
+	t.kids[n.off+i] = r
 }
 
 // leaf is a leaf key vector; its fib_alias list starts at head. The leaf
@@ -406,7 +423,6 @@ type trie struct {
 	tn       []tnode
 	tnFree   []uint32
 	kids     []ref                   // the child slots of all tnodes
-	kidsSum  []slotSum               // their summaries, index for index
 	kidsFree [keyLength + 1][]uint32 // freed blocks of kids, by bits
 	lf       []leaf
 	lfFree   []uint32
@@ -519,21 +535,15 @@ func (t *trie) allocKids(nbits uint8) uint32 {
 			t.kidsFree[b] = append(t.kidsFree[b], off+1<<b)
 		}
 		clear(t.kids[off : off+size])
-		clear(t.kidsSum[off : off+size])
 		return off
 	}
 	off := uint32(len(t.kids))
 	if cap(t.kids)-len(t.kids) < int(size) {
-		c := max(2*cap(t.kids), len(t.kids)+int(size))
-		k := make([]ref, len(t.kids), c)
+		k := make([]ref, len(t.kids), max(2*cap(t.kids), len(t.kids)+int(size)))
 		copy(k, t.kids)
 		t.kids = k
-		ks := make([]slotSum, len(t.kidsSum), c)
-		copy(ks, t.kidsSum)
-		t.kidsSum = ks
 	}
 	t.kids = t.kids[:len(t.kids)+int(size)]
-	t.kidsSum = t.kidsSum[:len(t.kids)]
 	return off
 }
 

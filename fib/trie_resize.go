@@ -50,6 +50,9 @@ func (t *trie) putChild(ti, i uint32, n ref) {
 // single slot when tp is the trie.
 func (t *trie) putChildRoot(tp, key uint32, n ref) {
 	if tp == 0 {
+		if n.isLeaf() {
+			n = leafRef(n.idx()) // no summary in the trie's slot
+		}
 		t.tn[0].inl[0] = n
 		return
 	}
@@ -149,10 +152,10 @@ func (t *trie) inflate(oldtnode uint32) uint32 {
 		node1 := t.newTnode(in.key|m, in.pos, in.bits-1)
 		node0 := t.newTnode(in.key, in.pos, in.bits-1)
 		n1, n0 := &t.tn[node1], &t.tn[node0]
-		src, srcSum := t.slots(&in), t.sums(&in)
+		src := t.slots(&in)
 		half := len(src) / 2
-		t.fillFresh(n1, src[half:], srcSum[half:])
-		t.fillFresh(n0, src[:half], srcSum[:half])
+		t.fillFresh(n1, src[half:])
+		t.fillFresh(n0, src[:half])
 		n1.parent, n0.parent = oldtnode, oldtnode
 		for _, c := range src[half:] {
 			t.setParent(c, node1)
@@ -247,10 +250,9 @@ func (t *trie) childSlen(tn *tnode, n ref) (slen uint8, full bool) {
 
 // fillFresh is putFresh of src[i] into slot i of tn for every i: tn's
 // first len(src) slots are empty and no tnode is allocated meanwhile. The
-// slots come from a tnode at tn's pos, so their summaries (srcSum) hold.
-func (t *trie) fillFresh(tn *tnode, src []ref, srcSum []slotSum) {
+// slots come from a tnode at tn's pos, so the summaries in their refs hold.
+func (t *trie) fillFresh(tn *tnode, src []ref) {
 	dst := t.slots(tn)[:len(src)]
-	copy(t.sums(tn), srcSum)
 	empty, full, slen := tn.empty, tn.full, tn.slen
 	for i, n := range src {
 		if n == 0 {
