@@ -65,9 +65,9 @@
 // Nodes live in arenas and point at each other with 32-bit indexes, not Go
 // pointers: a child slot is a ref, 0 for empty, odd for a leaf, even for a
 // tnode; a leaf's ref in its parent's slot also carries what a lookup needs
-// to pass the leaf over unread (slotSum). A tnode is 40 bytes and holds up to 4 child slots itself (most
-// tnodes of a big trie are 2-bit); larger ones have a block of 4-byte slots
-// in a shared array, reused by size. A leaf is 32 bytes and holds its first
+// to pass the leaf over unread (slotSum). A tnode is 40 bytes and holds up
+// to 4 child slots itself (most tnodes of a big trie are 2-bit); larger
+// ones have a block of 4-byte slots in a shared array, reused by size. A leaf is 32 bytes and holds its first
 // fib_alias (16 bytes; more go to an alias arena), and an alias names its
 // fib_info by number. The kernel's leaf is 48 bytes, its fib_alias 56 and a
 // child pointer 8. The garbage collector never scans the trie. tnode index
@@ -103,7 +103,9 @@ const (
 // ref is a child slot: 0 is empty, bit 0 set a leaf, clear a tnode. The
 // index is bits 2-31, except in a leaf's ref with bit 1 set (refSum), which
 // has the index in bits 2-24 and the leaf's summary (slotSum) in bits
-// 25-31: what its slot holds when the index fits.
+// 25-31: what a tnode's slot holds for a leaf whose index fits (leafSlot;
+// a trie of more than 8M leaves has leaves that lookups read, as before).
+// The trie's own slot holds a plain leafRef.
 type ref uint32
 
 const (
