@@ -127,6 +127,18 @@ func TestLookupSummaries(t *testing.T) {
 	if testing.Short() {
 		n = 10000
 	}
+	lookupSummaries(t, n)
+}
+
+// TestLookupSummariesPartial is TestLookupSummaries with leaves past the
+// 500th given refs without summaries, as a trie of more than 8M leaves has.
+func TestLookupSummariesPartial(t *testing.T) {
+	defer func(m uint32) { sumIdxMax = m }(sumIdxMax)
+	sumIdxMax = 500
+	lookupSummaries(t, 10000)
+}
+
+func lookupSummaries(t *testing.T, n int) {
 	r := rand.New(rand.NewPCG(21, 22))
 	e := newEnv(t, nexthop.FlushDeferred)
 	e.mustIP(setupLines()...)

@@ -109,11 +109,14 @@ const (
 type ref uint32
 
 const (
-	refLeaf   ref = 1
-	refSum    ref = 2
-	sumShift      = 25
-	sumIdxMax     = 1<<(sumShift-2) - 1 // the largest leaf index with a summary
+	refLeaf  ref = 1
+	refSum   ref = 2
+	sumShift     = 25
 )
+
+// sumIdxMax is the largest leaf index a ref with a summary holds (a
+// variable for tests only).
+var sumIdxMax uint32 = 1<<(sumShift-2) - 1
 
 func leafRef(i uint32) ref  { return ref(i<<2) | refLeaf }
 func tnodeRef(i uint32) ref { return ref(i << 2) }
