@@ -388,18 +388,18 @@ func (tb *Table) lookup(t *sim.Task, fl Flow) (Result, error) {
 			} else {
 				// sumDead holds for slots other than the key's own.
 				nsum = 0
-				atLeaf = tr.lf[n.idx()].key == key
+				atLeaf = tr.lf[n.leafIdx()].key == key
 			}
 			break
 		}
 		w.nodes++
-		tn := &tr.tn[n.idx()]
+		tn := &tr.tn[n.tnodeIdx()]
 		index := (key ^ tn.key) >> tn.pos
 		if index>>tn.bits != 0 {
 			break
 		}
 		if tn.slen > tn.pos {
-			pn, cindex = n.idx(), index
+			pn, cindex = n.tnodeIdx(), index
 		}
 		n = tr.kid(tn, index)
 		nsum = n.sum()
@@ -437,11 +437,11 @@ func (tb *Table) lookup(t *sim.Task, fl Flow) (Result, error) {
 			var nkey uint32
 			var nslen, npos uint8
 			if n.isLeaf() {
-				l := &tr.lf[n.idx()]
+				l := &tr.lf[n.leafIdx()]
 				nkey, nslen = l.key, l.slen
 			} else {
 				w.nodes++
-				tn := &tr.tn[n.idx()]
+				tn := &tr.tn[n.tnodeIdx()]
 				nkey, nslen, npos = tn.key, tn.slen, tn.pos
 			}
 			if prefixMismatch(key, nkey) != 0 || nslen == npos {
@@ -453,7 +453,7 @@ func (tb *Table) lookup(t *sim.Task, fl Flow) (Result, error) {
 			if !n.isLeaf() {
 				// Child 0 of a tnode reached this way differs from the
 				// key above the tnode's pos too; its key is the tnode's.
-				tn := &tr.tn[n.idx()]
+				tn := &tr.tn[n.tnodeIdx()]
 				n = tr.kid(tn, 0)
 				nsum, skey = n.sum(), tn.key
 				if n == 0 {
@@ -466,7 +466,7 @@ func (tb *Table) lookup(t *sim.Task, fl Flow) (Result, error) {
 		}
 		atLeaf = false
 		// Step 3: process the leaf; fall back to backtracking on a miss.
-		if hit, err := tb.leafLookup(n.idx(), key, &fl, &res); hit {
+		if hit, err := tb.leafLookup(n.leafIdx(), key, &fl, &res); hit {
 			return res, err
 		}
 		if n, nsum, skey, ok = tr.backtrack(&pn, &cindex); !ok {
@@ -623,7 +623,7 @@ func (tb *Table) flush(t *sim.Task, flushAll bool) int {
 				down = n
 				break
 			}
-			l := n.idx()
+			l := n.leafIdx()
 			lf := &lfs[l]
 			if fa := &lf.first; lf.head == l|inlineAlias && fa.next == 0 && lf.slen == fa.slen {
 				if fa.tbID != id {

@@ -125,8 +125,30 @@ func (r ref) isLeaf() bool { return r&refLeaf != 0 }
 
 // idx is the index: bits 2-31, or 2-24 with refSum.
 func (r ref) idx() uint32 {
-	return uint32(r>>2) & ((1<<30 - 1) >> (uint32(r&refSum) * (32 - sumShift) / 2))
+	m := uint32(1<<30 - 1)
+	if r&refSum != 0 {
+		m = 1<<(sumShift-2) - 1 // compiled to a conditional move
+	}
+	return uint32(r>>2) & m
 }
+
+// leafIdx is idx of a leaf's ref, for loops over many leaves: nearly every
+// leaf's ref has a summary, so the test is a branch predicted right, not
+// idx's conditional move on the path to the leaf's address.
+func (r ref) leafIdx() uint32 {
+	if r&refSum == 0 {
+		return plainIdx(r)
+	}
+	return uint32(r>>2) & (1<<(sumShift-2) - 1)
+}
+
+// plainIdx is the index of a ref without a summary.
+//
+//go:noinline
+func plainIdx(r ref) uint32 { return uint32(r >> 2) }
+
+// tnodeIdx is idx of a tnode's ref.
+func (r ref) tnodeIdx() uint32 { return uint32(r >> 2) }
 
 // sum is the summary a leaf's ref carries, 0 for none.
 func (r ref) sum() slotSum {
