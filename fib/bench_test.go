@@ -345,6 +345,46 @@ func BenchmarkLookup1MRatio(b *testing.B) {
 	}
 }
 
+// BenchmarkLookup1MSummaries times lookup against lookupRef, the same
+// algorithm reading every leaf it examines (no slot summaries), and bart,
+// in alternating rounds as BenchmarkLookup1MRatio does.
+func BenchmarkLookup1MSummaries(b *testing.B) {
+	bigTables(b)
+	main := bigFIB.f.Table(TableMain)
+	for _, set := range []struct {
+		name  string
+		addrs []netip.Addr
+	}{{"random", bigAddrs}, {"hits", bigHits}} {
+		b.Run(set.name, func(b *testing.B) {
+			const rounds, per = 40, 50000
+			var tr, tf, tb time.Duration
+			for b.Loop() {
+				for round := range rounds {
+					t0 := time.Now()
+					for i := range per {
+						main.lookupRef(Flow{Dst: set.addrs[(round*per+i)&(1<<16-1)]})
+					}
+					t1 := time.Now()
+					for i := range per {
+						main.lookup(nil, Flow{Dst: set.addrs[(round*per+i)&(1<<16-1)]})
+					}
+					t2 := time.Now()
+					for i := range per {
+						bigBart.Lookup(set.addrs[(round*per+i)&(1<<16-1)])
+					}
+					tr += t1.Sub(t0)
+					tf += t2.Sub(t1)
+					tb += time.Since(t2)
+				}
+			}
+			main.f.work = trieWork{}
+			b.ReportMetric(float64(tr)/float64(tb), "ref/bart")
+			b.ReportMetric(float64(tf)/float64(tb), "fib/bart")
+			b.ReportMetric(float64(tf)/float64(tr), "fib/ref")
+		})
+	}
+}
+
 func heapInUse() uint64 {
 	runtime.GC()
 	runtime.GC()

@@ -17,10 +17,6 @@ func (tb *Table) lookupRef(fl Flow) (Result, error) {
 	tr := tb.t
 	w := tr.work
 	key := addr4(fl.Dst)
-	back := func(pn, cindex *uint32) (ref, bool) {
-		n, _, _, ok := tr.backtrack(pn, cindex)
-		return n, ok
-	}
 	var pn, cindex uint32
 	n := tr.kid(&tr.tn[0], 0)
 	if n == 0 {
@@ -45,7 +41,7 @@ func (tb *Table) lookupRef(fl Flow) (Result, error) {
 		}
 		n = tr.kid(tn, index)
 		if n == 0 {
-			if n, ok = back(&pn, &cindex); !ok {
+			if n, _, _, ok = tr.backtrack(&pn, &cindex); !ok {
 				return Result{}, errAgain
 			}
 			break
@@ -64,7 +60,7 @@ func (tb *Table) lookupRef(fl Flow) (Result, error) {
 				nkey, nslen, npos = tn.key, tn.slen, tn.pos
 			}
 			if prefixMismatch(key, nkey) != 0 || nslen == npos {
-				if n, ok = back(&pn, &cindex); !ok {
+				if n, _, _, ok = tr.backtrack(&pn, &cindex); !ok {
 					return Result{}, errAgain
 				}
 				continue
@@ -72,7 +68,7 @@ func (tb *Table) lookupRef(fl Flow) (Result, error) {
 			if !n.isLeaf() {
 				n = tr.kid(&tr.tn[n.idx()], 0)
 				if n == 0 {
-					if n, ok = back(&pn, &cindex); !ok {
+					if n, _, _, ok = tr.backtrack(&pn, &cindex); !ok {
 						return Result{}, errAgain
 					}
 				}
@@ -83,7 +79,7 @@ func (tb *Table) lookupRef(fl Flow) (Result, error) {
 		if hit, err := tb.leafLookup(n.idx(), key, &fl, &res); hit {
 			return res, err
 		}
-		if n, ok = back(&pn, &cindex); !ok {
+		if n, _, _, ok = tr.backtrack(&pn, &cindex); !ok {
 			return Result{}, errAgain
 		}
 	}
