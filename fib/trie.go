@@ -67,12 +67,13 @@
 // tnode; a leaf's ref in its parent's slot also carries what a lookup needs
 // to pass the leaf over unread (slotSum). A tnode is 40 bytes and holds up
 // to 4 child slots itself (most tnodes of a big trie are 2-bit); larger
-// ones have a block of 4-byte slots in a shared array, reused by size. A leaf is 32 bytes and holds its first
-// fib_alias (16 bytes; more go to an alias arena), and an alias names its
-// fib_info by number. The kernel's leaf is 48 bytes, its fib_alias 56 and a
-// child pointer 8. The garbage collector never scans the trie. tnode index
-// 0 is the kernel's "trie" key vector (pos 32, no bits): the parent of the
-// root, whose only child slot holds the root.
+// ones have a block of 4-byte slots in a shared array, reused by size. A
+// leaf is 32 bytes and holds its first fib_alias (16 bytes; more go to an
+// alias arena), and an alias names its fib_info by number. The kernel's
+// leaf is 48 bytes, its fib_alias 56 and a child pointer 8. The garbage
+// collector never scans the trie. tnode index 0 is the kernel's "trie" key
+// vector (pos 32, no bits): the parent of the root, whose only child slot
+// holds the root.
 package fib
 
 import (
