@@ -8,6 +8,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gaissmai/bart"
 
@@ -239,7 +240,7 @@ var (
 
 // bigTables builds a 1M-prefix main table (routes via 16 gateways, so 16
 // shared fib_infos) and the same prefixes in a bart.Table.
-func bigTables(b *testing.B) {
+func bigTables(b testing.TB) {
 	bigOnce.Do(func() {
 		const n = 1 << 20
 		r := rand.New(rand.NewPCG(7, 8))
@@ -300,6 +301,125 @@ func BenchmarkLookup1M(b *testing.B) {
 			b.ReportMetric(float64(hits)/float64(i), "hit-ratio")
 		})
 	}
+}
+
+// BenchmarkLookup1MRatio times the lookups of BenchmarkLookup1M in
+// alternating rounds of netsim and bart (40 rounds of 50 000 each), so that
+// a shared machine's load weighs on both alike, and reports each one's ns
+// per lookup and their ratio.
+func BenchmarkLookup1MRatio(b *testing.B) {
+	bigTables(b)
+	main := bigFIB.f.Table(TableMain)
+	for _, set := range []struct {
+		name  string
+		addrs []netip.Addr
+	}{{"random", bigAddrs}, {"hits", bigHits}} {
+		b.Run(set.name, func(b *testing.B) {
+			const rounds, per = 40, 50000
+			var tf, tb time.Duration
+			hits := 0
+			for b.Loop() {
+				tf, tb = 0, 0
+				for round := range rounds {
+					t0 := time.Now()
+					for i := range per {
+						if _, err := main.lookup(nil, Flow{Dst: set.addrs[(round*per+i)&(1<<16-1)]}); err == nil {
+							hits++
+						}
+					}
+					t1 := time.Now()
+					for i := range per {
+						if _, ok := bigBart.Lookup(set.addrs[(round*per+i)&(1<<16-1)]); ok {
+							hits++
+						}
+					}
+					tf += t1.Sub(t0)
+					tb += time.Since(t1)
+				}
+			}
+			main.f.work = trieWork{}
+			b.ReportMetric(float64(tf.Nanoseconds())/(rounds*per), "fib-ns/lookup")
+			b.ReportMetric(float64(tb.Nanoseconds())/(rounds*per), "bart-ns/lookup")
+			b.ReportMetric(float64(tf)/float64(tb), "fib/bart")
+		})
+	}
+}
+
+// BenchmarkLookup1MSummaries times lookup against lookupRef, the same
+// algorithm reading every leaf it examines (no slot summaries), and bart,
+// in alternating rounds as BenchmarkLookup1MRatio does.
+func BenchmarkLookup1MSummaries(b *testing.B) {
+	bigTables(b)
+	main := bigFIB.f.Table(TableMain)
+	for _, set := range []struct {
+		name  string
+		addrs []netip.Addr
+	}{{"random", bigAddrs}, {"hits", bigHits}} {
+		b.Run(set.name, func(b *testing.B) {
+			const rounds, per = 40, 50000
+			var tr, tf, tb time.Duration
+			for b.Loop() {
+				for round := range rounds {
+					t0 := time.Now()
+					for i := range per {
+						main.lookupRef(Flow{Dst: set.addrs[(round*per+i)&(1<<16-1)]})
+					}
+					t1 := time.Now()
+					for i := range per {
+						main.lookup(nil, Flow{Dst: set.addrs[(round*per+i)&(1<<16-1)]})
+					}
+					t2 := time.Now()
+					for i := range per {
+						bigBart.Lookup(set.addrs[(round*per+i)&(1<<16-1)])
+					}
+					tr += t1.Sub(t0)
+					tf += t2.Sub(t1)
+					tb += time.Since(t2)
+				}
+			}
+			main.f.work = trieWork{}
+			b.ReportMetric(float64(tr)/float64(tb), "ref/bart")
+			b.ReportMetric(float64(tf)/float64(tb), "fib/bart")
+			b.ReportMetric(float64(tf)/float64(tr), "fib/ref")
+		})
+	}
+}
+
+// BenchmarkLookupCached is BenchmarkLookup1M's random addresses on a table
+// of 4 000 prefixes, which stays in the cache: a lookup's work without the
+// misses.
+func BenchmarkLookupCached(b *testing.B) {
+	r := rand.New(rand.NewPCG(7, 8))
+	ps := internetLike(r, 4000)
+	e := newEnv(b, nexthop.FlushDeferred)
+	e.mustIP(setupLines()...)
+	bt := new(bart.Table[int])
+	for i, p := range ps {
+		if err := e.f.Add(nil, Route{Dst: p, Gateway: netip.MustParseAddr("198.51.100.2"), Protocol: ProtoBoot}, rt.ModeAdd); err != nil {
+			b.Fatal(err)
+		}
+		bt.Insert(p, i)
+	}
+	addrs := make([]netip.Addr, 1024)
+	for i := range addrs {
+		addrs[i] = addrFrom4(r.Uint32())
+	}
+	main := e.f.Table(TableMain)
+	b.Run("fib", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			main.lookup(nil, Flow{Dst: addrs[i&1023]})
+			i++
+		}
+		main.f.work = trieWork{}
+	})
+	b.Run("bart", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			bt.Lookup(addrs[i&1023])
+			i++
+		}
+	})
 }
 
 func heapInUse() uint64 {

@@ -90,6 +90,9 @@ func (t *trie) checkShape() error {
 		empty, full, used := uint32(0), uint32(0), 0
 		slen := n.pos
 		for ci, c := range slots {
+			if c.isLeaf() && c != t.leafSlot(c.idx(), n.pos) {
+				return fmt.Errorf("tnode %d: child %d's ref %#x, want %#x", i, ci, c, t.leafSlot(c.idx(), n.pos))
+			}
 			if c == 0 {
 				empty++
 				continue

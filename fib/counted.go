@@ -140,6 +140,7 @@ func (t *trie) setLeafSlen(l uint32, slen uint8) {
 	if lf := &t.lf[l]; lf.slen != slen {
 		lf.slen = slen
 		t.markDirty(lf.parent)
+		t.resum(l)
 	}
 }
 

@@ -441,6 +441,15 @@ func runModelWith(t *testing.T, seed uint64, poolRnd *rand.Rand, rnd modelChoice
 						fail("table %d lookup %v: got %+v %v, model %+v %v", id, fl, gr, gerr, wr, werr)
 					}
 				}
+				// The lookup's shortcuts keep fib_table_lookup's answer
+				// and work (lookupRef).
+				for _, id := range []uint32{TableMain, 100, TableLocal} {
+					if tb := e.f.Table(id); tb != nil && tb.t != nil {
+						if d := sameLookup(tb, fl); d != "" {
+							fail("table %d lookup %v: %s", id, fl, d)
+						}
+					}
+				}
 			}
 			continue
 		}

@@ -94,6 +94,7 @@ func (t *trie) setNext(l, prev, next uint32) {
 	} else {
 		t.lf[l].head = next
 	}
+	t.resum(l)
 }
 
 // insertAlias is fib_insert_alias: link alias a into leaf l before fa, or
@@ -132,6 +133,7 @@ func (t *trie) insertAlias(tp, l uint32, a alias, fa, key uint32) {
 		t.setLeafSlen(l, n.slen)
 		t.nodePushSuffix(tp, n.slen)
 	}
+	t.resum(l)
 }
 
 // removeAlias is fib_remove_alias: unlink alias old from leaf l (below tp),
@@ -326,20 +328,22 @@ func prefixMismatch(key, pkey uint32) uint32 { return (key ^ pkey) & (pkey | -pk
 
 // backtrack is the "backtrace" of fib_table_lookup: strip the lowest set
 // bit of cindex, climbing while it is zero, and return the next non-empty
-// child to examine; false when the trie is exhausted.
-func (t *trie) backtrack(pn, cindex *uint32) (ref, bool) {
+// child to examine with its slot's summary and the key a leaf in that slot
+// has unless the summary says sumDead; false when the trie is exhausted.
+func (t *trie) backtrack(pn, cindex *uint32) (ref, slotSum, uint32, bool) {
 	for {
 		for *cindex == 0 {
 			if *pn == 0 {
-				return 0, false
+				return 0, 0, 0, false
 			}
 			pkey := t.tn[*pn].key
 			*pn = t.tn[*pn].parent
 			*cindex = getIndex(pkey, &t.tn[*pn])
 		}
 		*cindex &= *cindex - 1
-		if n := t.kid(&t.tn[*pn], *cindex); n != 0 {
-			return n, true
+		tn := &t.tn[*pn]
+		if n := t.kid(tn, *cindex); n != 0 {
+			return n, n.sum(), tn.key | *cindex<<tn.pos, true
 		}
 	}
 }
@@ -372,24 +376,36 @@ func (tb *Table) lookup(t *sim.Task, fl Flow) (Result, error) {
 	var ok bool
 	var res Result // filled in by leafLookup, not copied out of it
 	atLeaf := false
+	// The summary of the slot n came from and the key a leaf there has
+	// (slotSum).
+	var nsum slotSum
+	var skey uint32
 	// Step 1: travel to the longest prefix match in the trie.
 	for {
 		if n.isLeaf() {
-			atLeaf = tr.lf[n.idx()].key == key
+			if nsum > sumDead {
+				atLeaf = skey == key
+			} else {
+				// sumDead holds for slots other than the key's own.
+				nsum = 0
+				atLeaf = tr.lf[n.leafIdx()].key == key
+			}
 			break
 		}
 		w.nodes++
-		tn := &tr.tn[n.idx()]
+		tn := &tr.tn[n.tnodeIdx()]
 		index := (key ^ tn.key) >> tn.pos
 		if index>>tn.bits != 0 {
 			break
 		}
 		if tn.slen > tn.pos {
-			pn, cindex = n.idx(), index
+			pn, cindex = n.tnodeIdx(), index
 		}
 		n = tr.kid(tn, index)
+		nsum = n.sum()
+		skey = tn.key | index<<tn.pos
 		if n == 0 {
-			if n, ok = tr.backtrack(&pn, &cindex); !ok {
+			if n, nsum, skey, ok = tr.backtrack(&pn, &cindex); !ok {
 				return Result{}, errAgain
 			}
 			break
@@ -398,26 +414,50 @@ func (tb *Table) lookup(t *sim.Task, fl Flow) (Result, error) {
 	// Step 2: sort out leaves and backtrack for the longest prefix.
 	for {
 		if !atLeaf {
+			// A leaf the summary of its slot rules out is passed over
+			// unread, with the work of reading it charged: the test
+			// below fails for it (sumDead, prefixMismatch), or step 3
+			// rejects each of its aliases on its length.
+			if nsum != 0 {
+				if nsum == sumDead || prefixMismatch(key, skey) != 0 {
+					if n, nsum, skey, ok = tr.backtrack(&pn, &cindex); !ok {
+						return Result{}, errAgain
+					}
+					continue
+				}
+				if na := nsum >> sumAliases; na != 0 && (key^skey)>>nsum.slen() != 0 {
+					w.leaves++
+					w.aliases += int64(na)
+					if n, nsum, skey, ok = tr.backtrack(&pn, &cindex); !ok {
+						return Result{}, errAgain
+					}
+					continue
+				}
+			}
 			var nkey uint32
 			var nslen, npos uint8
 			if n.isLeaf() {
-				l := &tr.lf[n.idx()]
+				l := &tr.lf[n.leafIdx()]
 				nkey, nslen = l.key, l.slen
 			} else {
 				w.nodes++
-				tn := &tr.tn[n.idx()]
+				tn := &tr.tn[n.tnodeIdx()]
 				nkey, nslen, npos = tn.key, tn.slen, tn.pos
 			}
 			if prefixMismatch(key, nkey) != 0 || nslen == npos {
-				if n, ok = tr.backtrack(&pn, &cindex); !ok {
+				if n, nsum, skey, ok = tr.backtrack(&pn, &cindex); !ok {
 					return Result{}, errAgain
 				}
 				continue
 			}
 			if !n.isLeaf() {
-				n = tr.kid(&tr.tn[n.idx()], 0)
+				// Child 0 of a tnode reached this way differs from the
+				// key above the tnode's pos too; its key is the tnode's.
+				tn := &tr.tn[n.tnodeIdx()]
+				n = tr.kid(tn, 0)
+				nsum, skey = n.sum(), tn.key
 				if n == 0 {
-					if n, ok = tr.backtrack(&pn, &cindex); !ok {
+					if n, nsum, skey, ok = tr.backtrack(&pn, &cindex); !ok {
 						return Result{}, errAgain
 					}
 				}
@@ -426,10 +466,10 @@ func (tb *Table) lookup(t *sim.Task, fl Flow) (Result, error) {
 		}
 		atLeaf = false
 		// Step 3: process the leaf; fall back to backtracking on a miss.
-		if hit, err := tb.leafLookup(n.idx(), key, &fl, &res); hit {
+		if hit, err := tb.leafLookup(n.leafIdx(), key, &fl, &res); hit {
 			return res, err
 		}
-		if n, ok = tr.backtrack(&pn, &cindex); !ok {
+		if n, nsum, skey, ok = tr.backtrack(&pn, &cindex); !ok {
 			return Result{}, errAgain
 		}
 	}
@@ -583,7 +623,7 @@ func (tb *Table) flush(t *sim.Task, flushAll bool) int {
 				down = n
 				break
 			}
-			l := n.idx()
+			l := n.leafIdx()
 			lf := &lfs[l]
 			if fa := &lf.first; lf.head == l|inlineAlias && fa.next == 0 && lf.slen == fa.slen {
 				if fa.tbID != id {

@@ -64,14 +64,16 @@
 //
 // Nodes live in arenas and point at each other with 32-bit indexes, not Go
 // pointers: a child slot is a ref, 0 for empty, odd for a leaf, even for a
-// tnode. A tnode is 40 bytes and holds up to 4 child slots itself (most
-// tnodes of a big trie are 2-bit); larger ones have a block of 4-byte slots
-// in a shared array, reused by size. A leaf is 32 bytes and holds its first
-// fib_alias (16 bytes; more go to an alias arena), and an alias names its
-// fib_info by number. The kernel's leaf is 48 bytes, its fib_alias 56 and a
-// child pointer 8. The garbage collector never scans the trie. tnode index
-// 0 is the kernel's "trie" key vector (pos 32, no bits): the parent of the
-// root, whose only child slot holds the root.
+// tnode; a leaf's ref in its parent's slot also carries what a lookup needs
+// to pass the leaf over unread (slotSum). A tnode is 40 bytes and holds up
+// to 4 child slots itself (most tnodes of a big trie are 2-bit); larger
+// ones have a block of 4-byte slots in a shared array, reused by size. A
+// leaf is 32 bytes and holds its first fib_alias (16 bytes; more go to an
+// alias arena), and an alias names its fib_info by number. The kernel's
+// leaf is 48 bytes, its fib_alias 56 and a child pointer 8. The garbage
+// collector never scans the trie. tnode index 0 is the kernel's "trie" key
+// vector (pos 32, no bits): the parent of the root, whose only child slot
+// holds the root.
 package fib
 
 import (
@@ -99,15 +101,63 @@ const (
 	kernelPtrSize   = 8  // sizeof(struct key_vector *)
 )
 
-// ref is a child slot: 0 is empty, an odd value is leaf ref>>1, an even
-// non-zero value is tnode ref>>1.
+// ref is a child slot: 0 is empty, bit 0 set a leaf, clear a tnode. The
+// index is bits 2-31, except in a leaf's ref with bit 1 set (refSum), which
+// has the index in bits 2-24 and the leaf's summary (slotSum) in bits
+// 25-31: what a tnode's slot holds for a leaf whose index fits (leafSlot;
+// a trie of more than 8M leaves has leaves that lookups read, as before).
+// The trie's own slot holds a plain leafRef.
 type ref uint32
 
-func leafRef(i uint32) ref  { return ref(i<<1 | 1) }
-func tnodeRef(i uint32) ref { return ref(i << 1) }
+const (
+	refLeaf  ref = 1
+	refSum   ref = 2
+	sumShift     = 25
+)
 
-func (r ref) isLeaf() bool { return r&1 != 0 }
-func (r ref) idx() uint32  { return uint32(r >> 1) }
+// sumIdxMax is the largest leaf index a ref with a summary holds (a
+// variable for tests only).
+var sumIdxMax uint32 = 1<<(sumShift-2) - 1
+
+func leafRef(i uint32) ref  { return ref(i<<2) | refLeaf }
+func tnodeRef(i uint32) ref { return ref(i << 2) }
+
+func (r ref) isLeaf() bool { return r&refLeaf != 0 }
+
+// idx is the index: bits 2-31, or 2-24 with refSum.
+func (r ref) idx() uint32 {
+	m := uint32(1<<30 - 1)
+	if r&refSum != 0 {
+		m = 1<<(sumShift-2) - 1 // compiled to a conditional move
+	}
+	return uint32(r>>2) & m
+}
+
+// leafIdx is idx of a leaf's ref, for loops over many leaves: nearly every
+// leaf's ref has a summary, so the test is a branch predicted right, not
+// idx's conditional move on the path to the leaf's address.
+func (r ref) leafIdx() uint32 {
+	if r&refSum == 0 {
+		return plainIdx(r)
+	}
+	return uint32(r>>2) & (1<<(sumShift-2) - 1)
+}
+
+// plainIdx is the index of a ref without a summary.
+//
+//go:noinline
+func plainIdx(r ref) uint32 { return uint32(r >> 2) }
+
+// tnodeIdx is idx of a tnode's ref.
+func (r ref) tnodeIdx() uint32 { return uint32(r >> 2) }
+
+// sum is the summary a leaf's ref carries, 0 for none.
+func (r ref) sum() slotSum {
+	return slotSum(r>>sumShift) & -slotSum(r>>1&1)
+}
+
+// same reports whether r and o refer to the same node.
+func (r ref) same(o ref) bool { return r&refLeaf == o&refLeaf && r.idx() == o.idx() }
 
 // tnode is an internal node (struct tnode with its key_vector). Index 0 of
 // the arena is the trie itself.
@@ -140,6 +190,81 @@ func (t *trie) kid(n *tnode, i uint32) ref {
 	return t.kids[n.off+i]
 }
 
+// A slotSum is what fib_table_lookup needs to know of the leaf in a slot
+// to pass it over without reading it:
+//
+//   - a leaf key with no bit set below the slot's tnode's pos is the
+//     tnode's key with the slot's index at pos, and the leaf holds no prefix
+//     of the lookup's key when the two differ at or above the leaf's slen
+//     (that of its shortest prefix): the lookup examines each of its
+//     aliases and rejects it on its length alone, so only their number (1
+//     to 3 kept here) is needed to charge that work;
+//   - a lookup that backtracks to a slot other than its key's own (or to
+//     child 0 of a tnode it reached that way) has a key that differs from
+//     every key below the slot in some bit at or above pos: a leaf key with
+//     a bit set below pos fails prefix_mismatch for it, and a leaf of /32
+//     routes alone (slen 0) fails its slen test: sumDead.
+//
+// Seven bits: the number of aliases (1 to 3) times 32 plus the leaf's
+// slen less one; sumDead; sumMany for a live leaf with more aliases; 0 for
+// no summary (the ref has none).
+type slotSum uint8
+
+const (
+	sumDead    slotSum = 1
+	sumMany    slotSum = 2
+	sumAliases         = 5 // shift of the alias count
+	sumSlen            = 1<<sumAliases - 1
+)
+
+// slen is the summarized leaf's slen (with an alias count).
+func (s slotSum) slen() uint8 { return uint8(s&sumSlen) + 1 }
+
+// leafSum returns the summary of leaf l in a slot of a tnode at pos.
+func (t *trie) leafSum(l uint32, pos uint8) slotSum {
+	lf := &t.lf[l]
+	if lf.slen == 0 || uint64(lf.key)&(1<<pos-1) != 0 {
+		return sumDead
+	}
+	n := slotSum(0)
+	for a := lf.head; a != 0 && n < 4; a = t.al(a).next {
+		n++
+	}
+	if n == 4 || n == 0 {
+		return sumMany
+	}
+	return n<<sumAliases | slotSum(lf.slen-1)
+}
+
+// leafSlot returns the ref of leaf l for a slot of a tnode at pos: with its
+// summary when the index fits.
+func (t *trie) leafSlot(l uint32, pos uint8) ref {
+	if l > sumIdxMax {
+		return leafRef(l)
+	}
+	return leafRef(l) | refSum | ref(t.leafSum(l, pos))<<sumShift
+}
+
+// resum refreshes the summary in leaf l's slot after its slen or its list
+// of aliases changed.
+func (t *trie) resum(l uint32) {
+	p := t.lf[l].parent
+	if p == 0 {
+		return // the trie's own slot, which no lookup backtracks to
+	}
+	tn := &t.tn[p]
+	i := getIndex(t.lf[l].key, tn)
+	if i>>tn.bits != 0 || !t.kid(tn, i).same(leafRef(l)) {
+		return // not linked yet
+	}
+	r := t.leafSlot(l, tn.pos)
+	if tn.bits <= inlineBits {
+		tn.inl[i] = r
+	} else {
+		t.kids[tn.off+i] = r
+	}
+}
+
 // slots returns n's 2^bits child slots (the trie's single slot for tn[0]).
 func (t *trie) slots(n *tnode) []ref {
 	if n.bits <= inlineBits {
@@ -148,8 +273,11 @@ func (t *trie) slots(n *tnode) []ref {
 	return t.kids[n.off : n.off+1<<n.bits]
 }
 
-// setKid sets child slot i of n.
+// setKid sets child slot i of n, a leaf's with its summary.
 func (t *trie) setKid(n *tnode, i uint32, r ref) {
+	if r.isLeaf() {
+		r = t.leafSlot(r.idx(), n.pos)
+	}
 	if n.bits <= inlineBits {
 		n.inl[i] = r
 		return

@@ -50,6 +50,9 @@ func (t *trie) putChild(ti, i uint32, n ref) {
 // single slot when tp is the trie.
 func (t *trie) putChildRoot(tp, key uint32, n ref) {
 	if tp == 0 {
+		if n.isLeaf() {
+			n = leafRef(n.idx()) // no summary in the trie's slot
+		}
 		t.tn[0].inl[0] = n
 		return
 	}
@@ -265,7 +268,8 @@ func (t *trie) childSlen(tn *tnode, n ref) (slen uint8, full bool) {
 // setParent of each moved child to ti, in one pass that touches each child
 // once: ti's first len(src) slots are empty, or src is those slots
 // themselves (its counts are then still a new tnode's), and no tnode is
-// allocated meanwhile.
+// allocated meanwhile. The slots come from a tnode at ti's pos, so the
+// summaries in their refs hold.
 func (t *trie) adopt(ti uint32, src []ref) {
 	tn := &t.tn[ti]
 	dst := t.slots(tn)[:len(src)]
