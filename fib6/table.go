@@ -38,6 +38,8 @@ type treeState struct {
 	// freed: a table's jump index built at another count is stale
 	// (lookupindex.go).
 	shallowGen uint64
+	// stride holds the stride tables (lookupstride.go).
+	stride strideState
 	// subtrees holds fn->subtree of the nodes with rtnSubtree: the source
 	// subtree roots of the nodes with source-specific routes.
 	subtrees map[*node]*node

@@ -159,6 +159,12 @@ func (f *FIB) freeNode(fn *node) {
 	if fn.flags&rtnSubtree != 0 {
 		f.setSubtree(fn, nil)
 	}
+	if fn.stride != 0 {
+		f.strideDrop(fn)
+	}
+	if fn.parent != nil && fn.flags&rtnRoot == 0 {
+		f.strideDirty(fn.parent, int(fn.bit))
+	}
 	fn.parent, fn.left, fn.right, fn.leaf = nil, nil, nil, nil
 }
 
@@ -249,6 +255,7 @@ func (f *FIB) add1(t *sim.Task, root *node, addr *[16]byte, plen int, src, allow
 	} else {
 		pn.left = ln
 	}
+	f.strideDirty(pn, plen)
 	return ln, nil
 }
 
@@ -279,6 +286,7 @@ func (f *FIB) insertAbove(fn, pn0 *node, dir bool, kaddr, addr *[16]byte, plen i
 		} else {
 			in.left, in.right = ln, fn
 		}
+		f.strideDirty(pn, bit)
 		return ln
 	}
 	ln := f.newNode(addr, plen)
@@ -295,6 +303,7 @@ func (f *FIB) insertAbove(fn, pn0 *node, dir bool, kaddr, addr *[16]byte, plen i
 	} else {
 		pn.left = ln
 	}
+	f.strideDirty(pn, plen)
 	return ln
 }
 
