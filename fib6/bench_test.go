@@ -147,11 +147,13 @@ func heapInUse() uint64 {
 
 // BenchmarkMemory1M measures the heap a million IPv6 routes take in the
 // tree, per route (fib6_infos and nodes), and reports the tree's nodes per
-// route.
+// route; then the heap the lookup indexes add (the jump index and the
+// stride tables) once every prefix's address has been looked up often
+// enough to build every table the tree would get.
 func BenchmarkMemory1M(b *testing.B) {
 	const n = 1 << 20
 	ps := benchPrefixes(rand.New(rand.NewPCG(17, 18)), n)
-	var perRoute, nodes float64
+	var perRoute, nodes, index float64
 	for b.Loop() {
 		w := sim.MustNewWorld(sim.Options{})
 		t := w.NewTask("bench")
@@ -165,10 +167,17 @@ func BenchmarkMemory1M(b *testing.B) {
 		after := heapInUse()
 		perRoute = float64(after-before) / n
 		nodes = float64(f.stats.FibNodes) / n
+		for range strideVisits {
+			for _, p := range ps {
+				f.main.nodeLookup(p.Addr().As16(), [16]byte{})
+			}
+		}
+		index = float64(heapInUse()-after) / n
 		runtime.KeepAlive(f)
 	}
 	b.ReportMetric(perRoute, "B/route")
 	b.ReportMetric(nodes, "nodes/route")
+	b.ReportMetric(index, "index-B/route")
 }
 
 // BenchmarkCleanAll100k is a full fib6_clean_all over 100 000 routes whose
@@ -233,6 +242,7 @@ func BenchmarkLookup1MRatio(b *testing.B) {
 			b.ReportMetric(float64(tf.Nanoseconds())/(rounds*per), "fib6-ns/lookup")
 			b.ReportMetric(float64(tb6.Nanoseconds())/(rounds*per), "bart-ns/lookup")
 			b.ReportMetric(float64(tf)/float64(tb6), "fib6/bart")
+			b.ReportMetric(float64(len(big1M.tree.stride.entries)*8)/float64(1<<20), "stride-B/route")
 		})
 	}
 }
