@@ -19,7 +19,9 @@ package fib6
 // are in it or decide it, so it stays right until such a node is created
 // or freed (FIB.tree.shallowGen counts both); it is rebuilt at the next
 // lookup after that. Nodes changing their routes (RTN_RTINFO) do not
-// matter: the climb back reads the nodes' flags as they are.
+// matter: the climb back reads the nodes' flags as they are. Below the
+// node it gives, stride tables (lookupstride.go) carry the descent further
+// by strideBits bits at a time.
 
 // jumpBits is the number of leading address bits the index is keyed by.
 const jumpBits = 16

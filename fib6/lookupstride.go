@@ -6,7 +6,7 @@
 package fib6
 
 // A stride table belongs to one node X of a destination tree, of bit b,
-// and is keyed by the strideBits address bits after b (b to
+// and is keyed by the strideBits address bits from bit b on (b to
 // b+strideBits-1). The descent of fib6_node_lookup_1 (nodeLookupFrom)
 // below X, while it only takes children of at most b+strideBits bits,
 // depends on those bits alone: X covers the address, so its earlier bits
@@ -27,9 +27,11 @@ package fib6
 // table if its descents, averaged over the 2^strideBits values, take at
 // least strideMinDepth levels, and is marked strideNone otherwise, until a
 // change below it (strideDirty) restarts the count. Tables are numbered
-// slots of one array of the namespace, at most one for every
-// strideNodesPerSlot nodes of the namespace (strideState.fits), so that
-// they take at most 2^strideBits*8/strideNodesPerSlot bytes a node.
+// slots of one array of the namespace; a table is built only while fewer
+// than one for every strideNodesPerSlot nodes of the namespace are in use
+// (strideBuild), so that they take 2^strideBits*8/strideNodesPerSlot
+// bytes a node (8) at most when built; a slot whose table is dropped is
+// cleared and reused, and the array keeps its largest size.
 
 // strideBits is the number of address bits a stride table is keyed by.
 const strideBits = 8
