@@ -248,36 +248,44 @@ func BenchmarkLookup1MRatio(b *testing.B) {
 }
 
 // BenchmarkLookup1MChurn looks up addresses inside the prefixes of the
-// 1M-prefix table while routes come and go near them between the lookups: each
-// iteration adds a route, looks up an address, deletes the route and looks
-// up another, so that the stride tables the changes drop are rebuilt only
-// as the lookups ask for them. It reports ns per iteration.
+// 1M-prefix table while routes come and go near them between the lookups:
+// each iteration adds a route, looks up an address, deletes the route and
+// looks up another, so that the index entries the changes make stale are
+// refilled only as the lookups ask for them. The routes are /40 to /64
+// (near: nodes under the /32s change, which the stride tables read) or
+// /10 to /16 (short: nodes the jump index reads change). It reports ns
+// per iteration.
 func BenchmarkLookup1MChurn(b *testing.B) {
 	big1MTables(b)
 	tb := big1M.main
-	// Prefixes of /40 to /64 around the table's addresses: the changes
-	// create and free nodes under the /32s, none the jump index reads.
-	r := rand.New(rand.NewPCG(21, 22))
-	ps := make([]netip.Prefix, 1<<12)
-	for i := range ps {
-		ps[i], _ = big1MHits[r.IntN(len(big1MHits))].Prefix(40 + r.IntN(25))
-	}
 	keys := make([][16]byte, len(big1MHits))
 	for i, a := range big1MHits {
 		keys[i] = a.As16()
 	}
-	i := 0
-	for b.Loop() {
-		p := ps[i&(len(ps)-1)]
-		err := addReject(big1MTask, tb, p)
-		tb.nodeLookup(keys[(2*i)&(1<<16-1)], [16]byte{})
-		if err == nil {
-			fn := tb.locate(prefixKey(p), key{}, true)
-			if err := big1M.del(big1MTask, fn.leaf); err != nil {
-				b.Fatal(err)
-			}
+	for _, set := range []struct {
+		name      string
+		min, lens int
+	}{{"near", 40, 25}, {"short", 10, 7}} {
+		r := rand.New(rand.NewPCG(21, 22))
+		ps := make([]netip.Prefix, 1<<12)
+		for i := range ps {
+			ps[i], _ = big1MHits[r.IntN(len(big1MHits))].Prefix(set.min + r.IntN(set.lens))
 		}
-		tb.nodeLookup(keys[(2*i+1)&(1<<16-1)], [16]byte{})
-		i++
+		b.Run(set.name, func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				p := ps[i&(len(ps)-1)]
+				err := addReject(big1MTask, tb, p)
+				tb.nodeLookup(keys[(2*i)&(1<<16-1)], [16]byte{})
+				if err == nil {
+					fn := tb.locate(prefixKey(p), key{}, true)
+					if err := big1M.del(big1MTask, fn.leaf); err != nil {
+						b.Fatal(err)
+					}
+				}
+				tb.nodeLookup(keys[(2*i+1)&(1<<16-1)], [16]byte{})
+				i++
+			}
+		})
 	}
 }
