@@ -104,9 +104,25 @@ func checkStrides(t *testing.T, f *FIB) int {
 	return len(used)
 }
 
+// checkJump verifies, after a lookup through it, that tb's jump index
+// holds what a fill of the tree as it is gives, and that it is listed.
+func checkJump(t *testing.T, tb *Table) {
+	t.Helper()
+	j := tb.jump
+	require.True(t, j.dlo >= j.dhi, "stale values after a lookup")
+	want := new(jumpIndex)
+	want.fill(&tb.root, 0, 1<<jumpBits)
+	for v := range want.start {
+		if want.start[v] != j.start[v] {
+			require.Same(t, want.start[v], j.start[v], "value %#x", v)
+		}
+	}
+	require.Contains(t, tb.fib.tree.jumps, tb)
+}
+
 // strideEnv is a FIB whose lookups build stride tables at once and
 // wherever they can, for the tests.
-func strideEnv(t *testing.T, jump bool) (*FIB, *sim.Task) {
+func strideEnv(t *testing.T, jumpMin int) (*FIB, *sim.Task) {
 	t.Helper()
 	saved := []any{jumpMinNodes, strideVisits, strideMinDepth, strideNodesPerSlot}
 	t.Cleanup(func() {
@@ -115,10 +131,7 @@ func strideEnv(t *testing.T, jump bool) (*FIB, *sim.Task) {
 		strideMinDepth = saved[2].(float64)
 		strideNodesPerSlot = saved[3].(int)
 	})
-	jumpMinNodes = 1 << 30
-	if jump {
-		jumpMinNodes = 0
-	}
+	jumpMinNodes = jumpMin
 	strideVisits, strideMinDepth, strideNodesPerSlot = 1, 0, 1
 	w := sim.MustNewWorld(sim.Options{})
 	return newFIB(w, nil), w.NewTask("test")
@@ -141,8 +154,11 @@ func addRejectSrc(t *sim.Task, tb *Table, dst, src netip.Prefix) error {
 // finds, while routes of every length, some source-specific, come and go
 // between the lookups; and that the tables stay what the tree gives.
 func TestStrideSameNode(t *testing.T) {
-	for _, jump := range []bool{false, true} {
-		f, task := strideEnv(t, jump)
+	// No jump index; one always; one from 3000 nodes, which the tree
+	// reaches and leaves.
+	for _, jumpMin := range []int{1 << 30, 0, 3000} {
+		f, task := strideEnv(t, jumpMin)
+		hadJump, nlookups := false, 0
 		tb := f.main
 		r := rand.New(rand.NewPCG(3, 4))
 		randAddr := func() [16]byte {
@@ -179,6 +195,12 @@ func TestStrideSameNode(t *testing.T) {
 			}
 			if want, got := plainNodeLookup(tb, d, s), tb.nodeLookup(d, s); want != got {
 				require.Same(t, want, got, "lookup %x from %x", d, s)
+			}
+			if tb.jump != nil {
+				hadJump = true
+				if nlookups++; nlookups%64 == 0 {
+					checkJump(t, tb)
+				}
 			}
 		}
 		add := func() {
@@ -237,8 +259,13 @@ func TestStrideSameNode(t *testing.T) {
 		}
 		checkStrides(t, f)
 		require.Zero(t, f.tree.stride.used, "no tables in an empty tree")
-		t.Logf("jump index %t: %d tables over the rounds", jump, built)
+		t.Logf("jump index from %d nodes: %d tables over the rounds", jumpMin, built)
 		require.Greater(t, built, 100, "the test builds tables")
+		require.Equal(t, jumpMin < 1<<30, hadJump)
+		if jumpMin > 0 {
+			require.Nil(t, tb.jump, "the empty tree's index is dropped")
+			require.Empty(t, f.tree.jumps)
+		}
 	}
 }
 
@@ -246,7 +273,7 @@ func TestStrideSameNode(t *testing.T) {
 // strideNodesPerSlot nodes, and that the lookups' answers do not depend
 // on which nodes got one.
 func TestStrideBounded(t *testing.T) {
-	f, task := strideEnv(t, true)
+	f, task := strideEnv(t, 0)
 	strideNodesPerSlot = 64
 	tb := f.main
 	r := rand.New(rand.NewPCG(5, 6))
