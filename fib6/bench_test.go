@@ -147,11 +147,13 @@ func heapInUse() uint64 {
 
 // BenchmarkMemory1M measures the heap a million IPv6 routes take in the
 // tree, per route (fib6_infos and nodes), and reports the tree's nodes per
-// route.
+// route; then the heap the lookup indexes add (the jump index and the
+// stride tables) once every prefix's address has been looked up often
+// enough to build every table the tree would get.
 func BenchmarkMemory1M(b *testing.B) {
 	const n = 1 << 20
 	ps := benchPrefixes(rand.New(rand.NewPCG(17, 18)), n)
-	var perRoute, nodes float64
+	var perRoute, nodes, index float64
 	for b.Loop() {
 		w := sim.MustNewWorld(sim.Options{})
 		t := w.NewTask("bench")
@@ -165,10 +167,17 @@ func BenchmarkMemory1M(b *testing.B) {
 		after := heapInUse()
 		perRoute = float64(after-before) / n
 		nodes = float64(f.stats.FibNodes) / n
+		for range strideVisits {
+			for _, p := range ps {
+				f.main.nodeLookup(p.Addr().As16(), [16]byte{})
+			}
+		}
+		index = float64(heapInUse()-after) / n
 		runtime.KeepAlive(f)
 	}
 	b.ReportMetric(perRoute, "B/route")
 	b.ReportMetric(nodes, "nodes/route")
+	b.ReportMetric(index, "index-B/route")
 }
 
 // BenchmarkCleanAll100k is a full fib6_clean_all over 100 000 routes whose
@@ -233,6 +242,50 @@ func BenchmarkLookup1MRatio(b *testing.B) {
 			b.ReportMetric(float64(tf.Nanoseconds())/(rounds*per), "fib6-ns/lookup")
 			b.ReportMetric(float64(tb6.Nanoseconds())/(rounds*per), "bart-ns/lookup")
 			b.ReportMetric(float64(tf)/float64(tb6), "fib6/bart")
+			b.ReportMetric(float64(len(big1M.tree.stride.entries)*8)/float64(1<<20), "stride-B/route")
+		})
+	}
+}
+
+// BenchmarkLookup1MChurn looks up addresses inside the prefixes of the
+// 1M-prefix table while routes come and go near them between the lookups:
+// each iteration adds a route, looks up an address, deletes the route and
+// looks up another, so that the index entries the changes make stale are
+// refilled only as the lookups ask for them. The routes are /40 to /64
+// (near: nodes under the /32s change, which the stride tables read) or
+// /10 to /16 (short: nodes the jump index reads change). It reports ns
+// per iteration.
+func BenchmarkLookup1MChurn(b *testing.B) {
+	big1MTables(b)
+	tb := big1M.main
+	keys := make([][16]byte, len(big1MHits))
+	for i, a := range big1MHits {
+		keys[i] = a.As16()
+	}
+	for _, set := range []struct {
+		name      string
+		min, lens int
+	}{{"near", 40, 25}, {"short", 10, 7}} {
+		r := rand.New(rand.NewPCG(21, 22))
+		ps := make([]netip.Prefix, 1<<12)
+		for i := range ps {
+			ps[i], _ = big1MHits[r.IntN(len(big1MHits))].Prefix(set.min + r.IntN(set.lens))
+		}
+		b.Run(set.name, func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				p := ps[i&(len(ps)-1)]
+				err := addReject(big1MTask, tb, p)
+				tb.nodeLookup(keys[(2*i)&(1<<16-1)], [16]byte{})
+				if err == nil {
+					fn := tb.locate(prefixKey(p), key{}, true)
+					if err := big1M.del(big1MTask, fn.leaf); err != nil {
+						b.Fatal(err)
+					}
+				}
+				tb.nodeLookup(keys[(2*i+1)&(1<<16-1)], [16]byte{})
+				i++
+			}
 		})
 	}
 }

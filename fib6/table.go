@@ -34,10 +34,10 @@ type treeState struct {
 	// purged is called when a route leaves the tree (fib6_purge_rt's
 	// exception flush, pcpu drop and nh_list removal); nil: nothing.
 	purged func(t *sim.Task, rt *Info)
-	// shallowGen counts the nodes of at most jumpBits bits created and
-	// freed: a table's jump index built at another count is stale
-	// (lookupindex.go).
-	shallowGen uint64
+	// jumps holds the tables that have a jump index (lookupindex.go).
+	jumps []*Table
+	// stride holds the stride tables (lookupstride.go).
+	stride strideState
 	// subtrees holds fn->subtree of the nodes with rtnSubtree: the source
 	// subtree roots of the nodes with source-specific routes.
 	subtrees map[*node]*node

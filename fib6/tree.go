@@ -93,12 +93,19 @@ func nodeAddr(fn *node, src bool) [16]byte {
 // newNode allocates a tree node (node_alloc) for prefix addr/bit.
 func (f *FIB) newNode(addr *[16]byte, bit int) *node {
 	f.stats.FibNodes++
-	if bit <= jumpBits {
-		f.tree.shallowGen++
-	}
 	fn := &node{bit: uint16(bit)}
 	fn.pfx = maskedHalves(addr, bit)
 	return fn
+}
+
+// nodeChanged records that a node of bit bit was created or freed below
+// pn for the lookup indexes that read it: the jump index
+// (lookupindex.go) and the stride tables (lookupstride.go).
+func (f *FIB) nodeChanged(pn *node, bit int) {
+	f.strideDirty(pn, bit)
+	if bit <= jumpBits {
+		f.jumpDirty(pn)
+	}
 }
 
 // halves returns a as two big-endian halves.
@@ -153,11 +160,14 @@ func halfBit(hi, lo uint64, b int) bool {
 // freeNode frees a node (node_free, node_free_immediate).
 func (f *FIB) freeNode(fn *node) {
 	f.stats.FibNodes--
-	if fn.bit <= jumpBits {
-		f.tree.shallowGen++
-	}
 	if fn.flags&rtnSubtree != 0 {
 		f.setSubtree(fn, nil)
+	}
+	if fn.stride != 0 {
+		f.strideDrop(fn)
+	}
+	if fn.parent != nil && fn.flags&rtnRoot == 0 {
+		f.nodeChanged(fn.parent, int(fn.bit))
 	}
 	fn.parent, fn.left, fn.right, fn.leaf = nil, nil, nil, nil
 }
@@ -249,6 +259,7 @@ func (f *FIB) add1(t *sim.Task, root *node, addr *[16]byte, plen int, src, allow
 	} else {
 		pn.left = ln
 	}
+	f.nodeChanged(pn, plen)
 	return ln, nil
 }
 
@@ -279,6 +290,7 @@ func (f *FIB) insertAbove(fn, pn0 *node, dir bool, kaddr, addr *[16]byte, plen i
 		} else {
 			in.left, in.right = ln, fn
 		}
+		f.nodeChanged(pn, bit)
 		return ln
 	}
 	ln := f.newNode(addr, plen)
@@ -295,6 +307,7 @@ func (f *FIB) insertAbove(fn, pn0 *node, dir bool, kaddr, addr *[16]byte, plen i
 	} else {
 		pn.left = ln
 	}
+	f.nodeChanged(pn, plen)
 	return ln
 }
 

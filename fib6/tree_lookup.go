@@ -85,6 +85,12 @@ func (f *FIB) nodeLookupFrom(fn *node, daddr, saddr *[16]byte, src bool) *node {
 	}
 	hi, lo := halves(addr)
 	for {
+		if !src && fn.stride != strideNone {
+			if t := f.strideStep(fn, hi, lo); t != fn {
+				fn = t
+				continue
+			}
+		}
 		next := fn.left
 		if halfBit(hi, lo, int(fn.bit)) {
 			next = fn.right

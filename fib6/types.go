@@ -70,6 +70,9 @@ type node struct {
 	// visits is the number of routes a walk visits in the node's subtree,
 	// kept with counted walks only (counted.go).
 	visits int32
+	// stride is the node's stride table, or the lookups it has seen
+	// towards one (lookupstride.go).
+	stride uint32
 }
 
 // nh is a route's own nexthop (struct fib6_nh): its device holds a
