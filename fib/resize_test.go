@@ -47,8 +47,8 @@ func TestResizeThresholds(t *testing.T) {
 // TestAscendingParents adds /32 routes in ascending order, as a batch of
 // `route add` lines does, with some shorter prefixes among them and some
 // deleted again, checking the trie (every leaf's parent included) every 25
-// operations and around every power of two: the chains of doublings these
-// make leave the parents of moved leaves to the end of each resize.
+// operations and around every power of two, where chains of doublings move
+// the same leaves from tnode to tnode again and again.
 func TestAscendingParents(t *testing.T) {
 	n := 20000
 	if testing.Short() {

@@ -466,10 +466,6 @@ type trie struct {
 	mem      *syncMem
 	fis      *infoTable
 	freeList []uint32 // scratch: the tnode a halve replaces
-	// staleKids: during a resize, tnodes that took leaves whose parent
-	// adopt left unset; resize sets them once it is done.
-	staleKids []uint32
-	staleMark []uint64 // bit i: tnode i is in staleKids
 
 	cf countedTrie // counted fib_table_flush's bookkeeping (counted.go)
 }

@@ -114,7 +114,7 @@ func (t *trie) resizeFullChildren(tn uint32) {
 		i--
 		inode := t.kid(&t.tn[tn], i)
 		if t.tnodeFull(&t.tn[tn], inode) {
-			tn = t.resizeNode(inode.idx())
+			tn = t.resize(inode.idx())
 		}
 	}
 }
@@ -177,11 +177,8 @@ func (t *trie) inflate(oldtnode uint32) uint32 {
 		t.tn[node1].parent, t.tn[node0].parent = oldtnode, oldtnode
 		src := t.slots(&in)
 		half := len(src) / 2
-		// With in's slen its pos, no child's is above it, and the
-		// halves' (at the same pos) are their pos: no leaf is read.
-		known := in.slen == in.pos
-		t.adopt(node1, src[half:], known)
-		t.adopt(node0, src[:half], known)
+		t.adopt(node1, src[half:])
+		t.adopt(node0, src[:half])
 		n := &t.tn[tn]
 		t.putFresh(n, 2*i+1, tnodeRef(node1))
 		t.putFresh(n, 2*i, tnodeRef(node0))
@@ -272,15 +269,11 @@ func (t *trie) childSlen(tn *tnode, n ref) (slen uint8, full bool) {
 // once: ti's first len(src) slots are empty, or src is those slots
 // themselves (its counts are then still a new tnode's), and no tnode is
 // allocated meanwhile. The slots come from a tnode at ti's pos, so the
-// summaries in their refs hold. With slenKnown, no child's slen is above
-// ti's pos, and leaves are not read at all: their parent is set when the
-// resize ends (fixStaleKids), so that a leaf moved again and again by a
-// chain of doublings has it set once.
-func (t *trie) adopt(ti uint32, src []ref, slenKnown bool) {
+// summaries in their refs hold.
+func (t *trie) adopt(ti uint32, src []ref) {
 	tn := &t.tn[ti]
 	dst := t.slots(tn)[:len(src)]
 	empty, full, slen := tn.empty, tn.full, tn.slen
-	stale := false
 	for i, n := range src {
 		if n == 0 {
 			continue
@@ -288,11 +281,6 @@ func (t *trie) adopt(ti uint32, src []ref, slenKnown bool) {
 		empty--
 		var s uint8
 		if n.isLeaf() {
-			if slenKnown {
-				stale = true
-				dst[i] = n
-				continue
-			}
 			c := &t.lf[n.idx()]
 			s, c.parent = c.slen, ti
 		} else {
@@ -307,37 +295,6 @@ func (t *trie) adopt(ti uint32, src []ref, slenKnown bool) {
 		dst[i] = n
 	}
 	tn.empty, tn.full, tn.slen = empty, full, slen
-	if stale {
-		w, b := ti/64, uint64(1)<<(ti%64)
-		if int(w) >= len(t.staleMark) {
-			t.staleMark = append(t.staleMark, make([]uint64, int(w)+1-len(t.staleMark))...)
-		}
-		if t.staleMark[w]&b == 0 {
-			t.staleMark[w] |= b
-			t.staleKids = append(t.staleKids, ti)
-		}
-	}
-}
-
-// fixStaleKids sets the parent of every leaf in the tnodes adopt listed
-// that are still live: each leaf adopt left is in one of them, or was
-// moved since by a step that set its parent (halve's update_children,
-// collapse, a split binary node). A listed index freed since is skipped;
-// one reused since holds leaves whose parent it is.
-func (t *trie) fixStaleKids() {
-	for _, ti := range t.staleKids {
-		t.staleMark[ti/64] = 0
-		n := &t.tn[ti]
-		if n.bits == 0 {
-			continue // freed
-		}
-		for _, c := range t.slots(n) {
-			if c.isLeaf() {
-				t.lf[c.leafIdx()].parent = ti
-			}
-		}
-	}
-	t.staleKids = t.staleKids[:0]
 }
 
 // collapse is collapse: replace a tnode with at most one child by that child.
@@ -426,19 +383,8 @@ func (t *trie) shouldCollapse(ti uint32) bool {
 }
 
 // resize is resize: inflate, else halve, else collapse tnode ti, at most
-// maxWork doublings or halvings; it returns the parent. Leaves that adopt
-// moved without setting their parent get it here, once, before anything
-// outside the resize can read it (resum, counted flushes, deletes).
+// maxWork doublings or halvings; it returns the parent.
 func (t *trie) resize(ti uint32) uint32 {
-	tp := t.resizeNode(ti)
-	if len(t.staleKids) != 0 {
-		t.fixStaleKids()
-	}
-	return tp
-}
-
-// resizeNode is resize without setting the parents adopt left unset.
-func (t *trie) resizeNode(ti uint32) uint32 {
 	t.work.nodes++
 	tp := t.tn[ti].parent
 	cindex := getIndex(t.tn[ti].key, &t.tn[tp])
