@@ -2,6 +2,7 @@ package fib
 
 import (
 	"math/rand/v2"
+	"net/netip"
 	"testing"
 
 	"github.com/netsimlab/netsim/nexthop"
@@ -40,5 +41,47 @@ func TestResizeThresholds(t *testing.T) {
 	}
 	if tb := e.f.Table(100); tb.Len() != 0 || tb.t.nLeaves != 0 || tb.t.nTnodes != 0 {
 		t.Fatalf("emptied table keeps %d routes, %d leaves, %d tnodes", tb.Len(), tb.t.nLeaves, tb.t.nTnodes)
+	}
+}
+
+// TestAscendingParents adds /32 routes in ascending order, as a batch of
+// `route add` lines does, with some shorter prefixes among them and some
+// deleted again, checking the trie (every leaf's parent included) every 25
+// operations and around every power of two, where chains of doublings move
+// the same leaves from tnode to tnode again and again.
+func TestAscendingParents(t *testing.T) {
+	n := 20000
+	if testing.Short() {
+		n = 5000
+	}
+	e := newEnv(t, nexthop.FlushDeferred)
+	e.mustIP(setupLines()...)
+	addr := func(i int) netip.Addr {
+		return netip.AddrFrom4([4]byte{10, byte(i >> 16), byte(i >> 8), byte(i)})
+	}
+	ops := 0
+	check := func(i int) {
+		ops++
+		if ops%25 != 0 && i&(i-1) != 0 && (i+1)&i != 0 {
+			return
+		}
+		if err := e.f.check(); err != nil {
+			t.Fatalf("after %d routes: %v", i+1, err)
+		}
+	}
+	for i := range n {
+		e.mustIP(routeLine("add", netip.PrefixFrom(addr(i), 32), 100))
+		check(i)
+		if i%97 == 0 {
+			e.mustIP(routeLine("add", netip.PrefixFrom(addr(i), 24+i%7).Masked(), 100))
+			check(i)
+		}
+		if i%13 == 5 {
+			e.mustIP(routeLine("del", netip.PrefixFrom(addr(i-3), 32), 100))
+			check(i)
+		}
+	}
+	if err := e.f.check(); err != nil {
+		t.Fatal(err)
 	}
 }
