@@ -205,10 +205,10 @@ const (
 )
 
 // TSOMaxSize returns d's tso_max_size: a bridge's is a new device's limit
-// until a port comes, then its ports' (setGSOLimits); a vxlan's is what it copied
-// from its lower device when it last took one (netif_inherit_tso_max in
-// vxlan_config_apply), a new device's without one; every other kind
-// netsim has allows TSO_MAX_SIZE.
+// until a port comes, then its ports' (setGSOLimits); a vxlan's is what
+// it copied from its lower device when it last took one
+// (netif_inherit_tso_max in vxlan_config_apply), a new device's without
+// one; every other kind netsim has allows TSO_MAX_SIZE.
 func (d *Device) TSOMaxSize() uint32 {
 	switch {
 	case d.priv.bridge != nil:

@@ -506,9 +506,9 @@ func unspecifiedLike(a netip.Addr) netip.Addr {
 
 // apply installs a validated configuration: the MTU (a new device's from
 // its lower device, cut to what the lower allows), the headroom, and the
-// lower device's index and TSO limit. A changelink passes no lower device unless the
-// lower changes; without one the headroom is the encapsulation's alone and
-// the MTU is not cut.
+// lower device's index and TSO limit. A changelink passes no lower device
+// unless the lower changes; without one the headroom is the
+// encapsulation's alone and the MTU is not cut.
 //
 // Kernel: vxlan_config_apply (drivers/net/vxlan/vxlan_core.c).
 func (d *Device) vxlanApply(c vxlanConf, lower *Device, ipv6, changelink bool) {

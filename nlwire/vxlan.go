@@ -8,9 +8,7 @@ package nlwire
 
 import (
 	"encoding/binary"
-	"errors"
 	"net/netip"
-	"strings"
 	"syscall"
 
 	"github.com/mdlayher/netlink"
@@ -127,46 +125,6 @@ func vxlanAddrLen(a attrs) error {
 		return badAttr(errno.New(syscall.EINVAL, "Provided link layer address is not Ethernet"), a.offset(uapi.IFLA_ADDRESS))
 	}
 	return nil
-}
-
-// attrNums are the numbers of the attributes an rtnl error's Attr may
-// name (errno.Error.At): the link message's own and IFLA_INFO_DATA's of a
-// vxlan.
-var attrNums = map[string]uint16{
-	"IFLA_ADDRESS": uapi.IFLA_ADDRESS, "IFLA_MTU": uapi.IFLA_MTU,
-	"IFLA_VXLAN_ID": uapi.IFLA_VXLAN_ID, "IFLA_VXLAN_GROUP": uapi.IFLA_VXLAN_GROUP,
-	"IFLA_VXLAN_GROUP6": uapi.IFLA_VXLAN_GROUP6, "IFLA_VXLAN_LOCAL": uapi.IFLA_VXLAN_LOCAL,
-	"IFLA_VXLAN_LOCAL6": uapi.IFLA_VXLAN_LOCAL6, "IFLA_VXLAN_PORT_RANGE": uapi.IFLA_VXLAN_PORT_RANGE,
-	"IFLA_VXLAN_DF": uapi.IFLA_VXLAN_DF, "IFLA_VXLAN_VNIFILTER": uapi.IFLA_VXLAN_VNIFILTER,
-	"IFLA_VXLAN_REMCSUM_NOPARTIAL": uapi.IFLA_VXLAN_REMCSUM_NOPARTIAL,
-	"IFLA_VXLAN_RESERVED_BITS":     uapi.IFLA_VXLAN_RESERVED_BITS,
-	"IFLA_VXLAN_LOCALBYPASS":       uapi.IFLA_VXLAN_LOCALBYPASS,
-	"IFLA_VXLAN_LABEL_POLICY":      uapi.IFLA_VXLAN_LABEL_POLICY,
-	"IFLA_VXLAN_MC_ROUTE":          uapi.IFLA_VXLAN_MC_ROUTE, "IFLA_VXLAN_GPE": uapi.IFLA_VXLAN_GPE,
-	"IFLA_VXLAN_LIMIT": uapi.IFLA_VXLAN_LIMIT, "IFLA_VXLAN_PORT": uapi.IFLA_VXLAN_PORT,
-	"IFLA_VXLAN_UDP_CSUM": uapi.IFLA_VXLAN_UDP_CSUM,
-}
-
-// linkErrAttr points an rtnl error's extack at the attribute its Attr
-// names: "tb[NAME]" in the message's attributes a, "data[NAME]" in its
-// IFLA_INFO_DATA. The kernel's tb[] is indexed by the number alone, so
-// vxlan_nl2conf's tb[IFLA_VXLAN_PORT] is whatever link attribute has that
-// number; an attribute the request does not carry reports no offset.
-func linkErrAttr(err error, a, data attrs) error {
-	var e *errno.Error
-	if !errors.As(err, &e) || e.Attr == "" {
-		return err
-	}
-	table, name, ok := strings.Cut(strings.TrimSuffix(e.Attr, "]"), "[")
-	typ, known := attrNums[name]
-	src := a
-	if table == "data" {
-		src = data
-	}
-	if !ok || !known || !src.has(typ) {
-		return err
-	}
-	return badAttr(e, src.offset(typ))
 }
 
 // fillVxlan is vxlan_fill_info: the VNI, the remote (if any), the lower

@@ -164,8 +164,8 @@ type AddrGetRequest struct {
 // it names none (an ifindex of 0 or an unknown one), on any device, where
 // of several devices with the address the one added last answers; in the
 // namespace r.TargetNSID names, if any (an id the requester has not given
-// is a bare EINVAL). It fails with EADDRNOTAVAIL when none has it. IPv4 has no such request:
-// its RTM_GETADDR is a dump only.
+// is a bare EINVAL). It fails with EADDRNOTAVAIL when none has it. IPv4
+// has no such request: its RTM_GETADDR is a dump only.
 //
 // Kernel: inet6_rtm_getaddr, inet6_rtm_valid_getaddr_req →
 // ipv6_get_ifaddr (net/ipv6/addrconf.c).
@@ -178,13 +178,11 @@ func (h *Handle) GetAddr(r AddrGetRequest) (AddrInfo, error) {
 		return out, errno.New(syscall.EINVAL, "")
 	}
 	err := h.doFrom(r.Origin, "RTM_GETADDR", func(t *sim.Task, tb *netdev.Table) error {
-		if r.TargetNSID != nil {
-			n := h.targetNet(*r.TargetNSID)
-			if n == nil {
-				return errBadTarget("")
-			}
-			tb = n.devs
+		n, err := h.targetOf(r.TargetNSID)
+		if err != nil {
+			return err
 		}
+		tb = n.devs
 		var dev *netdev.Device
 		if r.LinkIndex != 0 || r.Link != "" {
 			dev, _ = addrDev(tb, r.LinkIndex, r.Link)

@@ -56,17 +56,15 @@ func linkDev(tb *netdev.Table, index netdev.IfIndex, name string) (*netdev.Devic
 // rtnl_list_dellink (patch v3, never merged).
 func (h *Handle) DelLink(r LinkRequest) error {
 	return h.doFrom(r.Origin, "RTM_DELLINK", func(t *sim.Task, tb *netdev.Table) error {
-		if r.TargetNSID != nil {
-			n := h.targetNet(*r.TargetNSID)
-			if n == nil {
-				return errBadTarget("")
-			}
-			if n != h.n {
-				n.cur = r.Origin
-				defer func() { n.cur = Origin{} }()
-			}
-			tb = n.devs
+		n, err := h.targetOf(r.TargetNSID)
+		if err != nil {
+			return err
 		}
+		if n != h.n {
+			n.cur = r.Origin
+			defer func() { n.cur = Origin{} }()
+		}
+		tb = n.devs
 		switch {
 		case r.Index > 0 || r.Name != "":
 			d, err := linkDev(tb, r.Index, r.Name)
@@ -82,7 +80,7 @@ func (h *Handle) DelLink(r LinkRequest) error {
 			}
 			return tb.DelIfindexList(t, r.IfindexList)
 		}
-		_, err := linkDev(tb, 0, "")
+		_, err = linkDev(tb, 0, "")
 		return err
 	})
 }
@@ -234,14 +232,11 @@ func (h *Handle) GetLink(r LinkGetRequest) (LinkInfo, error) {
 		return li, err
 	}
 	err := h.doFrom(r.Origin, "RTM_GETLINK", func(t *sim.Task, tb *netdev.Table) error {
-		if r.TargetNSID != nil {
-			n := h.targetNet(*r.TargetNSID)
-			if n == nil {
-				return errBadTarget("")
-			}
-			tb = n.devs
+		n, err := h.targetOf(r.TargetNSID)
+		if err != nil {
+			return err
 		}
-		d, err := linkDev(tb, r.Index, r.Name)
+		d, err := linkDev(n.devs, r.Index, r.Name)
 		if err != nil {
 			return err
 		}
@@ -305,6 +300,19 @@ func errBadTarget(msg string) error { return errno.New(syscall.EINVAL, msg) }
 // (net/core/rtnetlink.c, net/core/net_namespace.c).
 func (h *Handle) targetNet(id int32) *Net { return h.n.find(id) }
 
+// targetOf is targetNet for a request's optional id: the requester's own
+// namespace without one; an id that names none is a bare EINVAL (what
+// rtnl_getlink, rtnl_dellink and inet6_rtm_getaddr answer).
+func (h *Handle) targetOf(id *int32) (*Net, error) {
+	if id == nil {
+		return h.n, nil
+	}
+	if n := h.targetNet(*id); n != nil {
+		return n, nil
+	}
+	return nil, errBadTarget("")
+}
+
 // DumpLinks checks a link dump request and returns its cursor; nothing is
 // walked until Next. A strict request is refused (EINVAL) for a header
 // with values, a filter by ifindex, its attributes' parse error or an
@@ -333,7 +341,7 @@ func (h *Handle) DumpLinks(r LinkDumpRequest) (*LinkDump, error) {
 	if unsupported {
 		return nil, errno.New(syscall.EINVAL, "Unsupported attribute in link dump request")
 	}
-	d := &LinkDump{h: h, master: r.Master, target: r.TargetNSID, hasTarget: r.TargetNetnsIDAt != 0}
+	d := &LinkDump{h: h, master: r.Master, target: r.TargetNSID, hasTarget: target}
 	if netdev.KnownKind(r.Kind) {
 		d.kind = r.Kind
 	}
