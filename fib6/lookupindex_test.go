@@ -82,15 +82,9 @@ func TestJumpIndexSameNode(t *testing.T) {
 // block, and over the whole index. A refill that starts below the node
 // whose values hold the whole range leaves wrong entries behind.
 func TestJumpIndexRefill(t *testing.T) {
-	saved := jumpMinNodes
-	jumpMinNodes = 0
-	defer func() { jumpMinNodes = saved }()
-
-	r := rand.New(rand.NewPCG(7, 8))
-	w := sim.MustNewWorld(sim.Options{})
-	task := w.NewTask("test")
-	f := newFIB(w, nil)
+	f, task := strideEnv(t, 0)
 	tb := f.main
+	r := rand.New(rand.NewPCG(7, 8))
 	for range 4000 {
 		var a [16]byte
 		for i := range a {
