@@ -135,12 +135,12 @@ func (t *trie) markDirty(i uint32) {
 }
 
 // setLeafSlen sets leaf l's suffix length, marking its parent, whose
-// update_suffix reads it.
+// update_suffix reads it. The caller refreshes the leaf's slot summary
+// (resum) once its change to the leaf is done.
 func (t *trie) setLeafSlen(l uint32, slen uint8) {
 	if lf := &t.lf[l]; lf.slen != slen {
 		lf.slen = slen
 		t.markDirty(lf.parent)
-		t.resum(l)
 	}
 }
 

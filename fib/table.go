@@ -87,14 +87,14 @@ func (t *trie) prevAlias(l, a uint32) uint32 {
 }
 
 // setNext makes next follow prev in leaf l's alias list, or head the list
-// when prev is 0.
+// when prev is 0. The caller refreshes the leaf's slot summary (resum)
+// once its change to the leaf is done.
 func (t *trie) setNext(l, prev, next uint32) {
 	if prev != 0 {
 		t.al(prev).next = next
 	} else {
 		t.lf[l].head = next
 	}
-	t.resum(l)
 }
 
 // insertAlias is fib_insert_alias: link alias a into leaf l before fa, or
@@ -146,13 +146,14 @@ func (t *trie) removeAlias(tp, l, old uint32) {
 		t.removeLeaf(tp, l)
 		return
 	}
-	if next != 0 {
-		return
+	if next == 0 {
+		// old was the last alias: the leaf's suffix is now the previous
+		// one's.
+		s := t.al(p).slen
+		t.setLeafSlen(l, s)
+		t.nodePullSuffix(tp, s)
 	}
-	// old was the last alias: the leaf's suffix is now the previous one's.
-	s := t.al(p).slen
-	t.setLeafSlen(l, s)
-	t.nodePullSuffix(tp, s)
+	t.resum(l)
 }
 
 // insert is fib_table_insert (the request is valid and in this table).
@@ -680,6 +681,7 @@ var typeErr = func() (e [typeMax + 1]bool) {
 func (tb *Table) flushLeaf(pn, l uint32, flushAll bool, c *flushCount) {
 	tr := tb.t
 	c.leaves++
+	found := c.found
 	var slen uint8
 	var prev uint32
 	for a := tr.lf[l].head; a != 0; {
@@ -712,6 +714,8 @@ func (tb *Table) flushLeaf(pn, l uint32, flushAll bool, c *flushCount) {
 	if tr.lf[l].head == 0 {
 		tr.putChildRoot(pn, tr.lf[l].key, 0)
 		tr.freeLeaf(l)
+	} else if c.found != found {
+		tr.resum(l)
 	}
 }
 
@@ -722,6 +726,7 @@ func (tb *Table) flushExternal() {
 	tr.flushWalk(func(l uint32) {
 		var slen uint8
 		var prev uint32
+		removed := false
 		for a := tr.lf[l].head; a != 0; {
 			fa := tr.al(a)
 			next := fa.next
@@ -729,12 +734,15 @@ func (tb *Table) flushExternal() {
 				tr.setNext(l, prev, next)
 				tr.siteDel(fa.info, tr.lf[l].key)
 				tr.freeAlias(a)
-				a = next
+				a, removed = next, true
 				continue
 			}
 			slen, prev, a = fa.slen, a, next
 		}
 		tr.setLeafSlen(l, slen)
+		if removed {
+			tr.resum(l)
+		}
 	})
 }
 

@@ -78,9 +78,10 @@ func TestJumpIndexSameNode(t *testing.T) {
 // TestJumpIndexRefill checks refill on its own: with every entry of a
 // stale range made wrong first, the refill of that range must give back
 // what a fill of the whole tree gives, for ranges under one node, under
-// two nodes (a union, as jumpDirty keeps them), one value beyond a node's
-// block, and over the whole index. A refill that starts below the node
-// whose values hold the whole range leaves wrong entries behind.
+// two nodes (a union, as jumpDirty keeps them), a node's block with the
+// value just below it, and over the whole index. A refill that starts
+// below the node whose values hold the whole range leaves wrong entries
+// behind.
 func TestJumpIndexRefill(t *testing.T) {
 	f, task := strideEnv(t, 0)
 	tb := f.main

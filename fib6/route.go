@@ -62,10 +62,7 @@ func einval(msg string) error { return errno.New(syscall.EINVAL, msg) }
 // keyOf masks a to plen bits (ipv6_addr_prefix).
 func keyOf(a netip.Addr, plen int) key {
 	k := key{plen: uint8(plen)}
-	if !a.IsValid() {
-		return k
-	}
-	if plen <= 0 {
+	if !a.IsValid() || plen <= 0 {
 		return k
 	}
 	b := a.As16()
