@@ -47,8 +47,8 @@ type countedTrie struct {
 	// sites[i] holds the keys of the leaves where fib_info i has routes
 	// in this trie: every such leaf's key at least once, and stale keys
 	// (of routes since removed) that stale[i] counts at most. A list is
-	// compacted once its stale keys could be half of it, so it never
-	// holds more than twice the fib_info's routes here.
+	// compacted once its stale keys could be more than half of it, so it
+	// never holds more than twice the fib_info's routes here.
 	sites [][]uint32
 	stale []int32
 	// Scratch of flushCounted.

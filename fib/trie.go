@@ -105,7 +105,7 @@ const (
 // index is bits 2-31, except in a leaf's ref with bit 1 set (refSum), which
 // has the index in bits 2-24 and the leaf's summary (slotSum) in bits
 // 25-31: what a tnode's slot holds for a leaf whose index fits (leafSlot;
-// a trie of more than 8M leaves has leaves that lookups read, as before).
+// in a trie of more than 8M leaves, lookups read the leaves beyond that).
 // The trie's own slot holds a plain leafRef.
 type ref uint32
 
