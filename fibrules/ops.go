@@ -445,19 +445,15 @@ func (o *Ops) send(t *sim.Task, e *entry, del bool) {
 	o.cfg.Notify(t, e.dump(o.family), del)
 }
 
-// nl2rule checks a request and builds in r the rule it describes, with
-// the kernel's defaults, and reports whether the pref was given; r is
-// left zero on an error. Its messages,
+// nl2rule checks a request and builds in r, which is zero, the rule it
+// describes, with the kernel's defaults, and reports whether the pref was
+// given; on an error r is partly built and to be dropped. Its messages,
 // and those of configure, were checked against fib_nl2rule,
 // fib_nl_newrule, fib4_rule_configure and fib6_rule_configure.
 //
 // Kernel: fib_nl2rule (net/core/fib_rules.c).
 func (o *Ops) nl2rule(req, r *Rule) (bool, error) {
-	einval := func(msg string) (bool, error) {
-		*r = Rule{}
-		return false, errno.New(syscall.EINVAL, msg)
-	}
-	*r = Rule{}
+	einval := func(msg string) (bool, error) { return false, errno.New(syscall.EINVAL, msg) }
 	if len(req.IIF) > 15 || len(req.OIF) > 15 {
 		return einval("Error parsing msg")
 	}

@@ -322,10 +322,10 @@ func paths6(nhs []rtnexthop) ([]rtnl.RoutePath, error) {
 }
 
 // parseRoute decodes an RTM_NEWROUTE or RTM_DELROUTE (del) into *out, a
-// zero rtnl route: rtm_to_fib_config for IPv4, rtm_to_fib6_config for IPv6, with
-// their errors, and the checks fib_table_insert / fib_create_info make
-// on what rtnl.Route cannot carry (a prefix length beyond the address,
-// rtm_type 0, the DEAD and LINKDOWN flags).
+// zero rtnl route: rtm_to_fib_config for IPv4, rtm_to_fib6_config for
+// IPv6, with their errors, and the checks fib_table_insert /
+// fib_create_info make on what rtnl.Route cannot carry (a prefix length
+// beyond the address, rtm_type 0, the DEAD and LINKDOWN flags).
 func parseRoute(r *request, del bool, out *rtnl.Route) error {
 	if r.family() == uapi.AF_INET6 {
 		return parseRoute6(r, del, out)

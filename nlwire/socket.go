@@ -514,11 +514,9 @@ func (s *Socket) readLocked() ([]byte, bool) {
 	// reused, and taking a datagram costs the same however many follow.
 	s.queue[0] = datagram{}
 	s.queue = s.queue[1:]
-	if len(s.queue) == 0 {
-		s.queue = s.queueArr[:0]
-	}
 	s.rmem -= d.size
 	if len(s.queue) == 0 {
+		s.queue = s.queueArr[:0]
 		s.congested = false // netlink_rcv_wake
 	}
 	s.noteRecvLenLocked(buf)

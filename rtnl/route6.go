@@ -20,8 +20,8 @@ import (
 )
 
 // fib6Route fills fr, which is zero, with the fib6 request for r, an IPv6
-// route, its devices resolved. The IPv4-only fields are refused as the kernel refuses them (a
-// dsfield) or ignored (the scope).
+// route, its devices resolved. The IPv4-only fields are refused as the
+// kernel refuses them (a dsfield) or ignored (the scope).
 //
 // Kernel: rtm_to_fib6_config (net/ipv6/route.c).
 func (n *Net) fib6Route(r *Route, fr *fib6.Route) error {

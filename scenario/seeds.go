@@ -217,17 +217,6 @@ var seed004Runs = []struct {
 	{rtnl.After, Seed004Params{Method: ByList}, 0.12},
 }
 
-// seedRuns is the number of simulated machines a seed runs.
-func seedRuns(seed string) int {
-	switch seed {
-	case "003":
-		return len(seed003Runs)
-	case "004":
-		return len(seed004Runs)
-	}
-	return len(seedModes)
-}
-
 // RunSeedsWith is RunSeedsScaled with options. The runs (one simulated
 // machine each) go as many at once as there are processors, the longest
 // first: each row's Real is measured while sharing them.
@@ -249,15 +238,9 @@ func RunSeedsWith(only []string, o SeedsOptions) ([]SeedRow, error) {
 		}
 	}
 	var (
-		total, done int
+		total, done int // the runs (set once they are known) and those done
 		mu          sync.Mutex
 	)
-	for _, s := range only {
-		total += seedRuns(s)
-	}
-	if o.Progress != nil {
-		o.Progress(0, total)
-	}
 	ran := func() {
 		mu.Lock()
 		defer mu.Unlock()
@@ -365,6 +348,10 @@ func RunSeedsWith(only []string, o SeedsOptions) ([]SeedRow, error) {
 					}})
 			}
 		}
+	}
+	total = len(runs)
+	if o.Progress != nil {
+		o.Progress(0, total)
 	}
 	// Every run's tracer is made before any run starts, in the table's
 	// order; the runs then go as many at once as there are processors,

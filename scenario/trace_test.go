@@ -86,3 +86,15 @@ func TestRunSeedsWithTraceAndProgress(t *testing.T) {
 	require.Equal(t, [2]int{0, 7}, progress[0])
 	require.Equal(t, [2]int{7, 7}, progress[7])
 }
+
+// TestRunSeedsProgressCountsRuns: progress counts the runs made, a seed
+// named twice running once.
+func TestRunSeedsProgressCountsRuns(t *testing.T) {
+	var progress [][2]int
+	_, err := RunSeedsWith([]string{"002", "002"}, SeedsOptions{
+		Scale:    0.01,
+		Progress: func(done, total int) { progress = append(progress, [2]int{done, total}) },
+	})
+	require.NoError(t, err)
+	require.Equal(t, [][2]int{{0, 2}, {1, 2}, {2, 2}}, progress)
+}
