@@ -97,10 +97,12 @@ func (a attrs) s32(t uint16) *int32 {
 }
 
 // onAttr reports err against the attribute of type t when its extack
-// message is one of msgs (NL_SET_BAD_ATTR before the message).
+// message is one of msgs (NL_SET_BAD_ATTR before the message), and when
+// the request carries t: an absent attribute has no offset, as the
+// kernel's NL_SET_BAD_ATTR of a NULL attribute sets none.
 func onAttr(err error, tb attrs, t uint16, msgs ...string) error {
 	var e *errno.Error
-	if t == 0 && !tb.has(0) || !errors.As(err, &e) {
+	if !tb.has(t) || !errors.As(err, &e) {
 		return err
 	}
 	for _, m := range msgs {
